@@ -1,0 +1,154 @@
+"""`tabletop roll` and `tabletop odds`: any dice expression, rolled or weighed exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from tabletop.cli.output import console, percent, print_json, print_roll
+from tabletop.dice import Distribution, dice_source, distribution, notation, parse, roll
+from tabletop.errors import RollError
+
+MAX_TIMES = 10_000
+"""Rolls one `tabletop roll --times` may ask for."""
+
+SHOWN_BELOW = Fraction(1, 100_000)
+"""Outcomes rarer than this are summarised, not listed, unless --all is given."""
+
+Expression = Annotated[
+    str, typer.Argument(help="A dice expression, e.g. '4d6kh3 + 2' (see docs/dice-notation.md).")
+]
+Seed = Annotated[
+    int | None, typer.Option("--seed", help="Roll a reproducible stream from this seed.")
+]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+Names = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--var",
+        help="Give a name in the expression a value, e.g. --var STR=2.",
+        metavar="NAME=VALUE",
+    ),
+]
+
+
+def read_names(pairs: list[str] | None) -> dict[str, int]:
+    """`["STR=2", "AGI=-1"]` -> `{"STR": 2, "AGI": -1}`."""
+    names: dict[str, int] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        try:
+            names[name.strip()] = int(value)
+        except ValueError:
+            raise RollError(f"--var wants NAME=WHOLE_NUMBER, not {pair!r}") from None
+        if not sep or not name.strip():
+            raise RollError(f"--var wants NAME=WHOLE_NUMBER, not {pair!r}")
+    return names
+
+
+def roll_command(
+    expression: Expression,
+    seed: Seed = None,
+    times: Annotated[
+        int, typer.Option("--times", "-n", min=1, max=MAX_TIMES, help="Roll this many times.")
+    ] = 1,
+    json: Json = False,
+    var: Names = None,
+) -> None:
+    """Roll dice and show every die: kept, dropped, re-rolled, exploded."""
+    tree = parse(expression)
+    names = read_names(var)
+    source = dice_source(seed)
+    rolls = [roll(tree, source, names=names) for _ in range(times)]
+    for rolled in rolls:
+        if json:
+            print_json(rolled.to_json())
+        else:
+            print_roll(rolled)
+
+
+def odds_command(
+    expression: Expression,
+    at_least: Annotated[
+        int | None, typer.Option("--at-least", help="Also give P(total ≥ T).")
+    ] = None,
+    at_most: Annotated[
+        int | None, typer.Option("--at-most", help="Also give P(total ≤ T).")
+    ] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="List even the rarest outcomes.")] = False,
+    json: Json = False,
+    var: Names = None,
+) -> None:
+    """Exact odds of a dice expression: every total as a fraction, mean and spread."""
+    if at_least is not None and at_most is not None:
+        raise RollError("give --at-least or --at-most, not both")
+    tree = parse(expression)
+    odds = distribution(tree, read_names(var))
+    text = notation(tree)
+    threshold = _threshold(odds, at_least, at_most)
+    if json:
+        data = {"expression": text, **odds.to_json()}
+        if threshold is not None:
+            key, value, probability = threshold
+            data[key] = {"threshold": value, **_probability_json(probability)}
+        print_json(data)
+        return
+    console.print(_odds_table(text, odds, show_all))
+    mean, spread = f"{float(odds.mean):.4g}", f"{odds.stdev:.4g}"
+    console.print(f"mean [bold]{mean}[/bold], standard deviation [bold]{spread}[/bold]")
+    if threshold is not None:
+        key, value, probability = threshold
+        sign = "≥" if key == "at_least" else "≤"
+        console.print(
+            f"P(total {sign} {value}) = [bold]{percent(float(probability))}[/bold] "
+            f"(exactly {probability.numerator}/{probability.denominator})"
+        )
+
+
+def _threshold(
+    odds: Distribution, at_least: int | None, at_most: int | None
+) -> tuple[str, int, Fraction] | None:
+    if at_least is not None:
+        return "at_least", at_least, odds.at_least(at_least)
+    if at_most is not None:
+        return "at_most", at_most, odds.at_most(at_most)
+    return None
+
+
+def _probability_json(probability: Fraction) -> dict[str, object]:
+    return {
+        "probability": float(probability),
+        "exact": f"{probability.numerator}/{probability.denominator}",
+    }
+
+
+def _odds_table(text: str, odds: Distribution, show_all: bool) -> Table:
+    table = Table(title=f"odds of {text}", title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("total", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("≥ total", justify="right", style="dim")
+    table.add_column("≤ total", justify="right", style="dim")
+    table.add_column("", no_wrap=True)
+    peak = max(probability for _, probability in odds)
+    below = Fraction(1)
+    hidden = 0
+    for value, probability in odds:
+        at_most = 1 - below + probability
+        if show_all or probability >= SHOWN_BELOW:
+            bar = "█" * round(30 * probability / peak)
+            table.add_row(
+                str(value),
+                percent(float(probability)),
+                percent(float(below)),
+                percent(float(at_most)),
+                f"[cyan]{bar}[/cyan]",
+            )
+        else:
+            hidden += 1
+        below -= probability
+    if hidden:
+        table.caption = f"{hidden} outcomes rarer than 0.001% not listed (--all lists them)"
+    return table

@@ -1,0 +1,118 @@
+"""An exact probability distribution over whole numbers.
+
+Held as integer weights over a common total, so every probability is an exact fraction
+and nothing is rounded until a float is asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from typing import Any
+
+
+class Distribution:
+    """Outcomes with exact probabilities: `weights[value] / total`."""
+
+    __slots__ = ("_total", "_weights")
+
+    def __init__(self, weights: Mapping[int, int]) -> None:
+        cleaned = {value: weight for value, weight in sorted(weights.items()) if weight}
+        if not cleaned:
+            raise ValueError("a distribution needs at least one outcome")
+        if any(weight < 0 for weight in cleaned.values()):
+            raise ValueError("weights cannot be negative")
+        self._weights = cleaned
+        self._total = sum(cleaned.values())
+
+    @classmethod
+    def point(cls, value: int) -> Distribution:
+        """The certain outcome `value`."""
+        return cls({value: 1})
+
+    @classmethod
+    def uniform(cls, sides: int) -> Distribution:
+        """One fair die: 1 to `sides`, equally likely."""
+        return cls(dict.fromkeys(range(1, sides + 1), 1))
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def weights(self) -> Mapping[int, int]:
+        """Value -> integer weight, sorted by value; probabilities are weight / total."""
+        return self._weights
+
+    @property
+    def total(self) -> int:
+        return self._total
+
+    @property
+    def outcomes(self) -> list[int]:
+        return list(self._weights)
+
+    @property
+    def min(self) -> int:
+        return next(iter(self._weights))
+
+    @property
+    def max(self) -> int:
+        return next(reversed(self._weights))
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
+        """(value, probability) pairs in increasing value."""
+        total = self._total
+        for value, weight in self._weights.items():
+            yield value, Fraction(weight, total)
+
+    def probability(self, value: int) -> Fraction:
+        return Fraction(self._weights.get(value, 0), self._total)
+
+    def at_least(self, threshold: int) -> Fraction:
+        """P(outcome ≥ threshold)."""
+        return Fraction(sum(w for v, w in self._weights.items() if v >= threshold), self._total)
+
+    def at_most(self, threshold: int) -> Fraction:
+        """P(outcome ≤ threshold)."""
+        return Fraction(sum(w for v, w in self._weights.items() if v <= threshold), self._total)
+
+    @property
+    def mean(self) -> Fraction:
+        return Fraction(sum(v * w for v, w in self._weights.items()), self._total)
+
+    @property
+    def variance(self) -> Fraction:
+        square = Fraction(sum(v * v * w for v, w in self._weights.items()), self._total)
+        return square - self.mean**2
+
+    @property
+    def stdev(self) -> float:
+        return math.sqrt(self.variance)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self._weights.keys() == other._weights.keys() and all(
+            w * other._total == other._weights[v] * self._total for v, w in self._weights.items()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{v}: {p}" for v, p in list(self)[:8])
+        more = ", ..." if len(self) > 8 else ""
+        return f"Distribution({{{shown}{more}}})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's shape: outcomes sorted by value with float and exact probability."""
+        return {
+            "outcomes": [
+                {"value": value, "probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+                for value, p in self
+            ],
+            "mean": float(self.mean),
+            "stdev": self.stdev,
+        }

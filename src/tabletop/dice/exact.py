@@ -1,0 +1,278 @@
+"""Exact distributions of dice expressions, with a cost check before every step.
+
+Sums of dice are polynomial products. They are computed with Kronecker substitution: each
+distribution is packed into one big integer (one fixed-width slot per value), so that a
+product of big integers -- or a single `pow` for `NdX` -- convolves all coefficients at
+once in C. Keep/drop pools use a dynamic programme over faces from best to worst that
+counts ordered rolls exactly. Every step checks `limits` first and raises `LimitError`
+rather than start work it cannot finish.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from math import comb
+
+from tabletop.dice import limits
+from tabletop.dice.distribution import Distribution
+from tabletop.dice.parser import parse
+from tabletop.dice.roller import arithmetic
+from tabletop.dice.syntax import (
+    RISK_DIE_SIDES,
+    BinaryOp,
+    Dice,
+    Explode,
+    Integer,
+    Name,
+    Negate,
+    Node,
+    Reroll,
+    RiskDice,
+    UsageDie,
+    notation,
+)
+from tabletop.errors import LimitError, RollError
+
+_SMALL = 256
+"""Below this many pairs, combining two distributions pair by pair beats packing."""
+
+
+def distribution(expression: str | Node, names: Mapping[str, int] | None = None) -> Distribution:
+    """The exact distribution of a dice expression's total.
+
+    Explosions without a bound use `limits.DEFAULT_EXPLOSION_DEPTH`, exactly as rolling
+    does, so the distribution is the true one for what `roll` does.
+    """
+    tree = parse(expression) if isinstance(expression, str) else expression
+    return Distribution(_Evaluator(tree, names or {}).evaluate(tree))
+
+
+Weights = dict[int, int]
+
+
+class _Evaluator:
+    def __init__(self, tree: Node, names: Mapping[str, int]) -> None:
+        self.text = notation(tree)
+        self.names = names
+
+    def too_costly(self, what: str, amount: int, limit: int) -> LimitError:
+        return LimitError(
+            f"exact odds for {self.text!r} would need {amount:,} {what}, over the limit of "
+            f"{limit:,}; sample it instead"
+        )
+
+    def checked(self, weights: Weights) -> Weights:
+        if len(weights) > limits.MAX_OUTCOMES:
+            raise self.too_costly("outcomes", len(weights), limits.MAX_OUTCOMES)
+        return weights
+
+    def evaluate(self, node: Node) -> Weights:
+        if isinstance(node, Integer):
+            return {node.value: 1}
+        if isinstance(node, Name):
+            if node.name not in self.names:
+                raise RollError(f"the expression uses {node.name!r} but no value was given for it")
+            return {self.names[node.name]: 1}
+        if isinstance(node, Negate):
+            return {-value: weight for value, weight in self.evaluate(node.operand).items()}
+        if isinstance(node, BinaryOp):
+            left = self.evaluate(node.left)
+            right = self.evaluate(node.right)
+            if node.op == "+":
+                return self.convolve(left, right)
+            if node.op == "-":
+                return self.convolve(left, {-v: w for v, w in right.items()})
+            return self.combine(node.op, left, right)
+        if isinstance(node, Dice):
+            return self.pool(node)
+        if isinstance(node, UsageDie):
+            return dict.fromkeys(range(1, node.size + 1), 1)
+        if isinstance(node, RiskDice):
+            safe = (RISK_DIE_SIDES - 1) ** node.count
+            return {0: safe, 1: RISK_DIE_SIDES**node.count - safe}
+        raise TypeError(f"not a dice expression node: {node!r}")
+
+    # -- arithmetic ----------------------------------------------------------------------
+
+    def combine(self, op: str, left: Weights, right: Weights) -> Weights:
+        """Multiply or divide pair by pair."""
+        pairs = len(left) * len(right)
+        if pairs > limits.MAX_EXACT_WORK:
+            raise self.too_costly("pairs of outcomes", pairs, limits.MAX_EXACT_WORK)
+        if op == "/" and 0 in right:
+            raise RollError(f"{self.text!r} can divide by zero")
+        result: defaultdict[int, int] = defaultdict(int)
+        for a, wa in left.items():
+            for b, wb in right.items():
+                result[arithmetic(op, a, b)] += wa * wb
+        return self.checked(dict(result))
+
+    def convolve(self, left: Weights, right: Weights) -> Weights:
+        """The distribution of the sum of two independent outcomes."""
+        pairs = len(left) * len(right)
+        if pairs <= _SMALL:
+            result: defaultdict[int, int] = defaultdict(int)
+            for a, wa in left.items():
+                for b, wb in right.items():
+                    result[a + b] += wa * wb
+            return dict(result)
+        left_low, right_low = min(left), min(right)
+        span = max(left) - left_low + max(right) - right_low + 1
+        bound = sum(left.values()) * sum(right.values())
+        packed = self.pack(left, left_low, span, bound) * self.pack(right, right_low, span, bound)
+        return self.checked(_unpack(packed, left_low + right_low, span, _slot_bytes(bound)))
+
+    def power(self, die: Weights, count: int) -> Weights:
+        """The sum of `count` independent copies of one die."""
+        if count == 1:
+            return die
+        low = min(die)
+        span = count * (max(die) - low) + 1
+        bound = sum(die.values()) ** count
+        packed = pow(self.pack(die, low, span, bound), count)
+        return self.checked(_unpack(packed, count * low, span, _slot_bytes(bound)))
+
+    def pack(self, weights: Weights, low: int, span: int, bound: int) -> int:
+        """Weights as one big integer, a slot per value wide enough for any sum up to `bound`."""
+        width = _slot_bytes(bound)
+        bits = 8 * width * span
+        if span > limits.MAX_OUTCOMES:
+            raise self.too_costly("values in a range", span, limits.MAX_OUTCOMES)
+        if bits > limits.MAX_EXACT_BITS:
+            raise self.too_costly("bits of packed integers", bits, limits.MAX_EXACT_BITS)
+        buffer = bytearray(width * span)
+        for value, weight in weights.items():
+            start = (value - low) * width
+            buffer[start : start + width] = weight.to_bytes(width, "little")
+        return int.from_bytes(buffer, "little")
+
+    # -- dice ----------------------------------------------------------------------------
+
+    def pool(self, term: Dice) -> Weights:
+        die = self.single_die(term)
+        if term.keep is None:
+            if term.success is None:
+                return self.power(die, term.count)
+            hits = sum(w for v, w in die.items() if term.success.matches(v))
+            misses = sum(die.values()) - hits
+            return {
+                k: comb(term.count, k) * hits**k * misses ** (term.count - k)
+                for k in range(term.count + 1)
+            }
+        success = term.success
+        score: Callable[[int], int] = (
+            (lambda value: value)
+            if success is None
+            else (lambda value: int(success.matches(value)))
+        )
+        kept = term.keep.kept_count(term.count)
+        return self.checked(self.keep_pool(die, term.count, kept, term.keep.keeps_highest, score))
+
+    def single_die(self, term: Dice) -> Weights:
+        """One die of the pool after its re-roll and explosion, as integer weights."""
+        first = _rerolled(term.sides, term.reroll)
+        if term.explode is None:
+            return first
+        return self.exploded(first, term.sides, term.explode)
+
+    def exploded(self, first: Weights, sides: int, explode: Explode) -> Weights:
+        depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
+        if (depth + 1) * sides > limits.MAX_EXACT_WORK:
+            raise self.too_costly("explosion steps", (depth + 1) * sides, limits.MAX_EXACT_WORK)
+        shift = -1 if explode.penetrating else 0
+        triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
+        fresh = dict.fromkeys(range(1, sides + 1), 1)
+        # follow_up: a follow-up die allowed `level` more follow-ups; total sides**(level+1).
+        follow_up = fresh
+        for level in range(1, depth):
+            follow_up = _chain(fresh, triggering, follow_up, sides**level, shift)
+        return _chain(first, triggering, follow_up, sides**depth, shift)
+
+    def keep_pool(
+        self,
+        die: Weights,
+        count: int,
+        kept: int,
+        highest: bool,
+        score: Callable[[int], int],
+    ) -> Weights:
+        """Sum (or count) the `kept` best dice of `count`, counting ordered rolls exactly.
+
+        Faces are visited from the first to be kept to the last; the state is how many dice
+        have been placed and the score of the kept ones. Once `kept` dice are placed the rest
+        are all worse faces and are settled at once.
+        """
+        faces = sorted(die, reverse=highest)
+        scores = [score(face) for face in faces]
+        score_span = max(scores) - min(scores) + 1
+        cost = len(faces) * kept * (kept * score_span) * (count + 1)
+        if cost > limits.MAX_EXACT_WORK:
+            raise self.too_costly("steps", cost, limits.MAX_EXACT_WORK)
+        worse = [0] * len(faces)
+        running = 0
+        for index in range(len(faces) - 1, -1, -1):
+            worse[index] = running
+            running += die[faces[index]]
+        result: defaultdict[int, int] = defaultdict(int)
+        states: dict[tuple[int, int], int] = {(0, 0): 1}
+        for index, face in enumerate(faces):
+            weight, value, rest_weight = die[face], scores[index], worse[index]
+            following: defaultdict[tuple[int, int], int] = defaultdict(int)
+            for (placed, total), ways in states.items():
+                free = count - placed
+                for showing in range(free + 1):
+                    multiplicity = ways * comb(free, showing) * weight**showing
+                    now_placed = placed + showing
+                    now_total = total + min(showing, kept - placed) * value
+                    if now_placed >= kept:
+                        result[now_total] += multiplicity * rest_weight ** (count - now_placed)
+                    else:
+                        following[(now_placed, now_total)] += multiplicity
+            states = following
+        return {total: ways for total, ways in result.items() if ways}
+
+
+def _rerolled(sides: int, reroll: Reroll | None) -> Weights:
+    """The first face of a die after its re-roll rule."""
+    if reroll is None:
+        return dict.fromkeys(range(1, sides + 1), 1)
+    matching = set(reroll.when.faces(sides))
+    if reroll.once:
+        # Kept at once (weight `sides`), or re-rolled once to any face (weight 1 each time).
+        return {
+            face: (0 if face in matching else sides) + len(matching) for face in range(1, sides + 1)
+        }
+    return {face: 1 for face in range(1, sides + 1) if face not in matching}
+
+
+def _chain(
+    first: Weights, triggering: set[int], follow_up: Weights, follow_total: int, shift: int
+) -> Weights:
+    """A die whose triggering faces add a `follow_up` (plus `shift`, -1 when penetrating).
+
+    Faces that do not trigger are scaled by the follow-up's total weight so that every
+    outcome is counted over the same total."""
+    result: defaultdict[int, int] = defaultdict(int)
+    for face, weight in first.items():
+        if face in triggering:
+            for value, follow_weight in follow_up.items():
+                result[face + value + shift] += weight * follow_weight
+        else:
+            result[face] += weight * follow_total
+    return dict(result)
+
+
+def _slot_bytes(bound: int) -> int:
+    """Bytes per packed slot so that a coefficient up to `bound` never spills over."""
+    return bound.bit_length() // 8 + 1
+
+
+def _unpack(packed: int, low: int, span: int, width: int) -> Weights:
+    raw = memoryview(packed.to_bytes(span * width, "little"))
+    result: Weights = {}
+    for index in range(span):
+        weight = int.from_bytes(raw[index * width : (index + 1) * width], "little")
+        if weight:
+            result[low + index] = weight
+    return result

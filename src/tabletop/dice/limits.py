@@ -1,0 +1,43 @@
+"""The documented bounds of the dice engine.
+
+Every input that could make the engine hang or exhaust memory is checked against one of
+these before any work is done (see docs/dice-notation.md, "Limits"). Values are chosen so
+that anything a table would roll is far inside them.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MAX_EXPRESSION_LENGTH: Final = 1_000
+"""Characters in one dice expression."""
+
+MAX_DEPTH: Final = 100
+"""Levels of nesting in the syntax tree: each parenthesis, sign and operator counts one."""
+
+MAX_DICE: Final = 10_000
+"""Dice in one roll, counting re-rolls and explosion follow-ups."""
+
+MAX_SIDES: Final = 1_000_000
+"""Faces on one die."""
+
+DEFAULT_EXPLOSION_DEPTH: Final = 20
+"""Follow-up dice one exploding die may add when the expression gives no bound."""
+
+MAX_EXPLOSION_DEPTH: Final = 100
+"""The largest explosion bound an expression may ask for."""
+
+MAX_OUTCOMES: Final = 100_000
+"""Distinct values in any exact distribution, including intermediate ones."""
+
+MAX_EXACT_WORK: Final = 5_000_000
+"""Elementary steps one exact-distribution operation may take (pairs combined, DP cells)."""
+
+MAX_EXACT_BITS: Final = 1 << 28
+"""Size in bits of the packed integers used for exact sums (about 32 MB)."""
+
+MAX_SAMPLES: Final = 10_000_000
+"""Samples drawn by one call to `sample`."""
+
+MAX_REROLL_ROUNDS: Final = 10_000
+"""Rounds of 're-roll until' in one batch of samples before giving up."""

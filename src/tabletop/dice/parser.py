@@ -1,0 +1,334 @@
+"""Dice notation text -> syntax tree, with errors that point at the character.
+
+A small recursive-descent parser over the grammar in docs/dice-notation.md. Written by hand
+rather than with a parser generator because the grammar is tiny, every error must name the
+exact character, and the limits (length, nesting, dice counts) must be enforced before any
+work is done.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from tabletop.dice import limits
+from tabletop.dice.syntax import (
+    USAGE_DIE_SIZES,
+    BinaryOp,
+    Compare,
+    CompareOp,
+    Dice,
+    Explode,
+    Integer,
+    Keep,
+    Name,
+    Negate,
+    Node,
+    Reroll,
+    RiskDice,
+    UsageDie,
+)
+from tabletop.errors import LimitError, NotationError
+
+_SPACE = " \t"
+
+
+def parse(text: str) -> Node:
+    """Parse a dice expression such as `4d6kh3 + 2` into its syntax tree."""
+    if not isinstance(text, str):
+        raise NotationError(repr(text), 0, "a dice expression must be text")
+    if len(text) > limits.MAX_EXPRESSION_LENGTH:
+        raise LimitError(
+            f"dice expression is {len(text):,} characters long; "
+            f"the limit is {limits.MAX_EXPRESSION_LENGTH:,}"
+        )
+    return _parse_cached(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Node:
+    parser = _Parser(text)
+    node, _ = parser.expression()
+    return node
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.dice_count = 0
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def fail(self, problem: str, position: int | None = None) -> NotationError:
+        return NotationError(self.text, self.pos if position is None else position, problem)
+
+    def peek(self, offset: int = 0) -> str:
+        index = self.pos + offset
+        return self.text[index] if index < len(self.text) else ""
+
+    def skip_space(self) -> None:
+        while self.peek() and self.peek() in _SPACE:
+            self.pos += 1
+
+    def take(self, literal: str) -> bool:
+        if self.text.startswith(literal, self.pos):
+            self.pos += len(literal)
+            return True
+        return False
+
+    def integer(self, what: str) -> int:
+        start = self.pos
+        while self.peek().isdigit() and self.peek().isascii():
+            self.pos += 1
+        if start == self.pos:
+            raise self.fail(f"expected {what}")
+        digits = self.text[start : self.pos]
+        return int(digits)
+
+    def optional_integer(self, default: int) -> int:
+        return self.integer("a number") if self.peek().isdigit() else default
+
+    def check_depth(self, depth: int, position: int) -> None:
+        if depth > limits.MAX_DEPTH:
+            raise LimitError(
+                f"dice expression nests more than {limits.MAX_DEPTH} levels deep "
+                f"(at character {position + 1})"
+            )
+
+    # -- grammar ---------------------------------------------------------------------------
+
+    def expression(self) -> tuple[Node, int]:
+        self.skip_space()
+        if not self.peek():
+            raise self.fail(
+                "the expression is empty" if not self.text.strip() else "expected a term"
+            )
+        node, depth = self.sum(1)
+        self.skip_space()
+        if self.peek() == ")":
+            raise self.fail("this ')' has no matching '('")
+        if self.peek():
+            raise self.fail("expected an operator (+ - * /) or the end")
+        return node, depth
+
+    def sum(self, level: int) -> tuple[Node, int]:
+        node, depth = self.product(level)
+        while True:
+            self.skip_space()
+            op = self.peek()
+            if op not in ("+", "-") or not op:
+                return node, depth
+            at = self.pos
+            self.pos += 1
+            right, right_depth = self.product(level)
+            depth = max(depth, right_depth) + 1
+            self.check_depth(depth, at)
+            node = BinaryOp(op, node, right)  # type: ignore[arg-type]
+
+    def product(self, level: int) -> tuple[Node, int]:
+        node, depth = self.unary(level)
+        while True:
+            self.skip_space()
+            op = self.peek()
+            if op not in ("*", "/") or not op:
+                return node, depth
+            at = self.pos
+            self.pos += 1
+            right, right_depth = self.unary(level)
+            depth = max(depth, right_depth) + 1
+            self.check_depth(depth, at)
+            node = BinaryOp(op, node, right)  # type: ignore[arg-type]
+
+    def unary(self, level: int) -> tuple[Node, int]:
+        self.skip_space()
+        at = self.pos
+        if self.take("-"):
+            self.check_depth(level + 1, at)
+            operand, depth = self.unary(level + 1)
+            self.check_depth(depth + 1, at)
+            return Negate(operand), depth + 1
+        return self.atom(level)
+
+    def atom(self, level: int) -> tuple[Node, int]:
+        self.skip_space()
+        start = self.pos
+        char = self.peek()
+        if char == "(":
+            self.check_depth(level + 1, start)
+            self.pos += 1
+            node, depth = self.sum(level + 1)
+            self.skip_space()
+            if not self.take(")"):
+                raise self.fail(f"expected ')' to close the '(' at character {start + 1}")
+            return node, depth
+        if not char:
+            raise self.fail("expected a number, dice or '(' here")
+        if char.isdigit() and char.isascii():
+            value = self.integer("a number")
+            if self.peek() in ("d", "D") and self.peek():
+                return self.dice(value, start), 1
+            return Integer(value), 1
+        if (
+            char in ("d", "D")
+            and (self.peek(1).isdigit() or self.peek(1) in ("%", "!"))
+            and (self.peek(1))
+        ):
+            return self.dice(1, start), 1
+        if char == "U" and self.peek(1) in ("d", "D") and self.peek(1):
+            return self.usage_die(start), 1
+        if char.isalpha() or char == "_":
+            while self.peek() and (self.peek().isalnum() or self.peek() == "_"):
+                self.pos += 1
+            return Name(self.text[start : self.pos]), 1
+        raise self.fail("expected a number, dice or '(' here")
+
+    def count_dice(self, count: int, start: int) -> None:
+        self.dice_count += count
+        if self.dice_count > limits.MAX_DICE:
+            raise LimitError(
+                f"dice expression asks for {self.dice_count:,} dice; the limit is "
+                f"{limits.MAX_DICE:,} per roll (at character {start + 1})"
+            )
+
+    def usage_die(self, start: int) -> UsageDie:
+        self.pos += 2  # "Ud"
+        at = self.pos
+        size = self.integer("the size of the usage die (4, 6, 8, 10, 12 or 20)")
+        if size not in USAGE_DIE_SIZES:
+            raise self.fail("a usage die is a d4, d6, d8, d10, d12 or d20", at)
+        self.count_dice(1, start)
+        return UsageDie(size)
+
+    def dice(self, count: int, start: int) -> Dice | RiskDice:
+        if count < 1:
+            raise self.fail("a pool needs at least one die", start)
+        self.count_dice(count, start)
+        self.pos += 1  # the "d"
+        if self.take("!"):
+            return RiskDice(count)
+        at = self.pos
+        if self.take("%"):
+            sides = 100
+        else:
+            sides = self.integer("the number of sides after 'd' (or % or !)")
+            if sides < 1:
+                raise self.fail("a die needs at least one side", at)
+            if sides > limits.MAX_SIDES:
+                raise LimitError(
+                    f"a d{sides:,} has more than {limits.MAX_SIDES:,} sides, the largest die "
+                    f"allowed (at character {at + 1})"
+                )
+        return self.modifiers(Dice(count, sides), start)
+
+    def modifiers(self, dice: Dice, start: int) -> Dice:
+        """Read the modifiers after `NdX`, in any order, each kind at most once."""
+        seen: dict[str, int] = {}
+        count, sides = dice.count, dice.sides
+        reroll = explode = keep = success = None
+        while True:
+            at = self.pos
+            kind: str
+            if self.take("adv") or self.take("dis"):
+                kind = "keep"
+                extra = self.optional_integer(1)
+                if extra < 1:
+                    raise self.fail("advantage needs at least one extra die", at)
+                self.count_dice(extra, at)
+                mode = "kh" if self.text[at] == "a" else "kl"
+                keep = Keep(mode, count)  # type: ignore[arg-type]
+                count += extra
+            elif self.peek() in ("k", "d") and self.peek():
+                kind = "keep"
+                keep = self.keep(count)
+            elif self.peek() == "!":
+                kind = "explode"
+                explode = self.explode(sides)
+            elif self.peek() == "r":
+                kind = "reroll"
+                reroll = self.reroll(sides)
+            elif self.peek() in ("=", "<", ">") and self.peek():
+                kind = "success"
+                success = self.compare("a number to count successes against")
+            else:
+                break
+            if kind in seen:
+                raise self.fail(f"this dice term already has a {_KIND_NAMES[kind]}", at)
+            seen[kind] = at
+        return Dice(count, sides, reroll, explode, keep, success)
+
+    def keep(self, count: int) -> Keep:
+        at = self.pos
+        letter = self.text[self.pos]
+        self.pos += 1
+        side = self.peek()
+        if side in ("h", "l") and side:
+            self.pos += 1
+        elif letter == "k":
+            side = "h"
+        else:
+            raise self.fail("expected 'h' or 'l' after 'd' (drop highest / drop lowest)")
+        mode = f"{letter}{side}"
+        number = self.optional_integer(1)
+        if mode in ("kh", "kl") and not 1 <= number <= count:
+            raise self.fail(f"can keep between 1 and {count} of {count} dice", at)
+        if mode in ("dh", "dl") and not 0 <= number < count:
+            raise self.fail(f"can drop between 0 and {count - 1} of {count} dice", at)
+        return Keep(mode, number)  # type: ignore[arg-type]
+
+    def explode(self, sides: int) -> Explode:
+        self.pos += 1  # "!"
+        penetrating = self.take("p")
+        on = None
+        if self.peek() in ("=", "<", ">") and self.peek():
+            at = self.pos
+            on = self.compare("a number to explode on")
+            if not on.faces(sides):
+                raise self.fail(f"a d{sides} never rolls {on}, so it would never explode", at)
+        depth = None
+        if self.take(":"):
+            at = self.pos
+            depth = self.integer("the most follow-up dice after ':'")
+            if not 1 <= depth <= limits.MAX_EXPLOSION_DEPTH:
+                raise self.fail(
+                    f"an explosion bound must be between 1 and {limits.MAX_EXPLOSION_DEPTH}", at
+                )
+        return Explode(on, penetrating, depth)
+
+    def reroll(self, sides: int) -> Reroll:
+        self.pos += 1  # "r"
+        once = self.take("o")
+        at = self.pos
+        if self.peek().isdigit():
+            when = Compare("=", self.integer("a face to re-roll"))
+        else:
+            when = self.compare("a face to re-roll, such as r1 or r<3")
+        matching = when.faces(sides)
+        if not matching:
+            raise self.fail(f"a d{sides} never rolls {when}, so nothing would be re-rolled", at)
+        if not once and len(matching) == sides:
+            raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
+        return Reroll(when, once)
+
+    def compare(self, what: str) -> Compare:
+        op: CompareOp
+        if self.take(">="):
+            op = ">="
+        elif self.take("<="):
+            op = "<="
+        elif self.take(">"):
+            op = ">"
+        elif self.take("<"):
+            op = "<"
+        elif self.take("="):
+            op = "="
+        else:
+            raise self.fail(f"expected {what}")
+        return Compare(op, self.integer(what))
+
+
+_KIND_NAMES = {
+    "keep": "keep/drop (or advantage) modifier",
+    "explode": "explosion",
+    "reroll": "re-roll",
+    "success": "success count",
+}

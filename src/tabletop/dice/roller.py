@@ -1,0 +1,174 @@
+"""Rolling: evaluate a syntax tree with an injected dice source, recording every die."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from tabletop.dice import limits
+from tabletop.dice.parser import parse
+from tabletop.dice.results import (
+    Die,
+    Roll,
+    Rolled,
+    RolledInteger,
+    RolledName,
+    RolledNegate,
+    RolledOp,
+    RolledPool,
+    RolledRisk,
+    RolledUsage,
+)
+from tabletop.dice.source import DiceSource, dice_source
+from tabletop.dice.syntax import (
+    RISK_DIE_SIDES,
+    BinaryOp,
+    Dice,
+    Integer,
+    Name,
+    Negate,
+    Node,
+    RiskDice,
+    UsageDie,
+    notation,
+)
+from tabletop.errors import LimitError, RollError
+
+
+def roll(
+    expression: str | Node,
+    dice: DiceSource | None = None,
+    *,
+    seed: int | None = None,
+    names: Mapping[str, int] | None = None,
+) -> Roll:
+    """Roll a dice expression and keep the record of every die.
+
+    `dice` is the source of faces; without one, `seed` picks a reproducible stream and no
+    seed means the operating system's random source. `names` binds names such as `STR`.
+    """
+    tree = parse(expression) if isinstance(expression, str) else expression
+    source = dice if dice is not None else dice_source(seed)
+    roller = _Roller(source, names or {})
+    result = roller.evaluate(tree)
+    return Roll(notation(tree), result.value, result)
+
+
+def arithmetic(op: str, left: int, right: int) -> int:
+    """The four operations of the notation; division rounds down (toward minus infinity)."""
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if right == 0:
+        raise RollError("division by zero")
+    return left // right
+
+
+class _Roller:
+    __slots__ = ("dice_rolled", "names", "source")
+
+    def __init__(self, source: DiceSource, names: Mapping[str, int]) -> None:
+        self.source = source
+        self.names = names
+        self.dice_rolled = 0
+
+    def evaluate(self, node: Node) -> Rolled:
+        if isinstance(node, Dice):
+            return self.pool(node)
+        if isinstance(node, BinaryOp):
+            left = self.evaluate(node.left)
+            right = self.evaluate(node.right)
+            return RolledOp(node.op, left, right, arithmetic(node.op, left.value, right.value))
+        if isinstance(node, Integer):
+            return RolledInteger(node.value)
+        if isinstance(node, Negate):
+            operand = self.evaluate(node.operand)
+            return RolledNegate(operand, -operand.value)
+        if isinstance(node, Name):
+            return RolledName(node.name, self.lookup(node.name))
+        if isinstance(node, UsageDie):
+            return RolledUsage(node, self.die(node.size))
+        if isinstance(node, RiskDice):
+            faces = tuple(self.die(RISK_DIE_SIDES) for _ in range(node.count))
+            return RolledRisk(node, faces, int(1 in faces))
+        raise TypeError(f"not a dice expression node: {node!r}")
+
+    def lookup(self, name: str) -> int:
+        try:
+            value = self.names[name]
+        except KeyError:
+            raise RollError(f"the expression uses {name!r} but no value was given for it") from None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RollError(f"the value given for {name!r} must be a whole number")
+        return value
+
+    def die(self, sides: int) -> int:
+        self.dice_rolled += 1
+        if self.dice_rolled > limits.MAX_DICE:
+            raise LimitError(
+                f"the roll needed more than {limits.MAX_DICE:,} dice "
+                "(counting re-rolls and explosions)"
+            )
+        return self.source.roll(sides)
+
+    def pool(self, term: Dice) -> RolledPool:
+        sides = term.sides
+        if term.plain:
+            dice = tuple(
+                Die(sides, (face,), face) for face in (self.die(sides) for _ in range(term.count))
+            )
+            return RolledPool(term, dice, sum(die.value for die in dice))
+        rolled = [self.modified_die(term) for _ in range(term.count)]
+        if term.keep is not None:
+            rolled = self.mark_kept(term, rolled)
+        if term.success is not None:
+            rolled = [
+                replace(die, success=die.kept and term.success.matches(die.value)) for die in rolled
+            ]
+            value = sum(1 for die in rolled if die.success)
+        else:
+            value = sum(die.value for die in rolled if die.kept)
+        return RolledPool(term, tuple(rolled), value)
+
+    def modified_die(self, term: Dice) -> Die:
+        """One die with its re-rolls and explosion chain."""
+        sides = term.sides
+        face = self.die(sides)
+        rerolled: list[int] = []
+        if term.reroll is not None:
+            while term.reroll.when.matches(face):
+                rerolled.append(face)
+                face = self.die(sides)
+                if term.reroll.once:
+                    break
+        faces = [face]
+        value = face
+        explode = term.explode
+        if explode is not None:
+            depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
+            shift = -1 if explode.penetrating else 0
+            while explode.triggers(face, sides) and len(faces) <= depth:
+                face = self.die(sides)
+                faces.append(face)
+                value += face + shift
+        return Die(
+            sides,
+            tuple(faces),
+            value,
+            tuple(rerolled),
+            penetrating=explode is not None and explode.penetrating,
+        )
+
+    @staticmethod
+    def mark_kept(term: Dice, dice: list[Die]) -> list[Die]:
+        """Mark the dropped dice; among equal values the earlier die is kept."""
+        keep = term.keep
+        assert keep is not None
+        kept_count = keep.kept_count(len(dice))
+        sign = -1 if keep.keeps_highest else 1
+        order = sorted(range(len(dice)), key=lambda i: (sign * dice[i].value, i))
+        kept = set(order[:kept_count])
+        return [die if i in kept else replace(die, kept=False) for i, die in enumerate(dice)]

@@ -1,0 +1,168 @@
+"""Many rolls at once: the totals of `n` independent rolls as a numpy array.
+
+For Monte Carlo checks and simulation, where the record of each die is not needed. It
+follows exactly the rules of `roll` (re-roll, explode, keep, count), vectorised over the
+samples and processed in chunks so memory stays bounded whatever `n` is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from tabletop.dice import limits
+from tabletop.dice.parser import parse
+from tabletop.dice.syntax import (
+    RISK_DIE_SIDES,
+    BinaryOp,
+    Compare,
+    Dice,
+    Integer,
+    Name,
+    Negate,
+    Node,
+    RiskDice,
+    UsageDie,
+    dice_terms,
+)
+from tabletop.errors import LimitError, RollError
+
+_CHUNK_ELEMENTS = 1 << 22
+"""Dice drawn per chunk (about 32 MB of int64), bounding memory for any `n`."""
+
+
+def sample(
+    expression: str | Node,
+    n: int,
+    seed: int | None = None,
+    names: Mapping[str, int] | None = None,
+) -> np.ndarray:
+    """Totals of `n` independent rolls of `expression` (int64), reproducible with `seed`."""
+    tree = parse(expression) if isinstance(expression, str) else expression
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise LimitError("the number of samples must be a whole number, 0 or more")
+    if n > limits.MAX_SAMPLES:
+        raise LimitError(f"{n:,} samples asked for; the limit is {limits.MAX_SAMPLES:,} per call")
+    sampler = _Sampler(np.random.default_rng(seed), names or {})
+    dice_per_roll = max(1, sum(_dice_in(term) for term in dice_terms(tree)))
+    chunk = max(1, _CHUNK_ELEMENTS // dice_per_roll)
+    parts = [sampler.evaluate(tree, min(chunk, n - start)) for start in range(0, n, chunk)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _dice_in(term: Dice | UsageDie | RiskDice) -> int:
+    return term.count if isinstance(term, Dice | RiskDice) else 1
+
+
+def _matches(compare: Compare, faces: np.ndarray) -> np.ndarray:
+    target = compare.target
+    op = compare.op
+    if op == "=":
+        return faces == target
+    if op == "<":
+        return faces < target
+    if op == "<=":
+        return faces <= target
+    if op == ">":
+        return faces > target
+    return faces >= target
+
+
+class _Sampler:
+    def __init__(self, rng: np.random.Generator, names: Mapping[str, int]) -> None:
+        self.rng = rng
+        self.names = names
+
+    def faces(self, sides: int, shape: int | tuple[int, ...]) -> np.ndarray:
+        return self.rng.integers(1, sides + 1, size=shape, dtype=np.int64)
+
+    def evaluate(self, node: Node, n: int) -> np.ndarray:
+        if isinstance(node, Dice):
+            return self.pool(node, n)
+        if isinstance(node, Integer):
+            return np.full(n, node.value, dtype=np.int64)
+        if isinstance(node, Name):
+            if node.name not in self.names:
+                raise RollError(f"the expression uses {node.name!r} but no value was given for it")
+            return np.full(n, self.names[node.name], dtype=np.int64)
+        if isinstance(node, Negate):
+            return -self.evaluate(node.operand, n)
+        if isinstance(node, BinaryOp):
+            left = self.evaluate(node.left, n)
+            right = self.evaluate(node.right, n)
+            if node.op == "+":
+                return left + right
+            if node.op == "-":
+                return left - right
+            if node.op == "*":
+                return left * right
+            if np.any(right == 0):
+                raise RollError("division by zero")
+            return np.floor_divide(left, right)
+        if isinstance(node, UsageDie):
+            return self.faces(node.size, n)
+        if isinstance(node, RiskDice):
+            return np.any(self.faces(RISK_DIE_SIDES, (n, node.count)) == 1, axis=1).astype(np.int64)
+        raise TypeError(f"not a dice expression node: {node!r}")
+
+    def pool(self, term: Dice, n: int) -> np.ndarray:
+        rolls = self.faces(term.sides, (n, term.count))
+        if term.plain:
+            return rolls.sum(axis=1)
+        if term.reroll is not None:
+            self.reroll(term, rolls)
+        if term.explode is not None:
+            rolls = self.explode(term, rolls)
+        if term.keep is not None:
+            rolls = self.kept(term, rolls)
+        if term.success is not None:
+            return _matches(term.success, rolls).sum(axis=1)
+        return rolls.sum(axis=1)
+
+    def reroll(self, term: Dice, rolls: np.ndarray) -> None:
+        assert term.reroll is not None
+        when = term.reroll.when
+        again = _matches(when, rolls)
+        rounds = 0
+        while again.any():
+            rounds += 1
+            if rounds > limits.MAX_REROLL_ROUNDS:
+                raise LimitError(
+                    f"re-rolling {term.reroll} on a d{term.sides} did not settle in "
+                    f"{limits.MAX_REROLL_ROUNDS:,} rounds"
+                )
+            rolls[again] = self.faces(term.sides, int(again.sum()))
+            if term.reroll.once:
+                return
+            again &= _matches(when, rolls)
+
+    def explode(self, term: Dice, rolls: np.ndarray) -> np.ndarray:
+        explode = term.explode
+        assert explode is not None
+        depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
+        shift = -1 if explode.penetrating else 0
+        values = rolls.copy()
+        last = rolls
+        going = last == term.sides if explode.on is None else _matches(explode.on, last)
+        for _ in range(depth):
+            if not going.any():
+                break
+            follow = self.faces(term.sides, int(going.sum()))
+            values[going] += follow + shift
+            last = np.zeros_like(rolls)
+            last[going] = follow
+            going = going & (
+                last == term.sides if explode.on is None else _matches(explode.on, last)
+            )
+        return values
+
+    @staticmethod
+    def kept(term: Dice, rolls: np.ndarray) -> np.ndarray:
+        keep = term.keep
+        assert keep is not None
+        kept = keep.kept_count(term.count)
+        if kept == term.count:
+            return rolls
+        ordered = np.sort(rolls, axis=1)
+        return ordered[:, term.count - kept :] if keep.keeps_highest else ordered[:, :kept]

@@ -1,0 +1,83 @@
+"""Where dice faces come from: the one place randomness enters tabletop.
+
+Every rule takes a `DiceSource`. Real play uses the operating system's cryptographic
+source; `SeededDice` gives a reproducible stream for `--seed`; `FixedDice` lets a test or a
+GM dictate each face exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import deque
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
+
+from tabletop.errors import RollError
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """Anything that can roll one die: returns a face from 1 to `sides`."""
+
+    def roll(self, sides: int) -> int: ...
+
+
+class SystemDice:
+    """Faces from the operating system's cryptographic random source (the default)."""
+
+    __slots__ = ()
+
+    def roll(self, sides: int) -> int:
+        return secrets.randbelow(sides) + 1
+
+    def __repr__(self) -> str:
+        return "SystemDice()"
+
+
+class SeededDice:
+    """A reproducible stream of faces: the same seed gives the same faces, in order."""
+
+    __slots__ = ("_random", "seed")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def roll(self, sides: int) -> int:
+        return self._random.randrange(sides) + 1
+
+    def __repr__(self) -> str:
+        return f"SeededDice({self.seed})"
+
+
+class FixedDice:
+    """Faces given in advance, consumed in order; for tests and for entering physical rolls.
+
+    Raises `RollError` when it runs out or when a face cannot appear on the die asked for.
+    """
+
+    __slots__ = ("_faces",)
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._faces = deque(faces)
+
+    @property
+    def remaining(self) -> list[int]:
+        return list(self._faces)
+
+    def roll(self, sides: int) -> int:
+        if not self._faces:
+            raise RollError(f"ran out of fixed dice faces (needed a d{sides})")
+        face = self._faces[0]
+        if not 1 <= face <= sides:
+            raise RollError(f"fixed face {face} cannot appear on a d{sides}")
+        return self._faces.popleft()
+
+    def __repr__(self) -> str:
+        return f"FixedDice({list(self._faces)})"
+
+
+def dice_source(seed: int | None = None) -> DiceSource:
+    """The usual source: seeded when a seed is given, the OS's otherwise."""
+    return SystemDice() if seed is None else SeededDice(seed)

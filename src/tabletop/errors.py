@@ -1,0 +1,45 @@
+"""The one exception family of tabletop: every error a user can cause is a `TabletopError`.
+
+Messages are written for the person at the table: one line that says what was wrong and,
+where it helps, what to do instead. The command line prints exactly that line and exits 2.
+"""
+
+from __future__ import annotations
+
+
+class TabletopError(Exception):
+    """Base of every error tabletop raises on purpose."""
+
+
+class NotationError(TabletopError):
+    """A dice expression that does not follow the notation, with where it went wrong."""
+
+    def __init__(self, expression: str, position: int, problem: str) -> None:
+        self.expression = expression
+        self.position = position
+        self.problem = problem
+        super().__init__(self._describe())
+
+    def _describe(self) -> str:
+        shown = self.expression if len(self.expression) <= 60 else self.expression[:57] + "..."
+        if self.position >= len(self.expression):
+            where = "at the end"
+        else:
+            where = f"at character {self.position + 1} ({self.expression[self.position]!r})"
+        return f"bad dice expression {shown!r} {where}: {self.problem}"
+
+
+class LimitError(TabletopError):
+    """An input past one of the documented limits (see `tabletop.dice.limits`)."""
+
+
+class RollError(TabletopError):
+    """A well-formed expression that cannot be rolled or evaluated as asked."""
+
+
+class TableError(TabletopError):
+    """A random table whose data is malformed or that cannot answer a roll."""
+
+
+class RulesError(TabletopError):
+    """A choice the rules of a game do not allow in the current state."""

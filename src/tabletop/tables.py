@@ -1,0 +1,262 @@
+"""Random tables as data: a dice expression and ranges of results, each leading to an entry.
+
+A table file (TOML or JSON) gives a `name`, the `dice` to roll and `entries`, each with a
+`roll` (a number, "a-b", "a+" for a and above, or "<=a") and a `name`, optionally `text`
+and structured `effects` (each a table with a `kind` and its own fields). Loading checks
+that every possible roll reaches exactly one entry and that no entry is unreachable. Tables
+shipped with a system live in its `data/tables/` folder and are found by
+`<system>/<file stem>`, e.g. `dead-weight/mortal-wounds`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from tabletop.dice import DiceSource, Roll, distribution, notation, parse, roll
+from tabletop.errors import TableError, TabletopError
+
+_PACKAGES = ("tabletop.systems", "tabletop.games")
+MAX_TABLE_FILE_BYTES = 1_000_000
+"""A table file larger than this is refused before it is read."""
+
+
+class Effect(BaseModel):
+    """A mechanical effect of an entry: a `kind` and whatever fields that kind needs.
+
+    The system that owns the table gives each kind its meaning; tabletop never parses
+    prose to find effects."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    kind: str = Field(min_length=1)
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The effect's own fields, without `kind`."""
+        return dict(self.model_extra or {})
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """An inclusive range of results; None on a side means open-ended."""
+
+    low: int | None
+    high: int | None
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return (
+            -math.inf if self.low is None else self.low,
+            math.inf if self.high is None else self.high,
+        )
+
+    def __contains__(self, value: int) -> bool:
+        low, high = self.bounds
+        return low <= value <= high
+
+    def overlaps(self, other: Span) -> bool:
+        return max(self.bounds[0], other.bounds[0]) <= min(self.bounds[1], other.bounds[1])
+
+    def __str__(self) -> str:
+        if self.low is None:
+            return f"<={self.high}"
+        if self.high is None:
+            return f"{self.low}+"
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+
+def parse_span(text: int | str) -> Span:
+    """Read `7`, `"2-3"`, `"7+"` or `"<=1"`."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return Span(text, text)
+    if not isinstance(text, str):
+        raise ValueError("a roll range must be a number or text such as '2-3'")
+    cleaned = text.strip()
+    try:
+        if cleaned.endswith("+"):
+            return Span(int(cleaned[:-1]), None)
+        if cleaned.startswith("<="):
+            return Span(None, int(cleaned[2:]))
+        low, sep, high = cleaned.partition("-")
+        span = Span(int(low), int(high)) if sep and low else Span(int(cleaned), int(cleaned))
+    except ValueError:
+        raise ValueError(
+            f"cannot read the roll range {text!r}: use a number, 'a-b', 'a+' or '<=a'"
+        ) from None
+    if span.bounds[0] > span.bounds[1]:
+        raise ValueError(f"the roll range {text!r} runs backwards")
+    return span
+
+
+class Entry(BaseModel):
+    """One row of a table."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
+
+    roll: Span
+    name: str = Field(min_length=1)
+    text: str = ""
+    effects: tuple[Effect, ...] = ()
+
+    @field_validator("roll", mode="before")
+    @classmethod
+    def _read_roll(cls, value: Any) -> Span:
+        return value if isinstance(value, Span) else parse_span(value)
+
+
+class Table(BaseModel):
+    """A random table whose every possible roll leads to exactly one entry."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1)
+    title: str = ""
+    dice: str
+    entries: tuple[Entry, ...] = Field(min_length=1)
+
+    @field_validator("dice")
+    @classmethod
+    def _normalise_dice(cls, value: str) -> str:
+        try:
+            return notation(parse(value))
+        except TabletopError as error:
+            raise ValueError(str(error)) from None
+
+    @model_validator(mode="after")
+    def _every_roll_reaches_one_entry(self) -> Table:
+        try:
+            possible = distribution(self.dice).outcomes
+        except TabletopError as error:
+            raise TableError(f"table {self.name!r}: its dice cannot be weighed: {error}") from None
+        ordered = sorted(self.entries, key=lambda entry: entry.roll.bounds[0])
+        for first, second in itertools.pairwise(ordered):
+            if first.roll.overlaps(second.roll):
+                raise TableError(
+                    f"table {self.name!r}: entries {first.name!r} ({first.roll}) and "
+                    f"{second.name!r} ({second.roll}) overlap"
+                )
+        for value in possible:
+            if not any(value in entry.roll for entry in self.entries):
+                raise TableError(f"table {self.name!r}: no entry for a roll of {value}")
+        for entry in self.entries:
+            if not any(value in entry.roll for value in possible):
+                raise TableError(
+                    f"table {self.name!r}: entry {entry.name!r} ({entry.roll}) can never be "
+                    f"rolled on {self.dice}"
+                )
+        return self
+
+    def lookup(self, value: int) -> Entry:
+        """The entry for a result (which may be a modified roll)."""
+        for entry in self.entries:
+            if value in entry.roll:
+                return entry
+        raise TableError(f"table {self.name!r} has no entry for {value}")
+
+    def roll(self, dice: DiceSource, modifier: int = 0) -> TableRoll:
+        """Roll the table's dice, add `modifier`, and find the entry."""
+        rolled = roll(self.dice, dice)
+        value = rolled.total + modifier
+        return TableRoll(self, rolled, modifier, value, self.lookup(value))
+
+
+@dataclass(frozen=True, slots=True)
+class TableRoll:
+    """The record of a table roll: the dice, any modifier, and the entry reached."""
+
+    table: Table
+    roll: Roll
+    modifier: int
+    value: int
+    entry: Entry
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table.name,
+            "roll": self.roll.to_json(),
+            "modifier": self.modifier,
+            "value": self.value,
+            "entry": {
+                "roll": str(self.entry.roll),
+                "name": self.entry.name,
+                "text": self.entry.text,
+                "effects": [effect.model_dump() for effect in self.entry.effects],
+            },
+        }
+
+
+def load_table(source: str | Path | dict[str, Any], name: str | None = None) -> Table:
+    """A table from a TOML or JSON file, or from already-read data."""
+    if isinstance(source, dict):
+        data = source
+        origin = name or str(source.get("name", "table"))
+    else:
+        path = Path(source)
+        origin = str(path)
+        data = _read_file(path)
+    try:
+        return Table.model_validate(data)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        message = problem["msg"].removeprefix("Value error, ")
+        raise TableError(f"{origin}: {where}: {message}") from None
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        size = path.stat().st_size
+        if size > MAX_TABLE_FILE_BYTES:
+            raise TableError(f"{path}: {size:,} bytes is larger than a table may be")
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TableError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise TableError(f"{path}: not a UTF-8 text file") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise TableError(
+            f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {error}"
+        ) from None
+    if not isinstance(data, dict):
+        raise TableError(f"{path}: a table file must hold one table (an object)")
+    return data
+
+
+def builtin_tables() -> dict[str, resources.abc.Traversable]:
+    """Every table shipped with a system or game, by `<system>/<stem>`."""
+    found: dict[str, resources.abc.Traversable] = {}
+    for package in _PACKAGES:
+        for system in resources.files(package).iterdir():
+            folder = system / "data" / "tables"
+            if not folder.is_dir():
+                continue
+            for file in folder.iterdir():
+                if file.name.endswith((".toml", ".json")):
+                    stem = file.name.rsplit(".", 1)[0]
+                    found[f"{system.name.replace('_', '-')}/{stem}"] = file
+    return dict(sorted(found.items()))
+
+
+def find_table(name_or_path: str) -> Table:
+    """A built-in table by name, or a table file by path."""
+    known = builtin_tables()
+    if name_or_path in known:
+        file = known[name_or_path]
+        with resources.as_file(file) as path:
+            return load_table(path)
+    path = Path(name_or_path)
+    if path.exists():
+        return load_table(path)
+    hint = f"; built-in tables: {', '.join(known)}" if known else ""
+    raise TableError(f"no table file or built-in table named {name_or_path!r}{hint}")
