@@ -53,8 +53,12 @@ Weights = dict[int, int]
 
 class _Evaluator:
     def __init__(self, tree: Node, names: Mapping[str, int]) -> None:
-        self.text = notation(tree)
+        self.tree = tree
         self.names = names
+
+    @property
+    def text(self) -> str:
+        return notation(self.tree)
 
     def too_costly(self, what: str, amount: int, limit: int) -> LimitError:
         return LimitError(
@@ -269,10 +273,10 @@ def _slot_bytes(bound: int) -> int:
 
 
 def _unpack(packed: int, low: int, span: int, width: int) -> Weights:
-    raw = memoryview(packed.to_bytes(span * width, "little"))
+    view = memoryview(packed.to_bytes(span * width, "little"))
     result: Weights = {}
     for index in range(span):
-        weight = int.from_bytes(raw[index * width : (index + 1) * width], "little")
+        weight = int.from_bytes(view[index * width : (index + 1) * width], "little")
         if weight:
             result[low + index] = weight
     return result

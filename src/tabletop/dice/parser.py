@@ -8,6 +8,7 @@ work is done.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from tabletop.dice import limits
@@ -30,6 +31,8 @@ from tabletop.dice.syntax import (
 from tabletop.errors import LimitError, NotationError
 
 _SPACE = " \t"
+_DIGITS = re.compile(r"[0-9]+")
+_MODIFIER_STARTS = frozenset("akdr!=<>")
 
 
 def parse(text: str) -> Node:
@@ -77,13 +80,11 @@ class _Parser:
         return False
 
     def integer(self, what: str) -> int:
-        start = self.pos
-        while self.peek().isdigit() and self.peek().isascii():
-            self.pos += 1
-        if start == self.pos:
+        match = _DIGITS.match(self.text, self.pos)
+        if match is None:
             raise self.fail(f"expected {what}")
-        digits = self.text[start : self.pos]
-        return int(digits)
+        self.pos = match.end()
+        return int(match.group())
 
     def optional_integer(self, default: int) -> int:
         return self.integer("a number") if self.peek().isdigit() else default
@@ -222,6 +223,8 @@ class _Parser:
 
     def modifiers(self, dice: Dice, start: int) -> Dice:
         """Read the modifiers after `NdX`, in any order, each kind at most once."""
+        if self.peek() not in _MODIFIER_STARTS:
+            return dice
         seen: dict[str, int] = {}
         count, sides = dice.count, dice.sides
         reroll = explode = keep = success = None

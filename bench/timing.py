@@ -1,0 +1,68 @@
+"""Timing helpers shared by the benchmarks: warm loops in process, cold runs in a subprocess."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+
+
+def rate(action: Callable[[], object], seconds: float = 0.4, repeats: int = 5) -> float:
+    """Calls per second of `action`: the best of `repeats` timed loops of about `seconds`."""
+    calls = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(calls):
+            action()
+        elapsed = time.perf_counter() - start
+        if elapsed > seconds / 10:
+            break
+        calls *= 4
+    per_loop = max(1, int(calls * seconds / elapsed))
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(per_loop):
+            action()
+        best = min(best, (time.perf_counter() - start) / per_loop)
+    return 1 / best
+
+
+def best_seconds(action: Callable[[], object], repeats: int = 5) -> float:
+    """The fastest of `repeats` single calls."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def cold_seconds(setup: str, warm_up: str, statement: str, runs: int = 5) -> float:
+    """Median time of `statement` run once in a fresh interpreter, after `setup` and an
+    unrelated `warm_up` (so imports and first-call initialisation are not counted, but no
+    cache can already hold the answer)."""
+    program = textwrap.dedent(
+        f"""
+        import time
+        {setup}
+        {warm_up}
+        start = time.perf_counter()
+        {statement}
+        print(time.perf_counter() - start)
+        """
+    )
+    times = []
+    for _ in range(runs):
+        output = subprocess.run(
+            [sys.executable, "-c", program], capture_output=True, text=True, check=True
+        )
+        times.append(float(output.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
+def ratio(ours: float, theirs: float) -> str:
+    return f"{ours / theirs:.2f}×"
