@@ -55,20 +55,31 @@ class _Evaluator:
     def __init__(self, tree: Node, names: Mapping[str, int]) -> None:
         self.tree = tree
         self.names = names
+        self.work = 0
+        self.bits = 0
 
-    @property
-    def text(self) -> str:
-        return notation(self.tree)
-
-    def too_costly(self, what: str, amount: int, limit: int) -> LimitError:
+    def too_costly(self, amount: int, what: str, limit: int) -> LimitError:
+        text = notation(self.tree)
         return LimitError(
-            f"exact odds for {self.text!r} would need {amount:,} {what}, over the limit of "
+            f"exact odds for {text!r} would need {amount:,} {what}, over the limit of "
             f"{limit:,}; sample it instead"
         )
 
+    def spend(self, steps: int) -> None:
+        """Count elementary steps against the budget of the whole evaluation."""
+        self.work += steps
+        if self.work > limits.MAX_EXACT_WORK:
+            raise self.too_costly(self.work, "steps", limits.MAX_EXACT_WORK)
+
+    def spend_bits(self, bits: int) -> None:
+        """Count bits of packed integers against the budget of the whole evaluation."""
+        self.bits += bits
+        if self.bits > limits.MAX_EXACT_BITS:
+            raise self.too_costly(self.bits, "bits of packed integers", limits.MAX_EXACT_BITS)
+
     def checked(self, weights: Weights) -> Weights:
         if len(weights) > limits.MAX_OUTCOMES:
-            raise self.too_costly("outcomes", len(weights), limits.MAX_OUTCOMES)
+            raise self.too_costly(len(weights), "outcomes", limits.MAX_OUTCOMES)
         return weights
 
     def evaluate(self, node: Node) -> Weights:
@@ -101,11 +112,9 @@ class _Evaluator:
 
     def combine(self, op: str, left: Weights, right: Weights) -> Weights:
         """Multiply or divide pair by pair."""
-        pairs = len(left) * len(right)
-        if pairs > limits.MAX_EXACT_WORK:
-            raise self.too_costly("pairs of outcomes", pairs, limits.MAX_EXACT_WORK)
+        self.spend(len(left) * len(right))
         if op == "/" and 0 in right:
-            raise RollError(f"{self.text!r} can divide by zero")
+            raise RollError(f"{notation(self.tree)!r} can divide by zero")
         result: defaultdict[int, int] = defaultdict(int)
         for a, wa in left.items():
             for b, wb in right.items():
@@ -116,6 +125,7 @@ class _Evaluator:
         """The distribution of the sum of two independent outcomes."""
         pairs = len(left) * len(right)
         if pairs <= _SMALL:
+            self.spend(pairs)
             result: defaultdict[int, int] = defaultdict(int)
             for a, wa in left.items():
                 for b, wb in right.items():
@@ -140,11 +150,9 @@ class _Evaluator:
     def pack(self, weights: Weights, low: int, span: int, bound: int) -> int:
         """Weights as one big integer, a slot per value wide enough for any sum up to `bound`."""
         width = _slot_bytes(bound)
-        bits = 8 * width * span
         if span > limits.MAX_OUTCOMES:
-            raise self.too_costly("values in a range", span, limits.MAX_OUTCOMES)
-        if bits > limits.MAX_EXACT_BITS:
-            raise self.too_costly("bits of packed integers", bits, limits.MAX_EXACT_BITS)
+            raise self.too_costly(span, "values in a range", limits.MAX_OUTCOMES)
+        self.spend_bits(8 * width * span)
         buffer = bytearray(width * span)
         for value, weight in weights.items():
             start = (value - low) * width
@@ -178,14 +186,14 @@ class _Evaluator:
         first = _rerolled(term.sides, term.reroll)
         if term.explode is None:
             return first
-        return self.exploded(first, term.sides, term.explode)
+        return self.checked(self.exploded(first, term.sides, term.explode))
 
     def exploded(self, first: Weights, sides: int, explode: Explode) -> Weights:
         depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
-        if (depth + 1) * sides > limits.MAX_EXACT_WORK:
-            raise self.too_costly("explosion steps", (depth + 1) * sides, limits.MAX_EXACT_WORK)
         shift = -1 if explode.penetrating else 0
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
+        # Level k of the chain holds about k * sides values, combined with each trigger.
+        self.spend(len(triggering) * sides * depth * (depth + 1) // 2 + sides * depth)
         fresh = dict.fromkeys(range(1, sides + 1), 1)
         # follow_up: a follow-up die allowed `level` more follow-ups; total sides**(level+1).
         follow_up = fresh
@@ -210,9 +218,9 @@ class _Evaluator:
         faces = sorted(die, reverse=highest)
         scores = [score(face) for face in faces]
         score_span = max(scores) - min(scores) + 1
-        cost = len(faces) * kept * (kept * score_span) * (count + 1)
-        if cost > limits.MAX_EXACT_WORK:
-            raise self.too_costly("steps", cost, limits.MAX_EXACT_WORK)
+        # At most `kept * score_span` states per placed count, each tried with every count
+        # of dice showing the face: a bound, usually far above the work actually done.
+        self.spend(len(faces) * kept * (kept * score_span + 1) * (count + 1) // 2)
         worse = [0] * len(faces)
         running = 0
         for index in range(len(faces) - 1, -1, -1):

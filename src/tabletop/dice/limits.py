@@ -30,11 +30,13 @@ MAX_EXPLOSION_DEPTH: Final = 100
 MAX_OUTCOMES: Final = 100_000
 """Distinct values in any exact distribution, including intermediate ones."""
 
-MAX_EXACT_WORK: Final = 5_000_000
-"""Elementary steps one exact-distribution operation may take (pairs combined, DP cells)."""
+MAX_EXACT_WORK: Final = 3_000_000
+"""Elementary steps one exact distribution may take in all (pairs combined, states visited);
+about a second of work at most."""
 
-MAX_EXACT_BITS: Final = 1 << 28
-"""Size in bits of the packed integers used for exact sums (about 32 MB)."""
+MAX_EXACT_BITS: Final = 1 << 22
+"""Bits of the packed integers one exact distribution may build in all (Python's big-integer
+products grow faster than linearly, so this keeps the largest sums to about a second)."""
 
 MAX_SAMPLES: Final = 10_000_000
 """Samples drawn by one call to `sample`."""
