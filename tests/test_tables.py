@@ -66,7 +66,7 @@ def test_a_modified_roll_past_every_entry_is_refused():
     ],
 )
 def test_a_broken_table_is_refused_naming_the_problem(entries, words):
-    with pytest.raises(TableError, match="test|entries") as caught:
+    with pytest.raises(TableError, match=r"test|entries") as caught:
         load_table(table(*entries))
     assert words in str(caught.value)
 
