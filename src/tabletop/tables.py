@@ -1,6 +1,7 @@
 """Random tables as data: a dice expression and ranges of results, each leading to an entry.
 
-A table file (TOML or JSON) gives a `name`, the `dice` to roll and `entries`, each with a
+A table file (TOML or JSON) gives a `name`, the `dice` to roll, optionally the range of
+`modifiers` the rules add to the roll, and `entries`, each with a
 `roll` (a number, "a-b", "a+" for a and above, or "<=a") and a `name`, optionally `text`
 and structured `effects` (each a table with a `kind` and its own fields). Loading checks
 that every possible roll reaches exactly one entry and that no entry is unreachable. Tables
@@ -27,6 +28,8 @@ from tabletop.errors import TableError, TabletopError
 _PACKAGES = ("tabletop.systems", "tabletop.games")
 MAX_TABLE_FILE_BYTES = 1_000_000
 """A table file larger than this is refused before it is read."""
+MAX_MODIFIER = 100
+"""The largest modifier range a table may declare."""
 
 
 class Effect(BaseModel):
@@ -121,6 +124,9 @@ class Table(BaseModel):
     name: str = Field(min_length=1)
     title: str = ""
     dice: str
+    modifiers: tuple[int, int] = (0, 0)
+    """The lowest and highest modifier the rules add to this table's roll: validation checks
+    every roll plus every such modifier (so rows only a modified roll reaches are allowed)."""
     entries: tuple[Entry, ...] = Field(min_length=1)
 
     @field_validator("dice")
@@ -134,9 +140,16 @@ class Table(BaseModel):
     @model_validator(mode="after")
     def _every_roll_reaches_one_entry(self) -> Table:
         try:
-            possible = distribution(self.dice).outcomes
+            rolled = distribution(self.dice).outcomes
         except TabletopError as error:
             raise TableError(f"table {self.name!r}: its dice cannot be weighed: {error}") from None
+        low, high = self.modifiers
+        if not -MAX_MODIFIER <= low <= high <= MAX_MODIFIER:
+            raise TableError(
+                f"table {self.name!r}: modifiers run from the lowest to the highest, "
+                f"within ±{MAX_MODIFIER}"
+            )
+        possible = sorted({value + shift for value in rolled for shift in range(low, high + 1)})
         ordered = sorted(self.entries, key=lambda entry: entry.roll.bounds[0])
         for first, second in itertools.pairwise(ordered):
             if first.roll.overlaps(second.roll):
