@@ -66,6 +66,8 @@ class Resource(StrEnum):
 class TestSetup(BaseModel):
     """What is announced before the dice are thrown."""
 
+    __test__ = False  # not a pytest test class
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     attribute: Attribute = Attribute.STR
@@ -98,6 +100,8 @@ class Help(BaseModel):
 class TestDie(BaseModel):
     """One die of the test: every face it has shown (the last one stands) and what paid
     for each re-roll. `owner` 0 is the roller, n the n-th helper."""
+
+    __test__ = False  # not a pytest test class
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from tabletop.systems.dead_weight.attribute_test import (
     AttributeTest,
     DauntlessRoll,
@@ -36,7 +34,6 @@ from tabletop.systems.dead_weight.solver import (
     Key,
     Solution,
     Spec,
-    prefers,
     solve,
 )
 
@@ -47,6 +44,8 @@ Choice = Reroll | Pass | DauntlessRoll
 class TestOdds:
     """Exact chances of the four outcomes (they sum to 1) and of fatigue for the roller
     (and for each helper)."""
+
+    __test__ = False  # not a pytest test class
 
     critical_failure: Fraction
     failure: Fraction
@@ -187,43 +186,61 @@ def _resource_index(test: AttributeTest, choice: Reroll) -> int:
 
 def advise(test: AttributeTest, key: Key = CANONICAL) -> Advice:
     """The odds after each legal choice of the side to move, and the best choice."""
+    valued, scale = _values(test, key)
+    return Advice(
+        side=test.deciding,
+        options=tuple((choice, TestOdds.from_value(value, scale)) for choice, value in valued),
+        best=_best(valued, test.deciding, key),
+    )
+
+
+def best_choice(test: AttributeTest, key: Key = CANONICAL) -> Choice:
+    """The canonical policy's choice for the side to move (what a bot plays)."""
+    valued, _ = _values(test, key)
+    return _best(valued, test.deciding, key)
+
+
+def _best(valued: list[tuple[Choice, list[int]]], side: Side, key: Key) -> Choice:
+    """The first choice with the best key: the player's highest, the GM's lowest."""
+    sign = 1 if side == Side.PLAYER else -1
+
+    def rank(item: tuple[Choice, list[int]]) -> tuple[int, ...]:
+        return tuple(sign * direction * item[1][column] for column, direction in key)
+
+    best = valued[0]
+    for item in valued[1:]:
+        if rank(item) > rank(best):
+            best = item
+    return best[0]
+
+
+def _values(test: AttributeTest, key: Key) -> tuple[list[tuple[Choice, list[int]]], int]:
+    """Each legal choice with its solver value, and the scale the values are out of."""
     if test.phase in ("announced", "finished") or test.automatic is not None:
         raise IllegalChoice("there is no choice to advise on: the test is not open")
     solution = solve(spec_for(test, key))
     position = _position(solution, test)
-    budget = _budget_vector(test, {})
-    scale = solution.scale(budget)
-    side = PLAYER if test.deciding == Side.PLAYER else GM
-    valued: list[tuple[Choice, np.ndarray, int]] = []
     if test.phase == "dauntless":
         assert solution.dauntless_options is not None
         declined, rolled = solution.dauntless_options
-        valued = [
-            (DauntlessRoll(roll=True), rolled[position], 36),
-            (DauntlessRoll(roll=False), declined[position], 36),
-        ]
-    else:
-        for choice in test.choices():
-            if isinstance(choice, Pass):
-                value = solution.value(position, budget, 1 - side, test.passes + 1)
-            else:
-                assert isinstance(choice, Reroll)
-                die = test.dice[choice.die]
-                marked = test.options.proficiency_distinct_dice and die.proficiency_used
-                die_type = solution.type_of(die.owner, marked, die.face)
-                value = solution.reroll_value(
-                    position, budget, _resource_index(test, choice), die_type
-                )
-            valued.append((choice, value, scale))
-    best_choice, best_value, best_scale = valued[0]
-    for choice, value, value_scale in valued[1:]:
-        if prefers(value * best_scale, best_value * value_scale, side, key):
-            best_choice, best_value, best_scale = choice, value, value_scale
-    return Advice(
-        side=test.deciding,
-        options=tuple((c, TestOdds.from_value(v, s)) for c, v, s in valued),
-        best=best_choice,
-    )
+        return [
+            (DauntlessRoll(roll=True), rolled[position].tolist()),
+            (DauntlessRoll(roll=False), declined[position].tolist()),
+        ], 36
+    budget = _budget_vector(test, {})
+    side = PLAYER if test.turn == Side.PLAYER else GM
+    valued: list[tuple[Choice, list[int]]] = []
+    for choice in test.choices():
+        if isinstance(choice, Pass):
+            value = solution.value(position, budget, 1 - side, test.passes + 1)
+        else:
+            assert isinstance(choice, Reroll)
+            die = test.dice[choice.die]
+            marked = test.options.proficiency_distinct_dice and die.proficiency_used
+            die_type = solution.type_of(die.owner, marked, die.face)
+            value = solution.reroll_value(position, budget, _resource_index(test, choice), die_type)
+        valued.append((choice, value.tolist()))
+    return valued, solution.scale(budget)
 
 
 def opening_odds(test: AttributeTest, key: Key = CANONICAL) -> TestOdds:

@@ -465,11 +465,6 @@ def _best(
     return best
 
 
-def prefers(a: np.ndarray, b: np.ndarray, side: int, key: Key = CANONICAL) -> bool:
-    """Whether `side` strictly prefers the single value `a` to `b`."""
-    return bool(_prefers(a[None, :], b[None, :], side, key)[0])
-
-
 @lru_cache(maxsize=64)
 def solve(spec: Spec) -> Solution:
     """The solved exchange for `spec` (cached: a test asks many times while it is open)."""
