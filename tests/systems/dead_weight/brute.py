@@ -124,7 +124,7 @@ def solve_brute(rules: Rules) -> Value:
                     marked[die] = True
                 outcomes = [
                     value(
-                        faces[:die] + (face,) + faces[die + 1 :],
+                        (*faces[:die], face, *faces[die + 1 :]),
                         tuple(marked),
                         tuple(after),
                         not gm,

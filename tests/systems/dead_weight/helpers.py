@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletop.systems.dead_weight import Attribute, AttributeState, Attributes, Character
+from tabletop.systems.dead_weight import Attribute, Attributes, AttributeState, Character
 
 
 def character(

@@ -281,7 +281,7 @@ def test_dw_m33_angry_forbids_proficiency_rerolls():
 
 def test_dw_m09_the_burden_gives_disadvantage_no_proficiency_and_insight():
     roller = character(STR, score=2, proficiency=2)
-    test, events = start_test(roller, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
+    test, _events = start_test(roller, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
     assert test.budgets.proficiency == 0 and test.budgets.disadvantage == 1
     assert test.roller.insight == 2
     assert test.roller.expedition.burden_used_this_session
