@@ -92,6 +92,8 @@ class Condition(BaseModel):
     verge_of_death: bool = False
     """Mortal wound row 6: dead unless stabilised within one combat turn."""
     dead: bool = False
+    blind_turns: int = Field(default=0, ge=0)
+    """Exploration turns of blindness left (spell mishap 5)."""
 
     @property
     def can_act(self) -> bool:
