@@ -731,8 +731,10 @@ def _finish(
 
 
 def _coins(
-    character: Character, silver: str, gold: int, dice: DiceSource
+    character: Character, silver: str | None, gold: int, dice: DiceSource
 ) -> tuple[Character, list[Event]]:
+    if silver is None:
+        return character, []
     rolled = roll(silver, dice)
     updated = character.model_copy(
         update={"silver": character.silver + rolled.total, "gold": character.gold + gold}

@@ -32,7 +32,8 @@ class Kit(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
-    silver: str = "0d6"
+    silver: str | None = None
+    """Dice of silver coins the kit comes with."""
     gold: int = 0
     containers: tuple[PlaceKind, ...] = ()
     items: tuple[KitItem, ...] = ()

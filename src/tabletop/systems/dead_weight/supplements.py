@@ -48,7 +48,7 @@ class Background(BaseModel):
     traits: tuple[Trait, ...] = ()
     skills: tuple[Skill, ...] = ()
     maneuvers: tuple[str, ...] = ()
-    silver: str = "0d6"
+    silver: str | None = None
     items: tuple[KitItem, ...] = ()
 
 
