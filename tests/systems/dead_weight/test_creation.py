@@ -16,6 +16,7 @@ from tabletop.systems.dead_weight import (
     ItemTag,
     LifePath,
     Options,
+    Quirk,
     QuirkRule,
     Skill,
     Trait,
@@ -70,7 +71,7 @@ def test_dw_t19_clamps_apply_after_each_effect_and_duplicates_do_nothing():
     creation, _ = creation.choose(Pick(name="Necromancers of Yadar"), FixedDice([]))
     decision = creation.decision()
     assert decision.count == 1 and decision.free_names
-    creation, events = creation.choose(
+    creation, _events = creation.choose(
         PickNames(names=("Dark bolt",)), FixedDice([2, 2, 3, 4, 4, 4, 4, 4])
     )
     c = creation.character
@@ -223,7 +224,7 @@ def test_dw_m11_skills_upgrade_when_gained_twice():
     c = character(skills=[Skill.COOKING])
     upgraded, _ = gain_skill(c, Skill.COOKING)
     assert upgraded.skills == (Skill.MASTER_CHEF,)
-    again, events = gain_skill(upgraded, Skill.COOKING)
+    again, _events = gain_skill(upgraded, Skill.COOKING)
     assert again.skills == (Skill.MASTER_CHEF,)
     with pytest.raises(IllegalChoice, match="before"):
         learn_skill(character(), Skill.BEASTMASTER)
@@ -241,10 +242,8 @@ def test_a_camping_supply_for_a_party_that_got_none():
 
 def test_quirk_24_unveils_a_new_infancy():
     creation, _ = random_character(SeededDice(5))
-    c = creation.character.model_copy(
-        update={"quirks": ({"name": "Deep and murky past", "rule": QuirkRule.DEEP_AND_MURKY_PAST},)}
-    )
-    c = Character.model_validate(c.model_dump())
+    past = Quirk(name="Deep and murky past", rule=QuirkRule.DEEP_AND_MURKY_PAST)
+    c = creation.character.model_copy(update={"quirks": (past,)})
     unveiled, _ = unveil_true_past(c, FixedDice([6, 6, 5, 1, 1, 1, 1]))
     assert unveiled.life_path.infancy == "Blue Blood"
     with pytest.raises(IllegalChoice):

@@ -420,7 +420,9 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
                 )
             )
         else:
-            events.append(event(f"miracle {effect.kind}", result.entry.text, **effect.model_dump()))
+            events.append(
+                event(f"miracle {effect.kind}", result.entry.text, effect=effect.model_dump())
+            )
     return caster, events
 
 

@@ -72,7 +72,7 @@ def advance(tracker: Tracker, points: int = 1) -> tuple[Tracker, list[Event]]:
                 "tracker triggered",
                 f"{tracker.name} is full and triggers",
                 tracker=tracker.name,
-                kind=tracker.kind,
+                tracker_kind=tracker.kind,
             )
         )
     events.insert(
