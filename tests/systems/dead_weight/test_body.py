@@ -149,7 +149,7 @@ def test_dw_m47_dw_a18_mortal_wound_rows_with_earlier_mortal_wounds(face, earlie
 
 
 def test_mortal_row_zero_spares_the_character():
-    c, events = mortally_wound(full_of_wounds(), FixedDice([1]), modifier=-1)
+    c, _events = mortally_wound(full_of_wounds(), FixedDice([1]), modifier=-1)
     assert c.condition.can_act and c.expedition.mortal_wounds == 0
 
 
@@ -172,7 +172,7 @@ def test_a_trauma_already_held_is_ignored():
 
 def test_dw_a37_rejected_by_death_faints_instead():
     c = full_of_wounds(traits=[Trait.REJECTED_BY_DEATH])
-    spared, events = mortally_wound(c, FixedDice([1, 4]))
+    spared, _events = mortally_wound(c, FixedDice([1, 4]))
     assert spared.condition.fainted and not spared.condition.mortally_wounded
     doomed, _ = mortally_wound(c, FixedDice([3, 4, 6]))
     assert doomed.condition.mortally_wounded

@@ -114,7 +114,7 @@ def test_a_success_costs_nothing_and_a_failure_forgets():
 def test_dw_a20_a_great_success_makes_the_next_spell_automatic():
     great, _ = cast_spell(wizard(WAND), "Bolt", FixedDice([6, 6]))
     assert great.caster.magic.arcane_well
-    again, events = cast_spell(great.caster, "Bolt", FixedDice([]))
+    again, _events = cast_spell(great.caster, "Bolt", FixedDice([]))
     assert again.automatic and again.result == Outcome.SUCCESS
     assert not again.caster.magic.arcane_well
 

@@ -103,7 +103,7 @@ def test_dw_m27_risk_dice():
 
 def test_dw_m59_lights_test_their_usage_dice_on_each_decay():
     lights = [light(LightKind.TORCH), light(LightKind.LIGHT_SPELL), light(LightKind.LANTERN)]
-    lights, events = decay_lights(lights, FixedDice([1, 6]))
+    lights, _events = decay_lights(lights, FixedDice([1, 6]))
     torch, spell, lantern = lights
     assert torch.going_out and spell.going_out and not lantern.going_out
     assert [source.kind for source in new_turn(lights)] == [LightKind.LANTERN]
