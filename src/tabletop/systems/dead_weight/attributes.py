@@ -6,6 +6,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tabletop.systems.dead_weight.errors import IllegalChoice
+
 
 class Attribute(StrEnum):
     """Strength, dexterity, intelligence and presence, by their sheet abbreviations."""
@@ -23,7 +25,7 @@ class Attribute(StrEnum):
             if cleaned in (attribute.value, _FULL_NAMES[attribute].upper()):
                 return attribute
         choices = ", ".join(attribute.value for attribute in cls)
-        raise ValueError(f"no attribute named {text!r}; choose one of {choices}")
+        raise IllegalChoice(f"no attribute named {text!r}; choose one of {choices}")
 
     @property
     def full_name(self) -> str:

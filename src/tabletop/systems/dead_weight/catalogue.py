@@ -12,7 +12,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 
-from tabletop.systems.dead_weight.errors import DataError
+from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
 
 
 class Skill(StrEnum):
@@ -52,7 +52,7 @@ class Skill(StrEnum):
         for skill in cls:
             if _squash(skill.value) == key:
                 return skill
-        raise ValueError(f"no skill named {text!r}")
+        raise IllegalChoice(f"no skill named {text!r}")
 
     @property
     def basic(self) -> Skill | None:
@@ -99,7 +99,7 @@ class Trait(StrEnum):
         for trait in cls:
             if _squash(trait.value) == key:
                 return trait
-        raise ValueError(f"no special trait named {text!r}")
+        raise IllegalChoice(f"no special trait named {text!r}")
 
 
 class Trauma(StrEnum):
@@ -119,7 +119,7 @@ class Trauma(StrEnum):
         for trauma in cls:
             if _squash(trauma.value) == key:
                 return trauma
-        raise ValueError(f"no trauma named {text!r}")
+        raise IllegalChoice(f"no trauma named {text!r}")
 
 
 class Affliction(StrEnum):
@@ -144,7 +144,7 @@ class Affliction(StrEnum):
         for affliction in cls:
             if affliction.value == key:
                 return affliction
-        raise ValueError(f"no affliction named {text!r}")
+        raise IllegalChoice(f"no affliction named {text!r}")
 
 
 class QuirkRule(StrEnum):
