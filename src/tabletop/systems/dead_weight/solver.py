@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -135,6 +134,18 @@ def face_classes(terrified: bool, hopeless: bool) -> tuple[FaceClass, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class Moves:
+    """Re-rolls of one owner's dice with one resource: for each die type, where it is
+    legal (type, position) and the position each landing class leads to (type, class,
+    position)."""
+
+    types: tuple[int, ...]
+    valid: np.ndarray
+    children: np.ndarray
+    weights: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
 class Slot:
     """Dice of one owner, marked or not (marks exist only under distinct proficiency)."""
 
@@ -179,7 +190,7 @@ class Solution:
         per_owner = []
         for owner, size in enumerate(sizes):
             width = sum(1 for s, _ in self.types if self.slots[s].owner == owner)
-            per_owner.append(list(_compositions(size, width)))
+            per_owner.append(_compositions(size, width))
         total = math.prod(len(options) for options in per_owner)
         if total > MAX_SOLVER_POSITIONS:
             raise LimitError(
@@ -304,6 +315,10 @@ class Solution:
 
     def _solve(self) -> None:
         spec = self.spec
+        self.resources = spec.resources
+        self.weights = [
+            np.array([c.weight for c in classes], dtype=np.int64) for classes in self.classes
+        ]
         self.moves = self._moves()
         budgets = sorted(
             itertools.product(*(range(b + 1) for b in spec.budgets)), key=lambda b: (sum(b), b)
@@ -313,26 +328,31 @@ class Solution:
             ended = self.leaf * scale
             rerolls = {side: self._reroll_values(budget, side) for side in (PLAYER, GM)}
             for side in (PLAYER, GM):
-                self.values[(budget, side, 1)] = _best(ended, rerolls[side], side, spec.key)
+                self.values[(budget, side, 1)] = _best(ended, *rerolls[side], side, spec.key)
             for side in (PLAYER, GM):
                 passed = self.values[(budget, 1 - side, 1)]
-                self.values[(budget, side, 0)] = _best(passed, rerolls[side], side, spec.key)
+                self.values[(budget, side, 0)] = _best(passed, *rerolls[side], side, spec.key)
 
-    def _moves(self) -> dict[int, list[tuple[int, np.ndarray, np.ndarray]]]:
-        """For each resource, its moves: (die type, valid mask, child index per class)."""
-        moves: dict[int, list[tuple[int, np.ndarray, np.ndarray]]] = {}
-        made: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        for r, resource in enumerate(self.spec.resources):
-            found = []
-            for t, (s, _) in enumerate(self.types):
-                slot = self.slots[s]
-                if slot.owner not in resource.owners or (resource.marks and slot.marked):
-                    continue
-                target = self.slots.index(Slot(slot.owner, slot.marked or resource.marks))
-                if (t, target) not in made:
-                    made[(t, target)] = self._transitions(t, target)
-                found.append((t, *made[(t, target)]))
-            moves[r] = found
+    def _moves(self) -> dict[int, list[Moves]]:
+        """For each resource, its moves grouped by the owner of the dice they re-roll."""
+        moves: dict[int, list[Moves]] = {}
+        for r, resource in enumerate(self.resources):
+            groups = []
+            for owner in resource.owners:
+                types, valid, children = [], [], []
+                for t, (s, _) in enumerate(self.types):
+                    slot = self.slots[s]
+                    if slot.owner != owner or (resource.marks and slot.marked):
+                        continue
+                    target = self.slots.index(Slot(owner, slot.marked or resource.marks))
+                    legal, leads_to = self._transitions(t, target)
+                    types.append(t)
+                    valid.append(legal)
+                    children.append(leads_to)
+                groups.append(
+                    Moves(tuple(types), np.stack(valid), np.stack(children), self.weights[owner])
+                )
+            moves[r] = groups
         return moves
 
     def _transitions(self, source: int, target_slot: int) -> tuple[np.ndarray, np.ndarray]:
@@ -350,21 +370,23 @@ class Solution:
 
     def _reroll_values(
         self, budget: tuple[int, ...], side: int
-    ) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
-        """(resource, die type, valid mask, value) of every re-roll `side` may make."""
-        found = []
-        for r, resource in enumerate(self.spec.resources):
+    ) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
+        """The values of every re-roll `side` may make, stacked (move, position, column),
+        and where each is legal (move, position)."""
+        values, valid = [], []
+        for r, resource in enumerate(self.resources):
             if resource.side != side or budget[r] == 0:
                 continue
             after = list(budget)
             after[r] -= 1
             child_values = self.values[(tuple(after), 1 - side, 0)]
-            for t, valid, children in self.moves[r]:
-                owner = self.slots[self.types[t][0]].owner
-                weights = [c.weight for c in self.classes[owner]]
-                value = sum(w * child_values[children[j]] for j, w in enumerate(weights))
-                found.append((r, t, valid, value))
-        return found
+            for group in self.moves[r]:
+                landed = child_values[group.children]
+                values.append(sum(w * landed[:, j] for j, w in enumerate(group.weights.tolist())))
+                valid.append(group.valid)
+        if not values:
+            return None, None
+        return np.concatenate(values), np.concatenate(valid)
 
     # answers --------------------------------------------------------------------------
 
@@ -381,15 +403,16 @@ class Solution:
         self, position: int, budget: tuple[int, ...], resource: int, die_type: int
     ) -> np.ndarray:
         """The value of re-rolling one die of `die_type` with `resource`, at `position`."""
-        side = self.spec.resources[resource].side
+        side = self.resources[resource].side
         after = list(budget)
         after[resource] -= 1
         child_values = self.values[(tuple(after), 1 - side, 0)]
-        for t, valid, children in self.moves[resource]:
-            if t == die_type and valid[position]:
-                owner = self.slots[self.types[t][0]].owner
-                weights = [c.weight for c in self.classes[owner]]
-                return sum(w * child_values[children[j, position]] for j, w in enumerate(weights))
+        for group in self.moves[resource]:
+            if die_type in group.types:
+                i = group.types.index(die_type)
+                if group.valid[i, position]:
+                    children = group.children[i, :, position]
+                    return np.tensordot(group.weights, child_values[children], axes=1)
         raise ValueError("that die cannot be re-rolled with that resource here")
 
     def opening(self) -> tuple[Fraction, ...]:
@@ -420,14 +443,14 @@ class Solution:
         return tuple(Fraction(value, denominator) for value in sums)
 
 
-def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Every way to write `total` as `parts` non-negative counts, in a fixed order."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total, -1, -1):
-        for rest in _compositions(total - first, parts - 1):
-            yield (first, *rest)
+@lru_cache(maxsize=256)
+def _compositions(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to write `total` as `parts` non-negative counts (stars and bars)."""
+    found = []
+    for bars in itertools.combinations(range(total + parts - 1), parts - 1):
+        edges = (-1, *bars, total + parts - 1)
+        found.append(tuple(b - a - 1 for a, b in itertools.pairwise(edges)))
+    return tuple(found)
 
 
 def _multinomial(total: int, counts: np.ndarray) -> int:
@@ -451,18 +474,25 @@ def _prefers(a: np.ndarray, b: np.ndarray, side: int, key: Key) -> np.ndarray:
 
 def _best(
     passing: np.ndarray,
-    rerolls: list[tuple[int, int, np.ndarray, np.ndarray]],
+    rerolls: np.ndarray | None,
+    valid: np.ndarray | None,
     side: int,
     key: Key,
 ) -> np.ndarray:
-    """The side's best of passing and each legal re-roll, position by position (on a tie
-    the earlier choice stands: passing first, then re-rolls in order)."""
-    best = passing
-    for _, _, valid, value in rerolls:
-        better = valid & _prefers(value, best, side, key)
-        if better.any():
-            best = np.where(better[:, None], value, best)
-    return best
+    """The side's best of passing and each legal re-roll, position by position: the key's
+    columns narrow the candidates one at a time; on a full tie the earliest stands
+    (passing first, then re-rolls in order)."""
+    if rerolls is None or valid is None:
+        return passing
+    candidates = np.concatenate([passing[None], rerolls])
+    alive = np.concatenate([np.ones((1, len(passing)), dtype=bool), valid])
+    floor = np.iinfo(np.int64).min
+    for column, sign in key:
+        signed = candidates[:, :, column] * (sign if side == PLAYER else -sign)
+        signed = np.where(alive, signed, floor)
+        alive &= signed == signed.max(axis=0)
+    chosen = alive.argmax(axis=0)
+    return candidates[chosen, np.arange(len(passing))]
 
 
 @lru_cache(maxsize=64)
