@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -136,12 +137,15 @@ def face_classes(terrified: bool, hopeless: bool) -> tuple[FaceClass, ...]:
 @dataclass(frozen=True, slots=True)
 class Moves:
     """Re-rolls of one owner's dice with one resource: for each die type, where it is
-    legal (type, position) and the position each landing class leads to (type, class,
-    position)."""
+    legal (type, position), the position of the other dice once it is lifted (type,
+    position) and the slot it lands in; for each landing slot, the position each class
+    leads to from every lifted position (class, lifted position)."""
 
     types: tuple[int, ...]
     valid: np.ndarray
-    children: np.ndarray
+    down: np.ndarray
+    targets: tuple[int, ...]
+    ups: dict[int, np.ndarray]
     weights: np.ndarray
 
 
@@ -186,29 +190,46 @@ class Solution:
 
     def _enumerate_positions(self) -> None:
         spec = self.spec
-        sizes = [spec.own_dice] + [helper.dice for helper in spec.helpers]
-        per_owner = []
-        for owner, size in enumerate(sizes):
-            width = sum(1 for s, _ in self.types if self.slots[s].owner == owner)
-            per_owner.append(_compositions(size, width))
-        total = math.prod(len(options) for options in per_owner)
+        self.sizes = [spec.own_dice] + [helper.dice for helper in spec.helpers]
+        self.widths = [
+            sum(1 for s, _ in self.types if self.slots[s].owner == owner)
+            for owner in range(len(self.sizes))
+        ]
+        total = math.prod(
+            _composition_count(n, w) for n, w in zip(self.sizes, self.widths, strict=True)
+        )
         if total > MAX_SOLVER_POSITIONS:
             raise LimitError(
                 f"this test has {total:,} distinct dice positions, more than the odds can "
                 f"weigh (at most {MAX_SOLVER_POSITIONS:,}); use fewer dice or helpers"
             )
-        positions = [sum(parts, ()) for parts in itertools.product(*per_owner)]
-        self.counts = np.array(positions, dtype=np.int64).reshape(len(positions), len(self.types))
-        self.index = {position: i for i, position in enumerate(positions)}
-        radices = [sizes[self.slots[s].owner] + 1 for s, _ in self.types]
+        radices = [self.sizes[self.slots[s].owner] + 1 for s, _ in self.types]
         if math.prod(radices) >= 2**62:
             raise LimitError("this test has too many kinds of dice for the odds to weigh")
         self.powers = np.array(
             [math.prod(radices[:t]) for t in range(len(radices))], dtype=np.int64
         )
-        self.keys = self.counts @ self.powers
-        self.key_order = np.argsort(self.keys)
-        self.sorted_keys = self.keys[self.key_order]
+        self.counts, self.keys, self.lookup = self._space(self.sizes)
+        self.index = {tuple(row): i for i, row in enumerate(self.counts.tolist())}
+        self.reduced = [
+            self._space([n - (o == owner) for o, n in enumerate(self.sizes)])
+            for owner in range(len(self.sizes))
+        ]
+
+    def _space(self, sizes: list[int]) -> tuple[np.ndarray, np.ndarray, Any]:
+        """Every position with these dice per owner: counts, packed keys, and a function
+        from packed keys to position indexes."""
+        per_owner = [_compositions(n, w) for n, w in zip(sizes, self.widths, strict=True)]
+        rows = [sum(parts, ()) for parts in itertools.product(*per_owner)]
+        counts = np.array(rows, dtype=np.int64).reshape(len(rows), len(self.types))
+        keys = counts @ self.powers
+        order = np.argsort(keys)
+        ordered = keys[order]
+
+        def lookup(wanted: np.ndarray) -> np.ndarray:
+            return order[np.minimum(np.searchsorted(ordered, wanted), len(order) - 1)]
+
+        return counts, keys, lookup
 
     def position(self, dice: list[tuple[int, int, bool]]) -> int:
         """The index of a position given as (owner, face, marked) for every die."""
@@ -324,49 +345,67 @@ class Solution:
             itertools.product(*(range(b + 1) for b in spec.budgets)), key=lambda b: (sum(b), b)
         )
         for budget in budgets:
-            scale = 6 ** sum(budget)
-            ended = self.leaf * scale
+            scale = self.scale(budget)
+            ended = self.leaf * 6 ** sum(budget)
             rerolls = {side: self._reroll_values(budget, side) for side in (PLAYER, GM)}
             for side in (PLAYER, GM):
-                self.values[(budget, side, 1)] = _best(ended, *rerolls[side], side, spec.key)
+                self.values[(budget, side, 1)] = _best(ended, *rerolls[side], side, spec.key, scale)
             for side in (PLAYER, GM):
                 passed = self.values[(budget, 1 - side, 1)]
-                self.values[(budget, side, 0)] = _best(passed, *rerolls[side], side, spec.key)
+                self.values[(budget, side, 0)] = _best(
+                    passed, *rerolls[side], side, spec.key, scale
+                )
 
     def _moves(self) -> dict[int, list[Moves]]:
-        """For each resource, its moves grouped by the owner of the dice they re-roll."""
+        """For each resource, its moves grouped by the owner of the dice they re-roll.
+
+        Re-rolling a die of type t at position m lands on m - t + j for each class j, so
+        its value is U[m - t], where U[r] sums w_j V[r + j] over the positions r with one
+        die fewer: U serves every type at once, which makes a layer cheap."""
         moves: dict[int, list[Moves]] = {}
         for r, resource in enumerate(self.resources):
             groups = []
             for owner in resource.owners:
-                types, valid, children = [], [], []
+                _, reduced_keys, reduced_lookup = self.reduced[owner]
+                types, valid, down, targets = [], [], [], []
                 for t, (s, _) in enumerate(self.types):
                     slot = self.slots[s]
                     if slot.owner != owner or (resource.marks and slot.marked):
                         continue
-                    target = self.slots.index(Slot(owner, slot.marked or resource.marks))
-                    legal, leads_to = self._transitions(t, target)
                     types.append(t)
+                    legal = self.counts[:, t] > 0
                     valid.append(legal)
-                    children.append(leads_to)
+                    down.append(np.where(legal, reduced_lookup(self.keys - self.powers[t]), 0))
+                    targets.append(self.slots.index(Slot(owner, slot.marked or resource.marks)))
+                ups = {
+                    target: np.stack(
+                        [
+                            self.lookup(reduced_keys + self.powers[self.types.index((target, j))])
+                            for j in range(len(self.classes[owner]))
+                        ]
+                    )
+                    for target in set(targets)
+                }
                 groups.append(
-                    Moves(tuple(types), np.stack(valid), np.stack(children), self.weights[owner])
+                    Moves(
+                        tuple(types),
+                        np.stack(valid),
+                        np.stack(down),
+                        tuple(targets),
+                        ups,
+                        self.weights[owner],
+                    )
                 )
             moves[r] = groups
         return moves
 
-    def _transitions(self, source: int, target_slot: int) -> tuple[np.ndarray, np.ndarray]:
-        """Which positions hold a die of type `source`, and where re-rolling it leads for
-        each class it may land in (positions are found by their packed counts)."""
-        valid = self.counts[:, source] > 0
-        owner = self.slots[target_slot].owner
-        children = np.zeros((len(self.classes[owner]), len(self.counts)), dtype=np.int64)
-        for j in range(len(self.classes[owner])):
-            target = self.types.index((target_slot, j))
-            keys = self.keys - self.powers[source] + self.powers[target]
-            found = np.searchsorted(self.sorted_keys, keys)
-            children[j] = np.where(valid, self.key_order[np.minimum(found, len(keys) - 1)], 0)
-        return valid, children
+    def _landed(self, group: Moves, child_values: np.ndarray) -> dict[int, np.ndarray]:
+        """U for each landing slot: the value once the die lands, by the other dice."""
+        weights = group.weights.tolist()
+        return {
+            target: sum(w * child_values[up[j]] for j, w in enumerate(weights))
+            for target, up in group.ups.items()
+        }
 
     def _reroll_values(
         self, budget: tuple[int, ...], side: int
@@ -381,12 +420,13 @@ class Solution:
             after[r] -= 1
             child_values = self.values[(tuple(after), 1 - side, 0)]
             for group in self.moves[r]:
-                landed = child_values[group.children]
-                values.append(sum(w * landed[:, j] for j, w in enumerate(group.weights.tolist())))
+                landed = self._landed(group, child_values)
+                for i, target in enumerate(group.targets):
+                    values.append(landed[target][group.down[i]])
                 valid.append(group.valid)
         if not values:
             return None, None
-        return np.concatenate(values), np.concatenate(valid)
+        return np.stack(values), np.concatenate(valid)
 
     # answers --------------------------------------------------------------------------
 
@@ -411,8 +451,8 @@ class Solution:
             if die_type in group.types:
                 i = group.types.index(die_type)
                 if group.valid[i, position]:
-                    children = group.children[i, :, position]
-                    return np.tensordot(group.weights, child_values[children], axes=1)
+                    up = group.ups[group.targets[i]][:, group.down[i, position]]
+                    return np.tensordot(group.weights, child_values[up], axes=1)
         raise ValueError("that die cannot be re-rolled with that resource here")
 
     def opening(self) -> tuple[Fraction, ...]:
@@ -441,6 +481,10 @@ class Solution:
                 sums[column] += ways * int(values[i, column])
         denominator = 6**total_dice * self.scale(budget)
         return tuple(Fraction(value, denominator) for value in sums)
+
+
+def _composition_count(total: int, parts: int) -> int:
+    return math.comb(total + parts - 1, parts - 1)
 
 
 @lru_cache(maxsize=256)
@@ -478,21 +522,35 @@ def _best(
     valid: np.ndarray | None,
     side: int,
     key: Key,
+    scale: int,
 ) -> np.ndarray:
-    """The side's best of passing and each legal re-roll, position by position: the key's
-    columns narrow the candidates one at a time; on a full tie the earliest stands
-    (passing first, then re-rolls in order)."""
+    """The side's best of passing and each legal re-roll, position by position; on a full
+    tie the earliest stands (passing first, then re-rolls in order).
+
+    Where the key's columns fit in one integer (each is at most `scale`), they are packed
+    and compared at once; otherwise they narrow the candidates column by column."""
     if rerolls is None or valid is None:
         return passing
     candidates = np.concatenate([passing[None], rerolls])
     alive = np.concatenate([np.ones((1, len(passing)), dtype=bool), valid])
     floor = np.iinfo(np.int64).min
+    positions = np.arange(len(passing))
+    base = scale + 1
+    if candidates.shape[2] == HELPERS + 1 and base ** (len(key) - 1) < 2**62:
+        packed = np.zeros(alive.shape, dtype=np.int64)
+        for column, sign in key:
+            if column == HELPERS:
+                continue
+            upward = sign if side == PLAYER else -sign
+            part = candidates[:, :, column] if upward > 0 else scale - candidates[:, :, column]
+            packed = packed * base + part
+        packed = np.where(alive, packed, -1)
+        return candidates[packed.argmax(axis=0), positions]
     for column, sign in key:
         signed = candidates[:, :, column] * (sign if side == PLAYER else -sign)
         signed = np.where(alive, signed, floor)
         alive &= signed == signed.max(axis=0)
-    chosen = alive.argmax(axis=0)
-    return candidates[chosen, np.arange(len(passing))]
+    return candidates[alive.argmax(axis=0), positions]
 
 
 @lru_cache(maxsize=64)
