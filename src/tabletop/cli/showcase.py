@@ -7,6 +7,7 @@ from rich.rule import Rule
 from tabletop.cli.dice import _odds_table
 from tabletop.cli.output import console, print_roll
 from tabletop.dice import SeededDice, distribution, roll, sample
+from tabletop.systems.dead_weight import cli as dead_weight_cli
 
 SHOWCASE_SEED = 2026
 
@@ -38,3 +39,5 @@ def showcase_command() -> None:
         f"sampled mean of 4d6kh3 over 1,000,000 rolls: {totals.mean():.4f} "
         f"(exact: {float(odds.mean):.4f})"
     )
+    console.print(Rule("Dead Weight: a test re-rolled with the exact odds of every choice"))
+    dead_weight_cli.showcase(SHOWCASE_SEED)

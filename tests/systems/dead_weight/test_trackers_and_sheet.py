@@ -87,10 +87,15 @@ def test_dw_m26_usage_dice_step_down_and_run_out():
         UsageDie(size=7)
 
 
-def test_dw_p05_usage_dice_last_size_over_two_uses_on_average():
-    """Expected uses of Ud8 are 4 + 3 + 2 = 9 (each size lasts sides/2 uses on average)."""
-    expected = sum(Fraction(size, 2) for size in (4, 6, 8))
-    assert expected == 9
+@pytest.mark.parametrize(("size", "uses"), [(4, 2), (6, 5), (8, 9), (10, 14), (12, 20), (20, 30)])
+def test_dw_p05_expected_uses_of_a_usage_die(size, uses):
+    """Each size lasts 1 / P(1 or 2) uses on average, down the chain to the end of the d4."""
+    expected = Fraction(0)
+    die: UsageDie | None = UsageDie(size=size)
+    while die is not None:
+        expected += 1 / distribution(str(die)).at_most(2)
+        die, _ = die.use(FixedDice([1]))
+    assert expected == uses
 
 
 def test_dw_m27_risk_dice():

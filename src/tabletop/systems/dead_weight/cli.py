@@ -494,3 +494,29 @@ def risk_command(
     console.print(
         "[bold red]it happens[/bold red]" if happens else "[green]it does not happen[/green]"
     )
+
+
+def showcase(seed: int) -> None:
+    """A short, seeded tour for `tabletop showcase`: a test played with the advice."""
+    dice = dice_source(seed)
+    creation, _ = random_character(dice, name="Amber", character_class=CharacterClass.THIEF)
+    amber = creation.character
+    dexterity = amber.attribute(Attribute.DEX)
+    console.print(
+        f"Amber, a thief with DEX {dexterity.score} and {dexterity.proficiency} proficiency, "
+        "climbs down a rope; the GM gives the test a disadvantage."
+    )
+    setup = TestSetup(attribute=Attribute.DEX, disadvantage=1)
+    test, events = start_test(amber, setup, dice)
+    _narrate(console, events)
+    while not test.finished:
+        advice = advise(test)
+        console.print(dice_line(test))
+        console.print(advice_table(advice, test))
+        test, more = test.choose(advice.best, dice)
+        _narrate(console, more)
+    verdict = test.verdict.value if test.verdict else "?"
+    console.print(f"[bold]{verdict}[/bold]" + (", one fatigue point" if test.fatigue else ""))
+    console.print(
+        odds_table(pool_odds(dexterity.score, dexterity.proficiency, 0, 1), "before the throw")
+    )
