@@ -11,11 +11,25 @@ import tomllib
 from enum import StrEnum
 from functools import cache
 from importlib import resources
+from typing import Self
 
 from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
 
 
-class Skill(StrEnum):
+class NamedEnum(StrEnum):
+    """Names the rules dispatch on, read back from any spelling (case, spaces: DW-A31)."""
+
+    @classmethod
+    def named(cls, text: str) -> Self:
+        key = _squash(text)
+        for member in cls:
+            if _squash(member.value) == key:
+                return member
+        what = re.sub(r"(?<!^)(?=[A-Z])", " ", cls.__name__).lower()
+        raise IllegalChoice(f"no {what} named {text!r}")
+
+
+class Skill(NamedEnum):
     """The 26 skills: 21 basic and 5 advanced (DW-M51)."""
 
     ANIMAL_AFFINITY = "animal affinity"
@@ -45,15 +59,6 @@ class Skill(StrEnum):
     SLIPPERY = "slippery"
     VETERAN = "veteran"
 
-    @classmethod
-    def named(cls, text: str) -> Skill:
-        """A skill by any spelling the book uses ("lore master", "streetwise": DW-A31)."""
-        key = _squash(text)
-        for skill in cls:
-            if _squash(skill.value) == key:
-                return skill
-        raise IllegalChoice(f"no skill named {text!r}")
-
     @property
     def basic(self) -> Skill | None:
         """The basic skill this advanced skill upgrades, or None for a basic skill."""
@@ -79,7 +84,7 @@ def _squash(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.lower())
 
 
-class Trait(StrEnum):
+class Trait(NamedEnum):
     """The ten special traits (DW-M52)."""
 
     BERSERKER = "berserker"
@@ -93,16 +98,8 @@ class Trait(StrEnum):
     DAUNTLESS = "dauntless"
     THIRD_EYE = "third eye"
 
-    @classmethod
-    def named(cls, text: str) -> Trait:
-        key = _squash(text)
-        for trait in cls:
-            if _squash(trait.value) == key:
-                return trait
-        raise IllegalChoice(f"no special trait named {text!r}")
 
-
-class Trauma(StrEnum):
+class Trauma(NamedEnum):
     """The seven traumas (DW-M53); holding one twice changes nothing."""
 
     BROKEN_ARM = "broken arm"
@@ -113,16 +110,8 @@ class Trauma(StrEnum):
     FEARFUL = "fearful"
     VISIONS = "visions"
 
-    @classmethod
-    def named(cls, text: str) -> Trauma:
-        key = _squash(text)
-        for trauma in cls:
-            if _squash(trauma.value) == key:
-                return trauma
-        raise IllegalChoice(f"no trauma named {text!r}")
 
-
-class Affliction(StrEnum):
+class Affliction(NamedEnum):
     """The twelve afflictions (DW-M54); gaining one already held changes nothing."""
 
     HUNGRY = "hungry"
@@ -138,16 +127,8 @@ class Affliction(StrEnum):
     PLAGUED = "plagued"
     DOOMED = "doomed"
 
-    @classmethod
-    def named(cls, text: str) -> Affliction:
-        key = _squash(text)
-        for affliction in cls:
-            if affliction.value == key:
-                return affliction
-        raise IllegalChoice(f"no affliction named {text!r}")
 
-
-class QuirkRule(StrEnum):
+class QuirkRule(NamedEnum):
     """The quirks (features table) that change a rule; the others are for role-play."""
 
     LOUD_SNORE = "loud snore"

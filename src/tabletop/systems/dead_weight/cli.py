@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from tabletop.cli import tables
 from tabletop.cli.output import console, print_json, print_roll
 from tabletop.dice import DiceSource, RolledUsage, dice_source
 from tabletop.systems.dead_weight.attribute_test import (
@@ -42,6 +43,7 @@ from tabletop.systems.dead_weight.creation import (
 )
 from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
 from tabletop.systems.dead_weight.events import Event
+from tabletop.systems.dead_weight.files import read_text
 from tabletop.systems.dead_weight.odds import advise, pool_odds
 from tabletop.systems.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS
@@ -60,20 +62,14 @@ app.add_typer(table_app, name="table")
 
 Seed = Annotated[int | None, typer.Option("--seed", help="Roll a reproducible stream.")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-MAX_SHEET_BYTES = 1_000_000
-"""A character file larger than this is refused before it is read."""
 MIN_POOL = 2 - MAX_POOL
 
 
 def read_sheet(path: Path) -> Character:
     """A character sheet from a JSON file, or a one-line error."""
     try:
-        if path.stat().st_size > MAX_SHEET_BYTES:
-            raise DataError(f"{path}: larger than a character sheet may be")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DataError(f"cannot read {path}: {error.strerror or error}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = json.loads(read_text(path, "character sheet"))
+    except json.JSONDecodeError as error:
         raise DataError(f"{path}: not a JSON character sheet ({error})") from None
     if not isinstance(data, dict):
         raise DataError(f"{path}: a character sheet is a JSON object")
@@ -434,17 +430,9 @@ def table_roll(
     seed: Seed = None,
     json_out: Json = False,
 ) -> None:
-    """Roll on one of Dead Weight's tables."""
-    table = system_table(name)
-    result = table.roll(dice_source(seed), modifier)
-    if json_out:
-        print_json(result.to_json())
-        return
-    shown = f" {modifier:+d} = {result.value}" if modifier else ""
-    print_roll(result.roll, prefix=f"{escape(table.title)}: ", suffix=shown)
-    console.print(f"[bold]{escape(result.entry.name)}[/bold]")
-    if result.entry.text:
-        console.print(escape(result.entry.text))
+    """Roll on one of Dead Weight's tables (the same as `tabletop table roll dead-weight/NAME`)."""
+    system_table(name)  # refuses a name that is not Dead Weight's
+    tables.roll_table(f"dead-weight/{name}", seed=seed, modifier=modifier, json=json_out)
 
 
 @table_app.command("list")

@@ -8,7 +8,7 @@ book's (DW-G02): a spell is a name here, and its effect is the caller's.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict
 
@@ -144,6 +144,19 @@ class _Tested(BaseModel):
     def choices(self) -> list[Choice]:
         return [] if self.finished or self.test is None else self.test.choices()
 
+    def choose(self, choice: Choice, dice: DiceSource) -> tuple[Self, list[Event]]:
+        """Pass a choice to the test; once it is judged, resolve what it was for."""
+        if self.finished or self.test is None:
+            raise IllegalChoice("this is already resolved")
+        test, events = self.test.choose(choice, dice)
+        updated = self.model_copy(update={"test": test, "caster": test.roller})
+        if test.finished:
+            return updated._resolve(dice, events)
+        return updated, events
+
+    def _resolve(self, dice: DiceSource, events: list[Event]) -> tuple[Self, list[Event]]:
+        raise NotImplementedError
+
 
 class SpellCasting(_Tested):
     """A spell being cast: it works; then the INT test decides what it costs (DW-M18)."""
@@ -154,14 +167,8 @@ class SpellCasting(_Tested):
     """Cast from an arcane well: no test at all (DW-A20)."""
     options: Options = DEFAULT
 
-    def choose(self, choice: Choice, dice: DiceSource) -> tuple[SpellCasting, list[Event]]:
-        if self.finished or self.test is None:
-            raise IllegalChoice("the spell is already resolved")
-        test, events = self.test.choose(choice, dice)
-        casting = self.model_copy(update={"test": test, "caster": test.roller})
-        if test.finished:
-            return _resolve_spell(casting, dice, events)
-        return casting, events
+    def _resolve(self, dice: DiceSource, events: list[Event]) -> tuple[SpellCasting, list[Event]]:
+        return _resolve_spell(self, dice, events)
 
 
 def cast_spell(
@@ -313,14 +320,8 @@ class Praying(_Tested):
     prayer: str
     desperate_plea: bool = False
 
-    def choose(self, choice: Choice, dice: DiceSource) -> tuple[Praying, list[Event]]:
-        if self.finished or self.test is None:
-            raise IllegalChoice("the prayer is already resolved")
-        test, events = self.test.choose(choice, dice)
-        praying = self.model_copy(update={"test": test, "caster": test.roller})
-        if test.finished:
-            return _resolve_prayer(praying, dice, events)
-        return praying, events
+    def _resolve(self, dice: DiceSource, events: list[Event]) -> tuple[Praying, list[Event]]:
+        return _resolve_prayer(self, dice, events)
 
 
 def pray(

@@ -34,11 +34,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
 from tabletop.systems.dead_weight.errors import DataError
+from tabletop.systems.dead_weight.files import read_text
 from tabletop.systems.dead_weight.inventory import Item
 from tabletop.systems.dead_weight.kits import KitItem
-
-MAX_SUPPLEMENT_BYTES = 1_000_000
-"""A supplement file larger than this is refused before it is read."""
 
 
 class Background(BaseModel):
@@ -101,12 +99,8 @@ def load_supplement(path: str | Path) -> Supplement:
     """Read a supplement file, or `DataError` naming the first problem."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_SUPPLEMENT_BYTES:
-            raise DataError(f"{path}: larger than a supplement may be")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DataError(f"cannot read {path}: {error.strerror or error}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        data = tomllib.loads(read_text(path, "supplement"))
+    except tomllib.TOMLDecodeError as error:
         raise DataError(f"{path}: not a valid TOML file: {error}") from None
     try:
         return Supplement.model_validate(data)
