@@ -194,9 +194,7 @@ def award_xp(
     events = [Event(kind="xp", message=f"{character.name} gains {amount} XP for {reason}")]
     gained = level - character.level
     if gained:
-        events.append(
-            Event(kind="level", message=f"{character.name} reaches level {level}")
-        )
+        events.append(Event(kind="level", message=f"{character.name} reaches level {level}"))
     owed = character.research_owed + (gained if character.has_spell_book else 0)
     return character.evolve(xp=xp, level=level, research_owed=owed), events
 
@@ -281,9 +279,7 @@ def character_check(
             )
         score = skill_score(score, character.skills[skill], options)
     score += modifier + sum(b.amount for b in bonuses(character, ability, situations, options))
-    return check(
-        score, dc, dice, advantage=advantage, disadvantage=disadvantage, options=options
-    )
+    return check(score, dc, dice, advantage=advantage, disadvantage=disadvantage, options=options)
 
 
 def spend_reroll(
@@ -318,9 +314,7 @@ def improvement_roll(
                 Event(kind="improved", message=f"{ability} rises to {score + 1}", dice=record)
             )
             return character.evolve(abilities=raised), events
-        events.append(
-            Event(kind="not_improved", message=f"{ability} {score} stays", dice=record)
-        )
+        events.append(Event(kind="not_improved", message=f"{ability} {score} stays", dice=record))
     return character, events
 
 

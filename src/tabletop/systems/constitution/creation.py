@@ -17,7 +17,9 @@ def roll_abilities(dice: DiceSource) -> tuple[Abilities, list[Event]]:
         rolled = roll("3d6", dice)
         scores[ability] = rolled.total
         events.append(
-            Event(kind="ability", message=f"{ability} {rolled.total}", dice=(DiceRecord.of(rolled),))
+            Event(
+                kind="ability", message=f"{ability} {rolled.total}", dice=(DiceRecord.of(rolled),)
+            )
         )
     return Abilities(**scores), events
 

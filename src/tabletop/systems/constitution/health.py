@@ -54,9 +54,7 @@ def roll_hit_points(
     return rolled.total, DiceRecord.of(rolled)
 
 
-def _rerolled(
-    character: Character, dice: DiceSource, fatigue: int
-) -> tuple[Character, Event]:
+def _rerolled(character: Character, dice: DiceSource, fatigue: int) -> tuple[Character, Event]:
     new, record = roll_hit_points(character, dice, fatigue=fatigue)
     keep = bool(character.effects("keep_hit_points")) and character.hp > new
     hp = character.hp if keep else new
@@ -160,7 +158,11 @@ def injury_saves(
     if not standing and outcome != "dead":
         events.append(Event(kind="collapsed", message=f"{character.name} collapses"))
     injury = Injury(
-        dc=dc, strength_save=strength, will_save=will, outcome=outcome, standing=standing,
+        dc=dc,
+        strength_save=strength,
+        will_save=will,
+        outcome=outcome,
+        standing=standing,
         gave_up=give_up,
     )
     return character, injury, events
@@ -186,7 +188,11 @@ def take_damage(
     if spill == 0:
         return hurt, None, events
     hurt, injury, more = injury_saves(
-        hurt, INJURY_DC + spill, dice, take_major_wound=take_major_wound, give_up=give_up,
+        hurt,
+        INJURY_DC + spill,
+        dice,
+        take_major_wound=take_major_wound,
+        give_up=give_up,
         options=options,
     )
     return hurt, injury, events + more
@@ -207,7 +213,9 @@ def direct_hit(
     price = DIRECT_HIT_PRICE * attacker_level
     if pay_hit_points:
         if character.hp < price:
-            raise IllegalMove(f"stopping this direct hit costs {price} HP; {character.name} has {character.hp}")
+            raise IllegalMove(
+                f"stopping this direct hit costs {price} HP; {character.name} has {character.hp}"
+            )
         paid = character.evolve(hp=character.hp - price)
         return paid, None, [Event(kind="hp_paid", message=f"{character.name} pays {price} HP")]
     dc = INJURY_DC + (damage if options.direct_hit_injury_dc == "damage" else 0)

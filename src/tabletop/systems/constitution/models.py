@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tabletop.dice import Roll, render_line
 from tabletop.systems.constitution.errors import ConstitutionError
 
-
 M = TypeVar("M", bound=BaseModel)
 
 

@@ -13,7 +13,6 @@ from pydantic import Field, field_validator
 
 from tabletop.dice import parse
 from tabletop.errors import TabletopError
-
 from tabletop.systems.constitution.models import Model
 
 
