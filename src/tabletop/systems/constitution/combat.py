@@ -496,7 +496,10 @@ def _roll_initiative(combat: Combat, action: RollInitiative, dice: DiceSource, o
     if combatant.initiative is not None:
         raise IllegalMove(f"{combatant.name} already has initiative {combatant.initiative}")
     value, records = _initiative_roll(combatant, dice, action.surprise, action.bonus)
-    event = Event(kind="initiative", message=f"{combatant.name}: initiative {value}", dice=records)
+    how = f" ({records[0].text})" if records else f" ({action.surprise.replace('_', ' ')})"
+    event = Event(
+        kind="initiative", message=f"{combatant.name}: initiative {value}{how}", dice=records
+    )
     return combat.replace(combatant.evolve(initiative=value)), [event]
 
 
@@ -551,6 +554,8 @@ def _advance(combat: Combat, events: list[Event]) -> tuple[Combat, list[Event]]:
         ended = combat.evolve(
             phase="between_rounds",
             acting=None,
+            superior=(),
+            permits=(),
             combatants=tuple(c.evolve(reorienting=False) for c in combat.combatants),
         )
         events.append(Event(kind="round_end", message=f"round {combat.round} ends"))
@@ -607,7 +612,11 @@ def _end_turn(combat: Combat, action: EndTurn, dice: DiceSource, options: Option
             )
         )
     combat = combat.replace(actor.evolve(turns_left=max(0, turns)))
-    combat = combat.evolve(acting=None, permits=tuple(p for p in combat.permits if p != actor.id))
+    combat = combat.evolve(
+        acting=None,
+        permits=tuple(p for p in combat.permits if p != actor.id),
+        superior=tuple(i for i in combat.superior if i != actor.id),
+    )
     return _advance(combat, events)
 
 
