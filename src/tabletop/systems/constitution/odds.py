@@ -41,18 +41,18 @@ class CheckOdds:
     degrees: dict[int, Fraction]
     remainder: Fraction
     """Probability of the explosion chains left out of the series (0 when bounded)."""
-    remainder_succeeds: bool = True
-    """Whether every left-out chain is a success (true unless the DC is beyond the series)."""
+    remainder_degree: int = 1
+    """The lowest degree any left-out chain can have (they all lie above the series)."""
 
     @property
     def success(self) -> Fraction:
         """P(success), exact: the left-out chains count when they all succeed."""
-        summed = sum((p for d, p in self.degrees.items() if d > 0), Fraction(0))
-        return summed + self.remainder if self.remainder_succeeds else summed
+        return self.at_least(1)
 
     def at_least(self, wanted: int) -> Fraction:
         """P(degree ≥ wanted): e.g. 5 for a direct hit (§ 5.20)."""
-        return sum((p for d, p in self.degrees.items() if d >= wanted), Fraction(0))
+        summed = sum((p for d, p in self.degrees.items() if d >= wanted), Fraction(0))
+        return summed + (self.remainder if self.remainder_degree >= wanted else 0)
 
     def to_json(self) -> dict[str, Any]:
         """The stable contract: `success` and `degrees` keyed by signed degree strings."""
@@ -130,7 +130,7 @@ def check_odds(
     return CheckOdds(
         dict(sorted(degrees.items())),
         left_out,
-        resolve_degree(least_left_out, score, dc, options) > 0,
+        resolve_degree(least_left_out, score, dc, options),
     )
 
 
