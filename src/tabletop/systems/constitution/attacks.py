@@ -97,7 +97,7 @@ def attack(
     dice: DiceSource,
     *,
     damage: str = DEFAULT_DAMAGE,
-    roll_damage: bool = True,
+    with_damage: bool = True,
     advantage: int = 0,
     disadvantage: int = 0,
     options: Options = DEFAULT,
@@ -112,15 +112,17 @@ def attack(
         disadvantage=disadvantage,
         options=options,
     )
-    if not rolled.success or not roll_damage:
-        return Attack(roll=rolled, direct_hit=rolled.degree >= DIRECT_HIT_DEGREE)
-    hurt = roll(damage_expression(damage), dice)
-    return Attack(
-        roll=rolled,
-        direct_hit=rolled.degree >= DIRECT_HIT_DEGREE,
-        damage=max(0, hurt.total),
-        damage_roll=DiceRecord.of(hurt),
-    )
+    direct = rolled.degree >= DIRECT_HIT_DEGREE
+    if not rolled.success or not with_damage:
+        return Attack(roll=rolled, direct_hit=direct)
+    amount, record = roll_damage(damage, dice)
+    return Attack(roll=rolled, direct_hit=direct, damage=amount, damage_roll=record)
+
+
+def roll_damage(expression: str, dice: DiceSource) -> tuple[int, DiceRecord]:
+    """Roll damage (never below 0) and keep the record."""
+    rolled = roll(damage_expression(expression), dice)
+    return max(0, rolled.total), DiceRecord.of(rolled)
 
 
 def active_defence(

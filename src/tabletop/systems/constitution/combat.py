@@ -24,6 +24,7 @@ from tabletop.systems.constitution.attacks import (
     attack,
     damage_expression,
     morale_check,
+    roll_damage,
     stray_shot,
 )
 from tabletop.systems.constitution.check import check, d20_expression
@@ -725,7 +726,7 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
         target.current_ac,
         dice,
         damage=damage,
-        roll_damage=not action.store,
+        with_damage=not action.store and action.into_melee is None,
         advantage=action.advantage,
         disadvantage=action.disadvantage,
         options=options,
@@ -752,6 +753,9 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
                 dice=(stray.roll,),
             )
         )
+    if action.into_melee and not action.store:
+        amount, record = roll_damage(damage, dice)
+        result = result.evolve(damage=amount, damage_roll=record)
     if result.roll.extra_degrees:
         events.append(
             Event(
