@@ -35,8 +35,17 @@ from .conftest import make_character
 
 @pytest.mark.parametrize(
     ("xp", "level"),
-    [(0, 1), (1499, 1), (1500, 2), (2999, 2), (3000, 3), (5999, 3), (6000, 4), (12000, 5),
-     (24000, 6)],
+    [
+        (0, 1),
+        (1499, 1),
+        (1500, 2),
+        (2999, 2),
+        (3000, 3),
+        (5999, 3),
+        (6000, 4),
+        (12000, 5),
+        (24000, 6),
+    ],
 )
 def test_c3_t07_levels_at_1500_and_doubling(xp, level):
     """§ 2.9, C3-T07."""
@@ -81,7 +90,11 @@ def test_new_character_rolls_3d6_in_order_then_hit_points():
     faces = [1, 2, 3, 6, 6, 6, 4, 4, 4, 2, 2, 2, 5, 5, 5, 4]
     made, events = new_character("Ada", FixedDice(faces))
     assert made.abilities.model_dump() == {
-        "strength": 6, "wits": 18, "knowledge": 12, "will": 6, "charisma": 15
+        "strength": 6,
+        "wits": 18,
+        "knowledge": 12,
+        "will": 6,
+        "charisma": 15,
     }
     assert (made.level, made.hp, made.fatigue) == (1, 4, 0)
     assert events[0].dice[0].text == "3d6 → [1, 2, 3] = 6"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tabletop.dice import FixedDice
 from tabletop.errors import RollError
 from tabletop.systems.constitution import ConstitutionError, Options, check, degree, skill_score
-from tabletop.systems.constitution.check import MAX_EXTRA_DICE, resolve_degree, reroll
+from tabletop.systems.constitution.check import MAX_EXTRA_DICE, reroll, resolve_degree
 
 
 @pytest.mark.parametrize(

@@ -133,7 +133,9 @@ def test_c3_a14_an_extra_action_costs_ten_and_five_with_bow_training():
     assert scores(combat)["A"] == 13 and "A" in combat.permits
     with pytest.raises(IllegalMove, match="bow training"):
         apply(abc(), ExtraAction(bow=True), NO_DICE)
-    archer = fight(fighter("A", bow_training=True), fighter("B", "foes"), initiative={"A": 20, "B": 5})
+    archer = fight(
+        fighter("A", bow_training=True), fighter("B", "foes"), initiative={"A": 20, "B": 5}
+    )
     archer, _ = apply(archer, ExtraAction(bow=True), NO_DICE)
     assert scores(archer)["A"] == 15
 
@@ -198,7 +200,9 @@ def test_c3_m32_active_defence_as_main_action_lasts_the_round():
 
 def test_c3_m32_defence_as_a_reaction_covers_one_attack():
     combat = fight(
-        fighter("A"), fighter("B", "foes", can_defend_as_reaction=True), initiative={"A": 20, "B": 10}
+        fighter("A"),
+        fighter("B", "foes", can_defend_as_reaction=True),
+        initiative={"A": 20, "B": 10},
     )
     combat, _ = apply(combat, React(id="B", cost=2, what="shield"), NO_DICE)
     combat, _ = apply(combat, Defend(id="B"), FixedDice([18]))
@@ -225,8 +229,11 @@ def test_c3_m28_henchmen_are_at_1_and_act_on_a_command():
     with pytest.raises(IllegalMove, match="does not take orders"):
         apply(combat, Command(commander="Hero", follower="Grunt"), NO_DICE)
     with pytest.raises(IllegalMove, match="always 1"):
-        apply(Combat(combatants=(combat.get("Grunt").evolve(initiative=None),)),
-              RollInitiative(id="Grunt"), NO_DICE)
+        apply(
+            Combat(combatants=(combat.get("Grunt").evolve(initiative=None),)),
+            RollInitiative(id="Grunt"),
+            NO_DICE,
+        )
 
 
 def test_c3_m23_reorienting_rerolls_with_a_penalty_die_at_zero_and_skips_the_turn():
@@ -286,11 +293,15 @@ def test_c3_m18_initiative_is_d20_plus_wits_plus_fighter_level_and_explodes():
 def test_c3_m37_stored_shots_are_released_when_the_target_takes_damage():
     """§ 5.22."""
     combat = fight(
-        fighter("Archer"), fighter("Knight"), fighter("Orc", "foes", hp=9),
+        fighter("Archer"),
+        fighter("Knight"),
+        fighter("Orc", "foes", hp=9),
         initiative={"Archer": 20, "Knight": 15, "Orc": 5},
     )
-    combat, events = apply(
-        combat, AttackAction(attacker="Archer", target="Orc", ranged=True, store=True), FixedDice([12])
+    combat, _events = apply(
+        combat,
+        AttackAction(attacker="Archer", target="Orc", ranged=True, store=True),
+        FixedDice([12]),
     )
     assert combat.get("Orc").hp == 9 and len(combat.get("Archer").stored) == 1
     with pytest.raises(IllegalMove, match="released when"):
@@ -305,7 +316,9 @@ def test_c3_m37_stored_shots_are_released_when_the_target_takes_damage():
 def test_c3_a35_firing_into_melee_rolls_a_d10_after_the_hit():
     """§ 5.21: from the side 6 in 10 hits the chosen target; aiming adds up to 2."""
     combat = fight(
-        fighter("Archer"), fighter("Ally", hp=5), fighter("Orc", "foes", hp=5),
+        fighter("Archer"),
+        fighter("Ally", hp=5),
+        fighter("Orc", "foes", hp=5),
         initiative={"Archer": 20, "Ally": 10, "Orc": 5},
     )
     shot = AttackAction(attacker="Archer", target="Orc", into_melee="side", other_target="Ally")

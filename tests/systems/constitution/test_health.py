@@ -73,7 +73,7 @@ def test_c3_m33_falling_to_exactly_zero_does_nothing():
 def test_c3_m42_overflow_sets_the_injury_dc():
     """§ 6.6: HP 2, damage 5 → overflow 3 → both saves at DC 23."""
     hero = make_character(hp=2, strength=12, will=8)
-    hurt, injury, _ = take_damage(hero, 5, FixedDice([11, 15]))
+    _hurt, injury, _ = take_damage(hero, 5, FixedDice([11, 15]))
     assert injury is not None and injury.dc == 23
     assert injury.strength_save.total == 23 and injury.outcome == "minor_wound"
     assert injury.will_save.total == 23 and injury.standing
@@ -108,7 +108,7 @@ def test_c3_m44_failing_the_will_save_collapses_and_may_be_chosen():
     hero = make_character()
     down, injury, events = injury_saves(hero, 20, FixedDice([15, 2]))
     assert not injury.standing and not down.standing and events[-1].kind == "collapsed"
-    quitter, injury, _ = injury_saves(hero, 20, FixedDice([15, 19]), give_up=True)
+    _quitter, injury, _ = injury_saves(hero, 20, FixedDice([15, 19]), give_up=True)
     assert not injury.standing and injury.gave_up
 
 

@@ -141,11 +141,17 @@ def test_c3_a21_research_takes_4d6_days_per_level_doubled_with_chores():
 
 def test_c3_m59_research_routes():
     """§ 12.10–12.13: random first-level spell, curriculum, writings, half a mentor's rating."""
-    spell, rating, record = research_subject("exploratory", FixedDice([2]), candidates=["A", "B", "C"])
+    spell, rating, record = research_subject(
+        "exploratory", FixedDice([2]), candidates=["A", "B", "C"]
+    )
     assert (spell, rating, record.total) == ("B", 50, 2)
-    assert research_subject("school", FixedDice([]), candidates=["Next", "Later"])[:2] == ("Next", 50)
+    assert research_subject("school", FixedDice([]), candidates=["Next", "Later"])[:2] == (
+        "Next",
+        50,
+    )
     assert research_subject("mentor", FixedDice([]), candidates=["Ward"], mentor_rating=75)[:2] == (
-        "Ward", 37
+        "Ward",
+        37,
     )
     with pytest.raises(IllegalMove, match="spell list"):
         research_subject("writings", FixedDice([]))
@@ -162,10 +168,16 @@ def test_c3_m59_learning_needs_a_book_an_opening_initiation_and_an_owed_research
     with pytest.raises(IllegalMove, match="no initiation"):
         learn_spell(breakthrough(sage), "Burn", KnownSpell(level=2, rating=50, school="fire"))
     pyromancer = make_character(
-        character_class="sage", level=2, initiations=("goetia", "pyromancer"),
-        has_spell_book=True, research_owed=1,
+        character_class="sage",
+        level=2,
+        initiations=("goetia", "pyromancer"),
+        has_spell_book=True,
+        research_owed=1,
     )
-    assert "Burn" in learn_spell(pyromancer, "Burn", KnownSpell(level=2, rating=50, school="fire")).spells
+    assert (
+        "Burn"
+        in learn_spell(pyromancer, "Burn", KnownSpell(level=2, rating=50, school="fire")).spells
+    )
 
 
 def test_c3_m59_focused_study_adds_1d6_a_day():

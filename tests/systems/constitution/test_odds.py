@@ -104,9 +104,7 @@ def test_a_single_exploding_d20_is_a_distribution():
 def test_odds_match_sampling(score, dc, advantage, disadvantage):
     """Sampled degrees of 200,000 checks agree with the exact odds within 5 standard errors."""
     n = 200_000
-    sampled = sample_degrees(
-        score, dc, n, seed=3, advantage=advantage, disadvantage=disadvantage
-    )
+    sampled = sample_degrees(score, dc, n, seed=3, advantage=advantage, disadvantage=disadvantage)
     exact = check_odds(score, dc, advantage=advantage, disadvantage=disadvantage)
     for signed, chance in exact.degrees.items():
         p = float(chance)

@@ -88,7 +88,9 @@ def test_c3_a27_dehydration_penalty_from_the_latest_save_or_cumulative():
     state, _ = pass_day(state, hero, FixedDice([2]), drank=False)
     assert penalties(state, 10)["dehydration"] == -6
     cumulative = Options(dehydration="cumulative")
-    summed, _ = pass_day(Deprivation(dehydration=-4), hero, FixedDice([2]), drank=False, options=cumulative)
+    summed, _ = pass_day(
+        Deprivation(dehydration=-4), hero, FixedDice([2]), drank=False, options=cumulative
+    )
     assert summed.dehydration == -10
     state, _ = pass_day(state, hero, FixedDice([]))
     assert state.dehydration == 0 and state.failed_water_saves == 0
@@ -135,5 +137,5 @@ def test_c3_m80_combined_penalties_halve_speed_then_call_for_injury_saves():
     _, injury, _ = deprivation_injury(hero, half, NO_DICE)
     assert injury is None
     full = Deprivation(fasting=True, fasting_days=1, hours_awake=48, dehydration=-4)
-    hurt, injury, _ = deprivation_injury(hero, full, FixedDice([12, 10]))
+    _hurt, injury, _ = deprivation_injury(hero, full, FixedDice([12, 10]))
     assert injury.dc == 20 and injury.outcome == "minor_wound"

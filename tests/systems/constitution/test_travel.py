@@ -49,7 +49,12 @@ def test_c3_a40_extra_degrees_save_turns():
 
 @pytest.mark.parametrize(
     ("terrain", "weather", "miles"),
-    [("road", "fair", 24), ("plains", "fair", 18), ("hills", "rain", 6), ("swamp", "storm", Fraction(8, 3))],
+    [
+        ("road", "fair", 24),
+        ("plains", "fair", 18),
+        ("hills", "rain", 6),
+        ("swamp", "storm", Fraction(8, 3)),
+    ],
 )
 def test_c3_m63_travel_rates_by_terrain_and_weather(terrain, weather, miles):
     """§ 13.4a–b."""
@@ -100,7 +105,9 @@ def test_c3_t19_extra_degrees_buy_rations_or_an_advantage_die_on_distance():
     hunter = make_character(strength=12, skills={"hunting": 50})
     rations = hunt(hunter, "forest", "winter", "ranged", FixedDice([19, 3, 4]))
     assert rations.check.degree == 3 and rations.rations == 5
-    kept = hunt(hunter, "forest", "winter", "ranged", FixedDice([19, 3, 4, 1, 2]), extra_for_rations=0)
+    kept = hunt(
+        hunter, "forest", "winter", "ranged", FixedDice([19, 3, 4, 1, 2]), extra_for_rations=0
+    )
     assert kept.rations == 3 and kept.distance_lost == Fraction(1, 4)
 
 
@@ -129,7 +136,11 @@ def test_c3_t15_encumbrance_limits(strength, free, encumbered):
 
 def test_c3_t15_levels_and_dragging():
     assert [encumbrance(10, w) for w in (3, 4, 7, 8, 9)] == [
-        "unencumbered", "encumbered", "encumbered", "heavily_encumbered", "overloaded"
+        "unencumbered",
+        "encumbered",
+        "encumbered",
+        "heavily_encumbered",
+        "overloaded",
     ]
     assert drag_capacity(10, 8) == 2
     floor = Options(encumbrance_rounding="floor")

@@ -275,7 +275,8 @@ def character_check(
     if skill is not None:
         if skill not in character.skills:
             raise IllegalMove(
-                f"{character.name} has no rating for {skill!r} yet; the group sets one first (§ 4.11)"
+                f"{character.name} has no rating for {skill!r} yet; "
+                "the group sets one first (§ 4.11)"
             )
         score = skill_score(score, character.skills[skill], options)
     score += modifier + sum(b.amount for b in bonuses(character, ability, situations, options))

@@ -631,7 +631,8 @@ def _react(combat: Combat, action: React, dice: DiceSource, options: Options):
     paid = _pay(reactor, action.cost, options)
     event = Event(
         kind="reaction",
-        message=f"{reactor.name} pays {action.cost} for {action.what}: initiative {paid.initiative}",
+        message=f"{reactor.name} pays {action.cost} for {action.what}: "
+        f"initiative {paid.initiative}",
     )
     combat = combat.replace(paid).evolve(permits=(*combat.permits, reactor.id))
     return combat, [event]
@@ -677,7 +678,8 @@ def _command(combat: Combat, action: Command, dice: DiceSource, options: Options
     events.append(
         Event(
             kind="command",
-            message=f"{follower.name} acts on {commander.name}'s order at {commander.initiative}, {cost_note}",
+            message=f"{follower.name} acts on {commander.name}'s order "
+            f"at {commander.initiative}, {cost_note}",
         )
     )
     return combat, events
@@ -979,7 +981,8 @@ def _spend(combat: Combat, action: Spend, dice: DiceSource, options: Options):
     paid = _pay(combatant, action.cost, options)
     event = Event(
         kind="spend",
-        message=f"{combatant.name} pays {action.cost} for {action.what}: initiative {paid.initiative}",
+        message=f"{combatant.name} pays {action.cost} for {action.what}: "
+        f"initiative {paid.initiative}",
     )
     return combat.replace(paid).evolve(respite_taken=True), [event]
 
