@@ -22,11 +22,15 @@ from tabletop.systems.constitution import (
     character_check,
     end_session,
     foe_xp,
+    haggle,
     improvement_roll,
     level_for_xp,
     new_character,
+    rummage,
     spend_reroll,
+    to_silver,
     treasure_xp,
+    unusual_concept_allowed,
 )
 from tabletop.systems.constitution.character import armour_bonuses, level_threshold
 
@@ -202,3 +206,32 @@ def test_bad_sheets_are_refused_with_a_reason():
         make_character(strength=31)
     with pytest.raises(ValueError, match="not in the spell book"):
         make_character(prepared=("Sleep",))
+
+
+def test_c3_m51_prepared_rummages_with_a_knowledge_check_at_20():
+    """§ 9.3."""
+    prepared = make_character(character_class="adventurer", initiations=("prepared",), knowledge=9)
+    assert rummage(prepared, FixedDice([10])).success
+    assert not rummage(prepared, FixedDice([9])).success
+    with pytest.raises(IllegalMove):
+        rummage(make_character(), FixedDice([10]))
+
+
+def test_c3_m52_haggler_takes_ten_percent_off_on_a_d20_under_charisma():
+    """§ 10.3, C3-A07: the d20 is compared, not added, so 20 does not explode."""
+    haggler = make_character(charisma=12, initiations=("haggler",))
+    assert haggle(haggler, Fraction(100), FixedDice([11]))[0] == 90
+    assert haggle(haggler, Fraction(100), FixedDice([12]))[0] == 100
+    with pytest.raises(IllegalMove):
+        haggle(make_character(), Fraction(100), FixedDice([1]))
+
+
+def test_c3_m02_coins_in_silver():
+    """§ 2.6: gp = 50 sp, cp = 1/10 sp."""
+    assert to_silver(gold=2, silver=3, copper=5) == Fraction(207, 2)
+
+
+def test_c3_m15_a_reused_unusual_concept_needs_a_one():
+    """§ 4.8."""
+    assert unusual_concept_allowed(FixedDice([1]))[0]
+    assert not unusual_concept_allowed(FixedDice([2]))[0]

@@ -30,15 +30,22 @@ from tabletop.systems.constitution.character import (
     character_check,
     end_session,
     foe_xp,
+    haggle,
     improvement_roll,
     level_for_xp,
     level_threshold,
+    rummage,
     spend_reroll,
+    to_silver,
     treasure_xp,
 )
 from tabletop.systems.constitution.check import Check, check, degree, reroll, skill_score
 from tabletop.systems.constitution.combat import Combat, Combatant, apply, legal_actions
-from tabletop.systems.constitution.creation import new_character, roll_abilities
+from tabletop.systems.constitution.creation import (
+    new_character,
+    roll_abilities,
+    unusual_concept_allowed,
+)
 from tabletop.systems.constitution.encumbrance import Load, drag_capacity, encumbrance, limits
 from tabletop.systems.constitution.errors import ConstitutionError, IllegalMove
 from tabletop.systems.constitution.health import (
@@ -141,6 +148,7 @@ __all__ = [
     "end_session",
     "foe_xp",
     "good_night",
+    "haggle",
     "hit_point_odds",
     "hunt",
     "hunting_dc",
@@ -162,6 +170,7 @@ __all__ = [
     "research_days",
     "research_subject",
     "roll_abilities",
+    "rummage",
     "sample_degrees",
     "short_rest",
     "skill_score",
@@ -172,8 +181,10 @@ __all__ = [
     "stray_shot",
     "study",
     "take_damage",
+    "to_silver",
     "total_penalty",
     "travel",
     "treasure_xp",
     "turns_taken",
+    "unusual_concept_allowed",
 ]

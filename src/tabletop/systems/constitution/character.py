@@ -6,6 +6,7 @@ and the events that explain it.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -169,8 +170,9 @@ def level_for_xp(xp: int, options: Options = DEFAULT) -> int:
     return level
 
 
-def treasure_xp(silver: int, options: Options = DEFAULT) -> int:
-    """XP for treasure worth `silver` sp brought home (§ 2.1–2.6; rate: C3-G01)."""
+def treasure_xp(silver: int | Fraction, options: Options = DEFAULT) -> int:
+    """XP for treasure worth `silver` sp brought home (§ 2.1–2.6; rate: C3-G01). Whether a
+    find counts as treasure is the referee's call (§ 2.1–2.5)."""
     if silver < 0:
         raise IllegalMove("treasure cannot be worth less than nothing")
     return int(silver * options.xp_per_sp)
@@ -322,3 +324,39 @@ def improvement_roll(
 def end_session(character: Character) -> Character:
     """Reset what lasts a session: adventurer re-rolls and the spell-casting flag."""
     return character.evolve(rerolls_used=0, cast_this_session=False)
+
+
+# -- Initiations that are rules of their own (§ 9.3, § 10.3) and money (§ 2.6) ------------
+
+RUMMAGE_DC = 20
+"""Finding the thing one happened to pack (§ 9.3)."""
+
+HAGGLE_DISCOUNT = Fraction(1, 10)
+"""What a good haggle takes off the listed price (§ 10.3)."""
+
+
+def rummage(
+    character: Character, dice: DiceSource, *, options: Options = DEFAULT, modifier: int = 0
+) -> Check:
+    """Prepared: outside direct danger, a knowledge check at DC 20 finds an undetermined
+    medium item in the pack (§ 9.3); the price is paid back in town."""
+    if not character.can("find_in_pack"):
+        raise IllegalMove(f"{character.name} is not Prepared (§ 9.3)")
+    return character_check(
+        character, "knowledge", RUMMAGE_DC, dice, modifier=modifier, options=options
+    )
+
+
+def haggle(character: Character, price: Fraction, dice: DiceSource) -> tuple[Fraction, DiceRecord]:
+    """Haggler: with time to survey the market, a d20 under charisma takes 10% off (§ 10.3).
+    The d20 does not explode: it is compared with the score, not added (C3-A07)."""
+    if not character.can("haggle"):
+        raise IllegalMove(f"{character.name} is no Haggler (§ 10.3)")
+    rolled = roll("1d20", dice)
+    paid = price * (1 - HAGGLE_DISCOUNT) if rolled.total < character.abilities.charisma else price
+    return paid, DiceRecord.of(rolled)
+
+
+def to_silver(gold: int = 0, silver: int = 0, copper: int = 0) -> Fraction:
+    """Coins in silver pieces: a gold piece is 50 sp, a copper a tenth (§ 2.6)."""
+    return 50 * Fraction(gold) + silver + Fraction(copper, 10)

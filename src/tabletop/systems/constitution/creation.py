@@ -41,3 +41,9 @@ def new_character(
     )
     rested, rest_events = short_rest(character, dice, gain_fatigue=False)
     return rested, events + rest_events
+
+
+def unusual_concept_allowed(dice: DiceSource) -> tuple[bool, DiceRecord]:
+    """A non-standard concept already used once is allowed only on a 1 on a d6 (§ 4.8)."""
+    rolled = roll("1d6", dice)
+    return rolled.total == 1, DiceRecord.of(rolled)
