@@ -211,8 +211,8 @@ def test_bad_sheets_are_refused_with_a_reason():
 def test_c3_m51_prepared_rummages_with_a_knowledge_check_at_20():
     """§ 9.3."""
     prepared = make_character(character_class="adventurer", initiations=("prepared",), knowledge=9)
-    assert rummage(prepared, FixedDice([10])).success
-    assert not rummage(prepared, FixedDice([9])).success
+    assert rummage(prepared, FixedDice([11])).success  # 9 + 11 = 20
+    assert not rummage(prepared, FixedDice([10])).success
     with pytest.raises(IllegalMove):
         rummage(make_character(), FixedDice([10]))
 
