@@ -406,12 +406,14 @@ def legal_actions(combat: Combat) -> list[Model]:
             choices += [React(id=reactor.id, cost=cost) for cost in REACTION_COSTS]
         if reactor.tactician and reactor.id not in combat.tactical_used:
             choices.append(Tactical(id=reactor.id))
-        if reactor.id in combat.permits:
+        if reactor.id in combat.permits and reactor.id != combat.acting:
             choices += [
                 AttackAction(attacker=reactor.id, target=t.id)
                 for t in fighting
                 if t.side != reactor.side
             ]
+            if reactor.can_defend_as_reaction:
+                choices.append(Defend(id=reactor.id))
     return choices
 
 
@@ -872,7 +874,7 @@ def _answer_direct_hit(combat: Combat, action: AnswerDirectHit, dice: DiceSource
 def _defend(combat: Combat, action: Defend, dice: DiceSource, options: Options):
     _require_phase(combat, "round")
     defender = _fighting(combat, action.id)
-    own_turn = combat.acting == defender.id and not combat.main_action_used
+    own_turn = combat.acting == defender.id
     if not own_turn and not defender.can_defend_as_reaction:
         raise IllegalMove(f"{defender.name} needs a shield or training to defend as a reaction")
     combat = _use_action(combat, defender.id)
