@@ -116,6 +116,56 @@ def overflow(hp: int, damage: int) -> int:
     return max(0, damage - hp)
 
 
+def roll_injury(
+    strength: int,
+    will: int,
+    dc: int,
+    dice: DiceSource,
+    *,
+    may_take_major_wound: bool,
+    give_up: bool = False,
+    options: Options = DEFAULT,
+) -> Injury:
+    """The two injury saves from scores that already carry their bonuses (§ 6.6–6.8, § 6.11):
+    strength decides minor wound, major wound or death; will decides staying up."""
+    strength_save = check(strength, dc, dice, options=options)
+    will_save = check(will, dc, dice, options=options)
+    if strength_save.success:
+        outcome = "minor_wound"
+    elif may_take_major_wound:
+        outcome = "major_wound"
+    else:
+        outcome = "dead"
+    return Injury(
+        dc=dc,
+        strength_save=strength_save,
+        will_save=will_save,
+        outcome=outcome,
+        standing=will_save.success and not give_up and outcome != "dead",
+        gave_up=give_up,
+    )
+
+
+def injury_events(name: str, injury: Injury) -> list[Event]:
+    """The saves and their outcome, as events."""
+    events = [
+        Event(
+            kind="strength_save",
+            message="strength save: " + injury.strength_save.describe(),
+            dice=(injury.strength_save.roll,),
+        ),
+        Event(
+            kind="will_save",
+            message="will save: " + injury.will_save.describe(),
+            dice=(injury.will_save.roll,),
+        ),
+        Event(kind=injury.outcome, message=f"{name}: {injury.outcome.replace('_', ' ')}"),
+    ]
+    if not injury.standing and injury.outcome != "dead":
+        events.append(Event(kind="collapsed", message=f"{name} collapses"))
+    return events
+
+
 def injury_saves(
     character: Character,
     dc: int,
@@ -132,40 +182,28 @@ def injury_saves(
     A failed strength save is death or a major wound, as the player chooses
     (`take_major_wound`) while the character has fewer major-wound marks than their level."""
     situations = {"injury_save"}
-    bonus = modifier + sum(b.amount for b in bonuses(character, "strength", situations, options))
-    strength = check(character.abilities.strength + bonus, dc, dice, options=options)
-    will_bonus = modifier + sum(b.amount for b in bonuses(character, "will", situations, options))
-    will = check(character.abilities.will + will_bonus, dc, dice, options=options)
-    events = [
-        Event(kind="strength_save", message=strength.describe(), dice=(strength.roll,)),
-        Event(kind="will_save", message=will.describe(), dice=(will.roll,)),
-    ]
-    if strength.success:
-        outcome = "minor_wound"
+    strength = modifier + sum(b.amount for b in bonuses(character, "strength", situations, options))
+    will = modifier + sum(b.amount for b in bonuses(character, "will", situations, options))
+    injury = roll_injury(
+        character.abilities.strength + strength,
+        character.abilities.will + will,
+        dc,
+        dice,
+        may_take_major_wound=take_major_wound and character.major_wound_marks < character.level,
+        give_up=give_up,
+        options=options,
+    )
+    if injury.outcome == "minor_wound":
         character = character.evolve(wounds=(*character.wounds, SHALLOW_CUT))
-    elif take_major_wound and character.major_wound_marks < character.level:
-        outcome = "major_wound"
+    elif injury.outcome == "major_wound":
         wound = Wound(severity="major", description=major_wound, until="the referee says")
         character = character.evolve(
             wounds=(*character.wounds, wound), major_wound_marks=character.major_wound_marks + 1
         )
     else:
-        outcome = "dead"
-        character = character.evolve(dead=True, standing=False)
-    standing = will.success and not give_up and outcome != "dead"
-    character = character.evolve(standing=standing)
-    events.append(Event(kind=outcome, message=f"{character.name}: {outcome.replace('_', ' ')}"))
-    if not standing and outcome != "dead":
-        events.append(Event(kind="collapsed", message=f"{character.name} collapses"))
-    injury = Injury(
-        dc=dc,
-        strength_save=strength,
-        will_save=will,
-        outcome=outcome,
-        standing=standing,
-        gave_up=give_up,
-    )
-    return character, injury, events
+        character = character.evolve(dead=True)
+    character = character.evolve(standing=injury.standing)
+    return character, injury, injury_events(character.name, injury)
 
 
 def take_damage(
