@@ -32,7 +32,7 @@ from tabletop.systems.constitution import (
     treasure_xp,
     unusual_concept_allowed,
 )
-from tabletop.systems.constitution.character import armour_bonuses, level_threshold
+from tabletop.systems.constitution.character import armour_bonuses, damage_dice, level_threshold
 
 from .conftest import make_character
 
@@ -235,3 +235,15 @@ def test_c3_m15_a_reused_unusual_concept_needs_a_one():
     """§ 4.8."""
     assert unusual_concept_allowed(FixedDice([1]))[0]
     assert not unusual_concept_allowed(FixedDice([2]))[0]
+
+
+def test_c3_m49_weapon_initiations_change_the_damage_roll():
+    """§ 5.18 d6; § 7.5 two-handed d8; § 7.7 longsword: one advantage die on damage."""
+    plain = make_character()
+    assert damage_dice(plain, {"two_handed"}) == "1d6"
+    trained = make_character(
+        character_class="fighter", level=2, initiations=("weapons_training", "longsword_training")
+    )
+    assert damage_dice(trained, {"two_handed"}) == "1d8"
+    assert damage_dice(trained, {"longsword"}) == "2d6kh1"
+    assert damage_dice(trained, {"longsword", "two_handed"}) == "2d8kh1"

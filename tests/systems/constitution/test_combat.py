@@ -394,3 +394,28 @@ def test_any_sequence_of_legal_actions_keeps_the_fight_valid(seed, choices):
         combat, _ = apply(combat, options[choice % len(options)], dice)
         assert all((c.initiative or 0) >= 0 for c in combat.combatants)
         assert Combat.model_validate_json(combat.model_dump_json()) == combat
+
+
+def test_c3_m31_blind_constrained_or_unaware_targets_are_easier_to_hit():
+    """§ 5.15: −5 blind, −5 constrained, −10 unaware, for that attack."""
+    combat = fight(fighter("A"), fighter("B", "foes", ac=26), initiative={"A": 20, "B": 10})
+    sneak = AttackAction(attacker="A", target="B", target_unaware=True, target_blind=True)
+    combat, events = apply(combat, sneak, FixedDice([1, 1]))
+    assert "(AC 11)" in events[0].message and combat.get("B").current_ac == 26
+
+
+def test_a_character_sheet_joins_a_fight():
+    """§ 7.1, § 7.3, § 7.5, § 7.8: fighter level, tactician, bow training, two-handed d8."""
+    from .conftest import make_character
+
+    sheet = make_character(
+        name="Bryn",
+        character_class="fighter",
+        level=3,
+        strength=14,
+        hp=9,
+        initiations=("tactician", "weapons_training", "bow_training"),
+    )
+    combatant = Combatant.of(sheet, ac=24, situations=frozenset({"two_handed"}))
+    assert (combatant.fighter_level, combatant.hp, combatant.damage) == (3, 9, "1d8")
+    assert combatant.tactician and combatant.bow_training

@@ -155,3 +155,10 @@ def test_the_dead_take_no_more_damage_and_negative_damage_is_refused():
         take_damage(hero, 1, FixedDice([]))
     with pytest.raises(IllegalMove):
         take_damage(make_character(), -1, FixedDice([]))
+
+
+def test_c3_m47_other_bypassing_effects_carry_their_own_price():
+    """§ 6.12: the referee prices an effect that bypasses HP."""
+    hero = make_character(hp=6)
+    paid, injury, _ = direct_hit(hero, 2, 1, FixedDice([]), pay_hit_points=True, price=5)
+    assert paid.hp == 1 and injury is None

@@ -235,12 +235,7 @@ def bonuses(
         found.append(Bonus(source="sage level (§ 8.1)", amount=character.level))
     if "blessed" in situations:
         found.append(Bonus(source="the Lord's blessing (§ 11.5)", amount=1))
-    for initiation_id in character.initiations:
-        entry = find(initiation_id)
-        for effect in entry.effects if entry else ():
-            if effect.kind == "check_bonus" and effect.when in situations:
-                found.append(Bonus(source=entry.name, amount=effect.bonus(character.level)))
-    return found
+    return found + _initiation_bonuses(character, "check_bonus", situations)
 
 
 def armour_bonuses(
@@ -250,10 +245,18 @@ def armour_bonuses(
     found = []
     if "longer_reach" in situations:
         found.append(Bonus(source="longer reach (§ 5.16)", amount=1))
+    return found + _initiation_bonuses(character, "armour_bonus", situations)
+
+
+def _initiation_bonuses(
+    character: Character, kind: str, situations: frozenset[Situation] | set[Situation]
+) -> list[Bonus]:
+    """The character's initiation effects of `kind` that apply in `situations`, named."""
+    found = []
     for initiation_id in character.initiations:
         entry = find(initiation_id)
         for effect in entry.effects if entry else ():
-            if effect.kind == "armour_bonus" and effect.when in situations:
+            if effect.kind == kind and effect.when in situations:
                 found.append(Bonus(source=entry.name, amount=effect.bonus(character.level)))
     return found
 
@@ -360,3 +363,20 @@ def haggle(character: Character, price: Fraction, dice: DiceSource) -> tuple[Fra
 def to_silver(gold: int = 0, silver: int = 0, copper: int = 0) -> Fraction:
     """Coins in silver pieces: a gold piece is 50 sp, a copper a tenth (§ 2.6)."""
     return 50 * Fraction(gold) + silver + Fraction(copper, 10)
+
+
+def damage_dice(
+    character: Character,
+    situations: frozenset[Situation] | set[Situation] = frozenset(),
+    base: int = 6,
+) -> str:
+    """The character's damage roll (§ 5.18): 1d6, a bigger die or advantage dice from
+    initiations in `situations` (§ 7.5 two-handed d8, § 7.7 longsword advantage die)."""
+    sides = max(
+        (e.sides or base for e in character.effects("damage_die") if e.when in situations),
+        default=base,
+    )
+    advantage = sum(
+        e.dice or 0 for e in character.effects("damage_advantage") if e.when in situations
+    )
+    return f"1d{sides}" if advantage == 0 else f"{1 + advantage}d{sides}kh1"

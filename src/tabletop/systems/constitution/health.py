@@ -244,11 +244,13 @@ def direct_hit(
     *,
     pay_hit_points: bool,
     take_major_wound: bool = True,
+    price: int | None = None,
     options: Options = DEFAULT,
 ) -> tuple[Character, Injury | None, list[Event]]:
     """A hit that bypasses HP (§ 5.20, § 6.12): pay 10 HP per attacker level or HD to stop
-    it, or roll the injury saves at DC 20 + the damage (C3-A16)."""
-    price = DIRECT_HIT_PRICE * attacker_level
+    it, or roll the injury saves at DC 20 + the damage (C3-A16). Another effect the referee
+    rules bypasses HP passes its own `price`."""
+    price = DIRECT_HIT_PRICE * attacker_level if price is None else price
     if pay_hit_points:
         if character.hp < price:
             raise IllegalMove(

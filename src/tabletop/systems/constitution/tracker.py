@@ -61,6 +61,7 @@ HELP = """\
   begin
 [bold]in a round[/bold]   (the acting combatant's main action, or after paying initiative)
   attack ATTACKER TARGET [mod=N adv=N dis=N damage=EXPR ranged store nodirect
+                          blind constrained unaware (the target's state: −5/−5/−10 AC)
                           melee=side|behind_closer|behind_further other=ID aim=N]
   defend ID            react ID 2|5|10 [what]      extra [bow]      tactical ID
   command COMMANDER FOLLOWER     release SHOOTER     losetrack SHOOTER
@@ -102,7 +103,18 @@ def _need(positional: list[str], count: int, usage: str) -> list[str]:
     return positional
 
 
-_FLAGS = {"henchman", "shield", "tactician", "bow", "ranged", "store", "nodirect", "superior"}
+_FLAGS = {
+    "henchman",
+    "shield",
+    "tactician",
+    "bow",
+    "ranged",
+    "store",
+    "nodirect",
+    "blind",
+    "constrained",
+    "unaware",
+}
 _STAT_KEYS = {
     "side": "side",
     "wits": "wits",
@@ -193,6 +205,9 @@ def _attack(words: list[str]) -> BaseModel:
             "other_target": pairs.get("other"),
             "aimed_tenths": _int(pairs.get("aim", "0"), "aim"),
             "use_direct_hit": "nodirect" not in flags,
+            "target_blind": "blind" in flags,
+            "target_constrained": "constrained" in flags,
+            "target_unaware": "unaware" in flags,
         },
     )
 

@@ -97,6 +97,14 @@ class AttackAction(Model):
     other_target: str | None = None
     aimed_tenths: int = Field(default=0, ge=0, le=2)
     use_direct_hit: bool = True
+    target_blind: bool = False
+    target_constrained: bool = False
+    target_unaware: bool = False
+    """The target's state for this attack: −5, −5 and −10 to its AC (§ 5.15)."""
+
+    @property
+    def ac_change(self) -> int:
+        return -5 * self.target_blind - 5 * self.target_constrained - 10 * self.target_unaware
 
 
 class Defend(Model):

@@ -52,9 +52,10 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
     other = in_fight(combat, action.other_target) if action.other_target else None
     damage = damage_expression(action.damage or attacker.damage)
     combat = use_action(combat, attacker.id)
+    armour = target.current_ac + action.ac_change
     result = attack(
         attacker.strength + attacker.fighter_level + action.modifier,
-        target.current_ac,
+        armour,
         dice,
         damage=damage,
         with_damage=not action.store and action.into_melee is None,
@@ -65,7 +66,7 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
     events = [
         Event(
             kind="attack",
-            message=f"{attacker.name} attacks {target.name} (AC {target.current_ac}): "
+            message=f"{attacker.name} attacks {target.name} (AC {armour}): "
             + result.roll.describe(),
             dice=(result.roll.roll,),
         )

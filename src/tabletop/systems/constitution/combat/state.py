@@ -9,7 +9,9 @@ from pydantic import Field
 from tabletop.systems.constitution.attacks import (
     DEFAULT_DAMAGE,
 )
+from tabletop.systems.constitution.character import Character, damage_dice
 from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.initiations import Situation
 from tabletop.systems.constitution.models import Event, Model
 
 SUPERIOR_COST = 10
@@ -85,6 +87,34 @@ class Combatant(Model):
     stored: tuple[StoredAttack, ...] = ()
     casting: str | None = None
     status: Literal["fighting", "down", "fled", "dead"] = "fighting"
+
+    @classmethod
+    def of(
+        cls,
+        character: Character,
+        *,
+        side: str = "party",
+        ac: int = 20,
+        situations: frozenset[Situation] = frozenset(),
+    ) -> Combatant:
+        """A player character as the tracker needs them: scores, fighter level, HP, the
+        initiations that matter in a fight, and damage for the weapon `situations`."""
+        return cls(
+            id="".join(ch for ch in character.name if ch.isalnum() or ch in "_-")[:24] or "pc",
+            name=character.name[:60],
+            side=side,
+            wits=character.abilities.wits,
+            strength=character.abilities.strength,
+            will=character.abilities.will,
+            fighter_level=character.level if character.character_class == "fighter" else 0,
+            level=character.level,
+            hp=character.hp,
+            ac=ac,
+            damage=damage_dice(character, situations),
+            tactician=character.can("free_tactical_action"),
+            bow_training=bool(character.effects("extra_action_cost")),
+            major_wound_marks=character.major_wound_marks,
+        )
 
     @property
     def disoriented(self) -> bool:
