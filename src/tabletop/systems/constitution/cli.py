@@ -376,4 +376,4 @@ def combat_command(
 ) -> None:
     """An interactive initiative tracker: add combatants, roll initiative, take turns, spend
     initiative on reactions, attack, run rounds. Type `help` at the prompt."""
-    run_tracker(dice_source(seed), load)
+    run_tracker(console, dice_source(seed), load)

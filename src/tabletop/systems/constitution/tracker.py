@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
+from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tabletop.cli.output import console
 from tabletop.dice import DiceSource
 from tabletop.errors import TabletopError
 from tabletop.systems.constitution.combat import (
@@ -422,7 +422,9 @@ def load_combat(path: str) -> Combat:
     return build(Combat, data)
 
 
-def run_tracker(dice: DiceSource, load: str | None = None, options: Options = DEFAULT) -> None:
+def run_tracker(
+    console: Console, dice: DiceSource, load: str | None = None, options: Options = DEFAULT
+) -> None:
     """Read commands until `quit` or the end of input, showing the fight after each change."""
     combat = load_combat(load) if load else Combat()
     console.print("[bold]3d6 Constitution combat tracker[/bold] — type [bold]help[/bold]")
