@@ -17,7 +17,7 @@ from tabletop.systems.constitution.character import (
     level_for_xp,
     level_threshold,
 )
-from tabletop.systems.constitution.check import check
+from tabletop.systems.constitution.check import check, skill_score
 from tabletop.systems.constitution.creation import new_character
 from tabletop.systems.constitution.encumbrance import SPEED
 from tabletop.systems.constitution.errors import ConstitutionError
@@ -27,7 +27,13 @@ from tabletop.systems.constitution.models import Event
 from tabletop.systems.constitution.odds import check_odds, hit_point_odds
 from tabletop.systems.constitution.options import Options
 from tabletop.systems.constitution.tracker import run_tracker
-from tabletop.systems.constitution.travel import MILES_PER_DAY, WEATHER_SPEED, Leg, travel
+from tabletop.systems.constitution.travel import (
+    MILES_PER_DAY,
+    TRAPPER_SPEED,
+    WEATHER_SPEED,
+    Leg,
+    travel,
+)
 
 app = typer.Typer(
     help="3d6 Constitution: checks with degrees, odds, characters, combat, travel, rest.",
@@ -102,10 +108,7 @@ def character_new(
         raise ConstitutionError(
             f"unknown initiation {initiation!r}; known: {', '.join(sorted(catalogue()))}"
         )
-    try:
-        made, events = new_character(name, dice_source(seed), character_class, initiation)  # type: ignore[arg-type]
-    except ValueError as error:
-        raise ConstitutionError(str(error).splitlines()[-1].strip()) from None
+    made, events = new_character(name, dice_source(seed), character_class, initiation)  # type: ignore[arg-type]
     if json:
         print_json(made.model_dump(mode="json"))
         return
@@ -149,8 +152,6 @@ def check_command(
     """Roll an ability check: 1d20 (exploding on 20) + ability + modifier vs DC."""
     _one_side(advantage, disadvantage)
     options = _options(natural_one, fail_rounding)
-    from tabletop.systems.constitution.check import skill_score
-
     score = ability if skill is None else skill_score(ability, skill, options)
     result = check(
         score + modifier,
@@ -262,6 +263,9 @@ def travel_command(
     deprived: Annotated[
         bool, typer.Option("--deprived", help="Deprivation halves the speed (§ 15.7).")
     ] = False,
+    trapping: Annotated[
+        bool, typer.Option("--trapping", help="Setting traps on the way: −25% (§ 10.2).")
+    ] = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -274,6 +278,7 @@ def travel_command(
     if encumbrance not in SPEED:
         raise ConstitutionError(f"--encumbrance is one of {', '.join(SPEED)}")
     speed = SPEED[encumbrance] * (Fraction(1, 2) if deprived else 1)
+    speed *= TRAPPER_SPEED if trapping else 1
     journey = travel(legs, dice_source(seed), weather=days_weather, speed=speed)  # type: ignore[arg-type]
     if json:
         print_json(

@@ -6,7 +6,7 @@ from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.character import ABILITIES, Abilities, Character
 from tabletop.systems.constitution.health import short_rest
 from tabletop.systems.constitution.initiations import CharacterClass
-from tabletop.systems.constitution.models import DiceRecord, Event
+from tabletop.systems.constitution.models import DiceRecord, Event, build
 
 
 def roll_abilities(dice: DiceSource) -> tuple[Abilities, list[Event]]:
@@ -32,12 +32,15 @@ def new_character(
 ) -> tuple[Character, list[Event]]:
     """A level-1 character with its one initiation (if chosen) and a first HP roll (§ 6.1)."""
     abilities, events = roll_abilities(dice)
-    character = Character(
-        name=name,
-        character_class=character_class,
-        abilities=abilities,
-        initiations=(initiation,) if initiation else (),
-        has_spell_book=initiation == "goetia",
+    character = build(
+        Character,
+        {
+            "name": name,
+            "character_class": character_class,
+            "abilities": abilities,
+            "initiations": (initiation,) if initiation else (),
+            "has_spell_book": initiation == "goetia",
+        },
     )
     rested, rest_events = short_rest(character, dice, gain_fatigue=False)
     return rested, events + rest_events

@@ -239,7 +239,13 @@ def prepare_spells(character: Character, spells: Sequence[str]) -> tuple[Charact
             f"{character.level} character (§ 12.5)"
         )
     fatigue = character.fatigue + (1 if character.preparations_today >= 1 else 0)
-    events = [Event(kind="prepared", message=f"{character.name} prepares {', '.join(spells)}")]
+    events = [
+        Event(
+            kind="prepared",
+            message=f"{character.name} spends {PREPARATION_HOURS} hours preparing "
+            f"{', '.join(spells) or 'nothing'}",
+        )
+    ]
     if fatigue > character.fatigue:
         events.append(
             Event(kind="fatigue", message=f"a second preparation today: fatigue {fatigue}")

@@ -33,8 +33,9 @@ def describe(error: ValidationError) -> str:
     """A pydantic error as one line a referee can act on."""
     problems = []
     for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or "value"
-        problems.append(f"{where}: {item['msg']}")
+        message = item["msg"].removeprefix("Value error, ")
+        where = ".".join(str(part) for part in item["loc"])
+        problems.append(f"{where}: {message}" if where else message)
     return "; ".join(problems)
 
 

@@ -22,6 +22,7 @@ from tabletop.systems.constitution.check import (
     net_extra_dice,
     resolve_degree,
 )
+from tabletop.systems.constitution.health import hit_point_expression
 from tabletop.systems.constitution.options import DEFAULT, Options
 
 SERIES_REMAINDER = 1e-15
@@ -163,11 +164,4 @@ def sample_degrees(
 
 def hit_point_odds(hit_dice: int, fatigue: int, sides: int = 6) -> Distribution:
     """HP after a re-roll: `hit_dice` + `fatigue` dice, the lowest `hit_dice` kept (§ 6.5)."""
-    if fatigue == 0:
-        return distribution(f"{hit_dice}d{sides}")
-    return distribution(f"{hit_dice + fatigue}d{sides}kl{hit_dice}")
-
-
-def save_chance(score: int, dc: int, options: Options = DEFAULT) -> Fraction:
-    """P(a plain save succeeds): the exact chance used by the injury and survival odds."""
-    return check_odds(score, dc, options=options).success
+    return distribution(hit_point_expression(hit_dice, sides, fatigue))
