@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from tabletop.dice import distribution
 from tabletop.systems.constitution import Options, check_odds, hit_point_odds, sample_degrees
 from tabletop.systems.constitution.check import resolve_degree
-from tabletop.systems.constitution.odds import SERIES_REMAINDER, exploding_d20
+from tabletop.systems.constitution.odds import (
+    SERIES_REMAINDER,
+    encounter_chance,
+    exploding_d20,
+    improvement_chance,
+    injury_odds,
+    spell_improvement_mean,
+)
 
 
 def closed_form_success(ability: int, dc: int) -> Fraction:
@@ -152,3 +159,35 @@ def test_c3_p04_hit_point_means(hit_dice, fatigue, mean):
 )
 def test_c3_p04_hit_point_means_to_four_places(hit_dice, fatigue, approx):
     assert float(hit_point_odds(hit_dice, fatigue).mean) == pytest.approx(approx, abs=5e-5)
+
+
+def test_c3_p05_injury_odds():
+    """§ 6.6–6.8, § 6.11: STR 12 and will 8 at DC 24 — 9/20 and 5/20 (closed form)."""
+    odds = injury_odds(12, 8, 24)
+    assert odds.minor_wound == closed_form_success(12, 24) == Fraction(9, 20)
+    assert odds.major_wound == Fraction(11, 20) and odds.dead == 0
+    assert odds.standing == Fraction(5, 20)
+    marked = injury_odds(12, 8, 24, may_take_major_wound=False)
+    assert marked.dead == Fraction(11, 20) and marked.standing == Fraction(9, 20) * Fraction(5, 20)
+
+
+def test_c3_p07_improvement_chance():
+    """§ 4.9: (20 − a) / 20."""
+    assert improvement_chance(12) == Fraction(8, 20)
+    assert improvement_chance(20) == 0
+
+
+def test_c3_p09_encounter_chance():
+    """§ 13.5: 1 − (2/3)^(1 + ⌊miles/6⌋)."""
+    assert encounter_chance(0) == Fraction(1, 3)
+    assert encounter_chance(24) == 1 - Fraction(2, 3) ** 5
+
+
+@pytest.mark.parametrize("rating", [0, 37, 50, 96, 100])
+def test_c3_p10_spell_improvement_mean(rating):
+    """C3-P10: Σ_{r>R} r/100 + (R/100)(R + 3.5), with the cap at 100 (C3-A20)."""
+    above = sum(Fraction(r, 100) for r in range(rating + 1, 101))
+    below = Fraction(rating, 100) * sum(Fraction(min(100, rating + g), 6) for g in range(1, 7))
+    assert spell_improvement_mean(rating) == above + below
+    if rating <= 94:
+        assert below == Fraction(rating, 100) * (rating + Fraction(7, 2))

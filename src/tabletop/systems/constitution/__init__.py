@@ -73,7 +73,17 @@ from tabletop.systems.constitution.magic import (
     study,
 )
 from tabletop.systems.constitution.models import DiceRecord, Event
-from tabletop.systems.constitution.odds import CheckOdds, check_odds, hit_point_odds, sample_degrees
+from tabletop.systems.constitution.odds import (
+    CheckOdds,
+    InjuryOdds,
+    check_odds,
+    encounter_chance,
+    hit_point_odds,
+    improvement_chance,
+    injury_odds,
+    sample_degrees,
+    spell_improvement_mean,
+)
 from tabletop.systems.constitution.options import DEFAULT, Options
 from tabletop.systems.constitution.survival import (
     Deprivation,
@@ -115,6 +125,7 @@ __all__ = [
     "IllegalMove",
     "Initiation",
     "Injury",
+    "InjuryOdds",
     "Journey",
     "KnownSpell",
     "Leg",
@@ -144,6 +155,7 @@ __all__ = [
     "direct_hit",
     "drag_capacity",
     "dungeon_encounter",
+    "encounter_chance",
     "encumbrance",
     "end_session",
     "foe_xp",
@@ -152,7 +164,9 @@ __all__ = [
     "hit_point_odds",
     "hunt",
     "hunting_dc",
+    "improvement_chance",
     "improvement_roll",
+    "injury_odds",
     "injury_saves",
     "learn_spell",
     "legal_actions",
@@ -176,6 +190,7 @@ __all__ = [
     "skill_score",
     "slots_fit",
     "spell_improvement",
+    "spell_improvement_mean",
     "spend_reroll",
     "stay_awake",
     "stray_shot",

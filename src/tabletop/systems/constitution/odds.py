@@ -22,7 +22,9 @@ from tabletop.systems.constitution.check import (
     net_extra_dice,
     resolve_degree,
 )
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import hit_point_expression
+from tabletop.systems.constitution.models import Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
 SERIES_REMAINDER = 1e-15
@@ -165,3 +167,59 @@ def sample_degrees(
 def hit_point_odds(hit_dice: int, fatigue: int, sides: int = 6) -> Distribution:
     """HP after a re-roll: `hit_dice` + `fatigue` dice, the lowest `hit_dice` kept (§ 6.5)."""
     return distribution(hit_point_expression(hit_dice, sides, fatigue))
+
+
+class InjuryOdds(Model):
+    """How two injury saves at one DC may end (C3-P05)."""
+
+    minor_wound: Fraction
+    major_wound: Fraction
+    dead: Fraction
+    standing: Fraction
+
+
+def injury_odds(
+    strength: int,
+    will: int,
+    dc: int,
+    *,
+    may_take_major_wound: bool = True,
+    options: Options = DEFAULT,
+) -> InjuryOdds:
+    """Exact chances of each injury outcome and of staying up, for save scores that already
+    carry their bonuses (§ 6.6–6.8, § 6.11). The will save only counts if the character lives."""
+    holds = check_odds(strength, dc, options=options).success
+    stays_up = check_odds(will, dc, options=options).success
+    fails = 1 - holds
+    return InjuryOdds(
+        minor_wound=holds,
+        major_wound=fails if may_take_major_wound else Fraction(0),
+        dead=Fraction(0) if may_take_major_wound else fails,
+        standing=stays_up * (1 if may_take_major_wound else holds),
+    )
+
+
+def improvement_chance(score: int) -> Fraction:
+    """P(a d20 beats the ability score) on one improvement try (§ 4.9; C3-P07)."""
+    return Fraction(min(20, max(0, 20 - score)), 20)
+
+
+def encounter_chance(miles: int) -> Fraction:
+    """P(at least one overland encounter in a day of `miles`) (§ 13.5; C3-P09)."""
+    if miles < 0:
+        raise ConstitutionError("miles cannot be negative")
+    checks = 1 + miles // 6
+    return 1 - Fraction(2, 3) ** checks
+
+
+def spell_improvement_mean(rating: int) -> Fraction:
+    """The expected rating after one spell improvement roll (§ 12.15; C3-A20, C3-P10)."""
+    if not 0 <= rating <= 100:
+        raise ConstitutionError("a spell rating runs from 0 to 100")
+    total = Fraction(0)
+    for percentile in range(1, 101):
+        if percentile > rating:
+            total += percentile
+        else:
+            total += sum(Fraction(min(100, rating + gain), 6) for gain in range(1, 7))
+    return total / 100
