@@ -17,6 +17,7 @@ from tabletop.systems.constitution.odds import (
     SERIES_REMAINDER,
     encounter_chance,
     exploding_d20,
+    hunting_odds,
     improvement_chance,
     injury_odds,
     spell_improvement_mean,
@@ -191,3 +192,16 @@ def test_c3_p10_spell_improvement_mean(rating):
     assert spell_improvement_mean(rating) == above + below
     if rating <= 94:
         assert below == Fraction(rating, 100) * (rating + Fraction(7, 2))
+
+
+def test_c3_p08_hunting_odds():
+    """§ 13.8: one hunter at 6 vs DC 15 succeeds 12/20; the day lost is 1 on a failure and
+    d4/4 on a success; the worst of two hunters counts."""
+    one = hunting_odds(6, 15)
+    assert one.success == Fraction(12, 20)
+    assert one.day_lost == Fraction(8, 20) + Fraction(12, 20) * Fraction(5, 8)
+    s = Fraction(12, 20)
+    loss = {Fraction(k, 4): s / 4 for k in range(1, 4)} | {Fraction(1): s / 4 + 1 - s}
+    enumerated = sum(max(a, b) * pa * pb for a, pa in loss.items() for b, pb in loss.items())
+    assert hunting_odds(6, 15, hunters=2).day_lost == enumerated
+    assert hunting_odds(30, 0).rations_per_hunter > Fraction(5, 2)

@@ -223,3 +223,31 @@ def spell_improvement_mean(rating: int) -> Fraction:
         else:
             total += sum(Fraction(min(100, rating + gain), 6) for gain in range(1, 7))
     return total / 100
+
+
+class HuntingOdds(Model):
+    """A day of ranged hunting or foraging for a party of equal hunters (C3-P08)."""
+
+    success: Fraction
+    rations_per_hunter: Fraction
+    """Expected rations laid down by one hunter, every extra degree taken as a ration."""
+    day_lost: Fraction
+    """Expected share of the day's travel lost: the worst hunter's loss counts (C3-A31)."""
+
+
+def hunting_odds(score: int, dc: int, hunters: int = 1, options: Options = DEFAULT) -> HuntingOdds:
+    """Exact expectations of a hunt (§ 13.8): 1d4 rations plus the extra degrees on a
+    success; 1d4 × 25% of the day lost on a success, the whole day on a failure."""
+    if not 1 <= hunters <= 100:
+        raise ConstitutionError("a hunting party has 1 to 100 hunters")
+    odds = check_odds(score, dc, options=options)
+    success = odds.success
+    rations = sum(
+        (p * (Fraction(5, 2) + d - 1) for d, p in odds.degrees.items() if d > 0), Fraction(0)
+    )
+    below = [Fraction(0)] + [success * k / 4 for k in range(1, 4)] + [Fraction(1)]
+    lost = sum(
+        (Fraction(k, 4) * (below[k] ** hunters - below[k - 1] ** hunters) for k in range(1, 5)),
+        Fraction(0),
+    )
+    return HuntingOdds(success=success, rations_per_hunter=rations, day_lost=lost)
