@@ -127,6 +127,12 @@ def test_reactions_cost_two_five_or_ten_only():
         apply(abc(), React(id="B", cost=3), NO_DICE)
 
 
+def test_the_acting_combatant_buys_an_extra_action_not_a_reaction():
+    """§ 5.2–5.4: a reaction answers someone else's action."""
+    with pytest.raises(IllegalMove, match="extra action"):
+        apply(abc(), React(id="A", cost=2), NO_DICE)
+
+
 def test_c3_a14_an_extra_action_costs_ten_and_five_with_bow_training():
     """§ 5.2, § 7.8, C3-A14."""
     combat, _ = apply(abc(), ExtraAction(), NO_DICE)

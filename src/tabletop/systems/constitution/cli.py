@@ -335,8 +335,10 @@ def rest_command(
     seed: Seed = None,
     json: Json = False,
 ) -> None:
-    """Re-roll hit points: a short rest (one disadvantage die per fatigue and penance point,
-    then +1 fatigue) or a night's sleep (fatigue cleared)."""
+    """Re-roll hit points after a short rest or a night's sleep.
+
+    A short rest rolls one disadvantage die per point of fatigue and penance, then adds a
+    point of fatigue; a good night's sleep clears fatigue first."""
     sheet = Character(
         name="resting",
         character_class="fighter" if tough else None,
@@ -379,6 +381,8 @@ def combat_command(
         str | None, typer.Option("--load", help="Resume a fight saved with `save FILE`.")
     ] = None,
 ) -> None:
-    """An interactive initiative tracker: add combatants, roll initiative, take turns, spend
-    initiative on reactions, attack, run rounds. Type `help` at the prompt."""
+    """Run a fight at the terminal: an interactive initiative tracker.
+
+    Add combatants, roll initiative, take turns, spend initiative on reactions, attack, run
+    rounds. Type `help` at the prompt."""
     run_tracker(console, dice_source(seed), load)

@@ -33,6 +33,10 @@ def _react(combat: Combat, action: React, dice: DiceSource, options: Options) ->
     reactor = in_fight(combat, action.id)
     if action.cost not in REACTION_COSTS:
         raise IllegalMove(f"a reaction costs 2, 5 or 10 initiative (§ 5.4), not {action.cost}")
+    if combat.acting == reactor.id:
+        raise IllegalMove(
+            f"it is {reactor.name}'s own turn: pay for an extra action instead (extra)"
+        )
     if reactor.disoriented:
         raise IllegalMove(f"{reactor.name} is at initiative 0 and cannot react (§ 5.9)")
     paid = pay(reactor, action.cost, options)
