@@ -68,10 +68,10 @@ def test_c3_t13_the_initiative_economy():
     combat, _ = apply(combat, EndTurn(superior=True), NO_DICE)
     assert scores(combat)["A"] == 13 and combat.acting == "B"
     combat, _ = apply(combat, React(id="C", cost=2, what="shield"), NO_DICE)
-    combat, _ = apply(combat, React(id="B", cost=5, what="attack"), NO_DICE)
-    assert scores(combat) == {"A": 13, "B": 10, "C": 7}
     combat, _ = apply(combat, EndTurn(), NO_DICE)
     assert combat.acting == "A"  # A's second turn at 13 comes before C at 7
+    combat, _ = apply(combat, React(id="B", cost=5, what="attack"), NO_DICE)
+    assert scores(combat) == {"A": 13, "B": 10, "C": 7}
     combat, _ = apply(combat, EndTurn(), NO_DICE)
     assert combat.acting == "C"
     combat, events = apply(combat, EndTurn(), NO_DICE)
