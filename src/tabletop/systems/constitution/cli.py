@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from tabletop.cli.output import console, percent, print_json
@@ -81,8 +82,11 @@ def _one_side(advantage: int, disadvantage: int) -> None:
 
 
 def _print_events(events: list[Event]) -> None:
+    """Each event on a line, followed by the dice behind it."""
     for event in events:
         console.print(event.message, markup=False)
+        for record in event.dice:
+            console.print(f"  [dim]{escape(record.text)}[/dim]")
 
 
 # -- character -------------------------------------------------------------------------------------
