@@ -58,6 +58,13 @@ def check_odds(
     return {"success": success, "double_one": ONE_IN_36, "double_six": ONE_IN_36}
 
 
+def double_six_chance(rolls: int) -> Fraction:
+    """P(at least one natural double 6 in `rolls` rolls): a temp AP's chance (RU-P05)."""
+    if not 0 <= rolls <= 1000:
+        raise Ap2d6Error("count from 0 to 1000 rolls")
+    return 1 - (1 - ONE_IN_36) ** rolls
+
+
 def contest_odds(
     first: Score,
     second: Score,

@@ -113,7 +113,8 @@ def _who(combat: Combat, words: list[str]) -> tuple[str, list[str]]:
         return names[words[0].lower()], words[1:]
     if len(combat.characters) == 1:
         return combat.characters[0].name, words
-    raise Ap2d6Error(f"say who acts first: {', '.join(c.name for c in combat.characters)}")
+    names = " or ".join(c.name for c in combat.characters)
+    raise Ap2d6Error(f"say who acts: start the line with {names}")
 
 
 def _character_command(session: Session, who: str, words: list[str]) -> tuple[Combat, list[Event]]:
@@ -197,37 +198,50 @@ def ap_command(
     json: Json = False,
     rule: Rules = None,
 ) -> None:
-    """Track AP for a fight: spend (XnY) costs, escalating attacks, temp AP, gain, lose, wait."""
+    """Track AP for a fight: spend (XnY) costs, escalating attacks, temp AP, gain, lose, wait.
+
+    With --json there are no prompts or tables: each command prints one JSON line (its events,
+    or the error), and leaving prints the whole fight as JSON."""
     options = read_options(rule)
     people = [read_character(text) for text in character or ["You"]]
     sheets = tuple(standard_sheet(name, AGI=agi) for name, agi in people)
     session = Session(Combat(characters=sheets), dice_source(seed), options)
-    for event in run_line(session, "next"):
-        console.print(f"[dim]{escape(event.summary)}[/dim]")
-    console.print(tracker_table(session.combat))
-    console.print("[dim]type 'help' for the commands[/dim]")
+    _report(session, run_line(session, "next"), json)
+    if not json:
+        console.print("[dim]type 'help' for the commands[/dim]")
     while True:
         try:
-            line = console.input(PROMPT)
+            line = console.input("" if json else PROMPT)
         except EOFError:
             break
         command = line.strip().lower()
         if command in ("quit", "exit", "q"):
             break
-        if command in ("help", "?"):
-            console.print(HELP.format(actions=", ".join(basic_actions())))
-            continue
-        if command == "show":
-            console.print(tracker_table(session.combat))
+        if command in ("help", "?", "show") and not json:
+            console.print(
+                HELP.format(actions=", ".join(basic_actions()))
+                if command != "show"
+                else tracker_table(session.combat)
+            )
             continue
         try:
             events = run_line(session, line)
         except TabletopError as error:
-            console.print(f"[red]{escape(str(error))}[/red] — try again")
+            if json:
+                print_json({"error": str(error)})
+            else:
+                console.print(f"[red]{escape(str(error))}[/red] — try again")
             continue
-        for event in events:
-            console.print(escape(event.summary))
-        if events:
-            console.print(tracker_table(session.combat))
+        _report(session, events, json)
     if json:
         print_json(session.combat.model_dump(mode="json"))
+
+
+def _report(session: Session, events: list[Event], as_json: bool) -> None:
+    if as_json:
+        print_json({"events": [event.model_dump(mode="json") for event in events]})
+        return
+    for event in events:
+        console.print(escape(event.summary))
+    if events:
+        console.print(tracker_table(session.combat))
