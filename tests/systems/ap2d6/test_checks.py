@@ -110,3 +110,10 @@ def test_swapping_the_sides_of_a_contest_swaps_the_winner(a: int, b: int, faces:
     backward = contest(b, a, FixedDice(faces[2:] + faces[:2]))
     swap = {"first": "second", "second": "first", None: None}
     assert backward.winner == swap[forward.winner]
+
+
+def test_rua46_a_tied_contest_goes_to_the_score_not_the_modifiers() -> None:
+    """RU-A46: STR 2 against STR 1 with a +3 bias, both totalling 9: the STR 2 side wins."""
+    result = contest(2, 1, FixedDice([3, 4, 2, 3]), second_modifier=3)
+    assert (result.first.total, result.second.total) == (9, 9)
+    assert result.winner == "first"

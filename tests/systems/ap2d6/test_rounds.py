@@ -232,10 +232,31 @@ def test_nothing_happens_before_the_first_round() -> None:
 
 
 def test_picking_up_a_weapon_leaves_you_vulnerable() -> None:
-    """RU-M29: drawing, picking up and putting away cost (1n1); dropping is free."""
+    """RU-M29, RU-A33: drawing, picking up and putting away cost (1n1), and only picking up
+    leaves you [vulnerable]; dropping is free."""
     combat = fight(standard_sheet("Ayla"))
     combat, events = act(combat, "Ayla", "pick-up-weapon")
     assert "[vulnerable]" in events[0].summary
     combat, _ = act(combat, "Ayla", "drop-weapon")
     combat, _ = act(combat, "Ayla", "draw-weapon")
     assert combat.character("Ayla").tracker.spendable == 1
+
+
+def test_rua37_encumbered_hurts_interrupt_contests() -> None:
+    """RU-A37: an [encumbered] interrupter rolls AGI - 1: 8 - 1 ties B's 7 and the contest is
+    rolled again (someone must go first); without the penalty 8 beats 7."""
+    heavy = standard_sheet("A").with_status("encumbered", STATUSES.spec("encumbered"))
+    combat = fight(heavy, standard_sheet("B"))
+    _, first, _ = interrupt(combat, "A", "B", FixedDice([4, 4, 3, 4, 1, 2, 6, 6]))
+    assert first == "B"
+    off = Options(encumbered_agi_contests=False)
+    _, first, _ = interrupt(combat, "A", "B", FixedDice([4, 4, 3, 4]), options=off)
+    assert first == "A"
+
+
+def test_rua38_con_ignores_only_statuses_that_act_each_round() -> None:
+    """RU-A38: CON 2 with [weak] and 3 [poison]: only poison stacks can be ignored."""
+    from tabletop.systems.ap2d6.rounds import ignorable
+
+    sheet = poisoned(con=2, poison=3).with_status("weak", STATUSES.spec("weak"))
+    assert ignorable(sheet) == {"poison": 1}, "[weak] makes CON 1"

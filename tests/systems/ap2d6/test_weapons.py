@@ -178,3 +178,24 @@ def test_each_point_short_removes_one_step_of_damage(dice: list[int], points: in
     assert len(after) == max(len(before) - points, 1)
     assert sum(after) <= sum(before)
     assert steps <= points
+
+
+def test_rua42_a_two_handed_weapon_without_a_str_requirement(weapons: dict[str, Weapon]) -> None:
+    """RU-A42: no STR requirement counts as STR 0, so STR 2 holds it in one hand."""
+    polearm = weapons["greatsword"].model_copy(update={"requirements": {}})
+    assert wield(standard_sheet("Ayla", STR=2), polearm, grip="one-hand").weapon == "greatsword"
+    with pytest.raises(TabletopError, match="STR 2"):
+        wield(standard_sheet("Ayla", STR=1), polearm, grip="one-hand")
+
+
+def test_rua47_damage_is_never_below_zero(weapons: dict[str, Weapon]) -> None:
+    """RU-A47: a 1d4 - 3 hit that rolls 1 deals 0, not -2."""
+    dagger = weapons["dagger"].model_copy(
+        update={
+            "attacks": (
+                weapons["dagger"].attacks[0].model_copy(update={"damage": parse_damage("1d4-3")}),
+            )
+        }
+    )
+    result = resolve(wield(standard_sheet("Ayla"), dagger), 6, FixedDice([4, 4, 1]))
+    assert result.hit and result.damage == 0

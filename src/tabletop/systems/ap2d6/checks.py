@@ -268,7 +268,7 @@ def decide(
     pair: tuple[Side, Side], score_breaks_ties: bool = True, options: Options = DEFAULTS
 ) -> tuple[Winner, str]:
     """Who wins one round of a contest and why: double 1s lose (RU-A12), then the higher
-    total, then the higher score (RU-M11; the score alone, not situational modifiers)."""
+    total, then the higher score (RU-M11; the score alone, not situational modifiers, RU-A46)."""
     first, second = pair
     assert first.roll is not None and second.roll is not None
     if options.double_one_fails and first.roll.double_one != second.roll.double_one:

@@ -371,7 +371,7 @@ def resolve(
     dice_total = damage_roll.total * (
         2 if doubled and options.double_six_damage == "twice-the-roll" else 1
     )
-    damage = max(dice_total + wielded.scaling_bonus + wielded.flat, 0)
+    damage = max(dice_total + wielded.scaling_bonus + wielded.flat, 0)  # never below 0, RU-A47
     return AttackResult(
         wielded=wielded, check=rolled, damage_roll=damage_roll, damage=damage, doubled=doubled
     )
