@@ -271,12 +271,27 @@ def decide(
     total, then the higher score (RU-M11; the score alone, not situational modifiers, RU-A46)."""
     first, second = pair
     assert first.roll is not None and second.roll is not None
-    if options.double_one_fails and first.roll.double_one != second.roll.double_one:
-        return ("second" if first.roll.double_one else "first"), "double-one"
     assert first.total is not None and second.total is not None
-    if first.total != second.total:
-        return ("first" if first.total > second.total else "second"), "total"
     assert first.score is not None and second.score is not None
-    if score_breaks_ties and first.score != second.score:
-        return ("first" if first.score > second.score else "second"), "score"
+    return outcome(
+        (first.total, first.score, first.roll.double_one),
+        (second.total, second.score, second.roll.double_one),
+        score_breaks_ties,
+        options,
+    )
+
+
+def outcome(
+    first: tuple[int, int, bool],
+    second: tuple[int, int, bool],
+    score_breaks_ties: bool = True,
+    options: Options = DEFAULTS,
+) -> tuple[Winner, str]:
+    """`decide` on bare numbers: each side as (total, score, rolled double 1s)."""
+    if options.double_one_fails and first[2] != second[2]:
+        return ("second" if first[2] else "first"), "double-one"
+    if first[0] != second[0]:
+        return ("first" if first[0] > second[0] else "second"), "total"
+    if score_breaks_ties and first[1] != second[1]:
+        return ("first" if first[1] > second[1] else "second"), "score"
     return None, "tie"

@@ -15,7 +15,7 @@ import numpy as np
 
 from tabletop.dice import distribution
 from tabletop.errors import LimitError
-from tabletop.systems.ap2d6.checks import Side, decide, succeeds
+from tabletop.systems.ap2d6.checks import outcome, succeeds
 from tabletop.systems.ap2d6.death import CHECKS_TO_END
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
@@ -35,6 +35,16 @@ def _faces() -> tuple[TwoDice, ...]:
         TwoDice(expression="2d6", faces=(a, b), total=a + b)
         for a, b in itertools.product(FACES, FACES)
     )
+
+
+@cache
+def _kinds() -> dict[tuple[int, bool], int]:
+    """The 36 results of 2d6 by what a contest looks at: (total, double 1s) → ways."""
+    kinds: dict[tuple[int, bool], int] = {}
+    for rolled in _faces():
+        key = (rolled.total, rolled.double_one)
+        kinds[key] = kinds.get(key, 0) + 1
+    return kinds
 
 
 def check_odds(
@@ -88,13 +98,14 @@ def contest_odds(
             "tie": tie,
         }
     counts = {"first": 0, "second": 0, None: 0}
-    for a, b in itertools.product(_faces(), _faces()):
-        pair = (
-            Side(score=first, modifier=first_modifier, roll=a),
-            Side(score=second, modifier=second_modifier, roll=b),
+    for (a, ways_a), (b, ways_b) in itertools.product(_kinds().items(), repeat=2):
+        winner, _ = outcome(
+            (a[0] + first + first_modifier, first, a[1]),
+            (b[0] + second + second_modifier, second, b[1]),
+            score_breaks_ties,
+            options,
         )
-        winner, _ = decide(pair, score_breaks_ties, options)
-        counts[winner] += 1
+        counts[winner] += ways_a * ways_b
     total = 36 * 36
     if redo and counts[None] < total:
         total -= counts[None]

@@ -91,18 +91,7 @@ class APTracker(BaseModel):
 
     def spend(self, cost: Cost) -> tuple[APTracker, Event]:
         """Pay one `(XnY)`: temp AP first (it would vanish anyway), then tokens to cell Y."""
-        if self.waiting:
-            raise Ap2d6Error("a character who is waiting can do nothing else this round")
-        if cost.ap > self.spendable:
-            raise Ap2d6Error(f"({cost}) needs {cost.ap} AP and only {self.spendable} can be spent")
-        from_temp = min(self.temp, cost.ap)
-        moved = cost.ap - from_temp
-        tokens = [cost.returns_in] * moved + list(self.tokens[moved:])
-        after = self.model_copy(
-            update={"tokens": tuple(sorted(tokens)), "temp": self.temp - from_temp, "acted": True}
-        )
-        note = f" ({from_temp} of it temp AP)" if from_temp else ""
-        return after, Event(kind="spend", summary=f"spent ({cost}){note}", data={"cost": str(cost)})
+        return self._paid(cost, self.uses, "spent")
 
     def pay(
         self, action: ActionCost, kind: str, choice: Cost | None = None
@@ -110,23 +99,37 @@ class APTracker(BaseModel):
         """Pay for one use of `action`, counting it toward `kind`'s escalating chain (RU-M19).
 
         `choice` picks one of an "or" step's costs; without it the first is paid."""
+        if self.waiting:
+            raise Ap2d6Error("a character who is waiting can do nothing else this round")
         if action.free:
-            if self.waiting:
-                raise Ap2d6Error("a character who is waiting can do nothing else this round")
-            return self, Event(kind="free", summary="a free action", data={"kind": kind})
+            return self, Event(kind="free", summary="a free action", data={"action": kind})
         open_costs = self.choices(action, kind)
         chosen = open_costs[0] if choice is None else choice
         if chosen not in open_costs:
             shown = " or ".join(f"({cost})" for cost in open_costs)
             raise Ap2d6Error(f"({chosen}) is not a cost of this action now; it costs {shown}")
-        after, event = self.spend(chosen)
-        uses = {**after.uses, kind: after.uses.get(kind, 0) + 1}
+        uses = {**self.uses, kind: self.uses.get(kind, 0) + 1}
         counted = len(action.steps) > 1 or kind == ATTACK
-        summary = f"{kind} #{uses[kind]} this round: " if counted else f"{kind}: "
-        summary += event.summary
-        return after.model_copy(update={"uses": uses}), event.model_copy(
-            update={"kind": "pay", "summary": summary, "data": {**event.data, "action": kind}}
+        label = f"{kind} #{uses[kind]} this round: spent" if counted else f"{kind}: spent"
+        return self._paid(chosen, uses, label, kind)
+
+    def _paid(
+        self, cost: Cost, uses: dict[str, int], label: str, kind: str | None = None
+    ) -> tuple[APTracker, Event]:
+        if self.waiting:
+            raise Ap2d6Error("a character who is waiting can do nothing else this round")
+        if cost.ap > self.spendable:
+            raise Ap2d6Error(f"({cost}) needs {cost.ap} AP and only {self.spendable} can be spent")
+        from_temp = min(self.temp, cost.ap)
+        moved = cost.ap - from_temp
+        tokens = tuple(sorted((cost.returns_in,) * moved + self.tokens[moved:]))
+        after = self.model_copy(
+            update={"tokens": tokens, "temp": self.temp - from_temp, "acted": True, "uses": uses}
         )
+        note = f" ({from_temp} of it temp AP)" if from_temp else ""
+        data = {"cost": str(cost)} | ({"action": kind} if kind else {})
+        event = Event(kind="pay" if kind else "spend", summary=f"{label} ({cost}){note}", data=data)
+        return after, event
 
     def start_round(self, options: Options = DEFAULTS) -> tuple[APTracker, list[Event]]:
         """Status Management (RU-A07): every token one cell nearer 0, temp AP gone, chains reset;
