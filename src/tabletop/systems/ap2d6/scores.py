@@ -37,6 +37,14 @@ def score_name(text: str) -> str:
     return name
 
 
+def named_scores(value: object) -> object:
+    """A mapping keyed by score names, the names in the sheet's spelling; anything else is
+    left for the model to refuse."""
+    if isinstance(value, dict):
+        return {score_name(str(name)): amount for name, amount in value.items()}
+    return value
+
+
 def check_score(value: int, name: str = "score") -> int:
     """`value` if it is a score the engine accepts."""
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_SCORE:

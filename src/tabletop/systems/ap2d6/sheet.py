@@ -19,6 +19,7 @@ from tabletop.systems.ap2d6.scores import (
     STANDARD_SCORES,
     Score,
     check_score,
+    named_scores,
     score_name,
 )
 from tabletop.systems.ap2d6.statuses import Status, StatusSpec, status_name
@@ -95,16 +96,12 @@ class Character(BaseModel):
         """Every standard score, in sheet order, then any others by name."""
         if not isinstance(value, dict):
             return value
-        named = {score_name(str(name)): amount for name, amount in value.items()}
+        named = named_scores(value)
+        assert isinstance(named, dict)
         others = sorted(name for name in named if name not in STANDARD_SCORES)
         return {name: named.get(name, 0) for name in (*STANDARD_SCORES, *others)}
 
-    @field_validator("special", mode="before")
-    @classmethod
-    def _special_names(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {score_name(str(name)): amount for name, amount in value.items()}
-        return value
+    _special_names = field_validator("special", mode="before")(named_scores)
 
     @field_validator("statuses", mode="before")
     @classmethod

@@ -14,11 +14,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from tabletop.dice import DiceSource
-from tabletop.systems.ap2d6.checks import Check, Contest, check, contest
+from tabletop.systems.ap2d6.checks import Check, Contest, check, check_against, contest
 from tabletop.systems.ap2d6.datafiles import shipped
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
-from tabletop.systems.ap2d6.scores import Score, passive
+from tabletop.systems.ap2d6.scores import Score
 
 LOWEST_LEVEL, HIGHEST_LEVEL = -6, 6
 BAND_WIDTH = 3
@@ -160,14 +160,7 @@ def lie(
 ) -> Lie:
     """Tell a lie: 2d6 + SOCIAL (+ skills) against 6 + the listener's social perception."""
     return Lie(
-        check=check(
-            social,
-            passive(listener_perception),
-            dice,
-            modifier=modifier,
-            defender_wins_ties=True,
-            options=options,
-        )
+        check=check_against(social, listener_perception, dice, modifier=modifier, options=options)
     )
 
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tabletop.systems.ap2d6.datafiles import read_file, shipped
 from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValue, validated
-from tabletop.systems.ap2d6.scores import score_name
+from tabletop.systems.ap2d6.scores import named_scores
 
 ROUNDS_PER_HOUR = 600
 """A round is about six seconds (§ Action Points), so an hour is 600 rounds."""
@@ -53,12 +53,9 @@ class StatusSpec(BaseModel):
     to_hit: Modifier = 0
     assumption: str = ""
 
-    @field_validator("score_modifiers", "check_modifiers", mode="before")
-    @classmethod
-    def _score_names(cls, value: object) -> object:
-        if isinstance(value, dict):
-            return {score_name(str(name)): amount for name, amount in value.items()}
-        return value
+    _score_names = field_validator("score_modifiers", "check_modifiers", mode="before")(
+        named_scores
+    )
 
     @property
     def acts_each_round(self) -> bool:

@@ -23,7 +23,7 @@ from tabletop.systems.ap2d6.datafiles import read_file
 from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValue, validated
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.records import DiceRecord, roll_dice
-from tabletop.systems.ap2d6.scores import incapable, score_name
+from tabletop.systems.ap2d6.scores import incapable, named_scores, score_name
 from tabletop.systems.ap2d6.sheet import Character
 
 DIE_CHAIN: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
@@ -157,12 +157,7 @@ class Weapon(BaseModel):
     assumption: str = ""
     """Set when the weapon is an example rather than the group's own data."""
 
-    @field_validator("requirements", mode="before")
-    @classmethod
-    def _requirement_names(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {score_name(str(name)): amount for name, amount in value.items()}
-        return value
+    _requirement_names = field_validator("requirements", mode="before")(named_scores)
 
     @model_validator(mode="after")
     def _distinct_attacks(self) -> Weapon:

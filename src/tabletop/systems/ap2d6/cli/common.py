@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
+from tabletop.cli.output import console, print_json
+from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.options import Options
 from tabletop.systems.ap2d6.scores import MAX_SCORE, Score
@@ -74,3 +77,11 @@ def read_options(pairs: list[str] | None) -> Options:
         else:
             chosen[name] = int(value) if value.lstrip("-").isdigit() else value
     return validated(Options, chosen, "--rule")
+
+
+def ask_again(error: TabletopError, as_json: bool) -> None:
+    """Say why an interactive command was refused, before asking for the next one."""
+    if as_json:
+        print_json({"error": str(error)})
+    else:
+        console.print(f"[red]{escape(str(error))}[/red] — try again")

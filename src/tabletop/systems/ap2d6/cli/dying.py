@@ -19,7 +19,7 @@ from tabletop.cli.output import console, print_json
 from tabletop.dice import DiceSource, FixedDice, dice_source
 from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6 import health
-from tabletop.systems.ap2d6.cli.common import Rules, read_options
+from tabletop.systems.ap2d6.cli.common import Rules, ask_again, read_options
 from tabletop.systems.ap2d6.death import gm_view, player_view
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.events import Event, for_role
@@ -160,10 +160,7 @@ def death_command(
         try:
             character, events = step(character, line, dice, options)
         except TabletopError as error:
-            if json:
-                print_json({"error": str(error)})
-            else:
-                console.print(f"[red]{escape(str(error))}[/red] — try again")
+            ask_again(error, json)
             continue
         log += events
         _write_gm_file(gm_file, character, log)

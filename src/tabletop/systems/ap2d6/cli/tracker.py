@@ -18,7 +18,7 @@ from tabletop.cli.dice import Json, Seed
 from tabletop.cli.output import console, print_json
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import TabletopError
-from tabletop.systems.ap2d6.cli.common import Rules, read_options
+from tabletop.systems.ap2d6.cli.common import Rules, ask_again, read_options
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.events import Event
@@ -227,10 +227,7 @@ def ap_command(
         try:
             events = run_line(session, line)
         except TabletopError as error:
-            if json:
-                print_json({"error": str(error)})
-            else:
-                console.print(f"[red]{escape(str(error))}[/red] — try again")
+            ask_again(error, json)
             continue
         _report(session, events, json)
     if json:
