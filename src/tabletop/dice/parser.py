@@ -30,7 +30,7 @@ from tabletop.dice.syntax import (
 )
 from tabletop.errors import LimitError, NotationError
 
-_SPACE = " \t"
+_SPACE = frozenset(" \t")
 _DIGITS = re.compile(r"[0-9]+")
 _MODIFIER_STARTS = frozenset("akdr!=<>")
 
@@ -70,7 +70,7 @@ class _Parser:
         return self.text[index] if index < len(self.text) else ""
 
     def skip_space(self) -> None:
-        while self.peek() and self.peek() in _SPACE:
+        while self.peek() in _SPACE:
             self.pos += 1
 
     def take(self, literal: str) -> bool:
@@ -117,7 +117,7 @@ class _Parser:
         while True:
             self.skip_space()
             op = self.peek()
-            if op not in ("+", "-") or not op:
+            if op not in ("+", "-"):
                 return node, depth
             at = self.pos
             self.pos += 1
@@ -131,7 +131,7 @@ class _Parser:
         while True:
             self.skip_space()
             op = self.peek()
-            if op not in ("*", "/") or not op:
+            if op not in ("*", "/"):
                 return node, depth
             at = self.pos
             self.pos += 1
@@ -166,19 +166,15 @@ class _Parser:
             raise self.fail("expected a number, dice or '(' here")
         if char.isdigit() and char.isascii():
             value = self.integer("a number")
-            if self.peek() in ("d", "D") and self.peek():
+            if self.peek() in ("d", "D"):
                 return self.dice(value, start), 1
             return Integer(value), 1
-        if (
-            char in ("d", "D")
-            and (self.peek(1).isdigit() or self.peek(1) in ("%", "!"))
-            and (self.peek(1))
-        ):
+        if char in ("d", "D") and (self.peek(1).isdigit() or self.peek(1) in ("%", "!")):
             return self.dice(1, start), 1
-        if char == "U" and self.peek(1) in ("d", "D") and self.peek(1):
+        if char == "U" and self.peek(1) in ("d", "D"):
             return self.usage_die(start), 1
         if char.isalpha() or char == "_":
-            while self.peek() and (self.peek().isalnum() or self.peek() == "_"):
+            while self.peek().isalnum() or self.peek() == "_":
                 self.pos += 1
             return Name(self.text[start : self.pos]), 1
         raise self.fail("expected a number, dice or '(' here")
@@ -240,7 +236,7 @@ class _Parser:
                 mode = "kh" if self.text[at] == "a" else "kl"
                 keep = Keep(mode, count)  # type: ignore[arg-type]
                 count += extra
-            elif self.peek() in ("k", "d") and self.peek():
+            elif self.peek() in ("k", "d"):
                 kind = "keep"
                 keep = self.keep(count)
             elif self.peek() == "!":
@@ -249,7 +245,7 @@ class _Parser:
             elif self.peek() == "r":
                 kind = "reroll"
                 reroll = self.reroll(sides)
-            elif self.peek() in ("=", "<", ">") and self.peek():
+            elif self.peek() in ("=", "<", ">"):
                 kind = "success"
                 success = self.compare("a number to count successes against")
             else:
@@ -282,7 +278,7 @@ class _Parser:
         self.pos += 1  # "!"
         penetrating = self.take("p")
         on = None
-        if self.peek() in ("=", "<", ">") and self.peek():
+        if self.peek() in ("=", "<", ">"):
             at = self.pos
             on = self.compare("a number to explode on")
             if not on.faces(sides):
