@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tabletop.cli import main
+from tests.cli.helpers import run as run_tabletop
 
 
 @pytest.fixture
@@ -16,13 +16,8 @@ def run(capsys, monkeypatch):
 
     def go(*argv: str, typed: str = "") -> tuple[int, str, str]:
         monkeypatch.setattr("sys.stdin", io.StringIO(typed))
-        code = 0
-        try:
-            main(list(argv))
-        except SystemExit as leaving:
-            code = leaving.code or 0
-        out = capsys.readouterr()
-        return code, out.out, out.err
+        result = run_tabletop(capsys, *argv)
+        return result.code, result.out, result.err
 
     return go
 
