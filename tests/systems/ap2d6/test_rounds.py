@@ -260,3 +260,19 @@ def test_rua38_con_ignores_only_statuses_that_act_each_round() -> None:
 
     sheet = poisoned(con=2, poison=3).with_status("weak", STATUSES.spec("weak"))
     assert ignorable(sheet) == {"poison": 1}, "[weak] makes CON 1"
+
+
+def test_a_players_view_of_the_fight_carries_no_secret() -> None:
+    """The DC of a downed character is in the GM's view of the fight and nowhere in the
+    player's (both DC 11 [5,6] and its faces are absent)."""
+    from tabletop.systems.ap2d6.rounds import view
+
+    combat = fight(standard_sheet("Ayla").model_copy(update={"hp": 1}), standard_sheet("Orc"))
+    from tabletop.systems.ap2d6 import take_damage
+
+    down, _ = take_damage(combat.character("Ayla"), 2, FixedDice([5, 6]))
+    combat = combat.replaced(down)
+    gm, player = view(combat, "gm"), view(combat, "player")
+    assert gm["characters"][0]["dying"]["dc_roll"]["total"] == 11
+    assert "dc_roll" not in str(player) and "11" not in str(player["characters"][0]["dying"])
+    assert player["characters"][0]["life"] == "down"

@@ -47,6 +47,7 @@ from tabletop.systems.ap2d6.health import (
 from tabletop.systems.ap2d6.odds import (
     check_odds,
     contest_odds,
+    double_six_chance,
     failure_margins,
     reading_bands,
     simulate_death,
@@ -135,6 +136,7 @@ __all__ = [
     "contest",
     "contest_odds",
     "death_check",
+    "double_six_chance",
     "failure_margins",
     "for_role",
     "gm_view",

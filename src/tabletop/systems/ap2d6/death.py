@@ -47,10 +47,6 @@ class DeathCheck(BaseModel):
     margin: int | None = None
     """DC minus the check's total, for a rolled failure (the consequence row, RU-A24)."""
 
-    @property
-    def total(self) -> int | None:
-        return None if self.roll is None else self.roll.total + self.modifier
-
 
 class Consequence(BaseModel):
     """One failure's consequence, resolved when the character survives (RU-M40, RU-M41)."""

@@ -14,7 +14,7 @@ open decision and its legal choices are `open_decision(combat)`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -23,7 +23,7 @@ from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.checks import Check, check, contest
 from tabletop.systems.ap2d6.costs import ActionCost, Cost, basic_action
 from tabletop.systems.ap2d6.errors import Ap2d6Error
-from tabletop.systems.ap2d6.events import Event
+from tabletop.systems.ap2d6.events import Event, Role
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.records import roll_2d6
 from tabletop.systems.ap2d6.sheet import ActiveStatus, Character
@@ -85,6 +85,13 @@ class Combat(BaseModel):
         """The public initiative tracker: each character's AGI, highest first (RU-M24)."""
         scored = [(c.name, c.score("AGI")) for c in self.characters]
         return sorted(scored, key=lambda pair: -pair[1])
+
+
+def view(combat: Combat, role: Role) -> dict[str, Any]:
+    """The fight as JSON for `role`: every sheet through `Character.view`, so a player never
+    receives a secret death DC, a verdict or an outcome nobody has found out yet."""
+    data = combat.model_dump(mode="json", exclude={"characters"})
+    return {**data, "characters": [character.view(role) for character in combat.characters]}
 
 
 def join(combat: Combat, character: Character) -> Combat:
@@ -234,9 +241,7 @@ def manage_statuses(
         kept[name] = ActiveStatus(
             spec=active.spec, state=Status(stacks=stacks, rounds_left=active.state.rounds_left)
         )
-    changed = character.model_copy(
-        update={"tracker": tracker, "statuses": kept, "hp": character.current_hp}
-    )
+    changed = character.model_copy(update={"tracker": tracker, "statuses": kept})
     changed, expired = health.pass_rounds(changed, 1)
     return changed, events + expired
 
