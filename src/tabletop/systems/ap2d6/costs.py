@@ -87,14 +87,22 @@ def _parse_steps(text: str) -> list[list[dict[str, int]]]:
                     f"cannot read the AP cost {text!r}: write costs like (1n1), "
                     "(2n3 or 3n1) or (1n1)->(2n1)"
                 )
-            alternatives.append({"ap": int(match[1]), "returns_in": int(match[2])})
+            ap, returns_in = int(match[1]), int(match[2])
+            if not (1 <= ap <= MAX_AP_COST and 1 <= returns_in <= MAX_RETURN):
+                raise ValueError(
+                    f"({ap}n{returns_in}) is out of range: 1 to {MAX_AP_COST} AP, returning in "
+                    f"1 to {MAX_RETURN} turns"
+                )
+            alternatives.append({"ap": ap, "returns_in": returns_in})
         steps.append(alternatives)
+    if len(steps) > MAX_CHAIN or any(len(step) > MAX_CHAIN for step in steps):
+        raise ValueError(f"an AP cost has at most {MAX_CHAIN} steps and {MAX_CHAIN} choices a step")
     return steps
 
 
 def action_cost(text: str) -> ActionCost:
     """An `ActionCost` from notation such as `(1n1)->(2n1)`; refuses anything else clearly."""
-    return validated(ActionCost, text, f"AP cost {text!r}")
+    return validated(ActionCost, text, f"AP cost {text[:40]!r}")
 
 
 class BasicAction(BaseModel):

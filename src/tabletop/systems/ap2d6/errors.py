@@ -37,4 +37,4 @@ def describe(error: ValidationError) -> str:
     problem = error.errors()[0]
     where = ".".join(str(part) for part in problem["loc"])
     message = problem["msg"].removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
+    return f"{where}: {message}" if where and problem["type"] != "value_error" else message

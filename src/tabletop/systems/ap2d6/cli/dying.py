@@ -77,6 +77,8 @@ def finished(character: Character) -> bool:
 def downed(name: str, con: int, hp: int, dice: DiceSource) -> tuple[Character, list[Event]]:
     """A character with this CON brought down to `hp`, the secret DC rolled."""
     sheet = standard_sheet(name, CON=con)
+    if sheet.max_hp <= 0:
+        raise Ap2d6Error(f"CON {con} leaves no health (Max HP is 18 + 6 × CON)")
     if hp > 0:
         raise Ap2d6Error("--hp must be 0 or below: death checks are for a character who is down")
     character, events = health.take_damage(sheet, sheet.max_hp - hp, dice)
