@@ -19,7 +19,7 @@ from tabletop.systems.ap2d6.records import TwoDice, roll_2d6
 from tabletop.systems.ap2d6.scores import Score, incapable, passive
 
 MAX_CONTEST_REDOS = 100
-"""Fully tied contests rolled again before the tie stands (each redo ties at most 1 in 6)."""
+"""Fully tied contests rolled again before the tie stands (equal sides tie about 1 time in 9)."""
 
 Critical = Literal["double-one", "double-six"]
 
@@ -241,8 +241,9 @@ def contest(
     """Both sides roll 2d6 + score; the higher total wins, then the higher score (RU-M11).
 
     Equal totals and scores are a tie, or are rolled again (`full_tie`, default from the
-    options). A side that cannot use its score loses without rolling (RU-M02); a natural
-    double 1 loses to any other roll (RU-A12)."""
+    options); `score_breaks_ties=False` makes equal totals a tie whatever the scores (social
+    contests, RU-A34). A side that cannot use its score loses without rolling (RU-M02); a
+    natural double 1 loses to any other roll (RU-A12)."""
     redo = (full_tie or options.full_contest_tie) == "redo"
     blocked = (incapable(first, options), incapable(second, options))
     if any(blocked):
