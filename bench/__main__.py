@@ -6,7 +6,7 @@ import importlib
 import platform
 import sys
 
-SUITES = ["dice", "constitution"]
+SUITES = ["dice", "constitution", "ap2d6"]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 
 

@@ -12,6 +12,7 @@ from rich.markup import escape
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
+from tabletop.systems.ap2d6 import cli as ap2d6_cli
 from tabletop.systems.constitution import cli as constitution_cli
 
 app = typer.Typer(
@@ -27,6 +28,7 @@ app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
 app.command("showcase")(showcase.showcase_command)
 app.add_typer(constitution_cli.app, name="constitution")
+app.add_typer(ap2d6_cli.app, name="ap2d6")
 
 USAGE_EXIT = 2
 

@@ -1,0 +1,40 @@
+"""The errors of the 2d6 action-point rules, in tabletop's one exception family."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from tabletop.errors import RulesError, TabletopError
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class Ap2d6Error(RulesError):
+    """Something the 2d6 action-point rules do not allow in the current state."""
+
+
+class Ap2d6DataError(TabletopError):
+    """A data file or saved state (sheet, weapons, statuses, bags) that is not valid."""
+
+
+class InvalidValue(Ap2d6DataError, ValueError):
+    """A value no rule accepts (a malformed score name, an out-of-range score). It is also a
+    `ValueError` so that models validating it report it like any other field problem."""
+
+
+def validated(model: type[Model], data: Any, origin: str) -> Model:
+    """`model` built from `data`, or one readable `Ap2d6DataError` naming the first problem."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise Ap2d6DataError(f"{origin}: {describe(error)}") from None
+
+
+def describe(error: ValidationError) -> str:
+    """The first problem of a validation error as `where: what`."""
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"])
+    message = problem["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}" if where and problem["type"] != "value_error" else message
