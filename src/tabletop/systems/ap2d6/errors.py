@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from tabletop.errors import RulesError, TabletopError
+from tabletop.data import validated as _validated
+from tabletop.errors import DataError, RulesError
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -15,7 +16,7 @@ class Ap2d6Error(RulesError):
     """Something the 2d6 action-point rules do not allow in the current state."""
 
 
-class Ap2d6DataError(TabletopError):
+class Ap2d6DataError(DataError):
     """A data file or saved state (sheet, weapons, statuses, bags) that is not valid."""
 
 
@@ -25,16 +26,5 @@ class InvalidValue(Ap2d6DataError, ValueError):
 
 
 def validated(model: type[Model], data: Any, origin: str) -> Model:
-    """`model` built from `data`, or one readable `Ap2d6DataError` naming the first problem."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise Ap2d6DataError(f"{origin}: {describe(error)}") from None
-
-
-def describe(error: ValidationError) -> str:
-    """The first problem of a validation error as `where: what`."""
-    problem = error.errors()[0]
-    where = ".".join(str(part) for part in problem["loc"])
-    message = problem["msg"].removeprefix("Value error, ")
-    return f"{where}: {message}" if where and problem["type"] != "value_error" else message
+    """`model` built from `data`, or one readable `Ap2d6DataError` naming the problem."""
+    return _validated(model, data, origin, Ap2d6DataError)

@@ -10,6 +10,7 @@ from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from tabletop.data import describe, validated
 from tabletop.dice import Roll, render_line
 from tabletop.systems.constitution.errors import ConstitutionError
 
@@ -29,22 +30,9 @@ class Model(BaseModel):
             raise ConstitutionError(describe(error)) from None
 
 
-def describe(error: ValidationError) -> str:
-    """A pydantic error as one line a referee can act on."""
-    problems = []
-    for item in error.errors():
-        message = item["msg"].removeprefix("Value error, ")
-        where = ".".join(str(part) for part in item["loc"])
-        problems.append(f"{where}: {message}" if where else message)
-    return "; ".join(problems)
-
-
 def build(model: type[M], data: Any) -> M:
     """Validate `data` as `model`, turning pydantic's error into a `ConstitutionError`."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise ConstitutionError(f"invalid {model.__name__}: {describe(error)}") from None
+    return validated(model, data, f"invalid {model.__name__}", ConstitutionError)
 
 
 class DiceRecord(Model):
