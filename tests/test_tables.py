@@ -117,9 +117,9 @@ def test_toml_and_json_files_load_alike(tmp_path):
     [
         ("bad.toml", "name = ", "not valid TOML"),
         ("bad.json", "{", "not valid JSON"),
-        ("list.json", "[1, 2]", "must hold one table"),
+        ("list.json", "[1, 2]", "must hold one object"),
         ("binary.toml", b"\xff\xfe\x00", "not a UTF-8 text file"),
-        ("huge.toml", "#" * 1_000_001, "larger than a table may be"),
+        ("huge.toml", "#" * 1_000_001, "more than a data file may hold"),
     ],
 )
 def test_corrupt_files_are_refused_with_one_line(tmp_path, name, content, words):

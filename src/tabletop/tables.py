@@ -12,22 +12,19 @@ shipped with a system live in its `data/tables/` folder and are found by
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from tabletop.data import read_data_file, validated
 from tabletop.dice import DiceSource, Roll, distribution, notation, parse, roll
 from tabletop.errors import TableError, TabletopError
 
 _PACKAGES = ("tabletop.systems", "tabletop.games")
-MAX_TABLE_FILE_BYTES = 1_000_000
-"""A table file larger than this is refused before it is read."""
 MAX_MODIFIER = 100
 """The largest modifier range a table may declare."""
 
@@ -210,40 +207,8 @@ class TableRoll:
 def load_table(source: str | Path | dict[str, Any], name: str | None = None) -> Table:
     """A table from a TOML or JSON file, or from already-read data."""
     if isinstance(source, dict):
-        data = source
-        origin = name or str(source.get("name", "table"))
-    else:
-        path = Path(source)
-        origin = str(path)
-        data = _read_file(path)
-    try:
-        return Table.model_validate(data)
-    except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        message = problem["msg"].removeprefix("Value error, ")
-        raise TableError(f"{origin}: {where}: {message}") from None
-
-
-def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        size = path.stat().st_size
-        if size > MAX_TABLE_FILE_BYTES:
-            raise TableError(f"{path}: {size:,} bytes is larger than a table may be")
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TableError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise TableError(f"{path}: not a UTF-8 text file") from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise TableError(
-            f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {error}"
-        ) from None
-    if not isinstance(data, dict):
-        raise TableError(f"{path}: a table file must hold one table (an object)")
-    return data
+        return validated(Table, source, name or str(source.get("name", "table")), TableError)
+    return validated(Table, read_data_file(source, TableError), str(source), TableError)
 
 
 def builtin_tables() -> dict[str, resources.abc.Traversable]:

@@ -7,12 +7,11 @@ words, live in data/catalogue.toml and are checked against these names when load
 from __future__ import annotations
 
 import re
-import tomllib
 from enum import StrEnum
 from functools import cache
-from importlib import resources
 from typing import Self
 
+from tabletop.data import shipped_data
 from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
 
 
@@ -170,8 +169,7 @@ SITUATION_PROFICIENCY: dict[Situation, tuple[Skill, ...]] = {
 @cache
 def descriptions() -> dict[str, dict[str, str]]:
     """Each named thing's description in this project's words, by kind and name."""
-    text = resources.files(__package__).joinpath("data/catalogue.toml").read_text("utf-8")
-    data = tomllib.loads(text)
+    data = shipped_data(__package__, "catalogue.toml")
     kinds: dict[str, type[StrEnum]] = {
         "skills": Skill,
         "traits": Trait,

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from tabletop.data import validated
 from tabletop.systems.dead_weight.attributes import Attribute, AttributeState
 from tabletop.systems.dead_weight.catalogue import Affliction, QuirkRule, Skill, Trait, Trauma
 from tabletop.systems.dead_weight.errors import SheetError
@@ -279,13 +280,7 @@ def revise(character: Character, **changes: Any) -> Character:
 
 def sheet_from(data: dict[str, Any]) -> Character:
     """A sheet from JSON-like data, or `SheetError` naming the first problem."""
-    try:
-        return Character.model_validate(data)
-    except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        message = problem["msg"].removeprefix("Value error, ")
-        raise SheetError(f"impossible sheet: {where + ': ' if where else ''}{message}") from None
+    return validated(Character, data, "impossible sheet", SheetError)
 
 
 def with_attribute(character: Character, attribute: Attribute, **changes: int) -> Character:

@@ -3,7 +3,6 @@ tables, usage and risk dice."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +12,7 @@ from rich.markup import escape
 
 from tabletop.cli import tables
 from tabletop.cli.output import console, print_json, print_roll
+from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, RolledUsage, dice_source
 from tabletop.systems.dead_weight.attribute_test import (
     MAX_ANNOUNCED_REROLLS,
@@ -43,7 +43,6 @@ from tabletop.systems.dead_weight.creation import (
 )
 from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
 from tabletop.systems.dead_weight.events import Event
-from tabletop.systems.dead_weight.files import read_text
 from tabletop.systems.dead_weight.odds import advise, pool_odds
 from tabletop.systems.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS
@@ -66,14 +65,10 @@ MIN_POOL = 2 - MAX_POOL
 
 
 def read_sheet(path: Path) -> Character:
-    """A character sheet from a JSON file, or a one-line error."""
-    try:
-        data = json.loads(read_text(path, "character sheet"))
-    except json.JSONDecodeError as error:
-        raise DataError(f"{path}: not a JSON character sheet ({error})") from None
-    if not isinstance(data, dict):
-        raise DataError(f"{path}: a character sheet is a JSON object")
-    return sheet_from(data)
+    """A character sheet from a JSON file (as `--out` writes it), or a one-line error."""
+    if path.suffix != ".json":
+        raise DataError(f"{path}: a character sheet is a .json file")
+    return sheet_from(read_data_file(path))
 
 
 def write_sheet(character: Character, path: Path) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tabletop.errors import RulesError, TableError
+from tabletop.errors import DataError, RulesError
+
+__all__ = ["DataError", "IllegalChoice", "SheetError"]
 
 
 class IllegalChoice(RulesError):
@@ -11,7 +13,3 @@ class IllegalChoice(RulesError):
 
 class SheetError(RulesError):
     """A character sheet that cannot exist under the rules, with the reason."""
-
-
-class DataError(TableError):
-    """A data file (shipped or user-supplied) that is malformed."""

@@ -3,17 +3,15 @@ starting gear every character has (DW-M05, DW-M12..M15, DW-M20)."""
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib import resources
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from tabletop.data import shipped_data, validated
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
-from tabletop.systems.dead_weight.errors import DataError
 from tabletop.systems.dead_weight.inventory import Item, PlaceKind
 
 
@@ -85,8 +83,4 @@ class CreationData(BaseModel):
 @cache
 def creation_data() -> CreationData:
     """The shipped creation data, validated once."""
-    text = resources.files(__package__).joinpath("data/creation.toml").read_text("utf-8")
-    try:
-        return CreationData.model_validate(tomllib.loads(text))
-    except ValidationError as error:
-        raise DataError(f"data/creation.toml: {error.errors()[0]['msg']}") from None
+    return validated(CreationData, shipped_data(__package__, "creation.toml"), "creation.toml")

@@ -26,15 +26,13 @@ Creation offers what is supplied and lets the player skip what is not.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from tabletop.data import read_data_file, validated
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
-from tabletop.systems.dead_weight.errors import DataError
-from tabletop.systems.dead_weight.files import read_text
 from tabletop.systems.dead_weight.inventory import Item
 from tabletop.systems.dead_weight.kits import KitItem
 
@@ -96,15 +94,5 @@ class Supplement(BaseModel):
 
 
 def load_supplement(path: str | Path) -> Supplement:
-    """Read a supplement file, or `DataError` naming the first problem."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(read_text(path, "supplement"))
-    except tomllib.TOMLDecodeError as error:
-        raise DataError(f"{path}: not a valid TOML file: {error}") from None
-    try:
-        return Supplement.model_validate(data)
-    except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        raise DataError(f"{path}: {where}: {problem['msg']}") from None
+    """Read a supplement file (TOML, or JSON when it ends in .json), or `DataError`."""
+    return validated(Supplement, read_data_file(path), str(path))
