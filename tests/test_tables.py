@@ -66,7 +66,7 @@ def test_a_modified_roll_past_every_entry_is_refused():
         ([{"roll": "2-6", "name": "a"}, {"roll": "8-12", "name": "b"}], "no entry for a roll of 7"),
         (
             [{"roll": "2-7", "name": "a"}, {"roll": "7-12", "name": "b"}],
-            "'a' (2-7) and 'b' (7-12) overlap",
+            "'a' (2-7) and 'b' (7-12) both cover 7",
         ),
         (
             [{"roll": "2-12", "name": "a"}, {"roll": "<=1", "name": "b"}],
@@ -119,7 +119,7 @@ def test_toml_and_json_files_load_alike(tmp_path):
         ("bad.json", "{", "not valid JSON"),
         ("list.json", "[1, 2]", "must hold one object"),
         ("binary.toml", b"\xff\xfe\x00", "not a UTF-8 text file"),
-        ("huge.toml", "#" * 1_000_001, "more than a data file may hold"),
+        ("huge.toml", "#" * 1_000_001, "too much for a data file"),
     ],
 )
 def test_corrupt_files_are_refused_with_one_line(tmp_path, name, content, words):
@@ -160,3 +160,23 @@ def test_every_builtin_table_loads():
 
     for name in builtin_tables():
         assert find_table(name).entries
+
+
+def test_negative_ranges_read_and_cover_negative_rolls():
+    loaded = load_table(
+        table({"roll": "-3--1", "name": "bad"}, {"roll": "0-2", "name": "good"}, dice="d6 - 4")
+    )
+    assert loaded.lookup(-2).name == "bad"
+    assert parse_span("-3--1") == Span(-3, -1)
+
+
+def test_checking_a_large_table_is_linear_not_quadratic():
+    entries = [{"roll": value, "name": f"entry {value}"} for value in range(20_000, 0, -1)]
+    assert len(load_table(table(*entries, dice="d20000")).entries) == 20_000
+
+
+def test_a_device_or_directory_is_not_read_as_a_table(tmp_path):
+    with pytest.raises(TableError, match="not a regular file"):
+        load_table("/dev/zero")
+    with pytest.raises(TableError, match="not a regular file"):
+        load_table(tmp_path)

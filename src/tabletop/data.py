@@ -27,10 +27,16 @@ def read_data_file(path: str | Path, error: type[TabletopError] = DataError) -> 
     """A TOML file (JSON when the name ends in `.json`) holding one object."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_DATA_FILE_BYTES:
-            raise error(f"{path}: {size:,} bytes is more than a data file may hold")
-        text = path.read_text(encoding="utf-8")
+        if not path.is_file():
+            problem = "no such file" if not path.exists() else "not a regular file"
+            raise error(f"cannot read {path}: {problem}")
+        with path.open("rb") as file:
+            raw = file.read(MAX_DATA_FILE_BYTES + 1)
+        if len(raw) > MAX_DATA_FILE_BYTES:
+            raise error(
+                f"{path}: more than {MAX_DATA_FILE_BYTES:,} bytes, too much for a data file"
+            )
+        text = raw.decode("utf-8")
     except OSError as problem:
         raise error(f"cannot read {path}: {problem.strerror or problem}") from None
     except UnicodeDecodeError:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -74,8 +75,11 @@ class Span:
         return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
 
 
+_RANGE = re.compile(r"(-?\d+)\s*-\s*(-?\d+)")
+
+
 def parse_span(text: int | str) -> Span:
-    """Read `7`, `"2-3"`, `"7+"` or `"<=1"`."""
+    """Read `7`, `"2-3"`, `"-3--1"`, `"7+"` or `"<=1"`."""
     if isinstance(text, int) and not isinstance(text, bool):
         return Span(text, text)
     if not isinstance(text, str):
@@ -86,8 +90,8 @@ def parse_span(text: int | str) -> Span:
             return Span(int(cleaned[:-1]), None)
         if cleaned.startswith("<="):
             return Span(None, int(cleaned[2:]))
-        low, sep, high = cleaned.partition("-")
-        span = Span(int(low), int(high)) if sep and low else Span(int(cleaned), int(cleaned))
+        both = _RANGE.fullmatch(cleaned)
+        span = Span(int(both[1]), int(both[2])) if both else Span(int(cleaned), int(cleaned))
     except ValueError:
         raise ValueError(
             f"cannot read the roll range {text!r}: use a number, 'a-b', 'a+' or '<=a'"
@@ -146,24 +150,43 @@ class Table(BaseModel):
                 f"table {self.name!r}: modifiers run from the lowest to the highest, "
                 f"within ±{MAX_MODIFIER}"
             )
-        possible = sorted({value + shift for value in rolled for shift in range(low, high + 1)})
         ordered = sorted(self.entries, key=lambda entry: entry.roll.bounds[0])
         for first, second in itertools.pairwise(ordered):
             if first.roll.overlaps(second.roll):
+                at = max(first.roll.bounds[0], second.roll.bounds[0])
+                if at == -math.inf:
+                    at = min(first.roll.bounds[1], second.roll.bounds[1])
                 raise TableError(
                     f"table {self.name!r}: entries {first.name!r} ({first.roll}) and "
-                    f"{second.name!r} ({second.roll}) overlap"
+                    f"{second.name!r} ({second.roll}) both cover {int(at)}"
                 )
-        for value in possible:
-            if not any(value in entry.roll for entry in self.entries):
-                raise TableError(f"table {self.name!r}: no entry for a roll of {value}")
-        for entry in self.entries:
-            if not any(value in entry.roll for value in possible):
+        reached = self._sweep(ordered, _runs(rolled, low, high))
+        for index, entry in enumerate(ordered):
+            if index not in reached:
                 raise TableError(
                     f"table {self.name!r}: entry {entry.name!r} ({entry.roll}) can never be "
                     f"rolled on {self.dice}"
                 )
         return self
+
+    def _sweep(self, ordered: list[Entry], runs: list[tuple[int, int]]) -> set[int]:
+        """Walk every run of possible results through the entries (sorted, disjoint); refuse
+        the first result no entry covers, and return the entries reached."""
+        reached: set[int] = set()
+        index = 0
+        for start, end in runs:
+            value = start
+            while value <= end:
+                while index < len(ordered) and ordered[index].roll.bounds[1] < value:
+                    index += 1
+                if index == len(ordered) or ordered[index].roll.bounds[0] > value:
+                    raise TableError(f"table {self.name!r}: no entry for a roll of {value}")
+                reached.add(index)
+                top = ordered[index].roll.bounds[1]
+                if top >= end:
+                    break
+                value = int(top) + 1
+        return reached
 
     def lookup(self, value: int) -> Entry:
         """The entry for a result (which may be a modified roll)."""
@@ -177,6 +200,19 @@ class Table(BaseModel):
         rolled = roll(self.dice, dice)
         value = rolled.total + modifier
         return TableRoll(self, rolled, modifier, value, self.lookup(value))
+
+
+def _runs(rolled: list[int], low: int, high: int) -> list[tuple[int, int]]:
+    """The possible results (each roll plus a modifier from `low` to `high`) as sorted,
+    merged runs of consecutive values."""
+    runs: list[tuple[int, int]] = []
+    for value in rolled:
+        start, end = value + low, value + high
+        if runs and start <= runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], max(runs[-1][1], end))
+        else:
+            runs.append((start, end))
+    return runs
 
 
 @dataclass(frozen=True, slots=True)

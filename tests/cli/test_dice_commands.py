@@ -89,6 +89,8 @@ def test_odds_table_lists_every_total_and_the_mean(capsys):
         (["odds", "3d6", "--at-least", "3", "--at-most", "4"], "not both"),
         (["odds", "6 / (d2 - 1)", "--json"], "divide by zero"),
         (["nonsense"], "nonsense"),
+        (["roll", "10000d6", "--times", "200"], "--times may throw at most 100,000"),
+        (["roll", "3d6", "--seed", "-1"], "seed"),
     ],
 )
 def test_errors_are_one_line_on_stderr_with_exit_code_2(capsys, args, words):
@@ -104,3 +106,14 @@ def test_showcase_runs(capsys):
     result = run(capsys, "showcase")
     assert result.code == 0
     assert "4d6kh3" in result.out
+
+
+def test_a_long_roll_stays_on_one_line_when_piped(capsys):
+    result = run(capsys, "roll", "1d1000!>1:20 + 1", "--seed", "3")
+    assert result.out.count("\n") == 1
+
+
+def test_markup_in_an_error_is_shown_as_text(capsys):
+    result = run(capsys, "roll", "[bold]")
+    assert result.code == 2
+    assert "[bold]" in result.err

@@ -73,3 +73,11 @@ def test_a_missing_table_is_one_line_and_exit_2(capsys):
     result = run(capsys, "table", "roll", "no-such-table")
     assert result.code == 2
     assert "no table file or built-in table" in result.err
+
+
+def test_markup_in_a_table_title_is_shown_as_text(tmp_path, capsys):
+    path = tmp_path / "loot.toml"
+    path.write_text(TABLE.replace('title = "Weather"', 'title = "Loot [/bold]"'))
+    result = run(capsys, "table", "show", str(path))
+    assert result.code == 0
+    assert "Loot [/bold]" in result.out

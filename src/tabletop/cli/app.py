@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except TabletopError as error:
         fail(_escape(str(error)))
     except typer.TyperException as error:
-        fail(_escape(error.format_message()), error.exit_code if error.exit_code else USAGE_EXIT)
+        fail(_escape(error.format_message()))
     except typer.Abort:
         fail("aborted", 1)
     except KeyboardInterrupt:
@@ -58,9 +58,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except Exception as error:
         if os.environ.get("TABLETOP_DEBUG"):
             raise
-        fail(
-            f"internal error ({type(error).__name__}: {error}); set TABLETOP_DEBUG=1 for details", 1
-        )
+        problem = _escape(f"{type(error).__name__}: {error}")
+        fail(f"internal error ({problem}); set TABLETOP_DEBUG=1 for details", 1)
     else:
         if isinstance(result, int) and result:
             sys.exit(result)
