@@ -12,6 +12,7 @@ from rich.markup import escape
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
+from tabletop.systems.rollunder import cli as rollunder_cli
 
 app = typer.Typer(
     name="tabletop",
@@ -25,6 +26,7 @@ app.command("roll")(dice.roll_command)
 app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
 app.command("showcase")(showcase.showcase_command)
+app.add_typer(rollunder_cli.app, name="rollunder")
 
 USAGE_EXIT = 2
 
