@@ -28,6 +28,7 @@ from tabletop.systems.rollunder.abilities import (
 from tabletop.systems.rollunder.carrying import (
     Item,
     Load,
+    check_hands,
     check_use,
     encumbered,
     needs_both_hands,
@@ -80,6 +81,7 @@ from tabletop.systems.rollunder.omens import (
     spend_omens,
 )
 from tabletop.systems.rollunder.options import AGI, STR, WIT, RollUnderOptions
+from tabletop.systems.rollunder.policies import avoid_instant_death, reroll_failures
 from tabletop.systems.rollunder.records import DiceRecord, Event
 from tabletop.systems.rollunder.recovery import downtime, stretch
 from tabletop.systems.rollunder.resolution import (
@@ -141,10 +143,12 @@ __all__ = [
     "Survival",
     "after_armour",
     "armour_reduction",
+    "avoid_instant_death",
     "begin_activation",
     "burial_cost",
     "bury",
     "cast_sacred_spell",
+    "check_hands",
     "check_sheet",
     "check_use",
     "choose_mutation",
@@ -168,6 +172,7 @@ __all__ = [
     "recruit_follower",
     "remove",
     "replace_character",
+    "reroll_failures",
     "resolve",
     "save_from_death",
     "spend_omens",

@@ -112,10 +112,22 @@ def needs_both_hands(item: Item, options: RollUnderOptions) -> bool:
     return options.two_handed == "weapons_and_bulk_3_or_more" and item.kind == "weapon"
 
 
+def check_hands(load: Load, options: RollUnderOptions) -> Load:
+    """The load, if its hands hold what the options allow: an item needing both hands is
+    held alone unless `two_handed_holding="only_to_use"` (CR-A26)."""
+    if options.two_handed_holding == "occupies_both_hands" and len(load.held) > 1:
+        for item in load.held:
+            if needs_both_hands(item, options):
+                raise RollUnderError(
+                    f"{item.name!r} needs both hands, so nothing else can be held with it"
+                )
+    return load
+
+
 def check_use(load: Load, name: str, options: RollUnderOptions) -> Item:
     """The held item `name`, if the character can use it now; otherwise a clear refusal.
 
-    An item needing both hands can be used only when nothing else is held (CR-A26)."""
+    An item needing both hands can be used only when nothing else is held (CR-M08)."""
     held = next((item for item in load.held if item.name == name), None)
     if held is None:
         raise RollUnderError(f"{name!r} is not held; an item must be in hand to be used")
@@ -125,9 +137,9 @@ def check_use(load: Load, name: str, options: RollUnderOptions) -> Item:
     return held
 
 
-def place(load: Load, item: Item, where: Place) -> Load:
+def place(load: Load, item: Item, where: Place, options: RollUnderOptions) -> Load:
     """The load with `item` added where it is put, or a clear refusal if it cannot go there."""
-    return _rebuilt(load, **{where: (*getattr(load, where), item)})
+    return check_hands(_rebuilt(load, **{where: (*getattr(load, where), item)}), options)
 
 
 def remove(load: Load, name: str) -> tuple[Load, Item]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationError, model_validator
 
-from tabletop.systems.rollunder.carrying import Load
+from tabletop.systems.rollunder.carrying import Load, check_hands
 from tabletop.systems.rollunder.errors import RollUnderError, describe
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Model
@@ -126,10 +126,13 @@ class Character(Model):
 
 
 def check_sheet(character: Character, options: RollUnderOptions) -> Character:
-    """The sheet, if it carries exactly the abilities the options name (CR-G01)."""
+    """The sheet, if it carries exactly the abilities the options name (CR-G01) and its
+    hands hold what the options allow (CR-A26)."""
     if set(character.abilities) != set(options.abilities):
         raise RollUnderError(
             f"{character.name}'s abilities ({', '.join(character.abilities)}) are not the "
             f"game's ({', '.join(options.abilities)}); set RollUnderOptions.abilities"
         )
+    if character.load is not None:
+        check_hands(character.load, options)
     return character

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import DiceSource, dice_source
-from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll, passes
+from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
 from tabletop.systems.rollunder.character import Character
 from tabletop.systems.rollunder.contests import MAX_SIDES, MAX_TEAM, Contest, Side
 from tabletop.systems.rollunder.corruption import CORRUPTION_DIE, SufferCorruption
@@ -41,11 +41,9 @@ from tabletop.systems.rollunder.odds import (
     with_omens,
 )
 from tabletop.systems.rollunder.options import RollUnderOptions
+from tabletop.systems.rollunder.policies import reroll_failures
 from tabletop.systems.rollunder.records import DiceRecord, Event, roll_record
 from tabletop.systems.rollunder.resolution import (
-    KEEP,
-    REROLL,
-    Decision,
     Intent,
     Resolution,
     no_rerolls,
@@ -145,22 +143,6 @@ def _fraction(value: Fraction) -> dict[str, Any]:
 
 
 # -- roll --------------------------------------------------------------------------------
-
-
-def reroll_failures(rollers: tuple[Roller, ...], options: RollUnderOptions):  # type: ignore[no-untyped-def]
-    """A player who keeps a passing result, and re-rolls a failing one while omens last."""
-    best = max(roller.score for roller in rollers)
-    strength = {roller.name: roller.strength for roller in rollers}
-
-    def choose(decision: Decision) -> str:
-        target = best if decision.roll == "ability" else strength.get(decision.chooser) or 0
-        for number, result in enumerate(decision.results, start=1):
-            if passes(result.total, target, options):
-                return f"{KEEP} {number}"
-        rerolls = [choice for choice in decision.choices if choice.startswith(REROLL)]
-        return rerolls[0] if rerolls else f"{KEEP} 1"
-
-    return choose
 
 
 @app.command("roll")

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from tabletop.errors import TabletopError
-from tabletop.systems.rollunder.character import MAX_CORRUPTION, Character
+from tabletop.systems.rollunder.character import MAX_CORRUPTION, Character, check_sheet
 from tabletop.systems.rollunder.critical import CriticalDamage, take_damage
 from tabletop.systems.rollunder.errors import RollUnderDataError, RollUnderError
 from tabletop.systems.rollunder.flow import Procedure, RollRequest, omens_spent_by, rolled
@@ -74,12 +74,17 @@ class SufferCorruption(Model):
     @field_validator("mutation_table")
     @classmethod
     def _a_valid_table(cls, data: dict[str, Any] | None) -> dict[str, Any] | None:
-        return None if data is None else load_mutation_table(data)
+        if data is None:
+            return None
+        try:
+            return load_mutation_table(data)
+        except RollUnderDataError as error:
+            raise ValueError(str(error)) from None
 
     def procedure(
         self, options: RollUnderOptions, log: list[Event]
     ) -> Procedure[CorruptionOutcome]:
-        sheet = self.character.require_alive()
+        sheet = check_sheet(self.character.require_alive(), options)
         before = sheet.corruption
         total = before + self.gain
         sheet = sheet.with_changes(corruption=total)

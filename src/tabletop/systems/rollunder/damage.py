@@ -226,7 +226,7 @@ class RollDamage(Model):
     dice: DamageDice
 
     def procedure(self, options: RollUnderOptions, log: list[Event]) -> Procedure[DamageOutcome]:
-        sheet = self.character.require_alive()
+        sheet = check_sheet(self.character.require_alive(), options)
         answer = yield from rolled(
             self.dice.request(f"{sheet.name}'s damage roll", sheet.name, sheet.omens, options), log
         )

@@ -212,8 +212,11 @@ def mean_damage_dice(dice: DamageDice, options: RollUnderOptions = _DEFAULT) -> 
     return Fraction(count * (n + 2), 2)
 
 
-def _tail_depth(dice: DamageDice, options: RollUnderOptions) -> int:
-    """The least depth at which the chains cut short hold less than `TAIL`."""
+def odds_depth(dice: DamageDice, options: RollUnderOptions = _DEFAULT) -> int:
+    """The least explosion depth at which the chains cut short hold less than 10⁻¹⁵ in all:
+    49 for a d2, 19 for a d6, 11 for a d20; 0 for a d1, which never explodes."""
+    if dice.sides == 1:
+        return 0
     if dice.pool_explodes(options):
         per_level, chains = Fraction(1, dice.sides**dice.count), 1
     else:
@@ -297,6 +300,8 @@ class DamageOdds:
     dealt: Distribution
     """The damage after armour."""
     exact_below: int
+    depth: int
+    """Follow-up rolls per die (or pool) the distributions allow."""
     mean: Fraction
     """The exact mean damage after armour, explosions unbounded."""
 
@@ -362,7 +367,7 @@ def damage_odds(
     leaves under 10⁻¹⁵ in chains cut short, deepened until every dealt value up to
     `exact_up_to` (and the last outcome listed) is exact, within the engine's bound of 100."""
     cap = effective_armour(armour, direct)
-    depth = _tail_depth(dice, options)
+    depth = odds_depth(dice, options)
     while True:
         base = _dice_weights(dice, depth, options)
         cut = _first_cut_value(dice, depth, options) if dice.sides > 1 else math.inf
@@ -380,6 +385,7 @@ def damage_odds(
         rolled=rolled,
         dealt=dealt,
         exact_below=int(min(exact_below, 10**9)),
+        depth=depth,
         mean=_exact_mean(dice, base, cap, options),
     )
 

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tabletop.systems.rollunder.character import Character
+from tabletop.systems.rollunder.character import Character, check_sheet
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.flow import Procedure, RollKind, RollRequest, omens_spent_by, rolled
 from tabletop.systems.rollunder.health import Changed, adjust_ability
@@ -135,7 +135,7 @@ class ChanceRoll(Model):
     kind: RollKind = "chance"
 
     def procedure(self, options: RollUnderOptions, log: list[Event]) -> Procedure[ChanceOutcome]:
-        sheet = self.character.require_alive()
+        sheet = check_sheet(self.character.require_alive(), options)
         answer = yield from rolled(
             RollRequest(
                 kind=self.kind,

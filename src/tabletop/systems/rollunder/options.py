@@ -45,6 +45,10 @@ class RollUnderOptions(Model):
     """CR-A03: which items need both hands to use: any item (weapon or not) of bulk 3 or
     more, or every weapon plus any item of bulk 3 or more."""
 
+    two_handed_holding: Literal["occupies_both_hands", "only_to_use"] = "occupies_both_hands"
+    """CR-A26: an item needing both hands fills both hands whenever it is held, or only
+    while it is used (it can be held in one hand next to another item)."""
+
     contest_tie_break: Literal["one_roll_each", "full_set"] = "one_roll_each"
     """CR-A16: tied contestants (every member of a tied team) make one more ability roll each
     per round, or another full set of the contest's rolls."""
