@@ -244,8 +244,9 @@ def contest_command(
     seed: Seed = None,
     json: Json = False,
 ) -> None:
-    """An ability contest: the same number of rolls each, ranked by successes, ties broken
-    with more rolls."""
+    """An ability contest: the same number of rolls each, ranked by successes.
+
+    Ties are broken with more rolls; a team adds up its members' successes."""
     done = resolve(_contest(sides, rolls, ability), dice_source(seed), _options(ctx))
     outcome = done.outcome
     if json:
@@ -365,8 +366,10 @@ def damage_command(
     seed: Seed = None,
     json: Json = False,
 ) -> None:
-    """Roll damage (a maximum rolls again, adding the new roll minus 1), apply armour, and
-    report critical damage, rolling the injury table when it is called for."""
+    """Roll damage, apply armour, report critical damage and any injury.
+
+    A maximum rolls again and adds the new roll minus 1. With --health and --max-health (or
+    --character) the thresholds are checked and the injury table rolled when called for."""
     options = _options(ctx)
     damage = parse_damage(die)
     hit_data = {"armour": armour, "direct": direct}
@@ -426,8 +429,10 @@ def corruption_command(
     seed: Seed = None,
     json: Json = False,
 ) -> None:
-    """Suffer corruption: a d12 equal to or under the total deals that much direct damage
-    and heals as much corruption; critical damage from it brings a mutation."""
+    """Suffer corruption: a d12 under the total strikes as direct damage.
+
+    The roll heals as much corruption as it deals; critical damage from it brings a
+    mutation (rolled on --mutations, or left for the GM)."""
     options = _options(ctx)
     table = mutation_data(mutations) if mutations is not None else None
     if character is not None:
@@ -556,8 +561,7 @@ def odds_damage(
     max_health: MaxHealth = None,
     json: Json = False,
 ) -> None:
-    """The exact damage of one hit after armour; with health, the chance of each critical
-    threshold."""
+    """The exact damage of one hit after armour, and the chance of each critical threshold."""
     options = _options(ctx)
     damage = parse_damage(die)
     if not isinstance(damage, DamageDice):
@@ -632,8 +636,7 @@ def odds_corruption(
     ] = 0,
     json: Json = False,
 ) -> None:
-    """One corruption roll's chance to strike, its damage and critical outcomes; optionally
-    the corruption and damage after many equal gains."""
+    """The chance a corruption roll strikes, its damage, and where many gains lead."""
     options = _options(ctx)
     before = _health(health, max_health)
     odds = corruption_odds(total, gain, *(before or (None, None)), options)
