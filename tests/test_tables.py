@@ -38,6 +38,22 @@ def test_a_modifier_is_added_before_the_lookup():
     assert loaded.roll(FixedDice([6, 6]), modifier=9).entry.name == "high"
 
 
+def test_declared_modifiers_allow_rows_only_a_modified_roll_reaches():
+    data = table(
+        {"roll": "<=0", "name": "spared"},
+        {"roll": "1-6", "name": "hurt"},
+        {"roll": "7+", "name": "dead"},
+        dice="1d6",
+    )
+    with pytest.raises(TableError, match="can never be rolled"):
+        load_table(data)
+    loaded = load_table({**data, "modifiers": [-1, 3]})
+    assert loaded.roll(FixedDice([1]), modifier=-1).entry.name == "spared"
+    assert loaded.roll(FixedDice([6]), modifier=3).entry.name == "dead"
+    with pytest.raises(TableError, match="no entry for a roll of 0"):
+        load_table({**data, "entries": data["entries"][1:], "modifiers": [-1, 3]})
+
+
 def test_a_modified_roll_past_every_entry_is_refused():
     loaded = load_table(table({"roll": "2-12", "name": "all"}))
     with pytest.raises(TableError, match="no entry for 13"):
@@ -101,9 +117,9 @@ def test_toml_and_json_files_load_alike(tmp_path):
     [
         ("bad.toml", "name = ", "not valid TOML"),
         ("bad.json", "{", "not valid JSON"),
-        ("list.json", "[1, 2]", "must hold one table"),
+        ("list.json", "[1, 2]", "must hold one object"),
         ("binary.toml", b"\xff\xfe\x00", "not a UTF-8 text file"),
-        ("huge.toml", "#" * 1_000_001, "larger than a table may be"),
+        ("huge.toml", "#" * 1_000_001, "more than a data file may hold"),
     ],
 )
 def test_corrupt_files_are_refused_with_one_line(tmp_path, name, content, words):

@@ -1,6 +1,7 @@
 """Random tables as data: a dice expression and ranges of results, each leading to an entry.
 
-A table file (TOML or JSON) gives a `name`, the `dice` to roll and `entries`, each with a
+A table file (TOML or JSON) gives a `name`, the `dice` to roll, optionally the range of
+`modifiers` the rules add to the roll, and `entries`, each with a
 `roll` (a number, "a-b", "a+" for a and above, or "<=a") and a `name`, optionally `text`
 and structured `effects` (each a table with a `kind` and its own fields). Loading checks
 that every possible roll reaches exactly one entry and that no entry is unreachable. Tables
@@ -11,22 +12,21 @@ shipped with a system live in its `data/tables/` folder and are found by
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from tabletop.data import read_data_file, validated
 from tabletop.dice import DiceSource, Roll, distribution, notation, parse, roll
 from tabletop.errors import TableError, TabletopError
 
 _PACKAGES = ("tabletop.systems", "tabletop.games")
-MAX_TABLE_FILE_BYTES = 1_000_000
-"""A table file larger than this is refused before it is read."""
+MAX_MODIFIER = 100
+"""The largest modifier range a table may declare."""
 
 
 class Effect(BaseModel):
@@ -121,6 +121,9 @@ class Table(BaseModel):
     name: str = Field(min_length=1)
     title: str = ""
     dice: str
+    modifiers: tuple[int, int] = (0, 0)
+    """The lowest and highest modifier the rules add to this table's roll: validation checks
+    every roll plus every such modifier (so rows only a modified roll reaches are allowed)."""
     entries: tuple[Entry, ...] = Field(min_length=1)
 
     @field_validator("dice")
@@ -134,9 +137,16 @@ class Table(BaseModel):
     @model_validator(mode="after")
     def _every_roll_reaches_one_entry(self) -> Table:
         try:
-            possible = distribution(self.dice).outcomes
+            rolled = distribution(self.dice).outcomes
         except TabletopError as error:
             raise TableError(f"table {self.name!r}: its dice cannot be weighed: {error}") from None
+        low, high = self.modifiers
+        if not -MAX_MODIFIER <= low <= high <= MAX_MODIFIER:
+            raise TableError(
+                f"table {self.name!r}: modifiers run from the lowest to the highest, "
+                f"within ±{MAX_MODIFIER}"
+            )
+        possible = sorted({value + shift for value in rolled for shift in range(low, high + 1)})
         ordered = sorted(self.entries, key=lambda entry: entry.roll.bounds[0])
         for first, second in itertools.pairwise(ordered):
             if first.roll.overlaps(second.roll):
@@ -197,40 +207,8 @@ class TableRoll:
 def load_table(source: str | Path | dict[str, Any], name: str | None = None) -> Table:
     """A table from a TOML or JSON file, or from already-read data."""
     if isinstance(source, dict):
-        data = source
-        origin = name or str(source.get("name", "table"))
-    else:
-        path = Path(source)
-        origin = str(path)
-        data = _read_file(path)
-    try:
-        return Table.model_validate(data)
-    except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        message = problem["msg"].removeprefix("Value error, ")
-        raise TableError(f"{origin}: {where}: {message}") from None
-
-
-def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        size = path.stat().st_size
-        if size > MAX_TABLE_FILE_BYTES:
-            raise TableError(f"{path}: {size:,} bytes is larger than a table may be")
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TableError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise TableError(f"{path}: not a UTF-8 text file") from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise TableError(
-            f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {error}"
-        ) from None
-    if not isinstance(data, dict):
-        raise TableError(f"{path}: a table file must hold one table (an object)")
-    return data
+        return validated(Table, source, name or str(source.get("name", "table")), TableError)
+    return validated(Table, read_data_file(source, TableError), str(source), TableError)
 
 
 def builtin_tables() -> dict[str, resources.abc.Traversable]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tabletop.cli import main
+from tabletop.cli.app import main
 
 
 @dataclass

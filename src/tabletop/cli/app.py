@@ -12,6 +12,9 @@ from rich.markup import escape
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
+from tabletop.systems.ap2d6 import cli as ap2d6_cli
+from tabletop.systems.constitution import cli as constitution_cli
+from tabletop.systems.dead_weight import cli as dead_weight_cli
 from tabletop.systems.rollunder import cli as rollunder_cli
 
 app = typer.Typer(
@@ -26,6 +29,9 @@ app.command("roll")(dice.roll_command)
 app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
 app.command("showcase")(showcase.showcase_command)
+app.add_typer(constitution_cli.app, name="constitution")
+app.add_typer(ap2d6_cli.app, name="ap2d6")
+app.add_typer(dead_weight_cli.app, name="dead-weight")
 app.add_typer(rollunder_cli.app, name="rollunder")
 
 USAGE_EXIT = 2

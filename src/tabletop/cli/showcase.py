@@ -38,3 +38,36 @@ def showcase_command() -> None:
         f"sampled mean of 4d6kh3 over 1,000,000 rolls: {totals.mean():.4f} "
         f"(exact: {float(odds.mean):.4f})"
     )
+    _ap2d6_section(dice)
+    _dead_weight_section()
+
+
+def _dead_weight_section() -> None:
+    """Dead Weight: a test whose re-rolls follow the advisor, with the odds of each choice."""
+    from tabletop.systems.dead_weight.cli import showcase
+
+    console.print(Rule("Dead Weight: a test re-rolled with the exact odds of every choice"))
+    showcase(SHOWCASE_SEED)
+
+
+def _ap2d6_section(dice: SeededDice) -> None:
+    """The 2d6 action-point rules: the AP tracker's walkthrough and a death check kept secret."""
+    from tabletop.systems import ap2d6
+
+    console.print(Rule("The 2d6 action-point rules"))
+    tracker = ap2d6.APTracker()
+    for label, cost in [("(2n2)", "(2n2)"), ("a move", "(1n1)"), (None, None), ("a move", "(1n1)")]:
+        if cost is None:
+            tracker, _ = tracker.start_round()
+            console.print(f"  next round, tokens slide toward 0: {tracker}")
+            continue
+        tracker, _ = tracker.pay(ap2d6.action_cost(cost), label)
+        console.print(f"  {label}: {tracker}")
+    chance = ap2d6.check_odds(1, 8)["success"]
+    console.print(f"P(2d6 + 1 meets DC 8) = {chance} ≈ {float(chance):.1%}")
+    character, _ = ap2d6.take_damage(ap2d6.standard_sheet("Ayla"), 20, dice)
+    for _ in range(3):
+        character, _ = ap2d6.death_check(character, dice)
+    console.print("Ayla is down; what her player sees (the DC stays with the GM):")
+    for line in ap2d6.player_view(character.dying).lines():
+        console.print(f"  {line}")
