@@ -190,7 +190,7 @@ def test_a_corrupt_character_file_is_refused_clearly(capsys, tmp_path):
     sheet.write_text('{"name": "Ash", "abilities": {"STR": 5}}', encoding="utf-8")
     fails(capsys, "damage", "d6", "--character", str(sheet), words="max_health")
     sheet.write_text("not json", encoding="utf-8")
-    fails(capsys, "damage", "d6", "--character", str(sheet), words="Invalid JSON")
+    fails(capsys, "damage", "d6", "--character", str(sheet), words="not valid JSON")
 
 
 def test_the_injury_table_is_a_builtin_table(capsys):

@@ -13,7 +13,7 @@ from tabletop.systems.rollunder import (
     RollUnderError,
     SufferHit,
 )
-from tabletop.systems.rollunder.errors import RollUnderDataError, validated_json
+from tabletop.systems.rollunder.errors import RollUnderDataError, validated
 from tests.systems.rollunder.helpers import hero
 
 
@@ -80,7 +80,7 @@ def test_a_hand_edited_saved_state_is_refused_clearly():
     with pytest.raises(
         RollUnderDataError, match=r"intent\.ability_roll\.character: Field required"
     ):
-        validated_json(Resolution, '{"intent": {"intent": "ability_roll"}, "answers": 3}', "x")
+        validated(Resolution, {"intent": {"intent": "ability_roll"}, "answers": 3}, "x")
 
 
 def test_the_same_roll_keeps_every_result_and_the_owner_picks_any():

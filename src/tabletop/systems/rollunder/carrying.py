@@ -12,7 +12,8 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from tabletop.systems.rollunder.errors import RollUnderError, describe
+from tabletop.data import describe
+from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Model
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationError, model_validator
 
+from tabletop.data import describe
 from tabletop.systems.rollunder.carrying import Load, check_hands
-from tabletop.systems.rollunder.errors import RollUnderError, describe
+from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Model
 

@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from tabletop.cli.output import console, percent, print_json
+from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, dice_source
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
 from tabletop.systems.rollunder.character import Character
@@ -28,7 +29,7 @@ from tabletop.systems.rollunder.critical import (
     measured_damage,
 )
 from tabletop.systems.rollunder.damage import DamageDice, Hit, SufferHit, after_armour, parse_damage
-from tabletop.systems.rollunder.errors import RollUnderDataError, validated, validated_json
+from tabletop.systems.rollunder.errors import RollUnderDataError, validated
 from tabletop.systems.rollunder.odds import (
     contest_odds,
     corruption_chain,
@@ -60,9 +61,6 @@ app = typer.Typer(
 odds_app = typer.Typer(help="Exact odds, as fractions and percentages.", no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
 
-MAX_SHEET_BYTES = 1_000_000
-"""A character file larger than this is refused before it is read."""
-
 Seed = Annotated[
     int | None, typer.Option("--seed", help="Roll a reproducible stream from this seed.")
 ]
@@ -80,7 +78,7 @@ SheetFile = Annotated[
     Path | None,
     typer.Option(
         "--character",
-        help="A character sheet (JSON) to apply everything to; prints the new sheet with --json.",
+        help="A character sheet (JSON or TOML) to apply it all to; --json prints the new sheet.",
     ),
 ]
 
@@ -266,16 +264,8 @@ def contest_command(
 
 
 def read_sheet(path: Path) -> Character:
-    """A character sheet from a JSON file, or one clear error."""
-    try:
-        if path.stat().st_size > MAX_SHEET_BYTES:
-            raise RollUnderDataError(f"{path}: larger than a character sheet may be")
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RollUnderDataError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise RollUnderDataError(f"{path}: not a UTF-8 text file") from None
-    return validated_json(Character, text, str(path))
+    """A character sheet from a JSON (or TOML) file, or one clear error."""
+    return validated(Character, read_data_file(path, RollUnderDataError), str(path))
 
 
 def _health(health: int | None, max_health: int | None) -> tuple[int, int] | None:

@@ -42,6 +42,7 @@ def table_data(table: Table) -> dict[str, Any]:
         "name": table.name,
         "title": table.title,
         "dice": table.dice,
+        "modifiers": list(table.modifiers),
         "entries": [
             {
                 "roll": str(entry.roll),

@@ -14,10 +14,11 @@ from typing import Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from tabletop.data import describe
 from tabletop.systems.rollunder.carrying import remove
 from tabletop.systems.rollunder.character import Character, Injury
 from tabletop.systems.rollunder.dying import face_death
-from tabletop.systems.rollunder.errors import RollUnderDataError, describe
+from tabletop.systems.rollunder.errors import RollUnderDataError
 from tabletop.systems.rollunder.flow import (
     ChoiceRequest,
     Procedure,

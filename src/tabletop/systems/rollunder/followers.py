@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationError, model_validator
 
+from tabletop.data import describe
 from tabletop.systems.rollunder.abilities import AbilityRoll, ChallengeLevel
 from tabletop.systems.rollunder.character import Character
-from tabletop.systems.rollunder.errors import RollUnderError, describe
+from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.options import WIT, RollUnderOptions
 from tabletop.systems.rollunder.records import Event, Model
 
