@@ -324,6 +324,8 @@ def _critical_report(
 def _show_critical(report: dict[str, Any], dealt: int) -> None:
     health = report["health"]
     console.print(f"health {health['before']} → {health['after']} of {health['max']}")
+    if health["after"] == 0:
+        console.print("dying: death at the end of the next activation unless healed or saved")
     critical = report["critical"]
     if not critical["incapacitated"]:
         console.print("no critical damage")
@@ -670,3 +672,23 @@ def odds_corruption(
             f"mean damage taken {float(chain.mean_damage):.4g}"
         )
     console.print(f"in the long run: {float(rate):.4g} damage per gain of {gain}")
+
+
+def showcase(seed: int) -> None:
+    """For `tabletop showcase`: three hits through the rules machine, then their exact odds."""
+    ash = Character(
+        name="Ash", abilities={"STR": 12, "AGI": 10, "WIT": 9}, max_health=14, health=14
+    )
+    hit = Hit(dice=DamageDice(sides=8), armour=1)
+    dice = dice_source(seed)
+    console.print("Ash (health 14, armour 1) takes three d8 hits that explode on an 8:")
+    for _ in range(3):
+        done = resolve(SufferHit(character=ash, hit=hit), dice)
+        _show_events(done.events)
+        ash = done.outcome.character  # type: ignore[union-attr]
+    odds = damage_odds(DamageDice(sides=8), hit.armour, exact_up_to=14)
+    critical = odds.critical(14, 14)
+    console.print(
+        f"exactly, one such hit at full health: mean damage {odds.mean}, "
+        f"P(incapacitated) = {critical.incapacitated}, P(injury) = {critical.injury}"
+    )
