@@ -18,6 +18,7 @@ from tabletop.systems.rollunder import (
     resolve,
 )
 from tabletop.systems.rollunder.resolution import Policy
+from tests.dice.brute import _NeedFace, _Script
 
 
 def hero(**changes: Any) -> Character:
@@ -47,23 +48,6 @@ def run(
 
 def kinds(resolution: Resolution) -> list[str]:
     return [event.kind for event in resolution.events]
-
-
-class _NeedFace(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Script:
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = faces
-        self.used = 0
-
-    def roll(self, sides: int) -> int:
-        if self.used == len(self.faces):
-            raise _NeedFace(sides)
-        self.used += 1
-        return self.faces[self.used - 1]
 
 
 Classes = dict[int, list[tuple[int, int]]]

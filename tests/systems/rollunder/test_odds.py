@@ -46,7 +46,6 @@ from tabletop.systems.rollunder.odds import (
     pass_chance,
     with_omens,
 )
-from tabletop.systems.rollunder.resolution import roll_for
 from tests.systems.rollunder.helpers import d20_classes, hero, walk
 
 DEFAULTS = RollUnderOptions()
@@ -326,10 +325,9 @@ def test_cr_p04_critical_odds_for_the_notes_example_and_the_measure_options():
 
 def test_cr_p03_sampled_damage_after_armour_matches_the_exact_odds():
     dice, source = DamageDice(sides=6), SeededDice(7)
-    request = dice.request("test", "you", 0, DEFAULTS)
     samples = 20_000
     dealt = np.array(
-        [after_armour(dice.total(roll_for(request, source).total), 1) for _ in range(samples)]
+        [after_armour(dice.total(dice.roll(DEFAULTS, source).total), 1) for _ in range(samples)]
     )
     odds = damage_odds(dice, 1)
     assert abs(dealt.mean() - float(odds.mean)) < 4.5 * odds.dealt.stdev / math.sqrt(samples)

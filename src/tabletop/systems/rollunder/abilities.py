@@ -5,7 +5,7 @@ actions need no roll; an encumbered character's AGI roll also needs a STR roll.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import Field, model_validator
 
@@ -26,6 +26,16 @@ ChallengeLevel = Literal["trivial", "challenging", "impossible"]
 D20 = "1d20"
 MAX_GROUP = 50
 """Rollers in one collective roll."""
+
+
+T = TypeVar("T")
+
+
+def distinct_names(model: T, names: list[str]) -> T:
+    """`model` if no name repeats among `names` (a validator's refusal otherwise)."""
+    if len(set(names)) != len(names):
+        raise ValueError("everyone taking part needs a different name")
+    return model
 
 
 def passes(face: int, score: int, options: RollUnderOptions) -> bool:
@@ -258,10 +268,7 @@ class CollectiveRoll(Model):
 
     @model_validator(mode="after")
     def _distinct_names(self) -> CollectiveRoll:
-        names = [member.name for member in self.characters]
-        if len(set(names)) != len(names):
-            raise ValueError("each member of a collective roll needs a different name")
-        return self
+        return distinct_names(self, [member.name for member in self.characters])
 
     def procedure(self, options: RollUnderOptions, log: list[Event]) -> Procedure[GroupOutcome]:
         sheets = [check_sheet(member.require_alive(), options) for member in self.characters]
@@ -290,10 +297,7 @@ class ScoreRoll(Model):
 
     @model_validator(mode="after")
     def _distinct_names(self) -> ScoreRoll:
-        names = [roller.name for roller in self.rollers]
-        if len(set(names)) != len(names):
-            raise ValueError("each roller needs a different name")
-        return self
+        return distinct_names(self, [roller.name for roller in self.rollers])
 
     def procedure(self, options: RollUnderOptions, log: list[Event]) -> Procedure[ScoreOutcome]:
         passed, rolled_now, spent = yield from group_check(

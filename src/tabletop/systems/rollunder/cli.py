@@ -49,7 +49,6 @@ from tabletop.systems.rollunder.resolution import (
     Resolution,
     no_rerolls,
     resolve,
-    roll_for,
 )
 from tabletop.tables import load_table
 
@@ -375,7 +374,7 @@ def damage_command(
     dice = dice_source(seed)
     record = None
     if isinstance(damage, DamageDice):
-        record = roll_for(damage.request("the damage", "you", 0, options), dice)
+        record = damage.roll(options, dice)
         rolled = damage.total(record.total)
     else:
         rolled = damage

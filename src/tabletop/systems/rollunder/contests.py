@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from tabletop.systems.rollunder.abilities import Roller, ability_check
+from tabletop.systems.rollunder.abilities import Roller, ability_check, distinct_names
 from tabletop.systems.rollunder.flow import Procedure
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Event, Model
@@ -66,11 +66,8 @@ class Contest(Model):
 
     @model_validator(mode="after")
     def _distinct_names(self) -> Contest:
-        sides = [side.name for side in self.sides]
-        people = [member.name for side in self.sides for member in side.members]
-        if len(set(sides)) != len(sides) or len(set(people)) != len(people):
-            raise ValueError("every side and every contestant needs a different name")
-        return self
+        distinct_names(self, [side.name for side in self.sides])
+        return distinct_names(self, [m.name for side in self.sides for m in side.members])
 
     def procedure(self, options: RollUnderOptions, log: list[Event]) -> Procedure[ContestOutcome]:
         return _Contest(self, options, log).run()

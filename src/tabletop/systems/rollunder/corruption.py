@@ -17,8 +17,9 @@ from tabletop.errors import TabletopError
 from tabletop.systems.rollunder.character import MAX_CORRUPTION, Character, check_sheet
 from tabletop.systems.rollunder.critical import CriticalDamage, take_damage
 from tabletop.systems.rollunder.errors import RollUnderDataError, RollUnderError
-from tabletop.systems.rollunder.flow import Procedure, RollRequest, omens_spent_by, rolled
+from tabletop.systems.rollunder.flow import Procedure
 from tabletop.systems.rollunder.health import Changed
+from tabletop.systems.rollunder.omens import roll_affecting
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Event, Model
 from tabletop.tables import Table, load_table
@@ -98,17 +99,9 @@ class SufferCorruption(Model):
             )
         )
         against = total if options.corruption_roll_against == "new_total" else before
-        answer = yield from rolled(
-            RollRequest(
-                kind="corruption",
-                expression=CORRUPTION_DIE,
-                purpose=f"{sheet.name}'s corruption roll",
-                owner=sheet.name,
-                payers={sheet.name: sheet.omens},
-            ),
-            log,
+        sheet, answer = yield from roll_affecting(
+            sheet, "corruption", CORRUPTION_DIE, f"{sheet.name}'s corruption roll", log
         )
-        sheet = sheet.with_changes(omens=sheet.omens - omens_spent_by(sheet.name, answer))
         face = answer.total
         triggered = face <= against
         log.append(
@@ -153,17 +146,9 @@ class SufferCorruption(Model):
             )
             return sheet.with_changes(mutations_to_choose=sheet.mutations_to_choose + 1)
         table = load_table(self.mutation_table)
-        answer = yield from rolled(
-            RollRequest(
-                kind="mutation",
-                expression=table.dice,
-                purpose=f"{sheet.name}'s mutation roll",
-                owner=sheet.name,
-                payers={sheet.name: sheet.omens},
-            ),
-            log,
+        sheet, answer = yield from roll_affecting(
+            sheet, "mutation", table.dice, f"{sheet.name}'s mutation roll", log
         )
-        sheet = sheet.with_changes(omens=sheet.omens - omens_spent_by(sheet.name, answer))
         entry = table.lookup(answer.total)
         log.append(_mutation_event(sheet.name, entry.name, answer.result))
         return sheet.with_changes(mutations=(*sheet.mutations, entry.name))

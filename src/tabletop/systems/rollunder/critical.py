@@ -22,12 +22,10 @@ from tabletop.systems.rollunder.errors import RollUnderDataError
 from tabletop.systems.rollunder.flow import (
     ChoiceRequest,
     Procedure,
-    RollRequest,
     chosen,
-    omens_spent_by,
-    rolled,
 )
 from tabletop.systems.rollunder.health import adjust_ability, die, lose_health
+from tabletop.systems.rollunder.omens import roll_affecting
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Event, Model
 from tabletop.tables import Table, load_table
@@ -137,17 +135,9 @@ def suffer_injury(
 ) -> Procedure[Character]:
     """Roll on the injury table and apply the entry (CR-M17, CR-A07…A09)."""
     table = injury_table()
-    answer = yield from rolled(
-        RollRequest(
-            kind="injury",
-            expression=table.dice,
-            purpose=f"{character.name}'s injury roll",
-            owner=character.name,
-            payers={character.name: character.omens},
-        ),
-        log,
+    sheet, answer = yield from roll_affecting(
+        character, "injury", table.dice, f"{character.name}'s injury roll", log
     )
-    sheet = character.with_changes(omens=character.omens - omens_spent_by(character.name, answer))
     entry = table.lookup(answer.total)
     lasting = "permanent" if permanent else "until downtime"
     log.append(

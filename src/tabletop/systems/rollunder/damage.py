@@ -10,17 +10,12 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from tabletop.dice import DiceSource, limits, roll
+from tabletop.dice import DiceSource, limits
 from tabletop.systems.rollunder.character import MAX_HEALTH, Character, check_sheet
 from tabletop.systems.rollunder.critical import CriticalDamage, take_damage
 from tabletop.systems.rollunder.errors import RollUnderDataError, validated
-from tabletop.systems.rollunder.flow import (
-    Procedure,
-    RollAnswer,
-    RollRequest,
-    omens_spent_by,
-    rolled,
-)
+from tabletop.systems.rollunder.flow import Procedure, RollAnswer, RollRequest, roll_for
+from tabletop.systems.rollunder.omens import roll_affecting
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import DiceRecord, Event, Model
 
@@ -81,18 +76,20 @@ class DamageDice(Model):
             return self.dice
         return f"{self.dice}!p:{ROLL_DEPTH}"
 
-    def request(
-        self, purpose: str, owner: str, omens: int, options: RollUnderOptions
-    ) -> RollRequest:
-        """The roll request for these dice, which `owner` may re-roll with omens."""
-        return RollRequest(
+    def explodes_at(self, options: RollUnderOptions) -> int | None:
+        """The pool total that rolls the pool again, when it explodes as one; else None."""
+        return self.count * self.sides if self.pool_explodes(options) else None
+
+    def roll(self, options: RollUnderOptions, dice: DiceSource) -> DiceRecord:
+        """Roll these dice outside any decision (no omens): the record of every die."""
+        request = RollRequest(
             kind="damage",
             expression=self.roll_expression(options),
-            purpose=purpose,
-            owner=owner,
-            payers={owner: omens},
-            explodes_at=self.count * self.sides if self.pool_explodes(options) else None,
+            purpose=f"damage {self}",
+            owner="",
+            explodes_at=self.explodes_at(options),
         )
+        return roll_for(request, dice)
 
     def total(self, dice_total: int) -> int:
         """The damage rolled: the dice (explosions included) plus the modifier, never below 0."""
@@ -108,21 +105,6 @@ def parse_damage(text: str) -> DamageDice | int:
             raise RollUnderDataError(f"fixed damage is at most {MAX_HEALTH:,}")
         return amount
     return DamageDice.parse(cleaned)
-
-
-def roll_exploding_pool(expression: str, maximum: int, dice: DiceSource) -> DiceRecord:
-    """Roll `expression` again while it totals `maximum`, adding each new total minus 1."""
-    rolls = [roll(expression, dice)]
-    while rolls[-1].total == maximum and len(rolls) <= ROLL_DEPTH:
-        rolls.append(roll(expression, dice))
-    total = rolls[0].total + sum(later.total - 1 for later in rolls[1:])
-    parts = [str(rolls[0])] + [f"again {later} (−1)" for later in rolls[1:]]
-    return DiceRecord(
-        expression=expression,
-        total=total,
-        line=", ".join(parts) + (f" → {total}" if len(rolls) > 1 else ""),
-        dice={"type": "exploding_pool", "rolls": [later.to_json() for later in rolls]},
-    )
 
 
 def armour_reduction(damage: int, armour: int) -> int:
@@ -174,11 +156,10 @@ class SufferHit(Model):
         sheet = check_sheet(self.character.require_alive(), options)
         hit = self.hit
         if hit.dice is not None:
-            purpose = f"the damage against {sheet.name}"
-            answer = yield from rolled(
-                hit.dice.request(purpose, sheet.name, sheet.omens, options), log
-            )
-            sheet = sheet.with_changes(omens=sheet.omens - omens_spent_by(sheet.name, answer))
+            sheet, answer = yield from roll_affecting(
+                sheet, "damage", hit.dice.roll_expression(options),
+                f"the damage against {sheet.name}", log, hit.dice.explodes_at(options),
+            )  # fmt: skip
             damage = hit.dice.total(answer.total)
             log.append(damage_event(sheet.name, str(hit.dice), damage, answer))
         else:
@@ -227,10 +208,10 @@ class RollDamage(Model):
 
     def procedure(self, options: RollUnderOptions, log: list[Event]) -> Procedure[DamageOutcome]:
         sheet = check_sheet(self.character.require_alive(), options)
-        answer = yield from rolled(
-            self.dice.request(f"{sheet.name}'s damage roll", sheet.name, sheet.omens, options), log
-        )
-        sheet = sheet.with_changes(omens=sheet.omens - omens_spent_by(sheet.name, answer))
+        sheet, answer = yield from roll_affecting(
+            sheet, "damage", self.dice.roll_expression(options), f"{sheet.name}'s damage roll",
+            log, self.dice.explodes_at(options),
+        )  # fmt: skip
         damage = self.dice.total(answer.total)
         log.append(damage_event(sheet.name, str(self.dice), damage, answer))
         return DamageOutcome(character=sheet, damage=damage, result=answer.result)

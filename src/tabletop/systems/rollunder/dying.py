@@ -59,17 +59,8 @@ def begin_activation(character: Character, actor: str, options: RollUnderOptions
     if not _counts(actor, character, options):
         return Changed(character)
     sheet = character.with_changes(deadline_started=True)
-    return Changed(
-        sheet,
-        (
-            Event(
-                kind="dying_deadline",
-                character=sheet.name,
-                text=f"{sheet.name} dies at the end of {actor}'s activation unless saved",
-                values={"actor": actor},
-            ),
-        ),
-    )
+    text = f"{sheet.name} dies at the end of {actor}'s activation unless saved"
+    return Changed(sheet, (Event.about(sheet.name, "dying_deadline", text, actor=actor),))
 
 
 class Survival(Model):

@@ -20,8 +20,12 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, model_validator
 
+from tabletop.dice import DiceSource, limits, roll
 from tabletop.systems.rollunder.errors import RollUnderError
-from tabletop.systems.rollunder.records import DiceRecord, Event, Model
+from tabletop.systems.rollunder.records import DiceRecord, Event, Model, roll_record
+
+POOL_DEPTH = limits.MAX_EXPLOSION_DEPTH
+"""Follow-up rolls of a pool that explodes as one (CR-A11), the engine's largest bound."""
 
 RollKind = Literal[
     "ability", "strength", "contest", "tie_break", "damage", "injury", "corruption", "mutation",
@@ -136,6 +140,28 @@ def chosen(request: ChoiceRequest) -> Procedure[str]:
 
 def omens_spent_by(name: str, answer: RollAnswer) -> int:
     return answer.rerolled_by.count(name)
+
+
+def roll_exploding_pool(expression: str, maximum: int, dice: DiceSource) -> DiceRecord:
+    """Roll `expression` again while it totals `maximum`, adding each new total minus 1."""
+    rolls = [roll(expression, dice)]
+    while rolls[-1].total == maximum and len(rolls) <= POOL_DEPTH:
+        rolls.append(roll(expression, dice))
+    total = rolls[0].total + sum(later.total - 1 for later in rolls[1:])
+    parts = [str(rolls[0])] + [f"again {later} (−1)" for later in rolls[1:]]
+    return DiceRecord(
+        expression=expression,
+        total=total,
+        line=", ".join(parts) + (f" → {total}" if len(rolls) > 1 else ""),
+        dice={"type": "exploding_pool", "rolls": [later.to_json() for later in rolls]},
+    )
+
+
+def roll_for(request: RollRequest, dice: DiceSource) -> DiceRecord:
+    """Roll what a request asks for, every die on the record."""
+    if request.explodes_at is not None:
+        return roll_exploding_pool(request.expression, request.explodes_at, dice)
+    return roll_record(request.expression, dice)
 
 
 def check_answer(request: Request, answer: RollAnswer | ChoiceAnswer, repeat: bool) -> None:

@@ -42,12 +42,8 @@ def lose_health(character: Character, amount: int) -> Changed:
 
 
 def _dying(sheet: Character) -> Event:
-    return Event(
-        kind="dying",
-        character=sheet.name,
-        text=f"{sheet.name} is dying: they die at the end of the next activation unless saved",
-        values={"health": sheet.health},
-    )
+    text = f"{sheet.name} is dying: they die at the end of the next activation unless saved"
+    return Event.about(sheet.name, "dying", text, health=sheet.health)
 
 
 def heal(character: Character, amount: int) -> Changed:
@@ -57,18 +53,9 @@ def heal(character: Character, amount: int) -> Changed:
         raise RollUnderError("healing must be at least 1")
     sheet = character.require_alive()
     after = min(sheet.max_health, sheet.health + amount)
-    healed = sheet.with_changes(health=after)
-    return Changed(
-        healed,
-        (
-            Event(
-                kind="healed",
-                character=sheet.name,
-                text=f"{sheet.name} heals {after - sheet.health} ({sheet.health} → {after})",
-                values={"before": sheet.health, "after": after},
-            ),
-        ),
-    )
+    text = f"{sheet.name} heals {after - sheet.health} ({sheet.health} → {after})"
+    event = Event.about(sheet.name, "healed", text, before=sheet.health, after=after)
+    return Changed(sheet.with_changes(health=after), (event,))
 
 
 def adjust_ability(character: Character, ability: str, change: int) -> Changed:
@@ -122,13 +109,5 @@ def die(character: Character, cause: str) -> Changed:
     """The character dies (§ Death): their player makes a replacement (see `death`)."""
     sheet = character.require_alive().with_changes(death=cause, deadline_started=False)
     return Changed(
-        sheet,
-        (
-            Event(
-                kind="died",
-                character=sheet.name,
-                text=f"{sheet.name} dies ({cause})",
-                values={"cause": cause},
-            ),
-        ),
+        sheet, (Event.about(sheet.name, "died", f"{sheet.name} dies ({cause})", cause=cause),)
     )

@@ -11,10 +11,38 @@ from pydantic import Field
 
 from tabletop.systems.rollunder.character import Character, check_sheet
 from tabletop.systems.rollunder.errors import RollUnderError
-from tabletop.systems.rollunder.flow import Procedure, RollKind, RollRequest, omens_spent_by, rolled
+from tabletop.systems.rollunder.flow import (
+    Procedure,
+    RollAnswer,
+    RollKind,
+    RollRequest,
+    omens_spent_by,
+    rolled,
+)
 from tabletop.systems.rollunder.health import Changed, adjust_ability
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import DiceRecord, Event, Model
+
+
+def roll_affecting(
+    character: Character, kind: RollKind, expression: str, purpose: str, log: list[Event],
+    explodes_at: int | None = None,
+) -> Procedure[tuple[Character, RollAnswer]]:  # fmt: skip
+    """A roll that directly affects the character, who may re-roll it with omens (CR-M19a):
+    the sheet with those omens paid, and every result."""
+    answer = yield from rolled(
+        RollRequest(
+            kind=kind,
+            expression=expression,
+            purpose=purpose,
+            owner=character.name,
+            payers={character.name: character.omens},
+            explodes_at=explodes_at,
+        ),
+        log,
+    )
+    spent = omens_spent_by(character.name, answer)
+    return (character.with_changes(omens=character.omens - spent) if spent else character), answer
 
 
 def spend_omens(character: Character, count: int, use: str) -> Changed:
@@ -24,18 +52,8 @@ def spend_omens(character: Character, count: int, use: str) -> Changed:
         raise RollUnderError(f"{sheet.name} has {sheet.omens} omens, not the {count} needed")
     if count == 0:
         return Changed(sheet)
-    return Changed(
-        sheet.with_changes(omens=sheet.omens - count),
-        tuple(
-            Event(
-                kind="omen_spent",
-                character=sheet.name,
-                text=f"{sheet.name} spends an omen to {use}",
-                values={"use": use},
-            )
-            for _ in range(count)
-        ),
-    )
+    event = Event.about(sheet.name, "omen_spent", f"{sheet.name} spends an omen to {use}", use=use)
+    return Changed(sheet.with_changes(omens=sheet.omens - count), (event,) * count)
 
 
 def omens_to_save(character: Character, options: RollUnderOptions) -> int:
@@ -91,13 +109,8 @@ def cast_sacred_spell(character: Character, spell: str) -> Changed:
     if not spell.strip():
         raise RollUnderError("name the sacred spell being cast")
     sheet, paid = spend_omens(character, 1, f"cast {spell}")
-    event = Event(
-        kind="sacred_spell",
-        character=sheet.name,
-        text=f"{sheet.name} casts the sacred spell {spell}",
-        values={"spell": spell},
-    )
-    return Changed(sheet, (*paid, event))
+    text = f"{sheet.name} casts the sacred spell {spell}"
+    return Changed(sheet, (*paid, Event.about(sheet.name, "sacred_spell", text, spell=spell)))
 
 
 def recover_omens(character: Character) -> Changed:
@@ -105,18 +118,9 @@ def recover_omens(character: Character) -> Changed:
     back = character.max_omens - character.omens
     if back == 0:
         return Changed(character)
-    sheet = character.with_changes(omens=character.max_omens)
-    return Changed(
-        sheet,
-        (
-            Event(
-                kind="recovered",
-                character=sheet.name,
-                text=f"{sheet.name} recovers {back} omens",
-                values={"omens": back},
-            ),
-        ),
-    )
+    text = f"{character.name} recovers {back} omens"
+    event = Event.about(character.name, "recovered", text, omens=back)
+    return Changed(character.with_changes(omens=character.max_omens), (event,))
 
 
 class ChanceOutcome(Model):
@@ -136,17 +140,9 @@ class ChanceRoll(Model):
 
     def procedure(self, options: RollUnderOptions, log: list[Event]) -> Procedure[ChanceOutcome]:
         sheet = check_sheet(self.character.require_alive(), options)
-        answer = yield from rolled(
-            RollRequest(
-                kind=self.kind,
-                expression=self.expression,
-                purpose=f"{sheet.name}'s {self.purpose}",
-                owner=sheet.name,
-                payers={sheet.name: sheet.omens},
-            ),
-            log,
+        sheet, answer = yield from roll_affecting(
+            sheet, self.kind, self.expression, f"{sheet.name}'s {self.purpose}", log
         )
-        sheet = sheet.with_changes(omens=sheet.omens - omens_spent_by(sheet.name, answer))
         log.append(
             Event(
                 kind="chance_roll",

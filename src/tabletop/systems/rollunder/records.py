@@ -100,5 +100,12 @@ class Event(Model):
     values: dict[str, int | bool | str | None] = Field(default_factory=dict)
     dice: DiceRecord | None = None
 
+    @classmethod
+    def about(
+        cls, name: str, kind: EventKind, text: str, **values: int | bool | str | None
+    ) -> Event:
+        """An event that happened to the character called `name`."""
+        return cls(kind=kind, character=name, text=text, values=values)
+
     def __str__(self) -> str:
         return self.text if self.dice is None else f"{self.text} ({self.dice.line})"

@@ -14,18 +14,9 @@ def stretch(character: Character) -> Changed:
     """The next stretch begins: an incapacitated character recovers (CR-M16)."""
     if not (character.alive and character.incapacitated):
         return Changed(character)
-    sheet = character.with_changes(incapacitated=False)
-    return Changed(
-        sheet,
-        (
-            Event(
-                kind="recovered",
-                character=sheet.name,
-                text=f"{sheet.name} is no longer incapacitated",
-                values={"incapacitated": False},
-            ),
-        ),
-    )
+    text = f"{character.name} is no longer incapacitated"
+    event = Event.about(character.name, "recovered", text, incapacitated=False)
+    return Changed(character.with_changes(incapacitated=False), (event,))
 
 
 def downtime(character: Character) -> Changed:
@@ -40,14 +31,8 @@ def downtime(character: Character) -> Changed:
         if injury.permanent:
             lasting.append(injury)
             continue
-        log.append(
-            Event(
-                kind="recovered",
-                character=sheet.name,
-                text=f"{sheet.name} recovers from {injury.trait}",
-                values={"trait": injury.trait},
-            )
-        )
+        text = f"{sheet.name} recovers from {injury.trait}"
+        log.append(Event.about(sheet.name, "recovered", text, trait=injury.trait))
         if injury.ability is not None and injury.lost and not injury.loss_permanent:
             sheet, moved = adjust_ability(sheet, injury.ability, injury.lost)
             log.extend(moved)

@@ -27,13 +27,7 @@ from tabletop.systems.rollunder.abilities import (
 )
 from tabletop.systems.rollunder.contests import Contest, ContestOutcome
 from tabletop.systems.rollunder.corruption import CorruptionOutcome, SufferCorruption
-from tabletop.systems.rollunder.damage import (
-    DamageOutcome,
-    HitOutcome,
-    RollDamage,
-    SufferHit,
-    roll_exploding_pool,
-)
+from tabletop.systems.rollunder.damage import DamageOutcome, HitOutcome, RollDamage, SufferHit
 from tabletop.systems.rollunder.dying import EndOfActivation, LoseAbility, Survival
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.flow import (
@@ -47,10 +41,11 @@ from tabletop.systems.rollunder.flow import (
     RollKind,
     RollRequest,
     check_answer,
+    roll_for,
 )
 from tabletop.systems.rollunder.omens import ChanceOutcome, ChanceRoll
 from tabletop.systems.rollunder.options import RollUnderOptions
-from tabletop.systems.rollunder.records import DiceRecord, Event, Model, roll_record
+from tabletop.systems.rollunder.records import DiceRecord, Event, Model
 
 Intent = Annotated[
     AbilityRoll
@@ -262,13 +257,6 @@ def _rerollers(
     if rerolls and not options.omen_repeat_rerolls:
         return ()
     return tuple(name for name, omens in request.payers.items() if omens - rerolls.count(name) > 0)
-
-
-def roll_for(request: RollRequest, dice: DiceSource) -> DiceRecord:
-    """Roll what a request asks for."""
-    if request.explodes_at is not None:
-        return roll_exploding_pool(request.expression, request.explodes_at, dice)
-    return roll_record(request.expression, dice)
 
 
 Policy = Callable[[Decision], str]
