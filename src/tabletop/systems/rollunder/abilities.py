@@ -135,15 +135,16 @@ def _roll_event(
     answer: RollAnswer,
 ) -> Event:
     extra = " (the extra roll of an encumbered AGI roll)" if kind == "strength_roll" else ""
-    return Event(
-        kind=kind,
-        character=name,
-        text=(
-            f"{name} rolls {answer.total} against {ability} {score}: "
-            f"{'pass' if passed else 'fail'}{extra}"
-        ),
-        values={"ability": ability, "score": score, "face": answer.total, "passed": passed},
+    return Event.about(
+        name,
+        kind,
+        f"{name} rolls {answer.total} against {ability} {score}: "
+        f"{'pass' if passed else 'fail'}{extra}",
         dice=answer.result,
+        ability=ability,
+        score=score,
+        face=answer.total,
+        passed=passed,
     )
 
 
@@ -181,11 +182,14 @@ def group_check(
     spent = {roller.name: omens_spent_by(roller.name, answer) for roller in rollers}
     best = max(roller.score for roller in able)
     log.append(
-        Event(
-            kind="ability_roll",
-            text=f"the group rolls {answer.total} against its best {ability} {best}",
-            values={"ability": ability, "score": best, "face": answer.total},
+        Event.about(
+            None,
+            "ability_roll",
+            f"the group rolls {answer.total} against its best {ability} {best}",
             dice=answer.result,
+            ability=ability,
+            score=best,
+            face=answer.total,
         )
     )
     passing = [roller for roller in able if passes(answer.total, roller.score, options)]
@@ -198,10 +202,12 @@ def group_check(
         )
         spent[roller.name] += more
     log.append(
-        Event(
-            kind="group_result",
-            text=f"the group {'passes' if passed else 'fails'} the {ability} roll",
-            values={"ability": ability, "passed": passed},
+        Event.about(
+            None,
+            "group_result",
+            f"the group {'passes' if passed else 'fails'} the {ability} roll",
+            ability=ability,
+            passed=passed,
         )
     )
     return passed, True, spent
@@ -217,11 +223,13 @@ def _automatic(who: str, ability: str, level: ChallengeLevel, can_roll: bool) ->
         passed, reason = False, "incapacitated: unable to act or defend"
     else:
         return None
-    return Event(
-        kind="automatic_result",
-        character=None if who == "the group" else who,
-        text=f"{who} {'passes' if passed else 'fails'} the {ability} roll ({reason})",
-        values={"ability": ability, "level": level, "passed": passed},
+    return Event.about(
+        None if who == "the group" else who,
+        "automatic_result",
+        f"{who} {'passes' if passed else 'fails'} the {ability} roll ({reason})",
+        ability=ability,
+        level=level,
+        passed=passed,
     )
 
 

@@ -100,9 +100,7 @@ class _Contest:
             },
         )
         ranking = "; ".join(" = ".join(place.sides) for place in outcome.places)
-        self.log.append(
-            Event(kind="contest_result", text=f"ranking, best first: {ranking}", values={})
-        )
+        self.log.append(Event.about(None, "contest_result", f"ranking, best first: {ranking}"))
         return outcome
 
     def side_rolls(self, side: Side, rolls: int, kind: Literal["contest", "tie_break"]):  # type: ignore[no-untyped-def]
@@ -112,11 +110,12 @@ class _Contest:
             passes = 0
             if member.always(self.options) is False and member.incapacitated:
                 self.log.append(
-                    Event(
-                        kind="automatic_result",
-                        character=member.name,
-                        text=f"{member.name} fails every roll (incapacitated)",
-                        values={"ability": self.contest.ability, "passed": False},
+                    Event.about(
+                        member.name,
+                        "automatic_result",
+                        f"{member.name} fails every roll (incapacitated)",
+                        ability=self.contest.ability,
+                        passed=False,
                     )
                 )
                 rolls_now = 0
@@ -135,11 +134,13 @@ class _Contest:
             total += passes
             if kind == "contest":
                 self.log.append(
-                    Event(
-                        kind="contest_rolls",
-                        character=member.name,
-                        text=f"{member.name} passes {passes} of {rolls} rolls",
-                        values={"side": side.name, "successes": passes, "rolls": rolls},
+                    Event.about(
+                        member.name,
+                        "contest_rolls",
+                        f"{member.name} passes {passes} of {rolls} rolls",
+                        side=side.name,
+                        successes=passes,
+                        rolls=rolls,
                     )
                 )
         return total
@@ -168,7 +169,7 @@ class _Contest:
                 return ordered
         names = " = ".join(side.name for side in tied)
         self.log.append(
-            Event(kind="tie_stands", text=f"the tie between {names} cannot be broken", values={})
+            Event.about(None, "tie_stands", f"the tie between {names} cannot be broken")
         )
         return [tied]
 

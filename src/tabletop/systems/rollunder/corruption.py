@@ -91,11 +91,13 @@ class SufferCorruption(Model):
         total = before + self.gain
         sheet = sheet.with_changes(corruption=total)
         log.append(
-            Event(
-                kind="corruption_gained",
-                character=sheet.name,
-                text=f"{sheet.name} suffers {self.gain} corruption ({before} → {total})",
-                values={"gain": self.gain, "before": before, "after": total},
+            Event.about(
+                sheet.name,
+                "corruption_gained",
+                f"{sheet.name} suffers {self.gain} corruption ({before} → {total})",
+                gain=self.gain,
+                before=before,
+                after=total,
             )
         )
         against = total if options.corruption_roll_against == "new_total" else before
@@ -105,15 +107,15 @@ class SufferCorruption(Model):
         face = answer.total
         triggered = face <= against
         log.append(
-            Event(
-                kind="corruption_roll",
-                character=sheet.name,
-                text=(
-                    f"{sheet.name} rolls {face} against corruption {against}: "
-                    + (f"{face} direct damage" if triggered else "no effect")
-                ),
-                values={"face": face, "against": against, "triggered": triggered},
+            Event.about(
+                sheet.name,
+                "corruption_roll",
+                f"{sheet.name} rolls {face} against corruption {against}: "
+                + (f"{face} direct damage" if triggered else "no effect"),
                 dice=answer.result,
+                face=face,
+                against=against,
+                triggered=triggered,
             )
         )
         if not triggered:
@@ -122,11 +124,12 @@ class SufferCorruption(Model):
             )
         sheet = sheet.with_changes(corruption=sheet.corruption - face)
         log.append(
-            Event(
-                kind="corruption_healed",
-                character=sheet.name,
-                text=f"{sheet.name} heals {face} corruption ({sheet.corruption} left)",
-                values={"healed": face, "after": sheet.corruption},
+            Event.about(
+                sheet.name,
+                "corruption_healed",
+                f"{sheet.name} heals {face} corruption ({sheet.corruption} left)",
+                healed=face,
+                after=sheet.corruption,
             )
         )
         sheet, critical = yield from take_damage(sheet, face, face, options, log)
@@ -138,10 +141,10 @@ class SufferCorruption(Model):
         """A permanent mutation: rolled on the supplied table, or left for the GM to choose."""
         if self.mutation_table is None:
             log.append(
-                Event(
-                    kind="mutation_to_choose",
-                    character=sheet.name,
-                    text=f"{sheet.name} develops a permanent mutation: the GM chooses it",
+                Event.about(
+                    sheet.name,
+                    "mutation_to_choose",
+                    f"{sheet.name} develops a permanent mutation: the GM chooses it",
                 )
             )
             return sheet.with_changes(mutations_to_choose=sheet.mutations_to_choose + 1)
@@ -155,12 +158,12 @@ class SufferCorruption(Model):
 
 
 def _mutation_event(name: str, mutation: str, dice: Any = None) -> Event:
-    return Event(
-        kind="mutation",
-        character=name,
-        text=f"{name} develops the permanent mutation {mutation}",
-        values={"mutation": mutation},
+    return Event.about(
+        name,
+        "mutation",
+        f"{name} develops the permanent mutation {mutation}",
         dice=dice,
+        mutation=mutation,
     )
 
 

@@ -116,11 +116,11 @@ def take_damage(
     if critical.incapacitated:
         sheet = sheet.with_changes(incapacitated=True)
         log.append(
-            Event(
-                kind="incapacitated",
-                character=sheet.name,
-                text=f"{sheet.name} is incapacitated until the next stretch (critical damage)",
-                values={"damage": dealt},
+            Event.about(
+                sheet.name,
+                "incapacitated",
+                f"{sheet.name} is incapacitated until the next stretch (critical damage)",
+                damage=dealt,
             )
         )
     if critical.injury:
@@ -141,12 +141,14 @@ def suffer_injury(
     entry = table.lookup(answer.total)
     lasting = "permanent" if permanent else "until downtime"
     log.append(
-        Event(
-            kind="injury_roll",
-            character=sheet.name,
-            text=f"{sheet.name}'s injury: {entry.name} ({lasting})",
-            values={"injury": entry.name, "face": answer.total, "permanent": permanent},
+        Event.about(
+            sheet.name,
+            "injury_roll",
+            f"{sheet.name}'s injury: {entry.name} ({lasting})",
             dice=answer.result,
+            injury=entry.name,
+            face=answer.total,
+            permanent=permanent,
         )
     )
     for effect in injury_effects(entry.name, [e.model_dump() for e in entry.effects]):
@@ -176,14 +178,13 @@ def _disable(
         loss_permanent=loss_permanent,
     )
     log.append(
-        Event(
-            kind="disabled",
-            character=sheet.name,
-            text=(
-                f"{sheet.name} gains the trait {effect.trait} "
-                f"({'permanent' if permanent else 'until downtime'})"
-            ),
-            values={"trait": effect.trait, "permanent": permanent},
+        Event.about(
+            sheet.name,
+            "disabled",
+            f"{sheet.name} gains the trait {effect.trait} "
+            f"({'permanent' if permanent else 'until downtime'})",
+            trait=effect.trait,
+            permanent=permanent,
         )
     )
     sheet, events = adjust_ability(sheet, effect.ability, -lost)
@@ -198,10 +199,10 @@ def _destroy_item(sheet: Character, log: list[Event]) -> Procedure[Character]:
     names = tuple(dict.fromkeys(item.name for item in load.items)) if load else ()
     if load is None or not names:
         log.append(
-            Event(
-                kind="nothing_to_destroy",
-                character=sheet.name,
-                text=f"{sheet.name} carries nothing the injury could destroy",
+            Event.about(
+                sheet.name,
+                "nothing_to_destroy",
+                f"{sheet.name} carries nothing the injury could destroy",
             )
         )
         return sheet
@@ -223,11 +224,8 @@ def _destroy_item(sheet: Character, log: list[Event]) -> Procedure[Character]:
     if spilled:
         text += f"; without containers, {', '.join(spilled)} are dropped"
     log.append(
-        Event(
-            kind="item_destroyed",
-            character=sheet.name,
-            text=text,
-            values={"item": item.name, "dropped": ", ".join(spilled) or None},
+        Event.about(
+            sheet.name, "item_destroyed", text, item=item.name, dropped=", ".join(spilled) or None
         )
     )
     return sheet.with_changes(load=load)

@@ -185,11 +185,8 @@ def armour_event(name: str | None, damage: int, armour: int, direct: bool, dealt
         text = f"direct damage ignores armour: {dealt}"
     else:
         text = f"armour {armour} takes off {damage - dealt}: {dealt} damage"
-    return Event(
-        kind="armour",
-        character=name,
-        text=text,
-        values={"armour": armour, "direct": direct, "reduction": damage - dealt, "dealt": dealt},
+    return Event.about(
+        name, "armour", text, armour=armour, direct=direct, reduction=damage - dealt, dealt=dealt
     )
 
 

@@ -53,14 +53,14 @@ def _lose_omens(
         changed = member.with_changes(max_omens=maximum, omens=min(member.omens, maximum))
         company = company.updated(changed)
         events.append(
-            Event(
-                kind="burial",
-                character=member.name,
-                text=(
-                    f"{member.name} permanently loses an omen for leaving {dead.name} "
-                    f"unburied (omens {changed.omens} of {maximum})"
-                ),
-                values={"dead": dead.name, "paid": 0, "max_omens": maximum},
+            Event.about(
+                member.name,
+                "burial",
+                f"{member.name} permanently loses an omen for leaving {dead.name} "
+                f"unburied (omens {changed.omens} of {maximum})",
+                dead=dead.name,
+                paid=0,
+                max_omens=maximum,
             )
         )
     return company, tuple(events)
@@ -90,11 +90,12 @@ def _pay(
         member = company.member(name)
         company = company.updated(member.with_changes(money=member.money - amount))
         events.append(
-            Event(
-                kind="burial",
-                character=name,
-                text=f"{name} pays {amount}ʂ towards {dead.name}'s burial",
-                values={"dead": dead.name, "paid": amount},
+            Event.about(
+                name,
+                "burial",
+                f"{name} pays {amount}ʂ towards {dead.name}'s burial",
+                dead=dead.name,
+                paid=amount,
             )
         )
     return company, tuple(events)
@@ -112,11 +113,11 @@ def replace_character(
         raise RollUnderError(f"{dead} was a follower; replacements are for player characters")
     newcomer = replacement.require_alive().with_changes(leader=None)
     events = [
-        Event(
-            kind="replacement",
-            character=newcomer.name,
-            text=f"{newcomer.name} joins the company in place of {dead}",
-            values={"replaces": dead},
+        Event.about(
+            newcomer.name,
+            "replacement",
+            f"{newcomer.name} joins the company in place of {dead}",
+            replaces=dead,
         )
     ]
     members: list[Character] = []
@@ -135,6 +136,4 @@ def replace_character(
 
 def _follower_event(name: str, leader: str, joined: bool) -> Event:
     text = f"{name} now follows {leader}" if joined else f"{name} leaves with {leader} gone"
-    return Event(
-        kind="follower", character=name, text=text, values={"leader": leader, "joined": joined}
-    )
+    return Event.about(name, "follower", text, leader=leader, joined=joined)

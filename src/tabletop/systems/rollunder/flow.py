@@ -110,22 +110,24 @@ def rolled(request: RollRequest, log: list[Event]) -> Procedure[RollAnswer]:
     assert isinstance(answer, RollAnswer)  # the driver checks answers against requests
     for payer in answer.rerolled_by:
         log.append(
-            Event(
-                kind="omen_spent",
-                character=payer,
-                text=f"{payer} spends an omen to re-roll {request.purpose}",
-                values={"use": "re-roll", "roll": request.kind},
+            Event.about(
+                payer,
+                "omen_spent",
+                f"{payer} spends an omen to re-roll {request.purpose}",
+                use="re-roll",
+                roll=request.kind,
             )
         )
     if len(answer.results) > 1:
         shown = ", ".join(str(result.total) for result in answer.results)
         log.append(
-            Event(
-                kind="roll_kept",
-                character=request.owner,
-                text=f"{request.owner} keeps {answer.total} of {shown} for {request.purpose}",
-                values={"roll": request.kind, "kept": answer.total},
+            Event.about(
+                request.owner,
+                "roll_kept",
+                f"{request.owner} keeps {answer.total} of {shown} for {request.purpose}",
                 dice=answer.result,
+                roll=request.kind,
+                kept=answer.total,
             )
         )
     return answer

@@ -80,11 +80,8 @@ def recruit_follower(
     if len(company.followers_of(leader)) >= MAX_FOLLOWERS:
         raise RollUnderError(f"{leader} already leads {MAX_FOLLOWERS} followers")
     joined = follower.require_alive().with_changes(leader=leader)
-    event = Event(
-        kind="follower",
-        character=joined.name,
-        text=f"{joined.name} now follows {leader}",
-        values={"leader": leader, "joined": True},
+    event = Event.about(
+        joined.name, "follower", f"{joined.name} now follows {leader}", leader=leader, joined=True
     )
     return company.with_members((*company.members, joined)), (event,)
 
@@ -94,11 +91,12 @@ def dismiss_follower(company: Company, follower: str) -> tuple[Company, tuple[Ev
     leaving = company.member(follower)
     if leaving.leader is None:
         raise RollUnderError(f"{follower} is a player character, not a follower")
-    event = Event(
-        kind="follower",
-        character=follower,
-        text=f"{follower} leaves {leaving.leader}'s service",
-        values={"leader": leaving.leader, "joined": False},
+    event = Event.about(
+        follower,
+        "follower",
+        f"{follower} leaves {leaving.leader}'s service",
+        leader=leaving.leader,
+        joined=False,
     )
     rest = tuple(member for member in company.members if member.name != follower)
     return company.with_members(rest), (event,)

@@ -29,11 +29,13 @@ def lose_health(character: Character, amount: int) -> Changed:
     after = max(0, before - amount)
     sheet = character.with_changes(health=after)
     events = [
-        Event(
-            kind="health_lost",
-            character=sheet.name,
-            text=f"{sheet.name} loses {before - after} health ({before} → {after})",
-            values={"damage": amount, "before": before, "after": after},
+        Event.about(
+            sheet.name,
+            "health_lost",
+            f"{sheet.name} loses {before - after} health ({before} → {after})",
+            damage=amount,
+            before=before,
+            after=after,
         )
     ]
     if before > 0 and after == 0:
@@ -70,11 +72,13 @@ def adjust_ability(character: Character, ability: str, change: int) -> Changed:
     changes: dict[str, object] = {"abilities": {**character.abilities, ability: after}}
     word = "gains" if moved > 0 else "loses"
     events = [
-        Event(
-            kind="ability_gained" if moved > 0 else "ability_lost",
-            character=character.name,
-            text=f"{character.name} {word} {abs(moved)} {ability} ({score} → {after})",
-            values={"ability": ability, "before": score, "after": after},
+        Event.about(
+            character.name,
+            "ability_gained" if moved > 0 else "ability_lost",
+            f"{character.name} {word} {abs(moved)} {ability} ({score} → {after})",
+            ability=ability,
+            before=score,
+            after=after,
         )
     ]
     if ability == STR:
@@ -82,14 +86,14 @@ def adjust_ability(character: Character, ability: str, change: int) -> Changed:
         health = min(maximum, max(0, character.health + moved))
         changes.update(max_health=maximum, health=health)
         events.append(
-            Event(
-                kind="health_adjusted",
-                character=character.name,
-                text=(
-                    f"{character.name}'s health follows STR: {health} of {maximum} "
-                    "(never critical damage)"
-                ),
-                values={"health": health, "max_health": maximum, "change": moved},
+            Event.about(
+                character.name,
+                "health_adjusted",
+                f"{character.name}'s health follows STR: {health} of {maximum} "
+                "(never critical damage)",
+                health=health,
+                max_health=maximum,
+                change=moved,
             )
         )
     sheet = character.with_changes(**changes)

@@ -85,11 +85,12 @@ def save_from_death(character: Character, options: RollUnderOptions) -> Changed:
         sheet = sheet.with_changes(health=1, max_health=max(1, sheet.max_health))
         restored.append("health")
     events.append(
-        Event(
-            kind="saved_from_death",
-            character=sheet.name,
-            text=f"{sheet.name} is saved from death: {', '.join(restored)} back to 1",
-            values={"restored": ", ".join(restored), "omens": cost},
+        Event.about(
+            sheet.name,
+            "saved_from_death",
+            f"{sheet.name} is saved from death: {', '.join(restored)} back to 1",
+            restored=", ".join(restored),
+            omens=cost,
         )
     )
     return Changed(sheet, tuple(events))
@@ -144,12 +145,12 @@ class ChanceRoll(Model):
             sheet, self.kind, self.expression, f"{sheet.name}'s {self.purpose}", log
         )
         log.append(
-            Event(
-                kind="chance_roll",
-                character=sheet.name,
-                text=f"{sheet.name}'s {self.purpose}: {answer.total}",
-                values={"total": answer.total},
+            Event.about(
+                sheet.name,
+                "chance_roll",
+                f"{sheet.name}'s {self.purpose}: {answer.total}",
                 dice=answer.result,
+                total=answer.total,
             )
         )
         return ChanceOutcome(character=sheet, result=answer.result)

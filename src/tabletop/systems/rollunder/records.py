@@ -102,10 +102,15 @@ class Event(Model):
 
     @classmethod
     def about(
-        cls, name: str, kind: EventKind, text: str, **values: int | bool | str | None
+        cls,
+        name: str | None,
+        kind: EventKind,
+        text: str,
+        dice: DiceRecord | None = None,
+        **values: int | bool | str | None,
     ) -> Event:
-        """An event that happened to the character called `name`."""
-        return cls(kind=kind, character=name, text=text, values=values)
+        """An event that happened to the character called `name` (None: to a group)."""
+        return cls(kind=kind, character=name, text=text, values=values, dice=dice)
 
     def __str__(self) -> str:
         return self.text if self.dice is None else f"{self.text} ({self.dice.line})"
