@@ -18,7 +18,7 @@ from tabletop.cli.output import console, percent, print_json
 from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, dice_source
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
-from tabletop.systems.rollunder.character import Character
+from tabletop.systems.rollunder.character import MAX_CORRUPTION, MAX_HEALTH, Character
 from tabletop.systems.rollunder.contests import MAX_SIDES, MAX_TEAM, Contest, Side
 from tabletop.systems.rollunder.corruption import CORRUPTION_DIE, SufferCorruption
 from tabletop.systems.rollunder.corruption import load_mutation_table as mutation_data
@@ -183,7 +183,7 @@ def roll_command(
         )
         for number, value in enumerate(score, start=1)
     )
-    intent = ScoreRoll(rollers=rollers, level=_level(level))
+    intent = validated(ScoreRoll, {"rollers": rollers, "level": _level(level)}, "--score")
     done = resolve(intent, dice_source(seed), options, reroll_failures(rollers, options))
     outcome = done.outcome
     if json:
@@ -272,6 +272,8 @@ def _health(health: int | None, max_health: int | None) -> tuple[int, int] | Non
         return None
     if health is None or max_health is None:
         raise RollUnderDataError("give both --health and --max-health")
+    if max_health > MAX_HEALTH:
+        raise RollUnderDataError(f"--max-health is at most {MAX_HEALTH:,}")
     if health > max_health:
         raise RollUnderDataError(f"health {health} is over the maximum health {max_health}")
     return health, max_health
@@ -407,9 +409,12 @@ def damage_command(
 def corruption_command(
     ctx: typer.Context,
     total: Annotated[
-        int | None, typer.Option("--total", min=0, help="Corruption before this gain.")
+        int | None,
+        typer.Option("--total", min=0, max=MAX_CORRUPTION, help="Corruption before this gain."),
     ] = None,
-    gain: Annotated[int, typer.Option("--gain", min=1, help="Corruption suffered.")] = 1,
+    gain: Annotated[
+        int, typer.Option("--gain", min=1, max=MAX_CORRUPTION, help="Corruption suffered.")
+    ] = 1,
     health: Health = None,
     max_health: MaxHealth = None,
     mutations: Annotated[
@@ -430,7 +435,8 @@ def corruption_command(
         if total is not None or health is not None or max_health is not None:
             raise RollUnderDataError("--total and health come from the --character sheet")
         sheet = read_sheet(character)
-        intent = SufferCorruption(character=sheet, gain=gain, mutation_table=table)
+        data = {"character": sheet, "gain": gain, "mutation_table": table}
+        intent = validated(SufferCorruption, data, "corruption")
         _run_on_sheet(intent, seed, options, json)
         return
     if total is None:
@@ -618,7 +624,10 @@ def odds_injury(
 @odds_app.command("corruption")
 def odds_corruption(
     ctx: typer.Context,
-    total: Annotated[int, typer.Option("--total", min=0, help="Corruption before the gain.")],
+    total: Annotated[
+        int,
+        typer.Option("--total", min=0, max=MAX_CORRUPTION, help="Corruption before the gain."),
+    ],
     gain: Annotated[int, typer.Option("--gain", min=1, max=100, help="Corruption gained.")] = 1,
     health: Health = None,
     max_health: MaxHealth = None,

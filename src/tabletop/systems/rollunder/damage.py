@@ -30,7 +30,8 @@ MAX_DAMAGE_DICE = 100
 MAX_DAMAGE_SIDES = 1_000
 MAX_MODIFIER = 1_000
 MAX_ARMOUR = 1_000
-"""Bounds on one damage roll's numbers."""
+MAX_TEXT = 40
+"""Bounds on one damage roll's numbers, and on the text that names its dice."""
 
 _DAMAGE = re.compile(r"\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*")
 
@@ -45,9 +46,11 @@ class DamageDice(Model):
 
     @classmethod
     def parse(cls, text: str) -> DamageDice:
-        found = _DAMAGE.fullmatch(text)
+        """Read `d8`, `2d6`, `d6+1` or `2d4-1`, or refuse with one clear line."""
+        found = _DAMAGE.fullmatch(text) if len(text) <= MAX_TEXT else None
         if found is None:
-            raise RollUnderDataError(f"damage dice look like d8, 2d6 or d6+1, not {text!r}")
+            shown = text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "…"
+            raise RollUnderDataError(f"damage dice look like d8, 2d6 or d6+1, not {shown!r}")
         count, sides, sign, amount = found.groups()
         modifier = int(amount) * (-1 if sign == "-" else 1) if amount else 0
         return validated(
@@ -99,7 +102,7 @@ class DamageDice(Model):
 def parse_damage(text: str) -> DamageDice | int:
     """Damage dice (`d8`, `2d6+1`), or a fixed amount (`3`), which never explodes."""
     cleaned = text.strip()
-    if cleaned.isdigit():
+    if cleaned.isascii() and cleaned.isdigit() and len(cleaned) <= MAX_TEXT:
         amount = int(cleaned)
         if amount > MAX_HEALTH:
             raise RollUnderDataError(f"fixed damage is at most {MAX_HEALTH:,}")

@@ -141,6 +141,7 @@ def chosen(request: ChoiceRequest) -> Procedure[str]:
 
 
 def omens_spent_by(name: str, answer: RollAnswer) -> int:
+    """Omens `name` spent re-rolling this roll."""
     return answer.rerolled_by.count(name)
 
 

@@ -9,10 +9,11 @@ outcomes stops where less than 10⁻¹⁵ remains and lumps that tail into its l
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -33,7 +34,10 @@ TAIL = Fraction(1, 10**15)
 D20_FACES = range(1, 21)
 CORRUPTION_FACES = range(1, 13)
 MAX_ODDS_SIDES = 8
-"""Sides in one exact contest calculation (the work doubles with each side)."""
+MAX_ODDS_ROLLS = 200
+MAX_CONTEST_WORK = 2_500_000
+"""Sides in one exact contest calculation, rolls one side makes in it (its members times
+the contest's rolls), and the steps it may take (a few seconds at most)."""
 MAX_CHAIN_WORK = 3_000_000
 """Corruption states × gains one exact chain may visit."""
 
@@ -94,20 +98,38 @@ def member_chance(roller: Roller, options: RollUnderOptions = _DEFAULT) -> Fract
     return chance if roller.strength is None else chance * pass_chance(roller.strength, options)
 
 
-def _sum_of_passes(chances: Sequence[Fraction], times: int) -> dict[int, Fraction]:
-    """Distribution of the passes of every member rolling `times` rolls each."""
-    result = {0: Fraction(1)}
-    for chance in chances:
-        one = {
-            k: math.comb(times, k) * chance**k * (1 - chance) ** (times - k)
-            for k in range(times + 1)
-        }
-        combined: defaultdict[int, Fraction] = defaultdict(Fraction)
-        for a, pa in result.items():
-            for b, pb in one.items():
-                combined[a + b] += pa * pb
-        result = {k: p for k, p in combined.items() if p}
-    return result
+@dataclass(frozen=True)
+class _Passes:
+    """How many rolls a side passes, as integer weights over a common `total`."""
+
+    weights: dict[int, int]
+    total: int
+
+    @classmethod
+    def of(cls, chances: Sequence[Fraction], times: int) -> _Passes:
+        """Every member rolling `times` rolls, each passing with its chance."""
+        weights, total = {0: 1}, 1
+        for chance in chances:
+            hit, whole = chance.numerator, chance.denominator
+            one = {
+                k: math.comb(times, k) * hit**k * (whole - hit) ** (times - k)
+                for k in range(times + 1)
+            }
+            combined: defaultdict[int, int] = defaultdict(int)
+            for a, wa in weights.items():
+                for b, wb in one.items():
+                    combined[a + b] += wa * wb
+            weights, total = {k: w for k, w in combined.items() if w}, total * whole**times
+        return cls(weights, total)
+
+    def below(self) -> Callable[[int], int]:
+        """The weight of scores under `top`, for any top, from running totals."""
+        values = sorted(self.weights)
+        running = list(itertools.accumulate((self.weights[v] for v in values), initial=0))
+        return lambda top: running[bisect.bisect_left(values, top)]
+
+    def chances(self) -> dict[int, Fraction]:
+        return {k: Fraction(w, self.total) for k, w in sorted(self.weights.items())}
 
 
 @dataclass(frozen=True)
@@ -126,12 +148,17 @@ def contest_odds(
     """P(each side ranks first) in a contest, tie-breaks included (CR-P02, CR-A16)."""
     if not 2 <= len(sides) <= MAX_ODDS_SIDES:
         raise LimitError(f"exact contest odds take 2 to {MAX_ODDS_SIDES} sides")
+    if max(len(side.members) for side in sides) * rolls > MAX_ODDS_ROLLS:
+        raise LimitError(
+            f"exact contest odds take at most {MAX_ODDS_ROLLS} rolls a side (members × rolls)"
+        )
+    per_round = 1 if options.contest_tie_break == "one_roll_each" else rolls
+    _check_contest_work(sides, rolls, per_round)
     chances = {
         side.name: [member_chance(member, options) for member in side.members] for side in sides
     }
-    per_round = 1 if options.contest_tie_break == "one_roll_each" else rolls
-    contest = {name: _sum_of_passes(c, rolls) for name, c in chances.items()}
-    tie_break = {name: _sum_of_passes(c, per_round) for name, c in chances.items()}
+    contest = {name: _Passes.of(c, rolls) for name, c in chances.items()}
+    tie_break = {name: _Passes.of(c, per_round) for name, c in chances.items()}
     names = [side.name for side in sides]
 
     @cache
@@ -139,51 +166,63 @@ def contest_odds(
         """P(`name` comes out first of the tied `group`), rolling tie-break rounds."""
         if group == {name}:
             return Fraction(1)
-        through, again = Fraction(0), Fraction(0)
-        for tied, chance in _top_groups(name, group - {name}, tie_break):
-            if tied == group:
-                again += chance
-            else:
-                through += chance * wins(name, tied)
-        return Fraction(0) if again == 1 else through / (1 - again)
-
-    first = {
-        name: sum(
-            (
-                chance * wins(name, tied)
-                for tied, chance in _top_groups(name, frozenset(names) - {name}, contest)
-            ),
-            Fraction(0),
+        tops, whole = _top_groups(name, group - {name}, tie_break)
+        again = tops.pop(group, 0)
+        if again == whole:
+            return Fraction(0)
+        return sum((w * wins(name, tied) for tied, w in tops.items()), Fraction(0)) / (
+            whole - again
         )
-        for name in names
-    }
+
+    first = {}
+    for name in names:
+        tops, whole = _top_groups(name, frozenset(names) - {name}, contest)
+        first[name] = sum(
+            (Fraction(w, whole) * wins(name, tied) for tied, w in tops.items()), Fraction(0)
+        )
     return ContestOdds(
-        successes=contest, first=first, shared_first=1 - sum(first.values(), Fraction(0))
+        successes={name: passes.chances() for name, passes in contest.items()},
+        first=first,
+        shared_first=1 - sum(first.values(), Fraction(0)),
     )
 
 
+def _check_contest_work(sides: Sequence[Side], rolls: int, per_round: int) -> None:
+    """Refuse a contest whose exact odds would take too long: each side at the top of every
+    set of others, in the contest and in the tie-break groups that can follow."""
+    count = len(sides)
+    most = max(len(side.members) for side in sides)
+    work = (
+        count
+        * count
+        * ((most * rolls + 1) * 2 ** (count - 1) + (most * per_round + 1) * 3 ** (count - 1))
+    )
+    if work > MAX_CONTEST_WORK:
+        raise LimitError(
+            f"exact odds of that contest would take {work:,} steps, over the limit of "
+            f"{MAX_CONTEST_WORK:,}: fewer sides, members or rolls"
+        )
+
+
 def _top_groups(
-    name: str, others: frozenset[str], scores: dict[str, dict[int, Fraction]]
-) -> Iterable[tuple[frozenset[str], Fraction]]:
-    """Each way `name` is at the top: the set tied there with it (the others below) and its
-    probability."""
+    name: str, others: frozenset[str], scores: dict[str, _Passes]
+) -> tuple[dict[frozenset[str], int], int]:
+    """Each set that `name` can share the top with (the rest below), as integer weights over
+    the returned whole."""
     ordered = sorted(others)
-    below = {
-        other: {top: sum((p for k, p in scores[other].items() if k < top), Fraction(0))
-                for top in scores[name]}
-        for other in ordered
-    }  # fmt: skip
-    for top, chance in scores[name].items():
+    below = {other: scores[other].below() for other in ordered}
+    found: defaultdict[frozenset[str], int] = defaultdict(int)
+    for top, weight in scores[name].weights.items():
         for tied in _subsets(ordered):
-            probability = chance
+            product = weight
             for other in ordered:
-                probability *= (
-                    scores[other].get(top, Fraction(0)) if other in tied else below[other][top]
-                )
-                if not probability:
+                product *= scores[other].weights.get(top, 0) if other in tied else below[other](top)
+                if not product:
                     break
-            if probability:
-                yield tied | {name}, probability
+            if product:
+                found[tied | {name}] += product
+    whole = math.prod(scores[member].total for member in (name, *ordered))
+    return dict(found), whole
 
 
 def _subsets(items: Sequence[str]) -> Iterable[frozenset[str]]:

@@ -118,6 +118,7 @@ class Resolution(Model):
     # -- reading -------------------------------------------------------------------------
 
     def replay(self) -> Replay:
+        """Run the rule through the answers given so far, checking each fits its request."""
         log: list[Event] = []
         procedure = self.intent.procedure(self.options, log)
         try:
@@ -216,7 +217,7 @@ class Resolution(Model):
             for answer in answers:
                 request = procedure.send(answer)
             while True:
-                answer = self._settled(request, dice, results, rerolls)
+                answer = self._settled(request, results, rerolls)
                 if answer is None:
                     if isinstance(request, RollRequest) and not results:
                         results = (roll_for(request, dice),)
@@ -236,11 +237,7 @@ class Resolution(Model):
         )
 
     def _settled(
-        self,
-        request: Request,
-        dice: DiceSource,
-        results: tuple[DiceRecord, ...],
-        rerolls: tuple[str, ...],
+        self, request: Request, results: tuple[DiceRecord, ...], rerolls: tuple[str, ...]
     ) -> RollAnswer | ChoiceAnswer | None:
         """The answer when nobody has a choice to make, else None."""
         if isinstance(request, ChoiceRequest):
