@@ -132,7 +132,9 @@ def test_damage_dice_are_read_from_text(text, parsed):
         assert parse_damage(str(parsed)) == parsed
 
 
-@pytest.mark.parametrize("text", ["2x6", "d", "0d6", "d0", "101d6", "d6+1001", "", "-3", "99999"])
+@pytest.mark.parametrize(
+    "text", ["2x6", "d", "0d6", "d0", "101d6", "d6+1001", "", "-3", "99999", "1" * 5000, "d²"]
+)
 def test_bad_damage_dice_are_refused_clearly(text):
     with pytest.raises(RollUnderDataError):
         parse_damage(text)

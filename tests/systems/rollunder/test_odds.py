@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tabletop.dice import SeededDice
+from tabletop.errors import LimitError
 from tabletop.systems.rollunder import (
     Contest,
     DamageDice,
@@ -189,6 +190,16 @@ def test_cr_a16_a_tie_no_roll_can_break_is_shared():
         [Side.alone(Roller(name="A", score=20)), Side.alone(Roller(name="B", score=25))]
     )
     assert odds.first == {"A": 0, "B": 0} and odds.shared_first == 1
+
+
+def test_exact_contest_odds_refuse_work_past_their_bound():
+    big = [Side(name=f"S{n}", members=(Roller(name=f"m{n}", score=10),)) for n in range(8)]
+    with pytest.raises(LimitError, match="steps, over the limit"):
+        contest_odds(big, 100, RollUnderOptions(contest_tie_break="full_set"))
+    with pytest.raises(LimitError, match="200 rolls a side"):
+        contest_odds(big[:2], 201)
+    with pytest.raises(LimitError, match="2 to 8 sides"):
+        contest_odds(big[:1])
 
 
 def test_cr_p02_contests_played_through_the_machine_match_the_exact_odds():

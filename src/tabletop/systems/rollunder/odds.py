@@ -308,13 +308,6 @@ def _explode_once(
     return dict(result)
 
 
-def _shifted(weights: Distribution, shift: int, floor: int = 0) -> dict[int, int]:
-    result: defaultdict[int, int] = defaultdict(int)
-    for value, weight in weights.weights.items():
-        result[max(floor, value + shift)] += weight
-    return dict(result)
-
-
 @dataclass(frozen=True)
 class CriticalOdds:
     """P(one hit crosses each critical threshold) (CR-P04)."""
@@ -349,11 +342,6 @@ class DamageOdds:
         the last value holds P(damage ≥ it)."""
         return trimmed(self.dealt)
 
-    def more_than(self, threshold: int, measure: str = "dealt") -> Fraction:
-        """P(damage > threshold), exactly while the threshold is below `exact_below`."""
-        dist = self.rolled if measure == "rolled" else self.dealt
-        return 1 - dist.at_most(threshold)
-
     def critical(
         self, health: int, max_health: int, options: RollUnderOptions = _DEFAULT
     ) -> CriticalOdds:
@@ -362,7 +350,7 @@ class DamageOdds:
         if options.critical_damage_measure == "before_armour":
             measure = self.rolled
         elif options.critical_damage_measure == "health_lost":
-            measure = Distribution(_shifted_clamp(self.dealt, health))
+            measure = mapped(self.dealt, lambda value: min(value, health))
         else:
             measure = self.dealt
         return CriticalOdds(
@@ -372,11 +360,12 @@ class DamageOdds:
         )
 
 
-def _shifted_clamp(dist: Distribution, cap: int) -> dict[int, int]:
+def mapped(dist: Distribution, change: Callable[[int], int]) -> Distribution:
+    """The distribution of `change(outcome)`: weights of values that meet are added."""
     result: defaultdict[int, int] = defaultdict(int)
     for value, weight in dist.weights.items():
-        result[min(value, cap)] += weight
-    return dict(result)
+        result[change(value)] += weight
+    return Distribution(result)
 
 
 def trimmed(dist: Distribution, tail: Fraction = TAIL) -> list[tuple[int, Fraction]]:
@@ -410,8 +399,8 @@ def damage_odds(
     while True:
         base = _dice_weights(dice, depth, options)
         cut = _first_cut_value(dice, depth, options) if dice.sides > 1 else math.inf
-        rolled = Distribution(_shifted(base, dice.modifier))
-        dealt = Distribution(_after_armour(rolled, cap))
+        rolled = mapped(base, lambda value: max(0, value + dice.modifier))
+        dealt = mapped(rolled, lambda value: value - min(cap, value))
         exact_below = cut + dice.modifier - cap
         enough = trimmed(dealt)[-1][0] < exact_below and exact_up_to < exact_below
         if enough or depth >= limits.MAX_EXPLOSION_DEPTH:
@@ -427,13 +416,6 @@ def damage_odds(
         depth=depth,
         mean=_exact_mean(dice, base, cap, options),
     )
-
-
-def _after_armour(rolled: Distribution, cap: int) -> dict[int, int]:
-    result: defaultdict[int, int] = defaultdict(int)
-    for value, weight in rolled.weights.items():
-        result[value - min(cap, value)] += weight
-    return dict(result)
 
 
 def _exact_mean(
@@ -506,7 +488,7 @@ def corruption_odds(
     critical = None
     if health is not None and max_health is not None:
         measure = (
-            Distribution(_shifted_clamp(dist, health))
+            mapped(dist, lambda value: min(value, health))
             if options.critical_damage_measure == "health_lost"
             else dist
         )
