@@ -171,7 +171,10 @@ def test_the_other_odds(capsys):
         (["damage", "2x6"], "damage dice look like"),
         (["damage", "d6", "--health", "5"], "give both --health and --max-health"),
         (["damage", "d6", "--health", "15", "--max-health", "14"], "over the maximum"),
-        (["roll", "--score", "3", "--level", "easy"], "--level is trivial"),
+        (
+            ["roll", "--score", "3", "--level", "easy"],
+            "--level is trivial, challenging, impossible",
+        ),
         (["roll", "--score", "3", "--score", "4", "--strength", "5"], "one roller"),
         (["contest", "Ana", "Bo=3"], "a side looks like"),
         (["contest", "Ana=3"], "2 to 20 sides"),

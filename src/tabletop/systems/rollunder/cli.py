@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast, get_args
 
 import typer
 from rich.markup import escape
@@ -118,9 +118,10 @@ def _options(ctx: typer.Context) -> RollUnderOptions:
 
 
 def _level(text: str) -> ChallengeLevel:
-    if text not in ("trivial", "challenging", "impossible"):
-        raise RollUnderDataError(f"--level is trivial, challenging or impossible, not {text!r}")
-    return text  # type: ignore[return-value]
+    levels = get_args(ChallengeLevel)
+    if text not in levels:
+        raise RollUnderDataError(f"--level is {', '.join(levels)}, not {text!r}")
+    return cast(ChallengeLevel, text)
 
 
 def _show_events(events: tuple[Event, ...]) -> None:

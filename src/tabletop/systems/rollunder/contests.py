@@ -103,7 +103,9 @@ class _Contest:
         self.log.append(Event.about(None, "contest_result", f"ranking, best first: {ranking}"))
         return outcome
 
-    def side_rolls(self, side: Side, rolls: int, kind: Literal["contest", "tie_break"]):  # type: ignore[no-untyped-def]
+    def side_rolls(
+        self, side: Side, rolls: int, kind: Literal["contest", "tie_break"]
+    ) -> Procedure[int]:
         """Every member of `side` makes `rolls` ability rolls; the side's successes."""
         total = 0
         for member in side.members:
