@@ -426,7 +426,7 @@ def corruption_command(
     seed: Seed = None,
     json: Json = False,
 ) -> None:
-    """Suffer corruption: a d12 under the total strikes as direct damage.
+    """Suffer corruption: a d12 equal to or under the total strikes as direct damage.
 
     The roll heals as much corruption as it deals; critical damage from it brings a
     mutation (rolled on --mutations, or left for the GM)."""
