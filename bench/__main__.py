@@ -6,7 +6,7 @@ import importlib
 import platform
 import sys
 
-SUITES = ["dice", "constitution", "ap2d6", "dead_weight"]
+SUITES = ["dice", "constitution", "ap2d6", "dead_weight", "rollunder"]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 
 

@@ -15,6 +15,7 @@ from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6 import cli as ap2d6_cli
 from tabletop.systems.constitution import cli as constitution_cli
 from tabletop.systems.dead_weight import cli as dead_weight_cli
+from tabletop.systems.rollunder import cli as rollunder_cli
 
 app = typer.Typer(
     name="tabletop",
@@ -31,6 +32,7 @@ app.command("showcase")(showcase.showcase_command)
 app.add_typer(constitution_cli.app, name="constitution")
 app.add_typer(ap2d6_cli.app, name="ap2d6")
 app.add_typer(dead_weight_cli.app, name="dead-weight")
+app.add_typer(rollunder_cli.app, name="rollunder")
 
 USAGE_EXIT = 2
 

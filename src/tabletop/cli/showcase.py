@@ -40,6 +40,7 @@ def showcase_command() -> None:
     )
     _ap2d6_section(dice)
     _dead_weight_section()
+    _rollunder_section()
 
 
 def _dead_weight_section() -> None:
@@ -47,6 +48,14 @@ def _dead_weight_section() -> None:
     from tabletop.systems.dead_weight.cli import showcase
 
     console.print(Rule("Dead Weight: a test re-rolled with the exact odds of every choice"))
+    showcase(SHOWCASE_SEED)
+
+
+def _rollunder_section() -> None:
+    """The roll-under Core Rules: one exploding hit and its aftermath, then its exact odds."""
+    from tabletop.systems.rollunder.cli import showcase
+
+    console.print(Rule("The d20 roll-under Core Rules: exploding damage and critical damage"))
     showcase(SHOWCASE_SEED)
 
 
