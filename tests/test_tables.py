@@ -180,3 +180,8 @@ def test_a_device_or_directory_is_not_read_as_a_table(tmp_path):
         load_table("/dev/zero")
     with pytest.raises(TableError, match="not a regular file"):
         load_table(tmp_path)
+
+
+def test_a_dumped_table_loads_again():
+    loaded = load_table(THREE_BANDS)
+    assert load_table(loaded.model_dump(mode="json")) == loaded

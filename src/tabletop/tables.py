@@ -19,7 +19,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 from tabletop.data import read_data_file, validated
 from tabletop.dice import DiceSource, Roll, distribution, notation, parse, roll
@@ -115,6 +122,11 @@ class Entry(BaseModel):
     @classmethod
     def _read_roll(cls, value: Any) -> Span:
         return value if isinstance(value, Span) else parse_span(value)
+
+    @field_serializer("roll")
+    def _write_roll(self, span: Span) -> str:
+        """Written back as the text it is read from, so a dumped table loads again."""
+        return str(span)
 
 
 class Table(BaseModel):
@@ -231,12 +243,7 @@ class TableRoll:
             "roll": self.roll.to_json(),
             "modifier": self.modifier,
             "value": self.value,
-            "entry": {
-                "roll": str(self.entry.roll),
-                "name": self.entry.name,
-                "text": self.entry.text,
-                "effects": [effect.model_dump() for effect in self.entry.effects],
-            },
+            "entry": self.entry.model_dump(mode="json"),
         }
 
 

@@ -22,7 +22,7 @@ from tabletop.systems.rollunder.health import Changed
 from tabletop.systems.rollunder.omens import roll_affecting
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Event, Model
-from tabletop.tables import Table, load_table
+from tabletop.tables import load_table
 
 CORRUPTION_DIE = "1d12"
 
@@ -34,26 +34,7 @@ def load_mutation_table(source: str | Path | dict[str, Any]) -> dict[str, Any]:
         table = load_table(source, name="mutations")
     except TabletopError as error:
         raise RollUnderDataError(f"mutation table: {error}") from None
-    return table_data(table)
-
-
-def table_data(table: Table) -> dict[str, Any]:
-    """A table as the plain data it was loaded from (ranges written back as text)."""
-    return {
-        "name": table.name,
-        "title": table.title,
-        "dice": table.dice,
-        "modifiers": list(table.modifiers),
-        "entries": [
-            {
-                "roll": str(entry.roll),
-                "name": entry.name,
-                "text": entry.text,
-                "effects": [effect.model_dump() for effect in entry.effects],
-            }
-            for entry in table.entries
-        ],
-    }
+    return table.model_dump(mode="json")
 
 
 class CorruptionOutcome(Model):
