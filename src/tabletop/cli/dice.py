@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, percent, print_json, print_roll
 from tabletop.dice import Distribution, dice_source, distribution, notation, parse, roll
 from tabletop.dice.limits import DEFAULT_EXPLOSION_DEPTH
@@ -26,10 +27,6 @@ SHOWN_BELOW = Fraction(1, 100_000)
 Expression = Annotated[
     str, typer.Argument(help="A dice expression, e.g. '4d6kh3 + 2' (see docs/dice-notation.md).")
 ]
-Seed = Annotated[
-    int | None, typer.Option("--seed", help="Roll a reproducible stream from this seed.")
-]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Names = Annotated[
     list[str] | None,
     typer.Option(
@@ -109,7 +106,7 @@ def odds_command(
             data[key] = {"threshold": value, **_probability_json(probability)}
         print_json(data)
         return
-    console.print(_odds_table(text, odds, show_all))
+    console.print(odds_table(text, odds, show_all))
     mean, spread = f"{float(odds.mean):.4g}", f"{odds.stdev:.4g}"
     console.print(f"mean [bold]{mean}[/bold], standard deviation [bold]{spread}[/bold]")
     if threshold is not None:
@@ -138,7 +135,7 @@ def _probability_json(probability: Fraction) -> dict[str, object]:
     }
 
 
-def _odds_table(text: str, odds: Distribution, show_all: bool) -> Table:
+def odds_table(text: str, odds: Distribution, show_all: bool) -> Table:
     table = Table(title=f"odds of {text}", title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("total", justify="right")
     table.add_column("chance", justify="right")

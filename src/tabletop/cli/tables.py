@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table as RichTable
 
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json, print_roll
 from tabletop.dice import dice_source
 from tabletop.tables import builtin_tables, find_table
@@ -22,13 +23,11 @@ TableName = Annotated[
 @app.command("roll")
 def roll_table(
     table: TableName,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Roll a reproducible stream from this seed.")
-    ] = None,
+    seed: Seed = None,
     modifier: Annotated[
         int, typer.Option("--modifier", "-m", help="Add this to the roll before reading the table.")
     ] = 0,
-    json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    json: Json = False,
 ) -> None:
     """Roll on a table and show the dice and the entry they reach."""
     loaded = find_table(table)

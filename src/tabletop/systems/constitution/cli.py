@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.constitution.character import (
@@ -45,8 +46,6 @@ xp_app = typer.Typer(help="Experience and levels.", no_args_is_help=True)
 app.add_typer(character_app, name="character")
 app.add_typer(xp_app, name="xp")
 
-Seed = Annotated[int | None, typer.Option("--seed", help="Roll a reproducible stream.")]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Advantage = Annotated[
     int, typer.Option("--advantage", min=0, max=20, help="Advantage dice (keep the best).")
 ]

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from tabletop.cli import tables
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json, print_roll
 from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, RolledUsage, dice_source
@@ -59,8 +60,6 @@ table_app = typer.Typer(help="Dead Weight's random tables.", no_args_is_help=Tru
 app.add_typer(character_app, name="character")
 app.add_typer(table_app, name="table")
 
-Seed = Annotated[int | None, typer.Option("--seed", help="Roll a reproducible stream.")]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 MIN_POOL = 2 - MAX_POOL
 
 

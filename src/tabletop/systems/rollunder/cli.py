@@ -14,6 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, percent, print_json
 from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, dice_source
@@ -60,10 +61,6 @@ app = typer.Typer(
 odds_app = typer.Typer(help="Exact odds, as fractions and percentages.", no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
 
-Seed = Annotated[
-    int | None, typer.Option("--seed", help="Roll a reproducible stream from this seed.")
-]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Level = Annotated[
     str, typer.Option("--level", help="Challenge level: trivial, challenging or impossible.")
 ]

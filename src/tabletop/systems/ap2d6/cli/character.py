@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from tabletop.cli.dice import Json, Seed
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.ap2d6.cli.common import Rules, read_numbers, read_options

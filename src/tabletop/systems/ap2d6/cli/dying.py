@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from tabletop.cli.dice import Json, Seed
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
 from tabletop.dice import DiceSource, FixedDice, dice_source
 from tabletop.errors import TabletopError

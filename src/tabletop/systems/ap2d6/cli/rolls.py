@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from tabletop.cli.dice import Json, Seed
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.ap2d6.checks import Check, check, check_against, contest

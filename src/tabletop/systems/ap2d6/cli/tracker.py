@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from tabletop.cli.dice import Json, Seed
+from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import TabletopError
