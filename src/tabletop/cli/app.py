@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
+from tabletop.games.deadweight_board import cli as deadweight_board
 from tabletop.errors import TabletopError
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ app = typer.Typer(
 app.command("roll")(dice.roll_command)
 app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
+app.add_typer(deadweight_board.app, name="deadweight-board")
 app.command("showcase")(showcase.showcase_command)
 
 USAGE_EXIT = 2

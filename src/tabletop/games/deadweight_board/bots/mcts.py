@@ -1,0 +1,194 @@
+"""A Monte Carlo tree search bot with explicit chance nodes.
+
+Each simulation copies the position, walks down the tree (UCT at decision nodes, for
+whoever owns the decision; a sampled outcome at chance nodes, so dice are searched at their
+true odds), adds one node, and scores it with the shared evaluation (or, with
+`rollout_steps`, after that many random steps). Scores are a vector with one win chance per
+player, so every decision node maximises its own owner's chance (max-n). The budget is a
+number of simulations (reproducible with a seed) or a number of seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from tabletop.games.deadweight_board.bots.heuristic import win_chances
+from tabletop.games.deadweight_board.rules import (
+    apply_unchecked,
+    legal_actions,
+    roll_chance,
+)
+from tabletop.games.deadweight_board.state import CHANCE, OVER, State
+
+MAX_SIMULATIONS = 1_000_000
+MAX_SECONDS = 600.0
+WIDE = 10
+"""A decision with more options than this is searched over its best few by a one-step
+evaluation."""
+
+
+class _Node:
+    __slots__ = ("children", "owner", "totals", "untried", "visits")
+
+    def __init__(self, players: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.untried: list[int] | None = None
+        self.owner = -1
+        self.visits = 0
+        self.totals = [0.0] * players
+
+
+class _Dice:
+    """The bot's own die for sampling chance nodes inside its search."""
+
+    __slots__ = ("_random",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self._random = rng
+
+    def roll(self, sides: int) -> int:
+        return int(self._random.random() * sides) + 1
+
+
+class MctsBot:
+    """UCT search over the game tree, chance nodes sampled at their probabilities."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        simulations: int = 200,
+        seconds: float | None = None,
+        exploration: float = 0.1,
+        rollout_steps: int = 0,
+        finish_turn: bool = True,
+    ) -> None:
+        if not 1 <= simulations <= MAX_SIMULATIONS:
+            raise ValueError(f"simulations must be 1 to {MAX_SIMULATIONS:,}")
+        if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(f"seconds must be above 0 and at most {MAX_SECONDS:g}")
+        self._random = random.Random(seed)
+        self._dice = _Dice(self._random)
+        self.simulations = simulations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_steps = rollout_steps
+        self.finish_turn = finish_turn
+        self.last_simulations = 0
+
+    def choose(self, state: State) -> int:
+        actions = legal_actions(state)
+        if len(actions) == 1:
+            return actions[0]
+        root = _Node(state.n)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            self._simulate(state, root)
+            done += 1
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif done >= self.simulations:
+                break
+        self.last_simulations = done
+        return max(root.children.items(), key=lambda item: item[1].visits)[0]
+
+    def _simulate(self, root_state: State, root: _Node) -> None:
+        state = root_state.clone()
+        node = root
+        path = [node]
+        while state.phase != OVER:
+            if state.phase == CHANCE:
+                outcome = roll_chance(state, self._dice)
+                apply_unchecked(state, outcome)
+                child = node.children.get(outcome)
+                if child is None:
+                    child = node.children[outcome] = _Node(state.n)
+                node = child
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.owner = state.owner
+                node.untried = self._candidates(state)
+            if node.untried:
+                action = node.untried.pop()
+                apply_unchecked(state, action)
+                child = node.children[action] = _Node(state.n)
+                path.append(child)
+                break
+            node = self._select(node)
+            apply_unchecked(state, self._last_action)
+            path.append(node)
+        value = self._evaluate(state)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for i, v in enumerate(value):
+                totals[i] += v
+
+    def _candidates(self, state: State) -> list[int]:
+        actions = legal_actions(state)
+        if len(actions) > WIDE:
+            owner = state.owner
+            actions = sorted(actions, key=lambda a: _one_step(state, a, owner))[-WIDE:]
+            return actions
+        self._random.shuffle(actions)
+        return actions
+
+    def _select(self, node: _Node) -> _Node:
+        owner = node.owner
+        scale = self.exploration * math.sqrt(math.log(node.visits))
+        best_score = -1.0
+        best_action = -1
+        best_child = node
+        for action, child in node.children.items():
+            score = child.totals[owner] / child.visits + scale / math.sqrt(child.visits)
+            if score > best_score:
+                best_score, best_action, best_child = score, action, child
+        self._last_action = best_action
+        return best_child
+
+    def _evaluate(self, state: State) -> list[float]:
+        if self.finish_turn:
+            self._finish_turn(state)
+        for _ in range(self.rollout_steps):
+            if state.phase == OVER:
+                break
+            if state.phase == CHANCE:
+                apply_unchecked(state, roll_chance(state, self._dice))
+            else:
+                apply_unchecked(state, self._random.choice(legal_actions(state)))
+        return win_chances(state)
+
+
+    def _finish_turn(self, state: State) -> None:
+        """Play the leaf's turn out with one-step lookahead choices, so that a leaf in the
+        middle of a turn (moved, not yet looted) is scored on what the turn brings."""
+        active = state.active
+        for _ in range(MAX_FINISH_STEPS):
+            if state.phase == OVER or state.active != active:
+                return
+            if state.phase == CHANCE:
+                apply_unchecked(state, roll_chance(state, self._dice))
+                continue
+            actions = legal_actions(state)
+            if len(actions) > 1:
+                owner = state.owner
+                action = max(actions, key=lambda a: _one_step(state, a, owner))
+            else:
+                action = actions[0]
+            apply_unchecked(state, action)
+
+
+MAX_FINISH_STEPS = 40
+
+
+def _one_step(state: State, action: int, player: int) -> float:
+    child = state.clone()
+    apply_unchecked(child, action)
+    return win_chances(child)[player]
+
