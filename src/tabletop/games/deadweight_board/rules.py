@@ -73,7 +73,6 @@ from tabletop.games.deadweight_board.state import (
     CHANCE,
     DEFEND_ROLL,
     ENDED,
-    EVAC,
     EVACUATION,
     FATE_ROLL,
     FINAL,
@@ -103,6 +102,7 @@ from tabletop.games.deadweight_board.state import (
     WTP_ROLL,
     State,
 )
+from tabletop.games.deadweight_board.state import EVAC as EVAC_PHASE
 from tabletop.games.deadweight_board.state import FLIP as FLIP_PHASE
 from tabletop.games.deadweight_board.state import LANTERN as LANTERN_PHASE
 
@@ -867,7 +867,7 @@ def _mariner_mover_roll(s: State, outcome: int) -> None:
 
 def _station(s: State) -> None:
     if s.evac_left > 0 and _evac_choices(s):
-        s.phase = EVAC
+        s.phase = EVAC_PHASE
     else:
         s.evac_left = 0
         s.phase = STATION
