@@ -83,7 +83,7 @@ class MarinerModel(BaseModel):
 
 class TradePile(BaseModel):
     model_config = _STRICT
-    top: int = Field(ge=0)
+    top: int = Field(ge=-1, description="-1 while the next card is being turned up")
     face_down: list[int]
     discards: list[int]
 
@@ -153,7 +153,9 @@ class GameStateModel(BaseModel):
         if sum(1 for m in self.mariners if m.where == "wall") > 1:
             raise ValueError("only one Mariner can be on a wall at a time")
         deck = len(self.config.trade_deck)
-        cards = [p.trade_card for p in self.players] + [self.trade_pile.top]
+        cards = [p.trade_card for p in self.players] + [self.trade_pile.top] * (
+            self.trade_pile.top >= 0
+        )
         cards += self.trade_pile.face_down + self.trade_pile.discards
         if sorted(cards) != list(range(deck)):
             raise ValueError("every trade card must be in exactly one place")
