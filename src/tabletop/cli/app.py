@@ -11,8 +11,8 @@ from rich.markup import escape
 
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
-from tabletop.games.deadweight_board import cli as deadweight_board
 from tabletop.errors import TabletopError
+from tabletop.games.deadweight_board import cli as deadweight_board
 
 app = typer.Typer(
     name="tabletop",

@@ -44,8 +44,16 @@ t4 {Em,Pe,Ru,Di}→3."""
 
 
 def item(name: str) -> int:
-    return ITEM_BY_NAME[{"Em": "emerald", "Pe": "pearl", "Ru": "ruby", "Di": "diamond",
-                         "Rope": "rope", "LR": "life_ring"}.get(name, name)]
+    return ITEM_BY_NAME[
+        {
+            "Em": "emerald",
+            "Pe": "pearl",
+            "Ru": "ruby",
+            "Di": "diamond",
+            "Rope": "rope",
+            "LR": "life_ring",
+        }.get(name, name)
+    ]
 
 
 def space(name: str) -> int:

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from tabletop.dice import SeededDice
-from tabletop.games.deadweight_board.bots import GreedyBot, MctsBot, RandomBot, make_bot, win_chances
+from tabletop.games.deadweight_board.bots import (
+    GreedyBot,
+    MctsBot,
+    RandomBot,
+    make_bot,
+    win_chances,
+)
 from tabletop.games.deadweight_board.config import make_config
 from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
 from tabletop.games.deadweight_board.setup import new_game

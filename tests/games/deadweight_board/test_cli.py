@@ -32,8 +32,24 @@ def _short(tmp_path, turns: int = 60) -> str:
 
 
 def test_simulate_json_reports_rates_with_intervals(tmp_path, capsys):
-    code, out, _ = _run(["deadweight-board", "simulate", "--games", "4", "--seats", "random,greedy",
-                         "--players", "3", "--seed", "2", "--json", "--config", _short(tmp_path)], capsys)
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "simulate",
+            "--games",
+            "4",
+            "--seats",
+            "random,greedy",
+            "--players",
+            "3",
+            "--seed",
+            "2",
+            "--json",
+            "--config",
+            _short(tmp_path),
+        ],
+        capsys,
+    )
     assert code == 0
     data = json.loads(out)
     assert data["games"] == 4 and len(data["win_rate_by_seat"]) == 3
@@ -46,8 +62,25 @@ def test_simulate_log_then_replay(tmp_path, capsys):
     log = tmp_path / "games.jsonl"
     config = tmp_path / "short.toml"
     config.write_text("turn_cap = 80\n")
-    code, out, _ = _run(["deadweight-board", "simulate", "--games", "3", "--seats", "random",
-                         "--players", "2", "--config", str(config), "--log", str(log), "--jobs", "2"], capsys)
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "simulate",
+            "--games",
+            "3",
+            "--seats",
+            "random",
+            "--players",
+            "2",
+            "--config",
+            str(config),
+            "--log",
+            str(log),
+            "--jobs",
+            "2",
+        ],
+        capsys,
+    )
     assert code == 0 and "win rate by seat" in out
     lines = log.read_text().splitlines()
     assert json.loads(lines[0])["type"] == "setup" and json.loads(lines[-1])["type"] == "end"
@@ -62,28 +95,62 @@ def test_simulate_log_then_replay(tmp_path, capsys):
 
 
 def test_report_saves_plots(tmp_path, capsys):
-    code, out, _ = _run(["deadweight-board", "report", "--games", "3", "--seats", "greedy",
-                         "--players", "2,3", "--jobs", "1", "--out", str(tmp_path / "plots"),
-                         "--config", _short(tmp_path, 40)], capsys)
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "report",
+            "--games",
+            "3",
+            "--seats",
+            "greedy",
+            "--players",
+            "2,3",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / "plots"),
+            "--config",
+            _short(tmp_path, 40),
+        ],
+        capsys,
+    )
     assert code == 0
     assert "Seat advantage" in out and "Player count" in out
     assert {p.name for p in (tmp_path / "plots").iterdir()} == {
-        "win_rate_by_seat.png", "game_length.png", "life_ring_sources.png"}
+        "win_rate_by_seat.png",
+        "game_length.png",
+        "life_ring_sources.png",
+    }
 
 
 def test_play_against_bots_re_asks_on_bad_input(tmp_path, capsys):
     config = tmp_path / "short.toml"
     config.write_text("turn_cap = 6\n")
     answers = "banana\n99\nb\n" + "1\n" * 200
-    code, out, _ = _run(["deadweight-board", "play", "--seats", "you,greedy", "--seed", "3",
-                         "--config", str(config), "--json"], capsys, answers)
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "play",
+            "--seats",
+            "you,greedy",
+            "--seed",
+            "3",
+            "--config",
+            str(config),
+            "--json",
+        ],
+        capsys,
+        answers,
+    )
     assert code == 0
     assert "type a number from 1 to 10" in out
     assert json.loads(out.strip().splitlines()[-1])["aborted"] is True
 
 
 def test_play_ends_cleanly_when_input_runs_out(capsys):
-    code, _, err = _run(["deadweight-board", "play", "--seats", "you,random", "--seed", "1"], capsys, "1\n")
+    code, _, err = _run(
+        ["deadweight-board", "play", "--seats", "you,random", "--seed", "1"], capsys, "1\n"
+    )
     assert code == 1 and "aborted" in err
 
 

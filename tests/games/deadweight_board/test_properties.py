@@ -30,14 +30,35 @@ from tabletop.games.deadweight_board.state import CHANCE, LIMIT, OVER, State
 SHORT = make_config(turn_cap=40)
 VARIANTS = [
     make_config(turn_cap=40),
-    make_config(turn_cap=40, rope_mode="any_plank", unify_ties=True, skip_stacks=True,
-                trade_action_mode="up_to_two", flooded_steal_contest=True),
-    make_config(turn_cap=40, walls="lane_and_mirrors", mariner_trigger="cross_or_end_adjacent",
-                teleport_triggers_mariner=True, flip_order="free", pick_optional=True,
-                flipper_rejoins=False, new_card_usable_same_visit=True),
-    make_config(turn_cap=40, chest_map="quadrant", reload_trigger="every_turn_center",
-                wtp_scope="gems_only", start_space="pre_FS", lantern_reference="lantern",
-                lantern_on_skip="move", final_turn_mode="full", final_tie="random"),
+    make_config(
+        turn_cap=40,
+        rope_mode="any_plank",
+        unify_ties=True,
+        skip_stacks=True,
+        trade_action_mode="up_to_two",
+        flooded_steal_contest=True,
+    ),
+    make_config(
+        turn_cap=40,
+        walls="lane_and_mirrors",
+        mariner_trigger="cross_or_end_adjacent",
+        teleport_triggers_mariner=True,
+        flip_order="free",
+        pick_optional=True,
+        flipper_rejoins=False,
+        new_card_usable_same_visit=True,
+    ),
+    make_config(
+        turn_cap=40,
+        chest_map="quadrant",
+        reload_trigger="every_turn_center",
+        wtp_scope="gems_only",
+        start_space="pre_FS",
+        lantern_reference="lantern",
+        lantern_on_skip="move",
+        final_turn_mode="full",
+        final_tie="random",
+    ),
 ]
 FINITE = {"emerald": 6, "pearl": 6, "ruby": 5, "diamond": 4, "rope": 3, "life_ring": 25}
 
@@ -77,7 +98,8 @@ def _limits_hold(state: State) -> None:
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 def test_limits_hold_at_every_step_of_random_play(variant):
     """Seed §Setup 4, §Loot Collection (10 loot, 2 ropes), one Mariner deployed, a
-    Mariner per lifeboat: 250 short games per rules variant (1,000 in all), checked after every step."""
+    Mariner per lifeboat: 250 short games per rules variant (1,000 in all), checked after
+    every step."""
     for seed in range(250):
         _random_game(seed, VARIANTS[variant], 2 + seed % 3, _limits_hold)
 

@@ -37,7 +37,6 @@ from tabletop.games.deadweight_board.state import (
     STATION,
     TAKE_ITEM,
 )
-
 from tests.games.deadweight_board.table import (
     BLUE,
     GREEN,
@@ -118,7 +117,9 @@ def test_lantern_may_stay_when_it_need_not_change():
     assert sorted(t.legal()) == sorted([lantern_to("S3"), lantern_to("S2")])
 
 
-@pytest.mark.parametrize(("rule", "forbidden"), [("not_reachable_by_step", {"S1", "S2"}), ("none", set())])
+@pytest.mark.parametrize(
+    ("rule", "forbidden"), [("not_reachable_by_step", {"S1", "S2"}), ("none", set())]
+)
 def test_lantern_setup_rules(rule, forbidden):
     """AMB-13 `lantern_setup_rule`."""
     from tabletop.dice import SeededDice
@@ -127,7 +128,9 @@ def test_lantern_setup_rules(rule, forbidden):
     from tabletop.games.deadweight_board.setup import new_game
 
     state = new_game(4, make_config(lantern_setup_rule=rule), SeededDice(1))
-    allowed = {lantern_to(name) for name in ("S1", "S2", "S3", "P1")} - {lantern_to(n) for n in forbidden}
+    allowed = {lantern_to(name) for name in ("S1", "S2", "S3", "P1")} - {
+        lantern_to(n) for n in forbidden
+    }
     assert allowed <= set(legal_actions(state))
     assert not {lantern_to(n) for n in forbidden} & set(legal_actions(state))
 
@@ -177,7 +180,10 @@ def test_brown_trade_swaps_two_gems_through_the_crates():
     assert t.s.crates[:2] == [1, 1]
 
 
-@pytest.mark.parametrize(("mode", "count"), [("two_1for1", 78), ("same_type_pair", 12), ("two_for_one", 24), ("up_to_two", 90)])
+@pytest.mark.parametrize(
+    ("mode", "count"),
+    [("two_1for1", 78), ("same_type_pair", 12), ("two_for_one", 24), ("up_to_two", 90)],
+)
 def test_trade_action_modes(mode, count):
     """AMB-31 `trade_action_mode`: the swaps each reading allows."""
     assert len(deals_for(mode)) == count
@@ -188,7 +194,9 @@ def test_flooded_trade_swaps_a_gem_and_a_life_ring_either_way():
     t = Table().empty_hands().fresh_turn(RED).flooded("S1").at(RED, "FS").hold(RED, Ru=1, LR=1)
     t.do(STEP_1)
     trades = [a for a in t.legal() if FLOODED_TRADE <= a < FLOODED_TRADE + 8]
-    assert sorted(trades) == sorted([FLOODED_TRADE + RU] + [FLOODED_TRADE + 4 + g for g in range(4)])
+    assert sorted(trades) == sorted(
+        [FLOODED_TRADE + RU] + [FLOODED_TRADE + 4 + g for g in range(4)]
+    )
     t.do(FLOODED_TRADE + 4 + DI)
     assert t.items(RED) == {"Ru": 1, "Di": 1}
 
@@ -246,7 +254,15 @@ def test_steal_requires_item_removes_empty_targets():
 
 def test_switch_and_swap_two():
     """Seed §Tile Actions 4; AMB-37."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("S5").at(RED, "S4").at(BLUE, "P1").at(GREEN, "S2")
+    t = (
+        Table()
+        .empty_hands()
+        .fresh_turn(RED)
+        .flooded("S5")
+        .at(RED, "S4")
+        .at(BLUE, "P1")
+        .at(GREEN, "S2")
+    )
     t.do(STEP_1)
     pair = SWAP + [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)].index((BLUE, GREEN))
     t.do(pair)
@@ -295,7 +311,13 @@ def test_trades_cannot_repeat_and_the_card_is_replaced_after_the_visit():
 
 def test_new_card_usable_same_visit():
     """AMB-43 `new_card_usable_same_visit = true`: after the draw the visit goes on."""
-    t = Table(new_card_usable_same_visit=True).empty_hands().fresh_turn(RED).at(RED, "P1").hold(RED, Em=4)
+    t = (
+        Table(new_card_usable_same_visit=True)
+        .empty_hands()
+        .fresh_turn(RED)
+        .at(RED, "P1")
+        .hold(RED, Em=4)
+    )
     t.do(STEP_1, trade(1), PASS).roll(1)
     assert t.s.phase == STATION and trade(1) in t.legal()
 
@@ -305,7 +327,14 @@ def test_challenge_needs_an_affordable_wall_and_relocation_pays_again():
     t = Table().empty_hands().fresh_turn(RED).mariner(BLUE, "S2|S3").at(RED, "P1")
     t.do(STEP_1)
     assert 6 not in t.legal()
-    t2 = Table().empty_hands().fresh_turn(RED).mariner(RED, "S2|S3").at(RED, "P1").hold(RED, Em=1, Pe=1)
+    t2 = (
+        Table()
+        .empty_hands()
+        .fresh_turn(RED)
+        .mariner(RED, "S2|S3")
+        .at(RED, "P1")
+        .hold(RED, Em=1, Pe=1)
+    )
     t2.do(STEP_1)
     assert deploy(t2.s, "S1|S2") in t2.legal()
     t3 = Table(owner_relocation=False).empty_hands().fresh_turn(RED).mariner(RED, "S2|S3")
@@ -348,7 +377,12 @@ def test_evacuation_per_diamond_and_unlimited_lifeboats():
 
 def test_one_evacuation_per_turn_by_default():
     """AMB-49 `evac_per_turn = one`."""
-    t = _evacuation(Table().empty_hands()).fresh_turn(RED).at(RED, "P1").hold(RED, Di=2, Em=1, Pe=1, Ru=1)
+    t = (
+        _evacuation(Table().empty_hands())
+        .fresh_turn(RED)
+        .at(RED, "P1")
+        .hold(RED, Di=2, Em=1, Pe=1, Ru=1)
+    )
     t.do(STEP_1, trade(3), 115 + 2 * 4 + RU, trade(4))
     assert t.s.phase == STATION
 
@@ -361,7 +395,13 @@ def _flip_due(t: Table) -> Table:
     return t.do(STEP_1, trade(3), PASS).roll(1)
 
 
-@pytest.mark.parametrize(("order", "choices"), [("track_from_BS", ["P5"]), ("free", ["S1", "S2", "S3", "S4", "S5", "P5", "P4", "P3", "P2", "P1"])])
+@pytest.mark.parametrize(
+    ("order", "choices"),
+    [
+        ("track_from_BS", ["P5"]),
+        ("free", ["S1", "S2", "S3", "S4", "S5", "P5", "P4", "P3", "P2", "P1"]),
+    ],
+)
 def test_flip_orders(order, choices):
     """AMB-46 `flip_order`."""
     t = _flip_due(Table(flip_order=order).empty_hands())
@@ -442,8 +482,11 @@ def _trigger_end(t: Table) -> Table:
 
 @pytest.mark.parametrize(
     ("mode", "queue"),
-    [("all_including_trigger", [YELLOW, RED, BLUE, GREEN]), ("all_others", [YELLOW, RED, BLUE]),
-     ("finish_round", [YELLOW])],
+    [
+        ("all_including_trigger", [YELLOW, RED, BLUE, GREEN]),
+        ("all_others", [YELLOW, RED, BLUE]),
+        ("finish_round", [YELLOW]),
+    ],
 )
 def test_final_round_options(mode, queue):
     """AMB-60 `final_round`."""
@@ -468,7 +511,12 @@ def test_turn_cap_ends_and_flags_the_game():
 
 
 def _tied_end(option: str) -> Table:
-    t = Table(final_tie=option, turn_cap=1).empty_hands().hold(RED, LR=2, Em=1).hold(BLUE, LR=2, Em=1)
+    t = (
+        Table(final_tie=option, turn_cap=1)
+        .empty_hands()
+        .hold(RED, LR=2, Em=1)
+        .hold(BLUE, LR=2, Em=1)
+    )
     t.at(RED, "P5").do(STEP_1, PASS)
     t.do(t.legal()[0])
     return t

@@ -32,7 +32,6 @@ from tabletop.games.deadweight_board.state import (
     WTP_GIVE,
     WTP_KEEP,
 )
-
 from tests.games.deadweight_board.table import (
     BLUE,
     GREEN,
@@ -413,7 +412,14 @@ def test_t29_a_recipient_pushed_over_ten_gems_chooses_what_to_return():
 
 @pytest.mark.parametrize(
     ("face", "gained"),
-    [(6, {"LR": 1}), (1, {"Pe": 1}), (2, {"Em": 1}), (3, {"Ru": 1}), (4, {"Di": 1}), (5, {"Rope": 1})],
+    [
+        (6, {"LR": 1}),
+        (1, {"Pe": 1}),
+        (2, {"Em": 1}),
+        (3, {"Ru": 1}),
+        (4, {"Di": 1}),
+        (5, {"Rope": 1}),
+    ],
 )
 def test_t31_fate_roll_at_a_station(face, gained):
     """T31 — seed §Trading (fate die faces); AMB-02, AMB-42, AMB-44."""
@@ -440,8 +446,9 @@ def test_t33_flooded_shortcut_reaches_any_other_plank():
     t = Table().empty_hands().fresh_turn(RED).flooded("S4").at(RED, "S2")
     t.do(STEP_2)
     shortcuts = [a for a in t.legal() if 36 <= a < 46]
-    assert sorted(shortcuts) == sorted(shortcut_to(p) for p in
-                                       ("S1", "S2", "S3", "S5", "P1", "P2", "P3", "P4", "P5"))
+    assert sorted(shortcuts) == sorted(
+        shortcut_to(p) for p in ("S1", "S2", "S3", "S5", "P1", "P2", "P3", "P4", "P5")
+    )
 
 
 def test_t35_skipping_a_turn():

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tabletop.dice import SeededDice
+from tabletop.errors import TabletopError
 from tabletop.games.deadweight_board.board import CENTRE_PLANKS, PLANK_NAMES, mirror
 from tabletop.games.deadweight_board.config import (
     DeadweightConfig,
@@ -17,7 +18,6 @@ from tabletop.games.deadweight_board.config import (
 from tabletop.games.deadweight_board.errors import ConfigError, LayoutError, StateError
 from tabletop.games.deadweight_board.model import state_from_json, state_to_json
 from tabletop.games.deadweight_board.setup import check_layout, deal_layout, new_game
-from tabletop.errors import TabletopError
 
 
 def _reference() -> dict:
@@ -32,16 +32,42 @@ def test_the_reference_layout_meets_every_setup_rule():
 @pytest.mark.parametrize(
     ("change", "rule"),
     [
-        ({"S3": {"action": "walk_the_plank", "loot": "emerald"}, "S5": {"action": "switch", "loot": "diamond"}},
-         "one diamond card must be on a centre spot"),
-        ({"S3": {"action": "shortcut", "loot": "diamond"}, "S4": {"action": "walk_the_plank", "loot": "ruby"}},
-         "Walk the Plank must sit in the centre"),
-        ({"P4": {"action": "life_ring", "loot": "ruby"}, "S4": {"action": "shortcut", "loot": "diamond"}},
-         "Plus 1 Life Ring must sit with the other diamond card"),
-        ({"P1": {"action": "trade", "loot": "pearl"}, "P5": {"action": "sabotage", "loot": "pearl"}},
-         "no two planks with the same action"),
-        ({"P3": {"action": "rope", "loot": "emerald"}}, "the layout's planks must be the ship's plank set"),
-        ({"P3": {"action": "plain", "loot": "ruby"}}, "the loot-type cards must be the configured mix"),
+        (
+            {
+                "S3": {"action": "walk_the_plank", "loot": "emerald"},
+                "S5": {"action": "switch", "loot": "diamond"},
+            },
+            "one diamond card must be on a centre spot",
+        ),
+        (
+            {
+                "S3": {"action": "shortcut", "loot": "diamond"},
+                "S4": {"action": "walk_the_plank", "loot": "ruby"},
+            },
+            "Walk the Plank must sit in the centre",
+        ),
+        (
+            {
+                "P4": {"action": "life_ring", "loot": "ruby"},
+                "S4": {"action": "shortcut", "loot": "diamond"},
+            },
+            "Plus 1 Life Ring must sit with the other diamond card",
+        ),
+        (
+            {
+                "P1": {"action": "trade", "loot": "pearl"},
+                "P5": {"action": "sabotage", "loot": "pearl"},
+            },
+            "no two planks with the same action",
+        ),
+        (
+            {"P3": {"action": "rope", "loot": "emerald"}},
+            "the layout's planks must be the ship's plank set",
+        ),
+        (
+            {"P3": {"action": "plain", "loot": "ruby"}},
+            "the loot-type cards must be the configured mix",
+        ),
     ],
 )
 def test_a_layout_breaking_a_setup_rule_is_refused_naming_the_rule(change, rule):
@@ -53,7 +79,10 @@ def test_a_layout_breaking_a_setup_rule_is_refused_naming_the_rule(change, rule)
 
 def test_spacing_none_allows_neighbouring_twins():
     """AMB-04 `setup_spacing = none`."""
-    layout = _reference() | {"P1": {"action": "trade", "loot": "pearl"}, "P5": {"action": "sabotage", "loot": "pearl"}}
+    layout = _reference() | {
+        "P1": {"action": "trade", "loot": "pearl"},
+        "P5": {"action": "sabotage", "loot": "pearl"},
+    }
     make_config(layout=layout, setup_spacing="none")
 
 
@@ -79,7 +108,9 @@ def test_setup_for_three_and_four_players():
         state = new_game(players, dice=SeededDice(players))
         for chest in range(5):
             assert state.chests[chest * 6 : chest * 6 + 6] == [1, 1, 1, 1, 0, 2]
-        assert all(state.pos[p] == 0 and state.items(p) == [0, 0, 0, 0, 1, 0] for p in range(players))
+        assert all(
+            state.pos[p] == 0 and state.items(p) == [0, 0, 0, 0, 1, 0] for p in range(players)
+        )
         cards = [*state.card, state.top]
         assert len(set(cards)) == players + 1
         assert state.pile.bit_count() == 24 - players - 1
@@ -87,7 +118,10 @@ def test_setup_for_three_and_four_players():
 
 def test_random_first_player():
     """AMB-11 `first_player = random`."""
-    firsts = {new_game(4, make_config(first_player="random"), SeededDice(s)).first_player for s in range(30)}
+    firsts = {
+        new_game(4, make_config(first_player="random"), SeededDice(s)).first_player
+        for s in range(30)
+    }
     assert firsts == {0, 1, 2, 3}
 
 
@@ -124,10 +158,13 @@ def test_config_files_replace_deck_loot_mix_crates_and_layout(tmp_path):
     layout."""
     path = tmp_path / "rules.toml"
     path.write_text(
-        'crate_capacity = { emerald = 3, pearl = 4, ruby = 4, diamond = 2 }\n'
-        'loot_card_counts = { emerald = 2, pearl = 3, ruby = 3, diamond = 2 }\n'
+        "crate_capacity = { emerald = 3, pearl = 4, ruby = 4, diamond = 2 }\n"
+        "loot_card_counts = { emerald = 2, pearl = 3, ruby = 3, diamond = 2 }\n"
         'layout = "random"\nturn_cap = 300\n'
-        + "".join('[[trade_deck]]\ntrades = [{ cost = { diamond = 1 }, life_rings = 2 }]\n' for _ in range(6))
+        + "".join(
+            "[[trade_deck]]\ntrades = [{ cost = { diamond = 1 }, life_rings = 2 }]\n"
+            for _ in range(6)
+        )
     )
     config = load_config(path)
     assert config.crate_capacity["diamond"] == 2 and len(config.trade_deck) == 6
@@ -142,7 +179,10 @@ def test_config_files_replace_deck_loot_mix_crates_and_layout(tmp_path):
         ("bogus = 1", "bogus"),
         ("turn_cap = 0", "turn_cap"),
         ("rope_mode = 'teleport'", "rope_mode"),
-        ("loot_card_counts = { emerald = 4, pearl = 2, ruby = 1, diamond = 3 }", "exactly 2 diamond"),
+        (
+            "loot_card_counts = { emerald = 4, pearl = 2, ruby = 1, diamond = 3 }",
+            "exactly 2 diamond",
+        ),
         ("crate_capacity = { emerald = 0 }", "crate"),
         ("layout = 'nowhere'", "unknown layout"),
         ("this is not toml", "cannot read config"),

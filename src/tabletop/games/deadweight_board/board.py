@@ -120,7 +120,11 @@ KIND_TITLES = (
 
 def lane_neighbours(plank: int) -> list[int]:
     """Planks next to `plank` in its own lane."""
-    return [other for other in (plank - 1, plank + 1) if 0 <= other < PLANKS and other // 5 == plank // 5]
+    return [
+        other
+        for other in (plank - 1, plank + 1)
+        if 0 <= other < PLANKS and other // 5 == plank // 5
+    ]
 
 
 def lane_walls() -> list[tuple[int, int]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -29,14 +30,22 @@ from tabletop.games.deadweight_board.simulate import MAX_GAMES, Summary, run_gam
 from tabletop.games.deadweight_board.state import CHANCE, COLOURS, MOVE, OVER, State
 
 app = typer.Typer(
-    help="Deadweight, the board game: play against bots, simulate bots, replay logs, balance reports.",
+    help="Deadweight, the board game: play bots, simulate, replay logs, balance reports.",
     no_args_is_help=True,
 )
 
 HUMANS = ("you", "human")
-SeatsOption = typer.Option(help="Comma-separated seats in turn order: you, random, greedy, mcts, mcts:N (simulations), mcts:Ts (seconds).")
-ConfigOption = typer.Option(help="A TOML or JSON file of rule options (see docs/rules/deadweight-board.md).")
-SeedOption = typer.Option(help="Seed for reproducible dice (and bots).")
+SEATS_HELP = (
+    "Comma-separated seats in turn order: you, random, greedy, mcts, "
+    "mcts:N (simulations per decision), mcts:Ts (seconds per decision)."
+)
+Config = Annotated[
+    Path | None,
+    typer.Option(help="A TOML or JSON file of rule options (docs/rules/deadweight-board.md)."),
+]
+Seed = Annotated[int, typer.Option(help="Seed for reproducible dice and bots.")]
+Jobs = Annotated[int, typer.Option(help="Processes to use; 0 uses every core.")]
+Json = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
 
 
 def _config(path: Path | None) -> DeadweightConfig:
@@ -55,10 +64,10 @@ def _seat_list(seats: str) -> list[str]:
 
 @app.command()
 def play(
-    seats: str = typer.Option("you,greedy,mcts", help=SeatsOption.help),
-    config: Path | None = typer.Option(None, help=ConfigOption.help),
-    seed: int | None = typer.Option(None, help=SeedOption.help),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON at the end."),
+    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "you,greedy,mcts",
+    config: Config = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for reproducible dice and bots.")] = None,
+    as_json: Json = False,
 ) -> None:
     """Play a game at the terminal: you choose from the legal moves, bots take the other seats."""
     names = _seat_list(seats)
@@ -141,10 +150,16 @@ def _show_result(state: State) -> None:
     for heading in ("place", "player", "life rings", "loot value"):
         table.add_column(heading)
     for place, p in enumerate(state.ranking(), start=1):
-        table.add_row(str(place), player_text(p), str(state.life_rings(p)), str(state.loot_value(p)))
+        table.add_row(
+            str(place), player_text(p), str(state.life_rings(p)), str(state.loot_value(p))
+        )
     console.print(table)
     winners = Text(" and ").join(player_text(p) for p in state.winners)
-    console.print(Text("Survivor: ").append_text(winners) if len(state.winners) == 1 else Text("Shared win: ").append_text(winners))
+    console.print(
+        Text("Survivor: ").append_text(winners)
+        if len(state.winners) == 1
+        else Text("Shared win: ").append_text(winners)
+    )
 
 
 def _result_json(state: State) -> dict:
@@ -161,19 +176,32 @@ def _result_json(state: State) -> dict:
 
 
 def _run(
-    games: int, seats: list[str], players: int, config: DeadweightConfig, seed: int, jobs: int,
-    log: Path | None, rotate: bool, quiet: bool,
+    games: int,
+    seats: list[str],
+    players: int,
+    config: DeadweightConfig,
+    seed: int,
+    jobs: int,
+    log: Path | None,
+    rotate: bool,
+    quiet: bool,
 ) -> Summary:
     summary = Summary(players)
     handle = open(log, "w", encoding="utf-8") if log else None  # noqa: SIM115
     try:
         with Progress(
-            TextColumn(f"{players} players"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=console, transient=True, disable=quiet,
+            TextColumn(f"{players} players"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=quiet,
         ) as progress:
             task = progress.add_task("games", total=games)
-            records = run_games(games, seats, players, config, seed, jobs=jobs, rotate=rotate,
-                                log=log is not None)
+            records = run_games(
+                games, seats, players, config, seed, jobs=jobs, rotate=rotate, log=log is not None
+            )
             for record in records:
                 summary.add(record)
                 if handle:
@@ -187,15 +215,23 @@ def _run(
 
 @app.command()
 def simulate(
-    games: int = typer.Option(100, help=f"Games to play (1 to {MAX_GAMES:,})."),
-    seats: str = typer.Option("random,greedy", help=SeatsOption.help),
-    players: int | None = typer.Option(None, help="Players per game (2 to 4); the seats repeat to fill the table."),
-    config: Path | None = typer.Option(None, help=ConfigOption.help),
-    seed: int = typer.Option(0, help=SeedOption.help),
-    jobs: int = typer.Option(1, help="Processes to use; 0 uses every core."),
-    log: Path | None = typer.Option(None, help="Write every game as JSON lines to this file."),
-    rotate: bool = typer.Option(True, help="Turn the seats one place each game so every bot plays every seat."),
-    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    games: Annotated[int, typer.Option(help=f"Games to play (1 to {MAX_GAMES:,}).")] = 100,
+    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "random,greedy",
+    players: Annotated[
+        int | None,
+        typer.Option(help="Players per game (2 to 4); the seats repeat to fill the table."),
+    ] = None,
+    config: Config = None,
+    seed: Seed = 0,
+    jobs: Jobs = 1,
+    log: Annotated[
+        Path | None, typer.Option(help="Write every game as JSON lines to this file.")
+    ] = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(help="Turn the seats one place each game so every bot plays every seat."),
+    ] = True,
+    as_json: Json = False,
 ) -> None:
     """Bots play many games: win rates with intervals, game length, where life rings come from."""
     names = _seat_list(seats)
@@ -222,32 +258,74 @@ def _table(title: str, headers: list[str], rows: list[list[str]]) -> Table:
 
 def _print_summary(summary: Summary) -> None:
     games = summary.games
-    console.print(_table(
-        f"win rate by seat ({games} games)", ["seat", "win rate", "95% interval"],
-        [[seat, percent(rate), f"{percent(low)} – {percent(high)}"] for seat, rate, (low, high) in summary.seat_rates()],
-    ))
-    console.print(_table(
-        "win rate by bot", ["bot", "win rate", "95% interval", "seats played"],
-        [[bot, percent(rate), f"{percent(low)} – {percent(high)}", str(summary.bot_games[bot])]
-         for bot, rate, (low, high) in summary.bot_rates()],
-    ))
-    console.print(_table("game length (turns)", ["measure", "turns"],
-                         [[key, f"{value:.1f}"] for key, value in summary.length().items()]))
-    for title, group in (("life rings by source", "life_rings"), ("plank actions taken", "plank_action"),
-                         ("landing choices", "landing"), ("station options", "station")):
+    console.print(
+        _table(
+            f"win rate by seat ({games} games)",
+            ["seat", "win rate", "95% interval"],
+            [
+                [seat, percent(rate), f"{percent(low)} – {percent(high)}"]
+                for seat, rate, (low, high) in summary.seat_rates()
+            ],
+        )
+    )
+    console.print(
+        _table(
+            "win rate by bot",
+            ["bot", "win rate", "95% interval", "seats played"],
+            [
+                [
+                    bot,
+                    percent(rate),
+                    f"{percent(low)} – {percent(high)}",
+                    str(summary.bot_games[bot]),
+                ]
+                for bot, rate, (low, high) in summary.bot_rates()
+            ],
+        )
+    )
+    console.print(
+        _table(
+            "game length (turns)",
+            ["measure", "turns"],
+            [[key, f"{value:.1f}"] for key, value in summary.length().items()],
+        )
+    )
+    for title, group in (
+        ("life rings by source", "life_rings"),
+        ("plank actions taken", "plank_action"),
+        ("landing choices", "landing"),
+        ("station options", "station"),
+    ):
         counts = summary.group(group)
         total = sum(counts.values()) or 1
-        console.print(_table(title, ["what", "total", "per game", "share"],
-                             [[key.replace(":", " ").replace("_", " "), str(value), f"{value / games:.2f}",
-                               percent(value / total)] for key, value in counts.items()]))
-    console.print(f"games ended by the turn cap: {summary.aborted} of {games}; shared wins: {summary.shared_wins}")
+        console.print(
+            _table(
+                title,
+                ["what", "total", "per game", "share"],
+                [
+                    [
+                        key.replace(":", " ").replace("_", " "),
+                        str(value),
+                        f"{value / games:.2f}",
+                        percent(value / total),
+                    ]
+                    for key, value in counts.items()
+                ],
+            )
+        )
+    console.print(
+        f"games ended by the turn cap: {summary.aborted} of {games}; "
+        f"shared wins: {summary.shared_wins}"
+    )
 
 
 # --- replay --------------------------------------------------------------------------------
 
 
 @app.command()
-def replay(log: Path = typer.Argument(..., help="A JSON-lines game log written by simulate --log.")) -> None:
+def replay(
+    log: Annotated[Path, typer.Argument(help="A JSON-lines game log written by simulate --log.")],
+) -> None:
     """Re-execute every game in a log; exit non-zero naming the first line that differs."""
     games = replay_log(log)
     console.print(f"{games} game(s) replayed; every line matches")
@@ -258,15 +336,17 @@ def replay(log: Path = typer.Argument(..., help="A JSON-lines game log written b
 
 @app.command()
 def report(
-    games: int = typer.Option(200, help="Games per player count."),
-    seats: str = typer.Option("greedy", help=SeatsOption.help),
-    players: str = typer.Option("4", help="Player counts to run, e.g. 2,3,4."),
-    config: Path | None = typer.Option(None, help=ConfigOption.help),
-    seed: int = typer.Option(0, help=SeedOption.help),
-    jobs: int = typer.Option(0, help="Processes to use; 0 uses every core."),
-    out: Path = typer.Option(Path("deadweight-report"), help="Folder for the PNG plots."),
-    plots: bool = typer.Option(True, help="Save plots as PNG files."),
-    as_json: bool = typer.Option(False, "--json", help="Print the sections as JSON."),
+    games: Annotated[int, typer.Option(help="Games per player count.")] = 200,
+    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "greedy",
+    players: Annotated[str, typer.Option(help="Player counts to run, e.g. 2,3,4.")] = "4",
+    config: Config = None,
+    seed: Seed = 0,
+    jobs: Jobs = 0,
+    out: Annotated[Path, typer.Option(help="Folder for the PNG plots.")] = Path(
+        "deadweight-report"
+    ),
+    plots: Annotated[bool, typer.Option(help="Save plots as PNG files.")] = True,
+    as_json: Json = False,
 ) -> None:
     """Answer the designer's balance questions from a simulation run, with plots."""
     names = _seat_list(seats)
@@ -276,16 +356,27 @@ def report(
             raise ConfigError(f"--players takes counts from 2 to 4, not {part!r}")
         counts.append(int(part))
     rules_config = _config(config)
-    runs = {count: _run(games, names, count, rules_config, seed, jobs, None, True, as_json) for count in counts}
+    runs = {
+        count: _run(games, names, count, rules_config, seed, jobs, None, True, as_json)
+        for count in counts
+    }
     sections = balance_sections(runs)
     saved = save_plots(runs, out) if plots else []
     if as_json:
-        print_json({"sections": [s.as_json() for s in sections], "plots": [str(p) for p in saved],
-                    "config_changes": rules_config.changed(), "not_answered": NOT_ANSWERED})
+        print_json(
+            {
+                "sections": [s.as_json() for s in sections],
+                "plots": [str(p) for p in saved],
+                "config_changes": rules_config.changed(),
+                "not_answered": NOT_ANSWERED,
+            }
+        )
         return
     changed = rules_config.changed()
-    console.print(f"bots: {', '.join(names)} · options changed from the defaults: "
-                  f"{json.dumps(changed) if changed else 'none'}")
+    console.print(
+        f"bots: {', '.join(names)} · options changed from the defaults: "
+        f"{json.dumps(changed) if changed else 'none'}"
+    )
     for section in sections:
         console.print(_table(section.question, section.headers, section.rows))
         if section.note:

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tabletop.dice import SeededDice
+from tabletop.errors import TabletopError
 from tabletop.games.deadweight_board.config import DeadweightConfig
 from tabletop.games.deadweight_board.errors import ReplayError
 from tabletop.games.deadweight_board.model import to_model
@@ -29,7 +30,6 @@ from tabletop.games.deadweight_board.rules import (
 )
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import CHANCE, CHANCE_NAMES, COLOURS, OVER, State
-from tabletop.errors import TabletopError
 
 MAX_LOG_LINE_BYTES = 1_000_000
 MAX_LOG_LINES = 50_000_000

@@ -341,6 +341,3 @@ def state_as_dict(state: State) -> dict:
 
 def _bits(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
-
-
-

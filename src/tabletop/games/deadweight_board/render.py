@@ -32,8 +32,14 @@ def player_text(player: int) -> Text:
 
 
 def _gems(cost: tuple[int, ...]) -> str:
-    return "+".join(f"{count}{ITEM_SHORT[gem]}" if count > 1 else ITEM_SHORT[gem]
-                    for gem, count in enumerate(cost) if count) or "nothing"
+    return (
+        "+".join(
+            f"{count}{ITEM_SHORT[gem]}" if count > 1 else ITEM_SHORT[gem]
+            for gem, count in enumerate(cost)
+            if count
+        )
+        or "nothing"
+    )
 
 
 def choice_label(state: State, action: int) -> str:
@@ -102,8 +108,9 @@ def board_view(state: State) -> Group:
         s_plank, p_plank = column - 1, 10 - column
         chest = ship.chest_of_plank[s_plank]
         contents = "?" if hidden else _items(state.chests[chest * 6 : chest * 6 + 6])
-        ship_table.add_row(_plank_cell(state, p_plank), f"C{chest + 1}: {contents}",
-                           _plank_cell(state, s_plank))
+        ship_table.add_row(
+            _plank_cell(state, p_plank), f"C{chest + 1}: {contents}", _plank_cell(state, s_plank)
+        )
         if column < 5:
             p_wall = ship.walls.index((p_plank - 1, p_plank))
             s_wall = ship.walls.index((s_plank, s_plank + 1))
@@ -121,8 +128,9 @@ def board_view(state: State) -> Group:
             seat.append(" ◀", style="bold")
         if state.skip[p]:
             seat.append(" (skips)", style="dim")
-        players.add_row(seat, SPACE_NAMES[state.pos[p]], _items(state.items(p)), trades,
-                        _mariner_text(state, p))
+        players.add_row(
+            seat, SPACE_NAMES[state.pos[p]], _items(state.items(p)), trades, _mariner_text(state, p)
+        )
     top = ship.cards[state.top]
     shared = Text(
         f"stage: {STAGE_NAMES[state.stage]} · turn {state.turn} · flips {state.flips_done()}/10 · "
@@ -171,7 +179,9 @@ def event_text(event: dict[str, Any]) -> Text | None:
         return text
     lines = {
         "move": lambda e: f"{name(e['player'])} moves {e['start']} → {e['end']} by {e['by']}",
-        "gain": lambda e: f"{name(e['player'])} gains {e['item']} ({e['source'].replace('_', ' ')})",
+        "gain": lambda e: (
+            f"{name(e['player'])} gains {e['item']} ({e['source'].replace('_', ' ')})"
+        ),
         "rope_returned": lambda e: f"{name(e['player'])} already has 2 ropes; the rope goes back",
         "crate": lambda e: f"{name(e['player'])} puts {e['gem']} in its crate ({e['fill']})",
         "crate_dumped": lambda e: f"the {e['gem']} crate is full and is dumped in its lifeboat",
@@ -179,11 +189,16 @@ def event_text(event: dict[str, Any]) -> Text | None:
         "blocked": lambda e: f"{name(e['victim'])} blocks the steal",
         "tie_protected": lambda e: "a tie, but the thief's Mariner protects them",
         "nothing_to_take": lambda e: f"{name(e['victim'])} holds nothing to take",
-        "mariner_off": lambda e: f"the {name(e['mariner'])} Mariner leaves its wall ({e['why'].replace('_', ' ')})",
+        "mariner_off": lambda e: (
+            f"the {name(e['mariner'])} Mariner leaves its wall ({e['why'].replace('_', ' ')})"
+        ),
         "mariner_tie": lambda e: "a tie: the Mariner stays",
         "mariner_on": lambda e: f"{name(e['player'])}'s Mariner takes wall {e['wall']}",
         "challenge_blocked": lambda e: "the challenge is blocked",
-        "trade": lambda e: f"{name(e['player'])} trades (card {e['card']} #{e['trade'] + 1}) for {e['life_rings']} life ring(s)",
+        "trade": lambda e: (
+            f"{name(e['player'])} trades (card {e['card']} #{e['trade'] + 1}) "
+            f"for {e['life_rings']} life ring(s)"
+        ),
         "shortcut": lambda e: f"{name(e['player'])} takes the shortcut to {e['end']}",
         "switch": lambda e: f"{name(e['first'])} and {name(e['second'])} swap places",
         "skip_set": lambda e: f"{name(e['player'])} will skip their next turn",
@@ -192,7 +207,9 @@ def event_text(event: dict[str, Any]) -> Text | None:
         "dropped": lambda e: f"{name(e['player'])} drops {e['gem']} into the hole",
         "flipped": lambda e: f"{name(e['player'])} flips {e['plank']} to its flooded side",
         "evacuation_begins": lambda e: "every plank is flooded: the evacuation begins",
-        "evacuated": lambda e: f"{name(e['player'])} sends Mariner {e['mariner'] + 1} to the {e['lifeboat']} lifeboat",
+        "evacuated": lambda e: (
+            f"{name(e['player'])} sends Mariner {e['mariner'] + 1} to the {e['lifeboat']} lifeboat"
+        ),
         "end_triggered": lambda e: "all four Mariners are in lifeboats: the final round follows",
         "final_round": lambda e: "final round: " + ", ".join(name(p) for p in e["order"]),
         "lantern": lambda e: f"{name(e['player'])} puts the lantern on {e['plank']}",
@@ -208,4 +225,3 @@ def event_text(event: dict[str, Any]) -> Text | None:
     if describe_event is None:
         return None
     return Text("  " + describe_event(event))
-

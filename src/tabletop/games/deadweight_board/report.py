@@ -23,8 +23,12 @@ class Section:
     note: str = ""
 
     def as_json(self) -> dict:
-        return {"question": self.question, "headers": self.headers, "rows": self.rows,
-                "note": self.note}
+        return {
+            "question": self.question,
+            "headers": self.headers,
+            "rows": self.rows,
+            "note": self.note,
+        }
 
 
 def _pct(value: float) -> str:
@@ -37,7 +41,9 @@ def _per_game(summary: Summary, key: str) -> str:
 
 def _share_rows(counts: dict[str, int]) -> list[list[str]]:
     total = sum(counts.values()) or 1
-    return [[key.replace("_", " "), str(value), _pct(value / total)] for key, value in counts.items()]
+    return [
+        [key.replace("_", " "), str(value), _pct(value / total)] for key, value in counts.items()
+    ]
 
 
 def balance_sections(runs: dict[int, Summary]) -> list[Section]:
@@ -49,8 +55,10 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "1. Seat advantage: win rate by seat" + tag,
                 ["seat", "win rate", "95% interval"],
-                [[seat, _pct(rate), f"{_pct(low)}–{_pct(high)}"]
-                 for seat, rate, (low, high) in summary.seat_rates()],
+                [
+                    [seat, _pct(rate), f"{_pct(low)}–{_pct(high)}"]
+                    for seat, rate, (low, high) in summary.seat_rates()
+                ],
                 f"an even game gives each seat {_pct(1 / players)}",
             )
         )
@@ -58,8 +66,10 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "   Win rate by bot" + tag,
                 ["bot", "win rate", "95% interval", "seats played"],
-                [[bot, _pct(rate), f"{_pct(low)}–{_pct(high)}", str(summary.bot_games[bot])]
-                 for bot, rate, (low, high) in summary.bot_rates()],
+                [
+                    [bot, _pct(rate), f"{_pct(low)}–{_pct(high)}", str(summary.bot_games[bot])]
+                    for bot, rate, (low, high) in summary.bot_rates()
+                ],
             )
         )
         length = summary.length()
@@ -67,10 +77,17 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
         lengths = summary.evacuation_lengths
         rows = [[key, f"{value:.1f}"] for key, value in length.items()]
         if evacuation:
-            rows.append(["turn of the 10th flip (mean)", f"{sum(evacuation) / len(evacuation):.1f}"])
+            rows.append(
+                ["turn of the 10th flip (mean)", f"{sum(evacuation) / len(evacuation):.1f}"]
+            )
         if lengths:
             rows.append(["evacuation length in turns (mean)", f"{sum(lengths) / len(lengths):.1f}"])
-        rows.append(["games ended by the turn cap", f"{summary.aborted} ({_pct(summary.aborted / summary.games)})"])
+        rows.append(
+            [
+                "games ended by the turn cap",
+                f"{summary.aborted} ({_pct(summary.aborted / summary.games)})",
+            ]
+        )
         sections.append(Section("2. Game length in turns" + tag, ["measure", "turns"], rows))
         spread = sum(summary.score_spreads) / summary.games
         win = sum(summary.winning_scores) / summary.games
@@ -86,12 +103,16 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "4. Plank actions taken (per game), by plank and side" + tag,
                 ["plank action", "per game"],
-                [[key.replace(":", " ").replace("_", " "), f"{value / summary.games:.2f}"]
-                 for key, value in summary.group("plank_action").items()],
-                "landings: " + ", ".join(
+                [
+                    [key.replace(":", " ").replace("_", " "), f"{value / summary.games:.2f}"]
+                    for key, value in summary.group("plank_action").items()
+                ],
+                "landings: "
+                + ", ".join(
                     f"{key} {value / summary.games:.1f}"
                     for key, value in summary.group("landing").items()
-                ) + " per game",
+                )
+                + " per game",
             )
         )
         stolen = summary.group("stolen")
@@ -100,18 +121,23 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "5. Stealing (per game)" + tag,
                 ["measure", "per game"],
-                [[key.replace("_", " "), f"{value / summary.games:.2f}"]
-                 for key, value in summary.group("steal").items()],
-                "items taken: " + ", ".join(f"{k} {_pct(v / total_stolen)}" for k, v in stolen.items()),
+                [
+                    [key.replace("_", " "), f"{value / summary.games:.2f}"]
+                    for key, value in summary.group("steal").items()
+                ],
+                "items taken: "
+                + ", ".join(f"{k} {_pct(v / total_stolen)}" for k, v in stolen.items()),
             )
         )
         sections.append(
             Section(
                 "6. Mariners (per game)" + tag,
                 ["measure", "per game"],
-                [[key.replace("_", " "), f"{value / summary.games:.2f}"]
-                 for key, value in summary.group("mariner").items()],
-                "counting contests only, a Mariner expects exactly one steal before it is knocked off",
+                [
+                    [key.replace("_", " "), f"{value / summary.games:.2f}"]
+                    for key, value in summary.group("mariner").items()
+                ],
+                "counting contests only, a Mariner expects one steal before it is knocked off",
             )
         )
         moves = summary.group("moves")
@@ -120,8 +146,10 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
                 "7-8. Lantern and ropes (per game)" + tag,
                 ["measure", "per game"],
                 [["landings on the lantern", _per_game(summary, "lantern_landings")]]
-                + [[f"moves by {key.replace('_', ' ')}", f"{value / summary.games:.1f}"]
-                   for key, value in moves.items()],
+                + [
+                    [f"moves by {key.replace('_', ' ')}", f"{value / summary.games:.1f}"]
+                    for key, value in moves.items()
+                ],
             )
         )
         attempts = summary.counters.get("wtp:attempts", 0)
@@ -133,9 +161,17 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
                 [
                     ["Walk the Plank attempts", _per_game(summary, "wtp:attempts")],
                     ["success rate", _pct(successes / attempts) if attempts else "—"],
-                    ["items in the chest on success", f"{summary.counters.get('wtp:items', 0) / successes:.1f}" if successes else "—"],
+                    [
+                        "items in the chest on success",
+                        f"{summary.counters.get('wtp:items', 0) / successes:.1f}"
+                        if successes
+                        else "—",
+                    ],
                     ["flips", _per_game(summary, "flips")],
-                    ["life rings from chests (flip shares)", _per_game(summary, "life_rings:flip_share")],
+                    [
+                        "life rings from chests (flip shares)",
+                        _per_game(summary, "life_rings:flip_share"),
+                    ],
                 ],
             )
         )
@@ -151,11 +187,23 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
                 "12-13. Final round and ties" + tag,
                 ["measure", "games", "share"],
                 [
-                    ["final round changed the winner", str(summary.final_round_changed),
-                     _pct(summary.final_round_changed / summary.final_rounds) if summary.final_rounds else "—"],
-                    ["tie on life rings broken by loot value", str(summary.tie_break_decided),
-                     _pct(summary.tie_break_decided / summary.games)],
-                    ["win still shared", str(summary.shared_wins), _pct(summary.shared_wins / summary.games)],
+                    [
+                        "final round changed the winner",
+                        str(summary.final_round_changed),
+                        _pct(summary.final_round_changed / summary.final_rounds)
+                        if summary.final_rounds
+                        else "—",
+                    ],
+                    [
+                        "tie on life rings broken by loot value",
+                        str(summary.tie_break_decided),
+                        _pct(summary.tie_break_decided / summary.games),
+                    ],
+                    [
+                        "win still shared",
+                        str(summary.shared_wins),
+                        _pct(summary.shared_wins / summary.games),
+                    ],
                 ],
             )
         )
@@ -164,10 +212,16 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
                 "15. Skip-turn and Switch (per game)" + tag,
                 ["measure", "per game"],
                 [
-                    ["skips imposed (flooded Sabotage)", _per_game(summary, "plank_action:sabotage:flooded")],
+                    [
+                        "skips imposed (flooded Sabotage)",
+                        _per_game(summary, "plank_action:sabotage:flooded"),
+                    ],
                     ["turns skipped", _per_game(summary, "turns_skipped")],
                     ["Switch with Player (brown)", _per_game(summary, "plank_action:switch:brown")],
-                    ["swap two players (flooded)", _per_game(summary, "plank_action:switch:flooded")],
+                    [
+                        "swap two players (flooded)",
+                        _per_game(summary, "plank_action:switch:flooded"),
+                    ],
                 ],
             )
         )
@@ -176,9 +230,16 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "14. Player count",
                 ["players", "mean turns", "mean rounds", "best minus worst", "turn-cap games"],
-                [[str(players), f"{s.length()['mean']:.1f}", f"{s.length()['rounds_mean']:.1f}",
-                  f"{sum(s.score_spreads) / s.games:.1f}", _pct(s.aborted / s.games)]
-                 for players, s in runs.items()],
+                [
+                    [
+                        str(players),
+                        f"{s.length()['mean']:.1f}",
+                        f"{s.length()['rounds_mean']:.1f}",
+                        f"{sum(s.score_spreads) / s.games:.1f}",
+                        _pct(s.aborted / s.games),
+                    ]
+                    for players, s in runs.items()
+                ],
             )
         )
     return sections
@@ -205,8 +266,17 @@ def save_plots(runs: dict[int, Summary], folder: Path) -> list[Path]:
         rates = summary.seat_rates()
         names = [seat for seat, _, _ in rates]
         values = [rate for _, rate, _ in rates]
-        errors = [[rate - low for _, rate, (low, _) in rates], [high - rate for _, rate, (_, high) in rates]]
-        axis.bar(names, values, yerr=errors, capsize=4, color=["#c0392b", "#2471a3", "#229954", "#d4ac0d"][:players])
+        errors = [
+            [rate - low for _, rate, (low, _) in rates],
+            [high - rate for _, rate, (_, high) in rates],
+        ]
+        axis.bar(
+            names,
+            values,
+            yerr=errors,
+            capsize=4,
+            color=["#c0392b", "#2471a3", "#229954", "#d4ac0d"][:players],
+        )
         axis.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
         axis.set_title(f"{players} players, {summary.games} games")
         axis.set_ylabel("win rate (95% interval)")
@@ -227,7 +297,9 @@ def save_plots(runs: dict[int, Summary], folder: Path) -> list[Path]:
     figure, axis = plt.subplots(figsize=(6.5, 3.8))
     summary = next(iter(runs.values()))
     sources = summary.group("life_rings")
-    axis.barh([key.replace("_", " ") for key in sources], [v / summary.games for v in sources.values()])
+    axis.barh(
+        [key.replace("_", " ") for key in sources], [v / summary.games for v in sources.values()]
+    )
     axis.invert_yaxis()
     axis.set_xlabel("life rings per game")
     axis.set_title(f"Where life rings come from ({next(iter(runs))} players)")

@@ -49,10 +49,8 @@ from tabletop.games.deadweight_board.actions import (
     label,
 )
 from tabletop.games.deadweight_board.board import (
-    BS,
     DI,
     FS,
-    GEM_VALUE,
     ITEM_SHORT,
     KIND_NAMES,
     LR,
@@ -89,12 +87,10 @@ from tabletop.games.deadweight_board.state import (
     OVER,
     PLANK,
     REVEAL_CARD,
-    SETUP_LANTERN,
     SINKING,
     STATION,
     STEAL_DONE,
     STEAL_ROLL,
-    TAKE_ITEM as TAKE_ITEM_PHASE,
     TIE_DRAW,
     WTP_DROP,
     WTP_GIVE,
@@ -105,6 +101,9 @@ from tabletop.games.deadweight_board.state import (
 from tabletop.games.deadweight_board.state import EVAC as EVAC_PHASE
 from tabletop.games.deadweight_board.state import FLIP as FLIP_PHASE
 from tabletop.games.deadweight_board.state import LANTERN as LANTERN_PHASE
+from tabletop.games.deadweight_board.state import (
+    TAKE_ITEM as TAKE_ITEM_PHASE,
+)
 
 # Plank kinds, as the ints `Ship.kind` holds.
 K_TRADE, K_ROPE, K_SHORTCUT, K_SWITCH, K_SABOTAGE, K_LIFE_RING, K_WTP, K_PLAIN = range(8)
@@ -522,9 +521,7 @@ def _plank_action_options(s: State, p: int, plank: int, actions: list[int]) -> N
             actions.append(ACT)
         else:
             actions.extend(
-                TARGET + q
-                for q in range(n)
-                if q != p and inv[q * 6 + LR] and not _protected(s, q)
+                TARGET + q for q in range(n) if q != p and inv[q * 6 + LR] and not _protected(s, q)
             )
     elif kind == K_WTP:
         actions.append(ACT)
@@ -730,9 +727,7 @@ def _apply_wtp_keep(s: State, action: int) -> None:
 
 def _legal_wtp_give(s: State) -> list[int]:
     p = s.active
-    return [
-        GIVE + item * 4 + q for item in range(6) if s.pool[item] for q in range(s.n) if q != p
-    ]
+    return [GIVE + item * 4 + q for item in range(6) if s.pool[item] for q in range(s.n) if q != p]
 
 
 def _apply_wtp_give(s: State, action: int) -> None:
@@ -908,7 +903,9 @@ def _affordable_walls(s: State, p: int) -> list[int]:
 def _apply_station(s: State, action: int) -> None:
     p = s.active
     if action == PASS:
-        _count(s, "station:" + ("trade" if s.traded else "mariner" if s.station_mode else "nothing"))
+        _count(
+            s, "station:" + ("trade" if s.traded else "mariner" if s.station_mode else "nothing")
+        )
         if s.traded:
             _draw_card(s, p)
         else:
@@ -1252,9 +1249,7 @@ def _finish_turn(s: State) -> None:
     chests = 0
     if trigger == "any_emptied":
         chests = s.emptied
-    elif trigger == "wtp_only" and s.wtp_won:
-        chests = 1 << s.ship.wtp_chest
-    elif trigger == "every_turn_center":
+    elif (trigger == "wtp_only" and s.wtp_won) or trigger == "every_turn_center":
         chests = 1 << s.ship.wtp_chest
     if chests:
         contents = _RELOAD_2P if s.n == 2 and config.reload_contents_2p == "two_player" else _RELOAD

@@ -7,11 +7,13 @@ and shared, read-only, by every state and clone of the game.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from tabletop.games.deadweight_board.actions import deals_for
 from tabletop.games.deadweight_board.board import (
     DI,
-    GEMS,
     ITEM_BY_NAME,
+    ITEM_NAMES,
     KIND_BY_NAME,
     PLANK_NAMES,
     PLANKS,
@@ -62,8 +64,7 @@ class Ship:
             (space, *(step_path(space, steps)[-1] for steps in (1, 2))) for space in range(13)
         )
         self.crossed = tuple(
-            (frozenset(), *(self._touched(space, steps) for steps in (1, 2)))
-            for space in range(13)
+            (frozenset(), *(self._touched(space, steps) for steps in (1, 2))) for space in range(13)
         )
         self.rope = tuple(tuple(rope_destinations(space, config.rope_mode)) for space in range(13))
         self.chest_of_plank = tuple(
@@ -103,7 +104,7 @@ class Ship:
         beside the plank it ends on."""
         path = [space, *step_path(space, steps)]
         touched = set()
-        for here, there in zip(path, path[1:], strict=False):
+        for here, there in pairwise(path):
             a, b = space_plank(here), space_plank(there)
             if a >= 0 and b >= 0:
                 touched.update(w for w, wall in enumerate(self.walls) if {a, b} == set(wall))
@@ -129,5 +130,4 @@ class Ship:
         return PRE_FS if self.config.start_space == "pre_FS" else 0
 
 
-_GEM_NAMES = ("emerald", "pearl", "ruby", "diamond")
-assert len(_GEM_NAMES) == len(GEMS)
+_GEM_NAMES = ITEM_NAMES[:4]

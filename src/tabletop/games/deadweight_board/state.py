@@ -104,8 +104,8 @@ class State:
     """
 
     __slots__ = (
-        "active",
         "aborted",
+        "active",
         "boat",
         "c_attacker",
         "c_defender",
@@ -366,6 +366,4 @@ class State:
         return f"{zlib.crc32(repr(fields).encode()):08x}"
 
 
-_DIGESTED = tuple(
-    name for name in State.__slots__ if name not in ("ship", "events", "stats")
-)
+_DIGESTED = tuple(name for name in State.__slots__ if name not in ("ship", "events", "stats"))

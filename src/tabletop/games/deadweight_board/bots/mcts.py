@@ -164,7 +164,6 @@ class MctsBot:
                 apply_unchecked(state, self._random.choice(legal_actions(state)))
         return win_chances(state)
 
-
     def _finish_turn(self, state: State) -> None:
         """Play the leaf's turn out with one-step lookahead choices, so that a leaf in the
         middle of a turn (moved, not yet looted) is scored on what the turn brings."""
@@ -191,4 +190,3 @@ def _one_step(state: State, action: int, player: int) -> float:
     child = state.clone()
     apply_unchecked(child, action)
     return win_chances(child)[player]
-
