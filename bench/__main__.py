@@ -6,7 +6,7 @@ import importlib
 import platform
 import sys
 
-SUITES = ["dice"]
+SUITES = ["dice", "deadweight_board", "deadweight_board_strength"]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 
 

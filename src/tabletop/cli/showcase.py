@@ -7,6 +7,7 @@ from rich.rule import Rule
 from tabletop.cli.dice import _odds_table
 from tabletop.cli.output import console, print_roll
 from tabletop.dice import SeededDice, distribution, roll, sample
+from tabletop.games.deadweight_board import play_game
 
 SHOWCASE_SEED = 2026
 
@@ -37,4 +38,25 @@ def showcase_command() -> None:
     console.print(
         f"sampled mean of 4d6kh3 over 1,000,000 rolls: {totals.mean():.4f} "
         f"(exact: {float(odds.mean):.4f})"
+    )
+    console.print(Rule("Deadweight, the board game: a seeded game between three bots"))
+    game = play_game(["greedy", "greedy", "random"], seed=SHOWCASE_SEED)
+    ranking = sorted(range(3), key=lambda p: -game.scores[p])
+    for seat in ranking:
+        bot = game.bots[seat]
+        console.print(
+            f"  {bot:>6}: {game.scores[seat]} life rings, loot value {game.loot_values[seat]}"
+        )
+    sources = {
+        k.split(":", 1)[1]: v for k, v in game.counters.items() if k.startswith("life_rings:")
+    }
+    console.print(
+        f"  {game.turns} turns; life rings came from "
+        + ", ".join(
+            f"{key.replace('_', ' ')} {value}"
+            for key, value in sorted(sources.items(), key=lambda kv: -kv[1])
+        )
+    )
+    console.print(
+        "  [dim]play one yourself: tabletop deadweight-board play --seats you,greedy,mcts[/dim]"
     )

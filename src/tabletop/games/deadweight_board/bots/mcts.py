@@ -65,6 +65,7 @@ class MctsBot:
         exploration: float = 0.1,
         rollout_steps: int = 0,
         finish_turn: bool = True,
+        horizon_turns: int = 1,
     ) -> None:
         if not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be 1 to {MAX_SIMULATIONS:,}")
@@ -77,6 +78,7 @@ class MctsBot:
         self.exploration = exploration
         self.rollout_steps = rollout_steps
         self.finish_turn = finish_turn
+        self.horizon_turns = horizon_turns
         self.last_simulations = 0
 
     def choose(self, state: State) -> int:
@@ -165,12 +167,20 @@ class MctsBot:
         return win_chances(state)
 
     def _finish_turn(self, state: State) -> None:
-        """Play the leaf's turn out with one-step lookahead choices, so that a leaf in the
-        middle of a turn (moved, not yet looted) is scored on what the turn brings."""
+        """Play on with one-step lookahead choices for everyone until `horizon_turns` turns
+        have ended (1: the leaf's own turn), so that a leaf in the middle of a turn (moved,
+        not yet looted) is scored on what the turn brings, and with more turns on what the
+        others do about it."""
         active = state.active
-        for _ in range(MAX_FINISH_STEPS):
-            if state.phase == OVER or state.active != active:
+        turns_left = self.horizon_turns
+        for _ in range(MAX_FINISH_STEPS * self.horizon_turns):
+            if state.phase == OVER:
                 return
+            if state.active != active:
+                turns_left -= 1
+                if turns_left <= 0:
+                    return
+                active = state.active
             if state.phase == CHANCE:
                 apply_unchecked(state, roll_chance(state, self._dice))
                 continue
