@@ -39,6 +39,14 @@ def _per_game(summary: Summary, key: str) -> str:
     return f"{summary.counters.get(key, 0) / summary.games:.2f}"
 
 
+def _rate_rows(summary: Summary, group: str) -> list[list[str]]:
+    """A counter group as rows of (what, how often per game)."""
+    return [
+        [key.replace(":", " ").replace("_", " "), f"{value / summary.games:.2f}"]
+        for key, value in summary.group(group).items()
+    ]
+
+
 def _share_rows(counts: dict[str, int]) -> list[list[str]]:
     total = sum(counts.values()) or 1
     return [
@@ -103,10 +111,7 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "4. Plank actions taken (per game), by plank and side" + tag,
                 ["plank action", "per game"],
-                [
-                    [key.replace(":", " ").replace("_", " "), f"{value / summary.games:.2f}"]
-                    for key, value in summary.group("plank_action").items()
-                ],
+                _rate_rows(summary, "plank_action"),
                 "landings: "
                 + ", ".join(
                     f"{key} {value / summary.games:.1f}"
@@ -121,10 +126,7 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "5. Stealing (per game)" + tag,
                 ["measure", "per game"],
-                [
-                    [key.replace("_", " "), f"{value / summary.games:.2f}"]
-                    for key, value in summary.group("steal").items()
-                ],
+                _rate_rows(summary, "steal"),
                 "items taken: "
                 + ", ".join(f"{k} {_pct(v / total_stolen)}" for k, v in stolen.items()),
             )
@@ -133,10 +135,7 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
             Section(
                 "6. Mariners (per game)" + tag,
                 ["measure", "per game"],
-                [
-                    [key.replace("_", " "), f"{value / summary.games:.2f}"]
-                    for key, value in summary.group("mariner").items()
-                ],
+                _rate_rows(summary, "mariner"),
                 "counting contests only, a Mariner expects one steal before it is knocked off",
             )
         )

@@ -755,20 +755,35 @@ def _apply_wtp_drop(s: State, action: int) -> None:
 # --- contests ------------------------------------------------------------------------------
 
 
+def _start_contest(s: State, first: int, second: int, resume: int, roll: int) -> None:
+    """A contest of two fate-die rolls: `first` rolls, then `second`; `roll` names the
+    first roll's chance event."""
+    s.c_attacker = first
+    s.c_defender = second
+    s.c_resume = resume
+    _chance(s, roll)
+
+
+_FIRST_ROLLS = {
+    STEAL_ROLL: ("steal", DEFEND_ROLL),
+    MARINER_OWNER_ROLL: ("mariner", MARINER_MOVER_ROLL),
+    CHALLENGE_ROLL: ("challenge", HOLD_ROLL),
+}
+"""Each contest's first roll: what it is for, and the chance event of the reply."""
+
+
+def _first_roll(s: State, outcome: int) -> None:
+    purpose, reply = _FIRST_ROLLS[s.chance]
+    s.c_roll = outcome - DIE
+    _event(s, "roll", player=s.c_attacker, face=s.c_roll, purpose=purpose)
+    s.chance = reply
+
+
 def _start_steal(s: State, thief: int, victim: int, only_item: int, resume: int) -> None:
     """A player-steal contest: the thief rolls, then the defender (seed §Stealing)."""
-    s.c_attacker = thief
-    s.c_defender = victim
     s.c_item = only_item
-    s.c_resume = resume
     _count(s, "steal:attempts")
-    _chance(s, STEAL_ROLL)
-
-
-def _steal_roll(s: State, outcome: int) -> None:
-    s.c_roll = outcome - DIE
-    _event(s, "roll", player=s.c_attacker, face=s.c_roll, purpose="steal")
-    s.chance = DEFEND_ROLL
+    _start_contest(s, thief, victim, resume, STEAL_ROLL)
 
 
 def _defend_roll(s: State, outcome: int) -> None:
@@ -826,17 +841,8 @@ def _apply_take_item(s: State, action: int) -> None:
 
 def _start_mariner_contest(s: State, mover: int, resume: int) -> None:
     """The deployed Mariner defends its wall: its owner rolls, then the mover (seed §Mariner)."""
-    s.c_attacker = s.dep
-    s.c_defender = mover
-    s.c_resume = resume
     _count(s, "mariner:contests")
-    _chance(s, MARINER_OWNER_ROLL)
-
-
-def _mariner_owner_roll(s: State, outcome: int) -> None:
-    s.c_roll = outcome - DIE
-    _event(s, "roll", player=s.c_attacker, face=s.c_roll, purpose="mariner")
-    s.chance = MARINER_MOVER_ROLL
+    _start_contest(s, s.dep, mover, resume, MARINER_OWNER_ROLL)
 
 
 def _mariner_mover_roll(s: State, outcome: int) -> None:
@@ -920,9 +926,7 @@ def _apply_station(s: State, action: int) -> None:
     if action == CHALLENGE:
         s.mariner_done = True
         _count(s, "mariner:challenges")
-        s.c_attacker = p
-        s.c_defender = s.dep
-        _chance(s, CHALLENGE_ROLL)
+        _start_contest(s, p, s.dep, R_STATION, CHALLENGE_ROLL)
         return
     if action >= DEPLOY:
         _deploy(s, p, action - DEPLOY)
@@ -971,12 +975,6 @@ def _deploy(s: State, p: int, wall: int) -> None:
     _event(s, "mariner_on", player=p, wall=wall)
     if cost[DI] and s.ship.config.diamond_trigger_includes_deploy:
         _diamond_spent(s, cost[DI])
-
-
-def _challenge_roll(s: State, outcome: int) -> None:
-    s.c_roll = outcome - DIE
-    _event(s, "roll", player=s.c_attacker, face=s.c_roll, purpose="challenge")
-    s.chance = HOLD_ROLL
 
 
 def _hold_roll(s: State, outcome: int) -> None:
@@ -1387,11 +1385,11 @@ _APPLY = (
     _refuse,
 )
 _CHANCE = (
-    _mariner_owner_roll,
+    _first_roll,
     _mariner_mover_roll,
-    _steal_roll,
+    _first_roll,
     _defend_roll,
-    _challenge_roll,
+    _first_roll,
     _hold_roll,
     _wtp_roll,
     _fate_roll,
