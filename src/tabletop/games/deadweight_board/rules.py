@@ -113,6 +113,7 @@ R_LANDING, R_PLANK, R_END, R_STATION, R_WTP_KEEP, R_WTP_GIVE, R_TELEPORT = range
 
 _SPACE_PLANK = tuple(space_plank(space) for space in range(13))
 _PLANK_SPACE = tuple(plank_space(k) for k in range(PLANKS))
+_BEHIND = tuple((behind(space, 1), behind(space, 2)) for space in range(13))
 _DIE_OUTCOMES = tuple((DIE + face, Fraction(1, 6)) for face in range(1, 7))
 _RELOAD = (1, 1, 1, 1, 1, 1)
 _RELOAD_2P = (1, 1, 0, 0, 1, 1)
@@ -480,13 +481,14 @@ def _plank_action_options(s: State, p: int, plank: int, actions: list[int]) -> N
     if kind == K_TRADE:
         base = p * 6
         if not flooded:
-            for d in s.ship.deals:
-                given = DEALS[d][0]
-                if len(given) == 2 and given[0] == given[1]:
-                    if inv[base + given[0]] >= 2:
-                        actions.append(DEAL + d)
-                elif all(inv[base + g] for g in given):
-                    actions.append(DEAL + d)
+            for need, deals in s.ship.deal_groups:
+                if (
+                    inv[base] >= need[0]
+                    and inv[base + 1] >= need[1]
+                    and inv[base + 2] >= need[2]
+                    and inv[base + 3] >= need[3]
+                ):
+                    actions.extend(deals)
         else:
             actions.extend(FLOODED_TRADE + g for g in range(4) if inv[base + g])
             if inv[base + LR]:
@@ -1224,8 +1226,7 @@ def _legal_lantern(s: State) -> list[int]:
     AMB-28)."""
     config = s.ship.config
     if config.lantern_reference == "player":
-        here = s.pos[s.active]
-        spots = [behind(here, 1), behind(here, 2)]
+        spots = list(_BEHIND[s.pos[s.active]])
     else:
         spots = [(s.lantern - 1) % PLANKS, (s.lantern - 2) % PLANKS]
     if config.lantern_must_change:

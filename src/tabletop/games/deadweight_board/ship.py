@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from tabletop.games.deadweight_board.actions import deals_for
+from tabletop.games.deadweight_board.actions import DEAL, DEALS, deals_for
 from tabletop.games.deadweight_board.board import (
     DI,
     ITEM_BY_NAME,
@@ -83,6 +83,7 @@ class Ship:
             for card in config.trade_deck
         )
         self.deals = deals_for(config.trade_action_mode)
+        self.deal_groups = _group_deals(self.deals)
         self.fate = (-1, *(ITEM_BY_NAME[name] for name in config.fate_die_faces))
         self.capacity = tuple(config.crate_capacity[name] for name in _GEM_NAMES)
         self.wtp_success = (
@@ -131,3 +132,15 @@ class Ship:
 
 
 _GEM_NAMES = ITEM_NAMES[:4]
+
+
+def _group_deals(deals: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], list[int]], ...]:
+    """Trade-plank deals grouped by the gems they give: (gems needed per type, actions), so
+    affordability is checked once per group."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index in deals:
+        need = [0, 0, 0, 0]
+        for gem in DEALS[index][0]:
+            need[gem] += 1
+        groups.setdefault(tuple(need), []).append(DEAL + index)
+    return tuple(groups.items())

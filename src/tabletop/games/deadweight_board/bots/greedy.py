@@ -40,6 +40,10 @@ class GreedyBot:
         best = max(value for value, _ in scored)
         return self._random.choice([a for value, a in scored if value >= best - 1e-9])
 
+    def value_of(self, state: State, action: int) -> float:
+        """The decider's estimated win chance after `action`, looking ahead as `choose` does."""
+        return self._after(state, action, state.owner, self.depth - 1)
+
     def _after(self, state: State, action: int, me: int, depth: int) -> float:
         child = state.clone()
         apply_unchecked(child, action)

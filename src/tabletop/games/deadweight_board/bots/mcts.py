@@ -14,6 +14,7 @@ import math
 import random
 import time
 
+from tabletop.games.deadweight_board.bots.greedy import GreedyBot
 from tabletop.games.deadweight_board.bots.heuristic import win_chances
 from tabletop.games.deadweight_board.rules import (
     apply_unchecked,
@@ -66,6 +67,7 @@ class MctsBot:
         rollout_steps: int = 0,
         finish_turn: bool = True,
         horizon_turns: int = 1,
+        prior_visits: int = 0,
     ) -> None:
         if not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be 1 to {MAX_SIMULATIONS:,}")
@@ -79,6 +81,8 @@ class MctsBot:
         self.rollout_steps = rollout_steps
         self.finish_turn = finish_turn
         self.horizon_turns = horizon_turns
+        self.prior_visits = prior_visits
+        self._greedy = GreedyBot(seed)
         self.last_simulations = 0
 
     def choose(self, state: State) -> int:
@@ -86,6 +90,8 @@ class MctsBot:
         if len(actions) == 1:
             return actions[0]
         root = _Node(state.n)
+        if self.prior_visits:
+            self._seed_root(state, root, actions)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -131,6 +137,22 @@ class MctsBot:
             totals = visited.totals
             for i, v in enumerate(value):
                 totals[i] += v
+
+    def _seed_root(self, state: State, root: _Node, actions: list[int]) -> None:
+        """Start each root choice with the greedy bot's exact two-choice lookahead, worth
+        `prior_visits` simulations, so the search departs from greedy play only when its
+        deeper look disagrees."""
+        me = state.owner
+        weight = self.prior_visits
+        root.owner = me
+        root.untried = []
+        for action in actions:
+            value = self._greedy.value_of(state, action)
+            child = root.children[action] = _Node(state.n)
+            child.visits = weight
+            child.totals = [value * weight if p == me else (1 - value) / (state.n - 1) * weight
+                            for p in range(state.n)]
+            root.visits += weight
 
     def _candidates(self, state: State) -> list[int]:
         actions = legal_actions(state)
