@@ -2,10 +2,12 @@
 
 Each simulation copies the position, walks down the tree (UCT at decision nodes, for
 whoever owns the decision; a sampled outcome at chance nodes, so dice are searched at their
-true odds), adds one node, and scores it with the shared evaluation (or, with
-`rollout_steps`, after that many random steps). Scores are a vector with one win chance per
-player, so every decision node maximises its own owner's chance (max-n). The budget is a
-number of simulations (reproducible with a seed) or a number of seconds.
+true odds), adds one node, plays the rest of that node's turn with one-step lookahead, and
+scores the result with the shared evaluation. Scores are a vector with one win chance per
+player, so every decision node maximises its own owner's chance (max-n). The root's choices
+start from the greedy bot's exact two-choice lookahead, counted as `prior_visits`
+simulations, so the search improves on greedy play rather than relearning it. The budget is
+a number of simulations (reproducible with a seed) or a number of seconds.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ class MctsBot:
         rollout_steps: int = 0,
         finish_turn: bool = True,
         horizon_turns: int = 1,
-        prior_visits: int = 0,
+        prior_visits: int = 20,
     ) -> None:
         if not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be 1 to {MAX_SIMULATIONS:,}")
@@ -150,8 +152,10 @@ class MctsBot:
             value = self._greedy.value_of(state, action)
             child = root.children[action] = _Node(state.n)
             child.visits = weight
-            child.totals = [value * weight if p == me else (1 - value) / (state.n - 1) * weight
-                            for p in range(state.n)]
+            child.totals = [
+                value * weight if p == me else (1 - value) / (state.n - 1) * weight
+                for p in range(state.n)
+            ]
             root.visits += weight
 
     def _candidates(self, state: State) -> list[int]:
