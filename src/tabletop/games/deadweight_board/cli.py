@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -247,13 +248,14 @@ def simulate(
         console.print(f"log written to {log}")
 
 
-def _table(title: str, headers: list[str], rows: list[list[str]]) -> Table:
-    table = Table(title=title, title_justify="left")
+def _table(title: str, headers: list[str], rows: list[list[str]]) -> Group:
+    """A titled table; the title stands on its own line so narrow tables do not wrap it."""
+    table = Table()
     for index, heading in enumerate(headers):
         table.add_column(heading, justify="left" if index == 0 else "right")
     for row in rows:
         table.add_row(*row)
-    return table
+    return Group(Text(title, style="bold"), table)
 
 
 def _print_summary(summary: Summary) -> None:

@@ -292,7 +292,11 @@ class Summary:
 
     def length(self) -> dict[str, float]:
         turns = sorted(self.turns)
-        deciles = statistics.quantiles(turns, n=10) if len(turns) > 1 else [turns[0]] * 9
+        deciles = (
+            statistics.quantiles(turns, n=10, method="inclusive")
+            if len(turns) > 1
+            else [turns[0]] * 9
+        )
         return {
             "min": turns[0],
             "p10": deciles[0],
