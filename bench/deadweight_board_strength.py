@@ -23,7 +23,7 @@ def run() -> None:
     print("## Deadweight bot strength\n")
     print(
         f"Two-player games, seats swapped every game, {games} games per pairing, default "
-        "rules, every core. MCTS: 200 simulations per decision, root seeded with the greedy\n"
+        "rules, every core. MCTS: 200 simulations per decision, root seeded with the greedy "
         "lookahead (worth 20 simulations).\n"
     )
     print(

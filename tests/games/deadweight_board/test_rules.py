@@ -31,7 +31,6 @@ from tabletop.games.deadweight_board.state import (
     FLIP_PICK,
     LANTERN,
     LIMIT,
-    MOVE,
     OVER,
     PLANK,
     STATION,
@@ -559,6 +558,3 @@ def test_finite_supply_loses_gains_that_are_not_there():
     t = Table(supply=supply).empty_hands().fresh_turn(RED).at(RED, "P5")
     t.do(STEP_1, ACT)
     assert t.items(RED) == {} and t.events("supply_empty")
-
-
-_ = (MOVE, STATION, PE)

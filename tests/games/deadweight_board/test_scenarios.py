@@ -40,7 +40,6 @@ from tests.games.deadweight_board.table import (
     Table,
     deploy,
     flip,
-    item,
     lantern_to,
     plank,
     rope_to,
@@ -545,6 +544,3 @@ def test_t39_two_player_walk_the_plank_and_standard_reload():
     t.do(GIVE + PE * 4 + BLUE)
     t.do(t.legal()[0])
     assert t.s.chests[2 * 6 : 2 * 6 + 6] == [1, 1, 1, 1, 1, 1]
-
-
-_ = (item, MOVE)

@@ -220,9 +220,3 @@ class _Replay:
                 raise _Mismatch(f"{key} differ: replay gives {value}, log says {record.get(key)}")
         if record.get("state") != _state_dict(state):
             raise _Mismatch("the final state differs from the one recorded")
-
-
-def write_log(path: str | Path, lines: Iterable[str]) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        for line in lines:
-            handle.write(line + "\n")

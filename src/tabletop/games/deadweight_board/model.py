@@ -8,7 +8,6 @@ refused with a `StateError` naming the problem.
 
 from __future__ import annotations
 
-import json
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -333,10 +332,6 @@ def state_from_json(text: str) -> State:
         where = ".".join(str(part) for part in problem["loc"]) or "state"
         raise StateError(f"bad game state at {where}: {problem['msg']}") from None
     return from_model(model)
-
-
-def state_as_dict(state: State) -> dict:
-    return json.loads(state_to_json(state))
 
 
 def _bits(mask: int) -> list[int]:
