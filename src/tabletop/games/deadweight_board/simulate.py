@@ -102,24 +102,17 @@ def play_game(
     evacuation_turn = final_turn = None
     leaders: list[int] = []
     while state.phase != OVER:
-        if state.phase == CHANCE:
-            chance = state.chance
-            action = roll_chance(state, dice)
-            if log:
-                text = describe(state, action)
-                apply_unchecked(state, action)
-                lines.append(chance_line(game_number, chance, action, text, state))
-            else:
-                apply_unchecked(state, action)
-        else:
-            owner = state.owner
-            action = players[owner].choose(state)
-            if log:
-                text = describe(state, action)
-                apply_unchecked(state, action)
-                lines.append(decision_line(game_number, owner, action, text, state))
-            else:
-                apply_unchecked(state, action)
+        chance = state.chance if state.phase == CHANCE else -1
+        owner = state.owner
+        action = roll_chance(state, dice) if chance >= 0 else players[owner].choose(state)
+        text = describe(state, action) if log else ""
+        apply_unchecked(state, action)
+        if log:
+            lines.append(
+                chance_line(game_number, chance, action, text, state)
+                if chance >= 0
+                else decision_line(game_number, owner, action, text, state)
+            )
         steps += 1
         if evacuation_turn is None and state.stage >= EVACUATION:
             evacuation_turn = state.turn
