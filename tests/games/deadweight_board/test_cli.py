@@ -160,6 +160,7 @@ def test_play_ends_cleanly_when_input_runs_out(capsys):
         (["simulate", "--seats", "random,wizard"], "unknown bot"),
         (["simulate", "--games", "0"], "between 1 and"),
         (["simulate", "--seats", "you,random"], "bots only"),
+        (["simulate", "--seats", "random,greedy,mcts", "--players", "2"], "3 seats named"),
         (["play", "--seats", "you"], "2 to 4"),
         (["simulate", "--seats", "mcts:0,random"], "bad MCTS budget"),
         (["replay", "/nonexistent.jsonl"], "cannot read log"),

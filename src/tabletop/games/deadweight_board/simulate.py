@@ -192,6 +192,8 @@ def run_games(
         raise ConfigError(f"a log holds at most {MAX_LOGGED_GAMES:,} games")
     if not 2 <= players <= 4:
         raise ConfigError(f"Deadweight is for 2 to 4 players, not {players}")
+    if len(seats) > players:
+        raise ConfigError(f"{len(seats)} seats named for {players} players")
     for name in set(seats):
         make_bot(name)
     jobs = jobs or os.cpu_count() or 1
