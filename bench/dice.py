@@ -8,7 +8,8 @@ import d20
 import numpy as np
 
 from bench.timing import best_seconds, cold_seconds, rate, ratio
-from tabletop.dice import SeededDice, roll, sample
+from tabletop.dice import SeededDice, distribution, roll, sample
+from tabletop.errors import TabletopError
 
 ROLLS = ["3d6", "1d20+5", "4d6kh3", "10d6"]
 
@@ -34,6 +35,26 @@ SETUPS = {
 }
 
 SAMPLES = 1_000_000
+
+REFUSED = [
+    ("a billion dice", lambda: roll("1000000000d6")),
+    ("a die with no sides", lambda: roll("d0")),
+    ("10,000 nested parentheses", lambda: roll("(" * 10_000 + "1" + ")" * 10_000)),
+    ("a 1 MB expression", lambda: roll("1" * 1_000_000)),
+    ("exact odds of 1000d6kh500", lambda: distribution("1000d6kh500")),
+    ("exact odds of 3000d6 * 3000d6", lambda: distribution("3000d6 * 3000d6")),
+]
+
+
+def _refusal_seconds(action: object) -> float:
+    def attempt() -> None:
+        try:
+            action()  # type: ignore[operator]
+        except TabletopError:
+            return
+        raise AssertionError("expected a refusal")
+
+    return best_seconds(attempt)
 
 
 def _numpy_baselines() -> dict[str, object]:
@@ -82,4 +103,10 @@ def run() -> None:
         ours = SAMPLES / best_seconds(lambda e=expression: sample(e, SAMPLES, seed=1)) / 1e6
         theirs = SAMPLES / best_seconds(baseline) / 1e6  # type: ignore[arg-type]
         print(f"| `{expression}` | {ours:.1f} | {theirs:.1f} | {ratio(ours, theirs)} |")
+
+    print("\n### Refusing inputs past the limits (the anchor: one second)\n")
+    print("| input | time to refuse | share of a second |\n| --- | ---: | ---: |")
+    for label, action in REFUSED:
+        seconds = _refusal_seconds(action)
+        print(f"| {label} | {seconds * 1e6:,.0f} µs | {ratio(seconds, 1.0)} |")
     print()

@@ -37,7 +37,11 @@ class RollError(TabletopError):
     """A well-formed expression that cannot be rolled or evaluated as asked."""
 
 
-class TableError(TabletopError):
+class DataError(TabletopError):
+    """A data file or saved state that cannot be read or is not valid."""
+
+
+class TableError(DataError):
     """A random table whose data is malformed or that cannot answer a roll."""
 
 

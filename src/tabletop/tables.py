@@ -1,6 +1,7 @@
 """Random tables as data: a dice expression and ranges of results, each leading to an entry.
 
-A table file (TOML or JSON) gives a `name`, the `dice` to roll and `entries`, each with a
+A table file (TOML or JSON) gives a `name`, the `dice` to roll, optionally the range of
+`modifiers` the rules add to the roll, and `entries`, each with a
 `roll` (a number, "a-b", "a+" for a and above, or "<=a") and a `name`, optionally `text`
 and structured `effects` (each a table with a `kind` and its own fields). Loading checks
 that every possible roll reaches exactly one entry and that no entry is unreachable. Tables
@@ -11,22 +12,29 @@ shipped with a system live in its `data/tables/` folder and are found by
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import tomllib
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
+from tabletop.data import read_data_file, validated
 from tabletop.dice import DiceSource, Roll, distribution, notation, parse, roll
 from tabletop.errors import TableError, TabletopError
 
 _PACKAGES = ("tabletop.systems", "tabletop.games")
-MAX_TABLE_FILE_BYTES = 1_000_000
-"""A table file larger than this is refused before it is read."""
+MAX_MODIFIER = 100
+"""The largest modifier range a table may declare."""
 
 
 class Effect(BaseModel):
@@ -74,8 +82,11 @@ class Span:
         return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
 
 
+_RANGE = re.compile(r"(-?\d+)\s*-\s*(-?\d+)")
+
+
 def parse_span(text: int | str) -> Span:
-    """Read `7`, `"2-3"`, `"7+"` or `"<=1"`."""
+    """Read `7`, `"2-3"`, `"-3--1"`, `"7+"` or `"<=1"`."""
     if isinstance(text, int) and not isinstance(text, bool):
         return Span(text, text)
     if not isinstance(text, str):
@@ -86,8 +97,8 @@ def parse_span(text: int | str) -> Span:
             return Span(int(cleaned[:-1]), None)
         if cleaned.startswith("<="):
             return Span(None, int(cleaned[2:]))
-        low, sep, high = cleaned.partition("-")
-        span = Span(int(low), int(high)) if sep and low else Span(int(cleaned), int(cleaned))
+        both = _RANGE.fullmatch(cleaned)
+        span = Span(int(both[1]), int(both[2])) if both else Span(int(cleaned), int(cleaned))
     except ValueError:
         raise ValueError(
             f"cannot read the roll range {text!r}: use a number, 'a-b', 'a+' or '<=a'"
@@ -112,6 +123,11 @@ class Entry(BaseModel):
     def _read_roll(cls, value: Any) -> Span:
         return value if isinstance(value, Span) else parse_span(value)
 
+    @field_serializer("roll")
+    def _write_roll(self, span: Span) -> str:
+        """Written back as the text it is read from, so a dumped table loads again."""
+        return str(span)
+
 
 class Table(BaseModel):
     """A random table whose every possible roll leads to exactly one entry."""
@@ -121,6 +137,9 @@ class Table(BaseModel):
     name: str = Field(min_length=1)
     title: str = ""
     dice: str
+    modifiers: tuple[int, int] = (0, 0)
+    """The lowest and highest modifier the rules add to this table's roll: validation checks
+    every roll plus every such modifier (so rows only a modified roll reaches are allowed)."""
     entries: tuple[Entry, ...] = Field(min_length=1)
 
     @field_validator("dice")
@@ -134,26 +153,52 @@ class Table(BaseModel):
     @model_validator(mode="after")
     def _every_roll_reaches_one_entry(self) -> Table:
         try:
-            possible = distribution(self.dice).outcomes
+            rolled = distribution(self.dice).outcomes
         except TabletopError as error:
             raise TableError(f"table {self.name!r}: its dice cannot be weighed: {error}") from None
+        low, high = self.modifiers
+        if not -MAX_MODIFIER <= low <= high <= MAX_MODIFIER:
+            raise TableError(
+                f"table {self.name!r}: modifiers run from the lowest to the highest, "
+                f"within ±{MAX_MODIFIER}"
+            )
         ordered = sorted(self.entries, key=lambda entry: entry.roll.bounds[0])
         for first, second in itertools.pairwise(ordered):
             if first.roll.overlaps(second.roll):
+                at = max(first.roll.bounds[0], second.roll.bounds[0])
+                if at == -math.inf:
+                    at = min(first.roll.bounds[1], second.roll.bounds[1])
                 raise TableError(
                     f"table {self.name!r}: entries {first.name!r} ({first.roll}) and "
-                    f"{second.name!r} ({second.roll}) overlap"
+                    f"{second.name!r} ({second.roll}) both cover {int(at)}"
                 )
-        for value in possible:
-            if not any(value in entry.roll for entry in self.entries):
-                raise TableError(f"table {self.name!r}: no entry for a roll of {value}")
-        for entry in self.entries:
-            if not any(value in entry.roll for value in possible):
+        reached = self._sweep(ordered, _runs(rolled, low, high))
+        for index, entry in enumerate(ordered):
+            if index not in reached:
                 raise TableError(
                     f"table {self.name!r}: entry {entry.name!r} ({entry.roll}) can never be "
                     f"rolled on {self.dice}"
                 )
         return self
+
+    def _sweep(self, ordered: list[Entry], runs: list[tuple[int, int]]) -> set[int]:
+        """Walk every run of possible results through the entries (sorted, disjoint); refuse
+        the first result no entry covers, and return the entries reached."""
+        reached: set[int] = set()
+        index = 0
+        for start, end in runs:
+            value = start
+            while value <= end:
+                while index < len(ordered) and ordered[index].roll.bounds[1] < value:
+                    index += 1
+                if index == len(ordered) or ordered[index].roll.bounds[0] > value:
+                    raise TableError(f"table {self.name!r}: no entry for a roll of {value}")
+                reached.add(index)
+                top = ordered[index].roll.bounds[1]
+                if top >= end:
+                    break
+                value = int(top) + 1
+        return reached
 
     def lookup(self, value: int) -> Entry:
         """The entry for a result (which may be a modified roll)."""
@@ -167,6 +212,19 @@ class Table(BaseModel):
         rolled = roll(self.dice, dice)
         value = rolled.total + modifier
         return TableRoll(self, rolled, modifier, value, self.lookup(value))
+
+
+def _runs(rolled: list[int], low: int, high: int) -> list[tuple[int, int]]:
+    """The possible results (each roll plus a modifier from `low` to `high`) as sorted,
+    merged runs of consecutive values."""
+    runs: list[tuple[int, int]] = []
+    for value in rolled:
+        start, end = value + low, value + high
+        if runs and start <= runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], max(runs[-1][1], end))
+        else:
+            runs.append((start, end))
+    return runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,52 +243,15 @@ class TableRoll:
             "roll": self.roll.to_json(),
             "modifier": self.modifier,
             "value": self.value,
-            "entry": {
-                "roll": str(self.entry.roll),
-                "name": self.entry.name,
-                "text": self.entry.text,
-                "effects": [effect.model_dump() for effect in self.entry.effects],
-            },
+            "entry": self.entry.model_dump(mode="json"),
         }
 
 
 def load_table(source: str | Path | dict[str, Any], name: str | None = None) -> Table:
     """A table from a TOML or JSON file, or from already-read data."""
     if isinstance(source, dict):
-        data = source
-        origin = name or str(source.get("name", "table"))
-    else:
-        path = Path(source)
-        origin = str(path)
-        data = _read_file(path)
-    try:
-        return Table.model_validate(data)
-    except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        message = problem["msg"].removeprefix("Value error, ")
-        raise TableError(f"{origin}: {where}: {message}") from None
-
-
-def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        size = path.stat().st_size
-        if size > MAX_TABLE_FILE_BYTES:
-            raise TableError(f"{path}: {size:,} bytes is larger than a table may be")
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TableError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise TableError(f"{path}: not a UTF-8 text file") from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise TableError(
-            f"{path}: not valid {path.suffix.lstrip('.').upper() or 'TOML'}: {error}"
-        ) from None
-    if not isinstance(data, dict):
-        raise TableError(f"{path}: a table file must hold one table (an object)")
-    return data
+        return validated(Table, source, name or str(source.get("name", "table")), TableError)
+    return validated(Table, read_data_file(source, TableError), str(source), TableError)
 
 
 def builtin_tables() -> dict[str, resources.abc.Traversable]:

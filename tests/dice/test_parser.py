@@ -145,9 +145,12 @@ def test_the_error_message_names_the_character_on_one_line():
         ("5000d6 + 5001d6", "10,001 dice"),
         ("1d1000001", "sides"),
         ("(" * 10_000 + "1" + ")" * 10_000, "characters long"),
-        ("(" * 400 + "1" + ")" * 400, "nests more than 100"),
-        ("-" * 200 + "1", "nests more than 100"),
-        ("+".join(["1"] * 150), "nests more than 100"),
+        ("(" * 400 + "1" + ")" * 400, "more than 100 parentheses and minus signs"),
+        ("(" * 101 + "1" + ")" * 101, "at character 101"),
+        ("-" * 200 + "1", "more than 100 parentheses and minus signs"),
+        ("+".join(["1"] * 300), "stacks more than 250 operations"),
+        ("500d1!", "could throw 10,500 dice"),
+        ("1d1000r<1000", "re-rolls in this dice expression would expect"),
         ("1" * 1_000_001, "characters long"),
     ],
 )
@@ -155,6 +158,11 @@ def test_inputs_past_the_limits_are_refused_before_any_work(text, words):
     with pytest.raises(LimitError) as caught:
         parse(text)
     assert words in str(caught.value)
+
+
+def test_a_hundred_parentheses_and_a_long_flat_sum_are_fine():
+    assert parse("(" * 100 + "1" + ")" * 100) == Integer(1)
+    assert parse("+".join(["1"] * 200)).op == "+"
 
 
 def test_an_explosion_bound_past_the_maximum_is_a_notation_error():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.dice import SeededDice, distribution, notation, parse, roll
@@ -84,6 +84,7 @@ def trees(pool: st.SearchStrategy[Dice], max_leaves: int) -> st.SearchStrategy[N
     )
 
 
+@settings(max_examples=1500)
 @given(trees(dice_terms(), max_leaves=12))
 def test_printing_and_parsing_give_back_the_same_tree(tree):
     assert parse(notation(tree)) == tree

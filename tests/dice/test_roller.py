@@ -77,9 +77,15 @@ def test_division_by_zero_is_a_roll_error():
         roll("6 / (d2 - 1)", FixedDice([1]))
 
 
-def test_a_roll_past_the_dice_limit_stops_with_a_limit_error():
-    with pytest.raises(LimitError, match="more than 10,000 dice"):
+def test_a_roll_that_could_throw_too_many_dice_is_refused_before_rolling():
+    with pytest.raises(LimitError, match="could throw 10,100 dice"):
         roll("100d2!>=1:100", SeededDice(1))
+
+
+def test_an_extraordinarily_unlucky_re_roll_stops_at_the_dice_limit():
+    # d100 re-rolling anything under 100 expects 99 re-rolls; 10,000 in a row is the limit.
+    with pytest.raises(LimitError, match="more than 10,000 dice"):
+        roll("d100r<100", FixedDice([1] * 10_001))
 
 
 def test_the_default_explosion_depth_bounds_an_always_exploding_die():

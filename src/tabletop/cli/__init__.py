@@ -1,5 +1,5 @@
-"""The `tabletop` command line: `tabletop <verb>` for dice, `tabletop <system> <verb>` for rules."""
+"""The `tabletop` command line: `tabletop <verb>` for dice, `tabletop <system> <verb>` for rules.
 
-from tabletop.cli.app import app, main
-
-__all__ = ["app", "main"]
+The app lives in `tabletop.cli.app`; this package stays empty so that a system's CLI module
+can import `tabletop.cli.output` without pulling in every other system.
+"""

@@ -12,7 +12,11 @@ from rich.markup import escape
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
-from tabletop.games.deadweight_board import cli as deadweight_board
+from tabletop.games.deadweight_board import cli as deadweight_board_cli
+from tabletop.systems.ap2d6 import cli as ap2d6_cli
+from tabletop.systems.constitution import cli as constitution_cli
+from tabletop.systems.dead_weight import cli as dead_weight_cli
+from tabletop.systems.rollunder import cli as rollunder_cli
 
 app = typer.Typer(
     name="tabletop",
@@ -25,8 +29,12 @@ app = typer.Typer(
 app.command("roll")(dice.roll_command)
 app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
-app.add_typer(deadweight_board.app, name="deadweight-board")
+app.add_typer(deadweight_board_cli.app, name="deadweight-board")
 app.command("showcase")(showcase.showcase_command)
+app.add_typer(constitution_cli.app, name="constitution")
+app.add_typer(ap2d6_cli.app, name="ap2d6")
+app.add_typer(dead_weight_cli.app, name="dead-weight")
+app.add_typer(rollunder_cli.app, name="rollunder")
 
 USAGE_EXIT = 2
 
@@ -44,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except TabletopError as error:
         fail(_escape(str(error)))
     except typer.TyperException as error:
-        fail(_escape(error.format_message()), error.exit_code if error.exit_code else USAGE_EXIT)
+        fail(_escape(error.format_message()))
     except typer.Abort:
         fail("aborted", 1)
     except KeyboardInterrupt:
@@ -54,9 +62,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except Exception as error:
         if os.environ.get("TABLETOP_DEBUG"):
             raise
-        fail(
-            f"internal error ({type(error).__name__}: {error}); set TABLETOP_DEBUG=1 for details", 1
-        )
+        problem = _escape(f"{type(error).__name__}: {error}")
+        fail(f"internal error ({problem}); set TABLETOP_DEBUG=1 for details", 1)
     else:
         if isinstance(result, int) and result:
             sys.exit(result)

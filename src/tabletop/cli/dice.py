@@ -10,10 +10,15 @@ from rich.table import Table
 
 from tabletop.cli.output import console, percent, print_json, print_roll
 from tabletop.dice import Distribution, dice_source, distribution, notation, parse, roll
-from tabletop.errors import RollError
+from tabletop.dice.limits import DEFAULT_EXPLOSION_DEPTH
+from tabletop.dice.syntax import dice_terms, most_dice
+from tabletop.errors import LimitError, RollError
 
 MAX_TIMES = 10_000
 """Rolls one `tabletop roll --times` may ask for."""
+
+MAX_DICE_SHOWN = 100_000
+"""Dice all the rolls of one `tabletop roll --times` may throw (each is printed in full)."""
 
 SHOWN_BELOW = Fraction(1, 100_000)
 """Outcomes rarer than this are summarised, not listed, unless --all is given."""
@@ -58,12 +63,20 @@ def roll_command(
     json: Json = False,
     var: Names = None,
 ) -> None:
-    """Roll dice and show every die: kept, dropped, re-rolled, exploded."""
+    """Roll dice and show every die: kept, dropped, re-rolled, exploded.
+
+    With --times and --json, each roll is one JSON object on its own line."""
     tree = parse(expression)
     names = read_names(var)
+    most = max(1, sum(most_dice(term, DEFAULT_EXPLOSION_DEPTH) for term in dice_terms(tree)))
+    if most * times > MAX_DICE_SHOWN:
+        raise LimitError(
+            f"{times:,} rolls of {notation(tree)!r} could throw {most * times:,} dice; "
+            f"--times may throw at most {MAX_DICE_SHOWN:,}"
+        )
     source = dice_source(seed)
-    rolls = [roll(tree, source, names=names) for _ in range(times)]
-    for rolled in rolls:
+    for _ in range(times):
+        rolled = roll(tree, source, names=names)
         if json:
             print_json(rolled.to_json())
         else:

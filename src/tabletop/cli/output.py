@@ -25,6 +25,8 @@ def percent(probability: float) -> str:
     value = probability * 100
     if value == 0:
         return "0%"
+    if value >= 99.95 and probability < 1:
+        return ">99.9%"
     if value >= 10:
         return f"{value:.1f}%"
     if value >= 0.1:
@@ -37,6 +39,6 @@ def print_roll(rolled: Roll, prefix: str = "", suffix: str = "") -> None:
 
     `prefix` and `suffix` are Rich markup (escape any user text in them)."""
     if console.is_terminal:
-        console.print(prefix + render_line(rolled, RICH) + suffix)
+        console.print(prefix + render_line(rolled, RICH) + suffix, soft_wrap=True)
     else:
-        console.print(prefix + escape(render_line(rolled, PLAIN)) + suffix)
+        console.print(prefix + escape(render_line(rolled, PLAIN)) + suffix, soft_wrap=True)

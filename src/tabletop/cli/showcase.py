@@ -7,7 +7,6 @@ from rich.rule import Rule
 from tabletop.cli.dice import _odds_table
 from tabletop.cli.output import console, print_roll
 from tabletop.dice import SeededDice, distribution, roll, sample
-from tabletop.games.deadweight_board import play_game
 
 SHOWCASE_SEED = 2026
 
@@ -39,22 +38,72 @@ def showcase_command() -> None:
         f"sampled mean of 4d6kh3 over 1,000,000 rolls: {totals.mean():.4f} "
         f"(exact: {float(odds.mean):.4f})"
     )
+    _ap2d6_section(dice)
+    _dead_weight_section()
+    _rollunder_section()
+    _deadweight_board_section()
+
+
+def _dead_weight_section() -> None:
+    """Dead Weight: a test whose re-rolls follow the advisor, with the odds of each choice."""
+    from tabletop.systems.dead_weight.cli import showcase
+
+    console.print(Rule("Dead Weight: a test re-rolled with the exact odds of every choice"))
+    showcase(SHOWCASE_SEED)
+
+
+def _rollunder_section() -> None:
+    """The roll-under Core Rules: one exploding hit and its aftermath, then its exact odds."""
+    from tabletop.systems.rollunder.cli import showcase
+
+    console.print(Rule("The d20 roll-under Core Rules: exploding damage and critical damage"))
+    showcase(SHOWCASE_SEED)
+
+
+def _ap2d6_section(dice: SeededDice) -> None:
+    """The 2d6 action-point rules: the AP tracker's walkthrough and a death check kept secret."""
+    from tabletop.systems import ap2d6
+
+    console.print(Rule("The 2d6 action-point rules"))
+    tracker = ap2d6.APTracker()
+    for label, cost in [("(2n2)", "(2n2)"), ("a move", "(1n1)"), (None, None), ("a move", "(1n1)")]:
+        if cost is None:
+            tracker, _ = tracker.start_round()
+            console.print(f"  next round, tokens slide toward 0: {tracker}")
+            continue
+        tracker, _ = tracker.pay(ap2d6.action_cost(cost), label)
+        console.print(f"  {label}: {tracker}")
+    chance = ap2d6.check_odds(1, 8)["success"]
+    console.print(f"P(2d6 + 1 meets DC 8) = {chance} ≈ {float(chance):.1%}")
+    character, _ = ap2d6.take_damage(ap2d6.standard_sheet("Ayla"), 20, dice)
+    for _ in range(3):
+        character, _ = ap2d6.death_check(character, dice)
+    console.print("Ayla is down; what her player sees (the DC stays with the GM):")
+    for line in ap2d6.player_view(character.dying).lines():
+        console.print(f"  {line}")
+
+
+def _deadweight_board_section() -> None:
+    """Deadweight, the board game: one seeded game between three bots, and its scores."""
+    from tabletop.games.deadweight_board import play_game
+
     console.print(Rule("Deadweight, the board game: a seeded game between three bots"))
     game = play_game(["greedy", "greedy", "random"], seed=SHOWCASE_SEED)
-    ranking = sorted(range(3), key=lambda p: -game.scores[p])
-    for seat in ranking:
-        bot = game.bots[seat]
+    for seat in sorted(range(3), key=lambda p: -game.scores[p]):
         console.print(
-            f"  {bot:>6}: {game.scores[seat]} life rings, loot value {game.loot_values[seat]}"
+            f"  seat {seat + 1} ({game.bots[seat]}): {game.scores[seat]} life rings, "
+            f"loot value {game.loot_values[seat]}"
         )
     sources = {
-        k.split(":", 1)[1]: v for k, v in game.counters.items() if k.startswith("life_rings:")
+        key.split(":", 1)[1]: value
+        for key, value in game.counters.items()
+        if key.startswith("life_rings:")
     }
     console.print(
         f"  {game.turns} turns; life rings came from "
         + ", ".join(
             f"{key.replace('_', ' ')} {value}"
-            for key, value in sorted(sources.items(), key=lambda kv: -kv[1])
+            for key, value in sorted(sources.items(), key=lambda item: -item[1])
         )
     )
     console.print(

@@ -58,7 +58,9 @@ def list_tables() -> None:
 def show_table(table: TableName) -> None:
     """Print a table's entries."""
     loaded = find_table(table)
-    view = RichTable(title=f"{loaded.title or loaded.name} ({loaded.dice})", title_justify="left")
+    view = RichTable(
+        title=escape(f"{loaded.title or loaded.name} ({loaded.dice})"), title_justify="left"
+    )
     view.add_column("roll", justify="right")
     view.add_column("entry")
     for entry in loaded.entries:

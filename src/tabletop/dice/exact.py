@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from math import comb
+from math import gcd
 
 from tabletop.dice import limits
 from tabletop.dice.distribution import Distribution
-from tabletop.dice.parser import parse
-from tabletop.dice.roller import arithmetic
+from tabletop.dice.prepare import prepare
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
@@ -44,8 +43,8 @@ def distribution(expression: str | Node, names: Mapping[str, int] | None = None)
     Explosions without a bound use `limits.DEFAULT_EXPLOSION_DEPTH`, exactly as rolling
     does, so the distribution is the true one for what `roll` does.
     """
-    tree = parse(expression) if isinstance(expression, str) else expression
-    return Distribution(_Evaluator(tree, names or {}).evaluate(tree))
+    prepared = prepare(expression, names)
+    return Distribution(_Evaluator(prepared.tree, prepared.names).evaluate(prepared.tree))
 
 
 Weights = dict[int, int]
@@ -86,8 +85,6 @@ class _Evaluator:
         if isinstance(node, Integer):
             return {node.value: 1}
         if isinstance(node, Name):
-            if node.name not in self.names:
-                raise RollError(f"the expression uses {node.name!r} but no value was given for it")
             return {self.names[node.name]: 1}
         if isinstance(node, Negate):
             return {-value: weight for value, weight in self.evaluate(node.operand).items()}
@@ -111,18 +108,22 @@ class _Evaluator:
     # -- arithmetic ----------------------------------------------------------------------
 
     def combine(self, op: str, left: Weights, right: Weights) -> Weights:
-        """Multiply or divide pair by pair."""
-        self.spend(len(left) * len(right))
+        """Multiply or divide pair by pair (each pair costs about three steps of a sum)."""
+        self.spend(3 * len(left) * len(right))
         if op == "/" and 0 in right:
             raise RollError(f"{notation(self.tree)!r} can divide by zero")
         result: defaultdict[int, int] = defaultdict(int)
         for a, wa in left.items():
             for b, wb in right.items():
-                result[arithmetic(op, a, b)] += wa * wb
+                result[a * b if op == "*" else a // b] += wa * wb
         return self.checked(dict(result))
 
     def convolve(self, left: Weights, right: Weights) -> Weights:
         """The distribution of the sum of two independent outcomes."""
+        if len(left) == 1 or len(right) == 1:
+            point, spread = (left, right) if len(left) == 1 else (right, left)
+            shift = next(iter(point))
+            return {value + shift: weight for value, weight in spread.items()}
         pairs = len(left) * len(right)
         if pairs <= _SMALL:
             self.spend(pairs)
@@ -132,27 +133,37 @@ class _Evaluator:
                     result[a + b] += wa * wb
             return dict(result)
         left_low, right_low = min(left), min(right)
-        span = max(left) - left_low + max(right) - right_low + 1
+        left_span, right_span = max(left) - left_low + 1, max(right) - right_low + 1
+        span = left_span + right_span - 1
         bound = sum(left.values()) * sum(right.values())
-        packed = self.pack(left, left_low, span, bound) * self.pack(right, right_low, span, bound)
+        self.charge_packing(span, bound)
+        packed = self.pack(left, left_low, left_span, bound) * self.pack(
+            right, right_low, right_span, bound
+        )
         return self.checked(_unpack(packed, left_low + right_low, span, _slot_bytes(bound)))
 
     def power(self, die: Weights, count: int) -> Weights:
         """The sum of `count` independent copies of one die."""
         if count == 1:
-            return die
+            return self.checked(die)
         low = min(die)
-        span = count * (max(die) - low) + 1
+        die_span = max(die) - low + 1
+        span = count * (die_span - 1) + 1
         bound = sum(die.values()) ** count
-        packed = pow(self.pack(die, low, span, bound), count)
+        self.charge_packing(span, bound)
+        packed = pow(self.pack(die, low, die_span, bound), count)
         return self.checked(_unpack(packed, count * low, span, _slot_bytes(bound)))
 
-    def pack(self, weights: Weights, low: int, span: int, bound: int) -> int:
-        """Weights as one big integer, a slot per value wide enough for any sum up to `bound`."""
-        width = _slot_bytes(bound)
+    def charge_packing(self, span: int, bound: int) -> None:
+        """Refuse a packed result over `span` values with weights up to `bound` past the limits."""
         if span > limits.MAX_OUTCOMES:
             raise self.too_costly(span, "values in a range", limits.MAX_OUTCOMES)
-        self.spend_bits(8 * width * span)
+        self.spend_bits(8 * _slot_bytes(bound) * span)
+
+    @staticmethod
+    def pack(weights: Weights, low: int, span: int, bound: int) -> int:
+        """Weights as one big integer, a slot per value wide enough for any sum up to `bound`."""
+        width = _slot_bytes(bound)
         buffer = bytearray(width * span)
         for value, weight in weights.items():
             start = (value - low) * width
@@ -167,11 +178,7 @@ class _Evaluator:
             if term.success is None:
                 return self.power(die, term.count)
             hits = sum(w for v, w in die.items() if term.success.matches(v))
-            misses = sum(die.values()) - hits
-            return {
-                k: comb(term.count, k) * hits**k * misses ** (term.count - k)
-                for k in range(term.count + 1)
-            }
+            return self.power(_reduced({0: sum(die.values()) - hits, 1: hits}), term.count)
         success = term.success
         score: Callable[[int], int] = (
             (lambda value: value)
@@ -183,10 +190,12 @@ class _Evaluator:
 
     def single_die(self, term: Dice) -> Weights:
         """One die of the pool after its re-roll and explosion, as integer weights."""
+        if term.sides > limits.MAX_OUTCOMES:
+            raise self.too_costly(term.sides, "outcomes", limits.MAX_OUTCOMES)
         first = _rerolled(term.sides, term.reroll)
         if term.explode is None:
-            return first
-        return self.checked(self.exploded(first, term.sides, term.explode))
+            return _reduced(first)
+        return _reduced(self.checked(self.exploded(first, term.sides, term.explode)))
 
     def exploded(self, first: Weights, sides: int, explode: Explode) -> Weights:
         depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
@@ -217,10 +226,9 @@ class _Evaluator:
         """
         faces = sorted(die, reverse=highest)
         scores = [score(face) for face in faces]
-        score_span = max(scores) - min(scores) + 1
-        # At most `kept * score_span` states per placed count, each tried with every count
-        # of dice showing the face: a bound, usually far above the work actually done.
-        self.spend(len(faces) * kept * (kept * score_span + 1) * (count + 1) // 2)
+        # Each step multiplies numbers of up to `bits` bits, which costs more as they grow.
+        bits = count * sum(die.values()).bit_length()
+        step_cost = 1 + int((bits / 512) ** 1.6)
         worse = [0] * len(faces)
         running = 0
         for index in range(len(faces) - 1, -1, -1):
@@ -230,19 +238,38 @@ class _Evaluator:
         states: dict[tuple[int, int], int] = {(0, 0): 1}
         for index, face in enumerate(faces):
             weight, value, rest_weight = die[face], scores[index], worse[index]
+            self.spend(step_cost * sum(count - placed + 1 for placed, _ in states))
+            rest_powers = _powers(rest_weight, count)
             following: defaultdict[tuple[int, int], int] = defaultdict(int)
             for (placed, total), ways in states.items():
                 free = count - placed
+                # term = ways * comb(free, showing) * weight**showing, built step by step.
+                term = ways
                 for showing in range(free + 1):
-                    multiplicity = ways * comb(free, showing) * weight**showing
+                    if showing:
+                        term = term * (free - showing + 1) // showing * weight
                     now_placed = placed + showing
                     now_total = total + min(showing, kept - placed) * value
                     if now_placed >= kept:
-                        result[now_total] += multiplicity * rest_weight ** (count - now_placed)
+                        result[now_total] += term * rest_powers[count - now_placed]
                     else:
-                        following[(now_placed, now_total)] += multiplicity
+                        following[(now_placed, now_total)] += term
             states = following
         return {total: ways for total, ways in result.items() if ways}
+
+
+def _powers(base: int, most: int) -> list[int]:
+    """[base**0, base**1, ..., base**most]."""
+    powers = [1]
+    for _ in range(most):
+        powers.append(powers[-1] * base)
+    return powers
+
+
+def _reduced(weights: Weights) -> Weights:
+    """The same distribution with its weights divided by their common factor."""
+    common = gcd(*weights.values())
+    return weights if common == 1 else {value: w // common for value, w in weights.items()}
 
 
 def _rerolled(sides: int, reroll: Reroll | None) -> Weights:

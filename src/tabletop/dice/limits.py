@@ -12,14 +12,22 @@ from typing import Final
 MAX_EXPRESSION_LENGTH: Final = 1_000
 """Characters in one dice expression."""
 
-MAX_DEPTH: Final = 100
-"""Levels of nesting in the syntax tree: each parenthesis, sign and operator counts one."""
+MAX_NESTING: Final = 100
+"""Parentheses and minus signs open at once."""
+
+MAX_DEPTH: Final = 250
+"""Operations stacked on one another in the syntax tree (`1+1+1` stacks two)."""
 
 MAX_DICE: Final = 10_000
-"""Dice in one roll, counting re-rolls and explosion follow-ups."""
+"""Dice one roll may throw: the most a pool can need with its explosions and one-off
+re-rolls counts in full; "re-roll until" rules must expect at most a fortieth of what is
+left, so that no roll runs out by bad luck."""
 
 MAX_SIDES: Final = 1_000_000
 """Faces on one die."""
+
+MAX_VALUE: Final = 10**18
+"""The largest size any value in an expression may reach (it fits a signed 64-bit integer)."""
 
 DEFAULT_EXPLOSION_DEPTH: Final = 20
 """Follow-up dice one exploding die may add when the expression gives no bound."""
@@ -41,5 +49,5 @@ products grow faster than linearly, so this keeps the largest sums to about a se
 MAX_SAMPLES: Final = 10_000_000
 """Samples drawn by one call to `sample`."""
 
-MAX_REROLL_ROUNDS: Final = 10_000
-"""Rounds of 're-roll until' in one batch of samples before giving up."""
+MAX_SAMPLED_DICE: Final = 100_000_000
+"""Dice one call to `sample` may throw, counting the most each roll could need."""

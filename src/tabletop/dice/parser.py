@@ -9,6 +9,7 @@ work is done.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import lru_cache
 
 from tabletop.dice import limits
@@ -27,10 +28,11 @@ from tabletop.dice.syntax import (
     Reroll,
     RiskDice,
     UsageDie,
+    most_dice,
 )
 from tabletop.errors import LimitError, NotationError
 
-_SPACE = " \t"
+_SPACE = frozenset(" \t")
 _DIGITS = re.compile(r"[0-9]+")
 _MODIFIER_STARTS = frozenset("akdr!=<>")
 
@@ -59,6 +61,7 @@ class _Parser:
         self.text = text
         self.pos = 0
         self.dice_count = 0
+        self.rerolls = Fraction(0)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -70,7 +73,7 @@ class _Parser:
         return self.text[index] if index < len(self.text) else ""
 
     def skip_space(self) -> None:
-        while self.peek() and self.peek() in _SPACE:
+        while self.peek() in _SPACE:
             self.pos += 1
 
     def take(self, literal: str) -> bool:
@@ -89,10 +92,17 @@ class _Parser:
     def optional_integer(self, default: int) -> int:
         return self.integer("a number") if self.peek().isdigit() else default
 
+    def check_nesting(self, level: int, position: int) -> None:
+        if level > limits.MAX_NESTING:
+            raise LimitError(
+                f"dice expression has more than {limits.MAX_NESTING} parentheses and minus signs "
+                f"open at once (at character {position + 1})"
+            )
+
     def check_depth(self, depth: int, position: int) -> None:
         if depth > limits.MAX_DEPTH:
             raise LimitError(
-                f"dice expression nests more than {limits.MAX_DEPTH} levels deep "
+                f"dice expression stacks more than {limits.MAX_DEPTH} operations on one another "
                 f"(at character {position + 1})"
             )
 
@@ -104,7 +114,7 @@ class _Parser:
             raise self.fail(
                 "the expression is empty" if not self.text.strip() else "expected a term"
             )
-        node, depth = self.sum(1)
+        node, depth = self.sum(0)
         self.skip_space()
         if self.peek() == ")":
             raise self.fail("this ')' has no matching '('")
@@ -117,7 +127,7 @@ class _Parser:
         while True:
             self.skip_space()
             op = self.peek()
-            if op not in ("+", "-") or not op:
+            if op not in ("+", "-"):
                 return node, depth
             at = self.pos
             self.pos += 1
@@ -131,7 +141,7 @@ class _Parser:
         while True:
             self.skip_space()
             op = self.peek()
-            if op not in ("*", "/") or not op:
+            if op not in ("*", "/"):
                 return node, depth
             at = self.pos
             self.pos += 1
@@ -144,7 +154,7 @@ class _Parser:
         self.skip_space()
         at = self.pos
         if self.take("-"):
-            self.check_depth(level + 1, at)
+            self.check_nesting(level + 1, at)
             operand, depth = self.unary(level + 1)
             self.check_depth(depth + 1, at)
             return Negate(operand), depth + 1
@@ -155,7 +165,7 @@ class _Parser:
         start = self.pos
         char = self.peek()
         if char == "(":
-            self.check_depth(level + 1, start)
+            self.check_nesting(level + 1, start)
             self.pos += 1
             node, depth = self.sum(level + 1)
             self.skip_space()
@@ -166,28 +176,29 @@ class _Parser:
             raise self.fail("expected a number, dice or '(' here")
         if char.isdigit() and char.isascii():
             value = self.integer("a number")
-            if self.peek() in ("d", "D") and self.peek():
+            if self.peek() in ("d", "D"):
                 return self.dice(value, start), 1
             return Integer(value), 1
-        if (
-            char in ("d", "D")
-            and (self.peek(1).isdigit() or self.peek(1) in ("%", "!"))
-            and (self.peek(1))
-        ):
+        if char in ("d", "D") and (self.peek(1).isdigit() or self.peek(1) in ("%", "!")):
             return self.dice(1, start), 1
-        if char == "U" and self.peek(1) in ("d", "D") and self.peek(1):
+        if char == "U" and self.peek(1) in ("d", "D") and self.peek(2).isdigit():
             return self.usage_die(start), 1
         if char.isalpha() or char == "_":
-            while self.peek() and (self.peek().isalnum() or self.peek() == "_"):
+            while self.peek().isalnum() or self.peek() == "_":
                 self.pos += 1
             return Name(self.text[start : self.pos]), 1
         raise self.fail("expected a number, dice or '(' here")
 
     def count_dice(self, count: int, start: int) -> None:
+        """Add a term's most dice to the roll's total, refusing it past the limit."""
+        self.refuse_past_limit(self.dice_count + count, start)
         self.dice_count += count
-        if self.dice_count > limits.MAX_DICE:
+
+    @staticmethod
+    def refuse_past_limit(dice: int, start: int) -> None:
+        if dice > limits.MAX_DICE:
             raise LimitError(
-                f"dice expression asks for {self.dice_count:,} dice; the limit is "
+                f"dice expression could throw {dice:,} dice; the limit is "
                 f"{limits.MAX_DICE:,} per roll (at character {start + 1})"
             )
 
@@ -203,9 +214,10 @@ class _Parser:
     def dice(self, count: int, start: int) -> Dice | RiskDice:
         if count < 1:
             raise self.fail("a pool needs at least one die", start)
-        self.count_dice(count, start)
+        self.refuse_past_limit(count, start)
         self.pos += 1  # the "d"
         if self.take("!"):
+            self.count_dice(count, start)
             return RiskDice(count)
         at = self.pos
         if self.take("%"):
@@ -219,7 +231,26 @@ class _Parser:
                     f"a d{sides:,} has more than {limits.MAX_SIDES:,} sides, the largest die "
                     f"allowed (at character {at + 1})"
                 )
-        return self.modifiers(Dice(count, sides), start)
+        term = self.modifiers(Dice(count, sides), start)
+        self.count_dice(most_dice(term, limits.DEFAULT_EXPLOSION_DEPTH), start)
+        self.expect_rerolls(term, start)
+        return term
+
+    def expect_rerolls(self, term: Dice, start: int) -> None:
+        """Refuse a "re-roll until" rule so likely to repeat that a roll could run out of dice.
+
+        The re-rolls expected may use at most a fortieth of the dice the roll has left, which
+        makes running out by bad luck less likely than one in 10**17."""
+        if term.reroll is None or term.reroll.once:
+            return
+        matching = term.reroll.when.count(term.sides)
+        self.rerolls += Fraction(term.count * matching, term.sides - matching)
+        if self.rerolls * 40 > limits.MAX_DICE - self.dice_count:
+            raise LimitError(
+                f"the re-rolls in this dice expression would expect to throw about "
+                f"{round(self.rerolls):,} more dice, too many to be sure a roll ends within "
+                f"{limits.MAX_DICE:,} dice (at character {start + 1})"
+            )
 
     def modifiers(self, dice: Dice, start: int) -> Dice:
         """Read the modifiers after `NdX`, in any order, each kind at most once."""
@@ -236,11 +267,11 @@ class _Parser:
                 extra = self.optional_integer(1)
                 if extra < 1:
                     raise self.fail("advantage needs at least one extra die", at)
-                self.count_dice(extra, at)
+                self.refuse_past_limit(count + extra, at)
                 mode = "kh" if self.text[at] == "a" else "kl"
                 keep = Keep(mode, count)  # type: ignore[arg-type]
                 count += extra
-            elif self.peek() in ("k", "d") and self.peek():
+            elif self.peek() in ("k", "d"):
                 kind = "keep"
                 keep = self.keep(count)
             elif self.peek() == "!":
@@ -249,7 +280,7 @@ class _Parser:
             elif self.peek() == "r":
                 kind = "reroll"
                 reroll = self.reroll(sides)
-            elif self.peek() in ("=", "<", ">") and self.peek():
+            elif self.peek() in ("=", "<", ">"):
                 kind = "success"
                 success = self.compare("a number to count successes against")
             else:
@@ -282,10 +313,10 @@ class _Parser:
         self.pos += 1  # "!"
         penetrating = self.take("p")
         on = None
-        if self.peek() in ("=", "<", ">") and self.peek():
+        if self.peek() in ("=", "<", ">"):
             at = self.pos
             on = self.compare("a number to explode on")
-            if not on.faces(sides):
+            if not on.count(sides):
                 raise self.fail(f"a d{sides} never rolls {on}, so it would never explode", at)
         depth = None
         if self.take(":"):
@@ -305,10 +336,10 @@ class _Parser:
             when = Compare("=", self.integer("a face to re-roll"))
         else:
             when = self.compare("a face to re-roll, such as r1 or r<3")
-        matching = when.faces(sides)
+        matching = when.count(sides)
         if not matching:
             raise self.fail(f"a d{sides} never rolls {when}, so nothing would be re-rolled", at)
-        if not once and len(matching) == sides:
+        if not once and matching == sides:
             raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
         return Reroll(when, once)
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from tabletop.dice import limits
-from tabletop.dice.parser import parse
+from tabletop.dice.prepare import prepare
 from tabletop.dice.results import (
     Die,
     Roll,
@@ -30,7 +30,6 @@ from tabletop.dice.syntax import (
     Node,
     RiskDice,
     UsageDie,
-    notation,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -47,11 +46,10 @@ def roll(
     `dice` is the source of faces; without one, `seed` picks a reproducible stream and no
     seed means the operating system's random source. `names` binds names such as `STR`.
     """
-    tree = parse(expression) if isinstance(expression, str) else expression
+    prepared = prepare(expression, names)
     source = dice if dice is not None else dice_source(seed)
-    roller = _Roller(source, names or {})
-    result = roller.evaluate(tree)
-    return Roll(notation(tree), result.value, result)
+    result = _Roller(source, prepared.names).evaluate(prepared.tree)
+    return Roll(prepared.text, result.value, result)
 
 
 def arithmetic(op: str, left: int, right: int) -> int:
@@ -88,22 +86,13 @@ class _Roller:
             operand = self.evaluate(node.operand)
             return RolledNegate(operand, -operand.value)
         if isinstance(node, Name):
-            return RolledName(node.name, self.lookup(node.name))
+            return RolledName(node.name, self.names[node.name])
         if isinstance(node, UsageDie):
             return RolledUsage(node, self.die(node.size))
         if isinstance(node, RiskDice):
             faces = tuple(self.die(RISK_DIE_SIDES) for _ in range(node.count))
             return RolledRisk(node, faces, int(1 in faces))
         raise TypeError(f"not a dice expression node: {node!r}")
-
-    def lookup(self, name: str) -> int:
-        try:
-            value = self.names[name]
-        except KeyError:
-            raise RollError(f"the expression uses {name!r} but no value was given for it") from None
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise RollError(f"the value given for {name!r} must be a whole number")
-        return value
 
     def die(self, sides: int) -> int:
         self.dice_rolled += 1

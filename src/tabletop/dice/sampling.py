@@ -12,12 +12,14 @@ from collections.abc import Mapping
 import numpy as np
 
 from tabletop.dice import limits
-from tabletop.dice.parser import parse
+from tabletop.dice.prepare import prepare
+from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
     Compare,
     Dice,
+    Explode,
     Integer,
     Name,
     Negate,
@@ -25,6 +27,7 @@ from tabletop.dice.syntax import (
     RiskDice,
     UsageDie,
     dice_terms,
+    most_dice,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -39,20 +42,22 @@ def sample(
     names: Mapping[str, int] | None = None,
 ) -> np.ndarray:
     """Totals of `n` independent rolls of `expression` (int64), reproducible with `seed`."""
-    tree = parse(expression) if isinstance(expression, str) else expression
+    prepared = prepare(expression, names)
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise LimitError("the number of samples must be a whole number, 0 or more")
     if n > limits.MAX_SAMPLES:
         raise LimitError(f"{n:,} samples asked for; the limit is {limits.MAX_SAMPLES:,} per call")
-    sampler = _Sampler(np.random.default_rng(seed), names or {})
-    dice_per_roll = max(1, sum(_dice_in(term) for term in dice_terms(tree)))
+    depth = limits.DEFAULT_EXPLOSION_DEPTH
+    dice_per_roll = max(1, sum(most_dice(term, depth) for term in dice_terms(prepared.tree)))
+    if n * dice_per_roll > limits.MAX_SAMPLED_DICE:
+        raise LimitError(
+            f"{n:,} samples of {prepared.text!r} could throw {n * dice_per_roll:,} dice; the "
+            f"limit is {limits.MAX_SAMPLED_DICE:,} per call"
+        )
+    sampler = _Sampler(np.random.default_rng(check_seed(seed)), prepared.names)
     chunk = max(1, _CHUNK_ELEMENTS // dice_per_roll)
-    parts = [sampler.evaluate(tree, min(chunk, n - start)) for start in range(0, n, chunk)]
+    parts = [sampler.evaluate(prepared.tree, min(chunk, n - start)) for start in range(0, n, chunk)]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-
-
-def _dice_in(term: Dice | UsageDie | RiskDice) -> int:
-    return term.count if isinstance(term, Dice | RiskDice) else 1
 
 
 def _matches(compare: Compare, faces: np.ndarray) -> np.ndarray:
@@ -83,8 +88,6 @@ class _Sampler:
         if isinstance(node, Integer):
             return np.full(n, node.value, dtype=np.int64)
         if isinstance(node, Name):
-            if node.name not in self.names:
-                raise RollError(f"the expression uses {node.name!r} but no value was given for it")
             return np.full(n, self.names[node.name], dtype=np.int64)
         if isinstance(node, Negate):
             return -self.evaluate(node.operand, n)
@@ -121,41 +124,41 @@ class _Sampler:
         return rolls.sum(axis=1)
 
     def reroll(self, term: Dice, rolls: np.ndarray) -> None:
+        """Re-roll matching first faces in place: once, or straight to a face that stands.
+
+        Re-rolling until a face stops matching leaves each non-matching face equally likely,
+        so it is drawn from those faces at once, with the same odds as rolling again."""
         assert term.reroll is not None
-        when = term.reroll.when
-        again = _matches(when, rolls)
-        rounds = 0
-        while again.any():
-            rounds += 1
-            if rounds > limits.MAX_REROLL_ROUNDS:
-                raise LimitError(
-                    f"re-rolling {term.reroll} on a d{term.sides} did not settle in "
-                    f"{limits.MAX_REROLL_ROUNDS:,} rounds"
-                )
-            rolls[again] = self.faces(term.sides, int(again.sum()))
-            if term.reroll.once:
-                return
-            again &= _matches(when, rolls)
+        again = _matches(term.reroll.when, rolls)
+        count = int(again.sum())
+        if term.reroll.once:
+            rolls[again] = self.faces(term.sides, count)
+            return
+        low, high = term.reroll.when.span(term.sides)
+        standing = np.concatenate(
+            [np.arange(1, low, dtype=np.int64), np.arange(high + 1, term.sides + 1, dtype=np.int64)]
+        )
+        rolls[again] = standing[self.rng.integers(0, len(standing), size=count)]
 
     def explode(self, term: Dice, rolls: np.ndarray) -> np.ndarray:
+        """Each die's value after its explosion chain, following only the dice still going."""
         explode = term.explode
         assert explode is not None
         depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
         shift = -1 if explode.penetrating else 0
-        values = rolls.copy()
-        last = rolls
-        going = last == term.sides if explode.on is None else _matches(explode.on, last)
+        values = rolls.reshape(-1).copy()
+        going = np.flatnonzero(self.triggers(explode, term.sides, values))
         for _ in range(depth):
-            if not going.any():
+            if going.size == 0:
                 break
-            follow = self.faces(term.sides, int(going.sum()))
+            follow = self.faces(term.sides, going.size)
             values[going] += follow + shift
-            last = np.zeros_like(rolls)
-            last[going] = follow
-            going = going & (
-                last == term.sides if explode.on is None else _matches(explode.on, last)
-            )
-        return values
+            going = going[self.triggers(explode, term.sides, follow)]
+        return values.reshape(rolls.shape)
+
+    @staticmethod
+    def triggers(explode: Explode, sides: int, faces: np.ndarray) -> np.ndarray:
+        return faces == sides if explode.on is None else _matches(explode.on, faces)
 
     @staticmethod
     def kept(term: Dice, rolls: np.ndarray) -> np.ndarray:

@@ -41,7 +41,7 @@ class SeededDice:
     __slots__ = ("_random", "seed")
 
     def __init__(self, seed: int) -> None:
-        self.seed = seed
+        self.seed = check_seed(seed)
         self._random = random.Random(seed)
 
     def roll(self, sides: int) -> int:
@@ -61,6 +61,9 @@ class FixedDice:
 
     def __init__(self, faces: Iterable[int]) -> None:
         self._faces = deque(faces)
+        for face in self._faces:
+            if not isinstance(face, int) or isinstance(face, bool):
+                raise RollError(f"a fixed face must be a whole number, not {face!r}")
 
     @property
     def remaining(self) -> list[int]:
@@ -76,6 +79,13 @@ class FixedDice:
 
     def __repr__(self) -> str:
         return f"FixedDice({list(self._faces)})"
+
+
+def check_seed(seed: int | None) -> int | None:
+    """A seed is a whole number, 0 or more (or None for no seed)."""
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise RollError(f"a seed must be a whole number, 0 or more, not {seed!r}")
+    return seed
 
 
 def dice_source(seed: int | None = None) -> DiceSource:

@@ -40,9 +40,27 @@ class Compare:
     def matches(self, face: int) -> bool:
         return _COMPARATORS[self.op](face, self.target)
 
-    def faces(self, sides: int) -> list[int]:
-        """The faces of a die with `sides` faces that this compare point selects."""
-        return [face for face in range(1, sides + 1) if self.matches(face)]
+    def span(self, sides: int) -> tuple[int, int]:
+        """The lowest and highest face of a d`sides` this selects (low > high: none)."""
+        target = self.target
+        low, high = {
+            "=": (target, target),
+            "<": (1, target - 1),
+            "<=": (1, target),
+            ">": (target + 1, sides),
+            ">=": (target, sides),
+        }[self.op]
+        return max(low, 1), min(high, sides)
+
+    def count(self, sides: int) -> int:
+        """How many faces of a d`sides` this selects, without visiting them."""
+        low, high = self.span(sides)
+        return max(0, high - low + 1)
+
+    def faces(self, sides: int) -> range:
+        """The faces of a d`sides` this selects, in order."""
+        low, high = self.span(sides)
+        return range(low, high + 1)
 
     def __str__(self) -> str:
         return f"{self.op}{self.target}"
@@ -176,6 +194,20 @@ class RiskDice:
 
 Node = Integer | Name | Negate | BinaryOp | Dice | UsageDie | RiskDice
 
+
+def most_dice(term: Dice | UsageDie | RiskDice, explosion_depth: int) -> int:
+    """The most dice one roll of a term can throw, counting one re-roll per die and every
+    explosion follow-up (`explosion_depth` when the term gives no bound)."""
+    if isinstance(term, UsageDie):
+        return 1
+    if isinstance(term, RiskDice):
+        return term.count
+    throws = 1 + (term.reroll is not None)
+    if term.explode is not None:
+        throws += explosion_depth if term.explode.depth is None else term.explode.depth
+    return term.count * throws
+
+
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
@@ -185,11 +217,12 @@ def dice_notation(node: Dice | UsageDie | RiskDice) -> str:
         return f"Ud{node.size}"
     if isinstance(node, RiskDice):
         return f"{node.count}d!"
-    parts = [f"{node.count}d{node.sides}"]
-    for modifier in (node.reroll, node.explode, node.keep, node.success):
-        if modifier is not None:
-            parts.append(str(modifier))
-    return "".join(parts)
+    modifiers = [node.reroll, node.explode, node.keep, node.success]
+    explode = node.explode
+    if explode and explode.on is None and explode.depth is None and node.keep is None:
+        # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
+        modifiers = [node.reroll, node.success, node.explode]
+    return f"{node.count}d{node.sides}" + "".join(str(m) for m in modifiers if m is not None)
 
 
 def notation(node: Node) -> str:

@@ -1,0 +1,20 @@
+"""`tabletop ap2d6 …`: the 2d6 action-point rules at the command line."""
+
+from __future__ import annotations
+
+import typer
+
+from tabletop.systems.ap2d6.cli import character, dying, rolls, tracker
+
+app = typer.Typer(
+    help="The 2d6 action-point rules: checks, contests, odds, the AP tracker, death checks.",
+    no_args_is_help=True,
+)
+app.add_typer(character.app, name="character")
+app.command("check")(rolls.check_command)
+app.command("contest")(rolls.contest_command)
+app.command("odds")(rolls.odds_command)
+app.command("ap")(tracker.ap_command)
+app.command("death")(dying.death_command)
+
+__all__ = ["app"]

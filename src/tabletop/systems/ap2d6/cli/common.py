@@ -1,0 +1,87 @@
+"""What the ap2d6 commands share: reading scores, NAME=VALUE pairs and table options."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from tabletop.cli.output import console, print_json
+from tabletop.errors import TabletopError
+from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
+from tabletop.systems.ap2d6.options import Options
+from tabletop.systems.ap2d6.scores import MAX_SCORE, Score
+
+Rules = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule",
+        help="Change a reading of the rules, e.g. --rule tie_on_set_dc=failure "
+        "(every option is in docs/rules/ap2d6.md).",
+        metavar="OPTION=VALUE",
+    ),
+]
+
+
+def read_score(text: str, flag: str = "--score") -> Score:
+    """A score from the command line: a whole number, or `none` for a [special] score the
+    character does not have."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise Ap2d6Error(
+            f"{flag} wants a whole number, or 'none' for a missing [special] score"
+        ) from None
+    if abs(value) > MAX_SCORE:
+        raise Ap2d6Error(f"{flag} must be between -{MAX_SCORE} and {MAX_SCORE}")
+    return value
+
+
+def read_pairs(pairs: list[str] | None, flag: str) -> dict[str, str]:
+    """`["STR=2", "AGI=-1"]` → `{"STR": "2", "AGI": "-1"}`, refusing anything without `=`."""
+    found: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise Ap2d6Error(f"{flag} wants NAME=VALUE, not {pair!r}")
+        found[name.strip()] = value.strip()
+    return found
+
+
+def read_numbers(pairs: list[str] | None, flag: str) -> dict[str, int]:
+    """NAME=WHOLE_NUMBER pairs."""
+    numbers = {}
+    for name, value in read_pairs(pairs, flag).items():
+        try:
+            numbers[name] = int(value)
+        except ValueError:
+            raise Ap2d6Error(f"{flag} wants NAME=WHOLE_NUMBER, not {name}={value}") from None
+    return numbers
+
+
+def read_options(pairs: list[str] | None) -> Options:
+    """The table's options from `--rule OPTION=VALUE` pairs, validated as a whole."""
+    chosen: dict[str, Any] = {}
+    for name, value in read_pairs(pairs, "--rule").items():
+        if name not in Options.model_fields:
+            known = ", ".join(Options.model_fields)
+            raise Ap2d6Error(f"--rule: no option {name!r}; the options are {known}")
+        lowered = value.lower()
+        if lowered in ("true", "yes", "on"):
+            chosen[name] = True
+        elif lowered in ("false", "no", "off"):
+            chosen[name] = False
+        else:
+            chosen[name] = int(value) if value.lstrip("-").isdigit() else value
+    return validated(Options, chosen, "--rule")
+
+
+def ask_again(error: TabletopError, as_json: bool) -> None:
+    """Say why an interactive command was refused, before asking for the next one."""
+    if as_json:
+        print_json({"error": str(error)})
+    else:
+        console.print(f"[red]{escape(str(error))}[/red] — try again")

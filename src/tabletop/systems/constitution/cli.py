@@ -1,0 +1,392 @@
+"""`tabletop constitution …`: characters, checks, odds, XP, the combat tracker, travel, rest."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from tabletop.cli.output import console, percent, print_json
+from tabletop.dice import dice_source
+from tabletop.systems.constitution.character import (
+    ABILITIES,
+    Abilities,
+    Character,
+    level_for_xp,
+    level_threshold,
+)
+from tabletop.systems.constitution.check import check, skill_score
+from tabletop.systems.constitution.creation import new_character
+from tabletop.systems.constitution.encumbrance import SPEED
+from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.health import good_night, short_rest
+from tabletop.systems.constitution.initiations import catalogue
+from tabletop.systems.constitution.models import Event
+from tabletop.systems.constitution.odds import check_odds, hit_point_odds
+from tabletop.systems.constitution.options import Options
+from tabletop.systems.constitution.tracker import run_tracker
+from tabletop.systems.constitution.travel import (
+    MILES_PER_DAY,
+    TRAPPER_SPEED,
+    WEATHER_SPEED,
+    Leg,
+    travel,
+)
+
+app = typer.Typer(
+    help="3d6 Constitution: checks with degrees, odds, characters, combat, travel, rest.",
+    no_args_is_help=True,
+)
+character_app = typer.Typer(help="Make characters.", no_args_is_help=True)
+xp_app = typer.Typer(help="Experience and levels.", no_args_is_help=True)
+app.add_typer(character_app, name="character")
+app.add_typer(xp_app, name="xp")
+
+Seed = Annotated[int | None, typer.Option("--seed", help="Roll a reproducible stream.")]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+Advantage = Annotated[
+    int, typer.Option("--advantage", min=0, max=20, help="Advantage dice (keep the best).")
+]
+Disadvantage = Annotated[
+    int, typer.Option("--disadvantage", min=0, max=20, help="Penalty dice (keep the worst).")
+]
+NaturalOne = Annotated[
+    str,
+    typer.Option(
+        "--natural-one", help="Reading of a natural 1 (C3-A06): step, minus_five or ignore."
+    ),
+]
+FailRounding = Annotated[
+    str,
+    typer.Option("--fail-rounding", help="Failing by exactly 5 (C3-A05): floor or ceil."),
+]
+
+
+def _options(natural_one: str = "step", fail_rounding: str = "floor") -> Options:
+    try:
+        return Options(natural_one=natural_one, fail_degree_rounding=fail_rounding)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise ConstitutionError(
+            "--natural-one is step, minus_five or ignore; --fail-rounding is floor or ceil"
+        ) from error
+
+
+def _one_side(advantage: int, disadvantage: int) -> None:
+    if advantage and disadvantage:
+        raise ConstitutionError(
+            "give --advantage or --disadvantage, not both (they cancel one for one)"
+        )
+
+
+def _print_events(events: list[Event]) -> None:
+    """Each event on a line, followed by the dice behind it."""
+    for event in events:
+        console.print(event.message, markup=False)
+        for record in event.dice:
+            console.print(f"  [dim]{escape(record.text)}[/dim]")
+
+
+# -- character -------------------------------------------------------------------------------------
+
+
+@character_app.command("new")
+def character_new(
+    name: Annotated[str, typer.Option("--name", help="The character's name.")] = "Nameless",
+    character_class: Annotated[
+        str | None,
+        typer.Option("--class", help="fighter, sage or adventurer (§ 4.7)."),
+    ] = None,
+    initiation: Annotated[
+        str | None, typer.Option("--initiation", help="The level-1 initiation's id (§ 4.4).")
+    ] = None,
+    seed: Seed = None,
+    json: Json = False,
+) -> None:
+    """Roll a new level-1 character: 3d6 in order for each ability, then hit points."""
+    if character_class not in (None, "fighter", "sage", "adventurer"):
+        raise ConstitutionError("--class is fighter, sage or adventurer")
+    if initiation is not None and initiation not in catalogue():
+        raise ConstitutionError(
+            f"unknown initiation {initiation!r}; known: {', '.join(sorted(catalogue()))}"
+        )
+    made, events = new_character(name, dice_source(seed), character_class, initiation)  # type: ignore[arg-type]
+    if json:
+        print_json(made.model_dump(mode="json"))
+        return
+    _print_events(events)
+    _print_sheet(made)
+
+
+def _print_sheet(character: Character) -> None:
+    table = Table(
+        title=f"{character.name}, level {character.level} {character.character_class or ''}"
+    )
+    for ability in ABILITIES:
+        table.add_column(ability, justify="right")
+    table.add_row(*(str(character.abilities[a]) for a in ABILITIES))
+    console.print(table)
+    console.print(
+        f"HP {character.hp}  XP {character.xp}  initiations: "
+        f"{', '.join(character.initiations) or 'none yet'}"
+    )
+
+
+# -- check and odds ---------------------------------------------------------------------------
+
+
+@app.command("check")
+def check_command(
+    ability: Annotated[int, typer.Option("--ability", help="The ability score (§ 3.1).")],
+    dc: Annotated[int, typer.Option("--dc", help="The difficulty class; 20 is normal.")],
+    modifier: Annotated[int, typer.Option("--modifier", help="Bonuses minus penalties.")] = 0,
+    skill: Annotated[
+        int | None,
+        typer.Option("--skill", min=0, max=100, help="Scale the ability by a skill % (§ 4.10)."),
+    ] = None,
+    advantage: Advantage = 0,
+    disadvantage: Disadvantage = 0,
+    natural_one: NaturalOne = "step",
+    fail_rounding: FailRounding = "floor",
+    seed: Seed = None,
+    json: Json = False,
+) -> None:
+    """Roll an ability check: 1d20 (exploding on 20) + ability + modifier vs DC."""
+    _one_side(advantage, disadvantage)
+    options = _options(natural_one, fail_rounding)
+    score = ability if skill is None else skill_score(ability, skill, options)
+    result = check(
+        score + modifier,
+        dc,
+        dice_source(seed),
+        advantage=advantage,
+        disadvantage=disadvantage,
+        options=options,
+    )
+    if json:
+        data = result.model_dump(mode="json")
+        data["success"] = result.success
+        print_json(data)
+        return
+    colour = "green" if result.success else "red"
+    console.print(f"[{colour}]{result.describe()}[/{colour}]", highlight=False)
+
+
+@app.command("odds")
+def odds_command(
+    modifier: Annotated[int, typer.Option("--modifier", help="Ability plus every modifier.")],
+    dc: Annotated[int, typer.Option("--dc", help="The difficulty class.")],
+    advantage: Advantage = 0,
+    disadvantage: Disadvantage = 0,
+    natural_one: NaturalOne = "step",
+    fail_rounding: FailRounding = "floor",
+    json: Json = False,
+) -> None:
+    """Exact odds of every degree of success and failure, exploding 20s and natural 1s included."""
+    _one_side(advantage, disadvantage)
+    odds = check_odds(
+        modifier,
+        dc,
+        advantage=advantage,
+        disadvantage=disadvantage,
+        options=_options(natural_one, fail_rounding),
+    )
+    if json:
+        print_json(odds.to_json())
+        return
+    table = Table(title=f"d20 + {modifier} vs DC {dc}: success {percent(float(odds.success))}")
+    table.add_column("degree", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("at least this", justify="right")
+    for degree, chance in odds.degrees.items():
+        if chance * 10**9 < 1:
+            continue
+        label = f"{degree} success" if degree > 0 else f"{-degree} failure"
+        at_least = odds.at_least(degree) if degree > 0 else None
+        table.add_row(label, percent(float(chance)), percent(float(at_least)) if at_least else "")
+    console.print(table)
+    console.print("[dim]Degrees rarer than one in a billion are not listed; --json has all.[/dim]")
+
+
+# -- xp --------------------------------------------------------------------------------------------
+
+
+@xp_app.command("level")
+def xp_level(
+    xp: Annotated[int, typer.Argument(min=0, help="The character's XP total.")],
+    tenth: Annotated[
+        bool, typer.Option("--tenth", help="The notes' one-tenth thresholds (150, 300, …).")
+    ] = False,
+    json: Json = False,
+) -> None:
+    """The level an XP total earns (§ 2.9) and the XP for the next one."""
+    options = Options(xp_scale="tenth" if tenth else "standard")
+    level = level_for_xp(xp, options)
+    following = level_threshold(level + 1, options)
+    if json:
+        print_json({"xp": xp, "level": level, "next_level_at": following})
+        return
+    console.print(f"{xp} XP: level {level}; level {level + 1} at {following} XP")
+
+
+# -- travel ----------------------------------------------------------------------------------------
+
+
+def _leg(text: str) -> Leg:
+    terrain, sep, miles = text.partition(":")
+    try:
+        distance = Fraction(miles)
+    except (ValueError, ZeroDivisionError):
+        distance = Fraction(-1)
+    if not sep or terrain not in MILES_PER_DAY or distance <= 0 or distance > 100_000:
+        raise ConstitutionError(
+            f"--leg wants TERRAIN:MILES with terrain one of {', '.join(MILES_PER_DAY)} "
+            f"and 0 < miles ≤ 100000, not {text!r}"
+        )
+    return Leg(terrain=terrain, miles=distance)  # type: ignore[arg-type]
+
+
+@app.command("travel")
+def travel_command(
+    leg: Annotated[
+        list[str],
+        typer.Option("--leg", help="A stretch of the route, e.g. road:30 (repeat for more)."),
+    ],
+    weather: Annotated[
+        list[str] | None,
+        typer.Option("--weather", help="Each day's weather in turn; the last one repeats."),
+    ] = None,
+    encumbrance: Annotated[
+        str,
+        typer.Option(
+            "--encumbrance", help="unencumbered, encumbered or heavily_encumbered (§ 14.13)."
+        ),
+    ] = "unencumbered",
+    deprived: Annotated[
+        bool, typer.Option("--deprived", help="Deprivation halves the speed (§ 15.7).")
+    ] = False,
+    trapping: Annotated[
+        bool, typer.Option("--trapping", help="Setting traps on the way: −25% (§ 10.2).")
+    ] = False,
+    seed: Seed = None,
+    json: Json = False,
+) -> None:
+    """Days and encounter checks for a route (§ 13.4–13.5)."""
+    legs = [_leg(text) for text in leg]
+    days_weather = weather or ["fair"]
+    for item in days_weather:
+        if item not in WEATHER_SPEED:
+            raise ConstitutionError(f"--weather is one of {', '.join(WEATHER_SPEED)}, not {item!r}")
+    if encumbrance not in SPEED:
+        raise ConstitutionError(f"--encumbrance is one of {', '.join(SPEED)}")
+    speed = SPEED[encumbrance] * (Fraction(1, 2) if deprived else 1)
+    speed *= TRAPPER_SPEED if trapping else 1
+    journey = travel(legs, dice_source(seed), weather=days_weather, speed=speed)  # type: ignore[arg-type]
+    if json:
+        print_json(
+            {
+                "days": len(journey.days),
+                "miles": float(journey.miles),
+                "encounters": journey.encounters,
+                "itinerary": [
+                    {
+                        "day": day.day,
+                        "weather": day.weather,
+                        "miles": float(day.miles),
+                        "terrain": list(day.terrain),
+                        "encounter_checks": day.encounter_checks,
+                        "encounters": day.encounters,
+                        "dice": [record.text for record in day.dice],
+                    }
+                    for day in journey.days
+                ],
+            }
+        )
+        return
+    table = Table(title=f"{float(journey.miles):g} miles in {len(journey.days)} days")
+    for column in ("day", "weather", "terrain", "miles", "checks", "encounters"):
+        table.add_column(column)
+    for day in journey.days:
+        table.add_row(
+            str(day.day),
+            day.weather,
+            ", ".join(day.terrain),
+            f"{float(day.miles):.4g}",
+            str(day.encounter_checks),
+            f"[bold red]{day.encounters}[/bold red]" if day.encounters else "0",
+        )
+    console.print(table)
+
+
+# -- rest ------------------------------------------------------------------------------------------
+
+
+@app.command("rest")
+def rest_command(
+    hit_dice: Annotated[int, typer.Option("--hit-dice", min=1, max=30, help="Hit dice (level).")],
+    fatigue: Annotated[int, typer.Option("--fatigue", min=0, max=30, help="Fatigue now.")] = 0,
+    penance: Annotated[int, typer.Option("--penance", min=0, max=30, help="Penance (§ 11.3).")] = 0,
+    tough: Annotated[
+        bool, typer.Option("--tough", help="Tough fucker: d8s, may keep the old HP (§ 7.2).")
+    ] = False,
+    hp: Annotated[int, typer.Option("--hp", min=0, help="HP before the rest.")] = 0,
+    night: Annotated[
+        bool, typer.Option("--night", help="A good night's sleep instead of a short rest.")
+    ] = False,
+    odds: Annotated[bool, typer.Option("--odds", help="Also show the HP roll's odds.")] = False,
+    seed: Seed = None,
+    json: Json = False,
+) -> None:
+    """Re-roll hit points after a short rest or a night's sleep.
+
+    A short rest rolls one disadvantage die per point of fatigue and penance, then adds a
+    point of fatigue; a good night's sleep clears fatigue first."""
+    sheet = Character(
+        name="resting",
+        character_class="fighter" if tough else None,
+        abilities=Abilities(strength=10, wits=10, knowledge=10, will=10, charisma=10),
+        level=hit_dice,
+        initiations=("tough",) if tough else (),
+        hp=hp,
+        fatigue=fatigue,
+        penance=penance,
+    )
+    dice = dice_source(seed)
+    rested, events = good_night(sheet, dice) if night else short_rest(sheet, dice)
+    chances = None
+    if odds:
+        penalty = (0 if night else fatigue) + penance
+        chances = hit_point_odds(hit_dice, penalty, 8 if tough else 6)
+    if json:
+        data = {
+            "hp": rested.hp,
+            "fatigue": rested.fatigue,
+            "dice": [record.text for event in events for record in event.dice],
+        }
+        if chances is not None:
+            data["mean"] = float(chances.mean)
+        print_json(data)
+        return
+    _print_events(events)
+    console.print(f"HP {rested.hp}, fatigue {rested.fatigue}")
+    if chances is not None:
+        console.print(f"mean HP of this roll: {float(chances.mean):.4f}")
+
+
+# -- combat ----------------------------------------------------------------------------------------
+
+
+@app.command("combat")
+def combat_command(
+    seed: Seed = None,
+    load: Annotated[
+        str | None, typer.Option("--load", help="Resume a fight saved with `save FILE`.")
+    ] = None,
+) -> None:
+    """Run a fight at the terminal: an interactive initiative tracker.
+
+    Add combatants, roll initiative, take turns, spend initiative on reactions, attack, run
+    rounds. Type `help` at the prompt."""
+    run_tracker(console, dice_source(seed), load)

@@ -1,0 +1,212 @@
+"""Every choice a referee, a player or a bot can make in a fight, as a validated model."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from tabletop.systems.constitution.attacks import (
+    FiringPosition,
+)
+from tabletop.systems.constitution.combat.state import (
+    Combatant,
+)
+from tabletop.systems.constitution.models import Model
+
+
+class Add(Model):
+    action: Literal["add"] = "add"
+    combatant: Combatant
+
+
+class RollInitiative(Model):
+    """Roll 1d20 + wits (+ fighter level + `bonus`), or a surprise variant (§ 5.1, § 5.10)."""
+
+    action: Literal["roll_initiative"] = "roll_initiative"
+    id: str
+    surprise: Literal["none", "advantage", "ambush", "penalty", "flat_footed"] = "none"
+    bonus: int = 0
+
+
+class SetInitiative(Model):
+    """Enter an initiative rolled with physical dice."""
+
+    action: Literal["set_initiative"] = "set_initiative"
+    id: str
+    value: int = Field(ge=0)
+
+
+class Begin(Model):
+    action: Literal["begin"] = "begin"
+
+
+class EndTurn(Model):
+    """The acting combatant is done; `superior` takes −10 for another turn (§ 5.3)."""
+
+    action: Literal["end_turn"] = "end_turn"
+    superior: bool = False
+
+
+class React(Model):
+    """Pay 2, 5 or 10 initiative for a reaction (§ 5.4); buys one action out of turn."""
+
+    action: Literal["react"] = "react"
+    id: str
+    cost: int
+    what: str = "a reaction"
+
+
+class ExtraAction(Model):
+    """The acting combatant pays for another action this turn (§ 5.2; C3-A14, § 7.8)."""
+
+    action: Literal["extra_action"] = "extra_action"
+    bow: bool = False
+
+
+class Command(Model):
+    """A superior orders a follower to act (§ 5.11): a henchman acts now instead of at 1;
+    a follower with a rolled initiative pays 10 to act in addition to their turn."""
+
+    action: Literal["command"] = "command"
+    commander: str
+    follower: str
+
+
+class Tactical(Model):
+    """A tactician's free tactical action this round (§ 7.3)."""
+
+    action: Literal["tactical"] = "tactical"
+    id: str
+    what: str = "an awareness check or an order"
+
+
+class AttackAction(Model):
+    """An attack roll (§ 5.14) by the acting combatant or one holding a permit."""
+
+    action: Literal["attack"] = "attack"
+    attacker: str
+    target: str
+    modifier: int = 0
+    advantage: int = Field(default=0, ge=0)
+    disadvantage: int = Field(default=0, ge=0)
+    damage: str | None = None
+    ranged: bool = False
+    store: bool = False
+    into_melee: FiringPosition | None = None
+    other_target: str | None = None
+    aimed_tenths: int = Field(default=0, ge=0, le=2)
+    use_direct_hit: bool = True
+    target_blind: bool = False
+    target_constrained: bool = False
+    target_unaware: bool = False
+    """The target's state for this attack: −5, −5 and −10 to its AC (§ 5.15)."""
+
+    @property
+    def ac_change(self) -> int:
+        return -5 * self.target_blind - 5 * self.target_constrained - 10 * self.target_unaware
+
+
+class Defend(Model):
+    """Active defence (§ 5.17): as the main action (all round) or as a reaction (one attack)."""
+
+    action: Literal["defend"] = "defend"
+    id: str
+
+
+class ReleaseStored(Model):
+    """Add a stored ranged attack's damage while its target is taking damage (§ 5.22)."""
+
+    action: Literal["release_stored"] = "release_stored"
+    shooter: str
+
+
+class LoseTrack(Model):
+    action: Literal["lose_track"] = "lose_track"
+    shooter: str
+
+
+class AnswerDirectHit(Model):
+    """The defender pays 10 HP per attacker level, or rolls the injury saves (§ 6.12)."""
+
+    action: Literal["answer_direct_hit"] = "answer_direct_hit"
+    pay: bool
+
+
+class MoraleCheck(Model):
+    action: Literal["morale"] = "morale"
+    id: str
+
+
+class Leave(Model):
+    """A combatant leaves the fight: flees, surrenders, is carried off."""
+
+    action: Literal["leave"] = "leave"
+    id: str
+    status: Literal["down", "fled", "dead"] = "fled"
+
+
+class Reorient(Model):
+    """Between rounds: re-roll initiative, with a penalty die at 0; no turn next round,
+    only reactions (§ 5.6, § 5.9)."""
+
+    action: Literal["reorient"] = "reorient"
+    id: str
+
+
+class Spend(Model):
+    """Between rounds: a physical action paid in initiative (§ 5.5)."""
+
+    action: Literal["spend"] = "spend"
+    id: str
+    cost: int = Field(ge=1)
+    what: str = "a physical action"
+
+
+class DeclareSpell(Model):
+    """Between rounds: declare a memorised spell; it goes off on the caster's turn (§ 5.7)."""
+
+    action: Literal["declare_spell"] = "declare_spell"
+    id: str
+    spell: str = Field(min_length=1)
+
+
+class NextRound(Model):
+    action: Literal["next_round"] = "next_round"
+
+
+class ForceBout(Model):
+    """One side will not let go: everyone −10, a new round at once, no respite (§ 5.8)."""
+
+    action: Literal["force_bout"] = "force_bout"
+
+
+class EndCombat(Model):
+    action: Literal["end_combat"] = "end_combat"
+
+
+Action = Annotated[
+    Add
+    | RollInitiative
+    | SetInitiative
+    | Begin
+    | EndTurn
+    | React
+    | ExtraAction
+    | Command
+    | Tactical
+    | AttackAction
+    | Defend
+    | ReleaseStored
+    | LoseTrack
+    | AnswerDirectHit
+    | MoraleCheck
+    | Leave
+    | Reorient
+    | Spend
+    | DeclareSpell
+    | NextRound
+    | ForceBout
+    | EndCombat,
+    Field(discriminator="action"),
+]

@@ -1,0 +1,289 @@
+"""Blows: attacks, active defence, damage and injury, direct hits, stored and stray shots,
+morale and leaving the fight (§ 5.12–5.22, § 6.6–6.12)."""
+
+from __future__ import annotations
+
+from tabletop.dice import DiceSource, roll
+from tabletop.systems.constitution.attacks import (
+    active_defence,
+    attack,
+    damage_expression,
+    morale_check,
+    roll_damage,
+    stray_shot,
+)
+from tabletop.systems.constitution.combat.actions import (
+    AnswerDirectHit,
+    AttackAction,
+    Defend,
+    Leave,
+    LoseTrack,
+    MoraleCheck,
+    ReleaseStored,
+)
+from tabletop.systems.constitution.combat.flow import (
+    advance,
+    in_fight,
+    require_phase,
+    use_action,
+)
+from tabletop.systems.constitution.combat.state import (
+    Combat,
+    Outcome,
+    PendingDirectHit,
+    StoredAttack,
+)
+from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.health import INJURY_DC, injury_events, overflow, roll_injury
+from tabletop.systems.constitution.models import DiceRecord, Event
+from tabletop.systems.constitution.options import Options
+
+
+def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Options) -> Outcome:
+    require_phase(combat, "round")
+    attacker = in_fight(combat, action.attacker)
+    target = in_fight(combat, action.target)
+    if attacker.id == target.id:
+        raise IllegalMove("a combatant cannot attack themselves")
+    if action.store and not action.ranged:
+        raise IllegalMove("only ranged attacks can be stored (§ 5.22)")
+    if action.into_melee and action.other_target is None:
+        raise IllegalMove("firing into mêlée needs the other fighter (other_target)")
+    other = in_fight(combat, action.other_target) if action.other_target else None
+    damage = damage_expression(action.damage or attacker.damage)
+    combat = use_action(combat, attacker.id)
+    armour = target.current_ac + action.ac_change
+    result = attack(
+        attacker.strength + attacker.fighter_level + action.modifier,
+        armour,
+        dice,
+        damage=damage,
+        with_damage=not action.store and action.into_melee is None,
+        advantage=action.advantage,
+        disadvantage=action.disadvantage,
+        options=options,
+    )
+    events = [
+        Event(
+            kind="attack",
+            message=f"{attacker.name} attacks {target.name} (AC {armour}): "
+            + result.roll.describe(),
+            dice=(result.roll.roll,),
+        )
+    ]
+    combat = combat.replace(combat.get(target.id).evolve(guard=None))
+    if not result.hit:
+        return combat, events
+    if action.into_melee and other is not None:
+        stray = stray_shot(action.into_melee, dice, aimed_tenths=action.aimed_tenths)
+        if not stray.on_chosen_target:
+            target = other
+        events.append(
+            Event(
+                kind="stray_shot",
+                message=f"into the mêlée ({stray.chance_in_ten} in 10): it strikes {target.name}",
+                dice=(stray.roll,),
+            )
+        )
+    if action.into_melee and not action.store:
+        amount, record = roll_damage(damage, dice)
+        result = result.evolve(damage=amount, damage_roll=record)
+    if result.roll.extra_degrees:
+        events.append(
+            Event(
+                kind="extra_degrees",
+                message=f"{result.roll.extra_degrees} extra degree(s) to spend (§ 5.19)",
+            )
+        )
+    if action.store:
+        stored = (*attacker.stored, StoredAttack(target=target.id, damage=damage))
+        combat = combat.replace(combat.get(attacker.id).evolve(stored=stored))
+        events.append(
+            Event(kind="stored", message=f"{attacker.name} stores the shot at {target.name}")
+        )
+        return combat, events
+    if result.direct_hit and action.use_direct_hit:
+        price = 10 * attacker.level
+        pending = PendingDirectHit(
+            attacker=attacker.id, target=target.id, damage=result.damage, price=price
+        )
+        events.append(
+            Event(
+                kind="direct_hit",
+                message=f"direct hit on {target.name}: pay {price} HP or take the injury saves",
+                dice=(result.damage_roll,) if result.damage_roll else (),
+            )
+        )
+        return combat.evolve(pending_direct_hit=pending), events
+    assert result.damage_roll is not None
+    events.append(
+        Event(
+            kind="damage_roll",
+            message=f"damage {result.damage_roll.text}",
+            dice=(result.damage_roll,),
+        )
+    )
+    return hurt(combat, target.id, result.damage, INJURY_DC, dice, options, events)
+
+
+def hurt(
+    combat: Combat,
+    target_id: str,
+    damage: int,
+    base_dc: int,
+    dice: DiceSource,
+    options: Options,
+    events: list[Event],
+    *,
+    bypass: bool = False,
+) -> tuple[Combat, list[Event]]:
+    """Take damage off HP; if it gets past them (or bypasses them) roll the injury saves."""
+    target = combat.get(target_id)
+    spill = damage if bypass else overflow(target.hp, damage)
+    if not bypass:
+        target = target.evolve(hp=max(0, target.hp - damage))
+        events.append(Event(kind="damage", message=f"{target.name} takes {damage}: HP {target.hp}"))
+    combat = combat.replace(target).evolve(last_damaged=target.id)
+    if spill == 0 and not bypass:
+        return combat, events
+    bonus = target.fighter_level if options.fighter_bonus_scope == "combat" else 0
+    injury = roll_injury(
+        target.strength + bonus,
+        target.will + bonus,
+        base_dc + spill,
+        dice,
+        may_take_major_wound=target.major_wound_marks < target.level,
+        options=options,
+    )
+    events.extend(injury_events(target.name, injury))
+    if injury.outcome == "major_wound":
+        target = target.evolve(major_wound_marks=target.major_wound_marks + 1)
+    elif injury.outcome == "dead":
+        target = target.evolve(status="dead")
+    if target.fighting and not injury.standing:
+        target = target.evolve(status="down")
+    combat = combat.replace(target)
+    if combat.acting and not combat.get(combat.acting).fighting:
+        return advance(combat.evolve(acting=None), events)
+    return combat, events
+
+
+def _answer_direct_hit(
+    combat: Combat, action: AnswerDirectHit, dice: DiceSource, options: Options
+) -> Outcome:
+    pending = combat.pending_direct_hit
+    if pending is None:
+        raise IllegalMove("there is no direct hit to answer")
+    target = combat.get(pending.target)
+    combat = combat.evolve(pending_direct_hit=None)
+    if action.pay:
+        if target.hp < pending.price:
+            raise IllegalMove(f"{target.name} has {target.hp} HP, not the {pending.price} needed")
+        paid = target.evolve(hp=target.hp - pending.price)
+        return combat.replace(paid), [
+            Event(kind="hp_paid", message=f"{target.name} pays {pending.price} HP")
+        ]
+    extra = pending.damage if options.direct_hit_injury_dc == "damage" else 0
+    return hurt(combat, target.id, extra, INJURY_DC, dice, options, [], bypass=True)
+
+
+def _defend(combat: Combat, action: Defend, dice: DiceSource, options: Options) -> Outcome:
+    require_phase(combat, "round")
+    defender = in_fight(combat, action.id)
+    own_turn = combat.acting == defender.id
+    if not own_turn and not defender.can_defend_as_reaction:
+        raise IllegalMove(f"{defender.name} needs a shield or training to defend as a reaction")
+    combat = use_action(combat, defender.id)
+    ac, rolled = active_defence(
+        defender.strength + defender.fighter_level, defender.ac, dice, options
+    )
+    defender = defender.evolve(defence=ac) if own_turn else defender.evolve(guard=ac)
+    lasting = "for the round" if own_turn else "against the next attack"
+    event = Event(
+        kind="defence",
+        message=f"{defender.name} defends: {rolled.describe()}; AC {ac} {lasting}",
+        dice=(rolled.roll,),
+    )
+    return combat.replace(defender), [event]
+
+
+def _release_stored(
+    combat: Combat, action: ReleaseStored, dice: DiceSource, options: Options
+) -> Outcome:
+    require_phase(combat, "round")
+    shooter = combat.get(action.shooter)
+    if combat.last_damaged is None:
+        raise IllegalMove("stored shots are released when their target takes damage")
+    shots = [s for s in shooter.stored if s.target == combat.last_damaged]
+    if not shots:
+        raise IllegalMove(f"{shooter.name} has no stored shot at the one just hurt")
+    remaining = list(shooter.stored)
+    remaining.remove(shots[0])
+    combat = combat.replace(shooter.evolve(stored=tuple(remaining)))
+    rolled = roll(shots[0].damage, dice)
+    events = [
+        Event(
+            kind="stored_released",
+            message=f"{shooter.name}'s stored shot: {rolled}",
+            dice=(DiceRecord.of(rolled),),
+        )
+    ]
+    return hurt(combat, shots[0].target, max(0, rolled.total), INJURY_DC, dice, options, events)
+
+
+def _lose_track(combat: Combat, action: LoseTrack, dice: DiceSource, options: Options) -> Outcome:
+    shooter = combat.get(action.shooter)
+    event = Event(
+        kind="stored_lost",
+        message=f"{shooter.name} loses track: {len(shooter.stored)} stored shot(s) lost",
+    )
+    return combat.replace(shooter.evolve(stored=())), [event]
+
+
+def _morale(combat: Combat, action: MoraleCheck, dice: DiceSource, options: Options) -> Outcome:
+    require_phase(combat, "round", "between_rounds")
+    combatant = in_fight(combat, action.id)
+    if combatant.morale is None:
+        raise IllegalMove(f"{combatant.name} has no morale score")
+    result = morale_check(combatant.morale, dice)
+    verdict = "holds" if result.holds else "breaks"
+    events = [
+        Event(
+            kind="morale",
+            message=f"{combatant.name} morale {combatant.morale}: {result.roll.text}, {verdict}",
+            dice=(result.roll,),
+        )
+    ]
+    if result.holds:
+        return combat, events
+    return leave_fight(combat, Leave(id=combatant.id, status="fled"), dice, options, events)
+
+
+def leave_fight(
+    combat: Combat,
+    action: Leave,
+    dice: DiceSource,
+    options: Options,
+    events: list[Event] | None = None,
+) -> Outcome:
+    require_phase(combat, "round", "between_rounds")
+    combatant = in_fight(combat, action.id)
+    events = [
+        *(events or []),
+        Event(kind="left", message=f"{combatant.name} is out: {action.status}"),
+    ]
+    combat = combat.replace(combatant.evolve(status=action.status, turns_left=0))
+    if combat.acting == combatant.id:
+        return advance(combat.evolve(acting=None), events)
+    return combat, events
+
+
+HANDLERS = {
+    AttackAction: _attack,
+    AnswerDirectHit: _answer_direct_hit,
+    Defend: _defend,
+    ReleaseStored: _release_stored,
+    LoseTrack: _lose_track,
+    MoraleCheck: _morale,
+    Leave: leave_fight,
+}

@@ -1,0 +1,132 @@
+"""The machine: the legal choices now, and applying one."""
+
+from __future__ import annotations
+
+from tabletop.dice import DiceSource
+from tabletop.systems.constitution.combat import fighting as _fighting_rules
+from tabletop.systems.constitution.combat import flow as _flow_rules
+from tabletop.systems.constitution.combat import spending as _spending_rules
+from tabletop.systems.constitution.combat.actions import (
+    AnswerDirectHit,
+    AttackAction,
+    Begin,
+    Command,
+    Defend,
+    EndCombat,
+    EndTurn,
+    ExtraAction,
+    ForceBout,
+    Leave,
+    LoseTrack,
+    MoraleCheck,
+    NextRound,
+    React,
+    ReleaseStored,
+    Reorient,
+    RollInitiative,
+    Spend,
+    Tactical,
+)
+from tabletop.systems.constitution.combat.flow import (
+    can_act,
+)
+from tabletop.systems.constitution.combat.state import (
+    REACTION_COSTS,
+    Combat,
+    Combatant,
+)
+from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.models import Event, Model
+from tabletop.systems.constitution.options import DEFAULT, Options
+
+
+def legal_actions(combat: Combat) -> list[Model]:
+    """Every choice open now. Choices with free details (an attack's modifiers, a spend's
+    cost, a spell's name, a typed-in initiative) are listed once with default details."""
+    if combat.phase == "over":
+        return []
+    pending = combat.pending_direct_hit
+    if pending:
+        can_pay = combat.get(pending.target).hp >= pending.price
+        return [AnswerDirectHit(pay=False)] + ([AnswerDirectHit(pay=True)] if can_pay else [])
+    fighting = [c for c in combat.combatants if c.fighting]
+    if combat.phase == "setup":
+        choices: list[Model] = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
+        return choices or ([Begin()] if fighting else [])
+    choices = [MoraleCheck(id=c.id) for c in fighting if c.morale is not None]
+    choices += [Leave(id=c.id) for c in fighting]
+    choices += [LoseTrack(shooter=c.id) for c in fighting if c.stored]
+    if combat.phase == "between_rounds":
+        return choices + _respite_choices(combat, fighting)
+    return choices + _round_choices(combat, fighting)
+
+
+def _respite_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
+    """Between rounds (§ 5.5–5.8)."""
+    unrolled = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
+    if unrolled:
+        return list(unrolled)
+    choices: list[Model] = [Reorient(id=c.id) for c in fighting if not c.reorienting]
+    choices += [Spend(id=c.id, cost=2) for c in fighting]
+    choices += [NextRound(), EndCombat()]
+    if not combat.respite_taken and any((c.initiative or 0) > 0 for c in fighting):
+        choices.append(ForceBout())
+    return choices
+
+
+def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
+    """During a round: the acting combatant's turn, and what anyone may pay for (§ 5.1–5.4)."""
+    choices: list[Model] = []
+    acting = combat.get(combat.acting) if combat.acting else None
+    if acting is not None:
+        if can_act(combat, acting.id):
+            choices += _blows(acting, fighting)
+            choices.append(Defend(id=acting.id))
+        choices += [ExtraAction(), EndTurn()]
+        if acting.id in combat.superior:
+            choices.append(EndTurn(superior=True))
+    for reactor in fighting:
+        if not reactor.disoriented and reactor.id != combat.acting:
+            choices += [React(id=reactor.id, cost=cost) for cost in REACTION_COSTS]
+        if reactor.tactician and reactor.id not in combat.tactical_used:
+            choices.append(Tactical(id=reactor.id))
+        if reactor.id in combat.permits and reactor.id != combat.acting:
+            choices += _blows(reactor, fighting)
+            if reactor.can_defend_as_reaction:
+                choices.append(Defend(id=reactor.id))
+        if any(s.target == combat.last_damaged for s in reactor.stored):
+            choices.append(ReleaseStored(shooter=reactor.id))
+        commander = combat.get(reactor.commander) if reactor.commander else None
+        if commander and commander.fighting and _may_order(combat, commander, reactor):
+            choices.append(Command(commander=commander.id, follower=reactor.id))
+    return choices
+
+
+def _blows(attacker: Combatant, fighting: list[Combatant]) -> list[Model]:
+    return [
+        AttackAction(attacker=attacker.id, target=t.id) for t in fighting if t.side != attacker.side
+    ]
+
+
+def _may_order(combat: Combat, commander: Combatant, follower: Combatant) -> bool:
+    """An order is possible when the commander acts or can still react, and a henchman
+    follower has not yet acted (§ 5.11)."""
+    commander_able = combat.acting == commander.id or not commander.disoriented
+    return commander_able and (not follower.henchman or follower.turns_left > 0)
+
+
+def apply(
+    combat: Combat, action: Model, dice: DiceSource, options: Options = DEFAULT
+) -> tuple[Combat, list[Event]]:
+    """Advance the fight by one choice; illegal choices raise `IllegalMove` and change nothing."""
+    if combat.phase == "over":
+        raise IllegalMove("the combat is over")
+    if combat.pending_direct_hit and not isinstance(action, AnswerDirectHit):
+        raise IllegalMove("first answer the direct hit: pay the HP or take the injury saves")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise IllegalMove(f"unknown action {action!r}")
+    return handler(combat, action, dice, options)
+
+
+_HANDLERS = {**_flow_rules.HANDLERS, **_spending_rules.HANDLERS, **_fighting_rules.HANDLERS}

@@ -1,0 +1,186 @@
+"""What a fight is: the combatants, the phase, whose turn, what is open (article 5)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from tabletop.systems.constitution.attacks import (
+    DEFAULT_DAMAGE,
+)
+from tabletop.systems.constitution.character import Character, damage_dice
+from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.initiations import Situation
+from tabletop.systems.constitution.models import Event, Model
+
+SUPERIOR_COST = 10
+"""Initiative the superior combatant pays for a second turn (§ 5.3)."""
+
+
+FORCED_BOUT_COST = 10
+"""Initiative everyone pays when a bout is forced on (§ 5.8)."""
+
+
+AMBUSH_BONUS = 20
+"""A prepared ambusher may take wits + 20 instead of rolling (§ 5.10)."""
+
+
+HENCHMAN_INITIATIVE = 1
+"""Henchmen never roll; their score is always 1 (§ 5.11)."""
+
+
+CHAIN_OF_COMMAND_COST = 10
+"""A combatant with a rolled initiative pays this to act on a command (§ 5.4, § 5.11)."""
+
+
+ORDER_COST = 5
+"""Ordering subordinates to attack, as a reaction (§ 5.4)."""
+
+
+REACTION_COSTS = (2, 5, 10)
+"""The three costs of § 5.4, from the most to the least natural reaction."""
+
+
+MAX_COMBATANTS = 100
+"""Combatants one tracker holds: a documented bound."""
+
+
+class StoredAttack(Model):
+    """A successful ranged attack kept without damage (§ 5.22)."""
+
+    target: str
+    damage: str
+
+
+class Combatant(Model):
+    """One side's fighter as the tracker sees them: the scores a fight needs."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,24}$")
+    name: str = Field(min_length=1, max_length=60)
+    side: str = Field(default="party", min_length=1, max_length=30)
+    wits: int = Field(default=10, ge=0, le=40)
+    strength: int = Field(default=10, ge=0, le=40)
+    will: int = Field(default=10, ge=0, le=40)
+    fighter_level: int = Field(default=0, ge=0, le=30)
+    """Fighters add their level to initiative, attacks, defence and injury saves (§ 7.1)."""
+    level: int = Field(default=1, ge=1, le=30)
+    """Level or hit dice: prices a direct hit (§ 6.12) and limits major wounds (§ 6.11)."""
+    hp: int = Field(default=0, ge=0)
+    ac: int = Field(default=20, ge=0, le=60)
+    damage: str = DEFAULT_DAMAGE
+    henchman: bool = False
+    commander: str | None = None
+    morale: int | None = Field(default=None, ge=2, le=12)
+    can_defend_as_reaction: bool = False
+    """Has a shield or the training to defend as a reaction (§ 5.17)."""
+    tactician: bool = False
+    bow_training: bool = False
+    initiative: int | None = Field(default=None, ge=0)
+    turns_left: int = Field(default=0, ge=0)
+    reorienting: bool = False
+    defence: int | None = None
+    """AC won by defending as the main action, for the rest of the round (§ 5.17)."""
+    guard: int | None = None
+    """AC won by defending as a reaction, for the next attack only (§ 5.17)."""
+    major_wound_marks: int = Field(default=0, ge=0)
+    stored: tuple[StoredAttack, ...] = ()
+    casting: str | None = None
+    status: Literal["fighting", "down", "fled", "dead"] = "fighting"
+
+    @classmethod
+    def of(
+        cls,
+        character: Character,
+        *,
+        side: str = "party",
+        ac: int = 20,
+        situations: frozenset[Situation] = frozenset(),
+    ) -> Combatant:
+        """A player character as the tracker needs them: scores, fighter level, HP, the
+        initiations that matter in a fight, and damage for the weapon `situations`."""
+        return cls(
+            id="".join(ch for ch in character.name if ch.isalnum() or ch in "_-")[:24] or "pc",
+            name=character.name[:60],
+            side=side,
+            wits=character.abilities.wits,
+            strength=character.abilities.strength,
+            will=character.abilities.will,
+            fighter_level=character.level if character.character_class == "fighter" else 0,
+            level=character.level,
+            hp=character.hp,
+            ac=ac,
+            damage=damage_dice(character, situations),
+            tactician=character.can("free_tactical_action"),
+            bow_training=bool(character.effects("extra_action_cost")),
+            major_wound_marks=character.major_wound_marks,
+        )
+
+    @property
+    def disoriented(self) -> bool:
+        """At initiative 0: open to opportunity attacks, no reactions (§ 5.9)."""
+        return self.initiative == 0
+
+    @property
+    def fighting(self) -> bool:
+        return self.status == "fighting"
+
+    @property
+    def current_ac(self) -> int:
+        return max(self.ac, self.defence or 0, self.guard or 0)
+
+
+class PendingDirectHit(Model):
+    """A direct hit the defender must answer: pay HP or take the injury saves (§ 6.12)."""
+
+    attacker: str
+    target: str
+    damage: int
+    price: int
+
+
+class Combat(Model):
+    """The whole fight: who is in it, the phase, whose turn, what is open."""
+
+    combatants: tuple[Combatant, ...] = ()
+    phase: Literal["setup", "round", "between_rounds", "over"] = "setup"
+    round: int = Field(default=0, ge=0)
+    acting: str | None = None
+    main_action_used: bool = False
+    superior: tuple[str, ...] = ()
+    """Who may still take the superior-initiative turn this round (§ 5.3)."""
+    permits: tuple[str, ...] = ()
+    """Combatants who paid initiative for one action outside their turn."""
+    tactical_used: tuple[str, ...] = ()
+    forced: bool = False
+    respite_taken: bool = False
+    """Someone used the respite between rounds, so the bout can no longer be forced on."""
+    last_damaged: str | None = None
+    pending_direct_hit: PendingDirectHit | None = None
+
+    def get(self, combatant_id: str) -> Combatant:
+        for combatant in self.combatants:
+            if combatant.id == combatant_id:
+                return combatant
+        raise IllegalMove(f"no combatant {combatant_id!r}")
+
+    def replace(self, combatant: Combatant) -> Combat:
+        return self.evolve(
+            combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
+        )
+
+    def order(self) -> list[Combatant]:
+        """Fighting combatants from the highest initiative down; ties go to higher wits,
+        then to whoever joined first (C3-A38)."""
+        fighting = [c for c in self.combatants if c.fighting]
+        return sorted(fighting, key=lambda c: (-(c.initiative or 0), -c.wits))
+
+    def next_actor(self) -> Combatant | None:
+        """Whoever has a turn left at the highest initiative (scores change as they are
+        spent, so the order is worked out afresh each time)."""
+        waiting = [c for c in self.order() if c.turns_left > 0]
+        return waiting[0] if waiting else None
+
+
+Outcome = tuple[Combat, list[Event]]
+"""What every rule of the fight returns: the new fight and what happened."""

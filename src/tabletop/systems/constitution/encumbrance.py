@@ -1,0 +1,106 @@
+"""Equipment and encumbrance (article 14): what a character carries, in stones, and what
+that load does to them."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from tabletop.systems.constitution.attacks import ARMOUR
+from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.models import Model
+from tabletop.systems.constitution.options import DEFAULT, Options
+
+SMALL_THINGS_PER_RATION = 2
+"""A ration of food takes the room of two small things (§ 14.6)."""
+
+MAX_BACKPACK_SMALL_THINGS = 30
+"""A full backpack holds 30 small things (§ 14.5); more is refused (C3-A26)."""
+
+MAX_MEDIUM_ITEMS = 6
+MAX_BIG_THINGS = 5
+
+EncumbranceLevel = Literal["unencumbered", "encumbered", "heavily_encumbered", "overloaded"]
+
+SPEED: dict[str, Fraction] = {
+    "unencumbered": Fraction(1),
+    "encumbered": Fraction(2, 3),
+    "heavily_encumbered": Fraction(1, 3),
+}
+"""Overland speed by encumbrance (§ 14.13b)."""
+
+
+class Load(Model):
+    """What one character carries, by size (§ 14.3–14.13)."""
+
+    armour: str | None = None
+    backpack: bool = False
+    small_things: int = Field(default=0, ge=0)
+    rations: int = Field(default=0, ge=0)
+    medium_items: int = Field(default=0, ge=0)
+    big_things: int = Field(default=0, ge=0)
+    weapons_at_side: int = Field(default=0, ge=0)
+    """Large, heavy weapons carried ready at the side: a stone each (§ 14.12)."""
+
+    @model_validator(mode="after")
+    def _fits(self) -> Load:
+        if self.armour is not None and self.armour not in ARMOUR:
+            raise ValueError(f"unknown armour {self.armour!r}; choose from {', '.join(ARMOUR)}")
+        packed = self.packed_small_things
+        if packed and not self.backpack:
+            raise ValueError("small things and rations need a backpack (§ 14.5)")
+        if packed > MAX_BACKPACK_SMALL_THINGS:
+            raise ValueError(f"{packed} small things overfill a backpack (30 at most, § 14.5)")
+        if self.medium_items > MAX_MEDIUM_ITEMS:
+            raise ValueError("holding or wearing more than 6 medium items is impossible (§ 14.7)")
+        if self.big_things > MAX_BIG_THINGS:
+            raise ValueError("more than 5 big things cannot be strapped to a pack (C3-A26)")
+        return self
+
+    @property
+    def packed_small_things(self) -> int:
+        return self.small_things + SMALL_THINGS_PER_RATION * self.rations
+
+    @property
+    def stones(self) -> int:
+        """The load in stones (§ 14.4–14.12)."""
+        armour = ARMOUR[self.armour].stones if self.armour else 0
+        pack = 0
+        if self.backpack:
+            pack = 1 if self.packed_small_things <= 15 else 2
+        medium = 0 if self.medium_items == 0 else (1 if self.medium_items <= 3 else 2)
+        big = (0, 1, 2, 2, 3, 3)[self.big_things]
+        return armour + pack + medium + big + self.weapons_at_side
+
+
+def _nearest(value: Fraction) -> int:
+    return int(value + Fraction(1, 2))
+
+
+def limits(strength: int, options: Options = DEFAULT) -> tuple[int, int]:
+    """Stones carried freely (STR / 3, to nearest) and while encumbered (STR × 2/3, C3-A25)."""
+    if strength < 0:
+        raise ConstitutionError("strength cannot be negative")
+    free = _nearest(Fraction(strength, 3))
+    heavy = Fraction(2 * strength, 3)
+    encumbered = _nearest(heavy) if options.encumbrance_rounding == "nearest" else int(heavy)
+    return free, encumbered
+
+
+def encumbrance(strength: int, stones: int, options: Options = DEFAULT) -> EncumbranceLevel:
+    """How a load of `stones` weighs on a character of this strength (§ 14.13b)."""
+    free, encumbered = limits(strength, options)
+    if stones <= free:
+        return "unencumbered"
+    if stones <= encumbered:
+        return "encumbered"
+    if stones == encumbered + 1:
+        return "heavily_encumbered"
+    return "overloaded"
+
+
+def drag_capacity(strength: int, stones: int) -> int:
+    """Stones a character can drag besides their load: strength − load (§ 14.13b)."""
+    return max(0, strength - stones)

@@ -1,0 +1,505 @@
+"""`tabletop dead-weight …`: characters, the interactive test with the advisor, odds,
+tables, usage and risk dice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from tabletop.cli import tables
+from tabletop.cli.output import console, print_json, print_roll
+from tabletop.data import read_data_file
+from tabletop.dice import DiceSource, RolledUsage, dice_source
+from tabletop.systems.dead_weight.attribute_test import (
+    MAX_ANNOUNCED_REROLLS,
+    MAX_POOL,
+    AttributeTest,
+    DauntlessRoll,
+    Pass,
+    Reroll,
+    Side,
+    TestSetup,
+    start_test,
+)
+from tabletop.systems.dead_weight.attributes import Attribute
+from tabletop.systems.dead_weight.catalogue import Affliction
+from tabletop.systems.dead_weight.character import Attributes, Character, CharacterClass, sheet_from
+from tabletop.systems.dead_weight.creation import (
+    AnyChoice,
+    Creation,
+    Keep,
+    Pick,
+    PickAttribute,
+    PickClass,
+    PickNames,
+    RerollDice,
+    Skip,
+    begin_creation,
+    random_character,
+)
+from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
+from tabletop.systems.dead_weight.events import Event
+from tabletop.systems.dead_weight.odds import advise, pool_odds
+from tabletop.systems.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
+from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS
+from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
+from tabletop.systems.dead_weight.tables import TABLES, system_table
+from tabletop.systems.dead_weight.trackers import MAX_RISK_DICE, UsageDie, risk
+
+app = typer.Typer(
+    help="Dead Weight: characters, tests with an exact re-roll advisor, odds, tables.",
+    no_args_is_help=True,
+)
+character_app = typer.Typer(help="Make and show characters.", no_args_is_help=True)
+table_app = typer.Typer(help="Dead Weight's random tables.", no_args_is_help=True)
+app.add_typer(character_app, name="character")
+app.add_typer(table_app, name="table")
+
+Seed = Annotated[int | None, typer.Option("--seed", help="Roll a reproducible stream.")]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+MIN_POOL = 2 - MAX_POOL
+
+
+def read_sheet(path: Path) -> Character:
+    """A character sheet from a JSON file (as `--out` writes it), or a one-line error."""
+    if path.suffix != ".json":
+        raise DataError(f"{path}: a character sheet is a .json file")
+    return sheet_from(read_data_file(path))
+
+
+def write_sheet(character: Character, path: Path) -> None:
+    try:
+        path.write_text(character.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise DataError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+# characters ------------------------------------------------------------------------------
+
+
+@character_app.command("new")
+def character_new(
+    character_class: Annotated[
+        CharacterClass | None, typer.Option("--class", help="The class (random if not given).")
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="The character's name.")] = "Unnamed",
+    seed: Seed = None,
+    json_out: Json = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Also save the sheet (JSON).")] = None,
+    supplement: Annotated[
+        Path | None,
+        typer.Option("--supplement", help="Backgrounds, spells, gods, items you supply (TOML)."),
+    ] = None,
+    guided: Annotated[
+        bool, typer.Option("--guided", help="Make every choice yourself, step by step.")
+    ] = False,
+    show_steps: Annotated[bool, typer.Option("--steps", help="Show every roll and step.")] = False,
+) -> None:
+    """Make a character: random (seeded) by default, or guided with --guided."""
+    extra = load_supplement(supplement) if supplement else Supplement()
+    dice = dice_source(seed)
+    if guided:
+        creation, events = _guided(dice, name, character_class, extra)
+    else:
+        creation, events = random_character(
+            dice, name=name, character_class=character_class, supplement=extra
+        )
+    character = creation.character
+    if out is not None:
+        write_sheet(character, out)
+    if json_out:
+        print_json(
+            {
+                "character": character.model_dump(mode="json"),
+                "missing": list(creation.missing),
+                "events": [e.model_dump(mode="json") for e in events],
+            }
+        )
+        return
+    if show_steps and not guided:
+        for line in events:
+            console.print(f"[dim]{escape(line.text)}[/dim]")
+    console.print(sheet(character))
+    for line in creation.missing:
+        console.print(f"[yellow]not in the core book:[/yellow] {escape(line)}")
+    if out is not None:
+        console.print(f"saved to {escape(str(out))}")
+
+
+@character_app.command("show")
+def character_show(
+    file: Annotated[Path, typer.Argument(help="A character sheet saved as JSON.")],
+    json_out: Json = False,
+) -> None:
+    """Show a saved character sheet (it is checked as it is read)."""
+    character = read_sheet(file)
+    if json_out:
+        print_json(character.model_dump(mode="json"))
+        return
+    console.print(sheet(character))
+
+
+def _guided(
+    dice: DiceSource, name: str, cls: CharacterClass | None, extra: Supplement
+) -> tuple[Creation, list[Event]]:
+    creation, events = begin_creation(
+        dice, name=name, character_class=cls, supplement=extra, allow_choosing_quirk=True
+    )
+    _show_events(events)
+    while not creation.done:
+        decision = creation.decision()
+        assert decision is not None
+        console.print(f"\n[bold]{escape(decision.prompt)}[/bold]")
+        if decision.options:
+            for number, option in enumerate(decision.options, start=1):
+                console.print(f"  {number}. {escape(option)}")
+        answer = typer.prompt(_hint(creation), default="", show_default=False)
+        try:
+            choice = _parse(answer, creation)
+            creation, more = creation.choose(choice, dice)
+        except (IllegalChoice, ValueError) as error:
+            console.print(f"[red]{escape(str(error))}[/red]")
+            continue
+        events += more
+        _show_events(more)
+    return creation, events
+
+
+def _hint(creation: Creation) -> str:
+    decision = creation.decision()
+    assert decision is not None
+    hints = {
+        "keep": "k to keep",
+        "reroll": "r 1 2 to re-roll dice 1 and 2 with insight (f 1 2: the party's free re-roll)",
+        "attribute": "an attribute (STR, DEX, INT, PRE)",
+        "class": "a class",
+        "pick": "a number or a name",
+        "names": f"{decision.count} name(s), separated by commas",
+        "skip": "skip",
+    }
+    return "; ".join(hints[kind] for kind in decision.kinds)
+
+
+def _parse(answer: str, creation: Creation) -> AnyChoice:
+    decision = creation.decision()
+    assert decision is not None
+    text = answer.strip()
+    words = text.split()
+    if text.lower() == "skip" and "skip" in decision.kinds:
+        return Skip()
+    if "keep" in decision.kinds:
+        if not words or words[0].lower() == "k":
+            return Keep()
+        if words[0].lower() in ("r", "f"):
+            return RerollDice(dice=tuple(int(w) - 1 for w in words[1:]), free=words[0] == "f")
+    if "attribute" in decision.kinds:
+        return PickAttribute(attribute=Attribute.named(text))
+    if "class" in decision.kinds:
+        return PickClass(character_class=CharacterClass(_option(text, decision.options)))
+    if "pick" in decision.kinds:
+        return Pick(name=_option(text, decision.options))
+    if "names" in decision.kinds:
+        return PickNames(names=tuple(n.strip() for n in text.split(",") if n.strip()))
+    raise ValueError(f"not understood: {text!r}")
+
+
+def _option(text: str, options: tuple[str, ...]) -> str:
+    if text.isdigit() and 1 <= int(text) <= len(options):
+        return options[int(text) - 1]
+    return text
+
+
+def _show_events(events: list[Event]) -> None:
+    for line in events:
+        console.print(f"[dim]{escape(line.text)}[/dim]")
+
+
+# the test ------------------------------------------------------------------------------
+
+
+@app.command("test")
+def test_command(
+    attribute: Annotated[str, typer.Argument(help="STR, DEX, INT or PRE.")],
+    character: Annotated[
+        Path | None, typer.Option("--character", help="Test this saved character.")
+    ] = None,
+    score: Annotated[int, typer.Option("--score", min=0, max=MAX_POOL)] = 3,
+    proficiency: Annotated[
+        int, typer.Option("--proficiency", min=0, max=MAX_ANNOUNCED_REROLLS)
+    ] = 0,
+    fatigue: Annotated[int, typer.Option("--fatigue", min=0, max=MAX_POOL)] = 0,
+    wounds: Annotated[int, typer.Option("--wounds", min=0, max=MAX_POOL)] = 0,
+    check: Annotated[
+        bool, typer.Option("--check", help="A check: no fatigue from the dice.")
+    ] = False,
+    keep_safe: Annotated[
+        bool, typer.Option("--keep-safe", help="Keep it safe: two dice fewer.")
+    ] = False,
+    extra_effort: Annotated[
+        bool, typer.Option("--extra-effort", help="Pay a fatigue now for one more die.")
+    ] = False,
+    advantage: Annotated[int, typer.Option("--advantage", min=0, max=MAX_ANNOUNCED_REROLLS)] = 0,
+    disadvantage: Annotated[
+        int, typer.Option("--disadvantage", min=0, max=MAX_ANNOUNCED_REROLLS)
+    ] = 0,
+    terrified: Annotated[bool, typer.Option("--terrified")] = False,
+    hopeless: Annotated[bool, typer.Option("--hopeless")] = False,
+    angry: Annotated[bool, typer.Option("--angry")] = False,
+    dice_count: Annotated[
+        int | None, typer.Option("--dice", min=0, max=MAX_POOL, help="Roll fewer dice (0: none).")
+    ] = None,
+    gm: Annotated[
+        str, typer.Option("--gm", help="Who plays the GM's re-rolls: bot (the advice) or you.")
+    ] = "bot",
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Take the advised choice every time.")
+    ] = False,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Write the character back after the test.")
+    ] = None,
+    seed: Seed = None,
+    json_out: Json = False,
+) -> None:
+    """Play a test: re-roll one die at a time, with the exact odds of every choice."""
+    if gm not in ("bot", "you"):
+        raise IllegalChoice("--gm is bot or you")
+    chosen = Attribute.named(attribute)
+    if character is not None:
+        roller = read_sheet(character)
+    else:
+        roller = _ad_hoc(chosen, score, proficiency, fatigue, wounds, terrified, hopeless, angry)
+    setup = TestSetup(
+        attribute=chosen,
+        check=check,
+        keep_it_safe=keep_safe,
+        extra_effort=extra_effort,
+        advantage=advantage,
+        disadvantage=disadvantage,
+        dice=dice_count,
+    )
+    show = Console(stderr=True, highlight=False) if json_out else console
+    dice = dice_source(seed)
+    test, events = start_test(roller, setup, dice)
+    _narrate(show, events)
+    while not test.finished:
+        show.print(dice_line(test))
+        advice = advise(test)
+        show.print(advice_table(advice, test))
+        bot = auto or (test.deciding == Side.GM and gm == "bot")
+        choice = advice.best if bot else _ask(show, advice, test)
+        if bot:
+            show.print(f"{test.deciding} chooses: {escape(describe(choice, test))}")
+        test, more = test.choose(choice, dice)
+        events += more
+        _narrate(show, more)
+    if save is not None:
+        if not isinstance(test.roller, Character):
+            raise IllegalChoice("only a character sheet can be saved")
+        write_sheet(test.roller, save)
+    if json_out:
+        print_json(
+            {
+                "outcome": test.verdict.value if test.verdict else None,
+                "fatigue": test.fatigue,
+                "faces": list(test.faces()),
+                "test": test.model_dump(mode="json"),
+                "events": [e.model_dump(mode="json") for e in events],
+            }
+        )
+        return
+    verdict = test.verdict.value if test.verdict else "?"
+    cost = ", one fatigue point" if test.fatigue else ", no fatigue"
+    show.print(f"[bold]{verdict}[/bold]{cost}")
+
+
+def _ad_hoc(
+    attribute: Attribute,
+    score: int,
+    proficiency: int,
+    fatigue: int,
+    wounds: int,
+    terrified: bool,
+    hopeless: bool,
+    angry: bool,
+) -> Character:
+    afflictions = [
+        a
+        for a, on in (
+            (Affliction.TERRIFIED, terrified),
+            (Affliction.HOPELESS, hopeless),
+            (Affliction.ANGRY, angry),
+        )
+        if on
+    ]
+    state: dict[str, Any] = {
+        "score": score,
+        "proficiency": proficiency,
+        "fatigue": fatigue,
+        "wounds": wounds,
+    }
+    attributes = Attributes().model_dump()
+    attributes[attribute.value] = state
+    return sheet_from({"attributes": attributes, "afflictions": afflictions})
+
+
+def _ask(show: Console, advice: Any, test: AttributeTest) -> Reroll | Pass | DauntlessRoll:
+    best = next(n for n, (c, _) in enumerate(advice.options, start=1) if c == advice.best)
+    while True:
+        answer = typer.prompt(f"{test.deciding}, your choice", default=str(best))
+        if answer.isdigit() and 1 <= int(answer) <= len(advice.options):
+            choice: Reroll | Pass | DauntlessRoll = advice.options[int(answer) - 1][0]
+            return choice
+        show.print(f"[red]choose 1 to {len(advice.options)}[/red]")
+
+
+def _narrate(show: Console, events: list[Event]) -> None:
+    for line in events:
+        if line.kind in ("pass",) and not line.data.get("forced"):
+            continue
+        show.print(f"[dim]{escape(line.text)}[/dim]")
+
+
+# odds ------------------------------------------------------------------------------------
+
+
+@app.command("odds")
+def odds_command(
+    dice: Annotated[
+        int,
+        typer.Option(
+            "--dice",
+            min=MIN_POOL,
+            max=MAX_POOL,
+            help="Pool after modifiers (0 or less: zero dice).",
+        ),
+    ],
+    proficiency: Annotated[int, typer.Option("--proficiency", min=0, max=6)] = 0,
+    advantage: Annotated[int, typer.Option("--advantage", min=0, max=6)] = 0,
+    disadvantage: Annotated[int, typer.Option("--disadvantage", min=0, max=6)] = 0,
+    terrified: Annotated[bool, typer.Option("--terrified")] = False,
+    hopeless: Annotated[bool, typer.Option("--hopeless")] = False,
+    check: Annotated[bool, typer.Option("--check")] = False,
+    keep_safe: Annotated[
+        bool, typer.Option("--keep-safe", help="Fatigue only on a failure.")
+    ] = False,
+    extra_effort: Annotated[
+        bool, typer.Option("--extra-effort", help="The fatigue is already paid.")
+    ] = False,
+    dauntless: Annotated[bool, typer.Option("--dauntless")] = False,
+    cautious: Annotated[
+        bool, typer.Option("--cautious", help="Policy: least fatigue before great successes.")
+    ] = False,
+    json_out: Json = False,
+) -> None:
+    """Exact odds of a test under the canonical re-roll policy (player first, then the GM)."""
+    odds = pool_odds(
+        dice,
+        proficiency,
+        advantage,
+        disadvantage,
+        terrified=terrified,
+        hopeless=hopeless,
+        check=check,
+        keep_safe=keep_safe,
+        extra_effort=extra_effort,
+        dauntless=dauntless,
+        key=CAUTIOUS if cautious else CANONICAL,
+    )
+    if json_out:
+        print_json(odds.to_json())
+        return
+    console.print(odds_table(odds, f"a test of {dice} dice"))
+
+
+# tables, usage and risk dice -------------------------------------------------------------
+
+
+@table_app.command("roll")
+def table_roll(
+    name: Annotated[str, typer.Argument(help=f"One of: {', '.join(TABLES)}.")],
+    modifier: Annotated[int, typer.Option("--modifier", "-m", help="Add to the roll.")] = 0,
+    seed: Seed = None,
+    json_out: Json = False,
+) -> None:
+    """Roll on one of Dead Weight's tables (the same as `tabletop table roll dead-weight/NAME`)."""
+    system_table(name)  # refuses a name that is not Dead Weight's
+    tables.roll_table(f"dead-weight/{name}", seed=seed, modifier=modifier, json=json_out)
+
+
+@table_app.command("list")
+def table_list() -> None:
+    """List Dead Weight's tables."""
+    for name in TABLES:
+        table = system_table(name)
+        console.print(f"{name}  [dim]{table.dice}, {escape(table.title)}[/dim]")
+
+
+@app.command("usage")
+def usage_command(
+    die: Annotated[str, typer.Argument(help="The usage die: d4, d6, d8, d10, d12 or d20.")],
+    seed: Seed = None,
+    json_out: Json = False,
+) -> None:
+    """Roll a usage die: on a 1 or 2 it steps down (a d4 is used up)."""
+    size = die.lower().removeprefix("u").removeprefix("d")
+    if not size.isdigit():
+        raise IllegalChoice(f"a usage die is written d4, d6, d8, d10, d12 or d20, not {die!r}")
+    try:
+        usage = UsageDie(size=int(size))
+    except ValueError:
+        raise IllegalChoice(f"a usage die is a d4, d6, d8, d10, d12 or d20, not {die!r}") from None
+    after, rolled = usage.use(dice_source(seed))
+    record = rolled.pools()[0]
+    assert isinstance(record, RolledUsage)
+    if json_out:
+        print_json({**rolled.to_json(), "after": f"Ud{after.size}" if after else None})
+        return
+    print_roll(rolled)
+    console.print(f"now {after}" if after else "[bold]used up[/bold]: that was the last one")
+
+
+@app.command("risk")
+def risk_command(
+    count: Annotated[int, typer.Argument(min=1, max=MAX_RISK_DICE, help="How many risk dice.")],
+    seed: Seed = None,
+    json_out: Json = False,
+) -> None:
+    """Roll risk dice: the thing happens if any d6 shows a 1."""
+    happens, rolled = risk(count, dice_source(seed))
+    if json_out:
+        print_json({**rolled.to_json(), "triggered": happens})
+        return
+    print_roll(rolled)
+    console.print(
+        "[bold red]it happens[/bold red]" if happens else "[green]it does not happen[/green]"
+    )
+
+
+def showcase(seed: int) -> None:
+    """A short, seeded tour for `tabletop showcase`: a test played with the advice."""
+    dice = dice_source(seed)
+    creation, _ = random_character(dice, name="Amber", character_class=CharacterClass.THIEF)
+    amber = creation.character
+    dexterity = amber.attribute(Attribute.DEX)
+    console.print(
+        f"Amber, a thief with DEX {dexterity.score} and {dexterity.proficiency} proficiency, "
+        "climbs down a rope; the GM gives the test a disadvantage."
+    )
+    setup = TestSetup(attribute=Attribute.DEX, disadvantage=1)
+    test, events = start_test(amber, setup, dice)
+    _narrate(console, events)
+    while not test.finished:
+        advice = advise(test)
+        console.print(dice_line(test))
+        console.print(advice_table(advice, test))
+        test, more = test.choose(advice.best, dice)
+        _narrate(console, more)
+    verdict = test.verdict.value if test.verdict else "?"
+    console.print(f"[bold]{verdict}[/bold]" + (", one fatigue point" if test.fatigue else ""))
+    console.print(
+        odds_table(pool_odds(dexterity.score, dexterity.proficiency, 0, 1), "before the throw")
+    )

@@ -1,0 +1,203 @@
+"""`tabletop constitution …`: every verb, the odds JSON contract, errors, the combat tracker."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from tabletop.cli.app import main
+from tabletop.dice import FixedDice
+from tabletop.systems.constitution import Combat
+from tabletop.systems.constitution.tracker import step
+
+
+def run(capsys, *args: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    try:
+        main(["constitution", *args])
+        code = 0
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_odds_json_contract(capsys):
+    """The issue's stable contract: success and signed degree strings summing to 1."""
+    code, out, _ = run(capsys, "odds", "--modifier", "10", "--dc", "20", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"success", "degrees"}
+    assert data["success"] == pytest.approx(0.55, abs=1e-15)
+    assert data["degrees"]["-3"] == pytest.approx(0.05)  # natural 1 (C3-A06 step)
+    assert data["degrees"]["1"] == pytest.approx(0.25)
+    assert sum(data["degrees"].values()) == pytest.approx(1, abs=1e-14)
+
+
+def test_odds_with_advantage_and_readings(capsys):
+    _, out, _ = run(capsys, "odds", "--modifier", "5", "--dc", "20", "--advantage", "1", "--json")
+    assert json.loads(out)["success"] == pytest.approx(1 - (14 / 20) ** 2)
+    _, out, _ = run(
+        capsys, "odds", "--modifier", "19", "--dc", "20", "--natural-one", "ignore", "--json"
+    )
+    assert json.loads(out)["success"] == pytest.approx(1)
+    code, out, _ = run(capsys, "odds", "--modifier", "3", "--dc", "20")
+    assert code == 0 and "20.0%" in out
+
+
+def test_check_is_reproducible_with_a_seed(capsys):
+    _, first, _ = run(capsys, "check", "--ability", "12", "--dc", "20", "--seed", "9", "--json")
+    _, second, _ = run(capsys, "check", "--ability", "12", "--dc", "20", "--seed", "9", "--json")
+    data = json.loads(first)
+    assert first == second and data["total"] == data["die"] + 12
+    assert data["success"] == (data["degree"] > 0)
+    _, text, _ = run(
+        capsys, "check", "--ability", "12", "--dc", "20", "--skill", "50", "--seed", "1"
+    )
+    assert "vs DC 20" in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--ability", "10", "--dc", "20", "--advantage", "1", "--disadvantage", "1"),
+        ("odds", "--modifier", "1", "--dc", "20", "--natural-one", "maybe"),
+        ("odds", "--modifier", "1", "--dc", "20", "--advantage", "21"),
+        ("character", "new", "--class", "wizard"),
+        ("character", "new", "--initiation", "flying"),
+        ("character", "new", "--class", "sage", "--initiation", "tough"),
+        ("travel", "--leg", "ocean:10"),
+        ("travel", "--leg", "road:-3"),
+        ("travel", "--leg", "road:10", "--weather", "hail"),
+        ("xp", "level", "-5"),
+        ("rest", "--hit-dice", "0"),
+        ("combat", "--load", "/nonexistent/fight.json"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, args):
+    code, _, err = run(capsys, *args)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_character_new_json_round_trips(capsys):
+    code, out, _ = run(
+        capsys,
+        "character",
+        "new",
+        "--name",
+        "Ada",
+        "--class",
+        "fighter",
+        "--initiation",
+        "tough",
+        "--seed",
+        "3",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["initiations"] == ["tough"] and 1 <= data["hp"] <= 8
+    assert all(3 <= data["abilities"][a] <= 18 for a in data["abilities"])
+
+
+def test_xp_level(capsys):
+    _, out, _ = run(capsys, "xp", "level", "6000", "--json")
+    assert json.loads(out) == {"xp": 6000, "level": 4, "next_level_at": 12000}
+    _, out, _ = run(capsys, "xp", "level", "150", "--tenth")
+    assert "level 2" in out
+
+
+def test_travel_days_and_encounters(capsys):
+    _, out, _ = run(
+        capsys, "travel", "--leg", "road:30", "--leg", "forest:10", "--seed", "2", "--json"
+    )
+    data = json.loads(out)
+    assert data["days"] == 3 and data["miles"] == 40
+    assert [d["encounter_checks"] for d in data["itinerary"]] == [5, 3, 1]
+    _, out, _ = run(capsys, "travel", "--leg", "road:24", "--encumbrance", "encumbered", "--json")
+    assert json.loads(out)["days"] == 2
+
+
+def test_rest(capsys):
+    _, out, _ = run(
+        capsys, "rest", "--hit-dice", "2", "--fatigue", "2", "--seed", "4", "--json", "--odds"
+    )
+    data = json.loads(out)
+    assert data["fatigue"] == 3 and data["dice"][0].startswith("4d6kl2")
+    assert data["mean"] == pytest.approx(4.6559, abs=1e-4)
+    _, out, _ = run(capsys, "rest", "--hit-dice", "1", "--fatigue", "3", "--night", "--json")
+    assert json.loads(out)["fatigue"] == 0
+
+
+FIGHT = """\
+add Ada side=party wits=12 str=14 hp=6 fighter=2 shield
+add Orc side=foes wits=8 str=12 hp=4 ac=22 morale=7
+add Gob side=foes hp=2 henchman commander=Orc
+nonsense here
+add Ada
+attack Ada Orc
+init all
+begin
+react Orc 2 draw a blade
+react Orc 3
+attack Ada Orc
+end superior
+end
+end
+end
+help
+reorient Gob
+round
+status
+legal
+morale Orc
+quit
+"""
+
+
+def test_a_referee_runs_a_fight_at_the_terminal(capsys, monkeypatch, tmp_path):
+    """The tracker reads commands, re-asks on every mistake, and never crashes."""
+    save = tmp_path / "fight.json"
+    script = FIGHT.replace("status\n", f"status\nsave {save}\n")
+    code, out, err = run(capsys, "combat", "--seed", "5", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0 and err == ""
+    assert "unknown command 'nonsense'" in out
+    assert "already a combatant" in out
+    assert "can only be done during round" in out
+    assert "2, 5 or 10" in out
+    assert "round 1 begins" in out and "round 2 begins" in out
+    assert "Orc pays 2 for draw a blade" in out
+    combat = Combat.model_validate_json(save.read_text())
+    assert combat.round == 2
+    code, out, _ = run(
+        capsys, "combat", "--load", str(save), stdin="status\n", monkeypatch=monkeypatch
+    )
+    assert code == 0 and "round 2" in out
+
+
+def test_the_tracker_survives_end_of_input_and_garbage(capsys, monkeypatch):
+    code, out, _ = run(
+        capsys,
+        "combat",
+        stdin='add "unclosed\nadd x hp=lots\nadd y wits=99\nsave\n',
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    assert "could not read" in out and "whole number" in out and "wits" in out
+
+
+def test_tracker_step_is_a_pure_function_of_the_line():
+    combat, messages = step(Combat(), "add Ada hp=3", FixedDice([]))
+    combat, messages = step(combat, "init Ada ambush", FixedDice([]))
+    assert combat.get("Ada").initiative == 30 and "ambush" in messages[0]
+
+
+def test_a_corrupt_save_is_refused(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"combatants": [{"id": "a b"}]}')
+    code, _, err = run(capsys, "combat", "--load", str(bad))
+    assert code == 2 and "invalid Combat" in err
+    bad.write_text("not json")
+    code, _, err = run(capsys, "combat", "--load", str(bad))
+    assert code == 2 and "not a saved fight" in err

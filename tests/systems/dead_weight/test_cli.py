@@ -1,0 +1,184 @@
+"""`tabletop dead-weight …`: the odds JSON contract, characters, the interactive test,
+tables, usage and risk dice, and one clear line with exit 2 for bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+from fractions import Fraction
+
+import pytest
+
+from tabletop.systems.dead_weight import Attribute, Character
+from tests.cli.helpers import run
+
+KEYS = ("critical_failure", "failure", "success", "great_success", "fatigue")
+
+
+def odds(capsys, *args):
+    result = run(capsys, "dead-weight", "odds", *args, "--json")
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def test_the_odds_json_contract(capsys):
+    data = odds(
+        capsys, "--dice", "3", "--proficiency", "1", "--advantage", "1", "--disadvantage", "2"
+    )
+    assert set(data) == {*KEYS, "exact"} and set(data["exact"]) == set(KEYS)
+    exact = {key: Fraction(data["exact"][key]) for key in KEYS}
+    assert sum(exact[key] for key in KEYS[:4]) == 1
+    for key in KEYS:
+        assert data[key] == pytest.approx(float(exact[key]))
+
+
+def test_the_odds_of_dw_p01_and_the_zero_dice_rule(capsys):
+    data = odds(capsys, "--dice", "2")
+    assert data["exact"]["critical_failure"] == "5/36" and data["exact"]["fatigue"] == "5/9"
+    zero = odds(capsys, "--dice", "0")
+    assert Fraction(zero["exact"]["success"]) == Fraction(1, 4)
+    negative = odds(capsys, "--dice", "-3")
+    assert Fraction(negative["exact"]["critical_failure"]) == Fraction(4651, 7776)
+
+
+def test_a_check_never_tires_and_afflictions_change_the_odds(capsys):
+    assert odds(capsys, "--dice", "4", "--check")["fatigue"] == 0
+    terrified = odds(capsys, "--dice", "1", "--terrified")
+    assert Fraction(terrified["exact"]["success"]) == Fraction(1, 3)
+    hopeless = odds(capsys, "--dice", "1", "--hopeless")
+    assert Fraction(hopeless["exact"]["fatigue"]) == Fraction(2, 3)
+
+
+def test_odds_as_a_table(capsys):
+    result = run(capsys, "dead-weight", "odds", "--dice", "2")
+    assert result.code == 0 and "critical failure" in result.out and "5/36" in result.out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("odds", "--dice", "99"),
+        ("odds", "--dice", "2", "--proficiency", "-1"),
+        ("test", "LUCK"),
+        ("usage", "d7"),
+        ("risk", "0"),
+        ("table", "roll", "weather"),
+        ("character", "show", "/no/such/file.json"),
+        ("test", "STR", "--gm", "robot"),
+        ("test", "STR", "--score", "1", "--fatigue", "2"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_two(capsys, args):
+    result = run(capsys, "dead-weight", *args)
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and "Traceback" not in result.err
+
+
+def test_character_new_is_reproducible_and_saves_a_valid_sheet(capsys, tmp_path):
+    out = tmp_path / "hero.json"
+    first = run(
+        capsys,
+        "dead-weight",
+        "character",
+        "new",
+        "--class",
+        "cleric",
+        "--seed",
+        "9",
+        "--json",
+        "--out",
+        str(out),
+    )
+    second = run(
+        capsys, "dead-weight", "character", "new", "--class", "cleric", "--seed", "9", "--json"
+    )
+    assert first.code == 0 and first.out == second.out
+    data = json.loads(first.out)
+    assert data["character"]["character_class"] == "cleric"
+    assert Character.model_validate_json(out.read_text()).character_class == "cleric"
+    shown = run(capsys, "dead-weight", "character", "show", str(out))
+    assert shown.code == 0 and "Presence" in shown.out and "trappings" in shown.out
+
+
+def test_a_corrupt_sheet_is_refused(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"attributes": {"STR": {"score": 1, "fatigue": 2}}}')
+    result = run(capsys, "dead-weight", "character", "show", str(bad))
+    assert result.code == 2 and "exceed the score" in result.err
+    bad.write_text("not json")
+    assert run(capsys, "dead-weight", "character", "show", str(bad)).code == 2
+
+
+def test_guided_creation_asks_at_every_step(capsys, monkeypatch):
+    answers = ["k", "STR", "roll", "3", "skip"]  # a line a prompt refuses is asked again
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers * 20) + "\n"))
+    result = run(
+        capsys, "dead-weight", "character", "new", "--guided", "--seed", "1", "--class", "wizard"
+    )
+    assert result.code == 0, result.err
+    assert "choose a school of magic" in result.out and "wizard" in result.out
+
+
+def test_the_interactive_test_shows_the_advice_and_applies_the_choice(
+    capsys, monkeypatch, tmp_path
+):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n1\n1\n"))
+    result = run(
+        capsys, "dead-weight", "test", "INT", "--score", "2", "--proficiency", "1", "--seed", "5"
+    )
+    assert result.code == 0, result.err
+    assert "player's choice" in result.out and "★" in result.out
+    assert any(word in result.out for word in ("success", "failure"))
+
+
+def test_the_automatic_test_as_json_and_saving_the_sheet(capsys, tmp_path):
+    sheet = tmp_path / "me.json"
+    run(capsys, "dead-weight", "character", "new", "--seed", "2", "--out", str(sheet))
+    result = run(
+        capsys,
+        "dead-weight",
+        "test",
+        "STR",
+        "--character",
+        str(sheet),
+        "--auto",
+        "--disadvantage",
+        "1",
+        "--seed",
+        "3",
+        "--json",
+        "--save",
+        str(sheet),
+    )
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["outcome"] in {"critical failure", "failure", "success", "great success"}
+    saved = Character.model_validate_json(sheet.read_text())
+    assert saved.attribute(Attribute.STR).fatigue == int(data["fatigue"])
+
+
+def test_table_roll_usage_and_risk(capsys):
+    rolled = json.loads(
+        run(
+            capsys,
+            "dead-weight",
+            "table",
+            "roll",
+            "mortal-wounds",
+            "-m",
+            "9",
+            "--seed",
+            "1",
+            "--json",
+        ).out
+    )
+    assert rolled["entry"]["name"] == "Dead"
+    listed = run(capsys, "dead-weight", "table", "list").out
+    assert "infancy" in listed and "mishaps" in listed
+    usage = json.loads(run(capsys, "dead-weight", "usage", "d4", "--seed", "1", "--json").out)
+    assert usage["after"] in ("Ud4", None)
+    assert usage["after"] is None or usage["total"] > 2
+    text = run(capsys, "dead-weight", "usage", "Ud8", "--seed", "1").out
+    assert "Ud8" in text
+    risky = json.loads(run(capsys, "dead-weight", "risk", "2", "--seed", "3", "--json").out)
+    assert risky["triggered"] == (1 in risky["dice"]["faces"])

@@ -1,0 +1,201 @@
+"""`tabletop rollunder`: every verb, the odds JSON contract, options, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from tabletop.systems.rollunder import DamageDice
+from tabletop.systems.rollunder.odds import damage_odds
+from tests.cli.helpers import run
+from tests.systems.rollunder.helpers import hero
+
+
+def ok_json(capsys, *args: str):  # type: ignore[no-untyped-def]
+    result = run(capsys, "rollunder", *args, "--json")
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def fails(capsys, *args: str, words: str) -> None:  # type: ignore[no-untyped-def]
+    result = run(capsys, "rollunder", *args)
+    assert result.code == 2, result.out
+    assert words in result.err
+    assert result.err.count("\n") == 1 and "Traceback" not in result.err
+
+
+def test_roll_is_reproducible_with_a_seed_and_reports_pass_or_fail(capsys):
+    first = ok_json(capsys, "roll", "--score", "12", "--seed", "5")
+    assert first == ok_json(capsys, "roll", "--score", "12", "--seed", "5")
+    face = first["events"][0]["values"]["face"]
+    assert first["passed"] is (face <= 12)
+    text = run(capsys, "rollunder", "roll", "--score", "12", "--seed", "5").out
+    assert text.strip().endswith("pass" if first["passed"] else "fail")
+
+
+def test_roll_levels_collective_and_encumbered(capsys):
+    trivial = ok_json(capsys, "roll", "--score", "1", "--level", "trivial")
+    assert trivial["passed"] and not trivial["rolled"]
+    group = ok_json(capsys, "roll", "--score", "3", "--score", "15", "--seed", "1")
+    assert group["events"][0]["values"]["score"] == 15
+    heavy = ok_json(capsys, "roll", "--score", "20", "--strength", "20", "--seed", "1")
+    assert [e["kind"] for e in heavy["events"]] == ["ability_roll", "strength_roll"]
+
+
+def test_roll_spends_omens_only_on_failures(capsys):
+    data = ok_json(capsys, "roll", "--score", "1", "--omens", "2", "--seed", "3")
+    spent = sum(e["kind"] == "omen_spent" for e in data["events"])
+    assert spent == data["omens_spent"]["roller"] <= 2
+    assert data["passed"] or spent == 2
+
+
+def test_contest_ranks_sides_and_teams(capsys):
+    data = ok_json(capsys, "contest", "Ana=10", "Bo=12", "--seed", "4")
+    assert sorted(name for place in data["places"] for name in place["sides"]) == ["Ana", "Bo"]
+    teams = ok_json(capsys, "contest", "Red=10,8", "Blue=20,20", "--rolls", "2", "--seed", "1")
+    assert teams["successes"]["Blue"] == 4
+    assert "Red 1" in teams["omens_spent"]
+    assert "ranking" in run(capsys, "rollunder", "contest", "A=5", "B=6", "--seed", "2").out
+
+
+def test_damage_rolls_applies_armour_and_reports_critical_damage(capsys):
+    data = ok_json(capsys, "damage", "d6", "--armour", "5", "--seed", "7")
+    assert data["dealt"] == max(0, data["rolled"] - 3)
+    assert data["roll"]["expression"] == "1d6!p:100"
+    fixed = ok_json(capsys, "damage", "8", "--health", "10", "--max-health", "14", "--seed", "1")
+    assert fixed["dealt"] == 8 and fixed["health"] == {"before": 10, "after": 2, "max": 14}
+    assert fixed["critical"] == {"incapacitated": True, "injury": True, "permanent": False}
+    assert fixed["injury"]["name"] in {
+        "Item destroyed", "Disabled arm", "Disabled leg", "Disabled eye", "Instant death"
+    }  # fmt: skip
+    calm = ok_json(capsys, "damage", "3", "--direct", "--health", "10", "--max-health", "14")
+    assert calm["critical"]["incapacitated"] is False and calm["injury"] is None
+
+
+def test_damage_on_a_character_sheet_applies_everything(capsys, tmp_path):
+    sheet = tmp_path / "ash.json"
+    sheet.write_text(hero(health=14).model_dump_json(), encoding="utf-8")
+    data = ok_json(capsys, "damage", "8", "--character", str(sheet), "--seed", "2")
+    assert data["character"]["health"] <= 6 and data["critical"]["injury"]
+    text = run(capsys, "rollunder", "damage", "2", "--character", str(sheet)).out
+    assert "Ash: health 12 of 14" in text
+
+
+def test_corruption_quick_and_on_a_sheet_with_a_mutation_table(capsys, tmp_path):
+    data = ok_json(capsys, "corruption", "--total", "2", "--gain", "1", "--seed", "3")
+    assert data["after"] == 3 - data["damage"]
+    assert data["triggered"] is (data["roll"]["total"] <= 3)
+    table = tmp_path / "mutations.toml"
+    table.write_text(
+        'name = "test"\ndice = "1d2"\n[[entries]]\nroll = "1-2"\nname = "Test mutation"\n',
+        encoding="utf-8",
+    )
+    sheet = tmp_path / "ash.json"
+    sheet.write_text(hero(health=5, max_health=10, corruption=20).model_dump_json(), "utf-8")
+    for seed in range(6):
+        done = ok_json(
+            capsys, "corruption", "--character", str(sheet), "--mutations", str(table),
+            "--seed", str(seed),
+        )  # fmt: skip
+        if done["critical"]["incapacitated"] and done["character"]["death"] is None:
+            assert done["character"]["mutations"] == ["Test mutation"]
+            break
+    else:
+        pytest.fail("no seed gave critical corruption damage")
+
+
+def test_the_options_switch_readings(capsys):
+    old = ok_json(
+        capsys, "--option", "corruption_roll_against=old_total", "corruption", "--total", "0",
+        "--seed", "1",
+    )  # fmt: skip
+    assert old["against"] == 0 and not old["triggered"]
+    fails(capsys, "--option", "nonsense=1", "roll", "--score", "3", words="there is no option")
+    fails(capsys, "--option", "damage_pool=sometimes", "roll", "--score", "3", words="damage_pool")
+
+
+def test_odds_damage_keeps_its_json_contract(capsys):
+    data = ok_json(capsys, "odds", "damage", "--die", "d6")
+    assert set(data) >= {"outcomes", "mean"}
+    assert all(set(item) == {"value", "probability"} for item in data["outcomes"])
+    assert data["outcomes"][0] == {"value": 1, "probability": pytest.approx(1 / 6)}
+    assert sum(item["probability"] for item in data["outcomes"]) == pytest.approx(1.0)
+    assert data["mean"] == 4.0
+    assert "incapacitated" not in data
+    exact = damage_odds(DamageDice(sides=6)).outcomes()
+    assert [item["value"] for item in data["outcomes"]] == [v for v, _ in exact]
+    assert data["outcomes"][-1]["probability"] == float(exact[-1][1])
+
+
+def test_odds_damage_with_health_adds_the_three_threshold_probabilities(capsys):
+    data = ok_json(
+        capsys, "odds", "damage", "--die", "d8", "--armour", "1", "--health", "10",
+        "--max-health", "14",
+    )  # fmt: skip
+    critical = damage_odds(DamageDice(sides=8), 1, exact_up_to=14).critical(10, 14)
+    assert data["incapacitated"] == float(critical.incapacitated)
+    assert data["injury"] == float(critical.injury)
+    assert data["permanent"] == float(critical.permanent)
+    assert data["mean"] == 4.0
+    text = run(capsys, "rollunder", "odds", "damage", "--die", "d8", "--health", "10",
+               "--max-health", "14").out  # fmt: skip
+    assert "P(injury roll)" in text
+
+
+def test_the_other_odds(capsys):
+    ability = ok_json(capsys, "odds", "ability", "--score", "12", "--omens", "1")
+    assert ability["exact"] == "21/25"
+    heavy = ok_json(capsys, "odds", "ability", "--score", "12", "--strength", "10")
+    assert Fraction(heavy["exact"]) == Fraction(12, 20) * Fraction(10, 20)
+    contest = ok_json(capsys, "odds", "contest", "A=10", "B=12")
+    assert contest["first"]["A"]["probability"] + contest["first"]["B"]["probability"] == 1
+    injury = ok_json(capsys, "odds", "injury", "--omens", "1")
+    assert injury["injuries"]["Instant death"]["exact"] == "1/64"
+    corruption = ok_json(
+        capsys, "odds", "corruption", "--total", "4", "--health", "5", "--max-health", "10",
+        "--gains", "5",
+    )  # fmt: skip
+    assert corruption["trigger"]["exact"] == "5/12"
+    assert corruption["mutation"]["exact"] == "1/4"
+    assert corruption["long_run_damage_per_gain"]["exact"] == "1/1"
+    for args in (["ability", "--score", "9"], ["injury"], ["contest", "A=3", "B=4"],
+                 ["corruption", "--total", "3", "--gains", "3"]):  # fmt: skip
+        assert run(capsys, "rollunder", "odds", *args).code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["damage", "2x6"], "damage dice look like"),
+        (["damage", "d6", "--health", "5"], "give both --health and --max-health"),
+        (["damage", "d6", "--health", "15", "--max-health", "14"], "over the maximum"),
+        (
+            ["roll", "--score", "3", "--level", "easy"],
+            "--level is trivial, challenging, impossible",
+        ),
+        (["roll", "--score", "3", "--score", "4", "--strength", "5"], "one roller"),
+        (["contest", "Ana", "Bo=3"], "a side looks like"),
+        (["contest", "Ana=3"], "2 to 20 sides"),
+        (["corruption"], "give --total"),
+        (["odds", "damage", "--die", "7"], "a fixed amount has no odds"),
+        (["odds", "contest", *[f"S{n}=5" for n in range(9)]], "2 to 8 sides"),
+        (["damage", "d6", "--character", "/nonexistent.json"], "cannot read"),
+    ],
+)
+def test_mistakes_are_one_line_and_exit_2(capsys, args, words):
+    fails(capsys, *args, words=words)
+
+
+def test_a_corrupt_character_file_is_refused_clearly(capsys, tmp_path):
+    sheet = tmp_path / "bad.json"
+    sheet.write_text('{"name": "Ash", "abilities": {"STR": 5}}', encoding="utf-8")
+    fails(capsys, "damage", "d6", "--character", str(sheet), words="max_health")
+    sheet.write_text("not json", encoding="utf-8")
+    fails(capsys, "damage", "d6", "--character", str(sheet), words="not valid JSON")
+
+
+def test_the_injury_table_is_a_builtin_table(capsys):
+    result = run(capsys, "table", "roll", "rollunder/injuries", "--seed", "1", "--json")
+    assert json.loads(result.out)["table"] == "injuries"

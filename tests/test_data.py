@@ -1,0 +1,47 @@
+"""Reading data files and validating data: one readable error, whatever went wrong."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel, Field
+
+from tabletop.data import read_data_file, shipped_data, validated
+from tabletop.errors import DataError, RulesError
+
+
+class Weapon(BaseModel):
+    name: str = Field(min_length=1)
+    damage: int = Field(ge=1)
+
+
+def test_a_toml_file_reads_as_one_object(tmp_path):
+    path = tmp_path / "weapons.toml"
+    path.write_text('name = "axe"\ndamage = 6\n')
+    assert read_data_file(path) == {"name": "axe", "damage": 6}
+
+
+def test_the_error_type_can_be_the_callers_own(tmp_path):
+    class SpellListError(RulesError):
+        pass
+
+    with pytest.raises(SpellListError, match="cannot read"):
+        read_data_file(tmp_path / "missing.toml", SpellListError)
+
+
+def test_validation_names_the_origin_and_every_problem():
+    with pytest.raises(DataError) as caught:
+        validated(Weapon, {"name": "", "damage": 0}, "weapons.toml")
+    message = str(caught.value)
+    assert message.startswith("weapons.toml: ")
+    assert "name: String should have at least 1 character" in message
+    assert "damage: Input should be greater than or equal to 1" in message
+    assert "\n" not in message
+
+
+def test_validation_returns_the_model_when_the_data_is_good():
+    assert validated(Weapon, {"name": "axe", "damage": 6}, "x") == Weapon(name="axe", damage=6)
+
+
+def test_shipped_data_reads_a_package_data_file():
+    data = shipped_data("tabletop.systems.ap2d6", "actions.toml")
+    assert data
