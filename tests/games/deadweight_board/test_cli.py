@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tabletop.cli import main
+from tabletop.cli.app import main
 
 
 def _run(argv: list[str], capsys, stdin: str = "") -> tuple[int, str, str]:
