@@ -56,7 +56,13 @@ class _Dice:
 
 
 class MctsBot:
-    """UCT search over the game tree, chance nodes sampled at their probabilities."""
+    """UCT search over the game tree, chance nodes sampled at their probabilities.
+
+    `simulations` or `seconds` set the budget per decision; `exploration` is the UCT
+    constant (win chances lie in 0..1); `finish_turn` plays each new leaf's turn out before
+    scoring it, over `horizon_turns` turns (1 measured best: longer horizons played worse);
+    `prior_visits` is how many simulations the greedy lookahead at the root is worth (0 turns
+    the seed off)."""
 
     name = "mcts"
 
@@ -66,7 +72,6 @@ class MctsBot:
         simulations: int = 200,
         seconds: float | None = None,
         exploration: float = 0.1,
-        rollout_steps: int = 0,
         finish_turn: bool = True,
         horizon_turns: int = 1,
         prior_visits: int = 20,
@@ -80,7 +85,6 @@ class MctsBot:
         self.simulations = simulations
         self.seconds = seconds
         self.exploration = exploration
-        self.rollout_steps = rollout_steps
         self.finish_turn = finish_turn
         self.horizon_turns = horizon_turns
         self.prior_visits = prior_visits
@@ -183,13 +187,6 @@ class MctsBot:
     def _evaluate(self, state: State) -> list[float]:
         if self.finish_turn:
             self._finish_turn(state)
-        for _ in range(self.rollout_steps):
-            if state.phase == OVER:
-                break
-            if state.phase == CHANCE:
-                apply_unchecked(state, roll_chance(state, self._dice))
-            else:
-                apply_unchecked(state, self._random.choice(legal_actions(state)))
         return win_chances(state)
 
     def _finish_turn(self, state: State) -> None:
