@@ -6,7 +6,15 @@ import importlib
 import platform
 import sys
 
-SUITES = ["dice", "constitution", "ap2d6", "dead_weight", "rollunder"]
+SUITES = [
+    "dice",
+    "constitution",
+    "ap2d6",
+    "dead_weight",
+    "rollunder",
+    "deadweight_board",
+    "deadweight_board_strength",
+]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 
 

@@ -41,6 +41,7 @@ def showcase_command() -> None:
     _ap2d6_section(dice)
     _dead_weight_section()
     _rollunder_section()
+    _deadweight_board_section()
 
 
 def _dead_weight_section() -> None:
@@ -80,3 +81,31 @@ def _ap2d6_section(dice: SeededDice) -> None:
     console.print("Ayla is down; what her player sees (the DC stays with the GM):")
     for line in ap2d6.player_view(character.dying).lines():
         console.print(f"  {line}")
+
+
+def _deadweight_board_section() -> None:
+    """Deadweight, the board game: one seeded game between three bots, and its scores."""
+    from tabletop.games.deadweight_board import play_game
+
+    console.print(Rule("Deadweight, the board game: a seeded game between three bots"))
+    game = play_game(["greedy", "greedy", "random"], seed=SHOWCASE_SEED)
+    for seat in sorted(range(3), key=lambda p: -game.scores[p]):
+        console.print(
+            f"  seat {seat + 1} ({game.bots[seat]}): {game.scores[seat]} life rings, "
+            f"loot value {game.loot_values[seat]}"
+        )
+    sources = {
+        key.split(":", 1)[1]: value
+        for key, value in game.counters.items()
+        if key.startswith("life_rings:")
+    }
+    console.print(
+        f"  {game.turns} turns; life rings came from "
+        + ", ".join(
+            f"{key.replace('_', ' ')} {value}"
+            for key, value in sorted(sources.items(), key=lambda item: -item[1])
+        )
+    )
+    console.print(
+        "  [dim]play one yourself: tabletop deadweight-board play --seats you,greedy,mcts[/dim]"
+    )

@@ -1,0 +1,388 @@
+"""`tabletop deadweight-board play|simulate|replay|report`: the board game at the terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Group
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from tabletop.cli.output import console, percent, print_json
+from tabletop.dice import dice_source
+from tabletop.games.deadweight_board.bots import make_bot
+from tabletop.games.deadweight_board.config import DeadweightConfig, default_config, load_config
+from tabletop.games.deadweight_board.errors import ConfigError
+from tabletop.games.deadweight_board.log import replay as replay_log
+from tabletop.games.deadweight_board.render import (
+    board_view,
+    choice_label,
+    event_text,
+    player_text,
+)
+from tabletop.games.deadweight_board.report import NOT_ANSWERED, balance_sections, save_plots
+from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
+from tabletop.games.deadweight_board.setup import new_game
+from tabletop.games.deadweight_board.simulate import MAX_GAMES, Summary, run_games
+from tabletop.games.deadweight_board.state import CHANCE, COLOURS, MOVE, OVER, State
+
+app = typer.Typer(
+    help="Deadweight, the board game: play bots, simulate, replay logs, balance reports.",
+    no_args_is_help=True,
+)
+
+HUMANS = ("you", "human")
+SEATS_HELP = (
+    "Comma-separated seats in turn order: you, random, greedy, mcts, "
+    "mcts:N (simulations per decision), mcts:Ts (seconds per decision)."
+)
+Config = Annotated[
+    Path | None,
+    typer.Option(help="A TOML or JSON file of rule options (docs/rules/deadweight-board.md)."),
+]
+Seed = Annotated[int, typer.Option(help="Seed for reproducible dice and bots.")]
+Jobs = Annotated[int, typer.Option(help="Processes to use; 0 uses every core.")]
+Json = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
+
+
+def _config(path: Path | None) -> DeadweightConfig:
+    return load_config(path) if path else default_config()
+
+
+def _seat_list(seats: str) -> list[str]:
+    names = [name.strip().lower() for name in seats.split(",") if name.strip()]
+    if not names:
+        raise ConfigError("--seats names no seats")
+    return names
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+@app.command()
+def play(
+    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "you,greedy,mcts",
+    config: Config = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for reproducible dice and bots.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Play a game at the terminal: you choose from the legal moves, bots take the other seats."""
+    names = _seat_list(seats)
+    if not 2 <= len(names) <= 4:
+        raise ConfigError("Deadweight is for 2 to 4 players: give 2 to 4 seats")
+    rules_config = _config(config)
+    dice = dice_source(seed)
+    state = new_game(len(names), rules_config, dice)
+    state.events = []
+    bots = {
+        seat: make_bot(name, (seed or 0) * 31 + seat)
+        for seat, name in enumerate(names)
+        if name not in HUMANS
+    }
+    for seat, name in enumerate(names):
+        line = player_text(seat)
+        line.append(f": {'you' if name in HUMANS else name}")
+        console.print(line)
+    console.print(board_view(state))
+    shown = 0
+    while state.phase != OVER:
+        if state.phase == CHANCE:
+            apply_in_place(state, roll_chance(state, dice))
+        elif state.owner in bots:
+            action = bots[state.owner].choose(state)
+            _say_choice(state, action, names[state.owner])
+            apply_in_place(state, action)
+        else:
+            if state.phase == MOVE:
+                console.print(board_view(state))
+            action = _ask(state)
+            apply_in_place(state, action)
+        shown = _show_events(state, shown)
+    console.print(board_view(state))
+    _show_result(state)
+    if as_json:
+        print_json(_result_json(state))
+
+
+def _say_choice(state: State, action: int, bot: str) -> None:
+    line = player_text(state.owner)
+    line.append(f" ({bot}): {choice_label(state, action)}", style="dim")
+    console.print(line)
+
+
+def _ask(state: State) -> int:
+    """List the legal choices and read one; anything else asks again."""
+    actions = legal_actions(state)
+    heading = player_text(state.owner)
+    heading.append(", your choice:")
+    console.print(heading)
+    for number, action in enumerate(actions, start=1):
+        console.print(f"  [bold]{number:>2}[/bold]  {choice_label(state, action)}")
+    while True:
+        try:
+            answer = console.input("[bold]> [/bold]").strip().lower()
+        except EOFError:
+            raise typer.Abort() from None
+        if answer in ("b", "board"):
+            console.print(board_view(state))
+            continue
+        if answer in ("q", "quit"):
+            raise typer.Abort()
+        if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            return actions[int(answer) - 1]
+        console.print(f"type a number from 1 to {len(actions)} (b shows the board, q quits)")
+
+
+def _show_events(state: State, shown: int) -> int:
+    events = state.events or []
+    for event in events[shown:]:
+        text = event_text(event)
+        if text is not None:
+            console.print(text)
+    return len(events)
+
+
+def _show_result(state: State) -> None:
+    table = Table(title="final standing" + (" (turn cap reached)" if state.aborted else ""))
+    for heading in ("place", "player", "life rings", "loot value"):
+        table.add_column(heading)
+    for place, p in enumerate(state.ranking(), start=1):
+        table.add_row(
+            str(place), player_text(p), str(state.life_rings(p)), str(state.loot_value(p))
+        )
+    console.print(table)
+    winners = Text(" and ").join(player_text(p) for p in state.winners)
+    console.print(
+        Text("Survivor: ").append_text(winners)
+        if len(state.winners) == 1
+        else Text("Shared win: ").append_text(winners)
+    )
+
+
+def _result_json(state: State) -> dict:
+    return {
+        "winners": [COLOURS[p] for p in state.winners],
+        "scores": state.scores(),
+        "ranking": [COLOURS[p] for p in state.ranking()],
+        "turns": state.turn,
+        "aborted": state.aborted,
+    }
+
+
+# --- simulate ------------------------------------------------------------------------------
+
+
+def _run(
+    games: int,
+    seats: list[str],
+    players: int,
+    config: DeadweightConfig,
+    seed: int,
+    jobs: int,
+    log: Path | None,
+    rotate: bool,
+    quiet: bool,
+) -> Summary:
+    summary = Summary(players)
+    handle = open(log, "w", encoding="utf-8") if log else None  # noqa: SIM115
+    try:
+        with Progress(
+            TextColumn(f"{players} players"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=quiet,
+        ) as progress:
+            task = progress.add_task("games", total=games)
+            records = run_games(
+                games, seats, players, config, seed, jobs=jobs, rotate=rotate, log=log is not None
+            )
+            for record in records:
+                summary.add(record)
+                if handle:
+                    handle.writelines(line + "\n" for line in record.log)
+                progress.advance(task)
+    finally:
+        if handle:
+            handle.close()
+    return summary
+
+
+@app.command()
+def simulate(
+    games: Annotated[int, typer.Option(help=f"Games to play (1 to {MAX_GAMES:,}).")] = 100,
+    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "random,greedy",
+    players: Annotated[
+        int | None,
+        typer.Option(help="Players per game (2 to 4); the seats repeat to fill the table."),
+    ] = None,
+    config: Config = None,
+    seed: Seed = 0,
+    jobs: Jobs = 1,
+    log: Annotated[
+        Path | None, typer.Option(help="Write every game as JSON lines to this file.")
+    ] = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(help="Turn the seats one place each game so every bot plays every seat."),
+    ] = True,
+    as_json: Json = False,
+) -> None:
+    """Bots play many games: win rates with intervals, game length, where life rings come from."""
+    names = _seat_list(seats)
+    if any(name in HUMANS for name in names):
+        raise ConfigError("simulate plays bots only; use `play` to take a seat yourself")
+    count = players or len(names)
+    summary = _run(games, names, count, _config(config), seed, jobs, log, rotate, as_json)
+    if as_json:
+        print_json(summary.as_json())
+        return
+    _print_summary(summary)
+    if log:
+        console.print(f"log written to {log}")
+
+
+def _table(title: str, headers: list[str], rows: list[list[str]]) -> Group:
+    """A titled table; the title stands on its own line so narrow tables do not wrap it."""
+    table = Table()
+    for index, heading in enumerate(headers):
+        table.add_column(heading, justify="left" if index == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    return Group(Text(title, style="bold"), table)
+
+
+def _print_summary(summary: Summary) -> None:
+    games = summary.games
+    console.print(
+        _table(
+            f"win rate by seat ({games} games)",
+            ["seat", "win rate", "95% interval"],
+            [
+                [seat, percent(rate), f"{percent(low)} – {percent(high)}"]
+                for seat, rate, (low, high) in summary.seat_rates()
+            ],
+        )
+    )
+    console.print(
+        _table(
+            "win rate by bot",
+            ["bot", "win rate", "95% interval", "seats played"],
+            [
+                [
+                    bot,
+                    percent(rate),
+                    f"{percent(low)} – {percent(high)}",
+                    str(summary.bot_games[bot]),
+                ]
+                for bot, rate, (low, high) in summary.bot_rates()
+            ],
+        )
+    )
+    console.print(
+        _table(
+            "game length (turns)",
+            ["measure", "turns"],
+            [[key, f"{value:.1f}"] for key, value in summary.length().items()],
+        )
+    )
+    for title, group in (
+        ("life rings by source", "life_rings"),
+        ("plank actions taken", "plank_action"),
+        ("landing choices", "landing"),
+        ("station options", "station"),
+    ):
+        counts = summary.group(group)
+        total = sum(counts.values()) or 1
+        console.print(
+            _table(
+                title,
+                ["what", "total", "per game", "share"],
+                [
+                    [
+                        key.replace(":", " ").replace("_", " "),
+                        str(value),
+                        f"{value / games:.2f}",
+                        percent(value / total),
+                    ]
+                    for key, value in counts.items()
+                ],
+            )
+        )
+    console.print(
+        f"games ended by the turn cap: {summary.aborted} of {games}; "
+        f"shared wins: {summary.shared_wins}"
+    )
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="A JSON-lines game log written by simulate --log.")],
+) -> None:
+    """Re-execute every game in a log; exit non-zero naming the first line that differs."""
+    games = replay_log(log)
+    console.print(f"{games} game(s) replayed; every line matches")
+
+
+# --- report --------------------------------------------------------------------------------
+
+
+@app.command()
+def report(
+    games: Annotated[int, typer.Option(help="Games per player count.")] = 200,
+    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "greedy",
+    players: Annotated[str, typer.Option(help="Player counts to run, e.g. 2,3,4.")] = "4",
+    config: Config = None,
+    seed: Seed = 0,
+    jobs: Jobs = 0,
+    out: Annotated[Path, typer.Option(help="Folder for the PNG plots.")] = Path(
+        "deadweight-report"
+    ),
+    plots: Annotated[bool, typer.Option(help="Save plots as PNG files.")] = True,
+    as_json: Json = False,
+) -> None:
+    """Answer the designer's balance questions from a simulation run, with plots."""
+    names = _seat_list(seats)
+    counts = []
+    for part in players.split(","):
+        if not part.strip().isdigit() or not 2 <= int(part) <= 4:
+            raise ConfigError(f"--players takes counts from 2 to 4, not {part!r}")
+        counts.append(int(part))
+    rules_config = _config(config)
+    runs = {
+        count: _run(games, names, count, rules_config, seed, jobs, None, True, as_json)
+        for count in counts
+    }
+    sections = balance_sections(runs)
+    saved = save_plots(runs, out) if plots else []
+    if as_json:
+        print_json(
+            {
+                "sections": [s.as_json() for s in sections],
+                "plots": [str(p) for p in saved],
+                "config_changes": rules_config.changed(),
+                "not_answered": NOT_ANSWERED,
+            }
+        )
+        return
+    changed = rules_config.changed()
+    console.print(
+        f"bots: {', '.join(names)} · options changed from the defaults: "
+        f"{json.dumps(changed) if changed else 'none'}"
+    )
+    for section in sections:
+        console.print(_table(section.question, section.headers, section.rows))
+        if section.note:
+            console.print(f"  [dim]{section.note}[/dim]")
+    console.print(f"[dim]{NOT_ANSWERED}[/dim]")
+    for path in saved:
+        console.print(f"plot saved: {path}")

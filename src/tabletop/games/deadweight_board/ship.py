@@ -1,0 +1,146 @@
+"""One game's ship, built once from its layout and config: every table the rules look up.
+
+The rules ask the same questions many times a turn (where does a step of 2 from S4 land,
+which walls does it cross, what does that wall cost), so the answers are computed here once
+and shared, read-only, by every state and clone of the game.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from tabletop.games.deadweight_board.actions import DEAL, DEALS, deals_for
+from tabletop.games.deadweight_board.board import (
+    DI,
+    ITEM_BY_NAME,
+    ITEM_NAMES,
+    KIND_BY_NAME,
+    PLANK_NAMES,
+    PLANKS,
+    PRE_FS,
+    PlankKind,
+    column,
+    lane_walls,
+    mirror_walls,
+    rope_destinations,
+    space_plank,
+    step_path,
+)
+from tabletop.games.deadweight_board.config import DeadweightConfig, PlankSpot
+
+_QUADRANT = {"S1": 0, "S2": 0, "P1": 1, "P2": 1, "S3": 2, "P3": 2, "S4": 3, "S5": 3}
+"""Chest of each plank under `chest_map = "quadrant"` (AMB-07); P4 and P5 share chest 4."""
+TRACK_FROM_BS = (5, 6, 7, 8, 9, 0, 1, 2, 3, 4)
+"""Flip order under `flip_order = "track_from_BS"`: forward along the track from BS."""
+
+
+class Trade:
+    """One trade of a trade card, as counts the engine can compare with a player's gems."""
+
+    __slots__ = ("cost", "diamonds", "life_rings")
+
+    def __init__(self, cost: tuple[int, int, int, int], life_rings: int) -> None:
+        self.cost = cost
+        self.life_rings = life_rings
+        self.diamonds = cost[DI]
+
+
+class Ship:
+    """The board of one game: layout, walls, paths and config tables (read-only)."""
+
+    def __init__(self, config: DeadweightConfig, spots: dict[str, PlankSpot]) -> None:
+        self.config = config
+        self.spots = spots
+        self.kind = tuple(KIND_BY_NAME[spots[name].action] for name in PLANK_NAMES)
+        self.loot = tuple(ITEM_BY_NAME[spots[name].loot] for name in PLANK_NAMES)
+        walls = lane_walls() + (mirror_walls() if config.walls == "lane_and_mirrors" else [])
+        self.walls = tuple(walls)
+        self.wall_cost = tuple(self._cost_of(wall) for wall in walls)
+        self.walls_of_plank = tuple(
+            tuple(w for w, wall in enumerate(walls) if plank in wall) for plank in range(PLANKS)
+        )
+        self.wall_planks = tuple(frozenset(wall) for wall in walls)
+        self.destination = tuple(
+            (space, *(step_path(space, steps)[-1] for steps in (1, 2))) for space in range(13)
+        )
+        self.crossed = tuple(
+            (frozenset(), *(self._touched(space, steps) for steps in (1, 2))) for space in range(13)
+        )
+        self.rope = tuple(tuple(rope_destinations(space, config.rope_mode)) for space in range(13))
+        self.chest_of_plank = tuple(
+            column(plank) - 1
+            if config.chest_map == "column"
+            else _QUADRANT.get(PLANK_NAMES[plank], 4)
+            for plank in range(PLANKS)
+        )
+        self.wtp = self.kind.index(PlankKind.WALK_THE_PLANK)
+        self.wtp_chest = self.chest_of_plank[self.wtp]
+        self.cards = tuple(
+            tuple(
+                Trade(tuple(offer.cost.get(name, 0) for name in _GEM_NAMES), offer.life_rings)
+                for offer in card.trades
+            )
+            for card in config.trade_deck
+        )
+        self.deals = deals_for(config.trade_action_mode)
+        self.deal_groups = _group_deals(self.deals)
+        self.fate = (-1, *(ITEM_BY_NAME[name] for name in config.fate_die_faces))
+        self.capacity = tuple(config.crate_capacity[name] for name in _GEM_NAMES)
+        self.wtp_success = (
+            frozenset(config.wtp_success_brown),
+            frozenset(config.wtp_success_flooded),
+        )
+        self.column_planks = tuple(
+            tuple(k for k in range(PLANKS) if column(k) == c) for c in range(6)
+        )
+
+    def _cost_of(self, wall: tuple[int, int]) -> tuple[int, int, int, int]:
+        cost = [0, 0, 0, 0]
+        for plank in wall:
+            cost[self.loot[plank]] += 1
+        return (cost[0], cost[1], cost[2], cost[3])
+
+    def _touched(self, space: int, steps: int) -> frozenset[int]:
+        """Walls a step move crosses (AMB-52); with `cross_or_end_adjacent`, also the walls
+        beside the plank it ends on."""
+        path = [space, *step_path(space, steps)]
+        touched = set()
+        for here, there in pairwise(path):
+            a, b = space_plank(here), space_plank(there)
+            if a >= 0 and b >= 0:
+                touched.update(w for w, wall in enumerate(self.walls) if {a, b} == set(wall))
+        end = space_plank(path[-1])
+        if self.config.mariner_trigger == "cross_or_end_adjacent" and end >= 0:
+            touched.update(self.walls_of_plank[end])
+        return frozenset(touched)
+
+    def flip_candidates(self, flooded: int) -> list[int]:
+        """The planks that may be flipped next (AMB-46), given the flooded-plank bitmask."""
+        order = self.config.flip_order
+        if order == "free":
+            return [k for k in range(PLANKS) if not flooded >> k & 1]
+        if order == "track_from_BS":
+            return [k for k in TRACK_FROM_BS if not flooded >> k & 1][:1]
+        for c in range(5, 0, -1):
+            brown = [k for k in self.column_planks[c] if not flooded >> k & 1]
+            if brown:
+                return brown
+        return []
+
+    def start_space(self) -> int:
+        return PRE_FS if self.config.start_space == "pre_FS" else 0
+
+
+_GEM_NAMES = ITEM_NAMES[:4]
+
+
+def _group_deals(deals: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], list[int]], ...]:
+    """Trade-plank deals grouped by the gems they give: (gems needed per type, actions), so
+    affordability is checked once per group."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index in deals:
+        need = [0, 0, 0, 0]
+        for gem in DEALS[index][0]:
+            need[gem] += 1
+        groups.setdefault(tuple(need), []).append(DEAL + index)
+    return tuple(groups.items())

@@ -1,0 +1,345 @@
+"""Bots playing whole games: one game with an optional log, or many on all cores.
+
+Each game draws its dice from its own seed (derived from the run's seed and the game's
+number), and each bot from its own generator, so a run is reproducible whatever `jobs` is,
+and each logged game replays from its seed and the recorded choices.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from typing import Any
+
+from tabletop.dice import SeededDice
+from tabletop.games.deadweight_board.bots import make_bot
+from tabletop.games.deadweight_board.config import DeadweightConfig, default_config
+from tabletop.games.deadweight_board.errors import ConfigError
+from tabletop.games.deadweight_board.log import chance_line, decision_line, end_line, setup_line
+from tabletop.games.deadweight_board.rules import apply_unchecked, describe, roll_chance
+from tabletop.games.deadweight_board.setup import new_game
+from tabletop.games.deadweight_board.state import (
+    CHANCE,
+    COLOURS,
+    EVACUATION,
+    FINAL,
+    OVER,
+    State,
+)
+
+MAX_GAMES = 1_000_000
+MAX_LOGGED_GAMES = 10_000
+"""Bounds on one run: games simulated, and games written to a `--log` file."""
+MAX_JOBS = 64
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The dice seed of game `index` of a run: spread out, reproducible, never negative."""
+    return (run_seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9) % (1 << 63)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    return (seed * 31 + seat + 1) % (1 << 63)
+
+
+@dataclass
+class GameRecord:
+    """What one game came to, for reports."""
+
+    seed: int
+    bots: list[str]
+    winners: list[int]
+    scores: list[int]
+    loot_values: list[int]
+    turns: int
+    steps: int
+    aborted: bool
+    counters: dict[str, int]
+    evacuation_turn: int | None = None
+    final_turn: int | None = None
+    leaders_at_final: list[int] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def returns(self) -> list[float]:
+        share = 1 / len(self.winners) if self.winners else 0.0
+        return [share if p in self.winners else 0.0 for p in range(len(self.bots))]
+
+
+def seat_order(seats: Sequence[str], players: int, index: int, rotate: bool) -> list[str]:
+    """The bots in seat order for game `index`: the list repeated to fill the table, turned
+    one seat per game when `rotate` so every bot plays every seat equally often."""
+    if not seats:
+        raise ConfigError("name at least one bot for the seats")
+    filled = [seats[i % len(seats)] for i in range(players)]
+    if rotate:
+        shift = index % players
+        filled = filled[shift:] + filled[:shift]
+    return filled
+
+
+def play_game(
+    bots: Sequence[str],
+    config: DeadweightConfig | None = None,
+    seed: int = 0,
+    *,
+    log: bool = False,
+    game_number: int = 0,
+) -> GameRecord:
+    """Play one game with the bots named in seat order; `log` keeps its JSON lines."""
+    config = config or default_config()
+    dice = SeededDice(seed)
+    state = new_game(len(bots), config, dice)
+    state.stats = {}
+    players = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+    lines = [setup_line(game_number, seed, list(bots), state)] if log else []
+    steps = 0
+    evacuation_turn = final_turn = None
+    leaders: list[int] = []
+    while state.phase != OVER:
+        chance = state.chance if state.phase == CHANCE else -1
+        owner = state.owner
+        action = roll_chance(state, dice) if chance >= 0 else players[owner].choose(state)
+        text = describe(state, action) if log else ""
+        apply_unchecked(state, action)
+        if log:
+            lines.append(
+                chance_line(game_number, chance, action, text, state)
+                if chance >= 0
+                else decision_line(game_number, owner, action, text, state)
+            )
+        steps += 1
+        if evacuation_turn is None and state.stage >= EVACUATION:
+            evacuation_turn = state.turn
+        if final_turn is None and state.stage >= FINAL:
+            final_turn = state.turn
+            leaders = _leaders(state)
+    if log:
+        lines.append(end_line(game_number, state))
+    return GameRecord(
+        seed=seed,
+        bots=list(bots),
+        winners=list(state.winners),
+        scores=state.scores(),
+        loot_values=[state.loot_value(p) for p in range(state.n)],
+        turns=state.turn,
+        steps=steps,
+        aborted=state.aborted,
+        counters=dict(state.stats or {}),
+        evacuation_turn=evacuation_turn,
+        final_turn=final_turn,
+        leaders_at_final=leaders,
+        log=lines,
+    )
+
+
+def _leaders(state: State) -> list[int]:
+    best = max((state.life_rings(p), state.loot_value(p)) for p in range(state.n))
+    return [p for p in range(state.n) if (state.life_rings(p), state.loot_value(p)) == best]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a simulation run plays: picklable, handed to every worker once."""
+
+    seats: tuple[str, ...]
+    players: int
+    config: DeadweightConfig
+    seed: int
+    rotate: bool
+    log: bool
+
+
+_SPEC: RunSpec | None = None
+
+
+def _init_worker(spec: RunSpec) -> None:
+    global _SPEC
+    _SPEC = spec
+
+
+def _play_index(index: int) -> GameRecord:
+    spec = _SPEC
+    assert spec is not None
+    bots = seat_order(spec.seats, spec.players, index, spec.rotate)
+    return play_game(
+        bots, spec.config, game_seed(spec.seed, index), log=spec.log, game_number=index
+    )
+
+
+def run_games(
+    games: int,
+    seats: Sequence[str],
+    players: int | None = None,
+    config: DeadweightConfig | None = None,
+    seed: int = 0,
+    *,
+    jobs: int = 1,
+    rotate: bool = True,
+    log: bool = False,
+) -> Iterator[GameRecord]:
+    """Play `games` games, yielding each record in game order; `jobs` > 1 spreads them
+    over that many processes (0 means one per core)."""
+    players = players or len(seats)
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"play between 1 and {MAX_GAMES:,} games")
+    if log and games > MAX_LOGGED_GAMES:
+        raise ConfigError(f"a log holds at most {MAX_LOGGED_GAMES:,} games")
+    if not 2 <= players <= 4:
+        raise ConfigError(f"Deadweight is for 2 to 4 players, not {players}")
+    if len(seats) > players:
+        raise ConfigError(f"{len(seats)} seats named for {players} players")
+    for name in set(seats):
+        make_bot(name)
+    jobs = jobs or os.cpu_count() or 1
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ConfigError(f"jobs must be 0 (all cores) to {MAX_JOBS}")
+    spec = RunSpec(tuple(seats), players, config or default_config(), seed, rotate, log)
+    if jobs == 1 or games == 1:
+        _init_worker(spec)
+        for index in range(games):
+            yield _play_index(index)
+        return
+    chunk = max(1, min(16, games // (jobs * 8)))
+    with Pool(jobs, initializer=_init_worker, initargs=(spec,)) as pool:
+        yield from pool.imap(_play_index, range(games), chunksize=chunk)
+
+
+# --- summaries -----------------------------------------------------------------------------
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """A 95% Wilson score interval for a proportion (shared wins count fractionally)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Summary:
+    """Totals over many games, the raw material of `simulate` and `report`."""
+
+    players: int
+    games: int = 0
+    seat_wins: list[float] = field(default_factory=list)
+    bot_wins: Counter = field(default_factory=Counter)
+    bot_games: Counter = field(default_factory=Counter)
+    turns: list[int] = field(default_factory=list)
+    evacuation_turns: list[int] = field(default_factory=list)
+    evacuation_lengths: list[int] = field(default_factory=list)
+    aborted: int = 0
+    shared_wins: int = 0
+    tie_break_decided: int = 0
+    final_round_changed: int = 0
+    final_rounds: int = 0
+    score_spreads: list[int] = field(default_factory=list)
+    winning_scores: list[int] = field(default_factory=list)
+    counters: Counter = field(default_factory=Counter)
+    steps: int = 0
+
+    def add(self, record: GameRecord) -> None:
+        if not self.seat_wins:
+            self.seat_wins = [0.0] * self.players
+        self.games += 1
+        self.steps += record.steps
+        for seat, share in enumerate(record.returns):
+            self.seat_wins[seat] += share
+            self.bot_wins[record.bots[seat]] += share
+            self.bot_games[record.bots[seat]] += 1
+        self.turns.append(record.turns)
+        if record.evacuation_turn is not None:
+            self.evacuation_turns.append(record.evacuation_turn)
+            if record.final_turn is not None:
+                self.evacuation_lengths.append(record.final_turn - record.evacuation_turn)
+        self.aborted += record.aborted
+        self.shared_wins += len(record.winners) > 1
+        top = max(record.scores)
+        if sum(1 for s in record.scores if s == top) > 1 and len(record.winners) == 1:
+            self.tie_break_decided += 1
+        if record.leaders_at_final:
+            self.final_rounds += 1
+            if sorted(record.leaders_at_final) != sorted(record.winners):
+                self.final_round_changed += 1
+        self.score_spreads.append(top - min(record.scores))
+        self.winning_scores.append(top)
+        self.counters.update(record.counters)
+
+    def seat_rates(self) -> list[tuple[str, float, tuple[float, float]]]:
+        return [
+            (COLOURS[seat], wins / self.games, wilson(wins, self.games))
+            for seat, wins in enumerate(self.seat_wins)
+        ]
+
+    def bot_rates(self) -> list[tuple[str, float, tuple[float, float]]]:
+        return [
+            (bot, self.bot_wins[bot] / games, wilson(self.bot_wins[bot], games))
+            for bot, games in sorted(self.bot_games.items())
+        ]
+
+    def length(self) -> dict[str, float]:
+        turns = sorted(self.turns)
+        deciles = (
+            statistics.quantiles(turns, n=10, method="inclusive")
+            if len(turns) > 1
+            else [turns[0]] * 9
+        )
+        return {
+            "min": turns[0],
+            "p10": deciles[0],
+            "median": statistics.median(turns),
+            "mean": statistics.fmean(turns),
+            "p90": deciles[-1],
+            "max": turns[-1],
+            "rounds_mean": statistics.fmean(turns) / self.players,
+        }
+
+    def group(self, prefix: str) -> dict[str, int]:
+        """Counters under `prefix:`, without the prefix, largest first."""
+        found = {
+            key[len(prefix) + 1 :]: value
+            for key, value in self.counters.items()
+            if key.startswith(prefix + ":")
+        }
+        return dict(sorted(found.items(), key=lambda item: -item[1]))
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "players": self.players,
+            "win_rate_by_seat": [
+                {"seat": seat, "rate": rate, "ci95": list(ci)}
+                for seat, rate, ci in self.seat_rates()
+            ],
+            "win_rate_by_bot": [
+                {"bot": bot, "rate": rate, "ci95": list(ci), "games": self.bot_games[bot]}
+                for bot, rate, ci in self.bot_rates()
+            ],
+            "length_turns": self.length(),
+            "turn_cap_games": self.aborted,
+            "shared_wins": self.shared_wins,
+            "life_ring_sources": self.group("life_rings"),
+            "plank_actions": self.group("plank_action"),
+            "landing_choices": self.group("landing"),
+            "station_options": self.group("station"),
+            "counters": dict(sorted(self.counters.items())),
+        }
+
+
+def summarise(
+    records: Iterator[GameRecord], players: int, on_game: Callable[[GameRecord], None] | None = None
+) -> Summary:
+    summary = Summary(players)
+    for record in records:
+        summary.add(record)
+        if on_game:
+            on_game(record)
+    return summary

@@ -1,0 +1,173 @@
+"""`tabletop deadweight-board play|simulate|replay|report` end to end."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from tabletop.cli.app import main
+
+
+def _run(argv: list[str], capsys, stdin: str = "") -> tuple[int, str, str]:
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as stop:
+        code = stop.code or 0
+    finally:
+        sys.stdin = old
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _short(tmp_path, turns: int = 60) -> str:
+    path = tmp_path / "short.toml"
+    path.write_text(f"turn_cap = {turns}\n")
+    return str(path)
+
+
+def test_simulate_json_reports_rates_with_intervals(tmp_path, capsys):
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "simulate",
+            "--games",
+            "4",
+            "--seats",
+            "random,greedy",
+            "--players",
+            "3",
+            "--seed",
+            "2",
+            "--json",
+            "--config",
+            _short(tmp_path),
+        ],
+        capsys,
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["games"] == 4 and len(data["win_rate_by_seat"]) == 3
+    assert {row["bot"] for row in data["win_rate_by_bot"]} == {"random", "greedy"}
+    assert sum(row["rate"] for row in data["win_rate_by_seat"]) == pytest.approx(1.0)
+    assert data["life_ring_sources"]
+
+
+def test_simulate_log_then_replay(tmp_path, capsys):
+    log = tmp_path / "games.jsonl"
+    config = tmp_path / "short.toml"
+    config.write_text("turn_cap = 80\n")
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "simulate",
+            "--games",
+            "3",
+            "--seats",
+            "random",
+            "--players",
+            "2",
+            "--config",
+            str(config),
+            "--log",
+            str(log),
+            "--jobs",
+            "2",
+        ],
+        capsys,
+    )
+    assert code == 0 and "win rate by seat" in out
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "setup" and json.loads(lines[-1])["type"] == "end"
+    code, out, _ = _run(["deadweight-board", "replay", str(log)], capsys)
+    assert code == 0 and "3 game(s) replayed" in out
+    record = json.loads(lines[10])
+    record["digest"] = "00000000"
+    lines[10] = json.dumps(record)
+    log.write_text("\n".join(lines) + "\n")
+    code, _, err = _run(["deadweight-board", "replay", str(log)], capsys)
+    assert code == 2 and "line 11" in err
+
+
+def test_report_saves_plots(tmp_path, capsys):
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "report",
+            "--games",
+            "3",
+            "--seats",
+            "greedy",
+            "--players",
+            "2,3",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / "plots"),
+            "--config",
+            _short(tmp_path, 40),
+        ],
+        capsys,
+    )
+    assert code == 0
+    assert "Seat advantage" in out and "Player count" in out
+    assert {p.name for p in (tmp_path / "plots").iterdir()} == {
+        "win_rate_by_seat.png",
+        "game_length.png",
+        "life_ring_sources.png",
+    }
+
+
+def test_play_against_bots_re_asks_on_bad_input(tmp_path, capsys):
+    config = tmp_path / "short.toml"
+    config.write_text("turn_cap = 6\n")
+    answers = "banana\n99\nb\n" + "1\n" * 200
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "play",
+            "--seats",
+            "you,greedy",
+            "--seed",
+            "3",
+            "--config",
+            str(config),
+            "--json",
+        ],
+        capsys,
+        answers,
+    )
+    assert code == 0
+    assert "type a number from 1 to 10" in out
+    assert json.loads(out.strip().splitlines()[-1])["aborted"] is True
+
+
+def test_play_ends_cleanly_when_input_runs_out(capsys):
+    code, _, err = _run(
+        ["deadweight-board", "play", "--seats", "you,random", "--seed", "1"], capsys, "1\n"
+    )
+    assert code == 1 and "aborted" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--seats", "random,wizard"], "unknown bot"),
+        (["simulate", "--games", "0"], "between 1 and"),
+        (["simulate", "--seats", "you,random"], "bots only"),
+        (["simulate", "--seats", "random,greedy,mcts", "--players", "2"], "3 seats named"),
+        (["play", "--seats", "you"], "2 to 4"),
+        (["simulate", "--seats", "mcts:0,random"], "bad MCTS budget"),
+        (["replay", "/nonexistent.jsonl"], "cannot read log"),
+        (["report", "--players", "5"], "--players"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_two(argv, message, capsys):
+    code, _, err = _run(["deadweight-board", *argv], capsys)
+    assert code == 2 and message in err
+    assert "Traceback" not in err
