@@ -77,20 +77,20 @@ def run() -> None:
 
     print(
         "\n### Exact distribution, first time asked (fresh interpreter warmed up on the same "
-        "question with d4s; median of 5), in milliseconds\n"
+        "question with d4s; best of 9 interleaved runs), in milliseconds\n"
     )
     print(
         "| question | tabletop | icepool | dyce | faster rival ÷ tabletop |\n"
         "| --- | ---: | ---: | ---: | ---: |"
     )
     for label, *templates in EXACT:
-        times = {}
         size = SIZES.get(label, 6)
+        cases = {}
         for library, template in zip(SETUPS, templates, strict=True):
             setup, statement = SETUPS[library]
             warm = statement.format(template.format(s=4, t=3))
-            timed = statement.format(template.format(s=size, t=4))
-            times[library] = cold_seconds(setup, warm, timed)
+            cases[library] = (setup, warm, statement.format(template.format(s=size, t=4)))
+        times = cold_seconds(cases)
         rival = min(times["icepool"], times["dyce"])
         print(
             f"| {label} | {times['tabletop'] * 1e3:.3f} | {times['icepool'] * 1e3:.3f} | "

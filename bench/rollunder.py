@@ -30,18 +30,24 @@ def _cold_odds(sides: int) -> tuple[float, float]:
     """First-ask seconds for our damage odds and for icepool's same die, fresh interpreter,
     each warmed up on a d3 first."""
     depth = odds_depth(DamageDice(sides=sides))
-    ours = cold_seconds(
-        "from tabletop.systems.rollunder import DamageDice; "
-        "from tabletop.systems.rollunder.odds import damage_odds",
-        "damage_odds(DamageDice(sides=3), 1).outcomes()",
-        f"damage_odds(DamageDice(sides={sides}), 1).outcomes()",
+    times = cold_seconds(
+        {
+            "ours": (
+                "from tabletop.systems.rollunder import DamageDice; "
+                "from tabletop.systems.rollunder.odds import damage_odds",
+                "damage_odds(DamageDice(sides=3), 1).outcomes()",
+                f"damage_odds(DamageDice(sides={sides}), 1).outcomes()",
+            ),
+            "icepool": (
+                "import icepool",
+                "((icepool.d(3) - 1).explode([2], depth=9) + 1)"
+                ".map(lambda x: max(x - 1, 0)).denominator()",
+                f"((icepool.d({sides}) - 1).explode([{sides - 1}], depth={depth}) + 1)"
+                ".map(lambda x: max(x - 1, 0)).denominator()",
+            ),
+        }
     )
-    theirs = cold_seconds(
-        "import icepool",
-        "((icepool.d(3) - 1).explode([2], depth=9) + 1).map(lambda x: max(x - 1, 0)).denominator()",
-        f"((icepool.d({sides}) - 1).explode([{sides - 1}], depth={depth}) + 1)"
-        ".map(lambda x: max(x - 1, 0)).denominator()",
-    )
+    ours, theirs = times["ours"], times["icepool"]
     return ours, theirs
 
 

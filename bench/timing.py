@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
-import textwrap
 import time
 from collections.abc import Callable
 
@@ -41,27 +39,30 @@ def best_seconds(action: Callable[[], object], repeats: int = 5) -> float:
     return min(times)
 
 
-def cold_seconds(setup: str, warm_up: str, statement: str, runs: int = 5) -> float:
-    """Median time of `statement` run once in a fresh interpreter, after `setup` and an
-    unrelated `warm_up` (so imports and first-call initialisation are not counted, but no
-    cache can already hold the answer)."""
-    program = textwrap.dedent(
-        f"""
-        import time
-        {setup}
-        {warm_up}
-        start = time.perf_counter()
-        {statement}
-        print(time.perf_counter() - start)
-        """
-    )
-    times = []
+def cold_seconds(cases: dict[str, tuple[str, str, str]], runs: int = 9) -> dict[str, float]:
+    """Best time of each case's statement, run once in a fresh interpreter after its
+    setup and a warm-up (so imports and first-call initialisation are not counted, but no
+    cache can already hold the answer). Cases are `name: (setup, warm_up, statement)`; their
+    runs are interleaved so that a change in the machine's speed touches them all alike, and
+    the best run is kept: noise on a shared machine only ever adds time."""
+    times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(runs):
-        output = subprocess.run(
-            [sys.executable, "-c", program], capture_output=True, text=True, check=True
-        )
-        times.append(float(output.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
+        for name, (setup, warm_up, statement) in cases.items():
+            program = "\n".join(
+                [
+                    "import time",
+                    setup,
+                    warm_up,
+                    "start = time.perf_counter()",
+                    statement,
+                    "print(time.perf_counter() - start)",
+                ]
+            )
+            output = subprocess.run(
+                [sys.executable, "-c", program], capture_output=True, text=True, check=True
+            )
+            times[name].append(float(output.stdout.strip().splitlines()[-1]))
+    return {name: min(values) for name, values in times.items()}
 
 
 def ratio(ours: float, theirs: float) -> str:

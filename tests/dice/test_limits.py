@@ -37,7 +37,7 @@ def test_every_entry_point_refuses_the_same_expressions(expression):
     [
         "10000d6>=4",
         "1000d20!:9>=4",
-        "10000d2kh1",
+        "10000d6kh2",
         "d1000 * d2999",
         "d1000000",
         "-d1000000",

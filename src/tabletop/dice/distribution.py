@@ -27,6 +27,14 @@ class Distribution:
         self._total = sum(cleaned.values())
 
     @classmethod
+    def of_weights(cls, weights: Mapping[int, int]) -> Distribution:
+        """From positive integer weights already checked by the caller (the evaluator)."""
+        made = cls.__new__(cls)
+        made._weights = dict(sorted(weights.items()))
+        made._total = sum(made._weights.values())
+        return made
+
+    @classmethod
     def point(cls, value: int) -> Distribution:
         """The certain outcome `value`."""
         return cls({value: 1})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from math import gcd
+from math import comb, gcd
 
 from tabletop.dice import limits
 from tabletop.dice.distribution import Distribution
@@ -20,6 +20,7 @@ from tabletop.dice.prepare import prepare
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
+    Compare,
     Dice,
     Explode,
     Integer,
@@ -44,7 +45,8 @@ def distribution(expression: str | Node, names: Mapping[str, int] | None = None)
     does, so the distribution is the true one for what `roll` does.
     """
     prepared = prepare(expression, names)
-    return Distribution(_Evaluator(prepared.tree, prepared.names).evaluate(prepared.tree))
+    weights = _Evaluator(prepared.tree, prepared.names).evaluate(prepared.tree)
+    return Distribution.of_weights(weights)
 
 
 Weights = dict[int, int]
@@ -82,6 +84,8 @@ class _Evaluator:
         return weights
 
     def evaluate(self, node: Node) -> Weights:
+        if isinstance(node, Dice):
+            return self.pool(node)
         if isinstance(node, Integer):
             return {node.value: 1}
         if isinstance(node, Name):
@@ -96,8 +100,6 @@ class _Evaluator:
             if node.op == "-":
                 return self.convolve(left, {-v: w for v, w in right.items()})
             return self.combine(node.op, left, right)
-        if isinstance(node, Dice):
-            return self.pool(node)
         if isinstance(node, UsageDie):
             return dict.fromkeys(range(1, node.size + 1), 1)
         if isinstance(node, RiskDice):
@@ -173,12 +175,11 @@ class _Evaluator:
     # -- dice ----------------------------------------------------------------------------
 
     def pool(self, term: Dice) -> Weights:
+        if term.keep is None and term.success is not None:
+            return self.successes(*self.hits_and_misses(term, term.success), term.count)
         die = self.single_die(term)
         if term.keep is None:
-            if term.success is None:
-                return self.power(die, term.count)
-            hits = sum(w for v, w in die.items() if term.success.matches(v))
-            return self.power(_reduced({0: sum(die.values()) - hits, 1: hits}), term.count)
+            return self.power(die, term.count)
         success = term.success
         score: Callable[[int], int] = (
             (lambda value: value)
@@ -186,7 +187,40 @@ class _Evaluator:
             else (lambda value: int(success.matches(value)))
         )
         kept = term.keep.kept_count(term.count)
+        if kept == 1:
+            return self.keep_one(die, term.count, term.keep.keeps_highest, score)
         return self.checked(self.keep_pool(die, term.count, kept, term.keep.keeps_highest, score))
+
+    def hits_and_misses(self, term: Dice, success: Compare) -> tuple[int, int]:
+        """The weights of one die succeeding and failing."""
+        if term.reroll is None and term.explode is None:
+            hits = success.count(term.sides)
+            return hits, term.sides - hits
+        die = self.single_die(term)
+        hits = sum(weight for value, weight in die.items() if success.matches(value))
+        return hits, sum(die.values()) - hits
+
+    def successes(self, hits: int, misses: int, count: int) -> Weights:
+        """How many of `count` dice succeed: the binomial weights C(n, k) hits^k misses^(n-k)."""
+        common = gcd(hits, misses)
+        hits, misses = hits // common, misses // common
+        self.charge_packing(count + 1, (hits + misses) ** count)
+        weights = {k: comb(count, k) * hits**k * misses ** (count - k) for k in range(count + 1)}
+        return {k: weight for k, weight in weights.items() if weight}
+
+    def keep_one(
+        self, die: Weights, count: int, highest: bool, score: Callable[[int], int]
+    ) -> Weights:
+        """The best (or worst) of `count` dice: P(best <= f) is P(one die <= f) ** count."""
+        self.charge_packing(len(die), sum(die.values()) ** count)
+        faces = sorted(die, reverse=not highest)
+        weights: defaultdict[int, int] = defaultdict(int)
+        below = 0
+        for face in faces:
+            reached = below + die[face]
+            weights[score(face)] += reached**count - below**count
+            below = reached
+        return dict(weights)
 
     def single_die(self, term: Dice) -> Weights:
         """One die of the pool after its re-roll and explosion, as integer weights."""

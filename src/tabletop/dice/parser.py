@@ -17,7 +17,6 @@ from tabletop.dice.syntax import (
     USAGE_DIE_SIZES,
     BinaryOp,
     Compare,
-    CompareOp,
     Dice,
     Explode,
     Integer,
@@ -32,8 +31,9 @@ from tabletop.dice.syntax import (
 )
 from tabletop.errors import LimitError, NotationError
 
-_SPACE = frozenset(" \t")
+_SPACES = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
+_COMPARE = re.compile(r"(>=|<=|[<>=])([0-9]*)")
 _MODIFIER_STARTS = frozenset("akdr!=<>")
 
 
@@ -57,11 +57,13 @@ def _parse_cached(text: str) -> Node:
 
 
 class _Parser:
+    __slots__ = ("dice_count", "pos", "rerolls", "text")
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
         self.dice_count = 0
-        self.rerolls = Fraction(0)
+        self.rerolls: Fraction | int = 0
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -73,8 +75,7 @@ class _Parser:
         return self.text[index] if index < len(self.text) else ""
 
     def skip_space(self) -> None:
-        while self.peek() in _SPACE:
-            self.pos += 1
+        self.pos = _SPACES.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def take(self, literal: str) -> bool:
         if self.text.startswith(literal, self.pos):
@@ -161,8 +162,7 @@ class _Parser:
         return self.atom(level)
 
     def atom(self, level: int) -> tuple[Node, int]:
-        self.skip_space()
-        start = self.pos
+        start = self.pos  # unary() has skipped the spaces
         char = self.peek()
         if char == "(":
             self.check_nesting(level + 1, start)
@@ -174,7 +174,7 @@ class _Parser:
             return node, depth
         if not char:
             raise self.fail("expected a number, dice or '(' here")
-        if char.isdigit() and char.isascii():
+        if "0" <= char <= "9":
             value = self.integer("a number")
             if self.peek() in ("d", "D"):
                 return self.dice(value, start), 1
@@ -254,40 +254,42 @@ class _Parser:
 
     def modifiers(self, dice: Dice, start: int) -> Dice:
         """Read the modifiers after `NdX`, in any order, each kind at most once."""
-        if self.peek() not in _MODIFIER_STARTS:
-            return dice
-        seen: dict[str, int] = {}
+        seen: set[str] = set()
         count, sides = dice.count, dice.sides
         reroll = explode = keep = success = None
+        text = self.text
         while True:
             at = self.pos
+            char = text[at] if at < len(text) else ""
+            if char not in _MODIFIER_STARTS:
+                break
             kind: str
-            if self.take("adv") or self.take("dis"):
+            if text.startswith("adv", at) or text.startswith("dis", at):
                 kind = "keep"
+                self.pos += 3
                 extra = self.optional_integer(1)
                 if extra < 1:
                     raise self.fail("advantage needs at least one extra die", at)
                 self.refuse_past_limit(count + extra, at)
-                mode = "kh" if self.text[at] == "a" else "kl"
-                keep = Keep(mode, count)  # type: ignore[arg-type]
+                keep = Keep("kh" if char == "a" else "kl", count)
                 count += extra
-            elif self.peek() in ("k", "d"):
+            elif char == "k" or char == "d":
                 kind = "keep"
                 keep = self.keep(count)
-            elif self.peek() == "!":
+            elif char == "!":
                 kind = "explode"
                 explode = self.explode(sides)
-            elif self.peek() == "r":
+            elif char == "r":
                 kind = "reroll"
                 reroll = self.reroll(sides)
-            elif self.peek() in ("=", "<", ">"):
+            elif char == "a":
+                break
+            else:
                 kind = "success"
                 success = self.compare("a number to count successes against")
-            else:
-                break
             if kind in seen:
                 raise self.fail(f"this dice term already has a {_KIND_NAMES[kind]}", at)
-            seen[kind] = at
+            seen.add(kind)
         return Dice(count, sides, reroll, explode, keep, success)
 
     def keep(self, count: int) -> Keep:
@@ -344,20 +346,14 @@ class _Parser:
         return Reroll(when, once)
 
     def compare(self, what: str) -> Compare:
-        op: CompareOp
-        if self.take(">="):
-            op = ">="
-        elif self.take("<="):
-            op = "<="
-        elif self.take(">"):
-            op = ">"
-        elif self.take("<"):
-            op = "<"
-        elif self.take("="):
-            op = "="
-        else:
+        match = _COMPARE.match(self.text, self.pos)
+        if match is None:
             raise self.fail(f"expected {what}")
-        return Compare(op, self.integer(what))
+        self.pos = match.end(1)
+        if not match[2]:
+            raise self.fail(f"expected {what}")
+        self.pos = match.end()
+        return Compare(match[1], int(match[2]))  # type: ignore[arg-type]
 
 
 _KIND_NAMES = {

@@ -34,17 +34,21 @@ Bounds = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """An expression ready to evaluate: its tree, canonical text and bound names."""
+    """An expression ready to evaluate: its tree and its bound names."""
 
     tree: Node
-    text: str
     names: Mapping[str, int]
+
+    @property
+    def text(self) -> str:
+        """The canonical notation (docs/dice-notation.md)."""
+        return _canonical(self.tree)
 
 
 def prepare(expression: str | Node, bound: Mapping[str, int] | None = None) -> Prepared:
     """Check an expression and its names once, the same way for every entry point."""
     text = expression if isinstance(expression, str) else notation(expression)
-    tree, canonical, needed = _read(text)
+    tree, needed = _read(text)
     given = dict(bound or {})
     missing = sorted(needed - given.keys())
     if missing:
@@ -57,16 +61,21 @@ def prepare(expression: str | Node, bound: Mapping[str, int] | None = None) -> P
             raise LimitError(f"the value given for {name!r} is beyond ±{limits.MAX_VALUE:,}")
     if needed:
         value_bounds(tree, given)
-    return Prepared(tree, canonical, given)
+    return Prepared(tree, given)
 
 
 @lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[Node, str, frozenset[str]]:
+def _read(text: str) -> tuple[Node, frozenset[str]]:
     tree = parse(text)
     needed = frozenset(names(tree))
     if not needed:
         value_bounds(tree, {})
-    return tree, notation(tree), needed
+    return tree, needed
+
+
+@lru_cache(maxsize=4096)
+def _canonical(tree: Node) -> str:
+    return notation(tree)
 
 
 def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:

@@ -42,14 +42,13 @@ class Compare:
 
     def span(self, sides: int) -> tuple[int, int]:
         """The lowest and highest face of a d`sides` this selects (low > high: none)."""
-        target = self.target
-        low, high = {
-            "=": (target, target),
-            "<": (1, target - 1),
-            "<=": (1, target),
-            ">": (target + 1, sides),
-            ">=": (target, sides),
-        }[self.op]
+        op, target = self.op, self.target
+        if op == "=":
+            low, high = target, target
+        elif op[0] == "<":
+            low, high = 1, target if op == "<=" else target - 1
+        else:
+            low, high = target if op == ">=" else target + 1, sides
         return max(low, 1), min(high, sides)
 
     def count(self, sides: int) -> int:
