@@ -565,11 +565,7 @@ def open_decision(combat: Combat, options: Options = DEFAULTS) -> Decision:
                 choices.append(Choice(kind="wait", who=character.name))
             if character.life == "dying" and character.name not in combat.death_checked:
                 choices.append(Choice(kind="death-check", who=character.name))
-            if (
-                character.dying is not None
-                and not character.dying.rolling
-                and not character.dying.revealed
-            ):
+            if health.fate_unknown(character):
                 choices.append(Choice(kind="check-on", who=character.name))
     return Decision(round=combat.round, phase=combat.phase, choices=tuple(choices))
 
