@@ -276,3 +276,39 @@ def test_a_players_view_of_the_fight_carries_no_secret() -> None:
     assert gm["characters"][0]["dying"]["dc_roll"]["total"] == 11
     assert "dc_roll" not in str(player) and "11" not in str(player["characters"][0]["dying"])
     assert player["characters"][0]["life"] == "down"
+
+
+def test_rua13_double_sixes_in_an_interrupt_contest_give_a_temp_ap() -> None:
+    """§ Double 1s, Double 6s, RU-A13 (any roll in initiative): the interrupt contest is one.
+    A pays (1n1) and rolls [6,6]: 12 beats B's [3,3] + 2, and A has 2 + 1 temp AP; when the
+    target B rolls [6,6], B gets the temp AP. Limited to attacks, neither does."""
+    combat = fight(standard_sheet("A"), standard_sheet("B", AGI=2))
+    after, first, _ = interrupt(combat, "A", "B", FixedDice([6, 6, 3, 3]))
+    assert first == "A" and after.character("A").tracker.temp == 1
+    assert after.character("A").tracker.spendable == 3
+    after, first, _ = interrupt(combat, "A", "B", FixedDice([1, 2, 6, 6]))
+    assert first == "B" and after.character("B").tracker.temp == 1
+    options = Options(double_six_temp_ap="attacks")
+    after, _, _ = interrupt(combat, "A", "B", FixedDice([6, 6, 3, 3]), options=options)
+    assert after.character("A").tracker.temp == 0
+
+
+def test_rum27_an_interrupt_needs_someone_else_acting() -> None:
+    """§ Interrupting and [interrupt], RU-M27, RU-M23: an interrupt interferes with another
+    character's action, so not one's own, not a downed or waiting character's, and a waiting
+    character can do nothing else, tagged move or not."""
+    down = standard_sheet("C").model_copy(update={"hp": 1})
+    combat = fight(standard_sheet("A"), standard_sheet("B"), down)
+    from tabletop.systems.ap2d6 import take_damage
+
+    combat = combat.replaced(take_damage(combat.character("C"), 2, FixedDice([3, 3]))[0])
+    with pytest.raises(TabletopError, match="own action"):
+        interrupt(combat, "A", "A", FixedDice([]))
+    with pytest.raises(TabletopError, match="C is down"):
+        interrupt(combat, "A", "C", FixedDice([]))
+    waiting, _ = tracker_change(combat, "B", "wait")
+    with pytest.raises(TabletopError, match="B is waiting"):
+        interrupt(waiting, "A", "B", FixedDice([]))
+    with pytest.raises(TabletopError, match="B is waiting"):
+        interrupt(waiting, "B", "A", FixedDice([]), tagged=True)
+    assert combat.character("A").tracker.spendable == 3

@@ -25,7 +25,7 @@ from tabletop.systems.ap2d6.costs import ActionCost, Cost, basic_action
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.events import Event, Role
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
-from tabletop.systems.ap2d6.records import roll_2d6
+from tabletop.systems.ap2d6.records import TwoDice, roll_2d6
 from tabletop.systems.ap2d6.sheet import ActiveStatus, Character
 from tabletop.systems.ap2d6.statuses import Status
 from tabletop.systems.ap2d6.tracker import ATTACK
@@ -331,10 +331,12 @@ def death_check(
 
 
 def _double_six_temp_ap(
-    combat: Combat, name: str, rolled: Check, attack: bool, options: Options
+    combat: Combat, name: str, rolled: TwoDice | None, attack: bool, options: Options
 ) -> Outcome:
     """A natural double 6 in initiative gives 1 temp AP (RU-M15, RU-A13)."""
-    if rolled.critical != "double-six" or (options.double_six_temp_ap == "attacks" and not attack):
+    if rolled is None or not rolled.double_six:
+        return combat, []
+    if options.double_six_temp_ap == "attacks" and not attack:
         return combat, []
     after, events = tracker_change(combat, name, "temp", options)
     return after, [e.model_copy(update={"summary": "double 6s: " + e.summary}) for e in events]
@@ -361,7 +363,7 @@ def roll_check(
         options=options,
     )
     events = [Event(kind="check", summary=f"{name} ({score}): {rolled}", dice=_dice(rolled))]
-    combat, more = _double_six_temp_ap(combat, name, rolled, False, options)
+    combat, more = _double_six_temp_ap(combat, name, rolled.roll, False, options)
     return combat, rolled, events + more
 
 
@@ -407,7 +409,7 @@ def attack(
         victim, hurt = health.take_damage(victim, result.damage, dice)
         combat = combat.replaced(victim)
         events += hurt
-    combat, more = _double_six_temp_ap(combat, attacker, result.check, True, options)
+    combat, more = _double_six_temp_ap(combat, attacker, result.check.roll, True, options)
     return combat, result, events + more
 
 
@@ -488,9 +490,17 @@ def interrupt(
     options: Options = DEFAULTS,
 ) -> tuple[Combat, str, list[Event]]:
     """Try to act before `target`'s action: an initiative (AGI) contest, paying (1n1) unless
-    the move has [interrupt] (RU-M27, RU-A14). Returns who acts first; the other still acts."""
+    the move has [interrupt] (RU-M27, RU-A14). Returns who acts first; the other still acts.
+    A double 6 on either side's roll is a roll in initiative: 1 temp AP (RU-A13)."""
     character = _actor(combat, interrupter)
+    if character.tracker.waiting:
+        raise Ap2d6Error(f"{interrupter} is waiting and can do nothing else this round")
+    if target == interrupter:
+        raise Ap2d6Error("a character cannot interrupt their own action")
     opponent = combat.character(target)
+    if opponent.life != "up" or opponent.tracker.waiting:
+        why = "waiting" if opponent.life == "up" else opponent.public_life
+        raise Ap2d6Error(f"{target} is {why}: there is no action of theirs to interrupt")
     events: list[Event] = []
     if not tagged:
         combat, events = act(combat, interrupter, "interrupt")
@@ -518,6 +528,10 @@ def interrupt(
             dice=rolls,
         )
     )
+    for pair in result.rounds:
+        for name, side in zip((interrupter, target), pair, strict=True):
+            combat, more = _double_six_temp_ap(combat, name, side.roll, False, options)
+            events += more
     return combat, first, events
 
 
