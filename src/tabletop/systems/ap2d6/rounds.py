@@ -426,6 +426,8 @@ def order(
     """Who goes first among characters acting at the same time: higher AGI first; on a tie,
     whoever acted least recently (RU-M26, RU-A32); characters who have not acted yet and
     tie on AGI roll an AGI contest, or keep the listed order if the table prefers."""
+    if not names:
+        raise Ap2d6Error("name the characters acting at the same moment")
     characters = [combat.character(name) for name in names]
     if len(set(names)) != len(names):
         raise Ap2d6Error("each character can be listed once")
