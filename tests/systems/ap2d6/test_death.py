@@ -313,9 +313,7 @@ def test_the_player_sees_the_same_whatever_the_secret_dc(
     shown carries the DC, a verdict or the outcome (alive or dead)."""
     first = _player_side(downed(first_dc, hp=-1), script)
     second = _player_side(downed(second_dc, hp=-1), script)
-    for (shown_first, *told_first), (shown_second, *told_second) in zip(
-        first, second, strict=True
-    ):
+    for (shown_first, *told_first), (shown_second, *told_second) in zip(first, second, strict=True):
         if told_first != told_second or told_first[1]:
             break
         assert shown_first == shown_second

@@ -134,9 +134,7 @@ def fate_unknown(character: Character) -> bool:
     """Down, done with death checks, and nobody has checked on them yet: whether they live is
     the GM's secret, so nothing may treat them differently until someone looks (RU-A41)."""
     return (
-        character.dying is not None
-        and not character.dying.rolling
-        and not character.dying.revealed
+        character.dying is not None and not character.dying.rolling and not character.dying.revealed
     )
 
 
