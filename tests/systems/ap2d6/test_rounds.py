@@ -312,3 +312,24 @@ def test_rum27_an_interrupt_needs_someone_else_acting() -> None:
     with pytest.raises(TabletopError, match="B is waiting"):
         interrupt(waiting, "B", "A", FixedDice([]), tagged=True)
     assert combat.character("A").tracker.spendable == 3
+
+
+def test_rua10_lost_ap_stays_lost_until_the_fight_ends() -> None:
+    """§ Action Points (AP tracking only in initiative), § AP Shenanigans, RU-A10: a lost
+    token stays off the tracker round after round, and comes back when initiative is over,
+    with temp AP and waiting gone and every token on 0."""
+    from tabletop.systems.ap2d6 import end_fight
+
+    combat = fight(standard_sheet("Ayla"), standard_sheet("Orc"))
+    combat, _ = tracker_change(combat, "Ayla", "lose")
+    combat, _ = act(combat, "Ayla", "move")
+    combat, _ = tracker_change(combat, "Ayla", "temp")
+    combat, _ = tracker_change(combat, "Orc", "wait")
+    combat, _ = begin_round(combat, FixedDice([]))
+    assert combat.character("Ayla").tracker.tokens == (0, 0)
+    characters, events = end_fight(combat)
+    for character in characters:
+        assert character.tracker == type(character.tracker)()
+    assert events[0].kind == "fight-over"
+    with pytest.raises(TabletopError, match="not started"):
+        end_fight(Combat(characters=(standard_sheet("Ayla"),)))

@@ -28,7 +28,7 @@ from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.records import TwoDice, roll_2d6
 from tabletop.systems.ap2d6.sheet import ActiveStatus, Character
 from tabletop.systems.ap2d6.statuses import Status
-from tabletop.systems.ap2d6.tracker import ATTACK
+from tabletop.systems.ap2d6.tracker import ATTACK, APTracker
 from tabletop.systems.ap2d6.weapons import (
     AttackResult,
     Grip,
@@ -106,6 +106,21 @@ def leave(combat: Combat, name: str) -> Combat:
     combat.character(name)
     kept = tuple(c for c in combat.characters if c.name != name)
     return combat.model_copy(update={"characters": kept})
+
+
+def end_fight(combat: Combat) -> tuple[tuple[Character, ...], list[Event]]:
+    """Initiative is over: AP is tracked only in initiative, so every character leaves it with
+    a fresh tracker, all their AP on 0 (lost AP back, temp AP and waiting gone, RU-A10)."""
+    if combat.phase == "not-started":
+        raise Ap2d6Error("the fight has not started: there is nothing to end")
+    after = tuple(
+        character.model_copy(
+            update={"tracker": APTracker(ap_per_round=character.tracker.ap_per_round)}
+        )
+        for character in combat.characters
+    )
+    events = [Event(kind="fight-over", summary="out of initiative: every tracker is reset")]
+    return after, events
 
 
 # -- the beginning phase ---------------------------------------------------------------------
