@@ -333,3 +333,14 @@ def test_rua10_lost_ap_stays_lost_until_the_fight_ends() -> None:
     assert events[0].kind == "fight-over"
     with pytest.raises(TabletopError, match="not started"):
         end_fight(Combat(characters=(standard_sheet("Ayla"),)))
+
+
+def test_rum02_a_special_score_the_character_lacks_fails_in_a_fight() -> None:
+    """§ [special] Scores, RU-M02: no PYROMANCY at all means nothing happens, no die rolled;
+    PYROMANCY 0 is a mediocre pyromancer who rolls: [4,4] = 8 meets DC 8."""
+    pyromancer = standard_sheet("Bo").model_copy(update={"special": {"PYROMANCY": 0}})
+    combat = fight(standard_sheet("Ayla"), pyromancer)
+    _, rolled, _ = roll_check(combat, "Ayla", "PYROMANCY", 8, FixedDice([]), special=True)
+    assert not rolled.success and rolled.roll is None
+    _, rolled, _ = roll_check(combat, "Bo", "PYROMANCY", 8, FixedDice([4, 4]), special=True)
+    assert rolled.success and rolled.total == 8

@@ -364,13 +364,15 @@ def roll_check(
     dc: int,
     dice: DiceSource,
     *,
+    special: bool = False,
     defender_wins_ties: bool = False,
     options: Options = DEFAULTS,
 ) -> tuple[Combat, Check, list[Event]]:
-    """A check during the fight with the character's score and its status modifiers."""
+    """A check during the fight with the character's score and its status modifiers.
+    `special` marks a [special] score: without it on their sheet, the check fails (RU-M02)."""
     character = _actor(combat, name)
     rolled = check(
-        character.score(score),
+        character.special_score(score) if special else character.score(score),
         dc,
         dice,
         modifier=character.check_modifier(score),
