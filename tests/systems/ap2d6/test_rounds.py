@@ -344,3 +344,16 @@ def test_rum02_a_special_score_the_character_lacks_fails_in_a_fight() -> None:
     assert not rolled.success and rolled.roll is None
     _, rolled, _ = roll_check(combat, "Bo", "PYROMANCY", 8, FixedDice([4, 4]), special=True)
     assert rolled.success and rolled.total == 8
+
+
+def test_rum19_an_improvised_throw_paid_as_a_basic_action_counts_as_an_attack() -> None:
+    """§ Attacking using AP (all attacks count as the same action), RU-M19, RU-A17: a throw
+    paid on its own (2n1) is the round's first attack, so a longsword attack after it pays
+    the second cost, (2n1), not (1n1)."""
+    combat = fight(standard_sheet("Ayla"))
+    combat, _ = tracker_change(combat, "Ayla", "temp")
+    combat, _ = act(combat, "Ayla", "improvised-throw")
+    from tabletop.systems.ap2d6 import action_cost
+
+    combat, events = act(combat, "Ayla", action_cost("(1n1)->(2n1)"), kind="attack")
+    assert "attack #2" in events[0].summary and "(2n1)" in events[0].summary

@@ -294,7 +294,7 @@ def act(
     summary_extra = ""
     if isinstance(action, str):
         basic = basic_action(action)
-        kind = kind or action
+        kind = kind or (ATTACK if basic.attack else action)
         cost = basic.cost
         if basic.vulnerable:
             summary_extra = f" ({name} is [vulnerable] while doing it)"
