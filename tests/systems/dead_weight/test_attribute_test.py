@@ -158,6 +158,17 @@ def test_dw_t07_dw_a11_extra_effort_pays_first_and_adds_a_die():
     assert events[0].kind == "extra effort"
 
 
+def test_dw_x19_extra_effort_also_covers_hopeless_fives_and_sixes():
+    """§ Extra Effort, § Afflictions (Hopeless) (docs/rules DW-X19): the point paid before
+    the roll is its only fatigue, so a Hopeless roller's 6s add none."""
+    roller = character(STR, score=3, afflictions=[Affliction.HOPELESS])
+    test, _ = start_test(
+        roller, TestSetup(attribute=STR, extra_effort=True), FixedDice([6, 6, 5, 2])
+    )
+    assert test.verdict == Outcome.GREAT_SUCCESS and not test.fatigue
+    assert test.roller.attribute(STR).fatigue == 1
+
+
 def test_dw_a11_option_counts_the_paid_fatigue():
     roller = character(STR, score=3, fatigue=1)
     options = Options(extra_effort_pool="available_after_paying")

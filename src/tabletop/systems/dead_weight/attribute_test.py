@@ -612,6 +612,13 @@ def _dauntless(
     )
 
 
+def bad_omens(character: Character, outcome: Outcome) -> list[Event]:
+    """A critical failure of a character with Bad omens advances the omens tracker (DW-M52)."""
+    if outcome == Outcome.CRITICAL_FAILURE and character.has(Trait.BAD_OMENS):
+        return [event("omens", "bad omens: advance the omens tracker", tracker="omens")]
+    return []
+
+
 def _finish(test: AttributeTest, events: list[Event]) -> tuple[AttributeTest, list[Event]]:
     """Judge the faces, then put the fatigue on the roller and on each helper."""
     verdict = test.judged()
@@ -628,8 +635,7 @@ def _finish(test: AttributeTest, events: list[Event]) -> tuple[AttributeTest, li
         if verdict.fatigue:
             roller, more = receive_fatigue(roller, test.setup.attribute)
             events += more
-        if verdict.outcome == Outcome.CRITICAL_FAILURE and roller.has(Trait.BAD_OMENS):
-            events.append(event("omens", "bad omens: advance the omens tracker", tracker="omens"))
+        events += bad_omens(roller, verdict.outcome)
     helpers = []
     for help, tired in zip(test.helpers, verdict.helper_fatigue, strict=True):
         helper = help.helper

@@ -20,6 +20,7 @@ from tabletop.systems.dead_weight.attribute_test import (
     Pass,
     Reroll,
     TestSetup,
+    bad_omens,
     start_test,
 )
 from tabletop.systems.dead_weight.attributes import Attribute
@@ -210,6 +211,7 @@ def _resolve_spell(
     if outcome == Outcome.FAILURE and not casting.conductor:
         outcome = Outcome.CRITICAL_FAILURE
         events.append(event("no conductor", "without a conductor the failure is critical"))
+        events += bad_omens(caster, outcome)  # it counts as a critical failure (DW-X18)
     magic = caster.magic
     if outcome == Outcome.GREAT_SUCCESS:
         magic = magic.model_copy(update={"arcane_well": True})
