@@ -98,7 +98,7 @@ from tabletop.systems.dead_weight.creation import (
     random_choice,
     unveil_true_past,
 )
-from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, SheetError
+from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, InputEnded, SheetError
 from tabletop.systems.dead_weight.evaluation import (
     HelperThrow,
     Outcome,
@@ -202,6 +202,7 @@ __all__ = [
     "Help",
     "HelperThrow",
     "IllegalChoice",
+    "InputEnded",
     "Inventory",
     "Item",
     "ItemTag",
