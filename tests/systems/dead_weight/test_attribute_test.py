@@ -31,7 +31,9 @@ from tabletop.systems.dead_weight import (
     TestSetup,
     Trait,
     Trauma,
+    begin_session,
     start_test,
+    use_burden,
 )
 from tests.systems.dead_weight.helpers import character
 
@@ -299,6 +301,23 @@ def test_dw_m09_the_burden_gives_disadvantage_no_proficiency_and_insight():
     again = test.roller
     with pytest.raises(IllegalChoice, match="once per session"):
         start_test(again, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
+
+
+def test_dw_m09_the_burden_on_a_decision_and_a_new_session():
+    """§ 4. Roll your burden: the burden may instead make a decision go against the
+    character, for the same insight point, and either use is once per session, so a new
+    session makes it available again."""
+    roller = character(STR, score=2)
+    burdened, events = use_burden(roller)
+    assert burdened.insight == 2 and events[0].kind == "burden"
+    with pytest.raises(IllegalChoice, match="once per session"):
+        use_burden(burdened)
+    with pytest.raises(IllegalChoice, match="once per session"):
+        start_test(burdened, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
+    fresh, _ = begin_session(burdened)
+    assert not fresh.expedition.burden_used_this_session
+    test, _ = start_test(fresh, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
+    assert test.roller.insight == 3
 
 
 def test_skills_give_advantage_and_survivalist_proficiency_in_their_situations():

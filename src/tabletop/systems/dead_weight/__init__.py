@@ -56,6 +56,7 @@ from tabletop.systems.dead_weight.body import (
     try_to_wake,
     wound_attribute,
 )
+from tabletop.systems.dead_weight.burden import begin_session, use_burden
 from tabletop.systems.dead_weight.catalogue import (
     Affliction,
     QuirkRule,
@@ -259,6 +260,7 @@ __all__ = [
     "armour_roll",
     "begin_creation",
     "begin_expedition",
+    "begin_session",
     "best_choice",
     "bleed",
     "can_catch_breath",
@@ -321,6 +323,7 @@ __all__ = [
     "throw_test",
     "try_to_wake",
     "unveil_true_past",
+    "use_burden",
     "wound_attribute",
     "wound_npc",
     "wounds_after_hardened",

@@ -19,6 +19,7 @@ from tabletop.dice import DiceSource
 from tabletop.errors import LimitError
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import receive_fatigue
+from tabletop.systems.dead_weight.burden import use_burden
 from tabletop.systems.dead_weight.catalogue import (
     SITUATION_ADVANTAGE,
     SITUATION_PROFICIENCY,
@@ -413,11 +414,8 @@ def _announce(
         if setup.keep_it_safe:
             raise IllegalChoice("no extra effort while keeping it safe")
     if setup.burden:
-        if roller.expedition.burden_used_this_session:
-            raise IllegalChoice("the burden can be used once per session")
-        expedition = roller.expedition.model_copy(update={"burden_used_this_session": True})
-        roller = roller.model_copy(update={"expedition": expedition, "insight": roller.insight + 1})
-        events.append(event("burden", f"{roller.label} uses their burden: +1 insight"))
+        roller, used = use_burden(roller, f"this {attribute} test")
+        events += used
     pool = available
     if setup.extra_effort:
         roller, paid = receive_fatigue(roller, attribute)
