@@ -287,3 +287,28 @@ def test_a_test_the_advisor_cannot_weigh_is_refused_before_the_dice(capsys):
     )
     assert result.code == 2 and "at most 18" in result.err
     assert "rolled" not in result.out
+
+
+def test_the_sheet_shows_prayers_memorised_and_the_running_counts(capsys, tmp_path):
+    """The issue's sheet: spells and prayers memorised, the mishap count and the
+    expedition's counters are on the sheet a player reads, not only in its JSON."""
+    sheet = tmp_path / "cleric.json"
+    cleric = Character.model_validate(
+        {
+            "traits": ["divine mandate"],
+            "magic": {
+                "prayers_known": ["Light"],
+                "prayers_memorised": ["Light"],
+                "prayers_exhausted": ["Light"],
+                "god_angry": True,
+                "mishaps": 2,
+            },
+            "expedition": {"mortal_wounds": 1},
+        }
+    )
+    sheet.write_text(cleric.model_dump_json())
+    shown = run(capsys, "dead-weight", "character", "show", str(sheet))
+    assert shown.code == 0, shown.err
+    for text in ("prayers memorised: Light", "prayers exhausted: Light", "god is angry"):
+        assert text in shown.out
+    assert "2 spell mishap(s)" in shown.out and "1 mortal wound(s)" in shown.out
