@@ -134,6 +134,32 @@ def test_dw_a20_a_great_success_makes_the_next_spell_automatic():
     assert not again.caster.magic.arcane_well
 
 
+def test_a_fainted_caster_cannot_spend_the_arcane_well_or_plead_untested():
+    """§ Fainting: a fainted character takes no actions, so neither a spell from an arcane
+    well (no test to refuse it) nor a plea prayed without a test may be made."""
+    fainted = {"fainted": True, "faint_turns": 1}
+    well = wizard(WAND)
+    well = well.model_copy(
+        update={
+            "magic": well.magic.model_copy(update={"arcane_well": True}),
+            "condition": well.condition.model_copy(update=fainted),
+        }
+    )
+    with pytest.raises(IllegalChoice, match="cannot act"):
+        cast_spell(well, "Bolt", FixedDice([]))
+    out_cold = cleric(TALISMAN, prayers_exhausted=["Light"]).model_copy(
+        update={"condition": well.condition}
+    )
+    with pytest.raises(IllegalChoice, match="cannot act"):
+        pray(
+            out_cold,
+            "Light",
+            FixedDice([]),
+            desperate_plea=True,
+            options=Options(desperate_plea_needs_test=False),
+        )
+
+
 def test_the_casting_test_is_interactive():
     casting, _ = cast_spell(wizard(WAND, proficiency=1), "Bolt", FixedDice([1, 3]))
     assert not casting.finished and casting.choices()

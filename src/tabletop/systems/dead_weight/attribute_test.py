@@ -398,8 +398,7 @@ def _announce(
     roller: Character, setup: TestSetup, helpers: tuple[Help, ...], options: Options
 ) -> tuple[Character, int, int, list[Event]]:
     """Check what the player announced, pay for it, and work out the pool (DW-M28)."""
-    if not roller.condition.can_act:
-        raise IllegalChoice(f"{roller.label} cannot act (fainted, mortally wounded or dead)")
+    require_able(roller)
     attribute = setup.attribute
     state = roller.attribute(attribute)
     events: list[Event] = []
@@ -434,6 +433,12 @@ def _announce(
     if roller.has(Affliction.ANGRY) or setup.burden:
         proficiency = 0
     return roller, pool, proficiency, events
+
+
+def require_able(character: Character) -> None:
+    """A fainted, mortally wounded or dead character takes no action (§ Fainting)."""
+    if not character.condition.can_act:
+        raise IllegalChoice(f"{character.label} cannot act (fainted, mortally wounded or dead)")
 
 
 def _may_spend_fatigue(character: Character, attribute: Attribute, what: str) -> None:
