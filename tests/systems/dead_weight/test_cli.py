@@ -184,6 +184,10 @@ def test_table_roll_usage_and_risk(capsys):
     assert risky["triggered"] == (1 in risky["dice"]["faces"])
 
 
+INT_TEST = ("dead-weight", "test", "INT", "--score", "2", "--proficiency", "1", "--seed", "5")
+"""An interactive INT test whose first throw leaves the player a choice."""
+
+
 def test_the_end_of_input_mid_test_is_one_line_exit_two_and_saves_nothing(
     capsys, monkeypatch, tmp_path
 ):
@@ -191,20 +195,7 @@ def test_the_end_of_input_mid_test_is_one_line_exit_two_and_saves_nothing(
     sheet named by --save is not written."""
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     sheet = tmp_path / "me.json"
-    result = run(
-        capsys,
-        "dead-weight",
-        "test",
-        "INT",
-        "--score",
-        "2",
-        "--proficiency",
-        "1",
-        "--seed",
-        "5",
-        "--save",
-        str(sheet),
-    )
+    result = run(capsys, *INT_TEST, "--save", str(sheet))
     assert result.code == 2 and result.err.count("\n") == 1, result.err
     assert "input ended" in result.err and not sheet.exists()
 
@@ -224,19 +215,7 @@ def test_the_end_of_input_in_guided_creation_is_one_line_and_exit_two(
 def test_an_interactive_test_with_json_prints_only_json(capsys, monkeypatch):
     """With --json, the prompts and the table go to stderr: stdout is one JSON object."""
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 10))
-    result = run(
-        capsys,
-        "dead-weight",
-        "test",
-        "INT",
-        "--score",
-        "2",
-        "--proficiency",
-        "1",
-        "--seed",
-        "5",
-        "--json",
-    )
+    result = run(capsys, *INT_TEST, "--json")
     assert result.code == 0, result.err
     assert json.loads(result.out)["outcome"] and "your choice" in result.err
 
