@@ -24,6 +24,7 @@ from tabletop.systems.dead_weight import (
     Quirk,
     QuirkRule,
     SheetError,
+    Skill,
     Trait,
     Trauma,
     WoundPlacement,
@@ -42,6 +43,7 @@ from tabletop.systems.dead_weight import (
 )
 from tabletop.systems.dead_weight.armour import (
     armour_roll,
+    camp_repair,
     defend,
     hardened_test,
     wounds_after_hardened,
@@ -318,6 +320,29 @@ def test_dw_m41_worn_multi_part_armour_defends_with_one_part():
     assert [p.points for p in parts] == [2, 1]
     with pytest.raises(IllegalChoice, match="wears no armour"):
         defend(c, 2, "helmet", FixedDice([4]))
+
+
+def test_dw_m51_crafting_repairs_two_armour_points_in_camp():
+    """§ Armor (a lost point stays lost until repaired) and § Skills (Crafting: two points
+    repaired in the camp phase): the points go back part by part, never past a part's
+    maximum, and only a crafter repairs this way."""
+    coat = Item(
+        name="scale coat",
+        armour=(ArmourPart(points=0, maximum=2), ArmourPart(points=1, maximum=2)),
+    )
+    wearer = character(STR, score=3)
+    wearer = wearer.model_copy(update={"inventory": stow(wearer.inventory, coat, PlaceKind.TORSO)})
+    crafter = character(STR, score=2, skills=[Skill.CRAFTING])
+    repaired, events = camp_repair(crafter, wearer, "scale coat")
+    parts = next(i for i in repaired.inventory.items() if i.name == "scale coat").armour
+    assert [p.points for p in parts] == [2, 1] and events[0].data["repaired"] == 2
+    again, _ = camp_repair(crafter, repaired, "scale coat")
+    parts = next(i for i in again.inventory.items() if i.name == "scale coat").armour
+    assert [p.points for p in parts] == [2, 2]
+    with pytest.raises(IllegalChoice, match="crafting"):
+        camp_repair(wearer, wearer, "scale coat")
+    with pytest.raises(IllegalChoice, match="wears no armour"):
+        camp_repair(crafter, wearer, "helmet")
 
 
 def test_dw_a35_hardened_after_armour_resists_by_its_test():

@@ -18,6 +18,7 @@ from tabletop.systems.dead_weight.afflictions import (
 from tabletop.systems.dead_weight.armour import (
     ArmourRoll,
     armour_roll,
+    camp_repair,
     defend,
     hardened_test,
     wounds_after_hardened,
@@ -263,6 +264,7 @@ __all__ = [
     "begin_session",
     "best_choice",
     "bleed",
+    "camp_repair",
     "can_catch_breath",
     "can_hold_a_wound",
     "can_see",
