@@ -31,7 +31,9 @@ from tabletop.systems.dead_weight import (
     TestSetup,
     Trait,
     Trauma,
+    begin_session,
     start_test,
+    use_burden,
 )
 from tests.systems.dead_weight.helpers import character
 
@@ -156,6 +158,17 @@ def test_dw_t07_dw_a11_extra_effort_pays_first_and_adds_a_die():
     assert test.verdict == Outcome.SUCCESS and not test.fatigue
     assert test.roller.attribute(STR).fatigue == 2
     assert events[0].kind == "extra effort"
+
+
+def test_dw_x19_extra_effort_also_covers_hopeless_fives_and_sixes():
+    """§ Extra Effort, § Afflictions (Hopeless) (docs/rules DW-X19): the point paid before
+    the roll is its only fatigue, so a Hopeless roller's 6s add none."""
+    roller = character(STR, score=3, afflictions=[Affliction.HOPELESS])
+    test, _ = start_test(
+        roller, TestSetup(attribute=STR, extra_effort=True), FixedDice([6, 6, 5, 2])
+    )
+    assert test.verdict == Outcome.GREAT_SUCCESS and not test.fatigue
+    assert test.roller.attribute(STR).fatigue == 1
 
 
 def test_dw_a11_option_counts_the_paid_fatigue():
@@ -288,6 +301,23 @@ def test_dw_m09_the_burden_gives_disadvantage_no_proficiency_and_insight():
     again = test.roller
     with pytest.raises(IllegalChoice, match="once per session"):
         start_test(again, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
+
+
+def test_dw_m09_the_burden_on_a_decision_and_a_new_session():
+    """§ 4. Roll your burden: the burden may instead make a decision go against the
+    character, for the same insight point, and either use is once per session, so a new
+    session makes it available again."""
+    roller = character(STR, score=2)
+    burdened, events = use_burden(roller)
+    assert burdened.insight == 2 and events[0].kind == "burden"
+    with pytest.raises(IllegalChoice, match="once per session"):
+        use_burden(burdened)
+    with pytest.raises(IllegalChoice, match="once per session"):
+        start_test(burdened, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
+    fresh, _ = begin_session(burdened)
+    assert not fresh.expedition.burden_used_this_session
+    test, _ = start_test(fresh, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
+    assert test.roller.insight == 3
 
 
 def test_skills_give_advantage_and_survivalist_proficiency_in_their_situations():

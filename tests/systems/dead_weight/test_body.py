@@ -21,7 +21,10 @@ from tabletop.systems.dead_weight import (
     Outcome,
     PendingKind,
     PlaceKind,
+    Quirk,
+    QuirkRule,
     SheetError,
+    Skill,
     Trait,
     Trauma,
     WoundPlacement,
@@ -40,6 +43,7 @@ from tabletop.systems.dead_weight import (
 )
 from tabletop.systems.dead_weight.armour import (
     armour_roll,
+    camp_repair,
     defend,
     hardened_test,
     wounds_after_hardened,
@@ -178,6 +182,35 @@ def test_dw_a37_rejected_by_death_faints_instead():
     assert doomed.condition.mortally_wounded
 
 
+def test_dw_m46_the_rest_of_a_blow_counts_towards_a_knock_out():
+    """§ Fainting, § Mortal Wounds row 1 (docs/rules DW-X06, DW-A16): three wounds that no
+    attribute can hold, and the mortal roll reads "knocked out" (a 1): the first point is
+    the knock-out and the other two are discarded too, so the faint lasts three turns."""
+    knocked, events = receive_wounds(full_of_wounds(), 3, [], FixedDice([1]))
+    assert knocked.condition.fainted and not knocked.condition.mortally_wounded
+    assert knocked.condition.faint_turns == 3
+    assert knocked.expedition.mortal_wounds == 1
+    assert events[-1].data["discarded"] == 2
+
+
+def test_dw_a37_the_rest_of_a_blow_death_rejects_counts_towards_the_faint():
+    """§ Special Traits (Rejected by death), § Fainting (docs/rules DW-A37, DW-A16): the 2d!
+    triggers on the first point nobody can hold; that point and the rest of the blow are
+    discarded, and the faint lasts as many turns as points were discarded."""
+    rejected = full_of_wounds(traits=[Trait.REJECTED_BY_DEATH])
+    fainted, _ = receive_wounds(rejected, 2, [], FixedDice([1, 5]))
+    assert fainted.condition.fainted and not fainted.condition.mortally_wounded
+    assert fainted.condition.faint_turns == 2
+
+
+def test_dw_x06_mortal_row_zero_discards_the_rest_of_the_blow():
+    """§ Mortal Wounds row 0 (docs/rules DW-X06): the character stands their ground; the
+    other points of the same blow are discarded and nothing else happens."""
+    spared, events = receive_wounds(full_of_wounds(), 2, [], FixedDice([1]), mortal_modifier=-1)
+    assert spared.condition.can_act and spared.condition.faint_turns == 0
+    assert events[-1].kind == "discarded" and events[-1].data["discarded"] == 1
+
+
 def test_dw_m46_dw_a17_fainting_then_waking_on_the_risk_die():
     c, _ = receive_fatigue(character(INT, score=0), INT)
     assert c.condition.faint_turns == 1
@@ -237,6 +270,26 @@ def test_a_wound_in_combat_ends_sleepy():
     assert not after.has(Affliction.SLEEPY)
 
 
+def test_a_wound_in_combat_does_not_wake_a_coffee_addict_without_coffee():
+    """§ 5. Roll your features, quirk 6 (coffee addict) and § Afflictions (Sleepy): the
+    addict shakes off Sleepy only after a coffee this expedition, whatever the remedy, so
+    a wound taken in combat leaves them sleepy until they have had one."""
+    addict = Quirk(name="Coffee addict", rule=QuirkRule.COFFEE_ADDICT)
+    sleepy = character(STR, score=3, afflictions=[Affliction.SLEEPY], quirks=[addict])
+    after, events = receive_wounds(
+        sleepy, 1, [WoundPlacement(attribute=STR)], FixedDice([]), in_combat=True
+    )
+    assert after.has(Affliction.SLEEPY) and after.attribute(STR).wounds == 1
+    assert any("coffee" in e.text for e in events)
+    had_coffee = sleepy.model_copy(
+        update={"expedition": sleepy.expedition.model_copy(update={"had_coffee": True})}
+    )
+    after, _ = receive_wounds(
+        had_coffee, 1, [WoundPlacement(attribute=STR)], FixedDice([]), in_combat=True
+    )
+    assert not after.has(Affliction.SLEEPY)
+
+
 # armour -----------------------------------------------------------------------------------
 
 
@@ -267,6 +320,29 @@ def test_dw_m41_worn_multi_part_armour_defends_with_one_part():
     assert [p.points for p in parts] == [2, 1]
     with pytest.raises(IllegalChoice, match="wears no armour"):
         defend(c, 2, "helmet", FixedDice([4]))
+
+
+def test_dw_m51_crafting_repairs_two_armour_points_in_camp():
+    """§ Armor (a lost point stays lost until repaired) and § Skills (Crafting: two points
+    repaired in the camp phase): the points go back part by part, never past a part's
+    maximum, and only a crafter repairs this way."""
+    coat = Item(
+        name="scale coat",
+        armour=(ArmourPart(points=0, maximum=2), ArmourPart(points=1, maximum=2)),
+    )
+    wearer = character(STR, score=3)
+    wearer = wearer.model_copy(update={"inventory": stow(wearer.inventory, coat, PlaceKind.TORSO)})
+    crafter = character(STR, score=2, skills=[Skill.CRAFTING])
+    repaired, events = camp_repair(crafter, wearer, "scale coat")
+    parts = next(i for i in repaired.inventory.items() if i.name == "scale coat").armour
+    assert [p.points for p in parts] == [2, 1] and events[0].data["repaired"] == 2
+    again, _ = camp_repair(crafter, repaired, "scale coat")
+    parts = next(i for i in again.inventory.items() if i.name == "scale coat").armour
+    assert [p.points for p in parts] == [2, 2]
+    with pytest.raises(IllegalChoice, match="crafting"):
+        camp_repair(wearer, wearer, "scale coat")
+    with pytest.raises(IllegalChoice, match="wears no armour"):
+        camp_repair(crafter, wearer, "helmet")
 
 
 def test_dw_a35_hardened_after_armour_resists_by_its_test():

@@ -182,3 +182,112 @@ def test_table_roll_usage_and_risk(capsys):
     assert "Ud8" in text
     risky = json.loads(run(capsys, "dead-weight", "risk", "2", "--seed", "3", "--json").out)
     assert risky["triggered"] == (1 in risky["dice"]["faces"])
+
+
+INT_TEST = ("dead-weight", "test", "INT", "--score", "2", "--proficiency", "1", "--seed", "5")
+"""An interactive INT test whose first throw leaves the player a choice."""
+
+
+def test_the_end_of_input_mid_test_is_one_line_exit_two_and_saves_nothing(
+    capsys, monkeypatch, tmp_path
+):
+    """The brief: EOF at an interactive prompt is one readable line and exit 2, and the
+    sheet named by --save is not written."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    sheet = tmp_path / "me.json"
+    result = run(capsys, *INT_TEST, "--save", str(sheet))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert "input ended" in result.err and not sheet.exists()
+
+
+def test_the_end_of_input_in_guided_creation_is_one_line_and_exit_two(
+    capsys, monkeypatch, tmp_path
+):
+    monkeypatch.setattr("sys.stdin", io.StringIO("k\n"))
+    out = tmp_path / "hero.json"
+    result = run(
+        capsys, "dead-weight", "character", "new", "--guided", "--seed", "1", "--out", str(out)
+    )
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert not out.exists()
+
+
+def test_an_interactive_test_with_json_prints_only_json(capsys, monkeypatch):
+    """With --json, the prompts and the table go to stderr: stdout is one JSON object."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 10))
+    result = run(capsys, *INT_TEST, "--json")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["outcome"] and "your choice" in result.err
+
+
+def test_guided_creation_with_json_prints_only_json(capsys, monkeypatch):
+    answers = ["k", "STR", "roll", "3", "skip"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers * 20) + "\n"))
+    result = run(
+        capsys,
+        "dead-weight",
+        "character",
+        "new",
+        "--guided",
+        "--seed",
+        "1",
+        "--class",
+        "wizard",
+        "--json",
+    )
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["character"]["character_class"] == "wizard"
+    assert "choose a school of magic" in result.err
+
+
+def test_a_guided_re_roll_names_dice_from_one(capsys, monkeypatch):
+    """The prompt numbers dice from 1: "r 0" is refused in those terms and asked again."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("r 0\n"))
+    result = run(capsys, "dead-weight", "character", "new", "--guided", "--seed", "1")
+    assert "dice are numbered 1 to 3" in result.out
+
+
+def test_a_test_the_advisor_cannot_weigh_is_refused_before_the_dice(capsys):
+    """Every re-roll the exchange allows must fit the advisor's plan (docs/rules, Limits);
+    a test past it is refused before any die is thrown, not halfway through."""
+    result = run(
+        capsys,
+        "dead-weight",
+        "test",
+        "STR",
+        "--score",
+        "5",
+        "--proficiency",
+        "12",
+        "--advantage",
+        "12",
+        "--seed",
+        "1",
+    )
+    assert result.code == 2 and "at most 18" in result.err
+    assert "rolled" not in result.out
+
+
+def test_the_sheet_shows_prayers_memorised_and_the_running_counts(capsys, tmp_path):
+    """The issue's sheet: spells and prayers memorised, the mishap count and the
+    expedition's counters are on the sheet a player reads, not only in its JSON."""
+    sheet = tmp_path / "cleric.json"
+    cleric = Character.model_validate(
+        {
+            "traits": ["divine mandate"],
+            "magic": {
+                "prayers_known": ["Light"],
+                "prayers_memorised": ["Light"],
+                "prayers_exhausted": ["Light"],
+                "god_angry": True,
+                "mishaps": 2,
+            },
+            "expedition": {"mortal_wounds": 1},
+        }
+    )
+    sheet.write_text(cleric.model_dump_json())
+    shown = run(capsys, "dead-weight", "character", "show", str(sheet))
+    assert shown.code == 0, shown.err
+    for text in ("prayers memorised: Light", "prayers exhausted: Light", "god is angry"):
+        assert text in shown.out
+    assert "2 spell mishap(s)" in shown.out and "1 mortal wound(s)" in shown.out

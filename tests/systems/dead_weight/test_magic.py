@@ -96,6 +96,21 @@ def test_dw_t17_without_a_conductor_a_failure_is_critical():
     assert any(e.kind == "no conductor" for e in events)
 
 
+def test_dw_x18_a_failure_made_critical_by_no_conductor_brings_bad_omens():
+    """§ Spells (no conductor: any failure counts as a critical failure) and § Special
+    Traits (Bad omens) (docs/rules DW-X18): the counted critical failure advances the omens
+    tracker like a rolled one, once."""
+    omens = (Trait.MAGIC_USER, Trait.BAD_OMENS)
+    ominous = wizard().model_copy(update={"traits": omens})
+    casting, events = cast_spell(ominous, "Bolt", FixedDice([3, 2, 1, 1, 1]))
+    assert casting.result == Outcome.CRITICAL_FAILURE
+    assert [e.data.get("tracker") for e in events if e.kind == "omens"] == ["omens"]
+    with_wand = wizard(WAND).model_copy(update={"traits": omens})
+    rolled, events = cast_spell(with_wand, "Bolt", FixedDice([1, 3, 1, 1, 1]))
+    assert rolled.result == Outcome.CRITICAL_FAILURE
+    assert [e.kind for e in events].count("omens") == 1
+
+
 def test_dw_a19_the_option_to_keep_the_spell_on_a_critical_failure():
     casting, _ = cast_spell(
         wizard(WAND), "Bolt", FixedDice([1, 3, 2, 1, 1]), Options(spell_critical_forgets=False)
@@ -117,6 +132,32 @@ def test_dw_a20_a_great_success_makes_the_next_spell_automatic():
     again, _events = cast_spell(great.caster, "Bolt", FixedDice([]))
     assert again.automatic and again.result == Outcome.SUCCESS
     assert not again.caster.magic.arcane_well
+
+
+def test_a_fainted_caster_cannot_spend_the_arcane_well_or_plead_untested():
+    """§ Fainting: a fainted character takes no actions, so neither a spell from an arcane
+    well (no test to refuse it) nor a plea prayed without a test may be made."""
+    fainted = {"fainted": True, "faint_turns": 1}
+    well = wizard(WAND)
+    well = well.model_copy(
+        update={
+            "magic": well.magic.model_copy(update={"arcane_well": True}),
+            "condition": well.condition.model_copy(update=fainted),
+        }
+    )
+    with pytest.raises(IllegalChoice, match="cannot act"):
+        cast_spell(well, "Bolt", FixedDice([]))
+    out_cold = cleric(TALISMAN, prayers_exhausted=["Light"]).model_copy(
+        update={"condition": well.condition}
+    )
+    with pytest.raises(IllegalChoice, match="cannot act"):
+        pray(
+            out_cold,
+            "Light",
+            FixedDice([]),
+            desperate_plea=True,
+            options=Options(desperate_plea_needs_test=False),
+        )
 
 
 def test_the_casting_test_is_interactive():

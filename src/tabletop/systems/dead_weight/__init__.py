@@ -18,6 +18,7 @@ from tabletop.systems.dead_weight.afflictions import (
 from tabletop.systems.dead_weight.armour import (
     ArmourRoll,
     armour_roll,
+    camp_repair,
     defend,
     hardened_test,
     wounds_after_hardened,
@@ -56,6 +57,7 @@ from tabletop.systems.dead_weight.body import (
     try_to_wake,
     wound_attribute,
 )
+from tabletop.systems.dead_weight.burden import begin_session, use_burden
 from tabletop.systems.dead_weight.catalogue import (
     Affliction,
     QuirkRule,
@@ -98,7 +100,7 @@ from tabletop.systems.dead_weight.creation import (
     random_choice,
     unveil_true_past,
 )
-from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, SheetError
+from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, InputEnded, SheetError
 from tabletop.systems.dead_weight.evaluation import (
     HelperThrow,
     Outcome,
@@ -202,6 +204,7 @@ __all__ = [
     "Help",
     "HelperThrow",
     "IllegalChoice",
+    "InputEnded",
     "Inventory",
     "Item",
     "ItemTag",
@@ -258,8 +261,10 @@ __all__ = [
     "armour_roll",
     "begin_creation",
     "begin_expedition",
+    "begin_session",
     "best_choice",
     "bleed",
+    "camp_repair",
     "can_catch_breath",
     "can_hold_a_wound",
     "can_see",
@@ -320,6 +325,7 @@ __all__ = [
     "throw_test",
     "try_to_wake",
     "unveil_true_past",
+    "use_burden",
     "wound_attribute",
     "wound_npc",
     "wounds_after_hardened",

@@ -105,17 +105,18 @@ def remove_affliction(
         raise IllegalChoice(f"{character.label} is not {affliction}")
     if remedy is not None and affliction not in CURES[remedy]:
         raise IllegalChoice(f"{remedy} does not end {affliction}")
-    if (
-        affliction == Affliction.SLEEPY
-        and remedy in (Remedy.CAMP, Remedy.WOUND_IN_COMBAT)
-        and character.has(QuirkRule.COFFEE_ADDICT)
-        and not character.expedition.had_coffee
-    ):
+    if affliction == Affliction.SLEEPY and stays_sleepy(character):
         raise IllegalChoice("a coffee addict only shakes off Sleepy after coffee this expedition")
     kept = tuple(a for a in character.afflictions if a != affliction)
     updated = character.model_copy(update={"afflictions": kept})
     how = f" ({remedy})" if remedy else ""
     return updated, [event("affliction ended", f"{character.label} is no longer {affliction}{how}")]
+
+
+def stays_sleepy(character: Character) -> bool:
+    """A coffee addict shakes off Sleepy, by any remedy, only after a coffee this expedition
+    (quirk 6). Coffee itself counts first, so it always works."""
+    return character.has(QuirkRule.COFFEE_ADDICT) and not character.expedition.had_coffee
 
 
 def drink_coffee(character: Character) -> Change:

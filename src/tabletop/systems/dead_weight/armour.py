@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from tabletop.dice import DiceSource
 from tabletop.systems.dead_weight.attribute_test import AttributeTest, TestSetup, announce_test
 from tabletop.systems.dead_weight.attributes import Attribute
-from tabletop.systems.dead_weight.catalogue import Trait
+from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import Character
 from tabletop.systems.dead_weight.errors import IllegalChoice
 from tabletop.systems.dead_weight.evaluation import Outcome
 from tabletop.systems.dead_weight.events import Event, event
-from tabletop.systems.dead_weight.inventory import ArmourPart, Place, PlaceKind
+from tabletop.systems.dead_weight.inventory import ArmourPart, Item, Place, PlaceKind
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 
 
@@ -65,24 +65,12 @@ def defend(
     """Defend against `wounds` with one part of one worn piece of armour (on the torso).
 
     Returns the character (the armour damaged), the wounds that get through, and events."""
-    torso = character.inventory.place(PlaceKind.TORSO)
-    worn_armour = [i for i, item in enumerate(torso.items) if item.name == armour and item.armour]
-    if not worn_armour:
-        raise IllegalChoice(f"{character.label} wears no armour called {armour!r}")
-    index = worn_armour[0]
-    item = torso.items[index]
+    item = _worn(character, armour)
     if not 0 <= part < len(item.armour):
         raise IllegalChoice(f"{armour} has {len(item.armour)} part(s)")
     result = armour_roll(wounds, item.armour[part], dice, count)
     parts = list(item.armour)
     parts[part] = result.part
-    worn = list(torso.items)
-    worn[index] = item.model_copy(update={"armour": tuple(parts)})
-    places = tuple(
-        Place(kind=PlaceKind.TORSO, items=tuple(worn)) if p.kind == PlaceKind.TORSO else p
-        for p in character.inventory.places
-    )
-    inventory = character.inventory.model_copy(update={"places": places})
     text = (
         f"{armour}: {list(result.faces)} stops {result.blocked}, loses {result.damage} AP; "
         f"{result.wounds_after} wound(s) get through"
@@ -95,7 +83,53 @@ def defend(
         damage=result.damage,
         wounds=result.wounds_after,
     )
-    return character.model_copy(update={"inventory": inventory}), result.wounds_after, [record]
+    return _with_parts(character, armour, tuple(parts)), result.wounds_after, [record]
+
+
+CRAFTING_REPAIR = 2
+"""Armour points a character with Crafting repairs in the camp phase (§ Skills)."""
+
+
+def camp_repair(
+    crafter: Character, wearer: Character, armour: str
+) -> tuple[Character, list[Event]]:
+    """A crafter's camp-phase repair of a worn piece of armour: two points back, part by
+    part, none past a part's maximum. Other ways to repair are another book's (DW-G07)."""
+    if not crafter.has(Skill.CRAFTING):
+        raise IllegalChoice(f"{crafter.label} has no crafting skill to repair armour with")
+    item = _worn(wearer, armour)
+    left = CRAFTING_REPAIR
+    parts = []
+    for piece in item.armour:
+        mended = min(left, piece.maximum - piece.points)
+        left -= mended
+        parts.append(piece.model_copy(update={"points": piece.points + mended}))
+    repaired = CRAFTING_REPAIR - left
+    text = f"{crafter.label} repairs {repaired} point(s) of {wearer.label}'s {armour}"
+    return _with_parts(wearer, armour, tuple(parts)), [event("repair", text, repaired=repaired)]
+
+
+def _worn(character: Character, armour: str) -> Item:
+    """The first piece of armour called `armour` worn on the torso."""
+    torso = character.inventory.place(PlaceKind.TORSO)
+    for item in torso.items:
+        if item.name == armour and item.armour:
+            return item
+    raise IllegalChoice(f"{character.label} wears no armour called {armour!r}")
+
+
+def _with_parts(character: Character, armour: str, parts: tuple[ArmourPart, ...]) -> Character:
+    """The character with the worn piece `armour` given these parts."""
+    torso = character.inventory.place(PlaceKind.TORSO)
+    index = torso.items.index(_worn(character, armour))
+    worn = list(torso.items)
+    worn[index] = worn[index].model_copy(update={"armour": parts})
+    places = tuple(
+        Place(kind=PlaceKind.TORSO, items=tuple(worn)) if p.kind == PlaceKind.TORSO else p
+        for p in character.inventory.places
+    )
+    inventory = character.inventory.model_copy(update={"places": places})
+    return character.model_copy(update={"inventory": inventory})
 
 
 def hardened_test(

@@ -19,6 +19,7 @@ from tabletop.dice import DiceSource
 from tabletop.errors import LimitError
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import receive_fatigue
+from tabletop.systems.dead_weight.burden import use_burden
 from tabletop.systems.dead_weight.catalogue import (
     SITUATION_ADVANTAGE,
     SITUATION_PROFICIENCY,
@@ -397,8 +398,7 @@ def _announce(
     roller: Character, setup: TestSetup, helpers: tuple[Help, ...], options: Options
 ) -> tuple[Character, int, int, list[Event]]:
     """Check what the player announced, pay for it, and work out the pool (DW-M28)."""
-    if not roller.condition.can_act:
-        raise IllegalChoice(f"{roller.label} cannot act (fainted, mortally wounded or dead)")
+    require_able(roller)
     attribute = setup.attribute
     state = roller.attribute(attribute)
     events: list[Event] = []
@@ -413,11 +413,8 @@ def _announce(
         if setup.keep_it_safe:
             raise IllegalChoice("no extra effort while keeping it safe")
     if setup.burden:
-        if roller.expedition.burden_used_this_session:
-            raise IllegalChoice("the burden can be used once per session")
-        expedition = roller.expedition.model_copy(update={"burden_used_this_session": True})
-        roller = roller.model_copy(update={"expedition": expedition, "insight": roller.insight + 1})
-        events.append(event("burden", f"{roller.label} uses their burden: +1 insight"))
+        roller, used = use_burden(roller, f"this {attribute} test")
+        events += used
     pool = available
     if setup.extra_effort:
         roller, paid = receive_fatigue(roller, attribute)
@@ -436,6 +433,12 @@ def _announce(
     if roller.has(Affliction.ANGRY) or setup.burden:
         proficiency = 0
     return roller, pool, proficiency, events
+
+
+def require_able(character: Character) -> None:
+    """A fainted, mortally wounded or dead character takes no action (§ Fainting)."""
+    if not character.condition.can_act:
+        raise IllegalChoice(f"{character.label} cannot act (fainted, mortally wounded or dead)")
 
 
 def _may_spend_fatigue(character: Character, attribute: Attribute, what: str) -> None:
@@ -612,6 +615,13 @@ def _dauntless(
     )
 
 
+def bad_omens(character: Character, outcome: Outcome) -> list[Event]:
+    """A critical failure of a character with Bad omens advances the omens tracker (DW-M52)."""
+    if outcome == Outcome.CRITICAL_FAILURE and character.has(Trait.BAD_OMENS):
+        return [event("omens", "bad omens: advance the omens tracker", tracker="omens")]
+    return []
+
+
 def _finish(test: AttributeTest, events: list[Event]) -> tuple[AttributeTest, list[Event]]:
     """Judge the faces, then put the fatigue on the roller and on each helper."""
     verdict = test.judged()
@@ -628,8 +638,7 @@ def _finish(test: AttributeTest, events: list[Event]) -> tuple[AttributeTest, li
         if verdict.fatigue:
             roller, more = receive_fatigue(roller, test.setup.attribute)
             events += more
-        if verdict.outcome == Outcome.CRITICAL_FAILURE and roller.has(Trait.BAD_OMENS):
-            events.append(event("omens", "bad omens: advance the omens tracker", tracker="omens"))
+        events += bad_omens(roller, verdict.outcome)
     helpers = []
     for help, tired in zip(test.helpers, verdict.helper_fatigue, strict=True):
         helper = help.helper

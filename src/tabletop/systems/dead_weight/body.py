@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from tabletop.dice import DiceSource, RolledRisk, roll
+from tabletop.systems.dead_weight.afflictions import Remedy, remove_affliction, stays_sleepy
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import Affliction, Trait, Trauma
 from tabletop.systems.dead_weight.character import (
@@ -229,8 +230,13 @@ def receive_wounds(
     if queue:
         raise IllegalChoice(f"{len(queue)} placement(s) more than there are wounds")
     if in_combat and character.has(Affliction.SLEEPY):
-        character = _without(character, Affliction.SLEEPY)
-        events.append(event("affliction ended", "a wound in combat ends Sleepy"))
+        if stays_sleepy(character):
+            events.append(event("sleepy", "a coffee addict with no coffee yet stays Sleepy"))
+        else:
+            character, more = remove_affliction(
+                character, Affliction.SLEEPY, Remedy.WOUND_IN_COMBAT
+            )
+            events += more
     return character, events
 
 
@@ -272,12 +278,19 @@ def _unplaceable(
     character, more = mortally_wound(character, dice, modifier)
     events += more
     excess = left - 1
-    if excess and character.condition.mortally_wounded:
-        if options.mortal_excess_same_instance == "kill":
-            character, more = _die(character, "more wounds from the same blow (DW-A15)")
-            return character, events + more
-        events.append(event("discarded", f"{excess} more wound(s) of the same blow discarded"))
-    return character, events
+    condition = character.condition
+    if not excess or condition.dead:
+        return character, events
+    if condition.mortally_wounded and options.mortal_excess_same_instance == "kill":
+        character, more = _die(character, "more wounds from the same blow (DW-A15)")
+        return character, events + more
+    if condition.fainted and not condition.mortally_wounded:
+        # knocked out (row 1) or spared by Rejected by death: the rest of the blow is
+        # discarded while fainting, so it lengthens the faint (DW-A16, DW-A37, DW-X06)
+        character, more = faint(character, excess, "the rest of the blow")
+        return character, events + more
+    text = f"{excess} more wound(s) of the same blow discarded"
+    return character, [*events, event("discarded", text, discarded=excess)]
 
 
 def mortally_wound(character: Character, dice: DiceSource, modifier: int = 0) -> Change:
@@ -442,9 +455,3 @@ def heal_wounds(
     healed = min(points, state.wounds)
     updated = with_attribute(character, attribute, wounds=state.wounds - healed)
     return updated, [event("wounds healed", f"{attribute} heals {healed} wound(s)")]
-
-
-def _without(character: Character, affliction: Affliction) -> Character:
-    return character.model_copy(
-        update={"afflictions": tuple(a for a in character.afflictions if a != affliction)}
-    )

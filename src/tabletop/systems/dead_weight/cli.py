@@ -24,7 +24,9 @@ from tabletop.systems.dead_weight.attribute_test import (
     Reroll,
     Side,
     TestSetup,
+    announce_test,
     start_test,
+    throw_test,
 )
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import Affliction
@@ -42,11 +44,11 @@ from tabletop.systems.dead_weight.creation import (
     begin_creation,
     random_character,
 )
-from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
+from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, InputEnded
 from tabletop.systems.dead_weight.events import Event
-from tabletop.systems.dead_weight.odds import advise, pool_odds
+from tabletop.systems.dead_weight.odds import advise, pool_odds, spec_for
 from tabletop.systems.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
-from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS
+from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS, solve
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import MAX_RISK_DICE, UsageDie, risk
@@ -102,7 +104,8 @@ def character_new(
     extra = load_supplement(supplement) if supplement else Supplement()
     dice = dice_source(seed)
     if guided:
-        creation, events = _guided(dice, name, character_class, extra)
+        show = Console(stderr=True, highlight=False) if json_out else console
+        creation, events = _guided(show, dice, name, character_class, extra)
     else:
         creation, events = random_character(
             dice, name=name, character_class=character_class, supplement=extra
@@ -143,29 +146,38 @@ def character_show(
 
 
 def _guided(
-    dice: DiceSource, name: str, cls: CharacterClass | None, extra: Supplement
+    show: Console, dice: DiceSource, name: str, cls: CharacterClass | None, extra: Supplement
 ) -> tuple[Creation, list[Event]]:
     creation, events = begin_creation(
         dice, name=name, character_class=cls, supplement=extra, allow_choosing_quirk=True
     )
-    _show_events(events)
+    _narrate(show, events)
     while not creation.done:
         decision = creation.decision()
         assert decision is not None
-        console.print(f"\n[bold]{escape(decision.prompt)}[/bold]")
+        show.print(f"\n[bold]{escape(decision.prompt)}[/bold]")
         if decision.options:
             for number, option in enumerate(decision.options, start=1):
-                console.print(f"  {number}. {escape(option)}")
-        answer = typer.prompt(_hint(creation), default="", show_default=False)
+                show.print(f"  {number}. {escape(option)}")
+        answer = _read(show, _hint(creation), "the character is not finished")
         try:
             choice = _parse(answer, creation)
             creation, more = creation.choose(choice, dice)
         except (IllegalChoice, ValueError) as error:
-            console.print(f"[red]{escape(str(error))}[/red]")
+            show.print(f"[red]{escape(str(error))}[/red]")
             continue
         events += more
-        _show_events(more)
+        _narrate(show, more)
     return creation, events
+
+
+def _read(show: Console, prompt: str, unfinished: str) -> str:
+    """One line typed at `prompt` (shown on `show`); the end of the input is an error."""
+    try:
+        return show.input(f"{escape(prompt)}: ")
+    except EOFError:
+        show.print()  # end the prompt's line
+        raise InputEnded(f"the input ended: {unfinished}, and nothing was saved") from None
 
 
 def _hint(creation: Creation) -> str:
@@ -194,7 +206,11 @@ def _parse(answer: str, creation: Creation) -> AnyChoice:
         if not words or words[0].lower() == "k":
             return Keep()
         if words[0].lower() in ("r", "f"):
-            return RerollDice(dice=tuple(int(w) - 1 for w in words[1:]), free=words[0] == "f")
+            size = len(creation.dice)
+            if not all(w.isdigit() and 1 <= int(w) <= size for w in words[1:]):
+                raise ValueError(f"dice are numbered 1 to {size}")
+            free = words[0].lower() == "f"
+            return RerollDice(dice=tuple(int(w) - 1 for w in words[1:]), free=free)
     if "attribute" in decision.kinds:
         return PickAttribute(attribute=Attribute.named(text))
     if "class" in decision.kinds:
@@ -210,11 +226,6 @@ def _option(text: str, options: tuple[str, ...]) -> str:
     if text.isdigit() and 1 <= int(text) <= len(options):
         return options[int(text) - 1]
     return text
-
-
-def _show_events(events: list[Event]) -> None:
-    for line in events:
-        console.print(f"[dim]{escape(line.text)}[/dim]")
 
 
 # the test ------------------------------------------------------------------------------
@@ -282,7 +293,11 @@ def test_command(
     )
     show = Console(stderr=True, highlight=False) if json_out else console
     dice = dice_source(seed)
-    test, events = start_test(roller, setup, dice)
+    test, events = announce_test(roller, setup)
+    if test.automatic is None:
+        solve(spec_for(test))  # refuse, before any die is thrown, what the advice cannot weigh
+    test, thrown = throw_test(test, dice)
+    events += thrown
     _narrate(show, events)
     while not test.finished:
         show.print(dice_line(test))
@@ -348,7 +363,8 @@ def _ad_hoc(
 def _ask(show: Console, advice: Any, test: AttributeTest) -> Reroll | Pass | DauntlessRoll:
     best = next(n for n, (c, _) in enumerate(advice.options, start=1) if c == advice.best)
     while True:
-        answer = typer.prompt(f"{test.deciding}, your choice", default=str(best))
+        prompt = f"{test.deciding}, your choice [{best}]"
+        answer = _read(show, prompt, "the test is not finished").strip() or str(best)
         if answer.isdigit() and 1 <= int(answer) <= len(advice.options):
             choice: Reroll | Pass | DauntlessRoll = advice.options[int(answer) - 1][0]
             return choice

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tabletop.errors import DataError, RulesError
 
-__all__ = ["DataError", "IllegalChoice", "SheetError"]
+__all__ = ["DataError", "IllegalChoice", "InputEnded", "SheetError"]
 
 
 class IllegalChoice(RulesError):
@@ -13,3 +13,7 @@ class IllegalChoice(RulesError):
 
 class SheetError(RulesError):
     """A character sheet that cannot exist under the rules, with the reason."""
+
+
+class InputEnded(DataError):
+    """The input ran out while the command line waited for a choice (nothing is saved)."""

@@ -20,6 +20,8 @@ from tabletop.systems.dead_weight.attribute_test import (
     Pass,
     Reroll,
     TestSetup,
+    bad_omens,
+    require_able,
     start_test,
 )
 from tabletop.systems.dead_weight.attributes import Attribute
@@ -176,6 +178,7 @@ def cast_spell(
 ) -> tuple[SpellCasting, list[Event]]:
     """Cast a memorised spell and throw its INT test (unless an arcane well makes it
     automatic). The spell always works; its effect is the caller's to apply."""
+    require_able(character)
     if not character.has(Trait.MAGIC_USER):
         raise IllegalChoice(f"{character.label} is not a magic user")
     if spell not in character.magic.spells_memorised:
@@ -210,6 +213,7 @@ def _resolve_spell(
     if outcome == Outcome.FAILURE and not casting.conductor:
         outcome = Outcome.CRITICAL_FAILURE
         events.append(event("no conductor", "without a conductor the failure is critical"))
+        events += bad_omens(caster, outcome)  # it counts as a critical failure (DW-X18)
     magic = caster.magic
     if outcome == Outcome.GREAT_SUCCESS:
         magic = magic.model_copy(update={"arcane_well": True})
@@ -335,6 +339,7 @@ def pray(
     """Pray a memorised prayer with a holy symbol and throw the PRE test. An exhausted
     prayer can only be prayed as the expedition's one desperate plea (DW-M21)."""
     magic = character.magic
+    require_able(character)
     if not character.has(Trait.DIVINE_MANDATE):
         raise IllegalChoice(f"{character.label} has no divine mandate")
     if not character.has_holy_symbol:

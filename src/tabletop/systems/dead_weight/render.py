@@ -54,8 +54,13 @@ def sheet(character: Character) -> Group:
         _line("god", [c.god] if c.god else []),
         _line("spells known", c.magic.spells_known),
         _line("spells memorised", c.magic.spells_memorised),
+        _line("spells forgotten", c.magic.spells_forgotten),
         _line("prayers known", c.magic.prayers_known),
+        _line("prayers memorised", c.magic.prayers_memorised),
+        _line("prayers exhausted", c.magic.prayers_exhausted),
+        _line("magic", _magic_state(c)),
         f"silver {c.silver}, gold {c.gold}, insight {c.insight}",
+        _line("counters", _counters(c)),
     ]
     inventory = Table(title="trappings", title_justify="left", show_edge=False)
     inventory.add_column("place")
@@ -76,6 +81,36 @@ def sheet(character: Character) -> Group:
     if not c.condition.can_act:
         parts.append(f"[red]condition:[/red] {escape(_condition(c))}")
     return Group(*parts)
+
+
+def _magic_state(c: Character) -> list[str]:
+    """What the caster's last spells and prayers left behind."""
+    magic = c.magic
+    found = ["an arcane well: the next spell is automatic"] if magic.arcane_well else []
+    if magic.god_angry:
+        found.append("the god is angry until a sacrifice")
+    if magic.desperate_plea_used:
+        found.append("the desperate plea is spent")
+    return found
+
+
+def _counters(c: Character) -> list[str]:
+    """The expedition's and the session's running counts, and tokens in hand."""
+    counts = [
+        (c.magic.mishaps, "spell mishap(s)"),
+        (c.expedition.mortal_wounds, "mortal wound(s)"),
+        (c.tokens.stun, "stun token(s)"),
+        (c.tokens.shield, "shield token(s)"),
+        (c.tokens.dodge, "dodge token(s)"),
+    ]
+    found = [f"{count} {what}" for count, what in counts if count]
+    if c.condition.blind_turns:
+        found.append(f"blind for {c.condition.blind_turns} more exploration turn(s)")
+    if c.expedition.had_coffee:
+        found.append("had coffee")
+    if c.expedition.burden_used_this_session:
+        found.append("burden used this session")
+    return found
 
 
 def _line(label: str, values: Iterable[object]) -> str:
