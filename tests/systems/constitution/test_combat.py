@@ -85,7 +85,43 @@ def test_c3_t13_the_initiative_economy():
     combat, _ = apply(combat, EndTurn(), NO_DICE)
     assert combat.phase == "between_rounds"  # the bout goes on: A is still above 0
     combat, events = apply(combat, ForceBout(), NO_DICE)
-    assert combat.phase == "over" and events[-1].kind == "bout_over"
+    assert events[-1].kind == "bout_over" and scores(combat) == {"A": 0, "B": 0, "C": 0}
+
+
+def test_c3_a50_a_spent_bout_ends_the_bout_not_the_fight():
+    """§ 5.8, § 5.1, docs/rules C3-A50: when forcing the bout on leaves everyone at 0 they
+    break apart into the respite, and re-orient (penalty die at 0, § 5.9) to fight on."""
+    combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 12, "B": 4})
+    for _ in range(2):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, _ = apply(combat, ForceBout(), NO_DICE)
+    assert combat.phase == "round" and combat.forced and scores(combat) == {"A": 2, "B": 0}
+    combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, events = apply(combat, ForceBout(), NO_DICE)
+    assert events[-1].kind == "bout_over" and scores(combat) == {"A": 0, "B": 0}
+    assert combat.phase == "between_rounds"
+    legal = legal_actions(combat)
+    assert ForceBout() not in legal and EndCombat() in legal and Reorient(id="B") in legal
+    with pytest.raises(IllegalMove, match="everyone is at 0"):
+        apply(combat.evolve(respite_taken=False), ForceBout(), NO_DICE)
+    combat, _ = apply(combat, Reorient(id="A"), FixedDice([3, 16]))
+    assert combat.get("A").initiative == 13  # 2d20!kl1 → 3, + wits 10
+    combat, _ = apply(combat, NextRound(), NO_DICE)
+    assert combat.round == 3 and combat.phase == "between_rounds"  # only reactions for A
+    combat, _ = apply(combat, NextRound(), NO_DICE)
+    assert combat.round == 4 and combat.acting == "A"
+
+
+def test_c3_a47_the_superior_turn_needs_initiative_left_after_the_ten():
+    """§ 5.3, docs/rules C3-A41 and C3-A47: a turn at initiative 0 is no turn, so a superior
+    combatant at 10 or less cannot buy one."""
+    combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 10, "B": 4})
+    assert combat.superior == ("A",) and EndTurn(superior=True) not in legal_actions(combat)
+    with pytest.raises(IllegalMove, match="no initiative left"):
+        apply(combat, EndTurn(superior=True), NO_DICE)
+    combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 11, "B": 4})
+    combat, _ = apply(combat, EndTurn(superior=True), NO_DICE)
+    assert combat.acting == "B" and combat.get("A").turns_left == 1
 
 
 def test_c3_a12_a_tie_for_highest_gives_nobody_the_superior_turn():
@@ -236,10 +272,55 @@ def test_c3_m28_henchmen_are_at_1_and_act_on_a_command():
         apply(combat, Command(commander="Hero", follower="Grunt"), NO_DICE)
     with pytest.raises(IllegalMove, match="always 1"):
         apply(
-            Combat(combatants=(combat.get("Grunt").evolve(initiative=None),)),
+            Combat(combatants=(combat.get("Grunt").evolve(initiative=None, commander=None),)),
             RollInitiative(id="Grunt"),
             NO_DICE,
         )
+
+
+def test_c3_m28_a_henchman_reorients_to_1_without_rolling():
+    """§ 5.11 (henchmen never roll initiative), § 5.6, docs/rules C3-A46: a henchman at 0
+    after a forced bout re-orients back to 1; no die is rolled."""
+    combat = fight(
+        fighter("Boss", "foes"),
+        fighter("Grunt", "foes", henchman=True, commander="Boss"),
+        fighter("Hero"),
+        initiative={"Boss": 18, "Hero": 15},
+    )
+    for _ in range(3):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, _ = apply(combat, ForceBout(), NO_DICE)
+    assert combat.get("Grunt").initiative == 0
+    for _ in range(2):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, events = apply(combat, Reorient(id="Grunt"), NO_DICE)
+    assert combat.get("Grunt").initiative == 1 and events[0].dice == ()
+
+
+def test_a_commander_must_join_before_their_followers():
+    """§ 5.11: an order needs a superior in the fight; a dangling name is refused at once."""
+    with pytest.raises(IllegalMove, match="must join the fight first"):
+        apply(Combat(), Add(combatant=fighter("Grunt", commander="Boss")), NO_DICE)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"acting": "ghost"},
+        {"permits": ["ghost"]},
+        {"superior": ["ghost"]},
+        {"phase": "between_rounds"},
+    ],
+)
+def test_a_fight_that_names_someone_absent_is_refused(change):
+    """A saved fight is checked whole: every id it mentions must be a combatant."""
+    data = {**abc().model_dump(mode="json"), **change}
+    with pytest.raises(ValueError, match="not in the fight|nobody takes a turn"):
+        Combat.model_validate(data)
+    twins = {**abc().model_dump(mode="json")}
+    twins["combatants"] = [twins["combatants"][0]] * 2
+    with pytest.raises(ValueError, match="share an id"):
+        Combat.model_validate(twins)
 
 
 def test_c3_m23_reorienting_rerolls_with_a_penalty_die_at_zero_and_skips_the_turn():
