@@ -221,6 +221,7 @@ def test_c3_m35_a_direct_hit_waits_for_the_defender_to_pay_or_take_it():
     combat = fight(fighter("A"), fighter("B", "foes", hp=12), initiative={"A": 20, "B": 10})
     combat, events = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([20, 10, 3]))
     assert combat.pending_direct_hit is not None and events[-1].kind == "direct_hit"
+    assert "(3 damage)" in events[-1].message and "at DC 23" in events[-1].message
     assert legal_actions(combat) == [AnswerDirectHit(pay=False), AnswerDirectHit(pay=True)]
     with pytest.raises(IllegalMove, match="answer the direct hit"):
         apply(combat, EndTurn(), NO_DICE)
@@ -315,7 +316,7 @@ def test_a_commander_must_join_before_their_followers():
 def test_a_fight_that_names_someone_absent_is_refused(change):
     """A saved fight is checked whole: every id it mentions must be a combatant."""
     data = {**abc().model_dump(mode="json"), **change}
-    with pytest.raises(ValueError, match="not in the fight|nobody takes a turn"):
+    with pytest.raises(ValueError, match=r"not in the fight|nobody takes a turn"):
         Combat.model_validate(data)
     twins = {**abc().model_dump(mode="json")}
     twins["combatants"] = [twins["combatants"][0]] * 2

@@ -54,12 +54,12 @@ MAX_SAVE_BYTES = 1_000_000
 """A saved fight larger than this is refused before it is read."""
 
 HELP = """\
-[bold]setup[/bold]
+setup
   add NAME [side=S wits=N str=N will=N hp=N ac=N fighter=N level=N damage=1d6
            morale=N commander=ID henchman shield tactician bow]
   init ID [advantage|ambush|penalty|flat] [bonus=N]    init all     set ID VALUE
   begin
-[bold]in a round[/bold]   (the acting combatant's main action, or after paying initiative)
+in a round   (the acting combatant's main action, or after paying initiative)
   attack ATTACKER TARGET [mod=N adv=N dis=N damage=EXPR ranged store nodirect
                           blind constrained unaware (the target's state: −5/−5/−10 AC)
                           melee=side|behind_closer|behind_further other=ID aim=N]
@@ -67,11 +67,19 @@ HELP = """\
   command COMMANDER FOLLOWER     release SHOOTER     losetrack SHOOTER
   pay | take           (answer a direct hit)
   end [superior]       (end the acting combatant's turn; superior: −10 and go again)
-[bold]between rounds[/bold]
+between rounds
   reorient ID      spend ID COST [what]      cast ID SPELL
   round (next round)      force (force the bout on)      over (end the combat)
-[bold]any time[/bold]
+any time
   morale ID    leave ID [down|fled|dead]    status    legal    save FILE    help    quit"""
+"""The tracker's commands. Plain text: the brackets are part of it, not Rich markup; the
+lines that start at the margin are section titles."""
+
+
+def print_help(console: Console) -> None:
+    """Show `HELP`, section titles in bold, everything else exactly as written."""
+    for line in HELP.splitlines():
+        console.print(line, markup=False, highlight=False, style="" if line[:1] == " " else "bold")
 
 
 class _Usage(ConstitutionError):
@@ -371,6 +379,50 @@ def status_table(combat: Combat) -> Table:
     return table
 
 
+def command_line(action: BaseModel) -> str:
+    """The tracker command that takes `action`, so `legal` lists what can be typed."""
+    match action:
+        case RollInitiative(id=cid):
+            return f"init {cid}"
+        case Begin():
+            return "begin"
+        case AttackAction(attacker=attacker, target=target):
+            return f"attack {attacker} {target}"
+        case Defend(id=cid):
+            return f"defend {cid}"
+        case React(id=cid, cost=cost):
+            return f"react {cid} {cost}"
+        case ExtraAction(bow=bow):
+            return "extra bow" if bow else "extra"
+        case Tactical(id=cid):
+            return f"tactical {cid}"
+        case Command(commander=commander, follower=follower):
+            return f"command {commander} {follower}"
+        case ReleaseStored(shooter=shooter):
+            return f"release {shooter}"
+        case LoseTrack(shooter=shooter):
+            return f"losetrack {shooter}"
+        case AnswerDirectHit(pay=pay):
+            return "pay" if pay else "take"
+        case EndTurn(superior=superior):
+            return "end superior" if superior else "end"
+        case Reorient(id=cid):
+            return f"reorient {cid}"
+        case Spend(id=cid, cost=cost):
+            return f"spend {cid} {cost}"
+        case MoraleCheck(id=cid):
+            return f"morale {cid}"
+        case Leave(id=cid, status=status):
+            return f"leave {cid} {status}"
+        case NextRound():
+            return "round"
+        case ForceBout():
+            return "force"
+        case EndCombat():
+            return "over"
+    raise ConstitutionError(f"no tracker command for {action!r}")
+
+
 def _prompt(combat: Combat) -> str:
     if combat.pending_direct_hit:
         return "direct hit — pay or take> "
@@ -404,6 +456,8 @@ def step(
 
 
 def _save(combat: Combat, path: str) -> str:
+    if not path:
+        raise _Usage("usage: save FILE")
     Path(path).write_text(combat.model_dump_json(indent=2), encoding="utf-8")
     return f"saved to {path}"
 
@@ -439,16 +493,16 @@ def run_tracker(
         if command in ("quit", "exit"):
             return
         if command in ("help", "?"):
-            console.print(HELP)
-            continue
-        if command == "status":
-            console.print(status_table(combat))
-            continue
-        if command == "legal":
-            for action in legal_actions(combat):
-                console.print(action.model_dump_json(exclude_defaults=True), markup=False)
+            print_help(console)
             continue
         try:
+            if command == "status":
+                console.print(status_table(combat))
+                continue
+            if command == "legal":
+                for action in legal_actions(combat):
+                    console.print(command_line(action), markup=False, highlight=False)
+                continue
             if command == "save":
                 console.print(_save(combat, line.split(" ", 1)[1].strip() if " " in line else ""))
                 continue
