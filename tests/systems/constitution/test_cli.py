@@ -65,7 +65,9 @@ def test_check_is_reproducible_with_a_seed(capsys):
 @pytest.mark.parametrize(
     "args",
     [
-        ("check", "--ability", "10", "--dc", "20", "--advantage", "1", "--disadvantage", "1"),
+        ("check", "--ability", "31", "--dc", "20"),
+        ("check", "--ability", "10", "--dc", "20", "--modifier", "99999999999999999999"),
+        ("odds", "--modifier", "1", "--dc", "1001"),
         ("odds", "--modifier", "1", "--dc", "20", "--natural-one", "maybe"),
         ("odds", "--modifier", "1", "--dc", "20", "--advantage", "21"),
         ("character", "new", "--class", "wizard"),
@@ -257,3 +259,18 @@ def test_a_follower_of_an_absent_commander_is_refused_and_the_tracker_goes_on(ca
     code, out, _ = run(capsys, "combat", stdin=script, monkeypatch=monkeypatch)
     assert code == 0 and "must join the fight first" in out and "end superior" not in out
     assert "\nattack" not in out and "round 1" in out
+
+
+def test_advantage_and_penalty_dice_cancel_on_the_command_line(capsys):
+    """§ 3.8, docs/rules C3-A09: two advantage and one penalty die roll as one advantage die."""
+    both = ("--advantage", "2", "--disadvantage", "1")
+    _, mixed, _ = run(capsys, "check", "--ability", "10", "--dc", "20", *both, "--seed", "4")
+    _, single, _ = run(
+        capsys, "check", "--ability", "10", "--dc", "20", "--advantage", "1", "--seed", "4"
+    )
+    assert "2d20!kh1" in mixed and json.loads(
+        run(capsys, "odds", "--modifier", "10", "--dc", "20", *both, "--json")[1]
+    ) == json.loads(
+        run(capsys, "odds", "--modifier", "10", "--dc", "20", "--advantage", "1", "--json")[1]
+    )
+    assert mixed.split(";")[0] == single.split(";")[0]
