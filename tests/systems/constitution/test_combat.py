@@ -401,6 +401,26 @@ def test_c3_m37_stored_shots_are_released_when_the_target_takes_damage():
     combat, _ = apply(combat, LoseTrack(shooter="Archer"), NO_DICE)
 
 
+def test_c3_m37_a_stored_shot_joins_damage_only_as_it_is_dealt():
+    """§ 5.22: the stored damage is added when the target takes damage, not at any time
+    after the target was last hurt."""
+    combat = fight(
+        fighter("Archer"),
+        fighter("Knight"),
+        fighter("Orc", "foes", hp=9),
+        initiative={"Archer": 20, "Knight": 15, "Orc": 5},
+    )
+    shot = AttackAction(attacker="Archer", target="Orc", ranged=True, store=True)
+    combat, _ = apply(combat, shot, FixedDice([12]))
+    combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, _ = apply(combat, AttackAction(attacker="Knight", target="Orc"), FixedDice([12, 2]))
+    assert ReleaseStored(shooter="Archer") in legal_actions(combat)
+    later, _ = apply(combat, EndTurn(), NO_DICE)
+    assert ReleaseStored(shooter="Archer") not in legal_actions(later)
+    with pytest.raises(IllegalMove, match="released when"):
+        apply(later, ReleaseStored(shooter="Archer"), FixedDice([5]))
+
+
 def test_c3_a35_firing_into_melee_rolls_a_d10_after_the_hit():
     """§ 5.21: from the side 6 in 10 hits the chosen target; aiming adds up to 2."""
     combat = fight(

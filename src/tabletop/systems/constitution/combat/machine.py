@@ -127,6 +127,9 @@ def apply(
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise IllegalMove(f"unknown action {action!r}")
+    if not isinstance(action, ReleaseStored):
+        # Stored shots join damage as it is dealt (§ 5.22); anything else moves past it.
+        combat = combat.evolve(last_damaged=None)
     return handler(combat, action, dice, options)
 
 
