@@ -265,18 +265,44 @@ def test_c3_m28_henchmen_are_at_1_and_act_on_a_command():
         initiative={"Boss": 18, "Sworn": 12, "Hero": 15},
     )
     assert combat.get("Grunt").initiative == 1
-    combat, _ = apply(combat, Command(commander="Boss", follower="Grunt"), NO_DICE)
+    combat, _ = apply(combat, Command(commander="Boss", followers=("Grunt",)), NO_DICE)
     assert combat.get("Grunt").turns_left == 0 and "Grunt" in combat.permits
-    combat, _ = apply(combat, Command(commander="Boss", follower="Sworn"), NO_DICE)
+    combat, _ = apply(combat, Command(commander="Boss", followers=("Sworn",)), NO_DICE)
     assert combat.get("Sworn").initiative == 2
     with pytest.raises(IllegalMove, match="does not take orders"):
-        apply(combat, Command(commander="Hero", follower="Grunt"), NO_DICE)
+        apply(combat, Command(commander="Hero", followers=("Grunt",)), NO_DICE)
     with pytest.raises(IllegalMove, match="always 1"):
         apply(
             Combat(combatants=(combat.get("Grunt").evolve(initiative=None, commander=None),)),
             RollInitiative(id="Grunt"),
             NO_DICE,
         )
+
+
+def test_c3_a52_one_order_out_of_turn_costs_the_commander_five_for_all_its_followers():
+    """§ 5.4 ("take −5 to order subordinates to attack"), § 5.11, docs/rules C3-A52: out of
+    the commander's turn one order sends several followers for a single −5; a proper
+    follower still pays 10 for acting on it, and one at 0 cannot (§ 5.9)."""
+    combat = fight(
+        fighter("Hero"),
+        fighter("Boss", "foes"),
+        fighter("G1", "foes", henchman=True, commander="Boss"),
+        fighter("G2", "foes", henchman=True, commander="Boss"),
+        fighter("Sworn", "foes", commander="Boss"),
+        initiative={"Hero": 20, "Boss": 15, "Sworn": 12},
+    )
+    order = Command(commander="Boss", followers=("G1", "G2", "Sworn"))
+    combat, events = apply(combat, order, NO_DICE)
+    assert scores(combat) == {"Hero": 20, "Boss": 10, "G1": 1, "G2": 1, "Sworn": 2}
+    assert [e.kind for e in events] == ["order", "command", "command", "command"]
+    assert combat.permits == ("G1", "G2", "Sworn")
+    with pytest.raises(IllegalMove, match="already acted"):
+        apply(combat, Command(commander="Boss", followers=("G1",)), NO_DICE)
+    spent = combat.replace(combat.get("Sworn").evolve(initiative=0))
+    with pytest.raises(IllegalMove, match="cannot react"):
+        apply(spent, Command(commander="Boss", followers=("Sworn",)), NO_DICE)
+    with pytest.raises(ValueError, match="named once"):
+        Command(commander="Boss", followers=("G1", "G1"))
 
 
 def test_c3_m28_a_henchman_reorients_to_1_without_rolling():

@@ -64,7 +64,7 @@ in a round   (the acting combatant's main action, or after paying initiative)
                           blind constrained unaware (the target's state: −5/−5/−10 AC)
                           melee=side|behind_closer|behind_further other=ID aim=N]
   defend ID            react ID 2|5|10 [what]      extra [bow]      tactical ID
-  command COMMANDER FOLLOWER     release SHOOTER     losetrack SHOOTER
+  command COMMANDER FOLLOWER…   release SHOOTER     losetrack SHOOTER
   pay | take           (answer a direct hit)
   end [superior]       (end the acting combatant's turn; superior: −10 and go again)
 between rounds
@@ -276,8 +276,8 @@ def _set(words: list[str]) -> BaseModel:
 
 
 def _command(words: list[str]) -> BaseModel:
-    _need(words, 2, "command COMMANDER FOLLOWER")
-    return Command(commander=words[0], follower=words[1])
+    _need(words, 2, "command COMMANDER FOLLOWER [FOLLOWER …]")
+    return build(Command, {"commander": words[0], "followers": tuple(words[1:])})
 
 
 def _cast(words: list[str]) -> BaseModel:
@@ -396,8 +396,8 @@ def command_line(action: BaseModel) -> str:
             return "extra bow" if bow else "extra"
         case Tactical(id=cid):
             return f"tactical {cid}"
-        case Command(commander=commander, follower=follower):
-            return f"command {commander} {follower}"
+        case Command(commander=commander, followers=followers):
+            return f"command {commander} {' '.join(followers)}"
         case ReleaseStored(shooter=shooter):
             return f"release {shooter}"
         case LoseTrack(shooter=shooter):

@@ -99,7 +99,7 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
             choices.append(ReleaseStored(shooter=reactor.id))
         commander = combat.get(reactor.commander) if reactor.commander else None
         if commander and commander.fighting and _may_order(combat, commander, reactor):
-            choices.append(Command(commander=commander.id, follower=reactor.id))
+            choices.append(Command(commander=commander.id, followers=(reactor.id,)))
     return choices
 
 
@@ -110,10 +110,12 @@ def _blows(attacker: Combatant, fighting: list[Combatant]) -> list[Model]:
 
 
 def _may_order(combat: Combat, commander: Combatant, follower: Combatant) -> bool:
-    """An order is possible when the commander acts or can still react, and a henchman
-    follower has not yet acted (§ 5.11)."""
+    """An order is possible when the commander acts or can still react, a henchman
+    follower has not yet acted, and any other follower can still react (§ 5.9, § 5.11)."""
     commander_able = combat.acting == commander.id or not commander.disoriented
-    return commander_able and (not follower.henchman or follower.turns_left > 0)
+    if follower.henchman:
+        return commander_able and follower.turns_left > 0
+    return commander_able and not follower.disoriented
 
 
 def apply(
