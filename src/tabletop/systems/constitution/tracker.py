@@ -379,48 +379,46 @@ def status_table(combat: Combat) -> Table:
     return table
 
 
+_COMMANDS: dict[type[BaseModel], tuple[str, tuple[str, ...]]] = {
+    RollInitiative: ("init", ("id",)),
+    Begin: ("begin", ()),
+    AttackAction: ("attack", ("attacker", "target")),
+    Defend: ("defend", ("id",)),
+    React: ("react", ("id", "cost")),
+    ExtraAction: ("extra", ("bow",)),
+    Tactical: ("tactical", ("id",)),
+    Command: ("command", ("commander", "followers")),
+    ReleaseStored: ("release", ("shooter",)),
+    LoseTrack: ("losetrack", ("shooter",)),
+    EndTurn: ("end", ("superior",)),
+    Reorient: ("reorient", ("id",)),
+    Spend: ("spend", ("id", "cost")),
+    MoraleCheck: ("morale", ("id",)),
+    Leave: ("leave", ("id", "status")),
+    NextRound: ("round", ()),
+    ForceBout: ("force", ()),
+    EndCombat: ("over", ()),
+}
+"""Each action's tracker verb and the fields written after it (a true flag as its name)."""
+
+
 def command_line(action: BaseModel) -> str:
     """The tracker command that takes `action`, so `legal` lists what can be typed."""
-    match action:
-        case RollInitiative(id=cid):
-            return f"init {cid}"
-        case Begin():
-            return "begin"
-        case AttackAction(attacker=attacker, target=target):
-            return f"attack {attacker} {target}"
-        case Defend(id=cid):
-            return f"defend {cid}"
-        case React(id=cid, cost=cost):
-            return f"react {cid} {cost}"
-        case ExtraAction(bow=bow):
-            return "extra bow" if bow else "extra"
-        case Tactical(id=cid):
-            return f"tactical {cid}"
-        case Command(commander=commander, followers=followers):
-            return f"command {commander} {' '.join(followers)}"
-        case ReleaseStored(shooter=shooter):
-            return f"release {shooter}"
-        case LoseTrack(shooter=shooter):
-            return f"losetrack {shooter}"
-        case AnswerDirectHit(pay=pay):
-            return "pay" if pay else "take"
-        case EndTurn(superior=superior):
-            return "end superior" if superior else "end"
-        case Reorient(id=cid):
-            return f"reorient {cid}"
-        case Spend(id=cid, cost=cost):
-            return f"spend {cid} {cost}"
-        case MoraleCheck(id=cid):
-            return f"morale {cid}"
-        case Leave(id=cid, status=status):
-            return f"leave {cid} {status}"
-        case NextRound():
-            return "round"
-        case ForceBout():
-            return "force"
-        case EndCombat():
-            return "over"
-    raise ConstitutionError(f"no tracker command for {action!r}")
+    if isinstance(action, AnswerDirectHit):
+        return "pay" if action.pay else "take"
+    if type(action) not in _COMMANDS:
+        raise ConstitutionError(f"no tracker command for {action!r}")
+    verb, fields = _COMMANDS[type(action)]
+    words = [verb]
+    for field in fields:
+        value = getattr(action, field)
+        if isinstance(value, bool):
+            words += [field] if value else []
+        elif isinstance(value, tuple):
+            words += value
+        else:
+            words.append(str(value))
+    return " ".join(words)
 
 
 def _prompt(combat: Combat) -> str:
