@@ -111,6 +111,8 @@ def test_xp_level(capsys):
     assert json.loads(out) == {"xp": 6000, "level": 4, "next_level_at": 12000}
     _, out, _ = run(capsys, "xp", "level", "150", "--tenth")
     assert "level 2" in out
+    _, out, _ = run(capsys, "xp", "level", str(10**30), "--json")
+    assert json.loads(out)["level"] == 30 and json.loads(out)["next_level_at"] is None
 
 
 def test_travel_days_and_encounters(capsys):

@@ -14,6 +14,7 @@ from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.constitution.character import (
     ABILITIES,
+    MAX_LEVEL,
     MAX_SCORE,
     Abilities,
     Character,
@@ -241,11 +242,12 @@ def xp_level(
     """The level an XP total earns (§ 2.9) and the XP for the next one."""
     options = Options(xp_scale="tenth" if tenth else "standard")
     level = level_for_xp(xp, options)
-    following = level_threshold(level + 1, options)
+    following = level_threshold(level + 1, options) if level < MAX_LEVEL else None
     if json:
         print_json({"xp": xp, "level": level, "next_level_at": following})
         return
-    console.print(f"{xp} XP: level {level}; level {level + 1} at {following} XP")
+    after = f"level {level + 1} at {following} XP" if following else "the engine's highest level"
+    console.print(f"{xp} XP: level {level}; {after}")
 
 
 # -- travel ----------------------------------------------------------------------------------------
