@@ -116,9 +116,11 @@ def test_c3_a47_the_superior_turn_needs_initiative_left_after_the_ten():
     """§ 5.3, docs/rules C3-A41 and C3-A47: a turn at initiative 0 is no turn, so a superior
     combatant at 10 or less cannot buy one."""
     combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 10, "B": 4})
-    assert combat.superior == ("A",) and EndTurn(superior=True) not in legal_actions(combat)
-    with pytest.raises(IllegalMove, match="no initiative left"):
+    assert combat.superior == () and EndTurn(superior=True) not in legal_actions(combat)
+    with pytest.raises(IllegalMove, match="superior"):
         apply(combat, EndTurn(superior=True), NO_DICE)
+    with pytest.raises(IllegalMove, match="no initiative left"):
+        apply(combat.evolve(superior=("A",)), EndTurn(superior=True), NO_DICE)
     combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 11, "B": 4})
     combat, _ = apply(combat, EndTurn(superior=True), NO_DICE)
     assert combat.acting == "B" and combat.get("A").turns_left == 1

@@ -170,11 +170,14 @@ def start_round(combat: Combat, options: Options, forced: bool) -> tuple[Combat,
 
 
 def _superior(combat: Combat, options: Options) -> tuple[str, ...]:
-    """The unique highest initiative at the start of the round (C3-A12)."""
+    """The unique highest initiative at the start of the round (C3-A12), if it is above the
+    10 the extra turn costs (C3-A47)."""
     able = [c for c in combat.combatants if c.turns_left > 0]
     if not able:
         return ()
     best = max(c.initiative or 0 for c in able)
+    if best <= SUPERIOR_COST:
+        return ()
     top = tuple(c.id for c in able if c.initiative == best)
     if len(top) > 1 and options.superior_initiative_ties == "nobody":
         return ()

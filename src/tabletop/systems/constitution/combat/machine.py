@@ -32,7 +32,6 @@ from tabletop.systems.constitution.combat.flow import (
 )
 from tabletop.systems.constitution.combat.state import (
     REACTION_COSTS,
-    SUPERIOR_COST,
     Combat,
     Combatant,
 )
@@ -84,7 +83,7 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
             choices += _blows(acting, fighting)
             choices.append(Defend(id=acting.id))
         choices += [ExtraAction(), EndTurn()]
-        if acting.id in combat.superior and (acting.initiative or 0) > SUPERIOR_COST:
+        if acting.id in combat.superior:
             choices.append(EndTurn(superior=True))
     for reactor in fighting:
         if not reactor.disoriented and reactor.id != combat.acting:
