@@ -184,6 +184,24 @@ def test_c3_a14_an_extra_action_costs_ten_and_five_with_bow_training():
     assert scores(archer)["A"] == 15
 
 
+def test_c3_a13_at_zero_there_is_nothing_left_to_buy_with():
+    """§ 5.2, § 5.9, docs/rules C3-A13: paying more than one has leaves 0, but at 0 no
+    extra action (and no physical action between rounds) can be bought for nothing."""
+    combat = fight(fighter("A"), fighter("B", "foes", hp=50), initiative={"A": 3, "B": 1})
+    combat, _ = apply(combat, ExtraAction(), NO_DICE)
+    assert scores(combat)["A"] == 0 and "A" in combat.permits
+    combat, _ = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([3]))
+    combat, _ = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([3]))
+    assert ExtraAction() not in legal_actions(combat)
+    with pytest.raises(IllegalMove, match="nothing to spend"):
+        apply(combat, ExtraAction(), NO_DICE)
+    for _ in range(2):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    assert Spend(id="A", cost=2) not in legal_actions(combat)
+    with pytest.raises(IllegalMove, match="nothing to spend"):
+        apply(combat, Spend(id="A", cost=2), NO_DICE)
+
+
 def test_an_attack_needs_the_turn_or_paid_initiative():
     """§ 5.2: one action at one's count; more must be bought with initiative."""
     combat = abc()

@@ -53,8 +53,11 @@ def in_fight(combat: Combat, combatant_id: str) -> Combatant:
 
 
 def pay(combatant: Combatant, cost: int, options: Options) -> Combatant:
-    """Spend initiative; past 0 it is clamped, or refused (C3-A13)."""
+    """Spend initiative; past 0 it is clamped, or refused (C3-A13). At 0 there is nothing
+    left to pay with, so nothing can be bought (§ 5.9)."""
     have = combatant.initiative or 0
+    if have == 0:
+        raise IllegalMove(f"{combatant.name} is at initiative 0 and has nothing to spend")
     if cost > have and options.overspend_initiative == "refuse":
         raise IllegalMove(f"{combatant.name} has {have} initiative, not the {cost} this costs")
     return combatant.evolve(initiative=max(0, have - cost))

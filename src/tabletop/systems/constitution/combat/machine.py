@@ -67,7 +67,7 @@ def _respite_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
     if unrolled:
         return list(unrolled)
     choices: list[Model] = [Reorient(id=c.id) for c in fighting if not c.reorienting]
-    choices += [Spend(id=c.id, cost=2) for c in fighting]
+    choices += [Spend(id=c.id, cost=2) for c in fighting if not c.disoriented]
     choices += [NextRound(), EndCombat()]
     if not combat.respite_taken and any((c.initiative or 0) > 0 for c in fighting):
         choices.append(ForceBout())
@@ -82,7 +82,8 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
         if can_act(combat, acting.id):
             choices += _blows(acting, fighting)
             choices.append(Defend(id=acting.id))
-        choices += [ExtraAction(), EndTurn()]
+        choices += [ExtraAction()] if not acting.disoriented else []
+        choices.append(EndTurn())
         if acting.id in combat.superior:
             choices.append(EndTurn(superior=True))
     for reactor in fighting:
