@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice
 from tabletop.errors import RollError
-from tabletop.systems.constitution import ConstitutionError, Options, check, degree, skill_score
+from tabletop.systems.constitution import (
+    ConstitutionError,
+    Options,
+    active_defence,
+    check,
+    degree,
+    skill_score,
+)
 from tabletop.systems.constitution.check import MAX_EXTRA_DICE, reroll, resolve_degree
 
 
@@ -50,6 +57,17 @@ def test_c3_t05_natural_one_as_minus_five_gives_the_same_here():
     """C3-A06 option natural_one=minus_five: 6 vs 20 → margin −14 → F3."""
     result = check(10, 20, FixedDice([1]), options=Options(natural_one="minus_five"))
     assert result.degree == -3
+
+
+def test_c3_a06_minus_five_scores_the_natural_one_as_minus_four_in_the_total():
+    """§ 3.5, docs/rules C3-A06 option minus_five: the 1 is replaced by −4, so the total an
+    active defence uses (§ 5.17) is −4 + score, consistent with the degree."""
+    minus_five = Options(natural_one="minus_five")
+    result = check(25, 20, FixedDice([1]), options=minus_five)
+    assert (result.total, result.margin, result.degree) == (21, 1, 1)
+    assert "−4 + 25 = 21" in result.describe() and "scored as −4" in result.describe()
+    assert active_defence(25, 20, FixedDice([1]), minus_five)[0] == 21
+    assert active_defence(25, 20, FixedDice([1]))[0] == 26
 
 
 def test_c3_a06_step_turns_a_first_degree_success_into_a_failure():

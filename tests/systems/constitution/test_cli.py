@@ -6,11 +6,14 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.cli.app import main
-from tabletop.dice import FixedDice
-from tabletop.systems.constitution import Combat
-from tabletop.systems.constitution.tracker import step
+from tabletop.dice import FixedDice, SeededDice
+from tabletop.systems.constitution import Combat, apply
+from tabletop.systems.constitution.combat import legal_actions
+from tabletop.systems.constitution.tracker import command_line, parse_line, step
 
 
 def run(capsys, *args: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
@@ -62,7 +65,9 @@ def test_check_is_reproducible_with_a_seed(capsys):
 @pytest.mark.parametrize(
     "args",
     [
-        ("check", "--ability", "10", "--dc", "20", "--advantage", "1", "--disadvantage", "1"),
+        ("check", "--ability", "31", "--dc", "20"),
+        ("check", "--ability", "10", "--dc", "20", "--modifier", "99999999999999999999"),
+        ("odds", "--modifier", "1", "--dc", "1001"),
         ("odds", "--modifier", "1", "--dc", "20", "--natural-one", "maybe"),
         ("odds", "--modifier", "1", "--dc", "20", "--advantage", "21"),
         ("character", "new", "--class", "wizard"),
@@ -106,6 +111,8 @@ def test_xp_level(capsys):
     assert json.loads(out) == {"xp": 6000, "level": 4, "next_level_at": 12000}
     _, out, _ = run(capsys, "xp", "level", "150", "--tenth")
     assert "level 2" in out
+    _, out, _ = run(capsys, "xp", "level", str(10**30), "--json")
+    assert json.loads(out)["level"] == 30 and json.loads(out)["next_level_at"] is None
 
 
 def test_travel_days_and_encounters(capsys):
@@ -201,3 +208,71 @@ def test_a_corrupt_save_is_refused(capsys, tmp_path):
     bad.write_text("not json")
     code, _, err = run(capsys, "combat", "--load", str(bad))
     assert code == 2 and "not a saved fight" in err
+
+
+def test_the_tracker_help_shows_every_option(capsys, monkeypatch):
+    """The bracketed options are text, not Rich markup: a referee must see them."""
+    _, out, _ = run(capsys, "combat", stdin="help\n", monkeypatch=monkeypatch)
+    assert "add NAME [side=S wits=N" in out
+    assert "init ID [advantage|ambush|penalty|flat] [bonus=N]" in out
+    assert "attack ATTACKER TARGET [mod=N" in out and "react ID 2|5|10 [what]" in out
+    assert "leave ID [down|fled|dead]" in out
+
+
+def test_legal_lists_commands_a_referee_can_type(capsys, monkeypatch):
+    """`legal` names each choice as the tracker command that takes it."""
+    script = "add Ada hp=5\nadd Orc side=foes morale=7\nset Ada 20\nset Orc 10\nbegin\nlegal\n"
+    _, out, _ = run(capsys, "combat", stdin=script, monkeypatch=monkeypatch)
+    lines = {line.rpartition("> ")[2] for line in out.splitlines()}
+    for command in ("attack Ada Orc", "defend Ada", "react Orc 5", "end superior", "morale Orc"):
+        assert command in lines
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), choices=st.lists(st.integers(0, 10**6), max_size=40))
+def test_every_legal_choice_typed_back_is_the_same_choice(seed, choices):
+    """`command_line` and the tracker's parser agree on every legal action of a fight."""
+    dice = SeededDice(seed)
+    combat = Combat()
+    for line in (
+        "add A hp=6 tactician",
+        "add B hp=4 shield",
+        "add C side=foes hp=5 morale=7",
+        "add D side=foes hp=3 henchman commander=C",
+    ):
+        combat, _ = step(combat, line, dice)
+    for choice in choices:
+        legal = legal_actions(combat)
+        if not legal:
+            break
+        for action in legal:
+            assert parse_line(command_line(action)) == [action]
+        combat, _ = apply(combat, legal[choice % len(legal)], dice)
+
+
+def test_save_without_a_file_name_says_how(capsys, monkeypatch):
+    _, out, _ = run(capsys, "combat", stdin="save\n", monkeypatch=monkeypatch)
+    assert "usage: save FILE" in out
+
+
+def test_a_follower_of_an_absent_commander_is_refused_and_the_tracker_goes_on(capsys, monkeypatch):
+    """Before, `legal` stopped the tracker with an error once such a follower was in."""
+    script = "add G commander=Nobody\nadd H\nset H 4\nbegin\nlegal\nstatus\n"
+    code, out, _ = run(capsys, "combat", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0 and "must join the fight first" in out and "end superior" not in out
+    assert "\nattack" not in out and "round 1" in out
+
+
+def test_advantage_and_penalty_dice_cancel_on_the_command_line(capsys):
+    """§ 3.8, docs/rules C3-A09: two advantage and one penalty die roll as one advantage die."""
+    both = ("--advantage", "2", "--disadvantage", "1")
+    _, mixed, _ = run(capsys, "check", "--ability", "10", "--dc", "20", *both, "--seed", "4")
+    _, single, _ = run(
+        capsys, "check", "--ability", "10", "--dc", "20", "--advantage", "1", "--seed", "4"
+    )
+    assert "2d20!kh1" in mixed and json.loads(
+        run(capsys, "odds", "--modifier", "10", "--dc", "20", *both, "--json")[1]
+    ) == json.loads(
+        run(capsys, "odds", "--modifier", "10", "--dc", "20", "--advantage", "1", "--json")[1]
+    )
+    assert mixed.split(";")[0] == single.split(";")[0]

@@ -85,7 +85,45 @@ def test_c3_t13_the_initiative_economy():
     combat, _ = apply(combat, EndTurn(), NO_DICE)
     assert combat.phase == "between_rounds"  # the bout goes on: A is still above 0
     combat, events = apply(combat, ForceBout(), NO_DICE)
-    assert combat.phase == "over" and events[-1].kind == "bout_over"
+    assert events[-1].kind == "bout_over" and scores(combat) == {"A": 0, "B": 0, "C": 0}
+
+
+def test_c3_a50_a_spent_bout_ends_the_bout_not_the_fight():
+    """§ 5.8, § 5.1, docs/rules C3-A50: when forcing the bout on leaves everyone at 0 they
+    break apart into the respite, and re-orient (penalty die at 0, § 5.9) to fight on."""
+    combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 12, "B": 4})
+    for _ in range(2):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, _ = apply(combat, ForceBout(), NO_DICE)
+    assert combat.phase == "round" and combat.forced and scores(combat) == {"A": 2, "B": 0}
+    combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, events = apply(combat, ForceBout(), NO_DICE)
+    assert events[-1].kind == "bout_over" and scores(combat) == {"A": 0, "B": 0}
+    assert combat.phase == "between_rounds"
+    legal = legal_actions(combat)
+    assert ForceBout() not in legal and EndCombat() in legal and Reorient(id="B") in legal
+    with pytest.raises(IllegalMove, match="everyone is at 0"):
+        apply(combat.evolve(respite_taken=False), ForceBout(), NO_DICE)
+    combat, _ = apply(combat, Reorient(id="A"), FixedDice([3, 16]))
+    assert combat.get("A").initiative == 13  # 2d20!kl1 → 3, + wits 10
+    combat, _ = apply(combat, NextRound(), NO_DICE)
+    assert combat.round == 3 and combat.phase == "between_rounds"  # only reactions for A
+    combat, _ = apply(combat, NextRound(), NO_DICE)
+    assert combat.round == 4 and combat.acting == "A"
+
+
+def test_c3_a47_the_superior_turn_needs_initiative_left_after_the_ten():
+    """§ 5.3, docs/rules C3-A41 and C3-A47: a turn at initiative 0 is no turn, so a superior
+    combatant at 10 or less cannot buy one."""
+    combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 10, "B": 4})
+    assert combat.superior == () and EndTurn(superior=True) not in legal_actions(combat)
+    with pytest.raises(IllegalMove, match="superior"):
+        apply(combat, EndTurn(superior=True), NO_DICE)
+    with pytest.raises(IllegalMove, match="no initiative left"):
+        apply(combat.evolve(superior=("A",)), EndTurn(superior=True), NO_DICE)
+    combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 11, "B": 4})
+    combat, _ = apply(combat, EndTurn(superior=True), NO_DICE)
+    assert combat.acting == "B" and combat.get("A").turns_left == 1
 
 
 def test_c3_a12_a_tie_for_highest_gives_nobody_the_superior_turn():
@@ -146,6 +184,24 @@ def test_c3_a14_an_extra_action_costs_ten_and_five_with_bow_training():
     assert scores(archer)["A"] == 15
 
 
+def test_c3_a13_at_zero_there_is_nothing_left_to_buy_with():
+    """§ 5.2, § 5.9, docs/rules C3-A13: paying more than one has leaves 0, but at 0 no
+    extra action (and no physical action between rounds) can be bought for nothing."""
+    combat = fight(fighter("A"), fighter("B", "foes", hp=50), initiative={"A": 3, "B": 1})
+    combat, _ = apply(combat, ExtraAction(), NO_DICE)
+    assert scores(combat)["A"] == 0 and "A" in combat.permits
+    combat, _ = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([3]))
+    combat, _ = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([3]))
+    assert ExtraAction() not in legal_actions(combat)
+    with pytest.raises(IllegalMove, match="nothing to spend"):
+        apply(combat, ExtraAction(), NO_DICE)
+    for _ in range(2):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    assert Spend(id="A", cost=2) not in legal_actions(combat)
+    with pytest.raises(IllegalMove, match="nothing to spend"):
+        apply(combat, Spend(id="A", cost=2), NO_DICE)
+
+
 def test_an_attack_needs_the_turn_or_paid_initiative():
     """§ 5.2: one action at one's count; more must be bought with initiative."""
     combat = abc()
@@ -185,6 +241,7 @@ def test_c3_m35_a_direct_hit_waits_for_the_defender_to_pay_or_take_it():
     combat = fight(fighter("A"), fighter("B", "foes", hp=12), initiative={"A": 20, "B": 10})
     combat, events = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([20, 10, 3]))
     assert combat.pending_direct_hit is not None and events[-1].kind == "direct_hit"
+    assert "(3 damage)" in events[-1].message and "at DC 23" in events[-1].message
     assert legal_actions(combat) == [AnswerDirectHit(pay=False), AnswerDirectHit(pay=True)]
     with pytest.raises(IllegalMove, match="answer the direct hit"):
         apply(combat, EndTurn(), NO_DICE)
@@ -228,18 +285,89 @@ def test_c3_m28_henchmen_are_at_1_and_act_on_a_command():
         initiative={"Boss": 18, "Sworn": 12, "Hero": 15},
     )
     assert combat.get("Grunt").initiative == 1
-    combat, _ = apply(combat, Command(commander="Boss", follower="Grunt"), NO_DICE)
+    combat, _ = apply(combat, Command(commander="Boss", followers=("Grunt",)), NO_DICE)
     assert combat.get("Grunt").turns_left == 0 and "Grunt" in combat.permits
-    combat, _ = apply(combat, Command(commander="Boss", follower="Sworn"), NO_DICE)
+    combat, _ = apply(combat, Command(commander="Boss", followers=("Sworn",)), NO_DICE)
     assert combat.get("Sworn").initiative == 2
     with pytest.raises(IllegalMove, match="does not take orders"):
-        apply(combat, Command(commander="Hero", follower="Grunt"), NO_DICE)
+        apply(combat, Command(commander="Hero", followers=("Grunt",)), NO_DICE)
     with pytest.raises(IllegalMove, match="always 1"):
         apply(
-            Combat(combatants=(combat.get("Grunt").evolve(initiative=None),)),
+            Combat(combatants=(combat.get("Grunt").evolve(initiative=None, commander=None),)),
             RollInitiative(id="Grunt"),
             NO_DICE,
         )
+
+
+def test_c3_a52_one_order_out_of_turn_costs_the_commander_five_for_all_its_followers():
+    """§ 5.4 ("take −5 to order subordinates to attack"), § 5.11, docs/rules C3-A52: out of
+    the commander's turn one order sends several followers for a single −5; a proper
+    follower still pays 10 for acting on it, and one at 0 cannot (§ 5.9)."""
+    combat = fight(
+        fighter("Hero"),
+        fighter("Boss", "foes"),
+        fighter("G1", "foes", henchman=True, commander="Boss"),
+        fighter("G2", "foes", henchman=True, commander="Boss"),
+        fighter("Sworn", "foes", commander="Boss"),
+        initiative={"Hero": 20, "Boss": 15, "Sworn": 12},
+    )
+    order = Command(commander="Boss", followers=("G1", "G2", "Sworn"))
+    combat, events = apply(combat, order, NO_DICE)
+    assert scores(combat) == {"Hero": 20, "Boss": 10, "G1": 1, "G2": 1, "Sworn": 2}
+    assert [e.kind for e in events] == ["order", "command", "command", "command"]
+    assert combat.permits == ("G1", "G2", "Sworn")
+    with pytest.raises(IllegalMove, match="already acted"):
+        apply(combat, Command(commander="Boss", followers=("G1",)), NO_DICE)
+    spent = combat.replace(combat.get("Sworn").evolve(initiative=0))
+    with pytest.raises(IllegalMove, match="cannot react"):
+        apply(spent, Command(commander="Boss", followers=("Sworn",)), NO_DICE)
+    with pytest.raises(ValueError, match="named once"):
+        Command(commander="Boss", followers=("G1", "G1"))
+
+
+def test_c3_m28_a_henchman_reorients_to_1_without_rolling():
+    """§ 5.11 (henchmen never roll initiative), § 5.6, docs/rules C3-A46: a henchman at 0
+    after a forced bout re-orients back to 1; no die is rolled."""
+    combat = fight(
+        fighter("Boss", "foes"),
+        fighter("Grunt", "foes", henchman=True, commander="Boss"),
+        fighter("Hero"),
+        initiative={"Boss": 18, "Hero": 15},
+    )
+    for _ in range(3):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, _ = apply(combat, ForceBout(), NO_DICE)
+    assert combat.get("Grunt").initiative == 0
+    for _ in range(2):
+        combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, events = apply(combat, Reorient(id="Grunt"), NO_DICE)
+    assert combat.get("Grunt").initiative == 1 and events[0].dice == ()
+
+
+def test_a_commander_must_join_before_their_followers():
+    """§ 5.11: an order needs a superior in the fight; a dangling name is refused at once."""
+    with pytest.raises(IllegalMove, match="must join the fight first"):
+        apply(Combat(), Add(combatant=fighter("Grunt", commander="Boss")), NO_DICE)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"acting": "ghost"},
+        {"permits": ["ghost"]},
+        {"superior": ["ghost"]},
+        {"phase": "between_rounds"},
+    ],
+)
+def test_a_fight_that_names_someone_absent_is_refused(change):
+    """A saved fight is checked whole: every id it mentions must be a combatant."""
+    data = {**abc().model_dump(mode="json"), **change}
+    with pytest.raises(ValueError, match=r"not in the fight|nobody takes a turn"):
+        Combat.model_validate(data)
+    twins = {**abc().model_dump(mode="json")}
+    twins["combatants"] = [twins["combatants"][0]] * 2
+    with pytest.raises(ValueError, match="share an id"):
+        Combat.model_validate(twins)
 
 
 def test_c3_m23_reorienting_rerolls_with_a_penalty_die_at_zero_and_skips_the_turn():
@@ -317,6 +445,26 @@ def test_c3_m37_stored_shots_are_released_when_the_target_takes_damage():
     combat, _ = apply(combat, ReleaseStored(shooter="Archer"), FixedDice([5]))
     assert combat.get("Orc").hp == 2 and combat.get("Archer").stored == ()
     combat, _ = apply(combat, LoseTrack(shooter="Archer"), NO_DICE)
+
+
+def test_c3_m37_a_stored_shot_joins_damage_only_as_it_is_dealt():
+    """§ 5.22: the stored damage is added when the target takes damage, not at any time
+    after the target was last hurt."""
+    combat = fight(
+        fighter("Archer"),
+        fighter("Knight"),
+        fighter("Orc", "foes", hp=9),
+        initiative={"Archer": 20, "Knight": 15, "Orc": 5},
+    )
+    shot = AttackAction(attacker="Archer", target="Orc", ranged=True, store=True)
+    combat, _ = apply(combat, shot, FixedDice([12]))
+    combat, _ = apply(combat, EndTurn(), NO_DICE)
+    combat, _ = apply(combat, AttackAction(attacker="Knight", target="Orc"), FixedDice([12, 2]))
+    assert ReleaseStored(shooter="Archer") in legal_actions(combat)
+    later, _ = apply(combat, EndTurn(), NO_DICE)
+    assert ReleaseStored(shooter="Archer") not in legal_actions(later)
+    with pytest.raises(IllegalMove, match="released when"):
+        apply(later, ReleaseStored(shooter="Archer"), FixedDice([5]))
 
 
 def test_c3_a35_firing_into_melee_rolls_a_d10_after_the_hit():

@@ -117,7 +117,17 @@ def test_c3_a28_sleep_deprivation_counts_periods_after_the_first():
     assert penalties(state, 10)["sleep"] == -8
     state = days(state, hero, 1, slept="badly")
     assert penalties(state, 10)["sleep"] == -2
+    assert penalties(days(state, hero, 1, slept="badly"), 10)["sleep"] == -2
     assert penalties(days(state, hero, 1), 10)["sleep"] == 0
+
+
+def test_c3_a28_a_bad_night_brings_a_penalty_down_but_never_makes_one():
+    """§ 15.6, docs/rules C3-A28: sleeping badly brings an exhaustion penalty to −2; a rested
+    character (or one only a day awake, penalty 0) who sleeps badly has none to bring."""
+    hero = make_character()
+    assert penalties(days(Deprivation(), hero, 3, slept="badly"), 10)["sleep"] == 0
+    one_day = days(Deprivation(), hero, 1, slept="none")
+    assert penalties(days(one_day, hero, 1, slept="badly"), 10)["sleep"] == 0
 
 
 def test_c3_m79_staying_awake_is_a_will_check_at_25_with_the_penalties():
@@ -137,5 +147,26 @@ def test_c3_m80_combined_penalties_halve_speed_then_call_for_injury_saves():
     _, injury, _ = deprivation_injury(hero, half, NO_DICE)
     assert injury is None
     full = Deprivation(fasting=True, fasting_days=1, hours_awake=48, dehydration=-4)
+    _hurt, injury, _ = deprivation_injury(hero, full, FixedDice([20, 2, 20, 1]))
+    assert injury.dc == 20 and injury.outcome == "minor_wound" and injury.standing
+
+
+def test_c3_a51_the_deprivation_penalty_weighs_on_the_daily_injury_saves():
+    """§ 15.7 with § 15.2 ("all checks") and § 3.1 (a save is a check), docs/rules C3-A51:
+    STR 8, will 10 at −10: the strength save is [12] + 8 − 10 = 10, a failure."""
+    hero = make_character(strength=8, will=10)
+    full = Deprivation(fasting=True, fasting_days=1, hours_awake=48, dehydration=-4)
     _hurt, injury, _ = deprivation_injury(hero, full, FixedDice([12, 10]))
-    assert injury.dc == 20 and injury.outcome == "minor_wound"
+    assert injury.strength_save.total == 10 and injury.outcome == "major_wound"
+    assert injury.will_save.total == 10 and not injury.standing
+
+
+def test_c3_a51_a_dry_day_save_carries_the_penalties_in_force():
+    """§ 15.5 with § 15.2 and § 3.1, docs/rules C3-A51: STR 10, already fasting (−2) and a
+    day dry (−4): the next dry day's save [13] comes to 13 + 10 − 6 = 17 < 20, a failure."""
+    hero = make_character(strength=10)
+    state = Deprivation(fasting=True, fasting_days=1, dehydration=-4)
+    state, events = pass_day(state, hero, FixedDice([13]), meal="half", drank=False)
+    assert state.dehydration == -6 and state.failed_water_saves == 1
+    thirst = next(e for e in events if e.kind == "thirst")
+    assert "13 + 4 = 17 vs DC 20: failure" in thirst.message

@@ -78,6 +78,7 @@ class Check(Model):
     disadvantage: int = Field(ge=0)
     die: int = Field(ge=1, description="the kept d20 with its explosions")
     total: int
+    """The die plus the score; under the `minus_five` reading a natural 1 counts as −4."""
     natural_one: bool
     degree: int
     roll: DiceRecord
@@ -104,8 +105,12 @@ class Check(Model):
         )
         sign = "+" if self.score >= 0 else "−"
         note = " (natural 1)" if self.natural_one else ""
+        shown = self.total - self.score
+        face = f"−{-shown}" if shown < 0 else str(shown)
+        if shown != self.die:
+            note = f" (natural 1, scored as {face})"
         return (
-            f"{self.roll.text}; {self.die} {sign} {abs(self.score)} = {self.total} "
+            f"{self.roll.text}; {face} {sign} {abs(self.score)} = {self.total} "
             f"vs DC {self.dc}: {outcome}{note}"
         )
 
@@ -123,13 +128,14 @@ def check(
     net = net_extra_dice(advantage, disadvantage)
     rolled = roll(d20_expression(net), dice)
     die = rolled.total
+    scored_as_minus_four = die == 1 and options.natural_one == "minus_five"
     return Check(
         score=score,
         dc=dc,
         advantage=advantage,
         disadvantage=disadvantage,
         die=die,
-        total=die + score,
+        total=die + score - (NATURAL_ONE_PENALTY if scored_as_minus_four else 0),
         natural_one=die == 1,
         degree=resolve_degree(die, score, dc, options),
         roll=DiceRecord.of(rolled),

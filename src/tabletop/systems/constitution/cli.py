@@ -14,6 +14,8 @@ from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.constitution.character import (
     ABILITIES,
+    MAX_LEVEL,
+    MAX_SCORE,
     Abilities,
     Character,
     level_for_xp,
@@ -47,10 +49,24 @@ app.add_typer(character_app, name="character")
 app.add_typer(xp_app, name="xp")
 
 Advantage = Annotated[
-    int, typer.Option("--advantage", min=0, max=20, help="Advantage dice (keep the best).")
+    int,
+    typer.Option(
+        "--advantage", min=0, max=20, help="Advantage dice (keep the best); cancel penalty dice."
+    ),
 ]
 Disadvantage = Annotated[
-    int, typer.Option("--disadvantage", min=0, max=20, help="Penalty dice (keep the worst).")
+    int,
+    typer.Option(
+        "--disadvantage", min=0, max=20, help="Penalty dice (keep the worst); cancel advantage."
+    ),
+]
+MAX_NUMBER = 1000
+"""Largest DC or modifier the command line takes, either way: a documented bound."""
+Dc = Annotated[
+    int,
+    typer.Option(
+        "--dc", min=-MAX_NUMBER, max=MAX_NUMBER, help="The difficulty class; 20 is normal."
+    ),
 ]
 NaturalOne = Annotated[
     str,
@@ -71,13 +87,6 @@ def _options(natural_one: str = "step", fail_rounding: str = "floor") -> Options
         raise ConstitutionError(
             "--natural-one is step, minus_five or ignore; --fail-rounding is floor or ceil"
         ) from error
-
-
-def _one_side(advantage: int, disadvantage: int) -> None:
-    if advantage and disadvantage:
-        raise ConstitutionError(
-            "give --advantage or --disadvantage, not both (they cancel one for one)"
-        )
 
 
 def _print_events(events: list[Event]) -> None:
@@ -138,9 +147,16 @@ def _print_sheet(character: Character) -> None:
 
 @app.command("check")
 def check_command(
-    ability: Annotated[int, typer.Option("--ability", help="The ability score (§ 3.1).")],
-    dc: Annotated[int, typer.Option("--dc", help="The difficulty class; 20 is normal.")],
-    modifier: Annotated[int, typer.Option("--modifier", help="Bonuses minus penalties.")] = 0,
+    ability: Annotated[
+        int, typer.Option("--ability", min=0, max=MAX_SCORE, help="The ability score (§ 3.1).")
+    ],
+    dc: Dc,
+    modifier: Annotated[
+        int,
+        typer.Option(
+            "--modifier", min=-MAX_NUMBER, max=MAX_NUMBER, help="Bonuses minus penalties."
+        ),
+    ] = 0,
     skill: Annotated[
         int | None,
         typer.Option("--skill", min=0, max=100, help="Scale the ability by a skill % (§ 4.10)."),
@@ -153,7 +169,6 @@ def check_command(
     json: Json = False,
 ) -> None:
     """Roll an ability check: 1d20 (exploding on 20) + ability + modifier vs DC."""
-    _one_side(advantage, disadvantage)
     options = _options(natural_one, fail_rounding)
     score = ability if skill is None else skill_score(ability, skill, options)
     result = check(
@@ -175,8 +190,13 @@ def check_command(
 
 @app.command("odds")
 def odds_command(
-    modifier: Annotated[int, typer.Option("--modifier", help="Ability plus every modifier.")],
-    dc: Annotated[int, typer.Option("--dc", help="The difficulty class.")],
+    modifier: Annotated[
+        int,
+        typer.Option(
+            "--modifier", min=-MAX_NUMBER, max=MAX_NUMBER, help="Ability plus every modifier."
+        ),
+    ],
+    dc: Dc,
     advantage: Advantage = 0,
     disadvantage: Disadvantage = 0,
     natural_one: NaturalOne = "step",
@@ -184,7 +204,6 @@ def odds_command(
     json: Json = False,
 ) -> None:
     """Exact odds of every degree of success and failure, exploding 20s and natural 1s included."""
-    _one_side(advantage, disadvantage)
     odds = check_odds(
         modifier,
         dc,
@@ -223,11 +242,12 @@ def xp_level(
     """The level an XP total earns (§ 2.9) and the XP for the next one."""
     options = Options(xp_scale="tenth" if tenth else "standard")
     level = level_for_xp(xp, options)
-    following = level_threshold(level + 1, options)
+    following = level_threshold(level + 1, options) if level < MAX_LEVEL else None
     if json:
         print_json({"xp": xp, "level": level, "next_level_at": following})
         return
-    console.print(f"{xp} XP: level {level}; level {level + 1} at {following} XP")
+    after = f"level {level + 1} at {following} XP" if following else "the engine's highest level"
+    console.print(f"{xp} XP: level {level}; {after}")
 
 
 # -- travel ----------------------------------------------------------------------------------------

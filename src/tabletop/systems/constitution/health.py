@@ -111,6 +111,12 @@ class Injury(Model):
     gave_up: bool = Field(default=False, description="the player failed the will save on purpose")
 
 
+def direct_hit_dc(damage: int, options: Options = DEFAULT) -> int:
+    """The injury DC of a hit that bypasses HP: 20 + the damage rolled, as if the HP were 0,
+    or a flat 20 (C3-A16)."""
+    return INJURY_DC + (damage if options.direct_hit_injury_dc == "damage" else 0)
+
+
 def overflow(hp: int, damage: int) -> int:
     """Damage that got past the HP (§ 6.6); falling to exactly 0 overflows nothing (§ 5.18)."""
     return max(0, damage - hp)
@@ -258,9 +264,12 @@ def direct_hit(
             )
         paid = character.evolve(hp=character.hp - price)
         return paid, None, [Event(kind="hp_paid", message=f"{character.name} pays {price} HP")]
-    dc = INJURY_DC + (damage if options.direct_hit_injury_dc == "damage" else 0)
     hurt, injury, events = injury_saves(
-        character, dc, dice, take_major_wound=take_major_wound, options=options
+        character,
+        direct_hit_dc(damage, options),
+        dice,
+        take_major_wound=take_major_wound,
+        options=options,
     )
     return hurt, injury, events
 

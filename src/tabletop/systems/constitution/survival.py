@@ -148,10 +148,13 @@ def _eat(state: Deprivation, meal: Meal, exerted: bool, strength: int, options: 
 def _drink(
     state: Deprivation, drank: bool, character: Character, dice: DiceSource, options: Options
 ) -> tuple[Deprivation, list[Event], Check | None]:
-    """One day's water (§ 15.5): without it, a strength save sets the penalty."""
+    """One day's water (§ 15.5): without it, a strength save sets the penalty. The save is a
+    check like any other, so the deprivation penalties already in force apply (C3-A51)."""
     if drank:
         return state.evolve(dehydration=0, failed_water_saves=0), [], None
-    save = check(character.abilities.strength, DEHYDRATION_DC, dice, options=options)
+    strength = character.abilities.strength
+    score = strength + total_penalty(state, strength, options)
+    save = check(score, DEHYDRATION_DC, dice, options=options)
     penalty = DEHYDRATION_PASSED if save.success else DEHYDRATION_FAILED
     if options.dehydration == "cumulative":
         penalty += state.dehydration
@@ -166,11 +169,12 @@ def _drink(
 
 
 def _sleep(state: Deprivation, slept: Sleep) -> Deprivation:
-    """One night (§ 15.6): well clears the penalty, badly leaves −2, none adds a day awake."""
+    """One night (§ 15.6): well clears the penalty; badly brings a penalty to −2 (and leaves
+    a rested character unpenalised, C3-A28); none adds a day awake."""
     if slept == "well":
         return state.evolve(hours_awake=0, poor_sleep=False)
     if slept == "badly":
-        return state.evolve(hours_awake=0, poor_sleep=True)
+        return state.evolve(hours_awake=0, poor_sleep=sleep_penalty(state) != 0)
     return state.evolve(hours_awake=state.hours_awake + 24)
 
 
@@ -217,7 +221,9 @@ def deprivation_injury(
     character: Character, state: Deprivation, dice: DiceSource, options: Options = DEFAULT
 ) -> tuple[Character, Injury | None, list[Event]]:
     """The daily injury saves at DC 20 once the combined penalty reaches the strength score
-    (§ 15.7; C3-A29: both saves, no overflow)."""
-    if not effects(state, character.abilities.strength, options)["daily_injury_save"]:
+    (§ 15.7; C3-A29: both saves, no overflow), with that penalty on them (C3-A51)."""
+    strength = character.abilities.strength
+    if not effects(state, strength, options)["daily_injury_save"]:
         return character, None, []
-    return injury_saves(character, DEPRIVATION_INJURY_DC, dice, options=options)
+    penalty = total_penalty(state, strength, options)
+    return injury_saves(character, DEPRIVATION_INJURY_DC, dice, modifier=penalty, options=options)

@@ -54,24 +54,32 @@ MAX_SAVE_BYTES = 1_000_000
 """A saved fight larger than this is refused before it is read."""
 
 HELP = """\
-[bold]setup[/bold]
+setup
   add NAME [side=S wits=N str=N will=N hp=N ac=N fighter=N level=N damage=1d6
            morale=N commander=ID henchman shield tactician bow]
   init ID [advantage|ambush|penalty|flat] [bonus=N]    init all     set ID VALUE
   begin
-[bold]in a round[/bold]   (the acting combatant's main action, or after paying initiative)
+in a round   (the acting combatant's main action, or after paying initiative)
   attack ATTACKER TARGET [mod=N adv=N dis=N damage=EXPR ranged store nodirect
                           blind constrained unaware (the target's state: −5/−5/−10 AC)
                           melee=side|behind_closer|behind_further other=ID aim=N]
   defend ID            react ID 2|5|10 [what]      extra [bow]      tactical ID
-  command COMMANDER FOLLOWER     release SHOOTER     losetrack SHOOTER
+  command COMMANDER FOLLOWER…   release SHOOTER     losetrack SHOOTER
   pay | take           (answer a direct hit)
   end [superior]       (end the acting combatant's turn; superior: −10 and go again)
-[bold]between rounds[/bold]
+between rounds
   reorient ID      spend ID COST [what]      cast ID SPELL
   round (next round)      force (force the bout on)      over (end the combat)
-[bold]any time[/bold]
+any time
   morale ID    leave ID [down|fled|dead]    status    legal    save FILE    help    quit"""
+"""The tracker's commands. Plain text: the brackets are part of it, not Rich markup; the
+lines that start at the margin are section titles."""
+
+
+def print_help(console: Console) -> None:
+    """Show `HELP`, section titles in bold, everything else exactly as written."""
+    for line in HELP.splitlines():
+        console.print(line, markup=False, highlight=False, style="" if line[:1] == " " else "bold")
 
 
 class _Usage(ConstitutionError):
@@ -268,8 +276,8 @@ def _set(words: list[str]) -> BaseModel:
 
 
 def _command(words: list[str]) -> BaseModel:
-    _need(words, 2, "command COMMANDER FOLLOWER")
-    return Command(commander=words[0], follower=words[1])
+    _need(words, 2, "command COMMANDER FOLLOWER [FOLLOWER …]")
+    return build(Command, {"commander": words[0], "followers": tuple(words[1:])})
 
 
 def _cast(words: list[str]) -> BaseModel:
@@ -371,6 +379,48 @@ def status_table(combat: Combat) -> Table:
     return table
 
 
+_COMMANDS: dict[type[BaseModel], tuple[str, tuple[str, ...]]] = {
+    RollInitiative: ("init", ("id",)),
+    Begin: ("begin", ()),
+    AttackAction: ("attack", ("attacker", "target")),
+    Defend: ("defend", ("id",)),
+    React: ("react", ("id", "cost")),
+    ExtraAction: ("extra", ("bow",)),
+    Tactical: ("tactical", ("id",)),
+    Command: ("command", ("commander", "followers")),
+    ReleaseStored: ("release", ("shooter",)),
+    LoseTrack: ("losetrack", ("shooter",)),
+    EndTurn: ("end", ("superior",)),
+    Reorient: ("reorient", ("id",)),
+    Spend: ("spend", ("id", "cost")),
+    MoraleCheck: ("morale", ("id",)),
+    Leave: ("leave", ("id", "status")),
+    NextRound: ("round", ()),
+    ForceBout: ("force", ()),
+    EndCombat: ("over", ()),
+}
+"""Each action's tracker verb and the fields written after it (a true flag as its name)."""
+
+
+def command_line(action: BaseModel) -> str:
+    """The tracker command that takes `action`, so `legal` lists what can be typed."""
+    if isinstance(action, AnswerDirectHit):
+        return "pay" if action.pay else "take"
+    if type(action) not in _COMMANDS:
+        raise ConstitutionError(f"no tracker command for {action!r}")
+    verb, fields = _COMMANDS[type(action)]
+    words = [verb]
+    for field in fields:
+        value = getattr(action, field)
+        if isinstance(value, bool):
+            words += [field] if value else []
+        elif isinstance(value, tuple):
+            words += value
+        else:
+            words.append(str(value))
+    return " ".join(words)
+
+
 def _prompt(combat: Combat) -> str:
     if combat.pending_direct_hit:
         return "direct hit — pay or take> "
@@ -404,6 +454,8 @@ def step(
 
 
 def _save(combat: Combat, path: str) -> str:
+    if not path:
+        raise _Usage("usage: save FILE")
     Path(path).write_text(combat.model_dump_json(indent=2), encoding="utf-8")
     return f"saved to {path}"
 
@@ -439,16 +491,16 @@ def run_tracker(
         if command in ("quit", "exit"):
             return
         if command in ("help", "?"):
-            console.print(HELP)
-            continue
-        if command == "status":
-            console.print(status_table(combat))
-            continue
-        if command == "legal":
-            for action in legal_actions(combat):
-                console.print(action.model_dump_json(exclude_defaults=True), markup=False)
+            print_help(console)
             continue
         try:
+            if command == "status":
+                console.print(status_table(combat))
+                continue
+            if command == "legal":
+                for action in legal_actions(combat):
+                    console.print(command_line(action), markup=False, highlight=False)
+                continue
             if command == "save":
                 console.print(_save(combat, line.split(" ", 1)[1].strip() if " " in line else ""))
                 continue

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from tabletop.systems.constitution.attacks import (
     FiringPosition,
 )
 from tabletop.systems.constitution.combat.state import (
+    MAX_COMBATANTS,
     Combatant,
 )
 from tabletop.systems.constitution.models import Model
@@ -65,12 +66,20 @@ class ExtraAction(Model):
 
 
 class Command(Model):
-    """A superior orders a follower to act (§ 5.11): a henchman acts now instead of at 1;
-    a follower with a rolled initiative pays 10 to act in addition to their turn."""
+    """A superior orders followers to act (§ 5.11): a henchman acts now instead of at 1; a
+    follower with a rolled initiative pays 10 to act in addition to their turn. Out of the
+    commander's turn the order costs the commander 5, once (§ 5.4; C3-A52)."""
 
     action: Literal["command"] = "command"
     commander: str
-    follower: str
+    followers: tuple[str, ...] = Field(min_length=1, max_length=MAX_COMBATANTS)
+
+    @field_validator("followers")
+    @classmethod
+    def _each_once(cls, followers: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(followers)) != len(followers):
+            raise ValueError("each follower is named once in an order")
+        return followers
 
 
 class Tactical(Model):

@@ -34,7 +34,13 @@ from tabletop.systems.constitution.combat.state import (
     StoredAttack,
 )
 from tabletop.systems.constitution.errors import IllegalMove
-from tabletop.systems.constitution.health import INJURY_DC, injury_events, overflow, roll_injury
+from tabletop.systems.constitution.health import (
+    INJURY_DC,
+    direct_hit_dc,
+    injury_events,
+    overflow,
+    roll_injury,
+)
 from tabletop.systems.constitution.models import DiceRecord, Event
 from tabletop.systems.constitution.options import Options
 
@@ -110,7 +116,8 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
         events.append(
             Event(
                 kind="direct_hit",
-                message=f"direct hit on {target.name}: pay {price} HP or take the injury saves",
+                message=f"direct hit on {target.name} ({result.damage} damage): pay {price} HP "
+                f"or take the injury saves at DC {direct_hit_dc(result.damage, options)}",
                 dice=(result.damage_roll,) if result.damage_roll else (),
             )
         )
@@ -183,7 +190,7 @@ def _answer_direct_hit(
         return combat.replace(paid), [
             Event(kind="hp_paid", message=f"{target.name} pays {pending.price} HP")
         ]
-    extra = pending.damage if options.direct_hit_injury_dc == "damage" else 0
+    extra = direct_hit_dc(pending.damage, options) - INJURY_DC
     return hurt(combat, target.id, extra, INJURY_DC, dice, options, [], bypass=True)
 
 

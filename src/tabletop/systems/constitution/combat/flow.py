@@ -53,8 +53,11 @@ def in_fight(combat: Combat, combatant_id: str) -> Combatant:
 
 
 def pay(combatant: Combatant, cost: int, options: Options) -> Combatant:
-    """Spend initiative; past 0 it is clamped, or refused (C3-A13)."""
+    """Spend initiative; past 0 it is clamped, or refused (C3-A13). At 0 there is nothing
+    left to pay with, so nothing can be bought (§ 5.9)."""
     have = combatant.initiative or 0
+    if have == 0:
+        raise IllegalMove(f"{combatant.name} is at initiative 0 and has nothing to spend")
     if cost > have and options.overspend_initiative == "refuse":
         raise IllegalMove(f"{combatant.name} has {have} initiative, not the {cost} this costs")
     return combatant.evolve(initiative=max(0, have - cost))
@@ -97,6 +100,8 @@ def _add(combat: Combat, action: Add, dice: DiceSource, options: Options) -> Out
     if any(c.id == new.id for c in combat.combatants):
         raise IllegalMove(f"there is already a combatant {new.id!r}")
     damage_expression(new.damage)
+    if new.commander is not None and all(c.id != new.commander for c in combat.combatants):
+        raise IllegalMove(f"{new.name}'s commander {new.commander!r} must join the fight first")
     if new.henchman:
         new = new.evolve(initiative=HENCHMAN_INITIATIVE)
     event = Event(kind="joined", message=f"{new.name} ({new.side}) joins the fight")
@@ -168,11 +173,14 @@ def start_round(combat: Combat, options: Options, forced: bool) -> tuple[Combat,
 
 
 def _superior(combat: Combat, options: Options) -> tuple[str, ...]:
-    """The unique highest initiative at the start of the round (C3-A12)."""
+    """The unique highest initiative at the start of the round (C3-A12), if it is above the
+    10 the extra turn costs (C3-A47)."""
     able = [c for c in combat.combatants if c.turns_left > 0]
     if not able:
         return ()
     best = max(c.initiative or 0 for c in able)
+    if best <= SUPERIOR_COST:
+        return ()
     top = tuple(c.id for c in able if c.initiative == best)
     if len(top) > 1 and options.superior_initiative_ties == "nobody":
         return ()
@@ -192,10 +200,7 @@ def advance(combat: Combat, events: list[Event]) -> tuple[Combat, list[Event]]:
         )
         events.append(Event(kind="round_end", message=f"round {combat.round} ends"))
         if all((c.initiative or 0) == 0 for c in ended.combatants if c.fighting) and combat.forced:
-            events.append(
-                Event(kind="bout_over", message="everyone is spent: the combatants break apart")
-            )
-            return ended.evolve(phase="over"), events
+            events.append(_BREAK_APART)
         return ended, events
     combat = combat.evolve(acting=actor.id, main_action_used=False)
     events.append(
@@ -227,6 +232,11 @@ def _end_turn(combat: Combat, action: EndTurn, dice: DiceSource, options: Option
     if action.superior:
         if actor.id not in combat.superior:
             raise IllegalMove(f"{actor.name} does not hold the superior initiative this round")
+        if (actor.initiative or 0) <= SUPERIOR_COST:
+            raise IllegalMove(
+                f"{actor.name} is at {actor.initiative}: after −{SUPERIOR_COST} there is no "
+                "initiative left to take a turn at (C3-A41, C3-A47)"
+            )
         actor = pay(actor, SUPERIOR_COST, options)
         turns += 1
         combat = combat.evolve(superior=tuple(i for i in combat.superior if i != actor.id))
@@ -251,8 +261,12 @@ def _reorient(combat: Combat, action: Reorient, dice: DiceSource, options: Optio
     if combatant.reorienting:
         raise IllegalMove(f"{combatant.name} has already re-oriented")
     surprise = "penalty" if combatant.disoriented else "none"
-    value, records = _initiative_roll(combatant, dice, surprise, 0)
-    note = " with a penalty die (§ 5.9)" if surprise == "penalty" else ""
+    if combatant.henchman:
+        value, records = HENCHMAN_INITIATIVE, ()
+        note = " (a henchman never rolls: back to 1, § 5.11)"
+    else:
+        value, records = _initiative_roll(combatant, dice, surprise, 0)
+        note = " with a penalty die (§ 5.9)" if surprise == "penalty" else ""
     event = Event(
         kind="reorient",
         message=f"{combatant.name} re-orients{note}: initiative {value}; only reactions next round",
@@ -293,10 +307,19 @@ def _next_round(combat: Combat, action: NextRound, dice: DiceSource, options: Op
     return start_round(combat, options, forced=False)
 
 
+_BREAK_APART = Event(
+    kind="bout_over",
+    message="everyone is at 0: the combatants break apart; re-orient to fight on (C3-A50)",
+)
+"""A forced bout that spends everyone ends the bout, not the fight (§ 5.8; C3-A50)."""
+
+
 def _force_bout(combat: Combat, action: ForceBout, dice: DiceSource, options: Options) -> Outcome:
     require_phase(combat, "between_rounds")
     if combat.respite_taken:
         raise IllegalMove("the respite has begun; the bout can only be forced on before it")
+    if all((c.initiative or 0) == 0 for c in combat.combatants if c.fighting):
+        raise IllegalMove("everyone is at 0 initiative: there is no bout left to force on")
     events = [Event(kind="forced", message="the bout is forced on: everyone −10 initiative")]
     changed = []
     for c in combat.combatants:
@@ -317,10 +340,8 @@ def _force_bout(combat: Combat, action: ForceBout, dice: DiceSource, options: Op
         changed.append(c)
     combat = combat.evolve(combatants=tuple(changed))
     if all(c.initiative == 0 for c in changed if c.fighting):
-        events.append(
-            Event(kind="bout_over", message="everyone is at 0: the combatants break apart")
-        )
-        return combat.evolve(phase="over"), events
+        events.append(_BREAK_APART)
+        return combat.evolve(respite_taken=True), events
     started, more = start_round(combat, options, forced=True)
     return started, events + more
 

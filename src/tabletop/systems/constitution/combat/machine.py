@@ -67,7 +67,7 @@ def _respite_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
     if unrolled:
         return list(unrolled)
     choices: list[Model] = [Reorient(id=c.id) for c in fighting if not c.reorienting]
-    choices += [Spend(id=c.id, cost=2) for c in fighting]
+    choices += [Spend(id=c.id, cost=2) for c in fighting if not c.disoriented]
     choices += [NextRound(), EndCombat()]
     if not combat.respite_taken and any((c.initiative or 0) > 0 for c in fighting):
         choices.append(ForceBout())
@@ -82,7 +82,8 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
         if can_act(combat, acting.id):
             choices += _blows(acting, fighting)
             choices.append(Defend(id=acting.id))
-        choices += [ExtraAction(), EndTurn()]
+        choices += [ExtraAction()] if not acting.disoriented else []
+        choices.append(EndTurn())
         if acting.id in combat.superior:
             choices.append(EndTurn(superior=True))
     for reactor in fighting:
@@ -98,7 +99,7 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
             choices.append(ReleaseStored(shooter=reactor.id))
         commander = combat.get(reactor.commander) if reactor.commander else None
         if commander and commander.fighting and _may_order(combat, commander, reactor):
-            choices.append(Command(commander=commander.id, follower=reactor.id))
+            choices.append(Command(commander=commander.id, followers=(reactor.id,)))
     return choices
 
 
@@ -109,10 +110,12 @@ def _blows(attacker: Combatant, fighting: list[Combatant]) -> list[Model]:
 
 
 def _may_order(combat: Combat, commander: Combatant, follower: Combatant) -> bool:
-    """An order is possible when the commander acts or can still react, and a henchman
-    follower has not yet acted (§ 5.11)."""
+    """An order is possible when the commander acts or can still react, a henchman
+    follower has not yet acted, and any other follower can still react (§ 5.9, § 5.11)."""
     commander_able = combat.acting == commander.id or not commander.disoriented
-    return commander_able and (not follower.henchman or follower.turns_left > 0)
+    if follower.henchman:
+        return commander_able and follower.turns_left > 0
+    return commander_able and not follower.disoriented
 
 
 def apply(
@@ -126,6 +129,9 @@ def apply(
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise IllegalMove(f"unknown action {action!r}")
+    if not isinstance(action, ReleaseStored):
+        # Stored shots join damage as it is dealt (§ 5.22); anything else moves past it.
+        combat = combat.evolve(last_damaged=None)
     return handler(combat, action, dice, options)
 
 

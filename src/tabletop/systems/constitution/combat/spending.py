@@ -65,11 +65,18 @@ def _extra_action(
 
 
 def _command(combat: Combat, action: Command, dice: DiceSource, options: Options) -> Outcome:
+    """One order to one or more followers (§ 5.11): out of the commander's turn it is the
+    −5 reaction of § 5.4, paid once for the whole order (C3-A52)."""
     require_phase(combat, "round")
     commander = in_fight(combat, action.commander)
-    follower = in_fight(combat, action.follower)
-    if follower.commander != commander.id:
-        raise IllegalMove(f"{follower.name} does not take orders from {commander.name}")
+    followers = [in_fight(combat, follower_id) for follower_id in action.followers]
+    for follower in followers:
+        if follower.commander != commander.id:
+            raise IllegalMove(f"{follower.name} does not take orders from {commander.name}")
+        if follower.henchman and follower.turns_left < 1:
+            raise IllegalMove(f"{follower.name} has already acted this round")
+        if not follower.henchman and follower.disoriented:
+            raise IllegalMove(f"{follower.name} is at initiative 0 and cannot react (§ 5.9)")
     events = []
     if combat.acting != commander.id:
         if commander.disoriented:
@@ -79,22 +86,21 @@ def _command(combat: Combat, action: Command, dice: DiceSource, options: Options
         events.append(
             Event(kind="order", message=f"{commander.name} pays {ORDER_COST} to give an order")
         )
-    if follower.henchman:
-        if follower.turns_left < 1:
-            raise IllegalMove(f"{follower.name} has already acted this round")
-        follower = follower.evolve(turns_left=0)
-        cost_note = "instead of at initiative 1"
-    else:
-        follower = pay(follower, CHAIN_OF_COMMAND_COST, options)
-        cost_note = f"paying {CHAIN_OF_COMMAND_COST}"
-    combat = combat.replace(follower).evolve(permits=(*combat.permits, follower.id))
-    events.append(
-        Event(
-            kind="command",
-            message=f"{follower.name} acts on {commander.name}'s order "
-            f"at {commander.initiative}, {cost_note}",
+    for follower in followers:
+        if follower.henchman:
+            follower = follower.evolve(turns_left=0)
+            cost_note = "instead of at initiative 1"
+        else:
+            follower = pay(follower, CHAIN_OF_COMMAND_COST, options)
+            cost_note = f"paying {CHAIN_OF_COMMAND_COST}"
+        combat = combat.replace(follower).evolve(permits=(*combat.permits, follower.id))
+        events.append(
+            Event(
+                kind="command",
+                message=f"{follower.name} acts on {commander.name}'s order "
+                f"at {commander.initiative}, {cost_note}",
+            )
         )
-    )
     return combat, events
 
 

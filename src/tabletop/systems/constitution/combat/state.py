@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from tabletop.systems.constitution.attacks import (
     DEFAULT_DAMAGE,
@@ -157,6 +157,37 @@ class Combat(Model):
     """Someone used the respite between rounds, so the bout can no longer be forced on."""
     last_damaged: str | None = None
     pending_direct_hit: PendingDirectHit | None = None
+
+    @model_validator(mode="after")
+    def _names_who_is_here(self) -> Combat:
+        """Every id the fight refers to is one of its combatants, so a hand-edited or
+        corrupt save is refused at load instead of failing later in the fight."""
+        ids = [c.id for c in self.combatants]
+        if len(set(ids)) != len(ids):
+            raise ValueError("two combatants share an id")
+        present = set(ids)
+        referred = {
+            "acting": [self.acting] if self.acting else [],
+            "permits": self.permits,
+            "superior": self.superior,
+            "tactical_used": self.tactical_used,
+            "last_damaged": [self.last_damaged] if self.last_damaged else [],
+            "pending_direct_hit": [self.pending_direct_hit.attacker, self.pending_direct_hit.target]
+            if self.pending_direct_hit
+            else [],
+        }
+        for c in self.combatants:
+            if c.commander == c.id:
+                raise ValueError(f"{c.id} cannot be their own commander")
+            referred[f"{c.id}'s commander"] = [c.commander] if c.commander else []
+            referred[f"{c.id}'s stored shots"] = [s.target for s in c.stored]
+        for field, names in referred.items():
+            missing = sorted(set(names) - present)
+            if missing:
+                raise ValueError(f"{field} names {', '.join(missing)}, who is not in the fight")
+        if self.acting and self.phase != "round":
+            raise ValueError(f"nobody takes a turn during {self.phase.replace('_', ' ')}")
+        return self
 
     def get(self, combatant_id: str) -> Combatant:
         for combatant in self.combatants:
