@@ -153,6 +153,10 @@ def test_the_other_odds(capsys):
     assert contest["first"]["A"]["probability"] + contest["first"]["B"]["probability"] == 1
     injury = ok_json(capsys, "odds", "injury", "--omens", "1")
     assert injury["injuries"]["Instant death"]["exact"] == "1/64"
+    once = ok_json(
+        capsys, "--option", "omen_repeat_rerolls=false", "odds", "injury", "--omens", "3"
+    )
+    assert once["injuries"]["Instant death"]["exact"] == "1/64"  # CR-A10: one re-roll
     corruption = ok_json(
         capsys, "odds", "corruption", "--total", "4", "--health", "5", "--max-health", "10",
         "--gains", "5",

@@ -375,6 +375,23 @@ def test_cr_p05_the_injury_table_odds_and_an_omen_against_death():
     assert sum(with_omen.values()) == 1
 
 
+def test_cr_a10_injury_odds_allow_one_reroll_when_the_option_says_once():
+    """§ Spending omens, CR-A10 `omen_repeat_rerolls=False`: with omens to spare, the injury
+    roll is still re-rolled only once, so death stays at 1/64 (it was (1/8)^4 with 3 omens)."""
+    once = RollUnderOptions(omen_repeat_rerolls=False)
+    odds = injury_odds(3, once)
+    assert odds == injury_odds(1)
+    assert odds["Instant death"] == Fraction(1, 64)
+
+    def dies(dice):  # type: ignore[no-untyped-def]
+        sheet = hero(health=14, omens=3, max_omens=3)
+        intent = SufferHit(character=sheet, hit=Hit(amount=8))
+        return resolve(intent, dice, once, avoid_instant_death).outcome.character.alive
+
+    found, unexplored = walk(dies)
+    assert unexplored == 0 and found[False] == odds["Instant death"]
+
+
 def test_cr_p05_an_omen_against_death_through_the_machine():
     def once(dice):  # type: ignore[no-untyped-def]
         sheet = hero(health=14, omens=1, max_omens=1)

@@ -605,13 +605,14 @@ def odds_damage(
 
 @odds_app.command("injury")
 def odds_injury(
+    ctx: typer.Context,
     omens: Annotated[
         int, typer.Option("--omens", min=0, max=100, help="Omens to re-roll instant death.")
     ] = 0,
     json: Json = False,
 ) -> None:
     """P(each injury), re-rolling instant death while omens last."""
-    odds = injury_odds(omens)
+    odds = injury_odds(omens, _options(ctx))
     if json:
         print_json({"omens": omens, "injuries": {n: _fraction(p) for n, p in odds.items()}})
         return

@@ -437,9 +437,11 @@ def _exact_mean(
 # -- injuries --------------------------------------------------------------------------------
 
 
-def injury_odds(omens: int = 0) -> dict[str, Fraction]:
+def injury_odds(omens: int = 0, options: RollUnderOptions = _DEFAULT) -> dict[str, Fraction]:
     """P(each injury) when the player re-rolls death while omens last (CR-P05): death
-    falls to (1/8)^(k+1), the rest shares what it loses."""
+    falls to (1/8)^(k+1), the rest shares what it loses. One re-roll at most when the
+    options allow a roll only one (CR-A10)."""
+    omens = omens if options.omen_repeat_rerolls else min(omens, 1)
     table = injury_table()
     die = distribution(table.dice)
     chances: defaultdict[str, Fraction] = defaultdict(Fraction)
