@@ -106,6 +106,25 @@ def test_corruption_quick_and_on_a_sheet_with_a_mutation_table(capsys, tmp_path)
         pytest.fail("no seed gave critical corruption damage")
 
 
+def test_cr_a15_quick_corruption_gives_no_mutation_to_a_character_the_injury_kills(capsys):
+    """§ Corruption, CR-A15: corruption 11 + 1 at health 4 of 4 is always critical with an
+    injury roll; when that roll is instant death no mutation is rolled (the library's rule),
+    and a disabling row names its ability loss."""
+    seen = set()
+    for seed in range(40):
+        data = ok_json(
+            capsys, "corruption", "--total", "11", "--health", "4", "--max-health", "4",
+            "--seed", str(seed),
+        )  # fmt: skip
+        if not data["critical"]["incapacitated"]:
+            continue
+        injury = data["injury"]
+        deadly = any(effect["kind"] == "death" for effect in injury["effects"])
+        assert (data["mutation"] is None) is deadly
+        seen.add(deadly)
+    assert seen == {True, False}
+
+
 def test_the_options_switch_readings(capsys):
     old = ok_json(
         capsys, "--option", "corruption_roll_against=old_total", "corruption", "--total", "0",
@@ -162,7 +181,7 @@ def test_the_other_odds(capsys):
         "--gains", "5",
     )  # fmt: skip
     assert corruption["trigger"]["exact"] == "5/12"
-    assert corruption["mutation"]["exact"] == "1/4"
+    assert corruption["mutation"]["exact"] == "1/4"  # critical, never an injury: no death
     assert corruption["long_run_damage_per_gain"]["exact"] == "1/1"
     for args in (["ability", "--score", "9"], ["injury"], ["contest", "A=3", "B=4"],
                  ["corruption", "--total", "3", "--gains", "3"]):  # fmt: skip

@@ -437,6 +437,24 @@ def test_cr_p06_critical_odds_of_a_corruption_roll():
     assert odds.critical.injury == 0
 
 
+def test_cr_a15_the_mutation_odds_leave_out_a_character_the_injury_kills():
+    """§ Corruption, CR-A15: critical corruption damage brings a mutation unless the injury
+    roll kills the character. Corruption 11 + 1 at health 10 of 10: a roll of 6 or more is
+    critical and rolls an injury, so P(mutation) = 7/12 · 7/8 (it was given as 7/12)."""
+    odds = corruption_odds(11, 1, health=10, max_health=10)
+    assert odds.critical is not None and odds.critical.incapacitated == Fraction(7, 12)
+    assert odds.mutation == Fraction(7, 12) * Fraction(7, 8)
+
+    def mutates(dice):  # type: ignore[no-untyped-def]
+        sheet = hero(corruption=11, health=10, max_health=10)
+        outcome = resolve(SufferCorruption(character=sheet, gain=1), dice).outcome
+        return outcome.character.mutations_to_choose == 1
+
+    found, unexplored = walk(mutates)
+    assert unexplored == 0 and found[True] == odds.mutation
+    assert corruption_odds(4, 1).mutation is None
+
+
 def test_cr_p06_the_chain_of_gains_against_the_machine():
     def once(dice):  # type: ignore[no-untyped-def]
         sheet = hero(corruption=3, health=500, max_health=500)

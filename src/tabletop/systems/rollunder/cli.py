@@ -42,9 +42,9 @@ from tabletop.systems.rollunder.odds import (
     pass_chance,
     with_omens,
 )
-from tabletop.systems.rollunder.options import RollUnderOptions
+from tabletop.systems.rollunder.options import STR, RollUnderOptions
 from tabletop.systems.rollunder.policies import reroll_failures
-from tabletop.systems.rollunder.records import DiceRecord, Event, roll_record
+from tabletop.systems.rollunder.records import Event, roll_record
 from tabletop.systems.rollunder.resolution import (
     Intent,
     Resolution,
@@ -293,16 +293,11 @@ def _run_on_sheet(intent: Intent, seed: int | None, options: RollUnderOptions, j
     )
 
 
-def _injury(dice: DiceSource) -> tuple[DiceRecord, str]:
-    table = injury_table()
-    record = roll_record(table.dice, dice)
-    return record, table.lookup(record.total).name
-
-
 def _critical_report(
     dealt: int, rolled: int, before: tuple[int, int], dice: DiceSource, options: RollUnderOptions
 ) -> tuple[CriticalDamage, dict[str, Any]]:
-    """Health after the hit, the thresholds crossed, and the injury rolled if one is due."""
+    """Health after the hit, the thresholds crossed, and the injury rolled if one is due,
+    with the entry's effects (an ability loss, an item, death)."""
     health, maximum = before
     critical = critical_damage(measured_damage(dealt, rolled, health, options), health, maximum)
     report: dict[str, Any] = {
@@ -311,19 +306,28 @@ def _critical_report(
         "injury": None,
     }
     if critical.injury:
-        record, name = _injury(dice)
+        table = injury_table()
+        record = roll_record(table.dice, dice)
+        entry = table.lookup(record.total)
         report["injury"] = {
-            "name": name,
+            "name": entry.name,
             "permanent": critical.permanent,
+            "effects": [effect.model_dump(mode="json") for effect in entry.effects],
             "roll": record.model_dump(mode="json"),
         }
     return critical, report
 
 
+def _killed(report: dict[str, Any]) -> bool:
+    """Whether the injury in a critical report kills on the spot."""
+    injury = report.get("injury")
+    return injury is not None and any(e["kind"] == "death" for e in injury["effects"])
+
+
 def _show_critical(report: dict[str, Any], dealt: int) -> None:
     health = report["health"]
     console.print(f"health {health['before']} → {health['after']} of {health['max']}")
-    if health["after"] == 0:
+    if health["after"] == 0 and not _killed(report):
         console.print("dying: death at the end of the next activation unless healed or saved")
     critical = report["critical"]
     if not critical["incapacitated"]:
@@ -331,12 +335,24 @@ def _show_critical(report: dict[str, Any], dealt: int) -> None:
         return
     console.print(f"[bold red]critical damage[/bold red] ({dealt} at once): incapacitated")
     injury = report["injury"]
-    if injury is not None:
-        lasting = "permanent" if injury["permanent"] else "until downtime"
-        console.print(
-            f"injury: [bold]{escape(injury['name'])}[/bold] ({lasting})  "
-            f"[dim]{escape(injury['roll']['line'])}[/dim]"
-        )
+    if injury is None:
+        return
+    line = escape(injury["roll"]["line"])
+    console.print(f"injury: [bold]{escape(injury['name'])}[/bold]  [dim]{line}[/dim]")
+    lasting = "permanent" if injury["permanent"] else "until downtime"
+    for effect in injury["effects"]:
+        if effect["kind"] == "disabled":
+            ability, loss = effect["ability"], effect["loss"]
+            console.print(f"  {escape(effect['trait'])} and −{loss} {ability} ({lasting})")
+            if ability == STR:
+                console.print(
+                    f"  health follows STR: maximum and current health −{loss} too "
+                    "(never critical damage)"
+                )
+        elif effect["kind"] == "death":
+            console.print("  [bold red]the character dies[/bold red]")
+        else:
+            console.print("  the GM picks one carried item; it is destroyed")
 
 
 @app.command("damage")
@@ -459,7 +475,7 @@ def corruption_command(
     report: dict[str, Any] = {}
     if before is not None and triggered:
         critical, report = _critical_report(damage, damage, before, dice, options)
-        if critical.incapacitated:
+        if critical.incapacitated and not _killed(report):
             data["mutation"] = _mutation(table, dice)
     if json:
         print_json(data | report)
@@ -654,7 +670,7 @@ def odds_corruption(
                 "incapacitated": _fraction(odds.critical.incapacitated),
                 "injury": _fraction(odds.critical.injury),
                 "permanent": _fraction(odds.critical.permanent),
-                "mutation": _fraction(odds.critical.incapacitated),
+                "mutation": _fraction(odds.mutation or Fraction(0)),
             }
         if chain is not None:
             data["after_gains"] = {
@@ -670,8 +686,9 @@ def odds_corruption(
     )
     if odds.critical is not None:
         console.print(
-            f"P(critical damage, and so a mutation) = {percent(float(odds.critical.incapacitated))}"
-            f", P(injury roll) = {percent(float(odds.critical.injury))}"
+            f"P(critical damage) = {percent(float(odds.critical.incapacitated))}, "
+            f"P(injury roll) = {percent(float(odds.critical.injury))}, "
+            f"P(a mutation: critical damage survived) = {percent(float(odds.mutation or 0))}"
         )
     if chain is not None:
         console.print(
