@@ -163,6 +163,14 @@ def test_odds_damage_with_health_adds_the_three_threshold_probabilities(capsys):
     assert "P(injury roll)" in text
 
 
+def test_odds_damage_text_gives_the_exact_chance_of_at_least_each_value(capsys):
+    """CR-P03: the '≥ damage' column is P(damage ≥ value) from the distribution, even where
+    rarer values before it are not listed (5d20 starts at 5; 8 was shown at 100.0%)."""
+    out = run(capsys, "rollunder", "odds", "damage", "--die", "5d20").out
+    first = next(line for line in out.splitlines() if line.strip("│ ").startswith("8 "))
+    assert ">99.9%" in first
+
+
 def test_the_other_odds(capsys):
     ability = ok_json(capsys, "odds", "ability", "--score", "12", "--omens", "1")
     assert ability["exact"] == "21/25"

@@ -601,11 +601,10 @@ def odds_damage(
     table.add_column("damage", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("≥ damage", justify="right", style="dim")
-    remaining = Fraction(1)
     shown = [(v, p) for v, p in outcomes if p >= Fraction(1, 100_000)]
     for value, chance in shown:
-        table.add_row(str(value), percent(float(chance)), percent(float(remaining)))
-        remaining -= chance
+        at_least = 1 - odds.dealt.at_most(value - 1)
+        table.add_row(str(value), percent(float(chance)), percent(float(at_least)))
     if len(shown) < len(outcomes):
         table.caption = f"{len(outcomes) - len(shown)} rarer outcomes not listed (see --json)"
     console.print(table)
