@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from tabletop.systems.rollunder import DamageDice
+from tabletop.dice import SeededDice
+from tabletop.systems.rollunder import DamageDice, Item, Load
 from tabletop.systems.rollunder.odds import damage_odds
 from tests.cli.helpers import run
 from tests.systems.rollunder.helpers import hero
@@ -81,6 +84,54 @@ def test_damage_on_a_character_sheet_applies_everything(capsys, tmp_path):
     assert data["character"]["health"] <= 6 and data["critical"]["injury"]
     text = run(capsys, "rollunder", "damage", "2", "--character", str(sheet)).out
     assert "Ash: health 12 of 14" in text
+
+
+def _frail(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    sheet = tmp_path / "ash.json"
+    load = Load(
+        carry_limit=10,
+        worn=(Item(name="clothes", bulk=1, kind="clothes"),),
+        held=(Item(name="sword", bulk=2, kind="weapon"),),
+    )
+    data = hero(health=14, omens=2, max_omens=2, load=load).model_dump_json()
+    sheet.write_text(data, encoding="utf-8")
+    return str(sheet)
+
+
+def _injury_faces(seed: int) -> int:
+    """The d8 the hit of 15 rolls for its injury with this seed (the hit itself rolls none)."""
+    return SeededDice(seed).roll(8)
+
+
+def test_cr_m19a_ask_puts_each_decision_to_the_player_and_the_gm(capsys, tmp_path, monkeypatch):
+    """§ Spending omens, § Critical damage (CR-A10): with --ask the player re-rolls the
+    injury roll and keeps the result they choose, and the GM picks the destroyed item."""
+    seed = next(s for s in range(50) if _injury_faces(s) == 1)  # Item destroyed
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\nkeep 1\nsword\n"))
+    result = run(
+        capsys, "rollunder", "damage", "15", "--character", _frail(tmp_path), "--ask",
+        "--seed", str(seed), "--json",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    sheet = json.loads(result.out)["character"]
+    assert sheet["omens"] == 1  # one omen on the re-roll; the first result stood
+    assert [item["name"] for item in sheet["load"]["held"]] == []
+    assert "reroll Ash" in result.err and "GM decides" in result.err
+
+
+def test_ask_refuses_on_end_of_input_or_endless_nonsense_and_changes_nothing(
+    capsys, tmp_path, monkeypatch
+):
+    sheet = _frail(tmp_path)
+    before = Path(sheet).read_text(encoding="utf-8")
+    for given, words in (("", "before the end of input"), ("nonsense\n" * 30, "no valid answer")):
+        monkeypatch.setattr("sys.stdin", io.StringIO(given))
+        result = run(capsys, "rollunder", "damage", "15", "--character", sheet, "--ask")
+        assert result.code == 2 and result.out == ""
+        assert result.err.splitlines()[-1].startswith("error: ") and words in result.err
+        assert "Traceback" not in result.err
+    assert Path(sheet).read_text(encoding="utf-8") == before
+    fails(capsys, "damage", "d6", "--ask", words="--ask makes the decisions")
 
 
 def test_corruption_quick_and_on_a_sheet_with_a_mutation_table(capsys, tmp_path):

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from tabletop.cli.options import Json, Seed
-from tabletop.cli.output import console, percent, print_json
+from tabletop.cli.output import console, errors, percent, print_json
 from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, dice_source
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
@@ -46,6 +46,7 @@ from tabletop.systems.rollunder.options import STR, RollUnderOptions
 from tabletop.systems.rollunder.policies import reroll_failures
 from tabletop.systems.rollunder.records import Event, roll_record
 from tabletop.systems.rollunder.resolution import (
+    Decision,
     Intent,
     Resolution,
     no_rerolls,
@@ -77,6 +78,17 @@ SheetFile = Annotated[
         help="A character sheet (JSON or TOML) to apply it all to; --json prints the new sheet.",
     ),
 ]
+Ask = Annotated[
+    bool,
+    typer.Option(
+        "--ask",
+        help="With --character: make each decision at the prompt (omen re-rolls, the death "
+        "save, the GM's pick of an item). Without it no omen is spent on re-rolls, the death "
+        "save is taken when the omens allow, and the first item listed is destroyed.",
+    ),
+]
+MAX_BAD_ANSWERS = 20
+"""Answers at one prompt that are not a choice before the command gives up (never a hang)."""
 
 
 @app.callback()
@@ -277,9 +289,37 @@ def _health(health: int | None, max_health: int | None) -> tuple[int, int] | Non
     return health, max_health
 
 
-def _run_on_sheet(intent: Intent, seed: int | None, options: RollUnderOptions, json: bool) -> None:
+def ask_at_the_prompt(decision: Decision) -> str:
+    """A policy that puts each decision to whoever is at the keyboard (on stderr, so --json
+    output stays clean): a choice by its number or its text. The end of input refuses the
+    whole rule, which changes nothing."""
+    errors.print(f"[bold]{escape(decision.purpose)}[/bold] ({escape(decision.chooser)} decides)")
+    for number, result in enumerate(decision.results, start=1):
+        errors.print(f"  result {number}: {escape(result.line)}")
+    for number, choice in enumerate(decision.choices, start=1):
+        errors.print(f"  {number}. {escape(choice)}")
+    for _ in range(MAX_BAD_ANSWERS):
+        try:
+            line = errors.input("choice: ").strip()
+        except EOFError:
+            errors.print()
+            raise RollUnderDataError(
+                f"no answer to {decision.purpose!r} before the end of input; nothing was changed"
+            ) from None
+        if line.isdigit() and 1 <= int(line) <= len(decision.choices):
+            return decision.choices[int(line) - 1]
+        if line in decision.choices:
+            return line
+        errors.print(f"choose 1 to {len(decision.choices)}, or type a choice as listed")
+    raise RollUnderDataError(f"no valid answer to {decision.purpose!r}; nothing was changed")
+
+
+def _run_on_sheet(
+    intent: Intent, seed: int | None, options: RollUnderOptions, json: bool, ask: bool
+) -> None:
     """Apply a rule to a sheet: the events, then the new sheet (all of it with --json)."""
-    done: Resolution = resolve(intent, dice_source(seed), options, no_rerolls)
+    policy = ask_at_the_prompt if ask else no_rerolls
+    done: Resolution = resolve(intent, dice_source(seed), options, policy)
     outcome = done.outcome
     if json:
         print_json({**outcome.model_dump(mode="json"), "events": _events_json(done.events)})
@@ -370,6 +410,7 @@ def damage_command(
     health: Health = None,
     max_health: MaxHealth = None,
     character: SheetFile = None,
+    ask: Ask = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -385,8 +426,11 @@ def damage_command(
     if character is not None:
         if health is not None or max_health is not None:
             raise RollUnderDataError("--health and --max-health come from the --character sheet")
-        _run_on_sheet(SufferHit(character=read_sheet(character), hit=hit), seed, options, json)
+        intent = SufferHit(character=read_sheet(character), hit=hit)
+        _run_on_sheet(intent, seed, options, json, ask)
         return
+    if ask:
+        raise RollUnderDataError("--ask makes the decisions of a --character sheet")
     dice = dice_source(seed)
     record = None
     if isinstance(damage, DamageDice):
@@ -436,6 +480,7 @@ def corruption_command(
         typer.Option("--mutations", help="Your mutation table (a TOML/JSON table file)."),
     ] = None,
     character: SheetFile = None,
+    ask: Ask = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -451,8 +496,10 @@ def corruption_command(
         sheet = read_sheet(character)
         data = {"character": sheet, "gain": gain, "mutation_table": table}
         intent = validated(SufferCorruption, data, "corruption")
-        _run_on_sheet(intent, seed, options, json)
+        _run_on_sheet(intent, seed, options, json, ask)
         return
+    if ask:
+        raise RollUnderDataError("--ask makes the decisions of a --character sheet")
     if total is None:
         raise RollUnderDataError("give --total (the corruption before this gain) or --character")
     dice = dice_source(seed)
