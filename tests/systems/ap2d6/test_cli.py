@@ -66,6 +66,12 @@ def test_check_against_a_score_and_json(run) -> None:
         ("ap2d6", "death", "--hp", "3"),
         ("ap2d6", "death", "--hp", "-9"),
         ("ap2d6", "ap", "--character", ":2"),
+        ("ap2d6", "ap", "-c", "Ayla", "-c", "ayla"),
+        ("ap2d6", "ap", "-c", "x" * 81),
+        ("ap2d6", "ap", *[arg for n in range(101) for arg in ("-c", f"P{n}")]),
+        ("ap2d6", "death", "--name", ""),
+        ("ap2d6", "character", "new", "--set", "STR=1", "--set", "str=2"),
+        ("ap2d6", "character", "new", "--skill", "STEALTH=1", "--skill", "STEALTH=2"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(run, argv) -> None:
@@ -167,3 +173,14 @@ def test_the_check_reveals_the_fate(run) -> None:
     _, dead, _ = run("ap2d6", "death", "--seed", "1", typed=DEATH_SCRIPT + "check\n")
     _, alive, _ = run("ap2d6", "death", "--seed", "2", typed=DEATH_SCRIPT + "check\n")
     assert "dead" in dead.splitlines()[-1] and "alive" in alive.splitlines()[-1]
+
+
+def test_interactive_json_stays_json_for_help_and_refusals(run) -> None:
+    """Every line the interactive commands print with --json is one JSON object: help in the
+    death session, and a refused `order` with nobody named in the AP tracker."""
+    _, out, _ = run("ap2d6", "death", "--seed", "1", "--json", typed="help\nroll\n")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert any("help" in line for line in lines)
+    _, out, _ = run("ap2d6", "ap", "-c", "Ayla", "--json", typed="order\n")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert "name the characters" in lines[1]["error"]

@@ -264,27 +264,41 @@ def test_rum36_a_stable_character_rests_until_six_then_wakes() -> None:
 
 faces = st.tuples(st.integers(1, 6), st.integers(1, 6))
 commands = st.lists(
-    st.one_of(st.tuples(st.just("roll"), faces), st.tuples(st.just("hit"), st.integers(0, 3))),
+    st.one_of(
+        st.tuples(st.just("roll"), faces),
+        st.tuples(st.sampled_from(["hit", "heal"]), st.integers(0, 3)),
+        st.tuples(st.just("rest"), st.integers(0, 2)),
+    ),
     max_size=8,
 )
 
 
 def _player_side(character: Character, script: list) -> list[tuple]:
-    """What the player is shown at each step of `script`, and whether they must keep rolling."""
-    seen = [(character.view("player"), character.view("player")["dying"]["keep_rolling"])]
+    """What the player is shown at each step of `script`, whether they must keep rolling, and
+    whether someone has checked on them."""
+
+    def told(character: Character) -> tuple[bool, bool]:
+        shown = character.view("player")["dying"] or {"keep_rolling": False, "checked_on": True}
+        return shown["keep_rolling"], shown["checked_on"]
+
+    seen = [(character.view("player"), *told(character))]
     for verb, value in script:
         try:
             if verb == "roll":
                 character, events = death_check(character, FixedDice(value))
-            else:
+            elif verb == "hit":
                 character, events = take_damage(character, value, FixedDice([]))
+            elif verb == "heal":
+                character, events = heal(character, value, FixedDice([2] * 20))
+            else:
+                character, events = rest(character, 1, value, FixedDice([2] * 20))
             shown: object = (
                 [event.model_dump() for event in for_role(events, "player")],
                 character.view("player"),
             )
         except TabletopError as error:
             shown = ("refused", str(error))
-        seen.append((shown, character.view("player")["dying"]["keep_rolling"]))
+        seen.append((shown, *told(character)))
     return seen
 
 
@@ -292,17 +306,15 @@ def _player_side(character: Character, script: list) -> list[tuple]:
 def test_the_player_sees_the_same_whatever_the_secret_dc(
     first_dc: tuple[int, int], second_dc: tuple[int, int], script: list
 ) -> None:
-    """RU-M37, RU-M38: until someone checks on them, everything the player is shown (their
-    sheet, their view of the record, every event, every refusal) is the same for any two DCs,
-    up to the moment one of them is told to stop rolling and the other is not, the one
-    thing the rules let the DC change. So nothing shown carries the DC, a verdict or the
-    outcome (alive or dead)."""
+    """RU-M37, RU-M38, RU-A41: until someone checks on them, everything the player is shown
+    (their sheet, their view of the record, every event, every refusal, through rolls, hits,
+    healing and rest) is the same for any two DCs, up to the moment one of them is told to
+    stop rolling and the other is not, the one thing the rules let the DC change. So nothing
+    shown carries the DC, a verdict or the outcome (alive or dead)."""
     first = _player_side(downed(first_dc, hp=-1), script)
     second = _player_side(downed(second_dc, hp=-1), script)
-    for (shown_first, rolling_first), (shown_second, rolling_second) in zip(
-        first, second, strict=True
-    ):
-        if rolling_first != rolling_second:
+    for (shown_first, *told_first), (shown_second, *told_second) in zip(first, second, strict=True):
+        if told_first != told_second or told_first[1]:
             break
         assert shown_first == shown_second
 
@@ -350,3 +362,23 @@ def test_after_the_check_the_player_learns_fate_and_consequences_but_not_the_dc(
     shown = player_view(character.dying)
     assert shown.checked_on and shown.alive and shown.consequences == ("[weak] for 1 hour",)
     assert "DC" not in "\n".join(shown.lines())
+
+
+def test_rua41_resting_a_secretly_dead_character_is_refused_no_differently() -> None:
+    """§ Being Reduced to 0 HP, RU-A41: nobody learns the outcome until someone checks on the
+    character. DC 2 and DC 12 with three rolls of 6: stable or secretly dead. Resting either
+    means staying with them, so it checks on them first: the stable one then rests, the dead
+    one is found dead; a refusal before that (here, too many dice) reads the same for both."""
+    saved = checks(downed((1, 1), hp=-1), (3, 3), (3, 3), (3, 3))
+    lost = checks(downed((6, 6), hp=-1), (3, 3), (3, 3), (3, 3))
+    refusals = []
+    for character in (saved, lost):
+        with pytest.raises(TabletopError) as refused:
+            rest(character, 1, 2, FixedDice([]))
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1]
+    rested, events = rest(saved, 1, 1, FixedDice([4]))
+    assert [e.kind for e in events][:1] == ["checked-on"] and rested.hp == 3
+    assert rested.dying.revealed and rested.life == "unconscious"
+    found, events = rest(lost, 1, 1, FixedDice([4]))
+    assert found.public_life == "dead" and [e.kind for e in events] == ["checked-on", "rest"]

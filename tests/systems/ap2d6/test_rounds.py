@@ -276,3 +276,84 @@ def test_a_players_view_of_the_fight_carries_no_secret() -> None:
     assert gm["characters"][0]["dying"]["dc_roll"]["total"] == 11
     assert "dc_roll" not in str(player) and "11" not in str(player["characters"][0]["dying"])
     assert player["characters"][0]["life"] == "down"
+
+
+def test_rua13_double_sixes_in_an_interrupt_contest_give_a_temp_ap() -> None:
+    """§ Double 1s, Double 6s, RU-A13 (any roll in initiative): the interrupt contest is one.
+    A pays (1n1) and rolls [6,6]: 12 beats B's [3,3] + 2, and A has 2 + 1 temp AP; when the
+    target B rolls [6,6], B gets the temp AP. Limited to attacks, neither does."""
+    combat = fight(standard_sheet("A"), standard_sheet("B", AGI=2))
+    after, first, _ = interrupt(combat, "A", "B", FixedDice([6, 6, 3, 3]))
+    assert first == "A" and after.character("A").tracker.temp == 1
+    assert after.character("A").tracker.spendable == 3
+    after, first, _ = interrupt(combat, "A", "B", FixedDice([1, 2, 6, 6]))
+    assert first == "B" and after.character("B").tracker.temp == 1
+    options = Options(double_six_temp_ap="attacks")
+    after, _, _ = interrupt(combat, "A", "B", FixedDice([6, 6, 3, 3]), options=options)
+    assert after.character("A").tracker.temp == 0
+
+
+def test_rum27_an_interrupt_needs_someone_else_acting() -> None:
+    """§ Interrupting and [interrupt], RU-M27, RU-M23: an interrupt interferes with another
+    character's action, so not one's own, not a downed or waiting character's, and a waiting
+    character can do nothing else, tagged move or not."""
+    down = standard_sheet("C").model_copy(update={"hp": 1})
+    combat = fight(standard_sheet("A"), standard_sheet("B"), down)
+    from tabletop.systems.ap2d6 import take_damage
+
+    combat = combat.replaced(take_damage(combat.character("C"), 2, FixedDice([3, 3]))[0])
+    with pytest.raises(TabletopError, match="own action"):
+        interrupt(combat, "A", "A", FixedDice([]))
+    with pytest.raises(TabletopError, match="C is down"):
+        interrupt(combat, "A", "C", FixedDice([]))
+    waiting, _ = tracker_change(combat, "B", "wait")
+    with pytest.raises(TabletopError, match="B is waiting"):
+        interrupt(waiting, "A", "B", FixedDice([]))
+    with pytest.raises(TabletopError, match="B is waiting"):
+        interrupt(waiting, "B", "A", FixedDice([]), tagged=True)
+    assert combat.character("A").tracker.spendable == 3
+
+
+def test_rua10_lost_ap_stays_lost_until_the_fight_ends() -> None:
+    """§ Action Points (AP tracking only in initiative), § AP Shenanigans, RU-A10: a lost
+    token stays off the tracker round after round, and comes back when initiative is over,
+    with temp AP and waiting gone and every token on 0."""
+    from tabletop.systems.ap2d6 import end_fight
+
+    combat = fight(standard_sheet("Ayla"), standard_sheet("Orc"))
+    combat, _ = tracker_change(combat, "Ayla", "lose")
+    combat, _ = act(combat, "Ayla", "move")
+    combat, _ = tracker_change(combat, "Ayla", "temp")
+    combat, _ = tracker_change(combat, "Orc", "wait")
+    combat, _ = begin_round(combat, FixedDice([]))
+    assert combat.character("Ayla").tracker.tokens == (0, 0)
+    characters, events = end_fight(combat)
+    for character in characters:
+        assert character.tracker == type(character.tracker)()
+    assert events[0].kind == "fight-over"
+    with pytest.raises(TabletopError, match="not started"):
+        end_fight(Combat(characters=(standard_sheet("Ayla"),)))
+
+
+def test_rum02_a_special_score_the_character_lacks_fails_in_a_fight() -> None:
+    """§ [special] Scores, RU-M02: no PYROMANCY at all means nothing happens, no die rolled;
+    PYROMANCY 0 is a mediocre pyromancer who rolls: [4,4] = 8 meets DC 8."""
+    pyromancer = standard_sheet("Bo").model_copy(update={"special": {"PYROMANCY": 0}})
+    combat = fight(standard_sheet("Ayla"), pyromancer)
+    _, rolled, _ = roll_check(combat, "Ayla", "PYROMANCY", 8, FixedDice([]), special=True)
+    assert not rolled.success and rolled.roll is None
+    _, rolled, _ = roll_check(combat, "Bo", "PYROMANCY", 8, FixedDice([4, 4]), special=True)
+    assert rolled.success and rolled.total == 8
+
+
+def test_rum19_an_improvised_throw_paid_as_a_basic_action_counts_as_an_attack() -> None:
+    """§ Attacking using AP (all attacks count as the same action), RU-M19, RU-A17: a throw
+    paid on its own (2n1) is the round's first attack, so a longsword attack after it pays
+    the second cost, (2n1), not (1n1)."""
+    combat = fight(standard_sheet("Ayla"))
+    combat, _ = tracker_change(combat, "Ayla", "temp")
+    combat, _ = act(combat, "Ayla", "improvised-throw")
+    from tabletop.systems.ap2d6 import action_cost
+
+    combat, events = act(combat, "Ayla", action_cost("(1n1)->(2n1)"), kind="attack")
+    assert "attack #2" in events[0].summary and "(2n1)" in events[0].summary

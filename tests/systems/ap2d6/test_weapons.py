@@ -199,3 +199,54 @@ def test_rua47_damage_is_never_below_zero(weapons: dict[str, Weapon]) -> None:
     )
     result = resolve(wield(standard_sheet("Ayla"), dagger), 6, FixedDice([4, 4, 1]))
     assert result.hit and result.damage == 0
+
+
+def _club(to_hit: str) -> Weapon:
+    """A weapon with no requirements that hits with `to_hit` (a test fixture)."""
+    return Weapon.model_validate(
+        {
+            "name": "club",
+            "speed": "(1n1)",
+            "attacks": [{"name": "bash", "to_hit": to_hit, "damage": "1d6+STR", "type": "B"}],
+        }
+    )
+
+
+def test_rua03_a_to_hit_summing_to_minus_three_is_not_an_unusable_score() -> None:
+    """§ Characters and Scores, RU-A03: only a score at -3 fails without a roll. STR -1 and
+    AGI -2 can both be used, so a STR + AGI attack is rolled at -3: [6,5] = 11 - 3 = 8 beats
+    To-Hit 6 (and the 1d6 shrinks to a d4: AGI is 1 short of the implied -1, RU-A15e)."""
+    sheet = standard_sheet("Ayla", STR=-1, AGI=-2)
+    wielded = wield(sheet, _club("STR + AGI"))
+    assert (wielded.blocked, wielded.to_hit_bonus, wielded.dice) == (None, -3, (4,))
+    result = resolve(wielded, 6, FixedDice([6, 5, 2]))
+    assert result.check.roll is not None and result.check.total == 8
+    assert result.hit and result.damage == 2
+
+
+def test_rua03_an_improvised_throw_at_minus_three_in_all_is_still_rolled(
+    weapons: dict[str, Weapon],
+) -> None:
+    """§ Throwing a spear…, RU-A03: PERCEPTION -2 + AGI -1 is -3 in all, but neither score is
+    -3, so the throw is rolled: [6,4] = 10 - 3 = 7 beats 6; range 3 - 1 = 2; 1d8 lowered to
+    1d6, no scaling."""
+    sheet = standard_sheet("Ayla", STR=1, AGI=-1, PERCEPTION=-2)
+    throw = improvised_throw(sheet, weapons["spear"])
+    assert (throw.wielded.to_hit_bonus, throw.range, throw.wielded.dice) == (-3, 2, (6,))
+    result = resolve(throw.wielded, 6, FixedDice([6, 4, 3]))
+    assert result.check.total == 7 and result.hit and result.damage == 3
+
+
+def test_rua37_encumbered_takes_one_off_attacks_that_hit_with_agi() -> None:
+    """§ The [encumbered] Threshold, RU-M51, RU-A37: -1 to AGI checks, and an attack that
+    hits with AGI is one; a DEX attack is not. The -1 is a penalty on the roll, so it still
+    applies when the weapon's bonus is capped at 0."""
+    from tabletop.systems.ap2d6 import shipped_statuses
+
+    spec = shipped_statuses().spec("encumbered")
+    sheet = standard_sheet("Ayla", STR=1, AGI=1).with_status("encumbered", spec)
+    agile = wield(sheet, _club("STR + AGI"))
+    assert (agile.to_hit_bonus, agile.status_modifier) == (2, -1)
+    assert not resolve(agile, 6, FixedDice([2, 3])).hit, "5 + 2 - 1 = 6 does not beat 6"
+    assert resolve(agile, 6, FixedDice([3, 3, 1])).hit
+    assert wield(sheet, _club("DEX")).status_modifier == 0

@@ -86,15 +86,36 @@ def check(
     if cannot is not None:
         return blocked_check(dc, cannot, defender=defender_wins_ties, score=score)
     assert score is not None
+    return roll_with_bonus(
+        score,
+        dc,
+        dice,
+        modifier=modifier,
+        defender_wins_ties=defender_wins_ties,
+        options=options,
+    )
+
+
+def roll_with_bonus(
+    bonus: int,
+    dc: int,
+    dice: DiceSource,
+    *,
+    modifier: int = 0,
+    defender_wins_ties: bool = False,
+    options: Options = DEFAULTS,
+) -> Check:
+    """Roll 2d6 + bonus + modifier against `dc` with no -3 gate: for a bonus that is a sum of
+    scores (an attack's to-hit), whose parts the caller has already tested one by one (RU-A03)."""
     rolled = roll_2d6(dice)
-    success = succeeds(rolled, score + modifier, dc, defender_wins_ties, options)
+    success = succeeds(rolled, bonus + modifier, dc, defender_wins_ties, options)
     reason = ""
     if rolled.double_one:
         reason = "double 1s: a critical failure"
     elif rolled.double_six:
         reason = "double 6s"
     return Check(
-        score=score,
+        score=bonus,
         modifier=modifier,
         dc=dc,
         defender_wins_ties=defender_wins_ties,

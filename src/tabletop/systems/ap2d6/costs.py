@@ -113,6 +113,8 @@ class BasicAction(BaseModel):
     cost: ActionCost
     summary: str
     vulnerable: bool = False
+    attack: bool = False
+    """Counts as the round's next attack for escalating attack costs (RU-M19)."""
 
 
 @cache

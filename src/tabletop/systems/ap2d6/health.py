@@ -112,7 +112,7 @@ def heal(
     to them, so it first checks on them and reveals their fate (RU-A41)."""
     _amount(amount, "healing")
     events: list[Event] = []
-    if character.dying is not None and not character.dying.rolling and not character.dying.revealed:
+    if fate_unknown(character):
         character, events = check_on(character, dice, statuses=statuses, options=options)
     if character.life == "dead":
         if events:
@@ -128,6 +128,14 @@ def heal(
         events += more
     healed = character.model_copy(update=update)
     return _maybe_wake(healed, events, dice, statuses, options)
+
+
+def fate_unknown(character: Character) -> bool:
+    """Down, done with death checks, and nobody has checked on them yet: whether they live is
+    the GM's secret, so nothing may treat them differently until someone looks (RU-A41)."""
+    return (
+        character.dying is not None and not character.dying.rolling and not character.dying.revealed
+    )
 
 
 def check_on(
@@ -219,11 +227,14 @@ def rest(
     RU-A18); statuses run down; 8 hours or more give back every recovery die (RU-M33).
 
     A stable character at 6 HP or more wakes (RU-M36). Statuses that act every round
-    ([poison], [bleed], [heal]) must be played out first (RU-A40)."""
+    ([poison], [bleed], [heal]) must be played out first (RU-A40). Resting a downed character
+    whose fate is still secret means staying with them, so it checks on them first; until
+    then every refusal is the same whether they live or not (RU-A41)."""
     if not 1 <= hours <= MAX_REST_HOURS:
         raise Ap2d6Error(f"a rest lasts from 1 to {MAX_REST_HOURS:,} hours")
-    if character.life in ("dying", "dead"):
-        raise Ap2d6Error(f"{character.name} cannot rest while {character.life}")
+    known = "dying" if character.life == "dying" else character.public_life
+    if known in ("dying", "dead"):
+        raise Ap2d6Error(f"{character.name} cannot rest while {known}")
     left = min(character.recovery_dice or 0, character.max_recovery_dice)
     if not 0 <= dice_to_spend <= min(hours, left):
         raise Ap2d6Error(
@@ -236,6 +247,13 @@ def rest(
             f"play out [{'], ['.join(acting)}] round by round before resting: they act every round"
         )
     events: list[Event] = []
+    if fate_unknown(character):
+        character, events = check_on(character, dice, statuses=statuses, options=options)
+        if character.life == "dead":
+            return character, [*events, Event(kind="rest", summary="the dead do not rest")]
+        # A lowered CON may have taken recovery dice away with the Max HP they came from.
+        left = min(left, character.max_recovery_dice)
+        dice_to_spend = min(dice_to_spend, left)
     for hour in range(1, hours + 1):
         if hour <= dice_to_spend:
             rolled = roll_dice("1d6", dice)

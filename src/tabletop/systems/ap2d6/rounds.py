@@ -25,10 +25,10 @@ from tabletop.systems.ap2d6.costs import ActionCost, Cost, basic_action
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.events import Event, Role
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
-from tabletop.systems.ap2d6.records import roll_2d6
+from tabletop.systems.ap2d6.records import TwoDice, roll_2d6
 from tabletop.systems.ap2d6.sheet import ActiveStatus, Character
 from tabletop.systems.ap2d6.statuses import Status
-from tabletop.systems.ap2d6.tracker import ATTACK
+from tabletop.systems.ap2d6.tracker import ATTACK, APTracker
 from tabletop.systems.ap2d6.weapons import (
     AttackResult,
     Grip,
@@ -106,6 +106,21 @@ def leave(combat: Combat, name: str) -> Combat:
     combat.character(name)
     kept = tuple(c for c in combat.characters if c.name != name)
     return combat.model_copy(update={"characters": kept})
+
+
+def end_fight(combat: Combat) -> tuple[tuple[Character, ...], list[Event]]:
+    """Initiative is over: AP is tracked only in initiative, so every character leaves it with
+    a fresh tracker, all their AP on 0 (lost AP back, temp AP and waiting gone, RU-A10)."""
+    if combat.phase == "not-started":
+        raise Ap2d6Error("the fight has not started: there is nothing to end")
+    after = tuple(
+        character.model_copy(
+            update={"tracker": APTracker(ap_per_round=character.tracker.ap_per_round)}
+        )
+        for character in combat.characters
+    )
+    events = [Event(kind="fight-over", summary="out of initiative: every tracker is reset")]
+    return after, events
 
 
 # -- the beginning phase ---------------------------------------------------------------------
@@ -279,7 +294,7 @@ def act(
     summary_extra = ""
     if isinstance(action, str):
         basic = basic_action(action)
-        kind = kind or action
+        kind = kind or (ATTACK if basic.attack else action)
         cost = basic.cost
         if basic.vulnerable:
             summary_extra = f" ({name} is [vulnerable] while doing it)"
@@ -331,10 +346,12 @@ def death_check(
 
 
 def _double_six_temp_ap(
-    combat: Combat, name: str, rolled: Check, attack: bool, options: Options
+    combat: Combat, name: str, rolled: TwoDice | None, attack: bool, options: Options
 ) -> Outcome:
     """A natural double 6 in initiative gives 1 temp AP (RU-M15, RU-A13)."""
-    if rolled.critical != "double-six" or (options.double_six_temp_ap == "attacks" and not attack):
+    if rolled is None or not rolled.double_six:
+        return combat, []
+    if options.double_six_temp_ap == "attacks" and not attack:
         return combat, []
     after, events = tracker_change(combat, name, "temp", options)
     return after, [e.model_copy(update={"summary": "double 6s: " + e.summary}) for e in events]
@@ -347,13 +364,15 @@ def roll_check(
     dc: int,
     dice: DiceSource,
     *,
+    special: bool = False,
     defender_wins_ties: bool = False,
     options: Options = DEFAULTS,
 ) -> tuple[Combat, Check, list[Event]]:
-    """A check during the fight with the character's score and its status modifiers."""
+    """A check during the fight with the character's score and its status modifiers.
+    `special` marks a [special] score: without it on their sheet, the check fails (RU-M02)."""
     character = _actor(combat, name)
     rolled = check(
-        character.score(score),
+        character.special_score(score) if special else character.score(score),
         dc,
         dice,
         modifier=character.check_modifier(score),
@@ -361,7 +380,7 @@ def roll_check(
         options=options,
     )
     events = [Event(kind="check", summary=f"{name} ({score}): {rolled}", dice=_dice(rolled))]
-    combat, more = _double_six_temp_ap(combat, name, rolled, False, options)
+    combat, more = _double_six_temp_ap(combat, name, rolled.roll, False, options)
     return combat, rolled, events + more
 
 
@@ -407,7 +426,7 @@ def attack(
         victim, hurt = health.take_damage(victim, result.damage, dice)
         combat = combat.replaced(victim)
         events += hurt
-    combat, more = _double_six_temp_ap(combat, attacker, result.check, True, options)
+    combat, more = _double_six_temp_ap(combat, attacker, result.check.roll, True, options)
     return combat, result, events + more
 
 
@@ -424,6 +443,8 @@ def order(
     """Who goes first among characters acting at the same time: higher AGI first; on a tie,
     whoever acted least recently (RU-M26, RU-A32); characters who have not acted yet and
     tie on AGI roll an AGI contest, or keep the listed order if the table prefers."""
+    if not names:
+        raise Ap2d6Error("name the characters acting at the same moment")
     characters = [combat.character(name) for name in names]
     if len(set(names)) != len(names):
         raise Ap2d6Error("each character can be listed once")
@@ -488,9 +509,17 @@ def interrupt(
     options: Options = DEFAULTS,
 ) -> tuple[Combat, str, list[Event]]:
     """Try to act before `target`'s action: an initiative (AGI) contest, paying (1n1) unless
-    the move has [interrupt] (RU-M27, RU-A14). Returns who acts first; the other still acts."""
+    the move has [interrupt] (RU-M27, RU-A14). Returns who acts first; the other still acts.
+    A double 6 on either side's roll is a roll in initiative: 1 temp AP (RU-A13)."""
     character = _actor(combat, interrupter)
+    if character.tracker.waiting:
+        raise Ap2d6Error(f"{interrupter} is waiting and can do nothing else this round")
+    if target == interrupter:
+        raise Ap2d6Error("a character cannot interrupt their own action")
     opponent = combat.character(target)
+    if opponent.life != "up" or opponent.tracker.waiting:
+        why = "waiting" if opponent.life == "up" else opponent.public_life
+        raise Ap2d6Error(f"{target} is {why}: there is no action of theirs to interrupt")
     events: list[Event] = []
     if not tagged:
         combat, events = act(combat, interrupter, "interrupt")
@@ -518,6 +547,10 @@ def interrupt(
             dice=rolls,
         )
     )
+    for pair in result.rounds:
+        for name, side in zip((interrupter, target), pair, strict=True):
+            combat, more = _double_six_temp_ap(combat, name, side.roll, False, options)
+            events += more
     return combat, first, events
 
 
@@ -565,11 +598,7 @@ def open_decision(combat: Combat, options: Options = DEFAULTS) -> Decision:
                 choices.append(Choice(kind="wait", who=character.name))
             if character.life == "dying" and character.name not in combat.death_checked:
                 choices.append(Choice(kind="death-check", who=character.name))
-            if (
-                character.dying is not None
-                and not character.dying.rolling
-                and not character.dying.revealed
-            ):
+            if health.fate_unknown(character):
                 choices.append(Choice(kind="check-on", who=character.name))
     return Decision(round=combat.round, phase=combat.phase, choices=tuple(choices))
 

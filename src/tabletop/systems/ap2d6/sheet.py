@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tabletop.systems.ap2d6.death import DeathRecord, PlayerDeathView, player_view
+from tabletop.systems.ap2d6.errors import validated
 from tabletop.systems.ap2d6.events import Role
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.scores import (
@@ -237,4 +238,4 @@ def standard_sheet(name: str, **scores: int) -> Character:
     """A sheet with the standard scores, zero unless given: `standard_sheet("Ayla", AGI=2)`."""
     for key, value in scores.items():
         check_score(value, key)
-    return Character(name=name, scores=scores)
+    return validated(Character, {"name": name, "scores": scores}, "character")

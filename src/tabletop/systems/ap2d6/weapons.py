@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tabletop.dice import DiceSource, parse
 from tabletop.dice.syntax import BinaryOp, Dice, Integer, Name, Node
 from tabletop.errors import TabletopError
-from tabletop.systems.ap2d6.checks import Check, blocked_check, check
+from tabletop.systems.ap2d6.checks import Check, blocked_check, roll_with_bonus
 from tabletop.systems.ap2d6.costs import ActionCost, basic_action
 from tabletop.systems.ap2d6.datafiles import read_file
 from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValue, validated
@@ -204,6 +204,9 @@ class Wielded(BaseModel):
     deficit: int
     """Points below the weapon's requirements (RU-A15a)."""
     to_hit_bonus: int
+    status_modifier: int = 0
+    """What statuses do to checks with the to-hit scores, such as [encumbered]'s -1 on AGI
+    (RU-A37): a penalty on the roll, outside the weapon's capped bonus."""
     dice: tuple[int, ...]
     scaling_bonus: int
     flat: int
@@ -294,12 +297,18 @@ def wield(
         attack=attack.name,
         deficit=short,
         to_hit_bonus=min(bonus, 0) if short else bonus,
+        status_modifier=_status_modifier(character, attack.to_hit),
         dice=dice,
         scaling_bonus=0 if short else sum(score(name) for name in attack.damage.scaling),
         flat=attack.damage.flat,
         type=attack.type,
         blocked=_blocked(attack.to_hit, score, options),
     )
+
+
+def _status_modifier(character: Character, names: tuple[str, ...]) -> int:
+    """Statuses' modifiers to checks with each to-hit score (RU-M51, RU-A37)."""
+    return sum(character.check_modifier(name) for name in names)
 
 
 def _blocked(names: tuple[str, ...], score: Callable[[str], int], options: Options) -> str | None:
@@ -351,8 +360,14 @@ def resolve(
         return AttackResult(
             wielded=wielded, check=blocked_check(target_to_hit, wielded.blocked, defender=True)
         )
-    rolled = check(
-        wielded.to_hit_bonus, target_to_hit, dice, defender_wins_ties=True, options=options
+    # Each to-hit score was tested for -3 on its own (`blocked`); their sum is not a score.
+    rolled = roll_with_bonus(
+        wielded.to_hit_bonus,
+        target_to_hit,
+        dice,
+        modifier=wielded.status_modifier,
+        defender_wins_ties=True,
+        options=options,
     )
     if not rolled.success:
         return AttackResult(wielded=wielded, check=rolled)
@@ -414,6 +429,7 @@ def improvised_throw(
         attack=f"{attack.name}, thrown",
         deficit=short,
         to_hit_bonus=min(bonus, 0) if general else bonus,
+        status_modifier=_status_modifier(character, THROW_TO_HIT),
         dice=dice,
         scaling_bonus=0,
         flat=attack.damage.flat,

@@ -47,6 +47,8 @@ def read_pairs(pairs: list[str] | None, flag: str) -> dict[str, str]:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip() or not value.strip():
             raise Ap2d6Error(f"{flag} wants NAME=VALUE, not {pair!r}")
+        if name.strip().upper() in (known.upper() for known in found):
+            raise Ap2d6Error(f"{flag} gives {name.strip()} twice: which value is meant?")
         found[name.strip()] = value.strip()
     return found
 

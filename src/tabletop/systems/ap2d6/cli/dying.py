@@ -157,7 +157,10 @@ def death_command(
         if line.strip().lower() in ("quit", "exit", "q"):
             break
         if line.strip().lower() in ("help", "?"):
-            console.print(HELP)
+            if json:
+                print_json({"help": HELP.splitlines()})
+            else:
+                console.print(HELP)
             continue
         try:
             character, events = step(character, line, dice, options)

@@ -20,7 +20,7 @@ from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6.cli.common import Rules, ask_again, read_options
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions
-from tabletop.systems.ap2d6.errors import Ap2d6Error
+from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event
 from tabletop.systems.ap2d6.options import Options
 from tabletop.systems.ap2d6.rounds import (
@@ -204,8 +204,12 @@ def ap_command(
     or the error), and leaving prints the whole fight as JSON."""
     options = read_options(rule)
     people = [read_character(text) for text in character or ["You"]]
+    names = [name.lower() for name, _ in people]
+    if len(set(names)) != len(names):
+        raise Ap2d6Error("two characters share a name (names are matched ignoring case)")
     sheets = tuple(standard_sheet(name, AGI=agi) for name, agi in people)
-    session = Session(Combat(characters=sheets), dice_source(seed), options)
+    combat = validated(Combat, {"characters": sheets}, "the fight")
+    session = Session(combat, dice_source(seed), options)
     _report(session, run_line(session, "next"), json)
     if not json:
         console.print("[dim]type 'help' for the commands[/dim]")
