@@ -132,6 +132,25 @@ def test_cr_a21_an_incapacitated_character_fails_without_a_roll():
     assert rolled.outcome.passed
 
 
+def test_cr_a21_the_challenge_level_comes_before_incapacitation():
+    """§ Challenge Levels, CR-A21: the GM rates the action knowing the character's state, so
+    a trivial action still succeeds and an impossible one fails, without a roll."""
+    sheet = hero(incapacitated=True)
+    assert run(AbilityRoll(character=sheet, ability="STR", level="trivial"), []).outcome.passed
+    impossible = AbilityRoll(character=sheet, ability="STR", level="impossible")
+    assert not run(impossible, []).outcome.passed
+
+
+def test_cr_a02_a_collective_roll_skips_a_str_roll_that_cannot_matter_under_either_setting():
+    """CR-A02 `moot_strength_rolls=roll` is about one character's own roll: a member who
+    passes outright settles a collective roll, so no STR roll is made."""
+    heavy = hero(name="Cai", abilities={"STR": 10, "AGI": 12, "WIT": 9}, load=HEAVY)
+    light = hero(name="Di", abilities={"STR": 10, "AGI": 8, "WIT": 9})
+    group = CollectiveRoll(characters=(heavy, light), ability="AGI")
+    done = run(group, [7], RollUnderOptions(moot_strength_rolls="roll"))
+    assert done.outcome.passed and "strength_roll" not in kinds(done)
+
+
 def test_cr_a21_a_group_counts_only_members_who_can_act():
     down = hero(name="Cai", abilities={"STR": 10, "AGI": 15, "WIT": 9}, incapacitated=True)
     up = hero(name="Di", abilities={"STR": 10, "AGI": 5, "WIT": 9})

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from tabletop.systems.rollunder import DamageDice
+from tabletop.dice import SeededDice
+from tabletop.systems.rollunder import DamageDice, Item, Load
 from tabletop.systems.rollunder.odds import damage_odds
 from tests.cli.helpers import run
 from tests.systems.rollunder.helpers import hero
@@ -83,6 +86,54 @@ def test_damage_on_a_character_sheet_applies_everything(capsys, tmp_path):
     assert "Ash: health 12 of 14" in text
 
 
+def _frail(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    sheet = tmp_path / "ash.json"
+    load = Load(
+        carry_limit=10,
+        worn=(Item(name="clothes", bulk=1, kind="clothes"),),
+        held=(Item(name="sword", bulk=2, kind="weapon"),),
+    )
+    data = hero(health=14, omens=2, max_omens=2, load=load).model_dump_json()
+    sheet.write_text(data, encoding="utf-8")
+    return str(sheet)
+
+
+def _injury_faces(seed: int) -> int:
+    """The d8 the hit of 15 rolls for its injury with this seed (the hit itself rolls none)."""
+    return SeededDice(seed).roll(8)
+
+
+def test_cr_m19a_ask_puts_each_decision_to_the_player_and_the_gm(capsys, tmp_path, monkeypatch):
+    """§ Spending omens, § Critical damage (CR-A10): with --ask the player re-rolls the
+    injury roll and keeps the result they choose, and the GM picks the destroyed item."""
+    seed = next(s for s in range(50) if _injury_faces(s) == 1)  # Item destroyed
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\nkeep 1\nsword\n"))
+    result = run(
+        capsys, "rollunder", "damage", "15", "--character", _frail(tmp_path), "--ask",
+        "--seed", str(seed), "--json",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    sheet = json.loads(result.out)["character"]
+    assert sheet["omens"] == 1  # one omen on the re-roll; the first result stood
+    assert [item["name"] for item in sheet["load"]["held"]] == []
+    assert "reroll Ash" in result.err and "GM decides" in result.err
+
+
+def test_ask_refuses_on_end_of_input_or_endless_nonsense_and_changes_nothing(
+    capsys, tmp_path, monkeypatch
+):
+    sheet = _frail(tmp_path)
+    before = Path(sheet).read_text(encoding="utf-8")
+    for given, words in (("", "before the end of input"), ("nonsense\n" * 30, "no valid answer")):
+        monkeypatch.setattr("sys.stdin", io.StringIO(given))
+        result = run(capsys, "rollunder", "damage", "15", "--character", sheet, "--ask")
+        assert result.code == 2 and result.out == ""
+        assert result.err.splitlines()[-1].startswith("error: ") and words in result.err
+        assert "Traceback" not in result.err
+    assert Path(sheet).read_text(encoding="utf-8") == before
+    fails(capsys, "damage", "d6", "--ask", words="--ask makes the decisions")
+
+
 def test_corruption_quick_and_on_a_sheet_with_a_mutation_table(capsys, tmp_path):
     data = ok_json(capsys, "corruption", "--total", "2", "--gain", "1", "--seed", "3")
     assert data["after"] == 3 - data["damage"]
@@ -104,6 +155,27 @@ def test_corruption_quick_and_on_a_sheet_with_a_mutation_table(capsys, tmp_path)
             break
     else:
         pytest.fail("no seed gave critical corruption damage")
+
+
+def test_cr_a15_quick_corruption_gives_no_mutation_to_a_character_the_injury_kills(capsys):
+    """§ Corruption, CR-A15: corruption 11 + 1 at health 4 of 4 is always critical with an
+    injury roll; when that roll is instant death no mutation is rolled (the library's rule),
+    and a disabling row names its ability loss."""
+    seen = set()
+    for seed in range(100):
+        data = ok_json(
+            capsys, "corruption", "--total", "11", "--health", "4", "--max-health", "4",
+            "--seed", str(seed),
+        )  # fmt: skip
+        if not data["critical"]["incapacitated"]:
+            continue
+        injury = data["injury"]
+        deadly = any(effect["kind"] == "death" for effect in injury["effects"])
+        assert (data["mutation"] is None) is deadly
+        seen.add(deadly)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
 
 
 def test_the_options_switch_readings(capsys):
@@ -144,6 +216,14 @@ def test_odds_damage_with_health_adds_the_three_threshold_probabilities(capsys):
     assert "P(injury roll)" in text
 
 
+def test_odds_damage_text_gives_the_exact_chance_of_at_least_each_value(capsys):
+    """CR-P03: the '≥ damage' column is P(damage ≥ value) from the distribution, even where
+    rarer values before it are not listed (5d20 starts at 5; 8 was shown at 100.0%)."""
+    out = run(capsys, "rollunder", "odds", "damage", "--die", "5d20").out
+    first = next(line for line in out.splitlines() if line.strip("│ ").startswith("8 "))
+    assert ">99.9%" in first
+
+
 def test_the_other_odds(capsys):
     ability = ok_json(capsys, "odds", "ability", "--score", "12", "--omens", "1")
     assert ability["exact"] == "21/25"
@@ -153,12 +233,16 @@ def test_the_other_odds(capsys):
     assert contest["first"]["A"]["probability"] + contest["first"]["B"]["probability"] == 1
     injury = ok_json(capsys, "odds", "injury", "--omens", "1")
     assert injury["injuries"]["Instant death"]["exact"] == "1/64"
+    once = ok_json(
+        capsys, "--option", "omen_repeat_rerolls=false", "odds", "injury", "--omens", "3"
+    )
+    assert once["injuries"]["Instant death"]["exact"] == "1/64"  # CR-A10: one re-roll
     corruption = ok_json(
         capsys, "odds", "corruption", "--total", "4", "--health", "5", "--max-health", "10",
         "--gains", "5",
     )  # fmt: skip
     assert corruption["trigger"]["exact"] == "5/12"
-    assert corruption["mutation"]["exact"] == "1/4"
+    assert corruption["mutation"]["exact"] == "1/4"  # critical, never an injury: no death
     assert corruption["long_run_damage_per_gain"]["exact"] == "1/1"
     for args in (["ability", "--score", "9"], ["injury"], ["contest", "A=3", "B=4"],
                  ["corruption", "--total", "3", "--gains", "3"]):  # fmt: skip

@@ -216,3 +216,17 @@ def test_the_shipped_injury_table_covers_the_d8_as_the_rules_list():
         ("6-7", "Disabled eye"),
         ("8", "Instant death"),
     ]
+
+
+@pytest.mark.parametrize("dropped", ["AGI", "WIT"])
+def test_cr_g01_the_ability_list_keeps_the_three_the_chapter_uses(dropped):
+    """CR-G01 (docs/rules): the list may add abilities but not drop STR, AGI or WIT, which the
+    injury table (§ Critical damage), encumbrance and followers use. Dropping one made an
+    injury fail halfway with 'has no WIT score'."""
+    kept = tuple(name for name in ("STR", "AGI", "WIT") if name != dropped)
+    with pytest.raises(ValueError, match=f"must include {dropped}"):
+        RollUnderOptions(abilities=kept)
+    more = RollUnderOptions(abilities=("STR", "AGI", "WIT", "CHA"))
+    sheet = hero(abilities={"STR": 12, "AGI": 10, "WIT": 9, "CHA": 7}, health=14)
+    done = run(SufferHit(character=sheet, hit=Hit(amount=8)), [6], more)
+    assert done.outcome.character.abilities == {"STR": 12, "AGI": 10, "WIT": 7, "CHA": 7}

@@ -17,7 +17,7 @@ from tabletop.systems.rollunder import (
     armour_reduction,
     parse_damage,
 )
-from tabletop.systems.rollunder.damage import ROLL_DEPTH
+from tabletop.systems.rollunder.damage import MAX_DAMAGE_DICE, ROLL_DEPTH
 from tests.systems.rollunder.helpers import hero, run
 
 ROBUST = {"max_health": 200, "health": 200}
@@ -130,6 +130,32 @@ def test_damage_dice_are_read_from_text(text, parsed):
     assert parse_damage(text) == parsed
     if isinstance(parsed, DamageDice):
         assert parse_damage(str(parsed)) == parsed
+
+
+@pytest.mark.parametrize(
+    ("dice", "shown"),
+    [(DamageDice(count=10, sides=2), "10d2"), (DamageDice(count=11, sides=6), "11d6"),
+     (DamageDice(count=1, sides=12, modifier=1), "d12+1"), (DamageDice(count=2, sides=6), "2d6")],
+)  # fmt: skip
+def test_cr_a11_damage_dice_are_shown_as_written(dice, shown):
+    """§ Damage, CR-A11: the text of several dice keeps its count (10d2 was shown as 0d2 and
+    11d6 as 1d6, in events and in the odds JSON) and reads back as the same dice."""
+    assert str(dice) == shown
+    assert parse_damage(shown) == dice
+    done = run(SufferHit(character=hero(**ROBUST), hit=Hit(dice=dice)), [1] * dice.count)
+    roll = next(event for event in done.events if event.kind == "damage_roll")
+    assert roll.text.startswith(f"damage {shown}:")
+
+
+def test_the_most_damage_dice_allowed_can_all_be_rolled():
+    """§ Damage, docs/rules Limits: every die may add up to ROLL_DEPTH follow-ups, so the
+    documented most dice is what the dice engine can roll (100 exploding dice were refused
+    by the engine with a message about 10,100 dice)."""
+    most = DamageDice(count=MAX_DAMAGE_DICE, sides=6)
+    done = run(SufferHit(character=hero(**ROBUST), hit=Hit(dice=most)), [1] * MAX_DAMAGE_DICE)
+    assert done.outcome.rolled == MAX_DAMAGE_DICE
+    with pytest.raises(RollUnderDataError, match=f"less than or equal to {MAX_DAMAGE_DICE}"):
+        parse_damage(f"{MAX_DAMAGE_DICE + 1}d6")
 
 
 @pytest.mark.parametrize(

@@ -375,6 +375,23 @@ def test_cr_p05_the_injury_table_odds_and_an_omen_against_death():
     assert sum(with_omen.values()) == 1
 
 
+def test_cr_a10_injury_odds_allow_one_reroll_when_the_option_says_once():
+    """§ Spending omens, CR-A10 `omen_repeat_rerolls=False`: with omens to spare, the injury
+    roll is still re-rolled only once, so death stays at 1/64 (it was (1/8)^4 with 3 omens)."""
+    once = RollUnderOptions(omen_repeat_rerolls=False)
+    odds = injury_odds(3, once)
+    assert odds == injury_odds(1)
+    assert odds["Instant death"] == Fraction(1, 64)
+
+    def dies(dice):  # type: ignore[no-untyped-def]
+        sheet = hero(health=14, omens=3, max_omens=3)
+        intent = SufferHit(character=sheet, hit=Hit(amount=8))
+        return resolve(intent, dice, once, avoid_instant_death).outcome.character.alive
+
+    found, unexplored = walk(dies)
+    assert unexplored == 0 and found[False] == odds["Instant death"]
+
+
 def test_cr_p05_an_omen_against_death_through_the_machine():
     def once(dice):  # type: ignore[no-untyped-def]
         sheet = hero(health=14, omens=1, max_omens=1)
@@ -418,6 +435,24 @@ def test_cr_p06_critical_odds_of_a_corruption_roll():
     assert odds.critical is not None
     assert odds.critical.incapacitated == Fraction(3, 12)  # rolls 3, 4, 5
     assert odds.critical.injury == 0
+
+
+def test_cr_a15_the_mutation_odds_leave_out_a_character_the_injury_kills():
+    """§ Corruption, CR-A15: critical corruption damage brings a mutation unless the injury
+    roll kills the character. Corruption 11 + 1 at health 10 of 10: a roll of 6 or more is
+    critical and rolls an injury, so P(mutation) = 7/12 · 7/8 (it was given as 7/12)."""
+    odds = corruption_odds(11, 1, health=10, max_health=10)
+    assert odds.critical is not None and odds.critical.incapacitated == Fraction(7, 12)
+    assert odds.mutation == Fraction(7, 12) * Fraction(7, 8)
+
+    def mutates(dice):  # type: ignore[no-untyped-def]
+        sheet = hero(corruption=11, health=10, max_health=10)
+        outcome = resolve(SufferCorruption(character=sheet, gain=1), dice).outcome
+        return outcome.character.mutations_to_choose == 1
+
+    found, unexplored = walk(mutates)
+    assert unexplored == 0 and found[True] == odds.mutation
+    assert corruption_odds(4, 1).mutation is None
 
 
 def test_cr_p06_the_chain_of_gains_against_the_machine():

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.dice import FixedDice
+from tabletop.dice import FixedDice, SeededDice
 from tabletop.systems.rollunder import (
     AbilityRoll,
+    Contest,
     Hit,
     Resolution,
+    Roller,
     RollUnderError,
+    RollUnderOptions,
+    Side,
     SufferHit,
+    reroll_failures,
+    resolve,
 )
 from tabletop.systems.rollunder.errors import RollUnderDataError, validated
 from tests.systems.rollunder.helpers import hero
@@ -92,3 +98,42 @@ def test_the_same_roll_keeps_every_result_and_the_owner_picks_any():
     done = twice.choose("keep 2", FixedDice([]))
     assert done.outcome.character.abilities["AGI"] == 8
     assert done.outcome.character.omens == 0
+
+
+def test_resolve_feeds_each_answer_once_and_agrees_with_stepping(monkeypatch):
+    """Architecture (docs/rules, "How the engine runs them"): `resolve` runs the rule once,
+    live, however many decisions it takes (it replayed every answer at every decision, so
+    a contest of omen-holding contestants took hours within the documented bounds), and
+    ends exactly where choosing the same answers one at a time ends."""
+    sides = tuple(
+        Side.alone(Roller(name=name, score=score, omens=3))
+        for name, score in (("Ana", 9), ("Bo", 11))
+    )
+    contest = Contest(ability="AGI", sides=sides, rolls=6)
+    policy = reroll_failures(tuple(m for s in sides for m in s.members), RollUnderOptions())
+    calls = []
+    original = Contest.procedure
+
+    def counted(self, options, log):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return original(self, options, log)
+
+    monkeypatch.setattr(Contest, "procedure", counted)
+    done = resolve(contest, SeededDice(3), None, policy)
+    assert len(calls) == 1 and len(done.answers) >= 12
+    assert sum(done.outcome.omens_spent.values()) > 0  # decisions were made on the way
+    monkeypatch.undo()
+    dice = SeededDice(3)
+    stepped = Resolution.begin(contest, dice)
+    while (decision := stepped.decision) is not None:
+        stepped = stepped.choose(policy(decision), dice)
+    assert stepped == done
+    assert stepped.outcome == done.outcome
+
+
+def test_a_saved_state_with_more_answers_than_its_rule_asks_for_is_refused():
+    done = Resolution.begin(AbilityRoll(character=hero(), ability="STR"), FixedDice([3]))
+    data = done.model_dump(mode="json")
+    data["answers"].append(data["answers"][0])
+    with pytest.raises(RollUnderError, match="more answers than its rule asks for"):
+        Resolution.model_validate(data).outcome  # noqa: B018

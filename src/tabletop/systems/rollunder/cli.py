@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from tabletop.cli.options import Json, Seed
-from tabletop.cli.output import console, percent, print_json
+from tabletop.cli.output import console, errors, percent, print_json
 from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, dice_source
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
@@ -42,10 +42,11 @@ from tabletop.systems.rollunder.odds import (
     pass_chance,
     with_omens,
 )
-from tabletop.systems.rollunder.options import RollUnderOptions
+from tabletop.systems.rollunder.options import STR, RollUnderOptions
 from tabletop.systems.rollunder.policies import reroll_failures
-from tabletop.systems.rollunder.records import DiceRecord, Event, roll_record
+from tabletop.systems.rollunder.records import Event, roll_record
 from tabletop.systems.rollunder.resolution import (
+    Decision,
     Intent,
     Resolution,
     no_rerolls,
@@ -77,6 +78,17 @@ SheetFile = Annotated[
         help="A character sheet (JSON or TOML) to apply it all to; --json prints the new sheet.",
     ),
 ]
+Ask = Annotated[
+    bool,
+    typer.Option(
+        "--ask",
+        help="With --character: make each decision at the prompt (omen re-rolls, the death "
+        "save, the GM's pick of an item). Without it no omen is spent on re-rolls, the death "
+        "save is taken when the omens allow, and the first item listed is destroyed.",
+    ),
+]
+MAX_BAD_ANSWERS = 20
+"""Answers at one prompt that are not a choice before the command gives up (never a hang)."""
 
 
 @app.callback()
@@ -277,9 +289,37 @@ def _health(health: int | None, max_health: int | None) -> tuple[int, int] | Non
     return health, max_health
 
 
-def _run_on_sheet(intent: Intent, seed: int | None, options: RollUnderOptions, json: bool) -> None:
+def ask_at_the_prompt(decision: Decision) -> str:
+    """A policy that puts each decision to whoever is at the keyboard (on stderr, so --json
+    output stays clean): a choice by its number or its text. The end of input refuses the
+    whole rule, which changes nothing."""
+    errors.print(f"[bold]{escape(decision.purpose)}[/bold] ({escape(decision.chooser)} decides)")
+    for number, result in enumerate(decision.results, start=1):
+        errors.print(f"  result {number}: {escape(result.line)}")
+    for number, choice in enumerate(decision.choices, start=1):
+        errors.print(f"  {number}. {escape(choice)}")
+    for _ in range(MAX_BAD_ANSWERS):
+        try:
+            line = errors.input("choice: ").strip()
+        except EOFError:
+            errors.print()
+            raise RollUnderDataError(
+                f"no answer to {decision.purpose!r} before the end of input; nothing was changed"
+            ) from None
+        if line.isdigit() and 1 <= int(line) <= len(decision.choices):
+            return decision.choices[int(line) - 1]
+        if line in decision.choices:
+            return line
+        errors.print(f"choose 1 to {len(decision.choices)}, or type a choice as listed")
+    raise RollUnderDataError(f"no valid answer to {decision.purpose!r}; nothing was changed")
+
+
+def _run_on_sheet(
+    intent: Intent, seed: int | None, options: RollUnderOptions, json: bool, ask: bool
+) -> None:
     """Apply a rule to a sheet: the events, then the new sheet (all of it with --json)."""
-    done: Resolution = resolve(intent, dice_source(seed), options, no_rerolls)
+    policy = ask_at_the_prompt if ask else no_rerolls
+    done: Resolution = resolve(intent, dice_source(seed), options, policy)
     outcome = done.outcome
     if json:
         print_json({**outcome.model_dump(mode="json"), "events": _events_json(done.events)})
@@ -293,16 +333,11 @@ def _run_on_sheet(intent: Intent, seed: int | None, options: RollUnderOptions, j
     )
 
 
-def _injury(dice: DiceSource) -> tuple[DiceRecord, str]:
-    table = injury_table()
-    record = roll_record(table.dice, dice)
-    return record, table.lookup(record.total).name
-
-
 def _critical_report(
     dealt: int, rolled: int, before: tuple[int, int], dice: DiceSource, options: RollUnderOptions
 ) -> tuple[CriticalDamage, dict[str, Any]]:
-    """Health after the hit, the thresholds crossed, and the injury rolled if one is due."""
+    """Health after the hit, the thresholds crossed, and the injury rolled if one is due,
+    with the entry's effects (an ability loss, an item, death)."""
     health, maximum = before
     critical = critical_damage(measured_damage(dealt, rolled, health, options), health, maximum)
     report: dict[str, Any] = {
@@ -311,19 +346,28 @@ def _critical_report(
         "injury": None,
     }
     if critical.injury:
-        record, name = _injury(dice)
+        table = injury_table()
+        record = roll_record(table.dice, dice)
+        entry = table.lookup(record.total)
         report["injury"] = {
-            "name": name,
+            "name": entry.name,
             "permanent": critical.permanent,
+            "effects": [effect.model_dump(mode="json") for effect in entry.effects],
             "roll": record.model_dump(mode="json"),
         }
     return critical, report
 
 
+def _killed(report: dict[str, Any]) -> bool:
+    """Whether the injury in a critical report kills on the spot."""
+    injury = report.get("injury")
+    return injury is not None and any(e["kind"] == "death" for e in injury["effects"])
+
+
 def _show_critical(report: dict[str, Any], dealt: int) -> None:
     health = report["health"]
     console.print(f"health {health['before']} → {health['after']} of {health['max']}")
-    if health["after"] == 0:
+    if health["after"] == 0 and not _killed(report):
         console.print("dying: death at the end of the next activation unless healed or saved")
     critical = report["critical"]
     if not critical["incapacitated"]:
@@ -331,12 +375,24 @@ def _show_critical(report: dict[str, Any], dealt: int) -> None:
         return
     console.print(f"[bold red]critical damage[/bold red] ({dealt} at once): incapacitated")
     injury = report["injury"]
-    if injury is not None:
-        lasting = "permanent" if injury["permanent"] else "until downtime"
-        console.print(
-            f"injury: [bold]{escape(injury['name'])}[/bold] ({lasting})  "
-            f"[dim]{escape(injury['roll']['line'])}[/dim]"
-        )
+    if injury is None:
+        return
+    line = escape(injury["roll"]["line"])
+    console.print(f"injury: [bold]{escape(injury['name'])}[/bold]  [dim]{line}[/dim]")
+    lasting = "permanent" if injury["permanent"] else "until downtime"
+    for effect in injury["effects"]:
+        if effect["kind"] == "disabled":
+            ability, loss = effect["ability"], effect["loss"]
+            console.print(f"  {escape(effect['trait'])} and −{loss} {ability} ({lasting})")
+            if ability == STR:
+                console.print(
+                    f"  health follows STR: maximum and current health −{loss} too "
+                    "(never critical damage)"
+                )
+        elif effect["kind"] == "death":
+            console.print("  [bold red]the character dies[/bold red]")
+        else:
+            console.print("  the GM picks one carried item; it is destroyed")
 
 
 @app.command("damage")
@@ -354,6 +410,7 @@ def damage_command(
     health: Health = None,
     max_health: MaxHealth = None,
     character: SheetFile = None,
+    ask: Ask = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -369,8 +426,11 @@ def damage_command(
     if character is not None:
         if health is not None or max_health is not None:
             raise RollUnderDataError("--health and --max-health come from the --character sheet")
-        _run_on_sheet(SufferHit(character=read_sheet(character), hit=hit), seed, options, json)
+        intent = SufferHit(character=read_sheet(character), hit=hit)
+        _run_on_sheet(intent, seed, options, json, ask)
         return
+    if ask:
+        raise RollUnderDataError("--ask makes the decisions of a --character sheet")
     dice = dice_source(seed)
     record = None
     if isinstance(damage, DamageDice):
@@ -420,6 +480,7 @@ def corruption_command(
         typer.Option("--mutations", help="Your mutation table (a TOML/JSON table file)."),
     ] = None,
     character: SheetFile = None,
+    ask: Ask = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -435,8 +496,10 @@ def corruption_command(
         sheet = read_sheet(character)
         data = {"character": sheet, "gain": gain, "mutation_table": table}
         intent = validated(SufferCorruption, data, "corruption")
-        _run_on_sheet(intent, seed, options, json)
+        _run_on_sheet(intent, seed, options, json, ask)
         return
+    if ask:
+        raise RollUnderDataError("--ask makes the decisions of a --character sheet")
     if total is None:
         raise RollUnderDataError("give --total (the corruption before this gain) or --character")
     dice = dice_source(seed)
@@ -459,7 +522,7 @@ def corruption_command(
     report: dict[str, Any] = {}
     if before is not None and triggered:
         critical, report = _critical_report(damage, damage, before, dice, options)
-        if critical.incapacitated:
+        if critical.incapacitated and not _killed(report):
             data["mutation"] = _mutation(table, dice)
     if json:
         print_json(data | report)
@@ -585,11 +648,10 @@ def odds_damage(
     table.add_column("damage", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("≥ damage", justify="right", style="dim")
-    remaining = Fraction(1)
     shown = [(v, p) for v, p in outcomes if p >= Fraction(1, 100_000)]
     for value, chance in shown:
-        table.add_row(str(value), percent(float(chance)), percent(float(remaining)))
-        remaining -= chance
+        at_least = 1 - odds.dealt.at_most(value - 1)
+        table.add_row(str(value), percent(float(chance)), percent(float(at_least)))
     if len(shown) < len(outcomes):
         table.caption = f"{len(outcomes) - len(shown)} rarer outcomes not listed (see --json)"
     console.print(table)
@@ -605,13 +667,14 @@ def odds_damage(
 
 @odds_app.command("injury")
 def odds_injury(
+    ctx: typer.Context,
     omens: Annotated[
         int, typer.Option("--omens", min=0, max=100, help="Omens to re-roll instant death.")
     ] = 0,
     json: Json = False,
 ) -> None:
     """P(each injury), re-rolling instant death while omens last."""
-    odds = injury_odds(omens)
+    odds = injury_odds(omens, _options(ctx))
     if json:
         print_json({"omens": omens, "injuries": {n: _fraction(p) for n, p in odds.items()}})
         return
@@ -653,7 +716,7 @@ def odds_corruption(
                 "incapacitated": _fraction(odds.critical.incapacitated),
                 "injury": _fraction(odds.critical.injury),
                 "permanent": _fraction(odds.critical.permanent),
-                "mutation": _fraction(odds.critical.incapacitated),
+                "mutation": _fraction(odds.mutation or Fraction(0)),
             }
         if chain is not None:
             data["after_gains"] = {
@@ -669,8 +732,9 @@ def odds_corruption(
     )
     if odds.critical is not None:
         console.print(
-            f"P(critical damage, and so a mutation) = {percent(float(odds.critical.incapacitated))}"
-            f", P(injury roll) = {percent(float(odds.critical.injury))}"
+            f"P(critical damage) = {percent(float(odds.critical.incapacitated))}, "
+            f"P(injury roll) = {percent(float(odds.critical.injury))}, "
+            f"P(a mutation: critical damage survived) = {percent(float(odds.mutation or 0))}"
         )
     if chain is not None:
         console.print(

@@ -139,12 +139,11 @@ def suffer_injury(
         character, "injury", table.dice, f"{character.name}'s injury roll", log
     )
     entry = table.lookup(answer.total)
-    lasting = "permanent" if permanent else "until downtime"
     log.append(
         Event.about(
             sheet.name,
             "injury_roll",
-            f"{sheet.name}'s injury: {entry.name} ({lasting})",
+            f"{sheet.name}'s injury: {entry.name}",
             dice=answer.result,
             injury=entry.name,
             face=answer.total,

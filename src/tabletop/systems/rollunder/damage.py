@@ -26,12 +26,14 @@ ROLL_DEPTH = limits.MAX_EXPLOSION_DEPTH
 """Follow-up rolls one exploding damage die may add when rolled: the engine's largest bound,
 so a chain is cut only after 100 maximums in a row (once in 2¹⁰¹ rolls even on a d2)."""
 
-MAX_DAMAGE_DICE = 100
+MAX_DAMAGE_DICE = limits.MAX_DICE // (ROLL_DEPTH + 1)
+"""Damage dice in one roll: 99, so that every die and all the follow-ups it may add stay
+within the dice engine's bound on dice thrown in one roll."""
 MAX_DAMAGE_SIDES = 1_000
 MAX_MODIFIER = 1_000
 MAX_ARMOUR = 1_000
 MAX_TEXT = 40
-"""Bounds on one damage roll's numbers, and on the text that names its dice."""
+"""Bounds on one damage roll's other numbers, and on the text that names its dice."""
 
 _DAMAGE = re.compile(r"\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*")
 
@@ -65,7 +67,7 @@ class DamageDice(Model):
         return f"{self.count}d{self.sides}"
 
     def __str__(self) -> str:
-        shown = self.dice.removeprefix("1")
+        shown = f"d{self.sides}" if self.count == 1 else self.dice
         return shown + (f"{self.modifier:+d}" if self.modifier else "")
 
     def pool_explodes(self, options: RollUnderOptions) -> bool:

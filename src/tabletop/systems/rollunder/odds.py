@@ -437,23 +437,37 @@ def _exact_mean(
 # -- injuries --------------------------------------------------------------------------------
 
 
-def injury_odds(omens: int = 0) -> dict[str, Fraction]:
+def injury_odds(omens: int = 0, options: RollUnderOptions = _DEFAULT) -> dict[str, Fraction]:
     """P(each injury) when the player re-rolls death while omens last (CR-P05): death
-    falls to (1/8)^(k+1), the rest shares what it loses."""
-    table = injury_table()
-    die = distribution(table.dice)
-    chances: defaultdict[str, Fraction] = defaultdict(Fraction)
-    for value, probability in die:
-        chances[table.lookup(value).name] += probability
-    deadly = [
-        entry.name for entry in table.entries if any(e.kind == "death" for e in entry.effects)
-    ]
+    falls to (1/8)^(k+1), the rest shares what it loses. One re-roll at most when the
+    options allow a roll only one (CR-A10)."""
+    omens = omens if options.omen_repeat_rerolls else min(omens, 1)
+    chances = _injury_chances()
+    deadly = _deadly_injuries()
     death = sum((chances[name] for name in deadly), Fraction(0))
     survive = sum(death**k for k in range(omens + 1))
     return {
         name: (chance * death**omens if name in deadly else chance * survive)
         for name, chance in chances.items()
     }
+
+
+def _injury_chances() -> dict[str, Fraction]:
+    """P(each injury) on one roll of the table."""
+    table = injury_table()
+    chances: defaultdict[str, Fraction] = defaultdict(Fraction)
+    for value, probability in distribution(table.dice):
+        chances[table.lookup(value).name] += probability
+    return dict(chances)
+
+
+def _deadly_injuries() -> frozenset[str]:
+    """The injuries that kill on the spot."""
+    return frozenset(
+        entry.name
+        for entry in injury_table().entries
+        if any(effect.kind == "death" for effect in entry.effects)
+    )
 
 
 # -- corruption ------------------------------------------------------------------------------
@@ -469,7 +483,11 @@ class CorruptionOdds:
     """Direct damage taken: 0 when the roll misses."""
     mean_damage: Fraction
     critical: CriticalOdds | None
-    """With health given: P(incapacitated) is also P(a mutation) (CR-A15)."""
+    """With health given: the chance of each critical threshold."""
+    mutation: Fraction | None
+    """With health given: P(a mutation), critical damage the character survives: every
+    critical roll but the injury rolls that kill (CR-A15; no omens spent, no ability lost
+    to 0)."""
 
 
 def corruption_odds(
@@ -485,7 +503,7 @@ def corruption_odds(
     for face in CORRUPTION_FACES:
         damage[face if face <= against else 0] += Fraction(1, 12)
     dist = Distribution({k: int(v * 12) for k, v in damage.items()})
-    critical = None
+    critical = mutation = None
     if health is not None and max_health is not None:
         measure = (
             mapped(dist, lambda value: min(value, health))
@@ -497,12 +515,16 @@ def corruption_odds(
             injury=1 - measure.at_most(max_health // 2),
             permanent=1 - measure.at_most(max_health),
         )
+        chances = _injury_chances()
+        death = sum((chances[name] for name in _deadly_injuries()), Fraction(0))
+        mutation = critical.incapacitated - critical.injury * death
     return CorruptionOdds(
         against=against,
         trigger=1 - damage.get(0, Fraction(0)),
         damage=dict(sorted(damage.items())),
         mean_damage=dist.mean,
         critical=critical,
+        mutation=mutation,
     )
 
 

@@ -22,8 +22,8 @@ class RollUnderOptions(Model):
     """The table's readings of the Core Rules; `RollUnderOptions()` is the recommended set."""
 
     abilities: tuple[str, ...] = (STR, AGI, WIT)
-    """CR-G01 (PARTIAL): the ability list. The chapter names STR, AGI and WIT; the rest of the
-    game may add more, which a sheet must then carry."""
+    """CR-G01 (PARTIAL): the ability list. The chapter names STR, AGI and WIT and its rules use
+    all three; the rest of the game may add more, which a sheet must then carry."""
 
     natural_results: Literal["none", "one_passes_twenty_fails"] = "none"
     """CR-A17: a d20 face has no meaning beyond its number (none), or a 1 always passes and
@@ -106,6 +106,11 @@ class RollUnderOptions(Model):
                 raise ValueError(f"ability names are short capitals such as STR, not {name!r}")
         if len(set(names)) != len(names):
             raise ValueError("an ability is listed twice")
-        if STR not in names:
-            raise ValueError("the ability list must include STR (health follows it)")
+        for needed, why in (
+            (STR, "health follows it"),
+            (AGI, "encumbrance and the injury table use it"),
+            (WIT, "followers and the injury table use it"),
+        ):
+            if needed not in names:
+                raise ValueError(f"the ability list must include {needed} ({why})")
         return names

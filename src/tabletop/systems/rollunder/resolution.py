@@ -98,6 +98,76 @@ class Replay:
     outcome: Outcome | None
 
 
+class _Run:
+    """A rule running live: its procedure, the answers fed to it, the open request with the
+    results of its roll so far, or the outcome once it ends. Both the step-by-step
+    `Resolution` and `resolve` drive one, so a rule run to its end with a policy is fed each
+    answer once (replaying the answers at every decision made a long rule quadratic)."""
+
+    def __init__(self, intent: Intent, options: RollUnderOptions) -> None:
+        self.options = options
+        self.log: list[Event] = []
+        self.answers: list[RollAnswer | ChoiceAnswer] = []
+        self.results: tuple[DiceRecord, ...] = ()
+        self.rerolls: tuple[str, ...] = ()
+        self.outcome: Outcome | None = None
+        self._procedure = intent.procedure(options, self.log)
+        self.request: Request | None = None
+        self._advance(lambda: next(self._procedure))
+
+    def _advance(self, step: Callable[[], Request]) -> None:
+        try:
+            self.request = step()
+        except StopIteration as stop:
+            self.request, self.outcome = None, stop.value
+
+    def feed(self, answer: RollAnswer | ChoiceAnswer) -> None:
+        """Give the open request its answer; the procedure runs on to its next request."""
+        if self.request is None:
+            raise RollUnderError("the saved resolution has more answers than its rule asks for")
+        self.answers.append(answer)
+        self.results, self.rerolls = (), ()
+        self._advance(lambda: self._procedure.send(answer))
+
+    def settle(self, dice: DiceSource) -> None:
+        """Roll the open roll and answer whatever needs nobody's decision, up to the next
+        real decision or the end."""
+        while self.request is not None:
+            answer = _settled(self.request, self.results, self.rerolls, self.options)
+            if answer is not None:
+                self.feed(answer)
+            elif isinstance(self.request, RollRequest) and not self.results:
+                self.results = (roll_for(self.request, dice),)
+            else:
+                return
+
+    def decision(self) -> Decision | None:
+        if self.request is None:
+            return None
+        return _decision(self.request, self.results, self.rerolls, self.options)
+
+    def choose(self, choice: str, dice: DiceSource) -> None:
+        """Answer the open decision with one of its choices, then settle up to the next."""
+        decision = self.decision()
+        if decision is None or self.request is None:
+            raise RollUnderError("the rule is finished: there is nothing left to choose")
+        if choice not in decision.choices:
+            raise RollUnderError(
+                f"{choice!r} is not a choice here ({decision.purpose}); "
+                f"choose one of: {', '.join(decision.choices)}"
+            )
+        action, _, rest = choice.partition(" ")
+        if isinstance(self.request, ChoiceRequest):
+            self.feed(ChoiceAnswer(choice=choice))
+        elif action == KEEP:
+            kept = int(rest) - 1
+            self.feed(RollAnswer(results=self.results, rerolled_by=self.rerolls, kept=kept))
+        else:
+            self.results = (*self.results, roll_for(self.request, dice))
+            self.rerolls = (*self.rerolls, rest)
+        self.settle(dice)
+
+
 class Resolution(Model):
     """A rule in progress (or finished), driven one decision at a time."""
 
@@ -113,24 +183,16 @@ class Resolution(Model):
     ) -> Resolution:
         """Start a rule and run it to its first real decision (or to its end)."""
         start = cls(intent=intent, options=options or RollUnderOptions())
-        return start._advance(dice, [], (), ())
+        run = _Run(start.intent, start.options)
+        run.settle(dice)
+        return start._at(run)
 
     # -- reading -------------------------------------------------------------------------
 
     def replay(self) -> Replay:
         """Run the rule through the answers given so far, checking each fits its request."""
-        log: list[Event] = []
-        procedure = self.intent.procedure(self.options, log)
-        try:
-            request = next(procedure)
-            for answer in self.answers:
-                check_answer(request, answer, self.options.omen_repeat_rerolls)
-                request = procedure.send(answer)
-        except StopIteration as stop:
-            return Replay(tuple(log), None, stop.value)
-        if isinstance(request, RollRequest) and not self.open_results:
-            raise RollUnderError("the saved resolution is missing the results of its open roll")
-        return Replay(tuple(log), request, None)
+        run = self._resumed()
+        return Replay(tuple(run.log), run.request, run.outcome)
 
     @property
     def finished(self) -> bool:
@@ -151,100 +213,78 @@ class Resolution(Model):
     @property
     def decision(self) -> Decision | None:
         """The open decision, or None once the rule is finished."""
-        request = self.replay().request
-        return None if request is None else self._decision(request)
-
-    def _decision(self, request: Request) -> Decision:
-        if isinstance(request, ChoiceRequest):
-            return Decision(
-                kind=request.kind,
-                chooser=request.chooser,
-                purpose=request.purpose,
-                choices=request.choices,
-            )
-        keeps = tuple(f"{KEEP} {number}" for number in range(1, len(self.open_results) + 1))
-        payers = _rerollers(request, self.open_rerolls, self.options)
-        rerolls = tuple(f"{REROLL} {name}" for name in payers)
-        return Decision(
-            kind="keep_or_reroll",
-            roll=request.kind,
-            chooser=request.owner,
-            purpose=request.purpose,
-            choices=keeps + rerolls,
-            results=self.open_results,
-        )
+        return self._resumed().decision()
 
     # -- advancing -----------------------------------------------------------------------
 
     def choose(self, choice: str, dice: DiceSource) -> Resolution:
         """Answer the open decision with one of its choices and advance."""
-        request = self.replay().request
-        if request is None:
-            raise RollUnderError("the rule is finished: there is nothing left to choose")
-        decision = self._decision(request)
-        if choice not in decision.choices:
-            raise RollUnderError(
-                f"{choice!r} is not a choice here ({decision.purpose}); "
-                f"choose one of: {', '.join(decision.choices)}"
-            )
-        answers = list(self.answers)
-        if isinstance(request, ChoiceRequest):
-            answers.append(ChoiceAnswer(choice=choice))
-            return self._advance(dice, answers, (), ())
-        action, _, rest = choice.partition(" ")
-        if action == KEEP:
-            answers.append(
-                RollAnswer(
-                    results=self.open_results, rerolled_by=self.open_rerolls, kept=int(rest) - 1
-                )
-            )
-            return self._advance(dice, answers, (), ())
-        results = (*self.open_results, roll_for(request, dice))
-        return self._advance(dice, answers, results, (*self.open_rerolls, rest))
+        run = self._resumed()
+        run.choose(choice, dice)
+        return self._at(run)
 
-    def _advance(
-        self,
-        dice: DiceSource,
-        answers: list[RollAnswer | ChoiceAnswer],
-        results: tuple[DiceRecord, ...],
-        rerolls: tuple[str, ...],
-    ) -> Resolution:
-        """Replay `answers`, then settle what needs nobody's decision, up to the next one."""
-        log: list[Event] = []
-        procedure = self.intent.procedure(self.options, log)
-        try:
-            request = next(procedure)
-            for answer in answers:
-                request = procedure.send(answer)
-            while True:
-                answer = self._settled(request, results, rerolls)
-                if answer is None:
-                    if isinstance(request, RollRequest) and not results:
-                        results = (roll_for(request, dice),)
-                        continue
-                    break
-                answers.append(answer)
-                results, rerolls = (), ()
-                request = procedure.send(answer)
-        except StopIteration:
-            results, rerolls = (), ()
+    def _resumed(self) -> _Run:
+        """The rule run live through the saved answers (each checked against its request),
+        with the open roll's results so far."""
+        run = _Run(self.intent, self.options)
+        for answer in self.answers:
+            if run.request is not None:
+                check_answer(run.request, answer, self.options.omen_repeat_rerolls)
+            run.feed(answer)
+        if isinstance(run.request, RollRequest) and not self.open_results:
+            raise RollUnderError("the saved resolution is missing the results of its open roll")
+        run.results, run.rerolls = self.open_results, self.open_rerolls
+        return run
+
+    def _at(self, run: _Run) -> Resolution:
+        """This resolution moved to where `run` stands."""
         return self.model_copy(
             update={
-                "answers": tuple(answers),
-                "open_results": results,
-                "open_rerolls": rerolls,
+                "answers": tuple(run.answers),
+                "open_results": run.results,
+                "open_rerolls": run.rerolls,
             }
         )
 
-    def _settled(
-        self, request: Request, results: tuple[DiceRecord, ...], rerolls: tuple[str, ...]
-    ) -> RollAnswer | ChoiceAnswer | None:
-        """The answer when nobody has a choice to make, else None."""
-        if isinstance(request, ChoiceRequest):
-            return ChoiceAnswer(choice=request.choices[0]) if len(request.choices) == 1 else None
-        if len(results) != 1 or _rerollers(request, rerolls, self.options):
-            return None
-        return RollAnswer(results=results, rerolled_by=rerolls, kept=0)
+
+def _decision(
+    request: Request,
+    results: tuple[DiceRecord, ...],
+    rerolls: tuple[str, ...],
+    options: RollUnderOptions,
+) -> Decision:
+    """The decision a request puts to its chooser (for a roll: keep a result or re-roll)."""
+    if isinstance(request, ChoiceRequest):
+        return Decision(
+            kind=request.kind,
+            chooser=request.chooser,
+            purpose=request.purpose,
+            choices=request.choices,
+        )
+    keeps = tuple(f"{KEEP} {number}" for number in range(1, len(results) + 1))
+    payers = _rerollers(request, rerolls, options)
+    return Decision(
+        kind="keep_or_reroll",
+        roll=request.kind,
+        chooser=request.owner,
+        purpose=request.purpose,
+        choices=keeps + tuple(f"{REROLL} {name}" for name in payers),
+        results=results,
+    )
+
+
+def _settled(
+    request: Request,
+    results: tuple[DiceRecord, ...],
+    rerolls: tuple[str, ...],
+    options: RollUnderOptions,
+) -> RollAnswer | ChoiceAnswer | None:
+    """The answer when nobody has a choice to make, else None."""
+    if isinstance(request, ChoiceRequest):
+        return ChoiceAnswer(choice=request.choices[0]) if len(request.choices) == 1 else None
+    if len(results) != 1 or _rerollers(request, rerolls, options):
+        return None
+    return RollAnswer(results=results, rerolled_by=rerolls, kept=0)
 
 
 def _rerollers(
@@ -274,7 +314,9 @@ def resolve(
     policy: Policy = no_rerolls,
 ) -> Resolution:
     """Run a rule to its end, letting `policy` make every decision."""
-    resolution = Resolution.begin(intent, dice, options)
-    while (decision := resolution.decision) is not None:
-        resolution = resolution.choose(policy(decision), dice)
-    return resolution
+    start = Resolution(intent=intent, options=options or RollUnderOptions())
+    run = _Run(start.intent, start.options)
+    run.settle(dice)
+    while (decision := run.decision()) is not None:
+        run.choose(policy(decision), dice)
+    return start._at(run)
