@@ -38,10 +38,19 @@ def showcase_command() -> None:
         f"sampled mean of 4d6kh3 over 1,000,000 rolls: {totals.mean():.4f} "
         f"(exact: {float(odds.mean):.4f})"
     )
+    _constitution_section()
     _ap2d6_section(dice)
     _dead_weight_section()
     _rollunder_section()
     _deadweight_board_section()
+
+
+def _constitution_section() -> None:
+    """3d6 Constitution: a character rolled up, and a check with its degrees."""
+    from tabletop.systems.constitution.cli import showcase
+
+    console.print(Rule("3d6 Constitution: a character, a check, its exact odds"))
+    showcase(SHOWCASE_SEED)
 
 
 def _dead_weight_section() -> None:

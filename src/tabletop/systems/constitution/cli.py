@@ -409,3 +409,20 @@ def combat_command(
     Add combatants, roll initiative, take turns, spend initiative on reactions, attack, run
     rounds. Type `help` at the prompt."""
     run_tracker(console, dice_source(seed), load)
+
+
+def showcase(seed: int) -> None:
+    """For `tabletop showcase`: a fighter rolled up, then a strength check and its odds."""
+    dice = dice_source(seed)
+    made, events = new_character("Ada", dice, "fighter")
+    _print_events(events)
+    _print_sheet(made)
+    strength = made.abilities["strength"]
+    result = check(strength, 20, dice)
+    colour = "green" if result.success else "red"
+    console.print(f"a strength check against DC 20: [{colour}]{result.describe()}[/{colour}]")
+    odds = check_odds(strength, 20)
+    console.print(
+        f"exactly: success {percent(float(odds.success))}, two or more degrees "
+        f"{percent(float(odds.at_least(2)))}, exploding 20s included"
+    )
