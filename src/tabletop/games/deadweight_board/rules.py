@@ -109,7 +109,8 @@ from tabletop.games.deadweight_board.state import (
 K_TRADE, K_ROPE, K_SHORTCUT, K_SWITCH, K_SABOTAGE, K_LIFE_RING, K_WTP, K_PLAIN = range(8)
 
 # Where to go on after a contest, a stolen item, a limit check or a card turned up.
-R_LANDING, R_PLANK, R_END, R_STATION, R_WTP_KEEP, R_WTP_GIVE, R_TELEPORT = range(7)
+RESUME_POINTS = 7
+R_LANDING, R_PLANK, R_END, R_STATION, R_WTP_KEEP, R_WTP_GIVE, R_TELEPORT = range(RESUME_POINTS)
 
 _SPACE_PLANK = tuple(space_plank(space) for space in range(13))
 _PLANK_SPACE = tuple(plank_space(k) for k in range(PLANKS))
