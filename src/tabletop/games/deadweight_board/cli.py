@@ -118,8 +118,14 @@ def _say_choice(state: State, action: int, bot: str) -> None:
 
 
 def _ask(state: State) -> int:
-    """List the legal choices and read one; anything else asks again."""
+    """List the legal choices and read one; anything else asks again. A choice with only
+    one option is made at once and announced."""
     actions = legal_actions(state)
+    if len(actions) == 1:
+        line = player_text(state.owner)
+        line.append(f": {choice_label(state, actions[0])} (the only choice)")
+        console.print(line)
+        return actions[0]
     heading = player_text(state.owner)
     heading.append(", your choice:")
     console.print(heading)
