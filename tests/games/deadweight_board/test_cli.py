@@ -147,9 +147,9 @@ def test_play_against_bots_re_asks_on_bad_input(tmp_path, capsys):
     assert json.loads(out.strip().splitlines()[-1])["aborted"] is True
 
 
-def test_play_ends_cleanly_when_input_runs_out(capsys):
+def test_play_quits_on_q(capsys):
     code, _, err = _run(
-        ["deadweight-board", "play", "--seats", "you,random", "--seed", "1"], capsys, "1\n"
+        ["deadweight-board", "play", "--seats", "you,random", "--seed", "1"], capsys, "1\nq\n"
     )
     assert code == 1 and "aborted" in err
 
@@ -171,3 +171,111 @@ def test_bad_input_is_one_line_and_exit_two(argv, message, capsys):
     code, _, err = _run(["deadweight-board", *argv], capsys)
     assert code == 2 and message in err
     assert "Traceback" not in err
+
+
+def test_a_refused_simulate_leaves_an_existing_log_untouched(tmp_path, capsys):
+    """Bad input changes nothing: a run refused for its arguments must not truncate the
+    log file it was pointed at, nor print anything but the one error line."""
+    log = tmp_path / "games.jsonl"
+    log.write_text("precious\n")
+    for argv in (["--games", "0"], ["--seats", "random,wizard"], ["--players", "5"]):
+        code, out, err = _run(["deadweight-board", "simulate", *argv, "--log", str(log)], capsys)
+        assert code == 2 and "Traceback" not in err
+        assert out == "" and len(err.strip().splitlines()) == 1
+        assert log.read_text() == "precious\n"
+
+
+def test_simulate_log_in_a_missing_folder_is_one_line(tmp_path, capsys):
+    code, _, err = _run(
+        [
+            "deadweight-board",
+            "simulate",
+            "--games",
+            "1",
+            "--log",
+            str(tmp_path / "no" / "such" / "games.jsonl"),
+        ],
+        capsys,
+    )
+    assert code == 2 and "cannot write log" in err
+
+
+def test_report_refuses_an_unusable_plot_folder_before_simulating(tmp_path, capsys):
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    code, out, err = _run(
+        ["deadweight-board", "report", "--games", "1", "--jobs", "1", "--out", str(taken)],
+        capsys,
+    )
+    assert code == 2 and "cannot save plots" in err
+    assert out == ""
+
+
+def test_replay_of_a_binary_file_is_one_line(tmp_path, capsys):
+    log = tmp_path / "noise.jsonl"
+    log.write_bytes(bytes(range(128, 256)))
+    code, _, err = _run(["deadweight-board", "replay", str(log)], capsys)
+    assert code == 2 and "cannot read log" in err
+
+
+def test_replay_names_an_action_number_out_of_every_range(tmp_path, capsys):
+    log = tmp_path / "games.jsonl"
+    _run(
+        [
+            *("deadweight-board", "simulate", "--games", "1", "--seats", "random,random"),
+            *("--log", str(log), "--config", _short(tmp_path, 5)),
+        ],
+        capsys,
+    )
+    lines = log.read_text().splitlines()
+    decision = next(i for i, line in enumerate(lines) if '"decision"' in line)
+    record = json.loads(lines[decision])
+    record["action"] = 99_999
+    lines[decision] = json.dumps(record)
+    log.write_text("\n".join(lines) + "\n")
+    code, _, err = _run(["deadweight-board", "replay", str(log)], capsys)
+    assert code == 2 and f"line {decision + 1}" in err and "not legal" in err
+
+
+def test_play_input_ending_mid_game_is_one_line_and_exit_two(capsys):
+    """EOF at a prompt is bad input: one readable line, exit 2, no traceback."""
+    code, _, err = _run(
+        ["deadweight-board", "play", "--seats", "you,random", "--seed", "1"], capsys, "1\n"
+    )
+    assert code == 2 and "input ended" in err and "Traceback" not in err
+
+
+def test_play_shows_what_a_player_needs_and_asks_only_real_questions(capsys):
+    """At the table: the lantern is not drawn before the first player places it, a forced
+    choice (one legal action) is made and announced rather than asked, loot names its gem,
+    and a Mariner's wall is named as the board names it."""
+    from rich.console import Console
+
+    from tabletop.games.deadweight_board.actions import LOOT
+    from tabletop.games.deadweight_board.board import ITEM_SHORT, PLANK_BY_NAME, SPACE_BY_NAME
+    from tabletop.games.deadweight_board.render import board_view, choice_label, event_text
+    from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions
+    from tabletop.games.deadweight_board.setup import new_game
+    from tabletop.games.deadweight_board.state import PLANK
+
+    state = new_game(2, dice=3)
+    screen = Console(width=120, record=True)
+    screen.print(board_view(state))
+    assert "🏮" not in screen.export_text()
+    apply_in_place(state, legal_actions(state)[0])
+    screen.print(board_view(state))
+    assert "🏮" in screen.export_text()
+
+    state.pos[0] = SPACE_BY_NAME["S2"]  # take loot names the gem of that plank's card
+    state.phase, state.owner = PLANK, 0
+    gem = ITEM_SHORT[state.ship.loot[PLANK_BY_NAME["S2"]]]
+    assert choice_label(state, LOOT) == f"take loot ({gem})"
+    line = event_text({"kind": "mariner_on", "player": 0, "wall": "S1|S2"})
+    assert line is not None and "wall S1|S2" in line.plain
+
+    _, out, _ = _run(
+        ["deadweight-board", "play", "--seats", "you,random", "--seed", "4"], capsys, "1\n" * 40
+    )
+    assert "(the only choice)" in out
+    menus = out.split("your choice:")[1:]
+    assert menus and all("   2  " in menu.split(">")[0] for menu in menus)

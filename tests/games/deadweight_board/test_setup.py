@@ -215,6 +215,14 @@ def test_changed_lists_only_non_defaults():
         (("players", 1, "trade_card"), 0, "every trade card"),
         (("mariners", 1), {"owner": "Blue", "where": "wall", "wall": 2}, "one Mariner"),
         (("players", 0, "position"), "deck", "position"),
+        (("machine", "owner"), 9, "owner"),
+        (("machine", "phase"), "chance", "chance"),
+        (("machine", "first_block"), 55, "first_block"),
+        (("machine", "final_queue"), [9], "final_queue"),
+        (("machine", "contest"), [9, 0, -1, 0, 0], "contest"),
+        (("machine", "contest"), [0, 1, 7, 0, 0], "contest"),
+        (("machine", "limit"), [0, 99], "resume"),
+        (("machine", "winners"), [5], "winners"),
     ],
 )
 def test_bad_saved_states_are_refused(path, value, problem):

@@ -120,11 +120,15 @@ def _gems(gems: tuple[int, ...]) -> str:
 def label(action: int, names: tuple[str, ...], kind: int = -1) -> str:
     """A short description of any action or chance outcome. `names` are the players'
     names; `kind` is the plank action in play, for actions whose meaning depends on it."""
-    if action >= TIE_WINNER:
-        return f"tie broken at random: {names[action - TIE_WINNER]}"
-    if action >= CARD:
+
+    def seat(player: int) -> str:
+        return names[player] if player < len(names) else f"seat {player + 1}"
+
+    if TIE_WINNER <= action < TIE_WINNER + 4:
+        return f"tie broken at random: {seat(action - TIE_WINNER)}"
+    if CARD <= action < TIE_WINNER:
         return f"card {action - CARD} turned up"
-    if action >= DIE:
+    if DIE + 1 <= action <= DIE + 6:
         return f"rolled {action - DIE}"
     fixed = {
         PASS: "pass",
@@ -146,14 +150,14 @@ def label(action: int, names: tuple[str, ...], kind: int = -1) -> str:
         (TRADE, 4, lambda k: f"trade #{k + 1} on the card"),
         (RETURN, 4, lambda k: f"return {ITEM_SHORT[k]}"),
         (DROP, 4, lambda k: f"drop {ITEM_SHORT[k]} in the hole"),
-        (GIVE, 24, lambda k: f"give {ITEM_SHORT[k // 4]} to {names[k % 4]}"),
+        (GIVE, 24, lambda k: f"give {ITEM_SHORT[k // 4]} to {seat(k % 4)}"),
         (TAKE, 6, lambda k: f"take {ITEM_SHORT[k]}"),
         (TAKE_ITEM, 6, lambda k: f"steal {ITEM_SHORT[k]}"),
         (FLOODED_TRADE, 8, _flooded_trade),
         (SHORTCUT_TO, 10, lambda k: f"shortcut to {PLANK_NAMES[k]}"),
-        (SWAP, 6, lambda k: f"swap {names[PAIRS[k][0]]} and {names[PAIRS[k][1]]}"),
-        (TARGET, 4, lambda k: f"{KIND_TITLES[kind] if kind >= 0 else 'target'}: {names[k]}"),
-        (STEAL, 4, lambda k: f"steal from {names[k]}"),
+        (SWAP, 6, lambda k: f"swap {seat(PAIRS[k][0])} and {seat(PAIRS[k][1])}"),
+        (TARGET, 4, lambda k: f"{KIND_TITLES[kind] if kind >= 0 else 'target'}: {seat(k)}"),
+        (STEAL, 4, lambda k: f"steal from {seat(k)}"),
         (ROPE, 12, lambda k: f"rope to {SPACE_NAMES[k]}"),
     ]
     for base, size, describe in ranges:

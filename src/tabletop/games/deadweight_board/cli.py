@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 from rich.console import Group
@@ -16,7 +19,7 @@ from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config, load_config
-from tabletop.games.deadweight_board.errors import ConfigError
+from tabletop.games.deadweight_board.errors import ConfigError, InputEndedError
 from tabletop.games.deadweight_board.log import replay as replay_log
 from tabletop.games.deadweight_board.render import (
     board_view,
@@ -115,8 +118,14 @@ def _say_choice(state: State, action: int, bot: str) -> None:
 
 
 def _ask(state: State) -> int:
-    """List the legal choices and read one; anything else asks again."""
+    """List the legal choices and read one; anything else asks again. A choice with only
+    one option is made at once and announced."""
     actions = legal_actions(state)
+    if len(actions) == 1:
+        line = player_text(state.owner)
+        line.append(f": {choice_label(state, actions[0])} (the only choice)")
+        console.print(line)
+        return actions[0]
     heading = player_text(state.owner)
     heading.append(", your choice:")
     console.print(heading)
@@ -126,7 +135,9 @@ def _ask(state: State) -> int:
         try:
             answer = console.input("[bold]> [/bold]").strip().lower()
         except EOFError:
-            raise typer.Abort() from None
+            raise InputEndedError(
+                f"the input ended at turn {state.turn} before the game did; the game is abandoned"
+            ) from None
         if answer in ("b", "board"):
             console.print(board_view(state))
             continue
@@ -188,9 +199,12 @@ def _run(
     quiet: bool,
 ) -> Summary:
     summary = Summary(players)
-    handle = open(log, "w", encoding="utf-8") if log else None  # noqa: SIM115
-    try:
-        with Progress(
+    records = run_games(
+        games, seats, players, config, seed, jobs=jobs, rotate=rotate, log=log is not None
+    )
+    with (
+        _log_file(log) as handle,
+        Progress(
             TextColumn(f"{players} players"),
             BarColumn(),
             MofNCompleteColumn(),
@@ -198,20 +212,41 @@ def _run(
             console=console,
             transient=True,
             disable=quiet,
-        ) as progress:
-            task = progress.add_task("games", total=games)
-            records = run_games(
-                games, seats, players, config, seed, jobs=jobs, rotate=rotate, log=log is not None
-            )
-            for record in records:
-                summary.add(record)
-                if handle:
-                    handle.writelines(line + "\n" for line in record.log)
-                progress.advance(task)
-    finally:
-        if handle:
-            handle.close()
+        ) as progress,
+    ):
+        task = progress.add_task("games", total=games)
+        for record in records:
+            summary.add(record)
+            if handle:
+                handle.writelines(line + "\n" for line in record.log)
+            progress.advance(task)
     return summary
+
+
+@contextmanager
+def _log_file(path: Path | None) -> Iterator[TextIO | None]:
+    """The `--log` file, written beside its final name and moved into place only when the
+    run completes, so a failed or interrupted run leaves any earlier log as it was."""
+    if path is None:
+        yield None
+        return
+    if path.is_dir():
+        raise ConfigError(f"cannot write log {path}: it is a folder")
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        handle = open(partial, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise ConfigError(f"cannot write log {path}: {error.strerror}") from None
+    try:
+        with handle:
+            yield handle
+        os.replace(partial, path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise ConfigError(f"cannot write log {path}: {error.strerror}") from None
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 @app.command()
@@ -336,6 +371,16 @@ def replay(
 # --- report --------------------------------------------------------------------------------
 
 
+def _plot_folder(folder: Path) -> None:
+    """Make sure the plots can be saved before spending minutes simulating."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"cannot save plots in {folder}: {error.strerror}") from None
+    if not os.access(folder, os.W_OK):
+        raise ConfigError(f"cannot save plots in {folder}: the folder is not writable")
+
+
 @app.command()
 def report(
     games: Annotated[int, typer.Option(help="Games per player count.")] = 200,
@@ -358,12 +403,17 @@ def report(
             raise ConfigError(f"--players takes counts from 2 to 4, not {part!r}")
         counts.append(int(part))
     rules_config = _config(config)
+    if plots:
+        _plot_folder(out)
     runs = {
         count: _run(games, names, count, rules_config, seed, jobs, None, True, as_json)
         for count in counts
     }
     sections = balance_sections(runs)
-    saved = save_plots(runs, out) if plots else []
+    try:
+        saved = save_plots(runs, out) if plots else []
+    except OSError as error:
+        raise ConfigError(f"cannot save plots in {out}: {error.strerror}") from None
     if as_json:
         print_json(
             {

@@ -23,3 +23,7 @@ class StateError(TabletopError):
 
 class ReplayError(TabletopError):
     """A game log that cannot be read, or whose games do not replay as recorded."""
+
+
+class InputEndedError(TabletopError):
+    """The input at the terminal ended while the game still waited for a choice."""

@@ -102,6 +102,8 @@ def replay(path: str | Path) -> int:
             return replay_lines(handle)
     except OSError as error:
         raise ReplayError(f"cannot read log {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ReplayError(f"cannot read log {path}: it is not UTF-8 text") from None
 
 
 def replay_lines(lines: Iterable[str]) -> int:

@@ -24,11 +24,14 @@ from tabletop.games.deadweight_board.board import (
 )
 from tabletop.games.deadweight_board.config import DeadweightConfig, PlankSpot
 from tabletop.games.deadweight_board.errors import StateError
+from tabletop.games.deadweight_board.rules import RESUME_POINTS
 from tabletop.games.deadweight_board.ship import Ship
 from tabletop.games.deadweight_board.state import (
+    CHANCE,
     CHANCE_NAMES,
     COLOURS,
     LIMIT,
+    OVER,
     PHASE_NAMES,
     STAGE_NAMES,
     State,
@@ -315,6 +318,45 @@ def _load_machine(state: State, machine: Machine) -> None:
     state.teleport_queue = list(machine.teleport_queue)
     state.aborted = machine.aborted
     state.winners = list(machine.winners)
+    _check_machine(state)
+
+
+def _check_machine(state: State) -> None:
+    """Refuse a machine whose pointers lead nowhere: every player it names is a seat of this
+    game (or -1 for none), every item, plank and resume point is in range, and the pending
+    node has what it needs."""
+    seats = range(state.n)
+    maybe = range(-1, state.n)
+    named = {
+        "owner": [state.owner],
+        "contest": [state.c_attacker, state.c_defender],
+        "take": [state.taker, state.victim],
+        "limit": [state.limit_player],
+        "picks": [state.picker, state.flipper],
+    }
+    for field, players in named.items():
+        if any(p not in maybe for p in players):
+            raise StateError(f"machine.{field} names a player who is not at this table")
+    for field, players in (
+        ("final_queue", state.final_queue),
+        ("teleport_queue", state.teleport_queue),
+        ("winners", state.winners),
+    ):
+        if any(p not in seats for p in players):
+            raise StateError(f"machine.{field} names a player who is not at this table")
+    resumes = (state.c_resume, state.take_resume, state.limit_resume, state.reveal_resume)
+    if not all(0 <= r < RESUME_POINTS for r in resumes):
+        raise StateError(f"machine resume points must be 0 to {RESUME_POINTS - 1}")
+    if not -1 <= state.c_item < 6 or not 0 <= state.c_roll <= 6:
+        raise StateError("machine.contest holds an item or a die face out of range")
+    if not -1 <= state.first_block < 10:
+        raise StateError("machine.first_block must be a plank (0 to 9) or -1")
+    if state.landing > 7 or state.emptied >= 1 << 5 or state.pick_skips > state.n:
+        raise StateError("machine landing flags, emptied chests or pick skips out of range")
+    if state.phase == CHANCE and state.chance < 0:
+        raise StateError("machine.phase is chance but no chance event is named")
+    if state.phase not in (CHANCE, OVER) and state.owner not in seats:
+        raise StateError("machine.owner must be a seat of this game at a decision")
     if state.phase == LIMIT and state.limit_player not in seats:
         raise StateError("the player over the loot limit must be a seat of this game")
 

@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from tabletop.games.deadweight_board.actions import DEPLOY, EVAC, TRADE
+from tabletop.games.deadweight_board.actions import DEPLOY, EVAC, LOOT, TRADE
 from tabletop.games.deadweight_board.board import (
     BS,
     FS,
@@ -18,10 +18,11 @@ from tabletop.games.deadweight_board.board import (
     PRE_FS,
     SPACE_NAMES,
     plank_space,
+    space_plank,
     wall_name,
 )
 from tabletop.games.deadweight_board.rules import describe
-from tabletop.games.deadweight_board.state import COLOURS, STAGE_NAMES, State
+from tabletop.games.deadweight_board.state import COLOURS, SETUP_LANTERN, STAGE_NAMES, State
 
 STYLE = {"Red": "bold red", "Blue": "bold blue", "Green": "bold green", "Yellow": "bold yellow"}
 
@@ -51,6 +52,9 @@ def choice_label(state: State, action: int) -> str:
     if DEPLOY <= action < DEPLOY + len(ship.walls):
         wall = action - DEPLOY
         return f"Mariner to wall {wall_name(ship.walls[wall])} (pay {_gems(ship.wall_cost[wall])})"
+    if action == LOOT:
+        plank = space_plank(state.pos[state.active])
+        return f"take loot ({ITEM_SHORT[ship.loot[plank]]})"
     if EVAC <= action < EVAC + 16:
         mariner, boat = divmod(action - EVAC, 4)
         owner = COLOURS[mariner] if mariner < state.n else f"neutral #{mariner + 1}"
@@ -69,7 +73,7 @@ def _plank_cell(state: State, plank: int) -> Text:
     text.append(KIND_TITLES[ship.kind[plank]], style="cyan" if flooded else "")
     text.append(" (flooded)" if flooded else " (brown)", style="dim")
     text.append(f" [{ITEM_SHORT[ship.loot[plank]]}]")
-    if state.lantern == plank:
+    if state.lantern == plank and state.phase != SETUP_LANTERN:
         text.append(" 🏮", style="yellow")
     for p in range(state.n):
         if state.pos[p] == plank_space(plank):
@@ -208,7 +212,9 @@ def event_text(event: dict[str, Any]) -> Text | None:
         "flipped": lambda e: f"{name(e['player'])} flips {e['plank']} to its flooded side",
         "evacuation_begins": lambda e: "every plank is flooded: the evacuation begins",
         "evacuated": lambda e: (
-            f"{name(e['player'])} sends Mariner {e['mariner'] + 1} to the {e['lifeboat']} lifeboat"
+            f"{name(e['player'])} sends the "
+            + (f"{name(e['owner'])}" if e["owner"] >= 0 else f"neutral #{e['mariner'] + 1}")
+            + f" Mariner to the {e['lifeboat']} lifeboat"
         ),
         "end_triggered": lambda e: "all four Mariners are in lifeboats: the final round follows",
         "final_round": lambda e: "final round: " + ", ".join(name(p) for p in e["order"]),

@@ -63,6 +63,7 @@ from tabletop.games.deadweight_board.board import (
     mirror,
     plank_space,
     space_plank,
+    wall_name,
 )
 from tabletop.games.deadweight_board.board import ROPE as ROPE_ITEM
 from tabletop.games.deadweight_board.errors import IllegalActionError
@@ -109,7 +110,8 @@ from tabletop.games.deadweight_board.state import (
 K_TRADE, K_ROPE, K_SHORTCUT, K_SWITCH, K_SABOTAGE, K_LIFE_RING, K_WTP, K_PLAIN = range(8)
 
 # Where to go on after a contest, a stolen item, a limit check or a card turned up.
-R_LANDING, R_PLANK, R_END, R_STATION, R_WTP_KEEP, R_WTP_GIVE, R_TELEPORT = range(7)
+RESUME_POINTS = 7
+R_LANDING, R_PLANK, R_END, R_STATION, R_WTP_KEEP, R_WTP_GIVE, R_TELEPORT = range(RESUME_POINTS)
 
 _SPACE_PLANK = tuple(space_plank(space) for space in range(13))
 _PLANK_SPACE = tuple(plank_space(k) for k in range(PLANKS))
@@ -974,7 +976,7 @@ def _deploy(s: State, p: int, wall: int) -> None:
     _pay(s, p, cost)
     s.dep = p
     s.dep_wall = wall
-    _event(s, "mariner_on", player=p, wall=wall)
+    _event(s, "mariner_on", player=p, wall=wall_name(s.ship.walls[wall]))
     if cost[DI] and s.ship.config.diamond_trigger_includes_deploy:
         _diamond_spent(s, cost[DI])
 
@@ -1042,7 +1044,14 @@ def _apply_evac(s: State, action: int) -> None:
     s.evac_left -= 1
     s.evac_done = True
     _count(s, "evacuations")
-    _event(s, "evacuated", player=p, mariner=mariner, lifeboat=ITEM_SHORT[boat])
+    _event(
+        s,
+        "evacuated",
+        player=p,
+        mariner=mariner,
+        owner=s.mariner_owner(mariner),
+        lifeboat=ITEM_SHORT[boat],
+    )
     _gain(s, p, boat, "lifeboat")
     if all(b >= 0 for b in s.boat):
         s.end_triggered = True

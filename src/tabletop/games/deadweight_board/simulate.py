@@ -184,7 +184,8 @@ def run_games(
     log: bool = False,
 ) -> Iterator[GameRecord]:
     """Play `games` games, yielding each record in game order; `jobs` > 1 spreads them
-    over that many processes (0 means one per core)."""
+    over that many processes (0 means one per core). The arguments are checked at the call,
+    before any game is played, so a refused run has done nothing."""
     players = players or len(seats)
     if not 1 <= games <= MAX_GAMES:
         raise ConfigError(f"play between 1 and {MAX_GAMES:,} games")
@@ -200,6 +201,10 @@ def run_games(
     if not 1 <= jobs <= MAX_JOBS:
         raise ConfigError(f"jobs must be 0 (all cores) to {MAX_JOBS}")
     spec = RunSpec(tuple(seats), players, config or default_config(), seed, rotate, log)
+    return _play_all(spec, games, jobs)
+
+
+def _play_all(spec: RunSpec, games: int, jobs: int) -> Iterator[GameRecord]:
     if jobs == 1 or games == 1:
         _init_worker(spec)
         for index in range(games):
