@@ -205,8 +205,9 @@ class _Evaluator:
         common = gcd(hits, misses)
         hits, misses = hits // common, misses // common
         self.charge_packing(count + 1, (hits + misses) ** count)
-        weights = {k: comb(count, k) * hits**k * misses ** (count - k) for k in range(count + 1)}
-        return {k: weight for k, weight in weights.items() if weight}
+        if not hits or not misses:
+            return {count if hits else 0: 1}
+        return {k: comb(count, k) * hits**k * misses ** (count - k) for k in range(count + 1)}
 
     def keep_one(
         self, die: Weights, count: int, highest: bool, score: Callable[[int], int]

@@ -72,10 +72,11 @@ class _Parser:
 
     def peek(self, offset: int = 0) -> str:
         index = self.pos + offset
-        return self.text[index] if index < len(self.text) else ""
+        return self.text[index : index + 1]
 
     def skip_space(self) -> None:
-        self.pos = _SPACES.match(self.text, self.pos).end()  # type: ignore[union-attr]
+        if self.text[self.pos : self.pos + 1] in (" ", "\t"):
+            self.pos = _SPACES.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def take(self, literal: str) -> bool:
         if self.text.startswith(literal, self.pos):
@@ -231,7 +232,7 @@ class _Parser:
                     f"a d{sides:,} has more than {limits.MAX_SIDES:,} sides, the largest die "
                     f"allowed (at character {at + 1})"
                 )
-        term = self.modifiers(Dice(count, sides), start)
+        term = self.modifiers(count, sides)
         self.count_dice(most_dice(term, limits.DEFAULT_EXPLOSION_DEPTH), start)
         self.expect_rerolls(term, start)
         return term
@@ -252,10 +253,9 @@ class _Parser:
                 f"{limits.MAX_DICE:,} dice (at character {start + 1})"
             )
 
-    def modifiers(self, dice: Dice, start: int) -> Dice:
+    def modifiers(self, count: int, sides: int) -> Dice:
         """Read the modifiers after `NdX`, in any order, each kind at most once."""
         seen: set[str] = set()
-        count, sides = dice.count, dice.sides
         reroll = explode = keep = success = None
         text = self.text
         while True:

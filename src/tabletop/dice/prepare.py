@@ -49,6 +49,8 @@ def prepare(expression: str | Node, bound: Mapping[str, int] | None = None) -> P
     """Check an expression and its names once, the same way for every entry point."""
     text = expression if isinstance(expression, str) else notation(expression)
     tree, needed = _read(text)
+    if not needed:
+        return Prepared(tree, {})
     given = dict(bound or {})
     missing = sorted(needed - given.keys())
     if missing:
@@ -59,8 +61,7 @@ def prepare(expression: str | Node, bound: Mapping[str, int] | None = None) -> P
             raise RollError(f"the value given for {name!r} must be a whole number")
         if abs(value) > limits.MAX_VALUE:
             raise LimitError(f"the value given for {name!r} is beyond ±{limits.MAX_VALUE:,}")
-    if needed:
-        value_bounds(tree, given)
+    value_bounds(tree, given)
     return Prepared(tree, given)
 
 
