@@ -3,8 +3,9 @@ over a few hundred games with 95% intervals. A benchmark, not a test: the margin
 and recorded, never asserted.
 
 Each pairing plays two-player games with the seats swapped every game, so both bots play first
-equally often; an even match is 50%. `DEADWEIGHT_STRENGTH_GAMES` sets the games per pairing
-(default 200); the run uses every core.
+equally often; an even match is 50%. Then one MCTS seat plays three greedy seats, the seats
+rotated every game; an even share is 25%. `DEADWEIGHT_STRENGTH_GAMES` sets the games per
+pairing (default 200; the four-player table plays half as many); the run uses every core.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 from tabletop.games.deadweight_board import run_games
 from tabletop.games.deadweight_board.simulate import Summary
 
-PAIRINGS = [("greedy", "random"), ("mcts", "greedy")]
+PAIRINGS = [("greedy", "random"), ("mcts", "greedy"), ("mcts", "greedy", "greedy", "greedy")]
 
 
 def run() -> None:
@@ -23,22 +24,26 @@ def run() -> None:
     print("## Deadweight bot strength\n")
     print(
         f"Two-player games, seats swapped every game, {games} games per pairing, default "
-        "rules, every core. MCTS: 200 simulations per decision, root seeded with the greedy "
+        "rules, every core; then one MCTS seat against three greedy seats, seats rotated, "
+        f"{games // 2} games. MCTS: 200 simulations per decision, root seeded with the greedy "
         "lookahead (worth 20 simulations).\n"
     )
     print(
-        "| pairing | first bot wins | 95% interval | shared | mean turns | seconds |\n"
-        "| --- | ---: | ---: | ---: | ---: | ---: |"
+        "| pairing | first bot wins | even share | 95% interval | shared | mean turns | seconds |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     )
-    for first, second in PAIRINGS:
+    for seats in PAIRINGS:
         start = time.perf_counter()
-        summary = Summary(2)
-        for record in run_games(games, [first, second], 2, seed=2026, jobs=0):
+        players = len(seats)
+        summary = Summary(players)
+        played = games if players == 2 else games // 2
+        for record in run_games(played, seats, players, seed=2026, jobs=0):
             summary.add(record)
         rates = {bot: (rate, ci) for bot, rate, ci in summary.bot_rates()}
-        rate, (low, high) = rates[first]
+        rate, (low, high) = rates[seats[0]]
         print(
-            f"| {first} vs {second} | {rate:.1%} | {low:.1%}–{high:.1%} | "
+            f"| {seats[0]} vs {' + '.join(seats[1:])} | {rate:.1%} | {1 / players:.0%} | "
+            f"{low:.1%}–{high:.1%} | "
             f"{summary.shared_wins} | {summary.length()['mean']:.0f} | "
             f"{time.perf_counter() - start:.0f} |"
         )
