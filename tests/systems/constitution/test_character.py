@@ -80,7 +80,7 @@ def test_xp_for_foes_and_treasure():
 
 
 def test_awarding_xp_raises_the_level_and_never_takes_xp_away():
-    """§ 2.9: no XP is lost by gaining a level; § 12.8: a level owes a spell research."""
+    """§ 2.9: gaining a level keeps all the XP; § 12.8: a level owes a spell research."""
     sage = make_character(character_class="sage", has_spell_book=True)
     raised, events = award_xp(sage, 3000, "the tomb's gold")
     assert (raised.level, raised.xp, raised.research_owed) == (3, 3000, 2)

@@ -97,7 +97,7 @@ def test_dw_t17_without_a_conductor_a_failure_is_critical():
 
 
 def test_dw_x18_a_failure_made_critical_by_no_conductor_brings_bad_omens():
-    """§ Spells (no conductor: any failure counts as a critical failure) and § Special
+    """§ Spells (without a conductor every failure is critical) and § Special
     Traits (Bad omens) (docs/rules DW-X18): the counted critical failure advances the omens
     tracker like a rolled one, once."""
     omens = (Trait.MAGIC_USER, Trait.BAD_OMENS)

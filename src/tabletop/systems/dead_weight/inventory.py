@@ -124,7 +124,7 @@ _CAPACITY = {
 }
 BODY = (PlaceKind.TORSO, PlaceKind.LEFT_HAND, PlaceKind.RIGHT_HAND)
 STARTING_CONTAINERS = (PlaceKind.BELT, PlaceKind.CANTEEN, PlaceKind.BAG)
-"""Every character starts with a belt, a canteen and a bag (DW-M05)."""
+"""The bag, canteen and belt every character starts with (DW-M05)."""
 FILL_ORDER = (
     PlaceKind.CANTEEN,
     PlaceKind.SKIN,

@@ -21,7 +21,7 @@ ItemKind = Literal["item", "weapon", "clothes", "armour", "accessory"]
 Place = Literal["worn", "held", "stored"]
 
 WEARABLE: frozenset[str] = frozenset({"clothes", "armour", "accessory"})
-"""What can be worn: a set of clothes, a suit of armour, accessories (rings, gloves, …)."""
+"""What can be worn: one outfit of clothing, one suit of armour, accessories (rings, gloves, …)."""
 
 HANDS = 2
 """One item in each hand."""

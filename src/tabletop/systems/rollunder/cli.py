@@ -368,7 +368,7 @@ def _show_critical(report: dict[str, Any], dealt: int) -> None:
     health = report["health"]
     console.print(f"health {health['before']} → {health['after']} of {health['max']}")
     if health["after"] == 0 and not _killed(report):
-        console.print("dying: death at the end of the next activation unless healed or saved")
+        console.print("dying: dies once the next activation is over, unless healed or saved")
     critical = report["critical"]
     if not critical["incapacitated"]:
         console.print("no critical damage")

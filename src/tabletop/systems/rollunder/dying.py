@@ -1,5 +1,5 @@
-"""Death's door (§ Health loss, § Spending omens): a dying character dies at the end of the
-next activation unless healed or saved; an ability lost to 0 kills unless an omen saves.
+"""Death's door (§ Health loss, § Spending omens): a dying character dies once the next
+activation is over, if not healed or saved first; an ability lost to 0 kills unless an omen saves.
 
 Time is abstract here (CR-G04): the caller says when an activation begins and ends.
 """

@@ -44,7 +44,7 @@ def lose_health(character: Character, amount: int) -> Changed:
 
 
 def _dying(sheet: Character) -> Event:
-    text = f"{sheet.name} is dying: they die at the end of the next activation unless saved"
+    text = f"{sheet.name} is dying: they die once the next activation is over, unless saved"
     return Event.about(sheet.name, "dying", text, health=sheet.health)
 
 

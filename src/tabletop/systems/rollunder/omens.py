@@ -131,7 +131,7 @@ class ChanceOutcome(Model):
 
 class ChanceRoll(Model):
     """Any other roll that directly affects the character, which an omen may re-roll
-    (CR-M19a): a chance roll, a roll on a table, a roll another chapter asks for."""
+    (CR-M19a): a roll left to chance, a table roll, or a roll another chapter calls for."""
 
     intent: Literal["chance_roll"] = "chance_roll"
     character: Character

@@ -42,8 +42,8 @@ class RollUnderOptions(Model):
     skipped, or rolled anyway for the record (the result is the same)."""
 
     two_handed: Literal["bulk_3_or_more", "weapons_and_bulk_3_or_more"] = "bulk_3_or_more"
-    """CR-A03: which items need both hands to use: any item (weapon or not) of bulk 3 or
-    more, or every weapon plus any item of bulk 3 or more."""
+    """CR-A03: which items need both hands to use: any item (weapon or not) whose bulk is
+    3+, or every weapon whatever its bulk plus any other item whose bulk is 3+."""
 
     two_handed_holding: Literal["occupies_both_hands", "only_to_use"] = "occupies_both_hands"
     """CR-A26: an item needing both hands fills both hands whenever it is held, or only
@@ -72,8 +72,8 @@ class RollUnderOptions(Model):
     exceeded maximum health, or is always permanent."""
 
     dying_deadline: Literal["next_activation", "own_next_activation"] = "next_activation"
-    """CR-A13: a character at 0 dies at the end of the next activation to begin after they
-    fell (anyone's), or at the end of their own next activation."""
+    """CR-A13: a character at 0 dies when the first activation to begin after they fell
+    (anyone's) is over, or when their own next activation is over."""
 
     ability_at_zero: Literal["dies", "dying"] = "dies"
     """CR-A22: a character whose ability drops to 0 dies at once unless they spend an omen,
