@@ -174,7 +174,7 @@ class MctsBot:
     def _select(self, node: _Node) -> _Node:
         owner = node.owner
         scale = self.exploration * math.sqrt(math.log(node.visits))
-        best_score = -1.0
+        best_score = -math.inf
         best_action = -1
         best_child = node
         for action, child in node.children.items():
