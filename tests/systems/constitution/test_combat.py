@@ -121,7 +121,12 @@ def test_c3_a47_the_superior_turn_needs_initiative_left_after_the_ten():
         apply(combat, EndTurn(superior=True), NO_DICE)
     with pytest.raises(IllegalMove, match="no initiative left"):
         apply(combat.evolve(superior=("A",)), EndTurn(superior=True), NO_DICE)
+    combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 20, "B": 4})
+    combat, _ = apply(combat, ExtraAction(), NO_DICE)
+    assert combat.superior == ("A",) and combat.get("A").initiative == 10
+    assert EndTurn(superior=True) not in legal_actions(combat)  # spent down to 10 this round
     combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 11, "B": 4})
+    assert EndTurn(superior=True) in legal_actions(combat)
     combat, _ = apply(combat, EndTurn(superior=True), NO_DICE)
     assert combat.acting == "B" and combat.get("A").turns_left == 1
 

@@ -32,6 +32,7 @@ from tabletop.systems.constitution.combat.flow import (
 )
 from tabletop.systems.constitution.combat.state import (
     REACTION_COSTS,
+    SUPERIOR_COST,
     Combat,
     Combatant,
 )
@@ -84,7 +85,7 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
             choices.append(Defend(id=acting.id))
         choices += [ExtraAction()] if not acting.disoriented else []
         choices.append(EndTurn())
-        if acting.id in combat.superior:
+        if acting.id in combat.superior and (acting.initiative or 0) > SUPERIOR_COST:
             choices.append(EndTurn(superior=True))
     for reactor in fighting:
         if not reactor.disoriented and reactor.id != combat.acting:
