@@ -4,8 +4,10 @@ per-turn rules: bleeding, encumbrance, combat actions and Catch Breath."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tabletop.dice import FixedDice
+from tabletop.dice import FixedDice, SeededDice
 from tabletop.errors import LimitError
 from tabletop.systems.dead_weight import (
     Affliction,
@@ -26,7 +28,7 @@ from tabletop.systems.dead_weight import (
     start_test,
     stow,
 )
-from tabletop.systems.dead_weight.opposed import MAX_OPPOSED_ROUNDS
+from tabletop.systems.dead_weight.opposed import MAX_OPPOSED_ROUNDS, OpposedTest
 from tests.systems.dead_weight.helpers import character
 
 STR = Attribute.STR
@@ -67,6 +69,84 @@ def test_a_contest_that_never_ends_is_called_off():
     with pytest.raises(LimitError):
         start_opposed(a, never, a, never, FixedDice([]))
     assert MAX_OPPOSED_ROUNDS == 100
+
+
+def test_dw_x20_a_side_too_worn_to_test_again_loses_the_tie():
+    """DW-A26, docs/rules DW-X20: Amber's critical failure makes her faint (STR 1 already
+    wounded); the tie would need a re-test she cannot make, so the Ogre wins instead of
+    her pass being refused."""
+    amber = character(STR, score=1, wounds=1, proficiency=1, name="Amber")
+    ogre = Npc(name="Ogre", level=1)
+    contest, _ = start_opposed(
+        amber, TestSetup(attribute=STR), ogre, TestSetup(), FixedDice([1, 2, 3])
+    )
+    assert Pass() in contest.choices()
+    contest, events = contest.choose(Pass(), FixedDice([]))
+    assert contest.winner == 1 and contest.round == 1
+    assert contest.tests[0].roller.condition.fainted
+    assert events[-1].text == "Amber cannot test again: Ogre wins"
+
+
+def test_dw_x20_a_re_test_drops_extra_effort_that_can_no_longer_be_paid():
+    """DW-A12, DW-A26, docs/rules DW-X20: Amber's extra effort spends her only STR die; at
+    the tie she cannot pay it again, so she re-tests by the zero-dice rule (2 dice, lowest
+    counts: 5) instead of the contest being refused."""
+    amber = character(STR, score=1, name="Amber")
+    ogre = Npc(name="Ogre", level=1)
+    effort = TestSetup(attribute=STR, extra_effort=True)
+    contest, _ = start_opposed(amber, effort, ogre, TestSetup(), FixedDice([2, 3, 2, 5, 6, 3]))
+    assert contest.winner == 0 and contest.round == 2
+    again = contest.tests[0]
+    assert not again.setup.extra_effort and again.take_lowest and again.faces() == (5, 6)
+    assert again.roller.attribute(STR).fatigue == 1
+
+
+def test_dw_x20_a_re_test_rolls_the_whole_pool_once_it_is_below_the_dice_chosen():
+    """docs/rules DW-X20: two dice chosen from a pool of 2; the 4 tires her to a pool of 1,
+    so the re-test rolls that one die."""
+    amber = character(STR, score=2, name="Amber")
+    ogre = Npc(name="Ogre", level=1)
+    two = TestSetup(attribute=STR, dice=2)
+    contest, _ = start_opposed(amber, two, ogre, TestSetup(), FixedDice([4, 2, 5, 6, 3]))
+    assert contest.round == 2 and contest.winner == 0
+    assert contest.tests[0].faces() == (6,) and contest.tests[0].setup.dice is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    scores=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    wounds=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    extra_effort=st.booleans(),
+    fewer=st.sampled_from([None, 1, 2]),
+    picks=st.lists(st.integers(0, 50), max_size=30),
+)
+def test_any_legal_choice_in_an_opposed_test_is_accepted(
+    seed, scores, wounds, extra_effort, fewer, picks
+):
+    """Random legal choices: every choice offered is taken (or the contest is called off,
+    DW-X20), and the contest round-trips through JSON at every step."""
+    sides = [
+        character(STR, score=s, wounds=min(w, s), proficiency=1, name=n)
+        for s, w, n in zip(scores, wounds, ("Amber", "Zael"), strict=True)
+    ]
+    setup = TestSetup(attribute=STR, extra_effort=extra_effort, dice=fewer, advantage=1)
+    dice = SeededDice(seed)
+    try:
+        contest, _ = start_opposed(sides[0], setup, sides[1], TestSetup(attribute=STR), dice)
+    except (IllegalChoice, LimitError):
+        return  # an announcement the rules refuse, or a contest that can never end
+    for pick in picks:
+        if contest.finished:
+            break
+        choices = contest.choices()
+        assert choices
+        try:
+            contest, _ = contest.choose(choices[pick % len(choices)], dice)
+        except (IllegalChoice, LimitError) as called_off:
+            assert "called off" in str(called_off) or "still tied" in str(called_off)
+            break
+        assert OpposedTest.model_validate_json(contest.model_dump_json()) == contest
 
 
 def test_bleeding_costs_a_fatigue_each_turn():

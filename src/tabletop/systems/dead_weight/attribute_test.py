@@ -441,6 +441,15 @@ def require_able(character: Character) -> None:
         raise IllegalChoice(f"{character.label} cannot act (fainted, mortally wounded or dead)")
 
 
+def may_spend_fatigue(character: Character, attribute: Attribute) -> bool:
+    """Whether extra effort can be made now (DW-A12)."""
+    try:
+        _may_spend_fatigue(character, attribute, "extra effort")
+    except IllegalChoice:
+        return False
+    return True
+
+
 def _may_spend_fatigue(character: Character, attribute: Attribute, what: str) -> None:
     """Extra effort is refused when Sleepy, or when its fatigue would become a wound (no
     available dice left, or Plagued): DW-A12."""

@@ -1,6 +1,8 @@
 """Opposed tests (DW-M48): both sides test; a success against a failure wins, and a tie
 (both succeed or both fail, whatever the grade, DW-A26) means both test again, each
-re-test a full test with its fatigue. NPCs test with their level (DW-M50)."""
+re-test a full test with its fatigue. NPCs test with their level (DW-M50). A re-test
+announces again what can still be announced, and a side that can no longer act loses
+(DW-X20)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from tabletop.systems.dead_weight.attribute_test import (
     Pass,
     Reroll,
     TestSetup,
+    announce_test,
+    may_spend_fatigue,
     start_test,
 )
 from tabletop.systems.dead_weight.character import Character
@@ -97,8 +101,39 @@ def _settle(
         if contest.round >= MAX_OPPOSED_ROUNDS:
             raise LimitError(f"still tied after {MAX_OPPOSED_ROUNDS} rounds")
         events.append(event("opposed", f"a tie ({one.verdict} and {two.verdict}): test again"))
-        first, more = start_test(one.roller, contest.setups[0], dice, options=contest.options)
-        second, again = start_test(two.roller, contest.setups[1], dice, options=contest.options)
+        able = [_can_act(test.roller) for test in contest.tests]
+        if able != [True, True]:
+            if not any(able):
+                raise IllegalChoice("neither side can act to test again: the contest is called off")
+            winner = able.index(True)
+            name = contest.tests[winner].roller.label
+            text = f"{contest.tests[1 - winner].roller.label} cannot test again: {name} wins"
+            events.append(event("opposed", text, winner=winner))
+            return contest.model_copy(update={"winner": winner}), events
+        first, more = _retest(one.roller, contest.setups[0], dice, contest.options)
+        second, again = _retest(two.roller, contest.setups[1], dice, contest.options)
         events += more + again
         contest = contest.model_copy(update={"tests": (first, second), "round": contest.round + 1})
     return contest, events
+
+
+def _can_act(roller: Character | Npc) -> bool:
+    return not isinstance(roller, Character) or roller.condition.can_act
+
+
+def _retest(
+    roller: Character | Npc, setup: TestSetup, dice: DiceSource, options: Options
+) -> tuple[AttributeTest, list[Event]]:
+    """Test again after a tie (DW-A26, DW-X20): the burden, once a session, is spent;
+    extra effort is made again only while its fatigue can be paid; fewer dice than the
+    pool become the whole pool once the pool has shrunk below them."""
+    if isinstance(roller, Character):
+        if setup.burden:
+            setup = setup.model_copy(update={"burden": False})
+        if setup.extra_effort and not may_spend_fatigue(roller, setup.attribute):
+            setup = setup.model_copy(update={"extra_effort": False})
+    if setup.dice:
+        whole, _ = announce_test(roller, setup.model_copy(update={"dice": None}), options=options)
+        if setup.dice > whole.pool:
+            setup = setup.model_copy(update={"dice": None})
+    return start_test(roller, setup, dice, options=options)
