@@ -22,6 +22,7 @@ from tabletop.systems.dead_weight import (
     Trait,
 )
 from tabletop.systems.dead_weight.creation import (
+    Creation,
     Keep,
     Pick,
     PickAttribute,
@@ -198,6 +199,7 @@ def test_a_supplied_background_grants_its_trait_gear_and_a_maneuver():
         }
     )
     creation = through_the_life_path(character_class=CharacterClass.WARRIOR, supplement=supplement)
+    assert Creation.model_validate_json(creation.model_dump_json()) == creation  # `class` alias
     creation, _ = creation.choose(Pick(name="Footman"), FixedDice([]))
     assert creation.decision().options == ("Brace",)
     creation, _ = creation.choose(Pick(name="Brace"), FixedDice([1, 2, 2, 2, 2, 2]))

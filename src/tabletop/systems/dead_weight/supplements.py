@@ -38,7 +38,8 @@ from tabletop.systems.dead_weight.kits import KitItem
 
 
 class Background(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Files spell the field `class`; a saved creation spells it by name: both load back.
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
     character_class: CharacterClass = Field(alias="class")
     traits: tuple[Trait, ...] = ()
