@@ -126,6 +126,8 @@ def test_c3_m14_initiations_are_limited_by_level_and_class():
 def test_the_catalogue_has_every_precedent_of_articles_7_to_10():
     assert len(catalogue()) == 18
     assert {i.article for i in catalogue().values()} >= {"7.2", "8.3", "9.4", "10.3"}
+    for initiation in catalogue().values():  # the `class` alias loads back from a dump
+        assert type(initiation).model_validate_json(initiation.model_dump_json()) == initiation
 
 
 def test_c3_m48_fighters_add_their_level_to_combat_checks():

@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from tabletop.systems.constitution.models import Model, build
 
@@ -92,6 +92,9 @@ class Effect(Model):
 
 class Initiation(Model):
     """A special ability (§ 4.4): its id, name, exclusive class, article and effects."""
+
+    # The data file spells the class `class`; a JSON dump spells it by name: both load back.
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
     id: str = Field(pattern=r"^[a-z_]+$")
     name: str
