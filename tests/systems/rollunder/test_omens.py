@@ -69,6 +69,16 @@ def test_cr_m19a_a_chance_roll_or_table_roll_can_be_rerolled():
     assert run(ChanceRoll(character=hero(), expression="2d6"), [3, 4]).outcome.result.total == 7
 
 
+def test_cr_m19a_a_chance_roll_written_loosely_still_resumes_after_a_choice():
+    """CR-M19a: the engine records `2d6+1` as `2d6 + 1`; the kept result must still count
+    as a roll of what was asked, or the resolution could never be read again."""
+    intent = ChanceRoll(character=hero(omens=1, max_omens=1), expression="2d6+1")
+    start = Resolution.begin(intent, FixedDice([1, 2]))
+    done = start.choose("reroll Ash", FixedDice([6, 5])).choose("keep 2", FixedDice([]))
+    assert done.finished and done.outcome.result.total == 12
+    assert Resolution.model_validate_json(done.model_dump_json()).outcome == done.outcome
+
+
 def test_cr_a10_the_owner_may_keep_the_first_result_after_rerolling():
     intent = ChanceRoll(character=hero(omens=1, max_omens=1), expression="1d6")
     done = Resolution.begin(intent, FixedDice([4])).choose("reroll Ash", FixedDice([2]))

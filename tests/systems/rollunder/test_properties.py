@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice, SeededDice
 from tabletop.systems.rollunder import (
+    ChanceRoll,
     Contest,
     DamageDice,
     Hit,
@@ -71,6 +72,28 @@ def test_cr_a06_the_thresholds_nest(damage, health, extra):
     critical = critical_damage(damage, health, health + extra)
     assert not critical.injury or critical.incapacitated
     assert not critical.permanent or critical.injury
+
+
+@settings(max_examples=40)
+@given(
+    sheets(),
+    st.sampled_from(["1d6", "d6", "2d6+1", "1D8 - 1", "3d6kh2", "2d4*2"]),
+    st.integers(0, 2**32),
+    st.lists(st.integers(0, 5), max_size=6),
+)
+def test_a_chance_roll_in_any_notation_resumes_after_every_choice(sheet, expression, seed, picks):
+    """CR-M19a: whatever is chosen, every choice offered is accepted, and the resolution
+    round-trips through JSON and can still be read at each step and at the end."""
+    dice = SeededDice(seed)
+    resolution = Resolution.begin(ChanceRoll(character=sheet, expression=expression), dice)
+    for pick in [*picks, *[0] * 10]:
+        decision = resolution.decision
+        if decision is None:
+            break
+        resolution = resolution.choose(decision.choices[pick % len(decision.choices)], dice)
+        again = Resolution.model_validate_json(resolution.model_dump_json())
+        assert again == resolution and again.decision == resolution.decision
+    assert resolution.outcome.character.omens <= sheet.omens
 
 
 @settings(max_examples=60)

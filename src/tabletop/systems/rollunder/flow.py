@@ -20,7 +20,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, model_validator
 
-from tabletop.dice import DiceSource, limits, roll
+from tabletop.dice import DiceSource, limits, notation, parse, roll
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.records import DiceRecord, Event, Model, roll_record
 
@@ -175,10 +175,17 @@ def check_answer(request: Request, answer: RollAnswer | ChoiceAnswer, repeat: bo
         return
     if not isinstance(answer, RollAnswer):
         raise RollUnderError(f"the saved answer does not fit the roll: {request.purpose}")
-    if any(result.expression != request.expression for result in answer.results):
+    asked = _canonical(request.expression)
+    if any(_canonical(result.expression) != asked for result in answer.results):
         raise RollUnderError(f"a saved result is not a roll of {request.expression}")
     if not repeat and len(answer.rerolled_by) > 1:
         raise RollUnderError("a roll may be re-rolled only once under these options")
     for payer in set(answer.rerolled_by):
         if answer.rerolled_by.count(payer) > request.payers.get(payer, 0):
             raise RollUnderError(f"{payer} paid for more re-rolls than they had omens")
+
+
+def _canonical(expression: str) -> str:
+    """The notation as the dice engine writes it, so `2d6+1` asked for matches the
+    `2d6 + 1` a roll records."""
+    return notation(parse(expression))
