@@ -2,8 +2,10 @@
 § Beginning Phase, § Main Phase, § Interrupting and [interrupt], § HP and CON)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tabletop.dice import FixedDice
+from tabletop.dice import FixedDice, SeededDice
 from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6 import (
     BeginningChoices,
@@ -11,6 +13,7 @@ from tabletop.systems.ap2d6 import (
     Options,
     Weapon,
     act,
+    action_cost,
     attack,
     begin_round,
     interrupt,
@@ -19,7 +22,14 @@ from tabletop.systems.ap2d6 import (
     standard_sheet,
     start_main_phase,
 )
-from tabletop.systems.ap2d6.rounds import death_check, join, leave, roll_check, tracker_change
+from tabletop.systems.ap2d6.rounds import (
+    check_on,
+    death_check,
+    join,
+    leave,
+    roll_check,
+    tracker_change,
+)
 from tabletop.systems.ap2d6.statuses import shipped_statuses
 
 STATUSES = shipped_statuses()
@@ -357,3 +367,37 @@ def test_rum19_an_improvised_throw_paid_as_a_basic_action_counts_as_an_attack() 
 
     combat, events = act(combat, "Ayla", action_cost("(1n1)->(2n1)"), kind="attack")
     assert "attack #2" in events[0].summary and "(2n1)" in events[0].summary
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    hp=st.lists(st.integers(-3, 6), min_size=1, max_size=3),
+    poison=st.integers(0, 3),
+    picks=st.lists(st.tuples(st.integers(0, 50), st.integers(1, 3)), max_size=40),
+)
+def test_every_choice_the_open_decision_offers_is_taken(seed, hp, poison, picks) -> None:
+    """RU-M16..RU-M25, RU-M38: a bot taking any offered choice (spending any amount up to
+    what is offered) is never refused, and the fight round-trips through JSON."""
+    sheets = [
+        poisoned(f"P{i}", hp=points, con=i % 2, **({"poison": poison} if poison else {}))
+        for i, points in enumerate(hp)
+    ]
+    combat, dice = Combat(characters=tuple(sheets)), SeededDice(seed)
+    for pick, returns_in in picks:
+        choices = open_decision(combat).choices
+        choice = choices[pick % len(choices)]
+        if choice.kind == "begin-round":
+            combat, _ = begin_round(combat, dice)
+        elif choice.kind == "main-phase":
+            combat, _ = start_main_phase(combat)
+        elif choice.kind == "spend":
+            ap = 1 + pick % combat.character(choice.who).tracker.spendable
+            combat, _ = act(combat, choice.who, action_cost(f"({ap}n{returns_in})"))
+        elif choice.kind == "wait":
+            combat, _ = tracker_change(combat, choice.who, "wait")
+        elif choice.kind == "death-check":
+            combat, _ = death_check(combat, choice.who, dice)
+        else:
+            combat, _ = check_on(combat, choice.who, dice)
+        assert Combat.model_validate_json(combat.model_dump_json()) == combat
