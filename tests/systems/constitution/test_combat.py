@@ -531,11 +531,50 @@ def test_illegal_moves_change_nothing_and_the_combat_round_trips_through_json():
         apply(Combat(combatants=(fighter("A"),)), Add(combatant=fighter("A")), NO_DICE)
 
 
+def test_c3_a13_when_overspending_is_refused_only_what_can_be_paid_is_offered():
+    """§ 5.2, § 5.4, § 5.5, § 5.11, docs/rules C3-A13: under `overspend_initiative="refuse"`
+    a cost above the initiative left is not offered, so nothing offered is then refused."""
+    strict = Options(overspend_initiative="refuse")
+    combat = fight(
+        fighter("A", tactician=True),
+        fighter("B", "foes"),
+        fighter("C", "foes", commander="B"),
+        initiative={"A": 8, "B": 4, "C": 12},
+    )
+    assert combat.acting == "C"
+    legal = legal_actions(combat, strict)
+    assert React(id="B", cost=2) in legal and React(id="B", cost=5) not in legal
+    assert React(id="A", cost=5) in legal and React(id="A", cost=10) not in legal
+    assert ExtraAction() in legal  # C at 12 can pay 10
+    with pytest.raises(IllegalMove, match="has 4 initiative, not the 5"):
+        apply(combat, React(id="B", cost=5), NO_DICE, strict)
+    assert React(id="B", cost=10) in legal_actions(combat)  # clamped by default: B ends at 0
+    combat, _ = apply(combat, ExtraAction(), NO_DICE, strict)
+    assert ExtraAction() not in legal_actions(combat, strict)  # 2 left
+    combat, _ = apply(combat, EndTurn(), NO_DICE, strict)
+    assert combat.acting == "A"
+    order = Command(commander="B", followers=("C",))
+    assert order not in legal_actions(combat, strict)  # C has 2, not the 10 to act on it
+    assert order in legal_actions(combat)
+    for _ in range(2):
+        combat, _ = apply(combat, EndTurn(), NO_DICE, strict)
+    assert combat.phase == "between_rounds"
+    respite = legal_actions(combat, strict)
+    assert Spend(id="C", cost=2) in respite and Spend(id="B", cost=2) in respite
+    combat, _ = apply(combat, Spend(id="C", cost=2), NO_DICE, strict)
+    assert Spend(id="C", cost=2) not in legal_actions(combat, strict)  # at 0 now
+
+
 @settings(max_examples=60)
-@given(seed=st.integers(0, 10**6), choices=st.lists(st.integers(0, 10**6), max_size=60))
-def test_any_sequence_of_legal_actions_keeps_the_fight_valid(seed, choices):
-    """A bot picking among `legal_actions` never hits an error, and initiative never goes
-    below 0."""
+@given(
+    seed=st.integers(0, 10**6),
+    choices=st.lists(st.integers(0, 10**6), max_size=60),
+    overspend=st.sampled_from(["clamp", "refuse"]),
+)
+def test_any_sequence_of_legal_actions_keeps_the_fight_valid(seed, choices, overspend):
+    """A bot picking among `legal_actions` never hits an error, under either reading of
+    overspending (C3-A13), and initiative never goes below 0."""
+    options = Options(overspend_initiative=overspend)
     dice = SeededDice(seed)
     combat = Combat()
     for combatant in (
@@ -547,12 +586,12 @@ def test_any_sequence_of_legal_actions_keeps_the_fight_valid(seed, choices):
     ):
         combat, _ = apply(combat, Add(combatant=combatant), dice)
     for choice in choices:
-        everything = legal_actions(combat)
-        options = [a for a in everything if not isinstance(a, EndCombat)] or everything
-        if not options:
+        everything = legal_actions(combat, options)
+        offered = [a for a in everything if not isinstance(a, EndCombat)] or everything
+        if not offered:
             assert combat.phase == "over"
             break
-        combat, _ = apply(combat, options[choice % len(options)], dice)
+        combat, _ = apply(combat, offered[choice % len(offered)], dice, options)
         assert all((c.initiative or 0) >= 0 for c in combat.combatants)
         assert Combat.model_validate_json(combat.model_dump_json()) == combat
 

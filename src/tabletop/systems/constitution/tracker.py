@@ -498,7 +498,7 @@ def run_tracker(
                 console.print(status_table(combat))
                 continue
             if command == "legal":
-                for action in legal_actions(combat):
+                for action in legal_actions(combat, options):
                     console.print(command_line(action), markup=False, highlight=False)
                 continue
             if command == "save":

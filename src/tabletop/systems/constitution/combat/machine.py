@@ -31,6 +31,8 @@ from tabletop.systems.constitution.combat.flow import (
     can_act,
 )
 from tabletop.systems.constitution.combat.state import (
+    CHAIN_OF_COMMAND_COST,
+    ORDER_COST,
     REACTION_COSTS,
     SUPERIOR_COST,
     Combat,
@@ -41,9 +43,10 @@ from tabletop.systems.constitution.models import Event, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
 
-def legal_actions(combat: Combat) -> list[Model]:
-    """Every choice open now. Choices with free details (an attack's modifiers, a spend's
-    cost, a spell's name, a typed-in initiative) are listed once with default details."""
+def legal_actions(combat: Combat, options: Options = DEFAULT) -> list[Model]:
+    """Every choice open now under `options`. Choices with free details (an attack's
+    modifiers, a spend's cost, a spell's name, a typed-in initiative) are listed once with
+    default details."""
     if combat.phase == "over":
         return []
     pending = combat.pending_direct_hit
@@ -58,24 +61,24 @@ def legal_actions(combat: Combat) -> list[Model]:
     choices += [Leave(id=c.id) for c in fighting]
     choices += [LoseTrack(shooter=c.id) for c in fighting if c.stored]
     if combat.phase == "between_rounds":
-        return choices + _respite_choices(combat, fighting)
-    return choices + _round_choices(combat, fighting)
+        return choices + _respite_choices(combat, fighting, options)
+    return choices + _round_choices(combat, fighting, options)
 
 
-def _respite_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
+def _respite_choices(combat: Combat, fighting: list[Combatant], options: Options) -> list[Model]:
     """Between rounds (§ 5.5–5.8)."""
     unrolled = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
     if unrolled:
         return list(unrolled)
     choices: list[Model] = [Reorient(id=c.id) for c in fighting if not c.reorienting]
-    choices += [Spend(id=c.id, cost=2) for c in fighting if not c.disoriented]
+    choices += [Spend(id=c.id, cost=2) for c in fighting if _affords(c, 2, options)]
     choices += [NextRound(), EndCombat()]
     if not combat.respite_taken and any((c.initiative or 0) > 0 for c in fighting):
         choices.append(ForceBout())
     return choices
 
 
-def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
+def _round_choices(combat: Combat, fighting: list[Combatant], options: Options) -> list[Model]:
     """During a round: the acting combatant's turn, and what anyone may pay for (§ 5.1–5.4)."""
     choices: list[Model] = []
     acting = combat.get(combat.acting) if combat.acting else None
@@ -83,13 +86,17 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
         if can_act(combat, acting.id):
             choices += _blows(acting, fighting)
             choices.append(Defend(id=acting.id))
-        choices += [ExtraAction()] if not acting.disoriented else []
+        choices += [ExtraAction()] if _affords(acting, options.extra_action_cost, options) else []
         choices.append(EndTurn())
         if acting.id in combat.superior and (acting.initiative or 0) > SUPERIOR_COST:
             choices.append(EndTurn(superior=True))
     for reactor in fighting:
-        if not reactor.disoriented and reactor.id != combat.acting:
-            choices += [React(id=reactor.id, cost=cost) for cost in REACTION_COSTS]
+        if reactor.id != combat.acting:
+            choices += [
+                React(id=reactor.id, cost=cost)
+                for cost in REACTION_COSTS
+                if _affords(reactor, cost, options)
+            ]
         if reactor.tactician and reactor.id not in combat.tactical_used:
             choices.append(Tactical(id=reactor.id))
         if reactor.id in combat.permits and reactor.id != combat.acting:
@@ -99,7 +106,7 @@ def _round_choices(combat: Combat, fighting: list[Combatant]) -> list[Model]:
         if any(s.target == combat.last_damaged for s in reactor.stored):
             choices.append(ReleaseStored(shooter=reactor.id))
         commander = combat.get(reactor.commander) if reactor.commander else None
-        if commander and commander.fighting and _may_order(combat, commander, reactor):
+        if commander and commander.fighting and _may_order(combat, commander, reactor, options):
             choices.append(Command(commander=commander.id, followers=(reactor.id,)))
     return choices
 
@@ -110,13 +117,20 @@ def _blows(attacker: Combatant, fighting: list[Combatant]) -> list[Model]:
     ]
 
 
-def _may_order(combat: Combat, commander: Combatant, follower: Combatant) -> bool:
-    """An order is possible when the commander acts or can still react, a henchman
-    follower has not yet acted, and any other follower can still react (§ 5.9, § 5.11)."""
-    commander_able = combat.acting == commander.id or not commander.disoriented
+def _may_order(combat: Combat, commander: Combatant, follower: Combatant, options: Options) -> bool:
+    """An order is possible when the commander acts or can pay for the order, a henchman
+    follower has not yet acted, and any other follower can pay to act on it (§ 5.9, § 5.11)."""
+    commander_able = combat.acting == commander.id or _affords(commander, ORDER_COST, options)
     if follower.henchman:
         return commander_able and follower.turns_left > 0
-    return commander_able and not follower.disoriented
+    return commander_able and _affords(follower, CHAIN_OF_COMMAND_COST, options)
+
+
+def _affords(combatant: Combatant, cost: int, options: Options) -> bool:
+    """Whether `cost` can be paid: never at initiative 0 (§ 5.9), and past what is left only
+    when overspending is clamped (C3-A13)."""
+    have = combatant.initiative or 0
+    return have > 0 and (cost <= have or options.overspend_initiative == "clamp")
 
 
 def apply(
