@@ -52,13 +52,20 @@ def in_fight(combat: Combat, combatant_id: str) -> Combatant:
     return combatant
 
 
+def can_pay(combatant: Combatant, cost: int, options: Options) -> bool:
+    """Whether `pay` takes `cost`: never at initiative 0 (§ 5.9), and past what is left only
+    when overspending is clamped (C3-A13)."""
+    have = combatant.initiative or 0
+    return have > 0 and (cost <= have or options.overspend_initiative == "clamp")
+
+
 def pay(combatant: Combatant, cost: int, options: Options) -> Combatant:
     """Spend initiative; past 0 it is clamped, or refused (C3-A13). At 0 there is nothing
     left to pay with, so nothing can be bought (§ 5.9)."""
     have = combatant.initiative or 0
     if have == 0:
         raise IllegalMove(f"{combatant.name} is at initiative 0 and has nothing to spend")
-    if cost > have and options.overspend_initiative == "refuse":
+    if not can_pay(combatant, cost, options):
         raise IllegalMove(f"{combatant.name} has {have} initiative, not the {cost} this costs")
     return combatant.evolve(initiative=max(0, have - cost))
 

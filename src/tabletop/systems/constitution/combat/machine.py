@@ -29,6 +29,7 @@ from tabletop.systems.constitution.combat.actions import (
 )
 from tabletop.systems.constitution.combat.flow import (
     can_act,
+    can_pay,
 )
 from tabletop.systems.constitution.combat.state import (
     CHAIN_OF_COMMAND_COST,
@@ -71,7 +72,7 @@ def _respite_choices(combat: Combat, fighting: list[Combatant], options: Options
     if unrolled:
         return list(unrolled)
     choices: list[Model] = [Reorient(id=c.id) for c in fighting if not c.reorienting]
-    choices += [Spend(id=c.id, cost=2) for c in fighting if _affords(c, 2, options)]
+    choices += [Spend(id=c.id, cost=2) for c in fighting if can_pay(c, 2, options)]
     choices += [NextRound(), EndCombat()]
     if not combat.respite_taken and any((c.initiative or 0) > 0 for c in fighting):
         choices.append(ForceBout())
@@ -86,7 +87,7 @@ def _round_choices(combat: Combat, fighting: list[Combatant], options: Options) 
         if can_act(combat, acting.id):
             choices += _blows(acting, fighting)
             choices.append(Defend(id=acting.id))
-        choices += [ExtraAction()] if _affords(acting, options.extra_action_cost, options) else []
+        choices += [ExtraAction()] if can_pay(acting, options.extra_action_cost, options) else []
         choices.append(EndTurn())
         if acting.id in combat.superior and (acting.initiative or 0) > SUPERIOR_COST:
             choices.append(EndTurn(superior=True))
@@ -95,7 +96,7 @@ def _round_choices(combat: Combat, fighting: list[Combatant], options: Options) 
             choices += [
                 React(id=reactor.id, cost=cost)
                 for cost in REACTION_COSTS
-                if _affords(reactor, cost, options)
+                if can_pay(reactor, cost, options)
             ]
         if reactor.tactician and reactor.id not in combat.tactical_used:
             choices.append(Tactical(id=reactor.id))
@@ -120,17 +121,10 @@ def _blows(attacker: Combatant, fighting: list[Combatant]) -> list[Model]:
 def _may_order(combat: Combat, commander: Combatant, follower: Combatant, options: Options) -> bool:
     """An order is possible when the commander acts or can pay for the order, a henchman
     follower has not yet acted, and any other follower can pay to act on it (§ 5.9, § 5.11)."""
-    commander_able = combat.acting == commander.id or _affords(commander, ORDER_COST, options)
+    commander_able = combat.acting == commander.id or can_pay(commander, ORDER_COST, options)
     if follower.henchman:
         return commander_able and follower.turns_left > 0
-    return commander_able and _affords(follower, CHAIN_OF_COMMAND_COST, options)
-
-
-def _affords(combatant: Combatant, cost: int, options: Options) -> bool:
-    """Whether `cost` can be paid: never at initiative 0 (§ 5.9), and past what is left only
-    when overspending is clamped (C3-A13)."""
-    have = combatant.initiative or 0
-    return have > 0 and (cost <= have or options.overspend_initiative == "clamp")
+    return commander_able and can_pay(follower, CHAIN_OF_COMMAND_COST, options)
 
 
 def apply(
