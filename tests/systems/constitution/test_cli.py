@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -208,6 +209,13 @@ def test_a_corrupt_save_is_refused(capsys, tmp_path):
     bad.write_text("not json")
     code, _, err = run(capsys, "combat", "--load", str(bad))
     assert code == 2 and "not a saved fight" in err
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs a device that never ends")
+def test_a_save_that_never_ends_is_refused_at_the_size_bound(capsys):
+    """A device reports no size, so the bound must hold while reading (it once hung)."""
+    code, _, err = run(capsys, "combat", "--load", "/dev/zero")
+    assert code == 2 and "larger than" in err and err.count("\n") == 1
 
 
 def test_the_tracker_help_shows_every_option(capsys, monkeypatch):
