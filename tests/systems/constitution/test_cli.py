@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -216,6 +217,20 @@ def test_a_save_that_never_ends_is_refused_at_the_size_bound(capsys):
     """A device reports no size, so the bound must hold while reading (it once hung)."""
     code, _, err = run(capsys, "combat", "--load", "/dev/zero")
     assert code == 2 and "larger than" in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_save_to_a_pipe_is_refused_and_the_tracker_goes_on(capsys, monkeypatch, tmp_path):
+    """`save` once blocked for ever on a named pipe; saves are now written whole or not at all."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    good = tmp_path / "fight.json"
+    script = f"add Ada hp=3\nsave {pipe}\nsave {good}\n"
+    code, out, _ = run(capsys, "combat", stdin=script, monkeypatch=monkeypatch)
+    words = " ".join(out.split())  # the console wraps long lines
+    assert code == 0 and "not a regular file" in words and f"saved to {good}" in words
+    assert Combat.model_validate_json(good.read_text()).get("Ada") is not None
+    assert sorted(os.listdir(tmp_path)) == ["fight.json", "pipe"]
 
 
 def test_the_tracker_help_shows_every_option(capsys, monkeypatch):

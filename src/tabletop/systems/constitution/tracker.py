@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from tabletop.data import write_text_file
 from tabletop.dice import DiceSource
 from tabletop.errors import TabletopError
 from tabletop.systems.constitution.combat import (
@@ -456,7 +457,7 @@ def step(
 def _save(combat: Combat, path: str) -> str:
     if not path:
         raise _Usage("usage: save FILE")
-    Path(path).write_text(combat.model_dump_json(indent=2), encoding="utf-8")
+    write_text_file(path, combat.model_dump_json(indent=2), ConstitutionError)
     return f"saved to {path}"
 
 
