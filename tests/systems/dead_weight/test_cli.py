@@ -113,6 +113,15 @@ def test_out_to_a_pipe_is_refused_and_a_failed_save_keeps_the_old_sheet(capsys, 
     assert sorted(os.listdir(tmp_path)) == ["pipe"]
 
 
+@pytest.mark.parametrize("name", ["", "a" * 201])
+def test_a_name_the_sheet_cannot_hold_is_one_line_and_exit_2(capsys, name):
+    """An empty or over-long --name was a pydantic error (an internal error, exit 1)."""
+    for guided in ((), ("--guided",)):
+        result = run(capsys, "dead-weight", "character", "new", "--name", name, *guided)
+        assert result.code == 2 and "new character: name:" in result.err
+        assert result.err.count("\n") == 1
+
+
 def test_a_corrupt_sheet_is_refused(capsys, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"attributes": {"STR": {"score": 1, "fatigue": 2}}}')
