@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -47,6 +48,10 @@ def fail(message: str, code: int = USAGE_EXIT) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `tabletop` script: no tracebacks for anything a user can cause."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bytes that are not UTF-8 typed at a prompt read as U+FFFD: an answer that is asked
+        # again, not a UnicodeDecodeError (stdin is strict in most UTF-8 locales).
+        sys.stdin.reconfigure(errors="replace")
     try:
         result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
     except TabletopError as error:

@@ -1,0 +1,27 @@
+"""`tabletop`'s entry point: what reaches a prompt can never crash the command."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.cli.helpers import run
+
+
+@pytest.mark.parametrize(
+    ("args", "asked_again"),
+    [
+        (["ap2d6", "death", "--seed", "1"], "cannot read"),
+        (["constitution", "combat", "--seed", "1"], "unknown command"),
+    ],
+)
+def test_bytes_that_are_not_utf8_at_a_prompt_are_asked_again(
+    capsys, monkeypatch, args, asked_again
+):
+    """Most UTF-8 locales read stdin strictly: a stray byte was a UnicodeDecodeError (exit 1)."""
+    typed = io.TextIOWrapper(io.BytesIO(b"ab\xff\xfe\n"), encoding="utf-8", errors="strict")
+    monkeypatch.setattr("sys.stdin", typed)
+    result = run(capsys, *args)
+    assert result.code == 0 and "internal error" not in result.err
+    assert asked_again in result.out and "ab\ufffd\ufffd" in result.out
