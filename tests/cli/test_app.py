@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -25,3 +28,18 @@ def test_bytes_that_are_not_utf8_at_a_prompt_are_asked_again(
     result = run(capsys, *args)
     assert result.code == 0 and "internal error" not in result.err
     assert asked_again in result.out and "ab\ufffd\ufffd" in result.out
+
+
+def test_a_terminal_that_cannot_show_the_arrow_still_gets_the_roll():
+    """With an ASCII-only stdout every roll's → was a UnicodeEncodeError (exit 1)."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    entry = "from tabletop.cli.app import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", entry, "roll", "4d6dl1", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0 and "4d6dl1 ? [" in done.stdout and done.stderr == ""

@@ -48,10 +48,11 @@ def fail(message: str, code: int = USAGE_EXIT) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `tabletop` script: no tracebacks for anything a user can cause."""
-    if isinstance(sys.stdin, io.TextIOWrapper):
-        # Bytes that are not UTF-8 typed at a prompt read as U+FFFD: an answer that is asked
-        # again, not a UnicodeDecodeError (stdin is strict in most UTF-8 locales).
-        sys.stdin.reconfigure(errors="replace")
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            # Bytes that are not UTF-8 typed at a prompt read as U+FFFD, an answer that is
+            # asked again; a terminal that cannot show → gets ?. Neither is a crash.
+            stream.reconfigure(errors="replace")
     try:
         result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
     except TabletopError as error:
