@@ -214,6 +214,20 @@ def test_simulate_log_never_replaces_a_pipe_or_device(tmp_path, capsys):
     assert stat.S_ISFIFO(pipe.stat().st_mode) and os.listdir(tmp_path) == ["pipe"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs a file that never ends")
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["replay", "/dev/zero"], "longer than"),
+        (["simulate", "--games", "1", "--config", "/dev/zero"], "larger than"),
+    ],
+)
+def test_a_file_that_never_ends_is_refused_at_its_bound(argv, message, capsys):
+    """A device has no size to check first: reading it whole hung and filled the memory."""
+    code, _, err = _run(["deadweight-board", *argv], capsys)
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
 def test_report_refuses_an_unusable_plot_folder_before_simulating(tmp_path, capsys):
     taken = tmp_path / "a-file"
     taken.write_text("")
