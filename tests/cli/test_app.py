@@ -43,3 +43,10 @@ def test_a_terminal_that_cannot_show_the_arrow_still_gets_the_roll():
         check=False,
     )
     assert done.returncode == 0 and "4d6dl1 ? [" in done.stdout and done.stderr == ""
+
+
+@pytest.mark.parametrize("args", [[], ["constitution"], ["rollunder", "odds"]])
+def test_no_arguments_shows_the_help_without_an_empty_error_line(capsys, args):
+    """The help went to stdout and then a bare 'error:' to stderr."""
+    result = run(capsys, *args)
+    assert result.code == 2 and "Usage:" in result.out and result.err == ""

@@ -58,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except TabletopError as error:
         fail(_escape(str(error)))
     except typer.TyperException as error:
+        if not error.format_message():  # no arguments: the help is already shown
+            raise SystemExit(USAGE_EXIT) from None
         fail(_escape(error.format_message()))
     except typer.Abort:
         fail("aborted", 1)
