@@ -212,6 +212,8 @@ def test_simulate_log_never_replaces_a_pipe_or_device(tmp_path, capsys):
     code, _, err = _run(argv, capsys)
     assert code == 2 and "not a regular file" in err
     assert stat.S_ISFIFO(pipe.stat().st_mode) and os.listdir(tmp_path) == ["pipe"]
+    code, _, err = _run([*argv[:-1], "a" * 5000], capsys)  # was an OSError: exit 1
+    assert code == 2 and "File name too long" in err
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs a file that never ends")
