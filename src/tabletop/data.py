@@ -1,13 +1,16 @@
-"""Reading data files and validating data, with errors in tabletop's one family.
+"""Reading and writing data files and validating data, with errors in tabletop's one family.
 
 Systems ship tables and other data as TOML under their `data/` folder, and groups supply
 their own files (weapons, spell lists, mutations) as TOML or JSON. Every such file is read
 here: bounded in size, decoded as UTF-8, parsed, and refused with one line naming the file.
+Files the commands save (sheets, fights) are written here all or nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -49,6 +52,25 @@ def read_data_file(path: str | Path, error: type[TabletopError] = DataError) -> 
     if not isinstance(data, dict):
         raise error(f"{path}: the file must hold one object, not a list or a value")
     return data
+
+
+def write_text_file(path: str | Path, text: str, error: type[TabletopError] = DataError) -> None:
+    """Write `text` to `path` all or nothing: into a file beside it, moved into place once
+    complete, so a failed write (a full disk, say) leaves any earlier file as it was."""
+    path = Path(path)
+    try:
+        if not path.name or (path.exists() and not path.is_file()):
+            raise error(f"cannot write {path}: not a regular file")
+    except OSError as problem:
+        raise error(f"cannot write {path}: {problem.strerror or problem}") from None
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as problem:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise error(f"cannot write {path}: {problem.strerror or problem}") from None
 
 
 def shipped_data(package: str, name: str) -> dict[str, Any]:

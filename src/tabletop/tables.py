@@ -276,8 +276,11 @@ def find_table(name_or_path: str) -> Table:
         file = known[name_or_path]
         with resources.as_file(file) as path:
             return load_table(path)
-    path = Path(name_or_path)
-    if path.exists():
-        return load_table(path)
+    try:
+        exists = Path(name_or_path).exists()
+    except OSError:  # a name the system cannot look up at all, such as one too long
+        exists = False
+    if exists:
+        return load_table(Path(name_or_path))
     hint = f"; built-in tables: {', '.join(known)}" if known else ""
     raise TableError(f"no table file or built-in table named {name_or_path!r}{hint}")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.cli.helpers import run
 
 TABLE = """
@@ -71,6 +73,14 @@ def test_a_broken_table_is_one_line_and_exit_2(tmp_path, capsys):
 
 def test_a_missing_table_is_one_line_and_exit_2(capsys):
     result = run(capsys, "table", "roll", "no-such-table")
+    assert result.code == 2
+    assert "no table file or built-in table" in result.err
+
+
+@pytest.mark.parametrize("verb", ["roll", "show"])
+def test_a_name_too_long_for_a_path_is_an_unknown_table(capsys, verb):
+    """Looking up a 5,000-letter name as a file raised OSError (exit 1) before the fix."""
+    result = run(capsys, "table", verb, "a" * 5000)
     assert result.code == 2
     assert "no table file or built-in table" in result.err
 

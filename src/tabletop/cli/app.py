@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -47,11 +48,18 @@ def fail(message: str, code: int = USAGE_EXIT) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `tabletop` script: no tracebacks for anything a user can cause."""
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            # Bytes that are not UTF-8 typed at a prompt read as U+FFFD, an answer that is
+            # asked again; a terminal that cannot show → gets ?. Neither is a crash.
+            stream.reconfigure(errors="replace")
     try:
         result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
     except TabletopError as error:
         fail(_escape(str(error)))
     except typer.TyperException as error:
+        if not error.format_message():  # no arguments: the help is already shown
+            raise SystemExit(USAGE_EXIT) from None
         fail(_escape(error.format_message()))
     except typer.Abort:
         fail("aborted", 1)

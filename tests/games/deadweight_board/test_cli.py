@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import sys
 
 import pytest
@@ -198,6 +200,34 @@ def test_simulate_log_in_a_missing_folder_is_one_line(tmp_path, capsys):
         capsys,
     )
     assert code == 2 and "cannot write log" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_simulate_log_never_replaces_a_pipe_or_device(tmp_path, capsys):
+    """The finished log was moved over whatever had the name: as root, --log /dev/null
+    would have replaced the device with a regular file."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    argv = ["deadweight-board", "simulate", "--games", "1", "--log", str(pipe)]
+    code, _, err = _run(argv, capsys)
+    assert code == 2 and "not a regular file" in err
+    assert stat.S_ISFIFO(pipe.stat().st_mode) and os.listdir(tmp_path) == ["pipe"]
+    code, _, err = _run([*argv[:-1], "a" * 5000], capsys)  # was an OSError: exit 1
+    assert code == 2 and "File name too long" in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs a file that never ends")
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["replay", "/dev/zero"], "longer than"),
+        (["simulate", "--games", "1", "--config", "/dev/zero"], "larger than"),
+    ],
+)
+def test_a_file_that_never_ends_is_refused_at_its_bound(argv, message, capsys):
+    """A device has no size to check first: reading it whole hung and filled the memory."""
+    code, _, err = _run(["deadweight-board", *argv], capsys)
+    assert code == 2 and message in err and err.count("\n") == 1
 
 
 def test_report_refuses_an_unusable_plot_folder_before_simulating(tmp_path, capsys):

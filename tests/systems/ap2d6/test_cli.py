@@ -3,6 +3,7 @@ AP tracker and the death checks whose DC the player never sees."""
 
 import io
 import json
+import os
 import re
 
 import pytest
@@ -167,6 +168,14 @@ def test_the_death_screen_is_the_same_whatever_the_dc(run, tmp_path) -> None:
     for line in shown["1", True].splitlines():
         data = json.loads(line)
         assert "dc" not in json.dumps(data).lower().replace("dice", "")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_gm_file_that_is_a_pipe_is_refused_not_waited_on(run, tmp_path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, _, err = run("ap2d6", "death", "--seed", "1", "--gm-file", str(pipe), typed="\n")
+    assert code == 2 and "not a regular file" in err and err.count("\n") == 1
 
 
 def test_the_check_reveals_the_fate(run) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -208,6 +210,27 @@ def test_a_corrupt_save_is_refused(capsys, tmp_path):
     bad.write_text("not json")
     code, _, err = run(capsys, "combat", "--load", str(bad))
     assert code == 2 and "not a saved fight" in err
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs a device that never ends")
+def test_a_save_that_never_ends_is_refused_at_the_size_bound(capsys):
+    """A device reports no size, so the bound must hold while reading (it once hung)."""
+    code, _, err = run(capsys, "combat", "--load", "/dev/zero")
+    assert code == 2 and "larger than" in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_save_to_a_pipe_is_refused_and_the_tracker_goes_on(capsys, monkeypatch, tmp_path):
+    """`save` once blocked for ever on a named pipe; saves are now written whole or not at all."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    good = tmp_path / "fight.json"
+    script = f"add Ada hp=3\nsave {pipe}\nsave {good}\n"
+    code, out, _ = run(capsys, "combat", stdin=script, monkeypatch=monkeypatch)
+    unwrapped = "".join(out.split())  # the console wraps long lines, even inside a path
+    assert code == 0 and "notaregularfile" in unwrapped and f"savedto{good}" in unwrapped
+    assert Combat.model_validate_json(good.read_text()).get("Ada") is not None
+    assert sorted(os.listdir(tmp_path)) == ["fight.json", "pipe"]
 
 
 def test_the_tracker_help_shows_every_option(capsys, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from fractions import Fraction
 
 import pytest
@@ -98,6 +99,27 @@ def test_character_new_is_reproducible_and_saves_a_valid_sheet(capsys, tmp_path)
     assert Character.model_validate_json(out.read_text()).character_class == "cleric"
     shown = run(capsys, "dead-weight", "character", "show", str(out))
     assert shown.code == 0 and "Presence" in shown.out and "trappings" in shown.out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_out_to_a_pipe_is_refused_and_a_failed_save_keeps_the_old_sheet(capsys, tmp_path):
+    """`--out` once hung on a named pipe, and a write that failed part-way clobbered the file."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    result = run(capsys, "dead-weight", "character", "new", "--seed", "1", "--out", str(pipe))
+    assert result.code == 2 and "not a regular file" in result.err
+    folder = run(capsys, "dead-weight", "character", "new", "--seed", "1", "--out", str(tmp_path))
+    assert folder.code == 2 and folder.err.count("\n") == 1
+    assert sorted(os.listdir(tmp_path)) == ["pipe"]
+
+
+@pytest.mark.parametrize("name", ["", "a" * 201])
+def test_a_name_the_sheet_cannot_hold_is_one_line_and_exit_2(capsys, name):
+    """An empty or over-long --name was a pydantic error (an internal error, exit 1)."""
+    for guided in ((), ("--guided",)):
+        result = run(capsys, "dead-weight", "character", "new", "--name", name, *guided)
+        assert result.code == 2 and "new character: name:" in result.err
+        assert result.err.count("\n") == 1
 
 
 def test_a_corrupt_sheet_is_refused(capsys, tmp_path):

@@ -230,8 +230,13 @@ def _log_file(path: Path | None) -> Iterator[TextIO | None]:
     if path is None:
         yield None
         return
-    if path.is_dir():
-        raise ConfigError(f"cannot write log {path}: it is a folder")
+    try:
+        if path.is_dir():
+            raise ConfigError(f"cannot write log {path}: it is a folder")
+        if path.exists() and not path.is_file():  # a pipe or a device must never be replaced
+            raise ConfigError(f"cannot write log {path}: not a regular file")
+    except OSError as error:  # a name the system cannot look up, such as one too long
+        raise ConfigError(f"cannot write log {path}: {error.strerror}") from None
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         handle = open(partial, "w", encoding="utf-8")  # noqa: SIM115

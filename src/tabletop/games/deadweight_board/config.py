@@ -300,13 +300,15 @@ def load_config(path: str | Path) -> DeadweightConfig:
     """A config from a TOML or JSON file; anything wrong is one `ConfigError` line."""
     path = Path(path)
     try:
-        size = path.stat().st_size
+        # Read no more than the bound: a device such as /dev/zero reports no size at all.
+        with path.open("rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
     except OSError as error:
         raise ConfigError(f"cannot read config {path}: {error.strerror}") from None
-    if size > MAX_CONFIG_BYTES:
+    if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigError(f"config {path} is larger than {MAX_CONFIG_BYTES:,} bytes")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
         data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"cannot read config {path}: {error}") from None

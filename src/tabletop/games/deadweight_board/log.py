@@ -11,9 +11,9 @@ line that does not match.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import ValidationError
 
@@ -99,11 +99,18 @@ def replay(path: str | Path) -> int:
     does not match raises `ReplayError` naming it."""
     try:
         with open(path, encoding="utf-8") as handle:
-            return replay_lines(handle)
+            return replay_lines(_bounded_lines(handle))
     except OSError as error:
         raise ReplayError(f"cannot read log {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise ReplayError(f"cannot read log {path}: it is not UTF-8 text") from None
+
+
+def _bounded_lines(handle: TextIO) -> Iterator[str]:
+    """The file's lines, each cut one past the bound so that `_parse` refuses it: a line
+    that never ends (say /dev/zero) cannot fill the memory first."""
+    while line := handle.readline(MAX_LOG_LINE_BYTES + 1):
+        yield line
 
 
 def replay_lines(lines: Iterable[str]) -> int:

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from tabletop.data import write_text_file
 from tabletop.dice import DiceSource
 from tabletop.errors import TabletopError
 from tabletop.systems.constitution.combat import (
@@ -456,17 +457,19 @@ def step(
 def _save(combat: Combat, path: str) -> str:
     if not path:
         raise _Usage("usage: save FILE")
-    Path(path).write_text(combat.model_dump_json(indent=2), encoding="utf-8")
+    write_text_file(path, combat.model_dump_json(indent=2), ConstitutionError)
     return f"saved to {path}"
 
 
 def load_combat(path: str) -> Combat:
     """Read a fight saved by the tracker, refusing anything malformed."""
-    file = Path(path)
     try:
-        if file.stat().st_size > MAX_SAVE_BYTES:
+        # Read no more than the bound: a device such as /dev/zero reports no size at all.
+        with Path(path).open("rb") as file:
+            raw = file.read(MAX_SAVE_BYTES + 1)
+        if len(raw) > MAX_SAVE_BYTES:
             raise ConstitutionError(f"{path} is larger than {MAX_SAVE_BYTES:,} bytes")
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except OSError as error:
         raise ConstitutionError(f"cannot read {path}: {error.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:

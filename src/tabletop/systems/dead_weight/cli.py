@@ -13,7 +13,7 @@ from rich.markup import escape
 from tabletop.cli import tables
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json, print_roll
-from tabletop.data import read_data_file
+from tabletop.data import read_data_file, write_text_file
 from tabletop.dice import DiceSource, RolledUsage, dice_source
 from tabletop.systems.dead_weight.attribute_test import (
     MAX_ANNOUNCED_REROLLS,
@@ -73,10 +73,7 @@ def read_sheet(path: Path) -> Character:
 
 
 def write_sheet(character: Character, path: Path) -> None:
-    try:
-        path.write_text(character.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    except OSError as error:
-        raise DataError(f"cannot write {path}: {error.strerror or error}") from None
+    write_text_file(path, character.model_dump_json(indent=2) + "\n", DataError)
 
 
 # characters ------------------------------------------------------------------------------

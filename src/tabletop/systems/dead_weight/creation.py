@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tabletop.data import validated
 from tabletop.dice import DiceSource, RolledRisk, roll
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import QuirkRule, Skill, Trait
@@ -26,7 +27,7 @@ from tabletop.systems.dead_weight.character import (
     revise,
     with_attribute,
 )
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import IllegalChoice, SheetError
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.inventory import PlaceKind, add_container, stow
 from tabletop.systems.dead_weight.kits import KitItem, creation_data
@@ -212,7 +213,9 @@ def begin_creation(
     """Start a character (scores 1, proficiencies 0, one insight) and roll the infancy."""
     start = creation_data().start
     creation = Creation(
-        character=Character(name=name, insight=start.insight),
+        character=validated(
+            Character, {"name": name, "insight": start.insight}, "new character", SheetError
+        ),
         options=options,
         supplement=supplement or Supplement(),
         party=party,

@@ -16,6 +16,7 @@ from rich.markup import escape
 
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
+from tabletop.data import write_text_file
 from tabletop.dice import DiceSource, FixedDice, dice_source
 from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6 import health
@@ -116,10 +117,7 @@ def _write_gm_file(path: Path | None, character: Character, log: list[Event]) ->
         "view": gm_view(character.dying).model_dump(mode="json"),
         "events": [event.model_dump(mode="json") for event in log],
     }
-    try:
-        path.write_text(jsonlib.dumps(data, indent=2) + "\n", encoding="utf-8")
-    except OSError as error:
-        raise Ap2d6Error(f"cannot write the GM's file {path}: {error.strerror or error}") from None
+    write_text_file(path, jsonlib.dumps(data, indent=2) + "\n", Ap2d6Error)
 
 
 def death_command(
