@@ -94,22 +94,27 @@ class _Roller:
             return RolledRisk(node, faces, int(1 in faces))
         raise TypeError(f"not a dice expression node: {node!r}")
 
-    def die(self, sides: int) -> int:
-        self.dice_rolled += 1
+    def charge(self, count: int) -> None:
+        """Count `count` more dice thrown, refusing the roll past the limit."""
+        self.dice_rolled += count
         if self.dice_rolled > limits.MAX_DICE:
             raise LimitError(
                 f"the roll needed more than {limits.MAX_DICE:,} dice "
                 "(counting re-rolls and explosions)"
             )
+
+    def die(self, sides: int) -> int:
+        self.charge(1)
         return self.source.roll(sides)
 
     def pool(self, term: Dice) -> RolledPool:
         sides = term.sides
         if term.plain:
-            dice = tuple(
-                Die(sides, (face,), face) for face in (self.die(sides) for _ in range(term.count))
-            )
-            return RolledPool(term, dice, sum(die.value for die in dice))
+            self.charge(term.count)
+            throw = self.source.roll
+            faces = [throw(sides) for _ in range(term.count)]
+            dice = tuple(Die(sides, (face,), face) for face in faces)
+            return RolledPool(term, dice, sum(faces))
         rolled = [self.modified_die(term) for _ in range(term.count)]
         if term.keep is not None:
             rolled = self.mark_kept(term, rolled)
