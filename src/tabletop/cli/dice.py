@@ -11,7 +11,6 @@ from rich.table import Table
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, percent, print_json, print_roll
 from tabletop.dice import Distribution, dice_source, distribution, notation, parse, roll
-from tabletop.dice.limits import DEFAULT_EXPLOSION_DEPTH
 from tabletop.dice.syntax import dice_terms, most_dice
 from tabletop.errors import LimitError, RollError
 
@@ -65,7 +64,7 @@ def roll_command(
     With --times and --json, each roll is one JSON object on its own line."""
     tree = parse(expression)
     names = read_names(var)
-    most = max(1, sum(most_dice(term, DEFAULT_EXPLOSION_DEPTH) for term in dice_terms(tree)))
+    most = max(1, sum(most_dice(term) for term in dice_terms(tree)))
     if most * times > MAX_DICE_SHOWN:
         raise LimitError(
             f"{times:,} rolls of {notation(tree)!r} could throw {most * times:,} dice; "

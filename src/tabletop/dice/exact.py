@@ -233,7 +233,7 @@ class _Evaluator:
         return _reduced(self.checked(self.exploded(first, term.sides, term.explode)))
 
     def exploded(self, first: Weights, sides: int, explode: Explode) -> Weights:
-        depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
+        depth = explode.max_follow_ups
         shift = -1 if explode.penetrating else 0
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
         # Level k of the chain holds about k * sides values, combined with each trigger.

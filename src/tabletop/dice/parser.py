@@ -9,6 +9,7 @@ work is done.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -125,29 +126,24 @@ class _Parser:
         return node, depth
 
     def sum(self, level: int) -> tuple[Node, int]:
-        node, depth = self.product(level)
-        while True:
-            self.skip_space()
-            op = self.peek()
-            if op not in ("+", "-"):
-                return node, depth
-            at = self.pos
-            self.pos += 1
-            right, right_depth = self.product(level)
-            depth = max(depth, right_depth) + 1
-            self.check_depth(depth, at)
-            node = BinaryOp(op, node, right)  # type: ignore[arg-type]
+        return self.operations(level, ("+", "-"), self.product)
 
     def product(self, level: int) -> tuple[Node, int]:
-        node, depth = self.unary(level)
+        return self.operations(level, ("*", "/"), self.unary)
+
+    def operations(
+        self, level: int, ops: tuple[str, str], operand: Callable[[int], tuple[Node, int]]
+    ) -> tuple[Node, int]:
+        """Operands joined by operators of one precedence, grouped from the left."""
+        node, depth = operand(level)
         while True:
             self.skip_space()
             op = self.peek()
-            if op not in ("*", "/"):
+            if op not in ops:
                 return node, depth
             at = self.pos
             self.pos += 1
-            right, right_depth = self.unary(level)
+            right, right_depth = operand(level)
             depth = max(depth, right_depth) + 1
             self.check_depth(depth, at)
             node = BinaryOp(op, node, right)  # type: ignore[arg-type]
@@ -233,7 +229,7 @@ class _Parser:
                     f"allowed (at character {at + 1})"
                 )
         term = self.modifiers(count, sides)
-        self.count_dice(most_dice(term, limits.DEFAULT_EXPLOSION_DEPTH), start)
+        self.count_dice(most_dice(term), start)
         self.expect_rerolls(term, start)
         return term
 
@@ -297,7 +293,7 @@ class _Parser:
         letter = self.text[self.pos]
         self.pos += 1
         side = self.peek()
-        if side in ("h", "l") and side:
+        if side in ("h", "l"):
             self.pos += 1
         elif letter == "k":
             side = "h"

@@ -47,7 +47,7 @@ class Prepared:
 
 def prepare(expression: str | Node, bound: Mapping[str, int] | None = None) -> Prepared:
     """Check an expression and its names once, the same way for every entry point."""
-    text = expression if isinstance(expression, str) else notation(expression)
+    text = expression if isinstance(expression, str) else _canonical(expression)
     tree, needed = _read(text)
     if not needed:
         return Prepared(tree, {})
@@ -112,8 +112,9 @@ def _pool_bounds(term: Dice) -> Bounds:
         return 0, kept
     highest = term.sides
     if term.explode is not None:
-        depth = limits.DEFAULT_EXPLOSION_DEPTH if term.explode.depth is None else term.explode.depth
-        highest += depth * (term.sides - 1 if term.explode.penetrating else term.sides)
+        highest += term.explode.max_follow_ups * (
+            term.sides - 1 if term.explode.penetrating else term.sides
+        )
     return kept, kept * highest
 
 

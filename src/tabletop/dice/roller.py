@@ -142,7 +142,7 @@ class _Roller:
         value = face
         explode = term.explode
         if explode is not None:
-            depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
+            depth = explode.max_follow_ups
             shift = -1 if explode.penetrating else 0
             while explode.triggers(face, sides) and len(faces) <= depth:
                 face = self.die(sides)

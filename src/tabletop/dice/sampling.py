@@ -17,9 +17,7 @@ from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
-    Compare,
     Dice,
-    Explode,
     Integer,
     Name,
     Negate,
@@ -47,8 +45,7 @@ def sample(
         raise LimitError("the number of samples must be a whole number, 0 or more")
     if n > limits.MAX_SAMPLES:
         raise LimitError(f"{n:,} samples asked for; the limit is {limits.MAX_SAMPLES:,} per call")
-    depth = limits.DEFAULT_EXPLOSION_DEPTH
-    dice_per_roll = max(1, sum(most_dice(term, depth) for term in dice_terms(prepared.tree)))
+    dice_per_roll = max(1, sum(most_dice(term) for term in dice_terms(prepared.tree)))
     if n * dice_per_roll > limits.MAX_SAMPLED_DICE:
         raise LimitError(
             f"{n:,} samples of {prepared.text!r} could throw {n * dice_per_roll:,} dice; the "
@@ -58,20 +55,6 @@ def sample(
     chunk = max(1, _CHUNK_ELEMENTS // dice_per_roll)
     parts = [sampler.evaluate(prepared.tree, min(chunk, n - start)) for start in range(0, n, chunk)]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-
-
-def _matches(compare: Compare, faces: np.ndarray) -> np.ndarray:
-    target = compare.target
-    op = compare.op
-    if op == "=":
-        return faces == target
-    if op == "<":
-        return faces < target
-    if op == "<=":
-        return faces <= target
-    if op == ">":
-        return faces > target
-    return faces >= target
 
 
 class _Sampler:
@@ -120,7 +103,7 @@ class _Sampler:
         if term.keep is not None:
             rolls = self.kept(term, rolls)
         if term.success is not None:
-            return _matches(term.success, rolls).sum(axis=1)
+            return term.success.matches(rolls).sum(axis=1)
         return rolls.sum(axis=1)
 
     def reroll(self, term: Dice, rolls: np.ndarray) -> None:
@@ -129,7 +112,7 @@ class _Sampler:
         Re-rolling until a face stops matching leaves each non-matching face equally likely,
         so it is drawn from those faces at once, with the same odds as rolling again."""
         assert term.reroll is not None
-        again = _matches(term.reroll.when, rolls)
+        again = term.reroll.when.matches(rolls)
         count = int(again.sum())
         if term.reroll.once:
             rolls[again] = self.faces(term.sides, count)
@@ -144,21 +127,16 @@ class _Sampler:
         """Each die's value after its explosion chain, following only the dice still going."""
         explode = term.explode
         assert explode is not None
-        depth = limits.DEFAULT_EXPLOSION_DEPTH if explode.depth is None else explode.depth
         shift = -1 if explode.penetrating else 0
         values = rolls.reshape(-1).copy()
-        going = np.flatnonzero(self.triggers(explode, term.sides, values))
-        for _ in range(depth):
+        going = np.flatnonzero(explode.triggers(values, term.sides))
+        for _ in range(explode.max_follow_ups):
             if going.size == 0:
                 break
             follow = self.faces(term.sides, going.size)
             values[going] += follow + shift
-            going = going[self.triggers(explode, term.sides, follow)]
+            going = going[explode.triggers(follow, term.sides)]
         return values.reshape(rolls.shape)
-
-    @staticmethod
-    def triggers(explode: Explode, sides: int, faces: np.ndarray) -> np.ndarray:
-        return faces == sides if explode.on is None else _matches(explode.on, faces)
 
     @staticmethod
     def kept(term: Dice, rolls: np.ndarray) -> np.ndarray:

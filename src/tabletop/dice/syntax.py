@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 
+from tabletop.dice import limits
+
 CompareOp = TypingLiteral["=", "<", "<=", ">", ">="]
 KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
 ArithmeticOp = TypingLiteral["+", "-", "*", "/"]
@@ -38,6 +40,7 @@ class Compare:
     target: int
 
     def matches(self, face: int) -> bool:
+        """Whether `face` is selected (elementwise on a numpy array of faces, for sampling)."""
         return _COMPARATORS[self.op](face, self.target)
 
     def span(self, sides: int) -> tuple[int, int]:
@@ -89,7 +92,13 @@ class Explode:
     penetrating: bool = False
     depth: int | None = None
 
+    @property
+    def max_follow_ups(self) -> int:
+        """The most follow-up dice one die may add: `depth`, or the engine default."""
+        return limits.DEFAULT_EXPLOSION_DEPTH if self.depth is None else self.depth
+
     def triggers(self, face: int, sides: int) -> bool:
+        """Whether `face` explodes (elementwise on a numpy array of faces, for sampling)."""
         return face == sides if self.on is None else self.on.matches(face)
 
     def __str__(self) -> str:
@@ -194,16 +203,16 @@ class RiskDice:
 Node = Integer | Name | Negate | BinaryOp | Dice | UsageDie | RiskDice
 
 
-def most_dice(term: Dice | UsageDie | RiskDice, explosion_depth: int) -> int:
+def most_dice(term: Dice | UsageDie | RiskDice) -> int:
     """The most dice one roll of a term can throw, counting one re-roll per die and every
-    explosion follow-up (`explosion_depth` when the term gives no bound)."""
+    explosion follow-up."""
     if isinstance(term, UsageDie):
         return 1
     if isinstance(term, RiskDice):
         return term.count
     throws = 1 + (term.reroll is not None)
     if term.explode is not None:
-        throws += explosion_depth if term.explode.depth is None else term.explode.depth
+        throws += term.explode.max_follow_ups
     return term.count * throws
 
 
