@@ -59,7 +59,12 @@ def armour_class(
     if armour is not None and armour not in ARMOUR:
         raise ConstitutionError(f"unknown armour {armour!r}; choose from {', '.join(ARMOUR)}")
     ac = ARMOUR[armour].ac if armour else UNARMOURED_AC
-    return ac - 5 * blind - 5 * constrained - 10 * unaware + bonus
+    return ac + state_ac_change(blind=blind, constrained=constrained, unaware=unaware) + bonus
+
+
+def state_ac_change(*, blind: bool, constrained: bool, unaware: bool) -> int:
+    """What the target's state does to its AC (§ 5.15): −5 blind, −5 constrained, −10 unaware."""
+    return -5 * blind - 5 * constrained - 10 * unaware
 
 
 def damage_expression(expression: str) -> str:
@@ -69,13 +74,6 @@ def damage_expression(expression: str) -> str:
     except TabletopError as error:
         raise ConstitutionError(f"damage {expression!r}: {error}") from None
     return expression
-
-
-def damage_with_advantage(sides: int, advantage_dice: int) -> str:
-    """One damage die with advantage dice (§ 7.7): roll more, keep the best."""
-    if advantage_dice == 0:
-        return f"1d{sides}"
-    return f"{1 + advantage_dice}d{sides}kh1"
 
 
 class Attack(Model):

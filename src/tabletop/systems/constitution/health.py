@@ -264,14 +264,13 @@ def direct_hit(
             )
         paid = character.evolve(hp=character.hp - price)
         return paid, None, [Event(kind="hp_paid", message=f"{character.name} pays {price} HP")]
-    hurt, injury, events = injury_saves(
+    return injury_saves(
         character,
         direct_hit_dc(damage, options),
         dice,
         take_major_wound=take_major_wound,
         options=options,
     )
-    return hurt, injury, events
 
 
 def die_of_wounds(character: Character) -> Character:

@@ -26,6 +26,7 @@ from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import hit_point_expression
 from tabletop.systems.constitution.models import Model
 from tabletop.systems.constitution.options import DEFAULT, Options
+from tabletop.systems.constitution.travel import MILES_PER_ENCOUNTER_CHECK, OVERLAND_ENCOUNTER
 
 SERIES_REMAINDER = 1e-15
 """The exploding series is summed until the probability left out is below this."""
@@ -208,8 +209,8 @@ def encounter_chance(miles: int) -> Fraction:
     """P(at least one overland encounter in a day of `miles`) (§ 13.5; C3-P09)."""
     if miles < 0:
         raise ConstitutionError("miles cannot be negative")
-    checks = 1 + miles // 6
-    return 1 - Fraction(2, 3) ** checks
+    checks = 1 + miles // MILES_PER_ENCOUNTER_CHECK
+    return 1 - (1 - OVERLAND_ENCOUNTER) ** checks
 
 
 def spell_improvement_mean(rating: int) -> Fraction:

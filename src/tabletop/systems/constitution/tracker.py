@@ -154,8 +154,7 @@ def _add(words: list[str]) -> BaseModel:
     stats: dict[str, object] = {}
     for key, value in pairs.items():
         field = _STAT_KEYS[key]
-        text_fields = ("side", "damage", "commander")
-        stats[field] = value if field in text_fields else _int(value, key)
+        stats[field] = value if field in ("side", "damage", "commander") else _int(value, key)
     name = positional[0]
     combatant = build(
         Combatant,
@@ -172,16 +171,23 @@ def _add(words: list[str]) -> BaseModel:
     return Add(combatant=combatant)
 
 
+_SURPRISES = {
+    "advantage": "advantage",
+    "ambush": "ambush",
+    "penalty": "penalty",
+    "flat": "flat_footed",
+    "flat_footed": "flat_footed",
+}
+
+
 def _init(words: list[str]) -> BaseModel:
     positional, pairs = _split(words)
     _need(positional, 1, "init ID [advantage|ambush|penalty|flat] [bonus=N]")
-    surprise = {"advantage": "advantage", "ambush": "ambush", "penalty": "penalty"}.get(
-        positional[1] if len(positional) > 1 else "", "none"
-    )
-    if len(positional) > 1 and positional[1] in ("flat", "flat_footed"):
-        surprise = "flat_footed"
-    elif len(positional) > 1 and surprise == "none":
-        raise _Usage("surprise is advantage, ambush, penalty or flat")
+    surprise = "none"
+    if len(positional) > 1:
+        if positional[1] not in _SURPRISES:
+            raise _Usage("surprise is advantage, ambush, penalty or flat")
+        surprise = _SURPRISES[positional[1]]
     bonus = _int(pairs.get("bonus", "0"), "bonus")
     return RollInitiative(id=positional[0], surprise=surprise, bonus=bonus)  # type: ignore[arg-type]
 

@@ -6,9 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from tabletop.systems.constitution.attacks import (
-    FiringPosition,
-)
+from tabletop.systems.constitution.attacks import FiringPosition, state_ac_change
 from tabletop.systems.constitution.combat.state import (
     MAX_COMBATANTS,
     Combatant,
@@ -113,7 +111,11 @@ class AttackAction(Model):
 
     @property
     def ac_change(self) -> int:
-        return -5 * self.target_blind - 5 * self.target_constrained - 10 * self.target_unaware
+        return state_ac_change(
+            blind=self.target_blind,
+            constrained=self.target_constrained,
+            unaware=self.target_unaware,
+        )
 
 
 class Defend(Model):

@@ -35,6 +35,7 @@ from tabletop.systems.constitution.combat.state import (
 )
 from tabletop.systems.constitution.errors import IllegalMove
 from tabletop.systems.constitution.health import (
+    DIRECT_HIT_PRICE,
     INJURY_DC,
     direct_hit_dc,
     injury_events,
@@ -109,7 +110,7 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
         )
         return combat, events
     if result.direct_hit and action.use_direct_hit:
-        price = 10 * attacker.level
+        price = DIRECT_HIT_PRICE * attacker.level
         pending = PendingDirectHit(
             attacker=attacker.id, target=target.id, damage=result.damage, price=price
         )

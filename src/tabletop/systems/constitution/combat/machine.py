@@ -52,8 +52,8 @@ def legal_actions(combat: Combat, options: Options = DEFAULT) -> list[Model]:
         return []
     pending = combat.pending_direct_hit
     if pending:
-        can_pay = combat.get(pending.target).hp >= pending.price
-        return [AnswerDirectHit(pay=False)] + ([AnswerDirectHit(pay=True)] if can_pay else [])
+        affordable = combat.get(pending.target).hp >= pending.price
+        return [AnswerDirectHit(pay=False)] + ([AnswerDirectHit(pay=True)] if affordable else [])
     fighting = [c for c in combat.combatants if c.fighting]
     if combat.phase == "setup":
         choices: list[Model] = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
@@ -68,9 +68,9 @@ def legal_actions(combat: Combat, options: Options = DEFAULT) -> list[Model]:
 
 def _respite_choices(combat: Combat, fighting: list[Combatant], options: Options) -> list[Model]:
     """Between rounds (§ 5.5–5.8)."""
-    unrolled = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
+    unrolled: list[Model] = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
     if unrolled:
-        return list(unrolled)
+        return unrolled
     choices: list[Model] = [Reorient(id=c.id) for c in fighting if not c.reorienting]
     choices += [Spend(id=c.id, cost=2) for c in fighting if can_pay(c, 2, options)]
     choices += [NextRound(), EndCombat()]
