@@ -149,9 +149,7 @@ def roll_check(
         raise Ap2d6Error("the GM has said to stop rolling death checks")
     rolled = roll_2d6(dice)
     total = rolled.total + modifier
-    success = total >= record.dc
-    if rolled.double_one and options.double_one_fails_death_check:
-        success = False
+    success = check_succeeds(rolled, modifier, record.dc, options)
     margin = None if success else max(record.dc - total, 1)
     check = DeathCheck(roll=rolled, modifier=modifier, success=success, margin=margin)
     after = _ended(record.model_copy(update={"checks": (*record.checks, check)}))
@@ -163,6 +161,13 @@ def roll_check(
     )
     events.extend(_stop_events(record, after))
     return after, events
+
+
+def check_succeeds(rolled: TwoDice, modifier: int, dc: int, options: Options = DEFAULTS) -> bool:
+    """Whether a death check showing `rolled` meets `dc` (RU-M38, RU-A12)."""
+    if rolled.double_one and options.double_one_fails_death_check:
+        return False
+    return rolled.total + modifier >= dc
 
 
 def hit(record: DeathRecord, damage: int) -> tuple[DeathRecord, list[Event]]:

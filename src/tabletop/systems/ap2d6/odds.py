@@ -16,7 +16,7 @@ import numpy as np
 from tabletop.dice import distribution
 from tabletop.errors import LimitError
 from tabletop.systems.ap2d6.checks import outcome, succeeds
-from tabletop.systems.ap2d6.death import CHECKS_TO_END
+from tabletop.systems.ap2d6.death import CHECKS_TO_END, check_succeeds
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.records import TwoDice
@@ -122,13 +122,7 @@ def contest_odds(
 
 def death_check_success(dc: int, *, modifier: int = 0, options: Options = DEFAULTS) -> Fraction:
     """P(one death check succeeds) against a known DC (the GM's figure)."""
-    return ONE_IN_36 * sum(_death_success(rolled, modifier, dc, options) for rolled in _faces())
-
-
-def _death_success(rolled: TwoDice, modifier: int, dc: int, options: Options) -> bool:
-    if rolled.double_one and options.double_one_fails_death_check:
-        return False
-    return rolled.total + modifier >= dc
+    return ONE_IN_36 * sum(check_succeeds(rolled, modifier, dc, options) for rolled in _faces())
 
 
 def stabilise_chance(
@@ -167,7 +161,7 @@ def failure_margins(options: Options = DEFAULTS) -> dict[int, Fraction]:
     """P(a single check fails by m), m = DC - roll, over a fresh 2d6 DC (RU-P03)."""
     margins: dict[int, Fraction] = {}
     for dc_roll, rolled in itertools.product(_faces(), _faces()):
-        if not _death_success(rolled, 0, dc_roll.total, options):
+        if not check_succeeds(rolled, 0, dc_roll.total, options):
             margin = max(dc_roll.total - rolled.total, 1)
             margins[margin] = margins.get(margin, Fraction(0)) + ONE_IN_36 * ONE_IN_36
     return dict(sorted(margins.items()))
@@ -212,7 +206,7 @@ def reading_bands_against(
     for rolled in _faces():
         success = succeeds(rolled, perception + modifier, dc, True, options)
         margin = rolled.total + perception + modifier - dc
-        bands[band(success, margin if success else min(margin, 0))] += ONE_IN_36
+        bands[band(success, margin)] += ONE_IN_36
     return bands
 
 

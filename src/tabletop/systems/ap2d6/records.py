@@ -7,6 +7,8 @@ dice, so the faces in order are the whole story.
 
 from __future__ import annotations
 
+from typing import Self
+
 from pydantic import BaseModel, ConfigDict
 
 from tabletop.dice import DiceSource, Roll, RolledPool, roll
@@ -22,7 +24,7 @@ class DiceRecord(BaseModel):
     total: int
 
     @classmethod
-    def of(cls, rolled: Roll) -> DiceRecord:
+    def of(cls, rolled: Roll) -> Self:
         faces = tuple(
             die.value
             for pool in rolled.pools()
@@ -54,5 +56,4 @@ class TwoDice(DiceRecord):
 
 def roll_2d6(dice: DiceSource) -> TwoDice:
     """Two six-sided dice, on the record."""
-    record = DiceRecord.of(roll("2d6", dice))
-    return TwoDice(expression=record.expression, faces=record.faces, total=record.total)
+    return TwoDice.of(roll("2d6", dice))

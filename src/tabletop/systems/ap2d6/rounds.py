@@ -264,9 +264,13 @@ def manage_statuses(
 # -- the main phase --------------------------------------------------------------------------
 
 
-def _actor(combat: Combat, name: str) -> Character:
+def _started(combat: Combat) -> None:
     if combat.phase == "not-started":
         raise Ap2d6Error("the fight has not started: begin the first round")
+
+
+def _actor(combat: Combat, name: str) -> Character:
+    _started(combat)
     character = combat.character(name)
     if character.life != "up":
         raise Ap2d6Error(f"{name} is {character.public_life} and cannot act")
@@ -313,8 +317,7 @@ def tracker_change(
     options: Options = DEFAULTS,
 ) -> Outcome:
     """Gain, lose or get temp AP, or wait (RU-M20..RU-M23)."""
-    if combat.phase == "not-started":
-        raise Ap2d6Error("the fight has not started: begin the first round")
+    _started(combat)
     character = combat.character(name)
     tracker = character.tracker
     if change == "gain":
@@ -334,8 +337,7 @@ def death_check(
     combat: Combat, name: str, dice: DiceSource, options: Options = DEFAULTS
 ) -> Outcome:
     """A dying character's one death check this round (RU-M38, RU-A07)."""
-    if combat.phase == "not-started":
-        raise Ap2d6Error("the fight has not started: begin the first round")
+    _started(combat)
     if name in combat.death_checked:
         raise Ap2d6Error(f"{name} has already made this round's death check")
     character, events = health.death_check(combat.character(name), dice, options=options)

@@ -23,7 +23,7 @@ from tabletop.systems.ap2d6.scores import (
     named_scores,
     score_name,
 )
-from tabletop.systems.ap2d6.statuses import Status, StatusSpec, status_name
+from tabletop.systems.ap2d6.statuses import Status, StatusSpec, named_statuses, status_name
 from tabletop.systems.ap2d6.tracker import APTracker
 
 BASE_HEALTH = 18
@@ -104,12 +104,7 @@ class Character(BaseModel):
 
     _special_names = field_validator("special", mode="before")(named_scores)
 
-    @field_validator("statuses", mode="before")
-    @classmethod
-    def _status_names(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return {status_name(str(name)): status for name, status in value.items()}
-        return value
+    _status_names = field_validator("statuses", mode="before")(named_statuses)
 
     @model_validator(mode="after")
     def _complete(self) -> Character:
@@ -132,17 +127,18 @@ class Character(BaseModel):
     def score(self, name: str) -> int:
         """A non-[special] score with what statuses do to it; 0 if not on the sheet."""
         key = score_name(name)
-        base = self.scores.get(key, self.special.get(key, 0))
-        return base + sum(s.spec.score_modifiers.get(key, 0) for s in self.statuses.values())
+        return self.scores.get(key, self.special.get(key, 0)) + self._score_modifier(key)
 
     def special_score(self, name: str) -> Score:
         """A [special] score, or None if the character does not have it (RU-M02)."""
         key = score_name(name)
         if key not in self.special:
             return None
-        return self.special[key] + sum(
-            s.spec.score_modifiers.get(key, 0) for s in self.statuses.values()
-        )
+        return self.special[key] + self._score_modifier(key)
+
+    def _score_modifier(self, key: str) -> int:
+        """What statuses such as [weak] do to the score `key` (RU-A26)."""
+        return sum(s.spec.score_modifiers.get(key, 0) for s in self.statuses.values())
 
     def check_modifier(self, name: str) -> int:
         """What statuses add to checks with this score, e.g. [encumbered] on AGI (RU-M51)."""

@@ -106,10 +106,7 @@ class Reading(BaseModel):
 
     @property
     def band(self) -> Band:
-        margin = self.check.margin
-        if margin is not None and not self.check.success:
-            margin = min(margin, 0)
-        return band(self.check.success, margin)
+        return band(self.check.success, self.check.margin)
 
     def __str__(self) -> str:
         return f"{self.check}\n{self.band.replace('-', ' ')}"

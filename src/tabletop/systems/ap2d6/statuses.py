@@ -38,6 +38,14 @@ def status_name(text: str) -> str:
     return name
 
 
+def named_statuses(value: object) -> object:
+    """A mapping keyed by status names, the names as the catalogue spells them; anything else
+    is left for the model to refuse."""
+    if isinstance(value, dict):
+        return {status_name(str(name)): entry for name, entry in value.items()}
+    return value
+
+
 class StatusSpec(BaseModel):
     """What one status does. Every number is per round of play unless it says per stack."""
 
@@ -70,12 +78,7 @@ class StatusCatalogue(BaseModel):
 
     statuses: dict[str, StatusSpec]
 
-    @field_validator("statuses", mode="before")
-    @classmethod
-    def _status_names(cls, value: object) -> object:
-        if isinstance(value, dict):
-            return {status_name(str(name)): spec for name, spec in value.items()}
-        return value
+    _status_names = field_validator("statuses", mode="before")(named_statuses)
 
     def spec(self, name: str) -> StatusSpec:
         """The status called `name`, or a clear error listing the known ones."""
