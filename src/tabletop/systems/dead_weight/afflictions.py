@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from tabletop.dice import DiceSource, RolledRisk, roll
 from tabletop.systems.dead_weight.catalogue import Affliction, QuirkRule
-from tabletop.systems.dead_weight.character import Character
+from tabletop.systems.dead_weight.character import Character, revise
 from tabletop.systems.dead_weight.errors import IllegalChoice
 from tabletop.systems.dead_weight.events import Event, event
 
@@ -72,8 +72,7 @@ def gain_affliction(character: Character, affliction: Affliction, dice: DiceSour
                 event("patience", f"{rolled}: patience holds, not angry", roll=rolled.to_json())
             ]
         events.append(event("patience", f"{rolled}: patience fails", roll=rolled.to_json()))
-    updated = character.model_copy(update={"afflictions": (*character.afflictions, affliction)})
-    updated = updated.model_validate(updated.model_dump())
+    updated = revise(character, afflictions=(*character.afflictions, affliction))
     return updated, [
         *events,
         event("affliction", f"{character.label} is now {affliction}", affliction=affliction),

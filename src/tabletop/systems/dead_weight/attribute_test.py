@@ -409,7 +409,7 @@ def _announce(
     berserk = attribute == Attribute.STR and setup.in_combat and roller.has(Trait.BERSERKER)
     available = state.score if berserk else state.available
     if setup.extra_effort:
-        _may_spend_fatigue(roller, attribute, "extra effort")
+        _may_spend_fatigue(roller, attribute)
         if setup.keep_it_safe:
             raise IllegalChoice("no extra effort while keeping it safe")
     if setup.burden:
@@ -444,23 +444,25 @@ def require_able(character: Character) -> None:
 def may_spend_fatigue(character: Character, attribute: Attribute) -> bool:
     """Whether extra effort can be made now (DW-A12)."""
     try:
-        _may_spend_fatigue(character, attribute, "extra effort")
+        _may_spend_fatigue(character, attribute)
     except IllegalChoice:
         return False
     return True
 
 
-def _may_spend_fatigue(character: Character, attribute: Attribute, what: str) -> None:
+def _may_spend_fatigue(character: Character, attribute: Attribute) -> None:
     """Extra effort is refused when Sleepy, or when its fatigue would become a wound (no
     available dice left, or Plagued): DW-A12."""
     if character.has(Affliction.SLEEPY):
-        raise IllegalChoice(f"{character.label} is sleepy: no {what}")
+        raise IllegalChoice(f"{character.label} is sleepy: no extra effort")
     if character.has(Affliction.PLAGUED):
-        raise IllegalChoice(f"{character.label} is plagued: the fatigue of {what} would be a wound")
+        raise IllegalChoice(
+            f"{character.label} is plagued: the fatigue of extra effort would be a wound"
+        )
     if character.attribute(attribute).available == 0:
         raise IllegalChoice(
             f"{character.label} has no {attribute} dice left: "
-            f"the fatigue of {what} would be a wound"
+            "the fatigue of extra effort would be a wound"
         )
 
 
@@ -476,7 +478,7 @@ def _pay_helpers(
         if helper.has(Affliction.SLEEPY):
             raise IllegalChoice(f"{helper.label} is sleepy and cannot help")
         if help.extra_effort:
-            _may_spend_fatigue(helper, setup.attribute, "extra effort")
+            _may_spend_fatigue(helper, setup.attribute)
             helper, more = receive_fatigue(helper, setup.attribute)
             events += more
         paid.append(Help(helper=helper, extra_effort=help.extra_effort))

@@ -14,7 +14,7 @@ from tabletop.cli import tables
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json, print_roll
 from tabletop.data import read_data_file, write_text_file
-from tabletop.dice import DiceSource, RolledUsage, dice_source
+from tabletop.dice import DiceSource, dice_source
 from tabletop.systems.dead_weight.attribute_test import (
     MAX_ANNOUNCED_REROLLS,
     MAX_POOL,
@@ -465,8 +465,6 @@ def usage_command(
     except ValueError:
         raise IllegalChoice(f"a usage die is a d4, d6, d8, d10, d12 or d20, not {die!r}") from None
     after, rolled = usage.use(dice_source(seed))
-    record = rolled.pools()[0]
-    assert isinstance(record, RolledUsage)
     if json_out:
         print_json({**rolled.to_json(), "after": f"Ud{after.size}" if after else None})
         return

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tabletop.data import validated
-from tabletop.dice import DiceSource, RolledRisk, roll
+from tabletop.dice import DiceSource, roll
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import QuirkRule, Skill, Trait
 from tabletop.systems.dead_weight.character import (
@@ -34,6 +34,7 @@ from tabletop.systems.dead_weight.kits import KitItem, creation_data
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.tables import system_table
+from tabletop.systems.dead_weight.trackers import risk
 from tabletop.tables import Entry
 
 SCORE_RANGE = (0, 3)
@@ -233,9 +234,7 @@ def _decision(creation: Creation) -> Decision:
     stage = creation.stage
     if creation.effects:
         effect = creation.effects[0]
-        pool = {"lowest": creation.lowest, "highest": creation.highest}.get(
-            effect["attribute"], tuple(Attribute)
-        )
+        pool = _attribute_pool(creation, effect)
         what = "score" if effect["kind"] == "score" else "proficiency"
         return Decision(
             stage=stage,
@@ -472,9 +471,7 @@ def _run_effects(
     while creation.effects:
         effect, rest = creation.effects[0], creation.effects[1:]
         if effect.get("attribute") in ("chosen", "lowest", "highest"):
-            pool = {"lowest": creation.lowest, "highest": creation.highest}.get(
-                effect["attribute"], tuple(Attribute)
-            )
+            pool = _attribute_pool(creation, effect)
             if len(pool) > 1:
                 return creation, events
             effect = {**effect, "attribute": pool[0].value}
@@ -482,6 +479,13 @@ def _run_effects(
         events += more
         creation = creation.model_copy(update={"character": character, "effects": rest})
     return _next_stage(creation, dice, events)
+
+
+def _attribute_pool(creation: Creation, effect: dict[str, Any]) -> tuple[Attribute, ...]:
+    """The attributes an effect may go on: the lowest or highest scores, or any."""
+    return {"lowest": creation.lowest, "highest": creation.highest}.get(
+        effect["attribute"], tuple(Attribute)
+    )
 
 
 def apply_life_path_effect(
@@ -719,12 +723,10 @@ def _finish(
         (start.camping_supply, start.camping_supply_risk),
         (start.bandage, start.bandage_risk),
     ):
-        rolled = roll(f"{count}d!", dice)
-        risky = rolled.pools()[0]
-        assert isinstance(risky, RolledRisk)
-        got = "gets one" if risky.triggered else "none"
+        triggered, rolled = risk(count, dice)
+        got = "gets one" if triggered else "none"
         events.append(event("gear", f"{item.name}: {rolled} - {got}", roll=rolled.to_json()))
-        if risky.triggered:
+        if triggered:
             gear.append(item)
     for item in gear:
         inventory = stow(inventory, supplement.with_stats(item))

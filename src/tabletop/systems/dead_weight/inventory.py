@@ -201,16 +201,16 @@ class Inventory(BaseModel):
     def has(self, tag: ItemTag) -> bool:
         return any(item.has(tag) for item in self.items())
 
+    def counted_items(self) -> list[Item]:
+        """The items counted against the carrying limit (liquids in canteens and skins are
+        not: DW-A33)."""
+        in_places = [i for p in self.places if not p.kind.liquids_only for i in p.items]
+        return in_places + list(self.overflow)
+
     @property
     def slots_carried(self) -> int:
-        """Slots counted against the carrying limit (liquids in canteens and skins are not:
-        DW-A33)."""
-        return sum(
-            item.slots_used
-            for place in self.places
-            if not place.kind.liquids_only
-            for item in place.items
-        ) + sum(item.slots_used for item in self.overflow)
+        """Slots counted against the carrying limit."""
+        return sum(item.slots_used for item in self.counted_items())
 
     def place(self, kind: PlaceKind) -> Place:
         for place in self.places:

@@ -57,32 +57,18 @@ class TestOdds:
     @classmethod
     def from_value(cls, value: Any, scale: int) -> TestOdds:
         """Odds from a solver value (integers out of `scale`)."""
-        success = Fraction(int(value[SUCCESS]), scale)
-        great = Fraction(int(value[GREAT]), scale)
-        critical = Fraction(int(value[CRITICAL]), scale)
-        return cls(
-            critical_failure=critical,
-            failure=1 - success - critical,
-            success=success - great,
-            great_success=great,
-            fatigue=Fraction(int(value[FATIGUE]), scale),
-            helper_fatigue=tuple(Fraction(int(v), scale) for v in value[HELPERS + 1 :]),
-        )
+        return cls.from_fractions(tuple(Fraction(int(v), scale) for v in value))
 
     @classmethod
     def from_fractions(cls, values: tuple[Fraction, ...]) -> TestOdds:
-        """Odds from the solver's exact opening values."""
-        return (
-            cls.from_value([v.numerator for v in values], 1)
-            if all(v.denominator == 1 for v in values)
-            else cls(
-                critical_failure=values[CRITICAL],
-                failure=1 - values[SUCCESS] - values[CRITICAL],
-                success=values[SUCCESS] - values[GREAT],
-                great_success=values[GREAT],
-                fatigue=values[FATIGUE],
-                helper_fatigue=tuple(values[HELPERS + 1 :]),
-            )
+        """Odds from exact values in the solver's columns."""
+        return cls(
+            critical_failure=values[CRITICAL],
+            failure=1 - values[SUCCESS] - values[CRITICAL],
+            success=values[SUCCESS] - values[GREAT],
+            great_success=values[GREAT],
+            fatigue=values[FATIGUE],
+            helper_fatigue=tuple(values[HELPERS + 1 :]),
         )
 
     @classmethod

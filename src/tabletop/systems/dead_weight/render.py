@@ -17,7 +17,7 @@ from tabletop.systems.dead_weight.attribute_test import (
 )
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.character import Character
-from tabletop.systems.dead_weight.inventory import Item
+from tabletop.systems.dead_weight.inventory import Item, carrying_capacity
 from tabletop.systems.dead_weight.odds import Advice, TestOdds
 
 
@@ -73,9 +73,8 @@ def sheet(character: Character) -> Group:
         inventory.add_row("no slot", "", escape(", ".join(i.name for i in c.inventory.loose)))
     if c.inventory.overflow:
         inventory.add_row("no room", "", escape(", ".join(_item(i) for i in c.inventory.overflow)))
-    carried = (
-        f"carrying {c.inventory.slots_carried} of {7 + 3 * c.attribute(Attribute.STR).score} slots"
-    )
+    capacity = carrying_capacity(c.attributes.STR.score)
+    carried = f"carrying {c.inventory.slots_carried} of {capacity} slots"
     parts = [attributes, *(line for line in lines if line), inventory, carried]
     parts += [f"[yellow]note:[/yellow] {escape(w)}" for w in c.warnings()]
     if not c.condition.can_act:

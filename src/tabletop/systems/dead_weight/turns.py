@@ -32,12 +32,7 @@ def encumbered_turn(
     if not character.encumbered or strength_test.verdict.succeeded:
         return character, []
     inventory = character.inventory
-    carried = [
-        item.name
-        for place in inventory.places
-        if not place.kind.liquids_only
-        for item in place.items
-    ] + [item.name for item in inventory.overflow]
+    carried = [item.name for item in inventory.counted_items()]
     if not carried:
         return character, []
     dropped = carried[dice.roll(len(carried)) - 1]
