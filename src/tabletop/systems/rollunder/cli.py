@@ -21,7 +21,7 @@ from tabletop.dice import DiceSource, dice_source
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
 from tabletop.systems.rollunder.character import MAX_CORRUPTION, MAX_HEALTH, Character
 from tabletop.systems.rollunder.contests import MAX_SIDES, MAX_TEAM, Contest, Side
-from tabletop.systems.rollunder.corruption import CORRUPTION_DIE, SufferCorruption
+from tabletop.systems.rollunder.corruption import CORRUPTION_DIE, SufferCorruption, roll_against
 from tabletop.systems.rollunder.corruption import load_mutation_table as mutation_data
 from tabletop.systems.rollunder.critical import (
     CriticalDamage,
@@ -48,6 +48,7 @@ from tabletop.systems.rollunder.records import Event, roll_record
 from tabletop.systems.rollunder.resolution import (
     Decision,
     Intent,
+    Outcome,
     Resolution,
     no_rerolls,
     resolve,
@@ -141,8 +142,18 @@ def _show_events(events: tuple[Event, ...]) -> None:
         console.print(line)
 
 
-def _events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
-    return [event.model_dump(mode="json") for event in events]
+def _finished(done: Resolution, json: bool, hide: tuple[str, ...] = ()) -> Outcome | None:
+    """Print a rule run to its end, replayed once: with --json its outcome and every event
+    (None back); else its events, less the kinds hidden, and the outcome back to show."""
+    replayed = done.replay()
+    outcome = replayed.outcome
+    assert outcome is not None  # `resolve` runs the rule to its end
+    if json:
+        events = [event.model_dump(mode="json") for event in replayed.events]
+        print_json({**outcome.model_dump(mode="json"), "events": events})
+        return None
+    _show_events(tuple(event for event in replayed.events if event.kind not in hide))
+    return outcome
 
 
 def _fraction(value: Fraction) -> dict[str, Any]:
@@ -195,11 +206,9 @@ def roll_command(
     )
     intent = validated(ScoreRoll, {"rollers": rollers, "level": _level(level)}, "--score")
     done = resolve(intent, dice_source(seed), options, reroll_failures(rollers, options))
-    outcome = done.outcome
-    if json:
-        print_json({**outcome.model_dump(mode="json"), "events": _events_json(done.events)})
+    outcome = _finished(done, json)
+    if outcome is None:
         return
-    _show_events(done.events)
     verdict = "[bold green]pass[/bold green]" if outcome.passed else "[bold red]fail[/bold red]"
     console.print(verdict)
 
@@ -255,11 +264,9 @@ def contest_command(
 
     Ties are broken with more rolls; a team adds up its members' successes."""
     done = resolve(_contest(sides, rolls, ability), dice_source(seed), _options(ctx))
-    outcome = done.outcome
-    if json:
-        print_json({**outcome.model_dump(mode="json"), "events": _events_json(done.events)})
+    outcome = _finished(done, json, hide=("ability_roll", "strength_roll"))
+    if outcome is None:
         return
-    _show_events(tuple(e for e in done.events if e.kind not in ("ability_roll", "strength_roll")))
     table = Table(title="ranking", title_justify="left", show_edge=False)
     table.add_column("place", justify="right")
     table.add_column("side")
@@ -319,12 +326,9 @@ def _run_on_sheet(
 ) -> None:
     """Apply a rule to a sheet: the events, then the new sheet (all of it with --json)."""
     policy = ask_at_the_prompt if ask else no_rerolls
-    done: Resolution = resolve(intent, dice_source(seed), options, policy)
-    outcome = done.outcome
-    if json:
-        print_json({**outcome.model_dump(mode="json"), "events": _events_json(done.events)})
+    outcome = _finished(resolve(intent, dice_source(seed), options, policy), json)
+    if outcome is None:
         return
-    _show_events(done.events)
     sheet = outcome.character  # type: ignore[union-attr]
     console.print(
         f"[bold]{escape(sheet.name)}[/bold]: health {sheet.health} of {sheet.max_health}, "
@@ -504,7 +508,7 @@ def corruption_command(
         raise RollUnderDataError("give --total (the corruption before this gain) or --character")
     dice = dice_source(seed)
     after_gain = total + gain
-    against = after_gain if options.corruption_roll_against == "new_total" else total
+    against = roll_against(total, gain, options)
     record = roll_record(CORRUPTION_DIE, dice)
     triggered = record.total <= against
     damage = record.total if triggered else 0
@@ -753,9 +757,8 @@ def showcase(seed: int) -> None:
     dice = dice_source(seed)
     console.print("Ash (health 14, armour 1) takes three d8 hits that explode on an 8:")
     for _ in range(3):
-        done = resolve(SufferHit(character=ash, hit=hit), dice)
-        _show_events(done.events)
-        ash = done.outcome.character  # type: ignore[union-attr]
+        outcome = _finished(resolve(SufferHit(character=ash, hit=hit), dice), json=False)
+        ash = outcome.character  # type: ignore[union-attr]
     odds = damage_odds(DamageDice(sides=8), hit.armour, exact_up_to=14)
     critical = odds.critical(14, 14)
     console.print(

@@ -27,6 +27,12 @@ from tabletop.tables import load_table
 CORRUPTION_DIE = "1d12"
 
 
+def roll_against(before: int, gain: int, options: RollUnderOptions) -> int:
+    """The total a corruption roll must equal or go under (CR-A14): the total after the
+    gain, or the one before it."""
+    return before + gain if options.corruption_roll_against == "new_total" else before
+
+
 def load_mutation_table(source: str | Path | dict[str, Any]) -> dict[str, Any]:
     """A mutation table from a TOML/JSON table file (or its data), checked, as plain data
     that a saved `SufferCorruption` carries through JSON."""
@@ -81,7 +87,7 @@ class SufferCorruption(Model):
                 after=total,
             )
         )
-        against = total if options.corruption_roll_against == "new_total" else before
+        against = roll_against(before, self.gain, options)
         sheet, answer = yield from roll_affecting(
             sheet, "corruption", CORRUPTION_DIE, f"{sheet.name}'s corruption roll", log
         )

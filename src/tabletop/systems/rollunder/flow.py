@@ -16,6 +16,7 @@ Procedures are pure: the same answers always give the same requests, events and 
 from __future__ import annotations
 
 from collections.abc import Generator
+from functools import lru_cache
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, model_validator
@@ -185,7 +186,9 @@ def check_answer(request: Request, answer: RollAnswer | ChoiceAnswer, repeat: bo
             raise RollUnderError(f"{payer} paid for more re-rolls than they had omens")
 
 
+@lru_cache(maxsize=4096)
 def _canonical(expression: str) -> str:
     """The notation as the dice engine writes it, so `2d6+1` asked for matches the
-    `2d6 + 1` a roll records."""
+    `2d6 + 1` a roll records. Cached like the engine's parser: every replay of a saved
+    resolution checks each of its rolls again."""
     return notation(parse(expression))

@@ -24,6 +24,7 @@ from tabletop.dice import Distribution, distribution, limits
 from tabletop.errors import LimitError
 from tabletop.systems.rollunder.abilities import Roller, passes
 from tabletop.systems.rollunder.contests import Side
+from tabletop.systems.rollunder.corruption import roll_against
 from tabletop.systems.rollunder.critical import injury_table
 from tabletop.systems.rollunder.damage import ARMOUR_CAP, DamageDice
 from tabletop.systems.rollunder.options import RollUnderOptions
@@ -498,7 +499,7 @@ def corruption_odds(
     options: RollUnderOptions = _DEFAULT,
 ) -> CorruptionOdds:
     """The corruption roll after gaining `gain` on a total of `total` (CR-P06)."""
-    against = total + gain if options.corruption_roll_against == "new_total" else total
+    against = roll_against(total, gain, options)
     damage: defaultdict[int, Fraction] = defaultdict(Fraction)
     for face in CORRUPTION_FACES:
         damage[face if face <= against else 0] += Fraction(1, 12)
@@ -555,7 +556,7 @@ def corruption_chain(
         following: defaultdict[int, int] = defaultdict(int)
         for total, weight in state.items():
             after = total + gain
-            against = after if options.corruption_roll_against == "new_total" else total
+            against = roll_against(total, gain, options)
             for face in CORRUPTION_FACES:
                 if face <= against:
                     following[after - face] += weight
@@ -589,7 +590,7 @@ def corruption_stationary(
         matrix = np.zeros((size, size))
         for total in range(size):
             after = total + gain
-            against = after if options.corruption_roll_against == "new_total" else total
+            against = roll_against(total, gain, options)
             for face in CORRUPTION_FACES:
                 landing = after - face if face <= against else after
                 matrix[total, min(landing, size - 1)] += 1 / 12
