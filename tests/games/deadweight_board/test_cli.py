@@ -62,8 +62,6 @@ def test_simulate_json_reports_rates_with_intervals(tmp_path, capsys):
 
 def test_simulate_log_then_replay(tmp_path, capsys):
     log = tmp_path / "games.jsonl"
-    config = tmp_path / "short.toml"
-    config.write_text("turn_cap = 80\n")
     code, out, _ = _run(
         [
             "deadweight-board",
@@ -75,7 +73,7 @@ def test_simulate_log_then_replay(tmp_path, capsys):
             "--players",
             "2",
             "--config",
-            str(config),
+            _short(tmp_path, 80),
             "--log",
             str(log),
             "--jobs",
@@ -126,8 +124,6 @@ def test_report_saves_plots(tmp_path, capsys):
 
 
 def test_play_against_bots_re_asks_on_bad_input(tmp_path, capsys):
-    config = tmp_path / "short.toml"
-    config.write_text("turn_cap = 6\n")
     answers = "banana\n99\nb\n" + "1\n" * 200
     code, out, _ = _run(
         [
@@ -138,7 +134,7 @@ def test_play_against_bots_re_asks_on_bad_input(tmp_path, capsys):
             "--seed",
             "3",
             "--config",
-            str(config),
+            _short(tmp_path, 6),
             "--json",
         ],
         capsys,

@@ -8,27 +8,11 @@ the lantern's ring with the stations left out (AMB-28).
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 # --- items -------------------------------------------------------------------------------
-
-
-class Item(IntEnum):
-    """Everything a player can hold; the first four are loot (gems), valued 1 to 4."""
-
-    EMERALD = 0
-    PEARL = 1
-    RUBY = 2
-    DIAMOND = 3
-    ROPE = 4
-    LIFE_RING = 5
 
 
 EM, PE, RU, DI, ROPE, LR = 0, 1, 2, 3, 4, 5
 GEMS = (EM, PE, RU, DI)
-ITEMS = (EM, PE, RU, DI, ROPE, LR)
-GEM_VALUE = (1, 2, 3, 4)
-"""Tie-break value of each gem (seed, Game End Condition; AMB-02)."""
 ITEM_NAMES = ("emerald", "pearl", "ruby", "diamond", "rope", "life_ring")
 ITEM_SHORT = ("Em", "Pe", "Ru", "Di", "Rope", "LR")
 ITEM_BY_NAME = {name: index for index, name in enumerate(ITEM_NAMES)}
@@ -80,19 +64,6 @@ def mirror(plank: int) -> int:
 
 CENTRE_PLANKS = (2, 7)
 """S3 and P3: the two centre spots."""
-
-
-class PlankKind(IntEnum):
-    """The action printed on a plank; each kind has a brown side and a flooded side."""
-
-    TRADE = 0
-    ROPE = 1
-    SHORTCUT = 2
-    SWITCH = 3
-    SABOTAGE = 4
-    LIFE_RING = 5
-    WALK_THE_PLANK = 6
-    PLAIN = 7
 
 
 KIND_NAMES = (

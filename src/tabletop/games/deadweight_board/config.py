@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import tomllib
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from tabletop.data import shipped_data
 from tabletop.games.deadweight_board.board import ITEM_NAMES, KIND_NAMES, SPOT_ORDER
 from tabletop.games.deadweight_board.errors import ConfigError
 
@@ -101,8 +101,7 @@ DEFAULT_PLANK_SET = (
 
 @cache
 def _data(name: str) -> dict[str, Any]:
-    package = resources.files("tabletop.games.deadweight_board") / "data" / name
-    return tomllib.loads(package.read_text(encoding="utf-8"))
+    return shipped_data(__package__, name)
 
 
 def default_trade_deck() -> tuple[TradeCard, ...]:

@@ -22,7 +22,7 @@ from tabletop.games.deadweight_board.board import (
     SPACE_BY_NAME,
     SPACE_NAMES,
 )
-from tabletop.games.deadweight_board.config import DeadweightConfig, PlankSpot
+from tabletop.games.deadweight_board.config import DeadweightConfig, GemName, PlankSpot
 from tabletop.games.deadweight_board.errors import StateError
 from tabletop.games.deadweight_board.rules import RESUME_POINTS
 from tabletop.games.deadweight_board.ship import Ship
@@ -35,11 +35,11 @@ from tabletop.games.deadweight_board.state import (
     PHASE_NAMES,
     STAGE_NAMES,
     State,
+    bits,
 )
 
 SpaceName = Literal["FS", "S1", "S2", "S3", "S4", "S5", "BS", "P5", "P4", "P3", "P2", "P1", "start"]
 PlankName = Literal["S1", "S2", "S3", "S4", "S5", "P5", "P4", "P3", "P2", "P1"]
-GemName = Literal["emerald", "pearl", "ruby", "diamond"]
 _STRICT = ConfigDict(extra="forbid")
 
 
@@ -235,8 +235,8 @@ def to_model(state: State) -> GameStateModel:
         mariners=mariners,
         trade_pile=TradePile(
             top=state.top,
-            face_down=_bits(state.pile),
-            discards=_bits(state.discards),
+            face_down=bits(state.pile),
+            discards=bits(state.discards),
         ),
         machine=machine,
     )
@@ -374,7 +374,3 @@ def state_from_json(text: str) -> State:
         where = ".".join(str(part) for part in problem["loc"]) or "state"
         raise StateError(f"bad game state at {where}: {problem['msg']}") from None
     return from_model(model)
-
-
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]

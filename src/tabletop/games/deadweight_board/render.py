@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group
@@ -22,6 +23,7 @@ from tabletop.games.deadweight_board.board import (
     wall_name,
 )
 from tabletop.games.deadweight_board.rules import describe
+from tabletop.games.deadweight_board.ship import Trade
 from tabletop.games.deadweight_board.state import COLOURS, SETUP_LANTERN, STAGE_NAMES, State
 
 STYLE = {"Red": "bold red", "Blue": "bold blue", "Green": "bold green", "Yellow": "bold yellow"}
@@ -41,6 +43,10 @@ def _gems(cost: tuple[int, ...]) -> str:
         )
         or "nothing"
     )
+
+
+def _card_text(card: tuple[Trade, ...]) -> str:
+    return "; ".join(f"{_gems(trade.cost)}→{trade.life_rings}" for trade in card)
 
 
 def choice_label(state: State, action: int) -> str:
@@ -125,24 +131,25 @@ def board_view(state: State) -> Group:
     for heading in ("seat", "at", "holds", "trade card", "Mariner"):
         players.add_column(heading)
     for p in range(state.n):
-        card = ship.cards[state.card[p]]
-        trades = "; ".join(f"{_gems(t.cost)}→{t.life_rings}" for t in card)
         seat = player_text(p)
         if p == state.active:
             seat.append(" ◀", style="bold")
         if state.skip[p]:
             seat.append(" (skips)", style="dim")
         players.add_row(
-            seat, SPACE_NAMES[state.pos[p]], _items(state.items(p)), trades, _mariner_text(state, p)
+            seat,
+            SPACE_NAMES[state.pos[p]],
+            _items(state.items(p)),
+            _card_text(ship.cards[state.card[p]]),
+            _mariner_text(state, p),
         )
-    top = ship.cards[state.top]
     shared = Text(
         f"stage: {STAGE_NAMES[state.stage]} · turn {state.turn} · flips {state.flips_done()}/10 · "
         f"crates Em{state.crates[0]} Pe{state.crates[1]} Ru{state.crates[2]} Di{state.crates[3]} "
         f"(fill at {'/'.join(str(c) for c in ship.capacity)}) · next trade card: "
-        + "; ".join(f"{_gems(t.cost)}→{t.life_rings}" for t in top)
+        + _card_text(ship.cards[state.top])
     )
-    neutral = [m for m in range(state.n, 4)]
+    neutral = range(state.n, 4)
     if neutral:
         shared.append(" · neutral Mariners: " + ", ".join(_mariner_text(state, m) for m in neutral))
     return Group(ship_table, players, shared)
@@ -155,6 +162,52 @@ def _mariner_text(state: State, mariner: int) -> str:
         return f"on wall {wall_name(state.ship.walls[state.dep_wall])}"
     return "in reserve"
 
+
+_LINES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "move": lambda e: f"{COLOURS[e['player']]} moves {e['start']} → {e['end']} by {e['by']}",
+    "gain": lambda e: f"{COLOURS[e['player']]} gains {e['item']} ({e['source'].replace('_', ' ')})",
+    "rope_returned": lambda e: f"{COLOURS[e['player']]} already has 2 ropes; the rope goes back",
+    "crate": lambda e: f"{COLOURS[e['player']]} puts {e['gem']} in its crate ({e['fill']})",
+    "crate_dumped": lambda e: f"the {e['gem']} crate is full and is dumped in its lifeboat",
+    "stolen": lambda e: f"{COLOURS[e['thief']]} takes {e['item']} from {COLOURS[e['victim']]}",
+    "blocked": lambda e: f"{COLOURS[e['victim']]} blocks the steal",
+    "tie_protected": lambda e: "a tie, but the thief's Mariner protects them",
+    "nothing_to_take": lambda e: f"{COLOURS[e['victim']]} holds nothing to take",
+    "mariner_off": lambda e: (
+        f"the {COLOURS[e['mariner']]} Mariner leaves its wall ({e['why'].replace('_', ' ')})"
+    ),
+    "mariner_tie": lambda e: "a tie: the Mariner stays",
+    "mariner_on": lambda e: f"{COLOURS[e['player']]}'s Mariner takes wall {e['wall']}",
+    "challenge_blocked": lambda e: "the challenge is blocked",
+    "trade": lambda e: (
+        f"{COLOURS[e['player']]} trades (card {e['card']} #{e['trade'] + 1}) "
+        f"for {e['life_rings']} life ring(s)"
+    ),
+    "shortcut": lambda e: f"{COLOURS[e['player']]} takes the shortcut to {e['end']}",
+    "switch": lambda e: f"{COLOURS[e['first']]} and {COLOURS[e['second']]} swap places",
+    "skip_set": lambda e: f"{COLOURS[e['player']]} will skip their next turn",
+    "skipped": lambda e: f"{COLOURS[e['player']]} skips this turn",
+    "chest_opened": lambda e: f"the chest holds {e['items']} (keep up to {e['may_keep']})",
+    "dropped": lambda e: f"{COLOURS[e['player']]} drops {e['gem']} into the hole",
+    "flipped": lambda e: f"{COLOURS[e['player']]} flips {e['plank']} to its flooded side",
+    "evacuation_begins": lambda e: "every plank is flooded: the evacuation begins",
+    "evacuated": lambda e: (
+        f"{COLOURS[e['player']]} sends the "
+        + (COLOURS[e["owner"]] if e["owner"] >= 0 else f"neutral #{e['mariner'] + 1}")
+        + f" Mariner to the {e['lifeboat']} lifeboat"
+    ),
+    "end_triggered": lambda e: "all four Mariners are in lifeboats: the final round follows",
+    "final_round": lambda e: "final round: " + ", ".join(COLOURS[p] for p in e["order"]),
+    "lantern": lambda e: f"{COLOURS[e['player']]} puts the lantern on {e['plank']}",
+    "returned": lambda e: f"{COLOURS[e['player']]} returns {e['gem']} (over 10 loot)",
+    "reloaded": lambda e: f"chest C{e['chest']} is reloaded",
+    "reshuffled": lambda e: "the trade discards are shuffled into a new pile",
+    "card_up": lambda e: f"trade card {e['card']} turns up",
+    "supply_empty": lambda e: f"no {e['item']} left in the supply",
+    "turn_cap": lambda e: f"the turn cap ({e['turns']}) ends the game",
+    "game_over": lambda e: "game over: " + ", ".join(COLOURS[p] for p in e["winners"]) + " win(s)",
+}
+"""How each event kind reads as a line; kinds not listed get no line."""
 
 _PURPOSES = {
     "steal": "to steal",
@@ -171,7 +224,6 @@ _PURPOSES = {
 def event_text(event: dict[str, Any]) -> Text | None:
     """One event as a line for the table; None for events not worth a line."""
     kind = event["kind"]
-    name = COLOURS.__getitem__
     if kind == "roll":
         text = Text("🎲 ")
         text.append_text(player_text(event["player"]))
@@ -181,53 +233,7 @@ def event_text(event: dict[str, Any]) -> Text | None:
         if "success" in event:
             text.append(": success!" if event["success"] else ": failure")
         return text
-    lines = {
-        "move": lambda e: f"{name(e['player'])} moves {e['start']} → {e['end']} by {e['by']}",
-        "gain": lambda e: (
-            f"{name(e['player'])} gains {e['item']} ({e['source'].replace('_', ' ')})"
-        ),
-        "rope_returned": lambda e: f"{name(e['player'])} already has 2 ropes; the rope goes back",
-        "crate": lambda e: f"{name(e['player'])} puts {e['gem']} in its crate ({e['fill']})",
-        "crate_dumped": lambda e: f"the {e['gem']} crate is full and is dumped in its lifeboat",
-        "stolen": lambda e: f"{name(e['thief'])} takes {e['item']} from {name(e['victim'])}",
-        "blocked": lambda e: f"{name(e['victim'])} blocks the steal",
-        "tie_protected": lambda e: "a tie, but the thief's Mariner protects them",
-        "nothing_to_take": lambda e: f"{name(e['victim'])} holds nothing to take",
-        "mariner_off": lambda e: (
-            f"the {name(e['mariner'])} Mariner leaves its wall ({e['why'].replace('_', ' ')})"
-        ),
-        "mariner_tie": lambda e: "a tie: the Mariner stays",
-        "mariner_on": lambda e: f"{name(e['player'])}'s Mariner takes wall {e['wall']}",
-        "challenge_blocked": lambda e: "the challenge is blocked",
-        "trade": lambda e: (
-            f"{name(e['player'])} trades (card {e['card']} #{e['trade'] + 1}) "
-            f"for {e['life_rings']} life ring(s)"
-        ),
-        "shortcut": lambda e: f"{name(e['player'])} takes the shortcut to {e['end']}",
-        "switch": lambda e: f"{name(e['first'])} and {name(e['second'])} swap places",
-        "skip_set": lambda e: f"{name(e['player'])} will skip their next turn",
-        "skipped": lambda e: f"{name(e['player'])} skips this turn",
-        "chest_opened": lambda e: f"the chest holds {e['items']} (keep up to {e['may_keep']})",
-        "dropped": lambda e: f"{name(e['player'])} drops {e['gem']} into the hole",
-        "flipped": lambda e: f"{name(e['player'])} flips {e['plank']} to its flooded side",
-        "evacuation_begins": lambda e: "every plank is flooded: the evacuation begins",
-        "evacuated": lambda e: (
-            f"{name(e['player'])} sends the "
-            + (f"{name(e['owner'])}" if e["owner"] >= 0 else f"neutral #{e['mariner'] + 1}")
-            + f" Mariner to the {e['lifeboat']} lifeboat"
-        ),
-        "end_triggered": lambda e: "all four Mariners are in lifeboats: the final round follows",
-        "final_round": lambda e: "final round: " + ", ".join(name(p) for p in e["order"]),
-        "lantern": lambda e: f"{name(e['player'])} puts the lantern on {e['plank']}",
-        "returned": lambda e: f"{name(e['player'])} returns {e['gem']} (over 10 loot)",
-        "reloaded": lambda e: f"chest C{e['chest']} is reloaded",
-        "reshuffled": lambda e: "the trade discards are shuffled into a new pile",
-        "card_up": lambda e: f"trade card {e['card']} turns up",
-        "supply_empty": lambda e: f"no {e['item']} left in the supply",
-        "turn_cap": lambda e: f"the turn cap ({e['turns']}) ends the game",
-        "game_over": lambda e: "game over: " + ", ".join(name(p) for p in e["winners"]) + " win(s)",
-    }
-    describe_event = lines.get(kind)
+    describe_event = _LINES.get(kind)
     if describe_event is None:
         return None
     return Text("  " + describe_event(event))

@@ -67,6 +67,7 @@ from tabletop.games.deadweight_board.board import (
 )
 from tabletop.games.deadweight_board.board import ROPE as ROPE_ITEM
 from tabletop.games.deadweight_board.errors import IllegalActionError
+from tabletop.games.deadweight_board.setup import CHEST_2P
 from tabletop.games.deadweight_board.state import (
     CHALLENGE_ROLL,
     CHANCE,
@@ -98,6 +99,7 @@ from tabletop.games.deadweight_board.state import (
     WTP_KEEP,
     WTP_ROLL,
     State,
+    bits,
 )
 from tabletop.games.deadweight_board.state import EVAC as EVAC_PHASE
 from tabletop.games.deadweight_board.state import FLIP as FLIP_PHASE
@@ -118,8 +120,7 @@ _PLANK_SPACE = tuple(plank_space(k) for k in range(PLANKS))
 _BEHIND = tuple((behind(space, 1), behind(space, 2)) for space in range(13))
 _DIE_OUTCOMES = tuple((DIE + face, Fraction(1, 6)) for face in range(1, 7))
 _RELOAD = (1, 1, 1, 1, 1, 1)
-_RELOAD_2P = (1, 1, 0, 0, 1, 1)
-"""Chest contents: every reload by default (AMB-08); 2-player setup (seed, 2-player setup)."""
+"""A reloaded chest's contents by default (AMB-08); `two_player` reloads the 2-player setup's."""
 
 
 # --- the public surface --------------------------------------------------------------------
@@ -135,7 +136,7 @@ def chance_outcomes(state: State) -> list[tuple[int, Fraction]]:
     if state.phase != CHANCE:
         return []
     if state.chance == REVEAL_CARD:
-        cards = _bits(state.pile)
+        cards = bits(state.pile)
         return [(CARD + card, Fraction(1, len(cards))) for card in cards]
     if state.chance == TIE_DRAW:
         return [(TIE_WINNER + p, Fraction(1, len(state.winners))) for p in state.winners]
@@ -146,7 +147,7 @@ def roll_chance(state: State, dice: DiceSource) -> int:
     """Draw the pending chance outcome from `dice`: a d6 for the fate die, a d(n) to pick
     which of the n face-down cards turns up, a d(k) for a random tie-break."""
     if state.chance == REVEAL_CARD:
-        cards = _bits(state.pile)
+        cards = bits(state.pile)
         return CARD + cards[dice.roll(len(cards)) - 1]
     if state.chance == TIE_DRAW:
         return TIE_WINNER + state.winners[dice.roll(len(state.winners)) - 1]
@@ -200,10 +201,6 @@ def _kind_here(state: State) -> int:
 
 
 # --- small helpers -------------------------------------------------------------------------
-
-
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def _event(s: State, kind: str, **fields: Any) -> None:
@@ -427,12 +424,11 @@ def _land(s: State) -> None:
     """Resolve the space landed on: station options or plank options (seed §Movement)."""
     p = s.active
     plank = _SPACE_PLANK[s.pos[p]]
-    restricted = s.stage == FINAL and s.ship.config.final_turn_mode == "move_and_trade_only"
     if plank < 0:
         _count(s, "station_visits")
         _station(s)
         return
-    if restricted:
+    if _restricted(s):
         _end_turn(s)
         return
     s.landing = LANTERN_HERE if s.lantern == plank else 0
@@ -445,7 +441,7 @@ def _land(s: State) -> None:
 # --- plank landings ------------------------------------------------------------------------
 
 
-def _stealable(s: State, p: int, others: list[int]) -> list[int]:
+def _stealable(s: State, others: list[int]) -> list[int]:
     """Players that may be stolen from: not protected (AMB-23, AMB-55) and, with
     `steal_requires_item`, holding something (AMB-24)."""
     targets = [q for q in others if not _protected(s, q)]
@@ -461,7 +457,7 @@ def _legal_plank(s: State) -> list[int]:
     others = [q for q in range(s.n) if q != p and s.pos[q] == here]
     actions: list[int] = []
     if others and not s.landing & STEAL_DONE:
-        targets = _stealable(s, p, others)
+        targets = _stealable(s, others)
         actions.extend(STEAL + q for q in targets)
         if targets and len(others) >= 2:
             return actions
@@ -517,7 +513,7 @@ def _plank_action_options(s: State, p: int, plank: int, actions: list[int]) -> N
     elif kind == K_SABOTAGE:
         others = [q for q in range(n) if q != p]
         if not flooded:
-            actions.extend(TARGET + q for q in _stealable(s, p, others))
+            actions.extend(TARGET + q for q in _stealable(s, others))
         else:
             actions.extend(TARGET + q for q in others)
     elif kind == K_LIFE_RING:
@@ -1028,10 +1024,6 @@ def _evac_choices(s: State) -> list[int]:
     return [EVAC + m * 4 + b for m in movable for b in boats]
 
 
-def _legal_evac(s: State) -> list[int]:
-    return _evac_choices(s)
-
-
 def _apply_evac(s: State, action: int) -> None:
     """Move a Mariner to a lifeboat; the mover takes a gem of that boat's type and may trade
     with it at once (seed §When All Planks Are Flipped)."""
@@ -1260,8 +1252,8 @@ def _finish_turn(s: State) -> None:
     elif (trigger == "wtp_only" and s.wtp_won) or trigger == "every_turn_center":
         chests = 1 << s.ship.wtp_chest
     if chests:
-        contents = _RELOAD_2P if s.n == 2 and config.reload_contents_2p == "two_player" else _RELOAD
-        for chest in _bits(chests):
+        contents = CHEST_2P if s.n == 2 and config.reload_contents_2p == "two_player" else _RELOAD
+        for chest in bits(chests):
             for item in range(6):
                 for _ in range(contents[item]):
                     if _from_supply(s, item):
@@ -1298,8 +1290,7 @@ def _final_queue(s: State, trigger: int) -> list[int]:
 def _game_over(s: State) -> None:
     """Most life rings wins; ties go to loot value, then `final_tie` (AMB-62)."""
     s.stage = ENDED
-    best = max((s.life_rings(p), s.loot_value(p)) for p in range(s.n))
-    tied = [p for p in range(s.n) if (s.life_rings(p), s.loot_value(p)) == best]
+    tied = s.leaders()
     rule = s.ship.config.final_tie
     if len(tied) > 1 and rule == "fewest_turns":
         fewest = min(s.turns_taken[p] for p in tied)
@@ -1370,7 +1361,7 @@ _LEGAL = (
     _legal_flip_pick,
     _legal_lantern,
     _legal_limit,
-    _legal_evac,
+    _evac_choices,
     _legal_forced_deploy,
     _none,
     _none,

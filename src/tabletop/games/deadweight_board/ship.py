@@ -18,7 +18,6 @@ from tabletop.games.deadweight_board.board import (
     PLANK_NAMES,
     PLANKS,
     PRE_FS,
-    PlankKind,
     column,
     lane_walls,
     mirror_walls,
@@ -73,7 +72,7 @@ class Ship:
             else _QUADRANT.get(PLANK_NAMES[plank], 4)
             for plank in range(PLANKS)
         )
-        self.wtp = self.kind.index(PlankKind.WALK_THE_PLANK)
+        self.wtp = self.kind.index(KIND_BY_NAME["walk_the_plank"])
         self.wtp_chest = self.chest_of_plank[self.wtp]
         self.cards = tuple(
             tuple(

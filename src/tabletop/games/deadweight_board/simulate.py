@@ -11,7 +11,7 @@ import math
 import os
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
@@ -29,7 +29,6 @@ from tabletop.games.deadweight_board.state import (
     EVACUATION,
     FINAL,
     OVER,
-    State,
 )
 
 MAX_GAMES = 1_000_000
@@ -118,7 +117,7 @@ def play_game(
             evacuation_turn = state.turn
         if final_turn is None and state.stage >= FINAL:
             final_turn = state.turn
-            leaders = _leaders(state)
+            leaders = state.leaders()
     if log:
         lines.append(end_line(game_number, state))
     return GameRecord(
@@ -136,11 +135,6 @@ def play_game(
         leaders_at_final=leaders,
         log=lines,
     )
-
-
-def _leaders(state: State) -> list[int]:
-    best = max((state.life_rings(p), state.loot_value(p)) for p in range(state.n))
-    return [p for p in range(state.n) if (state.life_rings(p), state.loot_value(p)) == best]
 
 
 @dataclass(frozen=True)
@@ -337,14 +331,3 @@ class Summary:
             "station_options": self.group("station"),
             "counters": dict(sorted(self.counters.items())),
         }
-
-
-def summarise(
-    records: Iterator[GameRecord], players: int, on_game: Callable[[GameRecord], None] | None = None
-) -> Summary:
-    summary = Summary(players)
-    for record in records:
-        summary.add(record)
-        if on_game:
-            on_game(record)
-    return summary

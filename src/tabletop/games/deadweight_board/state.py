@@ -345,6 +345,11 @@ class State:
         """Life rings per player: the score."""
         return [self.inv[p * 6 + 5] for p in range(self.n)]
 
+    def leaders(self) -> list[int]:
+        """The players level at the top: most life rings, then most loot value."""
+        best = max((self.life_rings(p), self.loot_value(p)) for p in range(self.n))
+        return [p for p in range(self.n) if (self.life_rings(p), self.loot_value(p)) == best]
+
     def ranking(self) -> list[int]:
         """Players best first: life rings, then loot value (seed, Game End Condition)."""
         return sorted(range(self.n), key=lambda p: (-self.life_rings(p), -self.loot_value(p), p))
@@ -364,6 +369,11 @@ class State:
             for value in (getattr(self, name),)
         )
         return f"{zlib.crc32(repr(fields).encode()):08x}"
+
+
+def bits(mask: int) -> list[int]:
+    """The indices of the bits set in `mask` (cards in a pile, chests emptied)."""
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 _DIGESTED = tuple(name for name in State.__slots__ if name not in ("ship", "events", "stats"))

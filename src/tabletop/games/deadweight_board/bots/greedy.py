@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tabletop.games.deadweight_board.bots.heuristic import win_chances
+from tabletop.games.deadweight_board.bots.heuristic import value_after, win_chances
 from tabletop.games.deadweight_board.rules import (
     apply_unchecked,
     chance_outcomes,
@@ -64,16 +64,8 @@ class GreedyBot:
         owner = state.owner
         actions = legal_actions(state)
         if owner != me:
-            reply = max(actions, key=lambda a: self._static(state, a, owner))
+            reply = max(actions, key=lambda a: value_after(state, a, owner))
             return self._after(state, reply, me, depth - 1)
         if len(actions) > WIDE:
-            actions = sorted(actions, key=lambda a: self._static(state, a, me))[-WIDE:]
+            actions = sorted(actions, key=lambda a: value_after(state, a, me))[-WIDE:]
         return max(self._after(state, action, me, depth - 1) for action in actions)
-
-    @staticmethod
-    def _static(state: State, action: int, player: int) -> float:
-        child = state.clone()
-        apply_unchecked(child, action)
-        if child.phase == OVER:
-            return child.returns()[player]
-        return win_chances(child)[player]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from tabletop.games.deadweight_board.board import plank_space
+from tabletop.games.deadweight_board.rules import apply_unchecked
 from tabletop.games.deadweight_board.state import FINAL, OVER, State
 
 GEM_WORTH = (0.30, 0.35, 0.40, 0.55)
@@ -90,3 +91,10 @@ def win_chances(state: State) -> list[float]:
     weights = [math.exp((v - top) / temperature) for v in values]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+def value_after(state: State, action: int, player: int) -> float:
+    """`player`'s win chance right after `action`, with no lookahead."""
+    child = state.clone()
+    apply_unchecked(child, action)
+    return win_chances(child)[player]

@@ -17,7 +17,7 @@ import random
 import time
 
 from tabletop.games.deadweight_board.bots.greedy import GreedyBot
-from tabletop.games.deadweight_board.bots.heuristic import win_chances
+from tabletop.games.deadweight_board.bots.heuristic import value_after, win_chances
 from tabletop.games.deadweight_board.rules import (
     apply_unchecked,
     legal_actions,
@@ -166,7 +166,7 @@ class MctsBot:
         actions = legal_actions(state)
         if len(actions) > WIDE:
             owner = state.owner
-            actions = sorted(actions, key=lambda a: _one_step(state, a, owner))[-WIDE:]
+            actions = sorted(actions, key=lambda a: value_after(state, a, owner))[-WIDE:]
             return actions
         self._random.shuffle(actions)
         return actions
@@ -210,16 +210,10 @@ class MctsBot:
             actions = legal_actions(state)
             if len(actions) > 1:
                 owner = state.owner
-                action = max(actions, key=lambda a: _one_step(state, a, owner))
+                action = max(actions, key=lambda a: value_after(state, a, owner))
             else:
                 action = actions[0]
             apply_unchecked(state, action)
 
 
 MAX_FINISH_STEPS = 40
-
-
-def _one_step(state: State, action: int, player: int) -> float:
-    child = state.clone()
-    apply_unchecked(child, action)
-    return win_chances(child)[player]
