@@ -21,6 +21,7 @@ $(BENCH_STAMP): $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/pytest -n 2

@@ -47,3 +47,7 @@ class TableError(DataError):
 
 class RulesError(TabletopError):
     """A choice the rules of a game do not allow in the current state."""
+
+
+class PermissionDenied(RulesError):
+    """Something this member may not ask for at a shared table: not their role, not theirs."""

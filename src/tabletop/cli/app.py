@@ -13,11 +13,7 @@ from rich.markup import escape
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
-from tabletop.games.deadweight_board import cli as deadweight_board_cli
-from tabletop.systems.ap2d6 import cli as ap2d6_cli
-from tabletop.systems.constitution import cli as constitution_cli
-from tabletop.systems.dead_weight import cli as dead_weight_cli
-from tabletop.systems.rollunder import cli as rollunder_cli
+from tabletop.systems.registry import SYSTEMS, load
 
 app = typer.Typer(
     name="tabletop",
@@ -30,12 +26,10 @@ app = typer.Typer(
 app.command("roll")(dice.roll_command)
 app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
-app.add_typer(deadweight_board_cli.app, name="deadweight-board")
 app.command("showcase")(showcase.showcase_command)
-app.add_typer(constitution_cli.app, name="constitution")
-app.add_typer(ap2d6_cli.app, name="ap2d6")
-app.add_typer(dead_weight_cli.app, name="dead-weight")
-app.add_typer(rollunder_cli.app, name="rollunder")
+for system in SYSTEMS:
+    if system.cli_path:
+        app.add_typer(load(system.cli_path), name=system.name)
 
 USAGE_EXIT = 2
 

@@ -11,10 +11,20 @@ from tabletop.dice.distribution import Distribution
 from tabletop.dice.exact import distribution
 from tabletop.dice.parser import parse
 from tabletop.dice.render import PLAIN, RICH, Marks, explain, render_line
-from tabletop.dice.results import Die, Roll, RolledPool, RolledRisk, RolledUsage
+from tabletop.dice.results import Die, RolledPool, RolledRisk, RolledUsage
+from tabletop.dice.roll import Roll
 from tabletop.dice.roller import roll
 from tabletop.dice.sampling import sample
-from tabletop.dice.source import DiceSource, FixedDice, SeededDice, SystemDice, dice_source
+from tabletop.dice.source import (
+    DiceSource,
+    Draw,
+    FixedDice,
+    RecordingDice,
+    ReplayDice,
+    SeededDice,
+    SystemDice,
+    dice_source,
+)
 from tabletop.dice.syntax import USAGE_DIE_SIZES, Node, notation
 
 __all__ = [
@@ -24,9 +34,12 @@ __all__ = [
     "DiceSource",
     "Die",
     "Distribution",
+    "Draw",
     "FixedDice",
     "Marks",
     "Node",
+    "RecordingDice",
+    "ReplayDice",
     "Roll",
     "RolledPool",
     "RolledRisk",

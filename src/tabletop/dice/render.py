@@ -7,12 +7,12 @@ Markdown-style marks) or as Rich markup for a colour terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
 from tabletop.dice.results import (
     Die,
-    Roll,
     Rolled,
     RolledInteger,
     RolledName,
@@ -23,6 +23,9 @@ from tabletop.dice.results import (
     RolledUsage,
 )
 from tabletop.dice.syntax import infix
+
+if TYPE_CHECKING:
+    from tabletop.dice.roll import Roll
 
 
 @dataclass(frozen=True)

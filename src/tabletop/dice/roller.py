@@ -9,7 +9,6 @@ from tabletop.dice import limits
 from tabletop.dice.prepare import prepare
 from tabletop.dice.results import (
     Die,
-    Roll,
     Rolled,
     RolledInteger,
     RolledName,
@@ -19,6 +18,7 @@ from tabletop.dice.results import (
     RolledRisk,
     RolledUsage,
 )
+from tabletop.dice.roll import Roll
 from tabletop.dice.source import DiceSource, dice_source
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,

@@ -12,6 +12,7 @@ from typing import Annotated, TextIO
 import typer
 from rich.console import Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -30,7 +31,7 @@ from tabletop.games.deadweight_board.render import (
 from tabletop.games.deadweight_board.report import NOT_ANSWERED, balance_sections, save_plots
 from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
 from tabletop.games.deadweight_board.setup import new_game
-from tabletop.games.deadweight_board.simulate import MAX_GAMES, Summary, run_games
+from tabletop.games.deadweight_board.simulate import MAX_GAMES, Summary, play_game, run_games
 from tabletop.games.deadweight_board.state import CHANCE, COLOURS, MOVE, OVER, State
 
 app = typer.Typer(
@@ -441,3 +442,29 @@ def report(
     console.print(f"[dim]{NOT_ANSWERED}[/dim]")
     for path in saved:
         console.print(f"plot saved: {path}")
+
+
+def showcase(seed: int) -> None:
+    """Deadweight, the board game: one seeded game between three bots, and its scores."""
+    console.print(Rule("Deadweight, the board game: a seeded game between three bots"))
+    game = play_game(["greedy", "greedy", "random"], seed=seed)
+    for seat in sorted(range(3), key=lambda p: -game.scores[p]):
+        console.print(
+            f"  seat {seat + 1} ({game.bots[seat]}): {game.scores[seat]} life rings, "
+            f"loot value {game.loot_values[seat]}"
+        )
+    sources = {
+        key.split(":", 1)[1]: value
+        for key, value in game.counters.items()
+        if key.startswith("life_rings:")
+    }
+    console.print(
+        f"  {game.turns} turns; life rings came from "
+        + ", ".join(
+            f"{key.replace('_', ' ')} {value}"
+            for key, value in sorted(sources.items(), key=lambda item: -item[1])
+        )
+    )
+    console.print(
+        "  [dim]play one yourself: tabletop deadweight-board play --seats you,greedy,mcts[/dim]"
+    )

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
+from rich.rule import Rule
 from rich.table import Table
 
 from tabletop.cli.options import Json, Seed
@@ -413,6 +414,7 @@ def combat_command(
 
 def showcase(seed: int) -> None:
     """For `tabletop showcase`: a fighter rolled up, then a strength check and its odds."""
+    console.print(Rule("3d6 Constitution: a character, a check, its exact odds"))
     dice = dice_source(seed)
     made, events = new_character("Ada", dice, "fighter")
     _print_events(events)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.rule import Rule
 
 from tabletop.cli import tables
 from tabletop.cli.options import Json, Seed
@@ -491,6 +492,7 @@ def risk_command(
 
 def showcase(seed: int) -> None:
     """A short, seeded tour for `tabletop showcase`: a test played with the advice."""
+    console.print(Rule("Dead Weight: a test re-rolled with the exact odds of every choice"))
     dice = dice_source(seed)
     creation, _ = random_character(dice, name="Amber", character_class=CharacterClass.THIEF)
     amber = creation.character

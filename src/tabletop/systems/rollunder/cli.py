@@ -12,6 +12,7 @@ from typing import Annotated, Any, cast, get_args
 
 import typer
 from rich.markup import escape
+from rich.rule import Rule
 from rich.table import Table
 
 from tabletop.cli.options import Json, Seed
@@ -750,6 +751,7 @@ def odds_corruption(
 
 def showcase(seed: int) -> None:
     """For `tabletop showcase`: three hits through the rules machine, then their exact odds."""
+    console.print(Rule("The d20 roll-under Core Rules: exploding damage and critical damage"))
     ash = Character(
         name="Ash", abilities={"STR": 12, "AGI": 10, "WIT": 9}, max_health=14, health=14
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from tabletop.systems.ap2d6.cli import character, dying, rolls, tracker
+from tabletop.systems.ap2d6.cli.showcase import showcase
 
 app = typer.Typer(
     help="The 2d6 action-point rules: checks, contests, odds, the AP tracker, death checks.",
@@ -17,4 +18,4 @@ app.command("odds")(rolls.odds_command)
 app.command("ap")(tracker.ap_command)
 app.command("death")(dying.death_command)
 
-__all__ = ["app"]
+__all__ = ["app", "showcase"]

@@ -1,0 +1,448 @@
+"""One shape for every system at a shared table: members, intents, events, fold and view.
+
+A *session* is one system's rules seen from a table where several people act. Someone
+(a `Member`) asks for something (an *intent*, a pydantic model with a `kind`); the session's
+`resolve` checks that this member may ask for it now and that the rules allow it, rolls the
+dice, and answers with the `Event`s that happened. `fold(state, event)` is the only way state
+changes, so the state is always the fold of the events from the start. `view` and
+`view_event` give exactly what one member may see: the one place a system keeps its secrets
+(boardgame.io's `playerView`). `legal` lists what a member may ask for now, as `Offer`s.
+
+Every event carries its *cause*: the intent and every number drawn from the dice, in order.
+Folding re-runs the same rule with those draws, so play and fold take one path through the
+rules and can never disagree. The room server, the command line, bots and tests all drive a
+session the same way. Design notes and a worked example: docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from tabletop.dice import PLAIN, DiceSource, Draw, RecordingDice, ReplayDice, render_line, roll
+from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
+
+MAX_NAME = 60
+"""Characters in a member's or a character's name."""
+
+MAX_TEXT = 2_000
+"""Characters in any free text an intent carries (a label, a note)."""
+
+
+class Frozen(BaseModel):
+    """The base of every protocol model: immutable, and strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# who acts ---------------------------------------------------------------------------------
+
+
+class Role(StrEnum):
+    GM = "gm"
+    PLAYER = "player"
+    OBSERVER = "observer"
+    BOT = "bot"
+    """A seat the server plays (the board game's bots); acts like a player of that seat."""
+
+
+class Member(Frozen):
+    """Who acts or looks: an id the table knows them by, their role and their name.
+
+    What a member controls (the characters they own, the board-game seat they hold) is part
+    of the session's state, so that it changes only by events like everything else."""
+
+    id: str = Field(min_length=1, max_length=64)
+    role: Role
+    name: str = Field(default="", max_length=MAX_NAME)
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+    @property
+    def acts(self) -> bool:
+        """Observers only look."""
+        return self.role != Role.OBSERVER
+
+    @classmethod
+    def gm(cls, id: str = "gm", name: str = "GM") -> Member:
+        return cls(id=id, role=Role.GM, name=name)
+
+    @classmethod
+    def player(cls, id: str, name: str = "") -> Member:
+        return cls(id=id, role=Role.PLAYER, name=name or id)
+
+    @classmethod
+    def observer(cls, id: str = "observer", name: str = "") -> Member:
+        return cls(id=id, role=Role.OBSERVER, name=name or id)
+
+
+# what happened ----------------------------------------------------------------------------
+
+
+class Visibility(StrEnum):
+    """Who sees an event in full. Anyone else receives only its `hint`, or nothing."""
+
+    PUBLIC = "public"
+    GM = "gm"
+    """The GM alone (and any `audience`)."""
+    ACTOR = "actor"
+    """The member who caused it and the GM (and any `audience`)."""
+    HIDDEN = "hidden"
+    """The GM alone; everyone else learns from the hint that a hidden value changed."""
+
+
+class RollMode(StrEnum):
+    """How openly a roll is made (the modes of virtual tabletops, decided on the server)."""
+
+    PUBLIC = "public"
+    GM = "gm"
+    """The roller and the GM see the result; the others see that a roll was made for the GM."""
+    BLIND = "blind"
+    """Only the GM sees the result; the roller and the others see that a roll was made."""
+    SELF = "self"
+    """Only the roller sees it (and the GM, who keeps the whole log); nobody else hears of it."""
+
+
+class Cause(Frozen):
+    """Why the state changed: who asked, the intent as asked, and every die drawn to resolve
+    it, in order.
+
+    Its `visibility` is who sees every event of the resolution: only they receive the
+    cause, since its draws could reveal what another event of it hid."""
+
+    member: Member
+    intent: dict[str, Any]
+    draws: tuple[Draw, ...] = ()
+    visibility: Visibility = Visibility.PUBLIC
+
+    def seen_by(self, member: Member) -> bool:
+        if member.is_gm or self.visibility == Visibility.PUBLIC:
+            return True
+        return self.visibility == Visibility.ACTOR and member.id == self.member.id
+
+
+class Event(Frozen):
+    """One thing that happened at the table, with its dice and who may see it.
+
+    `type` is for programs, `text` one line for people, `data` the facts (with every die
+    shown in it). The first event of each resolution carries the `cause` that `fold` applies;
+    the others only tell what followed from it."""
+
+    type: str = Field(min_length=1)
+    text: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+    visibility: Visibility = Visibility.PUBLIC
+    audience: tuple[str, ...] = ()
+    """Members who see the event in full besides those its visibility names (a whisper)."""
+    hint: str = ""
+    """What members who may not see the event are told instead; empty: they are told nothing."""
+    actor: str | None = None
+    """The member who caused it (None for the table itself)."""
+    cause: Cause | None = None
+
+    def seen_by(self, member: Member) -> bool:
+        """Whether `member` sees this event in full."""
+        if member.is_gm or self.visibility == Visibility.PUBLIC or member.id in self.audience:
+            return True
+        return self.visibility == Visibility.ACTOR and member.id == self.actor
+
+
+def note(type: str, text: str, /, **data: Any) -> Event:
+    """A public event with `data` as its facts: what rules return and sessions refine."""
+    return Event(type=type, text=text, data=data)
+
+
+def hidden(what: str) -> dict[str, str]:
+    """What a view shows where a value exists that this member may not see."""
+    return {"hidden": what}
+
+
+# what may be asked ------------------------------------------------------------------------
+
+
+class Choice(Frozen):
+    """One field of an open offer: the values it may take now, or what to write in it."""
+
+    values: tuple[Any, ...] | None = None
+    """Every value allowed now; None when the field is free (a name, a dice expression)."""
+    help: str = ""
+    example: Any = None
+    """A value that would be accepted, for a form's placeholder and for tests."""
+
+
+class Offer(Frozen):
+    """One kind of intent a member may send now.
+
+    A *closed* offer lists every intent it allows in `intents` (a re-roll of die 1, 2 or 3);
+    an *open* one describes its `fields` instead (a test: which attribute, how many
+    advantages). Fields an open offer does not name take their defaults or any value the
+    rules accept."""
+
+    kind: str
+    text: str
+    intents: tuple[dict[str, Any], ...] = ()
+    fields: dict[str, Choice] = Field(default_factory=dict)
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.intents)
+
+    def allows(self, intent: Mapping[str, Any]) -> str | None:
+        """None if this offer covers `intent` (in JSON form), else the reason it does not."""
+        if self.closed:
+            return None if intent in self.intents else "that choice is not open now"
+        for name, choice in self.fields.items():
+            if choice.values is not None and intent.get(name) not in choice.values:
+                shown = ", ".join(str(v) for v in choice.values[:12])
+                more = ", …" if len(choice.values) > 12 else ""
+                return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"
+        return None
+
+
+def offer(kind: str, text: str, **fields: Choice) -> Offer:
+    """An open offer of `kind` with these fields."""
+    return Offer(kind=kind, text=text, fields=fields)
+
+
+def closed_offer(kind: str, text: str, intents: Iterable[BaseModel]) -> Offer | None:
+    """A closed offer of exactly these intents, or None when there are none."""
+    listed = tuple(i.model_dump(mode="json") for i in intents)
+    return Offer(kind=kind, text=text, intents=listed) if listed else None
+
+
+# the rolls every table can make ----------------------------------------------------------
+
+
+class RollDice(Frozen):
+    """Roll any dice expression tabletop knows, openly or not (every session takes this)."""
+
+    kind: Literal["roll"] = "roll"
+    notation: str = Field(min_length=1, max_length=200)
+    mode: RollMode = RollMode.PUBLIC
+    label: str = Field(default="", max_length=MAX_NAME)
+    """What the roll is for ("perception", "the orc's damage")."""
+
+
+def roll_visibility(mode: RollMode, roller: str) -> tuple[Visibility, str]:
+    """The visibility of a roll made in `mode`, and what the others are told of it."""
+    if mode == RollMode.PUBLIC:
+        return Visibility.PUBLIC, ""
+    if mode == RollMode.GM:
+        return Visibility.ACTOR, f"{roller} rolled for the GM"
+    if mode == RollMode.BLIND:
+        return Visibility.HIDDEN, f"{roller} made a blind roll for the GM"
+    return Visibility.ACTOR, ""
+
+
+def in_mode(event: Event, mode: RollMode, roller: str) -> Event:
+    """`event` made with the visibility `mode` gives it."""
+    visibility, hint = roll_visibility(mode, roller)
+    return event.model_copy(update={"visibility": visibility, "hint": hint})
+
+
+def roll_event(intent: RollDice, roller: str, dice: DiceSource) -> Event:
+    """Roll the expression and tell it with every die, as `mode` shows it."""
+    rolled = roll(intent.notation, dice)
+    label = f" for {intent.label}" if intent.label else ""
+    text = f"{roller} rolls {render_line(rolled, PLAIN)}{label}"
+    data = {"label": intent.label, "mode": intent.mode, **rolled.to_json()}
+    return in_mode(note("roll", text, **data), intent.mode, roller)
+
+
+# a session --------------------------------------------------------------------------------
+
+StateT = TypeVar("StateT", bound=BaseModel)
+
+
+class Session(Generic[StateT]):
+    """One system at a shared table. Subclasses give `state`, `intents`, `offers`, `apply`
+    and `view`; this class keeps the protocol the same for all of them.
+
+    `apply(state, intent, member, dice)` is the system's rules step: the new state and the
+    events, or the system's error and no change. It runs twice for every intent, in
+    `resolve` with live dice and in `fold` with the recorded draws, and must do the same
+    both times: it may read nothing but its arguments.
+    """
+
+    name: ClassVar[str]
+    state: ClassVar[type[BaseModel]]
+    intents: ClassVar[tuple[type[BaseModel], ...]] = ()
+    """The system's own intent models, each with a literal `kind` (`roll` is added)."""
+    error: ClassVar[type[TabletopError]] = RulesError
+    """The system's error for an intent its rules refuse."""
+
+    def __init__(self) -> None:
+        self._intents: TypeAdapter[Any] = TypeAdapter(_union((RollDice, *self.intents)))
+        self._state: TypeAdapter[Any] = TypeAdapter(self.state)
+
+    # the protocol -------------------------------------------------------------------------
+
+    def new(self, options: Mapping[str, Any] | None = None) -> StateT:
+        """An empty table played under `options` (the system's readings of unclear rules)."""
+        return self.load({"options": dict(options)} if options else {})
+
+    def legal(self, state: StateT, member: Member) -> list[Offer]:
+        """What `member` may ask for now; an observer may ask for nothing."""
+        if not member.acts:
+            return []
+        rolls = offer(
+            "roll",
+            "roll any dice",
+            notation=Choice(help="dice notation", example="2d6"),
+            mode=Choice(values=tuple(RollMode)),
+        )
+        return [rolls, *self.offers(state, member)]
+
+    def resolve(
+        self, state: StateT, intent: BaseModel | Mapping[str, Any], member: Member, dice: DiceSource
+    ) -> list[Event]:
+        """The events of `member` asking for `intent` now, or an error naming why it is
+        refused. Nothing changes either way: `fold` the events to change the state."""
+        asked = self.parse_intent(intent)
+        as_json = asked.model_dump(mode="json")
+        self._check_offered(state, as_json, member)
+        recorder = RecordingDice(dice)
+        _, events = self._apply(state, asked, member, recorder)
+        told = [e.model_copy(update={"actor": member.id}) for e in events]
+        cause = Cause(
+            member=member,
+            intent=as_json,
+            draws=tuple(recorder.draws),
+            visibility=_seen_by_all(told, member),
+        )
+        return [told[0].model_copy(update={"cause": cause}), *told[1:]]
+
+    def fold(self, state: StateT, event: Event) -> StateT:
+        """The state after `event`: its cause applied again with the dice it drew."""
+        if event.cause is None:
+            return state
+        replay = ReplayDice(event.cause.draws)
+        intent = self.parse_intent(event.cause.intent)
+        try:
+            new, _ = self._apply(state, intent, event.cause.member, replay)
+        except TabletopError as problem:
+            raise DataError(f"{self.name}: {event.type!r} does not apply: {problem}") from None
+        replay.check_used_up()
+        return new
+
+    def fold_all(self, events: Iterable[Event], state: StateT | None = None) -> StateT:
+        """The fold of `events` from `state` (from an empty table by default)."""
+        current = self.new() if state is None else state
+        for event in events:
+            current = self.fold(current, event)
+        return current
+
+    def view(self, state: StateT, member: Member) -> dict[str, Any]:
+        """Everything `member` may see of the state, ready for JSON."""
+        raise NotImplementedError(f"{type(self).__name__} must say what each member sees")
+
+    def view_event(self, event: Event, member: Member) -> Event | None:
+        """What `member` receives of `event`: all of it, its hint alone, or nothing.
+        Systems that hide part of an event they show override this."""
+        if event.seen_by(member):
+            if event.cause is not None and not event.cause.seen_by(member):
+                return event.model_copy(update={"cause": None})
+            return event
+        if not event.hint:
+            return None
+        return Event(
+            type=event.type,
+            text=event.hint,
+            visibility=event.visibility,
+            hint=event.hint,
+            actor=event.actor,
+        )
+
+    # what systems give --------------------------------------------------------------------
+
+    def offers(self, state: StateT, member: Member) -> list[Offer]:
+        """The system's own offers to an acting member (rolls are offered already)."""
+        return []
+
+    def apply(
+        self, state: StateT, intent: Any, member: Member, dice: DiceSource
+    ) -> tuple[StateT, list[Event]]:
+        """The system's rules step for its own intents (see the class docstring)."""
+        raise self.error(f"{self.name} has no intent {intent.kind!r}")
+
+    def why_not(self, state: StateT, intent: Mapping[str, Any], member: Member) -> str:
+        """Why an intent of a kind not offered now is refused; systems say it better."""
+        return f"no {intent['kind']} is open now"
+
+    # reading JSON -------------------------------------------------------------------------
+
+    def parse_intent(self, intent: BaseModel | Mapping[str, Any]) -> Any:
+        """An intent of this system from a model or its JSON form, or `DataError`."""
+        data = intent.model_dump(mode="json") if isinstance(intent, BaseModel) else intent
+        try:
+            return self._intents.validate_python(data)
+        except ValidationError as problem:
+            raise DataError(f"{self.name}: not an intent: {first_problem(problem)}") from None
+
+    def load(self, data: Mapping[str, Any] | str) -> StateT:
+        """A state of this system from its JSON form (a snapshot), checked, or `DataError`."""
+        try:
+            if isinstance(data, str):
+                return self._state.validate_json(data)
+            return self._state.validate_python(data)
+        except ValidationError as problem:
+            raise DataError(f"{self.name}: not a state: {first_problem(problem)}") from None
+
+    # inside -------------------------------------------------------------------------------
+
+    def _check_offered(self, state: StateT, intent: dict[str, Any], member: Member) -> None:
+        """Refuse an intent that no offer to this member covers, saying why."""
+        who = member.name or member.id
+        if not member.acts:
+            raise PermissionDenied(f"{who} is an observer and only watches")
+        kind = intent["kind"]
+        offers = [o for o in self.legal(state, member) if o.kind == kind]
+        if not offers:
+            if not member.is_gm and self._gm_may(state, intent):
+                raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
+            raise self.error(f"{kind}: {self.why_not(state, intent, member)}")
+        reasons = [o.allows(intent) for o in offers]
+        if all(reasons):
+            raise self.error(f"{kind}: {reasons[0]}")
+
+    def _gm_may(self, state: StateT, intent: dict[str, Any]) -> bool:
+        """Whether the GM could ask for `intent` now (so a player's refusal is one of role)."""
+        gm = Member.gm()
+        return any(
+            o.kind == intent["kind"] and o.allows(intent) is None for o in self.legal(state, gm)
+        )
+
+    def _apply(
+        self, state: StateT, intent: Any, member: Member, dice: DiceSource
+    ) -> tuple[StateT, list[Event]]:
+        if isinstance(intent, RollDice):
+            return state, [roll_event(intent, member.name or member.id, dice)]
+        return self.apply(state, intent, member, dice)
+
+
+def _seen_by_all(events: Sequence[Event], actor: Member) -> Visibility:
+    """Who sees every one of `events`: everyone, the actor and the GM, or the GM alone."""
+    if all(e.visibility == Visibility.PUBLIC for e in events):
+        return Visibility.PUBLIC
+    if all(e.seen_by(actor) for e in events):
+        return Visibility.ACTOR
+    return Visibility.GM
+
+
+def _union(kinds: Sequence[type[BaseModel]]) -> Any:
+    """One model, or the union of several told apart by their `kind`."""
+    if len(kinds) == 1:
+        return kinds[0]
+    return Annotated[Union[tuple(kinds)], Field(discriminator="kind")]  # noqa: UP007
+
+
+def first_problem(problem: ValidationError) -> str:
+    """The first thing pydantic found wrong, on one short line."""
+    first = problem.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the value"
+    return f"{where}: {first['msg']}"[:200]

@@ -1,0 +1,238 @@
+"""The laws every session obeys, checked over random walks of legal intents by random members.
+
+A system's test builds a `Table` (its session, its members, how to fill free fields) and
+calls `check_laws` from a hypothesis test. The walk picks, at each step, a member who may
+act, one of the offers `legal` makes them and a choice within it, resolves it with seeded
+dice and folds the events. Free text it fills with unique *markers*, so that the leak law
+can search what each member received for text that only hidden events held.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from tabletop.dice import SeededDice
+from tabletop.errors import TabletopError
+from tabletop.session import Event, Member, Offer, Session
+
+Pick = Callable[[Sequence[Any]], Any]
+"""Chooses one item of a non-empty sequence (hypothesis draws, or a seeded Random)."""
+
+Filler = Callable[[Offer, str, Pick, str], Any]
+"""A value for free field `name` of an offer (given a fresh marker string), or `NO_VALUE`."""
+
+NO_VALUE = object()
+
+
+def example_filler(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
+    """The offer's own example; free text that takes a marker gets one instead."""
+    choice = offer.fields[name]
+    if name in ("label", "name", "text", "note") and choice.example is not None:
+        return marker
+    return NO_VALUE if choice.example is None else choice.example
+
+
+@dataclass
+class Step:
+    member: Member
+    intent: dict[str, Any]
+    events: list[Event]
+    state: BaseModel
+    """The state after folding the events."""
+    seed: int
+
+
+@dataclass
+class Walk:
+    start: BaseModel
+    steps: list[Step] = field(default_factory=list)
+    refused: int = 0
+    """Open intents the rules refused (a free value the rules do not accept); not folded."""
+
+    @property
+    def events(self) -> list[Event]:
+        return [event for step in self.steps for event in step.events]
+
+    @property
+    def state(self) -> BaseModel:
+        return self.steps[-1].state if self.steps else self.start
+
+
+@dataclass
+class Table:
+    """A session with the members who sit at it, for random walks."""
+
+    session: Session[Any]
+    members: Sequence[Member]
+    filler: Filler = example_filler
+    start: Callable[[], BaseModel] | None = None
+
+    def new(self) -> BaseModel:
+        return self.start() if self.start else self.session.new()
+
+    def intent_from(self, offer: Offer, pick: Pick, marker: str) -> dict[str, Any]:
+        """A complete intent within `offer`."""
+        if offer.closed:
+            return dict(pick(offer.intents))
+        intent: dict[str, Any] = {"kind": offer.kind}
+        for name, choice in offer.fields.items():
+            if choice.values is not None:
+                intent[name] = pick(choice.values)
+            else:
+                value = self.filler(offer, name, pick, marker)
+                if value is not NO_VALUE:
+                    intent[name] = value
+        return json.loads(json.dumps(intent, default=str))
+
+    def walk(self, pick: Pick, steps: int, seed: int = 0) -> Walk:
+        """A random walk of `steps` intents, each offered to the member who sends it."""
+        walk = Walk(start=self.new())
+        state = walk.start
+        for number in range(steps):
+            options = [(m, o) for m in self.members for o in self.session.legal(state, m)]
+            if not options:
+                break
+            member, offer = pick(options)
+            intent = self.intent_from(offer, pick, f"mk{seed}x{number}q")
+            try:
+                events = self.session.resolve(state, intent, member, SeededDice(seed + number))
+            except TabletopError:
+                assert not offer.closed, f"{member.id} was offered {intent} but it was refused"
+                walk.refused += 1
+                continue
+            for event in events:
+                state = self.session.fold(state, event)
+            walk.steps.append(Step(member, intent, events, state, seed + number))
+        return walk
+
+
+# the laws ---------------------------------------------------------------------------------
+
+
+def check_laws(table: Table, pick: Pick, steps: int = 25, seed: int = 0) -> Walk:
+    """Walk the table and check every law on the way; the walk, for more checks."""
+    walk = table.walk(pick, steps, seed)
+    events_round_trip_through_json(walk)
+    folding_from_the_start_gives_the_state_of_play(table, walk)
+    the_same_dice_give_the_same_events(table, walk, seed)
+    for step in [None, *walk.steps]:
+        state = walk.start if step is None else step.state
+        for member in table.members:
+            an_intent_outside_legal_is_refused_and_changes_nothing(table, state, member, pick)
+        the_gm_view_contains_every_players(table, state)
+    for member in table.members:
+        no_member_receives_what_was_hidden_from_them(table, walk, member)
+    return walk
+
+
+def events_round_trip_through_json(walk: Walk) -> None:
+    for event in walk.events:
+        assert Event.model_validate_json(event.model_dump_json()) == event
+
+
+def folding_from_the_start_gives_the_state_of_play(table: Table, walk: Walk) -> None:
+    stored = [Event.model_validate_json(e.model_dump_json()) for e in walk.events]
+    folded = table.session.fold_all(stored, walk.start)
+    assert folded == walk.state
+    loaded = table.session.load(walk.state.model_dump_json())
+    assert loaded == walk.state, "a state must round-trip through JSON"
+
+
+def the_same_dice_give_the_same_events(table: Table, walk: Walk, seed: int) -> None:
+    """Resolving each step again, from the same state with the same dice, tells the same."""
+    state = walk.start
+    for step in walk.steps:
+        again = table.session.resolve(state, step.intent, step.member, SeededDice(step.seed))
+        assert again == step.events
+        state = step.state
+
+
+def an_intent_outside_legal_is_refused_and_changes_nothing(
+    table: Table, state: BaseModel, member: Member, pick: Pick
+) -> None:
+    before = state.model_dump_json()
+    offered = table.session.legal(state, member)
+    for intent in _outside(table, state, member, offered):
+        try:
+            table.session.resolve(state, intent, member, SeededDice(0))
+        except TabletopError:
+            pass
+        else:
+            raise AssertionError(f"{member.id} was not offered {intent}, yet it resolved")
+    assert state.model_dump_json() == before
+
+
+def _outside(
+    table: Table, state: BaseModel, member: Member, offered: list[Offer]
+) -> list[dict[str, Any]]:
+    """Intents no offer to `member` covers: other members' closed choices, and open
+    offers with an enumerated field set to a value not among those allowed."""
+    found = []
+    for other in table.members:
+        for offer in table.session.legal(state, other):
+            for intent in offer.intents:
+                if not any(o.kind == offer.kind and o.allows(intent) is None for o in offered):
+                    found.append(intent)
+    for offer in offered:
+        for name, choice in offer.fields.items():
+            if choice.values is not None:
+                found.append({"kind": offer.kind, name: "not-a-value"})
+    return found[:20]
+
+
+def the_gm_view_contains_every_players(table: Table, state: BaseModel) -> None:
+    gm = next(m for m in table.members if m.is_gm)
+    everything = table.session.view(state, gm)
+    for member in table.members:
+        if not member.is_gm:
+            seen = table.session.view(state, member)
+            assert contains(everything, seen), f"{member.id} sees what the GM does not"
+
+
+def contains(whole: Any, part: Any) -> bool:
+    """Whether `part` is `whole` with some things left out or marked hidden."""
+    if isinstance(part, dict) and set(part) == {"hidden"}:
+        return True
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(
+            key in whole and contains(whole[key], value) for key, value in part.items()
+        )
+    if isinstance(part, list):
+        if not isinstance(whole, list):
+            return False
+        rest = iter(whole)
+        return all(any(contains(w, p) for w in rest) for p in part)
+    return whole == part
+
+
+def no_member_receives_what_was_hidden_from_them(table: Table, walk: Walk, member: Member) -> None:
+    """A marker that only events hidden from `member` held appears nowhere `member` looks:
+    not in what they received of any event, not in their view of the state."""
+    received, shown_in_full, hidden = [], [], []
+    for event in walk.events:
+        shown = table.session.view_event(event, member)
+        if shown is not None:
+            received.append(shown.model_dump_json())
+        if event.seen_by(member):
+            shown_in_full.append(event.model_dump_json())
+        else:
+            hidden.append(event.model_dump_json())
+            assert shown is None or (shown.cause is None and not shown.data), (
+                "a hint carries no facts"
+            )
+    secrets = set(markers("\n".join(hidden))) - set(markers("\n".join(shown_in_full)))
+    seen = "\n".join(received) + json.dumps(table.session.view(walk.state, member))
+    leaked = sorted(m for m in secrets if m in seen)
+    assert not leaked, f"{member.id} received hidden values {leaked}"
+
+
+def markers(text: str) -> list[str]:
+    """The walk's marker strings in `text`."""
+    import re
+
+    return re.findall(r"mk\d+x\d+q", text)
