@@ -277,9 +277,9 @@ def test_play_shows_what_a_player_needs_and_asks_only_real_questions(capsys):
     and a Mariner's wall is named as the board names it."""
     from rich.console import Console
 
+    from tabletop.cli.deadweight_board.render import board_view, choice_label, event_text
     from tabletop.games.deadweight_board.actions import LOOT
     from tabletop.games.deadweight_board.board import ITEM_SHORT, PLANK_BY_NAME, SPACE_BY_NAME
-    from tabletop.games.deadweight_board.render import board_view, choice_label, event_text
     from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions
     from tabletop.games.deadweight_board.setup import new_game
     from tabletop.games.deadweight_board.state import PLANK

@@ -11,13 +11,14 @@ from tabletop.errors import TabletopError
 from tabletop.games.deadweight_board.board import CENTRE_PLANKS, PLANK_NAMES, mirror
 from tabletop.games.deadweight_board.config import (
     DeadweightConfig,
+    check_layout,
     load_config,
     make_config,
     named_layouts,
 )
 from tabletop.games.deadweight_board.errors import ConfigError, LayoutError, StateError
 from tabletop.games.deadweight_board.model import state_from_json, state_to_json
-from tabletop.games.deadweight_board.setup import check_layout, deal_layout, new_game
+from tabletop.games.deadweight_board.setup import deal_layout, new_game
 
 
 def _reference() -> dict:

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.cli.app import main
+from tabletop.cli.constitution.tracker import command_line, parse_line, step
 from tabletop.dice import FixedDice, SeededDice
 from tabletop.systems.constitution import Combat, apply
 from tabletop.systems.constitution.combat import legal_actions
-from tabletop.systems.constitution.tracker import command_line, parse_line, step
 
 
 def run(capsys, *args: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:

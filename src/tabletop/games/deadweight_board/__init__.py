@@ -25,6 +25,7 @@ from tabletop.games.deadweight_board.bots import (
 )
 from tabletop.games.deadweight_board.config import (
     DeadweightConfig,
+    check_layout,
     default_config,
     load_config,
     make_config,
@@ -52,7 +53,7 @@ from tabletop.games.deadweight_board.rules import (
     legal_actions,
     roll_chance,
 )
-from tabletop.games.deadweight_board.setup import check_layout, deal_layout, new_game
+from tabletop.games.deadweight_board.setup import deal_layout, new_game
 from tabletop.games.deadweight_board.simulate import GameRecord, Summary, play_game, run_games
 from tabletop.games.deadweight_board.state import CHANCE_PLAYER, TERMINAL_PLAYER, State
 

@@ -164,3 +164,13 @@ def rope_destinations(space: int, mode: str) -> list[int]:
         return destinations
     lane = range(1, 6) if space <= 5 else range(7, 12)
     return [other for other in lane if other != space]
+
+
+def spacing_neighbours(plank: int, spacing: str) -> list[int]:
+    """The planks that may not share `plank`'s action under the setup spacing rule (AMB-06)."""
+    if spacing == "none":
+        return []
+    near = lane_neighbours(plank)
+    if spacing == "same_action_lane_and_mirror":
+        near.append(mirror(plank))
+    return near

@@ -17,8 +17,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tabletop.data import shipped_data
-from tabletop.games.deadweight_board.board import ITEM_NAMES, KIND_NAMES, SPOT_ORDER
-from tabletop.games.deadweight_board.errors import ConfigError
+from tabletop.games.deadweight_board.board import (
+    CENTRE_PLANKS,
+    ITEM_NAMES,
+    KIND_NAMES,
+    PLANK_NAMES,
+    PLANKS,
+    SPOT_ORDER,
+    spacing_neighbours,
+)
+from tabletop.games.deadweight_board.errors import ConfigError, LayoutError
 
 GemName = Literal["emerald", "pearl", "ruby", "diamond"]
 ItemName = Literal["emerald", "pearl", "ruby", "diamond", "rope", "life_ring"]
@@ -254,8 +262,6 @@ class DeadweightConfig(BaseModel):
     def _fixed_layout_follows_rules(self) -> DeadweightConfig:
         spots = self.fixed_layout()
         if spots is not None:
-            from tabletop.games.deadweight_board.setup import check_layout
-
             check_layout(spots, self)
         return self
 
@@ -322,3 +328,37 @@ def _first_problem(error: ValidationError) -> str:
     where = ".".join(str(part) for part in problem["loc"]) or "config"
     message = problem["msg"].removeprefix("Value error, ")
     return f"config option {where}: {message}"
+
+
+def check_layout(spots: dict[str, PlankSpot], config: DeadweightConfig) -> None:
+    """Refuse a layout that breaks a setup rule, naming the rule (seed §Ship Setup 2;
+    AMB-03 to AMB-06)."""
+    actions = [spots[name].action for name in PLANK_NAMES]
+    wanted = config.plank_counts()
+    have = {kind: actions.count(kind) for kind in KIND_NAMES}
+    if have != wanted:
+        listed = ", ".join(f"{kind} ×{count}" for kind, count in wanted.items() if count)
+        raise LayoutError(f"the layout's planks must be the ship's plank set ({listed})")
+    if actions.index("walk_the_plank") not in CENTRE_PLANKS:
+        raise LayoutError("Walk the Plank must sit in the centre of the ship (S3 or P3)")
+    loot = [spots[name].loot for name in PLANK_NAMES]
+    for gem, count in config.loot_card_counts.items():
+        if loot.count(gem) != count:
+            raise LayoutError(
+                f"the loot-type cards must be the configured mix ({loot.count(gem)} {gem} "
+                f"cards, expected {count})"
+            )
+    life_ring = actions.index("life_ring") if "life_ring" in actions else -1
+    centre_diamond = [k for k in CENTRE_PLANKS if loot[k] == "diamond" and k != life_ring]
+    if not centre_diamond:
+        raise LayoutError("one diamond card must be on a centre spot (S3 or P3)")
+    if life_ring >= 0 and loot[life_ring] != "diamond":
+        raise LayoutError("Plus 1 Life Ring must sit with the other diamond card")
+    for plank in range(PLANKS):
+        for other in spacing_neighbours(plank, config.setup_spacing):
+            if actions[plank] == actions[other] and actions[plank] != "plain":
+                raise LayoutError(
+                    f"no two planks with the same action may be next to each other "
+                    f"({PLANK_NAMES[plank]} and {PLANK_NAMES[other]} are both "
+                    f"{actions[plank]}; setup_spacing = {config.setup_spacing})"
+                )

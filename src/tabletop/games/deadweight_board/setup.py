@@ -7,15 +7,17 @@ from __future__ import annotations
 from tabletop.dice import DiceSource, dice_source
 from tabletop.games.deadweight_board.board import (
     CENTRE_PLANKS,
-    KIND_NAMES,
     PLANK_NAMES,
     PLANKS,
     SPOT_ORDER,
-    lane_neighbours,
-    mirror,
+    spacing_neighbours,
 )
-from tabletop.games.deadweight_board.config import DeadweightConfig, PlankSpot, default_config
-from tabletop.games.deadweight_board.errors import ConfigError, LayoutError
+from tabletop.games.deadweight_board.config import (
+    DeadweightConfig,
+    PlankSpot,
+    default_config,
+)
+from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.ship import Ship
 from tabletop.games.deadweight_board.state import State
 
@@ -26,49 +28,6 @@ CHEST_3_4P = (1, 1, 1, 1, 0, 2)
 CHEST_2P = (1, 1, 0, 0, 1, 1)
 """What each chest holds at setup: one gem of each type and 2 life rings, or with two
 players a life ring, a rope, an emerald and a pearl (seed §Ship Setup 1, 2-player 1)."""
-
-
-def _neighbours(plank: int, spacing: str) -> list[int]:
-    if spacing == "none":
-        return []
-    near = lane_neighbours(plank)
-    if spacing == "same_action_lane_and_mirror":
-        near.append(mirror(plank))
-    return near
-
-
-def check_layout(spots: dict[str, PlankSpot], config: DeadweightConfig) -> None:
-    """Refuse a layout that breaks a setup rule, naming the rule (seed §Ship Setup 2;
-    AMB-03 to AMB-06)."""
-    actions = [spots[name].action for name in PLANK_NAMES]
-    wanted = config.plank_counts()
-    have = {kind: actions.count(kind) for kind in KIND_NAMES}
-    if have != wanted:
-        listed = ", ".join(f"{kind} ×{count}" for kind, count in wanted.items() if count)
-        raise LayoutError(f"the layout's planks must be the ship's plank set ({listed})")
-    if actions.index("walk_the_plank") not in CENTRE_PLANKS:
-        raise LayoutError("Walk the Plank must sit in the centre of the ship (S3 or P3)")
-    loot = [spots[name].loot for name in PLANK_NAMES]
-    for gem, count in config.loot_card_counts.items():
-        if loot.count(gem) != count:
-            raise LayoutError(
-                f"the loot-type cards must be the configured mix ({loot.count(gem)} {gem} "
-                f"cards, expected {count})"
-            )
-    life_ring = actions.index("life_ring") if "life_ring" in actions else -1
-    centre_diamond = [k for k in CENTRE_PLANKS if loot[k] == "diamond" and k != life_ring]
-    if not centre_diamond:
-        raise LayoutError("one diamond card must be on a centre spot (S3 or P3)")
-    if life_ring >= 0 and loot[life_ring] != "diamond":
-        raise LayoutError("Plus 1 Life Ring must sit with the other diamond card")
-    for plank in range(PLANKS):
-        for other in _neighbours(plank, config.setup_spacing):
-            if actions[plank] == actions[other] and actions[plank] != "plain":
-                raise LayoutError(
-                    f"no two planks with the same action may be next to each other "
-                    f"({PLANK_NAMES[plank]} and {PLANK_NAMES[other]} are both "
-                    f"{actions[plank]}; setup_spacing = {config.setup_spacing})"
-                )
 
 
 def _shuffle(items: list, dice: DiceSource) -> None:
@@ -95,7 +54,7 @@ def deal_layout(config: DeadweightConfig, dice: DiceSource) -> dict[str, PlankSp
         if all(
             actions[k] == "plain" or actions[k] != actions[o]
             for k in range(PLANKS)
-            for o in _neighbours(k, config.setup_spacing)
+            for o in spacing_neighbours(k, config.setup_spacing)
         ):
             break
     else:

@@ -14,13 +14,13 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from tabletop.cli.ap2d6.common import Rules, ask_again, read_options
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
 from tabletop.data import write_text_file
 from tabletop.dice import DiceSource, FixedDice, dice_source
 from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6 import health
-from tabletop.systems.ap2d6.cli.common import Rules, ask_again, read_options
 from tabletop.systems.ap2d6.death import gm_view, player_view
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.events import Event, for_role

@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from tabletop.cli import tables
+from tabletop.cli.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json, print_roll
 from tabletop.data import read_data_file, write_text_file
@@ -48,7 +49,6 @@ from tabletop.systems.dead_weight.creation import (
 from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, InputEnded
 from tabletop.systems.dead_weight.events import Event
 from tabletop.systems.dead_weight.odds import advise, pool_odds, spec_for
-from tabletop.systems.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS, solve
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table

@@ -7,11 +7,11 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from tabletop.cli.ap2d6.common import Rules, read_options, read_score
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.ap2d6.checks import Check, check, check_against, contest
-from tabletop.systems.ap2d6.cli.common import Rules, read_options, read_score
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.odds import check_odds
 

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
+from tabletop.cli.constitution.tracker import run_tracker
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
@@ -31,7 +32,6 @@ from tabletop.systems.constitution.initiations import catalogue
 from tabletop.systems.constitution.models import Event
 from tabletop.systems.constitution.odds import check_odds, hit_point_odds
 from tabletop.systems.constitution.options import Options
-from tabletop.systems.constitution.tracker import run_tracker
 from tabletop.systems.constitution.travel import (
     MILES_PER_DAY,
     TRAPPER_SPEED,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from tabletop.systems.ap2d6.cli import character, dying, rolls, tracker
-from tabletop.systems.ap2d6.cli.showcase import showcase
+from tabletop.cli.ap2d6 import character, dying, rolls, tracker
+from tabletop.cli.ap2d6.showcase import showcase
 
 app = typer.Typer(
     help="The 2d6 action-point rules: checks, contests, odds, the AP tracker, death checks.",

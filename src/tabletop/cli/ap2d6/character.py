@@ -8,10 +8,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from tabletop.cli.ap2d6.common import Rules, read_numbers, read_options
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
 from tabletop.dice import dice_source
-from tabletop.systems.ap2d6.cli.common import Rules, read_numbers, read_options
 from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES

@@ -14,11 +14,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from tabletop.cli.ap2d6.common import Rules, ask_again, read_options
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import TabletopError
-from tabletop.systems.ap2d6.cli.common import Rules, ask_again, read_options
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event
