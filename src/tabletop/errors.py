@@ -51,3 +51,7 @@ class RulesError(TabletopError):
 
 class PermissionDenied(RulesError):
     """Something this member may not ask for at a shared table: not their role, not theirs."""
+
+
+class InputEndedError(TabletopError):
+    """The input ran out while a command waited for an answer; nothing was saved."""

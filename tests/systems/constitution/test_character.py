@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from tabletop.dice import FixedDice, SeededDice
 from tabletop.systems.constitution import (
     Character,
+    ConstitutionDataError,
     ConstitutionError,
-    IllegalMove,
     Options,
     add_initiation,
     award_xp,
@@ -85,7 +85,7 @@ def test_awarding_xp_raises_the_level_and_never_takes_xp_away():
     raised, events = award_xp(sage, 3000, "the tomb's gold")
     assert (raised.level, raised.xp, raised.research_owed) == (3, 3000, 2)
     assert [e.kind for e in events] == ["xp", "level"]
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         award_xp(sage, -1, "a penalty")
 
 
@@ -113,7 +113,7 @@ def test_a_character_survives_a_json_round_trip():
 def test_c3_m14_initiations_are_limited_by_level_and_class():
     """§ 4.4: as many initiations as the level; class-exclusive ones need the class."""
     fighter = make_character(character_class="fighter", initiations=("tough",))
-    with pytest.raises(ConstitutionError, match="level 1 allows 1"):
+    with pytest.raises(ConstitutionDataError, match="level 1 allows 1"):
         add_initiation(fighter, "berserk")
     with pytest.raises(ValueError, match="only to fighters"):
         make_character(character_class="sage", initiations=("tough",))
@@ -173,7 +173,7 @@ def test_a_skill_modified_check_needs_a_rating_first():
     hunter = make_character(strength=12, skills={"hunting": 50})
     result = character_check(hunter, "strength", 20, FixedDice([14]), skill="hunting")
     assert result.score == 6 and result.total == 20
-    with pytest.raises(IllegalMove, match="no rating"):
+    with pytest.raises(ConstitutionError, match="no rating"):
         character_check(hunter, "strength", 20, FixedDice([14]), skill="sailing")
     with pytest.raises(ValueError, match="ratings run from 0 to 100"):
         make_character(skills={"hunting": 120})
@@ -185,7 +185,7 @@ def test_c3_t07_improvement_roll_stops_at_the_first_success():
     improved, events = improvement_roll(hero, ["strength", "wits", "will"], FixedDice([12, 15]))
     assert (improved.abilities.strength, improved.abilities.wits) == (12, 10)
     assert [e.kind for e in events] == ["not_improved", "improved"]
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         improvement_roll(hero, ["wits", "wits"], FixedDice([1, 1]))
 
 
@@ -196,10 +196,10 @@ def test_c3_m51_adventurers_reroll_level_times_a_session():
     adventurer, second = spend_reroll(adventurer, first, FixedDice([16]))
     adventurer, third = spend_reroll(adventurer, second, FixedDice([2]))
     assert (second.die, third.die, adventurer.rerolls_left) == (16, 2, 0)
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         spend_reroll(adventurer, third, FixedDice([20]))
     assert end_session(adventurer).rerolls_left == 2
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         spend_reroll(make_character(character_class="fighter"), first, FixedDice([1]))
 
 
@@ -215,7 +215,7 @@ def test_c3_m51_prepared_rummages_with_a_knowledge_check_at_20():
     prepared = make_character(character_class="adventurer", initiations=("prepared",), knowledge=9)
     assert rummage(prepared, FixedDice([11])).success  # 9 + 11 = 20
     assert not rummage(prepared, FixedDice([10])).success
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         rummage(make_character(), FixedDice([10]))
 
 
@@ -224,7 +224,7 @@ def test_c3_m52_haggler_takes_ten_percent_off_on_a_d20_under_charisma():
     haggler = make_character(charisma=12, initiations=("haggler",))
     assert haggle(haggler, Fraction(100), FixedDice([11]))[0] == 90
     assert haggle(haggler, Fraction(100), FixedDice([12]))[0] == 100
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         haggle(make_character(), Fraction(100), FixedDice([1]))
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tabletop.dice import FixedDice
 from tabletop.errors import RollError
 from tabletop.systems.constitution import (
-    ConstitutionError,
+    ConstitutionDataError,
     Options,
     active_defence,
     check,
@@ -120,9 +120,9 @@ def test_c3_a09_advantage_and_disadvantage_cancel_one_for_one():
 
 
 def test_too_many_extra_dice_are_refused():
-    with pytest.raises(ConstitutionError):
+    with pytest.raises(ConstitutionDataError):
         check(0, 20, FixedDice([]), advantage=MAX_EXTRA_DICE + 1)
-    with pytest.raises(ConstitutionError):
+    with pytest.raises(ConstitutionDataError):
         check(0, 20, FixedDice([]), advantage=-1)
 
 
@@ -137,7 +137,7 @@ def test_c3_a11_skill_scales_the_ability(ability, rating, floor, nearest):
 
 
 def test_skill_ratings_outside_0_to_100_are_refused():
-    with pytest.raises(ConstitutionError):
+    with pytest.raises(ConstitutionDataError):
         skill_score(10, 101)
 
 

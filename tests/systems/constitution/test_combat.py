@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice, SeededDice
-from tabletop.systems.constitution import Combat, Combatant, IllegalMove, Options, apply
+from tabletop.systems.constitution import Combat, Combatant, ConstitutionError, Options, apply
 from tabletop.systems.constitution.combat import (
     Add,
     AnswerDirectHit,
@@ -80,7 +80,7 @@ def test_c3_t13_the_initiative_economy():
     assert scores(combat) == {"A": 3, "B": 0, "C": 0}
     assert combat.phase == "round" and combat.forced
     assert combat.get("B").disoriented and combat.get("C").disoriented
-    with pytest.raises(IllegalMove, match="cannot react"):
+    with pytest.raises(ConstitutionError, match="cannot react"):
         apply(combat, React(id="B", cost=2), NO_DICE)
     combat, _ = apply(combat, EndTurn(), NO_DICE)
     assert combat.phase == "between_rounds"  # the bout goes on: A is still above 0
@@ -102,7 +102,7 @@ def test_c3_a50_a_spent_bout_ends_the_bout_not_the_fight():
     assert combat.phase == "between_rounds"
     legal = legal_actions(combat)
     assert ForceBout() not in legal and EndCombat() in legal and Reorient(id="B") in legal
-    with pytest.raises(IllegalMove, match="everyone is at 0"):
+    with pytest.raises(ConstitutionError, match="everyone is at 0"):
         apply(combat.evolve(respite_taken=False), ForceBout(), NO_DICE)
     combat, _ = apply(combat, Reorient(id="A"), FixedDice([3, 16]))
     assert combat.get("A").initiative == 13  # 2d20!kl1 → 3, + wits 10
@@ -117,9 +117,9 @@ def test_c3_a47_the_superior_turn_needs_initiative_left_after_the_ten():
     combatant at 10 or less cannot buy one."""
     combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 10, "B": 4})
     assert combat.superior == () and EndTurn(superior=True) not in legal_actions(combat)
-    with pytest.raises(IllegalMove, match="superior"):
+    with pytest.raises(ConstitutionError, match="superior"):
         apply(combat, EndTurn(superior=True), NO_DICE)
-    with pytest.raises(IllegalMove, match="no initiative left"):
+    with pytest.raises(ConstitutionError, match="no initiative left"):
         apply(combat.evolve(superior=("A",)), EndTurn(superior=True), NO_DICE)
     combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 20, "B": 4})
     combat, _ = apply(combat, ExtraAction(), NO_DICE)
@@ -135,7 +135,7 @@ def test_c3_a12_a_tie_for_highest_gives_nobody_the_superior_turn():
     """C3-A12 option superior_initiative_ties."""
     combat = fight(fighter("A"), fighter("B", "foes"), initiative={"A": 15, "B": 15})
     assert combat.superior == ()
-    with pytest.raises(IllegalMove, match="superior"):
+    with pytest.raises(ConstitutionError, match="superior"):
         apply(combat, EndTurn(superior=True), NO_DICE)
     generous = Options(superior_initiative_ties="all_tied")
     tied = Combat()
@@ -160,19 +160,19 @@ def test_c3_a13_overspending_clamps_to_zero_or_is_refused():
     assert scores(combat)["C"] == 0
     strict = Options(overspend_initiative="refuse")
     combat, _ = apply(abc(), React(id="B", cost=10), NO_DICE, strict)
-    with pytest.raises(IllegalMove, match="has 5 initiative"):
+    with pytest.raises(ConstitutionError, match="has 5 initiative"):
         apply(combat, React(id="B", cost=10), NO_DICE, strict)
 
 
 def test_reactions_cost_two_five_or_ten_only():
     """§ 5.4."""
-    with pytest.raises(IllegalMove, match="2, 5 or 10"):
+    with pytest.raises(ConstitutionError, match="2, 5 or 10"):
         apply(abc(), React(id="B", cost=3), NO_DICE)
 
 
 def test_the_acting_combatant_buys_an_extra_action_not_a_reaction():
     """§ 5.2–5.4: a reaction answers someone else's action."""
-    with pytest.raises(IllegalMove, match="extra action"):
+    with pytest.raises(ConstitutionError, match="extra action"):
         apply(abc(), React(id="A", cost=2), NO_DICE)
 
 
@@ -180,7 +180,7 @@ def test_c3_a14_an_extra_action_costs_ten_and_five_with_bow_training():
     """§ 5.2, § 7.8, C3-A14."""
     combat, _ = apply(abc(), ExtraAction(), NO_DICE)
     assert scores(combat)["A"] == 13 and "A" in combat.permits
-    with pytest.raises(IllegalMove, match="bow training"):
+    with pytest.raises(ConstitutionError, match="bow training"):
         apply(abc(), ExtraAction(bow=True), NO_DICE)
     archer = fight(
         fighter("A", bow_training=True), fighter("B", "foes"), initiative={"A": 20, "B": 5}
@@ -198,25 +198,25 @@ def test_c3_a13_at_zero_there_is_nothing_left_to_buy_with():
     combat, _ = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([3]))
     combat, _ = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([3]))
     assert ExtraAction() not in legal_actions(combat)
-    with pytest.raises(IllegalMove, match="nothing to spend"):
+    with pytest.raises(ConstitutionError, match="nothing to spend"):
         apply(combat, ExtraAction(), NO_DICE)
     for _ in range(2):
         combat, _ = apply(combat, EndTurn(), NO_DICE)
     assert Spend(id="A", cost=2) not in legal_actions(combat)
-    with pytest.raises(IllegalMove, match="nothing to spend"):
+    with pytest.raises(ConstitutionError, match="nothing to spend"):
         apply(combat, Spend(id="A", cost=2), NO_DICE)
 
 
 def test_an_attack_needs_the_turn_or_paid_initiative():
     """§ 5.2: one action at one's count; more must be bought with initiative."""
     combat = abc()
-    with pytest.raises(IllegalMove, match="needs the combatant's turn"):
+    with pytest.raises(ConstitutionError, match="needs the combatant's turn"):
         apply(combat, AttackAction(attacker="C", target="A"), NO_DICE)
     combat, _ = apply(combat, React(id="C", cost=5, what="attack"), NO_DICE)
     combat, events = apply(combat, AttackAction(attacker="C", target="A"), FixedDice([3]))
     assert events[0].kind == "attack" and "C" not in combat.permits
     combat, _ = apply(combat, AttackAction(attacker="A", target="C"), FixedDice([3]))
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         apply(combat, AttackAction(attacker="A", target="C"), FixedDice([3]))
 
 
@@ -248,7 +248,7 @@ def test_c3_m35_a_direct_hit_waits_for_the_defender_to_pay_or_take_it():
     assert combat.pending_direct_hit is not None and events[-1].kind == "direct_hit"
     assert "(3 damage)" in events[-1].message and "at DC 23" in events[-1].message
     assert legal_actions(combat) == [AnswerDirectHit(pay=False), AnswerDirectHit(pay=True)]
-    with pytest.raises(IllegalMove, match="answer the direct hit"):
+    with pytest.raises(ConstitutionError, match="answer the direct hit"):
         apply(combat, EndTurn(), NO_DICE)
     paid, _ = apply(combat, AnswerDirectHit(pay=True), NO_DICE)
     assert paid.get("B").hp == 2 and paid.pending_direct_hit is None
@@ -262,7 +262,7 @@ def test_c3_m32_active_defence_as_main_action_lasts_the_round():
     combat = abc()
     combat, _ = apply(combat, Defend(id="A"), FixedDice([15]))
     assert combat.get("A").current_ac == 25
-    with pytest.raises(IllegalMove, match="shield or training"):
+    with pytest.raises(ConstitutionError, match="shield or training"):
         apply(combat, React(id="C", cost=2) and Defend(id="C"), NO_DICE)
 
 
@@ -294,9 +294,9 @@ def test_c3_m28_henchmen_are_at_1_and_act_on_a_command():
     assert combat.get("Grunt").turns_left == 0 and "Grunt" in combat.permits
     combat, _ = apply(combat, Command(commander="Boss", followers=("Sworn",)), NO_DICE)
     assert combat.get("Sworn").initiative == 2
-    with pytest.raises(IllegalMove, match="does not take orders"):
+    with pytest.raises(ConstitutionError, match="does not take orders"):
         apply(combat, Command(commander="Hero", followers=("Grunt",)), NO_DICE)
-    with pytest.raises(IllegalMove, match="always 1"):
+    with pytest.raises(ConstitutionError, match="always 1"):
         apply(
             Combat(combatants=(combat.get("Grunt").evolve(initiative=None, commander=None),)),
             RollInitiative(id="Grunt"),
@@ -321,10 +321,10 @@ def test_c3_a52_one_order_out_of_turn_costs_the_commander_five_for_all_its_follo
     assert scores(combat) == {"Hero": 20, "Boss": 10, "G1": 1, "G2": 1, "Sworn": 2}
     assert [e.kind for e in events] == ["order", "command", "command", "command"]
     assert combat.permits == ("G1", "G2", "Sworn")
-    with pytest.raises(IllegalMove, match="already acted"):
+    with pytest.raises(ConstitutionError, match="already acted"):
         apply(combat, Command(commander="Boss", followers=("G1",)), NO_DICE)
     spent = combat.replace(combat.get("Sworn").evolve(initiative=0))
-    with pytest.raises(IllegalMove, match="cannot react"):
+    with pytest.raises(ConstitutionError, match="cannot react"):
         apply(spent, Command(commander="Boss", followers=("Sworn",)), NO_DICE)
     with pytest.raises(ValueError, match="named once"):
         Command(commander="Boss", followers=("G1", "G1"))
@@ -351,7 +351,7 @@ def test_c3_m28_a_henchman_reorients_to_1_without_rolling():
 
 def test_a_commander_must_join_before_their_followers():
     """§ 5.11: an order needs a superior in the fight; a dangling name is refused at once."""
-    with pytest.raises(IllegalMove, match="must join the fight first"):
+    with pytest.raises(ConstitutionError, match="must join the fight first"):
         apply(Combat(), Add(combatant=fighter("Grunt", commander="Boss")), NO_DICE)
 
 
@@ -386,7 +386,7 @@ def test_c3_m23_reorienting_rerolls_with_a_penalty_die_at_zero_and_skips_the_tur
     assert events[0].dice[0].expression == "2d20!kl1" and combat.get("C").initiative == 14
     combat, _ = apply(combat, NextRound(), NO_DICE)
     assert combat.get("C").turns_left == 0
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         apply(combat, ForceBout(), NO_DICE)
 
 
@@ -396,7 +396,7 @@ def test_c3_m25_a_bout_cannot_be_forced_once_the_respite_is_used():
     for _ in range(3):
         combat, _ = apply(combat, EndTurn(), NO_DICE)
     combat, _ = apply(combat, Spend(id="A", cost=2, what="drink a potion"), NO_DICE)
-    with pytest.raises(IllegalMove, match="respite"):
+    with pytest.raises(ConstitutionError, match="respite"):
         apply(combat, ForceBout(), NO_DICE)
 
 
@@ -443,7 +443,7 @@ def test_c3_m37_stored_shots_are_released_when_the_target_takes_damage():
         FixedDice([12]),
     )
     assert combat.get("Orc").hp == 9 and len(combat.get("Archer").stored) == 1
-    with pytest.raises(IllegalMove, match="released when"):
+    with pytest.raises(ConstitutionError, match="released when"):
         apply(combat, ReleaseStored(shooter="Archer"), NO_DICE)
     combat, _ = apply(combat, EndTurn(), NO_DICE)
     combat, _ = apply(combat, AttackAction(attacker="Knight", target="Orc"), FixedDice([12, 2]))
@@ -468,7 +468,7 @@ def test_c3_m37_a_stored_shot_joins_damage_only_as_it_is_dealt():
     assert ReleaseStored(shooter="Archer") in legal_actions(combat)
     later, _ = apply(combat, EndTurn(), NO_DICE)
     assert ReleaseStored(shooter="Archer") not in legal_actions(later)
-    with pytest.raises(IllegalMove, match="released when"):
+    with pytest.raises(ConstitutionError, match="released when"):
         apply(later, ReleaseStored(shooter="Archer"), FixedDice([5]))
 
 
@@ -495,7 +495,7 @@ def test_c3_m29_a_failed_morale_check_breaks_the_combatant():
     assert held.get("Orc").fighting
     fled, _ = apply(combat, MoraleCheck(id="Orc"), FixedDice([4, 4]))
     assert fled.get("Orc").status == "fled"
-    with pytest.raises(IllegalMove, match="no morale"):
+    with pytest.raises(ConstitutionError, match="no morale"):
         apply(combat, MoraleCheck(id="A"), NO_DICE)
 
 
@@ -513,9 +513,9 @@ def test_c3_m49_a_tactician_has_one_free_tactical_action_a_round():
     """§ 7.3."""
     combat = fight(fighter("T", tactician=True), fighter("B", "foes"), initiative={"T": 5, "B": 9})
     combat, _ = apply(combat, Tactical(id="T"), NO_DICE)
-    with pytest.raises(IllegalMove, match="used this round"):
+    with pytest.raises(ConstitutionError, match="used this round"):
         apply(combat, Tactical(id="T"), NO_DICE)
-    with pytest.raises(IllegalMove, match="no tactician"):
+    with pytest.raises(ConstitutionError, match="no tactician"):
         apply(combat, Tactical(id="B"), NO_DICE)
 
 
@@ -523,11 +523,11 @@ def test_illegal_moves_change_nothing_and_the_combat_round_trips_through_json():
     combat = abc()
     before = combat.model_dump_json()
     for bad in (Begin(), NextRound(), EndCombat(), Reorient(id="A"), React(id="Z", cost=2)):
-        with pytest.raises(IllegalMove):
+        with pytest.raises(ConstitutionError):
             apply(combat, bad, NO_DICE)
     assert combat.model_dump_json() == before
     assert Combat.model_validate_json(before) == combat
-    with pytest.raises(IllegalMove, match="already a combatant"):
+    with pytest.raises(ConstitutionError, match="already a combatant"):
         apply(Combat(combatants=(fighter("A"),)), Add(combatant=fighter("A")), NO_DICE)
 
 
@@ -546,7 +546,7 @@ def test_c3_a13_when_overspending_is_refused_only_what_can_be_paid_is_offered():
     assert React(id="B", cost=2) in legal and React(id="B", cost=5) not in legal
     assert React(id="A", cost=5) in legal and React(id="A", cost=10) not in legal
     assert ExtraAction() in legal  # C at 12 can pay 10
-    with pytest.raises(IllegalMove, match="has 4 initiative, not the 5"):
+    with pytest.raises(ConstitutionError, match="has 4 initiative, not the 5"):
         apply(combat, React(id="B", cost=5), NO_DICE, strict)
     assert React(id="B", cost=10) in legal_actions(combat)  # clamped by default: B ends at 0
     combat, _ = apply(combat, ExtraAction(), NO_DICE, strict)

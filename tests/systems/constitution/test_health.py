@@ -6,7 +6,7 @@ import pytest
 
 from tabletop.dice import FixedDice
 from tabletop.systems.constitution import (
-    IllegalMove,
+    ConstitutionError,
     Options,
     direct_hit,
     good_night,
@@ -127,7 +127,7 @@ def test_c3_m47_a_direct_hit_can_be_bought_off_at_10_hp_per_attacker_level():
     hero = make_character(level=3, hp=15)
     paid, injury, _ = direct_hit(hero, 4, 1, FixedDice([]), pay_hit_points=True)
     assert paid.hp == 5 and injury is None
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         direct_hit(hero, 4, 2, FixedDice([]), pay_hit_points=True)
 
 
@@ -143,7 +143,7 @@ def test_c3_a16_direct_hit_injury_dc_is_20_plus_damage_or_flat():
 def test_c3_m46_a_player_may_let_a_major_wound_kill_the_character():
     """§ 6.10."""
     hero = make_character()
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         die_of_wounds(hero)
     hero, _, _ = injury_saves(hero, 20, FixedDice([2, 15]))
     assert die_of_wounds(hero).dead
@@ -151,9 +151,9 @@ def test_c3_m46_a_player_may_let_a_major_wound_kill_the_character():
 
 def test_the_dead_take_no_more_damage_and_negative_damage_is_refused():
     hero = make_character(dead=True, standing=False)
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         take_damage(hero, 1, FixedDice([]))
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         take_damage(make_character(), -1, FixedDice([]))
 
 

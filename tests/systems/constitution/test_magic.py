@@ -6,7 +6,7 @@ import pytest
 
 from tabletop.dice import FixedDice
 from tabletop.systems.constitution import (
-    IllegalMove,
+    ConstitutionError,
     KnownSpell,
     Options,
     ask_blessing,
@@ -81,7 +81,7 @@ def test_c3_m57_preparing_then_casting_on_a_d100_at_or_under_the_rating():
     assert cast.success and sage.prepared == ("Fireball",)
     sage, cast = cast_prepared(sage, "Fireball", FixedDice([41]))
     assert not cast.success
-    with pytest.raises(IllegalMove, match="has not prepared"):
+    with pytest.raises(ConstitutionError, match="has not prepared"):
         cast_prepared(sage, "Fireball", FixedDice([1]))
 
 
@@ -102,11 +102,11 @@ def test_c3_m57_a_second_preparation_in_a_day_tires():
 
 def test_preparing_needs_goetia_a_spell_book_and_fitting_slots():
     """§ 12.3, § 12.7, § 12.5."""
-    with pytest.raises(IllegalMove, match="cannot prepare"):
+    with pytest.raises(ConstitutionError, match="cannot prepare"):
         prepare_spells(make_character(), [])
-    with pytest.raises(IllegalMove, match="spell book"):
+    with pytest.raises(ConstitutionError, match="spell book"):
         prepare_spells(magician(has_spell_book=False), ["Light"])
-    with pytest.raises(IllegalMove, match="do not fit"):
+    with pytest.raises(ConstitutionError, match="do not fit"):
         prepare_spells(magician(), ["Fireball"])
 
 
@@ -123,7 +123,7 @@ def test_c3_a20_the_spell_improvement_roll():
         FixedDice([50, 6]),
     )
     assert capped.spells["Light"].rating == 100
-    with pytest.raises(IllegalMove, match="tried no spell"):
+    with pytest.raises(ConstitutionError, match="tried no spell"):
         spell_improvement(magician(), "Light", FixedDice([50]))
 
 
@@ -153,19 +153,19 @@ def test_c3_m59_research_routes():
         "Ward",
         37,
     )
-    with pytest.raises(IllegalMove, match="spell list"):
+    with pytest.raises(ConstitutionError, match="spell list"):
         research_subject("writings", FixedDice([]))
 
 
 def test_c3_m59_learning_needs_a_book_an_opening_initiation_and_an_owed_research():
     """§ 12.8, § 8.3–8.5."""
     sage = magician(level=2)
-    with pytest.raises(IllegalMove, match="only on gaining a level"):
+    with pytest.raises(ConstitutionError, match="only on gaining a level"):
         learn_spell(sage, "Sleep", KnownSpell(level=1, rating=50))
     sage = breakthrough(sage)
     learned = learn_spell(sage, "Sleep", KnownSpell(level=1, rating=50))
     assert "Sleep" in learned.spells and learned.research_owed == 0
-    with pytest.raises(IllegalMove, match="no initiation"):
+    with pytest.raises(ConstitutionError, match="no initiation"):
         learn_spell(breakthrough(sage), "Burn", KnownSpell(level=2, rating=50, school="fire"))
     pyromancer = make_character(
         character_class="sage",
@@ -194,9 +194,9 @@ def test_c3_m54_blessings_and_penance():
     assert priest.penance == 1 and blessing.active
     priest, just_blessing, _ = ask_blessing(priest, "the village", "scourge the undead", just=True)
     assert purpose_fulfilled(priest, just_blessing).penance == 0
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         purpose_fulfilled(priest, blessing)
-    with pytest.raises(IllegalMove, match="not ordained"):
+    with pytest.raises(ConstitutionError, match="not ordained"):
         ask_blessing(make_character(), "x", "y", just=True)
 
 

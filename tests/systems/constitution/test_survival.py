@@ -6,8 +6,8 @@ import pytest
 
 from tabletop.dice import FixedDice
 from tabletop.systems.constitution import (
+    ConstitutionError,
     Deprivation,
-    IllegalMove,
     Options,
     deprivation_injury,
     pass_day,
@@ -102,7 +102,7 @@ def test_c3_m78_three_failed_water_saves_kill():
     for _ in range(3):
         state, events = pass_day(state, hero, FixedDice([2]), drank=False)
     assert state.dead and any(e.kind == "dead" for e in events)
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         pass_day(state, hero, NO_DICE)
 
 
@@ -135,7 +135,7 @@ def test_c3_m79_staying_awake_is_a_will_check_at_25_with_the_penalties():
     state = Deprivation(hours_awake=48)
     result = stay_awake(hero, state, FixedDice([18]))
     assert result.score == 8 and result.dc == 25 and result.success
-    with pytest.raises(IllegalMove):
+    with pytest.raises(ConstitutionError):
         stay_awake(hero, Deprivation(), FixedDice([1]))
 
 

@@ -16,8 +16,8 @@ from tabletop.systems.dead_weight import (
     AttributeTest,
     Automatic,
     DauntlessRoll,
+    DeadWeightError,
     Help,
-    IllegalChoice,
     Npc,
     Options,
     Outcome,
@@ -128,7 +128,7 @@ def test_a_player_cannot_re_roll_on_the_gms_turn():
     test, _ = start_test(roller, TestSetup(attribute=STR, disadvantage=1), FixedDice([5, 2]))
     test, _ = play(test, Pass())
     before = test.model_dump()
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         test.choose(Reroll(resource=Resource.PROFICIENCY, die=1), FixedDice([6]))
     assert test.model_dump() == before
 
@@ -145,7 +145,7 @@ def test_rolling_fewer_dice_than_the_pool():
     roller = character(DEX, score=3)
     test, _ = start_test(roller, TestSetup(attribute=DEX, dice=1), FixedDice([5]))
     assert test.faces() == (5,) and test.verdict == Outcome.SUCCESS
-    with pytest.raises(IllegalChoice, match="roll fewer"):
+    with pytest.raises(DeadWeightError, match="roll fewer"):
         start_test(roller, TestSetup(attribute=DEX, dice=4), FixedDice([1, 1, 1, 1]))
 
 
@@ -182,25 +182,25 @@ def test_dw_a11_option_counts_the_paid_fatigue():
 
 def test_dw_t07_dw_a12_extra_effort_is_refused_when_it_would_wound():
     roller = character(STR, score=2, fatigue=2)
-    with pytest.raises(IllegalChoice, match="would be a wound"):
+    with pytest.raises(DeadWeightError, match="would be a wound"):
         start_test(roller, TestSetup(attribute=STR, extra_effort=True), FixedDice([4, 4]))
     plagued = character(STR, score=3, afflictions=[Affliction.PLAGUED])
-    with pytest.raises(IllegalChoice, match="plagued"):
+    with pytest.raises(DeadWeightError, match="plagued"):
         start_test(plagued, TestSetup(attribute=STR, extra_effort=True), FixedDice([4] * 4))
 
 
 def test_sleepy_forbids_extra_effort_and_helping():
     sleepy = character(STR, score=3, afflictions=[Affliction.SLEEPY])
-    with pytest.raises(IllegalChoice, match="sleepy"):
+    with pytest.raises(DeadWeightError, match="sleepy"):
         start_test(sleepy, TestSetup(attribute=STR, extra_effort=True), FixedDice([4] * 4))
-    with pytest.raises(IllegalChoice, match="sleepy"):
+    with pytest.raises(DeadWeightError, match="sleepy"):
         start_test(character(STR, score=2), TestSetup(), FixedDice([4] * 3), [Help(helper=sleepy)])
 
 
 def test_extra_effort_is_not_allowed_while_keeping_it_safe():
     roller = character(STR, score=3)
     setup = TestSetup(attribute=STR, extra_effort=True, keep_it_safe=True)
-    with pytest.raises(IllegalChoice, match="keeping it safe"):
+    with pytest.raises(DeadWeightError, match="keeping it safe"):
         start_test(roller, setup, FixedDice([4] * 3))
     assert roller.attribute(STR).fatigue == 0
 
@@ -299,7 +299,7 @@ def test_dw_m09_the_burden_gives_disadvantage_no_proficiency_and_insight():
     assert test.roller.insight == 2
     assert test.roller.expedition.burden_used_this_session
     again = test.roller
-    with pytest.raises(IllegalChoice, match="once per session"):
+    with pytest.raises(DeadWeightError, match="once per session"):
         start_test(again, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
 
 
@@ -310,9 +310,9 @@ def test_dw_m09_the_burden_on_a_decision_and_a_new_session():
     roller = character(STR, score=2)
     burdened, events = use_burden(roller)
     assert burdened.insight == 2 and events[0].kind == "burden"
-    with pytest.raises(IllegalChoice, match="once per session"):
+    with pytest.raises(DeadWeightError, match="once per session"):
         use_burden(burdened)
-    with pytest.raises(IllegalChoice, match="once per session"):
+    with pytest.raises(DeadWeightError, match="once per session"):
         start_test(burdened, TestSetup(attribute=STR, burden=True), FixedDice([5, 2]))
     fresh, _ = begin_session(burdened)
     assert not fresh.expedition.burden_used_this_session
@@ -413,9 +413,9 @@ def test_a_helpers_extra_effort_rolls_two_dice_and_pays_first():
 def test_a_paranoid_character_cannot_be_helped_and_one_helper_is_the_limit():
     paranoid = character(PRE, score=2, traumas=[Trauma.PARANOID])
     helper = character(PRE, score=2, name="Zael")
-    with pytest.raises(IllegalChoice, match="paranoid"):
+    with pytest.raises(DeadWeightError, match="paranoid"):
         start_test(paranoid, TestSetup(attribute=PRE), FixedDice([1] * 3), [Help(helper=helper)])
-    with pytest.raises(IllegalChoice, match="1 helper"):
+    with pytest.raises(DeadWeightError, match="1 helper"):
         start_test(
             character(PRE, score=2),
             TestSetup(attribute=PRE),
@@ -449,13 +449,13 @@ def test_dw_m50_an_npc_tests_with_its_level_and_takes_no_fatigue():
     assert test.pool == 2 and test.turn == Side.GM
     test, _ = play(test, Pass())
     assert test.verdict == Outcome.SUCCESS and not test.fatigue
-    with pytest.raises(IllegalChoice, match="not NPCs"):
+    with pytest.raises(DeadWeightError, match="not NPCs"):
         start_test(ghoul, TestSetup(extra_effort=True), FixedDice([1, 4]))
 
 
 def test_a_fainted_character_cannot_test():
     roller = character(STR, score=2, condition={"fainted": True})
-    with pytest.raises(IllegalChoice, match="cannot act"):
+    with pytest.raises(DeadWeightError, match="cannot act"):
         start_test(roller, TestSetup(), FixedDice([1, 1]))
 
 

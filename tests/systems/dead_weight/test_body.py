@@ -14,7 +14,7 @@ from tabletop.systems.dead_weight import (
     ArmourPart,
     Attribute,
     Character,
-    IllegalChoice,
+    DeadWeightError,
     Item,
     Npc,
     Options,
@@ -91,7 +91,7 @@ def test_dw_t13_a_full_attribute_must_convert():
     add = WoundPlacement(attribute=PRE)
     c, _ = receive_wounds(c, 1, [add], FixedDice([]))
     assert str(c.attribute(PRE)) == "3/0 F2 W1"
-    with pytest.raises(IllegalChoice, match="must turn a fatigue"):
+    with pytest.raises(DeadWeightError, match="must turn a fatigue"):
         receive_wounds(c, 1, [add], FixedDice([]))
     c, _ = receive_wounds(c, 1, [WoundPlacement(attribute=PRE, convert=True)], FixedDice([]))
     assert str(c.attribute(PRE)) == "3/0 F1 W2"
@@ -99,9 +99,9 @@ def test_dw_t13_a_full_attribute_must_convert():
 
 def test_a_bad_placement_changes_nothing():
     c = character(PRE, score=2, wounds=2)
-    with pytest.raises(IllegalChoice, match="cannot hold"):
+    with pytest.raises(DeadWeightError, match="cannot hold"):
         receive_wounds(c, 1, [WoundPlacement(attribute=PRE)], FixedDice([]))
-    with pytest.raises(IllegalChoice, match="more wound"):
+    with pytest.raises(DeadWeightError, match="more wound"):
         receive_wounds(c, 2, [WoundPlacement(attribute=STR)], FixedDice([]))
     assert c.attribute(PRE).wounds == 2
 
@@ -162,7 +162,7 @@ def test_mortal_row_three_asks_for_a_trauma_then_chronic_pain_asks_for_a_score()
     assert c.pending[0].kind == PendingKind.CHOOSE_TRAUMA
     c, _ = resolve_pending(c, "chronic pain")
     assert c.pending[0].kind == PendingKind.LOWER_SCORE
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         resolve_pending(c, "LUCK")
     c, _ = resolve_pending(c, "DEX")
     assert str(c.attribute(DEX)) == "0/0 F0 W0" and not c.pending
@@ -214,7 +214,7 @@ def test_dw_x06_mortal_row_zero_discards_the_rest_of_the_blow():
 def test_dw_m46_dw_a17_fainting_then_waking_on_the_risk_die():
     c, _ = receive_fatigue(character(INT, score=0), INT)
     assert c.condition.faint_turns == 1
-    with pytest.raises(IllegalChoice, match="wait"):
+    with pytest.raises(DeadWeightError, match="wait"):
         try_to_wake(c, FixedDice([1]))
     c, _ = pass_fainted_turn(c)
     still, _ = try_to_wake(c, FixedDice([3]))
@@ -227,7 +227,7 @@ def test_dw_m46_dw_a17_fainting_then_waking_on_the_risk_die():
 
 def test_dw_a38_stabilising_waits_for_the_end_of_combat_except_on_the_verge():
     hurt, _ = mortally_wound(full_of_wounds(), FixedDice([4]))
-    with pytest.raises(IllegalChoice, match="combat is over"):
+    with pytest.raises(DeadWeightError, match="combat is over"):
         stabilise(hurt, "first aid kit", in_combat=True)
     saved, _ = stabilise(hurt, "medical supply", in_combat=False)
     assert saved.condition.can_act
@@ -248,15 +248,15 @@ def test_dw_t15_an_enemy_dies_past_its_wound_count():
 
 def test_healing_is_blocked_by_hunger_thirst_and_curses():
     hungry = character(STR, score=2, wounds=1, fatigue=1, afflictions=[Affliction.HUNGRY])
-    with pytest.raises(IllegalChoice, match="hungry"):
+    with pytest.raises(DeadWeightError, match="hungry"):
         heal_wounds(hungry, STR)
     recovered, _ = recover_fatigue(hungry, STR)
     assert recovered.attribute(STR).fatigue == 0
     parched = character(STR, score=2, fatigue=1, afflictions=[Affliction.PARCHED])
-    with pytest.raises(IllegalChoice, match="parched"):
+    with pytest.raises(DeadWeightError, match="parched"):
         recover_fatigue(parched, STR)
     cursed = character(STR, score=2, wounds=1, afflictions=[Affliction.CURSED])
-    with pytest.raises(IllegalChoice, match="cursed"):
+    with pytest.raises(DeadWeightError, match="cursed"):
         heal_wounds(cursed, STR, by_resting=True)
     healed, _ = heal_wounds(cursed, STR)
     assert healed.attribute(STR).wounds == 0
@@ -303,7 +303,7 @@ def test_dw_m40_zael_blocks_one_wound_and_damages_his_armour():
 def test_a_four_both_blocks_and_damages_and_fewer_dice_may_be_rolled():
     result = armour_roll(1, ArmourPart(points=3, maximum=3), FixedDice([4]), count=1)
     assert (result.blocked, result.damage, result.wounds_after) == (1, 1, 0)
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         armour_roll(1, ArmourPart(points=1, maximum=1), FixedDice([4, 4]), count=2)
 
 
@@ -318,7 +318,7 @@ def test_dw_m41_worn_multi_part_armour_defends_with_one_part():
     assert through == 0
     parts = next(i for i in c.inventory.items() if i.name == "scale coat").armour
     assert [p.points for p in parts] == [2, 1]
-    with pytest.raises(IllegalChoice, match="wears no armour"):
+    with pytest.raises(DeadWeightError, match="wears no armour"):
         defend(c, 2, "helmet", FixedDice([4]))
 
 
@@ -339,9 +339,9 @@ def test_dw_m51_crafting_repairs_two_armour_points_in_camp():
     again, _ = camp_repair(crafter, repaired, "scale coat")
     parts = next(i for i in again.inventory.items() if i.name == "scale coat").armour
     assert [p.points for p in parts] == [2, 2]
-    with pytest.raises(IllegalChoice, match="crafting"):
+    with pytest.raises(DeadWeightError, match="crafting"):
         camp_repair(wearer, wearer, "scale coat")
-    with pytest.raises(IllegalChoice, match="wears no armour"):
+    with pytest.raises(DeadWeightError, match="wears no armour"):
         camp_repair(crafter, wearer, "helmet")
 
 
@@ -353,7 +353,7 @@ def test_dw_a35_hardened_after_armour_resists_by_its_test():
     assert wounds_after_hardened(2, test) == 0
     test, _ = throw_test(announced, FixedDice([5, 2]))
     assert wounds_after_hardened(2, test) == 1
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         hardened_test(tough, 0)
 
 

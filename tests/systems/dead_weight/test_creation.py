@@ -12,7 +12,7 @@ from tabletop.systems.dead_weight import (
     Attribute,
     Character,
     CharacterClass,
-    IllegalChoice,
+    DeadWeightError,
     ItemTag,
     LifePath,
     Options,
@@ -112,7 +112,7 @@ def test_dw_t19_the_second_case_strength_stays_at_the_limits():
 def test_dw_a02_insight_re_rolls_up_to_two_dice_and_the_new_faces_stand():
     creation, _ = begin_creation(FixedDice([1, 1, 3]))
     assert "reroll" in creation.decision().kinds
-    with pytest.raises(IllegalChoice, match="one or two dice"):
+    with pytest.raises(DeadWeightError, match="one or two dice"):
         creation.choose(RerollDice(dice=(0, 1, 2)), FixedDice([6, 6, 6]))
     creation, _ = creation.choose(RerollDice(dice=(0, 1)), FixedDice([6, 6]))
     assert creation.dice == (6, 6, 3) and creation.character.insight == 0
@@ -131,7 +131,7 @@ def test_dw_m04_dw_a03_the_party_free_re_roll_once_for_a_shared_entry():
     assert "free re-roll" in creation.decision().prompt
     creation, _ = creation.choose(RerollDice(dice=(2,), free=True), FixedDice([3]))
     assert creation.dice == (1, 1, 3) and creation.character.insight == 1
-    with pytest.raises(IllegalChoice, match="no free re-roll"):
+    with pytest.raises(DeadWeightError, match="no free re-roll"):
         creation.choose(RerollDice(dice=(2,), free=True), FixedDice([3]))
 
 
@@ -142,7 +142,7 @@ def test_dw_a27_tragedy_nine_raises_the_lowest_score_chosen_on_a_tie():
     creation, _ = keep(creation)
     decision = creation.decision()
     assert decision.options == ("INT", "PRE")
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         creation.choose(PickAttribute(attribute=Attribute.STR), FixedDice([]))
     creation, _ = creation.choose(PickAttribute(attribute=Attribute.PRE), FixedDice([1, 1]))
     pre = creation.character.attribute(Attribute.PRE)
@@ -228,7 +228,7 @@ def test_dw_m11_skills_upgrade_when_gained_twice():
     assert upgraded.skills == (Skill.MASTER_CHEF,)
     again, _events = gain_skill(upgraded, Skill.COOKING)
     assert again.skills == (Skill.MASTER_CHEF,)
-    with pytest.raises(IllegalChoice, match="before"):
+    with pytest.raises(DeadWeightError, match="before"):
         learn_skill(character(), Skill.BEASTMASTER)
     shield, _ = gain_skill(character(), Skill.SHIELD_MASTER)  # DW-A28: from a table
     assert shield.skills == (Skill.SHIELD_MASTER,)
@@ -238,7 +238,7 @@ def test_a_camping_supply_for_a_party_that_got_none():
     party = [character(name="A"), character(name="B")]
     given_one = give_camping_supply(party, 1)
     assert given_one[1].inventory.has(ItemTag.CAMPING_SUPPLY)
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         give_camping_supply(given_one, 0)
 
 
@@ -248,7 +248,7 @@ def test_quirk_24_unveils_a_new_infancy():
     c = creation.character.model_copy(update={"quirks": (past,)})
     unveiled, _ = unveil_true_past(c, FixedDice([6, 6, 5, 1, 1, 1, 1]))
     assert unveiled.life_path.infancy == "Blue Blood"
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         unveil_true_past(unveiled, FixedDice([6, 6, 5, 1, 1, 1, 1]))
 
 

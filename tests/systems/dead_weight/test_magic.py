@@ -10,7 +10,7 @@ from tabletop.systems.dead_weight import (
     Affliction,
     Attribute,
     Character,
-    IllegalChoice,
+    DeadWeightError,
     Item,
     ItemTag,
     Options,
@@ -145,12 +145,12 @@ def test_a_fainted_caster_cannot_spend_the_arcane_well_or_plead_untested():
             "condition": well.condition.model_copy(update=fainted),
         }
     )
-    with pytest.raises(IllegalChoice, match="cannot act"):
+    with pytest.raises(DeadWeightError, match="cannot act"):
         cast_spell(well, "Bolt", FixedDice([]))
     out_cold = cleric(TALISMAN, prayers_exhausted=["Light"]).model_copy(
         update={"condition": well.condition}
     )
-    with pytest.raises(IllegalChoice, match="cannot act"):
+    with pytest.raises(DeadWeightError, match="cannot act"):
         pray(
             out_cold,
             "Light",
@@ -180,16 +180,16 @@ def test_mishap_thirteen_destroys_the_conductor():
 
 
 def test_only_a_magic_user_casts_only_memorised_spells():
-    with pytest.raises(IllegalChoice, match="memorised"):
+    with pytest.raises(DeadWeightError, match="memorised"):
         cast_spell(wizard(WAND), "Ward", FixedDice([5, 5]))
-    with pytest.raises(IllegalChoice, match="magic user"):
+    with pytest.raises(DeadWeightError, match="magic user"):
         cast_spell(character(), "Bolt", FixedDice([5]))
 
 
 def test_dw_m16_memorising_and_studying_back_with_a_grimoire():
     forgotten, _ = cast_spell(wizard(WAND, TOME), "Bolt", FixedDice([2, 3]))
     c = forgotten.caster
-    with pytest.raises(IllegalChoice, match="studied"):
+    with pytest.raises(DeadWeightError, match="studied"):
         begin_expedition(c, spells=["Bolt"])
     c, _ = study(c, "Bolt")
     assert c.magic.spells_memorised == ("Bolt",)
@@ -205,7 +205,7 @@ def test_dw_m16_memorising_and_studying_back_with_a_grimoire():
             spells=["Bolt", "Ward"],
         )
     no_book, _ = cast_spell(wizard(WAND), "Bolt", FixedDice([2, 3]))
-    with pytest.raises(IllegalChoice, match="grimoire"):
+    with pytest.raises(DeadWeightError, match="grimoire"):
         study(no_book.caster, "Bolt")
 
 
@@ -221,7 +221,7 @@ def test_dw_m22_an_answered_prayer_is_exhausted_an_ignored_one_is_not():
     assert answered.caster.magic.prayers_exhausted == ("Light",)
     ignored, _ = pray(cleric(TALISMAN), "Light", FixedDice([2, 3]))
     assert ignored.caster.magic.prayers_exhausted == ()
-    with pytest.raises(IllegalChoice, match="exhausted"):
+    with pytest.raises(DeadWeightError, match="exhausted"):
         pray(answered.caster, "Light", FixedDice([5, 5]))
 
 
@@ -229,7 +229,7 @@ def test_a_critical_failure_angers_the_god_until_a_sacrifice():
     angered, _ = pray(cleric(TALISMAN), "Light", FixedDice([1, 2]))
     c = angered.caster
     assert c.magic.god_angry and c.magic.prayers_exhausted == ()
-    with pytest.raises(IllegalChoice, match="angry"):
+    with pytest.raises(DeadWeightError, match="angry"):
         pray(c, "Light", FixedDice([5, 5]))
     calm, _ = make_sacrifice(c)
     assert not calm.magic.god_angry
@@ -252,7 +252,7 @@ def test_dw_a22_the_desperate_plea_once_per_expedition():
     used, _ = pray(cleric(TALISMAN), "Light", FixedDice([5, 2]))
     plea, _ = pray(used.caster, "Light", FixedDice([5, 2]), desperate_plea=True)
     assert plea.result == Outcome.SUCCESS and plea.caster.magic.desperate_plea_used
-    with pytest.raises(IllegalChoice, match="spent"):
+    with pytest.raises(DeadWeightError, match="spent"):
         pray(plea.caster, "Light", FixedDice([5, 2]), desperate_plea=True)
     free, _ = pray(
         used.caster,
@@ -265,7 +265,7 @@ def test_dw_a22_the_desperate_plea_once_per_expedition():
 
 
 def test_prayers_need_a_holy_symbol_and_rest_readies_them():
-    with pytest.raises(IllegalChoice, match="holy symbol"):
+    with pytest.raises(DeadWeightError, match="holy symbol"):
         pray(cleric(), "Light", FixedDice([5, 5]))
     used, _ = pray(cleric(TALISMAN, prayers_exhausted=[]), "Light", FixedDice([5, 2]))
     rested, _ = rest_at_camp(used.caster)

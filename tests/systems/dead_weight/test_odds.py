@@ -17,8 +17,8 @@ from tabletop.systems.dead_weight import (
     CAUTIOUS,
     Affliction,
     Attribute,
+    DeadWeightError,
     Help,
-    IllegalChoice,
     Options,
     Outcome,
     Pass,
@@ -253,7 +253,7 @@ def test_the_gm_is_advised_too():
 def test_advice_on_a_finished_test_is_refused():
     test, _ = start_test(character(), TestSetup(), FixedDice([5]))
     assert test.finished
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         advise(test)
 
 

@@ -12,7 +12,7 @@ from tabletop.errors import LimitError
 from tabletop.systems.dead_weight import (
     Affliction,
     Attribute,
-    IllegalChoice,
+    DeadWeightError,
     Item,
     Npc,
     Outcome,
@@ -134,7 +134,7 @@ def test_any_legal_choice_in_an_opposed_test_is_accepted(
     dice = SeededDice(seed)
     try:
         contest, _ = start_opposed(sides[0], setup, sides[1], TestSetup(attribute=STR), dice)
-    except (IllegalChoice, LimitError):
+    except (DeadWeightError, LimitError):
         return  # an announcement the rules refuse, or a contest that can never end
     for pick in picks:
         if contest.finished:
@@ -143,7 +143,7 @@ def test_any_legal_choice_in_an_opposed_test_is_accepted(
         assert choices
         try:
             contest, _ = contest.choose(choices[pick % len(choices)], dice)
-        except (IllegalChoice, LimitError) as called_off:
+        except (DeadWeightError, LimitError) as called_off:
             assert "called off" in str(called_off) or "still tied" in str(called_off)
             break
         assert OpposedTest.model_validate_json(contest.model_dump_json()) == contest
@@ -170,7 +170,7 @@ def test_dw_m55_a_failed_encumbrance_test_drops_a_random_item():
     passed, _ = start_test(c, TestSetup(attribute=STR), FixedDice([5, 5]))
     kept, none = encumbered_turn(c, passed, FixedDice([]))
     assert kept == c and not none
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         unfinished, _ = start_test(
             character(STR, score=1, proficiency=1), TestSetup(), FixedDice([1])
         )

@@ -13,7 +13,7 @@ from tabletop.systems.dead_weight import (
     Affliction,
     Attribute,
     Character,
-    IllegalChoice,
+    DeadWeightError,
     Item,
     Options,
     PlaceKind,
@@ -102,7 +102,7 @@ def test_dw_m27_risk_dice():
     assert risk(2, FixedDice([3, 1]))[0] is True
     assert risk(3, FixedDice([2, 3, 6]))[0] is False
     assert distribution("3d!").probability(1) == Fraction(91, 216)
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         risk(0, FixedDice([]))
 
 
@@ -113,7 +113,7 @@ def test_dw_m59_lights_test_their_usage_dice_on_each_decay():
     assert torch.going_out and spell.going_out and not lantern.going_out
     assert [source.kind for source in new_turn(lights)] == [LightKind.LANTERN]
     assert refuel(lantern).usage == UsageDie(size=8)
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(DeadWeightError):
         refuel(torch)
 
 
@@ -131,7 +131,7 @@ def test_an_affliction_held_already_is_ignored_and_remedies_must_fit():
     c, _ = gain_affliction(character(), Affliction.HUNGRY, FixedDice([]))
     again, events = gain_affliction(c, Affliction.HUNGRY, FixedDice([]))
     assert again.afflictions == (Affliction.HUNGRY,) and events[0].kind == "affliction ignored"
-    with pytest.raises(IllegalChoice, match="does not end"):
+    with pytest.raises(DeadWeightError, match="does not end"):
         remove_affliction(c, Affliction.HUNGRY, Remedy.DRINK_WATER)
     fed, _ = remove_affliction(c, Affliction.HUNGRY, Remedy.EAT_FOOD)
     assert not fed.afflictions
@@ -140,7 +140,7 @@ def test_an_affliction_held_already_is_ignored_and_remedies_must_fit():
 def test_quirks_irritable_patient_and_coffee():
     irritable = character(quirks=[Quirk(name="Irritable", rule=QuirkRule.IRRITABLE)])
     offered = [Affliction.ANGRY, Affliction.TERRIFIED]
-    with pytest.raises(IllegalChoice, match="irritable"):
+    with pytest.raises(DeadWeightError, match="irritable"):
         choose_affliction(irritable, offered, Affliction.TERRIFIED, FixedDice([]))
     patient = character(quirks=[Quirk(name="Extremely patient", rule=QuirkRule.EXTREMELY_PATIENT)])
     calm, _ = gain_affliction(patient, Affliction.ANGRY, FixedDice([1, 5]))
@@ -151,7 +151,7 @@ def test_quirks_irritable_patient_and_coffee():
         afflictions=[Affliction.SLEEPY],
         quirks=[Quirk(name="Coffee addict", rule=QuirkRule.COFFEE_ADDICT)],
     )
-    with pytest.raises(IllegalChoice, match="coffee"):
+    with pytest.raises(DeadWeightError, match="coffee"):
         remove_affliction(addict, Affliction.SLEEPY, Remedy.CAMP)
     awake, _ = drink_coffee(addict)
     assert not awake.has(Affliction.SLEEPY) and awake.expedition.had_coffee

@@ -26,7 +26,7 @@ from tabletop.systems.constitution.character import (
 from tabletop.systems.constitution.check import check, skill_score
 from tabletop.systems.constitution.creation import new_character
 from tabletop.systems.constitution.encumbrance import SPEED
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.health import good_night, short_rest
 from tabletop.systems.constitution.initiations import catalogue
 from tabletop.systems.constitution.models import Event
@@ -85,7 +85,7 @@ def _options(natural_one: str = "step", fail_rounding: str = "floor") -> Options
     try:
         return Options(natural_one=natural_one, fail_degree_rounding=fail_rounding)  # type: ignore[arg-type]
     except ValueError as error:
-        raise ConstitutionError(
+        raise ConstitutionDataError(
             "--natural-one is step, minus_five or ignore; --fail-rounding is floor or ceil"
         ) from error
 
@@ -116,9 +116,9 @@ def character_new(
 ) -> None:
     """Roll a new level-1 character: 3d6 in order for each ability, then hit points."""
     if character_class not in (None, "fighter", "sage", "adventurer"):
-        raise ConstitutionError("--class is fighter, sage or adventurer")
+        raise ConstitutionDataError("--class is fighter, sage or adventurer")
     if initiation is not None and initiation not in catalogue():
-        raise ConstitutionError(
+        raise ConstitutionDataError(
             f"unknown initiation {initiation!r}; known: {', '.join(sorted(catalogue()))}"
         )
     made, events = new_character(name, dice_source(seed), character_class, initiation)  # type: ignore[arg-type]
@@ -261,7 +261,7 @@ def _leg(text: str) -> Leg:
     except (ValueError, ZeroDivisionError):
         distance = Fraction(-1)
     if not sep or terrain not in MILES_PER_DAY or distance <= 0 or distance > 100_000:
-        raise ConstitutionError(
+        raise ConstitutionDataError(
             f"--leg wants TERRAIN:MILES with terrain one of {', '.join(MILES_PER_DAY)} "
             f"and 0 < miles ≤ 100000, not {text!r}"
         )
@@ -298,9 +298,11 @@ def travel_command(
     days_weather = weather or ["fair"]
     for item in days_weather:
         if item not in WEATHER_SPEED:
-            raise ConstitutionError(f"--weather is one of {', '.join(WEATHER_SPEED)}, not {item!r}")
+            raise ConstitutionDataError(
+                f"--weather is one of {', '.join(WEATHER_SPEED)}, not {item!r}"
+            )
     if encumbrance not in SPEED:
-        raise ConstitutionError(f"--encumbrance is one of {', '.join(SPEED)}")
+        raise ConstitutionDataError(f"--encumbrance is one of {', '.join(SPEED)}")
     speed = SPEED[encumbrance] * (Fraction(1, 2) if deprived else 1)
     speed *= TRAPPER_SPEED if trapping else 1
     journey = travel(legs, dice_source(seed), weather=days_weather, speed=speed)  # type: ignore[arg-type]

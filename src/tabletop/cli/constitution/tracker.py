@@ -47,7 +47,7 @@ from tabletop.systems.constitution.combat import (
     apply,
     legal_actions,
 )
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import build, describe
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -83,7 +83,7 @@ def print_help(console: Console) -> None:
         console.print(line, markup=False, highlight=False, style="" if line[:1] == " " else "bold")
 
 
-class _Usage(ConstitutionError):
+class _Usage(ConstitutionDataError):
     """A line the tracker could not read."""
 
 
@@ -414,7 +414,7 @@ def command_line(action: BaseModel) -> str:
     if isinstance(action, AnswerDirectHit):
         return "pay" if action.pay else "take"
     if type(action) not in _COMMANDS:
-        raise ConstitutionError(f"no tracker command for {action!r}")
+        raise ConstitutionDataError(f"no tracker command for {action!r}")
     verb, fields = _COMMANDS[type(action)]
     words = [verb]
     for field in fields:
@@ -463,7 +463,7 @@ def step(
 def _save(combat: Combat, path: str) -> str:
     if not path:
         raise _Usage("usage: save FILE")
-    write_text_file(path, combat.model_dump_json(indent=2), ConstitutionError)
+    write_text_file(path, combat.model_dump_json(indent=2), ConstitutionDataError)
     return f"saved to {path}"
 
 
@@ -474,12 +474,12 @@ def load_combat(path: str) -> Combat:
         with Path(path).open("rb") as file:
             raw = file.read(MAX_SAVE_BYTES + 1)
         if len(raw) > MAX_SAVE_BYTES:
-            raise ConstitutionError(f"{path} is larger than {MAX_SAVE_BYTES:,} bytes")
+            raise ConstitutionDataError(f"{path} is larger than {MAX_SAVE_BYTES:,} bytes")
         data = json.loads(raw.decode("utf-8"))
     except OSError as error:
-        raise ConstitutionError(f"cannot read {path}: {error.strerror}") from None
+        raise ConstitutionDataError(f"cannot read {path}: {error.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ConstitutionError(f"{path} is not a saved fight: {error}") from None
+        raise ConstitutionDataError(f"{path} is not a saved fight: {error}") from None
     return build(Combat, data)
 
 

@@ -17,6 +17,7 @@ from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json, print_roll
 from tabletop.data import read_data_file, write_text_file
 from tabletop.dice import DiceSource, dice_source
+from tabletop.errors import InputEndedError
 from tabletop.systems.dead_weight.attribute_test import (
     MAX_ANNOUNCED_REROLLS,
     MAX_POOL,
@@ -46,7 +47,7 @@ from tabletop.systems.dead_weight.creation import (
     begin_creation,
     random_character,
 )
-from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, InputEnded
+from tabletop.systems.dead_weight.errors import DeadWeightDataError, DeadWeightError
 from tabletop.systems.dead_weight.events import Event
 from tabletop.systems.dead_weight.odds import advise, pool_odds, spec_for
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS, solve
@@ -69,12 +70,12 @@ MIN_POOL = 2 - MAX_POOL
 def read_sheet(path: Path) -> Character:
     """A character sheet from a JSON file (as `--out` writes it), or a one-line error."""
     if path.suffix != ".json":
-        raise DataError(f"{path}: a character sheet is a .json file")
+        raise DeadWeightDataError(f"{path}: a character sheet is a .json file")
     return sheet_from(read_data_file(path))
 
 
 def write_sheet(character: Character, path: Path) -> None:
-    write_text_file(path, character.model_dump_json(indent=2) + "\n", DataError)
+    write_text_file(path, character.model_dump_json(indent=2) + "\n", DeadWeightDataError)
 
 
 # characters ------------------------------------------------------------------------------
@@ -161,7 +162,7 @@ def _guided(
         try:
             choice = _parse(answer, creation)
             creation, more = creation.choose(choice, dice)
-        except (IllegalChoice, ValueError) as error:
+        except (DeadWeightError, ValueError) as error:
             show.print(f"[red]{escape(str(error))}[/red]")
             continue
         events += more
@@ -175,7 +176,7 @@ def _read(show: Console, prompt: str, unfinished: str) -> str:
         return show.input(f"{escape(prompt)}: ")
     except EOFError:
         show.print()  # end the prompt's line
-        raise InputEnded(f"the input ended: {unfinished}, and nothing was saved") from None
+        raise InputEndedError(f"the input ended: {unfinished}, and nothing was saved") from None
 
 
 def _hint(creation: Creation) -> str:
@@ -274,7 +275,7 @@ def test_command(
 ) -> None:
     """Play a test: re-roll one die at a time, with the exact odds of every choice."""
     if gm not in ("bot", "you"):
-        raise IllegalChoice("--gm is bot or you")
+        raise DeadWeightError("--gm is bot or you")
     chosen = Attribute.named(attribute)
     if character is not None:
         roller = read_sheet(character)
@@ -310,7 +311,7 @@ def test_command(
         _narrate(show, more)
     if save is not None:
         if not isinstance(test.roller, Character):
-            raise IllegalChoice("only a character sheet can be saved")
+            raise DeadWeightError("only a character sheet can be saved")
         write_sheet(test.roller, save)
     if json_out:
         print_json(
@@ -460,11 +461,13 @@ def usage_command(
     """Roll a usage die: on a 1 or 2 it steps down (a d4 is used up)."""
     size = die.lower().removeprefix("u").removeprefix("d")
     if not size.isdigit():
-        raise IllegalChoice(f"a usage die is written d4, d6, d8, d10, d12 or d20, not {die!r}")
+        raise DeadWeightError(f"a usage die is written d4, d6, d8, d10, d12 or d20, not {die!r}")
     try:
         usage = UsageDie(size=int(size))
     except ValueError:
-        raise IllegalChoice(f"a usage die is a d4, d6, d8, d10, d12 or d20, not {die!r}") from None
+        raise DeadWeightError(
+            f"a usage die is a d4, d6, d8, d10, d12 or d20, not {die!r}"
+        ) from None
     after, rolled = usage.use(dice_source(seed))
     if json_out:
         print_json({**rolled.to_json(), "after": f"Ud{after.size}" if after else None})

@@ -24,9 +24,10 @@ from tabletop.cli.deadweight_board.render import (
 )
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
+from tabletop.errors import InputEndedError
 from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config, load_config
-from tabletop.games.deadweight_board.errors import ConfigError, InputEndedError
+from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.log import replay as replay_log
 from tabletop.games.deadweight_board.report import NOT_ANSWERED, balance_sections, save_plots
 from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
-from tabletop.errors import RulesError, TabletopError
+from tabletop.errors import DataError, RulesError
 
 
-class ConfigError(TabletopError):
+class BoardError(RulesError):
+    """Something the board game's rules do not allow now; nothing was changed."""
+
+
+class BoardDataError(DataError):
+    """A config, saved game or log that cannot be used, with what is wrong."""
+
+
+class ConfigError(BoardDataError):
     """A config file or option that cannot be used, with the key that is wrong."""
 
 
-class LayoutError(RulesError):
+class LayoutError(BoardError):
     """A plank layout that breaks a setup rule; the message names the rule."""
 
 
-class IllegalActionError(RulesError):
+class IllegalActionError(BoardError):
     """An action that is not legal at the current decision; nothing was changed."""
 
 
-class StateError(TabletopError):
+class StateError(BoardDataError):
     """A serialised game state that is malformed or breaks an invariant of the game."""
 
 
-class ReplayError(TabletopError):
+class ReplayError(BoardDataError):
     """A game log that cannot be read, or whose games do not replay as recorded."""
-
-
-class InputEndedError(TabletopError):
-    """The input at the terminal ended while the game still waited for a choice."""

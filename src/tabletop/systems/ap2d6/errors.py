@@ -20,7 +20,7 @@ class Ap2d6DataError(DataError):
     """A data file or saved state (sheet, weapons, statuses, bags) that is not valid."""
 
 
-class InvalidValue(Ap2d6DataError, ValueError):
+class InvalidValueError(Ap2d6DataError, ValueError):
     """A value no rule accepts (a malformed score name, an out-of-range score). It is also a
     `ValueError` so that models validating it report it like any other field problem."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValue
+from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValueError
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 
 STANDARD_SCORES: tuple[str, ...] = ("STR", "AGI", "DEX", "CON", "PERCEPTION", "SOCIAL")
@@ -33,7 +33,7 @@ def score_name(text: str) -> str:
     """A score's name in the sheet's spelling (upper case); refuses anything else."""
     name = text.strip().upper()
     if not _NAME.fullmatch(name):
-        raise InvalidValue(f"{text!r} is not a score name (letters, digits and _, e.g. STR)")
+        raise InvalidValueError(f"{text!r} is not a score name (letters, digits and _, e.g. STR)")
     return name
 
 
@@ -48,7 +48,9 @@ def named_scores(value: object) -> object:
 def check_score(value: int, name: str = "score") -> int:
     """`value` if it is a score the engine accepts."""
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_SCORE:
-        raise InvalidValue(f"{name} must be a whole number between -{MAX_SCORE} and {MAX_SCORE}")
+        raise InvalidValueError(
+            f"{name} must be a whole number between -{MAX_SCORE} and {MAX_SCORE}"
+        )
     return value
 
 

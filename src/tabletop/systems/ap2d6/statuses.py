@@ -15,7 +15,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tabletop.systems.ap2d6.datafiles import read_file, shipped
-from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValue, validated
+from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValueError, validated
 from tabletop.systems.ap2d6.scores import named_scores
 
 ROUNDS_PER_HOUR = 600
@@ -34,7 +34,7 @@ def status_name(text: str) -> str:
     """A status's name as the catalogue spells it: `[Poison]` → `poison`."""
     name = text.strip().strip("[]").strip().lower()
     if not _STATUS.fullmatch(name):
-        raise InvalidValue(f"{text!r} is not a status name (lower-case words joined by -)")
+        raise InvalidValueError(f"{text!r} is not a status name (lower-case words joined by -)")
     return name
 
 

@@ -20,7 +20,7 @@ from tabletop.errors import TabletopError
 from tabletop.systems.ap2d6.checks import Check, blocked_check, roll_with_bonus
 from tabletop.systems.ap2d6.costs import ActionCost, basic_action
 from tabletop.systems.ap2d6.datafiles import read_file
-from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValue, validated
+from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValueError, validated
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.records import DiceRecord, roll_dice
 from tabletop.systems.ap2d6.scores import incapable, named_scores, score_name
@@ -81,14 +81,14 @@ def parse_damage(text: str) -> Damage:
     try:
         tree = parse(text)
     except TabletopError as error:
-        raise InvalidValue(str(error)) from None
+        raise InvalidValueError(str(error)) from None
     dice: list[int] = []
     scaling: list[str] = []
     flat = 0
     for term, sign in _terms(tree):
         if isinstance(term, Dice) and term.plain and sign > 0:
             if term.sides not in DIE_CHAIN:
-                raise InvalidValue(
+                raise InvalidValueError(
                     f"damage dice must be one of d4, d6, d8, d10, d12, d20: {text!r}"
                 )
             dice += [term.sides] * term.count
@@ -97,9 +97,9 @@ def parse_damage(text: str) -> Damage:
         elif isinstance(term, Integer):
             flat += sign * term.value
         else:
-            raise InvalidValue(f"damage must add plain dice, scores and numbers: {text!r}")
+            raise InvalidValueError(f"damage must add plain dice, scores and numbers: {text!r}")
     if not dice or len(dice) > MAX_DAMAGE_DICE:
-        raise InvalidValue(f"damage needs 1 to {MAX_DAMAGE_DICE} dice: {text!r}")
+        raise InvalidValueError(f"damage needs 1 to {MAX_DAMAGE_DICE} dice: {text!r}")
     return Damage(dice=tuple(sorted(dice, reverse=True)), scaling=tuple(scaling), flat=flat)
 
 

@@ -47,7 +47,7 @@ from tabletop.systems.constitution.creation import (
     unusual_concept_allowed,
 )
 from tabletop.systems.constitution.encumbrance import Load, drag_capacity, encumbrance, limits
-from tabletop.systems.constitution.errors import ConstitutionError, IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionDataError, ConstitutionError
 from tabletop.systems.constitution.health import (
     Injury,
     direct_hit,
@@ -119,11 +119,11 @@ __all__ = [
     "CheckOdds",
     "Combat",
     "Combatant",
+    "ConstitutionDataError",
     "ConstitutionError",
     "Deprivation",
     "DiceRecord",
     "Event",
-    "IllegalMove",
     "Initiation",
     "Injury",
     "InjuryOdds",

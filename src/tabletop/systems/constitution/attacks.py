@@ -10,7 +10,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource, parse, roll
 from tabletop.errors import TabletopError
 from tabletop.systems.constitution.check import Check, check
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import DiceRecord, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -57,7 +57,7 @@ def armour_class(
     """AC of a creature (§ 5.15, § 14.15): 20, or the armour's AC; −5 blind, −5 constrained,
     −10 unaware; `bonus` for reach and initiations (§ 5.16, § 7.5–7.7)."""
     if armour is not None and armour not in ARMOUR:
-        raise ConstitutionError(f"unknown armour {armour!r}; choose from {', '.join(ARMOUR)}")
+        raise ConstitutionDataError(f"unknown armour {armour!r}; choose from {', '.join(ARMOUR)}")
     ac = ARMOUR[armour].ac if armour else UNARMOURED_AC
     return ac + state_ac_change(blind=blind, constrained=constrained, unaware=unaware) + bonus
 
@@ -72,7 +72,7 @@ def damage_expression(expression: str) -> str:
     try:
         parse(expression)
     except TabletopError as error:
-        raise ConstitutionError(f"damage {expression!r}: {error}") from None
+        raise ConstitutionDataError(f"damage {expression!r}: {error}") from None
     return expression
 
 
@@ -150,7 +150,7 @@ def stray_shot(position: FiringPosition, dice: DiceSource, *, aimed_tenths: int 
     """After a ranged hit into mêlée, a d10 decides whom it struck; aiming a full round adds
     up to 2 in 10 toward the chosen target (C3-A35)."""
     if not 0 <= aimed_tenths <= 2:
-        raise ConstitutionError("aiming improves the chance by 0, 1 or 2 in ten")
+        raise ConstitutionDataError("aiming improves the chance by 0, 1 or 2 in ten")
     chance = min(10, _CHANCE_IN_TEN[position] + aimed_tenths)
     rolled = roll("1d10", dice)
     return StrayShot(
@@ -173,5 +173,5 @@ def morale_check(score: int, dice: DiceSource) -> Morale:
     """Roll 2d6 against a morale score of 2–12; when to call for it is the referee's
     judgement (the trigger list is missing from the seed, C3-A15)."""
     if not 2 <= score <= 12:
-        raise ConstitutionError(f"morale runs from 2 to 12, not {score}")
+        raise ConstitutionDataError(f"morale runs from 2 to 12, not {score}")
     return Morale(score=score, roll=DiceRecord.of(roll("2d6", dice)))

@@ -14,7 +14,7 @@ from pydantic import Field, field_validator, model_validator
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.check import Check, check, skill_score
 from tabletop.systems.constitution.check import reroll as reroll_check
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.initiations import (
     COMBAT_SITUATIONS,
     CharacterClass,
@@ -163,7 +163,7 @@ def level_threshold(level: int, options: Options = DEFAULT) -> int:
 def level_for_xp(xp: int, options: Options = DEFAULT) -> int:
     """The level an XP total earns (§ 2.9), in whole numbers only (C3-P06)."""
     if xp < 0:
-        raise IllegalMove("XP cannot be negative")
+        raise ConstitutionError("XP cannot be negative")
     level = 1
     while level < MAX_LEVEL and xp >= level_threshold(level + 1, options):
         level += 1
@@ -174,14 +174,14 @@ def treasure_xp(silver: int | Fraction, options: Options = DEFAULT) -> int:
     """XP for treasure worth `silver` sp brought home (§ 2.1–2.6; rate: C3-G01). Whether a
     find counts as treasure is the referee's call (§ 2.1–2.5)."""
     if silver < 0:
-        raise IllegalMove("treasure cannot be worth less than nothing")
+        raise ConstitutionError("treasure cannot be worth less than nothing")
     return int(silver * options.xp_per_sp)
 
 
 def foe_xp(hit_dice: int) -> int:
     """XP for foes overcome: 10 per hit die (§ 2.7)."""
     if hit_dice < 0:
-        raise IllegalMove("hit dice cannot be negative")
+        raise ConstitutionError("hit dice cannot be negative")
     return FOE_XP_PER_HIT_DIE * hit_dice
 
 
@@ -190,7 +190,7 @@ def award_xp(
 ) -> tuple[Character, list[Event]]:
     """Add XP (never lost, § 2.9); each level gained owes one spell research (§ 12.8)."""
     if amount < 0:
-        raise IllegalMove("XP is never taken away")
+        raise ConstitutionError("XP is never taken away")
     xp = character.xp + amount
     level = max(character.level, level_for_xp(xp, options))
     events = [Event(kind="xp", message=f"{character.name} gains {amount} XP for {reason}")]
@@ -204,7 +204,7 @@ def award_xp(
 def add_initiation(character: Character, initiation_id: str) -> Character:
     """Take an initiation; a character has at most as many as their level (§ 4.4)."""
     if initiation_id in character.initiations:
-        raise IllegalMove(f"{character.name} already has {initiation_id}")
+        raise ConstitutionError(f"{character.name} already has {initiation_id}")
     return character.evolve(initiations=(*character.initiations, initiation_id))
 
 
@@ -279,7 +279,7 @@ def character_check(
     score = character.abilities[ability]
     if skill is not None:
         if skill not in character.skills:
-            raise IllegalMove(
+            raise ConstitutionError(
                 f"{character.name} has no rating for {skill!r} yet; "
                 "the group sets one first (§ 4.11)"
             )
@@ -293,7 +293,7 @@ def spend_reroll(
 ) -> tuple[Character, Check]:
     """An adventurer re-rolls a d20 roll and must take the new result (§ 9.1; C3-A34)."""
     if character.rerolls_left < 1:
-        raise IllegalMove(f"{character.name} has no re-rolls left this session")
+        raise ConstitutionError(f"{character.name} has no re-rolls left this session")
     return character.evolve(rerolls_used=character.rerolls_used + 1), reroll_check(
         previous, dice, options
     )
@@ -308,7 +308,7 @@ def improvement_roll(
     """Try abilities in the player's order: a d20 above the score raises it by one and ends
     the roll; otherwise the next ability is tried, each at most once (§ 4.9; C3-A10)."""
     if len(set(order)) != len(order):
-        raise IllegalMove("each ability may be tried only once per session")
+        raise ConstitutionError("each ability may be tried only once per session")
     events = []
     for ability in order:
         rolled = roll("1d20", dice)
@@ -344,7 +344,7 @@ def rummage(
     """Prepared: outside direct danger, a knowledge check at DC 20 finds an undetermined
     medium item in the pack (§ 9.3); the price is paid back in town."""
     if not character.can("find_in_pack"):
-        raise IllegalMove(f"{character.name} is not Prepared (§ 9.3)")
+        raise ConstitutionError(f"{character.name} is not Prepared (§ 9.3)")
     return character_check(
         character, "knowledge", RUMMAGE_DC, dice, modifier=modifier, options=options
     )
@@ -354,7 +354,7 @@ def haggle(character: Character, price: Fraction, dice: DiceSource) -> tuple[Fra
     """Haggler: with time to survey the market, a d20 under charisma takes 10% off (§ 10.3).
     The d20 does not explode: it is compared with the score, not added (C3-A07)."""
     if not character.can("haggle"):
-        raise IllegalMove(f"{character.name} is no Haggler (§ 10.3)")
+        raise ConstitutionError(f"{character.name} is no Haggler (§ 10.3)")
     rolled = roll("1d20", dice)
     paid = price * (1 - HAGGLE_DISCOUNT) if rolled.total < character.abilities.charisma else price
     return paid, DiceRecord.of(rolled)

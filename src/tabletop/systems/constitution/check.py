@@ -13,7 +13,7 @@ from fractions import Fraction
 from pydantic import Field
 
 from tabletop.dice import DiceSource, roll
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import DiceRecord, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -30,10 +30,10 @@ NATURAL_ONE_PENALTY = 5
 def net_extra_dice(advantage: int, disadvantage: int) -> int:
     """Advantage minus disadvantage dice (C3-A09): positive keeps the best, negative the worst."""
     if advantage < 0 or disadvantage < 0:
-        raise ConstitutionError("advantage and disadvantage dice cannot be negative")
+        raise ConstitutionDataError("advantage and disadvantage dice cannot be negative")
     net = advantage - disadvantage
     if abs(net) > MAX_EXTRA_DICE:
-        raise ConstitutionError(
+        raise ConstitutionDataError(
             f"{abs(net)} extra dice after cancelling; at most {MAX_EXTRA_DICE} are allowed"
         )
     return net
@@ -157,7 +157,7 @@ def reroll(previous: Check, dice: DiceSource, options: Options = DEFAULT) -> Che
 def skill_score(ability: int, rating: int, options: Options = DEFAULT) -> int:
     """An ability scaled by a 0–100 skill rating (§ 4.10), rounded per C3-A11."""
     if not 0 <= rating <= 100:
-        raise ConstitutionError(f"a skill rating runs from 0 to 100, not {rating}")
+        raise ConstitutionDataError(f"a skill rating runs from 0 to 100, not {rating}")
     exact = Fraction(ability * rating, 100)
     if options.skill_rounding == "floor":
         return math.floor(exact)

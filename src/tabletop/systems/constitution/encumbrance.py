@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from tabletop.systems.constitution.attacks import ARMOUR
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -82,7 +82,7 @@ def _nearest(value: Fraction) -> int:
 def limits(strength: int, options: Options = DEFAULT) -> tuple[int, int]:
     """Stones carried freely (STR / 3, to nearest) and while encumbered (STR × 2/3, C3-A25)."""
     if strength < 0:
-        raise ConstitutionError("strength cannot be negative")
+        raise ConstitutionDataError("strength cannot be negative")
     free = _nearest(Fraction(strength, 3))
     heavy = Fraction(2 * strength, 3)
     encumbered = _nearest(heavy) if options.encumbrance_rounding == "nearest" else int(heavy)

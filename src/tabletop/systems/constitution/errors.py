@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from tabletop.errors import RulesError, TabletopError
+from tabletop.errors import DataError, RulesError
 
 
-class ConstitutionError(TabletopError):
-    """Input the Constitution engine refuses: out-of-range values, malformed files."""
-
-
-class IllegalMove(RulesError):
+class ConstitutionError(RulesError):
     """A choice the articles do not allow in the current state (e.g. a spent re-roll)."""
+
+
+class ConstitutionDataError(DataError):
+    """Input the Constitution engine refuses: out-of-range values, malformed files."""

@@ -14,7 +14,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.character import Character, Wound, bonuses
 from tabletop.systems.constitution.check import Check, check
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import DiceRecord, Event, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -223,9 +223,9 @@ def take_damage(
 ) -> tuple[Character, Injury | None, list[Event]]:
     """Subtract damage from HP (§ 5.18); past 0 the overflow raises the injury DC (§ 6.6)."""
     if damage < 0:
-        raise IllegalMove("damage cannot be negative")
+        raise ConstitutionError("damage cannot be negative")
     if character.dead:
-        raise IllegalMove(f"{character.name} is already dead")
+        raise ConstitutionError(f"{character.name} is already dead")
     spill = overflow(character.hp, damage)
     hurt = character.evolve(hp=max(0, character.hp - damage))
     events = [Event(kind="damage", message=f"{character.name} takes {damage}, HP {hurt.hp}")]
@@ -259,7 +259,7 @@ def direct_hit(
     price = DIRECT_HIT_PRICE * attacker_level if price is None else price
     if pay_hit_points:
         if character.hp < price:
-            raise IllegalMove(
+            raise ConstitutionError(
                 f"stopping this direct hit costs {price} HP; {character.name} has {character.hp}"
             )
         paid = character.evolve(hp=character.hp - price)
@@ -276,5 +276,5 @@ def direct_hit(
 def die_of_wounds(character: Character) -> Character:
     """The player may let a badly wounded character die later on (§ 6.10)."""
     if not any(w.severity == "major" for w in character.wounds):
-        raise IllegalMove(f"{character.name} has no major wound to die of")
+        raise ConstitutionError(f"{character.name} has no major wound to die of")
     return character.evolve(dead=True, standing=False)

@@ -15,7 +15,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.character import Character, KnownSpell, bonuses
 from tabletop.systems.constitution.check import Check, check, skill_score
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import DiceRecord, Event, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -61,7 +61,7 @@ def ask_blessing(
     """Ask for a blessing (§ 11.1–11.3). A selfish or ungodly purpose earns a point of
     penance whether or not it is granted; whether it is granted is the referee's (C3-A33)."""
     if not priest.can("bless"):
-        raise IllegalMove(f"{priest.name} is not ordained (§ 8.2)")
+        raise ConstitutionError(f"{priest.name} is not ordained (§ 8.2)")
     blessing = Blessing(priest=priest.name, subject=subject, purpose=purpose, just=just)
     events = [Event(kind="blessing", message=f"{priest.name} asks a blessing on {subject}")]
     if not just:
@@ -73,7 +73,7 @@ def ask_blessing(
 def purpose_fulfilled(priest: Character, blessing: Blessing) -> Character:
     """Acting on a just blessing's purpose takes away a point of penance (§ 11.4)."""
     if not blessing.just:
-        raise IllegalMove("only a blessing asked for a just and good purpose lifts penance")
+        raise ConstitutionError("only a blessing asked for a just and good purpose lifts penance")
     return priest.evolve(penance=max(0, priest.penance - 1))
 
 
@@ -98,16 +98,16 @@ def learn_spell(
     """Add a spell to the character's book (§ 12.8): it needs a spell book, an initiation that
     opens the spell, and (when `owed`) a research the character is owed."""
     if not character.has_spell_book:
-        raise IllegalMove(f"{character.name} has no spell book (§ 12.7)")
+        raise ConstitutionError(f"{character.name} has no spell book (§ 12.7)")
     if name in character.spells:
-        raise IllegalMove(f"{character.name} already knows {name}")
+        raise ConstitutionError(f"{character.name} already knows {name}")
     if not may_learn(character, spell.level, spell.school):
-        raise IllegalMove(
+        raise ConstitutionError(
             f"{character.name} has no initiation that opens a level-{spell.level} "
             f"{spell.school or 'unschooled'} spell"
         )
     if owed and character.research_owed < 1:
-        raise IllegalMove(
+        raise ConstitutionError(
             f"{character.name} may research a new spell only on gaining a level or after a "
             "breakthrough (§ 12.8)"
         )
@@ -128,7 +128,7 @@ def research_days(
     """Days of research: 4d6 per spell level (C3-A21), doubled if the character keeps their
     own house (§ 12.9)."""
     if spell_level < 1:
-        raise IllegalMove("spell levels start at 1")
+        raise ConstitutionError("spell levels start at 1")
     expression = (
         f"{4 * spell_level}d6" if options.research_time == "per_level" else f"4d6*{spell_level}"
     )
@@ -152,10 +152,12 @@ def research_subject(
     (exploratory), the school's curriculum in order (school), the other magician's spells
     the character lacks (writings), or the one spell studied (chosen, mentor)."""
     if not candidates:
-        raise IllegalMove("name the spells this research can lead to (the table's spell list)")
+        raise ConstitutionError(
+            "name the spells this research can lead to (the table's spell list)"
+        )
     if route == "mentor":
         if mentor_rating is None or not 0 <= mentor_rating <= 100:
-            raise IllegalMove("a mentor's own rating (0–100) is needed")
+            raise ConstitutionError("a mentor's own rating (0–100) is needed")
         return candidates[0], mentor_rating // 2, None
     if route in ("exploratory", "writings"):
         rolled = roll(f"1d{len(candidates)}", dice)
@@ -169,7 +171,7 @@ def study(
     """Focused study: 1d6 points of rating per full day (§ 12.14), up to 100."""
     known = _known(character, spell)
     if not 1 <= days <= MAX_STUDY_DAYS:
-        raise IllegalMove(f"study lasts 1 to {MAX_STUDY_DAYS} full days")
+        raise ConstitutionError(f"study lasts 1 to {MAX_STUDY_DAYS} full days")
     rolled = roll(f"{days}d6", dice)
     rating = min(100, known.rating + rolled.total)
     improved = {**character.spells, spell: known.evolve(rating=rating)}
@@ -180,7 +182,7 @@ def _known(character: Character, spell: str) -> KnownSpell:
     try:
         return character.spells[spell]
     except KeyError:
-        raise IllegalMove(f"{character.name} does not know {spell}") from None
+        raise ConstitutionError(f"{character.name} does not know {spell}") from None
 
 
 # -- Casting (§ 12.2–12.6) -----------------------------------------------------------------
@@ -206,7 +208,7 @@ def cast_ritual(
     each scaled by the spell's rating, against DC 20; both must succeed (§ 12.2, § 12.7)."""
     known = _known(character, spell)
     if not character.has_spell_book:
-        raise IllegalMove(f"{character.name} needs their spell book for a ritual (§ 12.7)")
+        raise ConstitutionError(f"{character.name} needs their spell book for a ritual (§ 12.7)")
     checks = []
     for ability in ("knowledge", "will"):
         score = skill_score(character.abilities[ability], known.rating, options)
@@ -229,12 +231,14 @@ def prepare_spells(character: Character, spells: Sequence[str]) -> tuple[Charact
     """Two hours with the spell book to memorise spells (§ 12.3–12.6); preparing again the
     same day costs a point of fatigue (§ 12.4)."""
     if not character.can("prepare_spells"):
-        raise IllegalMove(f"{character.name} cannot prepare spells (Goetia or similar, § 12.3)")
+        raise ConstitutionError(
+            f"{character.name} cannot prepare spells (Goetia or similar, § 12.3)"
+        )
     if not character.has_spell_book:
-        raise IllegalMove(f"{character.name} needs their spell book to prepare (§ 12.7)")
+        raise ConstitutionError(f"{character.name} needs their spell book to prepare (§ 12.7)")
     levels = [_known(character, spell).level for spell in spells]
     if not slots_fit(levels, character.level):
-        raise IllegalMove(
+        raise ConstitutionError(
             f"spells of levels {sorted(levels)} do not fit the slots of a level-"
             f"{character.level} character (§ 12.5)"
         )
@@ -275,7 +279,7 @@ def cast_prepared(
 ) -> tuple[Character, PreparedCast]:
     """Cast a prepared spell; the preparation is spent either way (C3-A39)."""
     if spell not in character.prepared:
-        raise IllegalMove(f"{character.name} has not prepared {spell}")
+        raise ConstitutionError(f"{character.name} has not prepared {spell}")
     rolled = roll("1d100", dice)
     cast = PreparedCast(
         spell=spell, rating=_known(character, spell).rating, roll=DiceRecord.of(rolled)
@@ -291,7 +295,7 @@ def spell_improvement(
     """After a session with a casting attempt, one spell may improve (§ 12.15): a d100 above
     the rating becomes the rating; otherwise +1d6, to at most 100 (C3-A20)."""
     if not character.cast_this_session:
-        raise IllegalMove(f"{character.name} tried no spell this session")
+        raise ConstitutionError(f"{character.name} tried no spell this session")
     known = _known(character, spell)
     percentile = roll("1d100", dice)
     records = [DiceRecord.of(percentile)]

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tabletop.data import describe, validated
 from tabletop.dice import Roll, render_line
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -27,12 +27,12 @@ class Model(BaseModel):
         try:
             return type(self).model_validate({**dict(self), **changes})
         except ValidationError as error:
-            raise ConstitutionError(describe(error)) from None
+            raise ConstitutionDataError(describe(error)) from None
 
 
 def build(model: type[M], data: Any) -> M:
-    """Validate `data` as `model`, turning pydantic's error into a `ConstitutionError`."""
-    return validated(model, data, f"invalid {model.__name__}", ConstitutionError)
+    """Validate `data` as `model`, turning pydantic's error into a `ConstitutionDataError`."""
+    return validated(model, data, f"invalid {model.__name__}", ConstitutionDataError)
 
 
 class DiceRecord(Model):

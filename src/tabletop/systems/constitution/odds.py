@@ -22,7 +22,7 @@ from tabletop.systems.constitution.check import (
     net_extra_dice,
     resolve_degree,
 )
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.health import hit_point_expression
 from tabletop.systems.constitution.models import Model
 from tabletop.systems.constitution.options import DEFAULT, Options
@@ -208,7 +208,7 @@ def improvement_chance(score: int) -> Fraction:
 def encounter_chance(miles: int) -> Fraction:
     """P(at least one overland encounter in a day of `miles`) (§ 13.5; C3-P09)."""
     if miles < 0:
-        raise ConstitutionError("miles cannot be negative")
+        raise ConstitutionDataError("miles cannot be negative")
     checks = 1 + miles // MILES_PER_ENCOUNTER_CHECK
     return 1 - (1 - OVERLAND_ENCOUNTER) ** checks
 
@@ -216,7 +216,7 @@ def encounter_chance(miles: int) -> Fraction:
 def spell_improvement_mean(rating: int) -> Fraction:
     """The expected rating after one spell improvement roll (§ 12.15; C3-A20, C3-P10)."""
     if not 0 <= rating <= 100:
-        raise ConstitutionError("a spell rating runs from 0 to 100")
+        raise ConstitutionDataError("a spell rating runs from 0 to 100")
     total = Fraction(0)
     for percentile in range(1, 101):
         if percentile > rating:
@@ -240,7 +240,7 @@ def hunting_odds(score: int, dc: int, hunters: int = 1, options: Options = DEFAU
     """Exact expectations of a hunt (§ 13.8): 1d4 rations plus the extra degrees on a
     success; 1d4 × 25% of the day lost on a success, the whole day on a failure."""
     if not 1 <= hunters <= 100:
-        raise ConstitutionError("a hunting party has 1 to 100 hunters")
+        raise ConstitutionDataError("a hunting party has 1 to 100 hunters")
     odds = check_odds(score, dc, options=options)
     success = odds.success
     rations = sum(

@@ -15,7 +15,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource
 from tabletop.systems.constitution.character import Character
 from tabletop.systems.constitution.check import Check, check
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import Injury, injury_saves
 from tabletop.systems.constitution.models import Event, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
@@ -191,7 +191,7 @@ def pass_day(
 ) -> tuple[Deprivation, list[Event]]:
     """A day of food, water and sleep; reports the penalty and its effects (§ 15.1–15.7)."""
     if state.dead:
-        raise IllegalMove(f"{character.name} is dead")
+        raise ConstitutionError(f"{character.name} is dead")
     strength = character.abilities.strength
     state, events = _eat(state, meal, exerted, strength, options)
     state, thirst, _ = _drink(state, drank, character, dice, options)
@@ -212,7 +212,7 @@ def stay_awake(
     """Staying awake sitting or lying down while exhausted: a will check at DC 25 each turn
     (§ 15.6), with the deprivation penalty on it."""
     if sleep_penalty(state) == 0:
-        raise IllegalMove(f"{character.name} is not exhausted; no check is needed")
+        raise ConstitutionError(f"{character.name} is not exhausted; no check is needed")
     score = character.abilities.will + total_penalty(state, character.abilities.strength, options)
     return check(score, STAY_AWAKE_DC, dice, options=options)
 

@@ -16,7 +16,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.character import Character, character_check
 from tabletop.systems.constitution.check import Check
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import DiceRecord, Event, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -88,7 +88,7 @@ class TurnClock(Model):
     def advance(self, turns: int = 1) -> tuple[TurnClock, list[Event]]:
         """Let `turns` pass; lights burn down and go out."""
         if not 1 <= turns <= MAX_TURNS:
-            raise IllegalMove(f"advance the clock by 1 to {MAX_TURNS:,} turns")
+            raise ConstitutionError(f"advance the clock by 1 to {MAX_TURNS:,} turns")
         events = []
         burning = []
         for light in self.lights:
@@ -104,7 +104,7 @@ def turns_taken(base_turns: int, outcome: Check) -> int | None:
     """Turns a search-like task takes (§ 13.1): each extra degree saves a turn, at least one
     is always spent (C3-A40); None when the check failed."""
     if base_turns < 1:
-        raise IllegalMove("a task takes at least one turn")
+        raise ConstitutionError("a task takes at least one turn")
     if not outcome.success:
         return None
     return max(1, base_turns - outcome.extra_degrees)
@@ -170,17 +170,17 @@ def travel(
     allows (a leg's share of the day is its miles over its rate), then rolls one encounter
     check plus one per full 6 miles walked, each 1 in 3 (a d6 showing 1 or 2)."""
     if not route:
-        raise IllegalMove("a route needs at least one leg")
+        raise ConstitutionError("a route needs at least one leg")
     if not weather:
-        raise IllegalMove("give the weather for at least the first day")
+        raise ConstitutionError("give the weather for at least the first day")
     if speed <= 0:
-        raise IllegalMove("the party cannot move at all at this speed")
+        raise ConstitutionError("the party cannot move at all at this speed")
     legs = [(leg.terrain, leg.miles) for leg in route]
     days = []
     while legs:
         number = len(days) + 1
         if number > MAX_TRAVEL_DAYS:
-            raise IllegalMove(f"the route takes more than {MAX_TRAVEL_DAYS} days")
+            raise ConstitutionError(f"the route takes more than {MAX_TRAVEL_DAYS} days")
         today = weather[min(len(weather), number) - 1]
         day_left = Fraction(1)
         walked = Fraction(0)
@@ -279,7 +279,9 @@ def hunt(
     extra = rolled.extra_degrees
     to_rations = extra if extra_for_rations is None else extra_for_rations
     if not 0 <= to_rations <= extra:
-        raise IllegalMove(f"{extra} extra degree(s) to share between rations and the distance roll")
+        raise ConstitutionError(
+            f"{extra} extra degree(s) to share between rations and the distance roll"
+        )
     food = roll("1d4", dice)
     records = [DiceRecord.of(food)]
     lost = Fraction(1)

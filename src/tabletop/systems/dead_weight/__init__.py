@@ -100,7 +100,7 @@ from tabletop.systems.dead_weight.creation import (
     random_choice,
     unveil_true_past,
 )
-from tabletop.systems.dead_weight.errors import DataError, IllegalChoice, InputEnded, SheetError
+from tabletop.systems.dead_weight.errors import DeadWeightDataError, DeadWeightError, SheetError
 from tabletop.systems.dead_weight.evaluation import (
     HelperThrow,
     Outcome,
@@ -196,15 +196,14 @@ __all__ = [
     "CharacterClass",
     "Condition",
     "Creation",
-    "DataError",
     "DauntlessRoll",
+    "DeadWeightDataError",
+    "DeadWeightError",
     "Decision",
     "Event",
     "Expedition",
     "Help",
     "HelperThrow",
-    "IllegalChoice",
-    "InputEnded",
     "Inventory",
     "Item",
     "ItemTag",

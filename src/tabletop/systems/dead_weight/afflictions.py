@@ -10,7 +10,7 @@ from enum import StrEnum
 from tabletop.dice import DiceSource, RolledRisk, roll
 from tabletop.systems.dead_weight.catalogue import Affliction, QuirkRule
 from tabletop.systems.dead_weight.character import Character, revise
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
 
 Change = tuple[Character, list[Event]]
@@ -85,13 +85,13 @@ def choose_affliction(
     """When a rule offers a choice of afflictions: an Irritable character must take Angry
     whenever it is offered (quirk 5)."""
     if chosen not in offered:
-        raise IllegalChoice(f"choose one of {', '.join(offered)}")
+        raise DeadWeightError(f"choose one of {', '.join(offered)}")
     if (
         character.has(QuirkRule.IRRITABLE)
         and Affliction.ANGRY in offered
         and chosen != Affliction.ANGRY
     ):
-        raise IllegalChoice("an irritable character always takes Angry when it is offered")
+        raise DeadWeightError("an irritable character always takes Angry when it is offered")
     return gain_affliction(character, chosen, dice)
 
 
@@ -101,11 +101,11 @@ def remove_affliction(
     """End an affliction. With a `remedy`, it must be one the book names for it; without,
     the GM rules that something else (an item, a spell) ends it."""
     if not character.has(affliction):
-        raise IllegalChoice(f"{character.label} is not {affliction}")
+        raise DeadWeightError(f"{character.label} is not {affliction}")
     if remedy is not None and affliction not in CURES[remedy]:
-        raise IllegalChoice(f"{remedy} does not end {affliction}")
+        raise DeadWeightError(f"{remedy} does not end {affliction}")
     if affliction == Affliction.SLEEPY and stays_sleepy(character):
-        raise IllegalChoice("a coffee addict only shakes off Sleepy after coffee this expedition")
+        raise DeadWeightError("a coffee addict only shakes off Sleepy after coffee this expedition")
     kept = tuple(a for a in character.afflictions if a != affliction)
     updated = character.model_copy(update={"afflictions": kept})
     how = f" ({remedy})" if remedy else ""

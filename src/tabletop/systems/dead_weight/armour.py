@@ -15,7 +15,7 @@ from tabletop.systems.dead_weight.attribute_test import AttributeTest, TestSetup
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import Character
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.evaluation import Outcome
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.inventory import ArmourPart, Item, Place, PlaceKind
@@ -45,7 +45,7 @@ def armour_roll(
     """Roll `count` armour dice (all the part's points by default) against `wounds`."""
     count = part.points if count is None else count
     if not 0 <= count <= part.points:
-        raise IllegalChoice(f"roll 0 to {part.points} armour dice, not {count}")
+        raise DeadWeightError(f"roll 0 to {part.points} armour dice, not {count}")
     faces = tuple(dice.roll(6) for _ in range(count))
     blocked = sum(1 for face in faces if face >= 4)
     damage = sum(1 for face in faces if face in (1, 4))
@@ -67,7 +67,7 @@ def defend(
     Returns the character (the armour damaged), the wounds that get through, and events."""
     item = _worn(character, armour)
     if not 0 <= part < len(item.armour):
-        raise IllegalChoice(f"{armour} has {len(item.armour)} part(s)")
+        raise DeadWeightError(f"{armour} has {len(item.armour)} part(s)")
     result = armour_roll(wounds, item.armour[part], dice, count)
     parts = list(item.armour)
     parts[part] = result.part
@@ -96,7 +96,7 @@ def camp_repair(
     """A crafter's camp-phase repair of a worn piece of armour: two points back, part by
     part, none past a part's maximum. Other ways to repair are another book's (DW-G07)."""
     if not crafter.has(Skill.CRAFTING):
-        raise IllegalChoice(f"{crafter.label} has no crafting skill to repair armour with")
+        raise DeadWeightError(f"{crafter.label} has no crafting skill to repair armour with")
     item = _worn(wearer, armour)
     left = CRAFTING_REPAIR
     parts = []
@@ -115,7 +115,7 @@ def _worn(character: Character, armour: str) -> Item:
     for item in torso.items:
         if item.name == armour and item.armour:
             return item
-    raise IllegalChoice(f"{character.label} wears no armour called {armour!r}")
+    raise DeadWeightError(f"{character.label} wears no armour called {armour!r}")
 
 
 def _with_parts(character: Character, armour: str, parts: tuple[ArmourPart, ...]) -> Character:
@@ -137,15 +137,15 @@ def hardened_test(
 ) -> tuple[AttributeTest, list[Event]]:
     """Announce the Hardened STR test against wounds left after armour (DW-A35)."""
     if not character.has(Trait.HARDENED):
-        raise IllegalChoice(f"{character.label} is not hardened")
+        raise DeadWeightError(f"{character.label} is not hardened")
     if wounds <= 0:
-        raise IllegalChoice("no wounds are left to resist")
+        raise DeadWeightError("no wounds are left to resist")
     return announce_test(character, TestSetup(attribute=Attribute.STR), options=options)
 
 
 def wounds_after_hardened(wounds: int, test: AttributeTest) -> int:
     """A success resists one wound, a great success two (DW-M52)."""
     if not test.finished:
-        raise IllegalChoice("the Hardened test is not finished")
+        raise DeadWeightError("the Hardened test is not finished")
     resisted = {Outcome.SUCCESS: 1, Outcome.GREAT_SUCCESS: 2}.get(test.verdict, 0)  # type: ignore[arg-type]
     return max(0, wounds - resisted)

@@ -29,7 +29,7 @@ from tabletop.systems.dead_weight.catalogue import (
     Trauma,
 )
 from tabletop.systems.dead_weight.character import Character
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.evaluation import HelperThrow, Outcome, Throw, Verdict, judge
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.npc import Npc
@@ -272,9 +272,9 @@ class AttributeTest(BaseModel):
     def choose(
         self, choice: Reroll | Pass | DauntlessRoll, dice: DiceSource
     ) -> tuple[AttributeTest, list[Event]]:
-        """Apply one legal choice; `IllegalChoice` (and no change) for any other."""
+        """Apply one legal choice; `DeadWeightError` (and no change) for any other."""
         if choice not in self.choices():
-            raise IllegalChoice(f"not a legal choice now: {_describe(choice, self)}")
+            raise DeadWeightError(f"not a legal choice now: {_describe(choice, self)}")
         if isinstance(choice, DauntlessRoll):
             return _dauntless(self, choice.roll, dice)
         if isinstance(choice, Pass):
@@ -367,7 +367,7 @@ def announce_test(
 def throw_test(test: AttributeTest, dice: DiceSource) -> tuple[AttributeTest, list[Event]]:
     """Throw the announced test's dice (the roller's, then each helper's)."""
     if test.phase != "announced":
-        raise IllegalChoice("this test's dice are already thrown")
+        raise DeadWeightError("this test's dice are already thrown")
     test = test.model_copy(update={"phase": "rerolling"})
     if test.automatic is not None:
         return _finish(test, [])
@@ -389,7 +389,7 @@ def throw_test(test: AttributeTest, dice: DiceSource) -> tuple[AttributeTest, li
 
 def _refuse_for_npc(setup: TestSetup, helpers: tuple[Help, ...]) -> None:
     if setup.extra_effort or setup.keep_it_safe or setup.burden or helpers:
-        raise IllegalChoice(
+        raise DeadWeightError(
             "extra effort, keeping it safe, burdens and help are for adventurers, not NPCs"
         )
 
@@ -403,15 +403,15 @@ def _announce(
     state = roller.attribute(attribute)
     events: list[Event] = []
     if helpers and roller.has(Trauma.PARANOID):
-        raise IllegalChoice(f"{roller.label} is paranoid and cannot be helped")
+        raise DeadWeightError(f"{roller.label} is paranoid and cannot be helped")
     if len(helpers) > setup.helpers_allowed:
-        raise IllegalChoice(f"only {setup.helpers_allowed} helper(s) allowed on this test")
+        raise DeadWeightError(f"only {setup.helpers_allowed} helper(s) allowed on this test")
     berserk = attribute == Attribute.STR and setup.in_combat and roller.has(Trait.BERSERKER)
     available = state.score if berserk else state.available
     if setup.extra_effort:
         _may_spend_fatigue(roller, attribute)
         if setup.keep_it_safe:
-            raise IllegalChoice("no extra effort while keeping it safe")
+            raise DeadWeightError("no extra effort while keeping it safe")
     if setup.burden:
         roller, used = use_burden(roller, f"this {attribute} test")
         events += used
@@ -438,14 +438,14 @@ def _announce(
 def require_able(character: Character) -> None:
     """A fainted, mortally wounded or dead character takes no action (§ Fainting)."""
     if not character.condition.can_act:
-        raise IllegalChoice(f"{character.label} cannot act (fainted, mortally wounded or dead)")
+        raise DeadWeightError(f"{character.label} cannot act (fainted, mortally wounded or dead)")
 
 
 def may_spend_fatigue(character: Character, attribute: Attribute) -> bool:
     """Whether extra effort can be made now (DW-A12)."""
     try:
         _may_spend_fatigue(character, attribute)
-    except IllegalChoice:
+    except DeadWeightError:
         return False
     return True
 
@@ -454,13 +454,13 @@ def _may_spend_fatigue(character: Character, attribute: Attribute) -> None:
     """Extra effort is refused when Sleepy, or when its fatigue would become a wound (no
     available dice left, or Plagued): DW-A12."""
     if character.has(Affliction.SLEEPY):
-        raise IllegalChoice(f"{character.label} is sleepy: no extra effort")
+        raise DeadWeightError(f"{character.label} is sleepy: no extra effort")
     if character.has(Affliction.PLAGUED):
-        raise IllegalChoice(
+        raise DeadWeightError(
             f"{character.label} is plagued: the fatigue of extra effort would be a wound"
         )
     if character.attribute(attribute).available == 0:
-        raise IllegalChoice(
+        raise DeadWeightError(
             f"{character.label} has no {attribute} dice left: "
             "the fatigue of extra effort would be a wound"
         )
@@ -474,9 +474,9 @@ def _pay_helpers(
     for help in helpers:
         helper = help.helper
         if not helper.condition.can_act:
-            raise IllegalChoice(f"{helper.label} cannot act, so cannot help")
+            raise DeadWeightError(f"{helper.label} cannot act, so cannot help")
         if helper.has(Affliction.SLEEPY):
-            raise IllegalChoice(f"{helper.label} is sleepy and cannot help")
+            raise DeadWeightError(f"{helper.label} is sleepy and cannot help")
         if help.extra_effort:
             _may_spend_fatigue(helper, setup.attribute)
             helper, more = receive_fatigue(helper, setup.attribute)
@@ -513,7 +513,7 @@ def _dice_to_throw(
         return Automatic.DECLINED, 0, False
     if pool <= 0:
         if setup.dice is not None:
-            raise IllegalChoice(
+            raise DeadWeightError(
                 f"a pool of {pool} rolls by the zero-dice rule; the only other choice is 0 dice"
             )
         if options.gm_auto_fail_at_minus_two and pool <= -2:
@@ -523,7 +523,7 @@ def _dice_to_throw(
             raise LimitError(f"a pool of {pool} would throw {thrown} dice (at most {MAX_POOL})")
         return None, thrown, True
     if setup.dice is not None and setup.dice > pool:
-        raise IllegalChoice(f"the pool is {pool} dice; you may roll fewer, not {setup.dice}")
+        raise DeadWeightError(f"the pool is {pool} dice; you may roll fewer, not {setup.dice}")
     thrown = pool if setup.dice is None else setup.dice
     if thrown > MAX_POOL:
         raise LimitError(f"a test throws at most {MAX_POOL} dice, not {thrown}")

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 
 
 class Attribute(StrEnum):
@@ -25,7 +25,7 @@ class Attribute(StrEnum):
             if cleaned in (attribute.value, _FULL_NAMES[attribute].upper()):
                 return attribute
         choices = ", ".join(attribute.value for attribute in cls)
-        raise IllegalChoice(f"no attribute named {text!r}; choose one of {choices}")
+        raise DeadWeightError(f"no attribute named {text!r}; choose one of {choices}")
 
     @property
     def full_name(self) -> str:

@@ -25,7 +25,7 @@ from tabletop.systems.dead_weight.character import (
     revise,
     with_attribute,
 )
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.tables import system_table
@@ -126,9 +126,9 @@ def try_to_wake(character: Character, dice: DiceSource, options: Options = DEFAU
     """After waiting, roll 1d! to wake up (DW-M46; which result wakes is DW-A17)."""
     condition = character.condition
     if not condition.fainted or condition.mortally_wounded or condition.dead:
-        raise IllegalChoice(f"{character.label} is not simply fainted")
+        raise DeadWeightError(f"{character.label} is not simply fainted")
     if condition.faint_turns:
-        raise IllegalChoice(f"{character.label} must wait {condition.faint_turns} more turn(s)")
+        raise DeadWeightError(f"{character.label} must wait {condition.faint_turns} more turn(s)")
     rolled = roll("1d!", dice)
     risk = rolled.pools()[0]
     assert isinstance(risk, RolledRisk)
@@ -150,11 +150,11 @@ def stabilise(character: Character, means: StabiliseMeans, *, in_combat: bool) -
     others wait for the combat to end (DW-A38)."""
     condition = character.condition
     if condition.dead:
-        raise IllegalChoice(f"{character.label} is dead")
+        raise DeadWeightError(f"{character.label} is dead")
     if not (condition.mortally_wounded or condition.fainted):
-        raise IllegalChoice(f"{character.label} needs no stabilising")
+        raise DeadWeightError(f"{character.label} needs no stabilising")
     if in_combat and not condition.verge_of_death:
-        raise IllegalChoice("stabilising waits until the combat is over (DW-A38)")
+        raise DeadWeightError("stabilising waits until the combat is over (DW-A38)")
     woken = character.model_copy(update={"condition": Condition()})
     return woken, [event("stabilised", f"{character.label} is stabilised with a {means}")]
 
@@ -217,18 +217,18 @@ def receive_wounds(
         room = can_hold_a_wound(character)
         if not room:
             if queue:
-                raise IllegalChoice("no attribute can hold these wounds: give no more placements")
+                raise DeadWeightError("no attribute can hold these wounds: give no more placements")
             return _unplaceable(
                 character, wounds - point, dice, lethal, mortal_modifier, options, events
             )
         if not queue:
-            raise IllegalChoice(
+            raise DeadWeightError(
                 f"{wounds - point} more wound(s) to place: choose an attribute for each"
             )
         character, more = _place(character, queue.pop(0))
         events += more
     if queue:
-        raise IllegalChoice(f"{len(queue)} placement(s) more than there are wounds")
+        raise DeadWeightError(f"{len(queue)} placement(s) more than there are wounds")
     if in_combat and character.has(Affliction.SLEEPY):
         if stays_sleepy(character):
             events.append(event("sleepy", "a coffee addict with no coffee yet stays Sleepy"))
@@ -244,12 +244,12 @@ def _place(character: Character, placement: WoundPlacement) -> Change:
     attribute = placement.attribute
     state = character.attribute(attribute)
     if state.full_of_wounds:
-        raise IllegalChoice(f"{attribute} cannot hold more wounds than its score {state.score}")
+        raise DeadWeightError(f"{attribute} cannot hold more wounds than its score {state.score}")
     full = state.fatigue + state.wounds == state.score
     if full and not placement.convert:
-        raise IllegalChoice(f"{attribute} is full: this wound must turn a fatigue point into it")
+        raise DeadWeightError(f"{attribute} is full: this wound must turn a fatigue point into it")
     if placement.convert and state.fatigue == 0:
-        raise IllegalChoice(f"{attribute} has no fatigue to turn into a wound")
+        raise DeadWeightError(f"{attribute} has no fatigue to turn into a wound")
     fatigue = state.fatigue - 1 if placement.convert else state.fatigue
     updated = with_attribute(character, attribute, fatigue=fatigue, wounds=state.wounds + 1)
     how = ", turning a fatigue point into it" if placement.convert else ""
@@ -390,10 +390,10 @@ def _ask_for_a_trauma(character: Character) -> Change:
 def resolve_pending(character: Character, answer: str) -> Change:
     """Answer the first pending choice on the sheet with one of its options."""
     if not character.pending:
-        raise IllegalChoice("nothing is waiting for a choice")
+        raise DeadWeightError("nothing is waiting for a choice")
     first, rest = character.pending[0], character.pending[1:]
     if answer not in first.options:
-        raise IllegalChoice(f"{first.kind}: choose one of {', '.join(first.options)}")
+        raise DeadWeightError(f"{first.kind}: choose one of {', '.join(first.options)}")
     character = character.model_copy(update={"pending": rest})
     if first.kind == PendingKind.CHOOSE_TRAUMA:
         return gain_trauma(character, Trauma(answer))
@@ -436,7 +436,7 @@ def recover_fatigue(character: Character, attribute: Attribute, points: int = 1)
     """Take fatigue off an attribute (when and how much is another book's rule, DW-G09);
     Parched blocks it."""
     if character.has(Affliction.PARCHED):
-        raise IllegalChoice(f"{character.label} is parched: fatigue does not recover")
+        raise DeadWeightError(f"{character.label} is parched: fatigue does not recover")
     state = character.attribute(attribute)
     healed = min(points, state.fatigue)
     updated = with_attribute(character, attribute, fatigue=state.fatigue - healed)
@@ -448,9 +448,9 @@ def heal_wounds(
 ) -> Change:
     """Heal wounds on an attribute (DW-G09); Hungry blocks it, Cursed blocks healing by rest."""
     if character.has(Affliction.HUNGRY):
-        raise IllegalChoice(f"{character.label} is hungry: wounds do not heal")
+        raise DeadWeightError(f"{character.label} is hungry: wounds do not heal")
     if by_resting and character.has(Affliction.CURSED):
-        raise IllegalChoice(f"{character.label} is cursed: wounds do not heal by resting")
+        raise DeadWeightError(f"{character.label} is cursed: wounds do not heal by resting")
     state = character.attribute(attribute)
     healed = min(points, state.wounds)
     updated = with_attribute(character, attribute, wounds=state.wounds - healed)

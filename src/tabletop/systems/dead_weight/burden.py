@@ -7,14 +7,14 @@ Used on a test, the burden also gives that test a disadvantage and no proficienc
 from __future__ import annotations
 
 from tabletop.systems.dead_weight.character import Character
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
 
 
 def use_burden(character: Character, how: str = "a decision") -> tuple[Character, list[Event]]:
     """Spend this session's burden for one insight point; refused if already spent."""
     if character.expedition.burden_used_this_session:
-        raise IllegalChoice("the burden can be used once per session")
+        raise DeadWeightError("the burden can be used once per session")
     expedition = character.expedition.model_copy(update={"burden_used_this_session": True})
     updated = character.model_copy(
         update={"expedition": expedition, "insight": character.insight + 1}

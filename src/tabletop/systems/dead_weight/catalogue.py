@@ -12,7 +12,7 @@ from functools import cache
 from typing import Self
 
 from tabletop.data import shipped_data
-from tabletop.systems.dead_weight.errors import DataError, IllegalChoice
+from tabletop.systems.dead_weight.errors import DataError, DeadWeightError
 
 
 class NamedEnum(StrEnum):
@@ -25,7 +25,7 @@ class NamedEnum(StrEnum):
             if _squash(member.value) == key:
                 return member
         what = re.sub(r"(?<!^)(?=[A-Z])", " ", cls.__name__).lower()
-        raise IllegalChoice(f"no {what} named {text!r}")
+        raise DeadWeightError(f"no {what} named {text!r}")
 
 
 class Skill(NamedEnum):

@@ -27,7 +27,7 @@ from tabletop.systems.dead_weight.character import (
     revise,
     with_attribute,
 )
-from tabletop.systems.dead_weight.errors import IllegalChoice, SheetError
+from tabletop.systems.dead_weight.errors import DeadWeightError, SheetError
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.inventory import PlaceKind, add_container, stow
 from tabletop.systems.dead_weight.kits import KitItem, creation_data
@@ -192,12 +192,12 @@ class Creation(BaseModel):
         return None if self.done else _decision(self)
 
     def choose(self, choice: AnyChoice, dice: DiceSource) -> tuple[Creation, list[Event]]:
-        """Apply one choice; `IllegalChoice` (and no change) if it is not allowed now."""
+        """Apply one choice; `DeadWeightError` (and no change) if it is not allowed now."""
         decision = self.decision()
         if decision is None:
-            raise IllegalChoice("the character is finished")
+            raise DeadWeightError("the character is finished")
         if choice.kind not in decision.kinds:
-            raise IllegalChoice(f"{decision.prompt}: expected one of {', '.join(decision.kinds)}")
+            raise DeadWeightError(f"{decision.prompt}: expected one of {', '.join(decision.kinds)}")
         return _apply(self, decision, choice, dice)
 
 
@@ -359,7 +359,7 @@ def _apply(
 ) -> tuple[Creation, list[Event]]:
     if isinstance(choice, PickAttribute):
         if choice.attribute.value not in decision.options:
-            raise IllegalChoice(f"choose one of {', '.join(decision.options)}")
+            raise DeadWeightError(f"choose one of {', '.join(decision.options)}")
         effect = {**creation.effects[0], "attribute": choice.attribute.value}
         creation = creation.model_copy(update={"effects": (effect, *creation.effects[1:])})
         return _run_effects(creation, dice, [])
@@ -371,7 +371,9 @@ def _apply(
         return _take_class(creation, choice.character_class, dice)
     if isinstance(choice, Pick):
         if choice.name not in decision.options and not decision.free_names:
-            raise IllegalChoice(f"choose one of {', '.join(decision.options) or '(none supplied)'}")
+            raise DeadWeightError(
+                f"choose one of {', '.join(decision.options) or '(none supplied)'}"
+            )
         return _pick(creation, choice.name, dice)
     if isinstance(choice, PickNames):
         return _pick_names(creation, decision, choice.names, dice)
@@ -405,20 +407,20 @@ def _reroll(
     size = len(creation.dice)
     chosen = tuple(sorted(set(choice.dice))) or tuple(range(size))
     if any(not 0 <= i < size for i in chosen):
-        raise IllegalChoice(f"dice are numbered 0 to {size - 1}")
+        raise DeadWeightError(f"dice are numbered 0 to {size - 1}")
     if creation.options.insight_reroll == "up_to_two_dice" and len(chosen) > 2:
-        raise IllegalChoice("insight re-rolls one or two dice of a life-path roll (DW-A02)")
+        raise DeadWeightError("insight re-rolls one or two dice of a life-path roll (DW-A02)")
     if creation.options.insight_reroll == "whole_roll" and len(chosen) != size:
-        raise IllegalChoice("under the whole-roll reading, insight re-rolls every die")
+        raise DeadWeightError("under the whole-roll reading, insight re-rolls every die")
     character = creation.character
     if choice.free:
         if not _free_reroll(creation):
-            raise IllegalChoice("no free re-roll: no party member has this result, or it is used")
+            raise DeadWeightError("no free re-roll: no party member has this result, or it is used")
         creation = creation.model_copy(update={"free_reroll_used": True})
         paid = "the party's free re-roll"
     else:
         if character.insight < 1:
-            raise IllegalChoice("no insight left to re-roll with")
+            raise DeadWeightError("no insight left to re-roll with")
         character = character.model_copy(update={"insight": character.insight - 1})
         paid = "an insight point"
     faces = list(creation.dice)
@@ -533,7 +535,7 @@ def apply_life_path_effect(
         return character.model_copy(update={"silver": character.silver + rolled.total}), [
             event("silver", f"silver {rolled}", roll=rolled.to_json())
         ]
-    raise IllegalChoice(f"unknown life-path effect {kind!r}")
+    raise DeadWeightError(f"unknown life-path effect {kind!r}")
 
 
 def gain_skill(character: Character, skill: Skill) -> tuple[Character, list[Event]]:
@@ -559,7 +561,7 @@ def gain_skill(character: Character, skill: Skill) -> tuple[Character, list[Even
 def learn_skill(character: Character, skill: Skill) -> tuple[Character, list[Event]]:
     """Learn a skill in play: an advanced skill needs its basic one first (DW-M11)."""
     if skill.basic is not None and not character.has(skill.basic) and not character.has(skill):
-        raise IllegalChoice(f"learn {skill.basic} before {skill}")
+        raise DeadWeightError(f"learn {skill.basic} before {skill}")
     return gain_skill(character, skill)
 
 
@@ -665,11 +667,11 @@ def _pick_names(
     creation: Creation, decision: Decision, names: tuple[str, ...], dice: DiceSource
 ) -> tuple[Creation, list[Event]]:
     if len(set(names)) != len(names) or any(not n.strip() for n in names):
-        raise IllegalChoice("give distinct, non-empty names")
+        raise DeadWeightError("give distinct, non-empty names")
     if len(names) != decision.count:
-        raise IllegalChoice(f"choose exactly {decision.count}")
+        raise DeadWeightError(f"choose exactly {decision.count}")
     if not decision.free_names and any(n not in decision.options for n in names):
-        raise IllegalChoice(f"choose from: {', '.join(decision.options)}")
+        raise DeadWeightError(f"choose from: {', '.join(decision.options)}")
     character = creation.character
     magic = character.magic
     if creation.stage == Stage.SPELLS:
@@ -806,9 +808,9 @@ def give_camping_supply(party: list[Character], recipient: int) -> list[Characte
     """If nobody in the party got a camping supply, one member may take one (DW-M05)."""
     start = creation_data().start
     if any(c.inventory.has(start.camping_supply.tags[0]) for c in party):
-        raise IllegalChoice("someone in the party already has a camping supply")
+        raise DeadWeightError("someone in the party already has a camping supply")
     if not 0 <= recipient < len(party):
-        raise IllegalChoice(f"choose a party member 0 to {len(party) - 1}")
+        raise DeadWeightError(f"choose a party member 0 to {len(party) - 1}")
     updated = list(party)
     member = updated[recipient]
     updated[recipient] = member.model_copy(
@@ -824,7 +826,7 @@ def unveil_true_past(character: Character, dice: DiceSource) -> tuple[Character,
     which hold only during creation (DW-X13)."""
     quirk = next((q for q in character.quirks if q.rule == QuirkRule.DEEP_AND_MURKY_PAST), None)
     if quirk is None:
-        raise IllegalChoice(f"{character.label} has no deep and murky past to unveil")
+        raise DeadWeightError(f"{character.label} has no deep and murky past to unveil")
     table = system_table("infancy")
     old = next((e for e in table.entries if e.name == character.life_path.infancy), None)
     result = table.roll(dice)

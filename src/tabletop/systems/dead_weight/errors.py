@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from tabletop.errors import DataError, RulesError
 
-__all__ = ["DataError", "IllegalChoice", "InputEnded", "SheetError"]
 
-
-class IllegalChoice(RulesError):
+class DeadWeightError(RulesError):
     """A choice the rules do not allow in the current state (the state is left unchanged)."""
 
 
-class SheetError(RulesError):
+class DeadWeightDataError(DataError):
+    """A sheet, intent or data file that is not valid, named by its problem."""
+
+
+class SheetError(DeadWeightDataError):
     """A character sheet that cannot exist under the rules, with the reason."""
-
-
-class InputEnded(DataError):
-    """The input ran out while the command line waited for a choice (nothing is saved)."""

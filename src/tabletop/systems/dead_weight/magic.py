@@ -28,7 +28,7 @@ from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import heal_wounds, receive_fatigue, wound_attribute
 from tabletop.systems.dead_weight.catalogue import Affliction, Trait, Trauma
 from tabletop.systems.dead_weight.character import Character, revise
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.evaluation import Outcome
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.inventory import (
@@ -60,7 +60,7 @@ def begin_expedition(
     magic = character.magic
     unusable = [s for s in spells if s in magic.spells_forgotten]
     if unusable:
-        raise IllegalChoice(f"forgotten spells must be studied back first: {', '.join(unusable)}")
+        raise DeadWeightError(f"forgotten spells must be studied back first: {', '.join(unusable)}")
     updated = revise(
         character,
         magic=magic.model_copy(
@@ -90,9 +90,9 @@ def study(character: Character, spell: str) -> Change:
     """Study a forgotten spell back from the grimoire, in the interlude or camp (DW-M17)."""
     magic = character.magic
     if spell not in magic.spells_forgotten:
-        raise IllegalChoice(f"{spell!r} is not forgotten")
+        raise DeadWeightError(f"{spell!r} is not forgotten")
     if not character.has_grimoire:
-        raise IllegalChoice(f"{character.label} has no grimoire to study from")
+        raise DeadWeightError(f"{character.label} has no grimoire to study from")
     forgotten = tuple(s for s in magic.spells_forgotten if s != spell)
     memorised = magic.spells_memorised
     if len(memorised) < character.attribute(Attribute.INT).score:
@@ -149,7 +149,7 @@ class _Tested(BaseModel):
     def choose(self, choice: Choice, dice: DiceSource) -> tuple[Self, list[Event]]:
         """Pass a choice to the test; once it is judged, resolve what it was for."""
         if self.finished or self.test is None:
-            raise IllegalChoice("this is already resolved")
+            raise DeadWeightError("this is already resolved")
         test, events = self.test.choose(choice, dice)
         updated = self.model_copy(update={"test": test, "caster": test.roller})
         if test.finished:
@@ -180,9 +180,9 @@ def cast_spell(
     automatic). The spell always works; its effect is the caller's to apply."""
     require_able(character)
     if not character.has(Trait.MAGIC_USER):
-        raise IllegalChoice(f"{character.label} is not a magic user")
+        raise DeadWeightError(f"{character.label} is not a magic user")
     if spell not in character.magic.spells_memorised:
-        raise IllegalChoice(f"{spell!r} is not memorised")
+        raise DeadWeightError(f"{spell!r} is not memorised")
     cast = [event("spell", f"{character.label} casts {spell}", spell=spell)]
     if character.magic.arcane_well:
         magic = character.magic.model_copy(update={"arcane_well": False})
@@ -290,7 +290,7 @@ def _mishap_effect(
     if kind == "summon":
         text = f"a {fields['creature']} appears {fields['range']}"
         return caster, [event("summon", text, **fields)]
-    raise IllegalChoice(f"unknown mishap effect {kind!r}")
+    raise DeadWeightError(f"unknown mishap effect {kind!r}")
 
 
 def _lose_items(caster: Character, lost: Any, what: str) -> Change:
@@ -341,24 +341,24 @@ def pray(
     magic = character.magic
     require_able(character)
     if not character.has(Trait.DIVINE_MANDATE):
-        raise IllegalChoice(f"{character.label} has no divine mandate")
+        raise DeadWeightError(f"{character.label} has no divine mandate")
     if not character.has_holy_symbol:
-        raise IllegalChoice("without a holy symbol a prayer does not work")
+        raise DeadWeightError("without a holy symbol a prayer does not work")
     if magic.god_angry:
-        raise IllegalChoice("the god is angry and answers nothing until a sacrifice is made")
+        raise DeadWeightError("the god is angry and answers nothing until a sacrifice is made")
     if prayer not in magic.prayers_memorised:
-        raise IllegalChoice(f"{prayer!r} is not memorised")
+        raise DeadWeightError(f"{prayer!r} is not memorised")
     exhausted = prayer in magic.prayers_exhausted
     if desperate_plea:
         if magic.desperate_plea_used:
-            raise IllegalChoice("the desperate plea is spent for this expedition")
+            raise DeadWeightError("the desperate plea is spent for this expedition")
         if not exhausted:
-            raise IllegalChoice(f"{prayer!r} is not exhausted: pray it normally")
+            raise DeadWeightError(f"{prayer!r} is not exhausted: pray it normally")
         character = character.model_copy(
             update={"magic": magic.model_copy(update={"desperate_plea_used": True})}
         )
     elif exhausted:
-        raise IllegalChoice(f"{prayer!r} is exhausted until a rest at camp (or a desperate plea)")
+        raise DeadWeightError(f"{prayer!r} is exhausted until a rest at camp (or a desperate plea)")
     events = [event("prayer", f"{character.label} prays {prayer}", prayer=prayer)]
     if desperate_plea and not options.desperate_plea_needs_test:
         praying = Praying(caster=character, prayer=prayer, desperate_plea=True)
@@ -435,7 +435,7 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
 def make_sacrifice(character: Character) -> Change:
     """A sacrifice calms the angry god (what a sacrifice takes is another book's, DW-G03)."""
     if not character.magic.god_angry:
-        raise IllegalChoice("the god is not angry")
+        raise DeadWeightError("the god is not angry")
     magic = character.magic.model_copy(update={"god_angry": False})
     return character.model_copy(update={"magic": magic}), [
         event("sacrifice", f"{character.label}'s god is appeased")
@@ -449,7 +449,7 @@ def cure_light_wounds(target: Character, attributes: list[Attribute]) -> Change:
     """Heal two wounds of a nearby target, on the attributes the players pick, and stop
     Bleeding (a basic prayer, DW-M24)."""
     if len(attributes) > 2:
-        raise IllegalChoice("cure light wounds heals two wounds")
+        raise DeadWeightError("cure light wounds heals two wounds")
     events: list[Event] = []
     for attribute in attributes:
         target, more = heal_wounds(target, attribute, 1)

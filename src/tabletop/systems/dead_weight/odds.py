@@ -20,7 +20,7 @@ from tabletop.systems.dead_weight.attribute_test import (
     Resource,
     Side,
 )
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.solver import (
     CANONICAL,
     CRITICAL,
@@ -203,7 +203,7 @@ def _best(valued: list[tuple[Choice, list[int]]], side: Side, key: Key) -> Choic
 def _values(test: AttributeTest, key: Key) -> tuple[list[tuple[Choice, list[int]]], int]:
     """Each legal choice with its solver value, and the scale the values are out of."""
     if test.phase in ("announced", "finished") or test.automatic is not None:
-        raise IllegalChoice("there is no choice to advise on: the test is not open")
+        raise DeadWeightError("there is no choice to advise on: the test is not open")
     solution = solve(spec_for(test, key))
     position = _position(solution, test)
     if test.phase == "dauntless":

@@ -21,7 +21,7 @@ from tabletop.systems.dead_weight.attribute_test import (
     start_test,
 )
 from tabletop.systems.dead_weight.character import Character
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.evaluation import Outcome
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.npc import Npc
@@ -65,7 +65,7 @@ class OpposedTest(BaseModel):
 
     def choose(self, choice: Choice, dice: DiceSource) -> tuple[OpposedTest, list[Event]]:
         if self.finished:
-            raise IllegalChoice("the opposed test is over")
+            raise DeadWeightError("the opposed test is over")
         side = self.current
         test, events = self.tests[side].choose(choice, dice)
         tests = (test, self.tests[1]) if side == 0 else (self.tests[0], test)
@@ -104,7 +104,9 @@ def _settle(
         able = [_can_act(test.roller) for test in contest.tests]
         if able != [True, True]:
             if not any(able):
-                raise IllegalChoice("neither side can act to test again: the contest is called off")
+                raise DeadWeightError(
+                    "neither side can act to test again: the contest is called off"
+                )
             winner = able.index(True)
             name = contest.tests[winner].roller.label
             text = f"{contest.tests[1 - winner].roller.label} cannot test again: {name} wins"

@@ -19,7 +19,7 @@ from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import receive_fatigue
 from tabletop.systems.dead_weight.catalogue import Affliction, Trait
 from tabletop.systems.dead_weight.character import Character
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 
@@ -86,7 +86,7 @@ def advance_doom(
 ) -> tuple[Tracker, list[Event]]:
     """Advance the doom tracker: Doomed adventurers make it move further (DW-A34)."""
     if tracker.kind != TrackerKind.DOOM:
-        raise IllegalChoice(f"{tracker.name} is not a doom tracker")
+        raise DeadWeightError(f"{tracker.name} is not a doom tracker")
     doomed = sum(1 for a in adventurers if a.has(Affliction.DOOMED))
     if points > 0 and doomed:
         points += doomed if options.doomed_stacking == "per_doomed_adventurer" else 1
@@ -130,7 +130,7 @@ class UsageDie(BaseModel):
 def risk(count: int, dice: DiceSource) -> tuple[bool, Roll]:
     """Roll `count` risk dice: the thing happens if any shows a 1 (DW-M27)."""
     if not 1 <= count <= MAX_RISK_DICE:
-        raise IllegalChoice(f"roll 1 to {MAX_RISK_DICE} risk dice, not {count}")
+        raise DeadWeightError(f"roll 1 to {MAX_RISK_DICE} risk dice, not {count}")
     rolled = roll(f"{count}d!", dice)
     risky = rolled.pools()[0]
     assert isinstance(risky, RolledRisk)
@@ -209,7 +209,7 @@ def new_turn(lights: list[LightSource]) -> list[LightSource]:
 def refuel(lantern: LightSource) -> LightSource:
     """Oil in the lantern: its usage die is a d8 again (the oil itself is an item)."""
     if lantern.kind != LightKind.LANTERN:
-        raise IllegalChoice(f"only a lantern is refuelled, not a {lantern.kind}")
+        raise DeadWeightError(f"only a lantern is refuelled, not a {lantern.kind}")
     return lantern.model_copy(update={"usage": UsageDie(size=8), "going_out": False})
 
 
@@ -221,4 +221,4 @@ def end_turn_in_darkness(
         return receive_fatigue(character, Attribute.PRE)
     if choice == "terrified":
         return gain_affliction(character, Affliction.TERRIFIED, dice)
-    raise IllegalChoice("in the dark, choose a presence fatigue or Terrified")
+    raise DeadWeightError("in the dark, choose a presence fatigue or Terrified")

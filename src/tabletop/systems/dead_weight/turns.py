@@ -9,7 +9,7 @@ from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import receive_fatigue
 from tabletop.systems.dead_weight.catalogue import Affliction, Trait
 from tabletop.systems.dead_weight.character import Character
-from tabletop.systems.dead_weight.errors import IllegalChoice
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.inventory import remove_item
 
@@ -28,7 +28,7 @@ def encumbered_turn(
     takes a slot) is dropped (DW-M55). Give the finished test, taken from the sheet after
     it (its fatigue included)."""
     if not strength_test.finished or strength_test.verdict is None:
-        raise IllegalChoice("finish the strength test first")
+        raise DeadWeightError("finish the strength test first")
     if not character.encumbered or strength_test.verdict.succeeded:
         return character, []
     inventory = character.inventory

@@ -33,7 +33,7 @@ from tabletop.systems.constitution.combat.state import (
     PendingDirectHit,
     StoredAttack,
 )
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import (
     DIRECT_HIT_PRICE,
     INJURY_DC,
@@ -51,11 +51,11 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
     attacker = in_fight(combat, action.attacker)
     target = in_fight(combat, action.target)
     if attacker.id == target.id:
-        raise IllegalMove("a combatant cannot attack themselves")
+        raise ConstitutionError("a combatant cannot attack themselves")
     if action.store and not action.ranged:
-        raise IllegalMove("only ranged attacks can be stored (§ 5.22)")
+        raise ConstitutionError("only ranged attacks can be stored (§ 5.22)")
     if action.into_melee and action.other_target is None:
-        raise IllegalMove("firing into mêlée needs the other fighter (other_target)")
+        raise ConstitutionError("firing into mêlée needs the other fighter (other_target)")
     other = in_fight(combat, action.other_target) if action.other_target else None
     damage = damage_expression(action.damage or attacker.damage)
     combat = use_action(combat, attacker.id)
@@ -181,12 +181,14 @@ def _answer_direct_hit(
 ) -> Outcome:
     pending = combat.pending_direct_hit
     if pending is None:
-        raise IllegalMove("there is no direct hit to answer")
+        raise ConstitutionError("there is no direct hit to answer")
     target = combat.get(pending.target)
     combat = combat.evolve(pending_direct_hit=None)
     if action.pay:
         if target.hp < pending.price:
-            raise IllegalMove(f"{target.name} has {target.hp} HP, not the {pending.price} needed")
+            raise ConstitutionError(
+                f"{target.name} has {target.hp} HP, not the {pending.price} needed"
+            )
         paid = target.evolve(hp=target.hp - pending.price)
         return combat.replace(paid), [
             Event(kind="hp_paid", message=f"{target.name} pays {pending.price} HP")
@@ -200,7 +202,9 @@ def _defend(combat: Combat, action: Defend, dice: DiceSource, options: Options) 
     defender = in_fight(combat, action.id)
     own_turn = combat.acting == defender.id
     if not own_turn and not defender.can_defend_as_reaction:
-        raise IllegalMove(f"{defender.name} needs a shield or training to defend as a reaction")
+        raise ConstitutionError(
+            f"{defender.name} needs a shield or training to defend as a reaction"
+        )
     combat = use_action(combat, defender.id)
     ac, rolled = active_defence(
         defender.strength + defender.fighter_level, defender.ac, dice, options
@@ -221,10 +225,10 @@ def _release_stored(
     require_phase(combat, "round")
     shooter = combat.get(action.shooter)
     if combat.last_damaged is None:
-        raise IllegalMove("stored shots are released when their target takes damage")
+        raise ConstitutionError("stored shots are released when their target takes damage")
     shots = [s for s in shooter.stored if s.target == combat.last_damaged]
     if not shots:
-        raise IllegalMove(f"{shooter.name} has no stored shot at the one just hurt")
+        raise ConstitutionError(f"{shooter.name} has no stored shot at the one just hurt")
     remaining = list(shooter.stored)
     remaining.remove(shots[0])
     combat = combat.replace(shooter.evolve(stored=tuple(remaining)))
@@ -252,7 +256,7 @@ def _morale(combat: Combat, action: MoraleCheck, dice: DiceSource, options: Opti
     require_phase(combat, "round", "between_rounds")
     combatant = in_fight(combat, action.id)
     if combatant.morale is None:
-        raise IllegalMove(f"{combatant.name} has no morale score")
+        raise ConstitutionError(f"{combatant.name} has no morale score")
     result = morale_check(combatant.morale, dice)
     verdict = "holds" if result.holds else "breaks"
     events = [

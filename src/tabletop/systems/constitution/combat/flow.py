@@ -31,7 +31,7 @@ from tabletop.systems.constitution.combat.state import (
     Combatant,
     Outcome,
 )
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import DiceRecord, Event
 from tabletop.systems.constitution.options import Options
 
@@ -40,7 +40,7 @@ def require_phase(combat: Combat, *phases: str) -> None:
     """Refuse an action taken in the wrong phase of the fight."""
     if combat.phase not in phases:
         wanted = " or ".join(p.replace("_", " ") for p in phases)
-        raise IllegalMove(
+        raise ConstitutionError(
             f"that can only be done during {wanted}; it is {combat.phase.replace('_', ' ')}"
         )
 
@@ -48,7 +48,7 @@ def require_phase(combat: Combat, *phases: str) -> None:
 def in_fight(combat: Combat, combatant_id: str) -> Combatant:
     combatant = combat.get(combatant_id)
     if not combatant.fighting:
-        raise IllegalMove(f"{combatant.name} is out of the fight ({combatant.status})")
+        raise ConstitutionError(f"{combatant.name} is out of the fight ({combatant.status})")
     return combatant
 
 
@@ -64,9 +64,11 @@ def pay(combatant: Combatant, cost: int, options: Options) -> Combatant:
     left to pay with, so nothing can be bought (§ 5.9)."""
     have = combatant.initiative or 0
     if have == 0:
-        raise IllegalMove(f"{combatant.name} is at initiative 0 and has nothing to spend")
+        raise ConstitutionError(f"{combatant.name} is at initiative 0 and has nothing to spend")
     if not can_pay(combatant, cost, options):
-        raise IllegalMove(f"{combatant.name} has {have} initiative, not the {cost} this costs")
+        raise ConstitutionError(
+            f"{combatant.name} has {have} initiative, not the {cost} this costs"
+        )
     return combatant.evolve(initiative=max(0, have - cost))
 
 
@@ -74,7 +76,7 @@ def acting(combat: Combat) -> Combatant:
     """The combatant whose turn it is."""
     require_phase(combat, "round")
     if combat.acting is None:
-        raise IllegalMove("nobody is taking a turn")
+        raise ConstitutionError("nobody is taking a turn")
     return combat.get(combat.acting)
 
 
@@ -86,7 +88,7 @@ def use_action(combat: Combat, combatant_id: str) -> Combat:
         permits = list(combat.permits)
         permits.remove(combatant_id)
         return combat.evolve(permits=tuple(permits))
-    raise IllegalMove(
+    raise ConstitutionError(
         "that needs the combatant's turn, or initiative spent first on a reaction, "
         "an extra action or a command"
     )
@@ -102,13 +104,15 @@ def can_act(combat: Combat, combatant_id: str) -> bool:
 def _add(combat: Combat, action: Add, dice: DiceSource, options: Options) -> Outcome:
     require_phase(combat, "setup", "between_rounds")
     if len(combat.combatants) >= MAX_COMBATANTS:
-        raise IllegalMove(f"a combat holds at most {MAX_COMBATANTS} combatants")
+        raise ConstitutionError(f"a combat holds at most {MAX_COMBATANTS} combatants")
     new = action.combatant
     if any(c.id == new.id for c in combat.combatants):
-        raise IllegalMove(f"there is already a combatant {new.id!r}")
+        raise ConstitutionError(f"there is already a combatant {new.id!r}")
     damage_expression(new.damage)
     if new.commander is not None and all(c.id != new.commander for c in combat.combatants):
-        raise IllegalMove(f"{new.name}'s commander {new.commander!r} must join the fight first")
+        raise ConstitutionError(
+            f"{new.name}'s commander {new.commander!r} must join the fight first"
+        )
     if new.henchman:
         new = new.evolve(initiative=HENCHMAN_INITIATIVE)
     event = Event(kind="joined", message=f"{new.name} ({new.side}) joins the fight")
@@ -134,9 +138,9 @@ def _roll_initiative(
     require_phase(combat, "setup", "between_rounds")
     combatant = in_fight(combat, action.id)
     if combatant.henchman:
-        raise IllegalMove(f"{combatant.name} is a henchman: initiative is always 1 (§ 5.11)")
+        raise ConstitutionError(f"{combatant.name} is a henchman: initiative is always 1 (§ 5.11)")
     if combatant.initiative is not None:
-        raise IllegalMove(f"{combatant.name} already has initiative {combatant.initiative}")
+        raise ConstitutionError(f"{combatant.name} already has initiative {combatant.initiative}")
     value, records = _initiative_roll(combatant, dice, action.surprise, action.bonus)
     how = f" ({records[0].text})" if records else f" ({action.surprise.replace('_', ' ')})"
     event = Event(
@@ -225,10 +229,10 @@ def _begin(combat: Combat, action: Begin, dice: DiceSource, options: Options) ->
     require_phase(combat, "setup")
     fighting = [c for c in combat.combatants if c.fighting]
     if not fighting:
-        raise IllegalMove("add combatants first")
+        raise ConstitutionError("add combatants first")
     missing = [c.name for c in fighting if c.initiative is None]
     if missing:
-        raise IllegalMove(f"roll initiative first for {', '.join(missing)}")
+        raise ConstitutionError(f"roll initiative first for {', '.join(missing)}")
     return start_round(combat, options, forced=False)
 
 
@@ -238,9 +242,11 @@ def _end_turn(combat: Combat, action: EndTurn, dice: DiceSource, options: Option
     turns = actor.turns_left - 1
     if action.superior:
         if actor.id not in combat.superior:
-            raise IllegalMove(f"{actor.name} does not hold the superior initiative this round")
+            raise ConstitutionError(
+                f"{actor.name} does not hold the superior initiative this round"
+            )
         if (actor.initiative or 0) <= SUPERIOR_COST:
-            raise IllegalMove(
+            raise ConstitutionError(
                 f"{actor.name} is at {actor.initiative}: after −{SUPERIOR_COST} there is no "
                 "initiative left to take a turn at (C3-A41, C3-A47)"
             )
@@ -266,7 +272,7 @@ def _reorient(combat: Combat, action: Reorient, dice: DiceSource, options: Optio
     require_phase(combat, "between_rounds")
     combatant = in_fight(combat, action.id)
     if combatant.reorienting:
-        raise IllegalMove(f"{combatant.name} has already re-oriented")
+        raise ConstitutionError(f"{combatant.name} has already re-oriented")
     surprise = "penalty" if combatant.disoriented else "none"
     if combatant.henchman:
         value, records = HENCHMAN_INITIATIVE, ()
@@ -310,7 +316,7 @@ def _next_round(combat: Combat, action: NextRound, dice: DiceSource, options: Op
     require_phase(combat, "between_rounds")
     missing = [c.name for c in combat.combatants if c.fighting and c.initiative is None]
     if missing:
-        raise IllegalMove(f"roll initiative first for {', '.join(missing)}")
+        raise ConstitutionError(f"roll initiative first for {', '.join(missing)}")
     return start_round(combat, options, forced=False)
 
 
@@ -324,9 +330,9 @@ _BREAK_APART = Event(
 def _force_bout(combat: Combat, action: ForceBout, dice: DiceSource, options: Options) -> Outcome:
     require_phase(combat, "between_rounds")
     if combat.respite_taken:
-        raise IllegalMove("the respite has begun; the bout can only be forced on before it")
+        raise ConstitutionError("the respite has begun; the bout can only be forced on before it")
     if all((c.initiative or 0) == 0 for c in combat.combatants if c.fighting):
-        raise IllegalMove("everyone is at 0 initiative: there is no bout left to force on")
+        raise ConstitutionError("everyone is at 0 initiative: there is no bout left to force on")
     events = [Event(kind="forced", message="the bout is forced on: everyone −10 initiative")]
     changed = []
     for c in combat.combatants:

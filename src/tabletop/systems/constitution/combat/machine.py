@@ -39,7 +39,7 @@ from tabletop.systems.constitution.combat.state import (
     Combat,
     Combatant,
 )
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import Event, Model
 from tabletop.systems.constitution.options import DEFAULT, Options
 
@@ -130,14 +130,15 @@ def _may_order(combat: Combat, commander: Combatant, follower: Combatant, option
 def apply(
     combat: Combat, action: Model, dice: DiceSource, options: Options = DEFAULT
 ) -> tuple[Combat, list[Event]]:
-    """Advance the fight by one choice; illegal choices raise `IllegalMove` and change nothing."""
+    """Advance the fight by one choice; illegal choices raise
+    `ConstitutionError` and change nothing."""
     if combat.phase == "over":
-        raise IllegalMove("the combat is over")
+        raise ConstitutionError("the combat is over")
     if combat.pending_direct_hit and not isinstance(action, AnswerDirectHit):
-        raise IllegalMove("first answer the direct hit: pay the HP or take the injury saves")
+        raise ConstitutionError("first answer the direct hit: pay the HP or take the injury saves")
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise IllegalMove(f"unknown action {action!r}")
+        raise ConstitutionError(f"unknown action {action!r}")
     if not isinstance(action, ReleaseStored):
         # Stored shots join damage as it is dealt (§ 5.22); anything else moves past it.
         combat = combat.evolve(last_damaged=None)

@@ -23,7 +23,7 @@ from tabletop.systems.constitution.combat.state import (
     Combat,
     Outcome,
 )
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import Event
 from tabletop.systems.constitution.options import Options
 
@@ -32,13 +32,15 @@ def _react(combat: Combat, action: React, dice: DiceSource, options: Options) ->
     require_phase(combat, "round")
     reactor = in_fight(combat, action.id)
     if action.cost not in REACTION_COSTS:
-        raise IllegalMove(f"a reaction costs 2, 5 or 10 initiative (§ 5.4), not {action.cost}")
+        raise ConstitutionError(
+            f"a reaction costs 2, 5 or 10 initiative (§ 5.4), not {action.cost}"
+        )
     if combat.acting == reactor.id:
-        raise IllegalMove(
+        raise ConstitutionError(
             f"it is {reactor.name}'s own turn: pay for an extra action instead (extra)"
         )
     if reactor.disoriented:
-        raise IllegalMove(f"{reactor.name} is at initiative 0 and cannot react (§ 5.9)")
+        raise ConstitutionError(f"{reactor.name} is at initiative 0 and cannot react (§ 5.9)")
     paid = pay(reactor, action.cost, options)
     event = Event(
         kind="reaction",
@@ -54,7 +56,7 @@ def _extra_action(
 ) -> Outcome:
     actor = acting(combat)
     if action.bow and not actor.bow_training:
-        raise IllegalMove(f"{actor.name} has no bow training (§ 7.8)")
+        raise ConstitutionError(f"{actor.name} has no bow training (§ 7.8)")
     cost = options.extra_action_cost // 2 if action.bow else options.extra_action_cost
     paid = pay(actor, cost, options)
     event = Event(
@@ -72,15 +74,15 @@ def _command(combat: Combat, action: Command, dice: DiceSource, options: Options
     followers = [in_fight(combat, follower_id) for follower_id in action.followers]
     for follower in followers:
         if follower.commander != commander.id:
-            raise IllegalMove(f"{follower.name} does not take orders from {commander.name}")
+            raise ConstitutionError(f"{follower.name} does not take orders from {commander.name}")
         if follower.henchman and follower.turns_left < 1:
-            raise IllegalMove(f"{follower.name} has already acted this round")
+            raise ConstitutionError(f"{follower.name} has already acted this round")
         if not follower.henchman and follower.disoriented:
-            raise IllegalMove(f"{follower.name} is at initiative 0 and cannot react (§ 5.9)")
+            raise ConstitutionError(f"{follower.name} is at initiative 0 and cannot react (§ 5.9)")
     events = []
     if combat.acting != commander.id:
         if commander.disoriented:
-            raise IllegalMove(f"{commander.name} is at initiative 0 and cannot give orders")
+            raise ConstitutionError(f"{commander.name} is at initiative 0 and cannot give orders")
         commander = pay(commander, ORDER_COST, options)
         combat = combat.replace(commander)
         events.append(
@@ -108,9 +110,9 @@ def _tactical(combat: Combat, action: Tactical, dice: DiceSource, options: Optio
     require_phase(combat, "round")
     tactician = in_fight(combat, action.id)
     if not tactician.tactician:
-        raise IllegalMove(f"{tactician.name} is no tactician (§ 7.3)")
+        raise ConstitutionError(f"{tactician.name} is no tactician (§ 7.3)")
     if tactician.id in combat.tactical_used:
-        raise IllegalMove(f"{tactician.name} has used this round's tactical action")
+        raise ConstitutionError(f"{tactician.name} has used this round's tactical action")
     event = Event(kind="tactical", message=f"{tactician.name}: free tactical action, {action.what}")
     return combat.evolve(tactical_used=(*combat.tactical_used, tactician.id)), [event]
 

@@ -10,7 +10,7 @@ from tabletop.systems.constitution.attacks import (
     DEFAULT_DAMAGE,
 )
 from tabletop.systems.constitution.character import Character, damage_dice
-from tabletop.systems.constitution.errors import IllegalMove
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.initiations import Situation
 from tabletop.systems.constitution.models import Event, Model
 
@@ -193,7 +193,7 @@ class Combat(Model):
         for combatant in self.combatants:
             if combatant.id == combatant_id:
                 return combatant
-        raise IllegalMove(f"no combatant {combatant_id!r}")
+        raise ConstitutionError(f"no combatant {combatant_id!r}")
 
     def replace(self, combatant: Combatant) -> Combat:
         return self.evolve(
