@@ -4,6 +4,7 @@ a system's readings of unclear rules (the fields of its options model)."""
 from __future__ import annotations
 
 import typing
+from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -28,10 +29,46 @@ RuleOptions = Annotated[
 Options = TypeVar("Options", bound=BaseModel)
 
 
-def read_rule_options(model: type[Options], pairs: list[str] | None) -> Options:
-    """`["key=value", …]` as the system's validated options: unknown keys, repeated keys and
-    values the key does not take are one-line errors. Lists are written comma-separated."""
-    chosen: dict[str, Any] = {}
+@dataclass(frozen=True)
+class Readings:
+    """What `--option` chose for the running command: checked once, kept as given so that a
+    verb can lay them over a base (the board game's config file)."""
+
+    options: BaseModel
+    pairs: tuple[str, ...]
+
+
+def add_rule_options(app: typer.Typer, model: type[BaseModel], help: str) -> None:
+    """Give a system's command group `--option KEY=VALUE`, checked once for every verb under
+    it (`tabletop <system> --option key=value <verb> …`); verbs ask `rule_options`."""
+
+    def readings(ctx: typer.Context, option: RuleOptions = None) -> None:
+        ctx.obj = Readings(read_rule_options(model, option), tuple(option or ()))
+
+    readings.__doc__ = help
+    app.callback()(readings)
+
+
+def rule_options(ctx: typer.Context, model: type[Options], base: Options | None = None) -> Options:
+    """The readings chosen with `--option` for the running command, over `base` if given
+    (else over the defaults)."""
+    chosen = ctx.find_object(Readings)
+    if chosen is None:
+        return base if base is not None else model()
+    if base is not None:
+        return read_rule_options(model, list(chosen.pairs), base)
+    assert isinstance(chosen.options, model)
+    return chosen.options
+
+
+def read_rule_options(
+    model: type[Options], pairs: list[str] | None, base: Options | None = None
+) -> Options:
+    """`["key=value", …]` as the system's validated options (over `base`, if given): unknown
+    keys, repeated keys and values a key does not take are one-line errors. Lists are
+    written comma-separated."""
+    chosen: dict[str, Any] = {} if base is None else base.model_dump()
+    given: set[str] = set()
     for pair in pairs or []:
         key, sep, value = (part.strip() for part in pair.partition("="))
         if not sep or not key:
@@ -39,8 +76,9 @@ def read_rule_options(model: type[Options], pairs: list[str] | None) -> Options:
         if key not in model.model_fields:
             known = ", ".join(sorted(model.model_fields))
             raise DataError(f"--option: there is no {key!r}; the keys are {known}")
-        if key in chosen:
+        if key in given:
             raise DataError(f"--option gives {key} twice: which value is meant?")
+        given.add(key)
         chosen[key] = value.split(",") if _is_list(model, key) else value
     try:
         return model.model_validate(chosen)

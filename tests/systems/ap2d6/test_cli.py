@@ -39,7 +39,7 @@ def test_odds_as_text_and_with_a_rule_changed(run) -> None:
     _, out, _ = run("ap2d6", "odds", "--score", "0", "--dc", "2")
     assert "35/36" in out
     _, out, _ = run(
-        "ap2d6", "odds", "-s", "0", "--dc", "2", "--rule", "double_one_fails=false", "--json"
+        "ap2d6", "--option", "double_one_fails=false", "odds", "-s", "0", "--dc", "2", "--json"
     )
     assert json.loads(out)["exact"]["success"] == "1/1"
 
@@ -59,8 +59,8 @@ def test_check_against_a_score_and_json(run) -> None:
         ("ap2d6", "check", "--score", "1"),
         ("ap2d6", "check", "--score", "1", "--dc", "3", "--against", "2"),
         ("ap2d6", "check", "--score", "x", "--dc", "3"),
-        ("ap2d6", "odds", "--score", "0", "--dc", "7", "--rule", "nonsense=1"),
-        ("ap2d6", "odds", "--score", "0", "--dc", "7", "--rule", "tie_on_set_dc=maybe"),
+        ("ap2d6", "--option", "nonsense=1", "odds", "--score", "0", "--dc", "7"),
+        ("ap2d6", "--option", "tie_on_set_dc=maybe", "odds", "--score", "0", "--dc", "7"),
         ("ap2d6", "character", "new", "--points", "2", "--set", "STR=3"),
         ("ap2d6", "character", "new", "--random", "d8-4"),
         ("ap2d6", "character", "new", "--random", "d4-2", "--set", "STR=1"),

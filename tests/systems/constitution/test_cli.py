@@ -45,7 +45,7 @@ def test_odds_with_advantage_and_readings(capsys):
     _, out, _ = run(capsys, "odds", "--modifier", "5", "--dc", "20", "--advantage", "1", "--json")
     assert json.loads(out)["success"] == pytest.approx(1 - (14 / 20) ** 2)
     _, out, _ = run(
-        capsys, "odds", "--modifier", "19", "--dc", "20", "--natural-one", "ignore", "--json"
+        capsys, "--option", "natural_one=ignore", "odds", "--modifier", "19", "--dc", "20", "--json"
     )
     assert json.loads(out)["success"] == pytest.approx(1)
     code, out, _ = run(capsys, "odds", "--modifier", "3", "--dc", "20")
@@ -70,7 +70,7 @@ def test_check_is_reproducible_with_a_seed(capsys):
         ("check", "--ability", "31", "--dc", "20"),
         ("check", "--ability", "10", "--dc", "20", "--modifier", "99999999999999999999"),
         ("odds", "--modifier", "1", "--dc", "1001"),
-        ("odds", "--modifier", "1", "--dc", "20", "--natural-one", "maybe"),
+        ("--option", "natural_one=maybe", "odds", "--modifier", "1", "--dc", "20"),
         ("odds", "--modifier", "1", "--dc", "20", "--advantage", "21"),
         ("character", "new", "--class", "wizard"),
         ("character", "new", "--initiation", "flying"),
@@ -111,7 +111,7 @@ def test_character_new_json_round_trips(capsys):
 def test_xp_level(capsys):
     _, out, _ = run(capsys, "xp", "level", "6000", "--json")
     assert json.loads(out) == {"xp": 6000, "level": 4, "next_level_at": 12000}
-    _, out, _ = run(capsys, "xp", "level", "150", "--tenth")
+    _, out, _ = run(capsys, "--option", "xp_scale=tenth", "xp", "level", "150")
     assert "level 2" in out
     _, out, _ = run(capsys, "xp", "level", str(10**30), "--json")
     assert json.loads(out)["level"] == 30 and json.loads(out)["next_level_at"] is None

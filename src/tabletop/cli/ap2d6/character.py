@@ -8,12 +8,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from tabletop.cli.ap2d6.common import Rules, read_numbers, read_options
-from tabletop.cli.options import Json, Seed
+from tabletop.cli.ap2d6.common import read_numbers
+from tabletop.cli.options import Json, Seed, rule_options
 from tabletop.cli.output import console, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
 from tabletop.systems.ap2d6.errors import Ap2d6Error
+from tabletop.systems.ap2d6.options import Options
 from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
 from tabletop.systems.ap2d6.sheet import Character
 
@@ -25,6 +26,7 @@ SUGGESTED_POINTS = 9
 
 @app.command("new")
 def new_character(
+    ctx: typer.Context,
     name: Annotated[str, typer.Option("--name", help="The character's name.")] = "Adventurer",
     points: Annotated[
         int | None,
@@ -60,10 +62,9 @@ def new_character(
     ] = None,
     seed: Seed = None,
     json: Json = False,
-    rule: Rules = None,
 ) -> None:
     """Make a character by point buy (--points) or with rolled scores (--random)."""
-    options = read_options(rule)
+    options = rule_options(ctx, Options)
     skills = read_numbers(skill, "--skill")
     if random is not None:
         if points is not None or set_scores:

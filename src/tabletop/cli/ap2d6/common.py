@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-import typer
 from rich.markup import escape
 
 from tabletop.cli.output import console, print_json
 from tabletop.errors import TabletopError
-from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
-from tabletop.systems.ap2d6.options import Options
+from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.scores import MAX_SCORE, Score
-
-Rules = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--rule",
-        help="Change a reading of the rules, e.g. --rule tie_on_set_dc=failure "
-        "(every option is in docs/rules/ap2d6.md).",
-        metavar="OPTION=VALUE",
-    ),
-]
 
 
 def read_score(text: str, flag: str = "--score") -> Score:
@@ -62,23 +48,6 @@ def read_numbers(pairs: list[str] | None, flag: str) -> dict[str, int]:
         except ValueError:
             raise Ap2d6Error(f"{flag} wants NAME=WHOLE_NUMBER, not {name}={value}") from None
     return numbers
-
-
-def read_options(pairs: list[str] | None) -> Options:
-    """The table's options from `--rule OPTION=VALUE` pairs, validated as a whole."""
-    chosen: dict[str, Any] = {}
-    for name, value in read_pairs(pairs, "--rule").items():
-        if name not in Options.model_fields:
-            known = ", ".join(Options.model_fields)
-            raise Ap2d6Error(f"--rule: no option {name!r}; the options are {known}")
-        lowered = value.lower()
-        if lowered in ("true", "yes", "on"):
-            chosen[name] = True
-        elif lowered in ("false", "no", "off"):
-            chosen[name] = False
-        else:
-            chosen[name] = int(value) if value.lstrip("-").isdigit() else value
-    return validated(Options, chosen, "--rule")
 
 
 def ask_again(error: TabletopError, as_json: bool) -> None:

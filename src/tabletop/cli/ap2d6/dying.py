@@ -14,8 +14,8 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from tabletop.cli.ap2d6.common import Rules, ask_again, read_options
-from tabletop.cli.options import Json, Seed
+from tabletop.cli.ap2d6.common import ask_again
+from tabletop.cli.options import Json, Seed, rule_options
 from tabletop.cli.output import console, print_json
 from tabletop.data import write_text_file
 from tabletop.dice import DiceSource, FixedDice, dice_source
@@ -121,6 +121,7 @@ def _write_gm_file(path: Path | None, character: Character, log: list[Event]) ->
 
 
 def death_command(
+    ctx: typer.Context,
     name: Annotated[str, typer.Option("--name", help="The downed character.")] = "Adventurer",
     con: Annotated[int, typer.Option("--con", help="Their CON (Max HP is 18 + 6 × CON).")] = 0,
     hp: Annotated[int, typer.Option("--hp", help="Their HP now, 0 or below.")] = 0,
@@ -130,13 +131,12 @@ def death_command(
     ] = None,
     seed: Seed = None,
     json: Json = False,
-    rule: Rules = None,
 ) -> None:
     """Run a downed character's death checks against a secret DC.
 
     You see your rolls and when to stop; your fate is told only when someone checks on you.
     The GM's side can go to a file of their own with --gm-file."""
-    options = read_options(rule)
+    options = rule_options(ctx, Options)
     dice = dice_source(seed)
     character, events = downed(name, con, hp, dice)
     log = list(events)

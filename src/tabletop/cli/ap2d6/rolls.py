@@ -7,13 +7,14 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from tabletop.cli.ap2d6.common import Rules, read_options, read_score
-from tabletop.cli.options import Json, Seed
+from tabletop.cli.ap2d6.common import read_score
+from tabletop.cli.options import Json, Seed, rule_options
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.ap2d6.checks import Check, check, check_against, contest
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.odds import check_odds
+from tabletop.systems.ap2d6.options import Options
 
 ScoreText = Annotated[
     str,
@@ -36,6 +37,7 @@ DefenderWinsTies = Annotated[
 
 
 def check_command(
+    ctx: typer.Context,
     score: ScoreText,
     dc: Annotated[int | None, typer.Option("--dc", help="The DC to meet.")] = None,
     against: Annotated[
@@ -46,14 +48,13 @@ def check_command(
     defender_wins_ties: DefenderWinsTies = False,
     seed: Seed = None,
     json: Json = False,
-    rule: Rules = None,
 ) -> None:
     """Roll 2d6 + score against a DC, or against a defender's score.
 
     Against a score the DC is 6 + that score and the defender wins ties."""
     if (dc is None) == (against is None):
         raise Ap2d6Error("give --dc or --against, one of them")
-    options = read_options(rule)
+    options = rule_options(ctx, Options)
     value = read_score(score)
     dice = dice_source(seed)
     if against is not None:
@@ -86,6 +87,7 @@ def check_json(result: Check) -> dict[str, object]:
 
 
 def contest_command(
+    ctx: typer.Context,
     score: ScoreText,
     versus: Annotated[str, typer.Option("--versus", "-v", help="The rival's score (or 'none').")],
     modifier: Modifier = 0,
@@ -97,10 +99,9 @@ def contest_command(
     ] = False,
     seed: Seed = None,
     json: Json = False,
-    rule: Rules = None,
 ) -> None:
     """Both sides roll 2d6 + score: the higher total wins, then the higher score."""
-    options = read_options(rule)
+    options = rule_options(ctx, Options)
     result = contest(
         read_score(score),
         read_score(versus, "--versus"),
@@ -117,18 +118,18 @@ def contest_command(
 
 
 def odds_command(
+    ctx: typer.Context,
     score: ScoreText,
     dc: Annotated[int, typer.Option("--dc", help="The DC to meet.")],
     modifier: Modifier = 0,
     defender_wins_ties: DefenderWinsTies = False,
     json: Json = False,
-    rule: Rules = None,
 ) -> None:
     """Exact chance that 2d6 + score succeeds against a DC.
 
     Success means meeting the DC, or beating it with --defender-wins-ties; a natural double 1
     fails whatever the total (RU-A12). Also the chance of double 1s and of double 6s."""
-    options = read_options(rule)
+    options = rule_options(ctx, Options)
     value = read_score(score)
     odds = check_odds(
         value, dc, modifier=modifier, defender_wins_ties=defender_wins_ties, options=options

@@ -14,8 +14,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from tabletop.cli.ap2d6.common import Rules, ask_again, read_options
-from tabletop.cli.options import Json, Seed
+from tabletop.cli.ap2d6.common import ask_again
+from tabletop.cli.options import Json, Seed, rule_options
 from tabletop.cli.output import console, print_json
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import TabletopError
@@ -185,6 +185,7 @@ def read_character(text: str) -> tuple[str, int]:
 
 
 def ap_command(
+    ctx: typer.Context,
     character: Annotated[
         list[str] | None,
         typer.Option(
@@ -196,13 +197,12 @@ def ap_command(
     ] = None,
     seed: Seed = None,
     json: Json = False,
-    rule: Rules = None,
 ) -> None:
     """Track AP for a fight: spend (XnY) costs, escalating attacks, temp AP, gain, lose, wait.
 
     With --json there are no prompts or tables: each command prints one JSON line (its events,
     or the error), and leaving prints the whole fight as JSON."""
-    options = read_options(rule)
+    options = rule_options(ctx, Options)
     people = [read_character(text) for text in character or ["You"]]
     names = [name.lower() for name, _ in people]
     if len(set(names)) != len(names):

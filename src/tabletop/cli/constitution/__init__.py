@@ -11,7 +11,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from tabletop.cli.constitution.tracker import run_tracker
-from tabletop.cli.options import Json, Seed
+from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.systems.constitution.character import (
@@ -46,6 +46,7 @@ app = typer.Typer(
 )
 character_app = typer.Typer(help="Make characters.", no_args_is_help=True)
 xp_app = typer.Typer(help="Experience and levels.", no_args_is_help=True)
+add_rule_options(app, Options, "3d6 Constitution.")
 app.add_typer(character_app, name="character")
 app.add_typer(xp_app, name="xp")
 
@@ -69,25 +70,6 @@ Dc = Annotated[
         "--dc", min=-MAX_NUMBER, max=MAX_NUMBER, help="The difficulty class; 20 is normal."
     ),
 ]
-NaturalOne = Annotated[
-    str,
-    typer.Option(
-        "--natural-one", help="Reading of a natural 1 (C3-A06): step, minus_five or ignore."
-    ),
-]
-FailRounding = Annotated[
-    str,
-    typer.Option("--fail-rounding", help="Failing by exactly 5 (C3-A05): floor or ceil."),
-]
-
-
-def _options(natural_one: str = "step", fail_rounding: str = "floor") -> Options:
-    try:
-        return Options(natural_one=natural_one, fail_degree_rounding=fail_rounding)  # type: ignore[arg-type]
-    except ValueError as error:
-        raise ConstitutionDataError(
-            "--natural-one is step, minus_five or ignore; --fail-rounding is floor or ceil"
-        ) from error
 
 
 def _print_events(events: list[Event]) -> None:
@@ -148,6 +130,7 @@ def _print_sheet(character: Character) -> None:
 
 @app.command("check")
 def check_command(
+    ctx: typer.Context,
     ability: Annotated[
         int, typer.Option("--ability", min=0, max=MAX_SCORE, help="The ability score (§ 3.1).")
     ],
@@ -164,13 +147,11 @@ def check_command(
     ] = None,
     advantage: Advantage = 0,
     disadvantage: Disadvantage = 0,
-    natural_one: NaturalOne = "step",
-    fail_rounding: FailRounding = "floor",
     seed: Seed = None,
     json: Json = False,
 ) -> None:
     """Roll an ability check: 1d20 (exploding on 20) + ability + modifier vs DC."""
-    options = _options(natural_one, fail_rounding)
+    options = rule_options(ctx, Options)
     score = ability if skill is None else skill_score(ability, skill, options)
     result = check(
         score + modifier,
@@ -191,6 +172,7 @@ def check_command(
 
 @app.command("odds")
 def odds_command(
+    ctx: typer.Context,
     modifier: Annotated[
         int,
         typer.Option(
@@ -200,8 +182,6 @@ def odds_command(
     dc: Dc,
     advantage: Advantage = 0,
     disadvantage: Disadvantage = 0,
-    natural_one: NaturalOne = "step",
-    fail_rounding: FailRounding = "floor",
     json: Json = False,
 ) -> None:
     """Exact odds of every degree of success and failure, exploding 20s and natural 1s included."""
@@ -210,7 +190,7 @@ def odds_command(
         dc,
         advantage=advantage,
         disadvantage=disadvantage,
-        options=_options(natural_one, fail_rounding),
+        options=rule_options(ctx, Options),
     )
     if json:
         print_json(odds.to_json())
@@ -234,14 +214,12 @@ def odds_command(
 
 @xp_app.command("level")
 def xp_level(
+    ctx: typer.Context,
     xp: Annotated[int, typer.Argument(min=0, help="The character's XP total.")],
-    tenth: Annotated[
-        bool, typer.Option("--tenth", help="The notes' one-tenth thresholds (150, 300, …).")
-    ] = False,
     json: Json = False,
 ) -> None:
     """The level an XP total earns (§ 2.9) and the XP for the next one."""
-    options = Options(xp_scale="tenth" if tenth else "standard")
+    options = rule_options(ctx, Options)
     level = level_for_xp(xp, options)
     following = level_threshold(level + 1, options) if level < MAX_LEVEL else None
     if json:
@@ -402,6 +380,7 @@ def rest_command(
 
 @app.command("combat")
 def combat_command(
+    ctx: typer.Context,
     seed: Seed = None,
     load: Annotated[
         str | None, typer.Option("--load", help="Resume a fight saved with `save FILE`.")
@@ -411,7 +390,7 @@ def combat_command(
 
     Add combatants, roll initiative, take turns, spend initiative on reactions, attack, run
     rounds. Type `help` at the prompt."""
-    run_tracker(console, dice_source(seed), load)
+    run_tracker(console, dice_source(seed), load, rule_options(ctx, Options))
 
 
 def showcase(seed: int) -> None:

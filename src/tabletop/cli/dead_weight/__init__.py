@@ -13,7 +13,7 @@ from rich.rule import Rule
 
 from tabletop.cli import tables
 from tabletop.cli.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
-from tabletop.cli.options import Json, Seed
+from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, print_json, print_roll
 from tabletop.data import read_data_file, write_text_file
 from tabletop.dice import DiceSource, dice_source
@@ -50,6 +50,7 @@ from tabletop.systems.dead_weight.creation import (
 from tabletop.systems.dead_weight.errors import DeadWeightDataError, DeadWeightError
 from tabletop.systems.dead_weight.events import Event
 from tabletop.systems.dead_weight.odds import advise, pool_odds, spec_for
+from tabletop.systems.dead_weight.options import Options
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS, solve
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table
@@ -61,6 +62,7 @@ app = typer.Typer(
 )
 character_app = typer.Typer(help="Make and show characters.", no_args_is_help=True)
 table_app = typer.Typer(help="Dead Weight's random tables.", no_args_is_help=True)
+add_rule_options(app, Options, "Dead Weight.")
 app.add_typer(character_app, name="character")
 app.add_typer(table_app, name="table")
 
@@ -232,6 +234,7 @@ def _option(text: str, options: tuple[str, ...]) -> str:
 
 @app.command("test")
 def test_command(
+    ctx: typer.Context,
     attribute: Annotated[str, typer.Argument(help="STR, DEX, INT or PRE.")],
     character: Annotated[
         Path | None, typer.Option("--character", help="Test this saved character.")
@@ -292,7 +295,7 @@ def test_command(
     )
     show = Console(stderr=True, highlight=False) if json_out else console
     dice = dice_source(seed)
-    test, events = announce_test(roller, setup)
+    test, events = announce_test(roller, setup, options=rule_options(ctx, Options))
     if test.automatic is None:
         solve(spec_for(test))  # refuse, before any die is thrown, what the advice cannot weigh
     test, thrown = throw_test(test, dice)

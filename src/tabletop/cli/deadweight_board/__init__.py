@@ -22,6 +22,7 @@ from tabletop.cli.deadweight_board.render import (
     event_text,
     player_text,
 )
+from tabletop.cli.options import add_rule_options, rule_options
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.errors import InputEndedError
@@ -39,6 +40,7 @@ app = typer.Typer(
     help="Deadweight, the board game: play bots, simulate, replay logs, balance reports.",
     no_args_is_help=True,
 )
+add_rule_options(app, DeadweightConfig, "Deadweight, the board game.")
 
 HUMANS = ("you", "human")
 SEATS_HELP = (
@@ -54,8 +56,9 @@ Jobs = Annotated[int, typer.Option(help="Processes to use; 0 uses every core.")]
 Json = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
 
 
-def _config(path: Path | None) -> DeadweightConfig:
-    return load_config(path) if path else default_config()
+def _config(ctx: typer.Context, path: Path | None) -> DeadweightConfig:
+    """The config file's readings (the defaults without one), with any `--option` over them."""
+    return rule_options(ctx, DeadweightConfig, load_config(path) if path else default_config())
 
 
 def _seat_list(seats: str) -> list[str]:
@@ -70,6 +73,7 @@ def _seat_list(seats: str) -> list[str]:
 
 @app.command()
 def play(
+    ctx: typer.Context,
     seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "you,greedy,mcts",
     config: Config = None,
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible dice and bots.")] = None,
@@ -79,7 +83,7 @@ def play(
     names = _seat_list(seats)
     if not 2 <= len(names) <= 4:
         raise ConfigError("Deadweight is for 2 to 4 players: give 2 to 4 seats")
-    rules_config = _config(config)
+    rules_config = _config(ctx, config)
     dice = dice_source(seed)
     state = new_game(len(names), rules_config, dice)
     state.events = []
@@ -258,6 +262,7 @@ def _log_file(path: Path | None) -> Iterator[TextIO | None]:
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     games: Annotated[int, typer.Option(help=f"Games to play (1 to {MAX_GAMES:,}).")] = 100,
     seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "random,greedy",
     players: Annotated[
@@ -281,7 +286,7 @@ def simulate(
     if any(name in HUMANS for name in names):
         raise ConfigError("simulate plays bots only; use `play` to take a seat yourself")
     count = players or len(names)
-    summary = _run(games, names, count, _config(config), seed, jobs, log, rotate, as_json)
+    summary = _run(games, names, count, _config(ctx, config), seed, jobs, log, rotate, as_json)
     if as_json:
         print_json(summary.as_json())
         return
@@ -390,6 +395,7 @@ def _plot_folder(folder: Path) -> None:
 
 @app.command()
 def report(
+    ctx: typer.Context,
     games: Annotated[int, typer.Option(help="Games per player count.")] = 200,
     seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "greedy",
     players: Annotated[str, typer.Option(help="Player counts to run, e.g. 2,3,4.")] = "4",
@@ -409,7 +415,7 @@ def report(
         if not part.strip().isdigit() or not 2 <= int(part) <= 4:
             raise ConfigError(f"--players takes counts from 2 to 4, not {part!r}")
         counts.append(int(part))
-    rules_config = _config(config)
+    rules_config = _config(ctx, config)
     if plots:
         _plot_folder(out)
     runs = {

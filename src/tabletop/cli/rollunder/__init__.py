@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from tabletop.cli.options import Json, Seed
+from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, errors, percent, print_json
 from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, dice_source
@@ -93,39 +93,7 @@ MAX_BAD_ANSWERS = 20
 """Answers at one prompt that are not a choice before the command gives up (never a hang)."""
 
 
-@app.callback()
-def _readings(
-    ctx: typer.Context,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            metavar="NAME=VALUE",
-            help="A reading of an unclear rule, e.g. --option dying_deadline=own_next_activation.",
-        ),
-    ] = None,
-) -> None:
-    """Run the roll-under Core Rules."""
-    ctx.obj = read_options(option or [])
-
-
-def read_options(pairs: list[str]) -> RollUnderOptions:
-    """`["name=value", …]` as validated options; lists (abilities) are comma-separated."""
-    data: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise RollUnderDataError(f"--option wants NAME=VALUE, not {pair!r}")
-        if name not in RollUnderOptions.model_fields:
-            known = ", ".join(RollUnderOptions.model_fields)
-            raise RollUnderDataError(f"there is no option {name!r}; the options are: {known}")
-        data[name] = tuple(v.strip() for v in value.split(",")) if name == "abilities" else value
-    return validated(RollUnderOptions, data, "--option")
-
-
-def _options(ctx: typer.Context) -> RollUnderOptions:
-    return ctx.obj if isinstance(ctx.obj, RollUnderOptions) else RollUnderOptions()
+add_rule_options(app, RollUnderOptions, "Run the roll-under Core Rules.")
 
 
 def _level(text: str) -> ChallengeLevel:
@@ -189,7 +157,7 @@ def roll_command(
     json: Json = False,
 ) -> None:
     """An ability roll: pass on a d20 equal to or under the score."""
-    options = _options(ctx)
+    options = rule_options(ctx, RollUnderOptions)
     if strength is not None and len(score) > 1:
         raise RollUnderDataError("--strength is for one roller's encumbered AGI roll")
     rollers = tuple(
@@ -264,7 +232,9 @@ def contest_command(
     """An ability contest: the same number of rolls each, ranked by successes.
 
     Ties are broken with more rolls; a team adds up its members' successes."""
-    done = resolve(_contest(sides, rolls, ability), dice_source(seed), _options(ctx))
+    done = resolve(
+        _contest(sides, rolls, ability), dice_source(seed), rule_options(ctx, RollUnderOptions)
+    )
     outcome = _finished(done, json, hide=("ability_roll", "strength_roll"))
     if outcome is None:
         return
@@ -423,7 +393,7 @@ def damage_command(
 
     A maximum rolls again and adds the new roll minus 1. With --health and --max-health (or
     --character) the thresholds are checked and the injury table rolled when called for."""
-    options = _options(ctx)
+    options = rule_options(ctx, RollUnderOptions)
     damage = parse_damage(die)
     hit_data = {"armour": armour, "direct": direct}
     hit_data |= {"dice": damage} if isinstance(damage, DamageDice) else {"amount": damage}
@@ -493,7 +463,7 @@ def corruption_command(
 
     The roll heals as much corruption as it deals; critical damage from it brings a
     mutation (rolled on --mutations, or left for the GM)."""
-    options = _options(ctx)
+    options = rule_options(ctx, RollUnderOptions)
     table = mutation_data(mutations) if mutations is not None else None
     if character is not None:
         if total is not None or health is not None or max_health is not None:
@@ -567,7 +537,7 @@ def odds_ability(
     json: Json = False,
 ) -> None:
     """P(an ability roll passes), alone, as a group, encumbered, with omens to re-roll."""
-    options = _options(ctx)
+    options = rule_options(ctx, RollUnderOptions)
     if strength is not None and len(score) > 1:
         raise RollUnderDataError("--strength is for one roller's encumbered AGI roll")
     best = max(score)
@@ -588,7 +558,7 @@ def odds_ability(
 def odds_contest(ctx: typer.Context, sides: Sides, rolls: Rolls = 4, json: Json = False) -> None:
     """P(each side finishes first), tie-breaks included."""
     contest = _contest(sides, rolls, "AGI")
-    odds = contest_odds(contest.sides, rolls, _options(ctx))
+    odds = contest_odds(contest.sides, rolls, rule_options(ctx, RollUnderOptions))
     if json:
         print_json(
             {
@@ -625,7 +595,7 @@ def odds_damage(
     json: Json = False,
 ) -> None:
     """The exact damage of one hit after armour, and the chance of each critical threshold."""
-    options = _options(ctx)
+    options = rule_options(ctx, RollUnderOptions)
     damage = parse_damage(die)
     if not isinstance(damage, DamageDice):
         raise RollUnderDataError("--die takes damage dice such as d8; a fixed amount has no odds")
@@ -679,7 +649,7 @@ def odds_injury(
     json: Json = False,
 ) -> None:
     """P(each injury), re-rolling instant death while omens last."""
-    odds = injury_odds(omens, _options(ctx))
+    odds = injury_odds(omens, rule_options(ctx, RollUnderOptions))
     if json:
         print_json({"omens": omens, "injuries": {n: _fraction(p) for n, p in odds.items()}})
         return
@@ -703,7 +673,7 @@ def odds_corruption(
     json: Json = False,
 ) -> None:
     """The chance a corruption roll strikes, its damage, and where many gains lead."""
-    options = _options(ctx)
+    options = rule_options(ctx, RollUnderOptions)
     before = _health(health, max_health)
     odds = corruption_odds(total, gain, *(before or (None, None)), options)
     chain = corruption_chain(gain, gains, total, options) if gains else None
