@@ -396,19 +396,20 @@ class Session(Generic[StateT]):
     # inside -------------------------------------------------------------------------------
 
     def _check_offered(self, state: StateT, intent: dict[str, Any], member: Member) -> None:
-        """Refuse an intent that no offer to this member covers, saying why."""
+        """Refuse an intent that no offer to this member covers, saying why: a matter of
+        role when the GM could ask for it, else of the rules."""
         who = member.name or member.id
         if not member.acts:
             raise PermissionDenied(f"{who} is an observer and only watches")
         kind = intent["kind"]
-        offers = [o for o in self.legal(state, member) if o.kind == kind]
-        if not offers:
-            if not member.is_gm and self._gm_may(state, intent):
-                raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
-            raise self.error(f"{kind}: {self.why_not(state, intent, member)}")
-        reasons = [o.allows(intent) for o in offers]
-        if all(reasons):
-            raise self.error(f"{kind}: {reasons[0]}")
+        reasons = [o.allows(intent) for o in self.legal(state, member) if o.kind == kind]
+        if None in reasons:
+            return
+        if not member.is_gm and self._gm_may(state, intent):
+            raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
+        raise self.error(
+            f"{kind}: {reasons[0] if reasons else self.why_not(state, intent, member)}"
+        )
 
     def _gm_may(self, state: StateT, intent: dict[str, Any]) -> bool:
         """Whether the GM could ask for `intent` now (so a player's refusal is one of role)."""

@@ -118,7 +118,7 @@ def test_a_name_the_sheet_cannot_hold_is_one_line_and_exit_2(capsys, name):
     """An empty or over-long --name was a pydantic error (an internal error, exit 1)."""
     for guided in ((), ("--guided",)):
         result = run(capsys, "dead-weight", "character", "new", "--name", name, *guided)
-        assert result.code == 2 and "new character: name:" in result.err
+        assert result.code == 2 and "new-character.name:" in result.err
         assert result.err.count("\n") == 1
 
 

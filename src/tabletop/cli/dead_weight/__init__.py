@@ -13,11 +13,13 @@ from rich.rule import Rule
 
 from tabletop.cli import tables
 from tabletop.cli.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
+from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, print_json, print_roll
-from tabletop.data import read_data_file, write_text_file
+from tabletop.data import write_text_file
 from tabletop.dice import DiceSource, dice_source
-from tabletop.errors import InputEndedError
+from tabletop.errors import InputEndedError, TabletopError
+from tabletop.session import Event
 from tabletop.systems.dead_weight.attribute_test import (
     MAX_ANNOUNCED_REROLLS,
     MAX_POOL,
@@ -28,12 +30,16 @@ from tabletop.systems.dead_weight.attribute_test import (
     Side,
     TestSetup,
     announce_test,
-    start_test,
-    throw_test,
 )
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import Affliction
-from tabletop.systems.dead_weight.character import Attributes, Character, CharacterClass, sheet_from
+from tabletop.systems.dead_weight.character import (
+    Attributes,
+    Character,
+    CharacterClass,
+    read_sheet,
+    sheet_from,
+)
 from tabletop.systems.dead_weight.creation import (
     AnyChoice,
     Creation,
@@ -44,13 +50,17 @@ from tabletop.systems.dead_weight.creation import (
     PickNames,
     RerollDice,
     Skip,
-    begin_creation,
-    random_character,
 )
 from tabletop.systems.dead_weight.errors import DeadWeightDataError, DeadWeightError
-from tabletop.systems.dead_weight.events import Event
 from tabletop.systems.dead_weight.odds import advise, pool_odds, spec_for
 from tabletop.systems.dead_weight.options import Options
+from tabletop.systems.dead_weight.session import (
+    SESSION,
+    CreationStep,
+    DeadWeightTable,
+    ImportCharacter,
+    Test,
+)
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS, solve
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table
@@ -67,13 +77,6 @@ app.add_typer(character_app, name="character")
 app.add_typer(table_app, name="table")
 
 MIN_POOL = 2 - MAX_POOL
-
-
-def read_sheet(path: Path) -> Character:
-    """A character sheet from a JSON file (as `--out` writes it), or a one-line error."""
-    if path.suffix != ".json":
-        raise DeadWeightDataError(f"{path}: a character sheet is a .json file")
-    return sheet_from(read_data_file(path))
 
 
 def write_sheet(character: Character, path: Path) -> None:
@@ -104,22 +107,30 @@ def character_new(
     """Make a character: random (seeded) by default, or guided with --guided."""
     extra = load_supplement(supplement) if supplement else Supplement()
     dice = dice_source(seed)
+    show = Console(stderr=True, highlight=False) if json_out else console
+    asked = {
+        "kind": "new-character",
+        "name": name,
+        "character_class": character_class,
+        "guided": guided,
+        "supplement": extra.model_dump(mode="json"),
+        "allow_choosing_quirk": guided,
+    }
+    table, events = play(SESSION, SESSION.new(), asked, dice)
     if guided:
-        show = Console(stderr=True, highlight=False) if json_out else console
-        creation, events = _guided(show, dice, name, character_class, extra)
-    else:
-        creation, events = random_character(
-            dice, name=name, character_class=character_class, supplement=extra
-        )
-    character = creation.character
+        _narrate(show, events)
+        table, more = _guided(show, table, dice)
+        events += more
+    seat = table.characters["c1"]
+    character = seat.sheet
     if out is not None:
         write_sheet(character, out)
     if json_out:
         print_json(
             {
                 "character": character.model_dump(mode="json"),
-                "missing": list(creation.missing),
-                "events": [e.model_dump(mode="json") for e in events],
+                "missing": list(seat.missing),
+                "events": [{"kind": e.type, "text": e.text, "data": e.data} for e in events],
             }
         )
         return
@@ -127,7 +138,7 @@ def character_new(
         for line in events:
             console.print(f"[dim]{escape(line.text)}[/dim]")
     console.print(sheet(character))
-    for line in creation.missing:
+    for line in seat.missing:
         console.print(f"[yellow]not in the core book:[/yellow] {escape(line)}")
     if out is not None:
         console.print(f"saved to {escape(str(out))}")
@@ -147,13 +158,12 @@ def character_show(
 
 
 def _guided(
-    show: Console, dice: DiceSource, name: str, cls: CharacterClass | None, extra: Supplement
-) -> tuple[Creation, list[Event]]:
-    creation, events = begin_creation(
-        dice, name=name, character_class=cls, supplement=extra, allow_choosing_quirk=True
-    )
-    _narrate(show, events)
-    while not creation.done:
+    show: Console, table: DeadWeightTable, dice: DiceSource
+) -> tuple[DeadWeightTable, list[Event]]:
+    """Ask for each creation decision until the character is made."""
+    events: list[Event] = []
+    while "c1" in table.making:
+        creation = table.making["c1"].creation
         decision = creation.decision()
         assert decision is not None
         show.print(f"\n[bold]{escape(decision.prompt)}[/bold]")
@@ -162,14 +172,14 @@ def _guided(
                 show.print(f"  {number}. {escape(option)}")
         answer = _read(show, _hint(creation), "the character is not finished")
         try:
-            choice = _parse(answer, creation)
-            creation, more = creation.choose(choice, dice)
-        except (DeadWeightError, ValueError) as error:
+            step = CreationStep(character="c1", choice=_parse(answer, creation))
+            table, more = play(SESSION, table, step, dice)
+        except (TabletopError, ValueError) as error:
             show.print(f"[red]{escape(str(error))}[/red]")
             continue
         events += more
         _narrate(show, more)
-    return creation, events
+    return table, events
 
 
 def _read(show: Console, prompt: str, unfinished: str) -> str:
@@ -295,13 +305,17 @@ def test_command(
     )
     show = Console(stderr=True, highlight=False) if json_out else console
     dice = dice_source(seed)
-    test, events = announce_test(roller, setup, options=rule_options(ctx, Options))
-    if test.automatic is None:
-        solve(spec_for(test))  # refuse, before any die is thrown, what the advice cannot weigh
-    test, thrown = throw_test(test, dice)
-    events += thrown
+    options = rule_options(ctx, Options)
+    announced, _ = announce_test(roller, setup, options=options)
+    if announced.automatic is None:
+        solve(spec_for(announced))  # refuse, before any die is thrown, what advice cannot weigh
+    table = SESSION.new(options.model_dump())
+    table, _ = play(SESSION, table, ImportCharacter(sheet=roller.model_dump(mode="json")), dice)
+    table, events = play(SESSION, table, Test(roller="c1", setup=setup), dice)
     _narrate(show, events)
-    while not test.finished:
+    assert table.exchange is not None
+    while not table.exchange.finished:
+        test = table.exchange.open_test
         show.print(dice_line(test))
         advice = advise(test)
         show.print(advice_table(advice, test))
@@ -309,13 +323,12 @@ def test_command(
         choice = advice.best if bot else _ask(show, advice, test)
         if bot:
             show.print(f"{test.deciding} chooses: {escape(describe(choice, test))}")
-        test, more = test.choose(choice, dice)
+        table, more = play(SESSION, table, choice, dice)
         events += more
         _narrate(show, more)
+    test = table.exchange.open_test
     if save is not None:
-        if not isinstance(test.roller, Character):
-            raise DeadWeightError("only a character sheet can be saved")
-        write_sheet(test.roller, save)
+        write_sheet(table.characters["c1"].sheet, save)
     if json_out:
         print_json(
             {
@@ -323,7 +336,7 @@ def test_command(
                 "fatigue": test.fatigue,
                 "faces": list(test.faces()),
                 "test": test.model_dump(mode="json"),
-                "events": [e.model_dump(mode="json") for e in events],
+                "events": [{"kind": e.type, "text": e.text, "data": e.data} for e in events],
             }
         )
         return
@@ -375,7 +388,7 @@ def _ask(show: Console, advice: Any, test: AttributeTest) -> Reroll | Pass | Dau
 
 def _narrate(show: Console, events: list[Event]) -> None:
     for line in events:
-        if line.kind in ("pass",) and not line.data.get("forced"):
+        if line.type == "pass" and not line.data.get("forced"):
             continue
         show.print(f"[dim]{escape(line.text)}[/dim]")
 
@@ -500,22 +513,25 @@ def showcase(seed: int) -> None:
     """A short, seeded tour for `tabletop showcase`: a test played with the advice."""
     console.print(Rule("Dead Weight: a test re-rolled with the exact odds of every choice"))
     dice = dice_source(seed)
-    creation, _ = random_character(dice, name="Amber", character_class=CharacterClass.THIEF)
-    amber = creation.character
-    dexterity = amber.attribute(Attribute.DEX)
+    made = {"kind": "new-character", "name": "Amber", "character_class": CharacterClass.THIEF}
+    table, _ = play(SESSION, SESSION.new(), made, dice)
+    dexterity = table.characters["c1"].sheet.attribute(Attribute.DEX)
     console.print(
         f"Amber, a thief with DEX {dexterity.score} and {dexterity.proficiency} proficiency, "
         "climbs down a rope; the GM gives the test a disadvantage."
     )
     setup = TestSetup(attribute=Attribute.DEX, disadvantage=1)
-    test, events = start_test(amber, setup, dice)
+    table, events = play(SESSION, table, Test(roller="c1", setup=setup), dice)
     _narrate(console, events)
-    while not test.finished:
+    assert table.exchange is not None
+    while not table.exchange.finished:
+        test = table.exchange.open_test
         advice = advise(test)
         console.print(dice_line(test))
         console.print(advice_table(advice, test))
-        test, more = test.choose(advice.best, dice)
+        table, more = play(SESSION, table, advice.best, dice)
         _narrate(console, more)
+    test = table.exchange.open_test
     verdict = test.verdict.value if test.verdict else "?"
     console.print(f"[bold]{verdict}[/bold]" + (", one fatigue point" if test.fatigue else ""))
     console.print(

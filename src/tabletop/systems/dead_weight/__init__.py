@@ -78,6 +78,7 @@ from tabletop.systems.dead_weight.character import (
     PendingKind,
     Quirk,
     Tokens,
+    read_sheet,
     revise,
     sheet_from,
 )
@@ -149,6 +150,7 @@ from tabletop.systems.dead_weight.odds import (
 )
 from tabletop.systems.dead_weight.opposed import OpposedTest, opposed_winner, start_opposed
 from tabletop.systems.dead_weight.options import DEFAULT, Options
+from tabletop.systems.dead_weight.session import SESSION, DeadWeightSession, DeadWeightTable
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table
@@ -181,6 +183,7 @@ __all__ = [
     "CAUTIOUS",
     "CURES",
     "DEFAULT",
+    "SESSION",
     "TABLES",
     "Advice",
     "Affliction",
@@ -199,6 +202,8 @@ __all__ = [
     "DauntlessRoll",
     "DeadWeightDataError",
     "DeadWeightError",
+    "DeadWeightSession",
+    "DeadWeightTable",
     "Decision",
     "Event",
     "Expedition",
@@ -303,6 +308,7 @@ __all__ = [
     "pray",
     "random_character",
     "random_choice",
+    "read_sheet",
     "receive_fatigue",
     "receive_wounds",
     "recover_fatigue",

@@ -7,11 +7,12 @@ again, so a change the rules forbid is refused with a reason and nothing is half
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from tabletop.data import validated
+from tabletop.data import read_data_file, validated
 from tabletop.systems.dead_weight.attributes import Attribute, AttributeState
 from tabletop.systems.dead_weight.catalogue import Affliction, QuirkRule, Skill, Trait, Trauma
 from tabletop.systems.dead_weight.errors import SheetError
@@ -281,6 +282,13 @@ def revise(character: Character, **changes: Any) -> Character:
 def sheet_from(data: dict[str, Any]) -> Character:
     """A sheet from JSON-like data, or `SheetError` naming the first problem."""
     return validated(Character, data, "impossible sheet", SheetError)
+
+
+def read_sheet(path: str | Path) -> Character:
+    """A sheet from a JSON file (as `character new --out` writes it), checked like any other."""
+    if Path(path).suffix != ".json":
+        raise SheetError(f"{path}: a character sheet is a .json file")
+    return sheet_from(read_data_file(path, SheetError))
 
 
 def with_attribute(character: Character, attribute: Attribute, **changes: int) -> Character:
