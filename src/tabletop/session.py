@@ -308,6 +308,8 @@ class Session(Generic[StateT]):
         self._check_offered(state, as_json, member)
         recorder = RecordingDice(dice)
         _, events = self._apply(state, asked, member, recorder)
+        if not events:  # the intent still happened, and its cause must be on the record
+            events = [note(asked.kind, f"{member.name or member.id}: {asked.kind}, no change")]
         told = [e.model_copy(update={"actor": member.id}) for e in events]
         cause = Cause(
             member=member,

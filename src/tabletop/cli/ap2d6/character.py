@@ -9,19 +9,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from tabletop.cli.ap2d6.common import read_numbers
+from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, rule_options
 from tabletop.cli.output import console, print_json
 from tabletop.dice import dice_source
-from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.options import Options
 from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
+from tabletop.systems.ap2d6.session import SESSION, SUGGESTED_POINTS
 from tabletop.systems.ap2d6.sheet import Character
 
 app = typer.Typer(help="Character sheets: make a new one.", no_args_is_help=True)
-
-SUGGESTED_POINTS = 9
-"""The rules call 9 SP a good start for semi-competent adventurers (RU-M08)."""
 
 
 @app.command("new")
@@ -64,26 +62,31 @@ def new_character(
     json: Json = False,
 ) -> None:
     """Make a character by point buy (--points) or with rolled scores (--random)."""
-    options = rule_options(ctx, Options)
-    skills = read_numbers(skill, "--skill")
+    intent: dict[str, object] = {
+        "kind": "new-character",
+        "name": name,
+        "skills": read_numbers(skill, "--skill"),
+    }
     if random is not None:
         if points is not None or set_scores:
             raise Ap2d6Error("--random rolls the scores: leave out --points and --set")
         order = [part.strip() for part in priority.split(",")] if priority else None
-        character, events = random_character(name, random, dice_source(seed), order, options)
-        character, bought = buy_skills(character, skills)
-        events += bought
+        intent |= {"method": random, "priority": order}
     else:
         if priority:
             raise Ap2d6Error("--priority only goes with --random")
-        budget = SUGGESTED_POINTS if points is None else points
-        scores = read_numbers(set_scores, "--set")
-        character, events = point_buy(name, budget, scores, skills, options)
+        intent |= {
+            "points": SUGGESTED_POINTS if points is None else points,
+            "scores": read_numbers(set_scores, "--set"),
+        }
+    table = SESSION.new(rule_options(ctx, Options).model_dump())
+    table, events = play(SESSION, table, intent, dice_source(seed))
+    character = table.characters["c1"].sheet
     if json:
         print_json(character.model_dump(mode="json"))
         return
-    for event in events:
-        console.print(f"[dim]{escape(event.summary)}[/dim]")
+    for event in events[:-1]:  # the last says the character joined the table
+        console.print(f"[dim]{escape(event.text)}[/dim]")
     console.print(sheet_table(character))
 
 

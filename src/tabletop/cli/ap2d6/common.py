@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.markup import escape
 
 from tabletop.cli.output import console, print_json
 from tabletop.errors import TabletopError
+from tabletop.session import Event, Visibility
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.scores import MAX_SCORE, Score
 
@@ -56,3 +59,16 @@ def ask_again(error: TabletopError, as_json: bool) -> None:
         print_json({"error": str(error)})
     else:
         console.print(f"[red]{escape(str(error))}[/red] — try again")
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An event as the ap2d6 commands have always printed it: kind, summary, dice, data, and
+    whether only the GM may see it."""
+    data = dict(event.data)
+    return {
+        "kind": event.type,
+        "summary": event.text,
+        "dice": data.pop("dice", []),
+        "data": data,
+        "gm_only": event.visibility != Visibility.PUBLIC,
+    }

@@ -14,24 +14,18 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from tabletop.cli.ap2d6.common import ask_again
+from tabletop.cli.ap2d6.common import ask_again, event_json
+from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, rule_options
 from tabletop.cli.output import console, print_json
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import TabletopError
+from tabletop.session import Event
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions
-from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
-from tabletop.systems.ap2d6.events import Event
+from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.options import Options
-from tabletop.systems.ap2d6.rounds import (
-    Combat,
-    act,
-    begin_round,
-    interrupt,
-    order,
-    start_main_phase,
-    tracker_change,
-)
+from tabletop.systems.ap2d6.rounds import Combat
+from tabletop.systems.ap2d6.session import SESSION, Ap2d6Table
 from tabletop.systems.ap2d6.sheet import standard_sheet
 from tabletop.systems.ap2d6.tracker import ATTACK
 
@@ -51,15 +45,27 @@ HELP = """\
 
 
 @dataclass
-class Session:
-    """The fight so far and what the commands need to run it."""
+class Fight:
+    """The table the fight is played at, and the dice it rolls."""
 
-    combat: Combat
+    table: Ap2d6Table
     dice: DiceSource
-    options: Options
+
+    @property
+    def combat(self) -> Combat:
+        assert self.table.fight is not None
+        return self.table.fight
+
+    def play(self, intent: dict[str, object]) -> list[Event]:
+        """One intent through the session; the table moves on only if it is allowed."""
+        self.table, events = play(SESSION, self.table, intent, self.dice)
+        return events
+
+    def id_of(self, word: str) -> str:
+        return self.table.id_of(_name(self.combat, word))
 
 
-def run_line(session: Session, line: str) -> list[Event]:
+def run_line(fight: Fight, line: str) -> list[Event]:
     """Carry out one command line; raises a TabletopError (changing nothing) if it cannot."""
     try:
         words = shlex.split(line)
@@ -69,32 +75,24 @@ def run_line(session: Session, line: str) -> list[Event]:
         return []
     verb = words[0].lower()
     if verb == "next":
-        combat, events = begin_round(session.combat, session.dice, options=session.options)
-        combat, more = start_main_phase(combat)
-        session.combat = combat
-        return events + more
+        return fight.play({"kind": "next-round"})
     if verb == "order":
-        names = [_name(session.combat, word) for word in words[1:]]
-        ordered, events = order(session.combat, names, session.dice, session.options)
-        return [*events, Event(kind="order", summary="in order: " + ", ".join(ordered))]
+        if len(words) == 1:
+            raise Ap2d6Error("name the characters acting at the same moment")
+        return fight.play({"kind": "order", "characters": [fight.id_of(w) for w in words[1:]]})
     if verb == "interrupt":
         if len(words) not in (3, 4) or (len(words) == 4 and words[3].lower() != "tagged"):
             raise Ap2d6Error("write: interrupt WHO WHOM [tagged]")
-        who, whom = _name(session.combat, words[1]), _name(session.combat, words[2])
-        combat, _first, events = interrupt(
-            session.combat,
-            who,
-            whom,
-            session.dice,
-            tagged=len(words) == 4,
-            options=session.options,
+        return fight.play(
+            {
+                "kind": "interrupt",
+                "character": fight.id_of(words[1]),
+                "target": fight.id_of(words[2]),
+                "tagged": len(words) == 4,
+            }
         )
-        session.combat = combat
-        return events
-    who, words = _who(session.combat, words)
-    combat, events = _character_command(session, who, words)
-    session.combat = combat
-    return events
+    who, words = _who(fight.combat, words)
+    return fight.play(_character_command(fight.table.id_of(who), words))
 
 
 def _name(combat: Combat, word: str) -> str:
@@ -117,21 +115,25 @@ def _who(combat: Combat, words: list[str]) -> tuple[str, list[str]]:
     raise Ap2d6Error(f"say who acts: start the line with {names}")
 
 
-def _character_command(session: Session, who: str, words: list[str]) -> tuple[Combat, list[Event]]:
+def _character_command(cid: str, words: list[str]) -> dict[str, object]:
+    """The intent one character's command asks for."""
     verb, rest = words[0].lower(), words[1:]
-    combat = session.combat
     if verb in ("gain", "lose", "temp", "wait") and not rest:
-        return tracker_change(combat, who, verb, session.options)
+        return {"kind": "tracker", "character": cid, "change": verb}
     if verb == "move" and not rest:
-        return act(combat, who, "move")
+        return {"kind": "spend", "character": cid, "action": "move"}
     if verb == "do" and len(rest) == 1:
-        return act(combat, who, rest[0].lower())
+        return {"kind": "spend", "character": cid, "action": rest[0].lower()}
     if verb in ("spend", "attack") and rest:
         text, choice = _cost_and_pick(rest)
-        cost = action_cost(text)
-        kind = ATTACK if verb == "attack" else str(cost)
-        pick = action_cost(choice).steps[0][0] if choice else None
-        return act(combat, who, cost, kind=kind, choice=pick)
+        action_cost(text)  # a cost the notation cannot read is refused as such, here
+        return {
+            "kind": "spend",
+            "character": cid,
+            "action": text,
+            "attack": verb == "attack",
+            "pick": choice,
+        }
     raise Ap2d6Error(f"cannot read {' '.join(words)!r}; type 'help' for the commands")
 
 
@@ -207,10 +209,12 @@ def ap_command(
     names = [name.lower() for name, _ in people]
     if len(set(names)) != len(names):
         raise Ap2d6Error("two characters share a name (names are matched ignoring case)")
-    sheets = tuple(standard_sheet(name, AGI=agi) for name, agi in people)
-    combat = validated(Combat, {"characters": sheets}, "the fight")
-    session = Session(combat, dice_source(seed), options)
-    _report(session, run_line(session, "next"), json)
+    fight = Fight(SESSION.new(options.model_dump()), dice_source(seed))
+    for name, agi in people:
+        sheet = standard_sheet(name, AGI=agi).model_dump(mode="json")
+        fight.play({"kind": "import-character", "sheet": sheet})
+    fight.play({"kind": "start-fight", "characters": list(fight.table.characters)})
+    _report(fight, run_line(fight, "next"), json)
     if not json:
         console.print("[dim]type 'help' for the commands[/dim]")
     while True:
@@ -225,24 +229,24 @@ def ap_command(
             console.print(
                 HELP.format(actions=", ".join(basic_actions()))
                 if command != "show"
-                else tracker_table(session.combat)
+                else tracker_table(fight.combat)
             )
             continue
         try:
-            events = run_line(session, line)
+            events = run_line(fight, line)
         except TabletopError as error:
             ask_again(error, json)
             continue
-        _report(session, events, json)
+        _report(fight, events, json)
     if json:
-        print_json(session.combat.model_dump(mode="json"))
+        print_json(fight.combat.model_dump(mode="json"))
 
 
-def _report(session: Session, events: list[Event], as_json: bool) -> None:
+def _report(fight: Fight, events: list[Event], as_json: bool) -> None:
     if as_json:
-        print_json({"events": [event.model_dump(mode="json") for event in events]})
+        print_json({"events": [event_json(event) for event in events]})
         return
     for event in events:
-        console.print(escape(event.summary))
+        console.print(escape(event.text))
     if events:
-        console.print(tracker_table(session.combat))
+        console.print(tracker_table(fight.combat))

@@ -70,7 +70,8 @@ from tabletop.systems.ap2d6.rounds import (
     start_main_phase,
 )
 from tabletop.systems.ap2d6.scores import STANDARD_SCORES, passive, raise_cost
-from tabletop.systems.ap2d6.sheet import Character, standard_sheet
+from tabletop.systems.ap2d6.session import SESSION, Ap2d6Session, Ap2d6Table
+from tabletop.systems.ap2d6.sheet import Character, read_sheet, standard_sheet
 from tabletop.systems.ap2d6.social import (
     lie,
     read,
@@ -92,11 +93,14 @@ from tabletop.systems.ap2d6.weapons import (
 
 __all__ = [
     "DEFAULTS",
+    "SESSION",
     "STANDARD_SCORES",
     "APTracker",
     "ActionCost",
     "Ap2d6DataError",
     "Ap2d6Error",
+    "Ap2d6Session",
+    "Ap2d6Table",
     "Attack",
     "AttackResult",
     "Bag",
@@ -158,6 +162,7 @@ __all__ = [
     "random_character",
     "random_scores",
     "read",
+    "read_sheet",
     "reading_bands",
     "reputation_name",
     "resolve",

@@ -7,12 +7,14 @@ from CON (Max HP, recovery dice) follows the effective value (RU-A26).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from tabletop.data import read_data_file
 from tabletop.systems.ap2d6.death import DeathRecord, PlayerDeathView, player_view
-from tabletop.systems.ap2d6.errors import validated
+from tabletop.systems.ap2d6.errors import Ap2d6DataError, validated
 from tabletop.systems.ap2d6.events import Role
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.scores import (
@@ -235,3 +237,8 @@ def standard_sheet(name: str, **scores: int) -> Character:
     for key, value in scores.items():
         check_score(value, key)
     return validated(Character, {"name": name, "scores": scores}, "character")
+
+
+def read_sheet(path: str | Path) -> Character:
+    """A character sheet from a JSON file (as `character new --json` prints it), checked."""
+    return validated(Character, read_data_file(path, Ap2d6DataError), f"sheet {path}")

@@ -1,0 +1,723 @@
+"""The 2d6 action-point rules at a shared table: characters, checks and contests, harm and
+healing, hidden death checks, and a fight on the AP tracker, as intents, events and views.
+
+The death DC is the GM's secret (RU-M37): the GM rolls it when a character goes down, sees
+every verdict against it, and may reveal it; until then no player receives it, not even in
+the draws of their own death check. A fight runs Initiative Rules B: the GM starts rounds,
+each character's player spends their AP, waits, interrupts and makes death checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from tabletop.dice import DiceSource
+from tabletop.errors import PermissionDenied
+from tabletop.session import (
+    MAX_NAME,
+    Choice,
+    Event,
+    Frozen,
+    Member,
+    Offer,
+    RollMode,
+    Session,
+    Visibility,
+    hidden,
+    in_mode,
+    note,
+    offer,
+)
+from tabletop.systems.ap2d6 import health
+from tabletop.systems.ap2d6.checks import check, check_against, contest
+from tabletop.systems.ap2d6.costs import action_cost, basic_actions
+from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
+from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
+from tabletop.systems.ap2d6.events import Event as RulesEvent
+from tabletop.systems.ap2d6.options import DEFAULTS, Options
+from tabletop.systems.ap2d6.rounds import (
+    Combat,
+    act,
+    begin_round,
+    death_check,
+    end_fight,
+    interrupt,
+    order,
+    roll_check,
+    start_main_phase,
+    tracker_change,
+)
+from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
+from tabletop.systems.ap2d6.sheet import Character
+from tabletop.systems.ap2d6.tracker import ATTACK
+
+SUGGESTED_POINTS = 9
+"""The rules call 9 SP a good start for semi-competent adventurers (RU-M08)."""
+
+MAX_CHARACTERS = 100
+
+
+class Seat(Frozen):
+    """A character at the table and the member who plays them."""
+
+    owner: str
+    sheet: Character
+
+
+class Ap2d6Table(Frozen):
+    options: Options = DEFAULTS
+    characters: dict[str, Seat] = Field(default_factory=dict)
+    fight: Combat | None = None
+    """The fight in initiative; its sheets are the characters' while it lasts."""
+    revealed: tuple[str, ...] = ()
+    """Characters whose death DC the GM has shown to everyone."""
+    next_id: int = Field(default=1, ge=1)
+
+    def id_of(self, name: str) -> str:
+        return next(cid for cid, seat in self.characters.items() if seat.sheet.name == name)
+
+
+# intents ----------------------------------------------------------------------------------
+
+Id = str
+
+
+class NewCharacter(Frozen):
+    """A character by point buy (RU-M08) or with rolled scores (RU-M09)."""
+
+    kind: Literal["new-character"] = "new-character"
+    name: str = Field(default="Adventurer", min_length=1, max_length=MAX_NAME)
+    method: Literal["point-buy", "d4-2", "d6-3"] = "point-buy"
+    points: int = SUGGESTED_POINTS
+    scores: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, int] = Field(default_factory=dict)
+    priority: tuple[str, ...] | None = None
+    """With rolled scores: the highest roll to the first score listed."""
+    owner: str | None = None
+
+
+class ImportCharacter(Frozen):
+    kind: Literal["import-character"] = "import-character"
+    sheet: dict[str, Any]
+    owner: str | None = None
+
+
+class CheckIntent(Frozen):
+    """2d6 + a character's score against a DC, or against a defender's score (RU-M10..M12)."""
+
+    kind: Literal["check"] = "check"
+    character: Id
+    score: str = Field(min_length=1, max_length=40)
+    dc: int | None = Field(default=None, ge=-100, le=100)
+    against: int | None = Field(default=None, ge=-100, le=100)
+    modifier: int = Field(default=0, ge=-100, le=100)
+    defender_wins_ties: bool = False
+    mode: RollMode = RollMode.PUBLIC
+
+
+class ContestIntent(Frozen):
+    """Two characters roll 2d6 + a score each; the higher total wins (RU-M11)."""
+
+    kind: Literal["contest"] = "contest"
+    first: Id
+    second: Id
+    score: str = Field(min_length=1, max_length=40)
+    versus: str = Field(min_length=1, max_length=40)
+    redo_ties: bool = False
+
+
+class Damage(Frozen):
+    """Harm: at 0 HP or below the character is down and the GM's secret DC is rolled."""
+
+    kind: Literal["damage"] = "damage"
+    character: Id
+    amount: int = Field(ge=1, le=1000)
+    is_hit: bool = True
+
+
+class Heal(Frozen):
+    kind: Literal["heal"] = "heal"
+    character: Id
+    amount: int = Field(ge=1, le=1000)
+
+
+class Rest(Frozen):
+    """Hours of rest, spending recovery dice (RU-M33)."""
+
+    kind: Literal["rest"] = "rest"
+    character: Id
+    hours: int = Field(ge=1, le=1000)
+    recovery_dice: int = Field(default=0, ge=0, le=100)
+
+
+class DeathCheckIntent(Frozen):
+    kind: Literal["death-check"] = "death-check"
+    character: Id
+
+
+class CheckOn(Frozen):
+    """Someone goes to a downed character and finds out how it went (RU-M38)."""
+
+    kind: Literal["check-on"] = "check-on"
+    character: Id
+
+
+class RevealDeathDc(Frozen):
+    """The GM shows everyone a character's death DC."""
+
+    kind: Literal["reveal-death-dc"] = "reveal-death-dc"
+    character: Id
+
+
+class StartFight(Frozen):
+    kind: Literal["start-fight"] = "start-fight"
+    characters: tuple[Id, ...] = Field(min_length=1, max_length=MAX_CHARACTERS)
+
+
+class NextRound(Frozen):
+    """The round begins: effects, statuses, then the Main Phase (RU-M25)."""
+
+    kind: Literal["next-round"] = "next-round"
+
+
+class Spend(Frozen):
+    """Pay for an action: a basic action by name, or any (XnY) cost (RU-M16..M19)."""
+
+    kind: Literal["spend"] = "spend"
+    character: Id
+    action: str = Field(min_length=1, max_length=80)
+    attack: bool = False
+    """An attack: every attack this round shares one escalating count (RU-M19)."""
+    pick: str | None = Field(default=None, max_length=40)
+    """For a cost with a choice, e.g. `(2n3 or 3n1)`: the one paid."""
+
+
+class TrackerChange(Frozen):
+    """Gain, lose or get temp AP (the GM's calls), or wait (RU-M20..M23)."""
+
+    kind: Literal["tracker"] = "tracker"
+    character: Id
+    change: Literal["gain", "lose", "temp", "wait"]
+
+
+class Interrupt(Frozen):
+    """An initiative contest to act before another (RU-M27)."""
+
+    kind: Literal["interrupt"] = "interrupt"
+    character: Id
+    target: Id
+    tagged: bool = False
+
+
+class Order(Frozen):
+    """Who goes first among characters acting at the same moment (RU-M26)."""
+
+    kind: Literal["order"] = "order"
+    characters: tuple[Id, ...] = Field(min_length=1, max_length=MAX_CHARACTERS)
+
+
+class EndFight(Frozen):
+    kind: Literal["end-fight"] = "end-fight"
+
+
+OwnAction = CheckIntent | Damage | Heal | Rest | DeathCheckIntent | Spend | TrackerChange
+GM_CHANGES = ("gain", "lose", "temp")
+
+
+class Ap2d6Session(Session[Ap2d6Table]):
+    name = "ap2d6"
+    state = Ap2d6Table
+    error = Ap2d6Error
+    intents = (
+        NewCharacter,
+        ImportCharacter,
+        CheckIntent,
+        ContestIntent,
+        Damage,
+        Heal,
+        Rest,
+        DeathCheckIntent,
+        CheckOn,
+        RevealDeathDc,
+        StartFight,
+        NextRound,
+        Spend,
+        TrackerChange,
+        Interrupt,
+        Order,
+        EndFight,
+    )
+
+    # offers -------------------------------------------------------------------------------
+
+    def offers(self, state: Ap2d6Table, member: Member) -> list[Offer]:
+        found: list[Offer] = []
+        if len(state.characters) < MAX_CHARACTERS:
+            found += [
+                offer(
+                    "new-character",
+                    "make a character",
+                    name=Choice(help="the character's name", example="Ayla"),
+                    method=Choice(values=("point-buy", *RANDOM_SCHEMES)),
+                ),
+                offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
+            ]
+        everyone = tuple(state.characters)
+        mine = tuple(c for c, seat in state.characters.items() if _controls(member, seat.owner))
+        up = tuple(c for c in mine if state.characters[c].sheet.life == "up")
+        if up:
+            found.append(
+                offer(
+                    "check",
+                    "a check with a score",
+                    character=Choice(values=up),
+                    score=Choice(help="the score", example="AGI"),
+                    dc=Choice(help="the DC", example=8),
+                    mode=Choice(values=tuple(RollMode)),
+                )
+            )
+        if mine:
+            found += [
+                offer(
+                    "heal",
+                    "regain health",
+                    character=Choice(values=mine),
+                    amount=Choice(help="HP", example=3),
+                ),
+                offer(
+                    "rest",
+                    "rest for some hours",
+                    character=Choice(values=mine),
+                    hours=Choice(help="hours", example=8),
+                ),
+            ]
+        dying = tuple(c for c in mine if self._may_check_death(state, c))
+        if dying:
+            found.append(offer("death-check", "a death check", character=Choice(values=dying)))
+        unknown = tuple(c for c in everyone if health.fate_unknown(state.characters[c].sheet))
+        if unknown:
+            found.append(
+                offer("check-on", "go to a downed character", character=Choice(values=unknown))
+            )
+        found += self._fight_offers(state, member, mine)
+        if member.is_gm:
+            found += self._gm_offers(state, everyone)
+        return found
+
+    def _may_check_death(self, state: Ap2d6Table, cid: str) -> bool:
+        sheet = state.characters[cid].sheet
+        if sheet.life != "dying" or sheet.dying is None or not sheet.dying.rolling:
+            return False
+        fight = state.fight
+        if fight is None or not _in(fight, sheet.name):
+            return True
+        return sheet.name not in fight.death_checked
+
+    def _fight_offers(
+        self, state: Ap2d6Table, member: Member, mine: tuple[str, ...]
+    ) -> list[Offer]:
+        fight = state.fight
+        if fight is None or fight.phase == "not-started":
+            return []
+        acting = tuple(
+            c
+            for c in mine
+            if _in(fight, state.characters[c].sheet.name)
+            and fight.character(state.characters[c].sheet.name).life == "up"
+        )
+        if not acting:
+            return []
+        fighters = tuple(c for c in state.characters if _in(fight, state.characters[c].sheet.name))
+        return [
+            offer(
+                "spend",
+                "pay for an action",
+                character=Choice(values=acting),
+                action=Choice(help="a basic action or a cost such as (2n2)", example="move"),
+            ),
+            offer(
+                "tracker",
+                "wait for the round",
+                character=Choice(values=acting),
+                change=Choice(values=("wait", *(GM_CHANGES if member.is_gm else ()))),
+            ),
+            offer(
+                "interrupt",
+                "try to act first",
+                character=Choice(values=acting),
+                target=Choice(values=fighters),
+            ),
+            offer(
+                "order",
+                "who goes first when several act at once",
+                characters=Choice(help="who acts at the same moment", example=list(fighters)),
+            ),
+        ]
+
+    def _gm_offers(self, state: Ap2d6Table, everyone: tuple[str, ...]) -> list[Offer]:
+        found: list[Offer] = []
+        if everyone:
+            found.append(
+                offer(
+                    "damage",
+                    "harm a character",
+                    character=Choice(values=everyone),
+                    amount=Choice(help="damage", example=4),
+                )
+            )
+            if len(everyone) > 1:
+                found.append(
+                    offer(
+                        "contest",
+                        "a contest between two characters",
+                        first=Choice(values=everyone),
+                        second=Choice(values=everyone),
+                        score=Choice(help="the first side's score", example="STR"),
+                        versus=Choice(help="the second side's score", example="STR"),
+                    )
+                )
+        secret = tuple(
+            c
+            for c in everyone
+            if state.characters[c].sheet.dying is not None and c not in state.revealed
+        )
+        if secret:
+            found.append(
+                offer(
+                    "reveal-death-dc", "show everyone a death DC", character=Choice(values=secret)
+                )
+            )
+        if state.fight is None and everyone:
+            found.append(
+                offer(
+                    "start-fight",
+                    "start a fight",
+                    characters=Choice(help="who is in it", example=list(everyone)),
+                )
+            )
+        if state.fight is not None:
+            found.append(offer("next-round", "start the next round"))
+            if state.fight.phase != "not-started":
+                found.append(offer("end-fight", "end the fight"))
+        return found
+
+    def why_not(self, state: Ap2d6Table, intent: Any, member: Member) -> str:
+        if intent["kind"] in ("spend", "interrupt", "tracker") and state.fight is None:
+            return "there is no fight under way"
+        return "not open to you now"
+
+    # the rules ----------------------------------------------------------------------------
+
+    def apply(
+        self, state: Ap2d6Table, intent: Any, member: Member, dice: DiceSource
+    ) -> tuple[Ap2d6Table, list[Event]]:
+        options = state.options
+        if isinstance(intent, NewCharacter | ImportCharacter):
+            return self._seat(state, intent, member, dice)
+        if isinstance(intent, ContestIntent):
+            first, second = _sheet(state, intent.first), _sheet(state, intent.second)
+            result = contest(
+                first.score(intent.score),
+                second.score(intent.versus),
+                dice,
+                full_tie="redo" if intent.redo_ties else None,
+                options=options,
+            )
+            text = f"{first.name} ({intent.score}) vs {second.name} ({intent.versus}): {result}"
+            return state, [note("contest", text, **result.model_dump(mode="json"))]
+        if isinstance(intent, RevealDeathDc):
+            sheet = _sheet(state, intent.character)
+            assert sheet.dying is not None
+            shown = note(
+                "death DC shown",
+                f"{sheet.name}'s death DC was {sheet.dying.dc}",
+                character=intent.character,
+                dc=sheet.dying.dc,
+            )
+            return state.model_copy(update={"revealed": (*state.revealed, intent.character)}), [
+                shown
+            ]
+        if isinstance(intent, StartFight | NextRound | EndFight | Interrupt | Order):
+            return self._fight(state, intent, dice)
+        if isinstance(intent, CheckOn):
+            sheet, events = health.check_on(_sheet(state, intent.character), dice, options=options)
+            return _with_sheet(state, intent.character, sheet), _told(events)
+        return self._own(state, intent, member, dice)
+
+    def _seat(
+        self,
+        state: Ap2d6Table,
+        intent: NewCharacter | ImportCharacter,
+        member: Member,
+        dice: DiceSource,
+    ) -> tuple[Ap2d6Table, list[Event]]:
+        owner = _owner(intent.owner, member)
+        if isinstance(intent, ImportCharacter):
+            sheet, events = validated(Character, intent.sheet, "the sheet"), []
+        elif intent.method == "point-buy":
+            if intent.priority:
+                raise Ap2d6Error("a priority order only goes with rolled scores")
+            sheet, events = point_buy(
+                intent.name, intent.points, intent.scores, intent.skills, state.options
+            )
+        else:
+            if intent.scores:
+                raise Ap2d6Error("rolled scores are rolled: leave out the scores")
+            sheet, events = random_character(
+                intent.name, intent.method, dice, intent.priority, state.options
+            )
+            sheet, bought = buy_skills(sheet, intent.skills)
+            events += bought
+        if any(seat.sheet.name == sheet.name for seat in state.characters.values()):
+            raise Ap2d6Error(f"there is already a character called {sheet.name} at this table")
+        cid = f"c{state.next_id}"
+        seats = {**state.characters, cid: Seat(owner=owner, sheet=sheet)}
+        joined = note("character", f"{sheet.name} joins the table", character=cid, owner=owner)
+        after = state.model_copy(update={"characters": seats, "next_id": state.next_id + 1})
+        return after, [*_told(events), joined]
+
+    def _own(
+        self, state: Ap2d6Table, intent: OwnAction, member: Member, dice: DiceSource
+    ) -> tuple[Ap2d6Table, list[Event]]:
+        """What one character does or has done to them."""
+        options = state.options
+        sheet = _sheet(state, intent.character)
+        fight = state.fight if state.fight and _in(state.fight, sheet.name) else None
+        if isinstance(intent, CheckIntent):
+            return self._check(state, intent, sheet, fight, member, dice)
+        if isinstance(intent, Spend | TrackerChange):
+            if fight is None:
+                raise Ap2d6Error(f"{sheet.name} is not in a fight")
+            if isinstance(intent, TrackerChange):
+                if intent.change in GM_CHANGES and not member.is_gm:
+                    raise PermissionDenied(f"only the GM gives or takes AP ({intent.change})")
+                fight, events = tracker_change(fight, sheet.name, intent.change, options)
+            else:
+                fight, events = _spend(fight, sheet.name, intent)
+            return _with_fight(state, fight), _told(events)
+        if isinstance(intent, DeathCheckIntent) and fight is not None:
+            fight, events = death_check(fight, sheet.name, dice, options)
+            return _with_fight(state, fight), _told(events)
+        if isinstance(intent, DeathCheckIntent):
+            sheet, events = health.death_check(sheet, dice, options=options)
+        elif isinstance(intent, Damage):
+            sheet, events = health.take_damage(sheet, intent.amount, dice, is_hit=intent.is_hit)
+        elif isinstance(intent, Heal):
+            sheet, events = health.heal(sheet, intent.amount, dice, options=options)
+        else:
+            sheet, events = health.rest(
+                sheet, intent.hours, intent.recovery_dice, dice, options=options
+            )
+        return _with_sheet(state, intent.character, sheet), _told(events)
+
+    def _check(
+        self,
+        state: Ap2d6Table,
+        intent: CheckIntent,
+        sheet: Character,
+        fight: Combat | None,
+        member: Member,
+        dice: DiceSource,
+    ) -> tuple[Ap2d6Table, list[Event]]:
+        if (intent.dc is None) == (intent.against is None):
+            raise Ap2d6Error("a check is against a DC or against a score, one of them")
+        score = sheet.score(intent.score)
+        modifier = intent.modifier + sheet.check_modifier(intent.score)
+        if intent.against is not None:
+            result = check_against(
+                score, intent.against, dice, modifier=modifier, options=state.options
+            )
+            events = [
+                note(
+                    "check",
+                    f"{sheet.name} ({intent.score}): {result}",
+                    **result.model_dump(mode="json"),
+                )
+            ]
+        elif fight is not None:
+            fight, result, raw = roll_check(
+                fight,
+                sheet.name,
+                intent.score,
+                intent.dc or 0,
+                dice,
+                defender_wins_ties=intent.defender_wins_ties,
+                options=state.options,
+            )
+            state, events = _with_fight(state, fight), _told(raw)
+        else:
+            result = check(
+                score,
+                intent.dc or 0,
+                dice,
+                modifier=modifier,
+                defender_wins_ties=intent.defender_wins_ties,
+                options=state.options,
+            )
+            events = [
+                note(
+                    "check",
+                    f"{sheet.name} ({intent.score}): {result}",
+                    **result.model_dump(mode="json"),
+                )
+            ]
+        who = member.name or member.id
+        return state, [in_mode(e, intent.mode, who) for e in events]
+
+    def _fight(
+        self,
+        state: Ap2d6Table,
+        intent: StartFight | NextRound | EndFight | Interrupt,
+        dice: DiceSource,
+    ) -> tuple[Ap2d6Table, list[Event]]:
+        if isinstance(intent, StartFight):
+            if len(set(intent.characters)) != len(intent.characters):
+                raise Ap2d6Error("each character joins the fight once")
+            sheets = tuple(_sheet(state, cid) for cid in intent.characters)
+            fight = validated(Combat, {"characters": [s.model_dump() for s in sheets]}, "fight")
+            names = ", ".join(s.name for s in sheets)
+            return state.model_copy(update={"fight": fight}), [
+                note("fight", f"into initiative: {names}")
+            ]
+        fight = state.fight
+        assert fight is not None
+        if isinstance(intent, NextRound):
+            fight, events = begin_round(fight, dice, options=state.options)
+            fight, more = start_main_phase(fight)
+            return _with_fight(state, fight), _told(events + more)
+        if isinstance(intent, Order):
+            names = [_sheet(state, cid).name for cid in intent.characters]
+            ordered, events = order(fight, names, dice, state.options)
+            return state, [
+                *_told(events),
+                note("order", "in order: " + ", ".join(ordered), order=ordered),
+            ]
+        if isinstance(intent, Interrupt):
+            who, whom = _sheet(state, intent.character).name, _sheet(state, intent.target).name
+            fight, _, events = interrupt(
+                fight, who, whom, dice, tagged=intent.tagged, options=state.options
+            )
+            return _with_fight(state, fight), _told(events)
+        after, events = end_fight(fight)
+        state = _with_fight(state, fight).model_copy(update={"fight": None})
+        for sheet in after:
+            state = _with_sheet(state, state.id_of(sheet.name), sheet)
+        return state, _told(events)
+
+    # views --------------------------------------------------------------------------------
+
+    def view(self, state: Ap2d6Table, member: Member) -> dict[str, Any]:
+        def sheet_view(cid: str, sheet: Character) -> dict[str, Any]:
+            return _sheet_view(sheet, member.is_gm or cid in state.revealed)
+
+        fight = None
+        if state.fight is not None:
+            fight = state.fight.model_dump(mode="json", exclude={"characters"})
+            fight["characters"] = [
+                sheet_view(state.id_of(c.name), c) for c in state.fight.characters
+            ]
+        return {
+            "system": self.name,
+            "options": state.options.model_dump(mode="json"),
+            "characters": [
+                {"id": cid, "owner": seat.owner, "sheet": sheet_view(cid, seat.sheet)}
+                for cid, seat in state.characters.items()
+            ],
+            "fight": fight,
+            "revealed": list(state.revealed),
+        }
+
+
+# helpers ----------------------------------------------------------------------------------
+
+
+def _controls(member: Member, owner: str) -> bool:
+    return member.is_gm or member.id == owner
+
+
+def _owner(asked: str | None, member: Member) -> str:
+    if asked is None or asked == member.id:
+        return member.id
+    if not member.is_gm:
+        raise PermissionDenied("only the GM makes a character for someone else")
+    return asked
+
+
+def _in(fight: Combat, name: str) -> bool:
+    return any(c.name == name for c in fight.characters)
+
+
+def _sheet(state: Ap2d6Table, cid: str) -> Character:
+    if cid not in state.characters:
+        raise Ap2d6Error(f"no character {cid!r} at this table")
+    return state.characters[cid].sheet
+
+
+def _with_sheet(state: Ap2d6Table, cid: str, sheet: Character) -> Ap2d6Table:
+    """The character's sheet changed, in the fight too if they are in it."""
+    seats = {**state.characters, cid: state.characters[cid].model_copy(update={"sheet": sheet})}
+    fight = state.fight
+    if fight is not None and _in(fight, sheet.name):
+        fight = fight.replaced(sheet)
+    return state.model_copy(update={"characters": seats, "fight": fight})
+
+
+def _with_fight(state: Ap2d6Table, fight: Combat) -> Ap2d6Table:
+    """The fight after a step, and each fighter's sheet as the fight has left it."""
+    seats = dict(state.characters)
+    for sheet in fight.characters:
+        cid = state.id_of(sheet.name)
+        seats[cid] = seats[cid].model_copy(update={"sheet": sheet})
+    return state.model_copy(update={"characters": seats, "fight": fight})
+
+
+def _spend(fight: Combat, name: str, intent: Spend) -> tuple[Combat, list[RulesEvent]]:
+    """A basic action by name, or a cost in (XnY) notation (RU-M16)."""
+    if intent.action.lower() in basic_actions() and not intent.attack:
+        return act(fight, name, intent.action.lower())
+    cost = action_cost(intent.action)
+    pick = action_cost(intent.pick).steps[0][0] if intent.pick else None
+    kind = ATTACK if intent.attack else str(cost)
+    return act(fight, name, cost, kind=kind, choice=pick)
+
+
+def _sheet_view(sheet: Character, everything: bool) -> dict[str, Any]:
+    """A sheet as one member sees it. Until the GM reveals it, a player sees of a death record
+    their own rolls and whether to keep rolling, never the DC, a verdict or a margin, and of
+    a downed character only that they are down until someone checks (RU-M37, RU-M38)."""
+    data = sheet.model_dump(mode="json")
+    data["public_life"] = sheet.public_life
+    if everything:
+        return data
+    if sheet.life != "up" and not (sheet.life == "dead" and sheet.public_life == "dead"):
+        data["life"] = hidden("how it goes while down, until someone checks")
+    record = sheet.dying
+    if record is not None:
+        dying = data["dying"]
+        dying["dc_roll"] = hidden("the GM's death DC")
+        for mark in dying["checks"]:
+            mark["success"] = hidden("the verdict against the DC")
+            mark["margin"] = hidden("the margin")
+        if record.end is not None and not record.revealed:
+            dying["end"] = hidden("how it ended, until someone checks")
+        for consequence in dying["consequences"]:
+            consequence["margin"] = hidden("the margin")
+    return data
+
+
+def _told(events: list[RulesEvent]) -> list[Event]:
+    """The rules' events in the protocol's shape: the GM's alone stay the GM's (RU-M37)."""
+    return [
+        Event(
+            type=e.kind,
+            text=e.summary,
+            data={**e.data, "dice": [d.model_dump(mode="json") for d in e.dice]},
+            visibility=Visibility.GM if e.gm_only else Visibility.PUBLIC,
+        )
+        for e in events
+    ]
+
+
+SESSION = Ap2d6Session()

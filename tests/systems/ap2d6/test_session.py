@@ -1,0 +1,140 @@
+"""The 2d6 action-point rules at a shared table: scenarios with fixed dice, the secret death
+DC, and the laws every session obeys."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.dice import FixedDice
+from tabletop.errors import PermissionDenied
+from tabletop.session import Member, Offer
+from tabletop.systems.ap2d6 import SESSION, Ap2d6Error, Ap2d6Table
+from tests.session_laws import NO_VALUE, Pick, Table, check_laws
+
+GM = Member.gm()
+AYLA = Member.player("p1", "Ayla's player")
+BRAN = Member.player("p2", "Bran's player")
+WATCHER = Member.observer()
+
+
+def play(state: Ap2d6Table, intent: dict[str, Any], member: Member, faces=()) -> tuple:
+    events = SESSION.resolve(state, intent, member, FixedDice(faces))
+    for event in events:
+        state = SESSION.fold(state, event)
+    return state, events
+
+
+def seated() -> Ap2d6Table:
+    """Ayla (AGI 2) played by p1 and Bran played by p2, bought with the suggested 9 SP."""
+    state = SESSION.new()
+    state, _ = play(state, {"kind": "new-character", "name": "Ayla", "scores": {"AGI": 2}}, AYLA)
+    state, _ = play(state, {"kind": "new-character", "name": "Bran"}, BRAN)
+    return state
+
+
+def received(events, state, member: Member) -> str:
+    """Every byte `member` receives of these events and of the table after them."""
+    shown = [SESSION.view_event(e, member) for e in events]
+    events_json = json.dumps([e.model_dump(mode="json") for e in shown if e], ensure_ascii=False)
+    return events_json + json.dumps(SESSION.view(state, member), ensure_ascii=False)
+
+
+def test_characters_are_bought_with_their_owner():
+    state = seated()
+    assert {s.sheet.name: s.owner for s in state.characters.values()} == {
+        "Ayla": "p1",
+        "Bran": "p2",
+    }
+    assert state.characters["c1"].sheet.scores["AGI"] == 2
+
+
+def test_the_death_dc_stays_with_the_gm_until_revealed():
+    """RU-M35..M38: at 0 HP Ayla is down and the GM rolls the death DC in secret (6 + 5 =
+    11); her player sees her death checks but never the DC or a verdict against it."""
+    state, events = play(seated(), {"kind": "damage", "character": "c1", "amount": 20}, GM, [6, 5])
+    log = list(events)
+    assert state.characters["c1"].sheet.dying.dc == 11
+    for faces in ([3, 4], [2, 2]):
+        state, events = play(state, {"kind": "death-check", "character": "c1"}, AYLA, faces)
+        log += events
+    for member in (AYLA, BRAN, WATCHER):
+        told = received(log, state, member)
+        assert "DC 11" not in told and '"dc": 11' not in told and "[6, 5]" not in told
+        assert "death check: 2d6 → [3, 4] = 7" in told
+    assert "DC 11" in received(log, state, GM)
+    state, shown = play(state, {"kind": "reveal-death-dc", "character": "c1"}, GM)
+    assert "death DC was 11" in received(shown, state, AYLA)
+
+
+def test_only_the_owner_or_the_gm_makes_a_death_check():
+    state, _ = play(seated(), {"kind": "damage", "character": "c1", "amount": 20}, GM, [6, 5])
+    with pytest.raises(PermissionDenied):
+        SESSION.resolve(state, {"kind": "death-check", "character": "c1"}, BRAN, FixedDice([1]))
+
+
+def test_a_fight_on_the_ap_tracker():
+    """RU-M16..M25: the GM starts the round; a move costs (1n1) from the AP on cell 0."""
+    state, _ = play(seated(), {"kind": "start-fight", "characters": ["c1", "c2"]}, GM)
+    state, events = play(state, {"kind": "next-round"}, GM)
+    assert events[0].type == "round"
+    state, events = play(state, {"kind": "spend", "character": "c1", "action": "move"}, AYLA)
+    assert events[0].text.startswith("Ayla: ")
+    with pytest.raises(PermissionDenied):
+        SESSION.resolve(
+            state, {"kind": "spend", "character": "c1", "action": "move"}, BRAN, FixedDice([])
+        )
+    with pytest.raises(PermissionDenied, match="the GM may"):
+        SESSION.resolve(
+            state, {"kind": "tracker", "character": "c1", "change": "gain"}, AYLA, FixedDice([])
+        )
+    state, _ = play(state, {"kind": "end-fight"}, GM)
+    assert state.fight is None
+    tracker = state.characters["c1"].sheet.tracker  # RU-A10: a fresh tracker, all AP on 0
+    assert tracker.cells()[0] == tracker.ap_per_round and tracker.lost == 0
+
+
+def test_a_check_against_a_dc_with_a_score():
+    _, (event,) = play(
+        seated(), {"kind": "check", "character": "c1", "score": "AGI", "dc": 8}, AYLA, [3, 3]
+    )
+    assert event.data["success"] is True and event.data["score"] == 2
+
+
+def test_a_check_needs_a_dc_or_a_score_to_beat():
+    with pytest.raises(Ap2d6Error, match="one of them"):
+        SESSION.resolve(
+            seated(), {"kind": "check", "character": "c1", "score": "AGI"}, AYLA, FixedDice([3, 3])
+        )
+
+
+# the laws ---------------------------------------------------------------------------------
+
+
+def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
+    values: dict[str, Any] = {
+        "name": marker,
+        "label": marker,
+        "notation": pick(["2d6", "1d6"]),
+        "score": pick(["AGI", "STR", "CON"]),
+        "versus": pick(["AGI", "STR"]),
+        "dc": pick([5, 7, 9]),
+        "amount": pick([2, 12, 25]),
+        "hours": pick([1, 8]),
+        "action": pick(["move", "(2n2)", "draw-weapon"]),
+        "characters": ["c1", "c2"],
+    }
+    return values.get(name, NO_VALUE)
+
+
+TABLE = Table(SESSION, [GM, AYLA, BRAN, WATCHER], filler=fill, start=seated)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10_000))
+def test_the_ap2d6_table_obeys_the_session_laws(data, seed):
+    check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=20, seed=seed)
