@@ -11,9 +11,11 @@ from rich.rule import Rule
 from rich.table import Table
 
 from tabletop.cli.constitution.tracker import run_tracker
+from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, percent, print_json
-from tabletop.dice import dice_source
+from tabletop.dice import DiceSource, dice_source
+from tabletop.session import Event as Told
 from tabletop.systems.constitution.character import (
     ABILITIES,
     MAX_LEVEL,
@@ -24,14 +26,12 @@ from tabletop.systems.constitution.character import (
     level_threshold,
 )
 from tabletop.systems.constitution.check import check, skill_score
-from tabletop.systems.constitution.creation import new_character
 from tabletop.systems.constitution.encumbrance import SPEED
 from tabletop.systems.constitution.errors import ConstitutionDataError
-from tabletop.systems.constitution.health import good_night, short_rest
 from tabletop.systems.constitution.initiations import catalogue
-from tabletop.systems.constitution.models import Event
 from tabletop.systems.constitution.odds import check_odds, hit_point_odds
 from tabletop.systems.constitution.options import Options
+from tabletop.systems.constitution.session import SESSION, ImportCharacter, NewCharacter, Rest
 from tabletop.systems.constitution.travel import (
     MILES_PER_DAY,
     TRAPPER_SPEED,
@@ -72,14 +72,6 @@ Dc = Annotated[
 ]
 
 
-def _print_events(events: list[Event]) -> None:
-    """Each event on a line, followed by the dice behind it."""
-    for event in events:
-        console.print(event.message, markup=False)
-        for record in event.dice:
-            console.print(f"  [dim]{escape(record.text)}[/dim]")
-
-
 # -- character -------------------------------------------------------------------------------------
 
 
@@ -103,12 +95,37 @@ def character_new(
         raise ConstitutionDataError(
             f"unknown initiation {initiation!r}; known: {', '.join(sorted(catalogue()))}"
         )
-    made, events = new_character(name, dice_source(seed), character_class, initiation)  # type: ignore[arg-type]
+    made, events = _roll_up(name, dice_source(seed), character_class, initiation)
     if json:
         print_json(made.model_dump(mode="json"))
         return
-    _print_events(events)
+    _print_told(events)
     _print_sheet(made)
+
+
+def _roll_up(
+    name: str, dice: DiceSource, character_class: str | None, initiation: str | None = None
+) -> tuple[Character, list[Told]]:
+    """A new character rolled at a table of one: the sheet and the rolls that made it."""
+    asked = NewCharacter(name=name, character_class=character_class, initiation=initiation)  # type: ignore[arg-type]
+    table, events = play(SESSION, SESSION.new(), asked, dice)
+    (seat,) = table.characters.values()
+    return seat.sheet, [e for e in events if e.type != "character"]
+
+
+def _rest(sheet: Character, night: bool, dice: DiceSource) -> tuple[Character, list[Told]]:
+    """A rest taken at a table of one: the rested sheet and the rolls."""
+    table, _ = play(SESSION, SESSION.new(), ImportCharacter(sheet=sheet.model_dump()), dice)
+    table, events = play(SESSION, table, Rest(character="c1", night=night), dice)
+    return table.characters["c1"].sheet, events
+
+
+def _print_told(events: list[Told]) -> None:
+    """Each rolled step on a line, followed by the dice behind it."""
+    for event in events:
+        console.print(event.text, markup=False)
+        for record in event.data.get("dice", []):
+            console.print(f"  [dim]{escape(record['text'])}[/dim]")
 
 
 def _print_sheet(character: Character) -> None:
@@ -353,8 +370,7 @@ def rest_command(
         fatigue=fatigue,
         penance=penance,
     )
-    dice = dice_source(seed)
-    rested, events = good_night(sheet, dice) if night else short_rest(sheet, dice)
+    rested, events = _rest(sheet, night, dice_source(seed))
     chances = None
     if odds:
         penalty = (0 if night else fatigue) + penance
@@ -363,13 +379,13 @@ def rest_command(
         data = {
             "hp": rested.hp,
             "fatigue": rested.fatigue,
-            "dice": [record.text for event in events for record in event.dice],
+            "dice": [record["text"] for event in events for record in event.data["dice"]],
         }
         if chances is not None:
             data["mean"] = float(chances.mean)
         print_json(data)
         return
-    _print_events(events)
+    _print_told(events)
     console.print(f"HP {rested.hp}, fatigue {rested.fatigue}")
     if chances is not None:
         console.print(f"mean HP of this roll: {float(chances.mean):.4f}")
@@ -397,8 +413,8 @@ def showcase(seed: int) -> None:
     """For `tabletop showcase`: a fighter rolled up, then a strength check and its odds."""
     console.print(Rule("3d6 Constitution: a character, a check, its exact odds"))
     dice = dice_source(seed)
-    made, events = new_character("Ada", dice, "fighter")
-    _print_events(events)
+    made, events = _roll_up("Ada", dice, "fighter")
+    _print_told(events)
     _print_sheet(made)
     strength = made.abilities["strength"]
     result = check(strength, 20, dice)

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from tabletop.cli.local import play
 from tabletop.data import write_text_file
 from tabletop.dice import DiceSource
 from tabletop.errors import TabletopError
@@ -44,12 +45,12 @@ from tabletop.systems.constitution.combat import (
     SetInitiative,
     Spend,
     Tactical,
-    apply,
     legal_actions,
 )
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import build, describe
 from tabletop.systems.constitution.options import DEFAULT, Options
+from tabletop.systems.constitution.session import SESSION, CombatIntent, ConstitutionTable
 
 MAX_SAVE_BYTES = 1_000_000
 """A saved fight larger than this is refused before it is read."""
@@ -439,25 +440,26 @@ def _prompt(combat: Combat) -> str:
 def step(
     combat: Combat, line: str, dice: DiceSource, options: Options = DEFAULT
 ) -> tuple[Combat, list[str]]:
-    """Apply one tracker line: the new fight and the lines to show. Errors change nothing."""
-    actions = parse_line(line)
+    """Apply one tracker line through the session: the new fight and the lines to show.
+    Errors change nothing."""
+    table = ConstitutionTable(options=options, fight=combat)
     messages: list[str] = []
-    for action in actions:
+    for action in parse_line(line):
         if action is _INIT_ALL:
             waiting = [
                 c.id
-                for c in combat.combatants
+                for c in table.fight.combatants
                 if c.fighting and c.initiative is None and not c.henchman
             ]
             if not waiting:
                 raise _Usage("everyone already has an initiative")
-            for combatant_id in waiting:
-                combat, events = apply(combat, RollInitiative(id=combatant_id), dice, options)
-                messages += [e.message for e in events]
-            continue
-        combat, events = apply(combat, action, dice, options)
-        messages += [e.message for e in events]
-    return combat, messages
+            chosen: list[BaseModel] = [RollInitiative(id=c) for c in waiting]
+        else:
+            chosen = [action]
+        for each in chosen:
+            table, events = play(SESSION, table, CombatIntent(action=each), dice)
+            messages += [e.text for e in events]
+    return table.fight, messages
 
 
 def _save(combat: Combat, path: str) -> str:

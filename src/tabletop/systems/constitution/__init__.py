@@ -34,6 +34,7 @@ from tabletop.systems.constitution.character import (
     improvement_roll,
     level_for_xp,
     level_threshold,
+    read_sheet,
     rummage,
     spend_reroll,
     to_silver,
@@ -86,6 +87,7 @@ from tabletop.systems.constitution.odds import (
     spell_improvement_mean,
 )
 from tabletop.systems.constitution.options import DEFAULT, Options
+from tabletop.systems.constitution.session import SESSION, ConstitutionSession, ConstitutionTable
 from tabletop.systems.constitution.survival import (
     Deprivation,
     deprivation_injury,
@@ -111,6 +113,7 @@ __all__ = [
     "ABILITIES",
     "ARMOUR",
     "DEFAULT",
+    "SESSION",
     "Abilities",
     "Attack",
     "Blessing",
@@ -121,6 +124,8 @@ __all__ = [
     "Combatant",
     "ConstitutionDataError",
     "ConstitutionError",
+    "ConstitutionSession",
+    "ConstitutionTable",
     "Deprivation",
     "DiceRecord",
     "Event",
@@ -182,6 +187,7 @@ __all__ = [
     "penalties",
     "prepare_spells",
     "purpose_fulfilled",
+    "read_sheet",
     "reroll",
     "research_days",
     "research_subject",

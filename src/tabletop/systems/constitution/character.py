@@ -7,14 +7,16 @@ and the events that explain it.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.check import Check, check, skill_score
 from tabletop.systems.constitution.check import reroll as reroll_check
-from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.errors import ConstitutionDataError, ConstitutionError
 from tabletop.systems.constitution.initiations import (
     COMBAT_SITUATIONS,
     CharacterClass,
@@ -22,7 +24,7 @@ from tabletop.systems.constitution.initiations import (
     Situation,
     find,
 )
-from tabletop.systems.constitution.models import DiceRecord, Event, Model
+from tabletop.systems.constitution.models import DiceRecord, Event, Model, build
 from tabletop.systems.constitution.options import DEFAULT, Options
 
 Ability = Literal["strength", "wits", "knowledge", "will", "charisma"]
@@ -380,3 +382,8 @@ def damage_dice(
         e.dice or 0 for e in character.effects("damage_advantage") if e.when in situations
     )
     return f"1d{sides}" if advantage == 0 else f"{1 + advantage}d{sides}kh1"
+
+
+def read_sheet(path: str | Path) -> Character:
+    """A character sheet from a JSON file (as `character new --json` prints it), checked."""
+    return build(Character, read_data_file(path, ConstitutionDataError))

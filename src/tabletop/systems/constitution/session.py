@@ -1,0 +1,408 @@
+"""3d6 Constitution at a shared table: characters, checks with degrees, harm and rest, XP,
+and the initiative tracker of article 5 as intents, events and views.
+
+The fight is the combat machine itself: each combatant belongs to a member (the GM's unless
+the GM gives it to a player), and that member, or the GM, makes its choices. Nothing in the
+articles is hidden from the players; checks may be rolled in any roll mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from tabletop.dice import DiceSource
+from tabletop.errors import PermissionDenied
+from tabletop.session import (
+    MAX_NAME,
+    Choice,
+    Event,
+    Frozen,
+    Member,
+    Offer,
+    RollMode,
+    Session,
+    closed_offer,
+    in_mode,
+    note,
+    offer,
+)
+from tabletop.systems.constitution.character import (
+    ABILITIES,
+    Character,
+    award_xp,
+    character_check,
+)
+from tabletop.systems.constitution.combat import (
+    Action,
+    Add,
+    AnswerDirectHit,
+    Combat,
+    Combatant,
+    EndTurn,
+    ExtraAction,
+    apply,
+    legal_actions,
+)
+from tabletop.systems.constitution.creation import new_character
+from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.health import good_night, short_rest, take_damage
+from tabletop.systems.constitution.initiations import catalogue
+from tabletop.systems.constitution.models import Event as RulesEvent
+from tabletop.systems.constitution.models import build
+from tabletop.systems.constitution.options import DEFAULT, Options
+
+MAX_CHARACTERS = 100
+
+GM_ACTIONS = ("begin", "next_round", "force_bout", "end_combat", "add")
+"""Choices that move the whole fight along, or bring someone into it: the GM's."""
+
+
+class Seat(Frozen):
+    """A character at the table and the member who plays them."""
+
+    owner: str
+    sheet: Character
+
+
+class ConstitutionTable(Frozen):
+    options: Options = DEFAULT
+    characters: dict[str, Seat] = Field(default_factory=dict)
+    fight: Combat = Combat()
+    """The initiative tracker; a fight with nobody in it is waiting to be set up."""
+    controllers: dict[str, str] = Field(default_factory=dict)
+    """Which member plays each combatant (by combatant id); the rest are the GM's."""
+    next_id: int = Field(default=1, ge=1)
+
+
+# intents ----------------------------------------------------------------------------------
+
+Id = str
+
+
+class NewCharacter(Frozen):
+    """A level-1 character: 3d6 in order for each ability, then hit points (§ 4)."""
+
+    kind: Literal["new-character"] = "new-character"
+    name: str = Field(default="Nameless", min_length=1, max_length=MAX_NAME)
+    character_class: Literal["fighter", "sage", "adventurer"] | None = None
+    initiation: str | None = Field(default=None, max_length=60)
+    owner: str | None = None
+
+
+class ImportCharacter(Frozen):
+    kind: Literal["import-character"] = "import-character"
+    sheet: dict[str, Any]
+    owner: str | None = None
+
+
+class CheckIntent(Frozen):
+    """A check of an ability (skill-scaled if named) with every bonus that applies (§ 3)."""
+
+    kind: Literal["check"] = "check"
+    character: Id
+    ability: Literal["strength", "wits", "knowledge", "will", "charisma"]
+    dc: int = Field(default=20, ge=-1000, le=1000)
+    skill: str | None = Field(default=None, max_length=60)
+    modifier: int = Field(default=0, ge=-1000, le=1000)
+    advantage: int = Field(default=0, ge=0, le=20)
+    disadvantage: int = Field(default=0, ge=0, le=20)
+    mode: RollMode = RollMode.PUBLIC
+
+
+class Damage(Frozen):
+    """Damage off HP; past 0 the overflow raises the injury DC (§ 5.18, § 6.6)."""
+
+    kind: Literal["damage"] = "damage"
+    character: Id
+    amount: int = Field(ge=0, le=10_000)
+
+
+class Rest(Frozen):
+    """A short rest (HP re-rolled, a point of fatigue) or a good night's sleep (§ 6.4–6.5)."""
+
+    kind: Literal["rest"] = "rest"
+    character: Id
+    night: bool = False
+
+
+class AwardXp(Frozen):
+    kind: Literal["award-xp"] = "award-xp"
+    character: Id
+    amount: int = Field(ge=0, le=10_000_000)
+    reason: str = Field(default="the session", max_length=MAX_NAME)
+
+
+class JoinFight(Frozen):
+    """A seated character steps into the fight being set up, played by their owner."""
+
+    kind: Literal["join-fight"] = "join-fight"
+    character: Id
+    side: str = Field(default="party", min_length=1, max_length=30)
+    ac: int = Field(default=20, ge=0, le=60)
+
+
+class CombatIntent(Frozen):
+    """One choice of the initiative tracker; `controller` gives a combatant brought in with
+    `add` to a player."""
+
+    kind: Literal["combat"] = "combat"
+    action: Action
+    controller: str | None = None
+
+
+class ConstitutionSession(Session[ConstitutionTable]):
+    name = "constitution"
+    state = ConstitutionTable
+    error = ConstitutionError
+    intents = (
+        NewCharacter,
+        ImportCharacter,
+        CheckIntent,
+        Damage,
+        Rest,
+        AwardXp,
+        JoinFight,
+        CombatIntent,
+    )
+
+    # offers -------------------------------------------------------------------------------
+
+    def offers(self, state: ConstitutionTable, member: Member) -> list[Offer]:
+        found: list[Offer] = []
+        if len(state.characters) < MAX_CHARACTERS:
+            found += [
+                offer(
+                    "new-character",
+                    "roll up a character",
+                    name=Choice(help="the character's name", example="Ada"),
+                    character_class=Choice(values=(None, "fighter", "sage", "adventurer")),
+                ),
+                offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
+            ]
+        mine = tuple(c for c, seat in state.characters.items() if _controls(member, seat.owner))
+        if mine:
+            found += [
+                offer(
+                    "check",
+                    "check an ability",
+                    character=Choice(values=mine),
+                    ability=Choice(values=ABILITIES),
+                    dc=Choice(help="the DC; 20 is normal", example=20),
+                    mode=Choice(values=tuple(RollMode)),
+                ),
+                offer(
+                    "rest",
+                    "rest",
+                    character=Choice(values=mine),
+                    night=Choice(values=(False, True)),
+                ),
+            ]
+        if mine and state.fight.phase in ("setup", "between_rounds"):
+            found.append(
+                offer(
+                    "join-fight",
+                    "step into the fight",
+                    character=Choice(values=mine),
+                    side=Choice(values=("party", "foes")),
+                )
+            )
+        if member.is_gm and state.characters:
+            everyone = tuple(state.characters)
+            found += [
+                offer(
+                    "damage",
+                    "harm a character",
+                    character=Choice(values=everyone),
+                    amount=Choice(help="damage", example=4),
+                ),
+                offer(
+                    "award-xp",
+                    "award XP",
+                    character=Choice(values=everyone),
+                    amount=Choice(help="XP", example=100),
+                ),
+            ]
+        return found + self._fight_offers(state, member)
+
+    def _fight_offers(self, state: ConstitutionTable, member: Member) -> list[Offer]:
+        if state.fight.phase == "over":
+            return []
+        legal = [
+            a for a in legal_actions(state.fight, state.options) if self._may(state, member, a)
+        ]
+        wrapped = [CombatIntent(action=a) for a in legal]
+        found = [o for o in [closed_offer("combat", "a choice of the fight", wrapped)] if o]
+        if member.is_gm or any(
+            controller == member.id and state.fight.get(cid).fighting
+            for cid, controller in state.controllers.items()
+        ):
+            found.append(
+                offer(
+                    "combat",
+                    "a choice of the fight with its details (an attack's modifiers, a cost)",
+                    action=Choice(help="the action", example={"action": "begin"}),
+                )
+            )
+        return found
+
+    def _may(self, state: ConstitutionTable, member: Member, action: Any) -> bool:
+        """Whether `member` makes this choice: the GM any, a player those of their own."""
+        if member.is_gm:
+            return True
+        actor = _actor(state.fight, action)
+        return actor is not None and state.controllers.get(actor) == member.id
+
+    # the rules ----------------------------------------------------------------------------
+
+    def apply(
+        self, state: ConstitutionTable, intent: Any, member: Member, dice: DiceSource
+    ) -> tuple[ConstitutionTable, list[Event]]:
+        options = state.options
+        if isinstance(intent, NewCharacter | ImportCharacter):
+            return self._seat(state, intent, member, dice)
+        if isinstance(intent, CombatIntent):
+            return self._combat(state, intent, member, dice)
+        if isinstance(intent, JoinFight):
+            return self._join(state, intent, member, dice)
+        seat = state.characters.get(intent.character)
+        if seat is None:
+            raise ConstitutionError(f"no character {intent.character!r} at this table")
+        sheet = seat.sheet
+        if isinstance(intent, CheckIntent):
+            result = character_check(
+                sheet,
+                intent.ability,
+                intent.dc,
+                dice,
+                skill=intent.skill,
+                modifier=intent.modifier,
+                advantage=intent.advantage,
+                disadvantage=intent.disadvantage,
+                options=options,
+            )
+            text = f"{sheet.name} checks {intent.ability}: {result.describe()}"
+            told = note("check", text, **result.model_dump(mode="json"), success=result.success)
+            return state, [in_mode(told, intent.mode, member.name or member.id)]
+        if isinstance(intent, Damage):
+            sheet, _, events = take_damage(sheet, intent.amount, dice, options=options)
+        elif isinstance(intent, Rest):
+            if intent.night:
+                sheet, events = good_night(sheet, dice)
+            else:
+                sheet, events = short_rest(sheet, dice, options=options)
+        else:
+            sheet, events = award_xp(sheet, intent.amount, intent.reason, options)
+        seats = {**state.characters, intent.character: seat.model_copy(update={"sheet": sheet})}
+        return state.model_copy(update={"characters": seats}), _told(events)
+
+    def _seat(
+        self,
+        state: ConstitutionTable,
+        intent: NewCharacter | ImportCharacter,
+        member: Member,
+        dice: DiceSource,
+    ) -> tuple[ConstitutionTable, list[Event]]:
+        owner = _owner(intent.owner, member)
+        if isinstance(intent, ImportCharacter):
+            sheet, events = build(Character, intent.sheet), []
+        else:
+            if intent.initiation is not None and intent.initiation not in catalogue():
+                known = ", ".join(sorted(catalogue()))
+                raise ConstitutionError(f"unknown initiation {intent.initiation!r}; known: {known}")
+            sheet, events = new_character(
+                intent.name, dice, intent.character_class, intent.initiation
+            )
+        cid = f"c{state.next_id}"
+        seats = {**state.characters, cid: Seat(owner=owner, sheet=sheet)}
+        joined = note("character", f"{sheet.name} joins the table", character=cid, owner=owner)
+        after = state.model_copy(update={"characters": seats, "next_id": state.next_id + 1})
+        return after, [*_told(events), joined]
+
+    def _combat(
+        self, state: ConstitutionTable, intent: CombatIntent, member: Member, dice: DiceSource
+    ) -> tuple[ConstitutionTable, list[Event]]:
+        action = intent.action
+        if not self._may(state, member, action):
+            raise PermissionDenied(f"{action.action}: not {member.name or member.id}'s choice")
+        if intent.controller is not None and not isinstance(action, Add):
+            raise ConstitutionError("only a combatant being added is given to a player")
+        fight, events = apply(state.fight, action, dice, state.options)
+        controllers = dict(state.controllers)
+        if isinstance(action, Add) and intent.controller is not None:
+            controllers[action.combatant.id] = intent.controller
+        after = state.model_copy(update={"fight": fight, "controllers": controllers})
+        return after, _told(events)
+
+    def _join(
+        self, state: ConstitutionTable, intent: JoinFight, member: Member, dice: DiceSource
+    ) -> tuple[ConstitutionTable, list[Event]]:
+        seat = state.characters.get(intent.character)
+        if seat is None:
+            raise ConstitutionError(f"no character {intent.character!r} at this table")
+        if not _controls(member, seat.owner):
+            raise PermissionDenied(f"{seat.sheet.name} is not {member.name or member.id}'s")
+        fighter = Combatant.of(seat.sheet, side=intent.side, ac=intent.ac)
+        fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
+        controllers = {**state.controllers, fighter.id: seat.owner}
+        after = state.model_copy(update={"fight": fight, "controllers": controllers})
+        return after, _told(events)
+
+    # views --------------------------------------------------------------------------------
+
+    def view(self, state: ConstitutionTable, member: Member) -> dict[str, Any]:
+        return {
+            "system": self.name,
+            "options": state.options.model_dump(mode="json"),
+            "characters": [
+                {"id": cid, "owner": seat.owner, "sheet": seat.sheet.model_dump(mode="json")}
+                for cid, seat in state.characters.items()
+            ],
+            "fight": state.fight.model_dump(mode="json"),
+            "controllers": state.controllers,
+        }
+
+
+# helpers ----------------------------------------------------------------------------------
+
+
+def _controls(member: Member, owner: str) -> bool:
+    return member.is_gm or member.id == owner
+
+
+def _owner(asked: str | None, member: Member) -> str:
+    if asked is None or asked == member.id:
+        return member.id
+    if not member.is_gm:
+        raise PermissionDenied("only the GM makes a character for someone else")
+    return asked
+
+
+def _actor(fight: Combat, action: Any) -> str | None:
+    """The combatant whose choice `action` is; None for the GM's own (the fight's pace)."""
+    if action.action in GM_ACTIONS:
+        return None
+    if isinstance(action, EndTurn | ExtraAction):
+        return fight.acting
+    if isinstance(action, AnswerDirectHit):
+        return fight.pending_direct_hit.target if fight.pending_direct_hit else None
+    for field in ("id", "attacker", "shooter", "commander"):
+        if hasattr(action, field):
+            return str(getattr(action, field))
+    return None
+
+
+def _told(events: list[RulesEvent]) -> list[Event]:
+    """The rules' events in the protocol's shape (nothing in the articles is secret)."""
+    return [
+        Event(
+            type=e.kind,
+            text=e.message,
+            data={"dice": [d.model_dump(mode="json") for d in e.dice]},
+        )
+        for e in events
+    ]
+
+
+SESSION = ConstitutionSession()

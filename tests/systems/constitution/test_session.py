@@ -1,0 +1,150 @@
+"""3d6 Constitution at a shared table: characters, checks in every roll mode, harm and rest,
+the initiative tracker with combatants played by their owners, and the session laws."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.dice import FixedDice
+from tabletop.errors import PermissionDenied
+from tabletop.session import Member, Offer
+from tabletop.systems.constitution import SESSION, ConstitutionError, ConstitutionTable
+from tests.session_laws import NO_VALUE, Pick, Table, check_laws
+
+GM = Member.gm()
+ADA = Member.player("p1", "Ada's player")
+BO = Member.player("p2", "Bo's player")
+WATCHER = Member.observer()
+
+ADA_DICE = [6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 5]
+"""3d6 in order for strength, wits, knowledge, will, charisma (§ 4.1), then 1d6 HP."""
+
+
+def play(state: ConstitutionTable, intent: dict[str, Any], member: Member, faces=()) -> tuple:
+    events = SESSION.resolve(state, intent, member, FixedDice(faces))
+    for event in events:
+        state = SESSION.fold(state, event)
+    return state, events
+
+
+def seated() -> ConstitutionTable:
+    """Ada (a fighter, strength 18) played by p1, and Bo played by p2."""
+    state = SESSION.new()
+    ada = {"kind": "new-character", "name": "Ada", "character_class": "fighter"}
+    state, _ = play(state, ada, ADA, ADA_DICE)
+    state, _ = play(state, {"kind": "new-character", "name": "Bo"}, BO, [3] * 16)
+    return state
+
+
+def received(events, state, member: Member) -> str:
+    shown = [SESSION.view_event(e, member) for e in events]
+    told = json.dumps([e.model_dump(mode="json") for e in shown if e], ensure_ascii=False)
+    return told + json.dumps(SESSION.view(state, member), ensure_ascii=False)
+
+
+def test_a_character_is_rolled_in_order_and_owned_by_who_rolled_it():
+    """§ 4.1: 3d6 in order for each ability; the player who rolled owns the character."""
+    state = seated()
+    ada = state.characters["c1"]
+    assert ada.owner == "p1"
+    assert ada.sheet.abilities.model_dump() == {
+        "strength": 18,
+        "wits": 15,
+        "knowledge": 12,
+        "will": 9,
+        "charisma": 6,
+    }
+    assert ada.sheet.hp == 5
+
+
+def test_a_blind_check_reaches_only_the_gm():
+    """C3-A53, a blind roll: the GM sees the check; the roller and the others only that it
+    happened."""
+    check = {"kind": "check", "character": "c1", "ability": "strength", "mode": "blind"}
+    state, events = play(seated(), check, ADA, [7])
+    assert "7 + 18 = 25 vs DC 20: success, 2 degrees" in received(events, state, GM)
+    for member in (ADA, BO, WATCHER):
+        told = received(events, state, member)
+        assert "25 vs DC 20" not in told and "made a blind roll for the GM" in told
+
+
+def test_a_player_checks_only_their_own_character():
+    check = {"kind": "check", "character": "c2", "ability": "wits"}
+    with pytest.raises(PermissionDenied):
+        SESSION.resolve(seated(), check, ADA, FixedDice([10]))
+
+
+def test_only_the_gm_deals_damage():
+    with pytest.raises(PermissionDenied):
+        damage = {"kind": "damage", "character": "c2", "amount": 2}
+        SESSION.resolve(seated(), damage, ADA, FixedDice([]))
+
+
+def test_damage_past_zero_raises_the_injury_dc():
+    """§ 5.18, § 6.6: 7 damage on Ada's 5 HP spills 2 over, so the saves are at DC 22;
+    strength 18 + fighter level 1 and a 15 pass with 3 degrees, and the will save passes."""
+    damage = {"kind": "damage", "character": "c1", "amount": 7}
+    state, events = play(seated(), damage, GM, [15, 15])
+    assert state.characters["c1"].sheet.hp == 0
+    assert [e.text for e in events[1:3]] == [
+        "strength save: 1d20! → [15] = 15; 15 + 19 = 34 vs DC 22: success, 3 degrees",
+        "will save: 1d20! → [15] = 15; 15 + 10 = 25 vs DC 22: success, 1 degree",
+    ]
+
+
+def test_players_step_into_the_fight_and_make_their_own_choices():
+    """Article 5 and C3-A53: Ada joins for p1, the GM adds a foe; Ada rolls initiative (1d20 + wits
+    + fighter level 1: 10 + 15 + 1 = 26) and, acting first, only p1 or the GM ends her turn."""
+    state, _ = play(seated(), {"kind": "join-fight", "character": "c1"}, ADA)
+    goblin = {"id": "gob", "name": "Goblin", "side": "foes", "hp": 3}
+    add = {"kind": "combat", "action": {"action": "add", "combatant": goblin}}
+    state, _ = play(state, add, GM)
+    assert state.controllers == {"Ada": "p1"}
+    roll = {"kind": "combat", "action": {"action": "roll_initiative", "id": "Ada"}}
+    with pytest.raises(PermissionDenied):
+        SESSION.resolve(state, roll, BO, FixedDice([10]))
+    state, events = play(state, roll, ADA, [10])
+    assert state.fight.get("Ada").initiative == 26, events[0].text
+    set_gob = {"kind": "combat", "action": {"action": "set_initiative", "id": "gob", "value": 5}}
+    state, _ = play(state, set_gob, GM)
+    state, _ = play(state, {"kind": "combat", "action": {"action": "begin"}}, GM)
+    assert state.fight.acting == "Ada"
+    end = {"kind": "combat", "action": {"action": "end_turn"}}
+    with pytest.raises(PermissionDenied):
+        SESSION.resolve(state, end, BO, FixedDice([]))
+    state, _ = play(state, end, ADA)
+    assert state.fight.acting == "gob"
+
+
+def test_an_unknown_initiation_is_refused():
+    with pytest.raises(ConstitutionError, match="unknown initiation"):
+        unknown = {"kind": "new-character", "initiation": "nope"}
+        SESSION.resolve(SESSION.new(), unknown, GM, FixedDice([]))
+
+
+def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
+    if offer.kind == "combat" and name == "action":
+        foe = {"id": f"f{marker[-4:-1]}", "name": marker, "side": pick(["foes", "party"])}
+        return {"action": "add", "combatant": {**foe, "hp": pick([1, 4])}}
+    values: dict[str, Any] = {
+        "name": marker,
+        "sheet": {"bad": "sheet"},
+        "dc": pick([10, 20, 30]),
+        "amount": pick([1, 4, 12]),
+        "notation": pick(["3d6", "1d20"]),
+    }
+    return values.get(name, NO_VALUE)
+
+
+TABLE = Table(SESSION, [GM, ADA, BO, WATCHER], filler=fill, start=seated)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10_000))
+def test_the_constitution_table_obeys_the_session_laws(data, seed):
+    check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=25, seed=seed)
