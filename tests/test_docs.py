@@ -8,7 +8,9 @@ from pathlib import Path
 
 import tabletop.dice
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = Path(__file__).resolve().parent.parent
+README = DOCS / "README.md"
+ARCHITECTURE = DOCS / "docs" / "architecture.md"
 
 
 def test_the_dice_package_docstring_examples_hold():
@@ -30,3 +32,12 @@ def test_the_readme_library_example_gives_what_its_comments_say():
     assert repr(eval('distribution("1d20adv").at_least(15)', namespace)) == "Fraction(51, 100)"
     mean = eval('sample("4d6kh3", 1_000_000, seed=1).mean()', namespace)
     assert abs(mean - 15869 / 1296) < 0.01
+
+
+def test_the_architecture_worked_example_runs_as_written():
+    """The Dead Weight exchange in docs/architecture.md asserts its own outcomes."""
+    text = ARCHITECTURE.read_text()
+    section = text[text.index("## A worked example") :]
+    block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert block is not None and block[1].count("assert ") >= 8
+    exec(compile(block[1], str(ARCHITECTURE), "exec"), {})
