@@ -12,6 +12,7 @@ import pytest
 
 from tabletop.systems.dead_weight import Attribute, Character
 from tests.cli.helpers import run
+from tests.systems.dead_weight.helpers import character
 
 KEYS = ("critical_failure", "failure", "success", "great_success", "fatigue")
 
@@ -153,7 +154,7 @@ def test_the_interactive_test_shows_the_advice_and_applies_the_choice(
     assert any(word in result.out for word in ("success", "failure"))
 
 
-def test_the_automatic_test_as_json_and_saving_the_sheet(capsys, tmp_path):
+def test_the_automatic_test_as_json_writes_the_sheet_back(capsys, tmp_path):
     sheet = tmp_path / "me.json"
     run(capsys, "dead-weight", "character", "new", "--seed", "2", "--out", str(sheet))
     result = run(
@@ -169,8 +170,6 @@ def test_the_automatic_test_as_json_and_saving_the_sheet(capsys, tmp_path):
         "--seed",
         "3",
         "--json",
-        "--save",
-        str(sheet),
     )
     assert result.code == 0, result.err
     data = json.loads(result.out)
@@ -214,12 +213,14 @@ def test_the_end_of_input_mid_test_is_one_line_exit_two_and_saves_nothing(
     capsys, monkeypatch, tmp_path
 ):
     """The brief: EOF at an interactive prompt is one readable line and exit 2, and the
-    sheet named by --save is not written."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    sheet given with --character is left as it was."""
     sheet = tmp_path / "me.json"
-    result = run(capsys, *INT_TEST, "--save", str(sheet))
+    sheet.write_text(character(Attribute.INT, score=2, proficiency=1).model_dump_json())
+    before = sheet.read_text()
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    result = run(capsys, "dead-weight", "test", "INT", "--character", str(sheet), "--seed", "5")
     assert result.code == 2 and result.err.count("\n") == 1, result.err
-    assert "input ended" in result.err and not sheet.exists()
+    assert "input ended" in result.err and sheet.read_text() == before
 
 
 def test_the_end_of_input_in_guided_creation_is_one_line_and_exit_two(
@@ -265,7 +266,9 @@ def test_guided_creation_with_json_prints_only_json(capsys, monkeypatch):
 def test_a_guided_re_roll_names_dice_from_one(capsys, monkeypatch):
     """The prompt numbers dice from 1: "r 0" is refused in those terms and asked again."""
     monkeypatch.setattr("sys.stdin", io.StringIO("r 0\n"))
-    result = run(capsys, "dead-weight", "character", "new", "--guided", "--seed", "1")
+    result = run(
+        capsys, "dead-weight", "character", "new", "--guided", "--seed", "1", "--name", "Ayla"
+    )
     assert "dice are numbered 1 to 3" in result.out
 
 

@@ -30,10 +30,10 @@ from tabletop.systems.dead_weight.magic import (
     cure_light_wounds,
     make_sacrifice,
     pray,
-    rest_at_camp,
     see_spell_cast,
     study,
 )
+from tabletop.systems.dead_weight.rest import rest_at_camp
 from tests.systems.dead_weight.helpers import character
 
 WAND = Item(name="wand", tags=(ItemTag.CONDUCTOR,))

@@ -12,19 +12,21 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from tabletop.cli import tables
+from tabletop.cli.dead_weight import recovery
 from tabletop.cli.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
 from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, print_json, print_roll
-from tabletop.data import write_text_file
+from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Out, Who, open_scene, save_sheet
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import InputEndedError, TabletopError
-from tabletop.session import Event
+from tabletop.session import MAX_NAME, Event
 from tabletop.systems.dead_weight.attribute_test import (
     MAX_ANNOUNCED_REROLLS,
     MAX_POOL,
     AttributeTest,
     DauntlessRoll,
+    Help,
     Pass,
     Reroll,
     Side,
@@ -51,7 +53,8 @@ from tabletop.systems.dead_weight.creation import (
     RerollDice,
     Skip,
 )
-from tabletop.systems.dead_weight.errors import DeadWeightDataError, DeadWeightError
+from tabletop.systems.dead_weight.errors import DeadWeightError
+from tabletop.systems.dead_weight.guide import option_text, rolled_text
 from tabletop.systems.dead_weight.odds import advise, pool_odds, spec_for
 from tabletop.systems.dead_weight.options import Options
 from tabletop.systems.dead_weight.session import (
@@ -75,12 +78,10 @@ table_app = typer.Typer(help="Dead Weight's random tables.", no_args_is_help=Tru
 add_rule_options(app, Options, "Dead Weight.")
 app.add_typer(character_app, name="character")
 app.add_typer(table_app, name="table")
+for _verb, _command in recovery.COMMANDS.items():
+    app.command(_verb)(_command)
 
 MIN_POOL = 2 - MAX_POOL
-
-
-def write_sheet(character: Character, path: Path) -> None:
-    write_text_file(path, character.model_dump_json(indent=2) + "\n", DeadWeightDataError)
 
 
 # characters ------------------------------------------------------------------------------
@@ -91,10 +92,13 @@ def character_new(
     character_class: Annotated[
         CharacterClass | None, typer.Option("--class", help="The class (random if not given).")
     ] = None,
-    name: Annotated[str, typer.Option("--name", help="The character's name.")] = "Unnamed",
+    name: Annotated[
+        str | None,
+        typer.Option("--name", help="The character's name (--guided asks for it)."),
+    ] = None,
     seed: Seed = None,
     json_out: Json = False,
-    out: Annotated[Path | None, typer.Option("--out", help="Also save the sheet (JSON).")] = None,
+    out: Out = None,
     supplement: Annotated[
         Path | None,
         typer.Option("--supplement", help="Backgrounds, spells, gods, items you supply (TOML)."),
@@ -108,6 +112,8 @@ def character_new(
     extra = load_supplement(supplement) if supplement else Supplement()
     dice = dice_source(seed)
     show = Console(stderr=True, highlight=False) if json_out else console
+    if name is None:
+        name = _ask_name(show) if guided else "Unnamed"
     asked = {
         "kind": "new-character",
         "name": name,
@@ -124,7 +130,7 @@ def character_new(
     seat = table.characters["c1"]
     character = seat.sheet
     if out is not None:
-        write_sheet(character, out)
+        save_sheet(out, character)
     if json_out:
         print_json(
             {
@@ -167,9 +173,12 @@ def _guided(
         decision = creation.decision()
         assert decision is not None
         show.print(f"\n[bold]{escape(decision.prompt)}[/bold]")
-        if decision.options:
-            for number, option in enumerate(decision.options, start=1):
-                show.print(f"  {number}. {escape(option)}")
+        if "keep" in decision.kinds:
+            show.print(f"  {escape(rolled_text(creation))}")
+        for number, option in enumerate(decision.options, start=1):
+            show.print(f"  {number}. {escape(option_text(creation, option))}")
+        if decision.free_names:
+            show.print("  (nothing was supplied to choose from: write the names, or skip)")
         answer = _read(show, _hint(creation), "the character is not finished")
         try:
             step = CreationStep(character="c1", choice=_parse(answer, creation))
@@ -180,6 +189,15 @@ def _guided(
         events += more
         _narrate(show, more)
     return table, events
+
+
+def _ask_name(show: Console) -> str:
+    """The character's name, asked first: guided creation leaves no choice to chance."""
+    while True:
+        name = _read(show, "the character's name", "the character is not begun").strip()
+        if 0 < len(name) <= MAX_NAME:
+            return name
+        show.print(f"[red]a name is 1 to {MAX_NAME} characters[/red]")
 
 
 def _read(show: Console, prompt: str, unfinished: str) -> str:
@@ -246,8 +264,21 @@ def _option(text: str, options: tuple[str, ...]) -> str:
 def test_command(
     ctx: typer.Context,
     attribute: Annotated[str, typer.Argument(help="STR, DEX, INT or PRE.")],
-    character: Annotated[
-        Path | None, typer.Option("--character", help="Test this saved character.")
+    character: CharacterFile = None,
+    campaign: CampaignFile = None,
+    who: Who = None,
+    helper: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--helper",
+            help="A character who helps (a sheet file, or a party member of --campaign); up to 3.",
+        ),
+    ] = None,
+    helper_effort: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--helper-effort", help="A helper who goes for extra effort: two dice, a fatigue."
+        ),
     ] = None,
     score: Annotated[int, typer.Option("--score", min=0, max=MAX_POOL)] = 3,
     proficiency: Annotated[
@@ -280,20 +311,41 @@ def test_command(
     auto: Annotated[
         bool, typer.Option("--auto", help="Take the advised choice every time.")
     ] = False,
-    save: Annotated[
-        Path | None, typer.Option("--save", help="Write the character back after the test.")
-    ] = None,
+    dry_run: DryRun = False,
     seed: Seed = None,
     json_out: Json = False,
 ) -> None:
-    """Play a test: re-roll one die at a time, with the exact odds of every choice."""
+    """Play a test: re-roll one die at a time, with the exact odds of every choice.
+
+    With --character (and any --helper sheets) the test runs on the saved sheets and writes
+    them back, fatigue and all; with --campaign it is played at the campaign's table."""
     if gm not in ("bot", "you"):
         raise DeadWeightError("--gm is bot or you")
     chosen = Attribute.named(attribute)
-    if character is not None:
-        roller = read_sheet(character)
-    else:
-        roller = _ad_hoc(chosen, score, proficiency, fatigue, wounds, terrified, hopeless, angry)
+    dice = dice_source(seed)
+    options = rule_options(ctx, Options)
+    scene = open_scene(
+        SESSION,
+        read_sheet,
+        dice,
+        character=character,
+        campaign=campaign,
+        who=who,
+        options=options,
+        required=False,
+    )
+    if scene.character is None:
+        if campaign is not None:
+            raise DeadWeightError("--campaign needs --who: which party member tests?")
+        if helper or helper_effort:
+            raise DeadWeightError("helpers help a saved character: give --character or --campaign")
+        ad_hoc = _ad_hoc(chosen, score, proficiency, fatigue, wounds, terrified, hopeless, angry)
+        scene.play(ImportCharacter(sheet=ad_hoc.model_dump(mode="json")), dice)
+        scene.character = next(iter(scene.state.characters))
+    helpers = [scene.join(h, read_sheet, dice) for h in [*(helper or []), *(helper_effort or [])]]
+    effort = helpers[len(helper or []) :]
+    roller = scene.sheet
+    options = scene.state.options
     setup = TestSetup(
         attribute=chosen,
         check=check,
@@ -304,18 +356,22 @@ def test_command(
         dice=dice_count,
     )
     show = Console(stderr=True, highlight=False) if json_out else console
-    dice = dice_source(seed)
-    options = rule_options(ctx, Options)
-    announced, _ = announce_test(roller, setup, options=options)
+    helps = [
+        Help(helper=scene.state.characters[h].sheet, extra_effort=h in effort) for h in helpers
+    ]
+    announced, _ = announce_test(roller, setup, helps, options=options)
     if announced.automatic is None:
         solve(spec_for(announced))  # refuse, before any die is thrown, what advice cannot weigh
-    table = SESSION.new(options.model_dump())
-    table, _ = play(SESSION, table, ImportCharacter(sheet=roller.model_dump(mode="json")), dice)
-    table, events = play(SESSION, table, Test(roller="c1", setup=setup), dice)
+    test_intent = Test(
+        roller=scene.character or "",
+        setup=setup,
+        helpers=tuple(helpers),
+        helper_effort=tuple(effort),
+    )
+    events = scene.play(test_intent, dice)
     _narrate(show, events)
-    assert table.exchange is not None
-    while not table.exchange.finished:
-        test = table.exchange.open_test
+    while not scene.state.exchange.finished:
+        test = scene.state.exchange.open_test
         show.print(dice_line(test))
         advice = advise(test)
         show.print(advice_table(advice, test))
@@ -323,12 +379,11 @@ def test_command(
         choice = advice.best if bot else _ask(show, advice, test)
         if bot:
             show.print(f"{test.deciding} chooses: {escape(describe(choice, test))}")
-        table, more = play(SESSION, table, choice, dice)
+        more = scene.play(choice, dice)
         events += more
         _narrate(show, more)
-    test = table.exchange.open_test
-    if save is not None:
-        write_sheet(table.characters["c1"].sheet, save)
+    test = scene.state.exchange.open_test
+    kept = scene.keep(dry_run) if scene.sheet_files or scene.campaign else None
     if json_out:
         print_json(
             {
@@ -343,6 +398,8 @@ def test_command(
     verdict = test.verdict.value if test.verdict else "?"
     cost = ", one fatigue point" if test.fatigue else ", no fatigue"
     show.print(f"[bold]{verdict}[/bold]{cost}")
+    if kept:
+        show.print(f"[dim]{escape(kept)}[/dim]")
 
 
 def _ad_hoc(

@@ -135,7 +135,6 @@ from tabletop.systems.dead_weight.magic import (
     miracle,
     mishap,
     pray,
-    rest_at_camp,
     see_spell_cast,
     study,
 )
@@ -150,6 +149,7 @@ from tabletop.systems.dead_weight.odds import (
 )
 from tabletop.systems.dead_weight.opposed import OpposedTest, opposed_winner, start_opposed
 from tabletop.systems.dead_weight.options import DEFAULT, Options
+from tabletop.systems.dead_weight.rest import interlude, rest_at_camp
 from tabletop.systems.dead_weight.session import SESSION, DeadWeightSession, DeadWeightTable
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
@@ -291,6 +291,7 @@ __all__ = [
     "give_camping_supply",
     "hardened_test",
     "heal_wounds",
+    "interlude",
     "is_encumbered",
     "judge",
     "learn_skill",

@@ -106,17 +106,6 @@ def study(character: Character, spell: str) -> Change:
     return updated, [event("study", f"{character.label} studies {spell} back")]
 
 
-def rest_at_camp(character: Character) -> Change:
-    """Rest at camp: exhausted prayers are ready again, and Shaken ends (§ Prayers, Afflictions)."""
-    magic = character.magic.model_copy(update={"prayers_exhausted": ()})
-    character = character.model_copy(update={"magic": magic})
-    events = [event("rest", f"{character.label} rests: prayers are ready again")]
-    if character.has(Affliction.SHAKEN):
-        character, more = remove_affliction(character, Affliction.SHAKEN)
-        events += more
-    return character, events
-
-
 def see_spell_cast(character: Character) -> Change:
     """Someone nearby casts a spell: the Visions trauma gives a stun token."""
     if not character.has(Trauma.VISIONS):

@@ -43,11 +43,14 @@ from tabletop.systems.dead_weight.attribute_test import (
 )
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import (
+    StabiliseMeans,
     WoundPlacement,
     heal_wounds,
+    pass_fainted_turn,
     receive_fatigue,
     receive_wounds,
     recover_fatigue,
+    stabilise,
     try_to_wake,
 )
 from tabletop.systems.dead_weight.character import Character, CharacterClass, sheet_from
@@ -59,11 +62,12 @@ from tabletop.systems.dead_weight.creation import (
 )
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
-from tabletop.systems.dead_weight.magic import rest_at_camp
+from tabletop.systems.dead_weight.magic import begin_expedition, study
 from tabletop.systems.dead_weight.npc import Npc
 from tabletop.systems.dead_weight.odds import advise
 from tabletop.systems.dead_weight.opposed import OpposedTest, start_opposed
 from tabletop.systems.dead_weight.options import DEFAULT, Options
+from tabletop.systems.dead_weight.rest import Snore, interlude, rest_at_camp
 from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import (
@@ -292,10 +296,54 @@ class Wake(Frozen):
 
 
 class RestAtCamp(Frozen):
-    """A night at camp: spells come back (DW-M57)."""
+    """A night at camp: prayers ready again, Shaken and Sleepy gone (`rest.rest_at_camp`)."""
 
     kind: Literal["rest-at-camp"] = "rest-at-camp"
     character: Id
+    snore: Snore = "ambush"
+    """A loud snorer's choice: one more ambush die, or stay Sleepy (quirk 4, DW-X22)."""
+
+
+class Interlude(Frozen):
+    """Back from the expedition: Nauseated heals, Hopeless ends (DW-X23)."""
+
+    kind: Literal["interlude"] = "interlude"
+    character: Id
+
+
+class WaitTurns(Frozen):
+    """Turns pass for a fainted character, counting down to the wake roll (DW-A16)."""
+
+    kind: Literal["wait"] = "wait"
+    character: Id
+    turns: int = Field(default=1, ge=1, le=100)
+
+
+class Stabilise(Frozen):
+    """Someone stabilises and wakes a fainted or mortally wounded character (DW-M46, M47)."""
+
+    kind: Literal["stabilise"] = "stabilise"
+    character: Id
+    means: StabiliseMeans = "first aid kit"
+    in_combat: bool = False
+
+
+class Study(Frozen):
+    """A wizard studies a forgotten spell back from the grimoire, at camp (DW-M17)."""
+
+    kind: Literal["study"] = "study"
+    character: Id
+    spell: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class BeginExpedition(Frozen):
+    """Set out: memorise spells (one per INT) and prayers (one per PRE), reset the
+    expedition's counters (§ Spells, § Prayers, DW-A23)."""
+
+    kind: Literal["expedition"] = "expedition"
+    character: Id
+    spells: tuple[str, ...] = Field(default=(), max_length=20)
+    prayers: tuple[str, ...] = Field(default=(), max_length=20)
 
 
 class UseUsageDie(Frozen):
@@ -317,7 +365,19 @@ class RollTable(Frozen):
     mode: RollMode = RollMode.PUBLIC
 
 
-SheetChange = Fatigue | Wounds | Recover | Heal | Wake | RestAtCamp
+SheetChange = (
+    Fatigue
+    | Wounds
+    | Recover
+    | Heal
+    | Wake
+    | RestAtCamp
+    | Interlude
+    | WaitTurns
+    | Stabilise
+    | Study
+    | BeginExpedition
+)
 ExchangeChoice = Reroll | Pass | DauntlessRoll
 
 
@@ -347,6 +407,11 @@ class DeadWeightSession(Session[DeadWeightTable]):
         Heal,
         Wake,
         RestAtCamp,
+        Interlude,
+        WaitTurns,
+        Stabilise,
+        Study,
+        BeginExpedition,
         UseUsageDie,
         RollRisk,
         RollTable,
@@ -416,7 +481,33 @@ class DeadWeightSession(Session[DeadWeightTable]):
                 placements=Choice(help="where each wound goes", example=[{"attribute": "STR"}]),
             ),
             offer("wake", "try to wake up", character=Choice(values=mine)),
-            offer("rest-at-camp", "rest at camp", character=Choice(values=mine)),
+            offer("wait", "let turns pass while fainted", character=Choice(values=mine)),
+            offer(
+                "stabilise",
+                "stabilise and wake a fallen character",
+                character=Choice(values=mine),
+                means=Choice(values=STABILISE_MEANS),
+            ),
+            offer(
+                "rest-at-camp",
+                "rest at camp",
+                character=Choice(values=mine),
+                snore=Choice(values=("ambush", "sleepy")),
+            ),
+            offer("interlude", "return for the interlude", character=Choice(values=mine)),
+            offer(
+                "study",
+                "study a forgotten spell back",
+                character=Choice(values=mine),
+                spell=Choice(help="a forgotten spell", example="Bolt"),
+            ),
+            offer(
+                "expedition",
+                "set out on an expedition, memorising spells and prayers",
+                character=Choice(values=mine),
+                spells=Choice(help="spells to memorise", example=[]),
+                prayers=Choice(help="prayers to memorise", example=[]),
+            ),
         ]
         return found
 
@@ -532,12 +623,16 @@ class DeadWeightSession(Session[DeadWeightTable]):
         if isinstance(intent, ImportCharacter):
             sheet = sheet_from(intent.sheet)
             return _seated(state, cid, owner, sheet, [])
+        party = tuple(seat.sheet.life_path for seat in state.characters.values())
         if intent.guided:
             creation, events = begin_creation(
                 dice,
                 name=intent.name,
                 character_class=intent.character_class,
                 options=state.options,
+                supplement=intent.supplement,
+                party=party,
+                allow_choosing_quirk=intent.allow_choosing_quirk,
             )
             made = {**state.making, cid: Making(owner=owner, creation=creation)}
             told = note("character begun", f"{intent.name} is being made", character=cid)
@@ -547,8 +642,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
             name=intent.name,
             character_class=intent.character_class,
             options=state.options,
+            supplement=intent.supplement,
         )
-        return _seated(state, cid, owner, creation.character, events)
+        return _seated(state, cid, owner, creation, events)
 
     def _start(
         self, state: DeadWeightTable, intent: Test | NpcTest | OpposedTestIntent, dice: DiceSource
@@ -682,8 +778,18 @@ class DeadWeightSession(Session[DeadWeightTable]):
             )
         elif isinstance(intent, Wake):
             sheet, events = try_to_wake(sheet, dice, state.options)
+        elif isinstance(intent, WaitTurns):
+            sheet, events = _wait(sheet, intent.turns)
+        elif isinstance(intent, Stabilise):
+            sheet, events = stabilise(sheet, intent.means, in_combat=intent.in_combat)
+        elif isinstance(intent, Study):
+            sheet, events = study(sheet, intent.spell)
+        elif isinstance(intent, BeginExpedition):
+            sheet, events = begin_expedition(sheet, intent.spells, intent.prayers)
+        elif isinstance(intent, Interlude):
+            sheet, events = interlude(sheet)
         else:
-            sheet, events = rest_at_camp(sheet)
+            sheet, events = rest_at_camp(sheet, intent.snore)
         seated = {**state.characters, intent.character: seat.model_copy(update={"sheet": sheet})}
         told = _told(events) or [note("sheet", f"{sheet.label}: nothing changes")]
         return state.model_copy(update={"characters": seated}), told
@@ -782,6 +888,20 @@ class DeadWeightSession(Session[DeadWeightTable]):
 # helpers ----------------------------------------------------------------------------------
 
 _ATTRIBUTES = Choice(values=tuple(Attribute))
+
+
+STABILISE_MEANS: tuple[StabiliseMeans, ...] = ("first aid kit", "medical supply", "healing spell")
+
+
+def _wait(sheet: Character, turns: int) -> tuple[Character, list[RulesEvent]]:
+    """`turns` turns pass for a fainted character; none need pass once the wait is over."""
+    if not sheet.condition.fainted or sheet.condition.faint_turns == 0:
+        raise DeadWeightError(f"{sheet.label} has no turns to wait out")
+    events: list[RulesEvent] = []
+    for _ in range(min(turns, sheet.condition.faint_turns)):
+        sheet, more = pass_fainted_turn(sheet)
+        events += more
+    return sheet, events
 
 
 def _controls(member: Member, owner: str) -> bool:
