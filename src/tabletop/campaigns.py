@@ -18,8 +18,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tabletop.data import write_text_file
-from tabletop.dice import DiceSource
-from tabletop.errors import DataError
+from tabletop.dice import DiceSource, ReplayDice
+from tabletop.errors import DataError, TabletopError
 from tabletop.session import MAX_NAME, Event, Member, Session, first_problem
 from tabletop.systems.registry import system
 
@@ -51,9 +51,33 @@ class Campaign(BaseModel):
         return system(self.system).session
 
     def state(self) -> Any:
-        """The table now: every event of the journal folded from an empty table."""
+        """The table now: the journal played again from an empty table, each intent asked
+        anew with the dice it drew, so that a journal edited by hand (an intent the rules
+        refuse, a die or a line changed) is refused, naming the first event that differs."""
         session = self.session
-        return session.fold_all(self.journal, session.new(self.options))
+        state = session.new(self.options)
+        at = 0
+        while at < len(self.journal):
+            first = self.journal[at]
+            where = f"journal event {at + 1} ({first.type})"
+            if first.cause is None:
+                raise CampaignError(f"{where} has no cause: a journal begins each step with one")
+            dice = ReplayDice(first.cause.draws)
+            try:
+                events = session.resolve(state, first.cause.intent, first.cause.member, dice)
+                dice.check_used_up()
+            except TabletopError as problem:
+                raise CampaignError(f"{where} does not apply: {problem}") from None
+            told = self.journal[at : at + len(events)]
+            for offset, (event, kept) in enumerate(zip(events, told, strict=False)):
+                if event != kept:
+                    raise CampaignError(f"journal event {at + offset + 1} is not what happened")
+            if len(told) < len(events):
+                raise CampaignError(f"{where}: the journal ends before its step does")
+            for event in events:
+                state = session.fold(state, event)
+            at += len(events)
+        return state
 
     def play(
         self, state: Any, intent: BaseModel | Mapping[str, Any], dice: DiceSource
@@ -104,7 +128,7 @@ def read_campaign(path: str | Path) -> tuple[Campaign, Any]:
         raise CampaignError(f"{path}: not a campaign file: {first_problem(problem)}") from None
     try:
         return campaign, campaign.state()
-    except DataError as problem:
+    except CampaignError as problem:
         raise CampaignError(f"{path}: {problem}") from None
 
 

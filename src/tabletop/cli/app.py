@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import typer
 from rich.markup import escape
 
-from tabletop.cli import dice, showcase, tables
+from tabletop.cli import campaign, dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
 from tabletop.systems.registry import SYSTEMS, load
@@ -26,6 +26,7 @@ app = typer.Typer(
 app.command("roll")(dice.roll_command)
 app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
+app.add_typer(campaign.app, name="campaign")
 app.command("showcase")(showcase.showcase_command)
 for system in SYSTEMS:
     if system.cli_path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from tabletop.cli.ap2d6 import character, dying, rolls, tracker
+from tabletop.cli.ap2d6 import character, dying, encounters, rolls, sheets, tracker
 from tabletop.cli.ap2d6.showcase import showcase
 from tabletop.cli.options import add_rule_options
 from tabletop.systems.ap2d6.options import Options
@@ -22,5 +22,8 @@ app.command("contest")(rolls.contest_command)
 app.command("odds")(rolls.odds_command)
 app.command("ap")(tracker.ap_command)
 app.command("death")(dying.death_command)
+character.app.command("show")(sheets.show_command)
+for verb, command in {**sheets.COMMANDS, **encounters.COMMANDS}.items():
+    app.command(verb)(command)
 
 __all__ = ["app", "showcase"]

@@ -12,6 +12,7 @@ from tabletop.cli.ap2d6.common import read_numbers
 from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, rule_options
 from tabletop.cli.output import console, print_json
+from tabletop.cli.scene import Out, save_sheet
 from tabletop.dice import dice_source
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.options import Options
@@ -19,7 +20,7 @@ from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
 from tabletop.systems.ap2d6.session import SESSION, SUGGESTED_POINTS
 from tabletop.systems.ap2d6.sheet import Character
 
-app = typer.Typer(help="Character sheets: make a new one.", no_args_is_help=True)
+app = typer.Typer(help="Character sheets: make a new one, show a saved one.", no_args_is_help=True)
 
 
 @app.command("new")
@@ -58,6 +59,7 @@ def new_character(
             "e.g. DEX,AGI,PERCEPTION,STR,CON,SOCIAL.",
         ),
     ] = None,
+    out: Out = None,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -82,12 +84,16 @@ def new_character(
     table = SESSION.new(rule_options(ctx, Options).model_dump())
     table, events = play(SESSION, table, intent, dice_source(seed))
     character = table.characters["c1"].sheet
+    if out is not None:
+        save_sheet(out, character)
     if json:
         print_json(character.model_dump(mode="json"))
         return
     for event in events[:-1]:  # the last says the character joined the table
         console.print(f"[dim]{escape(event.text)}[/dim]")
     console.print(sheet_table(character))
+    if out is not None:
+        console.print(f"saved to {escape(str(out))}")
 
 
 def sheet_table(character: Character) -> Table:

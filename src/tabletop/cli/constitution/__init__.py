@@ -6,18 +6,25 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
+from tabletop.cli.constitution.characters import (
+    change,
+    character_new,
+    character_show,
+    damage_command,
+    print_sheet,
+    print_told,
+    roll_up,
+    xp_award,
+)
 from tabletop.cli.constitution.tracker import run_tracker
-from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, percent, print_json
-from tabletop.dice import DiceSource, dice_source
-from tabletop.session import Event as Told
+from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Scene, Who
+from tabletop.dice import dice_source
 from tabletop.systems.constitution.character import (
-    ABILITIES,
     MAX_LEVEL,
     MAX_SCORE,
     Abilities,
@@ -28,10 +35,9 @@ from tabletop.systems.constitution.character import (
 from tabletop.systems.constitution.check import check, skill_score
 from tabletop.systems.constitution.encumbrance import SPEED
 from tabletop.systems.constitution.errors import ConstitutionDataError
-from tabletop.systems.constitution.initiations import catalogue
 from tabletop.systems.constitution.odds import check_odds, hit_point_odds
 from tabletop.systems.constitution.options import Options
-from tabletop.systems.constitution.session import SESSION, ImportCharacter, NewCharacter, Rest
+from tabletop.systems.constitution.session import SESSION, ImportCharacter, Rest
 from tabletop.systems.constitution.travel import (
     MILES_PER_DAY,
     TRAPPER_SPEED,
@@ -44,11 +50,15 @@ app = typer.Typer(
     help="3d6 Constitution: checks with degrees, odds, characters, combat, travel, rest.",
     no_args_is_help=True,
 )
-character_app = typer.Typer(help="Make characters.", no_args_is_help=True)
+character_app = typer.Typer(help="Make and show characters.", no_args_is_help=True)
 xp_app = typer.Typer(help="Experience and levels.", no_args_is_help=True)
 add_rule_options(app, Options, "3d6 Constitution.")
 app.add_typer(character_app, name="character")
 app.add_typer(xp_app, name="xp")
+character_app.command("new")(character_new)
+character_app.command("show")(character_show)
+xp_app.command("award")(xp_award)
+app.command("damage")(damage_command)
 
 Advantage = Annotated[
     int,
@@ -70,76 +80,6 @@ Dc = Annotated[
         "--dc", min=-MAX_NUMBER, max=MAX_NUMBER, help="The difficulty class; 20 is normal."
     ),
 ]
-
-
-# -- character -------------------------------------------------------------------------------------
-
-
-@character_app.command("new")
-def character_new(
-    name: Annotated[str, typer.Option("--name", help="The character's name.")] = "Nameless",
-    character_class: Annotated[
-        str | None,
-        typer.Option("--class", help="fighter, sage or adventurer (§ 4.7)."),
-    ] = None,
-    initiation: Annotated[
-        str | None, typer.Option("--initiation", help="The level-1 initiation's id (§ 4.4).")
-    ] = None,
-    seed: Seed = None,
-    json: Json = False,
-) -> None:
-    """Roll a new level-1 character: 3d6 in order for each ability, then hit points."""
-    if character_class not in (None, "fighter", "sage", "adventurer"):
-        raise ConstitutionDataError("--class is fighter, sage or adventurer")
-    if initiation is not None and initiation not in catalogue():
-        raise ConstitutionDataError(
-            f"unknown initiation {initiation!r}; known: {', '.join(sorted(catalogue()))}"
-        )
-    made, events = _roll_up(name, dice_source(seed), character_class, initiation)
-    if json:
-        print_json(made.model_dump(mode="json"))
-        return
-    _print_told(events)
-    _print_sheet(made)
-
-
-def _roll_up(
-    name: str, dice: DiceSource, character_class: str | None, initiation: str | None = None
-) -> tuple[Character, list[Told]]:
-    """A new character rolled at a table of one: the sheet and the rolls that made it."""
-    asked = NewCharacter(name=name, character_class=character_class, initiation=initiation)  # type: ignore[arg-type]
-    table, events = play(SESSION, SESSION.new(), asked, dice)
-    (seat,) = table.characters.values()
-    return seat.sheet, [e for e in events if e.type != "character"]
-
-
-def _rest(sheet: Character, night: bool, dice: DiceSource) -> tuple[Character, list[Told]]:
-    """A rest taken at a table of one: the rested sheet and the rolls."""
-    table, _ = play(SESSION, SESSION.new(), ImportCharacter(sheet=sheet.model_dump()), dice)
-    table, events = play(SESSION, table, Rest(character="c1", night=night), dice)
-    return table.characters["c1"].sheet, events
-
-
-def _print_told(events: list[Told]) -> None:
-    """Each rolled step on a line, followed by the dice behind it."""
-    for event in events:
-        console.print(event.text, markup=False)
-        for record in event.data.get("dice", []):
-            console.print(f"  [dim]{escape(record['text'])}[/dim]")
-
-
-def _print_sheet(character: Character) -> None:
-    table = Table(
-        title=f"{character.name}, level {character.level} {character.character_class or ''}"
-    )
-    for ability in ABILITIES:
-        table.add_column(ability, justify="right")
-    table.add_row(*(str(character.abilities[a]) for a in ABILITIES))
-    console.print(table)
-    console.print(
-        f"HP {character.hp}  XP {character.xp}  initiations: "
-        f"{', '.join(character.initiations) or 'none yet'}"
-    )
 
 
 # -- check and odds ---------------------------------------------------------------------------
@@ -342,7 +282,10 @@ def travel_command(
 
 @app.command("rest")
 def rest_command(
-    hit_dice: Annotated[int, typer.Option("--hit-dice", min=1, max=30, help="Hit dice (level).")],
+    hit_dice: Annotated[
+        int | None,
+        typer.Option("--hit-dice", min=1, max=30, help="Hit dice (level), without a sheet."),
+    ] = None,
     fatigue: Annotated[int, typer.Option("--fatigue", min=0, max=30, help="Fatigue now.")] = 0,
     penance: Annotated[int, typer.Option("--penance", min=0, max=30, help="Penance (§ 11.3).")] = 0,
     tough: Annotated[
@@ -353,13 +296,24 @@ def rest_command(
         bool, typer.Option("--night", help="A good night's sleep instead of a short rest.")
     ] = False,
     odds: Annotated[bool, typer.Option("--odds", help="Also show the HP roll's odds.")] = False,
+    character: CharacterFile = None,
+    campaign: CampaignFile = None,
+    who: Who = None,
+    dry_run: DryRun = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
     """Re-roll hit points after a short rest or a night's sleep.
 
     A short rest rolls one disadvantage die per point of fatigue and penance, then adds a
-    point of fatigue; a good night's sleep clears fatigue first."""
+    point of fatigue; a good night's sleep clears fatigue first. Rest a saved character with
+    --character (written back) or a campaign's with --campaign and --who; or give the
+    numbers (--hit-dice, --fatigue, …) to see a rest without a sheet."""
+    if character is not None or campaign is not None:
+        change({"kind": "rest", "night": night}, character, campaign, who, dry_run, seed, json)
+        return
+    if hit_dice is None:
+        raise ConstitutionDataError("rest whom? give --character FILE, or --hit-dice N")
     sheet = Character(
         name="resting",
         character_class="fighter" if tough else None,
@@ -370,7 +324,11 @@ def rest_command(
         fatigue=fatigue,
         penance=penance,
     )
-    rested, events = _rest(sheet, night, dice_source(seed))
+    scene = Scene(SESSION, SESSION.new())
+    dice = dice_source(seed)
+    scene.play(ImportCharacter(sheet=sheet.model_dump()), dice)
+    events = scene.play(Rest(character="c1", night=night), dice)
+    rested = scene.state.characters["c1"].sheet
     chances = None
     if odds:
         penalty = (0 if night else fatigue) + penance
@@ -385,7 +343,7 @@ def rest_command(
             data["mean"] = float(chances.mean)
         print_json(data)
         return
-    _print_told(events)
+    print_told(events)
     console.print(f"HP {rested.hp}, fatigue {rested.fatigue}")
     if chances is not None:
         console.print(f"mean HP of this roll: {float(chances.mean):.4f}")
@@ -413,9 +371,9 @@ def showcase(seed: int) -> None:
     """For `tabletop showcase`: a fighter rolled up, then a strength check and its odds."""
     console.print(Rule("3d6 Constitution: a character, a check, its exact odds"))
     dice = dice_source(seed)
-    made, events = _roll_up("Ada", dice, "fighter")
-    _print_told(events)
-    _print_sheet(made)
+    made, events = roll_up("Ada", dice, "fighter")
+    print_told(events)
+    print_sheet(made)
     strength = made.abilities["strength"]
     result = check(strength, 20, dice)
     colour = "green" if result.success else "red"

@@ -34,6 +34,14 @@ from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.checks import check, check_against, contest
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions
 from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
+from tabletop.systems.ap2d6.encumbrance import (
+    MAX_BAGS_IN_USE,
+    Bag,
+    Encumbrance,
+    Item,
+    apply_encumbrance,
+    carry,
+)
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event as RulesEvent
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
@@ -57,6 +65,9 @@ SUGGESTED_POINTS = 9
 """The rules call 9 SP a good start for semi-competent adventurers (RU-M08)."""
 
 MAX_CHARACTERS = 100
+
+MAX_CARRIED = 200
+"""Lines of a load one intent may list."""
 
 
 class Seat(Frozen):
@@ -152,6 +163,22 @@ class Rest(Frozen):
     recovery_dice: int = Field(default=0, ge=0, le=100)
 
 
+class BagLoad(Frozen):
+    """A bag in use and what is in it."""
+
+    bag: Bag
+    items: tuple[Item, ...] = Field(default=(), max_length=MAX_CARRIED)
+
+
+class Carry(Frozen):
+    """What a character carries now: [encumbered] comes or goes with the load (RU-M49..M52)."""
+
+    kind: Literal["carry"] = "carry"
+    character: Id
+    items: tuple[Item, ...] = Field(default=(), max_length=MAX_CARRIED)
+    bags: tuple[BagLoad, ...] = Field(default=(), max_length=MAX_BAGS_IN_USE)
+
+
 class DeathCheckIntent(Frozen):
     kind: Literal["death-check"] = "death-check"
     character: Id
@@ -222,7 +249,7 @@ class EndFight(Frozen):
     kind: Literal["end-fight"] = "end-fight"
 
 
-OwnAction = CheckIntent | Damage | Heal | Rest | DeathCheckIntent | Spend | TrackerChange
+OwnAction = CheckIntent | Damage | Heal | Rest | Carry | DeathCheckIntent | Spend | TrackerChange
 GM_CHANGES = ("gain", "lose", "temp")
 
 
@@ -238,6 +265,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         Damage,
         Heal,
         Rest,
+        Carry,
         DeathCheckIntent,
         CheckOn,
         RevealDeathDc,
@@ -291,6 +319,12 @@ class Ap2d6Session(Session[Ap2d6Table]):
                     "rest for some hours",
                     character=Choice(values=mine),
                     hours=Choice(help="hours", example=8),
+                ),
+                offer(
+                    "carry",
+                    "carry a load",
+                    character=Choice(values=mine),
+                    items=Choice(help="what is carried", example=[{"kind": "weapon"}]),
                 ),
             ]
         dying = tuple(c for c in mine if self._may_check_death(state, c))
@@ -506,6 +540,11 @@ class Ap2d6Session(Session[Ap2d6Table]):
             sheet, events = health.take_damage(sheet, intent.amount, dice, is_hit=intent.is_hit)
         elif isinstance(intent, Heal):
             sheet, events = health.heal(sheet, intent.amount, dice, options=options)
+        elif isinstance(intent, Carry):
+            bags = [(load.bag, list(load.items)) for load in intent.bags]
+            load = carry(sheet.score("STR"), intent.items, bags, bags_allowed=MAX_BAGS_IN_USE)
+            sheet, events = apply_encumbrance(sheet, load)
+            events = [RulesEvent(kind="load", summary=_load_text(sheet.name, load)), *events]
         else:
             sheet, events = health.rest(
                 sheet, intent.hours, intent.recovery_dice, dice, options=options
@@ -705,6 +744,15 @@ def _sheet_view(sheet: Character, everything: bool) -> dict[str, Any]:
         for consequence in dying["consequences"]:
             consequence["margin"] = hidden("the margin")
     return data
+
+
+def _load_text(name: str, load: Encumbrance) -> str:
+    spaces = ", ".join(
+        f"{s.name} {s.encs} of {s.maximum}"
+        + (f", [encumbered] past {s.threshold}" if s.threshold is not None else "")
+        for s in load.spaces
+    )
+    return f"{name} carries {load.total} encs: {spaces}"
 
 
 def _told(events: list[RulesEvent]) -> list[Event]:

@@ -1,0 +1,142 @@
+"""`tabletop campaign …` (issue 17): a campaign keeps a party, trackers and a journal of
+every event with its dice; the state is the fold of the journal, so it survives a fresh
+shell and a tampered journal is refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tabletop.campaigns import CampaignError, read_campaign
+from tabletop.systems.dead_weight import Attribute
+from tests.cli.helpers import run
+from tests.systems.dead_weight.helpers import character
+
+DOOM = '{"kind": "new-tracker", "name": "doom", "tracker_kind": "doom", "segments": 6}'
+
+
+@pytest.fixture
+def crypt(capsys, tmp_path) -> Path:
+    """A Dead Weight campaign with Amber and Brom, and a doom tracker two segments in."""
+    path = tmp_path / "crypt.json"
+    for name in ("Amber", "Brom"):
+        sheet = character(Attribute.DEX, score=2, name=name)
+        (tmp_path / f"{name}.json").write_text(sheet.model_dump_json())
+    assert run(capsys, "campaign", "new", str(path), "--system", "dead-weight").code == 0
+    added = run(
+        capsys,
+        "campaign",
+        "add",
+        str(path),
+        *(str(tmp_path / f"{n}.json") for n in ("Amber", "Brom")),
+    )
+    assert added.code == 0, added.err
+    assert run(capsys, "campaign", "act", str(path), DOOM).code == 0
+    advance = '{"kind": "advance-tracker", "name": "doom", "points": 2}'
+    assert run(capsys, "campaign", "act", str(path), advance).code == 0
+    return path
+
+
+def test_a_campaign_survives_a_fresh_shell(crypt):
+    """Done when: a campaign survives a fresh shell. Another process reads it back."""
+    shown = subprocess.run(
+        [str(Path(sys.executable).parent / "tabletop"), "campaign", "show", str(crypt), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    table = json.loads(shown.stdout)["table"]
+    assert [c["sheet"]["name"] for c in table["characters"]] == ["Amber", "Brom"]
+    assert [(t["name"], t["filled"], t["visible"]) for t in table["trackers"]] == [
+        ("doom", 2, False)
+    ]
+
+
+def test_a_test_played_in_a_campaign_joins_its_journal_with_its_dice(capsys, crypt):
+    before = len(read_campaign(crypt)[0].journal)
+    result = run(
+        capsys,
+        "dead-weight",
+        "test",
+        "DEX",
+        "--campaign",
+        str(crypt),
+        "--who",
+        "amber",
+        "--helper",
+        "Brom",
+        "--auto",
+        "--seed",
+        "3",
+    )
+    assert result.code == 0, result.err
+    campaign, state = read_campaign(crypt)
+    played = campaign.journal[before:]
+    assert played[0].type == "test announced" and played[0].cause is not None
+    assert [d.face for d in played[0].cause.draws] == [2, 5, 5]  # Amber's 2, 5 and Brom's 5
+    assert state.exchange is not None and state.exchange.finished
+    logged = run(capsys, "campaign", "log", str(crypt), "--last", "6").out
+    assert "dice d6:2, d6:5, d6:5" in logged
+    data = json.loads(crypt.read_text())
+    data["journal"][before]["cause"]["draws"][0]["face"] = 6  # a die changed: the throw differs
+    crypt.write_text(json.dumps(data))
+    with pytest.raises(CampaignError, match=f"journal event {before + 2} is not what happened"):
+        read_campaign(crypt)
+
+
+def test_a_dry_run_in_a_campaign_keeps_nothing(capsys, crypt):
+    before = crypt.read_text()
+    result = run(
+        capsys, "dead-weight", "rest", "--campaign", str(crypt), "--who", "Brom", "--dry-run"
+    )
+    assert result.code == 0 and crypt.read_text() == before
+
+
+def test_a_tampered_journal_is_refused_naming_the_event(crypt):
+    """The journal is folded as it is read: a die changed by hand does not apply."""
+    data = json.loads(crypt.read_text())
+    data["journal"] = [e for e in data["journal"] if e["type"] != "new tracker"]
+    crypt.write_text(json.dumps(data))
+    with pytest.raises(CampaignError, match=r"journal event 3 \(tracker\) does not apply"):
+        read_campaign(crypt)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("dead-weight", "rest", "--campaign", "{crypt}"), "--who"),
+        (("dead-weight", "rest", "--campaign", "{crypt}", "--who", "Cy"), "no character 'Cy'"),
+        (("constitution", "rest", "--campaign", "{crypt}", "--who", "Brom"), "not constitution"),
+        (("campaign", "new", "{crypt}", "--system", "dead-weight"), "exists"),
+        (("campaign", "new", "x.json", "--system", "chess"), "no system 'chess'"),
+        (("campaign", "act", "{crypt}", "{"), "not JSON"),
+        (("campaign", "act", "{crypt}", '{"kind": "fly"}'), "not an intent"),
+    ],
+)
+def test_campaign_mistakes_are_one_line_and_exit_2(capsys, crypt, args, message):
+    before = crypt.read_text()
+    result = run(capsys, *(str(crypt) if a == "{crypt}" else a for a in args))
+    assert result.code == 2 and message in result.err and result.err.count("\n") == 1
+    assert crypt.read_text() == before
+
+
+def test_constitution_and_ap2d6_characters_rest_in_their_campaigns(capsys, tmp_path):
+    for system, make in (
+        ("constitution", ("constitution", "character", "new", "--name", "Ada", "--seed", "1")),
+        ("ap2d6", ("ap2d6", "character", "new", "--name", "Ada")),
+    ):
+        sheet, path = tmp_path / f"{system}-ada.json", tmp_path / f"{system}.json"
+        assert run(capsys, *make, "--out", str(sheet)).code == 0
+        assert run(capsys, "campaign", "new", str(path), "--system", system).code == 0
+        assert run(capsys, "campaign", "add", str(path), str(sheet)).code == 0
+        rest = ("rest", "8") if system == "ap2d6" else ("rest",)
+        result = run(capsys, system, *rest, "--campaign", str(path), "--who", "Ada", "--seed", "2")
+        assert result.code == 0, result.err
+        campaign, _ = read_campaign(path)
+        step = [e for e in campaign.journal if e.cause is not None][-1]
+        assert step.cause.intent["kind"] == "rest" and step.cause.intent["character"] == "c1"
