@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -22,6 +23,7 @@ from tabletop.cli.constitution.characters import (
 from tabletop.cli.constitution.tracker import run_tracker
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, percent, print_json
+from tabletop.cli.repl import Yes
 from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Scene, Who
 from tabletop.dice import dice_source
 from tabletop.systems.constitution.character import (
@@ -359,12 +361,26 @@ def combat_command(
     load: Annotated[
         str | None, typer.Option("--load", help="Resume a fight saved with `save FILE`.")
     ] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Where `save` (and leaving with --yes) writes.")
+    ] = None,
+    campaign: CampaignFile = None,
+    yes: Yes = False,
 ) -> None:
     """Run a fight at the terminal: an interactive initiative tracker.
 
     Add combatants, roll initiative, take turns, spend initiative on reactions, attack, run
-    rounds. Type `help` at the prompt."""
-    run_tracker(console, dice_source(seed), load, rule_options(ctx, Options))
+    rounds; `undo`, `save`, `load`, `help VERB`. With --campaign the party can `join` and
+    the fight is kept in the campaign's journal. Type `help` at the prompt."""
+    run_tracker(
+        console,
+        dice_source(seed),
+        load,
+        rule_options(ctx, Options),
+        campaign=campaign,
+        save=save,
+        yes=yes,
+    )
 
 
 def showcase(seed: int) -> None:

@@ -10,16 +10,19 @@ import json
 import shlex
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
-from tabletop.cli.local import play
+from tabletop.campaigns import character_id, write_campaign
+from tabletop.cli.repl import Loop
+from tabletop.cli.scene import Scene, open_scene
 from tabletop.data import write_text_file
 from tabletop.dice import DiceSource
 from tabletop.errors import TabletopError
+from tabletop.systems.constitution.character import read_sheet
 from tabletop.systems.constitution.combat import (
     Add,
     AnswerDirectHit,
@@ -50,7 +53,12 @@ from tabletop.systems.constitution.combat import (
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import build, describe
 from tabletop.systems.constitution.options import DEFAULT, Options
-from tabletop.systems.constitution.session import SESSION, CombatIntent, ConstitutionTable
+from tabletop.systems.constitution.session import (
+    SESSION,
+    CombatIntent,
+    ConstitutionTable,
+    JoinFight,
+)
 
 MAX_SAVE_BYTES = 1_000_000
 """A saved fight larger than this is refused before it is read."""
@@ -73,15 +81,43 @@ between rounds
   reorient ID      spend ID COST [what]      cast ID SPELL
   round (next round)      force (force the bout on)      over (end the combat)
 any time
-  morale ID    leave ID [down|fled|dead]    status    legal    save FILE    help    quit"""
+  morale ID    leave ID [down|fled|dead]    status    legal    join NAME (a --campaign's party)"""
 """The tracker's commands. Plain text: the brackets are part of it, not Rich markup; the
 lines that start at the margin are section titles."""
 
 
-def print_help(console: Console) -> None:
-    """Show `HELP`, section titles in bold, everything else exactly as written."""
-    for line in HELP.splitlines():
-        console.print(line, markup=False, highlight=False, style="" if line[:1] == " " else "bold")
+VERBS: dict[str, tuple[str, str]] = {
+    "add": (
+        "add NAME [side=S wits=N str=N … henchman shield tactician bow]",
+        "bring in a combatant",
+    ),
+    "join": ("join NAME [side=S ac=N]", "bring a party member of the --campaign into the fight"),
+    "init": ("init ID|all [advantage|ambush|penalty|flat] [bonus=N]", "roll initiative (§ 5.2)"),
+    "set": ("set ID VALUE", "set a combatant's initiative by hand"),
+    "begin": ("begin", "start the first round"),
+    "attack": ("attack ATTACKER TARGET [mod=N adv=N dis=N damage=EXPR …]", "an attack (§ 5.4)"),
+    "defend": ("defend ID", "raise a shield or parry: the defence action"),
+    "react": ("react ID 2|5|10 [what]", "pay initiative for a reaction"),
+    "extra": ("extra [bow]", "the acting combatant takes an extra action"),
+    "tactical": ("tactical ID", "a tactician's free tactical action"),
+    "command": ("command COMMANDER FOLLOWER…", "a commander lets followers act"),
+    "release": ("release SHOOTER", "loose a stored shot"),
+    "losetrack": ("losetrack SHOOTER", "a shooter loses the stored target"),
+    "pay": ("pay", "answer a direct hit by paying initiative"),
+    "take": ("take", "answer a direct hit by taking it"),
+    "end": ("end [superior]", "end the acting combatant's turn (superior: −10 and go again)"),
+    "reorient": ("reorient ID", "a disoriented combatant re-orients between rounds"),
+    "spend": ("spend ID COST [what]", "spend initiative between rounds"),
+    "cast": ("cast ID SPELL", "declare a spell between rounds"),
+    "round": ("round", "the next round"),
+    "force": ("force", "force the bout on"),
+    "over": ("over", "end the combat"),
+    "morale": ("morale ID", "a morale check"),
+    "leave": ("leave ID [down|fled|dead]", "a combatant leaves the fight"),
+    "status": ("status", "the fight at a glance"),
+    "legal": ("legal", "every command the rules allow now"),
+}
+"""Each verb's usage and what it does, for `help VERB` and completion."""
 
 
 class _Usage(ConstitutionDataError):
@@ -442,34 +478,60 @@ def step(
 ) -> tuple[Combat, list[str]]:
     """Apply one tracker line through the session: the new fight and the lines to show.
     Errors change nothing."""
-    table = ConstitutionTable(options=options, fight=combat)
-    messages: list[str] = []
-    for action in parse_line(line):
-        if action is _INIT_ALL:
-            waiting = [
-                c.id
-                for c in table.fight.combatants
-                if c.fighting and c.initiative is None and not c.henchman
-            ]
-            if not waiting:
-                raise _Usage("everyone already has an initiative")
-            chosen: list[BaseModel] = [RollInitiative(id=c) for c in waiting]
-        else:
-            chosen = [action]
-        for each in chosen:
-            table, events = play(SESSION, table, CombatIntent(action=each), dice)
-            messages += [e.text for e in events]
-    return table.fight, messages
+    scene = Scene(SESSION, ConstitutionTable(options=options, fight=combat))
+    return play_line(scene, line, dice).fight, [e.text for e in scene.events]
 
 
-def _save(combat: Combat, path: str) -> str:
-    if not path:
-        raise _Usage("usage: save FILE")
-    write_text_file(path, combat.model_dump_json(indent=2), ConstitutionDataError)
-    return f"saved to {path}"
+def play_line(scene: Scene, line: str, dice: DiceSource) -> ConstitutionTable:
+    """Play one tracker line at the scene's table (its party and its fight); the table after.
+    A line the rules refuse part-way leaves the scene as it was."""
+    before = (scene.state, scene.campaign, len(scene.events))
+    try:
+        for action in _actions(scene.state, line):
+            if isinstance(action, JoinFight):
+                scene.play(action, dice)
+            else:
+                scene.play(CombatIntent(action=action), dice)
+    except TabletopError:
+        scene.state, scene.campaign, count = before
+        del scene.events[count:]
+        raise
+    table: ConstitutionTable = scene.state
+    return table
 
 
-def load_combat(path: str) -> Combat:
+def _actions(table: ConstitutionTable, line: str) -> list[BaseModel]:
+    """The intents one line stands for: `init all` is one per combatant still waiting,
+    `join NAME` brings in a party member."""
+    words = line.split()
+    if words and words[0].lower() == "join":
+        return [_join(table, words[1:])]
+    actions = parse_line(line)
+    if actions != [_INIT_ALL]:
+        return actions
+    waiting = [
+        c.id
+        for c in table.fight.combatants
+        if c.fighting and c.initiative is None and not c.henchman
+    ]
+    if not waiting:
+        raise _Usage("everyone already has an initiative")
+    return [RollInitiative(id=c) for c in waiting]
+
+
+def _join(table: ConstitutionTable, words: list[str]) -> JoinFight:
+    positional, pairs = _split(words)
+    if len(positional) != 1 or set(pairs) - {"side", "ac"}:
+        raise _Usage("usage: join NAME [side=S ac=N]")
+    cid = character_id(table, positional[0])
+    return JoinFight(
+        character=cid,
+        side=pairs.get("side", "party"),
+        ac=_int(pairs.get("ac", "20"), "ac"),
+    )
+
+
+def load_combat(path: str | Path) -> Combat:
     """Read a fight saved by the tracker, refusing anything malformed."""
     try:
         # Read no more than the bound: a device such as /dev/zero reports no size at all.
@@ -485,41 +547,94 @@ def load_combat(path: str) -> Combat:
     return build(Combat, data)
 
 
+class FightTracker:
+    """The initiative tracker as the loop drives it: a fight of its own (saved as a fight
+    file), or the fight at a campaign's table, where the party can `join` it."""
+
+    verbs = VERBS
+    overview = HELP
+
+    def __init__(self, console: Console, dice: DiceSource, scene: Scene, path: Path | None) -> None:
+        self.console, self.dice, self.scene, self.path = console, dice, scene, path
+
+    @property
+    def combat(self) -> Combat:
+        fight: Combat = self.scene.state.fight
+        return fight
+
+    def prompt(self) -> str:
+        return _prompt(self.combat)
+
+    def names(self) -> list[str]:
+        fighters = [c.id for c in self.combat.combatants]
+        party = [seat.sheet.name for seat in self.scene.state.characters.values()]
+        return [*fighters, *party, *_FLAGS]
+
+    def play(self, line: str) -> None:
+        verb = line.split()[0].lower()
+        if verb == "status":
+            self.console.print(status_table(self.combat))
+            return
+        if verb == "legal":
+            for action in legal_actions(self.combat, self.scene.state.options):
+                self.console.print(command_line(action), markup=False, highlight=False)
+            return
+        count = len(self.scene.events)
+        play_line(self.scene, line, self.dice)
+        for event in self.scene.events[count:]:
+            self.console.print(event.text, markup=False, highlight=False)
+        if len(self.scene.events) > count:
+            self.console.print(status_table(self.combat))
+
+    def snapshot(self) -> Any:
+        return (self.scene.state, self.scene.campaign, len(self.scene.events))
+
+    def restore(self, snapshot: Any) -> None:
+        self.scene.state, self.scene.campaign, count = snapshot
+        del self.scene.events[count:]
+
+    def kept_in(self) -> Path | None:
+        return self.scene.campaign_file or self.path
+
+    def save(self, path: Path | None) -> str:
+        if self.scene.campaign is not None and path is None:
+            assert self.scene.campaign_file is not None
+            write_campaign(self.scene.campaign_file, self.scene.campaign)
+            return f"the fight is kept in {self.scene.campaign_file}"
+        target = path or self.path
+        if target is None:
+            raise _Usage("usage: save FILE")
+        write_text_file(target, self.combat.model_dump_json(indent=2), ConstitutionDataError)
+        self.path = target
+        return f"saved to {target}"
+
+    def load(self, path: Path) -> None:
+        if self.scene.campaign is not None:
+            raise _Usage("a campaign's fight is its own: leave and start without --campaign")
+        self.scene.state = self.scene.state.model_copy(update={"fight": load_combat(path)})
+        self.path = path
+
+
 def run_tracker(
-    console: Console, dice: DiceSource, load: str | None = None, options: Options = DEFAULT
+    console: Console,
+    dice: DiceSource,
+    load: str | None = None,
+    options: Options = DEFAULT,
+    *,
+    campaign: Path | None = None,
+    save: Path | None = None,
+    yes: bool = False,
 ) -> None:
     """Read commands until `quit` or the end of input, showing the fight after each change."""
-    combat = load_combat(load) if load else Combat()
+    if campaign is not None:
+        if load is not None:
+            raise _Usage("--load and --campaign: a campaign keeps its own fight")
+        scene = open_scene(SESSION, read_sheet, dice, campaign=campaign, required=False)
+    else:
+        combat = load_combat(load) if load else Combat()
+        scene = Scene(SESSION, ConstitutionTable(options=options, fight=combat))
+    tracker = FightTracker(console, dice, scene, save or (Path(load) if load else None))
+    loop = Loop(console, tracker, yes=yes)
     console.print("[bold]3d6 Constitution combat tracker[/bold] — type [bold]help[/bold]")
-    console.print(status_table(combat))
-    while True:
-        try:
-            line = console.input(_prompt(combat)).strip()
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            return
-        command = line.split(" ", 1)[0].lower() if line else ""
-        if command in ("quit", "exit"):
-            return
-        if command in ("help", "?"):
-            print_help(console)
-            continue
-        try:
-            if command == "status":
-                console.print(status_table(combat))
-                continue
-            if command == "legal":
-                for action in legal_actions(combat, options):
-                    console.print(command_line(action), markup=False, highlight=False)
-                continue
-            if command == "save":
-                console.print(_save(combat, line.split(" ", 1)[1].strip() if " " in line else ""))
-                continue
-            combat, messages = step(combat, line, dice, options)
-        except (TabletopError, OSError) as error:
-            console.print(f"[red]{escape(str(error))}[/red]", markup=True, highlight=False)
-            continue
-        for message in messages:
-            console.print(message, markup=False, highlight=False)
-        if messages:
-            console.print(status_table(combat))
+    console.print(status_table(tracker.combat))
+    loop.run()
