@@ -11,6 +11,7 @@ from tabletop.systems.constitution import Combat, Combatant, ConstitutionError, 
 from tabletop.systems.constitution.combat import (
     Add,
     AnswerDirectHit,
+    AnswerShield,
     AttackAction,
     Begin,
     Command,
@@ -619,3 +620,53 @@ def test_a_character_sheet_joins_a_fight():
     combatant = Combatant.of(sheet, ac=24, situations=frozenset({"two_handed"}))
     assert (combatant.fighter_level, combatant.hp, combatant.damage) == (3, 9, "1d8")
     assert combatant.tactician and combatant.bow_training
+
+
+def shield_bearer(initiative: int = 10) -> Combat:
+    """A (STR 10) against B, who carries a shield (can defend as a reaction), AC 20."""
+    return fight(
+        fighter("A"),
+        fighter("B", "foes", hp=10, can_defend_as_reaction=True),
+        initiative={"A": 20, "B": initiative},
+    )
+
+
+def test_c3_a55_a_shield_raised_after_the_roll_can_turn_a_hit_into_a_miss():
+    """§ 5.4: "defend with a shield after the attack roll has been made" for 5 initiative.
+    A rolls 17: 27 hits AC 20. B pays 5 and defends: 18 + 10 = 28, so 27 now misses."""
+    combat, events = apply(shield_bearer(), AttackAction(attacker="A", target="B"), FixedDice([17]))
+    assert combat.pending_shield is not None and events[-1].kind == "shield_after_roll"
+    assert legal_actions(combat) == [
+        AnswerShield(raise_shield=True),
+        AnswerShield(raise_shield=False),
+    ]
+    with pytest.raises(ConstitutionError, match="first B answers the hit"):
+        apply(combat, EndTurn(), NO_DICE)
+    combat, events = apply(combat, AnswerShield(raise_shield=True), FixedDice([18]))
+    assert combat.pending_shield is None
+    assert combat.get("B").initiative == 5 and combat.get("B").hp == 10
+    assert "against AC 28" in events[0].message and "failure" in events[0].message
+
+
+def test_c3_a55_a_hit_that_beats_the_raised_shield_still_lands_with_fewer_degrees():
+    """A rolls 19: 29 against AC 20. B's shield check, 15 + 10, raises it to 25: the hit
+    stands, judged against 25, and its damage (4) is rolled only now."""
+    combat, _ = apply(shield_bearer(), AttackAction(attacker="A", target="B"), FixedDice([19]))
+    combat, events = apply(combat, AnswerShield(raise_shield=True), FixedDice([15, 4]))
+    assert "against AC 25" in events[0].message
+    assert combat.get("B").hp == 6 and events[-1].message == "B takes 4: HP 6"
+
+
+def test_c3_a55_letting_the_roll_land_takes_the_damage_as_rolled():
+    combat, _ = apply(shield_bearer(), AttackAction(attacker="A", target="B"), FixedDice([17]))
+    combat, _ = apply(combat, AnswerShield(raise_shield=False), FixedDice([3]))
+    assert combat.get("B").hp == 7 and combat.get("B").initiative == 10
+
+
+def test_c3_a55_no_pause_when_the_target_cannot_pay_for_the_shield():
+    """The −5 reaction must be bought: under the `refuse` reading of overspending (C3-A13)
+    a target at 3 initiative cannot, so the attack lands at once (17 hits, 3 damage)."""
+    refuse = Options(overspend_initiative="refuse")
+    attack = AttackAction(attacker="A", target="B")
+    combat, _ = apply(shield_bearer(3), attack, FixedDice([17, 3]), refuse)
+    assert combat.pending_shield is None and combat.get("B").hp == 7

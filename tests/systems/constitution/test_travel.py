@@ -167,3 +167,27 @@ def test_c3_m71_stones_from_item_sizes_and_armour():
 def test_negative_strength_is_refused():
     with pytest.raises(ConstitutionDataError):
         limits(-1)
+
+
+def test_c3_a54_coins_ride_in_purses_and_pouches():
+    """§ 14.13a: a small purse of 50 coins packs as a small thing; a pouch of up to 250 is
+    worn as a medium thing. The coins weigh only as their containers."""
+    purse = Load(backpack=True, small_things=15, coins=50, purses=1)
+    assert purse.packed_small_things == 16 and purse.stones == 2  # 16 small things: 2 stones
+    pouch = Load(medium_items=3, coins=250, pouches=1)
+    assert pouch.worn_medium_items == 4 and pouch.stones == 2  # four medium things: 2 stones
+    assert Load(coins=300, purses=1, pouches=1, backpack=True).stones == 2
+
+
+@pytest.mark.parametrize(
+    ("load", "problem"),
+    [
+        ({"coins": 1}, "need purses"),
+        ({"coins": 51, "purses": 1, "backpack": True}, "these hold 50"),
+        ({"coins": 50, "purses": 1}, "need a backpack"),
+        ({"medium_items": 6, "pouches": 1, "coins": 10}, "more than 6 medium"),
+    ],
+)
+def test_c3_a54_coins_that_do_not_fit_are_refused(load, problem):
+    with pytest.raises(ValueError, match=problem):
+        Load(**load)

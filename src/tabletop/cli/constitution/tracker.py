@@ -26,6 +26,7 @@ from tabletop.systems.constitution.character import read_sheet
 from tabletop.systems.constitution.combat import (
     Add,
     AnswerDirectHit,
+    AnswerShield,
     AttackAction,
     Begin,
     Combat,
@@ -76,6 +77,7 @@ in a round   (the acting combatant's main action, or after paying initiative)
   defend ID            react ID 2|5|10 [what]      extra [bow]      tactical ID
   command COMMANDER FOLLOWER…   release SHOOTER     losetrack SHOOTER
   pay | take           (answer a direct hit)
+  shield | noshield    (the target of a hit: a shield after the roll, 5 initiative, § 5.4)
   end [superior]       (end the acting combatant's turn; superior: −10 and go again)
 between rounds
   reorient ID      spend ID COST [what]      cast ID SPELL
@@ -103,7 +105,9 @@ VERBS: dict[str, tuple[str, str]] = {
     "command": ("command COMMANDER FOLLOWER…", "a commander lets followers act"),
     "release": ("release SHOOTER", "loose a stored shot"),
     "losetrack": ("losetrack SHOOTER", "a shooter loses the stored target"),
-    "pay": ("pay", "answer a direct hit by paying initiative"),
+    "shield": ("shield", "hit, the target raises a shield after the roll: 5 initiative (§ 5.4)"),
+    "noshield": ("noshield", "hit, the target lets the roll land without a shield"),
+    "pay": ("pay", "answer a direct hit by paying HP"),
     "take": ("take", "answer a direct hit by taking it"),
     "end": ("end [superior]", "end the acting combatant's turn (superior: −10 and go again)"),
     "reorient": ("reorient ID", "a disoriented combatant re-orients between rounds"),
@@ -342,6 +346,8 @@ PARSERS: dict[str, Callable[[list[str]], BaseModel]] = {
     "command": _command,
     "release": _one("release SHOOTER", lambda i: ReleaseStored(shooter=i)),
     "losetrack": _one("losetrack SHOOTER", lambda i: LoseTrack(shooter=i)),
+    "shield": _none(lambda: AnswerShield(raise_shield=True), "shield"),
+    "noshield": _none(lambda: AnswerShield(raise_shield=False), "noshield"),
     "pay": _none(lambda: AnswerDirectHit(pay=True), "pay"),
     "take": _none(lambda: AnswerDirectHit(pay=False), "take"),
     "end": _end,
@@ -450,6 +456,8 @@ def command_line(action: BaseModel) -> str:
     """The tracker command that takes `action`, so `legal` lists what can be typed."""
     if isinstance(action, AnswerDirectHit):
         return "pay" if action.pay else "take"
+    if isinstance(action, AnswerShield):
+        return "shield" if action.raise_shield else "noshield"
     if type(action) not in _COMMANDS:
         raise ConstitutionDataError(f"no tracker command for {action!r}")
     verb, fields = _COMMANDS[type(action)]
@@ -468,6 +476,8 @@ def command_line(action: BaseModel) -> str:
 def _prompt(combat: Combat) -> str:
     if combat.pending_direct_hit:
         return "direct hit — pay or take> "
+    if combat.pending_shield:
+        return "hit — shield or noshield> "
     if combat.phase == "round" and combat.acting:
         return f"{combat.get(combat.acting).name}'s turn> "
     return {"setup": "setup> ", "between_rounds": "between rounds> "}.get(combat.phase, "> ")

@@ -22,6 +22,12 @@ MAX_BACKPACK_SMALL_THINGS = 30
 MAX_MEDIUM_ITEMS = 6
 MAX_BIG_THINGS = 5
 
+COINS_PER_PURSE = 50
+"""A small purse holds 50 coins (or tiny things) and packs as a small thing (§ 14.13a)."""
+
+COINS_PER_POUCH = 250
+"""A larger pouch holds up to 250 coins and is worn as a medium thing (§ 14.13a)."""
+
 EncumbranceLevel = Literal["unencumbered", "encumbered", "heavily_encumbered", "overloaded"]
 
 SPEED: dict[str, Fraction] = {
@@ -43,17 +49,29 @@ class Load(Model):
     big_things: int = Field(default=0, ge=0)
     weapons_at_side: int = Field(default=0, ge=0)
     """Large, heavy weapons carried ready at the side: a stone each (§ 14.12)."""
+    coins: int = Field(default=0, ge=0, le=1_000_000)
+    """Coins (or gemstones, tiny things) carried: they must fit the purses and pouches."""
+    purses: int = Field(default=0, ge=0)
+    """Small purses of up to 50 coins, packed in the backpack as small things (§ 14.13a)."""
+    pouches: int = Field(default=0, ge=0)
+    """Larger pouches of up to 250 coins, worn as medium things (§ 14.13a)."""
 
     @model_validator(mode="after")
     def _fits(self) -> Load:
+        room = COINS_PER_PURSE * self.purses + COINS_PER_POUCH * self.pouches
+        if self.coins > room:
+            raise ValueError(
+                f"{self.coins} coins need purses (50 each) or pouches (250 each): "
+                f"these hold {room} (§ 14.13a, C3-A54)"
+            )
         if self.armour is not None and self.armour not in ARMOUR:
             raise ValueError(f"unknown armour {self.armour!r}; choose from {', '.join(ARMOUR)}")
         packed = self.packed_small_things
         if packed and not self.backpack:
-            raise ValueError("small things and rations need a backpack (§ 14.5)")
+            raise ValueError("small things, rations and purses need a backpack (§ 14.5)")
         if packed > MAX_BACKPACK_SMALL_THINGS:
             raise ValueError(f"{packed} small things overfill a backpack (30 at most, § 14.5)")
-        if self.medium_items > MAX_MEDIUM_ITEMS:
+        if self.worn_medium_items > MAX_MEDIUM_ITEMS:
             raise ValueError("holding or wearing more than 6 medium items is impossible (§ 14.7)")
         if self.big_things > MAX_BIG_THINGS:
             raise ValueError("more than 5 big things cannot be strapped to a pack (C3-A26)")
@@ -61,7 +79,11 @@ class Load(Model):
 
     @property
     def packed_small_things(self) -> int:
-        return self.small_things + SMALL_THINGS_PER_RATION * self.rations
+        return self.small_things + SMALL_THINGS_PER_RATION * self.rations + self.purses
+
+    @property
+    def worn_medium_items(self) -> int:
+        return self.medium_items + self.pouches
 
     @property
     def stones(self) -> int:
@@ -70,7 +92,8 @@ class Load(Model):
         pack = 0
         if self.backpack:
             pack = 1 if self.packed_small_things <= 15 else 2
-        medium = 0 if self.medium_items == 0 else (1 if self.medium_items <= 3 else 2)
+        worn = self.worn_medium_items
+        medium = 0 if worn == 0 else (1 if worn <= 3 else 2)
         big = (0, 1, 2, 2, 3, 3)[self.big_things]
         return armour + pack + medium + big + self.weapons_at_side
 

@@ -38,6 +38,7 @@ from tabletop.systems.constitution.combat import (
     Action,
     Add,
     AnswerDirectHit,
+    AnswerShield,
     Combat,
     Combatant,
     EndTurn,
@@ -387,6 +388,8 @@ def _actor(fight: Combat, action: Any) -> str | None:
         return fight.acting
     if isinstance(action, AnswerDirectHit):
         return fight.pending_direct_hit.target if fight.pending_direct_hit else None
+    if isinstance(action, AnswerShield):
+        return fight.pending_shield.target if fight.pending_shield else None
     for field in ("id", "attacker", "shooter", "commander"):
         if hasattr(action, field):
             return str(getattr(action, field))

@@ -14,6 +14,7 @@ from tabletop.systems.constitution.combat.actions import (
     Action,
     Add,
     AnswerDirectHit,
+    AnswerShield,
     AttackAction,
     Begin,
     Command,
@@ -49,6 +50,7 @@ from tabletop.systems.constitution.combat.state import (
     Combat,
     Combatant,
     PendingDirectHit,
+    PendingShield,
     StoredAttack,
 )
 
@@ -64,6 +66,7 @@ __all__ = [
     "Action",
     "Add",
     "AnswerDirectHit",
+    "AnswerShield",
     "AttackAction",
     "Begin",
     "Combat",
@@ -80,6 +83,7 @@ __all__ = [
     "MoraleCheck",
     "NextRound",
     "PendingDirectHit",
+    "PendingShield",
     "React",
     "ReleaseStored",
     "Reorient",

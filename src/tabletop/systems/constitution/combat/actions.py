@@ -125,6 +125,14 @@ class Defend(Model):
     id: str
 
 
+class AnswerShield(Model):
+    """The target of a hit answers: raise a shield after the roll for 5 initiative, and the
+    roll is judged again against the raised AC; or let it land (§ 5.4, C3-A55)."""
+
+    action: Literal["answer_shield"] = "answer_shield"
+    raise_shield: bool
+
+
 class ReleaseStored(Model):
     """Add a stored ranged attack's damage while its target is taking damage (§ 5.22)."""
 
@@ -211,6 +219,7 @@ Action = Annotated[
     | ReleaseStored
     | LoseTrack
     | AnswerDirectHit
+    | AnswerShield
     | MoraleCheck
     | Leave
     | Reorient

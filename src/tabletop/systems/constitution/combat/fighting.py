@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.attacks import (
+    DIRECT_HIT_DEGREE,
+    Attack,
     active_defence,
     attack,
     damage_expression,
@@ -12,8 +14,10 @@ from tabletop.systems.constitution.attacks import (
     roll_damage,
     stray_shot,
 )
+from tabletop.systems.constitution.check import resolve_degree
 from tabletop.systems.constitution.combat.actions import (
     AnswerDirectHit,
+    AnswerShield,
     AttackAction,
     Defend,
     Leave,
@@ -23,14 +27,18 @@ from tabletop.systems.constitution.combat.actions import (
 )
 from tabletop.systems.constitution.combat.flow import (
     advance,
+    can_pay,
     in_fight,
+    pay,
     require_phase,
     use_action,
 )
 from tabletop.systems.constitution.combat.state import (
+    SHIELD_AFTER_ROLL_COST,
     Combat,
     Outcome,
     PendingDirectHit,
+    PendingShield,
     StoredAttack,
 )
 from tabletop.systems.constitution.errors import ConstitutionError
@@ -56,16 +64,18 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
         raise ConstitutionError("only ranged attacks can be stored (§ 5.22)")
     if action.into_melee and action.other_target is None:
         raise ConstitutionError("firing into mêlée needs the other fighter (other_target)")
-    other = in_fight(combat, action.other_target) if action.other_target else None
+    if action.other_target:
+        in_fight(combat, action.other_target)
     damage = damage_expression(action.damage or attacker.damage)
     combat = use_action(combat, attacker.id)
     armour = target.current_ac + action.ac_change
+    shield_may_follow = _may_shield_after(combat, target.id, action, options)
     result = attack(
         attacker.strength + attacker.fighter_level + action.modifier,
         armour,
         dice,
         damage=damage,
-        with_damage=not action.store and action.into_melee is None,
+        with_damage=not (action.store or action.into_melee or shield_may_follow),
         advantage=action.advantage,
         disadvantage=action.disadvantage,
         options=options,
@@ -81,10 +91,60 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
     combat = combat.replace(combat.get(target.id).evolve(guard=None))
     if not result.hit:
         return combat, events
-    if action.into_melee and other is not None:
+    if shield_may_follow:
+        pending = PendingShield(
+            attacker=attacker.id,
+            target=target.id,
+            roll=result.roll,
+            damage=damage,
+            use_direct_hit=action.use_direct_hit,
+            ac_change=action.ac_change,
+        )
+        events.append(
+            Event(
+                kind="shield_after_roll",
+                message=f"{target.name} may raise a shield after the roll for "
+                f"{SHIELD_AFTER_ROLL_COST} initiative (shield), or let it land (noshield)",
+            )
+        )
+        return combat.evolve(pending_shield=pending), events
+    return _land(combat, action, result, damage, dice, options, events)
+
+
+def _may_shield_after(
+    combat: Combat, target_id: str, action: AttackAction, options: Options
+) -> bool:
+    """Whether the target could still raise a shield once the roll is seen (§ 5.4): able to
+    defend as a reaction, not already guarded, not on their own turn, able to pay 5. Shots
+    stored or fired into a mêlée land as they are (C3-A55)."""
+    target = combat.get(target_id)
+    return (
+        target.can_defend_as_reaction
+        and target.guard is None
+        and combat.acting != target.id
+        and not target.disoriented
+        and can_pay(target, SHIELD_AFTER_ROLL_COST, options)
+        and not action.store
+        and action.into_melee is None
+    )
+
+
+def _land(
+    combat: Combat,
+    action: AttackAction,
+    result: Attack,
+    damage: str,
+    dice: DiceSource,
+    options: Options,
+    events: list[Event],
+) -> Outcome:
+    """A hit lands: where a shot into a mêlée goes, the damage, a direct hit or a stored shot."""
+    attacker = combat.get(action.attacker)
+    target = combat.get(action.target)
+    if action.into_melee and action.other_target is not None:
         stray = stray_shot(action.into_melee, dice, aimed_tenths=action.aimed_tenths)
         if not stray.on_chosen_target:
-            target = other
+            target = combat.get(action.other_target)
         events.append(
             Event(
                 kind="stray_shot",
@@ -92,7 +152,7 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
                 dice=(stray.roll,),
             )
         )
-    if action.into_melee and not action.store:
+    if result.damage_roll is None and not action.store:
         amount, record = roll_damage(damage, dice)
         result = result.evolve(damage=amount, damage_roll=record)
     if result.roll.extra_degrees:
@@ -132,6 +192,47 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
         )
     )
     return hurt(combat, target.id, result.damage, INJURY_DC, dice, options, events)
+
+
+def _answer_shield(
+    combat: Combat, action: AnswerShield, dice: DiceSource, options: Options
+) -> Outcome:
+    """The hit's target raises a shield after the roll, or lets it land (§ 5.4, C3-A55)."""
+    pending = combat.pending_shield
+    if pending is None:
+        raise ConstitutionError("no attack waits for a shield")
+    combat = combat.evolve(pending_shield=None)
+    blow = AttackAction(
+        attacker=pending.attacker,
+        target=pending.target,
+        damage=pending.damage,
+        use_direct_hit=pending.use_direct_hit,
+    )
+    rolled = pending.roll
+    if not action.raise_shield:
+        hit = Attack(roll=rolled, direct_hit=rolled.degree >= DIRECT_HIT_DEGREE)
+        return _land(combat, blow, hit, pending.damage, dice, options, [])
+    target = pay(combat.get(pending.target), SHIELD_AFTER_ROLL_COST, options)
+    raised, defence = active_defence(
+        target.strength + target.fighter_level, target.ac, dice, options
+    )
+    armour = max(rolled.dc, raised + pending.ac_change)
+    judged = rolled.evolve(
+        dc=armour, degree=resolve_degree(rolled.die, rolled.score, armour, options)
+    )
+    events = [
+        Event(
+            kind="defence",
+            message=f"{target.name} pays {SHIELD_AFTER_ROLL_COST} and raises a shield after "
+            f"the roll: {defence.describe()}; the attack against AC {armour}: {judged.describe()}",
+            dice=(defence.roll,),
+        )
+    ]
+    combat = combat.replace(target)
+    if not judged.success:
+        return combat, events
+    hit = Attack(roll=judged, direct_hit=judged.degree >= DIRECT_HIT_DEGREE)
+    return _land(combat, blow, hit, pending.damage, dice, options, events)
 
 
 def hurt(
@@ -293,6 +394,7 @@ def leave_fight(
 HANDLERS = {
     AttackAction: _attack,
     AnswerDirectHit: _answer_direct_hit,
+    AnswerShield: _answer_shield,
     Defend: _defend,
     ReleaseStored: _release_stored,
     LoseTrack: _lose_track,

@@ -8,6 +8,7 @@ from tabletop.systems.constitution.combat import flow as _flow_rules
 from tabletop.systems.constitution.combat import spending as _spending_rules
 from tabletop.systems.constitution.combat.actions import (
     AnswerDirectHit,
+    AnswerShield,
     AttackAction,
     Begin,
     Command,
@@ -54,6 +55,8 @@ def legal_actions(combat: Combat, options: Options = DEFAULT) -> list[Model]:
     if pending:
         affordable = combat.get(pending.target).hp >= pending.price
         return [AnswerDirectHit(pay=False)] + ([AnswerDirectHit(pay=True)] if affordable else [])
+    if combat.pending_shield:
+        return [AnswerShield(raise_shield=True), AnswerShield(raise_shield=False)]
     fighting = [c for c in combat.combatants if c.fighting]
     if combat.phase == "setup":
         choices: list[Model] = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
@@ -136,6 +139,9 @@ def apply(
         raise ConstitutionError("the combat is over")
     if combat.pending_direct_hit and not isinstance(action, AnswerDirectHit):
         raise ConstitutionError("first answer the direct hit: pay the HP or take the injury saves")
+    if combat.pending_shield and not isinstance(action, AnswerShield):
+        target = combat.get(combat.pending_shield.target).name
+        raise ConstitutionError(f"first {target} answers the hit: shield, or noshield")
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise ConstitutionError(f"unknown action {action!r}")

@@ -10,6 +10,7 @@ from tabletop.systems.constitution.attacks import (
     DEFAULT_DAMAGE,
 )
 from tabletop.systems.constitution.character import Character, damage_dice
+from tabletop.systems.constitution.check import Check
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.initiations import Situation
 from tabletop.systems.constitution.models import Event, Model
@@ -139,6 +140,23 @@ class PendingDirectHit(Model):
     price: int
 
 
+SHIELD_AFTER_ROLL_COST = 5
+"""Defending with a shield after the attack roll has been made (§ 5.4)."""
+
+
+class PendingShield(Model):
+    """An attack that hit a combatant who may still raise a shield after seeing the roll,
+    for 5 initiative (§ 5.4, C3-A55): the roll waits to be judged again, or to land."""
+
+    attacker: str
+    target: str
+    roll: Check
+    damage: str
+    use_direct_hit: bool = True
+    ac_change: int = 0
+    """The target's state this attack (blind, constrained, unaware: § 5.15)."""
+
+
 class Combat(Model):
     """The whole fight: who is in it, the phase, whose turn, what is open."""
 
@@ -157,6 +175,7 @@ class Combat(Model):
     """Someone used the respite between rounds, so the bout can no longer be forced on."""
     last_damaged: str | None = None
     pending_direct_hit: PendingDirectHit | None = None
+    pending_shield: PendingShield | None = None
 
     @model_validator(mode="after")
     def _names_who_is_here(self) -> Combat:
@@ -174,6 +193,9 @@ class Combat(Model):
             "last_damaged": [self.last_damaged] if self.last_damaged else [],
             "pending_direct_hit": [self.pending_direct_hit.attacker, self.pending_direct_hit.target]
             if self.pending_direct_hit
+            else [],
+            "pending_shield": [self.pending_shield.attacker, self.pending_shield.target]
+            if self.pending_shield
             else [],
         }
         for c in self.combatants:
