@@ -15,11 +15,14 @@ from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
+from rich.console import RenderableType
+from rich.markup import escape
 
 from tabletop.campaigns import Campaign, character_id, read_campaign, write_campaign
 from tabletop.cli.local import play
+from tabletop.cli.output import console, print_json
 from tabletop.data import write_text_file
-from tabletop.dice import DiceSource
+from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import DataError
 from tabletop.session import Event, Session
 
@@ -145,3 +148,46 @@ def open_scene(
     table, _ = play(session, table, {"kind": "import-character", "sheet": sheet.model_dump()}, dice)
     (cid,) = table.characters
     return Scene(session, table, character=cid, sheet_files={cid: character})
+
+
+def told_json(event: Event) -> dict[str, Any]:
+    """An event as the character commands print it under --json."""
+    return {"kind": event.type, "text": event.text, "data": event.data}
+
+
+def change_sheet(
+    session: Session[Any],
+    read_sheet: Callable[[Path], BaseModel],
+    sheet_view: Callable[[Any], RenderableType],
+    intent: dict[str, Any],
+    character: Path | None,
+    campaign: Path | None,
+    who: str | None,
+    dry_run: bool,
+    seed: int | None,
+    json: bool,
+    event_json: Callable[[Event], dict[str, Any]] = told_json,
+) -> None:
+    """The whole of a verb that changes one character: play `intent` for them at their
+    table, keep it unless --dry-run, and show what happened and the sheet after."""
+    dice = dice_source(seed)
+    scene = open_scene(session, read_sheet, dice, character=character, campaign=campaign, who=who)
+    events = scene.play({**intent, "character": scene.character}, dice)
+    kept = scene.keep(dry_run)
+    if json:
+        print_json(
+            {
+                "character": scene.sheet.model_dump(mode="json"),
+                "events": [event_json(event) for event in events],
+                "saved": not dry_run,
+            }
+        )
+        return
+    for event in events:
+        console.print(escape(event.text))
+        for record in event.data.get("dice", []):
+            if isinstance(record, dict) and "text" in record:
+                console.print(f"  [dim]{escape(record['text'])}[/dim]")
+    console.print(sheet_view(scene.sheet))
+    if kept:
+        console.print(f"[dim]{escape(kept)}[/dim]")

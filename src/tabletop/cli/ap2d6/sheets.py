@@ -4,18 +4,17 @@ with `--campaign FILE --who NAME`; `--dry-run` keeps nothing)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, get_args
 
 import typer
-from rich.markup import escape
 
 from tabletop.cli.ap2d6.character import sheet_table
 from tabletop.cli.ap2d6.common import event_json
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
-from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, open_scene
-from tabletop.dice import dice_source
+from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, change_sheet
 from tabletop.systems.ap2d6.encumbrance import ItemKind, load_bags
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.session import SESSION
@@ -36,34 +35,8 @@ def show_command(
     console.print(sheet_table(character))
 
 
-def change(
-    intent: dict[str, Any],
-    character: Path | None,
-    campaign: Path | None,
-    who: str | None,
-    dry_run: bool,
-    seed: int | None,
-    json: bool,
-) -> None:
-    """Play one change of a saved character at its table and keep it (unless --dry-run)."""
-    dice = dice_source(seed)
-    scene = open_scene(SESSION, read_sheet, dice, character=character, campaign=campaign, who=who)
-    events = scene.play({**intent, "character": scene.character}, dice)
-    kept = scene.keep(dry_run)
-    if json:
-        print_json(
-            {
-                "character": scene.sheet.model_dump(mode="json"),
-                "events": [event_json(event) for event in events],
-                "saved": not dry_run,
-            }
-        )
-        return
-    for event in events:
-        console.print(escape(event.text))
-    console.print(sheet_table(scene.sheet))
-    if kept:
-        console.print(f"[dim]{escape(kept)}[/dim]")
+change = partial(change_sheet, SESSION, read_sheet, sheet_table, event_json=event_json)
+"""Play one change of a saved character at its table and keep it (unless --dry-run)."""
 
 
 def rest_command(

@@ -4,18 +4,28 @@ or `--campaign FILE --who NAME`."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
-from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Out, Who, open_scene, save_sheet
+from tabletop.cli.scene import (
+    CampaignFile,
+    CharacterFile,
+    DryRun,
+    Out,
+    Who,
+    change_sheet,
+    save_sheet,
+)
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import InputEndedError
 from tabletop.session import MAX_NAME
@@ -106,16 +116,21 @@ def print_told(events: list[Told]) -> None:
 
 
 def print_sheet(character: Character) -> None:
+    console.print(sheet_view(character))
+
+
+def sheet_view(character: Character) -> Group:
+    """The sheet: the abilities in a table, then HP, XP, fatigue and initiations."""
     title = f"{character.name}, level {character.level} {character.character_class or ''}"
     table = Table(title=escape(title))
     for ability in ABILITIES:
         table.add_column(ability, justify="right")
     table.add_row(*(str(character.abilities[a]) for a in ABILITIES))
-    console.print(table)
-    console.print(
+    line = Text(
         f"HP {character.hp}  XP {character.xp}  fatigue {character.fatigue}  initiations: "
-        f"{escape(', '.join(character.initiations)) or 'none yet'}"
+        f"{', '.join(character.initiations) or 'none yet'}"
     )
+    return Group(table, line)
 
 
 # guided creation ----------------------------------------------------------------------
@@ -179,33 +194,8 @@ def describe_initiation(initiation: Initiation) -> str:
 # changing a saved character ----------------------------------------------------------
 
 
-def change(
-    intent: dict[str, Any],
-    character: Path | None,
-    campaign: Path | None,
-    who: str | None,
-    dry_run: bool,
-    seed: int | None,
-    json: bool,
-) -> None:
-    """Play one change of a saved character at its table and keep it (unless --dry-run)."""
-    dice = dice_source(seed)
-    scene = open_scene(SESSION, read_sheet, dice, character=character, campaign=campaign, who=who)
-    events = scene.play({**intent, "character": scene.character}, dice)
-    kept = scene.keep(dry_run)
-    if json:
-        print_json(
-            {
-                "character": scene.sheet.model_dump(mode="json"),
-                "events": [{"kind": e.type, "text": e.text, "data": e.data} for e in events],
-                "saved": not dry_run,
-            }
-        )
-        return
-    print_told(events)
-    print_sheet(scene.sheet)
-    if kept:
-        console.print(f"[dim]{escape(kept)}[/dim]")
+change = partial(change_sheet, SESSION, read_sheet, sheet_view)
+"""Play one change of a saved character at its table and keep it (unless --dry-run)."""
 
 
 def damage_command(

@@ -3,16 +3,14 @@ expedition`: what rest, time and care do to a saved character, through the sessi
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from functools import partial
+from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from tabletop.cli.dead_weight.render import sheet as sheet_table
 from tabletop.cli.options import Json, Seed
-from tabletop.cli.output import console, print_json
-from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, open_scene
-from tabletop.dice import dice_source
+from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, change_sheet
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.character import read_sheet
 from tabletop.systems.dead_weight.session import SESSION, STABILISE_MEANS
@@ -20,34 +18,8 @@ from tabletop.systems.dead_weight.session import SESSION, STABILISE_MEANS
 Points = Annotated[int, typer.Argument(min=1, max=20, help="How many points.")]
 
 
-def _run(
-    intent: dict[str, Any],
-    character: CharacterFile,
-    campaign: CampaignFile,
-    who: Who,
-    dry_run: bool,
-    seed: int | None,
-    json_out: bool,
-) -> None:
-    """Play one sheet change at the character's table and keep it (unless --dry-run)."""
-    dice = dice_source(seed)
-    scene = open_scene(SESSION, read_sheet, dice, character=character, campaign=campaign, who=who)
-    events = scene.play({**intent, "character": scene.character}, dice)
-    kept = scene.keep(dry_run)
-    if json_out:
-        print_json(
-            {
-                "character": scene.sheet.model_dump(mode="json"),
-                "events": [{"kind": e.type, "text": e.text, "data": e.data} for e in events],
-                "saved": not dry_run,
-            }
-        )
-        return
-    for told in events:
-        console.print(escape(told.text))
-    console.print(sheet_table(scene.sheet))
-    if kept:
-        console.print(f"[dim]{escape(kept)}[/dim]")
+_run = partial(change_sheet, SESSION, read_sheet, sheet_table)
+"""Play one change of a saved character at its table and keep it (unless --dry-run)."""
 
 
 def rest_command(
