@@ -35,7 +35,13 @@ from tabletop.systems.rollunder.carrying import (
     place,
     remove,
 )
-from tabletop.systems.rollunder.character import Character, Injury, check_sheet
+from tabletop.systems.rollunder.character import (
+    Character,
+    Injury,
+    check_sheet,
+    read_sheet,
+    sheet_from,
+)
 from tabletop.systems.rollunder.contests import Contest, ContestOutcome, Place, Side
 from tabletop.systems.rollunder.corruption import (
     CorruptionOutcome,
@@ -92,12 +98,20 @@ from tabletop.systems.rollunder.resolution import (
     no_rerolls,
     resolve,
 )
+from tabletop.systems.rollunder.session import (
+    SESSION,
+    RollUnderSession,
+    outcome_of,
+    rules_events,
+)
+from tabletop.systems.rollunder.table import RollUnderTable
 
 __all__ = [
     "AGI",
     "ARMOUR_CAP",
     "BURIAL_COST",
     "MAX_FOLLOWERS",
+    "SESSION",
     "STR",
     "WIT",
     "AbilityOutcome",
@@ -134,6 +148,8 @@ __all__ = [
     "RollUnderDataError",
     "RollUnderError",
     "RollUnderOptions",
+    "RollUnderSession",
+    "RollUnderTable",
     "Roller",
     "ScoreOutcome",
     "ScoreRoll",
@@ -165,16 +181,20 @@ __all__ = [
     "loyalty_roll",
     "needs_both_hands",
     "no_rerolls",
+    "outcome_of",
     "parse_damage",
     "passes",
     "place",
+    "read_sheet",
     "recover_omens",
     "recruit_follower",
     "remove",
     "replace_character",
     "reroll_failures",
     "resolve",
+    "rules_events",
     "save_from_death",
+    "sheet_from",
     "spend_omens",
     "stretch",
 ]
