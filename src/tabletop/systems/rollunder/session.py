@@ -275,6 +275,24 @@ class RollUnderSession(Session[RollUnderTable]):
             )
         ]
         able = _alive(state, _mine(state, member))
+        us = (
+            {"name": "us", "characters": [able[0]]}
+            if able
+            else {"name": "Hero", "scores": [{"name": "Hero", "score": 10}]}
+        )
+        found.append(
+            offer(
+                "contest",
+                "an ability contest",
+                ability=abilities,
+                sides=Choice(
+                    help="each side's characters at the table and bare scores",
+                    example=[us, {"name": "them", "scores": [{"name": "Rival", "score": 10}]}],
+                ),
+                rolls=Choice(help="rolls each", example=4),
+                mode=MODES,
+            )
+        )
         if not able:
             return found
         character = Choice(values=able)
@@ -293,20 +311,6 @@ class RollUnderSession(Session[RollUnderTable]):
                 characters=Choice(help="who rolls together", example=list(able[:2])),
                 ability=abilities,
                 level=levels,
-                mode=MODES,
-            ),
-            offer(
-                "contest",
-                "an ability contest",
-                ability=abilities,
-                sides=Choice(
-                    help="each side's characters and bare scores",
-                    example=[
-                        {"name": "us", "characters": [able[0]]},
-                        {"name": "them", "scores": [{"name": "Rival", "score": 10}]},
-                    ],
-                ),
-                rolls=Choice(help="rolls each", example=4),
                 mode=MODES,
             ),
             offer(
