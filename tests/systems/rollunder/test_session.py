@@ -64,7 +64,7 @@ def kinds(events) -> list[str]:
     return [e.type for e in events]
 
 
-def test_characters_join_with_their_owner_at_full_health_unless_told():
+def test_cr_s01_characters_join_with_their_owner_at_full_health_unless_told():
     state = seated()
     assert {cid: seat.owner for cid, seat in state.characters.items()} == {"c1": "p1", "c2": "p2"}
     made = {"kind": "new-character", "name": "Cy", "abilities": {"STR": 8, "AGI": 8, "WIT": 8}}
@@ -86,9 +86,10 @@ def test_cr_g01_a_sheet_must_carry_the_games_abilities():
 
 
 def test_cr_m19a_an_omen_re_roll_is_the_owners_to_make():
-    """§ Spending omens, CR-A10: Ash (STR 12, one omen) rolls 15 and fails; his player
-    re-rolls (3) and keeps the second result, which passes, and the omen is spent. Only
-    he (or the GM) may answer; Bo's player is refused, the watcher too."""
+    """§ Spending omens, CR-A10, CR-S03: Ash (STR 12, one omen) rolls 15 and fails; his
+    player re-rolls (3) and keeps the second result, which passes, and the omen is spent.
+    Only he (or the GM) may answer; Bo's player is refused, the watcher too, and the table
+    waits for the answer."""
     state, events = play(
         seated(omens=1, max_omens=1),
         {"kind": "ability-roll", "character": "c1", "ability": "STR"},
@@ -128,7 +129,7 @@ def test_cr_t09_a_hit_injures_and_an_omen_re_rolls_instant_death():
 
 
 def test_cr_m17_the_gm_picks_the_destroyed_item_and_nobody_else():
-    """§ Critical damage, injury 1: the GM chooses which carried item is destroyed."""
+    """§ Critical damage, injury 1, CR-S03: the GM chooses which carried item is destroyed."""
     state = seated()
     state, _ = play(state, {"kind": "set-carry-limit", "character": "c1", "carry_limit": 10}, ASH)
     for item in ("rope", "lamp"):
@@ -183,7 +184,8 @@ def test_cr_t03_a_contest_of_a_character_against_a_bare_score():
         SESSION.resolve(seated(), contest, ASH, FixedDice([1] * 10))
 
 
-def test_cr_m02_a_collective_roll_may_use_only_characters_you_play():
+def test_cr_s02_a_collective_roll_may_use_only_characters_you_play():
+    """CR-M02, CR-S02: one d20 for Ash and Bo; only the GM plays both."""
     intent = {"kind": "collective-roll", "characters": ["c1", "c2"], "ability": "AGI"}
     with pytest.raises(PermissionDenied):
         SESSION.resolve(seated(), intent, ASH, FixedDice([11]))
@@ -191,18 +193,23 @@ def test_cr_m02_a_collective_roll_may_use_only_characters_you_play():
     assert outcome_of(events)["passed"] is True  # 11 is under Bo's AGI 12
 
 
-def test_a_secret_monster_keeps_its_sheet_from_the_players():
-    """The GM's monster: players see its name and that things happen to it, never its
-    numbers or what it carries, until the GM shows its sheet."""
+def test_cr_s04_a_secret_monster_keeps_its_sheet_from_the_players():
+    """CR-S04: the GM's orc. Players see its name and that things happen to it, never its
+    numbers or what it carries, not even the best score of a group roll it joins (STR 17),
+    until the GM shows its sheet."""
     load = {"carry_limit": 20, "held": [{"name": "mk-cursed-blade", "bulk": 2}]}
     orc = character("Orc", abilities={"STR": 17, "AGI": 7, "WIT": 3}, max_health=23, load=load)
     state, log = play(seated(), {"kind": "import-character", "sheet": orc, "secret": True}, GM)
     state, events = play(state, {"kind": "suffer-hit", "character": "c3", "damage": "d6"}, GM, [5])
     log += events
+    group = {"kind": "collective-roll", "characters": ["c1", "c3"], "ability": "STR"}
+    state, events = play(state, group, GM, [16])
+    log += events
+    assert "its best STR 17" in received(log, state, GM)
     for member in (ASH, BO, WATCHER):
         told = received(log, state, member)
         assert "Orc" in told and "mk-cursed-blade" not in told and "23" not in told
-        assert "Orc: health lost, kept secret" in told
+        assert "Orc: health lost, kept secret" in told and "17" not in told
     assert SESSION.view(state, GM)["characters"][2]["sheet"]["health"] == 5
     with pytest.raises(PermissionDenied):
         SESSION.resolve(
@@ -212,8 +219,8 @@ def test_a_secret_monster_keeps_its_sheet_from_the_players():
     assert "mk-cursed-blade" in received(shown, state, ASH)
 
 
-def test_a_blind_roll_tells_the_roller_only_that_it_was_made():
-    """A blind roll: only the GM sees the die, so only the GM may decide a re-roll of it."""
+def test_cr_s06_a_blind_roll_tells_the_roller_only_that_it_was_made():
+    """CR-S06: only the GM sees a blind die, so only the GM decides a re-roll of it."""
     state, (decision,) = play(
         seated(omens=1, max_omens=1),
         {"kind": "ability-roll", "character": "c1", "ability": "WIT", "mode": "blind"},
@@ -231,7 +238,7 @@ def test_a_blind_roll_tells_the_roller_only_that_it_was_made():
     assert outcome_of(events)["passed"] is False
 
 
-def test_a_roll_for_the_gm_is_seen_by_its_roller_and_the_gm_alone():
+def test_cr_s06_a_roll_for_the_gm_is_seen_by_its_roller_and_the_gm_alone():
     _, events = play(
         seated(),
         {"kind": "ability-roll", "character": "c1", "ability": "AGI", "mode": "gm"},
@@ -243,6 +250,7 @@ def test_a_roll_for_the_gm_is_seen_by_its_roller_and_the_gm_alone():
 
 
 def test_cr_m10_a_player_leads_at_most_two_followers():
+    """§ Followers, CR-S02: the leader's player plays the followers; a third is refused."""
     state = seated()
     for name in ("Fen", "Gil"):
         recruit = {"kind": "recruit-follower", "leader": "c1", "sheet": character(name)}
@@ -255,8 +263,8 @@ def test_cr_m10_a_player_leads_at_most_two_followers():
 
 
 def test_cr_a19_burial_before_the_replacement_who_takes_the_followers():
-    """§ Death, CR-A19, CR-A24: Ash dies; Bo pays the 256ʂ burial; Ash's player brings Cy,
-    whom Ash's follower now follows."""
+    """§ Death, CR-A19, CR-A24, CR-S07: Ash dies; Bo pays the 256ʂ burial, which comes
+    before the replacement; Ash's player brings Cy, whom Ash's follower now follows."""
     state = seated()
     recruit = {"kind": "recruit-follower", "leader": "c1", "sheet": character("Fen")}
     state, _ = play(state, recruit, ASH)
@@ -280,6 +288,19 @@ def test_cr_a29_downtime_heals_temporary_injuries_and_restores_omens():
     state, _ = play(state, {"kind": "downtime"}, GM)
     ash = state.characters["c1"].sheet
     assert (ash.abilities["STR"], ash.omens, ash.incapacitated, ash.injuries) == (12, 1, False, ())
+
+
+def test_cr_s05_only_the_gm_calls_a_roll_trivial_or_impossible():
+    """§ Challenge Levels: the GM estimates the level; a player's rolls are challenging."""
+    trivial = {"kind": "ability-roll", "character": "c1", "ability": "STR", "level": "trivial"}
+    with pytest.raises(PermissionDenied, match="the GM may"):
+        SESSION.resolve(seated(), trivial, ASH, FixedDice([]))
+    _, events = play(seated(), trivial, GM)
+    assert outcome_of(events) | {"character": None} == {
+        "character": None,
+        "passed": True,
+        "rolled": False,
+    }
 
 
 def test_an_observer_asks_for_nothing():

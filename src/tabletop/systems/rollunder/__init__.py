@@ -4,7 +4,9 @@ exploding damage and armour, critical damage and injuries, corruption, omens and
 Rules that can stop for a decision (an omen re-roll, a death save, the GM's pick) run as a
 `Resolution`: begin it with an intent and a dice source, answer `decision.choices` one at a
 time, read `outcome` and `events` at the end. Rules without decisions are plain functions
-returning the new sheet and its events. Readings of unclear rules: docs/rules/rollunder.md.
+returning the new sheet and its events. `SESSION` plays them all at a shared table, where
+each decision goes to the member who must make it. Readings of unclear rules:
+docs/rules/rollunder.md.
 
 >>> from tabletop.dice import FixedDice
 >>> hero = Character(name="Ash", abilities={"STR": 12, "AGI": 10, "WIT": 9},

@@ -143,6 +143,8 @@ RULES_KINDS = frozenset(get_args(EventKind))
 """Event types that carry one of the rules' own events (see `rules_events`)."""
 
 LEVELS = get_args(ChallengeLevel)
+"""The GM estimates the challenge level (§ Challenge Levels); a player's rolls are
+challenging (CR-S05)."""
 MODES = Choice(values=tuple(RollMode))
 PLACES = ("held", "worn", "stored")
 
@@ -264,7 +266,7 @@ class RollUnderSession(Session[RollUnderTable]):
 
     def _roll_offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
         abilities = Choice(values=state.options.abilities)
-        levels = Choice(values=LEVELS)
+        levels = Choice(values=LEVELS if member.is_gm else ("challenging",))
         found = [
             offer(
                 "score-roll",
