@@ -11,10 +11,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.dice import FixedDice
+from tabletop.dice import FixedDice, SeededDice
 from tabletop.errors import PermissionDenied
 from tabletop.session import Member, Offer, Visibility
-from tabletop.systems.rollunder import SESSION, RollUnderError, RollUnderTable, outcome_of
+from tabletop.systems.rollunder import (
+    SESSION,
+    AbilityRoll,
+    DamageDice,
+    Hit,
+    RollUnderError,
+    RollUnderTable,
+    SufferCorruption,
+    SufferHit,
+    no_rerolls,
+    outcome_of,
+    resolve,
+    rules_events,
+    sheet_from,
+)
 from tests.session_laws import NO_VALUE, Pick, Table, check_laws
 
 GM = Member.gm()
@@ -318,6 +332,47 @@ def test_a_dead_character_is_refused_naming_why():
     alone, _ = play(alone, {"kind": "die", "character": "c1", "cause": "a fall"}, GM)
     with pytest.raises(RollUnderError, match=r"Ash is dead \(a fall\)"):
         SESSION.resolve(alone, {"kind": "heal", "character": "c1"}, GM, FixedDice([]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    health=st.integers(1, 14),
+    omens=st.integers(0, 2),
+    which=st.sampled_from(["hit", "corruption", "roll"]),
+)
+def test_the_table_takes_the_rules_one_path(seed, health, omens, which):
+    """A rule played at the table, each decision answered as `no_rerolls` would, gives the
+    events and the outcome `resolve` gives on the same dice: one path through the rules."""
+    sheet = character("Ash", health=health, omens=omens, max_omens=2, corruption=9)
+    state, _ = play(SESSION.new(), {"kind": "import-character", "sheet": sheet}, ASH)
+    ash = sheet_from(sheet)
+    intent, rule = {
+        "hit": (
+            {"kind": "suffer-hit", "character": "c1", "damage": "2d6"},
+            SufferHit(character=ash, hit=Hit(dice=DamageDice(count=2, sides=6))),
+        ),
+        "corruption": (
+            {"kind": "suffer-corruption", "character": "c1", "gain": 2},
+            SufferCorruption(character=ash, gain=2),
+        ),
+        "roll": (
+            {"kind": "ability-roll", "character": "c1", "ability": "AGI"},
+            AbilityRoll(character=ash, ability="AGI"),
+        ),
+    }[which]
+    dice = SeededDice(seed)
+    events = SESSION.resolve(state, intent, ASH, dice)
+    for event in events:
+        state = SESSION.fold(state, event)
+    while (decision := SESSION.decision(state)) is not None:
+        more = SESSION.resolve(state, {"kind": "answer", "choice": no_rerolls(decision)}, GM, dice)
+        for event in more:
+            state = SESSION.fold(state, event)
+        events += more
+    alone = resolve(rule, SeededDice(seed), policy=no_rerolls)
+    assert rules_events(events) == alone.events
+    assert outcome_of(events) == alone.outcome.model_dump(mode="json")
 
 
 # the laws ---------------------------------------------------------------------------------

@@ -19,23 +19,19 @@ from typing import Any, get_args
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
 from tabletop.session import (
-    Choice,
     Event,
     Member,
     Offer,
     RollMode,
     Session,
     Visibility,
-    closed_offer,
     hidden,
     note,
-    offer,
     roll_visibility,
 )
 from tabletop.systems.rollunder.abilities import (
     AbilityOutcome,
     AbilityRoll,
-    ChallengeLevel,
     CollectiveRoll,
     GroupOutcome,
     Roller,
@@ -69,8 +65,6 @@ from tabletop.systems.rollunder.dying import (
 )
 from tabletop.systems.rollunder.errors import RollUnderError, validated
 from tabletop.systems.rollunder.followers import (
-    MAX_FOLLOWERS,
-    MAX_MEMBERS,
     dismiss_follower,
     loyalty_roll,
     recruit_follower,
@@ -113,18 +107,22 @@ from tabletop.systems.rollunder.intents import (
     TakeItem,
     UseItem,
 )
+from tabletop.systems.rollunder.offers import (
+    controls,
+    decider,
+    table_offers,
+    why_not,
+)
 from tabletop.systems.rollunder.omens import (
     ChanceOutcome,
     ChanceRoll,
     cast_sacred_spell,
-    omens_to_save,
     save_from_death,
 )
 from tabletop.systems.rollunder.records import Event as RulesEvent
 from tabletop.systems.rollunder.records import EventKind
 from tabletop.systems.rollunder.recovery import downtime, stretch
 from tabletop.systems.rollunder.resolution import (
-    REROLL,
     Decision,
     Intent,
     Outcome,
@@ -141,13 +139,6 @@ from tabletop.systems.rollunder.table import (
 
 RULES_KINDS = frozenset(get_args(EventKind))
 """Event types that carry one of the rules' own events (see `rules_events`)."""
-
-LEVELS = get_args(ChallengeLevel)
-"""The GM estimates the challenge level (§ Challenge Levels); a player's rolls are
-challenging (CR-S05)."""
-MODES = Choice(values=tuple(RollMode))
-PLACES = ("held", "worn", "stored")
-
 
 # how one step's events are told -----------------------------------------------------------
 
@@ -229,307 +220,7 @@ class RollUnderSession(Session[RollUnderTable]):
     def offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
         if state.pending is not None:
             return self._answer_offers(state, state.pending, member)
-        found = self._joining_offers(state, member)
-        found += self._roll_offers(state, member)
-        found += self._sheet_offers(state, member)
-        found += self._company_offers(state, member)
-        if member.is_gm:
-            found += self._gm_offers(state)
-        return found
-
-    def _joining_offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
-        if len(state.characters) >= MAX_MEMBERS:
-            return []
-        owner = Choice(help="who plays them", example=None)
-        if not member.is_gm:
-            owner = Choice(values=(None, member.id))
-        secret = Choice(values=(False, True) if member.is_gm else (False,))
-        scores = {ability: 10 for ability in state.options.abilities}
-        return [
-            offer(
-                "new-character",
-                "write down a character's scores",
-                name=Choice(help="the character's name", example="Ash"),
-                abilities=Choice(help="every ability's score", example=scores),
-                max_health=Choice(help="maximum health", example=10),
-                owner=owner,
-                secret=secret,
-            ),
-            offer(
-                "import-character",
-                "bring a saved sheet",
-                sheet=Choice(help="the sheet"),
-                owner=owner,
-                secret=secret,
-            ),
-        ]
-
-    def _roll_offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
-        abilities = Choice(values=state.options.abilities)
-        levels = Choice(values=LEVELS if member.is_gm else ("challenging",))
-        found = [
-            offer(
-                "score-roll",
-                "an ability roll against bare scores",
-                rollers=Choice(help="names and scores", example=[{"name": "Rival", "score": 10}]),
-                level=levels,
-                mode=MODES,
-            )
-        ]
-        able = _alive(state, _mine(state, member))
-        us = (
-            {"name": "us", "characters": [able[0]]}
-            if able
-            else {"name": "Hero", "scores": [{"name": "Hero", "score": 10}]}
-        )
-        found.append(
-            offer(
-                "contest",
-                "an ability contest",
-                ability=abilities,
-                sides=Choice(
-                    help="each side's characters at the table and bare scores",
-                    example=[us, {"name": "them", "scores": [{"name": "Rival", "score": 10}]}],
-                ),
-                rolls=Choice(help="rolls each", example=4),
-                mode=MODES,
-            )
-        )
-        if not able:
-            return found
-        character = Choice(values=able)
-        found += [
-            offer(
-                "ability-roll",
-                "an ability roll",
-                character=character,
-                ability=abilities,
-                level=levels,
-                mode=MODES,
-            ),
-            offer(
-                "collective-roll",
-                "one d20 for a group",
-                characters=Choice(help="who rolls together", example=list(able[:2])),
-                ability=abilities,
-                level=levels,
-                mode=MODES,
-            ),
-            offer(
-                "suffer-hit",
-                "take a hit",
-                character=character,
-                damage=Choice(help="damage dice or a fixed amount", example="d6"),
-                armour=Choice(help="armour value", example=0),
-                direct=Choice(values=(False, True)),
-                mode=MODES,
-            ),
-            offer(
-                "roll-damage",
-                "roll the damage dealt",
-                character=character,
-                damage=Choice(help="damage dice", example="d8"),
-                mode=MODES,
-            ),
-            offer(
-                "suffer-corruption",
-                "suffer corruption",
-                character=character,
-                gain=Choice(help="corruption gained", example=1),
-                mode=MODES,
-            ),
-            offer(
-                "chance-roll",
-                "a roll left to chance",
-                character=character,
-                expression=Choice(help="dice", example="1d6"),
-                purpose=Choice(help="what it is for", example="a chance roll"),
-                mode=MODES,
-            ),
-        ]
-        loyal = tuple(
-            cid
-            for cid in _mine(state, member)
-            if _follower_with_roller(state, cid, state.options.loyalty_roller)
-        )
-        if loyal:
-            found.append(
-                offer(
-                    "loyalty-roll",
-                    "a WIT roll for a follower's loyalty",
-                    follower=Choice(values=loyal),
-                    level=levels,
-                    mode=MODES,
-                )
-            )
-        return found
-
-    def _sheet_offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
-        mine = _mine(state, member)
-        able = _alive(state, mine)
-        found: list[Offer] = []
-        if able:
-            character = Choice(values=able)
-            abilities = Choice(values=state.options.abilities)
-            found += [
-                offer(
-                    "lose-ability",
-                    "lose ability points",
-                    character=character,
-                    ability=abilities,
-                    amount=Choice(help="points", example=1),
-                ),
-                offer(
-                    "gain-ability",
-                    "gain ability points",
-                    character=character,
-                    ability=abilities,
-                    amount=Choice(help="points", example=1),
-                ),
-                offer("heal", "heal", character=character, amount=Choice(help="health", example=2)),
-                offer(
-                    "set-carry-limit",
-                    "set the carry limit",
-                    character=character,
-                    carry_limit=Choice(help="most bulk carried", example=10),
-                ),
-            ]
-        loaded = tuple(cid for cid in able if state.sheet(cid).load is not None)
-        if loaded:
-            found.append(
-                offer(
-                    "take-item",
-                    "carry an item",
-                    character=Choice(values=loaded),
-                    item=Choice(help="name, bulk, kind", example={"name": "rope", "bulk": 1}),
-                    where=Choice(values=PLACES),
-                )
-            )
-        casters = tuple(cid for cid in able if state.sheet(cid).omens >= 1)
-        if casters:
-            found.append(
-                offer(
-                    "cast-spell",
-                    "spend an omen on a sacred spell",
-                    character=Choice(values=casters),
-                    spell=Choice(help="the spell's name", example="Blessing"),
-                )
-            )
-        savable = tuple(cid for cid in able if _may_be_saved(state, cid))
-        if savable:
-            found.append(
-                offer("save-from-death", "spend an omen to live", character=Choice(values=savable))
-            )
-        for kind, text, items in (
-            ("drop-item", "put an item down", _carried),
-            ("use-item", "use a held item", _held),
-        ):
-            made = closed_offer(
-                kind,
-                text,
-                [
-                    DropItem(character=cid, item=name)
-                    if kind == "drop-item"
-                    else UseItem(character=cid, item=name)
-                    for cid in able
-                    for name in items(state.sheet(cid))
-                ],
-            )
-            if made is not None:
-                found.append(made)
-        return found
-
-    def _company_offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
-        mine = _mine(state, member)
-        found: list[Offer] = []
-        leaders = tuple(
-            cid
-            for cid in _alive(state, mine)
-            if state.sheet(cid).leader is None
-            and len(state.company.followers_of(state.sheet(cid).name)) < MAX_FOLLOWERS
-        )
-        if leaders and len(state.characters) < MAX_MEMBERS:
-            found.append(
-                offer(
-                    "recruit-follower",
-                    "take on a follower",
-                    leader=Choice(values=leaders),
-                    sheet=Choice(help="the follower's sheet"),
-                )
-            )
-        followers = tuple(cid for cid in mine if state.sheet(cid).leader is not None)
-        if followers:
-            found.append(
-                offer("dismiss-follower", "let a follower go", follower=Choice(values=followers))
-            )
-        fallen = tuple(cid for cid in mine if _player_character(state, cid, dead=True))
-        replaceable = tuple(cid for cid in fallen if state.seat(cid).buried)
-        if replaceable and len(state.characters) <= MAX_MEMBERS:
-            found.append(
-                offer(
-                    "replace-character",
-                    "bring a new character in place of a dead one",
-                    dead=Choice(values=replaceable),
-                    sheet=Choice(help="the new character's sheet"),
-                )
-            )
-        return found
-
-    def _gm_offers(self, state: RollUnderTable) -> list[Offer]:
-        everyone = tuple(state.characters)
-        living = _alive(state, everyone)
-        found = [
-            offer(
-                "set-mutation-table",
-                "set the mutation table",
-                table=Choice(help="a table file's data, or none", example=None),
-            )
-        ]
-        if living:
-            found.append(offer("die", "a character dies", character=Choice(values=living)))
-        mutants = tuple(cid for cid in living if state.sheet(cid).mutations_to_choose > 0)
-        if mutants:
-            found.append(
-                offer(
-                    "choose-mutation",
-                    "choose a mutation",
-                    character=Choice(values=mutants),
-                    mutation=Choice(help="its name", example="Third arm"),
-                )
-            )
-        unburied = tuple(
-            cid
-            for cid in everyone
-            if _player_character(state, cid, dead=True) and not state.seat(cid).buried
-        )
-        if unburied:
-            found.append(
-                offer(
-                    "bury",
-                    "settle a burial",
-                    dead=Choice(values=unburied),
-                    remains_retrieved=Choice(values=(True, False)),
-                    payment=Choice(help="coins by character id, or none", example=None),
-                )
-            )
-        secret = tuple(cid for cid in everyone if state.seat(cid).secret)
-        if secret:
-            found.append(
-                offer("reveal-character", "show a secret sheet", character=Choice(values=secret))
-            )
-        if state.activation is None:
-            found.append(
-                offer(
-                    "begin-activation",
-                    "an activation begins",
-                    actor=Choice(help="whose", example=_first_name(state)),
-                )
-            )
-        else:
-            found.append(offer("end-activation", f"{state.activation}'s activation ends"))
-        if everyone:
-            found += [offer("stretch", "the next stretch"), offer("downtime", "downtime")]
-        return found
+        return table_offers(state, member)
 
     def _answer_offers(
         self, state: RollUnderTable, pending: Pending, member: Member
@@ -538,35 +229,15 @@ class RollUnderSession(Session[RollUnderTable]):
         assert decision is not None  # a finished rule is never left pending
         if not (member.is_gm or self._sees_decision(state, pending, decision, member)):
             return []
-        allowed = [
-            Answer(choice=choice)
+        allowed = tuple(
+            {"kind": "answer", "choice": choice}
             for choice in decision.choices
-            if member.is_gm or _decider(state, pending, decision, choice) == member.id
-        ]
-        made = closed_offer("answer", decision.purpose, allowed)
-        return [made] if made is not None else []
+            if member.is_gm or decider(state, pending, decision, choice) == member.id
+        )
+        return [Offer(kind="answer", text=decision.purpose, intents=allowed)] if allowed else []
 
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
-        kind = intent["kind"]
-        if state.pending is not None and kind != "answer":
-            decision = state.pending.resolution.decision
-            purpose = decision.purpose if decision else "a rule"
-            return f"the table waits for a decision first ({purpose})"
-        if kind == "answer":
-            if state.pending is None:
-                return "no decision is open"
-            return "that choice is not yours to make"
-        cid = intent.get("character") or intent.get("dead") or intent.get("leader")
-        if not (isinstance(cid, str) and cid in state.characters):
-            return "not open to you now"
-        seat = state.seat(cid)
-        if kind == "replace-character" and not seat.buried:
-            return f"settle {seat.sheet.name}'s burial first (CR-A19)"
-        if kind == "recruit-follower" and state.company.followers_of(seat.sheet.name):
-            return f"{seat.sheet.name} already leads {MAX_FOLLOWERS} followers"
-        if not seat.sheet.alive:
-            return f"{seat.sheet.name} is dead ({seat.sheet.death})"
-        return "not open to you now"
+        return why_not(state, intent)
 
     # the rules ----------------------------------------------------------------------------
 
@@ -577,14 +248,14 @@ class RollUnderSession(Session[RollUnderTable]):
             return self._answer(state, intent, member, dice)
         if isinstance(intent, RuleIntent):
             rule, taking_part = self._rule(state, intent, member)
+            resolution, where = Resolution.start(rule, dice, state.options)
             pending = Pending(
-                resolution=Resolution(intent=rule, options=state.options),
+                resolution=resolution,
                 asker=member.id,
                 mode=getattr(intent, "mode", RollMode.PUBLIC),
                 characters=taking_part,
             )
-            resolution, where = Resolution.start(rule, dice, state.options)
-            return self._advanced(state, _at(pending, resolution), where, member, dice)
+            return self._advanced(state, pending, where, member, dice)
         if isinstance(intent, CharacterIntent):
             return self._join(state, intent, member)
         if isinstance(intent, EndActivation):
@@ -621,9 +292,8 @@ class RollUnderSession(Session[RollUnderTable]):
         sheet = state.sheet(cid)
         taking_part = {sheet.name: cid}
         if isinstance(intent, AbilityRollIntent):
-            return AbilityRoll(character=sheet, ability=intent.ability, level=intent.level), (
-                taking_part
-            )
+            rule = AbilityRoll(character=sheet, ability=intent.ability, level=intent.level)
+            return rule, taking_part
         if isinstance(intent, SufferHitIntent):
             damage = parse_damage(intent.damage)
             hit: dict[str, Any] = {"armour": intent.armour, "direct": intent.direct}
@@ -640,7 +310,6 @@ class RollUnderSession(Session[RollUnderTable]):
             data = {"character": sheet, "expression": intent.expression, "purpose": intent.purpose}
             return validated(ChanceRoll, data, "the chance roll"), taking_part
         assert isinstance(intent, LoseAbilityIntent)
-        sheet.score(intent.ability)
         rule = LoseAbility(character=sheet, ability=intent.ability, amount=intent.amount)
         return rule, taking_part
 
@@ -657,7 +326,8 @@ class RollUnderSession(Session[RollUnderTable]):
             reveals_group=decision.chooser not in pending.characters,
         )
         resolution, where = pending.resolution.answer(intent.choice, dice)
-        state, events = self._advanced(state, _at(pending, resolution), where, member, dice)
+        pending = pending.model_copy(update={"resolution": resolution})
+        state, events = self._advanced(state, pending, where, member, dice)
         return state, [said, *events]
 
     def _advanced(
@@ -712,15 +382,15 @@ class RollUnderSession(Session[RollUnderTable]):
             return state, [ended]
         first = state.sheet(facing[0])
         rule = EndOfActivation(character=first, actor=actor)
+        resolution, where = Resolution.start(rule, dice, state.options)
         pending = Pending(
-            resolution=Resolution(intent=rule, options=state.options),
+            resolution=resolution,
             asker=member.id,
             characters={first.name: facing[0]},
             queue=facing[1:],
             actor=actor,
         )
-        resolution, where = Resolution.start(rule, dice, state.options)
-        state, told = self._advanced(state, _at(pending, resolution), where, member, dice)
+        state, told = self._advanced(state, pending, where, member, dice)
         return state, [ended, *told]
 
     def _join(
@@ -762,12 +432,13 @@ class RollUnderSession(Session[RollUnderTable]):
             seat = state.seat(intent.leader)
             follower = check_sheet(sheet_from(intent.sheet, "the follower"), state.options)
             company, events = recruit_follower(company, seat.sheet.name, follower)
-            return with_company(state, company, seat.owner, seat.secret), self._told(
-                state, member, events
-            )
+            state = with_company(state, company, seat.owner, seat.secret)
+            return state, self._told(state, member, events)
         if isinstance(intent, DismissFollower):
-            company, events = dismiss_follower(company, state.sheet(intent.follower).name)
-            return with_company(state, company, member.id), self._told(state, member, events)
+            left = state.seat(intent.follower)
+            company, events = dismiss_follower(company, left.sheet.name)
+            told = self._told(state, member, events)  # told while they are still at the table
+            return with_company(state, company, member.id), told
         seat = state.seat(intent.dead)
         if isinstance(intent, Bury):
             payment = None
@@ -840,8 +511,8 @@ class RollUnderSession(Session[RollUnderTable]):
         if isinstance(intent, ChooseMutation):
             return choose_mutation(sheet, intent.mutation)
         if isinstance(intent, SetCarryLimit):
-            load = sheet.load or Load(carry_limit=intent.carry_limit)
-            data = {**load.model_dump(), "carry_limit": intent.carry_limit}
+            held = sheet.load.model_dump() if sheet.load else {}
+            data = {**held, "carry_limit": intent.carry_limit}
             load = validated(Load, data, f"{sheet.name}'s load")
             text = f"{sheet.name} can carry bulk {intent.carry_limit}"
             event = RulesEvent.about(sheet.name, "carrying", text, carry_limit=intent.carry_limit)
@@ -866,8 +537,8 @@ class RollUnderSession(Session[RollUnderTable]):
     def _told(
         self, state: RollUnderTable, member: Member, events: tuple[RulesEvent, ...]
     ) -> list[Event]:
-        told = _telling(state, member).rules(events)
-        return told or [note("nothing", "nothing changes")]
+        """The events of a rule that needs no decision, told as a public step."""
+        return _telling(state, member).rules(events)
 
     # what each member sees ----------------------------------------------------------------
 
@@ -929,7 +600,8 @@ class RollUnderSession(Session[RollUnderTable]):
 
 
 def rules_events(events: list[Event]) -> tuple[RulesEvent, ...]:
-    """The rules' own events among a table's events, as the rules wrote them."""
+    """The rules' own events among a table's events seen in full, as the rules wrote them
+    (what the command line prints)."""
     return tuple(
         RulesEvent(kind=e.type, text=e.text, **e.data)  # type: ignore[arg-type]
         for e in events
@@ -941,18 +613,6 @@ def outcome_of(events: list[Event]) -> dict[str, Any] | None:
     """The outcome of the last rule settled among these events (JSON data), if any."""
     settled = [e for e in events if e.type == "outcome"]
     return settled[-1].data["outcome"] if settled else None
-
-
-def _controls(member: Member, owner: str) -> bool:
-    return member.is_gm or member.id == owner
-
-
-def _mine(state: RollUnderTable, member: Member) -> tuple[Id, ...]:
-    return tuple(cid for cid, seat in state.characters.items() if _controls(member, seat.owner))
-
-
-def _alive(state: RollUnderTable, ids: tuple[Id, ...]) -> tuple[Id, ...]:
-    return tuple(cid for cid in ids if state.sheet(cid).alive)
 
 
 def _owner(asked: str | None, member: Member) -> str:
@@ -967,7 +627,7 @@ def _owner(asked: str | None, member: Member) -> str:
 def _check_controls(state: RollUnderTable, ids: tuple[Id, ...], member: Member) -> None:
     for cid in ids:
         seat = state.seat(cid)
-        if not _controls(member, seat.owner):
+        if not controls(member, seat.owner):
             raise PermissionDenied(f"{seat.sheet.name} is not yours to roll for; the GM may")
 
 
@@ -996,54 +656,18 @@ def _contest(state: RollUnderTable, intent: ContestIntent) -> Contest:
     return validated(Contest, data, "the contest")
 
 
-def _player_character(state: RollUnderTable, cid: Id, dead: bool) -> bool:
-    sheet = state.sheet(cid)
-    return sheet.leader is None and sheet.alive is not dead
-
-
-def _follower_with_roller(state: RollUnderTable, cid: Id, roller: str) -> bool:
-    """A living follower whose loyalty roll has someone alive to make it (CR-A23)."""
-    sheet = state.sheet(cid)
-    if sheet.leader is None or not sheet.alive:
-        return False
-    return roller == "follower" or state.company.member(sheet.leader).alive
-
-
-def _may_be_saved(state: RollUnderTable, cid: Id) -> bool:
-    sheet = state.sheet(cid)
-    return sheet.at_deaths_door and sheet.omens >= omens_to_save(sheet, state.options)
-
-
-def _carried(sheet: Character) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(i.name for i in sheet.load.items)) if sheet.load else ()
-
-
-def _held(sheet: Character) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(i.name for i in sheet.load.held)) if sheet.load else ()
-
-
-def _first_name(state: RollUnderTable) -> str:
-    return next((seat.sheet.name for seat in state.characters.values()), "the GM")
-
-
-def _decider(state: RollUnderTable, pending: Pending, decision: Decision, choice: str) -> str:
-    """The member who makes `choice`: whoever pays the omen for a re-roll, the owner of the
-    roll's character for everything else (the asker for bare scores and groups); the GM
-    for the GM's picks."""
-    if decision.kind == "destroy_item":
-        return ""
-    action, _, name = choice.partition(" ")
-    whose = name if action == REROLL else decision.chooser
-    if whose in pending.characters:
-        return state.seat(pending.characters[whose]).owner
-    return pending.asker
-
-
 def _decision_event(telling: Telling, pending: Pending, decision: Decision) -> Event:
-    results = ", ".join(result.line for result in decision.results)
-    shown = f" ({results})" if results else ""
-    text = f"{decision.purpose}{shown}: {', '.join(decision.choices)}?"
-    event = note("decision", text, **decision.model_dump(mode="json"))
+    """The decision the rule waits for, with the roll's newest result (the earlier ones
+    were told before it; `view` shows them all)."""
+    latest = decision.results[-1] if decision.results else None
+    shown = f" ({latest.line}, result {len(decision.results)})" if latest else ""
+    event = note(
+        "decision",
+        f"{decision.purpose}{shown}: {decision.chooser} decides",
+        **decision.model_dump(mode="json", exclude={"results"}),
+        result=latest.model_dump(mode="json") if latest else None,
+        results=len(decision.results),
+    )
     return telling.tell(
         event, decision.chooser, reveals_group=decision.chooser not in pending.characters
     )
@@ -1085,10 +709,6 @@ def _sheets(state: RollUnderTable, pending: Pending, outcome: Outcome) -> tuple[
     if isinstance(outcome, ScoreOutcome):
         return ()
     return (outcome.character,)
-
-
-def _at(pending: Pending, resolution: Resolution) -> Pending:
-    return pending.model_copy(update={"resolution": resolution})
 
 
 def _changed(state: RollUnderTable, changes: list[Changed]) -> RollUnderTable:
