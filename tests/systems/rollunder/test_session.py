@@ -334,6 +334,50 @@ def test_a_dead_character_is_refused_naming_why():
         SESSION.resolve(alone, {"kind": "heal", "character": "c1"}, GM, FixedDice([]))
 
 
+def test_cr_s02_a_player_changes_only_the_characters_they_play():
+    state = seated()
+    with pytest.raises(PermissionDenied, match="the GM may"):
+        SESSION.resolve(state, {"kind": "heal", "character": "c1", "amount": 2}, BO, FixedDice([]))
+    with pytest.raises(PermissionDenied, match="the GM may"):
+        made = {"kind": "import-character", "sheet": character("Cy"), "owner": "p1"}
+        SESSION.resolve(state, made, BO, FixedDice([]))
+    state, _ = play(state, {"kind": "heal", "character": "c1", "amount": 2}, GM)
+    assert state.characters["c1"].sheet.health == 12
+
+
+def test_cr_s07_each_death_save_waits_for_its_own_player_in_turn():
+    """CR-A13, CR-S07: Ash and Bo both fall to 0 with an omen each; when the activation
+    ends Ash's save is asked first, then Bo's, each of its own player."""
+    state = SESSION.new()
+    for member, name in ((ASH, "Ash"), (BO, "Bo")):
+        sheet = character(name, health=2, omens=1, max_omens=1)
+        state, _ = play(state, {"kind": "import-character", "sheet": sheet}, member)
+        cid = state.id_of(name)
+        state, _ = play(state, {"kind": "suffer-hit", "character": cid, "damage": "2"}, member)
+    state, _ = play(state, {"kind": "begin-activation", "actor": "Ash"}, GM)
+    state, _ = play(state, {"kind": "end-activation"}, GM)
+    assert state.pending.queue == ("c2",) and "Ash" in SESSION.decision(state).purpose
+    assert SESSION.legal(state, BO)[-1].kind == "roll"  # not Bo's turn to choose
+    state, _ = play(state, {"kind": "answer", "choice": "die"}, ASH)
+    assert "Bo" in SESSION.decision(state).purpose
+    state, _ = play(state, {"kind": "answer", "choice": "save"}, BO)
+    ash, bo = (state.characters[c].sheet for c in ("c1", "c2"))
+    assert (ash.alive, bo.alive, bo.health, state.pending) == (False, True, 1, None)
+
+
+def test_cr_g09_a_chance_roll_with_an_omen_re_roll():
+    """CR-G09, CR-M19a: any roll that directly affects the character may be re-rolled."""
+    state, _ = play(
+        seated(omens=1, max_omens=1),
+        {"kind": "chance-roll", "character": "c1", "expression": "1d6", "purpose": "the rope"},
+        ASH,
+        [1],
+    )
+    state, _ = play(state, {"kind": "answer", "choice": "reroll Ash"}, ASH, [6])
+    _, events = play(state, {"kind": "answer", "choice": "keep 2"}, ASH)
+    assert outcome_of(events)["result"]["total"] == 6
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 10**6),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from tabletop.session import Choice, Member, Offer, RollMode, closed_offer, offer
+from tabletop.session import Choice, Member, Offer, RollMode, closed_offer, controls, offer
 from tabletop.systems.rollunder.abilities import ChallengeLevel
 from tabletop.systems.rollunder.character import Character
 from tabletop.systems.rollunder.followers import MAX_FOLLOWERS, MAX_MEMBERS
@@ -357,10 +357,6 @@ def why_not(state: RollUnderTable, intent: dict[str, Any]) -> str:
     if not seat.sheet.alive:
         return f"{seat.sheet.name} is dead ({seat.sheet.death})"
     return "not open to you now"
-
-
-def controls(member: Member, owner: str) -> bool:
-    return member.is_gm or member.id == owner
 
 
 def played_by(state: RollUnderTable, member: Member) -> tuple[Id, ...]:

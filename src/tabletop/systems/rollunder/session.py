@@ -25,8 +25,10 @@ from tabletop.session import (
     RollMode,
     Session,
     Visibility,
+    controls,
     hidden,
     note,
+    owner_for,
     roll_visibility,
 )
 from tabletop.systems.rollunder.abilities import (
@@ -108,7 +110,6 @@ from tabletop.systems.rollunder.intents import (
     UseItem,
 )
 from tabletop.systems.rollunder.offers import (
-    controls,
     decider,
     table_offers,
     why_not,
@@ -396,7 +397,7 @@ class RollUnderSession(Session[RollUnderTable]):
     def _join(
         self, state: RollUnderTable, intent: CharacterIntent, member: Member
     ) -> tuple[RollUnderTable, list[Event]]:
-        owner = _owner(intent.owner, member)
+        owner = owner_for(intent.owner, member)
         if intent.secret and owner != member.id:
             raise RollUnderError("a secret character is the GM's own")
         if isinstance(intent, ImportCharacter):
@@ -613,15 +614,6 @@ def outcome_of(events: list[Event]) -> dict[str, Any] | None:
     """The outcome of the last rule settled among these events (JSON data), if any."""
     settled = [e for e in events if e.type == "outcome"]
     return settled[-1].data["outcome"] if settled else None
-
-
-def _owner(asked: str | None, member: Member) -> str:
-    """Whom a new character belongs to: the asker, or anyone the GM names."""
-    if asked is None or asked == member.id:
-        return member.id
-    if not member.is_gm:
-        raise PermissionDenied("only the GM makes a character for someone else")
-    return asked
 
 
 def _check_controls(state: RollUnderTable, ids: tuple[Id, ...], member: Member) -> None:
