@@ -112,12 +112,16 @@ def test_cr_m19a_an_omen_re_roll_is_the_owners_to_make():
     )
     assert kinds(events) == ["decision"] and "[15]" in events[0].text
     reroll = {"kind": "answer", "choice": "reroll Ash"}
-    for member, error in ((BO, PermissionDenied), (WATCHER, PermissionDenied)):
-        with pytest.raises(error):
+    for member in (BO, WATCHER):
+        with pytest.raises(PermissionDenied):
             SESSION.resolve(state, reroll, member, FixedDice([3]))
+    with pytest.raises(RollUnderError, match="choose one of keep 1, reroll Ash"):
+        SESSION.resolve(state, {"kind": "answer", "choice": "keep 7"}, BO, FixedDice([]))
     with pytest.raises(RollUnderError, match="waits for a decision"):
         SESSION.resolve(state, {"kind": "heal", "character": "c2"}, BO, FixedDice([]))
     state, _ = play(state, reroll, ASH, [3])
+    with pytest.raises(RollUnderError, match="that choice is not open now"):
+        SESSION.resolve(state, {"kind": "answer", "choice": "keep 3"}, ASH, FixedDice([]))
     state, events = play(state, {"kind": "answer", "choice": "keep 2"}, ASH)
     assert kinds(events) == ["answer", "omen_spent", "roll_kept", "ability_roll", "outcome"]
     assert outcome_of(events)["passed"] is True

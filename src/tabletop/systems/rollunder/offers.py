@@ -343,8 +343,11 @@ def why_not(state: RollUnderTable, intent: dict[str, Any]) -> str:
         purpose = decision.purpose if decision else "a rule"
         return f"the table waits for a decision first ({purpose})"
     if kind == "answer":
-        if state.pending is None:
+        decision = state.pending.resolution.decision if state.pending else None
+        if decision is None:
             return "no decision is open"
+        if intent.get("choice") not in decision.choices:
+            return f"{decision.purpose}: choose one of {', '.join(decision.choices)}"
         return "that choice is not yours to make"
     cid = intent.get("character") or intent.get("dead") or intent.get("leader")
     if not (isinstance(cid, str) and cid in state.characters):
