@@ -81,6 +81,20 @@ class Member(Frozen):
         return cls(id=id, role=Role.OBSERVER, name=name or id)
 
 
+def controls(member: Member, owner: str) -> bool:
+    """Whether `member` may act for what the member `owner` plays: its owner, or the GM."""
+    return member.is_gm or member.id == owner
+
+
+def owner_for(asked: str | None, member: Member) -> str:
+    """Who plays what `member` brings to the table: themselves, or anyone the GM names."""
+    if asked is None or asked == member.id:
+        return member.id
+    if not member.is_gm:
+        raise PermissionDenied("only the GM makes a character for someone else")
+    return asked
+
+
 # what happened ----------------------------------------------------------------------------
 
 

@@ -15,14 +15,15 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
+from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, errors, percent, print_json
-from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, dice_source
+from tabletop.session import Event
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
-from tabletop.systems.rollunder.character import MAX_CORRUPTION, MAX_HEALTH, Character
+from tabletop.systems.rollunder.character import MAX_CORRUPTION, MAX_HEALTH, read_sheet
 from tabletop.systems.rollunder.contests import MAX_SIDES, MAX_TEAM, Contest, Side
-from tabletop.systems.rollunder.corruption import CORRUPTION_DIE, SufferCorruption, roll_against
+from tabletop.systems.rollunder.corruption import CORRUPTION_DIE, roll_against
 from tabletop.systems.rollunder.corruption import load_mutation_table as mutation_data
 from tabletop.systems.rollunder.critical import (
     CriticalDamage,
@@ -30,8 +31,18 @@ from tabletop.systems.rollunder.critical import (
     injury_table,
     measured_damage,
 )
-from tabletop.systems.rollunder.damage import DamageDice, Hit, SufferHit, after_armour, parse_damage
+from tabletop.systems.rollunder.damage import DamageDice, Hit, after_armour, parse_damage
 from tabletop.systems.rollunder.errors import RollUnderDataError, validated
+from tabletop.systems.rollunder.intents import (
+    Answer,
+    ContestIntent,
+    ContestSide,
+    ImportCharacter,
+    ScoreRollIntent,
+    SetMutationTable,
+    SufferCorruptionIntent,
+    SufferHitIntent,
+)
 from tabletop.systems.rollunder.odds import (
     contest_odds,
     corruption_chain,
@@ -45,15 +56,10 @@ from tabletop.systems.rollunder.odds import (
 )
 from tabletop.systems.rollunder.options import STR, RollUnderOptions
 from tabletop.systems.rollunder.policies import reroll_failures
-from tabletop.systems.rollunder.records import Event, roll_record
-from tabletop.systems.rollunder.resolution import (
-    Decision,
-    Intent,
-    Outcome,
-    Resolution,
-    no_rerolls,
-    resolve,
-)
+from tabletop.systems.rollunder.records import roll_record
+from tabletop.systems.rollunder.resolution import Decision, Policy, no_rerolls
+from tabletop.systems.rollunder.session import SESSION, outcome_of, rules_events
+from tabletop.systems.rollunder.table import RollUnderTable
 from tabletop.tables import load_table
 
 app = typer.Typer(
@@ -103,25 +109,34 @@ def _level(text: str) -> ChallengeLevel:
     return cast(ChallengeLevel, text)
 
 
-def _show_events(events: tuple[Event, ...]) -> None:
-    for event in events:
+def _played(
+    table: RollUnderTable, intent: Any, dice: DiceSource, policy: Policy = no_rerolls
+) -> tuple[RollUnderTable, list[Event]]:
+    """Play one intent at the table of one, answering each decision it stops for with
+    `policy`: the rules' one path, as any client at a shared table takes it."""
+    table, events = play(SESSION, table, intent, dice)
+    while (decision := SESSION.decision(table)) is not None:
+        table, more = play(SESSION, table, Answer(choice=policy(decision)), dice)
+        events += more
+    return table, events
+
+
+def _finished(events: list[Event], json: bool, hide: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """Print a rule played to its end: with --json its outcome and every event (None
+    back); else its events, less the kinds hidden, and the outcome back to show."""
+    outcome = outcome_of(events)
+    assert outcome is not None  # `_played` answers every decision, so the rule ends
+    told = rules_events(events)
+    if json:
+        print_json({**outcome, "events": [event.model_dump(mode="json") for event in told]})
+        return None
+    for event in told:
+        if event.kind in hide:
+            continue
         line = escape(event.text)
         if event.dice is not None:
             line += f"  [dim]{escape(event.dice.line)}[/dim]"
         console.print(line)
-
-
-def _finished(done: Resolution, json: bool, hide: tuple[str, ...] = ()) -> Outcome | None:
-    """Print a rule run to its end, replayed once: with --json its outcome and every event
-    (None back); else its events, less the kinds hidden, and the outcome back to show."""
-    replayed = done.replay()
-    outcome = replayed.outcome
-    assert outcome is not None  # `resolve` runs the rule to its end
-    if json:
-        events = [event.model_dump(mode="json") for event in replayed.events]
-        print_json({**outcome.model_dump(mode="json"), "events": events})
-        return None
-    _show_events(tuple(event for event in replayed.events if event.kind not in hide))
     return outcome
 
 
@@ -173,12 +188,14 @@ def roll_command(
         )
         for number, value in enumerate(score, start=1)
     )
-    intent = validated(ScoreRoll, {"rollers": rollers, "level": _level(level)}, "--score")
-    done = resolve(intent, dice_source(seed), options, reroll_failures(rollers, options))
-    outcome = _finished(done, json)
+    rule = validated(ScoreRoll, {"rollers": rollers, "level": _level(level)}, "--score")
+    intent = ScoreRollIntent(rollers=rule.rollers, ability=rule.ability, level=rule.level)
+    table = SESSION.new(options.model_dump())
+    _, events = _played(table, intent, dice_source(seed), reroll_failures(rollers, options))
+    outcome = _finished(events, json)
     if outcome is None:
         return
-    verdict = "[bold green]pass[/bold green]" if outcome.passed else "[bold red]fail[/bold red]"
+    verdict = "[bold green]pass[/bold green]" if outcome["passed"] else "[bold red]fail[/bold red]"
     console.print(verdict)
 
 
@@ -232,27 +249,27 @@ def contest_command(
     """An ability contest: the same number of rolls each, ranked by successes.
 
     Ties are broken with more rolls; a team adds up its members' successes."""
-    done = resolve(
-        _contest(sides, rolls, ability), dice_source(seed), rule_options(ctx, RollUnderOptions)
+    contest = _contest(sides, rolls, ability)
+    intent = ContestIntent(
+        ability=contest.ability,
+        sides=tuple(ContestSide(name=side.name, scores=side.members) for side in contest.sides),
+        rolls=contest.rolls,
     )
-    outcome = _finished(done, json, hide=("ability_roll", "strength_roll"))
+    table = SESSION.new(rule_options(ctx, RollUnderOptions).model_dump())
+    _, events = _played(table, intent, dice_source(seed))
+    outcome = _finished(events, json, hide=("ability_roll", "strength_roll"))
     if outcome is None:
         return
-    table = Table(title="ranking", title_justify="left", show_edge=False)
-    table.add_column("place", justify="right")
-    table.add_column("side")
-    table.add_column("successes", justify="right")
-    for number, place in enumerate(outcome.places, start=1):
-        table.add_row(str(number), escape(" = ".join(place.sides)), str(place.successes))
-    console.print(table)
+    ranking = Table(title="ranking", title_justify="left", show_edge=False)
+    ranking.add_column("place", justify="right")
+    ranking.add_column("side")
+    ranking.add_column("successes", justify="right")
+    for number, place in enumerate(outcome["places"], start=1):
+        ranking.add_row(str(number), escape(" = ".join(place["sides"])), str(place["successes"]))
+    console.print(ranking)
 
 
 # -- damage ------------------------------------------------------------------------------
-
-
-def read_sheet(path: Path) -> Character:
-    """A character sheet from a JSON (or TOML) file, or one clear error."""
-    return validated(Character, read_data_file(path, RollUnderDataError), str(path))
 
 
 def _health(health: int | None, max_health: int | None) -> tuple[int, int] | None:
@@ -293,18 +310,31 @@ def ask_at_the_prompt(decision: Decision) -> str:
 
 
 def _run_on_sheet(
-    intent: Intent, seed: int | None, options: RollUnderOptions, json: bool, ask: bool
+    path: Path,
+    intent: SufferHitIntent | SufferCorruptionIntent,
+    seed: int | None,
+    options: RollUnderOptions,
+    json: bool,
+    ask: bool,
+    mutation_table: dict[str, Any] | None = None,
 ) -> None:
-    """Apply a rule to a sheet: the events, then the new sheet (all of it with --json)."""
-    policy = ask_at_the_prompt if ask else no_rerolls
-    outcome = _finished(resolve(intent, dice_source(seed), options, policy), json)
+    """Seat the sheet as c1 (with the group's mutation table, if given) and play the rule on
+    it: the events, then the new sheet (all of it with --json)."""
+    dice = dice_source(seed)
+    table = SESSION.new(options.model_dump())
+    if mutation_table is not None:
+        table, _ = play(SESSION, table, SetMutationTable(table=mutation_table), dice)
+    sheet = ImportCharacter(sheet=read_sheet(path).model_dump(mode="json"))
+    table, _ = play(SESSION, table, sheet, dice)
+    _, events = _played(table, intent, dice, ask_at_the_prompt if ask else no_rerolls)
+    outcome = _finished(events, json)
     if outcome is None:
         return
-    sheet = outcome.character  # type: ignore[union-attr]
+    after = outcome["character"]
     console.print(
-        f"[bold]{escape(sheet.name)}[/bold]: health {sheet.health} of {sheet.max_health}, "
-        f"corruption {sheet.corruption}, omens {sheet.omens}"
-        + (f", [red]dead ({escape(sheet.death)})[/red]" if sheet.death else "")
+        f"[bold]{escape(after['name'])}[/bold]: health {after['health']} of "
+        f"{after['max_health']}, corruption {after['corruption']}, omens {after['omens']}"
+        + (f", [red]dead ({escape(after['death'])})[/red]" if after["death"] else "")
     )
 
 
@@ -397,12 +427,12 @@ def damage_command(
     damage = parse_damage(die)
     hit_data = {"armour": armour, "direct": direct}
     hit_data |= {"dice": damage} if isinstance(damage, DamageDice) else {"amount": damage}
-    hit = validated(Hit, hit_data, "the hit")
+    validated(Hit, hit_data, "the hit")  # bounds refused before a die is rolled
     if character is not None:
         if health is not None or max_health is not None:
             raise RollUnderDataError("--health and --max-health come from the --character sheet")
-        intent = SufferHit(character=read_sheet(character), hit=hit)
-        _run_on_sheet(intent, seed, options, json, ask)
+        intent = SufferHitIntent(character="c1", damage=die.strip(), armour=armour, direct=direct)
+        _run_on_sheet(character, intent, seed, options, json, ask)
         return
     if ask:
         raise RollUnderDataError("--ask makes the decisions of a --character sheet")
@@ -468,10 +498,8 @@ def corruption_command(
     if character is not None:
         if total is not None or health is not None or max_health is not None:
             raise RollUnderDataError("--total and health come from the --character sheet")
-        sheet = read_sheet(character)
-        data = {"character": sheet, "gain": gain, "mutation_table": table}
-        intent = validated(SufferCorruption, data, "corruption")
-        _run_on_sheet(intent, seed, options, json, ask)
+        intent = SufferCorruptionIntent(character="c1", gain=gain)
+        _run_on_sheet(character, intent, seed, options, json, ask, table)
         return
     if ask:
         raise RollUnderDataError("--ask makes the decisions of a --character sheet")
@@ -720,18 +748,16 @@ def odds_corruption(
 
 
 def showcase(seed: int) -> None:
-    """For `tabletop showcase`: three hits through the rules machine, then their exact odds."""
+    """For `tabletop showcase`: three hits played at a table, then their exact odds."""
     console.print(Rule("The d20 roll-under Core Rules: exploding damage and critical damage"))
-    ash = Character(
-        name="Ash", abilities={"STR": 12, "AGI": 10, "WIT": 9}, max_health=14, health=14
-    )
-    hit = Hit(dice=DamageDice(sides=8), armour=1)
+    ash = {"name": "Ash", "abilities": {"STR": 12, "AGI": 10, "WIT": 9}, "max_health": 14}
     dice = dice_source(seed)
+    table, _ = play(SESSION, SESSION.new(), ImportCharacter(sheet=ash | {"health": 14}), dice)
     console.print("Ash (health 14, armour 1) takes three d8 hits that explode on an 8:")
     for _ in range(3):
-        outcome = _finished(resolve(SufferHit(character=ash, hit=hit), dice), json=False)
-        ash = outcome.character  # type: ignore[union-attr]
-    odds = damage_odds(DamageDice(sides=8), hit.armour, exact_up_to=14)
+        table, events = _played(table, SufferHitIntent(character="c1", damage="d8", armour=1), dice)
+        _finished(events, json=False)
+    odds = damage_odds(DamageDice(sides=8), 1, exact_up_to=14)
     critical = odds.critical(14, 14)
     console.print(
         f"exactly, one such hit at full health: mean damage {odds.mean}, "

@@ -25,10 +25,12 @@ from tabletop.session import (
     RollMode,
     Session,
     Visibility,
+    controls,
     hidden,
     in_mode,
     note,
     offer,
+    owner_for,
 )
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.checks import check, check_against, contest
@@ -293,7 +295,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
             ]
         everyone = tuple(state.characters)
-        mine = tuple(c for c, seat in state.characters.items() if _controls(member, seat.owner))
+        mine = tuple(c for c, seat in state.characters.items() if controls(member, seat.owner))
         up = tuple(c for c in mine if state.characters[c].sheet.life == "up")
         if up:
             found.append(
@@ -487,7 +489,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         member: Member,
         dice: DiceSource,
     ) -> tuple[Ap2d6Table, list[Event]]:
-        owner = _owner(intent.owner, member)
+        owner = owner_for(intent.owner, member)
         if isinstance(intent, ImportCharacter):
             sheet, events = validated(Character, intent.sheet, "the sheet"), []
         elif intent.method == "point-buy":
@@ -670,18 +672,6 @@ class Ap2d6Session(Session[Ap2d6Table]):
 
 
 # helpers ----------------------------------------------------------------------------------
-
-
-def _controls(member: Member, owner: str) -> bool:
-    return member.is_gm or member.id == owner
-
-
-def _owner(asked: str | None, member: Member) -> str:
-    if asked is None or asked == member.id:
-        return member.id
-    if not member.is_gm:
-        raise PermissionDenied("only the GM makes a character for someone else")
-    return asked
 
 
 def _in(fight: Combat, name: str) -> bool:

@@ -24,9 +24,11 @@ from tabletop.session import (
     RollMode,
     Session,
     closed_offer,
+    controls,
     in_mode,
     note,
     offer,
+    owner_for,
 )
 from tabletop.systems.constitution.character import (
     ABILITIES,
@@ -182,7 +184,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
                 ),
                 offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
             ]
-        mine = tuple(c for c, seat in state.characters.items() if _controls(member, seat.owner))
+        mine = tuple(c for c, seat in state.characters.items() if controls(member, seat.owner))
         if mine:
             found += [
                 offer(
@@ -305,7 +307,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         member: Member,
         dice: DiceSource,
     ) -> tuple[ConstitutionTable, list[Event]]:
-        owner = _owner(intent.owner, member)
+        owner = owner_for(intent.owner, member)
         if isinstance(intent, ImportCharacter):
             sheet, events = build(Character, intent.sheet), []
         else:
@@ -342,7 +344,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         seat = state.characters.get(intent.character)
         if seat is None:
             raise ConstitutionError(f"no character {intent.character!r} at this table")
-        if not _controls(member, seat.owner):
+        if not controls(member, seat.owner):
             raise PermissionDenied(f"{seat.sheet.name} is not {member.name or member.id}'s")
         fighter = Combatant.of(seat.sheet, side=intent.side, ac=intent.ac)
         fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
@@ -366,18 +368,6 @@ class ConstitutionSession(Session[ConstitutionTable]):
 
 
 # helpers ----------------------------------------------------------------------------------
-
-
-def _controls(member: Member, owner: str) -> bool:
-    return member.is_gm or member.id == owner
-
-
-def _owner(asked: str | None, member: Member) -> str:
-    if asked is None or asked == member.id:
-        return member.id
-    if not member.is_gm:
-        raise PermissionDenied("only the GM makes a character for someone else")
-    return asked
 
 
 def _actor(fight: Combat, action: Any) -> str | None:

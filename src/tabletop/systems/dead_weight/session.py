@@ -15,7 +15,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
-from tabletop.errors import PermissionDenied
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -27,10 +26,12 @@ from tabletop.session import (
     Session,
     Visibility,
     closed_offer,
+    controls,
     hidden,
     in_mode,
     note,
     offer,
+    owner_for,
 )
 from tabletop.systems.dead_weight.attribute_test import (
     AttributeTest,
@@ -448,12 +449,12 @@ class DeadWeightSession(Session[DeadWeightTable]):
                 offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
             ]
         for cid, making in state.making.items():
-            if _controls(member, making.owner):
+            if controls(member, making.owner):
                 found += _creation_offers(cid, making.creation)
         mine = tuple(
             cid
             for cid, seat in state.characters.items()
-            if _controls(member, seat.owner)
+            if controls(member, seat.owner)
             and not (state.exchange and state.testing and cid in state.exchange.taking_part)
         )
         if not mine:
@@ -617,7 +618,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             rest = {k: v for k, v in state.making.items() if k != intent.character}
             state = state.model_copy(update={"making": rest})
             return _seated(state, intent.character, making.owner, creation, events)
-        owner = _owner(intent.owner, member)
+        owner = owner_for(intent.owner, member)
         cid = f"c{state.next_id}"
         state = state.model_copy(update={"next_id": state.next_id + 1})
         if isinstance(intent, ImportCharacter):
@@ -902,19 +903,6 @@ def _wait(sheet: Character, turns: int) -> tuple[Character, list[RulesEvent]]:
         sheet, more = pass_fainted_turn(sheet)
         events += more
     return sheet, events
-
-
-def _controls(member: Member, owner: str) -> bool:
-    return member.is_gm or member.id == owner
-
-
-def _owner(asked: str | None, member: Member) -> str:
-    """Whom a new character belongs to: the asker, or anyone the GM names."""
-    if asked is None or asked == member.id:
-        return member.id
-    if not member.is_gm:
-        raise PermissionDenied("only the GM makes a character for someone else")
-    return asked
 
 
 def _sheet_of(state: DeadWeightTable, cid: str) -> Character:

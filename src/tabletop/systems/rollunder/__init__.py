@@ -4,7 +4,9 @@ exploding damage and armour, critical damage and injuries, corruption, omens and
 Rules that can stop for a decision (an omen re-roll, a death save, the GM's pick) run as a
 `Resolution`: begin it with an intent and a dice source, answer `decision.choices` one at a
 time, read `outcome` and `events` at the end. Rules without decisions are plain functions
-returning the new sheet and its events. Readings of unclear rules: docs/rules/rollunder.md.
+returning the new sheet and its events. `SESSION` plays them all at a shared table, where
+each decision goes to the member who must make it. Readings of unclear rules:
+docs/rules/rollunder.md.
 
 >>> from tabletop.dice import FixedDice
 >>> hero = Character(name="Ash", abilities={"STR": 12, "AGI": 10, "WIT": 9},
@@ -35,7 +37,13 @@ from tabletop.systems.rollunder.carrying import (
     place,
     remove,
 )
-from tabletop.systems.rollunder.character import Character, Injury, check_sheet
+from tabletop.systems.rollunder.character import (
+    Character,
+    Injury,
+    check_sheet,
+    read_sheet,
+    sheet_from,
+)
 from tabletop.systems.rollunder.contests import Contest, ContestOutcome, Place, Side
 from tabletop.systems.rollunder.corruption import (
     CorruptionOutcome,
@@ -92,12 +100,20 @@ from tabletop.systems.rollunder.resolution import (
     no_rerolls,
     resolve,
 )
+from tabletop.systems.rollunder.session import (
+    SESSION,
+    RollUnderSession,
+    outcome_of,
+    rules_events,
+)
+from tabletop.systems.rollunder.table import RollUnderTable
 
 __all__ = [
     "AGI",
     "ARMOUR_CAP",
     "BURIAL_COST",
     "MAX_FOLLOWERS",
+    "SESSION",
     "STR",
     "WIT",
     "AbilityOutcome",
@@ -134,6 +150,8 @@ __all__ = [
     "RollUnderDataError",
     "RollUnderError",
     "RollUnderOptions",
+    "RollUnderSession",
+    "RollUnderTable",
     "Roller",
     "ScoreOutcome",
     "ScoreRoll",
@@ -165,16 +183,20 @@ __all__ = [
     "loyalty_roll",
     "needs_both_hands",
     "no_rerolls",
+    "outcome_of",
     "parse_damage",
     "passes",
     "place",
+    "read_sheet",
     "recover_omens",
     "recruit_follower",
     "remove",
     "replace_character",
     "reroll_failures",
     "resolve",
+    "rules_events",
     "save_from_death",
+    "sheet_from",
     "spend_omens",
     "stretch",
 ]

@@ -7,11 +7,14 @@ A sheet is plain data; the rules return a new sheet rather than changing one.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from pydantic import Field, ValidationError, model_validator
 
-from tabletop.data import describe
+from tabletop.data import describe, read_data_file
 from tabletop.systems.rollunder.carrying import Load, check_hands
-from tabletop.systems.rollunder.errors import RollUnderError
+from tabletop.systems.rollunder.errors import RollUnderDataError, RollUnderError, validated
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import Model
 
@@ -137,3 +140,13 @@ def check_sheet(character: Character, options: RollUnderOptions) -> Character:
     if character.load is not None:
         check_hands(character.load, options)
     return character
+
+
+def sheet_from(data: Any, origin: str = "the sheet") -> Character:
+    """A sheet from JSON-like data, or one `RollUnderDataError` naming the first problem."""
+    return validated(Character, data, origin)
+
+
+def read_sheet(path: str | Path) -> Character:
+    """A character sheet from a JSON (or TOML) file, as `--json` prints a sheet, checked."""
+    return sheet_from(read_data_file(path, RollUnderDataError), str(path))

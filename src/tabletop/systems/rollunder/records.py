@@ -87,6 +87,7 @@ EventKind = Literal[
     "burial",
     "replacement",
     "follower",
+    "carrying",
 ]
 
 

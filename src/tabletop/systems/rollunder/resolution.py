@@ -91,11 +91,13 @@ class Decision(Model):
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """Where the answers lead: the events so far and the open request or the outcome."""
+    """Where the answers lead: the events so far and the open request, with the decision it
+    puts, or the outcome."""
 
     events: tuple[Event, ...]
     request: Request | None
     outcome: Outcome | None
+    decision: Decision | None = None
 
 
 class _Run:
@@ -146,6 +148,10 @@ class _Run:
             return None
         return _decision(self.request, self.results, self.rerolls, self.options)
 
+    def where(self) -> Replay:
+        """Where the run stands now."""
+        return Replay(tuple(self.log), self.request, self.outcome, self.decision())
+
     def choose(self, choice: str, dice: DiceSource) -> None:
         """Answer the open decision with one of its choices, then settle up to the next."""
         decision = self.decision()
@@ -182,17 +188,24 @@ class Resolution(Model):
         cls, intent: Intent, dice: DiceSource, options: RollUnderOptions | None = None
     ) -> Resolution:
         """Start a rule and run it to its first real decision (or to its end)."""
+        return cls.start(intent, dice, options)[0]
+
+    @classmethod
+    def start(
+        cls, intent: Intent, dice: DiceSource, options: RollUnderOptions | None = None
+    ) -> tuple[Resolution, Replay]:
+        """`begin`, and where the rule stands, read from the same live run (a table that
+        tells every step needs both, and a second replay would double the cost)."""
         start = cls(intent=intent, options=options or RollUnderOptions())
         run = _Run(start.intent, start.options)
         run.settle(dice)
-        return start._at(run)
+        return start._at(run), run.where()
 
     # -- reading -------------------------------------------------------------------------
 
     def replay(self) -> Replay:
         """Run the rule through the answers given so far, checking each fits its request."""
-        run = self._resumed()
-        return Replay(tuple(run.log), run.request, run.outcome)
+        return self._resumed().where()
 
     @property
     def finished(self) -> bool:
@@ -219,9 +232,13 @@ class Resolution(Model):
 
     def choose(self, choice: str, dice: DiceSource) -> Resolution:
         """Answer the open decision with one of its choices and advance."""
+        return self.answer(choice, dice)[0]
+
+    def answer(self, choice: str, dice: DiceSource) -> tuple[Resolution, Replay]:
+        """`choose`, and where the rule stands after it, from the same live run."""
         run = self._resumed()
         run.choose(choice, dice)
-        return self._at(run)
+        return self._at(run), run.where()
 
     def _resumed(self) -> _Run:
         """The rule run live through the saved answers (each checked against its request),
