@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.campaigns import CampaignError, read_campaign
+from tabletop.cli.app import main
 from tabletop.systems.dead_weight import Attribute
 from tests.cli.helpers import run
 from tests.systems.dead_weight.helpers import character
@@ -19,25 +20,26 @@ from tests.systems.dead_weight.helpers import character
 DOOM = '{"kind": "new-tracker", "name": "doom", "tracker_kind": "doom", "segments": 6}'
 
 
-@pytest.fixture
-def crypt(capsys, tmp_path) -> Path:
-    """A Dead Weight campaign with Amber and Brom, and a doom tracker two segments in."""
-    path = tmp_path / "crypt.json"
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> str:
+    """A Dead Weight campaign with Amber and Brom, and a doom tracker two segments in,
+    made once through the commands (copied for each test)."""
+    folder = tmp_path_factory.mktemp("crypt")
+    path = folder / "crypt.json"
     for name in ("Amber", "Brom"):
         sheet = character(Attribute.DEX, score=2, name=name)
-        (tmp_path / f"{name}.json").write_text(sheet.model_dump_json())
-    assert run(capsys, "campaign", "new", str(path), "--system", "dead-weight").code == 0
-    added = run(
-        capsys,
-        "campaign",
-        "add",
-        str(path),
-        *(str(tmp_path / f"{n}.json") for n in ("Amber", "Brom")),
-    )
-    assert added.code == 0, added.err
-    assert run(capsys, "campaign", "act", str(path), DOOM).code == 0
-    advance = '{"kind": "advance-tracker", "name": "doom", "points": 2}'
-    assert run(capsys, "campaign", "act", str(path), advance).code == 0
+        (folder / f"{name}.json").write_text(sheet.model_dump_json())
+    main(["campaign", "new", str(path), "--system", "dead-weight"])
+    main(["campaign", "add", str(path), *(str(folder / f"{n}.json") for n in ("Amber", "Brom"))])
+    main(["campaign", "act", str(path), DOOM])
+    main(["campaign", "act", str(path), '{"kind": "advance-tracker", "name": "doom", "points": 2}'])
+    return path.read_text()
+
+
+@pytest.fixture
+def crypt(template, tmp_path) -> Path:
+    path = tmp_path / "crypt.json"
+    path.write_text(template)
     return path
 
 
