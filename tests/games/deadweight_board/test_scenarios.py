@@ -12,7 +12,7 @@ import pytest
 
 from tabletop.games.deadweight_board.actions import ACT, FATE, GIVE, LOOT, PASS, STEP_1, STEP_2
 from tabletop.games.deadweight_board.board import EM, PE, RU
-from tabletop.games.deadweight_board.rules import _evac_choices
+from tabletop.games.deadweight_board.flow import evac_choices
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     EVAC,
@@ -480,7 +480,7 @@ def test_t37_the_last_mariner_then_the_final_round():
     t.mariner(BLUE, "P2|P3").at(RED, "P1").hold(RED, Di=1, Em=2, Pe=1, Ru=1)
     t.do(STEP_1, trade(3))
     assert t.s.phase == EVAC
-    assert _evac_choices(t.s) == [115 + BLUE * 4 + 3]
+    assert evac_choices(t.s) == [115 + BLUE * 4 + 3]
     t.do(115 + BLUE * 4 + 3)
     assert t.s.dep == -1 and t.s.end_triggered
     assert t.items(RED) == {"Em": 2, "Pe": 1, "Ru": 1, "Di": 1, "LR": 1}

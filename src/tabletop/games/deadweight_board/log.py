@@ -26,6 +26,9 @@ from tabletop.games.deadweight_board.rules import apply_in_place, describe, roll
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import CHANCE, CHANCE_NAMES, COLOURS, OVER, State
 
+LOG_VERSION = 2
+"""Version 2 numbers chance outcomes after the decisions (`actions.NUM_ACTIONS` on); logs
+of version 1 numbered them from 1000 and no longer replay."""
 MAX_LOG_LINE_BYTES = 1_000_000
 MAX_LOG_LINES = 50_000_000
 
@@ -38,6 +41,7 @@ def setup_line(game: int, seed: int, bots: list[str], state: State) -> str:
     return json.dumps(
         {
             "type": "setup",
+            "version": LOG_VERSION,
             "game": game,
             "seed": seed,
             "players": state.n,
@@ -171,6 +175,11 @@ class _Replay:
     """One game being re-executed from its setup line."""
 
     def __init__(self, record: dict[str, Any]) -> None:
+        if record.get("version") != LOG_VERSION:
+            raise _Mismatch(
+                f"the log is version {record.get('version', 1)}, this tabletop reads version "
+                f"{LOG_VERSION} (action numbers changed); simulate again to write a new log"
+            )
         try:
             config = DeadweightConfig.model_validate(record["config"])
             self.seed = int(record["seed"])

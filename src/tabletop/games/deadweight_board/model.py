@@ -24,7 +24,7 @@ from tabletop.games.deadweight_board.board import (
 )
 from tabletop.games.deadweight_board.config import DeadweightConfig, GemName, PlankSpot
 from tabletop.games.deadweight_board.errors import StateError
-from tabletop.games.deadweight_board.rules import RESUME_POINTS
+from tabletop.games.deadweight_board.flow import RESUME_POINTS
 from tabletop.games.deadweight_board.ship import Ship
 from tabletop.games.deadweight_board.state import (
     CHANCE,

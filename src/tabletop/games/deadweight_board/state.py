@@ -13,9 +13,8 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
+from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.ship import Ship
-
-COLOURS = ("Red", "Blue", "Green", "Yellow")
 
 # What kind of node the game is at (`State.phase`).
 (
