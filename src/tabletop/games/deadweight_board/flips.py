@@ -36,7 +36,7 @@ def apply_flip(s: State, action: int) -> None:
         s.pool[item] = s.chests[chest * 6 + item]
         s.chests[chest * 6 + item] = 0
     s.emptied |= 1 << chest
-    record(s, "chest_opened", player=p, items=pool_text(s), may_keep=FLIPPER_KEEPS)
+    record(s, "chest_opened", player=p, by="flip", items=pool_text(s), may_keep=FLIPPER_KEEPS)
     if s.flooded == (1 << PLANKS) - 1:
         s.stage = EVACUATION
         record(s, "evacuation_begins")

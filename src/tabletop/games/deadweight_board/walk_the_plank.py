@@ -41,7 +41,9 @@ def wtp_roll(s: State, outcome: int) -> None:
     s.wtp_won = True
     total = sum(s.pool)
     s.keep_left = keep_allowance(total)
-    record(s, "chest_opened", player=p, items=pool_text(s), may_keep=s.keep_left)
+    record(
+        s, "chest_opened", player=p, by="walk_the_plank", items=pool_text(s), may_keep=s.keep_left
+    )
     tally(s, "wtp:items", total)
     if total:
         s.phase = WTP_KEEP
