@@ -177,7 +177,7 @@ def event_text(event: dict[str, Any], state: State, viewer: int) -> Text | None:
     if seat is not None and viewer not in (seat, ALL_SEEING):
         return Text("  " + event_hint(event))
     line = event_line(event)
-    if line is None:
+    if line is None or event["kind"] == "turn":  # the board view marks a human's turn
         return None
     if event["kind"] != "roll":
         return Text("  " + line)

@@ -25,6 +25,7 @@ from tabletop.games.deadweight_board.board import (
 from tabletop.games.deadweight_board.config import DeadweightConfig, GemName, PlankSpot
 from tabletop.games.deadweight_board.errors import StateError
 from tabletop.games.deadweight_board.flow import RESUME_POINTS
+from tabletop.games.deadweight_board.reachable import check_reachable
 from tabletop.games.deadweight_board.ship import Ship
 from tabletop.games.deadweight_board.state import (
     CHANCE,
@@ -319,6 +320,7 @@ def _load_machine(state: State, machine: Machine) -> None:
     state.aborted = machine.aborted
     state.winners = list(machine.winners)
     _check_machine(state)
+    check_reachable(state)
 
 
 def _check_machine(state: State) -> None:

@@ -13,6 +13,7 @@ def _mariner(e: dict[str, Any]) -> str:
 
 
 _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "turn": lambda e: f"turn {e['turn']}: {COLOURS[e['player']]}",
     "move": lambda e: f"{COLOURS[e['player']]} moves {e['start']} → {e['end']} by {e['by']}",
     "gain": lambda e: f"{COLOURS[e['player']]} gains {e['item']} ({e['source'].replace('_', ' ')})",
     "rope_returned": lambda e: f"{COLOURS[e['player']]} already has 2 ropes; the rope goes back",

@@ -72,6 +72,9 @@ class Ship:
             else _QUADRANT.get(PLANK_NAMES[plank], 4)
             for plank in range(PLANKS)
         )
+        self.planks_of_chest = tuple(
+            tuple(k for k in range(PLANKS) if self.chest_of_plank[k] == c) for c in range(5)
+        )
         self.wtp = self.kind.index(KIND_BY_NAME["walk_the_plank"])
         self.wtp_chest = self.chest_of_plank[self.wtp]
         self.cards = tuple(
