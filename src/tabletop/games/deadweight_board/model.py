@@ -260,6 +260,8 @@ def from_model(model: GameStateModel) -> State:
     for c, chest in enumerate(model.chests):
         state.chests[c * 6 : c * 6 + 6] = chest.counts()
     state.crates = [model.crates.get(gem, 0) for gem in ITEM_NAMES[:4]]  # type: ignore[call-overload]
+    if (model.supply is None) != (model.config.supply == "unlimited"):
+        raise StateError("the supply is counted exactly when the config makes it finite")
     state.supply = None if model.supply is None else model.supply.counts()
     state.lantern = PLANK_BY_NAME[model.lantern]
     for m, mariner in enumerate(model.mariners):
@@ -284,6 +286,8 @@ def from_model(model: GameStateModel) -> State:
 def _load_machine(state: State, machine: Machine) -> None:
     if machine.phase not in PHASE_NAMES or machine.stage not in STAGE_NAMES:
         raise StateError(f"unknown phase {machine.phase!r} or stage {machine.stage!r}")
+    if machine.chance is not None and machine.chance not in CHANCE_NAMES:
+        raise StateError(f"unknown chance event {machine.chance!r}")
     state.phase = PHASE_NAMES.index(machine.phase)
     state.chance = CHANCE_NAMES.index(machine.chance) if machine.chance else -1
     state.stage = STAGE_NAMES.index(machine.stage)

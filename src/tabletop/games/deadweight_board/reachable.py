@@ -28,6 +28,7 @@ from tabletop.games.deadweight_board.config import check_layout
 from tabletop.games.deadweight_board.effects import SPACE_PLANK, holds_anything
 from tabletop.games.deadweight_board.errors import LayoutError, StateError
 from tabletop.games.deadweight_board.flips import FLIPPER_KEEPS, holdable
+from tabletop.games.deadweight_board.flow import R_PLANK, R_WTP_GIVE, R_WTP_KEEP
 from tabletop.games.deadweight_board.rules import legal_actions
 from tabletop.games.deadweight_board.setup import CHEST_2P, CHEST_3_4P
 from tabletop.games.deadweight_board.ship import TRACK_FROM_BS
@@ -222,10 +223,17 @@ def check_place(s: State) -> None:
         raise _refuse("a plank landing needs the player on a plank")
     if phase in _AT_WTP and _plank_of(s, p) != s.ship.wtp:
         raise _refuse("Walk the Plank is resolved on its own plank")
-    busy = s.station_mode or s.trades_done or s.traded or s.mariner_done or s.evac_done
+    fresh = not (
+        s.flip_pending or s.evac_left or s.evac_done or s.emptied or s.wtp_won or s.landing
+    )
+    if phase == MOVE and not (fresh and not busy_flags(s)):
+        raise _refuse("a turn starts with nothing done yet: no trade, landing or flip")
+    if s.traded != bool(s.trades_done):
+        raise _refuse("a visit has traded exactly when a trade of the card was made")
+    busy = busy_flags(s)
     if (busy or s.flip_pending or s.evac_left) and here not in STATIONS and s.stage != ENDED:
         raise _refuse("trades, Mariner steps and fate rolls happen at a station")
-    if phase == PLANK and bool(s.landing & LANTERN_HERE) != (s.lantern == _plank_of(s, p)):
+    if _returns_to_plank(s) and bool(s.landing & LANTERN_HERE) != (s.lantern == _plank_of(s, p)):
         raise _refuse("the lantern's bonus applies exactly when the lantern is on the plank")
     if s.first_block >= 0 and not (
         s.turn == 1 and phase == MOVE and s.first_block == s.lantern and p == s.first_player
@@ -234,6 +242,19 @@ def check_place(s: State) -> None:
     rule = s.ship.config.lantern_setup_rule
     if s.turn == 1 and phase == MOVE and rule == "no_first_landing" and s.first_block < 0:
         raise _refuse("the first move of the game may not end on the lantern (AMB-13)")
+
+
+def _returns_to_plank(s: State) -> bool:
+    """Whether the pending node is the plank landing or leads back to it."""
+    if s.phase == CHANCE:
+        return s.chance in _CONTEST_ROLLS and s.c_resume == R_PLANK
+    resumes = {PLANK: R_PLANK, TAKE_ITEM: s.take_resume, LIMIT: s.limit_resume}
+    return resumes.get(s.phase) == R_PLANK
+
+
+def busy_flags(s: State) -> bool:
+    """Whether this turn's station visit has done anything (traded, a Mariner step, a roll)."""
+    return bool(s.station_mode or s.trades_done or s.traded or s.mariner_done or s.evac_done)
 
 
 def check_chance(s: State) -> None:
@@ -275,7 +296,9 @@ def _check_contest(s: State, kind: int) -> None:
 def check_sharing(s: State) -> None:
     """Items out of a chest are shared out only while a sharing is under way, within what
     each player may keep (seed §Walking the Plank, §Flipping Planks; AMB-39, AMB-47)."""
-    if any(s.pool) and s.phase not in _POOL_PHASES:
+    wtp_limit = s.limit_resume in (R_WTP_KEEP, R_WTP_GIVE)
+    sharing = s.phase in _POOL_PHASES and (s.phase != LIMIT or wtp_limit)
+    if any(s.pool) and not sharing:
         raise _refuse("items lie out of a chest only while they are being shared out")
     if s.phase in (WTP_KEEP, WTP_GIVE) and not any(s.pool):
         raise _refuse("Walk the Plank's sharing needs items to share")

@@ -27,9 +27,9 @@ from tabletop.games.deadweight_board.actions import LANTERN
 from tabletop.games.deadweight_board.board import (
     COLOURS,
     ITEM_BY_NAME,
+    ITEM_NAMES,
     ITEM_SHORT,
     PLANK_BY_NAME,
-    PLANKS,
     SPACE_BY_NAME,
     wall_name,
 )
@@ -44,6 +44,7 @@ from tabletop.games.deadweight_board.state import (
     SETUP_LANTERN,
     State,
 )
+from tabletop.games.deadweight_board.turns import reload_contents
 from tabletop.session import first_problem
 
 _ITEMS = {**ITEM_BY_NAME, **{short: index for index, short in enumerate(ITEM_SHORT)}}
@@ -106,17 +107,17 @@ class Position:
         return self
 
     def holding(self, colour: str, **items: int) -> Position:
-        """Exactly these items in `colour`'s hands (any not named: none)."""
+        """These counts of items in `colour`'s hands (items not named stay as they are)."""
         base = self._seat(colour) * 6
-        counts = {_named(_ITEMS, name, "item"): count for name, count in items.items()}
-        for item in range(6):
-            self._give(self._state.inv, base + item, item, counts.get(item, 0))
+        for name, count in items.items():
+            item = _named(_ITEMS, name, "item")
+            self._give(self._state.inv, base + item, item, count)
         return self
 
     def empty_hands(self) -> Position:
         """Nobody holds anything (not even the rope every player starts with)."""
         for colour in COLOURS[: self._state.n]:
-            self.holding(colour)
+            self.holding(colour, **dict.fromkeys(ITEM_NAMES, 0))
         return self
 
     def chest(self, number: int, **items: int) -> Position:
@@ -134,14 +135,26 @@ class Position:
         return self
 
     def flooded(self, *planks: str) -> Position:
-        """These planks turned to their flooded side."""
+        """These planks flipped to their flooded side in earlier turns: the chest below each
+        was shared out and reloaded at the end of that turn (AMB-08)."""
+        s = self._state
         for plank in planks:
-            self._state.flooded |= 1 << _named(PLANK_BY_NAME, plank, "plank")
+            k = _named(PLANK_BY_NAME, plank, "plank")
+            if not s.flooded >> k & 1:
+                s.flooded |= 1 << k
+                self._reload(s.ship.chest_of_plank[k])
         return self
+
+    def _reload(self, chest: int) -> None:
+        s = self._state
+        reloads = s.ship.config.reload_trigger == "any_emptied"
+        contents = reload_contents(s) if reloads else (0, 0, 0, 0, 0, 0)
+        for item in range(6):
+            self._give(s.chests, chest * 6 + item, item, contents[item])
 
     def evacuation(self) -> Position:
         """Every plank flooded: the evacuation (seed §When All Planks Are Flipped)."""
-        self._state.flooded = (1 << PLANKS) - 1
+        self.flooded(*PLANK_BY_NAME)
         self._state.stage = EVACUATION
         return self
 
