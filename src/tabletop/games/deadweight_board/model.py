@@ -26,7 +26,7 @@ from tabletop.games.deadweight_board.config import DeadweightConfig, GemName, Pl
 from tabletop.games.deadweight_board.errors import StateError
 from tabletop.games.deadweight_board.flow import RESUME_POINTS
 from tabletop.games.deadweight_board.reachable import check_reachable
-from tabletop.games.deadweight_board.ship import Ship
+from tabletop.games.deadweight_board.ship import ship_for
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     CHANCE_NAMES,
@@ -245,7 +245,7 @@ def to_model(state: State) -> GameStateModel:
 
 def from_model(model: GameStateModel) -> State:
     """Rebuild the compact state from a checked model."""
-    ship = Ship(model.config, model.layout)
+    ship = ship_for(model.config, model.layout)
     n = len(model.players)
     state = State(ship, n)
     for p, player in enumerate(model.players):
