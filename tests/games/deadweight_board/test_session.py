@@ -74,8 +74,8 @@ def test_only_the_deciding_seat_acts_and_an_illegal_action_changes_nothing():
 
 
 def test_a_bot_moves_when_anyone_asks_on_its_turn_and_the_fold_repeats_its_choice():
-    """Bots are seats: on a bot's decision any member (or the GM) asks it to move; its
-    seed is drawn from the server's dice, so folding the events repeats the choice."""
+    """ENG-09: bots are seats; on a bot's decision any member (or the GM) asks it to move;
+    its seed is drawn from the server's dice, so folding the events repeats the choice."""
     state = SESSION.new({"turn_cap": 30})
     state, _ = play(state, {"kind": "seat-bot", "bot": "greedy", "seat": None}, GM)
     state, _ = play(state, {"kind": "seat-bot", "bot": "mcts:20", "seat": None}, GM)
@@ -100,7 +100,7 @@ def _bots_started() -> BoardTable:
 
 @pytest.mark.parametrize("bot", ["mcts:0.5s", "mcts:99999", "clever"])
 def test_bots_that_would_not_replay_are_refused(bot):
-    """A time budget (or an unbounded search) would not choose the same way on a fold."""
+    """ENG-09: a time budget (or an unbounded search) would not choose alike on a fold."""
     with pytest.raises(BoardError, match="a table's bot"):
         SESSION.resolve(SESSION.new(), {"kind": "seat-bot", "bot": bot}, GM, SeededDice(0))
 

@@ -199,8 +199,7 @@ class Position:
             s.turns_taken[(s.first_player + offset) % n] = (number - offset + n - 1) // n
         s.active = s.owner = seat
         s.phase, s.chance = MOVE, -1
-        s.flip_pending = s.evac_done = s.wtp_won = s.mariner_done = s.traded = False
-        s.evac_left = s.emptied = s.trades_done = s.station_mode = s.landing = 0
+        s.reset_turn()
         s.pool = [0] * 6
         first_move = number == 1 and s.ship.config.lantern_setup_rule == "no_first_landing"
         s.first_block = s.lantern if first_move else -1

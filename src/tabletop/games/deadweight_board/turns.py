@@ -54,16 +54,7 @@ def start_turn(s: State) -> None:
     p = s.active
     s.turn += 1
     s.turns_taken[p] += 1
-    s.flip_pending = False
-    s.evac_left = 0
-    s.evac_done = False
-    s.emptied = 0
-    s.wtp_won = False
-    s.trades_done = 0
-    s.mariner_done = False
-    s.station_mode = 0
-    s.traded = False
-    s.landing = 0
+    s.reset_turn()
     record(s, "turn", player=p, turn=s.turn)
     if s.skip[p]:
         s.skip[p] -= 1
