@@ -29,10 +29,13 @@ from tabletop.games.deadweight_board.board import (
     PLANK_NAMES,
     SPACE_NAMES,
 )
-from tabletop.games.deadweight_board.errors import BoardDataError, StateError
+from tabletop.games.deadweight_board.config import make_config
+from tabletop.games.deadweight_board.errors import BoardDataError, ReplayError, StateError
+from tabletop.games.deadweight_board.log import replay_lines
 from tabletop.games.deadweight_board.model import state_from_json, state_to_json
 from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
 from tabletop.games.deadweight_board.setup import new_game
+from tabletop.games.deadweight_board.simulate import run_games
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     CHANCE_NAMES,
@@ -212,3 +215,16 @@ def test_saved_states_breaking_a_rule_are_refused_naming_it(path, value, rule):
     saved = json.loads(state_to_json(Position(4).lantern("P3").turn("Red").at("Red", "S2").build()))
     with pytest.raises(StateError, match=rule):
         state_from_json(json.dumps(mutated(saved, path, value)))
+
+
+def test_replay_refuses_a_recorded_position_the_rules_cannot_reach():
+    """`replay` loads every recorded position strictly (ENG-08): a log whose setup puts a
+    player on the start space, under a config that starts everyone on FS, is refused with
+    that rule and its line."""
+    (record,) = run_games(1, ["random"], 2, make_config(turn_cap=4), seed=3, log=True)
+    lines = list(record.log)
+    setup = json.loads(lines[0])
+    setup["state"]["players"][0]["position"] = "start"
+    lines[0] = json.dumps(setup)
+    with pytest.raises(ReplayError, match=r"line 1: unreachable position: .*starts everyone on FS"):
+        replay_lines(lines)

@@ -21,7 +21,7 @@ from tabletop.dice import SeededDice
 from tabletop.errors import TabletopError
 from tabletop.games.deadweight_board.config import DeadweightConfig
 from tabletop.games.deadweight_board.errors import ReplayError
-from tabletop.games.deadweight_board.model import to_model
+from tabletop.games.deadweight_board.model import state_from_json, to_model
 from tabletop.games.deadweight_board.rules import apply_in_place, describe, roll_chance
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import CHANCE, CHANCE_NAMES, COLOURS, OVER, State
@@ -171,6 +171,14 @@ def _parse(number: int, text: str) -> dict[str, Any]:
     return record
 
 
+def _check_recorded(recorded: Any, config: Any) -> None:
+    """A recorded position goes through the strict loader, so one the rules cannot reach is
+    refused with the rule it breaks (docs/rules ENG-08)."""
+    if not isinstance(recorded, dict):
+        raise _Mismatch("the line records no game state")
+    state_from_json(json.dumps({**recorded, "config": config}))
+
+
 class _Replay:
     """One game being re-executed from its setup line."""
 
@@ -187,6 +195,8 @@ class _Replay:
         except (KeyError, TypeError, ValueError, ValidationError) as error:
             raise _Mismatch(f"bad setup line ({error.__class__.__name__})") from None
         self.game = record.get("game")
+        self.config = record["config"]
+        _check_recorded(record.get("state"), self.config)
         self.dice = SeededDice(self.seed)
         self.state = new_game(players, config, self.dice)
         if _state_dict(self.state) != record.get("state"):
@@ -230,5 +240,6 @@ class _Replay:
         for key, value in _result(state).items():
             if record.get(key) != value:
                 raise _Mismatch(f"{key} differ: replay gives {value}, log says {record.get(key)}")
+        _check_recorded(record.get("state"), self.config)
         if record.get("state") != _state_dict(state):
             raise _Mismatch("the final state differs from the one recorded")
