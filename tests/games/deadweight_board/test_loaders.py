@@ -151,7 +151,7 @@ def mutated(data: dict, path: tuple, value: Any) -> dict:
     return copy
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
     steps=st.integers(0, 400),
