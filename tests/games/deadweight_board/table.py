@@ -1,11 +1,16 @@
-"""A test table: the reference layout L0, players placed by hand, dice fixed in advance."""
+"""A test table: the reference layout L0, a position arranged by name through the public
+builder (`Position`, checked like any loaded game), dice fixed in advance, actions by their
+named constants or names."""
 
 from __future__ import annotations
 
-from tabletop.dice import FixedDice, SeededDice
+from tabletop.dice import FixedDice
+from tabletop.games.deadweight_board import Position, action_named
 from tabletop.games.deadweight_board.actions import (
     DEPLOY,
+    EVAC,
     FLIP,
+    GIVE,
     LANTERN,
     ROPE,
     SHORTCUT_TO,
@@ -16,19 +21,16 @@ from tabletop.games.deadweight_board.actions import (
     TRADE,
 )
 from tabletop.games.deadweight_board.board import (
+    COLOURS,
     ITEM_BY_NAME,
+    ITEM_SHORT,
     PLANK_BY_NAME,
     SPACE_BY_NAME,
+    WALLS,
     wall_name,
 )
-from tabletop.games.deadweight_board.config import make_config
-from tabletop.games.deadweight_board.rules import (
-    apply_in_place,
-    legal_actions,
-    roll_chance,
-)
-from tabletop.games.deadweight_board.setup import new_game
-from tabletop.games.deadweight_board.state import CHANCE, MOVE, State
+from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
+from tabletop.games.deadweight_board.state import CHANCE, State
 
 RED, BLUE, GREEN, YELLOW = range(4)
 TC_TEST = {
@@ -44,16 +46,7 @@ t4 {Em,Pe,Ru,Di}→3."""
 
 
 def item(name: str) -> int:
-    return ITEM_BY_NAME[
-        {
-            "Em": "emerald",
-            "Pe": "pearl",
-            "Ru": "ruby",
-            "Di": "diamond",
-            "Rope": "rope",
-            "LR": "life_ring",
-        }.get(name, name)
-    ]
+    return ITEM_SHORT.index(name) if name in ITEM_SHORT else ITEM_BY_NAME[name]
 
 
 def space(name: str) -> int:
@@ -65,57 +58,85 @@ def plank(name: str) -> int:
 
 
 class Table:
-    """A game on the reference layout with every deck card TC-TEST and crates of 5."""
+    """A game on the reference layout with every deck card TC-TEST and crates of 5.
+
+    Arranging methods (`fresh_turn`, `at`, `hold`, …) edit a `Position`; the first look or
+    move builds it, so a scenario is checked as a whole, like a saved game."""
 
     def __init__(self, players: int = 4, lantern: str = "P3", **options: object) -> None:
-        config = make_config(layout="reference", trade_deck=[TC_TEST] * 6, **options)
-        self.state = new_game(players, config, SeededDice(1))
-        self.state.events = []
+        self._position: Position | None = Position(
+            players, seed=1, layout="reference", trade_deck=[TC_TEST] * 6, **options
+        ).lantern(lantern)
+        self._state: State | None = None
         self.dice = FixedDice([])
-        apply_in_place(self.state, LANTERN + plank(lantern))
 
     @property
     def s(self) -> State:
-        return self.state
+        """The game state, for reading; arrange it with the methods below."""
+        if self._position is not None:
+            self._state = self._position.build()
+            self._state.events = []
+            self._position = None
+        assert self._state is not None
+        return self._state
 
-    # --- arranging a scenario --------------------------------------------------------
+    def _arrange(self) -> Position:
+        if self._position is None:
+            self._position = Position.of(self.s)
+            self._state = None
+        return self._position
+
+    # --- arranging a scenario (the public builder) ---------------------------------------
 
     def fresh_turn(self, player: int = RED) -> Table:
-        """Start `player`'s turn from scratch (as after setup), without the first-turn rule."""
-        s = self.state
-        s.first_block = -1
-        s.active = player
-        s.owner = player
-        s.phase = MOVE
+        """Start `player`'s turn from scratch, after the first round (so without the first
+        move's lantern rule)."""
+        self._arrange().turn(COLOURS[player])
         return self
 
     def empty_hands(self) -> Table:
         """Notes §0: a player holds exactly what the scenario lists."""
-        self.state.inv = [0] * len(self.state.inv)
+        self._arrange().empty_hands()
         return self
 
     def hold(self, player: int, **items: int) -> Table:
-        base = player * 6
-        for name, count in items.items():
-            self.state.inv[base + item(name)] = count
+        """`player` holds these counts of items (by short name); others stay as they are."""
+        self._arrange().holding(COLOURS[player], **items)
         return self
 
     def at(self, player: int, where: str) -> Table:
-        self.state.pos[player] = space(where)
+        self._arrange().at(COLOURS[player], where)
         return self
 
     def lantern_on(self, where: str) -> Table:
-        self.state.lantern = plank(where)
+        self._arrange().lantern(where)
         return self
 
     def mariner(self, owner: int, wall: str) -> Table:
-        self.state.dep = owner
-        self.state.dep_wall = wall_index(self.state, wall)
+        self._arrange().mariner(COLOURS[owner], wall)
         return self
 
     def flooded(self, *planks: str) -> Table:
-        for name in planks:
-            self.state.flooded |= 1 << plank(name)
+        self._arrange().flooded(*planks)
+        return self
+
+    def evacuation(self, *boats: tuple[int, str]) -> Table:
+        """Every plank flooded, and these (Mariner, lifeboat gem) already evacuated."""
+        position = self._arrange().evacuation()
+        for mariner, gem in boats:
+            position.lifeboat(COLOURS[mariner], gem)
+        return self
+
+    def chest(self, number: int, **items: int) -> Table:
+        self._arrange().chest(number, **items)
+        return self
+
+    def crate(self, gem: str, count: int) -> Table:
+        self._arrange().crate(gem, count)
+        return self
+
+    def skips(self, player: int) -> Table:
+        self._arrange().skips(COLOURS[player])
         return self
 
     # --- playing -----------------------------------------------------------------------
@@ -126,30 +147,33 @@ class Table:
         return self
 
     def settle(self) -> None:
-        s = self.state
+        s = self.s
         while s.phase == CHANCE and self.dice.remaining:
             apply_in_place(s, roll_chance(s, self.dice))
 
-    def do(self, *actions: int) -> Table:
+    def do(self, *actions: int | str) -> Table:
+        """Take actions, by named constant or by name ("steal from Blue")."""
         for action in actions:
             self.settle()
-            apply_in_place(self.state, action)
+            apply_in_place(self.s, action_named(action) if isinstance(action, str) else action)
             self.settle()
         return self
 
     def legal(self) -> list[int]:
-        return legal_actions(self.state)
+        return legal_actions(self.s)
 
     def items(self, player: int) -> dict[str, int]:
-        names = ("Em", "Pe", "Ru", "Di", "Rope", "LR")
-        return {n: c for n, c in zip(names, self.state.items(player), strict=True) if c}
+        return {n: c for n, c in zip(ITEM_SHORT, self.s.items(player), strict=True) if c}
+
+    def chest_items(self, number: int) -> list[int]:
+        return self.s.chests[(number - 1) * 6 : number * 6]
 
     def events(self, kind: str) -> list[dict]:
-        return [e for e in self.state.events or [] if e["kind"] == kind]
+        return [e for e in self.s.events or [] if e["kind"] == kind]
 
 
-def wall_index(state: State, name: str) -> int:
-    return next(w for w, wall in enumerate(state.ship.walls) if wall_name(wall) == name)
+def wall_index(name: str) -> int:
+    return next(w for w, wall in enumerate(WALLS) if wall_name(wall) == name)
 
 
 def rope_to(where: str) -> int:
@@ -172,6 +196,10 @@ def take_item(name: str) -> int:
     return TAKE_ITEM + item(name)
 
 
+def give(name: str, player: int) -> int:
+    return GIVE + item(name) * 4 + player
+
+
 def lantern_to(where: str) -> int:
     return LANTERN + plank(where)
 
@@ -189,5 +217,9 @@ def trade(number: int) -> int:
     return TRADE + number - 1
 
 
-def deploy(state: State, wall: str) -> int:
-    return DEPLOY + wall_index(state, wall)
+def deploy(wall: str) -> int:
+    return DEPLOY + wall_index(wall)
+
+
+def evacuate(mariner: int, gem: str) -> int:
+    return EVAC + mariner * 4 + item(gem)

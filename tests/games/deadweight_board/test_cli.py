@@ -278,25 +278,24 @@ def test_play_shows_what_a_player_needs_and_asks_only_real_questions(capsys):
     from rich.console import Console
 
     from tabletop.cli.deadweight_board.render import board_view, choice_label, event_text
-    from tabletop.games.deadweight_board.actions import LOOT
-    from tabletop.games.deadweight_board.board import ITEM_SHORT, PLANK_BY_NAME, SPACE_BY_NAME
+    from tabletop.games.deadweight_board import Position
+    from tabletop.games.deadweight_board.actions import LOOT, STEP_1
+    from tabletop.games.deadweight_board.observe import TABLE
     from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions
     from tabletop.games.deadweight_board.setup import new_game
-    from tabletop.games.deadweight_board.state import PLANK
 
     state = new_game(2, dice=3)
     screen = Console(width=120, record=True)
-    screen.print(board_view(state))
+    screen.print(board_view(state, TABLE))
     assert "🏮" not in screen.export_text()
     apply_in_place(state, legal_actions(state)[0])
-    screen.print(board_view(state))
+    screen.print(board_view(state, TABLE))
     assert "🏮" in screen.export_text()
 
-    state.pos[0] = SPACE_BY_NAME["S2"]  # take loot names the gem of that plank's card
-    state.phase, state.owner = PLANK, 0
-    gem = ITEM_SHORT[state.ship.loot[PLANK_BY_NAME["S2"]]]
-    assert choice_label(state, LOOT) == f"take loot ({gem})"
-    line = event_text({"kind": "mariner_on", "player": 0, "wall": "S1|S2"})
+    state = Position(2).lantern("P3").turn("Red").at("Red", "S1").build()
+    apply_in_place(state, STEP_1)  # take loot on S2 names the gem of its card: Pe on L0
+    assert choice_label(state, LOOT) == "take loot (Pe)"
+    line = event_text({"kind": "mariner_on", "player": 0, "wall": "S1|S2"}, state, TABLE)
     assert line is not None and "wall S1|S2" in line.plain
 
     _, out, _ = _run(

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.dice import SeededDice
+from tabletop.games.deadweight_board.actions import NUM_ACTIONS
 from tabletop.games.deadweight_board.board import MAX_LOOT, MAX_ROPES
 from tabletop.games.deadweight_board.config import make_config
 from tabletop.games.deadweight_board.errors import IllegalActionError
@@ -210,7 +211,7 @@ def test_clones_are_independent_and_illegal_actions_change_nothing(seed, steps):
         action = chooser.choice(legal_actions(state))
         after = apply(state, action)
         assert state.digest() == before == copy.digest()
-        illegal = next(a for a in range(300) if a not in legal_actions(state))
+        illegal = next(a for a in range(NUM_ACTIONS) if a not in legal_actions(state))
         with pytest.raises(IllegalActionError):
             apply_in_place(copy, illegal)
         assert copy.digest() == before

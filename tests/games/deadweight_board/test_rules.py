@@ -8,8 +8,10 @@ import pytest
 
 from tabletop.games.deadweight_board.actions import (
     ACT,
+    CHALLENGE,
     DEAL,
     DEALS,
+    DEPLOY,
     FATE,
     FLOODED_TRADE,
     LOOT,
@@ -21,12 +23,12 @@ from tabletop.games.deadweight_board.actions import (
     TIE_WINNER,
     deals_for,
 )
+from tabletop.games.deadweight_board.actions import EVAC as EVAC_ACTION
 from tabletop.games.deadweight_board.board import DI, EM, FS, PE, PRE_FS, RU, rope_destinations
 from tabletop.games.deadweight_board.rules import chance_outcomes
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     EVAC,
-    EVACUATION,
     FINAL,
     FLIP_PICK,
     LANTERN,
@@ -43,6 +45,7 @@ from tests.games.deadweight_board.table import (
     YELLOW,
     Table,
     deploy,
+    evacuate,
     flip,
     lantern_to,
     plank,
@@ -136,7 +139,13 @@ def test_lantern_setup_rules(rule, forbidden):
 
 def test_skipped_turn_can_move_the_lantern():
     """AMB-29 `lantern_on_skip = move`."""
-    t = Table(lantern_on_skip="move").empty_hands().fresh_turn(RED).flooded("P1").at(RED, "P2")
+    t = (
+        Table(lantern_on_skip="move", flip_order="free")
+        .empty_hands()
+        .fresh_turn(RED)
+        .flooded("P1")
+        .at(RED, "P2")
+    )
     t.do(STEP_1, target(BLUE), lantern_to("P2"))
     assert t.s.phase == LANTERN and t.s.active == BLUE
 
@@ -190,7 +199,14 @@ def test_trade_action_modes(mode, count):
 
 def test_flooded_trade_swaps_a_gem_and_a_life_ring_either_way():
     """Seed §Tile Actions 1 (Opposite); AMB-32."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("S1").at(RED, "FS").hold(RED, Ru=1, LR=1)
+    t = (
+        Table(flip_order="free")
+        .empty_hands()
+        .fresh_turn(RED)
+        .flooded("S1")
+        .at(RED, "FS")
+        .hold(RED, Ru=1, LR=1)
+    )
     t.do(STEP_1)
     trades = [a for a in t.legal() if FLOODED_TRADE <= a < FLOODED_TRADE + 8]
     assert sorted(trades) == sorted(
@@ -202,7 +218,7 @@ def test_flooded_trade_swaps_a_gem_and_a_life_ring_either_way():
 
 def test_flooded_rope_and_life_ring_steal_automatically_but_not_from_the_protected():
     """Seed §Tile Actions 2 and 6 (Opposite); AMB-33, AMB-55."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("P4").at(RED, "P5")
+    t = Table(flip_order="free").empty_hands().fresh_turn(RED).flooded("P4").at(RED, "P5")
     t.hold(BLUE, LR=2).hold(GREEN, LR=1).mariner(GREEN, "P1|P2").at(GREEN, "P1")
     t.do(STEP_1)
     assert target(BLUE) in t.legal() and target(GREEN) not in t.legal()
@@ -213,7 +229,13 @@ def test_flooded_rope_and_life_ring_steal_automatically_but_not_from_the_protect
 
 def test_flooded_steal_as_a_contest():
     """AMB-33 `flooded_steal_contest = true`."""
-    t = Table(flooded_steal_contest=True).empty_hands().fresh_turn(RED).flooded("S2").at(RED, "S1")
+    t = (
+        Table(flooded_steal_contest=True, flip_order="free")
+        .empty_hands()
+        .fresh_turn(RED)
+        .flooded("S2")
+        .at(RED, "S1")
+    )
     t.hold(BLUE, Rope=1)
     t.do(STEP_1, target(BLUE)).roll(6, 1)
     assert t.items(RED) == {"Rope": 1} and t.items(BLUE) == {}
@@ -278,7 +300,7 @@ def test_plain_plank_offers_loot_only():
 
 def test_flooded_walk_the_plank_succeeds_on_three():
     """Seed §Walking the Plank; AMB-38 `wtp_success_flooded`."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("S3").at(RED, "S1")
+    t = Table(flip_order="free").empty_hands().fresh_turn(RED).flooded("S3").at(RED, "S1")
     t.do(STEP_2, ACT).roll(3)
     assert t.s.keep_left == 4
 
@@ -325,7 +347,7 @@ def test_challenge_needs_an_affordable_wall_and_relocation_pays_again():
     """AMB-56, AMB-57."""
     t = Table().empty_hands().fresh_turn(RED).mariner(BLUE, "S2|S3").at(RED, "P1")
     t.do(STEP_1)
-    assert 6 not in t.legal()
+    assert CHALLENGE not in t.legal()
     t2 = (
         Table()
         .empty_hands()
@@ -335,24 +357,22 @@ def test_challenge_needs_an_affordable_wall_and_relocation_pays_again():
         .hold(RED, Em=1, Pe=1)
     )
     t2.do(STEP_1)
-    assert deploy(t2.s, "S1|S2") in t2.legal()
+    assert deploy("S1|S2") in t2.legal()
     t3 = Table(owner_relocation=False).empty_hands().fresh_turn(RED).mariner(RED, "S2|S3")
     t3.at(RED, "P1").hold(RED, Em=1, Pe=1).do(STEP_1)
-    assert deploy(t3.s, "S1|S2") not in t3.legal()
+    assert deploy("S1|S2") not in t3.legal()
 
 
 def test_neutral_mariners_are_never_deployed():
     """AMB-59: in a 3-player game only seats 0-2 own Mariners."""
     t = Table(players=3).empty_hands().fresh_turn(GREEN).at(GREEN, "P1").hold(GREEN, Em=2, Pe=2)
     t.do(STEP_1)
-    assert any(a >= 102 and a < 115 for a in t.legal())
+    assert any(DEPLOY <= a < EVAC_ACTION for a in t.legal())
     assert t.s.mariner_owner(3) == -1
 
 
 def _evacuation(t: Table) -> Table:
-    t.s.flooded = (1 << 10) - 1
-    t.s.stage = EVACUATION
-    return t
+    return t.evacuation()
 
 
 def test_evacuation_only_at_the_front_station():
@@ -369,9 +389,9 @@ def test_evacuation_per_diamond_and_unlimited_lifeboats():
     """AMB-49 `evac_per_turn = per_diamond`; AMB-50 `lifeboat_capacity = unlimited`."""
     t = _evacuation(Table(evac_per_turn="per_diamond", lifeboat_capacity="unlimited").empty_hands())
     t.fresh_turn(RED).at(RED, "P1").hold(RED, Di=2, Em=1, Pe=1, Ru=1)
-    t.do(STEP_1, trade(3), 115 + 2 * 4 + DI, trade(4))
+    t.do(STEP_1, trade(3), evacuate(GREEN, "Di"), trade(4))
     assert t.s.phase == EVAC
-    assert 115 + 3 * 4 + DI in t.legal()
+    assert evacuate(YELLOW, "Di") in t.legal()
 
 
 def test_one_evacuation_per_turn_by_default():
@@ -382,7 +402,7 @@ def test_one_evacuation_per_turn_by_default():
         .at(RED, "P1")
         .hold(RED, Di=2, Em=1, Pe=1, Ru=1)
     )
-    t.do(STEP_1, trade(3), 115 + 2 * 4 + RU, trade(4))
+    t.do(STEP_1, trade(3), evacuate(GREEN, "Ru"), trade(4))
     assert t.s.phase == STATION
 
 
@@ -471,10 +491,9 @@ def test_teleport_triggers_mariner_option():
 
 
 def _trigger_end(t: Table) -> Table:
-    _evacuation(t)
-    t.s.boat = [EM, -1, PE, RU]
+    t.evacuation((RED, "Em"), (GREEN, "Pe"), (YELLOW, "Ru"))
     t.fresh_turn(GREEN).at(GREEN, "P1").hold(GREEN, Di=1)
-    t.do(STEP_1, trade(3), 115 + BLUE * 4 + DI, PASS).roll(1)
+    t.do(STEP_1, trade(3), evacuate(BLUE, "Di"), PASS).roll(1)
     t.do(t.legal()[0])
     return t
 

@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.games.deadweight_board.actions import ACT, FATE, GIVE, LOOT, PASS, STEP_1, STEP_2
-from tabletop.games.deadweight_board.board import EM, PE, RU
-from tabletop.games.deadweight_board.rules import _evac_choices
+from tabletop.games.deadweight_board.actions import (
+    ACT,
+    CHALLENGE,
+    DROP,
+    FATE,
+    LOOT,
+    PASS,
+    RETURN,
+    SHORTCUT_TO,
+    STEP_1,
+    STEP_2,
+)
+from tabletop.games.deadweight_board.board import EM, RU
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     EVAC,
-    EVACUATION,
     FINAL,
     FLIP,
     FLIP_KEEP,
@@ -39,7 +48,9 @@ from tests.games.deadweight_board.table import (
     YELLOW,
     Table,
     deploy,
+    evacuate,
     flip,
+    give,
     lantern_to,
     plank,
     rope_to,
@@ -200,10 +211,10 @@ def test_t15_variant_only_a_protected_player_means_no_steal():
 def test_t17_deploying_a_mariner_pays_into_crates_and_flips_nothing():
     """T17 — seed §Deploying a Mariner (cost, crate bonus); AMB-44, AMB-51."""
     t = Table().empty_hands().fresh_turn(RED).at(RED, "S5").hold(RED, Di=1, Pe=1)
-    t.s.crates[3] = 4
+    t.crate("diamond", 4)
     t.do(STEP_1)
     assert t.s.phase == STATION
-    t.do(deploy(t.s, "P4|P5"))
+    t.do(deploy("P4|P5"))
     assert t.s.dep == RED and t.items(RED) == {"LR": 1}
     assert t.s.crates == [0, 1, 0, 0]
     assert not t.s.flip_pending
@@ -216,7 +227,7 @@ def test_t17_with_deploy_counting_as_a_diamond_spent():
     """T17 variant — `diamond_trigger_includes_deploy = true` (AMB-44): a column-5 flip."""
     t = Table(diamond_trigger_includes_deploy=True).empty_hands().fresh_turn(RED)
     t.at(RED, "S5").hold(RED, Di=1, Pe=1)
-    t.do(STEP_1, deploy(t.s, "P4|P5"), PASS)
+    t.do(STEP_1, deploy("P4|P5"), PASS)
     assert t.s.phase == FLIP
     assert sorted(t.legal()) == sorted([flip("S5"), flip("P5")])
 
@@ -227,29 +238,26 @@ def _t18() -> Table:
     t = Table().empty_hands().fresh_turn(RED).mariner(BLUE, "S2|S3").at(RED, "P1")
     t.hold(RED, Em=1, Pe=1)
     t.do(STEP_1)
-    assert sorted(t.legal()) == sorted([FATE, CHALLENGE_ACTION, PASS])
+    assert sorted(t.legal()) == sorted([FATE, CHALLENGE, PASS])
     return t
-
-
-CHALLENGE_ACTION = 6
 
 
 def test_t18_a_tied_challenge_is_blocked_and_costs_nothing():
     """T18 (reconstructed) — seed §Deploying: defender higher or equal blocks; AMB-57."""
     t = _t18()
-    t.do(CHALLENGE_ACTION).roll(3, 3)
+    t.do(CHALLENGE).roll(3, 3)
     assert t.s.dep == BLUE
     assert t.items(RED) == {"Em": 1, "Pe": 1}
-    assert t.s.phase == STATION and CHALLENGE_ACTION not in t.legal()
+    assert t.s.phase == STATION and CHALLENGE not in t.legal()
 
 
 def test_t19_challenge_succeeds_and_the_challenger_must_deploy():
     """T19 — seed §Deploying a Mariner (challenge); AMB-57."""
     t = _t18()
-    t.do(CHALLENGE_ACTION).roll(6, 3)
+    t.do(CHALLENGE).roll(6, 3)
     assert t.s.dep == -1 and t.s.phase == FORCED_DEPLOY
-    assert t.legal() == [deploy(t.s, "S1|S2")]
-    t.do(deploy(t.s, "S1|S2"))
+    assert t.legal() == [deploy("S1|S2")]
+    t.do(deploy("S1|S2"))
     assert t.s.dep == RED and t.items(RED) == {}
     assert t.s.crates == [1, 1, 0, 0]
 
@@ -293,7 +301,14 @@ def test_t21b_the_owner_passes_freely():
 
 def test_t21c_a_flooded_shortcut_triggers_no_contest():
     """T21(c) — AMB-36, AMB-53: Shortcut moves never meet a Mariner."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("P2").mariner(BLUE, "S2|S3").at(RED, "P3")
+    t = (
+        Table(flip_order="free")
+        .empty_hands()
+        .fresh_turn(RED)
+        .flooded("P2")
+        .mariner(BLUE, "S2|S3")
+        .at(RED, "P3")
+    )
     t.do(STEP_1, shortcut_to("S3"))
     assert t.s.pos[RED] == space("S3") and not t.events("roll")
     assert t.s.phase == LANTERN
@@ -371,7 +386,7 @@ def test_t27_walk_the_plank_succeeds_on_the_brown_side():
     assert t.s.phase == WTP_KEEP and t.s.keep_left == 4
     t.do(take("LR"), take("LR"), take("Di"), take("Ru"))
     assert t.s.phase == WTP_GIVE
-    t.do(GIVE + EM * 4 + BLUE, GIVE + PE * 4 + BLUE)
+    t.do(give("Em", BLUE), give("Pe", BLUE))
     assert t.items(RED) == {"Ru": 1, "Di": 1, "LR": 2}
     assert t.items(BLUE) == {"Em": 1, "Pe": 1}
     assert t.s.chests[2 * 6 : 2 * 6 + 6] == [0] * 6
@@ -384,16 +399,17 @@ def test_walk_the_plank_brown_fails_on_other_faces(face):
     """Seed §Tile Actions 7: brown succeeds only on 1 or 4 (AMB-38); failure drops a gem."""
     t = Table().empty_hands().fresh_turn(RED).at(RED, "S1").hold(RED, Ru=1)
     t.do(STEP_2, ACT).roll(face)
-    assert t.legal() == [90 + RU]
-    t.do(90 + RU)
+    assert t.legal() == [DROP + RU]
+    t.do(DROP + RU)
     assert t.items(RED) == {} and t.s.chests[2 * 6 + RU] == 2
 
 
 @pytest.mark.parametrize(("items", "keep"), [(8, 4), (9, 5), (11, 6)])
 def test_t29_walk_the_plank_with_a_large_chest(items, keep):
-    """T29 — seed §Walking the Plank: up to 4, or half (rounded up) above 8; AMB-39."""
+    """T29 — seed §Walking the Plank: up to 4, or half (rounded up) above 8; AMB-39. The
+    centre chest holds a reload (6 items) and emeralds dropped into its hole (AMB-41)."""
     t = Table().empty_hands().fresh_turn(RED).at(RED, "S1")
-    t.s.chests[2 * 6 : 2 * 6 + 6] = [items, 0, 0, 0, 0, 0]
+    t.chest(3, emerald=items - 5, pearl=1, ruby=1, diamond=1, rope=1, life_ring=1)
     t.do(STEP_2, ACT).roll(1)
     assert t.s.keep_left == keep
 
@@ -401,11 +417,10 @@ def test_t29_walk_the_plank_with_a_large_chest(items, keep):
 def test_t29_a_recipient_pushed_over_ten_gems_chooses_what_to_return():
     """T29 — AMB-30, AMB-40: the recipient chooses which gem goes back."""
     t = Table().empty_hands().fresh_turn(RED).at(RED, "S1").hold(BLUE, Di=10)
-    t.s.chests[2 * 6 : 2 * 6 + 6] = [1, 0, 0, 0, 0, 0]
     t.do(STEP_2, ACT).roll(1)
-    t.do(PASS, GIVE + EM * 4 + BLUE)
+    t.do(PASS, give("Em", BLUE))
     assert t.s.phase == LIMIT and t.s.owner == BLUE
-    t.do(94 + EM)
+    t.do(RETURN + EM)
     assert t.items(BLUE) == {"Di": 10}
 
 
@@ -442,9 +457,9 @@ def test_t33_shortcut_lands_with_no_effects():
 
 def test_t33_flooded_shortcut_reaches_any_other_plank():
     """T33 — flooded Shortcut: any plank except the current one, never a station."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("S4").at(RED, "S2")
+    t = Table(flip_order="free").empty_hands().fresh_turn(RED).flooded("S4").at(RED, "S2")
     t.do(STEP_2)
-    shortcuts = [a for a in t.legal() if 36 <= a < 46]
+    shortcuts = [a for a in t.legal() if SHORTCUT_TO <= a < SHORTCUT_TO + 10]
     assert sorted(shortcuts) == sorted(
         shortcut_to(p) for p in ("S1", "S2", "S3", "S5", "P1", "P2", "P3", "P4", "P5")
     )
@@ -452,7 +467,7 @@ def test_t33_flooded_shortcut_reaches_any_other_plank():
 
 def test_t35_skipping_a_turn():
     """T35 — seed §Tile Actions 5 (flooded Sabotage); AMB-35, AMB-29."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("P1").at(RED, "P2")
+    t = Table(flip_order="free").empty_hands().fresh_turn(RED).flooded("P1").at(RED, "P2")
     t.do(STEP_1, target(BLUE))
     assert t.s.skip[BLUE] == 1
     t.do(lantern_to("P2"))
@@ -463,9 +478,9 @@ def test_t35_skipping_a_turn():
 
 def test_t35_skip_flags_do_not_stack():
     """T35 — a second skip before the turn comes has no extra effect (`skip_stacks`)."""
-    t = Table().empty_hands().fresh_turn(RED).flooded("P1").at(RED, "P2")
+    t = Table(flip_order="free").empty_hands().fresh_turn(RED).flooded("P1").at(RED, "P2")
     t.do(STEP_1, target(BLUE))
-    t.s.skip[BLUE] = 1
+    t.skips(BLUE)
     t.fresh_turn(YELLOW).at(YELLOW, "P2").do(STEP_1, target(BLUE))
     assert t.s.skip[BLUE] == 1
 
@@ -474,14 +489,12 @@ def test_t37_the_last_mariner_then_the_final_round():
     """T37 — seed §When All Planks Are Flipped, §Additional Rules, §Game End; AMB-49,
     AMB-50, AMB-60, AMB-61."""
     t = Table().empty_hands().fresh_turn(RED)
-    t.s.flooded = (1 << 10) - 1
-    t.s.stage = EVACUATION
-    t.s.boat = [EM, -1, PE, RU]
+    t.evacuation((RED, "Em"), (GREEN, "Pe"), (YELLOW, "Ru"))
     t.mariner(BLUE, "P2|P3").at(RED, "P1").hold(RED, Di=1, Em=2, Pe=1, Ru=1)
     t.do(STEP_1, trade(3))
     assert t.s.phase == EVAC
-    assert _evac_choices(t.s) == [115 + BLUE * 4 + 3]
-    t.do(115 + BLUE * 4 + 3)
+    assert t.legal() == [evacuate(BLUE, "Di")]
+    t.do("Blue Mariner to the Di lifeboat")
     assert t.s.dep == -1 and t.s.end_triggered
     assert t.items(RED) == {"Em": 2, "Pe": 1, "Ru": 1, "Di": 1, "LR": 1}
     assert trade(3) not in t.legal()
@@ -540,7 +553,7 @@ def test_t39_two_player_walk_the_plank_and_standard_reload():
     assert t.s.keep_left == 4
     t.do(take("LR"), take("Rope"), take("Em"))
     t.do(PASS)
-    assert t.legal() == [GIVE + PE * 4 + BLUE]
-    t.do(GIVE + PE * 4 + BLUE)
+    assert t.legal() == [give("Pe", BLUE)]
+    t.do(give("Pe", BLUE))
     t.do(t.legal()[0])
     assert t.s.chests[2 * 6 : 2 * 6 + 6] == [1, 1, 1, 1, 1, 1]

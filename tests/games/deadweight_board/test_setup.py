@@ -8,6 +8,7 @@ import pytest
 
 from tabletop.dice import SeededDice
 from tabletop.errors import TabletopError
+from tabletop.games.deadweight_board import Position
 from tabletop.games.deadweight_board.board import CENTRE_PLANKS, PLANK_NAMES, mirror
 from tabletop.games.deadweight_board.config import (
     DeadweightConfig,
@@ -228,9 +229,8 @@ def test_changed_lists_only_non_defaults():
 )
 def test_bad_saved_states_are_refused(path, value, problem):
     """A saved state that breaks an invariant is refused with a clear message."""
-    state = new_game(4, dice=SeededDice(2))
-    state.dep, state.dep_wall = 0, 1
-    data = json.loads(state_to_json(state))
+    state = Position(4, layout="random", seed=2).lantern("P3").turn("Red")
+    data = json.loads(state_to_json(state.mariner("Red", "S2|S3").build()))
     target = data
     for key in path[:-1]:
         target = target[key]

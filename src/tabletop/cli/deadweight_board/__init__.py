@@ -30,6 +30,7 @@ from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config, load_config
 from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.log import replay as replay_log
+from tabletop.games.deadweight_board.observe import TABLE
 from tabletop.games.deadweight_board.report import NOT_ANSWERED, balance_sections, save_plots
 from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
 from tabletop.games.deadweight_board.setup import new_game
@@ -96,7 +97,9 @@ def play(
         line = player_text(seat)
         line.append(f": {'you' if name in HUMANS else name}")
         console.print(line)
-    console.print(board_view(state))
+    humans = [seat for seat, name in enumerate(names) if name in HUMANS]
+    viewer = humans[0] if len(humans) == 1 else TABLE
+    console.print(board_view(state, viewer))
     shown = 0
     while state.phase != OVER:
         if state.phase == CHANCE:
@@ -107,11 +110,11 @@ def play(
             apply_in_place(state, action)
         else:
             if state.phase == MOVE:
-                console.print(board_view(state))
-            action = _ask(state)
+                console.print(board_view(state, viewer))
+            action = _ask(state, viewer)
             apply_in_place(state, action)
-        shown = _show_events(state, shown)
-    console.print(board_view(state))
+        shown = _show_events(state, shown, viewer)
+    console.print(board_view(state, viewer))
     _show_result(state)
     if as_json:
         print_json(_result_json(state))
@@ -123,7 +126,7 @@ def _say_choice(state: State, action: int, bot: str) -> None:
     console.print(line)
 
 
-def _ask(state: State) -> int:
+def _ask(state: State, viewer: int) -> int:
     """List the legal choices and read one; anything else asks again. A choice with only
     one option is made at once and announced."""
     actions = legal_actions(state)
@@ -145,7 +148,7 @@ def _ask(state: State) -> int:
                 f"the input ended at turn {state.turn} before the game did; the game is abandoned"
             ) from None
         if answer in ("b", "board"):
-            console.print(board_view(state))
+            console.print(board_view(state, viewer))
             continue
         if answer in ("q", "quit"):
             raise typer.Abort()
@@ -154,10 +157,10 @@ def _ask(state: State) -> int:
         console.print(f"type a number from 1 to {len(actions)} (b shows the board, q quits)")
 
 
-def _show_events(state: State, shown: int) -> int:
+def _show_events(state: State, shown: int, viewer: int) -> int:
     events = state.events or []
     for event in events[shown:]:
-        text = event_text(event)
+        text = event_text(event, state, viewer)
         if text is not None:
             console.print(text)
     return len(events)

@@ -8,13 +8,21 @@
 >>> state.current_player                      # Red decides: step 1, step 2 or a rope
 0
 
-Decisions and chance outcomes are integers (`actions`); `chance_outcomes` lists a chance
-node's outcomes with exact probabilities and `roll_chance` draws one from a dice source.
-Every reading of an unclear rule is an option of `DeadweightConfig`
-(docs/rules/deadweight-board.md).
+Decisions and chance outcomes are integers of one action space, each with a name
+(`actions`: `name_of`, `action_named`); `chance_outcomes` lists a chance node's outcomes with
+exact probabilities and `roll_chance` draws one from a dice source. `observation` gives what
+a seat may see; `Position` builds a position by name, checked like every loaded state;
+`SESSION` (session.py) plays the game at a shared table. Every reading of an unclear rule is
+an option of `DeadweightConfig` (docs/rules/deadweight-board.md).
 """
 
-from tabletop.games.deadweight_board.actions import NUM_ACTIONS, label
+from tabletop.games.deadweight_board.actions import (
+    NUM_ACTIONS,
+    NUM_OUTCOMES,
+    action_named,
+    label,
+    name_of,
+)
 from tabletop.games.deadweight_board.bots import (
     Bot,
     GreedyBot,
@@ -31,6 +39,8 @@ from tabletop.games.deadweight_board.config import (
     make_config,
 )
 from tabletop.games.deadweight_board.errors import (
+    BoardDataError,
+    BoardError,
     ConfigError,
     IllegalActionError,
     LayoutError,
@@ -45,6 +55,8 @@ from tabletop.games.deadweight_board.model import (
     state_to_json,
     to_model,
 )
+from tabletop.games.deadweight_board.observe import ALL_SEEING, TABLE, observation
+from tabletop.games.deadweight_board.reachable import check_reachable
 from tabletop.games.deadweight_board.rules import (
     apply,
     apply_in_place,
@@ -53,14 +65,20 @@ from tabletop.games.deadweight_board.rules import (
     legal_actions,
     roll_chance,
 )
+from tabletop.games.deadweight_board.scenario import Position
 from tabletop.games.deadweight_board.setup import deal_layout, new_game
 from tabletop.games.deadweight_board.simulate import GameRecord, Summary, play_game, run_games
 from tabletop.games.deadweight_board.state import CHANCE_PLAYER, TERMINAL_PLAYER, State
 
 __all__ = [
+    "ALL_SEEING",
     "CHANCE_PLAYER",
     "NUM_ACTIONS",
+    "NUM_OUTCOMES",
+    "TABLE",
     "TERMINAL_PLAYER",
+    "BoardDataError",
+    "BoardError",
     "Bot",
     "ConfigError",
     "DeadweightConfig",
@@ -70,15 +88,18 @@ __all__ = [
     "IllegalActionError",
     "LayoutError",
     "MctsBot",
+    "Position",
     "RandomBot",
     "ReplayError",
     "State",
     "StateError",
     "Summary",
+    "action_named",
     "apply",
     "apply_in_place",
     "chance_outcomes",
     "check_layout",
+    "check_reachable",
     "deal_layout",
     "default_config",
     "describe",
@@ -88,7 +109,9 @@ __all__ = [
     "load_config",
     "make_bot",
     "make_config",
+    "name_of",
     "new_game",
+    "observation",
     "play_game",
     "replay",
     "roll_chance",

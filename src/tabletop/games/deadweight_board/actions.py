@@ -1,8 +1,21 @@
-"""Actions as small integers with a stable encoding, and chance outcomes beside them.
+"""The action space: every decision and every chance outcome is one integer with one name.
 
-Every decision and every chance outcome of the game is one integer. Each kind of action owns a
-fixed range (`BASE + parameter`), so an action's number never depends on the state it was
-chosen in and logs stay readable across versions. `label` turns any number into words.
+Each kind of action owns a fixed range (`BASE + parameter`), so an action's number never
+depends on the state it was chosen in and logs stay readable across versions.
+
+Ids `0 .. NUM_ACTIONS - 1` are the players' decisions (OpenSpiel's `num_distinct_actions`);
+the chance outcomes follow them in the same space, up to `NUM_OUTCOMES - 1` (OpenSpiel's
+`max_chance_outcomes`, so a chance node's outcomes can be used as they are):
+
+| ids | chance outcome |
+| --- | --- |
+| `DIE + 1 .. DIE + 6` | a face of the fate die (every contest roll, Walk the Plank, fate roll) |
+| `CARD + c` | trade card `c` turned face up on the pile (`c` < `MAX_TRADE_CARDS`) |
+| `TIE_WINNER + p` | seat `p` drawn to win a tie (`final_tie = "random"`) |
+
+Every id also has a *name* (`name_of`), the form a person or a table intent uses: "step 2",
+"steal from Blue", "rope to S4", "rolled 5". `action_named` reads a name back. `label` is the
+same name with the plank action spelled out where the state knows which plank it is.
 """
 
 from __future__ import annotations
@@ -10,12 +23,18 @@ from __future__ import annotations
 from itertools import combinations
 
 from tabletop.games.deadweight_board.board import (
+    COLOURS,
     GEMS,
     ITEM_SHORT,
     KIND_TITLES,
     PLANK_NAMES,
     SPACE_NAMES,
+    TRACK,
+    WALLS,
+    wall_name,
 )
+from tabletop.games.deadweight_board.config import MAX_TRADE_CARDS
+from tabletop.games.deadweight_board.errors import IllegalActionError
 
 PASS = 0
 """Do nothing more here: take nothing on a plank, end a station visit, stop keeping items."""
@@ -51,7 +70,7 @@ RETURN = 94
 TRADE = 98
 """+ index of the trade on the player's trade card."""
 DEPLOY = 102
-"""+ wall: place (or move) the player's Mariner on a wall, paying its cost."""
+"""+ wall (an index into `board.WALLS`): place (or move) the player's Mariner there, paying."""
 EVAC = 115
 """+ mariner * 4 + lifeboat: move a Mariner to a lifeboat during the evacuation."""
 FLIP = 131
@@ -86,14 +105,16 @@ def _deals() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
 
 DEALS = _deals()
 NUM_ACTIONS = DEAL + len(DEALS)
-"""Player actions are the integers 0 .. NUM_ACTIONS - 1."""
+"""Player decisions are the integers 0 .. NUM_ACTIONS - 1."""
 
-DIE = 1000
-"""+ face (1..6): a roll of the fate die."""
-CARD = 1100
+DIE = NUM_ACTIONS - 1
+"""+ face (1..6): a roll of the fate die; the first chance outcome is `NUM_ACTIONS`."""
+CARD = DIE + 7
 """+ card id: the trade card turned face up on top of the pile."""
-TIE_WINNER = 1400
+TIE_WINNER = CARD + MAX_TRADE_CARDS
 """+ player: the tied player chosen at random (`final_tie = "random"`)."""
+NUM_OUTCOMES = TIE_WINNER + 4
+"""Decisions and chance outcomes together are the integers 0 .. NUM_OUTCOMES - 1."""
 
 
 def deals_for(mode: str) -> tuple[int, ...]:
@@ -117,56 +138,77 @@ def _gems(gems: tuple[int, ...]) -> str:
     return "+".join(ITEM_SHORT[gem] for gem in gems)
 
 
-def label(action: int, names: tuple[str, ...], kind: int = -1) -> str:
-    """A short description of any action or chance outcome. `names` are the players'
-    names; `kind` is the plank action in play, for actions whose meaning depends on it."""
+def _flooded_trade(k: int) -> str:
+    if k < 4:
+        return f"give {ITEM_SHORT[k]} for a life ring"
+    return f"give a life ring for {ITEM_SHORT[k - 4]}"
 
-    def seat(player: int) -> str:
-        return names[player] if player < len(names) else f"seat {player + 1}"
 
-    if TIE_WINNER <= action < TIE_WINNER + 4:
-        return f"tie broken at random: {seat(action - TIE_WINNER)}"
-    if CARD <= action < TIE_WINNER:
-        return f"card {action - CARD} turned up"
-    if DIE + 1 <= action <= DIE + 6:
-        return f"rolled {action - DIE}"
+def _names() -> tuple[str, ...]:
+    """The name of every id, in id order; ids no kind uses are named by their number."""
+    names = [f"action {action}" for action in range(NUM_OUTCOMES)]
     fixed = {
         PASS: "pass",
         STEP_1: "step 1",
         STEP_2: "step 2",
         LOOT: "take loot",
-        ACT: f"{KIND_TITLES[kind]}" if kind >= 0 else "plank action",
+        ACT: "plank action",
         FATE: "roll the fate die",
         CHALLENGE: "challenge the Mariner",
     }
-    if action in fixed:
-        return fixed[action]
+    for action, text in fixed.items():
+        names[action] = text
     ranges = [
-        (DEAL, len(DEALS), lambda k: f"trade {_gems(DEALS[k][0])} for {_gems(DEALS[k][1])}"),
-        (LANTERN, 10, lambda k: f"lantern to {PLANK_NAMES[k]}"),
-        (FLIP, 10, lambda k: f"flip {PLANK_NAMES[k]}"),
-        (EVAC, 16, lambda k: f"Mariner {k // 4} to lifeboat {ITEM_SHORT[k % 4]}"),
-        (DEPLOY, 13, lambda k: f"Mariner to wall {k}"),
-        (TRADE, 4, lambda k: f"trade #{k + 1} on the card"),
-        (RETURN, 4, lambda k: f"return {ITEM_SHORT[k]}"),
-        (DROP, 4, lambda k: f"drop {ITEM_SHORT[k]} in the hole"),
-        (GIVE, 24, lambda k: f"give {ITEM_SHORT[k // 4]} to {seat(k % 4)}"),
-        (TAKE, 6, lambda k: f"take {ITEM_SHORT[k]}"),
-        (TAKE_ITEM, 6, lambda k: f"steal {ITEM_SHORT[k]}"),
-        (FLOODED_TRADE, 8, _flooded_trade),
+        (ROPE, TRACK, lambda k: f"rope to {SPACE_NAMES[k]}"),
+        (STEAL, 4, lambda k: f"steal from {COLOURS[k]}"),
+        (TARGET, 4, lambda k: f"target {COLOURS[k]}"),
+        (SWAP, len(PAIRS), lambda k: f"swap {COLOURS[PAIRS[k][0]]} and {COLOURS[PAIRS[k][1]]}"),
         (SHORTCUT_TO, 10, lambda k: f"shortcut to {PLANK_NAMES[k]}"),
-        (SWAP, 6, lambda k: f"swap {seat(PAIRS[k][0])} and {seat(PAIRS[k][1])}"),
-        (TARGET, 4, lambda k: f"{KIND_TITLES[kind] if kind >= 0 else 'target'}: {seat(k)}"),
-        (STEAL, 4, lambda k: f"steal from {seat(k)}"),
-        (ROPE, 12, lambda k: f"rope to {SPACE_NAMES[k]}"),
+        (FLOODED_TRADE, 8, _flooded_trade),
+        (TAKE_ITEM, 6, lambda k: f"steal {ITEM_SHORT[k]}"),
+        (TAKE, 6, lambda k: f"take {ITEM_SHORT[k]}"),
+        (GIVE, 24, lambda k: f"give {ITEM_SHORT[k // 4]} to {COLOURS[k % 4]}"),
+        (DROP, 4, lambda k: f"drop {ITEM_SHORT[k]} in the hole"),
+        (RETURN, 4, lambda k: f"return {ITEM_SHORT[k]}"),
+        (TRADE, 4, lambda k: f"trade #{k + 1} on the card"),
+        (DEPLOY, len(WALLS), lambda k: f"Mariner to wall {wall_name(WALLS[k])}"),
+        (EVAC, 16, lambda k: f"{COLOURS[k // 4]} Mariner to the {ITEM_SHORT[k % 4]} lifeboat"),
+        (FLIP, 10, lambda k: f"flip {PLANK_NAMES[k]}"),
+        (LANTERN, 10, lambda k: f"lantern to {PLANK_NAMES[k]}"),
+        (DEAL, len(DEALS), lambda k: f"trade {_gems(DEALS[k][0])} for {_gems(DEALS[k][1])}"),
+        (DIE + 1, 6, lambda k: f"rolled {k + 1}"),
+        (CARD, MAX_TRADE_CARDS, lambda k: f"card {k} turned up"),
+        (TIE_WINNER, 4, lambda k: f"tie broken at random: {COLOURS[k]}"),
     ]
     for base, size, describe in ranges:
-        if base <= action < base + size:
-            return describe(action - base)
-    return f"action {action}"
+        for k in range(size):
+            names[base + k] = describe(k)
+    return tuple(names)
 
 
-def _flooded_trade(k: int) -> str:
-    if k < 4:
-        return f"give {ITEM_SHORT[k]} for a life ring"
-    return f"give a life ring for {ITEM_SHORT[k - 4]}"
+NAMES = _names()
+"""`NAMES[action]` is the action's name."""
+_BY_NAME = {text: action for action, text in enumerate(NAMES) if not text.startswith("action ")}
+
+
+def name_of(action: int) -> str:
+    """The action's name: what a person or a table intent calls it."""
+    return NAMES[action] if 0 <= action < NUM_OUTCOMES else f"action {action}"
+
+
+def action_named(text: str) -> int:
+    """The action a name stands for; an unknown name is an `IllegalActionError`."""
+    action = _BY_NAME.get(text)
+    if action is None:
+        raise IllegalActionError(f"no action is called {text[:80]!r}")
+    return action
+
+
+def label(action: int, kind: int = -1) -> str:
+    """The action's name with the plank action spelled out, where `kind` (the kind of the
+    plank in play) says which it is."""
+    if kind >= 0 and action == ACT:
+        return KIND_TITLES[kind]
+    if kind >= 0 and TARGET <= action < TARGET + 4:
+        return f"{KIND_TITLES[kind]}: {COLOURS[action - TARGET]}"
+    return name_of(action)

@@ -8,6 +8,9 @@ the lantern's ring with the stations left out (AMB-28).
 
 from __future__ import annotations
 
+COLOURS = ("Red", "Blue", "Green", "Yellow")
+"""The seats in turn order; Mariner m has colour m too (neutral when nobody holds seat m)."""
+
 # --- items -------------------------------------------------------------------------------
 
 
@@ -106,6 +109,11 @@ def lane_walls() -> list[tuple[int, int]]:
 def mirror_walls() -> list[tuple[int, int]]:
     """The 5 extra walls between mirrored planks (only with `walls = "lane_and_mirrors"`)."""
     return [(c, 9 - c) for c in range(5)]
+
+
+WALLS = (*lane_walls(), *mirror_walls())
+"""Every wall a Mariner may stand on, in a fixed order: the 8 lane walls, then the 5 mirror
+walls that `walls = "lane_and_mirrors"` adds (AMB-51). A wall's index is its place here."""
 
 
 def wall_name(wall: tuple[int, int]) -> str:

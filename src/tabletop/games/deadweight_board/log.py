@@ -21,11 +21,14 @@ from tabletop.dice import SeededDice
 from tabletop.errors import TabletopError
 from tabletop.games.deadweight_board.config import DeadweightConfig
 from tabletop.games.deadweight_board.errors import ReplayError
-from tabletop.games.deadweight_board.model import to_model
+from tabletop.games.deadweight_board.model import state_from_json, to_model
 from tabletop.games.deadweight_board.rules import apply_in_place, describe, roll_chance
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import CHANCE, CHANCE_NAMES, COLOURS, OVER, State
 
+LOG_VERSION = 2
+"""Version 2 numbers chance outcomes after the decisions (`actions.NUM_ACTIONS` on); logs
+of version 1 numbered them from 1000 and no longer replay."""
 MAX_LOG_LINE_BYTES = 1_000_000
 MAX_LOG_LINES = 50_000_000
 
@@ -38,6 +41,7 @@ def setup_line(game: int, seed: int, bots: list[str], state: State) -> str:
     return json.dumps(
         {
             "type": "setup",
+            "version": LOG_VERSION,
             "game": game,
             "seed": seed,
             "players": state.n,
@@ -167,10 +171,23 @@ def _parse(number: int, text: str) -> dict[str, Any]:
     return record
 
 
+def _check_recorded(recorded: Any, config: Any) -> None:
+    """A recorded position goes through the strict loader, so one the rules cannot reach is
+    refused with the rule it breaks (docs/rules ENG-08)."""
+    if not isinstance(recorded, dict):
+        raise _Mismatch("the line records no game state")
+    state_from_json(json.dumps({**recorded, "config": config}))
+
+
 class _Replay:
     """One game being re-executed from its setup line."""
 
     def __init__(self, record: dict[str, Any]) -> None:
+        if record.get("version") != LOG_VERSION:
+            raise _Mismatch(
+                f"the log is version {record.get('version', 1)}, this tabletop reads version "
+                f"{LOG_VERSION} (action numbers changed); simulate again to write a new log"
+            )
         try:
             config = DeadweightConfig.model_validate(record["config"])
             self.seed = int(record["seed"])
@@ -178,6 +195,8 @@ class _Replay:
         except (KeyError, TypeError, ValueError, ValidationError) as error:
             raise _Mismatch(f"bad setup line ({error.__class__.__name__})") from None
         self.game = record.get("game")
+        self.config = record["config"]
+        _check_recorded(record.get("state"), self.config)
         self.dice = SeededDice(self.seed)
         self.state = new_game(players, config, self.dice)
         if _state_dict(self.state) != record.get("state"):
@@ -221,5 +240,6 @@ class _Replay:
         for key, value in _result(state).items():
             if record.get(key) != value:
                 raise _Mismatch(f"{key} differ: replay gives {value}, log says {record.get(key)}")
+        _check_recorded(record.get("state"), self.config)
         if record.get("state") != _state_dict(state):
             raise _Mismatch("the final state differs from the one recorded")

@@ -24,8 +24,9 @@ from tabletop.games.deadweight_board.board import (
 )
 from tabletop.games.deadweight_board.config import DeadweightConfig, GemName, PlankSpot
 from tabletop.games.deadweight_board.errors import StateError
-from tabletop.games.deadweight_board.rules import RESUME_POINTS
-from tabletop.games.deadweight_board.ship import Ship
+from tabletop.games.deadweight_board.flow import RESUME_POINTS
+from tabletop.games.deadweight_board.reachable import check_reachable
+from tabletop.games.deadweight_board.ship import ship_for
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     CHANCE_NAMES,
@@ -244,7 +245,7 @@ def to_model(state: State) -> GameStateModel:
 
 def from_model(model: GameStateModel) -> State:
     """Rebuild the compact state from a checked model."""
-    ship = Ship(model.config, model.layout)
+    ship = ship_for(model.config, model.layout)
     n = len(model.players)
     state = State(ship, n)
     for p, player in enumerate(model.players):
@@ -259,6 +260,8 @@ def from_model(model: GameStateModel) -> State:
     for c, chest in enumerate(model.chests):
         state.chests[c * 6 : c * 6 + 6] = chest.counts()
     state.crates = [model.crates.get(gem, 0) for gem in ITEM_NAMES[:4]]  # type: ignore[call-overload]
+    if (model.supply is None) != (model.config.supply == "unlimited"):
+        raise StateError("the supply is counted exactly when the config makes it finite")
     state.supply = None if model.supply is None else model.supply.counts()
     state.lantern = PLANK_BY_NAME[model.lantern]
     for m, mariner in enumerate(model.mariners):
@@ -283,6 +286,8 @@ def from_model(model: GameStateModel) -> State:
 def _load_machine(state: State, machine: Machine) -> None:
     if machine.phase not in PHASE_NAMES or machine.stage not in STAGE_NAMES:
         raise StateError(f"unknown phase {machine.phase!r} or stage {machine.stage!r}")
+    if machine.chance is not None and machine.chance not in CHANCE_NAMES:
+        raise StateError(f"unknown chance event {machine.chance!r}")
     state.phase = PHASE_NAMES.index(machine.phase)
     state.chance = CHANCE_NAMES.index(machine.chance) if machine.chance else -1
     state.stage = STAGE_NAMES.index(machine.stage)
@@ -319,6 +324,7 @@ def _load_machine(state: State, machine: Machine) -> None:
     state.aborted = machine.aborted
     state.winners = list(machine.winners)
     _check_machine(state)
+    check_reachable(state)
 
 
 def _check_machine(state: State) -> None:

@@ -28,6 +28,8 @@ CHEST_3_4P = (1, 1, 1, 1, 0, 2)
 CHEST_2P = (1, 1, 0, 0, 1, 1)
 """What each chest holds at setup: one gem of each type and 2 life rings, or with two
 players a life ring, a rope, an emerald and a pearl (seed §Ship Setup 1, 2-player 1)."""
+RELOAD = (1, 1, 1, 1, 1, 1)
+"""A reloaded chest's contents by default: one of each gem, a life ring and a rope (AMB-08)."""
 
 
 def _shuffle(items: list, dice: DiceSource) -> None:

@@ -72,6 +72,9 @@ class Ship:
             else _QUADRANT.get(PLANK_NAMES[plank], 4)
             for plank in range(PLANKS)
         )
+        self.planks_of_chest = tuple(
+            tuple(k for k in range(PLANKS) if self.chest_of_plank[k] == c) for c in range(5)
+        )
         self.wtp = self.kind.index(KIND_BY_NAME["walk_the_plank"])
         self.wtp_chest = self.chest_of_plank[self.wtp]
         self.cards = tuple(
@@ -131,6 +134,22 @@ class Ship:
 
 
 _GEM_NAMES = ITEM_NAMES[:4]
+_SHIPS: dict[tuple[int, tuple[tuple[str, PlankSpot], ...]], tuple[DeadweightConfig, Ship]] = {}
+MAX_CACHED_SHIPS = 64
+
+
+def ship_for(config: DeadweightConfig, spots: dict[str, PlankSpot]) -> Ship:
+    """The ship of this config and layout, built once: loading positions one after another
+    (a table's every intent, a replay) would otherwise rebuild the same tables each time."""
+    key = (id(config), tuple(spots.items()))
+    cached = _SHIPS.get(key)
+    if cached is not None and cached[0] is config:
+        return cached[1]
+    if len(_SHIPS) >= MAX_CACHED_SHIPS:
+        _SHIPS.clear()
+    ship = Ship(config, spots)
+    _SHIPS[key] = (config, ship)
+    return ship
 
 
 def _group_deals(deals: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], list[int]], ...]:

@@ -13,9 +13,8 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
+from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.ship import Ship
-
-COLOURS = ("Red", "Blue", "Green", "Yellow")
 
 # What kind of node the game is at (`State.phase`).
 (
@@ -193,17 +192,8 @@ class State:
         self.stage = SINKING
         self.first_block = -1
         self.final_queue: list[int] = []
-        self.flip_pending = False
-        self.evac_left = 0
-        self.evac_done = False
-        self.emptied = 0
-        self.wtp_won = False
-        self.trades_done = 0
-        self.mariner_done = False
-        self.station_mode = 0
-        self.traded = False
         self.end_triggered = False
-        self.landing = 0
+        self.reset_turn()
         self.c_attacker = -1
         self.c_defender = -1
         self.c_item = -1
@@ -225,6 +215,19 @@ class State:
         self.winners: list[int] = []
         self.events: list[dict[str, Any]] | None = None
         self.stats: dict[str, int] | None = None
+
+    def reset_turn(self) -> None:
+        """Forget what the last turn did: a turn starts with nothing done (notes §2.2 T0.2)."""
+        self.flip_pending = False
+        self.evac_left = 0
+        self.evac_done = False
+        self.emptied = 0
+        self.wtp_won = False
+        self.trades_done = 0
+        self.mariner_done = False
+        self.station_mode = 0
+        self.traded = False
+        self.landing = 0
 
     # --- the OpenSpiel-like surface ----------------------------------------------------
 
