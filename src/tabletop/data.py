@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import tomllib
 from importlib import resources
@@ -46,31 +47,81 @@ def read_data_file(path: str | Path, error: type[TabletopError] = DataError) -> 
         raise error(f"{path}: not a UTF-8 text file") from None
     kind = "JSON" if path.suffix == ".json" else "TOML"
     try:
-        data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+        data = _parse_json(text) if kind == "JSON" else tomllib.loads(text, parse_float=_finite)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as problem:
         raise error(f"{path}: not valid {kind}: {problem}") from None
+    except ValueError as problem:  # a non-finite number, or an integer of thousands of digits
+        raise error(f"{path}: {str(problem)[:120]}") from None
     if not isinstance(data, dict):
         raise error(f"{path}: the file must hold one object, not a list or a value")
     return data
 
 
+def _parse_json(text: str) -> Any:
+    """JSON as the standard defines it: `NaN`, `Infinity` and overflowing numbers refused."""
+    return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+
+
+def _finite(text: str) -> float:
+    """A float that is a real number: `1e400` would silently become infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is too large or not a number")
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not a number a data file may hold")
+
+
 def write_text_file(path: str | Path, text: str, error: type[TabletopError] = DataError) -> None:
-    """Write `text` to `path` all or nothing: into a file beside it, moved into place once
-    complete, so a failed write (a full disk, say) leaves any earlier file as it was."""
+    """Write `text` to `path` all or nothing, and never through a symbolic link.
+
+    The text goes to a new file beside it (created exclusively, so no link planted under
+    that name is followed), reaches the disk, and is moved into place once complete: a
+    failed write (a full disk, say) leaves any earlier file as it was."""
     path = Path(path)
     try:
+        if path.is_symlink():
+            raise error(f"cannot write {path}: it is a symbolic link; name the file itself")
         if not path.name or (path.exists() and not path.is_file()):
             raise error(f"cannot write {path}: not a regular file")
     except OSError as problem:
         raise error(f"cannot write {path}: {problem.strerror or problem}") from None
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        partial.write_text(text, encoding="utf-8")
+        with os.fdopen(os.open(partial, flags, 0o644), "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(partial, path)
     except OSError as problem:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+        if not isinstance(problem, FileExistsError):
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
         raise error(f"cannot write {path}: {problem.strerror or problem}") from None
+
+
+def require_blocks(
+    data: dict[str, Any], blocks: tuple[str, ...], origin: str, error: type[TabletopError]
+) -> None:
+    """Refuse a saved file that leaves out a block the rules read: a default there would
+    quietly make a different character. `blocks` are dotted paths, e.g. `attributes.STR`."""
+    missing = [block for block in blocks if not _has_path(data, block.split("."))]
+    if missing:
+        raise error(
+            f"{origin}: the file has no {', '.join(missing)}; a saved sheet holds every block "
+            "the rules read"
+        )
+
+
+def _has_path(data: Any, keys: list[str]) -> bool:
+    for key in keys:
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
 
 
 def shipped_data(package: str, name: str) -> dict[str, Any]:
