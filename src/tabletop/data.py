@@ -30,24 +30,10 @@ MAX_DATA_FILE_BYTES = 1_000_000
 def read_data_file(path: str | Path, error: type[TabletopError] = DataError) -> dict[str, Any]:
     """A TOML file (JSON when the name ends in `.json`) holding one object."""
     path = Path(path)
-    try:
-        if not path.is_file():
-            problem = "no such file" if not path.exists() else "not a regular file"
-            raise error(f"cannot read {path}: {problem}")
-        with path.open("rb") as file:
-            raw = file.read(MAX_DATA_FILE_BYTES + 1)
-        if len(raw) > MAX_DATA_FILE_BYTES:
-            raise error(
-                f"{path}: more than {MAX_DATA_FILE_BYTES:,} bytes, too much for a data file"
-            )
-        text = raw.decode("utf-8")
-    except OSError as problem:
-        raise error(f"cannot read {path}: {problem.strerror or problem}") from None
-    except UnicodeDecodeError:
-        raise error(f"{path}: not a UTF-8 text file") from None
+    text = read_text_file(path, error)
     kind = "JSON" if path.suffix == ".json" else "TOML"
     try:
-        data = _parse_json(text) if kind == "JSON" else tomllib.loads(text, parse_float=_finite)
+        data = parse_json(text) if kind == "JSON" else tomllib.loads(text, parse_float=_finite)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as problem:
         raise error(f"{path}: not valid {kind}: {problem}") from None
     except ValueError as problem:  # a non-finite number, or an integer of thousands of digits
@@ -57,7 +43,28 @@ def read_data_file(path: str | Path, error: type[TabletopError] = DataError) -> 
     return data
 
 
-def _parse_json(text: str) -> Any:
+def read_text_file(
+    path: str | Path, error: type[TabletopError] = DataError, limit: int = MAX_DATA_FILE_BYTES
+) -> str:
+    """The UTF-8 text of a regular file of at most `limit` bytes. A named pipe or a device
+    is refused before it is opened (reading one would wait for ever, or never end)."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            problem = "no such file" if not path.exists() else "not a regular file"
+            raise error(f"cannot read {path}: {problem}")
+        with path.open("rb") as file:
+            raw = file.read(limit + 1)
+        if len(raw) > limit:
+            raise error(f"{path}: more than {limit:,} bytes, too much for a data file")
+        return raw.decode("utf-8")
+    except OSError as problem:
+        raise error(f"cannot read {path}: {problem.strerror or problem}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not a UTF-8 text file") from None
+
+
+def parse_json(text: str) -> Any:
     """JSON as the standard defines it: `NaN`, `Infinity` and overflowing numbers refused."""
     return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -46,6 +48,12 @@ def fail(message: str, code: int = USAGE_EXIT) -> None:
     raise SystemExit(code)
 
 
+@functools.cache
+def _command() -> Any:
+    """The app as a click command, built once (building it takes longer than most verbs)."""
+    return typer.main.get_command(app)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `tabletop` script: no tracebacks for anything a user can cause."""
     for stream in (sys.stdin, sys.stdout, sys.stderr):
@@ -54,7 +62,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             # asked again; a terminal that cannot show → gets ?. Neither is a crash.
             stream.reconfigure(errors="replace")
     try:
-        result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
+        args = list(argv) if argv is not None else None
+        result = _command().main(args=args, standalone_mode=False)
     except TabletopError as error:
         fail(str(error))
     except typer.TyperException as error:
