@@ -225,6 +225,9 @@ def ap_command(
         command = line.strip().lower()
         if command in ("quit", "exit", "q"):
             break
+        if command == "show" and json:  # the fight as one JSON line, like leaving prints it
+            print_json(fight.combat.model_dump(mode="json"))
+            continue
         if command in ("help", "?", "show") and not json:
             console.print(
                 HELP.format(actions=", ".join(basic_actions()))
