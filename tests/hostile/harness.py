@@ -145,8 +145,8 @@ class Outcome:
     files: list[str] = field(default_factory=list)
 
 
-class Hang(Exception):
-    """A command ran past `TIME_BOUND`."""
+class Hang(BaseException):
+    """A command ran past `TIME_BOUND` (a BaseException, so no handler can swallow it)."""
 
 
 def commands() -> list[tuple[str, ...]]:

@@ -10,11 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
+from pydantic import ValidationError
 from rich.markup import escape
 
 from tabletop.cli import dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
+from tabletop.session import first_problem
 from tabletop.systems.registry import SYSTEMS, load
 
 app = typer.Typer(
@@ -76,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail("interrupted", 130)
     except RecursionError:
         fail("the input is nested too deeply to handle")
+    except ValidationError as problem:  # a value from the command line that a model refuses
+        fail(f"not a valid value: {first_problem(problem)}")
     except Exception as error:
         if os.environ.get("TABLETOP_DEBUG"):
             raise
