@@ -29,7 +29,7 @@ def _implied(expression: str) -> dict[int, Fraction]:
     for column, value in enumerate(table.values):
         kept = int(table.threshold[column])
         implied[int(value)] += kept
-        implied[int(table.values[table.alias[column]])] += table.total - kept
+        implied[int(table.alias_values[column])] += table.total - kept
     units = len(table.values) * table.total
     return {value: Fraction(count, units) for value, count in implied.items() if count}
 

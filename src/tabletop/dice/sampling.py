@@ -168,13 +168,13 @@ _LOOKUP_UP_TO = 1 << 16
 class _Table:
     """A pool's exact distribution laid out for drawing in O(1) a sample: Walker's alias
     table in whole numbers (column `i` keeps `values[i]` for `threshold[i]` of its `total`
-    units of weight and gives the rest to `values[alias[i]]`; the columns are padded with
+    units of weight and gives the rest to `alias_values[i]`; the columns are padded with
     empty ones to a power of two, so a draw splits with a mask and a shift), and for small
     totals one slot per unit of weight instead."""
 
     values: np.ndarray
     threshold: np.ndarray
-    alias: np.ndarray
+    alias_values: np.ndarray
     total: int
     slots: np.ndarray | None
 
@@ -185,9 +185,10 @@ class _Table:
             return self.slots[rng.integers(0, self.total, size=n, dtype=np.int64)]
         bits = len(self.values).bit_length() - 1  # the columns are a power of two
         picks = rng.integers(0, self.total << bits, size=n, dtype=np.int64)
-        column, unit = picks & ((1 << bits) - 1), picks >> bits
-        chosen = np.where(unit < self.threshold[column], column, self.alias[column])
-        return self.values[chosen]
+        column = picks & ((1 << bits) - 1)
+        picks >>= bits  # now the unit of weight within the column
+        kept = picks < self.threshold[column]
+        return np.where(kept, self.values[column], self.alias_values[column])
 
 
 def _sampling_table(term: Dice) -> _Table | None:
@@ -214,7 +215,7 @@ def _sampling_table(term: Dice) -> _Table | None:
                 padded = weights + [0] * (columns - len(weights))
                 threshold, alias = _alias(padded, total)
                 values = np.concatenate([values, np.zeros(columns - len(weights), np.int64)])
-                table = _Table(values, threshold, alias, total, None)
+                table = _Table(values, threshold, values[alias], total, None)
     if len(_TABLES) >= _MAX_TABLES:
         _TABLES.pop(next(iter(_TABLES)))
     _TABLES[term] = table
