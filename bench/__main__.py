@@ -8,6 +8,7 @@ import sys
 
 SUITES = [
     "dice",
+    "sampling",
     "constitution",
     "ap2d6",
     "dead_weight",

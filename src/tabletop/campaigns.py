@@ -10,14 +10,13 @@ command, and imported into a room later. See docs/campaigns.md.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tabletop.data import write_text_file
+from tabletop.data import parse_json, read_text_file, write_text_file
 from tabletop.dice import DiceSource, ReplayDice
 from tabletop.errors import DataError, TabletopError
 from tabletop.session import MAX_NAME, Event, Member, Session, first_problem
@@ -110,22 +109,13 @@ def read_campaign(path: str | Path) -> tuple[Campaign, Any]:
     """A campaign file and the state its journal folds to, or one line saying what is wrong
     (including the first event that does not apply)."""
     path = Path(path)
+    text = read_text_file(path, CampaignError, MAX_CAMPAIGN_BYTES)
     try:
-        if not path.is_file():
-            problem = "no such file" if not path.exists() else "not a regular file"
-            raise CampaignError(f"cannot read {path}: {problem}")
-        with path.open("rb") as file:
-            raw = file.read(MAX_CAMPAIGN_BYTES + 1)
-    except OSError as problem:
-        raise CampaignError(f"cannot read {path}: {problem.strerror or problem}") from None
-    if len(raw) > MAX_CAMPAIGN_BYTES:
-        raise CampaignError(f"{path}: more than {MAX_CAMPAIGN_BYTES:,} bytes")
-    try:
-        campaign = Campaign.model_validate(json.loads(raw.decode("utf-8")))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        campaign = Campaign.model_validate(parse_json(text))
+    except ValueError as problem:  # not JSON, NaN, 1e400, a number of thousands of digits
+        if isinstance(problem, ValidationError):
+            raise CampaignError(f"{path}: not a campaign file: {first_problem(problem)}") from None
         raise CampaignError(f"{path}: not a campaign file (not JSON)") from None
-    except ValidationError as problem:
-        raise CampaignError(f"{path}: not a campaign file: {first_problem(problem)}") from None
     try:
         return campaign, campaign.state()
     except CampaignError as problem:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import tomllib
 from importlib import resources
@@ -29,48 +30,105 @@ MAX_DATA_FILE_BYTES = 1_000_000
 def read_data_file(path: str | Path, error: type[TabletopError] = DataError) -> dict[str, Any]:
     """A TOML file (JSON when the name ends in `.json`) holding one object."""
     path = Path(path)
-    try:
-        if not path.is_file():
-            problem = "no such file" if not path.exists() else "not a regular file"
-            raise error(f"cannot read {path}: {problem}")
-        with path.open("rb") as file:
-            raw = file.read(MAX_DATA_FILE_BYTES + 1)
-        if len(raw) > MAX_DATA_FILE_BYTES:
-            raise error(
-                f"{path}: more than {MAX_DATA_FILE_BYTES:,} bytes, too much for a data file"
-            )
-        text = raw.decode("utf-8")
-    except OSError as problem:
-        raise error(f"cannot read {path}: {problem.strerror or problem}") from None
-    except UnicodeDecodeError:
-        raise error(f"{path}: not a UTF-8 text file") from None
+    text = read_text_file(path, error)
     kind = "JSON" if path.suffix == ".json" else "TOML"
     try:
-        data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+        data = parse_json(text) if kind == "JSON" else tomllib.loads(text, parse_float=_finite)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as problem:
         raise error(f"{path}: not valid {kind}: {problem}") from None
+    except ValueError as problem:  # a non-finite number, or an integer of thousands of digits
+        raise error(f"{path}: {str(problem)[:120]}") from None
     if not isinstance(data, dict):
         raise error(f"{path}: the file must hold one object, not a list or a value")
     return data
 
 
-def write_text_file(path: str | Path, text: str, error: type[TabletopError] = DataError) -> None:
-    """Write `text` to `path` all or nothing: into a file beside it, moved into place once
-    complete, so a failed write (a full disk, say) leaves any earlier file as it was."""
+def read_text_file(
+    path: str | Path, error: type[TabletopError] = DataError, limit: int = MAX_DATA_FILE_BYTES
+) -> str:
+    """The UTF-8 text of a regular file of at most `limit` bytes. A named pipe or a device
+    is refused before it is opened (reading one would wait for ever, or never end)."""
     path = Path(path)
     try:
+        if not path.is_file():
+            problem = "no such file" if not path.exists() else "not a regular file"
+            raise error(f"cannot read {path}: {problem}")
+        with path.open("rb") as file:
+            raw = file.read(limit + 1)
+        if len(raw) > limit:
+            raise error(f"{path}: more than {limit:,} bytes, too much for a data file")
+        return raw.decode("utf-8")
+    except OSError as problem:
+        raise error(f"cannot read {path}: {problem.strerror or problem}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not a UTF-8 text file") from None
+
+
+def parse_json(text: str) -> Any:
+    """JSON as the standard defines it: `NaN`, `Infinity` and overflowing numbers refused."""
+    return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+
+
+def _finite(text: str) -> float:
+    """A float that is a real number: `1e400` would silently become infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is too large or not a number")
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not a number a data file may hold")
+
+
+def write_text_file(path: str | Path, text: str, error: type[TabletopError] = DataError) -> None:
+    """Write `text` to `path` all or nothing, and never through a symbolic link.
+
+    The text goes to a new file beside it (created exclusively, so no link planted under
+    that name is followed), reaches the disk, and is moved into place once complete: a
+    failed write (a full disk, say) leaves any earlier file as it was."""
+    path = Path(path)
+    try:
+        if path.is_symlink():
+            raise error(f"cannot write {path}: it is a symbolic link; name the file itself")
         if not path.name or (path.exists() and not path.is_file()):
             raise error(f"cannot write {path}: not a regular file")
     except OSError as problem:
         raise error(f"cannot write {path}: {problem.strerror or problem}") from None
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        partial.write_text(text, encoding="utf-8")
+        with os.fdopen(os.open(partial, flags, 0o644), "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(partial, path)
     except OSError as problem:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+        if not isinstance(problem, FileExistsError):
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
         raise error(f"cannot write {path}: {problem.strerror or problem}") from None
+
+
+def require_blocks(
+    data: dict[str, Any], blocks: tuple[str, ...], origin: str, error: type[TabletopError]
+) -> None:
+    """Refuse a saved file that leaves out a block the rules read: a default there would
+    quietly make a different character. `blocks` are dotted paths, e.g. `attributes.STR`."""
+    missing = [block for block in blocks if not _has_path(data, block.split("."))]
+    if missing:
+        raise error(
+            f"{origin}: the file has no {', '.join(missing)}; a saved sheet holds every block "
+            "the rules read"
+        )
+
+
+def _has_path(data: Any, keys: list[str]) -> bool:
+    for key in keys:
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
 
 
 def shipped_data(package: str, name: str) -> dict[str, Any]:

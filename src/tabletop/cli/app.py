@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import typer
+from pydantic import ValidationError
 from rich.markup import escape
 
 from tabletop.cli import campaign, dice, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
+from tabletop.session import first_problem
 from tabletop.systems.registry import SYSTEMS, load
 
 app = typer.Typer(
@@ -23,8 +27,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-app.command("roll")(dice.roll_command)
-app.command("odds")(dice.odds_command)
+app.command("roll", context_settings={"ignore_unknown_options": True})(dice.roll_command)
+app.command("odds", context_settings={"ignore_unknown_options": True})(dice.odds_command)
 app.add_typer(tables.app, name="table")
 app.add_typer(campaign.app, name="campaign")
 app.command("showcase")(showcase.showcase_command)
@@ -34,11 +38,23 @@ for system in SYSTEMS:
 
 USAGE_EXIT = 2
 
+MAX_ERROR_CHARS = 300
+"""About the longest error line: a message quoting a huge input keeps its start and end."""
+
 
 def fail(message: str, code: int = USAGE_EXIT) -> None:
-    """Print one line to stderr and leave with `code`."""
-    errors.print(f"[bold red]error:[/bold red] {message}", markup=True, highlight=False)
+    """Print `message` (plain text) as one short line on stderr and leave with `code`."""
+    line = " ".join(message.split())
+    if len(line) > MAX_ERROR_CHARS:  # the start says what, the end usually says why
+        line = line[: MAX_ERROR_CHARS * 2 // 3] + " … " + line[-(MAX_ERROR_CHARS // 3) :]
+    errors.print(f"[bold red]error:[/bold red] {escape(line)}", markup=True, highlight=False)
     raise SystemExit(code)
+
+
+@functools.cache
+def _command() -> Any:
+    """The app as a click command, built once (building it takes longer than most verbs)."""
+    return typer.main.get_command(app)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -49,28 +65,27 @@ def main(argv: Sequence[str] | None = None) -> None:
             # asked again; a terminal that cannot show → gets ?. Neither is a crash.
             stream.reconfigure(errors="replace")
     try:
-        result = app(args=list(argv) if argv is not None else None, standalone_mode=False)
+        args = list(argv) if argv is not None else None
+        result = _command().main(args=args, standalone_mode=False)
     except TabletopError as error:
-        fail(_escape(str(error)))
+        fail(str(error))
     except typer.TyperException as error:
         if not error.format_message():  # no arguments: the help is already shown
             raise SystemExit(USAGE_EXIT) from None
-        fail(_escape(error.format_message()))
+        fail(error.format_message())
     except typer.Abort:
         fail("aborted", 1)
     except KeyboardInterrupt:
         fail("interrupted", 130)
     except RecursionError:
         fail("the input is nested too deeply to handle")
+    except ValidationError as problem:  # a value from the command line that a model refuses
+        fail(f"not a valid value: {first_problem(problem)}")
     except Exception as error:
         if os.environ.get("TABLETOP_DEBUG"):
             raise
-        problem = _escape(f"{type(error).__name__}: {error}")
+        problem = f"{type(error).__name__}: {error}"[:100]
         fail(f"internal error ({problem}); set TABLETOP_DEBUG=1 for details", 1)
     else:
         if isinstance(result, int) and result:
             sys.exit(result)
-
-
-def _escape(text: str) -> str:
-    return escape(text).replace("\n", " ")

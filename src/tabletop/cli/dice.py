@@ -6,10 +6,10 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from tabletop.cli.options import Json, Seed
-from tabletop.cli.output import console, percent, print_json, print_roll
+from tabletop.cli.odds_table import odds_table
+from tabletop.cli.options import Json, Seed, whole_number
+from tabletop.cli.output import console, fraction, percent, print_json, print_roll
 from tabletop.dice import Distribution, dice_source, distribution, notation, parse, roll
 from tabletop.dice.syntax import dice_terms, most_dice
 from tabletop.errors import LimitError, RollError
@@ -19,9 +19,6 @@ MAX_TIMES = 10_000
 
 MAX_DICE_SHOWN = 100_000
 """Dice all the rolls of one `tabletop roll --times` may throw (each is printed in full)."""
-
-SHOWN_BELOW = Fraction(1, 100_000)
-"""Outcomes rarer than this are summarised, not listed, unless --all is given."""
 
 Expression = Annotated[
     str, typer.Argument(help="A dice expression, e.g. '4d6kh3 + 2' (see docs/dice-notation.md).")
@@ -41,12 +38,10 @@ def read_names(pairs: list[str] | None) -> dict[str, int]:
     names: dict[str, int] = {}
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
-        try:
-            names[name.strip()] = int(value)
-        except ValueError:
-            raise RollError(f"--var wants NAME=WHOLE_NUMBER, not {pair!r}") from None
-        if not sep or not name.strip():
-            raise RollError(f"--var wants NAME=WHOLE_NUMBER, not {pair!r}")
+        number = whole_number(value)
+        if not sep or not name.strip() or number is None:
+            raise RollError(f"--var wants NAME=WHOLE_NUMBER, not {pair[:60]!r}")
+        names[name.strip()] = number
     return names
 
 
@@ -105,7 +100,7 @@ def odds_command(
             data[key] = {"threshold": value, **_probability_json(probability)}
         print_json(data)
         return
-    console.print(odds_table(text, odds, show_all))
+    console.print(odds_table(text, odds, show_all, console.width))
     mean, spread = f"{float(odds.mean):.4g}", f"{odds.stdev:.4g}"
     console.print(f"mean [bold]{mean}[/bold], standard deviation [bold]{spread}[/bold]")
     if threshold is not None:
@@ -113,7 +108,7 @@ def odds_command(
         sign = "≥" if key == "at_least" else "≤"
         console.print(
             f"P(total {sign} {value}) = [bold]{percent(float(probability))}[/bold] "
-            f"(exactly {probability.numerator}/{probability.denominator})"
+            f"(exactly {fraction(probability)})"
         )
 
 
@@ -130,34 +125,5 @@ def _threshold(
 def _probability_json(probability: Fraction) -> dict[str, object]:
     return {
         "probability": float(probability),
-        "exact": f"{probability.numerator}/{probability.denominator}",
+        "exact": fraction(probability),
     }
-
-
-def odds_table(text: str, odds: Distribution, show_all: bool) -> Table:
-    table = Table(title=f"odds of {text}", title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("total", justify="right")
-    table.add_column("chance", justify="right")
-    table.add_column("≥ total", justify="right", style="dim")
-    table.add_column("≤ total", justify="right", style="dim")
-    table.add_column("", no_wrap=True)
-    peak = max(probability for _, probability in odds)
-    below = Fraction(1)
-    hidden = 0
-    for value, probability in odds:
-        at_most = 1 - below + probability
-        if show_all or probability >= SHOWN_BELOW:
-            bar = "█" * round(30 * probability / peak)
-            table.add_row(
-                str(value),
-                percent(float(probability)),
-                percent(float(below)),
-                percent(float(at_most)),
-                f"[cyan]{bar}[/cyan]",
-            )
-        else:
-            hidden += 1
-        below -= probability
-    if hidden:
-        table.caption = f"{hidden} outcomes rarer than 0.001% not listed (--all lists them)"
-    return table

@@ -91,3 +91,14 @@ def read_rule_options(
 def _is_list(model: type[BaseModel], key: str) -> bool:
     annotation = model.model_fields[key].annotation
     return typing.get_origin(annotation) in (list, tuple, set, frozenset)
+
+
+def whole_number(text: str) -> int | None:
+    """A whole number as a person types it, or None: digits of any script count (`٣` is 3,
+    as `int` reads it), while `²`, `1_000`, `1e3` and numbers past 18 digits do not, so an
+    answer is asked again or refused in one line rather than crashing `int`."""
+    cleaned = text.strip()
+    digits = cleaned.removeprefix("-").removeprefix("+")
+    if not digits or len(digits) > 18 or not digits.isdecimal():
+        return None
+    return int(cleaned)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.rule import Rule
 
-from tabletop.cli.dice import odds_table
+from tabletop.cli.odds_table import odds_table
 from tabletop.cli.output import console, print_roll
 from tabletop.dice import SeededDice, distribution, roll, sample
 from tabletop.systems.registry import SYSTEMS, load
@@ -30,7 +30,7 @@ def showcase_command() -> None:
         print_roll(roll(expression, dice), prefix="  ")
     console.print(Rule("Exact odds"))
     odds = distribution("4d6kh3")
-    console.print(odds_table("4d6kh3", odds, show_all=False))
+    console.print(odds_table("4d6kh3", odds, show_all=False, width=console.width))
     chance = distribution("1d20adv").at_least(15)
     console.print(f"P(d20 with advantage ≥ 15) = {chance} ≈ {float(chance):.2%}")
     console.print(Rule("A million rolls at once"))

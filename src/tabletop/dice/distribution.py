@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 
@@ -48,8 +49,9 @@ class Distribution:
 
     @property
     def weights(self) -> Mapping[int, int]:
-        """Value -> integer weight, sorted by value; probabilities are weight / total."""
-        return self._weights
+        """Value -> integer weight, sorted by value; probabilities are weight / total.
+        Read-only: a distribution may be shared from the cache."""
+        return MappingProxyType(self._weights)
 
     @property
     def total(self) -> int:

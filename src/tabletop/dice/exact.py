@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from math import comb, gcd
 
 from tabletop.dice import limits
+from tabletop.dice.cache import SizedCache
 from tabletop.dice.distribution import Distribution
 from tabletop.dice.prepare import prepare
 from tabletop.dice.syntax import (
@@ -45,8 +46,27 @@ def distribution(expression: str | Node, names: Mapping[str, int] | None = None)
     does, so the distribution is the true one for what `roll` does.
     """
     prepared = prepare(expression, names)
-    weights = _Evaluator(prepared.tree, prepared.names).evaluate(prepared.tree)
-    return Distribution.of_weights(weights)
+    return exact_distribution(prepared.tree, prepared.names)
+
+
+def exact_distribution(tree: Node, names: Mapping[str, int]) -> Distribution:
+    """The distribution of a prepared tree, computed once: asked again (by any entry point,
+    `sample` included) it costs a dictionary look-up, and so does a refusal."""
+    key = (tree, tuple(sorted(names.items())))
+    known = _CACHE.get(key)
+    if known is None:
+        try:
+            known = Distribution.of_weights(_Evaluator(tree, names).evaluate(tree))
+        except LimitError as refusal:
+            known = refusal
+        _CACHE.put(key, known, len(known) if isinstance(known, Distribution) else 1)
+    if isinstance(known, LimitError):
+        raise LimitError(str(known))
+    return known
+
+
+_CACHE: SizedCache[Distribution | LimitError] = SizedCache(budget=1_000_000)
+"""Distributions already computed, up to a million outcomes in all (tens of megabytes)."""
 
 
 Weights = dict[int, int]

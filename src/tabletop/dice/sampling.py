@@ -8,10 +8,14 @@ samples and processed in chunks so memory stays bounded whatever `n` is.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from math import gcd
 
 import numpy as np
 
 from tabletop.dice import limits
+from tabletop.dice.distribution import Distribution
+from tabletop.dice.exact import exact_distribution
 from tabletop.dice.prepare import prepare
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
@@ -93,6 +97,10 @@ class _Sampler:
         raise TypeError(f"not a dice expression node: {node!r}")
 
     def pool(self, term: Dice, n: int) -> np.ndarray:
+        if term.keep is not None and n >= _BY_TABLE_FROM:
+            table = _sampling_table(term)
+            if table is not None:
+                return table.draw(self.rng, n)
         rolls = self.faces(term.sides, (n, term.count))
         if term.plain:
             return rolls.sum(axis=1)
@@ -147,3 +155,91 @@ class _Sampler:
             return rolls
         ordered = np.sort(rolls, axis=1)
         return ordered[:, term.count - kept :] if keep.keeps_highest else ordered[:, :kept]
+
+
+_BY_TABLE_FROM = 1_000
+"""Keep/drop pools sampled this many times or more are drawn from their exact distribution."""
+
+_LOOKUP_UP_TO = 1 << 16
+"""A distribution whose weights total at most this is drawn by one look-up per sample."""
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A pool's exact distribution laid out for drawing in O(1) a sample: Walker's alias
+    table in whole numbers (column `i` keeps `values[i]` for `threshold[i]` of its `total`
+    units of weight and gives the rest to `alias_values[i]`; the columns are padded with
+    empty ones to a power of two, so a draw splits with a mask and a shift), and for small
+    totals one slot per unit of weight instead."""
+
+    values: np.ndarray
+    threshold: np.ndarray
+    alias_values: np.ndarray
+    total: int
+    slots: np.ndarray | None
+
+    def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """`n` totals with exactly the pool's odds: one uniform whole number per sample picks
+        a column and a unit of weight in it (no float rounding anywhere)."""
+        if self.slots is not None:
+            return self.slots[rng.integers(0, self.total, size=n, dtype=np.int64)]
+        bits = len(self.values).bit_length() - 1  # the columns are a power of two
+        picks = rng.integers(0, self.total << bits, size=n, dtype=np.int64)
+        column = picks & ((1 << bits) - 1)
+        picks >>= bits  # now the unit of weight within the column
+        kept = picks < self.threshold[column]
+        return np.where(kept, self.values[column], self.alias_values[column])
+
+
+def _sampling_table(term: Dice) -> _Table | None:
+    """The drawing table of a pool, built once from its exact distribution; None when that
+    is past the exact engine's limits or its weights are too large to draw in 63 bits."""
+    if term in _TABLES:
+        return _TABLES[term]
+    try:
+        odds: Distribution | None = exact_distribution(term, {})
+    except LimitError:
+        odds = None
+    table = None
+    if odds is not None:
+        common = gcd(*odds.weights.values())
+        weights = [weight // common for weight in odds.weights.values()]
+        total = sum(weights)
+        values = np.fromiter(odds.weights, dtype=np.int64, count=len(weights))
+        if total <= _LOOKUP_UP_TO:
+            slots = np.repeat(values, np.array(weights, dtype=np.int64))
+            table = _Table(values, values, values, total, slots)
+        else:
+            columns = 1 << (len(weights) - 1).bit_length()
+            if columns * total < 1 << 63:
+                padded = weights + [0] * (columns - len(weights))
+                threshold, alias = _alias(padded, total)
+                values = np.concatenate([values, np.zeros(columns - len(weights), np.int64)])
+                table = _Table(values, threshold, values[alias], total, None)
+    if len(_TABLES) >= _MAX_TABLES:
+        _TABLES.pop(next(iter(_TABLES)))
+    _TABLES[term] = table
+    return table
+
+
+def _alias(weights: list[int], total: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vose's alias method in whole numbers: each of the `len(weights)` columns holds
+    `total` units, its own outcome's first, topped up from one larger outcome."""
+    count = len(weights)
+    left = [weight * count for weight in weights]
+    threshold = [total] * count
+    alias = list(range(count))
+    small = [i for i, units in enumerate(left) if units < total]
+    large = [i for i, units in enumerate(left) if units >= total]
+    while small and large:
+        low, high = small.pop(), large.pop()
+        threshold[low], alias[low] = left[low], high
+        left[high] -= total - left[low]
+        (small if left[high] < total else large).append(high)
+    return np.array(threshold, dtype=np.int64), np.array(alias, dtype=np.int64)
+
+
+_MAX_TABLES = 256
+"""Pools whose drawing tables are kept (each at most `MAX_OUTCOMES` values, or 64k slots)."""
+
+_TABLES: dict[Dice, _Table | None] = {}

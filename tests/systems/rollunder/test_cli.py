@@ -124,7 +124,8 @@ def test_ask_refuses_on_end_of_input_or_endless_nonsense_and_changes_nothing(
 ):
     sheet = _frail(tmp_path)
     before = Path(sheet).read_text(encoding="utf-8")
-    for given, words in (("", "before the end of input"), ("nonsense\n" * 30, "no valid answer")):
+    endless = (("nonsense\n" * 30, "no valid answer"), ("\u00b2\n" * 30, "no valid answer"))
+    for given, words in (("", "before the end of input"), *endless):
         monkeypatch.setattr("sys.stdin", io.StringIO(given))
         result = run(capsys, "rollunder", "damage", "15", "--character", sheet, "--ask")
         assert result.code == 2 and result.out == ""

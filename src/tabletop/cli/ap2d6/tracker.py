@@ -350,6 +350,9 @@ def _json_loop(fight: Fight) -> None:
             break
         if line.strip().lower() in ("quit", "exit", "q"):
             break
+        if line.strip().lower() == "show":  # the fight as one JSON line, as leaving prints it
+            print_json(fight.combat.model_dump(mode="json"))
+            continue
         try:
             events = run_line(fight, line)
         except TabletopError as error:

@@ -6,7 +6,6 @@ illegal move, a bad number) prints one line and asks again, and the fight is unc
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +18,7 @@ from rich.table import Table
 from tabletop.campaigns import character_id, write_campaign
 from tabletop.cli.repl import Loop
 from tabletop.cli.scene import Scene, open_scene
-from tabletop.data import write_text_file
+from tabletop.data import parse_json, read_text_file, write_text_file
 from tabletop.dice import DiceSource
 from tabletop.errors import TabletopError
 from tabletop.systems.constitution.character import read_sheet
@@ -543,17 +542,11 @@ def _join(table: ConstitutionTable, words: list[str]) -> JoinFight:
 
 def load_combat(path: str | Path) -> Combat:
     """Read a fight saved by the tracker, refusing anything malformed."""
+    text = read_text_file(path, ConstitutionDataError, MAX_SAVE_BYTES)
     try:
-        # Read no more than the bound: a device such as /dev/zero reports no size at all.
-        with Path(path).open("rb") as file:
-            raw = file.read(MAX_SAVE_BYTES + 1)
-        if len(raw) > MAX_SAVE_BYTES:
-            raise ConstitutionDataError(f"{path} is larger than {MAX_SAVE_BYTES:,} bytes")
-        data = json.loads(raw.decode("utf-8"))
-    except OSError as error:
-        raise ConstitutionDataError(f"cannot read {path}: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ConstitutionDataError(f"{path} is not a saved fight: {error}") from None
+        data = parse_json(text)
+    except ValueError as error:  # not JSON, or NaN, 1e400 or a number of thousands of digits
+        raise ConstitutionDataError(f"{path} is not a saved fight: {str(error)[:120]}") from None
     return build(Combat, data)
 
 

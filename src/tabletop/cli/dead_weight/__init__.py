@@ -15,8 +15,8 @@ from tabletop.cli import tables
 from tabletop.cli.dead_weight import recovery
 from tabletop.cli.dead_weight.render import advice_table, describe, dice_line, odds_table, sheet
 from tabletop.cli.local import play
-from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
-from tabletop.cli.output import console, print_json, print_roll
+from tabletop.cli.options import Json, Seed, add_rule_options, rule_options, whole_number
+from tabletop.cli.output import console, notes, print_json, print_roll
 from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Out, Who, open_scene, save_sheet
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import InputEndedError, TabletopError
@@ -111,7 +111,7 @@ def character_new(
     """Make a character: random (seeded) by default, or guided with --guided."""
     extra = load_supplement(supplement) if supplement else Supplement()
     dice = dice_source(seed)
-    show = Console(stderr=True, highlight=False) if json_out else console
+    show = notes if json_out else console
     if name is None:
         name = _ask_name(show) if guided else "Unnamed"
     asked = {
@@ -236,10 +236,11 @@ def _parse(answer: str, creation: Creation) -> AnyChoice:
             return Keep()
         if words[0].lower() in ("r", "f"):
             size = len(creation.dice)
-            if not all(w.isdigit() and 1 <= int(w) <= size for w in words[1:]):
+            numbers = [whole_number(w) or 0 for w in words[1:]]
+            if not all(1 <= number <= size for number in numbers):
                 raise ValueError(f"dice are numbered 1 to {size}")
             free = words[0].lower() == "f"
-            return RerollDice(dice=tuple(int(w) - 1 for w in words[1:]), free=free)
+            return RerollDice(dice=tuple(number - 1 for number in numbers), free=free)
     if "attribute" in decision.kinds:
         return PickAttribute(attribute=Attribute.named(text))
     if "class" in decision.kinds:
@@ -252,9 +253,8 @@ def _parse(answer: str, creation: Creation) -> AnyChoice:
 
 
 def _option(text: str, options: tuple[str, ...]) -> str:
-    if text.isdigit() and 1 <= int(text) <= len(options):
-        return options[int(text) - 1]
-    return text
+    number = whole_number(text) or 0
+    return options[number - 1] if 1 <= number <= len(options) else text
 
 
 # the test ------------------------------------------------------------------------------
@@ -355,7 +355,7 @@ def test_command(
         disadvantage=disadvantage,
         dice=dice_count,
     )
-    show = Console(stderr=True, highlight=False) if json_out else console
+    show = notes if json_out else console
     helps = [
         Help(helper=scene.state.characters[h].sheet, extra_effort=h in effort) for h in helpers
     ]
@@ -437,8 +437,9 @@ def _ask(show: Console, advice: Any, test: AttributeTest) -> Reroll | Pass | Dau
     while True:
         prompt = f"{test.deciding}, your choice [{best}]"
         answer = _read(show, prompt, "the test is not finished").strip() or str(best)
-        if answer.isdigit() and 1 <= int(answer) <= len(advice.options):
-            choice: Reroll | Pass | DauntlessRoll = advice.options[int(answer) - 1][0]
+        number = whole_number(answer) or 0
+        if 1 <= number <= len(advice.options):
+            choice: Reroll | Pass | DauntlessRoll = advice.options[number - 1][0]
             return choice
         show.print(f"[red]choose 1 to {len(advice.options)}[/red]")
 

@@ -22,7 +22,7 @@ from tabletop.cli.deadweight_board.render import (
     event_text,
     player_text,
 )
-from tabletop.cli.options import add_rule_options, rule_options
+from tabletop.cli.options import add_rule_options, rule_options, whole_number
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.errors import InputEndedError
@@ -152,8 +152,9 @@ def _ask(state: State, viewer: int) -> int:
             continue
         if answer in ("q", "quit"):
             raise typer.Abort()
-        if answer.isdigit() and 1 <= int(answer) <= len(actions):
-            return actions[int(answer) - 1]
+        number = whole_number(answer)
+        if number is not None and 1 <= number <= len(actions):
+            return actions[number - 1]
         console.print(f"type a number from 1 to {len(actions)} (b shows the board, q quits)")
 
 
@@ -415,9 +416,10 @@ def report(
     names = _seat_list(seats)
     counts = []
     for part in players.split(","):
-        if not part.strip().isdigit() or not 2 <= int(part) <= 4:
+        count = whole_number(part)
+        if count is None or not 2 <= count <= 4:
             raise ConfigError(f"--players takes counts from 2 to 4, not {part!r}")
-        counts.append(int(part))
+        counts.append(count)
     rules_config = _config(ctx, config)
     if plots:
         _plot_folder(out)

@@ -16,7 +16,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from tabletop.cli.local import play
-from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
+from tabletop.cli.options import Json, Seed, add_rule_options, rule_options, whole_number
 from tabletop.cli.output import console, errors, percent, print_json
 from tabletop.dice import DiceSource, dice_source
 from tabletop.session import Event
@@ -301,8 +301,9 @@ def ask_at_the_prompt(decision: Decision) -> str:
             raise RollUnderDataError(
                 f"no answer to {decision.purpose!r} before the end of input; nothing was changed"
             ) from None
-        if line.isdigit() and 1 <= int(line) <= len(decision.choices):
-            return decision.choices[int(line) - 1]
+        number = whole_number(line)
+        if number is not None and 1 <= number <= len(decision.choices):
+            return decision.choices[number - 1]
         if line in decision.choices:
             return line
         errors.print(f"choose 1 to {len(decision.choices)}, or type a choice as listed")

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tabletop.data import read_data_file
+from tabletop.data import read_data_file, require_blocks
 from tabletop.systems.ap2d6.death import DeathRecord, PlayerDeathView, player_view
 from tabletop.systems.ap2d6.errors import Ap2d6DataError, validated
 from tabletop.systems.ap2d6.events import Role
@@ -241,4 +241,6 @@ def standard_sheet(name: str, **scores: int) -> Character:
 
 def read_sheet(path: str | Path) -> Character:
     """A character sheet from a JSON file (as `character new --json` prints it), checked."""
-    return validated(Character, read_data_file(path, Ap2d6DataError), f"sheet {path}")
+    data = read_data_file(path, Ap2d6DataError)
+    require_blocks(data, ("name", "scores"), f"sheet {path}", Ap2d6DataError)
+    return validated(Character, data, f"sheet {path}")

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from tabletop.data import read_data_file, validated
+from tabletop.data import read_data_file, require_blocks, validated
 from tabletop.systems.dead_weight.attributes import Attribute, AttributeState
 from tabletop.systems.dead_weight.catalogue import Affliction, QuirkRule, Skill, Trait, Trauma
 from tabletop.systems.dead_weight.errors import SheetError
@@ -284,11 +284,22 @@ def sheet_from(data: dict[str, Any]) -> Character:
     return validated(Character, data, "impossible sheet", SheetError)
 
 
+SHEET_BLOCKS = (
+    *(f"attributes.{attribute}.score" for attribute in Attribute),
+    "condition",
+)
+"""What a sheet file must state: every test reads the scores, and whether the character is
+fainted, dying or dead; a missing block is refused, never taken as a fresh character's."""
+
+
 def read_sheet(path: str | Path) -> Character:
     """A sheet from a JSON file (as `character new --out` writes it), checked like any other."""
     if Path(path).suffix != ".json":
         raise SheetError(f"{path}: a character sheet is a .json file")
-    return sheet_from(read_data_file(path, SheetError))
+    data = read_data_file(path, SheetError)
+    character = sheet_from(data)
+    require_blocks(data, SHEET_BLOCKS, str(path), SheetError)
+    return character
 
 
 def with_attribute(character: Character, attribute: Attribute, **changes: int) -> Character:

@@ -1,0 +1,72 @@
+"""Files for the hostile suite: good ones to reach deep code, and every kind of bad one."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.harness import run
+
+
+def _sheets(folder: Path) -> dict[str, Path]:
+    """A real sheet of each system, made by the commands themselves."""
+    dead_weight = folder / "amber.json"
+    run(["dead-weight", "character", "new", "--class", "wizard", "--seed", "3",
+         "--out", str(dead_weight)])  # fmt: skip
+    ap2d6 = folder / "ayla.json"
+    ap2d6.write_text(run(["ap2d6", "character", "new", "--set", "STR=2", "--json"]).out)
+    table = folder / "table.toml"
+    table.write_text(
+        'name = "t"\ndice = "1d2"\n[[entries]]\nroll = "1"\nname = "one"\n'
+        '[[entries]]\nroll = "2"\nname = "two"\n'
+    )
+    return {"dead_weight": dead_weight, "ap2d6": ap2d6, "table": table}
+
+
+def _bad_files(folder: Path, good: Path) -> dict[str, Path]:
+    """Files that have broken loaders: wrong kinds, sizes, encodings and numbers."""
+    sheet = json.loads(good.read_text())
+    bad: dict[str, Path] = {}
+
+    def write(name: str, content: str | bytes) -> None:
+        path = folder / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+        bad[name] = path
+
+    write("empty.json", "")
+    write("list.json", "[1, 2]")
+    write("nan.json", json.dumps(sheet).replace('"silver": 25', '"silver": NaN'))
+    write("huge-number.json", json.dumps(sheet).replace('"silver": 25', '"silver": 1e400'))
+    write("long-int.json", json.dumps(sheet).replace('"silver": 25', '"silver": ' + "9" * 5000))
+    write("deep.json", "[" * 100_000 + "]" * 100_000)
+    write("latin1.json", b'{"name": "\xe9"}')
+    write("escape-name.json", json.dumps({**sheet, "name": "\x1b[31mred\x1b]0;t\x07"}))
+    write("big-name.json", json.dumps({**sheet, "name": "x" * 600_000}))
+    write("too-big.json", " " * 1_100_000)
+    write("nan.toml", 'name = "t"\ndice = "1d2"\nx = nan\n')
+    write("escape-table.toml", 'name = "\\u001b[2J"\ndice = "1d1"\n[[entries]]\nroll = "1"\n'
+          'name = "\\u001b]0;t\\u0007"\n')  # fmt: skip
+    for name, target in (("link.json", good), ("dangling.json", folder / "nowhere")):
+        (folder / name).symlink_to(target)
+        bad[name] = folder / name
+    fifo = folder / "fifo.json"
+    os.mkfifo(fifo)
+    bad["fifo.json"] = fifo
+    bad["directory"] = folder
+    bad["missing"] = folder / "missing.json"
+    bad["no-folder"] = folder / "no" / "such" / "folder.json"
+    return bad
+
+
+@pytest.fixture(scope="session")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every file the fuzzer may give a command that takes a path."""
+    folder = tmp_path_factory.mktemp("hostile-files")
+    sheets = _sheets(folder)
+    return {**sheets, **_bad_files(folder, sheets["dead_weight"])}

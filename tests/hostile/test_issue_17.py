@@ -1,0 +1,301 @@
+"""The hostile inputs issue 17 names, one test each (the board game's and the roll-under
+system's are in their own suites)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import subprocess
+import sys
+import time
+
+import pytest
+from rich.console import Console
+
+from tabletop.cli.odds_table import odds_table
+from tabletop.cli.terminal import settle_terminal_size
+from tabletop.data import write_text_file
+from tabletop.dice import distribution
+from tabletop.errors import DataError
+from tests.hostile.harness import check, run
+
+pytestmark = pytest.mark.hostile
+
+PROGRAM = "from tabletop.cli.app import main; main()"
+
+MEASURED = (
+    "import atexit, resource, sys\n"
+    "atexit.register(lambda: sys.stderr.write("
+    "f'peak-kib {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'))\n" + PROGRAM
+)
+"""The command, reporting its peak resident memory on stderr as it leaves."""
+
+
+def _spawn(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str, float, int]:
+    """`tabletop args` in a fresh interpreter: exit, stdout, stderr, seconds and peak KiB."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+    seconds = time.perf_counter() - start
+    err, _, peak = done.stderr.rstrip("\n").rpartition("peak-kib ")
+    return done.returncode, done.stdout, err, seconds, int(peak)
+
+
+# -- numbers a person types ------------------------------------------------------------------
+
+
+def test_a_superscript_digit_answered_at_a_prompt_is_asked_again_not_a_crash():
+    # was: int('²') after '²'.isdigit() -> "internal error", exit 1
+    outcome = run(["dead-weight", "test", "DEX", "--score", "2", "--proficiency", "1",
+                   "--seed", "1"], "²\n1\n")  # fmt: skip
+    check(outcome)
+    assert outcome.code == 0 and "choose 1 to" in outcome.out
+
+
+def test_a_superscript_digit_in_a_reroll_answer_is_refused_in_one_line():
+    outcome = run(["dead-weight", "character", "new", "--guided", "--seed", "1"], "r ²\n")
+    check(outcome)
+
+
+def test_arabic_indic_digits_are_read_as_the_number_they_are():
+    outcome = run(["roll", "d6+STR", "--var", "STR=٣", "--json", "--seed", "1"])
+    check(outcome)
+    assert json.loads(outcome.out)["expression"] == "1d6 + STR" and outcome.code == 0
+    assert json.loads(outcome.out)["dice"]["right"]["value"] == 3
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["roll", "d6+A", "--var", "A=²"],
+        ["roll", "d6+A", "--var", "A=1e3"],
+        ["roll", "d6+A", "--var", "A=" + "9" * 40],  # past what a dice value may be
+        ["odds", "2d6", "--at-least", "²"],
+        ["constitution", "check", "--ability", "²", "--dc", "10"],
+        ["ap2d6", "check", "--score", "²", "--dc", "8"],
+    ],
+)
+def test_a_number_that_is_not_a_whole_number_is_one_line_and_exit_2(argv):
+    outcome = run(argv)
+    check(outcome)
+    assert outcome.code == 2
+
+
+# -- odds of a huge die --------------------------------------------------------------------
+
+
+def test_odds_of_1d100000_is_fast_and_small():
+    # was: 69 s and 420 MB, printing a table row for every outcome
+    code, out, err, seconds, peak = _spawn(["odds", "1d100000"])
+    assert code == 0, err
+    assert seconds < 15 and peak < 200_000, (seconds, peak)
+    assert len(out.splitlines()) < 60 and "100,000 totals in ranges" in out
+    assert "1/40" in out  # each of the forty ranges, exactly
+
+
+def test_odds_json_of_a_huge_die_stays_complete():
+    outcome = run(["odds", "1d50000", "--json"])
+    data = json.loads(outcome.out)
+    assert len(data["outcomes"]) == 50_000 and data["outcomes"][0]["exact"] == "1/50000"
+
+
+def test_odds_all_past_the_listing_limit_points_to_json():
+    outcome = run(["odds", "1d100000", "--all"])
+    check(outcome)
+    assert outcome.code == 2 and "--json" in outcome.err
+
+
+def test_odds_text_shows_exact_fractions_next_to_the_percentages():
+    outcome = run(["odds", "2d6"])
+    row = next(line for line in outcome.out.splitlines() if line.strip().startswith("7 "))
+    assert "16.7%" in row and "1/6" in row
+    assert "exactly 5/8" in run(["odds", "3d6", "--at-least", "10"]).out
+
+
+# -- text from a person or a file ----------------------------------------------------------
+
+
+def test_escape_sequences_in_a_table_file_are_printed_as_text(files):
+    outcome = run(["table", "show", str(files["escape-table.toml"])])
+    check(outcome)  # no ESC byte reaches either stream
+    assert "\\x1b]0;t\\x07" in outcome.out
+
+
+def test_escape_sequences_in_a_character_name_are_printed_as_text(files):
+    outcome = run(["dead-weight", "character", "show", str(files["escape-name.json"])])
+    check(outcome)
+    assert outcome.code == 0 and "\\x1b[31mred" in outcome.out
+
+
+def test_escape_sequences_in_a_mistyped_command_are_printed_as_text():
+    outcome = run(["\x1b[2Jroll"])
+    check(outcome)
+    assert outcome.code == 2 and "\\x1b[2J" in outcome.err
+
+
+def test_an_error_quoting_a_huge_input_is_one_short_line():
+    # a 600 kB argument used to come back whole in the error line
+    outcome = run(["x" * 600_000])
+    check(outcome)
+    assert outcome.code == 2 and len(outcome.err) < 400 and outcome.err.count("\n") == 1
+
+
+def test_a_600_kb_sheet_gives_a_short_error(files):
+    outcome = run(["dead-weight", "character", "show", str(files["big-name.json"])])
+    check(outcome)
+    assert outcome.code == 2 and len(outcome.err) < 400
+
+
+# -- terminals -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", ["0", "20", "²", "-5", "99999999999"])
+def test_any_columns_setting_still_shows_the_numbers(columns, monkeypatch):
+    # was: COLUMNS=0 printed nothing, 20 columns hid the numbers, ² crashed Rich at import
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setenv("LINES", columns)
+    settle_terminal_size()
+    screen = Console(file=io.StringIO())  # reads the settled size, as the app's consoles do
+    screen.print(odds_table("2d6", distribution("2d6"), False, screen.width))
+    row = next(line for line in screen.file.getvalue().splitlines() if line.startswith("    7 "))
+    assert "16.7%" in row and "1/6" in row and "58.3%" in row
+
+
+def test_a_size_rich_cannot_read_is_settled_before_rich_reads_it():
+    code, out, err, _, _ = _spawn(["odds", "2d6"], {"COLUMNS": "²", "LINES": "0"})
+    assert code == 0, err
+    assert "1/6" in out
+
+
+def test_term_dumb_keeps_the_dropped_die_mark():
+    # a terminal without styles cannot strike a die out, so the plain mark is used
+    leader, follower = pty.openpty()
+    environment = {**os.environ, "TERM": "dumb", "COLUMNS": "80"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", PROGRAM, "roll", "4d6dl1", "--seed", "3"],
+        stdout=follower,
+        stderr=follower,
+        env=environment,
+    )
+    os.close(follower)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    process.wait(timeout=60)
+    os.close(leader)
+    assert process.returncode == 0 and b"~~" in output and b"\x1b" not in output
+
+
+# -- files ---------------------------------------------------------------------------------
+
+
+def test_a_sheet_without_its_attributes_is_refused_not_defaulted(files, tmp_path):
+    sheet = json.loads(files["dead_weight"].read_text())
+    del sheet["attributes"]
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(sheet))
+    outcome = run(["dead-weight", "character", "show", str(bare)])
+    check(outcome)
+    assert outcome.code == 2 and "attributes.STR.score" in outcome.err
+
+
+def test_a_2d6_sheet_without_its_scores_is_refused_not_defaulted(tmp_path):
+    from tabletop.systems.ap2d6.errors import Ap2d6DataError
+    from tabletop.systems.ap2d6.sheet import read_sheet
+
+    bare = tmp_path / "bare.json"
+    bare.write_text('{"name": "Ayla"}')
+    with pytest.raises(Ap2d6DataError, match="scores"):
+        read_sheet(bare)
+
+
+@pytest.mark.parametrize("name", ["nan.json", "huge-number.json", "long-int.json", "deep.json"])
+def test_numbers_json_cannot_hold_are_refused_in_one_line(files, name):
+    # was: NaN and 1e400 read as floats, and a 5,000-digit integer was a ValueError
+    for argv in (
+        ["dead-weight", "character", "show", str(files[name])],
+        ["constitution", "combat", "--load", str(files[name])],
+    ):
+        outcome = run(argv, "quit\n")
+        check(outcome)
+        assert outcome.code == 2
+
+
+def test_a_named_pipe_given_as_a_saved_fight_is_refused_at_once(files):
+    # was: opening the pipe waited for a writer for ever
+    outcome = run(["constitution", "combat", "--load", str(files["fifo.json"])], "quit\n")
+    check(outcome)
+    assert outcome.code == 2 and "not a regular file" in outcome.err and outcome.seconds < 5
+
+
+def test_an_output_is_never_written_through_a_symbolic_link(tmp_path):
+    target = tmp_path / "target.json"
+    target.write_text("keep me")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    outcome = run(["dead-weight", "character", "new", "--seed", "1", "--out", str(link)])
+    check(outcome)
+    assert outcome.code == 2 and "symbolic link" in outcome.err
+    assert link.is_symlink() and target.read_text() == "keep me"
+
+
+def test_a_link_planted_under_the_partial_name_is_not_followed(tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    out = tmp_path / "sheet.json"
+    (tmp_path / f".sheet.json.{os.getpid()}.partial").symlink_to(victim)
+    with pytest.raises(DataError):
+        write_text_file(out, "new text")
+    assert victim.read_text() == "keep me" and not out.exists()
+
+
+def test_an_output_is_complete_or_absent(tmp_path):
+    out = tmp_path / "sheet.json"
+    write_text_file(out, "first")
+    write_text_file(out, "second")
+    assert out.read_text() == "second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.json"]
+
+
+# -- JSON ----------------------------------------------------------------------------------
+
+
+def test_the_ap_tracker_shows_the_fight_as_json_under_json():
+    # was: `show` under --json answered {"error": ...}
+    outcome = run(["ap2d6", "ap", "--json", "-c", "Ayla"], "show\n")
+    check(outcome)
+    lines = [json.loads(line) for line in outcome.out.splitlines()]
+    assert lines[1]["characters"][0]["name"] == "Ayla" and "error" not in lines[1]
+
+
+def test_prompts_under_json_go_to_stderr_so_stdout_stays_json():
+    outcome = run(["dead-weight", "test", "DEX", "--score", "2", "--proficiency", "1",
+                   "--seed", "1", "--json"], "1\n1\n")  # fmt: skip
+    check(outcome)
+    assert outcome.code == 0
+
+
+# -- the notation --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv", [["roll", "-d4", "--seed", "1"], ["roll", "--seed", "1", "-d4"], ["odds", "-d4"]]
+)
+def test_a_leading_minus_is_a_dice_expression_not_an_option(argv):
+    # was: "No such option: -d"
+    outcome = run(argv)
+    check(outcome)
+    assert outcome.code == 0 and "-1d4" in outcome.out
