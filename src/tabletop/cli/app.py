@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import typer
 from rich.markup import escape
 
-from tabletop.cli import dice, showcase, tables
-from tabletop.cli.output import errors
+from tabletop.cli import dice, rooms, serve, showcase, tables
+from tabletop.cli.output import errors, plain
 from tabletop.errors import TabletopError
 from tabletop.systems.registry import SYSTEMS, load
 
@@ -27,6 +27,8 @@ app.command("roll")(dice.roll_command)
 app.command("odds")(dice.odds_command)
 app.add_typer(tables.app, name="table")
 app.command("showcase")(showcase.showcase_command)
+app.command("serve")(serve.serve_command)
+app.add_typer(rooms.app, name="room")
 for system in SYSTEMS:
     if system.cli_path:
         app.add_typer(load(system.cli_path), name=system.name)
@@ -72,4 +74,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _escape(text: str) -> str:
-    return escape(text).replace("\n", " ")
+    return escape(plain(text.replace("\n", " ")))

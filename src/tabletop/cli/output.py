@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from typing import Any
 
 from rich.console import Console
@@ -18,6 +19,15 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 def print_json(data: Any) -> None:
     """One JSON document on one line of stdout, keys in a stable order."""
     sys.stdout.write(json.dumps(data) + "\n")
+
+
+def plain(text: str) -> str:
+    """Text from elsewhere (a name, a chat line, an error quoting them), safe for a terminal:
+    control characters are shown as escapes, never sent to it."""
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) == "Cc" else ch
+        for ch in text
+    )
 
 
 def percent(probability: float) -> str:

@@ -9,6 +9,7 @@ entry exactly once, in order.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from tabletop.rooms.log import Entry, canonical
 from tabletop.rooms.store import Credential, Store
 from tabletop.rooms.table import Table, groups, load_session
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
+from tabletop.rooms.verify import verify
 from tabletop.session import MAX_NAME, MAX_TEXT, Event, Member, Role, Session, Visibility
 
 MAX_MEMBERS = 64
@@ -343,6 +345,39 @@ class Hall:
             return _Group([event], member_id, write=write, extra={"token": token})
 
         return self._append(room, make)
+
+    def import_log(self, lines: list[str]) -> Appended:
+        """A new room holding a GM's full export: checked by `verify`, kept byte for byte,
+        then a fresh dice commitment (the export's last seed is public). The first GM still
+        in the room gets a new link; everyone else joins again through new invites."""
+        audit = verify(lines)
+        if audit.view != "full" or not audit.ruled:
+            raise RoomError("import needs the GM's full export of a system this server plays")
+        entries = [Entry.from_text(line) for line in lines[:-1]]
+        table = Table.start(entries[0].event)
+        for group in groups(entries):
+            table.apply(group)
+        gm = next(m for m in table.members.values() if m.is_gm and m.id not in table.kicked)
+        room, seed, token = new_room_id(), new_seed(), new_token()
+        invites = {role: new_token() for role in INVITE_ROLES}
+        origin = json.loads(lines[-1])["export"]
+        imported = _room_event(
+            "imported", f"moved here from room {origin['room']}", head=audit.head
+        )
+        events = [imported, _committed(table.dice_session + 1, seed)]
+        added = self._chain(events, table.head, table.head_hash, gm.id, None, None, self._now())
+        with self.store.locked():
+            self.store.add_room(room, table.system, seed.hex(), self._now())
+            for member in table.members.values():
+                self.store.add_member(room, member.id, token_hash(token) if member == gm else None)
+                if member.id in table.kicked:
+                    self.store.kick(room, member.id)
+            for role, invite in invites.items():
+                self.store.add_invite(room, role, token_hash(invite))
+            rows = [(e.seq, e.event.actor, e.client, e.text) for e in entries + added]
+            self.store.append(room, rows)
+        links = {"gm": token, **{str(role): invite for role, invite in invites.items()}}
+        return Appended(added, extra={"room": room, "tokens": links})
 
     # inside -------------------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ class Audit:
     sessions: int = 0
     """Dice sessions whose seed was revealed and matched its commitment."""
     head: str = GENESIS
+    view: str = ""
+    """Whose view the export is: "full" (the GM's) or a member's id."""
     ruled: bool = False
     """Whether every event was folded through the system's rules again."""
     _pending: dict[int, list[tuple[int, Entry]]] = field(default_factory=dict)
@@ -146,6 +148,7 @@ def _trailer(audit: Audit, number: int, body: dict[str, Any]) -> None:
     trailer = body.get("export")
     if not isinstance(trailer, dict):
         raise AuditError(number, "the export ends without its trailer (cut short?)")
+    audit.view = str(trailer.get("view", ""))
     if trailer.get("count") != audit.entries or trailer.get("head") != audit.head:
         raise AuditError(number, "the trailer names another end of the log (lines removed?)")
 
