@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 
 from tabletop.rooms import Hall, SqliteStore, Store
 from tabletop.rooms.client import RoomClient, create_room, hello, is_entry
+from tabletop.rooms.live import RATE
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import create_app
 from tabletop.rooms.tokens import Link
@@ -81,11 +82,15 @@ class Running:
     stop: Callable[[], None]
 
 
-def serve_in_thread(store: Store) -> Running:
+def serve_in_thread(store: Store, rate: float = RATE) -> Running:
     """The app over `store` on a free port of 127.0.0.1, in a thread of this process."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(store), host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_MESSAGE
+        create_app(store, rate=rate),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_MESSAGE,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -138,9 +143,10 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
         process.stderr.close()
 
 
-@pytest.fixture
-def server(tmp_path):
-    store = SqliteStore(tmp_path / "served.sqlite3")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server for a module's tests (each opens rooms of its own)."""
+    store = SqliteStore(tmp_path_factory.mktemp("served") / "rooms.sqlite3")
     running = serve_in_thread(store)
     yield running.url
     running.stop()
@@ -189,6 +195,7 @@ class Recorder:
         url = parsed.server.replace("http", "ws", 1) + f"/rooms/{parsed.room}/live"
         self.frames: list[str] = []
         self.closed = threading.Event()
+        self._arrived = threading.Condition()
         self._stack = ExitStack()
         self._socket = self._stack.enter_context(connect(url, max_size=None))
         self._socket.send(hello(parsed.token, after))
@@ -198,11 +205,15 @@ class Recorder:
     def _read(self) -> None:
         try:
             for frame in self._socket:
-                self.frames.append(str(frame))
+                with self._arrived:
+                    self.frames.append(str(frame))
+                    self._arrived.notify_all()
         except ConnectionClosed:
             pass
         finally:
             self.closed.set()
+            with self._arrived:
+                self._arrived.notify_all()
 
     def send(self, message: dict[str, Any]) -> None:
         self._socket.send(json.dumps(message))
@@ -215,15 +226,19 @@ class Recorder:
         self.wait_for(lambda f: f.get("type") == "pong", start=before)
 
     def wait_for(self, found: Callable[[dict[str, Any]], bool], start: int = 0) -> dict[str, Any]:
+        """The first frame from `start` on that `found` accepts, waiting up to ten seconds."""
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            for frame in self.frames[start:]:
-                if found(json.loads(frame)):
-                    return json.loads(frame)
-            if self.closed.is_set() and not any(found(json.loads(f)) for f in self.frames[start:]):
-                raise AssertionError(f"the socket closed first: {self.frames[-3:]}")
-            time.sleep(0.01)
-        raise AssertionError(f"no such frame arrived: {self.frames[-3:]}")
+        with self._arrived:
+            while True:
+                for frame in self.frames[start:]:
+                    if found(json.loads(frame)):
+                        return json.loads(frame)
+                start = len(self.frames)
+                if self.closed.is_set():
+                    raise AssertionError(f"the socket closed first: {self.frames[-3:]}")
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no such frame arrived: {self.frames[-3:]}")
+                self._arrived.wait(timeout=0.5)
 
     def entries(self) -> list[dict[str, Any]]:
         return [json.loads(f) for f in self.frames if is_entry(json.loads(f))]

@@ -3,7 +3,7 @@ appends or catches up, so every member receives their view of every new entry on
 
 A socket is bounded three ways: a member may hold `MAX_SOCKETS` at once, a queue that a
 client stops reading past `MAX_BEHIND` lines is closed (the client resumes from its last
-seq), and each socket may send `RATE` messages a second (bursts to `BURST`).
+seq), and each socket may send `RATE` messages a second (bursts to twice that).
 """
 
 from __future__ import annotations
@@ -23,16 +23,16 @@ MAX_BEHIND = 5_000
 """Lines waiting for one socket before it is closed as too slow."""
 
 RATE = 20.0
-BURST = 40.0
+"""Messages a second, on average, from one socket (and requests from one member)."""
 
 CLOSE = "\x00close"
 """Put in a queue to make its socket say goodbye and close."""
 
 
 class Bucket:
-    """A token bucket: `RATE` requests a second on average, `BURST` at once."""
+    """A token bucket: `rate` requests a second on average, `burst` at once."""
 
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+    def __init__(self, rate: float = RATE, burst: float = 2 * RATE) -> None:
         self.rate, self.burst = rate, burst
         self._tokens = burst
         self._at = time.monotonic()

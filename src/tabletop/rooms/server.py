@@ -18,12 +18,13 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.rooms.errors import BadLink, RoomError, TooMuch
 from tabletop.rooms.hall import Appended, Hall
-from tabletop.rooms.live import CLOSE, Bucket, Listeners
+from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
 from tabletop.rooms.protocol import (
     MAX_IMPORT,
     MAX_MESSAGE,
@@ -54,12 +55,14 @@ ERRORS: dict[int, dict[str, Any]] = {
 }
 
 
-def bearer(request: Request) -> str:
+BEARER = HTTPBearer(auto_error=False, description="The token after the # of a room link.")
+
+
+def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
     """The token of the link a request carries."""
-    scheme, _, value = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not value.strip():
+    if credentials is None or not credentials.credentials.strip():
         raise BadLink("send the link's token as 'Authorization: Bearer <token>'")
-    return value.strip()
+    return credentials.credentials.strip()
 
 
 Token = Annotated[str, Depends(bearer)]
@@ -68,8 +71,9 @@ Token = Annotated[str, Depends(bearer)]
 class Server:
     """What the app holds: the store, the hall, the sockets and the per-member rates."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, rate: float = RATE) -> None:
         self.store = store
+        self.rate_per_second = rate
         self.hall = Hall(store)
         self.listeners = Listeners(self.hall)
         self.rates: dict[tuple[str, str], Bucket] = {}
@@ -97,7 +101,11 @@ class Server:
         return self.hall.who(room, token)
 
     def rate(self, room: str, member: str) -> None:
-        self.rates.setdefault((room, member), Bucket()).take()
+        self.rates.setdefault((room, member), self.bucket()).take()
+
+    def bucket(self) -> Bucket:
+        """A fresh allowance of requests (one per member over HTTP, one per socket)."""
+        return Bucket(self.rate_per_second, 2 * self.rate_per_second)
 
     def ack(self, room: str, member: Member, done: Appended, id: str | None = None) -> Ack:
         """What one request appended, as this member sees it."""
@@ -111,15 +119,18 @@ class Server:
         )
 
 
-def create_app(store: Store | None = None, data: Path | None = None, database: str = "") -> FastAPI:
+def create_app(
+    store: Store | None = None, data: Path | None = None, database: str = "", rate: float = RATE
+) -> FastAPI:
     """The ASGI app over `store` (or the store that `database`/`data` name, opened at
-    startup, which creates or migrates the schema)."""
+    startup, which creates or migrates the schema); `rate` bounds each member's requests
+    and each socket's messages a second."""
     holder: dict[str, Server] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = store or open_store(database or None, data or Path("tabletop-data"))
-        server = holder["server"] = Server(opened)
+        server = holder["server"] = Server(opened, rate)
         server.start()
         try:
             yield
@@ -328,7 +339,7 @@ async def serve_socket(server: Server, websocket: WebSocket, room: str) -> None:
     welcome["head"] = server.hall.table(room).head
     await websocket.send_text(json.dumps(welcome))
     sender = asyncio.create_task(_send(websocket, socket.queue.get, lambda: socket.reason))
-    bucket = Bucket()
+    bucket = server.bucket()
     try:
         while not sender.done():
             received = asyncio.create_task(websocket.receive_text())
