@@ -7,12 +7,23 @@ import json
 
 import pytest
 
+from tabletop.rooms import SqliteStore
 from tests.cli.helpers import run
-from tests.rooms.conftest import server  # noqa: F401  (the fixture)
+from tests.rooms.conftest import serve_in_thread
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server on SQLite: the command line is the same whatever the server stores in."""
+    store = SqliteStore(tmp_path_factory.mktemp("cli") / "rooms.sqlite3")
+    running = serve_in_thread(store)
+    yield running.url
+    running.stop()
+    store.close()
 
 
 @pytest.fixture
-def room(server, capsys):  # noqa: F811
+def room(server, capsys):
     made = run(capsys, "room", "new", "--server", server, "--system", "dice", "--json")
     assert made.code == 0, made.err
     links = json.loads(made.out)

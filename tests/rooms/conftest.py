@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import socket
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,6 +24,7 @@ from websockets.sync.client import connect
 from tabletop.rooms import Hall, SqliteStore, Store
 from tabletop.rooms.client import RoomClient, create_room, hello, is_entry
 from tabletop.rooms.live import RATE
+from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import create_app
 from tabletop.rooms.tokens import Link
@@ -41,9 +44,37 @@ class Seated:
         return self.hall.who(self.room, self.tokens[name])
 
 
-@pytest.fixture
-def hall(tmp_path):
-    store = SqliteStore(tmp_path / "rooms.sqlite3")
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory):
+    """A real PostgreSQL 16 (pgserver), started once per test process, stopped at the end."""
+    import pgserver
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    # The tests kill servers of rooms, never PostgreSQL: its own flushes to disk only slow
+    # them down (stopping it took 17 s of fsync on this machine).
+    server.psql("ALTER SYSTEM SET fsync = off;")
+    server.psql("ALTER SYSTEM SET synchronous_commit = off;")
+    server.psql("SELECT pg_reload_conf();")
+    yield server
+    server.cleanup()
+
+
+def new_database(postgres: Any) -> str:
+    """The URL of a fresh, empty database on the test PostgreSQL."""
+    name = f"rooms_{secrets.token_hex(6)}"
+    postgres.psql(f"CREATE DATABASE {name};")
+    return str(postgres.get_uri(name))
+
+
+def open_test_store(kind: str, request: pytest.FixtureRequest, path: Path) -> Store:
+    if kind == "sqlite":
+        return SqliteStore(path / "rooms.sqlite3")
+    return PostgresStore(new_database(request.getfixturevalue("postgres")))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def hall(request, tmp_path):
+    store = open_test_store(request.param, request, tmp_path)
     yield Hall(store)
     store.close()
 
@@ -143,10 +174,10 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
         process.stderr.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A server for a module's tests (each opens rooms of its own)."""
-    store = SqliteStore(tmp_path_factory.mktemp("served") / "rooms.sqlite3")
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    """A server for a module's tests (each opens rooms of its own), on each database."""
+    store = open_test_store(request.param, request, tmp_path_factory.mktemp("served"))
     running = serve_in_thread(store)
     yield running.url
     running.stop()

@@ -27,7 +27,7 @@ with tempfile.TemporaryDirectory() as scratch:
     _store.close()
 OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
 FUZZ = settings(
-    max_examples=300,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

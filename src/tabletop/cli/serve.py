@@ -10,6 +10,7 @@ import typer
 import uvicorn
 
 from tabletop.cli.output import console
+from tabletop.rooms.live import RATE
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import create_app
 
@@ -24,10 +25,14 @@ def serve_command(
         str,
         typer.Option("--database", help="A postgresql:// URL instead of SQLite.", metavar="URL"),
     ] = "",
+    rate: Annotated[
+        float,
+        typer.Option("--rate", min=0.1, help="Requests a second per member and per socket."),
+    ] = RATE,
 ) -> None:
     """Serve rooms: a GM opens one with `tabletop room new --server URL --system S`."""
     fresh = not database and not (data / "rooms.sqlite3").exists()
-    app = create_app(data=data, database=database)
+    app = create_app(data=data, database=database, rate=rate)
     address = f"http://{host}:{port}"
     where = "PostgreSQL" if database else f"SQLite in {data}"
     console.print(f"tabletop rooms on {address} ({where}); Ctrl-C stops", markup=False)
