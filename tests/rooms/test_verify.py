@@ -110,3 +110,10 @@ def test_the_first_failing_line_is_named(export):
         verify(lines)
     with pytest.raises(AuditError, match="ends without its trailer"):
         verify(export[:-1])
+
+
+def test_an_entry_is_stored_as_the_canonical_json_of_its_body(export):
+    from tabletop.rooms.log import canonical
+
+    for line in export[:-1]:
+        assert canonical(json.loads(line)) == line

@@ -60,6 +60,8 @@ class Hall:
         self.store = store
         self._clock = clock
         self._tables: dict[str, Table] = {}
+        self._seeds: dict[str, tuple[int, bytes]] = {}
+        """Each room's secret seed, with the dice session it belongs to."""
         self.listeners: list[Listener] = []
 
     # reading ------------------------------------------------------------------------------
@@ -201,8 +203,7 @@ class Hall:
             retried = self.store.retried(room, member_id, client)
             if retried is not None:
                 return _Group([], retried=retried)
-            seed = bytes.fromhex(self.store.seed(room))
-            dice = FairDice(seed, table.head + 1, nonce or client)
+            dice = FairDice(self._seed(room, table), table.head + 1, nonce or client)
             events = table.session.resolve(table.state, intent, member, dice)
             return _Group(events, member_id, client, nonce or client)
 
@@ -442,6 +443,13 @@ class Hall:
         if entries:
             for listener in self.listeners:
                 listener(room, entries)
+
+    def _seed(self, room: str, table: Table) -> bytes:
+        """The seed of the room's dice session, read again only when the session changes."""
+        cached = self._seeds.get(room)
+        if cached is None or cached[0] != table.dice_session:
+            cached = self._seeds[room] = (table.dice_session, bytes.fromhex(self.store.seed(room)))
+        return cached[1]
 
     def _now(self) -> int:
         return int(self._clock() * 1000)

@@ -77,8 +77,13 @@ class Entry:
             "salt": secrets.token_hex(16),
             "prev": prev,
         }
-        body["hash"] = entry_hash(body)
-        return cls(seq, time_ms, event, client, nonce, prev, body["hash"], canonical(body))
+        unhashed = canonical(body)
+        digest = hashlib.sha256(unhashed.encode("utf-8")).hexdigest()
+        # Sorted, "hash" falls between "event" and "nonce": the last top-level ',"nonce":'
+        # (nothing after it holds one), so the text is spelled once, not twice.
+        before, key, after = unhashed.rpartition(',"nonce":')
+        text = f'{before},"hash":"{digest}"{key}{after}'
+        return cls(seq, time_ms, event, client, nonce, prev, digest, text)
 
     @classmethod
     def from_text(cls, text: str) -> Entry:
