@@ -291,21 +291,22 @@ def anchor_app() -> object:
 
 
 def run(seconds: float = 15.0) -> None:
-    """The anchor, then tabletop stepping up on SQLite and on PostgreSQL (two processes)."""
+    """At each load, the anchor and tabletop on SQLite, stepping up until tabletop misses
+    the goal; then two processes on PostgreSQL, the same way."""
     print("## Room server\n")
     print(f"Each client rolls once a second for {seconds:g} s; rooms of {MEMBERS_PER_ROOM}.\n")
     print(HEADER)
-    base = Load(500, 50, seconds=seconds)
-    anchor = run_anchor(base)
-    print(anchor.row(), flush=True)
-    results = [anchor]
+    anchors: dict[int, Result] = {}
+    ratios = []
     with tempfile.TemporaryDirectory() as data:
         for step, clients in enumerate(STEPS):
             load = Load(clients, clients // MEMBERS_PER_ROOM, seconds=seconds)
+            anchors[clients] = run_anchor(load)
+            print(anchors[clients].row(), flush=True)
             args = ("--data", str(Path(data) / f"step{step}"))
             result = run_tabletop("tabletop, 1 process, SQLite", load, args)
             print(result.row(), flush=True)
-            results.append(result)
+            ratios.append(ratio(result, anchors[clients]))
             if not result.ok:
                 break
     with tempfile.TemporaryDirectory() as pgdata:
@@ -319,16 +320,24 @@ def run(seconds: float = 15.0) -> None:
                 args = ("--database", postgres.get_uri(f"bench{step}"))
                 result = run_tabletop("tabletop, 2 processes, PostgreSQL", load, args, 2)
                 print(result.row(), flush=True)
-                results.append(result)
+                if clients in anchors:
+                    ratios.append(ratio(result, anchors[clients]))
                 if not result.ok:
                     break
         finally:
             postgres.cleanup()
-    same = next(r for r in results[1:] if r.load.clients == base.clients)
-    print(
-        f"\nAt {base.clients} clients in {base.rooms} rooms tabletop's p99 is "
-        f"{same.percentile(99) / anchor.percentile(99):.1f}× the bare broadcast's "
-        f"({same.percentile(99):.1f} ms against {anchor.percentile(99):.1f} ms).\n"
+    print()
+    for line in ratios:
+        print(f"- {line}")
+    print()
+
+
+def ratio(result: Result, anchor: Result) -> str:
+    """tabletop's p99 against the bare broadcast's at the same load."""
+    times = result.percentile(99) / anchor.percentile(99)
+    return (
+        f"{result.name} at {result.load.clients} clients: p99 {times:.1f}× the bare "
+        f"broadcast's ({result.percentile(99):.1f} ms against {anchor.percentile(99):.1f} ms)"
     )
 
 

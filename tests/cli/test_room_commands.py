@@ -3,13 +3,19 @@ link, an unknown room or a refused intent, and `verify` exiting 1 on the first b
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+import subprocess
+import sys
+import time
 
+import httpx
 import pytest
 
 from tabletop.rooms import SqliteStore
 from tests.cli.helpers import run
-from tests.rooms.conftest import serve_in_thread
+from tests.rooms.conftest import free_port, serve_in_thread
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +102,39 @@ def test_a_kicked_players_link_is_refused_with_exit_2(room, capsys):
     assert run(capsys, "room", "kick", room["gm"], "Ada\x1b[31m<b>").code == 0
     refused = run(capsys, "room", "roll", room["ada"], "1d6")
     assert refused.code == 2 and "does not open this room" in refused.err
+
+
+def test_qr_shows_the_player_invite_in_the_terminal(server, capsys):
+    shown = run(capsys, "room", "new", "--server", server, "--system", "dice", "--qr")
+    assert shown.code == 0 and "player: http://" in shown.out
+    assert "█" in shown.out or "▀" in shown.out
+
+
+def test_serve_prints_its_address_and_stops_cleanly_on_sigterm(tmp_path):
+    port = free_port()
+    command = [sys.executable, "-c", "from tabletop.cli.app import main; main()", "serve"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--data", str(tmp_path / "fresh")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stdout.readline()
+        second = process.stdout.readline()
+        assert first.startswith(f"tabletop rooms on http://127.0.0.1:{port}")
+        assert "tabletop room new --server" in second
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                    break
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        # uvicorn shuts down gracefully, then lets the signal end the process as it would
+        assert process.wait(timeout=20) in (0, -signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        _, err = process.communicate()
+    assert "Traceback" not in err

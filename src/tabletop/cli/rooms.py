@@ -56,6 +56,15 @@ def show_ack(answer: dict[str, Any], as_json: bool) -> None:
         show_entry(json.dumps(entry))
 
 
+def show_links(made: dict[str, str], as_json: bool) -> None:
+    """A room's or a member's new links, one a line (or the server's JSON as it came)."""
+    if as_json:
+        print_json(made)
+        return
+    for role, value in made.items():
+        say_line(f"{role:>9}: {value}")
+
+
 def show_qr(link: str) -> None:
     segno.make(link, error="l").terminal(compact=True)
 
@@ -72,12 +81,7 @@ def new_command(
 ) -> None:
     """Open a room: your GM link, and the invites for players and observers."""
     made = create_room(server, system_name, name, _options(system_name, option), gm)
-    if json_:
-        print_json(made)
-    else:
-        say_line(f"room {made['room']}")
-        for role in ("gm", "player", "observer"):
-            say_line(f"{role:>9}: {made[role]}")
+    show_links(made, json_)
     if qr:
         show_qr(made["player"])
 
@@ -233,11 +237,7 @@ def rotate_command(
         made: dict[str, str] = (
             client.rotate_invites() if invites else {"link": client.rotate_link()}
         )
-    if json_:
-        print_json(made)
-    else:
-        for role, value in made.items():
-            say_line(f"{role:>9}: {value}")
+    show_links(made, json_)
 
 
 @app.command("end-session")
@@ -268,13 +268,7 @@ def import_command(
     json_: Json = False,
 ) -> None:
     """Move a room to a server: a new room holding the export's log, verified first."""
-    made = import_log(server, _read(file))
-    if json_:
-        print_json(made)
-    else:
-        say_line(f"room {made['room']}")
-        for role in ("gm", "player", "observer"):
-            say_line(f"{role:>9}: {made[role]}")
+    show_links(import_log(server, _read(file)), json_)
 
 
 @app.command("verify")

@@ -14,6 +14,8 @@ from tabletop.rooms.live import RATE
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import create_app
 
+PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
+
 
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
@@ -35,10 +37,10 @@ def serve_command(
     app = create_app(data=data, database=database, rate=rate)
     address = f"http://{host}:{port}"
     where = "PostgreSQL" if database else f"SQLite in {data}"
-    console.print(f"tabletop rooms on {address} ({where}); Ctrl-C stops", markup=False)
+    console.print(f"tabletop rooms on {address} ({where}); Ctrl-C stops", **PLAIN_LINE)
     if fresh:
         console.print(
-            f"create a room: tabletop room new --server {address} --system dice", markup=False
+            f"create a room: tabletop room new --server {address} --system dice", **PLAIN_LINE
         )
     sys.stdout.flush()
     config = uvicorn.Config(

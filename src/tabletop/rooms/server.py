@@ -107,14 +107,22 @@ class Server:
         """A fresh allowance of requests (one per member over HTTP, one per socket)."""
         return Bucket(self.rate_per_second, 2 * self.rate_per_second)
 
-    def ack(self, room: str, member: Member, done: Appended, id: str | None = None) -> Ack:
-        """What one request appended, as this member sees it."""
+    def ack(
+        self,
+        room: str,
+        member: Member,
+        done: Appended,
+        id: str | None = None,
+        entries: bool = True,
+    ) -> Ack:
+        """What one request appended, as this member sees it (a socket has already been sent
+        the entries themselves, so its ack names only their seqs)."""
         lines = [self.hall.project(room, entry, member) for entry in done.entries]
         return Ack(
             id=id,
             seqs=[entry.seq for entry in done.entries],
             duplicate=done.duplicate,
-            entries=[json.loads(line) for line in lines if line is not None],
+            entries=[json.loads(line) for line in lines if line is not None] if entries else [],
             extra={k: v for k, v in done.extra.items() if k not in ("token", "tokens")},
         )
 
@@ -370,7 +378,7 @@ def _handle(server: Server, room: str, member: str, text: str, bucket: Bucket) -
         else:
             assert isinstance(asked, Say)
             done = server.hall.say(room, member, asked.text, tuple(asked.to), asked.id or "")
-        return server.ack(room, me, done, asked.id).model_dump_json()
+        return server.ack(room, me, done, asked.id, entries=False).model_dump_json()
     except ValidationError as error:
         return json.dumps({"type": "error", "id": None, "error": first_problem(error)})
     except TabletopError as error:
