@@ -92,8 +92,6 @@ class Hall:
             if not self.store.has_room(room):
                 raise UnknownRoom(f"there is no room {room!r} on this server")
             raise BadLink("this link does not open this room (mistyped, rotated or revoked)")
-        if found.kicked:
-            raise Kicked("the GM removed this member from the room")
         return found
 
     def catch_up(self, room: str) -> list[Entry]:
@@ -281,7 +279,7 @@ class Hall:
                 raise RoomError("the GM cannot kick themselves; promote another GM first")
 
             def write(store: Store) -> None:
-                store.kick(room, target.id)
+                store.set_member_token(room, target.id, None)
 
             text = f"the GM removed {target.name}"
             return _Group([_room_event("kicked", text, member=target.id)], member_id, write=write)
@@ -371,8 +369,6 @@ class Hall:
             self.store.add_room(room, table.system, seed.hex(), self._now())
             for member in table.members.values():
                 self.store.add_member(room, member.id, token_hash(token) if member == gm else None)
-                if member.id in table.kicked:
-                    self.store.kick(room, member.id)
             for role, invite in invites.items():
                 self.store.add_invite(room, role, token_hash(invite))
             rows = [(e.seq, e.event.actor, e.client, e.text) for e in entries + added]
@@ -455,6 +451,7 @@ class Hall:
         return int(self._clock() * 1000)
 
     def _present(self, table: Table, member_id: str) -> Member:
+        """The member, unless a kick this process just caught up with removed them."""
         if member_id in table.kicked:
             raise Kicked("the GM removed this member from the room")
         return table.member(member_id)

@@ -33,7 +33,6 @@ MIGRATIONS: tuple[str, ...] = (
         room TEXT NOT NULL REFERENCES rooms(id),
         id TEXT NOT NULL,
         token TEXT UNIQUE,
-        kicked INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (room, id)
     );
     CREATE TABLE invites (
@@ -64,7 +63,6 @@ class Credential:
     member: str | None
     role: str | None
     """For an invite: the role a member who joins through it gets."""
-    kicked: bool = False
 
 
 class Store:
@@ -162,7 +160,7 @@ class Store:
 
     # members and invites ------------------------------------------------------------------
 
-    def add_member(self, room: str, member: str, token: str) -> None:
+    def add_member(self, room: str, member: str, token: str | None) -> None:
         self._execute(
             "INSERT INTO members (room, id, token) VALUES (?, ?, ?)", (room, member, token)
         )
@@ -172,14 +170,9 @@ class Store:
         return int(row[0])
 
     def set_member_token(self, room: str, member: str, token: str | None) -> None:
+        """A member's new token hash; None forgets it (a kick), so their link opens nothing."""
         self._execute(
             "UPDATE members SET token = ? WHERE room = ? AND id = ?", (token, room, member)
-        )
-
-    def kick(self, room: str, member: str) -> None:
-        self._execute(
-            "UPDATE members SET kicked = 1, token = NULL WHERE room = ? AND id = ?",
-            (room, member),
         )
 
     def add_invite(self, room: str, role: str, token: str) -> None:
@@ -191,13 +184,11 @@ class Store:
         self._execute("UPDATE invites SET live = 0 WHERE room = ?", (room,))
 
     def credential(self, token: str) -> Credential | None:
-        """What the token with this hash opens, if anything (a kicked member's link opens
-        nothing; kicking forgets the token, so a kicked member looks like any bad link)."""
-        row = self._execute(
-            "SELECT room, id, kicked FROM members WHERE token = ?", (token,)
-        ).fetchone()
+        """What the token with this hash opens, if anything (kicking forgets the token, so
+        a kicked member's link is refused like any other bad link)."""
+        row = self._execute("SELECT room, id FROM members WHERE token = ?", (token,)).fetchone()
         if row is not None:
-            return Credential(room=row[0], member=row[1], role=None, kicked=bool(row[2]))
+            return Credential(room=row[0], member=row[1], role=None)
         row = self._execute(
             "SELECT room, role FROM invites WHERE token = ? AND live = 1", (token,)
         ).fetchone()
