@@ -48,7 +48,7 @@ class PostgresStore(Store):
     def close(self) -> None:
         self._db.close()
 
-    def listen(self, on_room: Callable[[str], None]) -> Callable[[], None]:
+    def start(self, on_room: Callable[[str], None]) -> Callable[[], None]:
         """A thread with its own connection that passes each notified room to `on_room`."""
         listener = psycopg.connect(self.url, autocommit=True)
         listener.execute(f"LISTEN {NOTIFY_CHANNEL}")

@@ -77,12 +77,12 @@ class Server:
         self.hall = Hall(store)
         self.listeners = Listeners(self.hall)
         self.rates: dict[tuple[str, str], Bucket] = {}
-        self._stop_listening: Callable[[], None] | None = None
+        self._stop_store: Callable[[], None] | None = None
 
     def start(self) -> None:
         """Catch up with other processes' appends as PostgreSQL announces them."""
         loop = asyncio.get_running_loop()
-        self._stop_listening = self.store.listen(
+        self._stop_store = self.store.start(
             lambda room: loop.call_soon_threadsafe(self._caught_up, room)
         )
 
@@ -91,8 +91,8 @@ class Server:
             self.hall.catch_up(room)
 
     def stop(self) -> None:
-        if self._stop_listening is not None:
-            self._stop_listening()
+        if self._stop_store is not None:
+            self._stop_store()
         for sockets in self.listeners.rooms.values():
             for socket in sockets:
                 socket.close("the server is stopping")

@@ -21,6 +21,9 @@ from tabletop.rooms.errors import RoomError, UnknownRoom
 
 NOTIFY_CHANNEL = "tabletop_rooms"
 
+CHECKPOINT_EVERY = 1.0
+"""Seconds between SQLite's write-ahead-log checkpoints while a server runs."""
+
 MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE rooms (
@@ -96,10 +99,10 @@ class Store:
     def close(self) -> None:
         raise NotImplementedError
 
-    def listen(self, on_room: Callable[[str], None]) -> Callable[[], None] | None:
-        """Call `on_room(room)` whenever another process appends to a room; returns how to
-        stop listening, or None when this store has no other processes (SQLite)."""
-        return None
+    def start(self, on_room: Callable[[str], None]) -> Callable[[], None]:
+        """Start what runs beside the server's event loop (PostgreSQL: calling
+        `on_room(room)` whenever another process appends to a room); how to stop it."""
+        raise NotImplementedError
 
     # schema -------------------------------------------------------------------------------
 
@@ -234,6 +237,7 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA busy_timeout = 5000")
+        self.path = path
         self.migrate()
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
@@ -250,6 +254,28 @@ class SqliteStore(Store):
 
     def close(self) -> None:
         self._db.close()
+
+    def start(self, on_room: Callable[[str], None]) -> Callable[[], None]:
+        """Checkpoint the write-ahead log from a thread of its own, so that no append waits
+        for the disk (SQLite would otherwise checkpoint inside a commit, every 1,000 pages)."""
+        self._db.execute("PRAGMA wal_autocheckpoint = 0")
+        stopping = threading.Event()
+
+        def run() -> None:
+            checkpointer = sqlite3.connect(self.path, isolation_level=None)
+            while not stopping.wait(CHECKPOINT_EVERY):
+                checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            checkpointer.close()
+
+        thread = threading.Thread(target=run, name="tabletop-checkpoint", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            stopping.set()
+            thread.join(timeout=5)
+            self._db.execute("PRAGMA wal_autocheckpoint = 1000")
+
+        return stop
 
 
 def open_store(database: str | None, data: Path) -> Store:
