@@ -36,6 +36,7 @@ TIME_BOUND = 20
 EXCLUDED = (
     ("deadweight-board",),  # simulations of any size: needs game-count bounds (see docs)
     ("showcase",),  # takes no input
+    ("serve",),  # runs until stopped; tests/rooms start it and feed it hostile requests
 )
 """Command paths not fuzzed here, with why; remove one to fuzz it."""
 

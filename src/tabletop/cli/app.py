@@ -13,7 +13,7 @@ import typer
 from pydantic import ValidationError
 from rich.markup import escape
 
-from tabletop.cli import campaign, dice, showcase, tables
+from tabletop.cli import campaign, dice, rooms, serve, showcase, tables
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
 from tabletop.session import first_problem
@@ -32,6 +32,8 @@ app.command("odds", context_settings={"ignore_unknown_options": True})(dice.odds
 app.add_typer(tables.app, name="table")
 app.add_typer(campaign.app, name="campaign")
 app.command("showcase")(showcase.showcase_command)
+app.command("serve")(serve.serve_command)
+app.add_typer(rooms.app, name="room")
 for system in SYSTEMS:
     if system.cli_path:
         app.add_typer(load(system.cli_path), name=system.name)

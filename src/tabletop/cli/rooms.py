@@ -1,0 +1,321 @@
+"""`tabletop room …`: the terminal client of the room server (tabletop.rooms.client).
+
+Every verb takes a link (or `--server` for a new room) and prints text for people or, with
+`--json`, what the server answered. A bad or revoked link, an unknown room or a refused
+intent is one line on stderr and exit 2; `verify` exits 1 when an export does not hold.
+Names and chat are other people's text: control characters are shown escaped, never sent
+to the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import segno
+import typer
+
+from tabletop.cli.options import Json, RuleOptions, read_rule_options
+from tabletop.cli.output import as_text, console, errors, print_json
+from tabletop.errors import DataError
+from tabletop.rooms import AuditError, RoomError, verify
+from tabletop.rooms.client import RoomClient, create_room, import_log, is_entry
+from tabletop.session import RollMode
+from tabletop.systems.registry import system
+
+app = typer.Typer(
+    help="Play in a room on a tabletop server: tabletop room new --server URL --system dice",
+    no_args_is_help=True,
+)
+
+LinkArg = Annotated[str, typer.Argument(help="Your link to the room (from `room new` or `join`).")]
+Server = Annotated[str, typer.Option("--server", help="The server's address.", metavar="URL")]
+Qr = Annotated[bool, typer.Option("--qr", help="Also show the link as a QR code.")]
+
+
+def say_line(text: str) -> None:
+    console.print(as_text(text), markup=False, highlight=False, soft_wrap=True)
+
+
+def show_entry(line: str) -> None:
+    """One log line as a person reads it: its seq and its text."""
+    body = json.loads(line)
+    event = body.get("event") or {}
+    say_line(f"{body['seq']:>5}  {event.get('text', '')}")
+
+
+def show_ack(answer: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print_json(answer)
+        return
+    if answer.get("duplicate"):
+        say_line("(already applied: this is what it did)")
+    for entry in answer.get("entries", []):
+        show_entry(json.dumps(entry))
+
+
+def show_links(made: dict[str, str], as_json: bool) -> None:
+    """A room's or a member's new links, one a line (or the server's JSON as it came)."""
+    if as_json:
+        print_json(made)
+        return
+    for role, value in made.items():
+        say_line(f"{role:>9}: {value}")
+
+
+def show_qr(link: str) -> None:
+    segno.make(link, error="l").terminal(compact=True)
+
+
+@app.command("new")
+def new_command(
+    server: Server,
+    system_name: Annotated[str, typer.Option("--system", help="The room's system.")],
+    name: Annotated[str, typer.Option("--name", help="The room's name.")] = "",
+    gm: Annotated[str, typer.Option("--gm", help="Your name in the room.")] = "GM",
+    option: RuleOptions = None,
+    json_: Json = False,
+    qr: Qr = False,
+) -> None:
+    """Open a room: your GM link, and the invites for players and observers."""
+    made = create_room(server, system_name, name, _options(system_name, option), gm)
+    show_links(made, json_)
+    if qr:
+        show_qr(made["player"])
+
+
+@app.command("join")
+def join_command(
+    invite: Annotated[str, typer.Argument(help="An invite link from the GM.")],
+    name: Annotated[str, typer.Option("--name", help="Your name in the room.")],
+    json_: Json = False,
+    qr: Qr = False,
+) -> None:
+    """Join a room through an invite: your own link (keep it; it is how you come back)."""
+    with RoomClient(invite) as client:
+        link = client.join(name)
+    if json_:
+        print_json({"link": link})
+    else:
+        say_line(link)
+    if qr:
+        show_qr(link)
+
+
+@app.command("roll")
+def roll_command(
+    link: LinkArg,
+    notation: Annotated[str, typer.Argument(help="Any dice expression, e.g. 2d6+1.")],
+    mode: Annotated[RollMode, typer.Option("--mode", help="Who sees the result.")] = (
+        RollMode.PUBLIC
+    ),
+    label: Annotated[str, typer.Option("--label", help="What the roll is for.")] = "",
+    json_: Json = False,
+) -> None:
+    """Roll dice on the server, publicly, for the GM, blind or for yourself."""
+    with RoomClient(link) as client:
+        show_ack(client.roll(notation, str(mode), label), json_)
+
+
+@app.command("say")
+def say_command(
+    link: LinkArg,
+    text: Annotated[str, typer.Argument(help="What to say.")],
+    to: Annotated[
+        list[str] | None, typer.Option("--to", help="Whisper to this member (repeatable).")
+    ] = None,
+    json_: Json = False,
+) -> None:
+    """Chat to the room, or whisper to chosen members (the GM sees every whisper)."""
+    with RoomClient(link) as client:
+        show_ack(client.say(text, to or []), json_)
+
+
+@app.command("act")
+def act_command(
+    link: LinkArg,
+    intent: Annotated[str, typer.Argument(help='An intent as JSON, e.g. \'{"kind": "roll", …}\'.')],
+    json_: Json = False,
+) -> None:
+    """Ask for any intent of the room's system (`room legal` lists them)."""
+    try:
+        asked = json.loads(intent)
+    except json.JSONDecodeError as problem:
+        where = f"{problem.msg} at character {problem.pos + 1}"
+        raise DataError(f"the intent is not JSON: {where}") from None
+    if not isinstance(asked, dict):
+        raise DataError('an intent is a JSON object with a "kind"')
+    with RoomClient(link) as client:
+        show_ack(client.act(asked), json_)
+
+
+@app.command("legal")
+def legal_command(link: LinkArg, json_: Json = False) -> None:
+    """What you may ask for now, with the choices open."""
+    with RoomClient(link) as client:
+        offers = client.legal()
+    if json_:
+        print_json(offers)
+        return
+    for offer in offers["offers"]:
+        say_line(f"{offer['kind']}: {offer['text']}")
+        for intent in offer["intents"]:
+            say_line(f"    {json.dumps(intent)}")
+        for field, choice in offer["fields"].items():
+            values = choice.get("values")
+            shown = ", ".join(map(str, values)) if values else choice.get("help") or "any"
+            say_line(f"    {field}: {shown}")
+
+
+@app.command("view")
+def view_command(link: LinkArg, json_: Json = False) -> None:
+    """The room as you may see it: members, dice commitment and the system's state."""
+    with RoomClient(link) as client:
+        seen = client.view()
+    if json_:
+        print_json(seen)
+        return
+    say_line(f"room {seen['room']} ({seen['system']}), {seen['head']} entries")
+    say_line("members: " + ", ".join(f"{m['name']} ({m['role']})" for m in seen["members"]))
+    say_line(f"dice session {seen['dice']['session']}, commitment {seen['dice']['commitment']}")
+    say_line(json.dumps(seen["state"], indent=2, ensure_ascii=False))
+
+
+@app.command("log")
+def log_command(
+    link: LinkArg,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new events.")] = (
+        False
+    ),
+    after: Annotated[int, typer.Option("--after", min=0, help="Start after this seq.")] = 0,
+    json_: Json = False,
+) -> None:
+    """Your view of the log; with --json one event a line, exactly as the server sent it."""
+    with RoomClient(link) as client:
+        lines = client.follow(after) if follow else iter(client.log(after))
+        for line in lines:
+            frame = json.loads(line)
+            if not is_entry(frame):
+                if frame.get("type") == "bye":
+                    raise RoomError(str(frame.get("reason")))
+                continue
+            if json_:
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()
+            else:
+                show_entry(line)
+
+
+@app.command("kick")
+def kick_command(
+    link: LinkArg, name: Annotated[str, typer.Argument(help="Who to remove.")], json_: Json = False
+) -> None:
+    """Remove a member (the GM): their link and open connections stop at once."""
+    with RoomClient(link) as client:
+        show_ack(client.kick(name), json_)
+
+
+@app.command("undo")
+def undo_command(link: LinkArg, json_: Json = False) -> None:
+    """Take back the latest action still in force (the GM); the log keeps both."""
+    with RoomClient(link) as client:
+        show_ack(client.undo(), json_)
+
+
+@app.command("rotate")
+def rotate_command(
+    link: LinkArg,
+    invites: Annotated[
+        bool, typer.Option("--invites", help="New invite links (the GM) instead of your own.")
+    ] = False,
+    json_: Json = False,
+) -> None:
+    """A new link for you (or new invites); the old one stops working at once."""
+    with RoomClient(link) as client:
+        made: dict[str, str] = (
+            client.rotate_invites() if invites else {"link": client.rotate_link()}
+        )
+    show_links(made, json_)
+
+
+@app.command("end-session")
+def end_session_command(link: LinkArg, json_: Json = False) -> None:
+    """End the session (the GM): the dice seed is revealed, so anyone can verify the dice."""
+    with RoomClient(link) as client:
+        show_ack(client.end_session(), json_)
+
+
+@app.command("export")
+def export_command(
+    link: LinkArg,
+    out: Annotated[Path | None, typer.Option("--out", help="Write here, not to stdout.")] = None,
+) -> None:
+    """The log as JSON lines: the GM's link gives all of it, a player's their view."""
+    with RoomClient(link) as client:
+        text = "".join(f"{line}\n" for line in client.export())
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+
+@app.command("import")
+def import_command(
+    server: Server,
+    file: Annotated[Path, typer.Argument(help="A GM's export (`room export`).")],
+    json_: Json = False,
+) -> None:
+    """Move a room to a server: a new room holding the export's log, verified first."""
+    show_links(import_log(server, _read(file)), json_)
+
+
+@app.command("verify")
+def verify_command(
+    file: Annotated[Path, typer.Argument(help="An export (`room export`).")],
+    json_: Json = False,
+) -> None:
+    """Check an export offline: the hash chain, every die against the revealed seed, and
+    (for a full export) the rules. Exit 1 naming the first line that fails."""
+    try:
+        audit = verify(_read(file))
+    except AuditError as failed:
+        if json_:
+            print_json({"ok": False, "line": failed.line, "error": failed.problem})
+        errors.print(f"{file}: {as_text(str(failed))}", markup=False, highlight=False)
+        raise SystemExit(1) from None
+    if json_:
+        print_json(
+            {
+                "ok": True,
+                "entries": audit.entries,
+                "full": audit.full,
+                "dice": audit.dice,
+                "sessions": audit.sessions,
+                "head": audit.head,
+                "rules": audit.ruled,
+            }
+        )
+    else:
+        say_line(audit.summary())
+
+
+def _read(file: Path) -> list[str]:
+    try:
+        return file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as problem:
+        raise DataError(f"cannot read {file}: {problem}") from None
+
+
+def _options(name: str, pairs: list[str] | None) -> dict[str, Any]:
+    """`--option KEY=VALUE` checked against the system's options here, when it has any."""
+    if not pairs:
+        return {}
+    model = system(name).options
+    if model is None:
+        raise DataError(f"{name} takes no --option")
+    chosen = read_rule_options(model, pairs).model_dump(mode="json")
+    return {
+        pair.partition("=")[0].strip(): chosen[pair.partition("=")[0].strip()] for pair in pairs
+    }

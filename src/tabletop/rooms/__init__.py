@@ -1,0 +1,45 @@
+"""The shared table: rooms where a GM and players play one system together, over a log
+anyone can verify. `Hall` is the rooms of one process, `verify` checks an export offline;
+the server (`tabletop.rooms.server`) and the client (`tabletop.rooms.client`) speak the
+protocol in docs/rooms.md.
+"""
+
+from tabletop.rooms.errors import (
+    AuditError,
+    BadLink,
+    Kicked,
+    NotAllowed,
+    RoomError,
+    SystemUnavailable,
+    TooMuch,
+    UnknownRoom,
+)
+from tabletop.rooms.fairdice import FairDice, commitment, new_seed
+from tabletop.rooms.hall import Appended, Hall
+from tabletop.rooms.log import Entry
+from tabletop.rooms.store import SqliteStore, Store, open_store
+from tabletop.rooms.tokens import Link
+from tabletop.rooms.verify import Audit, verify
+
+__all__ = [
+    "Appended",
+    "Audit",
+    "AuditError",
+    "BadLink",
+    "Entry",
+    "FairDice",
+    "Hall",
+    "Kicked",
+    "Link",
+    "NotAllowed",
+    "RoomError",
+    "SqliteStore",
+    "Store",
+    "SystemUnavailable",
+    "TooMuch",
+    "UnknownRoom",
+    "commitment",
+    "new_seed",
+    "open_store",
+    "verify",
+]

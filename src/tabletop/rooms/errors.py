@@ -1,0 +1,60 @@
+"""What a room refuses, one class per answer a client can act on.
+
+Every class is a `TabletopError`, so the command line prints one line and exits 2; the
+server maps each to one HTTP status (`status`) and an error message on the socket.
+"""
+
+from __future__ import annotations
+
+from tabletop.errors import TabletopError
+
+
+class RoomError(TabletopError):
+    """A request a room cannot carry out; nothing was changed."""
+
+    status = 400
+
+
+class UnknownRoom(RoomError):
+    """No room has that id on this server."""
+
+    status = 404
+
+
+class BadLink(RoomError):
+    """A link whose token this room does not know: mistyped, rotated, or for another room."""
+
+    status = 401
+
+
+class Kicked(RoomError):
+    """A link of a member the GM removed from the room."""
+
+    status = 403
+
+
+class NotAllowed(RoomError):
+    """Something only another role may do (the GM's tools, acting at all as an observer)."""
+
+    status = 403
+
+
+class TooMuch(RoomError):
+    """A message, a rate or a count past one of the room's documented bounds."""
+
+    status = 429
+
+
+class SystemUnavailable(RoomError):
+    """A system whose session cannot be loaded in this installation."""
+
+    status = 400
+
+
+class AuditError(RoomError):
+    """An export that does not verify, naming its first failing line (1-based)."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        self.line = line
+        self.problem = problem
+        super().__init__(f"line {line}: {problem}")

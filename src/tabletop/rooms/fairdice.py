@@ -1,0 +1,59 @@
+"""Dice anyone can audit: every face comes from a seed the server committed to in advance.
+
+Before the first roll of a session the log publishes `commitment(seed)`, the SHA-256 of a
+secret 256-bit seed. Each resolution's dice are the stream HMAC-SHA256(seed,
+"<seq>:<nonce>:<counter>") for counter 0, 1, 2…, read as big-endian 64-bit numbers; a die
+of `sides` faces takes the next number below the largest multiple of `sides` under 2**64
+(rejection sampling, so every face is exactly as likely) and shows `number % sides + 1`.
+`seq` is the log position of the resolution's first event and `nonce` a string the client
+chose. When the GM ends the session the log reveals the seed, and anyone can recompute
+every die offline (`tabletop room verify`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from tabletop.errors import RollError
+
+SEED_BYTES = 32
+_SPAN = 1 << 64
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """What the log publishes before any roll: binds the server to the seed, reveals nothing."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+class FairDice:
+    """A `DiceSource` whose faces follow from (seed, seq, nonce) alone."""
+
+    __slots__ = ("_buffer", "_counter", "_key", "_prefix")
+
+    def __init__(self, seed: bytes, seq: int, nonce: str) -> None:
+        self._key = seed
+        self._prefix = f"{seq}:{nonce}:".encode()
+        self._counter = 0
+        self._buffer: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        if sides < 1:
+            raise RollError(f"a die needs at least one face, not {sides}")
+        limit = _SPAN - _SPAN % sides
+        while True:
+            number = self._next()
+            if number < limit:
+                return number % sides + 1
+
+    def _next(self) -> int:
+        if not self._buffer:
+            block = hmac.digest(self._key, self._prefix + str(self._counter).encode(), "sha256")
+            self._counter += 1
+            self._buffer = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
+        return self._buffer.pop()

@@ -1,0 +1,505 @@
+"""The rooms of one server process: every change a member can ask for, made in one store
+transaction that appends to the room's log, and only then folded and told to listeners.
+
+Synchronous and free of I/O but the store's: the server calls it from its event loop, the
+tests call it directly. A room's `Table` stays loaded once read; before each change the hall
+catches up with entries another process appended (PostgreSQL), so each process folds every
+entry exactly once, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.rooms.errors import BadLink, Kicked, NotAllowed, RoomError, TooMuch, UnknownRoom
+from tabletop.rooms.fairdice import FairDice, commitment, new_seed
+from tabletop.rooms.log import Entry, canonical
+from tabletop.rooms.store import Credential, Store
+from tabletop.rooms.table import Table, groups, load_session
+from tabletop.rooms.tokens import new_room_id, new_token, token_hash
+from tabletop.rooms.verify import verify
+from tabletop.session import MAX_NAME, MAX_TEXT, Event, Member, Role, Session, Visibility
+
+MAX_MEMBERS = 64
+"""Members one room may have (kicked ones included): a table, not an auditorium."""
+
+INVITE_ROLES = (Role.PLAYER, Role.OBSERVER)
+
+Listener = Callable[[str, list[Entry]], None]
+
+
+@dataclass
+class Appended:
+    """What one request appended (or, for a retried intent, had appended before)."""
+
+    entries: list[Entry]
+    duplicate: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+    """What the request returns besides (new links, a revealed seed)."""
+
+
+@dataclass
+class _Group:
+    """Events to append together, and what else the same transaction writes."""
+
+    events: list[Event]
+    actor: str | None = None
+    client: str | None = None
+    nonce: str | None = None
+    write: Callable[[Store], None] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    retried: int | None = None
+
+
+class Hall:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self._clock = clock
+        self._tables: dict[str, Table] = {}
+        self._seeds: dict[str, tuple[int, bytes]] = {}
+        """Each room's secret seed, with the dice session it belongs to."""
+        self.listeners: list[Listener] = []
+
+    # reading ------------------------------------------------------------------------------
+
+    def table(self, room: str) -> Table:
+        """The room's table, folded from its log on first use."""
+        if room not in self._tables:
+            bodies = self.store.entries(room)
+            if not bodies:
+                raise UnknownRoom(f"there is no room {room!r} on this server")
+            entries = [Entry.from_text(body) for body in bodies]
+            table = Table.start(entries[0].event)
+            for group in groups(entries):
+                table.apply(group)
+            self._tables[room] = table
+        return self._tables[room]
+
+    def who(self, room: str, token: str) -> Member:
+        """The member whose link holds `token`, or why the link opens nothing here."""
+        found = self._credential(room, token)
+        if found.member is None:
+            raise BadLink("that is an invite: join with it first (tabletop room join)")
+        return self.table(room).member(found.member)
+
+    def _credential(self, room: str, token: str) -> Credential:
+        found = self.store.credential(token_hash(token)) if token else None
+        if found is None or found.room != room:
+            if not self.store.has_room(room):
+                raise UnknownRoom(f"there is no room {room!r} on this server")
+            raise BadLink("this link does not open this room (mistyped, rotated or revoked)")
+        return found
+
+    def catch_up(self, room: str) -> list[Entry]:
+        """Fold and tell what other processes appended to a loaded room since we last looked."""
+        table = self._tables.get(room)
+        if table is None:
+            return []
+        fresh = [Entry.from_text(body) for body in self.store.entries(room, table.head)]
+        for group in groups(fresh):
+            table.apply(group)
+        self._tell(room, fresh)
+        return fresh
+
+    def entries(self, room: str, after: int = 0, upto: int | None = None) -> list[Entry]:
+        return [Entry.from_text(body) for body in self.store.entries(room, after, upto)]
+
+    def project(self, room: str, entry: Entry, member: Member) -> str | None:
+        """The line `member` receives of `entry`: all of it, a redacted copy, or nothing."""
+        table = self.table(room)
+        if entry.is_room_event:
+            shown = Session.view_event(table.session, entry.event, member)
+        else:
+            shown = table.session.view_event(entry.event, member)
+        if shown is None:
+            return None
+        if shown is entry.event or shown == entry.event:
+            return entry.text
+        return entry.redacted(shown)
+
+    def export(self, room: str, member: Member) -> list[str]:
+        """The log as `member` may have it, one line an entry (stubs for what they do not
+        receive, so the chain's links stay checkable), then a trailer naming the head."""
+        table = self.table(room)
+        entries = self.entries(room, 0, table.head)
+        lines = [self.project(room, e, member) or e.stub() for e in entries]
+        trailer = {
+            "room": room,
+            "system": table.system,
+            "view": "full" if member.is_gm else member.id,
+            "count": len(entries),
+            "head": entries[-1].hash,
+        }
+        return [*lines, canonical({"export": trailer})]
+
+    # changing -----------------------------------------------------------------------------
+
+    def create(
+        self, system: str, name: str = "", options: Mapping[str, Any] | None = None, gm: str = "GM"
+    ) -> Appended:
+        """A new room: its log opens with the system, the dice commitment and the GM."""
+        session = load_session(system)
+        session.new(dict(options or {}))  # options the system refuses are refused here
+        room, seed, token = new_room_id(), new_seed(), new_token()
+        invites = {role: new_token() for role in INVITE_ROLES}
+        created = _room_event(
+            "created",
+            f"room {_short(name) or room} opened for {system}",
+            system=system,
+            name=_short(name),
+            options=dict(options or {}),
+        )
+        events = [created, _committed(1, seed), _joined("m1", _name(gm), Role.GM)]
+        stamp = self._now()
+        entries = self._chain(events, 0, "0" * 64, None, None, None, stamp)
+        with self.store.locked():
+            self.store.add_room(room, system, seed.hex(), stamp)
+            self.store.add_member(room, "m1", token_hash(token))
+            for role, invite in invites.items():
+                self.store.add_invite(room, role, token_hash(invite))
+            self.store.append(room, [(e.seq, None, None, e.text) for e in entries])
+        links = {"gm": token, **{str(role): invite for role, invite in invites.items()}}
+        return Appended(entries, extra={"room": room, "tokens": links})
+
+    def join(self, room: str, invite: str, name: str) -> Appended:
+        found = self._credential(room, invite)
+        if found.member is not None or found.role is None:
+            raise BadLink("this is a member's own link, not an invite")
+        role, token = Role(found.role), new_token()
+
+        def make(table: Table) -> _Group:
+            count = self.store.member_count(room)
+            if count >= MAX_MEMBERS:
+                raise TooMuch(f"a room holds at most {MAX_MEMBERS} members")
+            member_id = f"m{count + 1}"
+            self._check_free(table, name)
+
+            def write(store: Store) -> None:
+                store.add_member(room, member_id, token_hash(token))
+
+            event = _joined(member_id, _name(name), role)
+            return _Group([event], write=write, extra={"member": member_id, "token": token})
+
+        return self._append(room, make)
+
+    def act(
+        self,
+        room: str,
+        member_id: str,
+        intent: Mapping[str, Any],
+        client: str,
+        nonce: str | None = None,
+    ) -> Appended:
+        """Resolve a system intent with the room's fair dice and append its events."""
+
+        def make(table: Table) -> _Group:
+            member = self._present(table, member_id)
+            retried = self.store.retried(room, member_id, client)
+            if retried is not None:
+                return _Group([], retried=retried)
+            dice = FairDice(self._seed(room, table), table.head + 1, nonce or client)
+            events = table.session.resolve(table.state, intent, member, dice)
+            return _Group(events, member_id, client, nonce or client)
+
+        return self._append(room, make)
+
+    def say(
+        self, room: str, member_id: str, text: str, to: tuple[str, ...] = (), client: str = ""
+    ) -> Appended:
+        """Chat to everyone, or whispered to the members named (and seen by the GM)."""
+
+        def make(table: Table) -> _Group:
+            member = self._present(table, member_id)
+            retried = self.store.retried(room, member_id, client) if client else None
+            if retried is not None:
+                return _Group([], retried=retried)
+            if not text.strip() or len(text) > MAX_TEXT:
+                raise RoomError(f"say something of 1 to {MAX_TEXT} characters")
+            audience = tuple(self._named(table, name).id for name in to)
+            whom = f" to {', '.join(to)}" if to else ""
+            event = Event(
+                type="room.chat",
+                text=f"{member.name}{whom}: {text}",
+                data={"text": text, "to": list(audience)},
+                visibility=Visibility.ACTOR if audience else Visibility.PUBLIC,
+                audience=audience,
+                actor=member.id,
+            )
+            return _Group([event], member_id, client or None)
+
+        return self._append(room, make)
+
+    def undo(self, room: str, member_id: str) -> Appended:
+        """Take back the latest resolution still in force: a compensating event; the log
+        keeps both."""
+
+        def make(table: Table) -> _Group:
+            self._gm(table, member_id)
+            latest = table.last_in_force()
+            if latest is None:
+                raise RoomError("there is nothing to undo")
+            first, last, _ = latest
+            text = f"the GM took back entries {first}–{last}"
+            event = _room_event("undo", text, undoes=list(range(first, last + 1)))
+            return _Group([event], member_id)
+
+        return self._append(room, make)
+
+    def end_session(self, room: str, member_id: str) -> Appended:
+        """Reveal the session's dice seed and commit to the next session's."""
+
+        def make(table: Table) -> _Group:
+            self._gm(table, member_id)
+            seed, fresh = self.store.seed(room), new_seed()
+            ended = _room_event(
+                "session-ended",
+                f"the GM ended session {table.dice_session}; its dice seed is revealed",
+                session=table.dice_session,
+                seed=seed,
+                commitment=table.commitment,
+            )
+
+            def write(store: Store) -> None:
+                store.set_seed(room, fresh.hex())
+
+            events = [ended, _committed(table.dice_session + 1, fresh)]
+            return _Group(events, member_id, write=write, extra={"seed": seed})
+
+        return self._append(room, make)
+
+    def kick(self, room: str, member_id: str, name: str) -> Appended:
+        def make(table: Table) -> _Group:
+            self._gm(table, member_id)
+            target = self._named(table, name)
+            if target.id == member_id:
+                raise RoomError("the GM cannot kick themselves; promote another GM first")
+
+            def write(store: Store) -> None:
+                store.set_member_token(room, target.id, None)
+
+            text = f"the GM removed {target.name}"
+            return _Group([_room_event("kicked", text, member=target.id)], member_id, write=write)
+
+        return self._append(room, make)
+
+    def rename(self, room: str, member_id: str, name: str, new_name: str) -> Appended:
+        def make(table: Table) -> _Group:
+            self._gm(table, member_id)
+            target = self._named(table, name)
+            self._check_free(table, new_name)
+            text = f"the GM renamed {target.name} to {new_name}"
+            event = _room_event("renamed", text, member=target.id, name=_name(new_name))
+            return _Group([event], member_id)
+
+        return self._append(room, make)
+
+    def promote(self, room: str, member_id: str, name: str, role: Role) -> Appended:
+        def make(table: Table) -> _Group:
+            self._gm(table, member_id)
+            target = self._named(table, name)
+            if role == Role.BOT:
+                raise RoomError("a member is a gm, a player or an observer")
+            gms = [m for m in self._present_members(table) if m.is_gm]
+            if target.is_gm and role != Role.GM and len(gms) == 1:
+                raise RoomError("a room needs a GM: promote another member first")
+            text = f"the GM made {target.name} {role}"
+            event = _room_event("promoted", text, member=target.id, role=str(role))
+            return _Group([event], member_id)
+
+        return self._append(room, make)
+
+    def rotate_invites(self, room: str, member_id: str) -> Appended:
+        """New invite links; the old ones stop working at once (members keep theirs)."""
+        invites = {str(role): new_token() for role in INVITE_ROLES}
+
+        def make(table: Table) -> _Group:
+            self._gm(table, member_id)
+
+            def write(store: Store) -> None:
+                store.retire_invites(room)
+                for role, invite in invites.items():
+                    store.add_invite(room, role, token_hash(invite))
+
+            event = _room_event("invites-rotated", "the GM made new invite links")
+            return _Group([event], member_id, write=write, extra={"tokens": invites})
+
+        return self._append(room, make)
+
+    def rotate_link(self, room: str, member_id: str) -> Appended:
+        """A new link for this member; the old one stops working at once."""
+        token = new_token()
+
+        def make(table: Table) -> _Group:
+            member = self._present(table, member_id)
+
+            def write(store: Store) -> None:
+                store.set_member_token(room, member_id, token_hash(token))
+
+            text = f"{member.name} has a new link"
+            event = _room_event("link-rotated", text, member=member_id)
+            return _Group([event], member_id, write=write, extra={"token": token})
+
+        return self._append(room, make)
+
+    def import_log(self, lines: list[str]) -> Appended:
+        """A new room holding a GM's full export: checked by `verify`, kept byte for byte,
+        then a fresh dice commitment (the export's last seed is public). The first GM still
+        in the room gets a new link; everyone else joins again through new invites."""
+        audit = verify(lines)
+        if audit.view != "full" or not audit.ruled:
+            raise RoomError("import needs the GM's full export of a system this server plays")
+        entries = [Entry.from_text(line) for line in lines[:-1]]
+        table = Table.start(entries[0].event)
+        for group in groups(entries):
+            table.apply(group)
+        gm = next(m for m in table.members.values() if m.is_gm and m.id not in table.kicked)
+        room, seed, token = new_room_id(), new_seed(), new_token()
+        invites = {role: new_token() for role in INVITE_ROLES}
+        origin = json.loads(lines[-1])["export"]
+        imported = _room_event(
+            "imported", f"moved here from room {origin['room']}", head=audit.head
+        )
+        events = [imported, _committed(table.dice_session + 1, seed)]
+        added = self._chain(events, table.head, table.head_hash, gm.id, None, None, self._now())
+        with self.store.locked():
+            self.store.add_room(room, table.system, seed.hex(), self._now())
+            for member in table.members.values():
+                self.store.add_member(room, member.id, token_hash(token) if member == gm else None)
+            for role, invite in invites.items():
+                self.store.add_invite(room, role, token_hash(invite))
+            rows = [(e.seq, e.event.actor, e.client, e.text) for e in entries + added]
+            self.store.append(room, rows)
+        links = {"gm": token, **{str(role): invite for role, invite in invites.items()}}
+        return Appended(added, extra={"room": room, "tokens": links})
+
+    # inside -------------------------------------------------------------------------------
+
+    def _append(self, room: str, make: Callable[[Table], _Group]) -> Appended:
+        """The one append path: lock the room, catch up, decide, write, commit; then fold
+        and tell. Anything `make` raises rolls the transaction back: nothing changes."""
+        table = self.table(room)
+        with self.store.locked(room):
+            self.catch_up(room)
+            group = make(table)
+            if group.retried is not None:
+                last = table.resolutions[group.retried]
+                return Appended(self.entries(room, group.retried - 1, last), duplicate=True)
+            entries = self._chain(
+                group.events,
+                table.head,
+                table.head_hash,
+                group.actor,
+                group.client,
+                group.nonce,
+                self._now(),
+            )
+            rows = [
+                (e.seq, group.actor, group.client if i == 0 else None, e.text)
+                for i, e in enumerate(entries)
+            ]
+            self.store.append(room, rows)
+            if group.write is not None:
+                group.write(self.store)
+        table.apply(entries)
+        self._tell(room, entries)
+        return Appended(entries, extra=group.extra)
+
+    @staticmethod
+    def _chain(
+        events: list[Event],
+        head: int,
+        prev: str,
+        actor: str | None,
+        client: str | None,
+        nonce: str | None,
+        stamp: int,
+    ) -> list[Entry]:
+        entries = []
+        for number, event in enumerate(events):
+            first = number == 0
+            if event.actor is None and actor is not None:
+                event = event.model_copy(update={"actor": actor})
+            entry = Entry.make(
+                head + number + 1,
+                stamp,
+                event,
+                prev,
+                client if first else None,
+                nonce if first else None,
+            )
+            entries.append(entry)
+            prev = entry.hash
+        return entries
+
+    def _tell(self, room: str, entries: list[Entry]) -> None:
+        if entries:
+            for listener in self.listeners:
+                listener(room, entries)
+
+    def _seed(self, room: str, table: Table) -> bytes:
+        """The seed of the room's dice session, read again only when the session changes."""
+        cached = self._seeds.get(room)
+        if cached is None or cached[0] != table.dice_session:
+            cached = self._seeds[room] = (table.dice_session, bytes.fromhex(self.store.seed(room)))
+        return cached[1]
+
+    def _now(self) -> int:
+        return int(self._clock() * 1000)
+
+    def _present(self, table: Table, member_id: str) -> Member:
+        """The member, unless a kick this process just caught up with removed them."""
+        if member_id in table.kicked:
+            raise Kicked("the GM removed this member from the room")
+        return table.member(member_id)
+
+    def _present_members(self, table: Table) -> list[Member]:
+        return [m for m in table.members.values() if m.id not in table.kicked]
+
+    def _gm(self, table: Table, member_id: str) -> Member:
+        member = self._present(table, member_id)
+        if not member.is_gm:
+            raise NotAllowed("only the GM may do that")
+        return member
+
+    def _named(self, table: Table, name: str) -> Member:
+        found = table.by_name(name)
+        if found is None or found.id in table.kicked:
+            names = ", ".join(m.name for m in self._present_members(table))
+            raise RoomError(f"no member is called {name[:MAX_NAME]!r}; the members are {names}")
+        return found
+
+    def _check_free(self, table: Table, name: str) -> None:
+        _name(name)
+        if table.by_name(name) is not None:
+            raise RoomError(f"a member is already called {name!r}; choose another name")
+
+
+def _room_event(kind: str, text: str, /, **data: Any) -> Event:
+    return Event(type=f"room.{kind}", text=text, data=data)
+
+
+def _committed(session: int, seed: bytes) -> Event:
+    text = f"dice for session {session} are committed: {commitment(seed)[:16]}…"
+    return _room_event("dice-committed", text, session=session, commitment=commitment(seed))
+
+
+def _joined(member_id: str, name: str, role: Role) -> Event:
+    text = f"{name} joined as {role}"
+    return _room_event("joined", text, member=member_id, name=name, role=str(role))
+
+
+def _name(name: str) -> str:
+    """A member's name: 1 to MAX_NAME characters, kept exactly as typed."""
+    if not name.strip() or len(name) > MAX_NAME:
+        raise RoomError(f"a name has 1 to {MAX_NAME} characters")
+    return name
+
+
+def _short(name: str) -> str:
+    if len(name) > MAX_NAME:
+        raise RoomError(f"a room's name has at most {MAX_NAME} characters")
+    return name

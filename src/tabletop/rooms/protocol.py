@@ -1,0 +1,115 @@
+"""The messages on the wire: what clients send (validated here, refused with the first
+problem named) and the control frames the server sends besides log entries.
+
+A websocket carries, from the client, one `Hello` first and then `SendIntent`, `Say` or
+`Ping`; from the server, `welcome`, then log entries (each a JSON object with a `seq`,
+exactly as `GET /rooms/{room}/log` gives them) interleaved with `ack`, `error` and `bye`
+frames (each with a `type`). docs/rooms.md has the whole protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from tabletop.session import MAX_NAME, MAX_TEXT, Role
+
+MAX_MESSAGE = 64 * 1024
+"""Bytes in one HTTP body or websocket message (an imported log has its own bound)."""
+
+MAX_IMPORT = 16 * 1024 * 1024
+"""Bytes in an imported log."""
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+"""The id a client gives a request, so that a retry of it is applied once."""
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NewRoom(Message):
+    system: str = Field(min_length=1, max_length=40, examples=["dice"])
+    name: str = Field(default="", max_length=MAX_NAME)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=40)
+    """The system's readings of unclear rules, as `--option` takes them."""
+    gm: Name = "GM"
+    """The GM's name in the room."""
+
+
+class Join(Message):
+    name: Name
+
+
+class SendIntent(Message):
+    type: Literal["intent"] = "intent"
+    id: ClientId
+    intent: dict[str, Any]
+    """Any intent of the room's system (`GET /rooms/{room}/legal` lists them)."""
+    nonce: ClientId | None = None
+    """Mixed into this intent's dice; the id is used when none is given."""
+
+
+class Say(Message):
+    type: Literal["say"] = "say"
+    id: ClientId | None = None
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    to: list[Name] = Field(default_factory=list, max_length=64)
+    """Names to whisper to (the GM sees every whisper); empty: everyone."""
+
+
+class MemberName(Message):
+    member: Name
+
+
+class Rename(Message):
+    member: Name
+    name: Name
+
+
+class Promote(Message):
+    member: Name
+    role: Literal[Role.GM, Role.PLAYER, Role.OBSERVER]
+
+
+class Hello(Message):
+    type: Literal["hello"] = "hello"
+    token: str = Field(min_length=1, max_length=200)
+    after: int = Field(default=0, ge=0)
+    """The last seq this client saw: it receives every entry after it, then live ones."""
+
+
+class Ping(Message):
+    type: Literal["ping"] = "ping"
+
+
+Incoming = TypeAdapter(Annotated[SendIntent | Say | Ping, Field(discriminator="type")])
+"""What a client may send on a socket after its `Hello`."""
+
+
+class Ack(Message):
+    """What one request appended: the seqs, and this member's view of each entry."""
+
+    type: Literal["ack"] = "ack"
+    id: str | None = None
+    seqs: list[int]
+    duplicate: bool = False
+    """True when the request was a retry of one already applied (nothing new appended)."""
+    entries: list[dict[str, Any]] = Field(default_factory=list)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class RoomLinks(Message):
+    room: str
+    gm: str
+    player: str
+    observer: str
+
+
+class Problem(Message):
+    """Every refusal: one line saying what was wrong."""
+
+    error: str

@@ -1,0 +1,289 @@
+"""Where rooms live: SQLite in a data directory by default, PostgreSQL by URL.
+
+Both speak one small, synchronous interface: rooms, members and their token hashes, invite
+token hashes, and each room's entries as canonical JSON text. Every change is made inside
+`locked(room)`, a transaction that holds the room against every other writer (SQLite's
+`BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log has one append path
+even with several server processes. The schema is created or migrated when a store opens.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabletop.rooms.errors import RoomError, UnknownRoom
+
+NOTIFY_CHANNEL = "tabletop_rooms"
+
+CHECKPOINT_EVERY = 1.0
+"""Seconds between SQLite's write-ahead-log checkpoints while a server runs."""
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE rooms (
+        id TEXT PRIMARY KEY,
+        system TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        created BIGINT NOT NULL
+    );
+    CREATE TABLE members (
+        room TEXT NOT NULL REFERENCES rooms(id),
+        id TEXT NOT NULL,
+        token TEXT UNIQUE,
+        PRIMARY KEY (room, id)
+    );
+    CREATE TABLE invites (
+        token TEXT PRIMARY KEY,
+        room TEXT NOT NULL REFERENCES rooms(id),
+        role TEXT NOT NULL,
+        live INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE entries (
+        room TEXT NOT NULL REFERENCES rooms(id),
+        seq BIGINT NOT NULL,
+        actor TEXT,
+        client TEXT,
+        body TEXT NOT NULL,
+        PRIMARY KEY (room, seq)
+    );
+    CREATE UNIQUE INDEX entries_client ON entries (room, actor, client);
+    """,
+)
+"""Each step of the schema, in order; a store at version n runs steps n+1… at startup."""
+
+
+@dataclass(frozen=True)
+class Credential:
+    """What a token opens: a member's own link, or an invite to join with a role."""
+
+    room: str
+    member: str | None
+    role: str | None
+    """For an invite: the role a member who joins through it gets."""
+
+
+class Store:
+    """One database connection, used by one process's event loop (never two threads at
+    once: a lock guards it for the odd caller from a thread)."""
+
+    placeholder = "?"
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    # the dialect --------------------------------------------------------------------------
+
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        raise NotImplementedError
+
+    def _begin_locked(self, room: str) -> None:
+        """Begin a transaction that no other writer of `room` (or, for "", of the schema and
+        new rooms) can interleave with."""
+        raise NotImplementedError
+
+    def _commit(self) -> None:
+        raise NotImplementedError
+
+    def _rollback(self) -> None:
+        raise NotImplementedError
+
+    def _notify(self, room: str) -> None:
+        """Tell other processes that `room` grew (PostgreSQL only)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def start(self, on_room: Callable[[str], None]) -> Callable[[], None]:
+        """Start what runs beside the server's event loop (PostgreSQL: calling
+        `on_room(room)` whenever another process appends to a room); how to stop it."""
+        raise NotImplementedError
+
+    # schema -------------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest version, one step per transaction."""
+        with self.locked():
+            self._execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = self._execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                self._execute("INSERT INTO schema_version (version) VALUES (0)")
+        for number, step in enumerate(MIGRATIONS, start=1):
+            with self.locked():
+                (version,) = self._execute("SELECT version FROM schema_version").fetchone()
+                if version < number:
+                    self._run_script(step)
+                    self._execute("UPDATE schema_version SET version = ?", (number,))
+
+    def _run_script(self, script: str) -> None:
+        for statement in script.split(";"):
+            if statement.strip():
+                self._execute(statement)
+
+    # transactions -------------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self, room: str | None = None) -> Iterator[None]:
+        """One transaction; with `room`, holding that room against other writers."""
+        with self._lock:
+            self._begin_locked(room or "")
+            try:
+                yield
+            except BaseException:
+                self._rollback()
+                raise
+            if room:
+                self._notify(room)
+            self._commit()
+
+    # rooms --------------------------------------------------------------------------------
+
+    def add_room(self, room: str, system: str, seed: str, created: int) -> None:
+        self._execute(
+            "INSERT INTO rooms (id, system, seed, created) VALUES (?, ?, ?, ?)",
+            (room, system, seed, created),
+        )
+
+    def seed(self, room: str) -> str:
+        row = self._execute("SELECT seed FROM rooms WHERE id = ?", (room,)).fetchone()
+        if row is None:
+            raise UnknownRoom(f"there is no room {room!r} on this server")
+        return str(row[0])
+
+    def set_seed(self, room: str, seed: str) -> None:
+        self._execute("UPDATE rooms SET seed = ? WHERE id = ?", (seed, room))
+
+    def has_room(self, room: str) -> bool:
+        return self._execute("SELECT 1 FROM rooms WHERE id = ?", (room,)).fetchone() is not None
+
+    # members and invites ------------------------------------------------------------------
+
+    def add_member(self, room: str, member: str, token: str | None) -> None:
+        self._execute(
+            "INSERT INTO members (room, id, token) VALUES (?, ?, ?)", (room, member, token)
+        )
+
+    def member_count(self, room: str) -> int:
+        row = self._execute("SELECT COUNT(*) FROM members WHERE room = ?", (room,)).fetchone()
+        return int(row[0])
+
+    def set_member_token(self, room: str, member: str, token: str | None) -> None:
+        """A member's new token hash; None forgets it (a kick), so their link opens nothing."""
+        self._execute(
+            "UPDATE members SET token = ? WHERE room = ? AND id = ?", (token, room, member)
+        )
+
+    def add_invite(self, room: str, role: str, token: str) -> None:
+        self._execute(
+            "INSERT INTO invites (token, room, role) VALUES (?, ?, ?)", (token, room, role)
+        )
+
+    def retire_invites(self, room: str) -> None:
+        self._execute("UPDATE invites SET live = 0 WHERE room = ?", (room,))
+
+    def credential(self, token: str) -> Credential | None:
+        """What the token with this hash opens, if anything (kicking forgets the token, so
+        a kicked member's link is refused like any other bad link)."""
+        row = self._execute("SELECT room, id FROM members WHERE token = ?", (token,)).fetchone()
+        if row is not None:
+            return Credential(room=row[0], member=row[1], role=None)
+        row = self._execute(
+            "SELECT room, role FROM invites WHERE token = ? AND live = 1", (token,)
+        ).fetchone()
+        return None if row is None else Credential(room=row[0], member=None, role=row[1])
+
+    # entries ------------------------------------------------------------------------------
+
+    def append(self, room: str, rows: list[tuple[int, str | None, str | None, str]]) -> None:
+        """Add entries `(seq, actor, client, body)`; inside `locked(room)`."""
+        for seq, actor, client, body in rows:
+            self._execute(
+                "INSERT INTO entries (room, seq, actor, client, body) VALUES (?, ?, ?, ?, ?)",
+                (room, seq, actor, client, body),
+            )
+
+    def entries(self, room: str, after: int = 0, upto: int | None = None) -> list[str]:
+        """The bodies of `room`'s entries with after < seq <= upto, in order."""
+        if upto is None:
+            sql = "SELECT body FROM entries WHERE room = ? AND seq > ? ORDER BY seq"
+            rows = self._execute(sql, (room, after)).fetchall()
+        else:
+            sql = "SELECT body FROM entries WHERE room = ? AND seq > ? AND seq <= ? ORDER BY seq"
+            rows = self._execute(sql, (room, after, upto)).fetchall()
+        return [row[0] for row in rows]
+
+    def retried(self, room: str, actor: str, client: str) -> int | None:
+        """The first seq of what this member's intent `client` appended, if it was."""
+        row = self._execute(
+            "SELECT seq FROM entries WHERE room = ? AND actor = ? AND client = ?",
+            (room, actor, client),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+
+class SqliteStore(Store):
+    """The embedded default: one file, write-ahead logging, fit for one server process."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA busy_timeout = 5000")
+        self.path = path
+        self.migrate()
+
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        return self._db.execute(sql, params)
+
+    def _begin_locked(self, room: str) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def _commit(self) -> None:
+        self._db.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        self._db.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def start(self, on_room: Callable[[str], None]) -> Callable[[], None]:
+        """Checkpoint the write-ahead log from a thread of its own, so that no append waits
+        for the disk (SQLite would otherwise checkpoint inside a commit, every 1,000 pages)."""
+        self._db.execute("PRAGMA wal_autocheckpoint = 0")
+        stopping = threading.Event()
+
+        def run() -> None:
+            checkpointer = sqlite3.connect(self.path, isolation_level=None)
+            while not stopping.wait(CHECKPOINT_EVERY):
+                checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            checkpointer.close()
+
+        thread = threading.Thread(target=run, name="tabletop-checkpoint", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            stopping.set()
+            thread.join(timeout=5)
+            self._db.execute("PRAGMA wal_autocheckpoint = 1000")
+
+        return stop
+
+
+def open_store(database: str | None, data: Path) -> Store:
+    """A `postgresql://…` URL opens PostgreSQL; otherwise SQLite in `data/rooms.sqlite3`."""
+    if database and database.startswith(("postgresql://", "postgres://")):
+        from tabletop.rooms.postgres import PostgresStore  # only servers that use it need psycopg
+
+        return PostgresStore(database)
+    if database:
+        raise RoomError(f"--database takes a postgresql:// URL, not {database[:40]!r}")
+    return SqliteStore(data / "rooms.sqlite3")

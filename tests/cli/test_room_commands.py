@@ -1,0 +1,140 @@
+"""`tabletop room …` against a running server: --json shapes, one line and exit 2 for a bad
+link, an unknown room or a refused intent, and `verify` exiting 1 on the first bad line."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from tabletop.rooms import SqliteStore
+from tests.cli.helpers import run
+from tests.rooms.conftest import free_port, serve_in_thread
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server on SQLite: the command line is the same whatever the server stores in."""
+    store = SqliteStore(tmp_path_factory.mktemp("cli") / "rooms.sqlite3")
+    running = serve_in_thread(store)
+    yield running.url
+    running.stop()
+    store.close()
+
+
+@pytest.fixture
+def room(server, capsys):
+    made = run(capsys, "room", "new", "--server", server, "--system", "dice", "--json")
+    assert made.code == 0, made.err
+    links = json.loads(made.out)
+    assert set(links) == {"room", "gm", "player", "observer"}
+    joined = run(capsys, "room", "join", links["player"], "--name", "Ada\x1b[31m<b>", "--json")
+    links["ada"] = json.loads(joined.out)["link"]
+    return links
+
+
+def test_a_roll_prints_the_event_or_its_ack_as_json(room, capsys):
+    shown = run(capsys, "room", "roll", room["ada"], "2d6", "--mode", "public")
+    assert shown.code == 0 and "rolls 2d6 → [" in shown.out
+    acked = json.loads(run(capsys, "room", "roll", room["ada"], "1d6", "--json").out)
+    assert acked["type"] == "ack" and len(acked["seqs"]) == 1
+
+
+def test_names_with_terminal_escapes_are_printed_escaped(room, capsys):
+    shown = run(capsys, "room", "say", room["ada"], "hi\x07")
+    assert "\x1b" not in shown.out and "\x07" not in shown.out
+    assert "Ada\\x1b[31m<b>: hi\\x07" in shown.out
+
+
+def test_log_json_prints_exactly_the_lines_the_server_sent(room, capsys):
+    from tabletop.rooms.client import RoomClient
+
+    run(capsys, "room", "roll", room["ada"], "1d6")
+    printed = run(capsys, "room", "log", room["ada"], "--json").out.splitlines()
+    with RoomClient(room["ada"]) as client:
+        assert printed == client.log()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("roll", "http://127.0.0.1:1/rooms/x#y", "1d6"), "cannot reach"),
+        (("roll", "not a link", "1d6"), "not a room link"),
+        (("act", "{ada}", '{"kind": "nothing"}'), "not an intent"),
+        (("act", "{ada}", "[1]"), "a JSON object"),
+        (("kick", "{ada}", "GM"), "only the GM"),
+        (("roll", "{gone}", "1d6"), "no room 'nosuchroom'"),
+        (("roll", "{ada}", "1d"), "bad dice expression"),
+    ],
+)
+def test_a_bad_link_unknown_room_or_refused_intent_is_one_line_and_exit_2(
+    room, capsys, args, message
+):
+    gone = room["ada"].replace(room["room"], "nosuchroom")
+    filled = [a.replace("{ada}", room["ada"]).replace("{gone}", gone) for a in args]
+    result = run(capsys, "room", *filled)
+    assert result.code == 2 and message in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+def test_an_export_verifies_and_a_tampered_one_exits_1_naming_the_line(room, capsys, tmp_path):
+    run(capsys, "room", "roll", room["ada"], "3d6")
+    run(capsys, "room", "end-session", room["gm"])
+    out = tmp_path / "log.jsonl"
+    assert run(capsys, "room", "export", room["gm"], "--out", str(out)).code == 0
+    ok = run(capsys, "room", "verify", str(out))
+    assert ok.code == 0 and ok.out.startswith("ok: 7 entries") and "3 dice" in ok.out
+    lines = out.read_text().splitlines()
+    lines[4] = lines[4].replace('"face":', '"face":1', 1)
+    out.write_text("\n".join(lines) + "\n")
+    failed = run(capsys, "room", "verify", str(out), "--json")
+    assert failed.code == 1 and json.loads(failed.out)["line"] == 5
+    assert "line 5: its content does not match its hash" in failed.err
+
+
+def test_a_kicked_players_link_is_refused_with_exit_2(room, capsys):
+    assert run(capsys, "room", "kick", room["gm"], "Ada\x1b[31m<b>").code == 0
+    refused = run(capsys, "room", "roll", room["ada"], "1d6")
+    assert refused.code == 2 and "does not open this room" in refused.err
+
+
+def test_qr_shows_the_player_invite_in_the_terminal(server, capsys):
+    shown = run(capsys, "room", "new", "--server", server, "--system", "dice", "--qr")
+    assert shown.code == 0 and "player: http://" in shown.out
+    assert "█" in shown.out or "▀" in shown.out
+
+
+def test_serve_prints_its_address_and_stops_cleanly_on_sigterm(tmp_path):
+    port = free_port()
+    command = [sys.executable, "-c", "from tabletop.cli.app import main; main()", "serve"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--data", str(tmp_path / "fresh")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stdout.readline()
+        second = process.stdout.readline()
+        assert first.startswith(f"tabletop rooms on http://127.0.0.1:{port}")
+        assert "tabletop room new --server" in second
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                    break
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        # uvicorn shuts down gracefully, then lets the signal end the process as it would
+        assert process.wait(timeout=20) in (0, -signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        _, err = process.communicate()
+    assert "Traceback" not in err

@@ -1,0 +1,279 @@
+"""Rooms on a fresh SQLite store for each test, and servers that tests start and stop."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tabletop.rooms import Hall, SqliteStore, Store
+from tabletop.rooms.client import RoomClient, create_room, hello, is_entry
+from tabletop.rooms.live import RATE
+from tabletop.rooms.postgres import PostgresStore
+from tabletop.rooms.protocol import MAX_MESSAGE
+from tabletop.rooms.server import create_app
+from tabletop.rooms.tokens import Link
+from tabletop.session import Member
+
+
+@dataclass
+class Seated:
+    """A room with a GM and two players, Ada and Bo, and an observer."""
+
+    hall: Hall
+    room: str
+    tokens: dict[str, str]
+    """Each member's own token by name, and the invites by role."""
+
+    def member(self, name: str) -> Member:
+        return self.hall.who(self.room, self.tokens[name])
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory):
+    """A real PostgreSQL 16 (pgserver), started once per test process, stopped at the end."""
+    import pgserver
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    # The tests kill servers of rooms, never PostgreSQL: its own flushes to disk only slow
+    # them down (stopping it took 17 s of fsync on this machine).
+    server.psql("ALTER SYSTEM SET fsync = off;")
+    server.psql("ALTER SYSTEM SET synchronous_commit = off;")
+    server.psql("SELECT pg_reload_conf();")
+    yield server
+    server.cleanup()
+
+
+def new_database(postgres: Any) -> str:
+    """The URL of a fresh, empty database on the test PostgreSQL."""
+    name = f"rooms_{secrets.token_hex(6)}"
+    postgres.psql(f"CREATE DATABASE {name};")
+    return str(postgres.get_uri(name))
+
+
+def open_test_store(kind: str, request: pytest.FixtureRequest, path: Path) -> Store:
+    if kind == "sqlite":
+        return SqliteStore(path / "rooms.sqlite3")
+    return PostgresStore(new_database(request.getfixturevalue("postgres")))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def hall(request, tmp_path):
+    store = open_test_store(request.param, request, tmp_path)
+    yield Hall(store)
+    store.close()
+
+
+def seat(hall: Hall, system: str) -> Seated:
+    made = hall.create(system, "the crypt")
+    room, tokens = made.extra["room"], dict(made.extra["tokens"])
+    tokens["GM"] = tokens["gm"]
+    for name, invite in (("Ada", "player"), ("Bo", "player"), ("Watcher", "observer")):
+        tokens[name] = hall.join(room, tokens[invite], name).extra["token"]
+    return Seated(hall, room, tokens)
+
+
+@pytest.fixture
+def dice_room(hall) -> Seated:
+    return seat(hall, "dice")
+
+
+@pytest.fixture
+def dead_weight_room(hall) -> Seated:
+    return seat(hall, "dead-weight")
+
+
+# servers ----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Running:
+    url: str
+    stop: Callable[[], None]
+
+
+def serve_in_thread(store: Store, rate: float = RATE) -> Running:
+    """The app over `store` on a free port of 127.0.0.1, in a thread of this process."""
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(store, rate=rate),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_MESSAGE,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return Running(f"http://127.0.0.1:{port}", stop)
+
+
+def serve_in_process(*args: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`tabletop serve` in its own process on a free port, once it answers /health."""
+    port = free_port()
+    command = [sys.executable, "-c", "from tabletop.cli.app import main; main()", "serve"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the server did not start: {process.stderr.read()!r}")
+        time.sleep(0.05)
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    if process.stderr is not None:
+        process.stderr.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    """A server for a module's tests (each opens rooms of its own), on each database."""
+    store = open_test_store(request.param, request, tmp_path_factory.mktemp("served"))
+    running = serve_in_thread(store)
+    yield running.url
+    running.stop()
+    store.close()
+
+
+@dataclass
+class Party:
+    """A room on a running server: the GM's, two players' and an observer's clients."""
+
+    url: str
+    room: str
+    links: dict[str, str]
+    gm: RoomClient
+    ada: RoomClient
+    bo: RoomClient
+    watcher: RoomClient
+
+    def close(self) -> None:
+        for client in (self.gm, self.ada, self.bo, self.watcher):
+            client.close()
+
+
+def party(url: str, system: str) -> Party:
+    made = create_room(url, system, "the crypt")
+    joined = {}
+    for name, invite in (("Ada", "player"), ("Bo", "player"), ("Watcher", "observer")):
+        with RoomClient(made[invite]) as inviting:
+            joined[name] = inviting.join(name)
+    return Party(
+        url,
+        made["room"],
+        {**made, **joined},
+        RoomClient(made["gm"]),
+        RoomClient(joined["Ada"]),
+        RoomClient(joined["Bo"]),
+        RoomClient(joined["Watcher"]),
+    )
+
+
+class Recorder:
+    """A member's live socket in a thread, keeping every frame exactly as received."""
+
+    def __init__(self, link: str, after: int = 0) -> None:
+        parsed = Link.parse(link)
+        url = parsed.server.replace("http", "ws", 1) + f"/rooms/{parsed.room}/live"
+        self.frames: list[str] = []
+        self.closed = threading.Event()
+        self._arrived = threading.Condition()
+        self._stack = ExitStack()
+        self._socket = self._stack.enter_context(connect(url, max_size=None))
+        self._socket.send(hello(parsed.token, after))
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            for frame in self._socket:
+                with self._arrived:
+                    self.frames.append(str(frame))
+                    self._arrived.notify_all()
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+            with self._arrived:
+                self._arrived.notify_all()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._socket.send(json.dumps(message))
+
+    def sync(self) -> None:
+        """Wait until everything appended so far has reached this socket (a ping's pong
+        is queued behind it)."""
+        before = len(self.frames)
+        self.send({"type": "ping"})
+        self.wait_for(lambda f: f.get("type") == "pong", start=before)
+
+    def wait_for(self, found: Callable[[dict[str, Any]], bool], start: int = 0) -> dict[str, Any]:
+        """The first frame from `start` on that `found` accepts, waiting up to ten seconds."""
+        deadline = time.monotonic() + 10
+        with self._arrived:
+            while True:
+                for frame in self.frames[start:]:
+                    if found(json.loads(frame)):
+                        return json.loads(frame)
+                start = len(self.frames)
+                if self.closed.is_set():
+                    raise AssertionError(f"the socket closed first: {self.frames[-3:]}")
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no such frame arrived: {self.frames[-3:]}")
+                self._arrived.wait(timeout=0.5)
+
+    def entries(self) -> list[dict[str, Any]]:
+        return [json.loads(f) for f in self.frames if is_entry(json.loads(f))]
+
+    def close(self) -> None:
+        self._stack.close()
+        self._thread.join(timeout=5)
