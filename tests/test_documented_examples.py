@@ -19,6 +19,8 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 NOT_RUN = {
     "deadweight-board": "the board game's examples simulate hundreds of games (minutes); "
     "its own suite runs them at a smaller size",
+    "room": "every verb needs a running server; tests/cli/test_room_commands.py runs each one "
+    "against a server it starts",
 }
 """Command groups whose README examples this test does not run, and why."""
 

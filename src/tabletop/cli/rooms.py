@@ -12,18 +12,19 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import segno
 import typer
 
 from tabletop.cli.options import Json, RuleOptions, read_rule_options
 from tabletop.cli.output import as_text, console, errors, print_json
 from tabletop.errors import DataError
 from tabletop.rooms import AuditError, RoomError, verify
-from tabletop.rooms.client import RoomClient, create_room, import_log, is_entry
 from tabletop.session import RollMode
 from tabletop.systems.registry import system
+
+if TYPE_CHECKING:
+    from tabletop.rooms.client import RoomClient
 
 app = typer.Typer(
     help="Play in a room on a tabletop server: tabletop room new --server URL --system dice",
@@ -66,6 +67,8 @@ def show_links(made: dict[str, str], as_json: bool) -> None:
 
 
 def show_qr(link: str) -> None:
+    import segno  # only when a QR code is asked for
+
     segno.make(link, error="l").terminal(compact=True)
 
 
@@ -80,6 +83,8 @@ def new_command(
     qr: Qr = False,
 ) -> None:
     """Open a room: your GM link, and the invites for players and observers."""
+    from tabletop.rooms.client import create_room
+
     made = create_room(server, system_name, name, _options(system_name, option), gm)
     show_links(made, json_)
     if qr:
@@ -94,7 +99,7 @@ def join_command(
     qr: Qr = False,
 ) -> None:
     """Join a room through an invite: your own link (keep it; it is how you come back)."""
-    with RoomClient(invite) as client:
+    with _client(invite) as client:
         link = client.join(name)
     if json_:
         print_json({"link": link})
@@ -115,7 +120,7 @@ def roll_command(
     json_: Json = False,
 ) -> None:
     """Roll dice on the server, publicly, for the GM, blind or for yourself."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.roll(notation, str(mode), label), json_)
 
 
@@ -129,7 +134,7 @@ def say_command(
     json_: Json = False,
 ) -> None:
     """Chat to the room, or whisper to chosen members (the GM sees every whisper)."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.say(text, to or []), json_)
 
 
@@ -147,14 +152,14 @@ def act_command(
         raise DataError(f"the intent is not JSON: {where}") from None
     if not isinstance(asked, dict):
         raise DataError('an intent is a JSON object with a "kind"')
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.act(asked), json_)
 
 
 @app.command("legal")
 def legal_command(link: LinkArg, json_: Json = False) -> None:
     """What you may ask for now, with the choices open."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         offers = client.legal()
     if json_:
         print_json(offers)
@@ -172,7 +177,7 @@ def legal_command(link: LinkArg, json_: Json = False) -> None:
 @app.command("view")
 def view_command(link: LinkArg, json_: Json = False) -> None:
     """The room as you may see it: members, dice commitment and the system's state."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         seen = client.view()
     if json_:
         print_json(seen)
@@ -193,7 +198,9 @@ def log_command(
     json_: Json = False,
 ) -> None:
     """Your view of the log; with --json one event a line, exactly as the server sent it."""
-    with RoomClient(link) as client:
+    from tabletop.rooms.client import is_entry
+
+    with _client(link) as client:
         lines = client.follow(after) if follow else iter(client.log(after))
         for line in lines:
             frame = json.loads(line)
@@ -213,14 +220,14 @@ def kick_command(
     link: LinkArg, name: Annotated[str, typer.Argument(help="Who to remove.")], json_: Json = False
 ) -> None:
     """Remove a member (the GM): their link and open connections stop at once."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.kick(name), json_)
 
 
 @app.command("undo")
 def undo_command(link: LinkArg, json_: Json = False) -> None:
     """Take back the latest action still in force (the GM); the log keeps both."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.undo(), json_)
 
 
@@ -233,7 +240,7 @@ def rotate_command(
     json_: Json = False,
 ) -> None:
     """A new link for you (or new invites); the old one stops working at once."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         made: dict[str, str] = (
             client.rotate_invites() if invites else {"link": client.rotate_link()}
         )
@@ -243,7 +250,7 @@ def rotate_command(
 @app.command("end-session")
 def end_session_command(link: LinkArg, json_: Json = False) -> None:
     """End the session (the GM): the dice seed is revealed, so anyone can verify the dice."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.end_session(), json_)
 
 
@@ -253,7 +260,7 @@ def export_command(
     out: Annotated[Path | None, typer.Option("--out", help="Write here, not to stdout.")] = None,
 ) -> None:
     """The log as JSON lines: the GM's link gives all of it, a player's their view."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         text = "".join(f"{line}\n" for line in client.export())
     if out is None:
         sys.stdout.write(text)
@@ -268,6 +275,8 @@ def import_command(
     json_: Json = False,
 ) -> None:
     """Move a room to a server: a new room holding the export's log, verified first."""
+    from tabletop.rooms.client import import_log
+
     show_links(import_log(server, _read(file)), json_)
 
 
@@ -319,3 +328,11 @@ def _options(name: str, pairs: list[str] | None) -> dict[str, Any]:
     return {
         pair.partition("=")[0].strip(): chosen[pair.partition("=")[0].strip()] for pair in pairs
     }
+
+
+def _client(link: str) -> RoomClient:
+    """A client for one link; httpx and websockets load only when a room verb runs, so the
+    rest of the command line starts without them."""
+    from tabletop.rooms.client import RoomClient
+
+    return RoomClient(link)

@@ -7,12 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import uvicorn
 
 from tabletop.cli.output import console
 from tabletop.rooms.live import RATE
 from tabletop.rooms.protocol import MAX_MESSAGE
-from tabletop.rooms.server import create_app
 
 PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
 
@@ -34,6 +32,10 @@ def serve_command(
 ) -> None:
     """Serve rooms: a GM opens one with `tabletop room new --server URL --system S`."""
     fresh = not database and not (data / "rooms.sqlite3").exists()
+    import uvicorn  # the server's libraries load only when a server starts
+
+    from tabletop.rooms.server import create_app
+
     app = create_app(data=data, database=database, rate=rate)
     address = f"http://{host}:{port}"
     where = "PostgreSQL" if database else f"SQLite in {data}"
