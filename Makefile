@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test run bench lint clean
+.PHONY: test run bench lint clean chromium
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -23,11 +23,22 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/lint-imports
 
-test: lint
+# The browser tests drive Debian's Chromium: Playwright cannot download its own browser here.
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "installing Debian's chromium for the browser tests (apt-get install chromium)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; \
+	fi
+
+test: lint chromium
 	$(BIN)/pytest -n 2
 
 run: $(STAMP)
 	$(BIN)/tabletop showcase
+	@echo
+	@echo "Play together: $(BIN)/tabletop serve, then open http://127.0.0.1:8000 in a browser"
+	@echo "(a GM opens a room there; players join from its invite links or QR codes)."
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench

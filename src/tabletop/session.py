@@ -374,6 +374,11 @@ class Session(Generic[StateT]):
             actor=event.actor,
         )
 
+    def intent_schema(self) -> dict[str, Any]:
+        """The JSON Schema of every intent this session takes: a page builds its forms from
+        it and the offers of `legal`."""
+        return dict(self._intents.json_schema())
+
     # what systems give --------------------------------------------------------------------
 
     def offers(self, state: StateT, member: Member) -> list[Offer]:

@@ -141,7 +141,11 @@ def serve_in_thread(store: Store, rate: float = RATE) -> Running:
 
 def serve_in_process(*args: str) -> tuple[subprocess.Popen[bytes], str]:
     """`tabletop serve` in its own process on a free port, once it answers /health."""
-    port = free_port()
+    return serve_at(free_port(), *args)
+
+
+def serve_at(port: int, *args: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`tabletop serve` in its own process on `port`, once it answers /health."""
     command = [sys.executable, "-c", "from tabletop.cli.app import main; main()", "serve"]
     process = subprocess.Popen(
         [*command, "--port", str(port), *args],

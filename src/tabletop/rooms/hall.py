@@ -86,6 +86,15 @@ class Hall:
             raise BadLink("that is an invite: join with it first (tabletop room join)")
         return self.table(room).member(found.member)
 
+    def invite_role(self, room: str, token: str) -> Role | None:
+        """The role an invite's token joins as; None for a member's own link."""
+        found = self._credential(room, token)
+        return None if found.member is not None else Role(str(found.role))
+
+    def room_name(self, room: str) -> str:
+        """The name the GM gave the room when opening it."""
+        return str(self.entries(room, 0, 1)[0].event.data.get("name", ""))
+
     def _credential(self, room: str, token: str) -> Credential:
         found = self.store.credential(token_hash(token)) if token else None
         if found is None or found.room != room:

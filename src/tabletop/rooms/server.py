@@ -50,6 +50,9 @@ NDJSON = "application/x-ndjson"
 HELLO_WAIT = 10.0
 """Seconds a new socket has to say hello."""
 
+LARGE_BODIES = ("/import", "/verify")
+"""Paths whose body is a whole log, bounded by `MAX_IMPORT` instead of `MAX_MESSAGE`."""
+
 ERRORS: dict[int, dict[str, Any]] = {
     code: {"model": Problem} for code in (400, 401, 403, 404, 413, 422, 429)
 }
@@ -198,22 +201,7 @@ def create_app(
     @app.get("/rooms/{room}")
     async def view(room: str, key: Token) -> dict[str, Any]:
         """This member's view of the room: who is in it and the system's state."""
-        hall, me = server().hall, server().member(room, key)
-        table = hall.table(room)
-        members = [
-            {"id": m.id, "name": m.name, "role": str(m.role)}
-            for m in table.members.values()
-            if m.id not in table.kicked
-        ]
-        return {
-            "room": room,
-            "system": table.system,
-            "me": me.model_dump(mode="json"),
-            "members": members,
-            "head": table.head,
-            "dice": {"session": table.dice_session, "commitment": table.commitment},
-            "state": table.session.view(table.state, me),
-        }
+        return server().hall.table(room).view(room, server().member(room, key))
 
     @app.get("/rooms/{room}/legal")
     async def legal(room: str, key: Token) -> dict[str, Any]:
@@ -320,6 +308,9 @@ def create_app(
         with contextlib.suppress(WebSocketDisconnect):
             await serve_socket(server(), websocket, room)
 
+    from tabletop.rooms.pages import add_pages  # the pages build on this module
+
+    add_pages(app, server)
     return app
 
 
@@ -419,7 +410,7 @@ async def _refuse(websocket: WebSocket, error: Exception) -> None:
 
 
 class BodyLimit:
-    """Refuse an HTTP body past `MAX_MESSAGE` bytes (`MAX_IMPORT` for /import) with 413,
+    """Refuse an HTTP body past `MAX_MESSAGE` bytes (`MAX_IMPORT` for a log) with 413,
     before any of it reaches a handler."""
 
     def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
@@ -429,7 +420,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = MAX_IMPORT if scope["path"] == "/import" else MAX_MESSAGE
+        limit = MAX_IMPORT if scope["path"] in LARGE_BODIES else MAX_MESSAGE
         declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > limit:
             await _too_large(limit)(scope, receive, send)

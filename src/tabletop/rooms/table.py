@@ -63,6 +63,23 @@ class Table:
     def by_name(self, name: str) -> Member | None:
         return next((m for m in self.members.values() if m.name == name), None)
 
+    def view(self, room: str, me: Member) -> dict[str, Any]:
+        """`me`'s view of the room: who is in it, the dice commitment and the system's state."""
+        members = [
+            {"id": m.id, "name": m.name, "role": str(m.role)}
+            for m in self.members.values()
+            if m.id not in self.kicked
+        ]
+        return {
+            "room": room,
+            "system": self.system,
+            "me": me.model_dump(mode="json"),
+            "members": members,
+            "head": self.head,
+            "dice": {"session": self.dice_session, "commitment": self.commitment},
+            "state": self.session.view(self.state, me),
+        }
+
     def last_in_force(self) -> tuple[int, int, list[Event]] | None:
         return self.played[-1] if self.played else None
 

@@ -1,0 +1,146 @@
+// The room protocol from a page: HTTP for reads and the GM's tools, one websocket for live
+// entries and for intents, resumed from the last seq after any drop (docs/rooms.md).
+
+export class RefusedError extends Error {}
+
+export function linkFromLocation() {
+  const match = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]+)$/);
+  const token = decodeURIComponent(location.hash.slice(1));
+  return match && token ? { room: match[1], token } : null;
+}
+
+export function linkUrl(link) {
+  return `${location.origin}/rooms/${link.room}#${link.token}`;
+}
+
+export function parseLink(text) {
+  const url = new URL(text, location.origin);
+  const match = url.pathname.match(/\/rooms\/([A-Za-z0-9_-]+)$/);
+  return { room: match[1], token: url.hash.slice(1) };
+}
+
+export async function call(method, path, { token, body, raw } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined && !raw) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers,
+    cache: "no-store",
+    body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+  });
+  const type = response.headers.get("content-type") || "";
+  if (!response.ok) {
+    const problem = type.includes("json") ? (await response.json()).error : response.statusText;
+    throw new RefusedError(problem || `the server answered ${response.status}`);
+  }
+  if (type.includes("json")) return response.json();
+  return response.text();
+}
+
+export function newId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class Room {
+  // One member's link: HTTP calls carry its token; `live()` follows the socket.
+  constructor(link) {
+    this.link = link;
+    this.base = `/rooms/${link.room}`;
+  }
+
+  get(path = "") {
+    return call("GET", this.base + path, { token: this.link.token });
+  }
+
+  post(path, body = {}) {
+    return call("POST", this.base + path, { token: this.link.token, body });
+  }
+
+  async lines(path) {
+    const text = await call("GET", this.base + path, { token: this.link.token });
+    return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  }
+}
+
+const BACKOFF = [250, 500, 1000, 1500];
+
+export class Live {
+  // The socket: every entry after the last seen, then each new one; intents sent on it are
+  // kept until acknowledged and sent again (same id) after a reconnect, so none is lost.
+  constructor(room, handlers) {
+    this.room = room;
+    this.on = handlers;
+    this.after = 0;
+    this.pending = new Map();
+    this.attempt = 0;
+    this.stopped = false;
+  }
+
+  start() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}${this.room.base}/live`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "hello", token: this.room.link.token, after: this.after }));
+    });
+    socket.addEventListener("message", (message) => this.receive(JSON.parse(message.data)));
+    socket.addEventListener("close", () => this.dropped(socket));
+  }
+
+  receive(frame) {
+    if ("seq" in frame) {
+      if (frame.seq <= this.after) return;
+      this.after = frame.seq;
+      this.on.entry(frame);
+      return;
+    }
+    if (frame.type === "welcome") {
+      this.attempt = 0;
+      this.on.status("live", frame);
+      for (const message of this.pending.values()) this.socket.send(JSON.stringify(message));
+    } else if (frame.type === "ack") {
+      this.pending.delete(frame.id);
+      this.on.ack(frame);
+    } else if (frame.type === "error") {
+      if (frame.id) this.pending.delete(frame.id);
+      if (frame.status && frame.status !== 429) {
+        this.stopped = true;
+        this.on.status("refused", frame);
+      } else {
+        this.on.error(frame);
+      }
+    } else if (frame.type === "bye") {
+      // The server is stopping, or this socket fell behind, or the link was revoked: try
+      // again; a revoked link's hello is refused, which stops for good.
+      this.on.status("reconnecting", frame);
+    }
+  }
+
+  dropped(socket) {
+    if (socket !== this.socket || this.stopped) return;
+    const wait = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
+    this.attempt += 1;
+    this.on.status("reconnecting", { wait });
+    setTimeout(() => this.start(), wait);
+  }
+
+  send(message) {
+    const id = message.id || newId();
+    const full = { ...message, id };
+    this.pending.set(id, full);
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(full));
+    }
+    return id;
+  }
+
+  intent(intent) {
+    return this.send({ type: "intent", intent, nonce: newId() });
+  }
+
+  say(text, to = []) {
+    return this.send({ type: "say", text, to });
+  }
+}

@@ -1,0 +1,93 @@
+// The roll log: each entry one line of what happened, with every die drawn (kept, dropped,
+// re-rolled, exploded) and a mark on anything not everyone saw.
+
+import { h } from "./dom.js";
+
+const SEEN_BY = {
+  gm: "GM only",
+  actor: "roller and GM",
+  hidden: "hidden",
+};
+
+export function diceIn(data, found = []) {
+  // Every die object (`sides` and `faces`) anywhere in an event's data, in order.
+  if (Array.isArray(data)) {
+    for (const item of data) diceIn(item, found);
+  } else if (data && typeof data === "object") {
+    if (typeof data.sides === "number" && Array.isArray(data.faces)) found.push(data);
+    else for (const value of Object.values(data)) diceIn(value, found);
+  }
+  return found;
+}
+
+export function dieChip(die) {
+  const faces = die.faces;
+  const last = faces[faces.length - 1];
+  const marks = [];
+  if (die.kept === false) marks.push("dropped");
+  if (die.rerolled && die.rerolled.length) marks.push(`re-rolled from ${die.rerolled.join(", ")}`);
+  if (die.exploded) marks.push(`exploded: ${faces.join(" + ")}`);
+  if (die.success === true) marks.push("a success");
+  const name = `d${die.sides} showing ${die.exploded ? die.value : last}` +
+    (marks.length ? `, ${marks.join(", ")}` : "");
+  const classes = ["die"];
+  if (die.kept === false) classes.push("dropped");
+  if (die.exploded) classes.push("exploded");
+  if (die.rerolled && die.rerolled.length) classes.push("rerolled");
+  return h(
+    "span",
+    { class: classes.join(" "), role: "img", "aria-label": name, title: name },
+    die.rerolled && die.rerolled.length ? h("s", { class: "was", text: die.rerolled.join(" ") }) : null,
+    h("span", { class: "face", text: die.exploded ? faces.join("+") : String(last) }),
+    h("span", { class: "sides", text: `d${die.sides}` }),
+  );
+}
+
+export function facesChips(faces, label) {
+  // Plain faces a system reports as numbers (a Dead Weight pool: `rolled [1, 4, 6]`).
+  return h(
+    "span",
+    { class: "dice", role: "group", "aria-label": label },
+    faces.map((face) => h("span", { class: "die", text: String(face) })),
+  );
+}
+
+export function entryItem(entry, names) {
+  const event = entry.event;
+  const chat = event.type === "room.chat";
+  const isRoom = event.type.startsWith("room.");
+  const follows = !isRoom && !event.cause && event.actor;
+  const hint = event.hint && event.text === event.hint && event.visibility !== "public";
+  const classes = ["entry", chat ? "chat" : isRoom ? "room" : "rules"];
+  if (follows) classes.push("follows");
+  if (event.visibility !== "public") classes.push("secret");
+  const who = event.actor ? names(event.actor) : "";
+  const dice = diceIn(event.data);
+  const badges = [];
+  if (chat && event.data && event.data.to && event.data.to.length) {
+    badges.push(h("span", { class: "badge whisper", text: `whisper to ${event.data.to.map(names).join(", ")}` }));
+  } else if (event.visibility !== "public") {
+    badges.push(h("span", { class: "badge", text: hint ? "secret" : SEEN_BY[event.visibility] }));
+  }
+  if (event.data && event.data.mode && event.data.mode !== "public" && !hint) {
+    badges.push(h("span", { class: "badge", text: `${event.data.mode} roll` }));
+  }
+  const plainFaces = !dice.length && event.data && Array.isArray(event.data.faces) ? event.data.faces : null;
+  const time = new Date(entry.time);
+  return h(
+    "li",
+    { class: classes.join(" "), "data-seq": entry.seq, "data-type": event.type },
+    h("time", { datetime: time.toISOString(), text: time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) }),
+    who && !chat && !follows ? h("span", { class: "who", text: who }) : null,
+    h("span", { class: "text", text: event.text || event.type }),
+    badges,
+    dice.length ? h("span", { class: "dice", role: "group", "aria-label": "dice" }, dice.map(dieChip)) : null,
+    plainFaces ? facesChips(plainFaces, "dice") : null,
+    total(event.data),
+  );
+}
+
+function total(data) {
+  if (!data || typeof data.total !== "number") return null;
+  return h("strong", { class: "total", text: `= ${data.total}` });
+}

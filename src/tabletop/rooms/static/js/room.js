@@ -1,0 +1,607 @@
+// The room page: one member's table. It reads the link from the URL (the token stays in
+// the fragment), joins through an invite, then follows the live socket and redraws each
+// part from the member's view, offers and advice as the server gives them.
+
+import { Live, RefusedError, Room, call, linkFromLocation, linkUrl, parseLink } from "./api.js";
+import { chosen, download, fill, h, labelled, select } from "./dom.js";
+import { FormMaker } from "./forms.js";
+import { entryItem } from "./log.js";
+import { HANDLED, hiddenPaths, systemPanels } from "./panels.js";
+import { headline, sheetTree } from "./sheets.js";
+
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  link: null,
+  room: null,
+  live: null,
+  system: "",
+  title: "",
+  view: null,
+  offers: [],
+  advice: null,
+  entries: [],
+  viewingAs: null,
+  forms: null,
+  drafts: new Map(),
+  requests: new Map(),
+  signatures: new Map(),
+  connected: [],
+};
+
+// starting ---------------------------------------------------------------------------------
+
+async function boot() {
+  page.link = linkFromLocation();
+  if (!page.link) {
+    fail("This page opens a room from a link: http://host/rooms/ROOM#TOKEN. Ask your GM for one.");
+    return;
+  }
+  page.room = new Room(page.link);
+  let who;
+  try {
+    who = await page.room.get("/whoami");
+  } catch (problem) {
+    fail(problem.message);
+    return;
+  }
+  page.system = who.system;
+  page.name = who.name;
+  const systems = await call("GET", "/systems");
+  page.title = (systems.find((s) => s.name === who.system) || {}).title || who.system;
+  document.title = `${who.name || who.room} · ${page.title} · tabletop`;
+  fill($("room-name"), who.name || `room ${who.room}`);
+  fill($("room-system"), page.title);
+  if (who.invite) showJoin(who);
+  else start();
+}
+
+function fail(message) {
+  fill($("status"), h("span", { class: "badge bad", text: "not connected" }));
+  fill($("main"), h("section", { class: "panel wide" }, h("h2", { text: "This link does not open a room" }), h("p", { role: "alert", text: message })));
+}
+
+function showJoin(who) {
+  const name = h("input", { type: "text", required: true, maxlength: 60, autocomplete: "nickname" });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "panel join" },
+    h("h2", { text: `Join ${who.name || "this room"} as ${who.invite === "observer" ? "an observer" : "a player"}` }),
+    h("p", { text: `${page.title}. Pick the name the table will see.` }),
+    labelled("Your name", name),
+    h("button", { type: "submit", text: "Join the table" }),
+    error,
+  );
+  form.addEventListener("submit", async (submitted) => {
+    submitted.preventDefault();
+    try {
+      const joined = await call("POST", `/rooms/${page.link.room}/join`, { token: page.link.token, body: { name: name.value } });
+      page.link = parseLink(joined.link);
+      page.room = new Room(page.link);
+      history.replaceState(null, "", `/rooms/${page.link.room}#${page.link.token}`);
+      start();
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  });
+  fill($("main"), form);
+  name.focus();
+}
+
+async function start() {
+  const schema = await call("GET", `/systems/${page.system}/intents`);
+  page.forms = new FormMaker(schema, labelOf, page.drafts);
+  fill($("main"), ...layout());
+  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus });
+  page.live.start();
+  setInterval(refreshPresence, 5000);
+}
+
+// the live socket ----------------------------------------------------------------------------
+
+function onEntry(entry) {
+  page.entries.push(entry);
+  if (!page.viewingAs) appendLog(entry);
+  scheduleRefresh();
+}
+
+function onAck(frame) {
+  const request = page.requests.get(frame.id);
+  page.requests.delete(frame.id);
+  if (request && request.control) request.control.removeAttribute("aria-busy");
+  if (request && request.done) request.done();
+}
+
+function onError(frame) {
+  const request = page.requests.get(frame.id);
+  page.requests.delete(frame.id);
+  if (request) {
+    if (request.control) request.control.removeAttribute("aria-busy");
+    request.slot.textContent = frame.error;
+  } else {
+    fill($("notice"), h("span", { text: frame.error }));
+  }
+}
+
+function onStatus(kind, frame) {
+  const status = $("status");
+  if (kind === "live") {
+    fill(status, h("span", { class: "badge good", text: "live" }));
+    page.me = frame.member;
+    scheduleRefresh();
+  } else if (kind === "reconnecting") {
+    fill(status, h("span", { class: "badge warn", text: "reconnecting…" }));
+  } else {
+    fill(status, h("span", { class: "badge bad", text: "disconnected" }));
+    fill($("notice"), h("span", { text: frame.reason || frame.error }));
+  }
+  document.body.dataset.connection = kind;
+}
+
+function send(intent, slot, control, done) {
+  slot.textContent = "";
+  if (control) control.setAttribute("aria-busy", "true");
+  const id = page.live.intent(intent);
+  page.requests.set(id, { slot, control, done });
+}
+
+// reading the table ------------------------------------------------------------------------
+
+let timer = null;
+function scheduleRefresh() {
+  clearTimeout(timer);
+  timer = setTimeout(refresh, 40);
+}
+
+async function refresh() {
+  try {
+    if (page.viewingAs) {
+      const [view, lines] = await Promise.all([page.room.get(`/as/${page.viewingAs}`), page.room.lines(`/as/${page.viewingAs}/log`)]);
+      page.view = view;
+      page.offers = [];
+      page.advice = null;
+      renderLog(lines);
+    } else {
+      const [view, legal, advice] = await Promise.all([page.room.get(""), page.room.get("/legal"), page.room.get("/advice")]);
+      page.view = view;
+      page.offers = legal.offers;
+      page.advice = advice.advice;
+    }
+  } catch (problem) {
+    if (problem instanceof RefusedError) fill($("notice"), h("span", { text: problem.message }));
+    return;
+  }
+  render();
+  if (page.view.me.role === "gm" && !page.viewingAs) {
+    refreshPresence();
+    collectHidden();
+  }
+}
+
+async function refreshPresence() {
+  if (!page.view || document.body.dataset.connection !== "live") return;
+  try {
+    page.connected = (await page.room.get("/presence")).connected;
+    section("members", membersPanel);
+  } catch {
+    // the socket's reconnect brings the next refresh
+  }
+}
+
+function labelOf(key, value) {
+  if (!page.view || typeof value !== "string") return String(value);
+  const character = (page.view.state.characters || []).find((c) => c.id === value);
+  if (character) return character.sheet.name || value;
+  const member = page.view.members.find((m) => m.id === value);
+  return member ? member.name : value;
+}
+
+function memberName(id) {
+  const member = page.view && page.view.members.find((m) => m.id === id);
+  return member ? member.name : id;
+}
+
+function context() {
+  return {
+    view: page.view,
+    offers: page.offers,
+    advice: page.advice,
+    forms: page.forms,
+    labelOf,
+    send,
+    character: (id) => labelOf("character", id),
+  };
+}
+
+// drawing --------------------------------------------------------------------------------
+
+function layout() {
+  return [
+    h("div", { class: "col" },
+      h("div", { id: "play", class: "area-play" }),
+      h("div", { id: "characters", class: "area-characters" })),
+    h("div", { class: "col" },
+      h("section", { class: "panel area-log", "aria-labelledby": "log-title" },
+        h("h2", { id: "log-title", text: "Log" }),
+        h("div", { id: "log-scroll", class: "log", role: "log", "aria-live": "polite", "aria-label": "what happened, newest last", tabindex: "0" },
+          h("ol", { id: "log", class: "entries" })),
+        diceBox(),
+        chatBox()),
+      h("div", { id: "after", class: "area-after" })),
+    h("div", { class: "col" },
+      h("div", { id: "actions", class: "area-actions" }),
+      h("div", { id: "members", class: "area-members" }),
+      h("div", { id: "gm", class: "area-gm" })),
+  ];
+}
+
+function render() {
+  const asWho = page.viewingAs ? memberName(page.viewingAs) : null;
+  fill($("me"), page.view.me.name, " ", h("span", { class: "badge", text: page.view.me.role }));
+  fill($("viewing"), asWho ? h("p", { class: "banner", role: "status" }, `Viewing as ${asWho}: exactly what they see (read-only). `, h("button", { type: "button", onclick: () => viewAs(null), text: "Back to the GM view" })) : "");
+  document.body.dataset.role = page.view.me.role;
+  document.body.dataset.head = page.view.head;
+  document.body.dataset.viewingAs = asWho ? "yes" : "";
+  section("play", () => systemPanels(context()));
+  section("actions", actionsPanel);
+  section("characters", charactersPanel);
+  section("members", membersPanel);
+  section("gm", gmPanel);
+  section("after", afterPanel);
+  fillWhisperList();
+}
+
+function section(id, build) {
+  // Redraw a part only when what it shows changed, keeping focus and open details.
+  const el = $(id);
+  const built = build();
+  const nodes = [built].flat().filter(Boolean);
+  const probe = h("div", {}, nodes);
+  const signature = probe.innerHTML;
+  if (page.signatures.get(id) === signature) return;
+  page.signatures.set(id, signature);
+  const focused = document.activeElement && el.contains(document.activeElement) ? keyOf(document.activeElement) : null;
+  const open = new Set([...el.querySelectorAll("details[open]")].map(keyOf));
+  for (const details of probe.querySelectorAll("details")) if (open.has(keyOf(details))) details.open = true;
+  el.replaceChildren(...probe.childNodes);
+  if (focused) {
+    const again = [...el.querySelectorAll("input, select, textarea, button, summary")].find((c) => keyOf(c) === focused);
+    if (again) again.focus();
+  }
+}
+
+function keyOf(el) {
+  // A stable name for a control across redraws: the part it is in and its label.
+  const part = el.closest("[data-kind], [data-key]");
+  const where = part ? part.dataset.kind || part.dataset.key : "";
+  const field = el.closest(".field");
+  const summary = el.tagName === "DETAILS" ? el.querySelector("summary") : null;
+  const name = summary || (field && field.querySelector("label")) || el;
+  return `${where}|${el.tagName}|${name.textContent.slice(0, 60)}`;
+}
+
+function appendLog(entry) {
+  const scroll = $("log-scroll");
+  const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
+  $("log").append(entryItem(entry, memberName));
+  if (atBottom) scroll.scrollTop = scroll.scrollHeight;
+}
+
+function renderLog(entries) {
+  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName)));
+  $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
+}
+
+function diceBox() {
+  const notation = h("input", { type: "text", required: true, maxlength: 200, placeholder: "2d6+1, 4d6kh3, d20", autocomplete: "off", spellcheck: "false" });
+  const mode = select(["public", "gm", "blind", "self"], "public", (m) => ({ public: "public", gm: "GM (you and the GM)", blind: "blind (only the GM)", self: "self (only you)" })[m]);
+  const label = h("input", { type: "text", maxlength: 60, placeholder: "what for", autocomplete: "off" });
+  const error = h("p", { class: "error", role: "alert" });
+  const button = h("button", { type: "submit", text: "Roll" });
+  const form = h("form", { class: "dicebox", "data-key": "dice", "aria-label": "dice box" }, labelled("Dice", notation), labelled("Roll mode", mode), labelled("For", label), button, error);
+  form.addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    const intent = { kind: "roll", notation: notation.value.trim(), mode: chosen(mode) };
+    if (label.value.trim()) intent.label = label.value.trim();
+    send(intent, error, button, () => { notation.select(); });
+  });
+  return form;
+}
+
+function chatBox() {
+  const text = h("input", { type: "text", required: true, maxlength: 2000, autocomplete: "off", id: "say-text" });
+  const error = h("p", { class: "error", role: "alert" });
+  const button = h("button", { type: "submit", text: "Say" });
+  const whisper = h("fieldset", { id: "whisper", class: "whisper" }, h("legend", { text: "Whisper to (none: everyone)" }));
+  const form = h("form", { class: "chat", "data-key": "chat", "aria-label": "chat" }, labelled("Message", text), whisper, button, error);
+  form.addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    const to = [...whisper.querySelectorAll("input:checked")].map((box) => box.value);
+    const id = page.live.say(text.value, to);
+    page.requests.set(id, { slot: error, control: button, done: () => { text.value = ""; } });
+  });
+  return form;
+}
+
+function fillWhisperList() {
+  const whisper = $("whisper");
+  if (!whisper) return;
+  const others = page.view.members.filter((m) => m.id !== page.view.me.id).map((m) => m.name);
+  const now = [...whisper.querySelectorAll("input")].map((box) => box.value);
+  if (JSON.stringify(now) === JSON.stringify(others)) return;
+  const checked = new Set([...whisper.querySelectorAll("input:checked")].map((box) => box.value));
+  fill(whisper, h("legend", { text: "Whisper to (none: everyone)" }), others.map((name, i) => {
+    const box = h("input", { type: "checkbox", value: name, id: `whisper-${i}` });
+    box.checked = checked.has(name);
+    return h("span", { class: "check" }, box, h("label", { for: box.id, text: name }));
+  }));
+}
+
+const CHARACTER_FIELDS = ["character", "roller"];
+
+function characterField(offer) {
+  return CHARACTER_FIELDS.find((f) => offer.fields[f] && offer.fields[f].values);
+}
+
+function actionsPanel() {
+  if (page.viewingAs || page.view.me.role === "observer") return null;
+  const handled = HANDLED[page.system] || new Set();
+  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !characterField(o));
+  if (!offers.length) return null;
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "actions-title" },
+    h("h2", { id: "actions-title", text: "What you can do" }),
+    offers.map((o) => offerBlock(o)),
+  );
+}
+
+function offerBlock(o, presets = {}) {
+  if (o.intents.length) {
+    return h("div", { class: "closed-offer" }, h("h3", { text: o.text }), page.forms.buttons(o, send));
+  }
+  return h("details", { class: "offer-box", "data-key": `${o.kind}${JSON.stringify(presets)}` }, h("summary", { text: o.text }), page.forms.form(o, send, presets));
+}
+
+function charactersPanel() {
+  const state = page.view.state;
+  const characters = state.characters || [];
+  const making = state.making || [];
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "characters-title" },
+    h("h2", { id: "characters-title", text: "Characters" }),
+    characters.length || making.length ? null : h("p", { class: "hint", text: "No characters yet: make one, or import a sheet saved by the command line." }),
+    characters.map(characterCard),
+    making.map((m) => h("article", { class: "card" }, h("h3", { text: `${m.character.name || "a new character"} (being made)` }), h("p", { class: "hint", text: `by ${memberName(m.owner)}` }), m.decision ? h("div", {}, sheetTree(m.decision)) : null,
+      page.offers.filter((o) => o.intents.some((i) => i.character === m.id)).map((o) => offerBlock(o)))),
+  );
+}
+
+function characterCard(character) {
+  const sheet = character.sheet;
+  const own = page.offers.filter((o) => {
+    const field = characterField(o);
+    return field && o.fields[field].values.includes(character.id);
+  });
+  return h(
+    "article",
+    { class: "card", "aria-labelledby": `char-${character.id}` },
+    h("h3", { id: `char-${character.id}`, text: sheet.name || character.id }),
+    h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }),
+    headline(page.system, sheet),
+    own.length ? h("div", { class: "sheet-actions" }, own.map((o) => offerBlock(o, { [characterField(o)]: character.id }))) : null,
+    h("details", { "data-key": `sheet-${character.id}` }, h("summary", { text: "the whole sheet" }), sheetTree(sheet)),
+    h("button", { type: "button", class: "quiet", onclick: () => download(`${(sheet.name || character.id).replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" }),
+  );
+}
+
+function membersPanel() {
+  if (!page.view) return null;
+  const gm = page.view.me.role === "gm" && !page.viewingAs;
+  const online = new Set(page.connected);
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "members-title" },
+    h("h2", { id: "members-title", text: "Who is here" }),
+    h("ul", { class: "plain members" }, page.view.members.map((m) => h(
+      "li",
+      { "data-key": `member-${m.id}` },
+      gm ? h("span", { class: online.has(m.id) ? "dot on" : "dot", role: "img", "aria-label": online.has(m.id) ? "connected" : "not connected" }) : null,
+      h("span", { class: "name", text: m.name }),
+      h("span", { class: "badge", text: m.role }),
+      gm && m.id !== page.view.me.id ? memberTools(m) : null,
+    ))),
+    gm ? invitesPanel() : null,
+    h("details", { "data-key": "my-link" }, h("summary", { text: "your own link (keep it to come back)" }), h("p", { class: "link", text: linkUrl(page.link) })),
+  );
+}
+
+function memberTools(member) {
+  const error = h("p", { class: "error", role: "alert" });
+  const newName = h("input", { type: "text", maxlength: 60, value: member.name });
+  const role = select(["player", "observer", "gm"], member.role);
+  const act = (path, body) => async () => {
+    error.textContent = "";
+    try {
+      await page.room.post(path, body());
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  };
+  return h(
+    "details",
+    { class: "tools", "data-key": `tools-${member.id}` },
+    h("summary", { text: "manage", "aria-label": `manage ${member.name}` }),
+    h("div", { class: "row" }, labelled("New name", newName), h("button", { type: "button", onclick: act("/rename", () => ({ member: member.name, name: newName.value })), text: "Rename" })),
+    h("div", { class: "row" }, labelled("Role", role), h("button", { type: "button", onclick: act("/promote", () => ({ member: member.name, role: chosen(role) })), text: "Change role" })),
+    h("button", { type: "button", class: "danger", onclick: act("/kick", () => ({ member: member.name })), text: `Remove ${member.name}` }),
+    error,
+  );
+}
+
+function storedInvites() {
+  try {
+    return JSON.parse(localStorage.getItem(`tabletop:invites:${page.link.room}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function invitesPanel() {
+  const invites = storedInvites();
+  const error = h("p", { class: "error", role: "alert" });
+  const rotate = async () => {
+    try {
+      const made = await page.room.post("/invites");
+      localStorage.setItem(`tabletop:invites:${page.link.room}`, JSON.stringify({ player: made.player, observer: made.observer }));
+      page.signatures.delete("members");
+      section("members", membersPanel);
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  };
+  return h(
+    "div",
+    { class: "invites", "data-key": "invites" },
+    h("h3", { text: "Invite links" }),
+    invites
+      ? ["player", "observer"].map((role) => inviteLink(role, invites[role]))
+      : h("p", { class: "hint", text: "This browser did not open the room, so it has no invite links; make new ones." }),
+    h("button", { type: "button", onclick: rotate, text: invites ? "New invite links (the old ones stop working)" : "Make invite links" }),
+    error,
+  );
+}
+
+function inviteLink(role, link) {
+  const img = h("img", { class: "qr", alt: `QR code of the ${role} invite`, width: 148, height: 148, "data-link": link });
+  qrInto(img, link);
+  return h(
+    "figure",
+    { class: "invite" },
+    img,
+    h("figcaption", {}, h("strong", { text: role === "player" ? "Players" : "Observers" }), h("span", { class: "link", text: link }),
+      h("button", { type: "button", class: "quiet", onclick: (e) => copy(link, e.currentTarget), text: "Copy" })),
+  );
+}
+
+const qrCache = new Map();
+async function qrInto(img, link) {
+  if (!qrCache.has(link)) {
+    const svg = await call("POST", "/qr", { body: { text: link } });
+    qrCache.set(link, URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })));
+  }
+  img.src = qrCache.get(link);
+}
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = "Copied";
+  } catch {
+    button.textContent = "Select and copy the link";
+  }
+}
+
+function gmPanel() {
+  if (page.view.me.role !== "gm" && !page.viewingAs) return null;
+  const others = page.view.members.filter((m) => m.role !== "gm");
+  const chooser = select([null, ...others.map((m) => m.id)], page.viewingAs, (id) => (id ? `${memberName(id)} (${page.view.members.find((m) => m.id === id).role})` : "myself, the GM"));
+  chooser.addEventListener("change", () => viewAs(chosen(chooser)));
+  return h(
+    "section",
+    { class: "panel gm-screen", "aria-labelledby": "gm-title" },
+    h("h2", { id: "gm-title", text: "GM screen" }),
+    labelled("View as", chooser, "renders exactly what that member's page shows"),
+    page.viewingAs ? null : h("div", { id: "hidden-things" }, hiddenThings()),
+  );
+}
+
+function hiddenThings() {
+  const secret = page.entries.filter((e) => e.event.visibility !== "public" && e.event.type !== "room.chat").slice(-12);
+  const paths = page.hiddenPaths || [];
+  return [
+    h("h3", { text: "Hidden from the players" }),
+    paths.length || secret.length ? null : h("p", { class: "hint", text: "Nothing is hidden now." }),
+    h("ul", { class: "plain secrets" },
+      paths.map((p) => h("li", {}, h("span", { class: "badge secret", text: "hidden" }), ` ${p.what}: `, h("strong", { text: summary(p.value) }))),
+      secret.map((e) => h("li", {}, h("span", { class: "badge secret", text: e.event.visibility }), ` #${e.seq} ${e.event.text}`))),
+  ];
+}
+
+function summary(value) {
+  // A hidden value in a few words: a tracker's name and fill, a roll's total, or JSON.
+  if (value && typeof value === "object") {
+    if ("segments" in value) return `${value.name}: ${value.filled}/${value.segments}${value.kind ? ` (${value.kind})` : ""}`;
+    if ("total" in value) return `${value.expression || value.notation || "roll"} = ${value.total}`;
+  }
+  return JSON.stringify(value);
+}
+
+async function collectHidden() {
+  // What each player's view hides that the GM's holds, through "view as".
+  if (!page.view || page.view.me.role !== "gm" || page.viewingAs) return;
+  const players = page.view.members.filter((m) => m.role === "player");
+  const found = [];
+  for (const player of players) {
+    const theirs = await page.room.get(`/as/${player.id}`);
+    for (const item of hiddenPaths(page.view.state, theirs.state)) {
+      if (!found.some((f) => f.path === item.path)) found.push(item);
+    }
+  }
+  page.hiddenPaths = found;
+  section("gm", gmPanel);
+}
+
+async function viewAs(memberId) {
+  page.viewingAs = memberId;
+  page.signatures.clear();
+  if (!memberId) renderLog(page.entries);
+  await refresh();
+}
+
+function afterPanel() {
+  if (page.viewingAs) return null;
+  const gm = page.view.me.role === "gm";
+  const result = h("div", { id: "verified", role: "status" });
+  const error = h("p", { class: "error", role: "alert" });
+  const end = async () => {
+    if (!confirm("End the session? Its dice seed is revealed and a new one is committed.")) return;
+    try {
+      await page.room.post("/end-session");
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  };
+  const exportLog = async () => {
+    error.textContent = "";
+    try {
+      const text = await page.room.get("/export");
+      download(`room-${page.link.room}.jsonl`, text, "application/x-ndjson");
+      const checked = await call("POST", "/verify", { body: text, raw: true });
+      fill(result, checked.ok
+        ? h("p", { class: "good" }, h("strong", { text: "The log verifies: " }), checked.summary)
+        : h("p", { class: "bad" }, h("strong", { text: `The log fails at line ${checked.line}: ` }), checked.error));
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  };
+  const dice = page.view.dice;
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "after-title" },
+    h("h2", { id: "after-title", text: "Dice and the log" }),
+    h("p", { class: "hint" }, `Dice session ${dice.session}, committed to `, h("code", { text: `${dice.commitment.slice(0, 16)}…` }), ". Every die comes from that seed, revealed when the GM ends the session."),
+    h("div", { class: "row" },
+      gm ? h("button", { type: "button", onclick: end, text: "End the session (reveal the seed)" }) : null,
+      h("button", { type: "button", onclick: exportLog, text: "Download and verify the log" })),
+    result,
+    error,
+    h("p", {}, h("a", { href: "/help/verify", target: "_blank", rel: "noopener", text: "How anyone can check a log themselves" })),
+  );
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  boot().catch((problem) => fail(problem.message));
+});

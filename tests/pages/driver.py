@@ -1,0 +1,127 @@
+"""What a person does on the pages, as steps the browser tests (and the screenshots) share:
+open a room from the lobby, join from an invite, fill an offer's form, roll, choose."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+PHONE = {"width": 360, "height": 780}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@dataclass
+class Seat:
+    """One person's page, with every websocket frame and JSON body it received."""
+
+    page: Page
+    frames: list[str] = field(default_factory=list)
+    bodies: list[Any] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Uncaught script errors: every test ends by checking there were none."""
+
+    def received(self) -> str:
+        """Everything that reached this page: its frames, HTTP answers and its DOM now."""
+        texts = [body.text() for body in self.bodies if _readable(body)]
+        return "\n".join([*self.frames, *texts, self.page.content()])
+
+
+def _readable(response: Any) -> bool:
+    try:
+        response.body()
+    except Exception:  # a body the page navigated away from is gone
+        return False
+    return True
+
+
+def seat(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Seat:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(10_000)
+    made = Seat(page)
+
+    def watch(socket: Any) -> None:
+        socket.on("framereceived", lambda payload: made.frames.append(str(payload)))
+
+    page.on("websocket", watch)
+    page.on("response", lambda response: made.bodies.append(response))
+    page.on("pageerror", lambda error: made.errors.append(str(error)))
+    return made
+
+
+def open_room(gm: Seat, url: str, system: str, name: str = "the crypt") -> dict[str, str]:
+    """The GM opens a room from the lobby; its invite links as the GM's page shows them."""
+    gm.page.goto(url)
+    gm.page.get_by_label("Game system").select_option(system)
+    gm.page.get_by_label("Room name").fill(name)
+    gm.page.get_by_role("button", name="Open the room").click()
+    live(gm)
+    links = gm.page.locator(".invite .link")
+    expect(links).to_have_count(2)
+    return {"player": links.nth(0).inner_text(), "observer": links.nth(1).inner_text()}
+
+
+def join(player: Seat, invite: str, name: str) -> None:
+    player.page.goto(invite)
+    player.page.get_by_label("Your name").fill(name)
+    player.page.get_by_role("button", name="Join the table").click()
+    live(player)
+
+
+def live(person: Seat) -> None:
+    expect(person.page.locator("#status")).to_have_text("live")
+
+
+def offer(person: Seat, text: str, within: str = "body") -> Any:
+    """Open the form of the offer called `text` (in a part of the page) and return it."""
+    box = person.page.locator(within).locator("details.offer-box", has_text=text).first
+    if box.get_attribute("open") is None:
+        box.locator("summary").first.click()
+    return box.locator("form")
+
+
+def submit(form: Any, **fields: Any) -> None:
+    """Fill a form's fields by label (select, check or type) and send it."""
+    for label, value in fields.items():
+        control = form.get_by_label(label, exact=True).first
+        tag = control.evaluate("el => el.tagName + ':' + (el.type || '')")
+        if tag.startswith("SELECT"):
+            control.select_option(json.dumps(value))
+        elif tag == "INPUT:checkbox":
+            control.set_checked(bool(value))
+        else:
+            control.fill(value if isinstance(value, str) else json.dumps(value))
+    form.locator("button[type=submit]").click()
+
+
+def roll(person: Seat, notation: str, mode: str = "public", label: str = "") -> None:
+    box = person.page.locator("form.dicebox")
+    box.get_by_label("Dice").fill(notation)
+    box.get_by_label("Roll mode").select_option(json.dumps(mode))
+    box.get_by_label("For").fill(label)
+    box.get_by_role("button", name="Roll").click()
+
+
+def log_texts(person: Seat) -> list[str]:
+    return person.page.locator("#log .entry .text").all_inner_texts()
+
+
+def wait_for_log(person: Seat, text: str) -> None:
+    expect(person.page.locator("#log .entry", has_text=text).first).to_be_visible()
+
+
+def synced(*people: Seat) -> None:
+    """Wait until every page has drawn the room as of the same last entry (the first
+    page's), so what one shows can be compared with another."""
+    head = people[0].page.locator("body").get_attribute("data-head")
+    for person in people[1:]:
+        expect(person.page.locator("body")).to_have_attribute("data-head", head or "")
+
+
+def step(person: Seat, click: Any) -> None:
+    """Click something that appends to the log, and wait until this page has drawn it."""
+    before = int(person.page.locator("body").get_attribute("data-head") or 0)
+    click()
+    expect(person.page.locator("body")).not_to_have_attribute("data-head", str(before))

@@ -1,0 +1,62 @@
+"""Screenshots of the main pages for the README and docs/rooms.md, desktop and phone:
+`python -m tests.pages.screenshots` (a server on a free port, Debian's Chromium)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tabletop.rooms import SqliteStore
+from tests.pages.conftest import CHROMIUM
+from tests.pages.driver import PHONE, join, offer, open_room, roll, seat, step, submit, synced
+from tests.rooms.conftest import serve_in_thread
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
+AMBER = '{"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}'
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+        store = SqliteStore(Path(tmp) / "rooms.sqlite3")
+        running = serve_in_thread(store)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
+        try:
+            scene(browser, running.url)
+        finally:
+            browser.close()
+            running.stop()
+            store.close()
+
+
+def scene(browser, url: str) -> None:
+    gm, ada, bo = seat(browser), seat(browser, PHONE), seat(browser)
+    gm.page.goto(url)
+    gm.page.screenshot(path=OUT / "lobby.png")
+    invites = open_room(gm, url, "dead-weight", "The crypt of the ash king")
+    ada.page.goto(invites["player"])
+    ada.page.get_by_label("Your name").fill("Ada")
+    ada.page.screenshot(path=OUT / "join-phone.png")
+    join(ada, invites["player"], "Ada")
+    join(bo, invites["player"], "Bo")
+    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(bo, "make a character"), Name="Brom")
+    submit(offer(gm, "start a tracker"), Name="the doom of the crypt", **{"Tracker kind": "doom"})
+    submit(offer(gm, "start a tracker"), Name="torchlight", Segments="4")
+    step(gm, lambda: submit(offer(gm, "advance a tracker"), Name="the doom of the crypt"))
+    step(bo, lambda: roll(bo, "4d6kh3", label="a lucky find"))
+    step(bo, lambda: roll(bo, "2d6", "blind", "listening at the door"))
+    form = offer(ada, "test or check an attribute", "article.card >> nth=0")
+    form.get_by_label("Attribute").select_option('"DEX"')
+    form.get_by_label("Disadvantage").fill("1")
+    step(ada, form.locator("button[type=submit]").click)
+    synced(ada, gm, bo)
+    ada.page.locator(".exchange").scroll_into_view_if_needed()
+    ada.page.screenshot(path=OUT / "exchange-phone.png")
+    gm.page.screenshot(path=OUT / "gm-desktop.png", full_page=True)
+    bo.page.screenshot(path=OUT / "player-desktop.png", full_page=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""A GM and two players play a short Dead Weight scene in three browser contexts: a test
+with its whole re-roll exchange, a hidden doom advance and a blind roll; each page shows
+exactly what its member may see, and no player's page ever receives a hidden value."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.pages.driver import (
+    PHONE,
+    Seat,
+    join,
+    live,
+    offer,
+    open_room,
+    roll,
+    seat,
+    step,
+    submit,
+    synced,
+    wait_for_log,
+)
+
+DOOM = "doom of the crypt qz"
+"""The hidden tracker's name: a marker no player's page may ever receive (DW-X21)."""
+BLIND = "perception qz"
+"""The blind roll's label: only the GM sees the roll (RollMode.BLIND)."""
+
+AMBER = '{"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}'
+
+
+def pool(person: Seat) -> list[str]:
+    return person.page.locator(".exchange .pool .face").all_inner_texts()
+
+
+def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, server):
+    gm, ada, bo = seat(browser), seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, "dead-weight")
+    join(ada, invites["player"], "Ada")
+    join(bo, invites["player"], "Bo")
+
+    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    expect(ada.page.locator("article.card h3", has_text="Amber")).to_be_visible()
+    submit(offer(bo, "bring a saved sheet"), **{"Sheet (JSON)": '{"name": "Brom"}'})
+    expect(gm.page.locator("article.card h3")).to_have_count(2)
+
+    # Ada tests DEX with a disadvantage die from Amber's card (DW-M28).
+    card = ada.page.locator("article.card", has_text="Amber")
+    form = offer(ada, "test or check an attribute", "article.card >> nth=0")
+    form.get_by_label("Attribute").select_option('"DEX"')
+    form.get_by_label("Disadvantage").fill("1")
+    form.locator("button[type=submit]").click()
+    for person in (gm, ada, bo):
+        expect(person.page.locator(".exchange .pool .face")).to_have_count(3)
+    assert card.is_visible()
+
+    # The exchange, die by die (DW-M29..M31): whoever's choice it is sees the advisor's
+    # exact odds and picks; every page sees the same dice after each step.
+    for _ in range(12):
+        synced(gm, ada, bo)
+        status = gm.page.locator(".exchange .status-line").inner_text()
+        if status.startswith("judged"):
+            break
+        chooser = ada if "player chooses" in status else gm
+        table = chooser.page.locator(".advice table.odds")
+        expect(table.locator("tr.best .badge", has_text="advisor's pick")).to_be_visible()
+        assert re.search(r"\d+%", table.inner_text())
+        expect(bo.page.locator(".advice")).to_have_count(0)
+        if chooser is gm:
+            expect(ada.page.locator(".advice")).to_have_count(0)
+        step(chooser, table.locator("tr.best button").click)
+        synced(chooser, gm, ada, bo)
+        for person in (gm, ada, bo):
+            expect(person.page.locator(".exchange .pool .face")).to_have_text(pool(chooser))
+    for person in (gm, ada, bo):
+        expect(person.page.locator(".exchange .status-line")).to_contain_text("judged")
+        expect(person.page.locator('#log .entry[data-type="test judged"]')).to_have_count(1)
+
+    # The GM starts a doom tracker and advances it: hidden from the players (DW-X21).
+    submit(
+        offer(gm, "start a tracker"),
+        Name=DOOM,
+        **{"Tracker kind": "doom", "Segments": "6"},
+    )
+    expect(gm.page.locator(".trackers li", has_text=DOOM)).to_contain_text("hidden from players")
+    submit(offer(gm, "advance a tracker"), Name=DOOM)
+    expect(gm.page.locator(".trackers li", has_text=DOOM)).to_contain_text("1/6")
+    expect(gm.page.locator("#hidden-things")).to_contain_text(DOOM)
+    for person in (ada, bo):
+        expect(person.page.locator(".trackers .hidden-value")).to_have_text(
+            "hidden: a tracker the GM keeps hidden"
+        )
+
+    # Bo makes a blind roll: he sees that he rolled, never what; the GM sees the dice.
+    roll(bo, "3d6", "blind", BLIND)
+    wait_for_log(gm, BLIND)
+    gm_entry = gm.page.locator("#log .entry", has_text=BLIND)
+    expect(gm_entry.locator(".die")).to_have_count(3)
+    wait_for_log(bo, "Bo made a blind roll for the GM")
+    bo_entry = bo.page.locator("#log .entry", has_text="blind roll")
+    expect(bo_entry.locator(".die")).to_have_count(0)
+    wait_for_log(ada, "Bo made a blind roll for the GM")
+
+    # What each role's page holds: the GM's tools for the GM only; no hidden value anywhere
+    # a player's page looked (every websocket frame, every HTTP answer, the DOM).
+    expect(gm.page.get_by_role("heading", name="GM screen")).to_be_visible()
+    expect(gm.page.get_by_role("heading", name="Invite links")).to_be_visible()
+    for person in (ada, bo):
+        live(person)
+        expect(person.page.get_by_role("heading", name="GM screen")).to_have_count(0)
+        expect(person.page.get_by_role("heading", name="Invite links")).to_have_count(0)
+        received = person.received()
+        assert person.frames, "the page followed the room over its websocket"
+        assert DOOM not in received and BLIND not in received
+    assert DOOM in gm.received() and BLIND in gm.received()
+    assert not (gm.errors or ada.errors or bo.errors)

@@ -1,0 +1,123 @@
+"""One scenario per other system through its main loop, in the browser: plain dice with
+every roll mode, the 2d6 AP fight and a death check whose DC stays on the server, and the
+Constitution initiative tracker."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.pages.driver import (
+    PHONE,
+    join,
+    offer,
+    open_room,
+    roll,
+    seat,
+    step,
+    submit,
+    synced,
+    wait_for_log,
+)
+
+
+def test_plain_dice_show_every_die_and_each_roll_mode_to_the_right_people(browser, server):
+    gm, ada, bo = seat(browser), seat(browser, PHONE), seat(browser)
+    invites = open_room(gm, server, "dice")
+    join(ada, invites["player"], "Ada")
+    join(bo, invites["player"], "Bo")
+    step(ada, lambda: roll(ada, "4d6kh3", label="strength"))
+    synced(ada, gm, bo)
+    for person in (gm, ada, bo):
+        entry = person.page.locator("#log .entry", has_text="strength")
+        expect(entry.locator(".die")).to_have_count(4)
+        expect(entry.locator(".die.dropped")).to_have_count(1)
+        expect(entry.locator(".total")).to_have_text(re.compile(r"= \d+"))
+    step(ada, lambda: roll(ada, "2d20", "gm", "stealth qz"))
+    step(ada, lambda: roll(ada, "1d6", "self", "a secret qz"))
+    synced(ada, gm)
+    expect(gm.page.locator("#log .entry", has_text="stealth qz").locator(".die")).to_have_count(2)
+    expect(ada.page.locator("#log .entry", has_text="a secret qz")).to_have_count(1)
+    wait_for_log(bo, "Ada rolled for the GM")
+    assert "stealth qz" not in bo.received() and "a secret qz" not in bo.received()
+    # A notation the server refuses shows its message next to the dice box.
+    roll(ada, "2d", "public")
+    expect(ada.page.locator("form.dicebox .error")).to_contain_text("dice expression")
+    # Chat and a whisper share the log; only the GM and the named member read a whisper.
+    ada.page.get_by_label("Message").fill("psst qz")
+    ada.page.locator("#whisper").get_by_label("GM").check()
+    step(ada, ada.page.get_by_role("button", name="Say").click)
+    wait_for_log(gm, "psst qz")
+    step(ada, lambda: roll(ada, "1d4", label="after the secrets"))
+    wait_for_log(bo, "after the secrets")
+    assert "psst qz" not in bo.received()
+    assert not (gm.errors or ada.errors or bo.errors)
+
+
+def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, server):
+    gm, ada, bo = seat(browser), seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, "ap2d6")
+    join(ada, invites["player"], "Ada")
+    join(bo, invites["player"], "Bo")
+    submit(offer(ada, "make a character"), Name="Ayla")
+    submit(offer(bo, "make a character"), Name="Bren")
+    expect(gm.page.locator("article.card")).to_have_count(2)
+
+    # The GM starts the fight and its first round; the AP tracker shows on every page.
+    submit(offer(gm, "start a fight"), Characters="c1, c2")
+    step(gm, lambda: submit(offer(gm, "start the next round")))
+    synced(gm, ada, bo)
+    for person in (gm, ada, bo):
+        expect(person.page.locator(".fight h2")).to_contain_text("round 1")
+        expect(person.page.locator(".fight tbody tr")).to_have_count(2)
+    ayla = ada.page.locator(".fight tbody tr", has_text="Ayla").locator(".ap")
+    before = ayla.get_attribute("aria-label")
+    step(ada, lambda: submit(offer(ada, "pay for an action", "article.card"), Action="move"))
+    expect(ayla).not_to_have_attribute("aria-label", before or "")
+
+    # Ayla drops to 0 HP: her player rolls death checks against a DC only the GM sees
+    # (RU-M35..M38), until the GM reveals it.
+    step(gm, lambda: submit(offer(gm, "harm a character", "article.card"), Amount="20"))
+    synced(gm, ada)
+    step(ada, lambda: submit(offer(ada, "a death check", "article.card")))
+    synced(ada, gm)
+    expect(gm.page.locator("#hidden-things")).to_contain_text("the GM's death DC")
+    expect(ada.page.locator("article.card", has_text="Ayla")).to_contain_text("hidden")
+    dc = gm.page.locator("#hidden-things li", has_text="the GM's death DC").first.inner_text()
+    total = re.search(r"= (\d+)", dc)
+    assert total, dc
+    received = ada.received()
+    assert "secret death DC:" not in received
+    assert re.search(r'"dc_roll":\s*\{"hidden"', received)
+    step(gm, lambda: submit(offer(gm, "show everyone a death DC")))
+    wait_for_log(ada, f"death DC was {total.group(1)}")
+    assert not (gm.errors or ada.errors or bo.errors)
+
+
+def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, "constitution")
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, "roll up a character"), Name="Cora")
+    submit(offer(gm, "roll up a character"), Name="Grell")
+    expect(gm.page.locator("article.card")).to_have_count(2)
+    cora = "article.card:has-text('Cora')"
+    step(ada, lambda: submit(offer(ada, "step into the fight", cora), Side="party"))
+    grell = "article.card:has-text('Grell')"
+    step(gm, lambda: submit(offer(gm, "step into the fight", grell), Side="foes"))
+    synced(gm, ada)
+    expect(ada.page.locator(".fight tbody tr")).to_have_count(2)
+    # Each side rolls initiative from the closed offers (C3-A53); the order follows it.
+    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
+    synced(gm, ada)
+    for person in (gm, ada):
+        cells = person.page.locator(".fight tbody tr td:nth-child(3)").all_inner_texts()
+        assert all(re.fullmatch(r"-?\d+", c) for c in cells), cells
+        assert [int(c) for c in cells] == sorted((int(c) for c in cells), reverse=True)
+    # A check with its degree, from the sheet.
+    step(ada, lambda: submit(offer(ada, "check an ability", cora), Ability="wits"))
+    synced(ada, gm)
+    expect(gm.page.locator("#log .entry", has_text="wits").first).to_be_visible()
+    assert not (gm.errors or ada.errors)
