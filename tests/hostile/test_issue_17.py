@@ -26,11 +26,15 @@ pytestmark = pytest.mark.hostile
 PROGRAM = "from tabletop.cli.app import main; main()"
 
 MEASURED = (
-    "import atexit, resource, sys\n"
-    "atexit.register(lambda: sys.stderr.write("
-    "f'peak-kib {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'))\n" + PROGRAM
+    "import atexit, re, sys\n"
+    "def peak():\n"
+    "    status = open('/proc/self/status').read()\n"
+    "    sys.stderr.write('peak-kib ' + re.search(r'VmHWM:\\s+(\\d+)', status)[1] + '\\n')\n"
+    "atexit.register(peak)\n" + PROGRAM
 )
-"""The command, reporting its peak resident memory on stderr as it leaves."""
+"""The command, reporting its peak resident memory on stderr as it leaves. VmHWM belongs to
+the process's own memory map, new at exec; `ru_maxrss` would carry over the test worker's
+size from the fork that started it."""
 
 
 def _spawn(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str, float, int]:

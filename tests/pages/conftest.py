@@ -8,9 +8,21 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.rooms.conftest import server  # noqa: F401  (the room server each test drives)
+from tests.rooms.conftest import open_test_store, serve_in_thread
 
 CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def server(request, tmp_path_factory):
+    """A room server on SQLite for a module's pages: the pages see the protocol, not the
+    database, and tests/rooms already run every protocol test on PostgreSQL too."""
+    store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
+    running = serve_in_thread(store)
+    yield running.url
+    running.stop()
+    store.close()
+
 
 expect.set_options(timeout=15_000)  # the whole suite runs beside these on two cores
 
