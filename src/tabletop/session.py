@@ -81,6 +81,10 @@ class Member(Frozen):
         return cls(id=id, role=Role.OBSERVER, name=name or id)
 
 
+TABLE = Member(id="table", role=Role.BOT, name="the table")
+"""Who makes the table's own moves (`Session.table_move`): the bots a server plays."""
+
+
 def controls(member: Member, owner: str) -> bool:
     """Whether `member` may act for what the member `owner` plays: its owner, or the GM."""
     return member.is_gm or member.id == owner
@@ -352,6 +356,11 @@ class Session(Generic[StateT]):
         for event in events:
             current = self.fold(current, event)
         return current
+
+    def table_move(self, state: StateT) -> dict[str, Any] | None:
+        """An intent the table makes by itself now (a bot's seat deciding), or None while it
+        waits for people; a room plays it on the server as the member `TABLE`."""
+        return None
 
     def view(self, state: StateT, member: Member) -> dict[str, Any]:
         """Everything `member` may see of the state, ready for JSON."""

@@ -26,7 +26,7 @@ from tabletop.rooms.client import RoomClient, create_room, hello, is_entry
 from tabletop.rooms.live import RATE
 from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.protocol import MAX_MESSAGE
-from tabletop.rooms.server import create_app
+from tabletop.rooms.server import BOT_PAUSE, create_app
 from tabletop.rooms.tokens import Link
 from tabletop.session import Member
 
@@ -113,11 +113,11 @@ class Running:
     stop: Callable[[], None]
 
 
-def serve_in_thread(store: Store, rate: float = RATE) -> Running:
+def serve_in_thread(store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE) -> Running:
     """The app over `store` on a free port of 127.0.0.1, in a thread of this process."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(store, rate=rate),
+        create_app(store, rate=rate, bot_pause=bot_pause),
         host="127.0.0.1",
         port=port,
         log_level="warning",

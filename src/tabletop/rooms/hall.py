@@ -22,7 +22,16 @@ from tabletop.rooms.store import Credential, Store
 from tabletop.rooms.table import Table, groups, load_session
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
-from tabletop.session import MAX_NAME, MAX_TEXT, Event, Member, Role, Session, Visibility
+from tabletop.session import (
+    MAX_NAME,
+    MAX_TEXT,
+    TABLE,
+    Event,
+    Member,
+    Role,
+    Session,
+    Visibility,
+)
 
 MAX_MEMBERS = 64
 """Members one room may have (kicked ones included): a table, not an auditorium."""
@@ -216,6 +225,21 @@ class Hall:
 
         return self._append(room, make)
 
+    def table_move(self, room: str) -> Appended:
+        """The move the table makes by itself now, if any (a bot's seat deciding), resolved
+        with the room's fair dice and appended like a member's; nothing when none is due."""
+
+        def make(table: Table) -> _Group:
+            intent = table.session.table_move(table.state)
+            if intent is None:
+                return _Group([])
+            client = f"table-{table.head + 1}"
+            dice = FairDice(self._seed(room, table), table.head + 1, client)
+            events = table.session.resolve(table.state, intent, TABLE, dice)
+            return _Group(events, TABLE.id, client, client)
+
+        return self._append(room, make)
+
     def say(
         self, room: str, member_id: str, text: str, to: tuple[str, ...] = (), client: str = ""
     ) -> Appended:
@@ -397,6 +421,8 @@ class Hall:
             if group.retried is not None:
                 last = table.resolutions[group.retried]
                 return Appended(self.entries(room, group.retried - 1, last), duplicate=True)
+            if not group.events and group.write is None:
+                return Appended([])  # nothing was due (the table had no move to make)
             entries = self._chain(
                 group.events,
                 table.head,

@@ -25,6 +25,7 @@ from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.rooms.errors import BadLink, RoomError, TooMuch
 from tabletop.rooms.hall import Appended, Hall
 from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
+from tabletop.rooms.log import Entry
 from tabletop.rooms.protocol import (
     MAX_IMPORT,
     MAX_MESSAGE,
@@ -71,16 +72,46 @@ def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(B
 Token = Annotated[str, Depends(bearer)]
 
 
+BOT_PAUSE = 0.6
+"""Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
+
+
 class Server:
     """What the app holds: the store, the hall, the sockets and the per-member rates."""
 
-    def __init__(self, store: Store, rate: float = RATE) -> None:
+    def __init__(self, store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE) -> None:
         self.store = store
         self.rate_per_second = rate
+        self.bot_pause = bot_pause
         self.hall = Hall(store)
         self.listeners = Listeners(self.hall)
         self.rates: dict[tuple[str, str], Bucket] = {}
+        self.moving: set[str] = set()
+        """Rooms whose table move (a bot's) is waiting out its pause."""
         self._stop_store: Callable[[], None] | None = None
+        self.hall.listeners.append(self._after_append)
+
+    def _after_append(self, room: str, entries: list[Entry]) -> None:
+        """After a move, when the table is to move by itself (a bot's seat decides), move
+        after a pause. Room events (chat, the end of a dice session) start no bot: after
+        `end-session` the bots wait until someone at the table asks one to move."""
+        table = self.hall.table(room)
+        if room in self.moving or entries[0].is_room_event:
+            return
+        if table.session.table_move(table.state) is None:
+            return
+        self.moving.add(room)
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.bot_pause, self._table_move, room, table.dice_session)
+
+    def _table_move(self, room: str, dice_session: int) -> None:
+        """One table move, unless the dice session ended during the pause; its append calls
+        `_after_append`, which schedules the next."""
+        self.moving.discard(room)
+        if self.hall.table(room).dice_session != dice_session:
+            return
+        with contextlib.suppress(TabletopError):
+            self.hall.table_move(room)
 
     def start(self) -> None:
         """Catch up with other processes' appends as PostgreSQL announces them."""
@@ -131,7 +162,11 @@ class Server:
 
 
 def create_app(
-    store: Store | None = None, data: Path | None = None, database: str = "", rate: float = RATE
+    store: Store | None = None,
+    data: Path | None = None,
+    database: str = "",
+    rate: float = RATE,
+    bot_pause: float = BOT_PAUSE,
 ) -> FastAPI:
     """The ASGI app over `store` (or the store that `database`/`data` name, opened at
     startup, which creates or migrates the schema); `rate` bounds each member's requests
@@ -141,7 +176,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = store or open_store(database or None, data or Path("tabletop-data"))
-        server = holder["server"] = Server(opened, rate)
+        server = holder["server"] = Server(opened, rate, bot_pause)
         server.start()
         try:
             yield

@@ -189,6 +189,15 @@ class BoardSession(Session[BoardTable]):
                 found.append(offer("start", "set the ship up and start"))
         return found
 
+    def table_move(self, state: BoardTable) -> dict[str, Any] | None:
+        """A bot's seat decides by itself: the server sends its `bot-moves`."""
+        if state.game is None:
+            return None
+        game = from_model(state.game)
+        if game.phase == OVER or state.seats[game.owner].bot is None:
+            return None
+        return {"kind": "bot-moves"}
+
     def why_not(self, state: BoardTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]
         if state.game is None and kind in ("act", "bot-moves"):

@@ -1,0 +1,80 @@
+"""The board game's bots move on the server: when a bot's seat decides, the server plays its
+move after a short pause, with the room's fair dice, as the member `table`; people's seats
+wait for their people. The log of a game the bots played verifies like any other."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tabletop.rooms import verify
+from tabletop.rooms.client import RoomClient, create_room
+from tests.rooms.conftest import open_test_store, serve_in_thread
+
+
+@pytest.fixture(scope="module")
+def quick(request, tmp_path_factory):
+    """A server whose bots move at once (no pause), on SQLite."""
+    store = open_test_store("sqlite", request, tmp_path_factory.mktemp("bots"))
+    running = serve_in_thread(store, bot_pause=0.0)
+    yield running.url
+    running.stop()
+    store.close()
+
+
+def entries(client: RoomClient) -> list[dict]:
+    return [json.loads(line) for line in client.log()]
+
+
+def wait_until(done, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the server's bots did not move"
+        time.sleep(0.05)
+
+
+def bot_moves(client: RoomClient) -> list[dict]:
+    return [e for e in entries(client) if e["event"]["actor"] == "table"]
+
+
+def test_two_bots_play_on_the_server_and_the_log_verifies(quick):
+    made = create_room(quick, "deadweight-board", "bots only")
+    with RoomClient(made["gm"]) as gm:
+        for bot in ("random", "greedy"):
+            gm.act({"kind": "seat-bot", "bot": bot})
+        gm.act({"kind": "start"})
+        wait_until(lambda: len(bot_moves(gm)) >= 30)
+        causes = [e["event"]["cause"] for e in bot_moves(gm) if e["event"].get("cause")]
+        assert {c["intent"]["kind"] for c in causes} == {"bot-moves"}
+        assert {c["member"]["role"] for c in causes} == {"bot"}
+        gm.end_session()
+        time.sleep(0.2)  # a move already due lands; then the bots wait for the table
+        stopped = len(entries(gm))
+        time.sleep(0.3)
+        assert len(entries(gm)) == stopped
+        assert verify(gm.export()).ruled
+        gm.act({"kind": "bot-moves"})  # anyone at the table may set them going again
+        wait_until(lambda: len(entries(gm)) > stopped + 5)
+
+
+def test_a_bot_waits_for_the_person_whose_seat_decides(quick):
+    made = create_room(quick, "deadweight-board", "one of each")
+    with RoomClient(made["player"]) as invite:
+        ada_link = invite.join("Ada")
+    with RoomClient(made["gm"]) as gm, RoomClient(ada_link) as ada:
+        ada.act({"kind": "take-seat"})
+        gm.act({"kind": "seat-bot", "bot": "random"})
+        gm.act({"kind": "start"})
+        for _ in range(3):
+            wait_until(lambda: _deciding(ada))
+            settled = len(entries(gm))
+            time.sleep(0.3)
+            assert len(entries(gm)) == settled, "the server moved for a person"
+            offer = next(o for o in ada.legal()["offers"] if o["kind"] == "act")
+            ada.act(offer["intents"][0])
+
+
+def _deciding(client: RoomClient) -> bool:
+    return any(o["kind"] == "act" for o in client.legal()["offers"])
