@@ -315,6 +315,11 @@ class State:
         new.stats = None
         return new
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """`copy.deepcopy` (how OpenSpiel clones a Python game's state) is `clone`: the
+        ship is shared and read-only, so copying it would only cost time."""
+        return self.clone()
+
     # --- questions the rules and the bots ask -------------------------------------------
 
     @property
