@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 test: lint
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 run: $(STAMP)
 	$(BIN)/tabletop showcase

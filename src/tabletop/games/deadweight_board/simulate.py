@@ -158,12 +158,42 @@ def _init_worker(spec: RunSpec) -> None:
 
 
 def _play_index(index: int) -> GameRecord:
-    spec = _SPEC
-    assert spec is not None
+    assert _SPEC is not None
+    return play_indexed(_SPEC, index)
+
+
+def play_indexed(spec: RunSpec, index: int) -> GameRecord:
+    """Game `index` of a run: its seats and seed follow from the index alone, so any worker
+    on any machine plays the same game."""
     bots = seat_order(spec.seats, spec.players, index, spec.rotate)
     return play_game(
         bots, spec.config, game_seed(spec.seed, index), log=spec.log, game_number=index
     )
+
+
+def plan_run(
+    games: int,
+    seats: Sequence[str],
+    players: int | None = None,
+    config: DeadweightConfig | None = None,
+    seed: int = 0,
+    *,
+    rotate: bool = True,
+    log: bool = False,
+) -> RunSpec:
+    """Check a run's arguments before any game is played, so a refused run has done nothing."""
+    players = players or len(seats)
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"play between 1 and {MAX_GAMES:,} games")
+    if log and games > MAX_LOGGED_GAMES:
+        raise ConfigError(f"a log holds at most {MAX_LOGGED_GAMES:,} games")
+    if not 2 <= players <= 4:
+        raise ConfigError(f"Deadweight is for 2 to 4 players, not {players}")
+    if len(seats) > players:
+        raise ConfigError(f"{len(seats)} seats named for {players} players")
+    for name in set(seats):
+        make_bot(name)
+    return RunSpec(tuple(seats), players, config or default_config(), seed, rotate, log)
 
 
 def run_games(
@@ -178,31 +208,19 @@ def run_games(
     log: bool = False,
 ) -> Iterator[GameRecord]:
     """Play `games` games, yielding each record in game order; `jobs` > 1 spreads them
-    over that many processes (0 means one per core). The arguments are checked at the call,
-    before any game is played, so a refused run has done nothing."""
-    players = players or len(seats)
-    if not 1 <= games <= MAX_GAMES:
-        raise ConfigError(f"play between 1 and {MAX_GAMES:,} games")
-    if log and games > MAX_LOGGED_GAMES:
-        raise ConfigError(f"a log holds at most {MAX_LOGGED_GAMES:,} games")
-    if not 2 <= players <= 4:
-        raise ConfigError(f"Deadweight is for 2 to 4 players, not {players}")
-    if len(seats) > players:
-        raise ConfigError(f"{len(seats)} seats named for {players} players")
-    for name in set(seats):
-        make_bot(name)
+    over that many processes (0 means one per core). envs/ray_backend.py plays the same
+    games on a Ray cluster."""
+    spec = plan_run(games, seats, players, config, seed, rotate=rotate, log=log)
     jobs = jobs or os.cpu_count() or 1
     if not 1 <= jobs <= MAX_JOBS:
         raise ConfigError(f"jobs must be 0 (all cores) to {MAX_JOBS}")
-    spec = RunSpec(tuple(seats), players, config or default_config(), seed, rotate, log)
     return _play_all(spec, games, jobs)
 
 
 def _play_all(spec: RunSpec, games: int, jobs: int) -> Iterator[GameRecord]:
     if jobs == 1 or games == 1:
-        _init_worker(spec)
         for index in range(games):
-            yield _play_index(index)
+            yield play_indexed(spec, index)
         return
     chunk = max(1, min(16, games // (jobs * 8)))
     with Pool(jobs, initializer=_init_worker, initargs=(spec,)) as pool:
