@@ -17,12 +17,11 @@ from multiprocessing import Pool
 from typing import Any
 
 from tabletop.dice import SeededDice
-from tabletop.games.deadweight_board.bots import make_bot
+from tabletop.games.deadweight_board.bots import Bot, make_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config
+from tabletop.games.deadweight_board.engine import FAST, Engine
 from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.log import chance_line, decision_line, end_line, setup_line
-from tabletop.games.deadweight_board.rules import apply_unchecked, describe, roll_chance
-from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     COLOURS,
@@ -82,6 +81,11 @@ def seat_order(seats: Sequence[str], players: int, index: int, rotate: bool) -> 
     return filled
 
 
+def seat_bot(name: str, seed: int, engine: Engine = FAST) -> Bot:
+    """The bot for one seat; a random seat plays through `engine`'s own legal actions."""
+    return engine.random_bot(seed) if name == "random" else make_bot(name, seed)
+
+
 def play_game(
     bots: Sequence[str],
     config: DeadweightConfig | None = None,
@@ -89,13 +93,15 @@ def play_game(
     *,
     log: bool = False,
     game_number: int = 0,
+    engine: Engine = FAST,
 ) -> GameRecord:
-    """Play one game with the bots named in seat order; `log` keeps its JSON lines."""
+    """Play one game with the bots named in seat order; `log` keeps its JSON lines. Either
+    engine (engine.py) plays the same game."""
     config = config or default_config()
     dice = SeededDice(seed)
-    state = new_game(len(bots), config, dice)
+    state = engine.new_game(len(bots), config, dice)
     state.stats = {}
-    players = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+    players = [seat_bot(name, bot_seed(seed, seat), engine) for seat, name in enumerate(bots)]
     lines = [setup_line(game_number, seed, list(bots), state)] if log else []
     steps = 0
     evacuation_turn = final_turn = None
@@ -103,9 +109,9 @@ def play_game(
     while state.phase != OVER:
         chance = state.chance if state.phase == CHANCE else -1
         owner = state.owner
-        action = roll_chance(state, dice) if chance >= 0 else players[owner].choose(state)
-        text = describe(state, action) if log else ""
-        apply_unchecked(state, action)
+        action = engine.roll_chance(state, dice) if chance >= 0 else players[owner].choose(state)
+        text = engine.describe(state, action) if log else ""
+        engine.apply_unchecked(state, action)
         if log:
             lines.append(
                 chance_line(game_number, chance, action, text, state)

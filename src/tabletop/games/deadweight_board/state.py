@@ -95,6 +95,70 @@ TERMINAL_PLAYER = -4
 """`current_player` once the game is over."""
 
 
+FIELDS = (
+    "aborted",
+    "active",
+    "boat",
+    "c_attacker",
+    "c_defender",
+    "c_item",
+    "c_resume",
+    "c_roll",
+    "card",
+    "chance",
+    "chests",
+    "crates",
+    "dep",
+    "dep_wall",
+    "discards",
+    "emptied",
+    "end_triggered",
+    "evac_done",
+    "evac_left",
+    "events",
+    "final_queue",
+    "first_block",
+    "first_player",
+    "flip_pending",
+    "flipper",
+    "flooded",
+    "inv",
+    "keep_left",
+    "landing",
+    "lantern",
+    "limit_player",
+    "limit_resume",
+    "mariner_done",
+    "n",
+    "owner",
+    "phase",
+    "pick_skips",
+    "picker",
+    "pile",
+    "pool",
+    "pos",
+    "reveal_resume",
+    "ship",
+    "skip",
+    "stage",
+    "station_mode",
+    "stats",
+    "supply",
+    "take_resume",
+    "taker",
+    "teleport_queue",
+    "top",
+    "traded",
+    "trades_done",
+    "turn",
+    "turns_taken",
+    "victim",
+    "winners",
+    "wtp_won",
+)
+"""Every attribute of a `State`, in one place: its slots, and what `digest` reads."""
+
+
 class State:
     """One moment of a game. Mutated in place by `rules.apply_in_place`; `clone` copies it.
 
@@ -102,67 +166,7 @@ class State:
     by whoever wants them and are not part of the game state: `clone` leaves them off.
     """
 
-    __slots__ = (
-        "aborted",
-        "active",
-        "boat",
-        "c_attacker",
-        "c_defender",
-        "c_item",
-        "c_resume",
-        "c_roll",
-        "card",
-        "chance",
-        "chests",
-        "crates",
-        "dep",
-        "dep_wall",
-        "discards",
-        "emptied",
-        "end_triggered",
-        "evac_done",
-        "evac_left",
-        "events",
-        "final_queue",
-        "first_block",
-        "first_player",
-        "flip_pending",
-        "flipper",
-        "flooded",
-        "inv",
-        "keep_left",
-        "landing",
-        "lantern",
-        "limit_player",
-        "limit_resume",
-        "mariner_done",
-        "n",
-        "owner",
-        "phase",
-        "pick_skips",
-        "picker",
-        "pile",
-        "pool",
-        "pos",
-        "reveal_resume",
-        "ship",
-        "skip",
-        "stage",
-        "station_mode",
-        "stats",
-        "supply",
-        "take_resume",
-        "taker",
-        "teleport_queue",
-        "top",
-        "traded",
-        "trades_done",
-        "turn",
-        "turns_taken",
-        "victim",
-        "winners",
-        "wtp_won",
-    )
+    __slots__ = FIELDS
 
     def __init__(self, ship: Ship, players: int) -> None:
         self.ship = ship
@@ -253,9 +257,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy of the game state (observers are not copied)."""
-        new = State.__new__(State)
-        new.ship = self.ship
-        new.n = self.n
+        new = State(self.ship, self.n)  # a compiled State is made only by its constructor
         new.pos = self.pos[:]
         new.inv = self.inv[:]
         new.card = self.card[:]
@@ -380,4 +382,4 @@ def bits(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
-_DIGESTED = tuple(name for name in State.__slots__ if name not in ("ship", "events", "stats"))
+_DIGESTED = tuple(name for name in FIELDS if name not in ("ship", "events", "stats"))
