@@ -14,6 +14,7 @@ SUITES = [
     "rollunder",
     "deadweight_board",
     "deadweight_board_strength",
+    "deadweight_board_ray",
 ]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 

@@ -1,4 +1,4 @@
-"""The observation vector (encoding.py, docs/observation-encoding.md): two positions encode
+"""ENG-11, the observation vector (encoding.py, docs/observation-encoding.md): two positions encode
 the same for a viewer exactly when that viewer's `observation` of them is the same, so the
 vector neither leaks what observe.py hides (ENG-07, AMB-16) nor drops what it shows."""
 

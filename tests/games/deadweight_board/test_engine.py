@@ -1,4 +1,4 @@
-"""The compiled engine (engine.py, setup.py) plays exactly the games the plain rules play:
+"""ENG-13: the compiled engine (engine.py, setup.py) plays exactly the games the plain rules play:
 identical logs, step by step (every line carries the state's digest), over thousands of
 random games under varied configs and table sizes, and with greedy and MCTS seats, whose
 search reads and clones compiled states through the plain modules."""

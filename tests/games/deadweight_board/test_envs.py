@@ -1,4 +1,4 @@
-"""The research environments (envs/): PettingZoo's, Gymnasium's and OpenSpiel's own checks
+"""ENG-12, the research environments (envs/): PettingZoo's, Gymnasium's and OpenSpiel's own checks
 pass, rewards are each winner's share, a refused action changes nothing, and the core package
 imports without the `rl` extra."""
 

@@ -1,4 +1,4 @@
-"""`simulate` and `report` on Ray (issue 16, item 3): the same seed and game count give the
+"""ENG-13: `simulate` and `report` on Ray (issue 16, item 3): the same seed and game count give the
 same records as local processes, on a local Ray the tests start once."""
 
 from __future__ import annotations

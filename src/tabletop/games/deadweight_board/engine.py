@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 COMPILED_MODULES = (
+    "board",
+    "actions",
+    "ship",
     "state",
     "effects",
     "flow",
