@@ -117,6 +117,14 @@ class _Writer:
     def skip(self, length: int) -> None:
         self.at += length
 
+    def secret(self, visible: bool, numbers: list[int]) -> None:
+        """`numbers` then a 0 flag when the viewer may see them; zeros then a 1 flag when not."""
+        if visible:
+            self.values(numbers)
+        else:
+            self.skip(len(numbers))
+        self.values([not visible])
+
 
 def encode(state: State, viewer: int, out: np.ndarray | None = None) -> np.ndarray:
     """What `viewer` (a seat, `TABLE` or `ALL_SEEING`) sees of `state`, as a float32 vector."""
@@ -154,12 +162,7 @@ def encode(state: State, viewer: int, out: np.ndarray | None = None) -> np.ndarr
 
 
 def _chests(w: _Writer, state: State, viewer: int) -> None:
-    if sees_chests(state, viewer):
-        w.values(state.chests)
-        w.values([0])
-    else:
-        w.skip(30)
-        w.values([1])
+    w.secret(sees_chests(state, viewer), state.chests)
     w.values(state.crates)
     supply = state.supply
     w.values(supply if supply is not None else [0] * 6)
@@ -227,12 +230,7 @@ def _machine(w: _Writer, state: State, viewer: int) -> None:
     w.one_hot(state.take_resume, RESUME_POINTS)
     w.one_hot(state.limit_player, SEAT_OR_NONE, low=-1)
     w.one_hot(state.limit_resume, RESUME_POINTS)
-    if sees_pool(state, viewer):
-        w.values(state.pool)
-        w.values([0])
-    else:
-        w.skip(6)
-        w.values([1])
+    w.secret(sees_pool(state, viewer), state.pool)
     w.one_hot(state.picker, SEAT_OR_NONE, low=-1)
     w.one_hot(state.flipper, SEAT_OR_NONE, low=-1)
     w.one_hot(state.reveal_resume, RESUME_POINTS)
