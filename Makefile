@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
+ENGINE_STAMP := $(VENV)/.built-engine
+ENGINE_SOURCES := $(wildcard src/tabletop/games/deadweight_board/*.py) \
+	src/tabletop/games/deadweight_board/bots/random_bot.py
 
 .PHONY: test run bench lint clean chromium
 
@@ -11,11 +14,17 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	@touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
+	@touch $(STAMP) $(ENGINE_STAMP)
+
+# The compiled copy of the board game's engine (setup.py), rebuilt when its sources change;
+# if it cannot be built the plain Python engine serves (engine.py), so this never fails.
+$(ENGINE_STAMP): $(STAMP) setup.py $(ENGINE_SOURCES)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@touch $(ENGINE_STAMP)
 
 $(BENCH_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl,bench]'
 	@touch $(BENCH_STAMP)
 
 lint: $(STAMP)
@@ -31,8 +40,8 @@ chromium:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; \
 	fi
 
-test: lint chromium
-	$(BIN)/pytest -n 2
+test: lint chromium $(ENGINE_STAMP)
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 run: $(STAMP)
 	$(BIN)/tabletop showcase
@@ -44,4 +53,4 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build src/*.egg-info src/*.so src/tabletop/games/deadweight_board/fast .pytest_cache .ruff_cache .hypothesis

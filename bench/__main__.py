@@ -15,6 +15,7 @@ SUITES = [
     "rollunder",
     "deadweight_board",
     "deadweight_board_strength",
+    "deadweight_board_ray",
     "rooms",
 ]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""

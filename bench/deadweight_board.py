@@ -1,12 +1,13 @@
-"""Deadweight board game benchmark (issue 4): random self-play steps and full games per second
-on one core and on all cores, `clone` per second, MCTS simulations per second.
+"""Deadweight board game benchmark (issues 4 and 16): random self-play steps and full games
+per second on one core and on all cores, on the plain and the compiled engine (engine.py),
+`clone` per second, MCTS simulations per second.
 
-Anchors: the issue's numbers measured on this machine (OpenSpiel's pure-Python games 45-170 k
-steps/s; its C++ four-player dice race "maedn" about 1 100 games/s from Python) and the goals
-(100 k steps/s, 500 four-player games/s per core, 100 k clones/s, 2 000 MCTS simulations/s).
-A pure-Python reference loop, run in the same process, shows how fast this machine is at the
-moment: a four-player dice race shaped like OpenSpiel's Python games (a state object, a list
-of legal actions, a uniform choice, an apply).
+Anchors, run in the same process: OpenSpiel's C++ four-player dice race `maedn`, driven by
+the same kind of Python loop (legal actions, a uniform choice, an apply; a chance outcome
+drawn uniformly), and a pure-Python reference loop (a four-player dice race shaped like
+OpenSpiel's Python games) that shows how fast the machine is at the moment. Goals: issue 16's
+500 random four-player games/s per core and 1 M steps/s; issue 4's 100 k clones/s and 2 000
+MCTS simulations/s.
 """
 
 from __future__ import annotations
@@ -25,14 +26,14 @@ from tabletop.games.deadweight_board import (
     new_game,
     roll_chance,
 )
-from tabletop.games.deadweight_board.rules import apply_unchecked
+from tabletop.games.deadweight_board.engine import COMPILED, FAST, SCALAR, Engine
 from tabletop.games.deadweight_board.state import CHANCE, OVER
 
 OPENSPIEL_PYTHON_STEPS = (45_000, 170_000)
-MAEDN_GAMES = 1_100
-GOAL_STEPS, GOAL_GAMES, GOAL_CLONES, GOAL_SIMULATIONS = 100_000, 500, 100_000, 2_000
-SERIAL_GAMES = 60
-PARALLEL_GAMES = 240
+GOAL_STEPS, GOAL_GAMES, GOAL_CLONES, GOAL_SIMULATIONS = 1_000_000, 500, 100_000, 2_000
+SERIAL_GAMES = 100
+PARALLEL_GAMES = 400
+MAEDN_SECONDS = 3.0
 
 
 class _RaceState:
@@ -78,25 +79,44 @@ def _race_steps(games: int, seed: int = 1) -> tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
-def _random_game(seed: int) -> int:
+def _maedn() -> tuple[int, int, float]:
+    """OpenSpiel's C++ `maedn`, four random players, for `MAEDN_SECONDS`: (games, steps,
+    seconds)."""
+    import pyspiel
+
+    game = pyspiel.load_game("maedn")
+    chooser = random.Random(1)
+    games = steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < MAEDN_SECONDS:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()  # uniform: the die's six faces
+                state.apply_action(outcomes[int(chooser.random() * len(outcomes))][0])
+            else:
+                state.apply_action(chooser.choice(state.legal_actions()))
+            steps += 1
+        games += 1
+    return games, steps, time.perf_counter() - start
+
+
+def _random_game(seed: int, engine: Engine = FAST) -> int:
     """One full four-player game of random bots; returns its steps (decisions and chance)."""
     dice = SeededDice(seed)
-    state = new_game(4, dice=dice)
-    chooser = random.Random(seed)
+    state = engine.new_game(4, dice=dice)
+    bot = engine.random_bot(seed)
+    roll, apply, choose = engine.roll_chance, engine.apply_unchecked, bot.choose
     steps = 0
     while state.phase != OVER:
-        if state.phase == CHANCE:
-            action = roll_chance(state, dice)
-        else:
-            action = chooser.choice(legal_actions(state))
-        apply_unchecked(state, action)
+        apply(state, roll(state, dice) if state.phase == CHANCE else choose(state))
         steps += 1
     return steps
 
 
-def _serial(games: int) -> tuple[int, float]:
+def _serial(games: int, engine: Engine) -> tuple[int, float]:
     start = time.perf_counter()
-    steps = sum(_random_game(seed) for seed in range(games))
+    steps = sum(_random_game(seed, engine) for seed in range(games))
     return steps, time.perf_counter() - start
 
 
@@ -127,8 +147,12 @@ def run() -> None:
     print("## Deadweight board game\n")
     race_steps, race_seconds = _race_steps(4_000)
     race_rate = race_steps / race_seconds
-    steps, seconds = _serial(SERIAL_GAMES)
-    step_rate, game_rate = steps / seconds, SERIAL_GAMES / seconds
+    maedn_games, maedn_steps, maedn_seconds = _maedn()
+    maedn_step_rate, maedn_game_rate = maedn_steps / maedn_seconds, maedn_games / maedn_seconds
+    engines = [SCALAR] + ([COMPILED] if COMPILED else [])
+    serial = {engine.name: _serial(SERIAL_GAMES, engine) for engine in engines}
+    steps, seconds = serial[FAST.name]
+    step_rate = steps / seconds
     jobs = os.cpu_count() or 1
     all_steps, all_seconds = _parallel(PARALLEL_GAMES, jobs)
     positions = _positions()
@@ -142,27 +166,37 @@ def run() -> None:
     sim_rate = simulations / (time.perf_counter() - start)
 
     print(
-        f"Random bots, default rules (turn cap 600), {SERIAL_GAMES} games on one core, "
-        f"{PARALLEL_GAMES} on {jobs} processes; {steps / SERIAL_GAMES:,.0f} steps per game "
-        "(decisions and chance events).\n"
+        f"Random bots, default rules (turn cap 600), {SERIAL_GAMES} games on one core per "
+        f"engine, {PARALLEL_GAMES} on {jobs} processes with the {FAST.name} engine; "
+        f"{steps / SERIAL_GAMES:,.0f} steps per game (decisions and chance events). maedn: "
+        f"{maedn_games:,} games in {maedn_seconds:.1f} s, {maedn_steps / maedn_games:,.0f} steps "
+        "per game.\n"
     )
     print("| measure | tabletop | anchor | ratio |\n| --- | ---: | ---: | ---: |")
+    for name, (engine_steps, engine_seconds) in serial.items():
+        rate_here = engine_steps / engine_seconds
+        print(
+            f"| steps/s, one core, {name} engine | {rate_here:,.0f} | maedn "
+            f"{maedn_step_rate:,.0f}; goal {GOAL_STEPS:,} | "
+            f"{ratio(rate_here, maedn_step_rate)}; {ratio(rate_here, GOAL_STEPS)} |"
+        )
+        games_here = SERIAL_GAMES / engine_seconds
+        print(
+            f"| 4-player games/s, one core, {name} engine | {games_here:,.1f} | goal "
+            f"{GOAL_GAMES:,}; maedn {maedn_game_rate:,.0f} | {ratio(games_here, GOAL_GAMES)}; "
+            f"{ratio(games_here, maedn_game_rate)} |"
+        )
+    if COMPILED:
+        scalar_steps, scalar_seconds = serial[SCALAR.name]
+        print(
+            f"| compiled ÷ plain engine, steps/s | {step_rate:,.0f} | "
+            f"{scalar_steps / scalar_seconds:,.0f} | "
+            f"{ratio(step_rate, scalar_steps / scalar_seconds)} |"
+        )
     print(
         f"| pure-Python reference loop (dice race), steps/s | {race_rate:,.0f} | "
         f"OpenSpiel Python games {OPENSPIEL_PYTHON_STEPS[0]:,}–{OPENSPIEL_PYTHON_STEPS[1]:,} | "
         f"{ratio(race_rate, OPENSPIEL_PYTHON_STEPS[1])} of the upper |"
-    )
-    print(
-        f"| steps/s, one core | {step_rate:,.0f} | goal {GOAL_STEPS:,} | "
-        f"{ratio(step_rate, GOAL_STEPS)} |"
-    )
-    print(
-        f"| steps/s, one core, against the reference loop | {step_rate:,.0f} | "
-        f"{race_rate:,.0f} | {ratio(step_rate, race_rate)} |"
-    )
-    print(
-        f"| full 4-player games/s, one core | {game_rate:,.1f} | goal {GOAL_GAMES:,}; "
-        f"maedn {MAEDN_GAMES:,} | {ratio(game_rate, GOAL_GAMES)}; {ratio(game_rate, MAEDN_GAMES)} |"
     )
     print(
         f"| steps/s, {jobs} processes | {all_steps / all_seconds:,.0f} | goal {GOAL_STEPS:,} "
@@ -173,11 +207,11 @@ def run() -> None:
         f"{GOAL_GAMES:,} per core | {ratio(PARALLEL_GAMES / all_seconds, GOAL_GAMES * jobs)} |"
     )
     print(
-        f"| clones/s (mid-game states) | {clone_rate:,.0f} | goal {GOAL_CLONES:,} | "
-        f"{ratio(clone_rate, GOAL_CLONES)} |"
+        f"| clones/s (mid-game states, plain engine) | {clone_rate:,.0f} | goal "
+        f"{GOAL_CLONES:,} | {ratio(clone_rate, GOAL_CLONES)} |"
     )
     print(
-        f"| MCTS simulations/s (300 per decision) | {sim_rate:,.0f} | goal "
+        f"| MCTS simulations/s (300 per decision, plain engine) | {sim_rate:,.0f} | goal "
         f"{GOAL_SIMULATIONS:,} | {ratio(sim_rate, GOAL_SIMULATIONS)} |"
     )
     print()

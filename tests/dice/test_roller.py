@@ -140,3 +140,15 @@ def test_usage_and_risk_records_say_what_happened():
 def test_pools_lists_every_dice_term_left_to_right():
     rolled = roll("d4 + 2 * (d6 - Ud8)", FixedDice([1, 2, 3]))
     assert [pool.value for pool in rolled.pools()] == [1, 2, 3]
+
+
+def test_seeded_draws_are_those_of_the_random_module():
+    """`draw_below` is `randrange` and `choice` without their checks: the same stream."""
+    import random
+
+    from tabletop.dice.source import draw_below
+
+    ours, theirs = random.Random(5), random.Random(5)
+    sizes = [1, 2, 3, 5, 6, 7, 8, 9, 13, 20, 78, 100, 1000] * 300
+    assert [draw_below(ours, n) for n in sizes] == [theirs.randrange(n) for n in sizes]
+    assert [draw_below(ours, n) for n in sizes] == [theirs.choice(range(n)) for n in sizes]

@@ -47,10 +47,21 @@ class SeededDice:
         self._random = random.Random(seed)
 
     def roll(self, sides: int) -> int:
-        return self._random.randrange(sides) + 1
+        return draw_below(self._random, sides) + 1
 
     def __repr__(self) -> str:
         return f"SeededDice({self.seed})"
+
+
+def draw_below(rng: random.Random, n: int) -> int:
+    """A uniform draw from 0 to n - 1 (n at least 1): the very draw `rng.randrange(n)` and
+    `rng.choice` make (CPython's `_randbelow_with_getrandbits`), without their argument
+    checks, which cost more than the draw in a simulation's inner loop."""
+    bits = n.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= n:
+        drawn = rng.getrandbits(bits)
+    return drawn
 
 
 class FixedDice:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -116,11 +117,61 @@ def test_report_saves_plots(tmp_path, capsys):
     )
     assert code == 0
     assert "Seat advantage" in out and "Player count" in out
-    assert {p.name for p in (tmp_path / "plots").iterdir()} == {
+    saved = {p.name for p in (tmp_path / "plots").iterdir()}
+    assert {name for name in saved if name.endswith(".png")} == {
         "win_rate_by_seat.png",
         "game_length.png",
         "life_ring_sources.png",
     }
+    table = tmp_path / "plots" / "01_1_seat_advantage_win_rate_by_seat_2_players_3_games.csv"
+    rows = list(csv.reader(table.open()))
+    assert rows[0] == ["seat", "win rate", "95% interval"]
+    assert [row[0] for row in rows[1:]] == ["Red", "Blue"]
+    assert any(name.endswith("_14_player_count.csv") for name in saved)
+
+
+def test_report_sets_config_b_beside_a_with_intervals(tmp_path, capsys):
+    """Item 5: A/B by one changed reading (a turn cap of 10 against 40), both player counts,
+    the difference in game length with its interval, tables as CSV and plots per count."""
+    folder = tmp_path / "ab"
+    code, out, _ = _run(
+        [
+            "deadweight-board",
+            "report",
+            "--games",
+            "6",
+            "--players",
+            "2,3",
+            "--jobs",
+            "1",
+            "--config",
+            _short(tmp_path, 40),
+            "--compare-option",
+            "turn_cap=10",
+            "--out",
+            str(folder),
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0
+    result = json.loads(out)
+    assert result["config_changes"] == {"A": {"turn_cap": 40}, "B": {"turn_cap": 10}}
+    lengths = [s for s in result["sections"] if s["question"].startswith("A/B: game length")]
+    assert [s["question"][-25:] for s in lengths] == [
+        "(2 players, 6 games each)",
+        "(3 players, 6 games each)",
+    ]
+    for section in lengths:
+        measure, a, _, b, _, diff, interval = section["rows"][0]
+        assert measure == "mean turns"
+        assert float(b) <= 10 < float(a) and float(diff) == pytest.approx(float(b) - float(a), 0.1)
+        low, high = (float(x) for x in interval.split(" to "))
+        assert low <= float(diff) <= high
+    names = {p.name for p in folder.iterdir()}
+    assert {"ab_win_rate_by_seat.png", "ab_game_length.png", "a_game_length.png"} <= names
+    assert "b_life_ring_sources.png" in names
+    assert sum(name.endswith(".csv") for name in names) == len(result["sections"])
 
 
 def test_play_against_bots_re_asks_on_bad_input(tmp_path, capsys):

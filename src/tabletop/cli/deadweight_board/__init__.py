@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, TextIO
 
@@ -22,7 +23,7 @@ from tabletop.cli.deadweight_board.render import (
     event_text,
     player_text,
 )
-from tabletop.cli.options import add_rule_options, rule_options, whole_number
+from tabletop.cli.options import add_rule_options, read_rule_options, rule_options, whole_number
 from tabletop.cli.output import console, percent, print_json
 from tabletop.dice import dice_source
 from tabletop.errors import InputEndedError
@@ -31,10 +32,24 @@ from tabletop.games.deadweight_board.config import DeadweightConfig, default_con
 from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.log import replay as replay_log
 from tabletop.games.deadweight_board.observe import TABLE
-from tabletop.games.deadweight_board.report import NOT_ANSWERED, balance_sections, save_plots
+from tabletop.games.deadweight_board.report import (
+    NOT_ANSWERED,
+    Section,
+    balance_sections,
+    compare_sections,
+    save_comparison_plots,
+    save_plots,
+    save_tables,
+)
 from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
 from tabletop.games.deadweight_board.setup import new_game
-from tabletop.games.deadweight_board.simulate import MAX_GAMES, Summary, play_game, run_games
+from tabletop.games.deadweight_board.simulate import (
+    MAX_GAMES,
+    GameRecord,
+    Summary,
+    play_game,
+    run_games,
+)
 from tabletop.games.deadweight_board.state import CHANCE, COLOURS, MOVE, OVER, State
 
 app = typer.Typer(
@@ -55,6 +70,15 @@ Config = Annotated[
 Seed = Annotated[int, typer.Option(help="Seed for reproducible dice and bots.")]
 Jobs = Annotated[int, typer.Option(help="Processes to use; 0 uses every core.")]
 Json = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
+Backend = Annotated[
+    str,
+    typer.Option(help="Where games run: local (processes here, see --jobs) or ray."),
+]
+Address = Annotated[
+    str | None,
+    typer.Option(help="With --backend ray: a running Ray cluster's address (default: start one)."),
+]
+BACKENDS = ("local", "ray")
 
 
 def _config(ctx: typer.Context, path: Path | None) -> DeadweightConfig:
@@ -197,21 +221,58 @@ def _result_json(state: State) -> dict:
 # --- simulate ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Where:
+    """Where a run's games are played: local processes or a Ray cluster."""
+
+    backend: str = "local"
+    jobs: int = 1
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"--backend is local or ray, not {self.backend!r}")
+        if self.address is not None and self.backend != "ray":
+            raise ConfigError("--address is for --backend ray")
+
+
+def _records(
+    where: Where,
+    games: int,
+    seats: list[str],
+    players: int,
+    config: DeadweightConfig,
+    seed: int,
+    rotate: bool,
+    log: bool,
+) -> Iterator[GameRecord]:
+    """The run's records in game order, from whichever backend plays them."""
+    if where.backend == "local":
+        return run_games(
+            games, seats, players, config, seed, jobs=where.jobs, rotate=rotate, log=log
+        )
+    try:
+        from tabletop.games.deadweight_board.envs.ray_backend import run_games_on_ray
+    except ImportError:
+        raise ConfigError("--backend ray needs Ray: pip install 'tabletop[rl]'") from None
+    return run_games_on_ray(
+        games, seats, players, config, seed, address=where.address, rotate=rotate, log=log
+    )
+
+
 def _run(
     games: int,
     seats: list[str],
     players: int,
     config: DeadweightConfig,
     seed: int,
-    jobs: int,
+    where: Where,
     log: Path | None,
     rotate: bool,
     quiet: bool,
 ) -> Summary:
     summary = Summary(players)
-    records = run_games(
-        games, seats, players, config, seed, jobs=jobs, rotate=rotate, log=log is not None
-    )
+    records = _records(where, games, seats, players, config, seed, rotate, log is not None)
     with (
         _log_file(log) as handle,
         Progress(
@@ -276,6 +337,8 @@ def simulate(
     config: Config = None,
     seed: Seed = 0,
     jobs: Jobs = 1,
+    backend: Backend = "local",
+    address: Address = None,
     log: Annotated[
         Path | None, typer.Option(help="Write every game as JSON lines to this file.")
     ] = None,
@@ -290,7 +353,8 @@ def simulate(
     if any(name in HUMANS for name in names):
         raise ConfigError("simulate plays bots only; use `play` to take a seat yourself")
     count = players or len(names)
-    summary = _run(games, names, count, _config(ctx, config), seed, jobs, log, rotate, as_json)
+    where = Where(backend, jobs, address)
+    summary = _run(games, names, count, _config(ctx, config), seed, where, log, rotate, as_json)
     if as_json:
         print_json(summary.as_json())
         return
@@ -397,55 +461,97 @@ def _plot_folder(folder: Path) -> None:
         raise ConfigError(f"cannot save plots in {folder}: the folder is not writable")
 
 
-@app.command()
-def report(
-    ctx: typer.Context,
-    games: Annotated[int, typer.Option(help="Games per player count.")] = 200,
-    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "greedy",
-    players: Annotated[str, typer.Option(help="Player counts to run, e.g. 2,3,4.")] = "4",
-    config: Config = None,
-    seed: Seed = 0,
-    jobs: Jobs = 0,
-    out: Annotated[Path, typer.Option(help="Folder for the PNG plots.")] = Path(
-        "deadweight-report"
-    ),
-    plots: Annotated[bool, typer.Option(help="Save plots as PNG files.")] = True,
-    as_json: Json = False,
-) -> None:
-    """Answer the designer's balance questions from a simulation run, with plots."""
-    names = _seat_list(seats)
+def _player_counts(players: str) -> list[int]:
     counts = []
     for part in players.split(","):
         count = whole_number(part)
         if count is None or not 2 <= count <= 4:
             raise ConfigError(f"--players takes counts from 2 to 4, not {part!r}")
         counts.append(count)
-    rules_config = _config(ctx, config)
+    return counts
+
+
+def _tagged(sections: list[Section], tag: str) -> list[Section]:
+    """The sections with their config's letter in front of each question."""
+    return [replace(section, question=f"{tag}: {section.question.strip()}") for section in sections]
+
+
+@app.command()
+def report(
+    ctx: typer.Context,
+    games: Annotated[int, typer.Option(help="Games per player count (per config with A/B).")] = 200,
+    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "greedy",
+    players: Annotated[str, typer.Option(help="Player counts to run, e.g. 2,3,4.")] = "4",
+    config: Config = None,
+    compare: Annotated[
+        Path | None,
+        typer.Option(help="Config B, a rules file to set beside config A (--config) side by side."),
+    ] = None,
+    compare_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--compare-option",
+            metavar="KEY=VALUE",
+            help="A reading that config B changes (over --compare, else over config A).",
+        ),
+    ] = None,
+    seed: Seed = 0,
+    jobs: Jobs = 0,
+    backend: Backend = "local",
+    address: Address = None,
+    out: Annotated[Path, typer.Option(help="Folder for the PNG plots and CSV tables.")] = Path(
+        "deadweight-report"
+    ),
+    plots: Annotated[bool, typer.Option(help="Save plots (PNG) and tables (CSV).")] = True,
+    as_json: Json = False,
+) -> None:
+    """Answer the designer's balance questions from a simulation run, with plots and CSV
+    tables; with --compare or --compare-option, set config B beside A with intervals."""
+    names = _seat_list(seats)
+    counts = _player_counts(players)
+    where = Where(backend, jobs, address)
+    config_a = _config(ctx, config)
+    config_b = None
+    if compare is not None or compare_option:
+        base = _config(ctx, compare) if compare is not None else config_a
+        config_b = read_rule_options(DeadweightConfig, compare_option, base)
     if plots:
         _plot_folder(out)
-    runs = {
-        count: _run(games, names, count, rules_config, seed, jobs, None, True, as_json)
-        for count in counts
-    }
-    sections = balance_sections(runs)
+    runs_a = {n: _run(games, names, n, config_a, seed, where, None, True, as_json) for n in counts}
+    if config_b is None:
+        sections = balance_sections(runs_a)
+    else:
+        runs_b = {
+            n: _run(games, names, n, config_b, seed, where, None, True, as_json) for n in counts
+        }
+        sections = (
+            compare_sections(runs_a, runs_b)
+            + _tagged(balance_sections(runs_a), "A")
+            + _tagged(balance_sections(runs_b), "B")
+        )
     try:
-        saved = save_plots(runs, out) if plots else []
+        saved = []
+        if plots:
+            saved = save_plots(runs_a, out, "a_" if config_b else "")
+            if config_b is not None:
+                saved += save_plots(runs_b, out, "b_") + save_comparison_plots(runs_a, runs_b, out)
+            saved += save_tables(sections, out)
     except OSError as error:
         raise ConfigError(f"cannot save plots in {out}: {error.strerror}") from None
+    changes = {"A": config_a.changed()} | ({"B": config_b.changed()} if config_b else {})
     if as_json:
         print_json(
             {
                 "sections": [s.as_json() for s in sections],
-                "plots": [str(p) for p in saved],
-                "config_changes": rules_config.changed(),
+                "files": [str(p) for p in saved],
+                "config_changes": changes if config_b else config_a.changed(),
                 "not_answered": NOT_ANSWERED,
             }
         )
         return
-    changed = rules_config.changed()
     console.print(
         f"bots: {', '.join(names)} · options changed from the defaults: "
-        f"{json.dumps(changed) if changed else 'none'}"
+        + " · ".join(f"{tag} {json.dumps(c) if c else 'none'}" for tag, c in changes.items())
     )
     for section in sections:
         console.print(_table(section.question, section.headers, section.rows))
@@ -453,7 +559,7 @@ def report(
             console.print(f"  [dim]{section.note}[/dim]")
     console.print(f"[dim]{NOT_ANSWERED}[/dim]")
     for path in saved:
-        console.print(f"plot saved: {path}")
+        console.print(f"saved: {path}")
 
 
 def showcase(seed: int) -> None:

@@ -21,6 +21,7 @@ same name with the plank action spelled out where the state knows which plank it
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from tabletop.games.deadweight_board.board import (
     COLOURS,
@@ -36,51 +37,51 @@ from tabletop.games.deadweight_board.board import (
 from tabletop.games.deadweight_board.config import MAX_TRADE_CARDS
 from tabletop.games.deadweight_board.errors import IllegalActionError
 
-PASS = 0
+PASS: Final = 0
 """Do nothing more here: take nothing on a plank, end a station visit, stop keeping items."""
-STEP_1 = 1
-STEP_2 = 2
-LOOT = 3
-ACT = 4
+STEP_1: Final = 1
+STEP_2: Final = 2
+LOOT: Final = 3
+ACT: Final = 4
 """Perform the plank action when it needs no choice (or roll to Walk the Plank)."""
-FATE = 5
-CHALLENGE = 6
-ROPE = 10
+FATE: Final = 5
+CHALLENGE: Final = 6
+ROPE: Final = 10
 """+ destination space (0..11)."""
-STEAL = 22
+STEAL: Final = 22
 """+ player: attempt to steal from a player on the plank landed on."""
-TARGET = 26
+TARGET: Final = 26
 """+ player: the plank action aimed at one player (Switch, Sabotage, flooded steals, skip)."""
-SWAP = 30
+SWAP: Final = 30
 """+ index into `PAIRS`: flooded Switch, swap two players."""
-SHORTCUT_TO = 36
+SHORTCUT_TO: Final = 36
 """+ plank: flooded Shortcut destination."""
-FLOODED_TRADE = 46
+FLOODED_TRADE: Final = 46
 """+ k: k < 4 pays gem k for a life ring; k >= 4 pays a life ring for gem k - 4."""
-TAKE_ITEM = 54
+TAKE_ITEM: Final = 54
 """+ item: the item a steal winner takes from the loser."""
-TAKE = 60
+TAKE: Final = 60
 """+ item: keep or pick an item from a chest being shared out (Walk the Plank, flips)."""
-GIVE = 66
+GIVE: Final = 66
 """+ item * 4 + player: hand an item from Walk the Plank's haul to another player."""
-DROP = 90
+DROP: Final = 90
 """+ gem: the gem dropped into the hole after a failed Walk the Plank."""
-RETURN = 94
+RETURN: Final = 94
 """+ gem: a gem returned to the supply by a player holding more than 10."""
-TRADE = 98
+TRADE: Final = 98
 """+ index of the trade on the player's trade card."""
-DEPLOY = 102
+DEPLOY: Final = 102
 """+ wall (an index into `board.WALLS`): place (or move) the player's Mariner there, paying."""
-EVAC = 115
+EVAC: Final = 115
 """+ mariner * 4 + lifeboat: move a Mariner to a lifeboat during the evacuation."""
-FLIP = 131
+FLIP: Final = 131
 """+ plank: the plank flipped at the end of a turn in which a diamond was traded."""
-LANTERN = 141
+LANTERN: Final = 141
 """+ plank: where the lantern goes (setup placement or the end-of-turn move)."""
-DEAL = 151
+DEAL: Final = 151
 """+ index into `DEALS`: the gems given and taken on a brown Trade plank."""
 
-PAIRS = tuple(combinations(range(4), 2))
+PAIRS: Final = tuple(combinations(range(4), 2))
 """Unordered pairs of seats, for swapping two players."""
 
 
@@ -103,17 +104,17 @@ def _deals() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     return tuple(deals)
 
 
-DEALS = _deals()
-NUM_ACTIONS = DEAL + len(DEALS)
+DEALS: Final = _deals()
+NUM_ACTIONS: Final = DEAL + len(DEALS)
 """Player decisions are the integers 0 .. NUM_ACTIONS - 1."""
 
-DIE = NUM_ACTIONS - 1
+DIE: Final = NUM_ACTIONS - 1
 """+ face (1..6): a roll of the fate die; the first chance outcome is `NUM_ACTIONS`."""
-CARD = DIE + 7
+CARD: Final = DIE + 7
 """+ card id: the trade card turned face up on top of the pile."""
-TIE_WINNER = CARD + MAX_TRADE_CARDS
+TIE_WINNER: Final = CARD + MAX_TRADE_CARDS
 """+ player: the tied player chosen at random (`final_tie = "random"`)."""
-NUM_OUTCOMES = TIE_WINNER + 4
+NUM_OUTCOMES: Final = TIE_WINNER + 4
 """Decisions and chance outcomes together are the integers 0 .. NUM_OUTCOMES - 1."""
 
 
@@ -186,9 +187,11 @@ def _names() -> tuple[str, ...]:
     return tuple(names)
 
 
-NAMES = _names()
+NAMES: Final = _names()
 """`NAMES[action]` is the action's name."""
-_BY_NAME = {text: action for action, text in enumerate(NAMES) if not text.startswith("action ")}
+_BY_NAME: Final = {
+    text: action for action, text in enumerate(NAMES) if not text.startswith("action ")
+}
 
 
 def name_of(action: int) -> str:

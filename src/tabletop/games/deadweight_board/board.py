@@ -8,36 +8,58 @@ the lantern's ring with the stations left out (AMB-28).
 
 from __future__ import annotations
 
-COLOURS = ("Red", "Blue", "Green", "Yellow")
+from typing import Final
+
+COLOURS: Final = ("Red", "Blue", "Green", "Yellow")
 """The seats in turn order; Mariner m has colour m too (neutral when nobody holds seat m)."""
 
 # --- items -------------------------------------------------------------------------------
 
 
-EM, PE, RU, DI, ROPE, LR = 0, 1, 2, 3, 4, 5
-GEMS = (EM, PE, RU, DI)
-ITEM_NAMES = ("emerald", "pearl", "ruby", "diamond", "rope", "life_ring")
-ITEM_SHORT = ("Em", "Pe", "Ru", "Di", "Rope", "LR")
-ITEM_BY_NAME = {name: index for index, name in enumerate(ITEM_NAMES)}
-MAX_LOOT = 10
-MAX_ROPES = 2
+EM: Final = 0
+PE: Final = 1
+RU: Final = 2
+DI: Final = 3
+ROPE: Final = 4
+LR: Final = 5
+GEMS: Final = (EM, PE, RU, DI)
+ITEM_NAMES: Final = ("emerald", "pearl", "ruby", "diamond", "rope", "life_ring")
+ITEM_SHORT: Final = ("Em", "Pe", "Ru", "Di", "Rope", "LR")
+ITEM_BY_NAME: Final = {name: index for index, name in enumerate(ITEM_NAMES)}
+MAX_LOOT: Final = 10
+MAX_ROPES: Final = 2
 
 # --- spaces ------------------------------------------------------------------------------
 
-FS, BS = 0, 6
-PRE_FS = 12
+FS: Final = 0
+BS: Final = 6
+PRE_FS: Final = 12
 """The extra starting space before FS, used only with `start_space = "pre_FS"` (AMB-12)."""
-TRACK = 12
-SPACE_NAMES = ("FS", "S1", "S2", "S3", "S4", "S5", "BS", "P5", "P4", "P3", "P2", "P1", "start")
-SPACE_BY_NAME = {name: index for index, name in enumerate(SPACE_NAMES)}
-STATIONS = (FS, BS)
+TRACK: Final = 12
+SPACE_NAMES: Final = (
+    "FS",
+    "S1",
+    "S2",
+    "S3",
+    "S4",
+    "S5",
+    "BS",
+    "P5",
+    "P4",
+    "P3",
+    "P2",
+    "P1",
+    "start",
+)
+SPACE_BY_NAME: Final = {name: index for index, name in enumerate(SPACE_NAMES)}
+STATIONS: Final = (FS, BS)
 
 # --- planks ------------------------------------------------------------------------------
 
-PLANKS = 10
-PLANK_NAMES = ("S1", "S2", "S3", "S4", "S5", "P5", "P4", "P3", "P2", "P1")
-PLANK_BY_NAME = {name: index for index, name in enumerate(PLANK_NAMES)}
-SPOT_ORDER = ("S1", "S2", "S3", "S4", "S5", "P1", "P2", "P3", "P4", "P5")
+PLANKS: Final = 10
+PLANK_NAMES: Final = ("S1", "S2", "S3", "S4", "S5", "P5", "P4", "P3", "P2", "P1")
+PLANK_BY_NAME: Final = {name: index for index, name in enumerate(PLANK_NAMES)}
+SPOT_ORDER: Final = ("S1", "S2", "S3", "S4", "S5", "P1", "P2", "P3", "P4", "P5")
 """The order people read a layout in: each lane from the front."""
 
 
@@ -65,11 +87,11 @@ def mirror(plank: int) -> int:
     return 9 - plank
 
 
-CENTRE_PLANKS = (2, 7)
+CENTRE_PLANKS: Final = (2, 7)
 """S3 and P3: the two centre spots."""
 
 
-KIND_NAMES = (
+KIND_NAMES: Final = (
     "trade",
     "rope",
     "shortcut",
@@ -79,8 +101,8 @@ KIND_NAMES = (
     "walk_the_plank",
     "plain",
 )
-KIND_BY_NAME = {name: index for index, name in enumerate(KIND_NAMES)}
-KIND_TITLES = (
+KIND_BY_NAME: Final = {name: index for index, name in enumerate(KIND_NAMES)}
+KIND_TITLES: Final = (
     "Trade",
     "Gain a Rope",
     "Shortcut",
@@ -111,7 +133,7 @@ def mirror_walls() -> list[tuple[int, int]]:
     return [(c, 9 - c) for c in range(5)]
 
 
-WALLS = (*lane_walls(), *mirror_walls())
+WALLS: Final = (*lane_walls(), *mirror_walls())
 """Every wall a Mariner may stand on, in a fixed order: the 8 lane walls, then the 5 mirror
 walls that `walls = "lane_and_mirrors"` adds (AMB-51). A wall's index is its place here."""
 

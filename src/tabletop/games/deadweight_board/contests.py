@@ -4,6 +4,8 @@ picks from the loser (seed §Stealing, §How the Mariner Works; AMB-24 to AMB-26
 
 from __future__ import annotations
 
+from typing import Final
+
 from tabletop.games.deadweight_board.actions import DIE, TAKE_ITEM
 from tabletop.games.deadweight_board.board import ITEM_SHORT
 from tabletop.games.deadweight_board.effects import (
@@ -26,7 +28,7 @@ from tabletop.games.deadweight_board.state import (
 )
 from tabletop.games.deadweight_board.state import TAKE_ITEM as TAKE_ITEM_PHASE
 
-_FIRST_ROLLS = {
+_FIRST_ROLLS: Final = {
     STEAL_ROLL: ("steal", DEFEND_ROLL),
     MARINER_OWNER_ROLL: ("mariner", MARINER_MOVER_ROLL),
     CHALLENGE_ROLL: ("challenge", HOLD_ROLL),

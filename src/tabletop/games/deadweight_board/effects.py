@@ -7,7 +7,7 @@ crates that fill and pay a life ring, a finite supply) hold in one place.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from tabletop.games.deadweight_board.board import (
     ITEM_SHORT,
@@ -21,11 +21,18 @@ from tabletop.games.deadweight_board.board import ROPE as ROPE_ITEM
 from tabletop.games.deadweight_board.state import State
 
 # Plank kinds, as the ints `Ship.kind` holds.
-K_TRADE, K_ROPE, K_SHORTCUT, K_SWITCH, K_SABOTAGE, K_LIFE_RING, K_WTP, K_PLAIN = range(8)
+K_TRADE: Final = 0
+K_ROPE: Final = 1
+K_SHORTCUT: Final = 2
+K_SWITCH: Final = 3
+K_SABOTAGE: Final = 4
+K_LIFE_RING: Final = 5
+K_WTP: Final = 6
+K_PLAIN: Final = 7
 
-SPACE_PLANK = tuple(space_plank(space) for space in range(13))
+SPACE_PLANK: Final = tuple(space_plank(space) for space in range(13))
 """The plank on each space (-1 for a station or the start space), looked up, not computed."""
-PLANK_SPACE = tuple(plank_space(k) for k in range(PLANKS))
+PLANK_SPACE: Final = tuple(plank_space(k) for k in range(PLANKS))
 
 
 def record(s: State, kind: str, **fields: Any) -> None:

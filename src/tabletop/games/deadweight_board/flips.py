@@ -3,6 +3,8 @@ chest below it (seed §Flipping Planks, §Mariner 4; AMB-45 to AMB-48)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from tabletop.games.deadweight_board.actions import FLIP, PASS, TAKE
 from tabletop.games.deadweight_board.board import LR, MAX_LOOT, MAX_ROPES, PLANK_NAMES, PLANKS
 from tabletop.games.deadweight_board.board import ROPE as ROPE_ITEM
@@ -10,7 +12,7 @@ from tabletop.games.deadweight_board.effects import add, pool_text, record, tall
 from tabletop.games.deadweight_board.flow import lantern_step
 from tabletop.games.deadweight_board.state import EVACUATION, FLIP_KEEP, FLIP_PICK, State
 
-FLIPPER_KEEPS = 2
+FLIPPER_KEEPS: Final = 2
 """Items the flipper chooses first (seed §Flipping Planks 1)."""
 
 

@@ -8,6 +8,8 @@ the phases importing each other in a circle.
 
 from __future__ import annotations
 
+from typing import Final
+
 from tabletop.games.deadweight_board.actions import EVAC as EVAC_ACTION
 from tabletop.games.deadweight_board.effects import SPACE_PLANK, tally
 from tabletop.games.deadweight_board.state import (
@@ -26,9 +28,15 @@ from tabletop.games.deadweight_board.state import (
 )
 
 # Where to go on after a contest, a stolen item, a limit check or a card turned up.
-RESUME_POINTS = 7
-R_LANDING, R_PLANK, R_END, R_STATION, R_WTP_KEEP, R_WTP_GIVE, R_TELEPORT = range(RESUME_POINTS)
-RESUME_NAMES = ("landing", "plank", "end", "station", "wtp_keep", "wtp_give", "teleport")
+RESUME_POINTS: Final = 7
+R_LANDING: Final = 0
+R_PLANK: Final = 1
+R_END: Final = 2
+R_STATION: Final = 3
+R_WTP_KEEP: Final = 4
+R_WTP_GIVE: Final = 5
+R_TELEPORT: Final = 6
+RESUME_NAMES: Final = ("landing", "plank", "end", "station", "wtp_keep", "wtp_give", "teleport")
 
 
 def chance(s: State, kind: int) -> None:

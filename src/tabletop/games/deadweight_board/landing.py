@@ -4,6 +4,8 @@ AMB-22 to AMB-41)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from tabletop.games.deadweight_board.actions import (
     ACT,
     DEAL,
@@ -248,7 +250,7 @@ def _do_plain(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
     raise IllegalActionError("the plain plank has no action")  # never offered (AMB-03)
 
 
-_PLANK_ACTIONS = (
+_PLANK_ACTIONS: Final = (
     _do_trade_plank,
     _do_rope_plank,
     _do_shortcut,

@@ -22,8 +22,13 @@ from tabletop.games.deadweight_board.board import (
     SPACE_BY_NAME,
     SPACE_NAMES,
 )
-from tabletop.games.deadweight_board.config import DeadweightConfig, GemName, PlankSpot
-from tabletop.games.deadweight_board.errors import StateError
+from tabletop.games.deadweight_board.config import (
+    DeadweightConfig,
+    GemName,
+    PlankSpot,
+    check_layout,
+)
+from tabletop.games.deadweight_board.errors import LayoutError, StateError
 from tabletop.games.deadweight_board.flow import RESUME_POINTS
 from tabletop.games.deadweight_board.reachable import check_reachable
 from tabletop.games.deadweight_board.ship import ship_for
@@ -245,6 +250,7 @@ def to_model(state: State) -> GameStateModel:
 
 def from_model(model: GameStateModel) -> State:
     """Rebuild the compact state from a checked model."""
+    _check_layout(model)
     ship = ship_for(model.config, model.layout)
     n = len(model.players)
     state = State(ship, n)
@@ -281,6 +287,18 @@ def from_model(model: GameStateModel) -> State:
     state.discards = sum(1 << card for card in pile.discards)
     _load_machine(state, model.machine)
     return state
+
+
+def _check_layout(model: GameStateModel) -> None:
+    """Refuse a layout that breaks a setup rule before the ship's tables are built from it
+    (a layout without Walk the Plank has no centre chest to look up)."""
+    if sorted(model.layout) != sorted(PLANK_NAMES):
+        raise StateError(f"the layout must name each plank once: {', '.join(PLANK_NAMES)}")
+    try:
+        check_layout(model.layout, model.config)
+    except LayoutError as problem:
+        reason = f"unreachable position: the layout breaks a setup rule: {problem}"
+        raise StateError(reason) from None
 
 
 def _load_machine(state: State, machine: Machine) -> None:

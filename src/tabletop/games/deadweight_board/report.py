@@ -1,16 +1,24 @@
 """The balance report: the designer's questions of notes §5, answered from simulated games.
 
 `balance_sections` turns run summaries into titled tables (rows of plain strings, so the
-command line can show them and `--json` can print them); `save_plots` draws the answers
-that read better as pictures (win rate by seat, game length, where life rings come from).
+command line can show them, `--json` can print them and `save_tables` can write them as
+CSV); `compare_sections` sets two configs' runs side by side (A/B) with confidence
+intervals; `save_plots` and `save_comparison_plots` draw the answers that read better as
+pictures, one panel per player count run.
 """
 
 from __future__ import annotations
 
+import csv
+import math
+import re
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from tabletop.games.deadweight_board.simulate import Summary
+from tabletop.games.deadweight_board.simulate import Summary, wilson
+
+Z95 = 1.96
 
 
 @dataclass
@@ -29,6 +37,11 @@ class Section:
             "rows": self.rows,
             "note": self.note,
         }
+
+    @property
+    def slug(self) -> str:
+        """A file name for the table: the question's words, lower case, joined by `_`."""
+        return "_".join(re.findall(r"[a-z0-9]+", self.question.lower()))[:80]
 
 
 def _pct(value: float) -> str:
@@ -245,14 +258,191 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
 
 
 NOT_ANSWERED = (
-    "Question 16 (which readings matter most) compares runs: run the report once per config "
-    "file (--config) and compare the tables. Questions 4, 6, 7 and 15 are answered as how often "
-    "things happen; what they are worth in win rate needs runs with the option changed."
+    "Question 16 (which readings matter most) is answered one reading at a time: compare a "
+    "config with the reading changed (--compare, --compare-option) against the defaults. "
+    "Questions 4, 6, 7 and 15 are answered as how often things happen; what they are worth in "
+    "win rate needs such a comparison with the option changed."
 )
 
 
-def save_plots(runs: dict[int, Summary], folder: Path) -> list[Path]:
-    """Win rate by seat, game length and life-ring sources as PNG files in `folder`."""
+# --- A/B comparison --------------------------------------------------------------------------
+
+
+def mean_interval(values: list[int]) -> tuple[float, float, float]:
+    """The mean and its 95% normal interval (the sample is large in any useful run)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def mean_difference(a: list[int], b: list[int]) -> tuple[float, float, float]:
+    """Mean of `b` less mean of `a`, with a 95% interval (unequal variances, Welch)."""
+    spread = sum(statistics.variance(v) / len(v) if len(v) > 1 else 0.0 for v in (a, b))
+    diff = statistics.fmean(b) - statistics.fmean(a)
+    half = Z95 * math.sqrt(spread)
+    return diff, diff - half, diff + half
+
+
+def rate_difference(wins_a: float, games_a: int, wins_b: float, games_b: int) -> tuple:
+    """Rate of B less rate of A, with Newcombe's 95% interval built from the two Wilson
+    intervals (it stays inside -1..1 and behaves near 0% and 100%)."""
+    pa, pb = wins_a / games_a, wins_b / games_b
+    la, ua = wilson(wins_a, games_a)
+    lb, ub = wilson(wins_b, games_b)
+    diff = pb - pa
+    low = diff - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
+    high = diff + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
+    return diff, low, high
+
+
+def _interval(low: float, high: float, pct: bool = True) -> str:
+    if pct:
+        return f"{_pct(low)}–{_pct(high)}"
+    return f"{low:.1f}–{high:.1f}"
+
+
+def _points(value: float) -> str:
+    """A difference of two rates in percentage points, signed."""
+    return f"{100 * value:+.1f}"
+
+
+def compare_sections(runs_a: dict[int, Summary], runs_b: dict[int, Summary]) -> list[Section]:
+    """Configs A and B side by side for each player count: win rate by seat and game length,
+    each with 95% intervals and the difference B - A with its own interval."""
+    sections = []
+    for players, a in runs_a.items():
+        b = runs_b[players]
+        tag = f" ({players} players, {a.games} games each)"
+        rows = []
+        for seat, (name, rate_a, ci_a) in enumerate(a.seat_rates()):
+            _, rate_b, ci_b = b.seat_rates()[seat]
+            diff, low, high = rate_difference(
+                a.seat_wins[seat], a.games, b.seat_wins[seat], b.games
+            )
+            rows.append(
+                [
+                    name,
+                    _pct(rate_a),
+                    _interval(*ci_a),
+                    _pct(rate_b),
+                    _interval(*ci_b),
+                    _points(diff),
+                    f"{_points(low)} to {_points(high)}",
+                ]
+            )
+        sections.append(
+            Section(
+                "A/B: win rate by seat" + tag,
+                ["seat", "A", "A 95%", "B", "B 95%", "B - A (points)", "B - A 95%"],
+                rows,
+                "an interval for B - A that excludes 0 is a difference at the 95% level",
+            )
+        )
+        mean_a, mean_b = mean_interval(a.turns), mean_interval(b.turns)
+        diff, low, high = mean_difference(a.turns, b.turns)
+        capped_a, capped_b = a.aborted / a.games, b.aborted / b.games
+        sections.append(
+            Section(
+                "A/B: game length in turns" + tag,
+                ["measure", "A", "A 95%", "B", "B 95%", "B - A", "B - A 95%"],
+                [
+                    [
+                        "mean turns",
+                        f"{mean_a[0]:.1f}",
+                        _interval(*mean_a[1:], pct=False),
+                        f"{mean_b[0]:.1f}",
+                        _interval(*mean_b[1:], pct=False),
+                        f"{diff:+.1f}",
+                        f"{low:+.1f} to {high:+.1f}",
+                    ],
+                    [
+                        "games ended by the turn cap",
+                        _pct(capped_a),
+                        _interval(*wilson(a.aborted, a.games)),
+                        _pct(capped_b),
+                        _interval(*wilson(b.aborted, b.games)),
+                        _points(capped_b - capped_a) + " points",
+                        "—",
+                    ],
+                ],
+            )
+        )
+    return sections
+
+
+def save_tables(sections: list[Section], folder: Path) -> list[Path]:
+    """Each section's table as a CSV file in `folder`, named by its place and question, so a
+    spreadsheet or a script can pick the numbers up without reading the console."""
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = []
+    for number, section in enumerate(sections, 1):
+        path = folder / f"{number:02d}_{section.slug}.csv"
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(section.headers)
+            writer.writerows(section.rows)
+        saved.append(path)
+    return saved
+
+
+def save_comparison_plots(
+    runs_a: dict[int, Summary], runs_b: dict[int, Summary], folder: Path
+) -> list[Path]:
+    """Win rate by seat and mean game length, A beside B with 95% intervals, one panel per
+    player count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder.mkdir(parents=True, exist_ok=True)
+    figure, axes = plt.subplots(1, len(runs_a), figsize=(5 * len(runs_a), 3.8), squeeze=False)
+    for axis, (players, a) in zip(axes[0], runs_a.items(), strict=True):
+        for shift, (label, summary) in ((-0.2, ("A", a)), (0.2, ("B", runs_b[players]))):
+            rates = summary.seat_rates()
+            axis.bar(
+                [seat + shift for seat in range(players)],
+                [rate for _, rate, _ in rates],
+                width=0.4,
+                yerr=_error_bars([(rate, low, high) for _, rate, (low, high) in rates]),
+                capsize=3,
+                label=label,
+            )
+        axis.set_xticks(range(players), [name for name, _, _ in a.seat_rates()])
+        axis.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
+        axis.set_title(f"{players} players")
+        axis.set_ylabel("win rate (95% interval)")
+        axis.legend()
+    figure.suptitle("Win rate by seat, A and B")
+    figure.tight_layout()
+    saved = [_save(figure, folder / "ab_win_rate_by_seat.png")]
+
+    figure, axis = plt.subplots(figsize=(6.5, 3.8))
+    counts = list(runs_a)
+    for shift, (label, runs) in ((-0.2, ("A", runs_a)), (0.2, ("B", runs_b))):
+        means = [mean_interval(runs[p].turns) for p in counts]
+        axis.bar(
+            [i + shift for i in range(len(counts))],
+            [m for m, _, _ in means],
+            width=0.4,
+            yerr=_error_bars(means),
+            capsize=3,
+            label=label,
+        )
+    axis.set_xticks(range(len(counts)), [f"{p} players" for p in counts])
+    axis.set_ylabel("mean turns (95% interval)")
+    axis.set_title("Game length, A and B")
+    axis.legend()
+    figure.tight_layout()
+    saved.append(_save(figure, folder / "ab_game_length.png"))
+    return saved
+
+
+def save_plots(runs: dict[int, Summary], folder: Path, prefix: str = "") -> list[Path]:
+    """Win rate by seat, game length and life-ring sources as PNG files in `folder`, with a
+    panel (or a histogram) for every player count run."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -265,10 +455,7 @@ def save_plots(runs: dict[int, Summary], folder: Path) -> list[Path]:
         rates = summary.seat_rates()
         names = [seat for seat, _, _ in rates]
         values = [rate for _, rate, _ in rates]
-        errors = [
-            [rate - low for _, rate, (low, _) in rates],
-            [high - rate for _, rate, (_, high) in rates],
-        ]
+        errors = _error_bars([(rate, low, high) for _, rate, (low, high) in rates])
         axis.bar(
             names,
             values,
@@ -281,7 +468,7 @@ def save_plots(runs: dict[int, Summary], folder: Path) -> list[Path]:
         axis.set_ylabel("win rate (95% interval)")
     figure.suptitle("Win rate by seat")
     figure.tight_layout()
-    saved.append(_save(figure, folder / "win_rate_by_seat.png"))
+    saved.append(_save(figure, folder / f"{prefix}win_rate_by_seat.png"))
 
     figure, axis = plt.subplots(figsize=(6.5, 3.8))
     for players, summary in runs.items():
@@ -291,20 +478,31 @@ def save_plots(runs: dict[int, Summary], folder: Path) -> list[Path]:
     axis.set_title("Game length")
     axis.legend()
     figure.tight_layout()
-    saved.append(_save(figure, folder / "game_length.png"))
+    saved.append(_save(figure, folder / f"{prefix}game_length.png"))
 
-    figure, axis = plt.subplots(figsize=(6.5, 3.8))
-    summary = next(iter(runs.values()))
-    sources = summary.group("life_rings")
-    axis.barh(
-        [key.replace("_", " ") for key in sources], [v / summary.games for v in sources.values()]
-    )
-    axis.invert_yaxis()
-    axis.set_xlabel("life rings per game")
-    axis.set_title(f"Where life rings come from ({next(iter(runs))} players)")
+    figure, axes = plt.subplots(1, len(runs), figsize=(5.5 * len(runs), 3.8), squeeze=False)
+    for axis, (players, summary) in zip(axes[0], runs.items(), strict=True):
+        sources = summary.group("life_rings")
+        axis.barh(
+            [key.replace("_", " ") for key in sources],
+            [v / summary.games for v in sources.values()],
+        )
+        axis.invert_yaxis()
+        axis.set_xlabel("life rings per game")
+        axis.set_title(f"{players} players")
+    figure.suptitle("Where life rings come from")
     figure.tight_layout()
-    saved.append(_save(figure, folder / "life_ring_sources.png"))
+    saved.append(_save(figure, folder / f"{prefix}life_ring_sources.png"))
     return saved
+
+
+def _error_bars(values: list[tuple[float, float, float]]) -> list[list[float]]:
+    """Matplotlib's error bars for (value, low, high) triples; rounding can put an interval
+    end a hair past its value, which matplotlib refuses, so each length is at least 0."""
+    return [
+        [max(0.0, value - low) for value, low, _ in values],
+        [max(0.0, high - value) for value, _, high in values],
+    ]
 
 
 def _save(figure, path: Path) -> Path:

@@ -15,6 +15,7 @@ docs/rules/deadweight-board.md whose reading is applied.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Final
 
 from tabletop.dice import DiceSource
 from tabletop.games.deadweight_board.actions import CARD, DIE, TIE_WINNER, label
@@ -67,7 +68,7 @@ from tabletop.games.deadweight_board.walk_the_plank import (
     wtp_roll,
 )
 
-_DIE_OUTCOMES = tuple((DIE + face, Fraction(1, 6)) for face in range(1, 7))
+_DIE_OUTCOMES: Final = tuple((DIE + face, Fraction(1, 6)) for face in range(1, 7))
 
 
 def legal_actions(state: State) -> list[int]:
@@ -156,7 +157,7 @@ def _refuse(s: State, action: int) -> None:
     raise IllegalActionError("no decision is pending")
 
 
-_LEGAL = (
+_LEGAL: Final = (
     legal_setup_lantern,
     legal_move,
     legal_plank,
@@ -176,7 +177,7 @@ _LEGAL = (
     _none,
 )
 """The legal actions at each phase, in `state.PHASE_NAMES` order."""
-_APPLY = (
+_APPLY: Final = (
     apply_setup_lantern,
     apply_move,
     apply_plank,
@@ -195,7 +196,7 @@ _APPLY = (
     _refuse,
     _refuse,
 )
-_CHANCE = (
+_CHANCE: Final = (
     first_roll,
     mariner_mover_roll,
     first_roll,

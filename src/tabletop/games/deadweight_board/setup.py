@@ -4,6 +4,8 @@ injected dice source, so a seed reproduces the whole setup."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from tabletop.dice import DiceSource, dice_source
 from tabletop.games.deadweight_board.board import (
     CENTRE_PLANKS,
@@ -21,14 +23,14 @@ from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.ship import Ship
 from tabletop.games.deadweight_board.state import State
 
-MAX_LAYOUT_DEALS = 10_000
+MAX_LAYOUT_DEALS: Final = 10_000
 """Random layouts are dealt until one meets the spacing rule; a plank set that needs more
 tries than this is refused as unsatisfiable."""
-CHEST_3_4P = (1, 1, 1, 1, 0, 2)
-CHEST_2P = (1, 1, 0, 0, 1, 1)
+CHEST_3_4P: Final = (1, 1, 1, 1, 0, 2)
+CHEST_2P: Final = (1, 1, 0, 0, 1, 1)
 """What each chest holds at setup: one gem of each type and 2 life rings, or with two
 players a life ring, a rope, an emerald and a pearl (seed §Ship Setup 1, 2-player 1)."""
-RELOAD = (1, 1, 1, 1, 1, 1)
+RELOAD: Final = (1, 1, 1, 1, 1, 1)
 """A reloaded chest's contents by default: one of each gem, a life ring and a rope (AMB-08)."""
 
 

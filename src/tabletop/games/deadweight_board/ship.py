@@ -8,12 +8,12 @@ and shared, read-only, by every state and clone of the game.
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Final, get_args
 
 from tabletop.games.deadweight_board.actions import DEAL, DEALS, deals_for
 from tabletop.games.deadweight_board.board import (
     DI,
     ITEM_BY_NAME,
-    ITEM_NAMES,
     KIND_BY_NAME,
     PLANK_NAMES,
     PLANKS,
@@ -25,11 +25,11 @@ from tabletop.games.deadweight_board.board import (
     space_plank,
     step_path,
 )
-from tabletop.games.deadweight_board.config import DeadweightConfig, PlankSpot
+from tabletop.games.deadweight_board.config import DeadweightConfig, GemName, PlankSpot
 
-_QUADRANT = {"S1": 0, "S2": 0, "P1": 1, "P2": 1, "S3": 2, "P3": 2, "S4": 3, "S5": 3}
+_QUADRANT: Final = {"S1": 0, "S2": 0, "P1": 1, "P2": 1, "S3": 2, "P3": 2, "S4": 3, "S5": 3}
 """Chest of each plank under `chest_map = "quadrant"` (AMB-07); P4 and P5 share chest 4."""
-TRACK_FROM_BS = (5, 6, 7, 8, 9, 0, 1, 2, 3, 4)
+TRACK_FROM_BS: Final = (5, 6, 7, 8, 9, 0, 1, 2, 3, 4)
 """Flip order under `flip_order = "track_from_BS"`: forward along the track from BS."""
 
 
@@ -38,7 +38,7 @@ class Trade:
 
     __slots__ = ("cost", "diamonds", "life_rings")
 
-    def __init__(self, cost: tuple[int, int, int, int], life_rings: int) -> None:
+    def __init__(self, cost: tuple[int, ...], life_rings: int) -> None:
         self.cost = cost
         self.life_rings = life_rings
         self.diamonds = cost[DI]
@@ -106,7 +106,7 @@ class Ship:
         """Walls a step move crosses (AMB-52); with `cross_or_end_adjacent`, also the walls
         beside the plank it ends on."""
         path = [space, *step_path(space, steps)]
-        touched = set()
+        touched: set[int] = set()
         for here, there in pairwise(path):
             a, b = space_plank(here), space_plank(there)
             if a >= 0 and b >= 0:
@@ -133,9 +133,10 @@ class Ship:
         return PRE_FS if self.config.start_space == "pre_FS" else 0
 
 
-_GEM_NAMES = ITEM_NAMES[:4]
+_GEM_NAMES: tuple[GemName, ...] = get_args(GemName)
+"""The gems as the config names them, in item order (Em, Pe, Ru, Di)."""
 _SHIPS: dict[tuple[int, tuple[tuple[str, PlankSpot], ...]], tuple[DeadweightConfig, Ship]] = {}
-MAX_CACHED_SHIPS = 64
+MAX_CACHED_SHIPS: Final = 64
 
 
 def ship_for(config: DeadweightConfig, spots: dict[str, PlankSpot]) -> Ship:

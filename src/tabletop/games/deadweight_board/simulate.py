@@ -17,12 +17,11 @@ from multiprocessing import Pool
 from typing import Any
 
 from tabletop.dice import SeededDice
-from tabletop.games.deadweight_board.bots import make_bot
+from tabletop.games.deadweight_board.bots import Bot, make_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config
+from tabletop.games.deadweight_board.engine import FAST, Engine
 from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.log import chance_line, decision_line, end_line, setup_line
-from tabletop.games.deadweight_board.rules import apply_unchecked, describe, roll_chance
-from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     COLOURS,
@@ -82,6 +81,11 @@ def seat_order(seats: Sequence[str], players: int, index: int, rotate: bool) -> 
     return filled
 
 
+def seat_bot(name: str, seed: int, engine: Engine = FAST) -> Bot:
+    """The bot for one seat; a random seat plays through `engine`'s own legal actions."""
+    return engine.random_bot(seed) if name == "random" else make_bot(name, seed)
+
+
 def play_game(
     bots: Sequence[str],
     config: DeadweightConfig | None = None,
@@ -89,13 +93,15 @@ def play_game(
     *,
     log: bool = False,
     game_number: int = 0,
+    engine: Engine = FAST,
 ) -> GameRecord:
-    """Play one game with the bots named in seat order; `log` keeps its JSON lines."""
+    """Play one game with the bots named in seat order; `log` keeps its JSON lines. Either
+    engine (engine.py) plays the same game."""
     config = config or default_config()
     dice = SeededDice(seed)
-    state = new_game(len(bots), config, dice)
+    state = engine.new_game(len(bots), config, dice)
     state.stats = {}
-    players = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(bots)]
+    players = [seat_bot(name, bot_seed(seed, seat), engine) for seat, name in enumerate(bots)]
     lines = [setup_line(game_number, seed, list(bots), state)] if log else []
     steps = 0
     evacuation_turn = final_turn = None
@@ -103,9 +109,9 @@ def play_game(
     while state.phase != OVER:
         chance = state.chance if state.phase == CHANCE else -1
         owner = state.owner
-        action = roll_chance(state, dice) if chance >= 0 else players[owner].choose(state)
-        text = describe(state, action) if log else ""
-        apply_unchecked(state, action)
+        action = engine.roll_chance(state, dice) if chance >= 0 else players[owner].choose(state)
+        text = engine.describe(state, action) if log else ""
+        engine.apply_unchecked(state, action)
         if log:
             lines.append(
                 chance_line(game_number, chance, action, text, state)
@@ -158,12 +164,42 @@ def _init_worker(spec: RunSpec) -> None:
 
 
 def _play_index(index: int) -> GameRecord:
-    spec = _SPEC
-    assert spec is not None
+    assert _SPEC is not None
+    return play_indexed(_SPEC, index)
+
+
+def play_indexed(spec: RunSpec, index: int) -> GameRecord:
+    """Game `index` of a run: its seats and seed follow from the index alone, so any worker
+    on any machine plays the same game."""
     bots = seat_order(spec.seats, spec.players, index, spec.rotate)
     return play_game(
         bots, spec.config, game_seed(spec.seed, index), log=spec.log, game_number=index
     )
+
+
+def plan_run(
+    games: int,
+    seats: Sequence[str],
+    players: int | None = None,
+    config: DeadweightConfig | None = None,
+    seed: int = 0,
+    *,
+    rotate: bool = True,
+    log: bool = False,
+) -> RunSpec:
+    """Check a run's arguments before any game is played, so a refused run has done nothing."""
+    players = players or len(seats)
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"play between 1 and {MAX_GAMES:,} games")
+    if log and games > MAX_LOGGED_GAMES:
+        raise ConfigError(f"a log holds at most {MAX_LOGGED_GAMES:,} games")
+    if not 2 <= players <= 4:
+        raise ConfigError(f"Deadweight is for 2 to 4 players, not {players}")
+    if len(seats) > players:
+        raise ConfigError(f"{len(seats)} seats named for {players} players")
+    for name in set(seats):
+        make_bot(name)
+    return RunSpec(tuple(seats), players, config or default_config(), seed, rotate, log)
 
 
 def run_games(
@@ -178,31 +214,19 @@ def run_games(
     log: bool = False,
 ) -> Iterator[GameRecord]:
     """Play `games` games, yielding each record in game order; `jobs` > 1 spreads them
-    over that many processes (0 means one per core). The arguments are checked at the call,
-    before any game is played, so a refused run has done nothing."""
-    players = players or len(seats)
-    if not 1 <= games <= MAX_GAMES:
-        raise ConfigError(f"play between 1 and {MAX_GAMES:,} games")
-    if log and games > MAX_LOGGED_GAMES:
-        raise ConfigError(f"a log holds at most {MAX_LOGGED_GAMES:,} games")
-    if not 2 <= players <= 4:
-        raise ConfigError(f"Deadweight is for 2 to 4 players, not {players}")
-    if len(seats) > players:
-        raise ConfigError(f"{len(seats)} seats named for {players} players")
-    for name in set(seats):
-        make_bot(name)
+    over that many processes (0 means one per core). envs/ray_backend.py plays the same
+    games on a Ray cluster."""
+    spec = plan_run(games, seats, players, config, seed, rotate=rotate, log=log)
     jobs = jobs or os.cpu_count() or 1
     if not 1 <= jobs <= MAX_JOBS:
         raise ConfigError(f"jobs must be 0 (all cores) to {MAX_JOBS}")
-    spec = RunSpec(tuple(seats), players, config or default_config(), seed, rotate, log)
     return _play_all(spec, games, jobs)
 
 
 def _play_all(spec: RunSpec, games: int, jobs: int) -> Iterator[GameRecord]:
     if jobs == 1 or games == 1:
-        _init_worker(spec)
         for index in range(games):
-            yield _play_index(index)
+            yield play_indexed(spec, index)
         return
     chunk = max(1, min(16, games // (jobs * 8)))
     with Pool(jobs, initializer=_init_worker, initargs=(spec,)) as pool:

@@ -11,32 +11,30 @@ Mariner m belongs to player m when m < number of players, and is neutral otherwi
 from __future__ import annotations
 
 import zlib
-from typing import Any
+from typing import Any, Final
 
 from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.ship import Ship
 
 # What kind of node the game is at (`State.phase`).
-(
-    SETUP_LANTERN,
-    MOVE,
-    PLANK,
-    STATION,
-    TAKE_ITEM,
-    WTP_KEEP,
-    WTP_GIVE,
-    WTP_DROP,
-    FLIP,
-    FLIP_KEEP,
-    FLIP_PICK,
-    LANTERN,
-    LIMIT,
-    EVAC,
-    FORCED_DEPLOY,
-    CHANCE,
-    OVER,
-) = range(17)
-PHASE_NAMES = (
+SETUP_LANTERN: Final = 0
+MOVE: Final = 1
+PLANK: Final = 2
+STATION: Final = 3
+TAKE_ITEM: Final = 4
+WTP_KEEP: Final = 5
+WTP_GIVE: Final = 6
+WTP_DROP: Final = 7
+FLIP: Final = 8
+FLIP_KEEP: Final = 9
+FLIP_PICK: Final = 10
+LANTERN: Final = 11
+LIMIT: Final = 12
+EVAC: Final = 13
+FORCED_DEPLOY: Final = 14
+CHANCE: Final = 15
+OVER: Final = 16
+PHASE_NAMES: Final = (
     "setup_lantern",
     "move",
     "plank",
@@ -57,19 +55,17 @@ PHASE_NAMES = (
 )
 
 # Which chance event is pending (`State.chance`).
-(
-    MARINER_OWNER_ROLL,
-    MARINER_MOVER_ROLL,
-    STEAL_ROLL,
-    DEFEND_ROLL,
-    CHALLENGE_ROLL,
-    HOLD_ROLL,
-    WTP_ROLL,
-    FATE_ROLL,
-    REVEAL_CARD,
-    TIE_DRAW,
-) = range(10)
-CHANCE_NAMES = (
+MARINER_OWNER_ROLL: Final = 0
+MARINER_MOVER_ROLL: Final = 1
+STEAL_ROLL: Final = 2
+DEFEND_ROLL: Final = 3
+CHALLENGE_ROLL: Final = 4
+HOLD_ROLL: Final = 5
+WTP_ROLL: Final = 6
+FATE_ROLL: Final = 7
+REVEAL_CARD: Final = 8
+TIE_DRAW: Final = 9
+CHANCE_NAMES: Final = (
     "mariner_owner_roll",
     "mariner_mover_roll",
     "steal_roll",
@@ -83,16 +79,85 @@ CHANCE_NAMES = (
 )
 
 # The stage of the game (`State.stage`), seed "Game End Condition" and notes §2.1.
-SINKING, EVACUATION, FINAL, ENDED = range(4)
-STAGE_NAMES = ("sinking", "evacuation", "final", "ended")
+SINKING: Final = 0
+EVACUATION: Final = 1
+FINAL: Final = 2
+ENDED: Final = 3
+STAGE_NAMES: Final = ("sinking", "evacuation", "final", "ended")
 
 # Landing flags (`State.landing`).
-LANTERN_HERE, STEAL_DONE, LOOT_DONE = 1, 2, 4
+LANTERN_HERE: Final = 1
+STEAL_DONE: Final = 2
+LOOT_DONE: Final = 4
 
-CHANCE_PLAYER = -1
+CHANCE_PLAYER: Final = -1
 """`current_player` at a chance node (as in OpenSpiel)."""
-TERMINAL_PLAYER = -4
+TERMINAL_PLAYER: Final = -4
 """`current_player` once the game is over."""
+
+
+FIELDS: Final = (
+    "aborted",
+    "active",
+    "boat",
+    "c_attacker",
+    "c_defender",
+    "c_item",
+    "c_resume",
+    "c_roll",
+    "card",
+    "chance",
+    "chests",
+    "crates",
+    "dep",
+    "dep_wall",
+    "discards",
+    "emptied",
+    "end_triggered",
+    "evac_done",
+    "evac_left",
+    "events",
+    "final_queue",
+    "first_block",
+    "first_player",
+    "flip_pending",
+    "flipper",
+    "flooded",
+    "inv",
+    "keep_left",
+    "landing",
+    "lantern",
+    "limit_player",
+    "limit_resume",
+    "mariner_done",
+    "n",
+    "owner",
+    "phase",
+    "pick_skips",
+    "picker",
+    "pile",
+    "pool",
+    "pos",
+    "reveal_resume",
+    "ship",
+    "skip",
+    "stage",
+    "station_mode",
+    "stats",
+    "supply",
+    "take_resume",
+    "taker",
+    "teleport_queue",
+    "top",
+    "traded",
+    "trades_done",
+    "turn",
+    "turns_taken",
+    "victim",
+    "winners",
+    "wtp_won",
+)
+"""Every attribute of a `State`, in one place: its slots, and what `digest` reads."""
 
 
 class State:
@@ -102,67 +167,7 @@ class State:
     by whoever wants them and are not part of the game state: `clone` leaves them off.
     """
 
-    __slots__ = (
-        "aborted",
-        "active",
-        "boat",
-        "c_attacker",
-        "c_defender",
-        "c_item",
-        "c_resume",
-        "c_roll",
-        "card",
-        "chance",
-        "chests",
-        "crates",
-        "dep",
-        "dep_wall",
-        "discards",
-        "emptied",
-        "end_triggered",
-        "evac_done",
-        "evac_left",
-        "events",
-        "final_queue",
-        "first_block",
-        "first_player",
-        "flip_pending",
-        "flipper",
-        "flooded",
-        "inv",
-        "keep_left",
-        "landing",
-        "lantern",
-        "limit_player",
-        "limit_resume",
-        "mariner_done",
-        "n",
-        "owner",
-        "phase",
-        "pick_skips",
-        "picker",
-        "pile",
-        "pool",
-        "pos",
-        "reveal_resume",
-        "ship",
-        "skip",
-        "stage",
-        "station_mode",
-        "stats",
-        "supply",
-        "take_resume",
-        "taker",
-        "teleport_queue",
-        "top",
-        "traded",
-        "trades_done",
-        "turn",
-        "turns_taken",
-        "victim",
-        "winners",
-        "wtp_won",
-    )
+    __slots__ = FIELDS
 
     def __init__(self, ship: Ship, players: int) -> None:
         self.ship = ship
@@ -257,9 +262,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy of the game state (observers are not copied)."""
-        new = State.__new__(State)
-        new.ship = self.ship
-        new.n = self.n
+        new = State(self.ship, self.n)  # a compiled State is made only by its constructor
         new.pos = self.pos[:]
         new.inv = self.inv[:]
         new.card = self.card[:]
@@ -318,6 +321,11 @@ class State:
         new.events = None
         new.stats = None
         return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """`copy.deepcopy` (how OpenSpiel clones a Python game's state) is `clone`: the
+        ship is shared and read-only, so copying it would only cost time."""
+        return self.clone()
 
     # --- questions the rules and the bots ask -------------------------------------------
 
@@ -379,4 +387,4 @@ def bits(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
-_DIGESTED = tuple(name for name in State.__slots__ if name not in ("ship", "events", "stats"))
+_DIGESTED: Final = tuple(name for name in FIELDS if name not in ("ship", "events", "stats"))

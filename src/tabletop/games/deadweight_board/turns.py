@@ -4,6 +4,8 @@ of the game (seed §Gameplay, §The Lantern, §Game End Condition; notes §2.2 T
 
 from __future__ import annotations
 
+from typing import Final
+
 from tabletop.games.deadweight_board.actions import LANTERN, TIE_WINNER
 from tabletop.games.deadweight_board.board import PLANK_NAMES, PLANKS, behind, space_plank
 from tabletop.games.deadweight_board.effects import from_supply, record, tally
@@ -22,7 +24,7 @@ from tabletop.games.deadweight_board.state import (
     LANTERN as LANTERN_PHASE,
 )
 
-_BEHIND = tuple((behind(space, 1), behind(space, 2)) for space in range(13))
+_BEHIND: Final = tuple((behind(space, 1), behind(space, 2)) for space in range(13))
 
 
 def legal_setup_lantern(s: State) -> list[int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tabletop.dice.source import draw_below
 from tabletop.games.deadweight_board.rules import legal_actions
 from tabletop.games.deadweight_board.state import State
 
@@ -18,4 +19,5 @@ class RandomBot:
         self._random = random.Random(seed)
 
     def choose(self, state: State) -> int:
-        return self._random.choice(legal_actions(state))
+        actions = legal_actions(state)
+        return actions[draw_below(self._random, len(actions))]
