@@ -138,3 +138,13 @@ def test_serve_prints_its_address_and_stops_cleanly_on_sigterm(tmp_path):
             process.kill()
         _, err = process.communicate()
     assert "Traceback" not in err
+
+
+def test_the_gm_renames_and_promotes_from_the_command_line(room, capsys):
+    renamed = run(capsys, "room", "rename", room["gm"], "Ada\x1b[31m<b>", "Ada")
+    assert renamed.code == 0 and "renamed" in renamed.out
+    promoted = run(capsys, "room", "promote", room["gm"], "Ada", "observer", "--json")
+    assert json.loads(promoted.out)["type"] == "ack"
+    assert run(capsys, "room", "roll", room["ada"], "1d6").code == 2  # observers only watch
+    refused = run(capsys, "room", "promote", room["ada"], "GM", "player")
+    assert refused.code == 2 and "only the GM" in refused.err

@@ -224,6 +224,30 @@ def kick_command(
         show_ack(client.kick(name), json_)
 
 
+@app.command("rename")
+def rename_command(
+    link: LinkArg,
+    name: Annotated[str, typer.Argument(help="The member's name now.")],
+    new_name: Annotated[str, typer.Argument(help="Their new name.")],
+    json_: Json = False,
+) -> None:
+    """Give a member another name (the GM)."""
+    with RoomClient(link) as client:
+        show_ack(client.rename(name, new_name), json_)
+
+
+@app.command("promote")
+def promote_command(
+    link: LinkArg,
+    name: Annotated[str, typer.Argument(help="Whose role to change.")],
+    role: Annotated[str, typer.Argument(help="gm, player or observer.")],
+    json_: Json = False,
+) -> None:
+    """Give a member another role (the GM); a room always keeps a GM."""
+    with RoomClient(link) as client:
+        show_ack(client.promote(name, role), json_)
+
+
 @app.command("undo")
 def undo_command(link: LinkArg, json_: Json = False) -> None:
     """Take back the latest action still in force (the GM); the log keeps both."""
