@@ -232,7 +232,7 @@ def rename_command(
     json_: Json = False,
 ) -> None:
     """Give a member another name (the GM)."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.rename(name, new_name), json_)
 
 
@@ -244,7 +244,7 @@ def promote_command(
     json_: Json = False,
 ) -> None:
     """Give a member another role (the GM); a room always keeps a GM."""
-    with RoomClient(link) as client:
+    with _client(link) as client:
         show_ack(client.promote(name, role), json_)
 
 
