@@ -544,11 +544,15 @@ async function collectHidden() {
   if (!page.view || page.view.me.role !== "gm" || page.viewingAs) return;
   const players = page.view.members.filter((m) => m.role === "player");
   const found = [];
-  for (const player of players) {
-    const theirs = await page.room.get(`/as/${player.id}`);
-    for (const item of hiddenPaths(page.view.state, theirs.state)) {
-      if (!found.some((f) => f.path === item.path)) found.push(item);
+  try {
+    for (const player of players) {
+      const theirs = await page.room.get(`/as/${player.id}`);
+      for (const item of hiddenPaths(page.view.state, theirs.state)) {
+        if (!found.some((f) => f.path === item.path)) found.push(item);
+      }
     }
+  } catch {
+    return; // the server is out of reach: the socket's reconnect brings the next refresh
   }
   page.hiddenPaths = found;
   section("gm", gmPanel);
