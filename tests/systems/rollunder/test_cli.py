@@ -80,7 +80,7 @@ def test_damage_rolls_applies_armour_and_reports_critical_damage(capsys):
 def test_damage_on_a_character_sheet_applies_everything(capsys, tmp_path):
     sheet = tmp_path / "ash.json"
     sheet.write_text(hero(health=14).model_dump_json(), encoding="utf-8")
-    data = ok_json(capsys, "damage", "8", "--character", str(sheet), "--seed", "2")
+    data = ok_json(capsys, "damage", "8", "--character", str(sheet), "--seed", "2", "--dry-run")
     assert data["character"]["health"] <= 6 and data["critical"]["injury"]
     text = run(capsys, "rollunder", "damage", "2", "--character", str(sheet)).out
     assert "Ash: health 12 of 14" in text
@@ -132,7 +132,7 @@ def test_ask_refuses_on_end_of_input_or_endless_nonsense_and_changes_nothing(
         assert result.err.splitlines()[-1].startswith("error: ") and words in result.err
         assert "Traceback" not in result.err
     assert Path(sheet).read_text(encoding="utf-8") == before
-    fails(capsys, "damage", "d6", "--ask", words="--ask makes the decisions")
+    fails(capsys, "damage", "d6", "--ask", words="--ask and --dry-run are for a --character")
 
 
 def test_corruption_quick_and_on_a_sheet_with_a_mutation_table(capsys, tmp_path):

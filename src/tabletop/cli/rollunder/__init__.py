@@ -15,9 +15,10 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options, whole_number
 from tabletop.cli.output import console, errors, percent, print_json
+from tabletop.cli.rollunder.characters import character_new, character_show
+from tabletop.cli.scene import DryRun, Scene, open_scene
 from tabletop.dice import DiceSource, dice_source
 from tabletop.session import Event
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
@@ -59,7 +60,6 @@ from tabletop.systems.rollunder.policies import reroll_failures
 from tabletop.systems.rollunder.records import roll_record
 from tabletop.systems.rollunder.resolution import Decision, Policy, no_rerolls
 from tabletop.systems.rollunder.session import SESSION, outcome_of, rules_events
-from tabletop.systems.rollunder.table import RollUnderTable
 from tabletop.tables import load_table
 
 app = typer.Typer(
@@ -69,6 +69,8 @@ app = typer.Typer(
 )
 odds_app = typer.Typer(help="Exact odds, as fractions and percentages.", no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
+character_app = typer.Typer(help="Write characters down and show them.", no_args_is_help=True)
+app.add_typer(character_app, name="character")
 
 Level = Annotated[
     str, typer.Option("--level", help="Challenge level: trivial, challenging or impossible.")
@@ -83,7 +85,8 @@ SheetFile = Annotated[
     Path | None,
     typer.Option(
         "--character",
-        help="A character sheet (JSON or TOML) to apply it all to; --json prints the new sheet.",
+        help="A character sheet (JSON) to apply it all to and save back (--dry-run: only "
+        "look); --json prints the new sheet.",
     ),
 ]
 Ask = Annotated[
@@ -100,6 +103,8 @@ MAX_BAD_ANSWERS = 20
 
 
 add_rule_options(app, RollUnderOptions, "Run the roll-under Core Rules.")
+character_app.command("new")(character_new)
+character_app.command("show")(character_show)
 
 
 def _level(text: str) -> ChallengeLevel:
@@ -110,25 +115,32 @@ def _level(text: str) -> ChallengeLevel:
 
 
 def _played(
-    table: RollUnderTable, intent: Any, dice: DiceSource, policy: Policy = no_rerolls
-) -> tuple[RollUnderTable, list[Event]]:
-    """Play one intent at the table of one, answering each decision it stops for with
+    scene: Scene, intent: Any, dice: DiceSource, policy: Policy = no_rerolls
+) -> list[Event]:
+    """Play one intent at the scene's table, answering each decision it stops for with
     `policy`: the rules' one path, as any client at a shared table takes it."""
-    table, events = play(SESSION, table, intent, dice)
-    while (decision := SESSION.decision(table)) is not None:
-        table, more = play(SESSION, table, Answer(choice=policy(decision)), dice)
-        events += more
-    return table, events
+    events = scene.play(intent, dice)
+    while (decision := SESSION.decision(scene.state)) is not None:
+        events += scene.play(Answer(choice=policy(decision)), dice)
+    return events
 
 
-def _finished(events: list[Event], json: bool, hide: tuple[str, ...] = ()) -> dict[str, Any] | None:
-    """Print a rule played to its end: with --json its outcome and every event (None
-    back); else its events, less the kinds hidden, and the outcome back to show."""
+def _table(options: RollUnderOptions) -> Scene:
+    """An empty table of one under these options."""
+    return Scene(SESSION, SESSION.new(options.model_dump()))
+
+
+def _finished(
+    events: list[Event], json: bool, hide: tuple[str, ...] = (), **extra: Any
+) -> dict[str, Any] | None:
+    """Print a rule played to its end: with --json its outcome, every event and `extra`
+    (None back); else its events, less the kinds hidden, and the outcome back to show."""
     outcome = outcome_of(events)
     assert outcome is not None  # `_played` answers every decision, so the rule ends
     told = rules_events(events)
     if json:
-        print_json({**outcome, "events": [event.model_dump(mode="json") for event in told]})
+        told_json = [event.model_dump(mode="json") for event in told]
+        print_json({**outcome, "events": told_json, **extra})
         return None
     for event in told:
         if event.kind in hide:
@@ -190,8 +202,7 @@ def roll_command(
     )
     rule = validated(ScoreRoll, {"rollers": rollers, "level": _level(level)}, "--score")
     intent = ScoreRollIntent(rollers=rule.rollers, ability=rule.ability, level=rule.level)
-    table = SESSION.new(options.model_dump())
-    _, events = _played(table, intent, dice_source(seed), reroll_failures(rollers, options))
+    events = _played(_table(options), intent, dice_source(seed), reroll_failures(rollers, options))
     outcome = _finished(events, json)
     if outcome is None:
         return
@@ -255,8 +266,7 @@ def contest_command(
         sides=tuple(ContestSide(name=side.name, scores=side.members) for side in contest.sides),
         rolls=contest.rolls,
     )
-    table = SESSION.new(rule_options(ctx, RollUnderOptions).model_dump())
-    _, events = _played(table, intent, dice_source(seed))
+    events = _played(_table(rule_options(ctx, RollUnderOptions)), intent, dice_source(seed))
     outcome = _finished(events, json, hide=("ability_roll", "strength_roll"))
     if outcome is None:
         return
@@ -315,20 +325,25 @@ def _run_on_sheet(
     intent: SufferHitIntent | SufferCorruptionIntent,
     seed: int | None,
     options: RollUnderOptions,
-    json: bool,
-    ask: bool,
+    run: tuple[bool, bool, bool],
     mutation_table: dict[str, Any] | None = None,
 ) -> None:
-    """Seat the sheet as c1 (with the group's mutation table, if given) and play the rule on
-    it: the events, then the new sheet (all of it with --json)."""
+    """Seat the sheet as c1 (with the group's mutation table, if given), play the rule on
+    it and save the sheet back unless `run` (json, ask, dry run) says --dry-run: the
+    events, then the new sheet (all of it with --json)."""
+    json, ask, dry_run = run
+    if path.suffix != ".json" and not dry_run:
+        raise RollUnderDataError(
+            f"{path} is not a .json sheet, and the sheet is saved back as JSON: convert it "
+            f"with `character show {path} --json`, or look without saving with --dry-run"
+        )
     dice = dice_source(seed)
-    table = SESSION.new(options.model_dump())
+    scene = open_scene(SESSION, read_sheet, dice, character=path, options=options)
     if mutation_table is not None:
-        table, _ = play(SESSION, table, SetMutationTable(table=mutation_table), dice)
-    sheet = ImportCharacter(sheet=read_sheet(path).model_dump(mode="json"))
-    table, _ = play(SESSION, table, sheet, dice)
-    _, events = _played(table, intent, dice, ask_at_the_prompt if ask else no_rerolls)
-    outcome = _finished(events, json)
+        scene.play(SetMutationTable(table=mutation_table), dice)
+    events = _played(scene, intent, dice, ask_at_the_prompt if ask else no_rerolls)
+    kept = scene.keep(dry_run)
+    outcome = _finished(events, json, saved=not dry_run)
     if outcome is None:
         return
     after = outcome["character"]
@@ -337,6 +352,8 @@ def _run_on_sheet(
         f"{after['max_health']}, corruption {after['corruption']}, omens {after['omens']}"
         + (f", [red]dead ({escape(after['death'])})[/red]" if after["death"] else "")
     )
+    if kept:
+        console.print(f"[dim]{escape(kept)}[/dim]")
 
 
 def _critical_report(
@@ -417,6 +434,7 @@ def damage_command(
     max_health: MaxHealth = None,
     character: SheetFile = None,
     ask: Ask = False,
+    dry_run: DryRun = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -433,10 +451,10 @@ def damage_command(
         if health is not None or max_health is not None:
             raise RollUnderDataError("--health and --max-health come from the --character sheet")
         intent = SufferHitIntent(character="c1", damage=die.strip(), armour=armour, direct=direct)
-        _run_on_sheet(character, intent, seed, options, json, ask)
+        _run_on_sheet(character, intent, seed, options, (json, ask, dry_run))
         return
-    if ask:
-        raise RollUnderDataError("--ask makes the decisions of a --character sheet")
+    if ask or dry_run:
+        raise RollUnderDataError("--ask and --dry-run are for a --character sheet")
     dice = dice_source(seed)
     record = None
     if isinstance(damage, DamageDice):
@@ -487,6 +505,7 @@ def corruption_command(
     ] = None,
     character: SheetFile = None,
     ask: Ask = False,
+    dry_run: DryRun = False,
     seed: Seed = None,
     json: Json = False,
 ) -> None:
@@ -500,10 +519,10 @@ def corruption_command(
         if total is not None or health is not None or max_health is not None:
             raise RollUnderDataError("--total and health come from the --character sheet")
         intent = SufferCorruptionIntent(character="c1", gain=gain)
-        _run_on_sheet(character, intent, seed, options, json, ask, table)
+        _run_on_sheet(character, intent, seed, options, (json, ask, dry_run), table)
         return
-    if ask:
-        raise RollUnderDataError("--ask makes the decisions of a --character sheet")
+    if ask or dry_run:
+        raise RollUnderDataError("--ask and --dry-run are for a --character sheet")
     if total is None:
         raise RollUnderDataError("give --total (the corruption before this gain) or --character")
     dice = dice_source(seed)
@@ -753,10 +772,11 @@ def showcase(seed: int) -> None:
     console.print(Rule("The d20 roll-under Core Rules: exploding damage and critical damage"))
     ash = {"name": "Ash", "abilities": {"STR": 12, "AGI": 10, "WIT": 9}, "max_health": 14}
     dice = dice_source(seed)
-    table, _ = play(SESSION, SESSION.new(), ImportCharacter(sheet=ash | {"health": 14}), dice)
+    scene = _table(RollUnderOptions())
+    scene.play(ImportCharacter(sheet=ash | {"health": 14}), dice)
     console.print("Ash (health 14, armour 1) takes three d8 hits that explode on an 8:")
     for _ in range(3):
-        table, events = _played(table, SufferHitIntent(character="c1", damage="d8", armour=1), dice)
+        events = _played(scene, SufferHitIntent(character="c1", damage="d8", armour=1), dice)
         _finished(events, json=False)
     odds = damage_odds(DamageDice(sides=8), 1, exact_up_to=14)
     critical = odds.critical(14, 14)
