@@ -127,7 +127,7 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
 
 GRUE = (
     '{"name": "Grue", "abilities": {"STR": 13, "AGI": 9, "WIT": 7}, "max_health": 19,'
-    ' "health": 19, "mutations": ["third eye qz"]}'
+    ' "health": 19, "omens": 1, "max_omens": 1, "mutations": ["third eye qz"]}'
 )
 """The GM's secret character: its mutation is a marker no player's page may receive."""
 
@@ -184,7 +184,20 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     expect(gm.page.locator(grue)).to_contain_text("third eye qz")
     expect(ada.page.locator(grue)).to_contain_text("hidden: a sheet the GM keeps secret")
     expect(ada.page.locator("#log .entry", has_text="kept secret").first).to_be_visible()
+    # The GM rolls for Grue: the decision on his omen is the GM's alone; Ada's page shows
+    # only that a roll is waiting, with no results and no answers.
+    step(gm, lambda: submit(offer(gm, "an ability roll", grue), Ability="STR"))
+    synced(gm, ada)
+    expect(gm.page.locator("section.decision .results li")).to_have_count(1)
+    expect(ada.page.locator("section.decision h2")).to_have_text("A roll is waiting")
+    expect(ada.page.locator("section.decision")).to_contain_text("hidden: ")
+    expect(ada.page.locator("section.decision button")).to_have_count(0)
+    step(gm, gm.page.locator(".decision button", has_text="keep 1").click)
+    synced(gm, ada)
+    expect(ada.page.locator("section.decision")).to_have_count(0)
     received = ada.received()
     assert ada.frames and "third eye qz" not in received and "15 of 19" not in received
+    assert "Grue's STR roll" not in received and "against STR 13" not in received
+    assert "against STR 13" in gm.received()
     assert "third eye qz" in gm.received()
     assert not (gm.errors or ada.errors)
