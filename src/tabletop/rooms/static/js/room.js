@@ -550,7 +550,12 @@ async function collectHidden() {
   const players = page.view.members.filter((m) => m.role === "player");
   const found = [];
   for (const player of players) {
-    const theirs = await page.room.get(`/as/${player.id}`);
+    let theirs;
+    try {
+      theirs = await page.room.get(`/as/${player.id}`);
+    } catch {
+      return; // the server is out of reach: the socket's reconnect brings the next refresh
+    }
     for (const item of hiddenPaths(page.view.state, theirs.state)) {
       if (!found.some((f) => f.path === item.path)) found.push(item);
     }
