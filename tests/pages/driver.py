@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 PHONE = {"width": 360, "height": 780}
@@ -125,3 +126,28 @@ def step(person: Seat, click: Any) -> None:
     before = int(person.page.locator("body").get_attribute("data-head") or 0)
     click()
     expect(person.page.locator("body")).not_to_have_attribute("data-head", str(before))
+
+
+WIDEST = """[...document.querySelectorAll('body *')]
+  .filter(el => el.getBoundingClientRect().right > innerWidth + 1)
+  .slice(0, 5)
+  .map(el => el.tagName + '.' + el.className + ' ' + el.getBoundingClientRect().right)"""
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+
+
+def fits(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    wide = page.evaluate(WIDEST)
+    assert width <= PHONE["width"], f"{page.url}: {width} px wide on a phone, by {wide}"
+
+
+def accessible(page: Page) -> None:
+    """axe-core's WCAG 2.1 A/AA and best-practice rules, open details included."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    found = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+    problems = [
+        f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in found.response["violations"]
+    ]
+    assert not problems, "\n".join(problems)

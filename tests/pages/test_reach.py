@@ -3,34 +3,9 @@ axe-playwright-python, no network) finds no violation of roles, names and labels
 
 from __future__ import annotations
 
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.pages.driver import PHONE, join, live, offer, open_room, seat, submit
-
-WIDEST = """[...document.querySelectorAll('body *')]
-  .filter(el => el.getBoundingClientRect().right > innerWidth + 1)
-  .slice(0, 5)
-  .map(el => el.tagName + '.' + el.className + ' ' + el.getBoundingClientRect().right)"""
-
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
-
-
-def fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    wide = page.evaluate(WIDEST)
-    assert width <= PHONE["width"], f"{page.url}: {width} px wide on a phone, by {wide}"
-
-
-def accessible(page: Page) -> None:
-    """axe-core's WCAG 2.1 A/AA and best-practice rules, open details included."""
-    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-    found = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
-    problems = [
-        f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in found.response["violations"]
-    ]
-    assert not problems, "\n".join(problems)
+from tests.pages.driver import PHONE, accessible, fits, join, live, offer, open_room, seat, submit
 
 
 def test_every_page_fits_a_phone_and_passes_the_accessibility_check(browser, server):

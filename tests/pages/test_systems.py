@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 
 from tests.pages.driver import (
     PHONE,
+    accessible,
+    fits,
     join,
     offer,
     open_room,
@@ -120,4 +122,82 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
     step(ada, lambda: submit(offer(ada, "check an ability", cora), Ability="wits"))
     synced(ada, gm)
     expect(gm.page.locator("#log .entry", has_text="wits").first).to_be_visible()
+    assert not (gm.errors or ada.errors)
+
+
+GRUE = (
+    '{"name": "Grue", "abilities": {"STR": 13, "AGI": 9, "WIT": 7}, "max_health": 19,'
+    ' "health": 19, "omens": 1, "max_omens": 1, "mutations": ["third eye qz"]}'
+)
+"""The GM's secret character: its mutation is a marker no player's page may receive."""
+
+
+def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(browser, server):
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, "rollunder")
+    join(ada, invites["player"], "Ada")
+    form = offer(ada, "write down a character's scores")
+    form.locator("details.more summary").click()
+    submit(form, Name="Ash", **{"Max health": "10", "Omens": "1"})
+    expect(gm.page.locator("article.card h3", has_text="Ash")).to_be_visible()
+    submit(offer(gm, "bring a saved sheet"), **{"Sheet (JSON)": GRUE, "Secret": True})
+    expect(gm.page.locator("article.card")).to_have_count(2)
+    synced(gm, ada)
+    expect(ada.page.locator("article.card")).to_have_count(2)
+
+    # Ada rolls AGI from Ash's card; with an omen left she may keep the d20 or spend the
+    # omen on a re-roll (CR-A10), a choice put to her (CR-S03): both pages show the results
+    # so far, hers the answers; on her phone the decision fits and is labelled.
+    ash = "article.card:has-text('Ash')"
+    step(ada, lambda: submit(offer(ada, "an ability roll", ash), Ability="AGI"))
+    synced(ada, gm)
+    for person in (gm, ada):
+        panel = person.page.locator("section.decision")
+        expect(panel.locator(".results li")).to_have_count(1)
+        expect(panel.locator(".status-line")).to_have_text("Ash decides")
+    expect(ada.page.locator(".decision button")).to_have_text(["keep 1", "reroll Ash"])
+    fits(ada.page)
+    accessible(ada.page)
+    step(ada, ada.page.locator(".decision button", has_text="reroll Ash").click)
+    synced(ada, gm)
+    expect(ada.page.locator("section.decision .results li")).to_have_count(2)
+    expect(ada.page.locator(".decision button")).to_have_text(["keep 1", "keep 2"])
+    step(ada, ada.page.locator(".decision button", has_text="keep 2").click)
+    synced(ada, gm)
+    for person in (gm, ada):
+        expect(person.page.locator("section.decision")).to_have_count(0)
+        outcome = person.page.locator("#log .entry", has_text=re.compile("the roll (passes|fails)"))
+        expect(outcome.first).to_be_visible()
+        expect(person.page.locator(ash)).to_contain_text("Omens0 of 1")
+
+    # The GM deals Ash a hit of 3 with no armour: health 10 drops to 7 (CR-M14, CR-M15).
+    step(gm, lambda: submit(offer(gm, "take a hit", ash), Damage="3"))
+    synced(gm, ada)
+    expect(ada.page.locator(ash)).to_contain_text("Health7 of 10")
+
+    # Grue's sheet stays on the server (CR-S04): Ada's page shows his name and that it is
+    # hidden, and a hit on him reaches her only as a hint.
+    grue = "article.card:has-text('Grue')"
+    step(gm, lambda: submit(offer(gm, "take a hit", grue), Damage="4"))
+    synced(gm, ada)
+    expect(gm.page.locator(grue)).to_contain_text("Health15 of 19")
+    expect(gm.page.locator(grue)).to_contain_text("third eye qz")
+    expect(ada.page.locator(grue)).to_contain_text("hidden: a sheet the GM keeps secret")
+    expect(ada.page.locator("#log .entry", has_text="kept secret").first).to_be_visible()
+    # The GM rolls for Grue: the decision on his omen is the GM's alone; Ada's page shows
+    # only that a roll is waiting, with no results and no answers.
+    step(gm, lambda: submit(offer(gm, "an ability roll", grue), Ability="STR"))
+    synced(gm, ada)
+    expect(gm.page.locator("section.decision .results li")).to_have_count(1)
+    expect(ada.page.locator("section.decision h2")).to_have_text("A roll is waiting")
+    expect(ada.page.locator("section.decision")).to_contain_text("hidden: ")
+    expect(ada.page.locator("section.decision button")).to_have_count(0)
+    step(gm, gm.page.locator(".decision button", has_text="keep 1").click)
+    synced(gm, ada)
+    expect(ada.page.locator("section.decision")).to_have_count(0)
+    received = ada.received()
+    assert ada.frames and "third eye qz" not in received and "15 of 19" not in received
+    assert "Grue's STR roll" not in received and "against STR 13" not in received
+    assert "against STR 13" in gm.received()
+    assert "third eye qz" in gm.received()
     assert not (gm.errors or ada.errors)

@@ -1,6 +1,6 @@
 // Each system's play panel: what the table watches during play (the Dead Weight re-roll
 // exchange with the advisor's odds, trackers, the 2d6 AP fight, the Constitution
-// initiative order), drawn from the member's view; choices go through `send`.
+// initiative order, a roll-under rule's open decision), drawn from the member's view; choices go through `send`.
 
 import { h, percent } from "./dom.js";
 import { describeIntent } from "./forms.js";
@@ -162,14 +162,39 @@ function initiativePanel(ctx) {
   );
 }
 
+function decisionPanel(ctx) {
+  // The roll-under rule waiting for an answer: every result so far, who decides, and for
+  // them the answers (keep a result, spend an omen on a re-roll, a death save...).
+  const pending = ctx.view.state.pending;
+  if (!pending) return null;
+  const decision = pending.decision;
+  const title = h("h2", { id: "decision-title", text: decision.hidden ? "A roll is waiting" : decision.purpose });
+  if (decision.hidden) {
+    return h("section", { class: "panel decision", "aria-labelledby": "decision-title" }, title, h("p", { class: "hidden-value", text: `hidden: ${decision.hidden}` }));
+  }
+  const answers = ctx.offers.filter((o) => o.kind === "answer" && o.intents.length);
+  return h(
+    "section",
+    { class: "panel decision", "aria-labelledby": "decision-title" },
+    title,
+    decision.results.length
+      ? h("ol", { class: "plain results", "aria-label": "the results so far" }, decision.results.map((r, i) => h("li", {}, `result ${i + 1}: `, h("strong", { text: String(r.total) }), ` (${r.line})`)))
+      : null,
+    h("p", { class: "status-line", text: `${decision.chooser} decides${pending.mode !== "public" ? ` · ${pending.mode} roll` : ""}` }),
+    answers.length ? answers.map((o) => ctx.forms.buttons(o, ctx.send)) : h("p", { class: "hint", text: "waiting for their answer" }),
+  );
+}
+
 const PANELS = {
   "dead-weight": [exchangePanel, trackersPanel],
   ap2d6: [apFightPanel],
   constitution: [initiativePanel],
+  rollunder: [decisionPanel],
 };
 
 export const HANDLED = {
   "dead-weight": new Set(["reroll", "pass", "dauntless"]),
+  rollunder: new Set(["answer"]),
 };
 // Offer kinds a system's panel shows itself (with the advisor's odds), not the list.
 

@@ -192,7 +192,7 @@ async function refreshPresence() {
 function labelOf(key, value) {
   if (!page.view || typeof value !== "string") return String(value);
   const character = (page.view.state.characters || []).find((c) => c.id === value);
-  if (character) return character.sheet.name || value;
+  if (character) return character.name || character.sheet.name || value;
   const member = page.view.members.find((m) => m.id === value);
   return member ? member.name : value;
 }
@@ -380,7 +380,12 @@ function charactersPanel() {
 }
 
 function characterCard(character) {
+  // A sheet the server keeps from this member shows only its public name and that mark.
   const sheet = character.sheet;
+  const name = character.name || sheet.name || character.id;
+  if (sheet.hidden) {
+    return h("article", { class: "card", "aria-labelledby": `char-${character.id}` }, h("h3", { id: `char-${character.id}`, text: name }), h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }), sheetTree(sheet));
+  }
   const own = page.offers.filter((o) => {
     const field = characterField(o);
     return field && o.fields[field].values.includes(character.id);
@@ -388,12 +393,12 @@ function characterCard(character) {
   return h(
     "article",
     { class: "card", "aria-labelledby": `char-${character.id}` },
-    h("h3", { id: `char-${character.id}`, text: sheet.name || character.id }),
+    h("h3", { id: `char-${character.id}`, text: name }),
     h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }),
     headline(page.system, sheet),
     own.length ? h("div", { class: "sheet-actions" }, own.map((o) => offerBlock(o, { [characterField(o)]: character.id }))) : null,
     h("details", { "data-key": `sheet-${character.id}` }, h("summary", { text: "the whole sheet" }), sheetTree(sheet)),
-    h("button", { type: "button", class: "quiet", onclick: () => download(`${(sheet.name || character.id).replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" }),
+    h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" }),
   );
 }
 
@@ -544,15 +549,16 @@ async function collectHidden() {
   if (!page.view || page.view.me.role !== "gm" || page.viewingAs) return;
   const players = page.view.members.filter((m) => m.role === "player");
   const found = [];
-  try {
-    for (const player of players) {
-      const theirs = await page.room.get(`/as/${player.id}`);
-      for (const item of hiddenPaths(page.view.state, theirs.state)) {
-        if (!found.some((f) => f.path === item.path)) found.push(item);
-      }
+  for (const player of players) {
+    let theirs;
+    try {
+      theirs = await page.room.get(`/as/${player.id}`);
+    } catch {
+      return; // the server is out of reach: the socket's reconnect brings the next refresh
     }
-  } catch {
-    return; // the server is out of reach: the socket's reconnect brings the next refresh
+    for (const item of hiddenPaths(page.view.state, theirs.state)) {
+      if (!found.some((f) => f.path === item.path)) found.push(item);
+    }
   }
   page.hiddenPaths = found;
   section("gm", gmPanel);

@@ -84,6 +84,17 @@ const HEADLINES = {
       ["State", sheet.dead ? "dead" : sheet.standing ? "standing" : "down"],
     ]),
   ],
+  rollunder: (sheet) => [
+    stats([
+      ["Health", `${sheet.health} of ${sheet.max_health}`],
+      ["Omens", `${sheet.omens} of ${sheet.max_omens}`],
+      ["Abilities", Object.entries(sheet.abilities || {}).map(([k, v]) => `${k} ${v}`).join(", ")],
+      ["Corruption", sheet.corruption || null],
+      ["Injuries", (sheet.injuries || []).map((i) => i.trait).join(", ")],
+      ["Mutations", (sheet.mutations || []).join(", ")],
+      ["State", sheet.death ? `dead (${sheet.death})` : sheet.health === 0 || Object.values(sheet.abilities || {}).includes(0) ? "at death's door" : sheet.incapacitated ? "incapacitated" : null],
+    ]),
+  ],
 };
 
 export function headline(system, sheet) {
