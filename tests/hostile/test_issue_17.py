@@ -7,6 +7,7 @@ import io
 import json
 import os
 import pty
+import signal
 import subprocess
 import sys
 import time
@@ -303,3 +304,41 @@ def test_a_leading_minus_is_a_dice_expression_not_an_option(argv):
     outcome = run(argv)
     check(outcome)
     assert outcome.code == 0 and "-1d4" in outcome.out
+
+
+# -- stopping a simulation on many processes -------------------------------------------------
+
+
+def _simulating() -> subprocess.Popen[str]:
+    """A long simulation on two worker processes, in a process group of its own (as a
+    terminal runs a command), once its workers are playing."""
+    command = [sys.executable, "-c", PROGRAM, "deadweight-board", "simulate", "--games",
+               "1000000", "--seats", "random,random", "--jobs", "2"]  # fmt: skip
+    started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)  # fmt: skip
+    time.sleep(3)
+    return started
+
+
+def _left_behind(group: int) -> list[str]:
+    found = subprocess.run(["pgrep", "-g", str(group)], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+@pytest.mark.parametrize(
+    ("signal_to", "code", "line"),
+    [("group", 130, "error: interrupted"), ("parent", 143, "error: terminated")],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_stopping_simulate_on_many_jobs_is_one_line_and_leaves_no_worker(signal_to, code, line):
+    # was: Ctrl-C printed a traceback from every worker; SIGTERM left workers behind
+    started = _simulating()
+    if signal_to == "group":
+        os.killpg(started.pid, signal.SIGINT)  # what Ctrl-C at a terminal does
+    else:
+        started.send_signal(signal.SIGTERM)
+    _, err = started.communicate(timeout=30)
+    assert started.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines() == [line]
+    time.sleep(0.5)
+    assert _left_behind(started.pid) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import io
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -66,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             # Bytes that are not UTF-8 typed at a prompt read as U+FFFD, an answer that is
             # asked again; a terminal that cannot show → gets ?. Neither is a crash.
             stream.reconfigure(errors="replace")
+    # SIGTERM unwinds like Ctrl-C, so worker pools and files are closed on the way out.
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         args = list(argv) if argv is not None else None
         result = _command().main(args=args, standalone_mode=False)
@@ -78,7 +81,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     except typer.Abort:
         fail("aborted", 1)
     except KeyboardInterrupt:
-        fail("interrupted", 130)
+        fail("interrupted", INTERRUPTED)
+    except Terminated:
+        fail("terminated", 143)
     except RecursionError:
         fail("the input is nested too deeply to handle")
     except ValidationError as problem:  # a value from the command line that a model refuses
@@ -89,5 +94,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         problem = f"{type(error).__name__}: {error}"[:100]
         fail(f"internal error ({problem}); set TABLETOP_DEBUG=1 for details", 1)
     else:
+        if result == INTERRUPTED:  # Typer turns Ctrl-C inside a command into this status
+            fail("interrupted", INTERRUPTED)
         if isinstance(result, int) and result:
             sys.exit(result)
+
+
+INTERRUPTED = 130
+"""The status of a command stopped by Ctrl-C (128 + SIGINT)."""
+
+
+class Terminated(Exception):
+    """SIGTERM arrived: stop as Ctrl-C does, with the status a killed command has."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated

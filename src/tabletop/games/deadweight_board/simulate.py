@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import statistics
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -159,8 +160,12 @@ _SPEC: RunSpec | None = None
 
 
 def _init_worker(spec: RunSpec) -> None:
+    """Each worker leaves Ctrl-C to the parent, which stops the whole pool, and ends
+    quietly when the pool terminates it."""
     global _SPEC
     _SPEC = spec
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _play_index(index: int) -> GameRecord:
