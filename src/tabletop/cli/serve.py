@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -53,4 +54,7 @@ def serve_command(
         ws_max_size=MAX_MESSAGE,
         lifespan="on",
     )
+    # uvicorn shuts down gracefully on SIGTERM and then re-raises it: let that end the
+    # process as SIGTERM does, rather than the command line's one-line "terminated".
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     uvicorn.Server(config).run()
