@@ -43,6 +43,14 @@ DryRun = Annotated[bool, typer.Option("--dry-run", help="Play it and show it, bu
 Out = Annotated[Path | None, typer.Option("--out", help="Also save the sheet here (JSON).")]
 
 
+def show_sheet(sheet: BaseModel, view: Callable[[Any], RenderableType], as_json: bool) -> None:
+    """A sheet for programs (its JSON) or for people (the system's own view of it)."""
+    if as_json:
+        print_json(sheet.model_dump(mode="json"))
+    else:
+        console.print(view(sheet))
+
+
 def save_sheet(path: Path, sheet: BaseModel) -> None:
     """Write a sheet all or nothing, as `character show` and `--character` read it."""
     write_text_file(path, sheet.model_dump_json(indent=2) + "\n")

@@ -13,8 +13,7 @@ import typer
 from tabletop.cli.ap2d6.character import sheet_table
 from tabletop.cli.ap2d6.common import event_json
 from tabletop.cli.options import Json, Seed
-from tabletop.cli.output import console, print_json
-from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, change_sheet
+from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, change_sheet, show_sheet
 from tabletop.systems.ap2d6.encumbrance import ItemKind, load_bags
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.session import SESSION
@@ -28,11 +27,7 @@ def show_command(
     json: Json = False,
 ) -> None:
     """Show a saved character sheet (it is checked as it is read)."""
-    character = read_sheet(file)
-    if json:
-        print_json(character.model_dump(mode="json"))
-        return
-    console.print(sheet_table(character))
+    show_sheet(read_sheet(file), sheet_table, json)
 
 
 change = partial(change_sheet, SESSION, read_sheet, sheet_table, event_json=event_json)

@@ -25,6 +25,7 @@ from tabletop.cli.scene import (
     Who,
     change_sheet,
     save_sheet,
+    show_sheet,
 )
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import InputEndedError
@@ -90,11 +91,7 @@ def character_show(
     json: Json = False,
 ) -> None:
     """Show a saved character sheet (it is checked as it is read)."""
-    character = read_sheet(file)
-    if json:
-        print_json(character.model_dump(mode="json"))
-        return
-    print_sheet(character)
+    show_sheet(read_sheet(file), sheet_view, json)
 
 
 def roll_up(

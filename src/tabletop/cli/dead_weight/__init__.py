@@ -17,7 +17,16 @@ from tabletop.cli.dead_weight.render import advice_table, describe, dice_line, o
 from tabletop.cli.local import play
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options, whole_number
 from tabletop.cli.output import console, notes, print_json, print_roll
-from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Out, Who, open_scene, save_sheet
+from tabletop.cli.scene import (
+    CampaignFile,
+    CharacterFile,
+    DryRun,
+    Out,
+    Who,
+    open_scene,
+    save_sheet,
+    show_sheet,
+)
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import InputEndedError, TabletopError
 from tabletop.session import MAX_NAME, Event
@@ -156,11 +165,7 @@ def character_show(
     json_out: Json = False,
 ) -> None:
     """Show a saved character sheet (it is checked as it is read)."""
-    character = read_sheet(file)
-    if json_out:
-        print_json(character.model_dump(mode="json"))
-        return
-    console.print(sheet(character))
+    show_sheet(read_sheet(file), sheet, json_out)
 
 
 def _guided(

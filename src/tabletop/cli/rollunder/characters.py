@@ -15,7 +15,7 @@ from rich.text import Text
 from tabletop.cli.local import play
 from tabletop.cli.options import Json, rule_options, whole_number
 from tabletop.cli.output import console, print_json
-from tabletop.cli.scene import Out, save_sheet
+from tabletop.cli.scene import Out, save_sheet, show_sheet
 from tabletop.dice import dice_source
 from tabletop.systems.rollunder.character import (
     MAX_HEALTH,
@@ -106,11 +106,7 @@ def character_show(
     json: Json = False,
 ) -> None:
     """Show a saved character sheet (it is checked as it is read)."""
-    character = read_sheet(file)
-    if json:
-        print_json(character.model_dump(mode="json"))
-        return
-    console.print(sheet_view(character))
+    show_sheet(read_sheet(file), sheet_view, json)
 
 
 def sheet_view(character: Character) -> Group:
