@@ -8,10 +8,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-import typer
 
-from tabletop.cli.app import app
-from tests.hostile.harness import check, run
+from tests.hostile.harness import check, command_tree, run
 from tests.systems.rollunder.helpers import hero
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -60,12 +58,8 @@ def help_examples() -> list[list[str]]:
     """Each `e.g. …` in a parameter's help, as a command line for that command."""
     found: list[list[str]] = []
 
-    def walk(command: object, path: list[str]) -> None:
-        if hasattr(command, "commands"):
-            for name, sub in command.commands.items():  # type: ignore[attr-defined]
-                walk(sub, [*path, name])
-            return
-        for param in command.params:  # type: ignore[attr-defined]
+    for path, command in command_tree().items():
+        for param in command.params:
             shown = re.search(r"e\.g\. (.+?)(?: \(|\.?$)", param.help or "")
             if shown is None or path[0] in NOT_RUN:
                 continue
@@ -76,8 +70,6 @@ def help_examples() -> list[list[str]]:
             context = HELP_CONTEXT.get((*path, param.opts[0]), [])
             given = shlex.split(example) if example.startswith("-") else [param.opts[0], example]
             found.append([*path, *context, *given])
-
-    walk(typer.main.get_command(app), [])
     return found
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import io
 import json
 import signal
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import typer
 from hypothesis import strategies as st
+from typer.core import TyperGroup
 
 from tabletop.cli.app import MAX_ERROR_CHARS, app, main
 
@@ -149,27 +151,39 @@ class Hang(BaseException):
     """A command ran past `TIME_BOUND` (a BaseException, so no handler can swallow it)."""
 
 
+CommandPath = tuple[str, ...]
+"""A command's path of names: ("dead-weight", "test")."""
+
+
+@functools.cache
+def command_tree() -> dict[CommandPath, typing.Any]:
+    """Every leaf command of the app by its path, loading each lazy group as a user would."""
+
+    def walk(
+        command: typing.Any, path: tuple[str, ...]
+    ) -> Iterator[tuple[tuple[str, ...], typing.Any]]:
+        if not isinstance(command, TyperGroup):
+            yield path, command
+            return
+        context = typer.Context(command)
+        for name in command.list_commands(context):
+            yield from walk(command.get_command(context, name), (*path, name))
+
+    return dict(walk(typer.main.get_command(app), ()))
+
+
 def commands() -> list[tuple[str, ...]]:
     """Every leaf command of the app, as its path, less the `EXCLUDED` groups."""
-    found: list[tuple[str, ...]] = []
-
-    def walk(command: typing.Any, path: tuple[str, ...]) -> None:
-        if hasattr(command, "commands"):
-            for name, sub in command.commands.items():
-                walk(sub, (*path, name))
-        elif not any(path[: len(prefix)] == prefix for prefix in EXCLUDED):
-            found.append(path)
-
-    walk(typer.main.get_command(app), ())
-    return found
+    return [
+        path
+        for path in command_tree()
+        if not any(path[: len(prefix)] == prefix for prefix in EXCLUDED)
+    ]
 
 
 def parameters(path: tuple[str, ...]) -> list[typing.Any]:
     """The click parameters of the command at `path`."""
-    command: typing.Any = typer.main.get_command(app)
-    for name in path:
-        command = command.commands[name]
-    return list(command.params)
+    return list(command_tree()[path].params)
 
 
 def arguments(path: tuple[str, ...], files: dict[str, Path]) -> st.SearchStrategy[list[str]]:

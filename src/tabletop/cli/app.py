@@ -13,15 +13,41 @@ from typing import Any
 import typer
 from pydantic import ValidationError
 from rich.markup import escape
+from typer.core import TyperGroup
 
-from tabletop.cli import campaign, dice, rooms, serve, showcase, tables
+from tabletop.cli import dice, serve, showcase
 from tabletop.cli.output import errors
 from tabletop.errors import TabletopError
 from tabletop.session import first_problem
 from tabletop.systems.registry import SYSTEMS, load
 
+GROUPS = {
+    "table": "tabletop.cli.tables:app",
+    "campaign": "tabletop.cli.campaign:app",
+    "room": "tabletop.cli.rooms:app",
+    **{system.name: system.cli_path for system in SYSTEMS if system.cli_path},
+}
+"""Command groups by name, as `module:app`: each is imported only when its name is typed, so
+`tabletop roll` does not load every system's rules."""
+
+
+class LazyGroup(TyperGroup):
+    """The root command: its own commands, then `GROUPS`, each loaded on first use."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        return [*super().list_commands(ctx), *GROUPS]
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        if cmd_name not in GROUPS:
+            return super().get_command(ctx, cmd_name)
+        holder = typer.Typer(add_completion=False)  # built as `add_typer` would build it
+        holder.add_typer(load(GROUPS[cmd_name]), name=cmd_name)
+        return typer.main.get_command(holder).get_command(ctx, cmd_name)  # type: ignore[attr-defined]
+
+
 app = typer.Typer(
     name="tabletop",
+    cls=LazyGroup,
     help="Run tabletop game systems exactly as their rules describe: dice, odds, rules, games.",
     no_args_is_help=True,
     add_completion=False,
@@ -30,14 +56,8 @@ app = typer.Typer(
 )
 app.command("roll", context_settings={"ignore_unknown_options": True})(dice.roll_command)
 app.command("odds", context_settings={"ignore_unknown_options": True})(dice.odds_command)
-app.add_typer(tables.app, name="table")
-app.add_typer(campaign.app, name="campaign")
 app.command("showcase")(showcase.showcase_command)
 app.command("serve")(serve.serve_command)
-app.add_typer(rooms.app, name="room")
-for system in SYSTEMS:
-    if system.cli_path:
-        app.add_typer(load(system.cli_path), name=system.name)
 
 USAGE_EXIT = 2
 
