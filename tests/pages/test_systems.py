@@ -67,7 +67,10 @@ def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, ser
     expect(gm.page.locator("article.card")).to_have_count(2)
 
     # The GM starts the fight and its first round; the AP tracker shows on every page.
-    submit(offer(gm, "start a fight"), Characters="c1, c2")
+    form = offer(gm, "start a fight")
+    form.get_by_label("Ayla").check()
+    form.get_by_label("Bren").check()
+    submit(form)
     step(gm, lambda: submit(offer(gm, "start the next round")))
     synced(gm, ada, bo)
     for person in (gm, ada, bo):

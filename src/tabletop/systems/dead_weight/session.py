@@ -531,12 +531,18 @@ class DeadWeightSession(Session[DeadWeightTable]):
         found: list[Offer] = []
         if not state.testing:
             found += [
-                offer("npc-test", "test for an NPC", npc=Choice(help="name, level", example={})),
+                offer(
+                    "npc-test",
+                    "test for an NPC",
+                    npc=Choice(help="its name and level (the score it tests with)", example={}),
+                ),
                 offer(
                     "opposed-test",
                     "an opposed test between two sides",
-                    first=Choice(help="a character id or an NPC, and the test", example={}),
-                    second=Choice(help="the other side", example={}),
+                    first=Choice(
+                        help="a character, or (none) and an NPC; then what it tests", example={}
+                    ),
+                    second=Choice(help="the other side, the same way", example={}),
                 ),
             ]
         if len(state.trackers) < MAX_TRACKERS:

@@ -91,7 +91,7 @@ function showJoin(who) {
 
 async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
-  page.forms = new FormMaker(schema, labelOf, page.drafts);
+  page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus });
   page.live.start();
@@ -193,8 +193,21 @@ function labelOf(key, value) {
   if (!page.view || typeof value !== "string") return String(value);
   const character = (page.view.state.characters || []).find((c) => c.id === value);
   if (character) return character.name || character.sheet.name || value;
+  const combatant = (page.view.state.fight?.combatants || []).find((c) => c.id === value);
+  if (combatant) return combatant.name;
   const member = page.view.members.find((m) => m.id === value);
   return member ? member.name : value;
+}
+
+const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers", "helper_effort"]);
+const COMBATANT_NAMES = new Set(["id", "attacker", "target", "other_target", "shooter", "commander", "followers"]);
+
+function knownValues(name) {
+  // The ids a field names that the room holds now: its characters, a fight's combatants.
+  const state = page.view ? page.view.state : {};
+  if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
+  if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
+  return null;
 }
 
 function memberName(id) {
