@@ -535,6 +535,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
                     "npc-test",
                     "test for an NPC",
                     npc=Choice(help="its name and level (the score it tests with)", example={}),
+                    setup=Choice(help="what it tests, with advantage, disadvantage, …", example={}),
                 ),
                 offer(
                     "opposed-test",
@@ -873,6 +874,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return None
         shown = exchange.model_dump(mode="json")
         shown["finished"] = exchange.finished
+        if exchange.opposed is not None:
+            shown["opposed"]["current"] = exchange.opposed.current
         return shown
 
     def advice(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:

@@ -14,37 +14,52 @@ const OUTCOMES = [
 ];
 
 function exchangePanel(ctx) {
+  // The test under way, or both sides of an opposed test, die by die.
   const exchange = ctx.view.state.exchange;
   if (!exchange) return null;
-  const test = exchange.opposed ? exchange.opposed.tests[exchange.opposed.current] : exchange.test;
-  const roller = exchange.rollers[exchange.opposed ? exchange.opposed.current : 0];
-  const who = roller ? ctx.character(roller) : test.roller?.name || "an NPC";
-  const dice = h(
+  const opposed = exchange.opposed;
+  const tests = opposed ? opposed.tests : [exchange.test];
+  const current = opposed ? opposed.current : 0;
+  const names = tests.map((test, i) => (exchange.rollers[i] ? ctx.character(exchange.rollers[i]) : test.roller?.name || "an NPC"));
+  const test = tests[current];
+  const status = exchange.finished
+    ? opposed
+      ? `judged: ${opposed.winner === null || opposed.winner === undefined ? "a draw" : `${names[opposed.winner]} wins`} after ${opposed.round} round${opposed.round > 1 ? "s" : ""}`
+      : `judged: ${test.verdict ? String(test.verdict).replace(/_/g, " ") : "done"}${test.fatigue ? ", with fatigue" : ""}`
+    : `${test.turn === "gm" ? "the GM" : `${names[current]}'s player`} chooses (${test.phase})`;
+  const budgets = Object.entries(test.budgets || {})
+    .filter(([, v]) => typeof v === "number")
+    .map(([k, v]) => `${k} ${v}`)
+    .join(" · ");
+  const choices = ctx.advice ? adviceTable(ctx) : waiting(ctx, exchange);
+  const title = opposed ? `Opposed test: ${names[0]} against ${names[1]}, round ${opposed.round}` : `${names[0]}: ${testName(test)}`;
+  return h(
+    "section",
+    { class: "panel exchange", "aria-labelledby": "exchange-title" },
+    h("h2", { id: "exchange-title", text: title }),
+    opposed
+      ? tests.map((t, i) => h("div", { class: i === current && !exchange.finished ? "side choosing" : "side" }, h("h3", { text: `${names[i]}: ${testName(t)}${t.verdict ? ` · ${String(t.verdict).replace(/_/g, " ")}` : ""}` }), pool(t, names[i])))
+      : pool(test, names[0]),
+    h("p", { class: "status-line", text: status }),
+    budgets && !exchange.finished ? h("p", { class: "hint", text: `left to spend: ${budgets}` }) : null,
+    choices,
+  );
+}
+
+function testName(test) {
+  return `${test.setup.attribute} ${test.setup.check ? "check" : "test"}`;
+}
+
+function pool(test, name) {
+  return h(
     "ol",
-    { class: "pool", "aria-label": "the dice in the test" },
+    { class: "pool", "aria-label": `${name}'s dice` },
     test.dice.map((die, i) =>
       h("li", { class: "die big", "aria-label": `die ${i + 1}: ${die.faces[die.faces.length - 1]}${die.faces.length > 1 ? `, was ${die.faces.slice(0, -1).join(", ")}` : ""}` },
         die.faces.length > 1 ? h("s", { class: "was", text: die.faces.slice(0, -1).join(" ") }) : null,
         h("span", { class: "face", text: String(die.faces[die.faces.length - 1]) }),
         h("span", { class: "sides", text: `die ${i + 1}` })),
     ),
-  );
-  const budgets = Object.entries(test.budgets || {})
-    .filter(([, v]) => typeof v === "number")
-    .map(([k, v]) => `${k} ${v}`)
-    .join(" · ");
-  const status = exchange.finished
-    ? `judged: ${test.verdict ? String(test.verdict).replace(/_/g, " ") : "done"}${test.fatigue ? ", with fatigue" : ""}`
-    : `${test.turn === "gm" ? "the GM" : `${who}'s player`} chooses (${test.phase})`;
-  const choices = ctx.advice ? adviceTable(ctx) : waiting(ctx, exchange);
-  return h(
-    "section",
-    { class: "panel exchange", "aria-labelledby": "exchange-title" },
-    h("h2", { id: "exchange-title", text: `${who}: ${test.setup.attribute} ${test.setup.check ? "check" : "test"}` }),
-    dice,
-    h("p", { class: "status-line", text: status }),
-    budgets ? h("p", { class: "hint", text: `left to spend: ${budgets}` }) : null,
-    choices,
   );
 }
 
