@@ -63,13 +63,15 @@ export class FormMaker {
   }
 
   form(offer, send, presets = {}) {
-    // An open offer as a form; `presets` fixes fields (a sheet's own character).
+    // An open offer as a form; `presets` fixes fields (a sheet's own character), and what
+    // is typed is kept per offer and presets, so one card's draft stays off another's.
     const model = this.modelOf(offer.kind);
     const properties = model.properties || {};
     const required = new Set(model.required || []);
     const main = [];
     const more = [];
     const readers = [];
+    const base = Object.keys(presets).length ? `${offer.kind}@${JSON.stringify(presets)}` : offer.kind;
     for (const [name, prop] of Object.entries(properties)) {
       if (name === "kind") continue;
       const offered = offer.fields[name];
@@ -77,7 +79,7 @@ export class FormMaker {
         readers.push([name, () => presets[name]]);
         continue;
       }
-      const field = this.control(`${offer.kind}/${name}`, name, prop, offered, required.has(name));
+      const field = this.control(`${base}/${name}`, name, prop, offered, required.has(name));
       readers.push([name, field.read]);
       if (field.el) (offered || required.has(name) ? main : more).push(field.el);
     }

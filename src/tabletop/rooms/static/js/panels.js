@@ -1,9 +1,11 @@
 // Each system's play panel: what the table watches during play (the Dead Weight re-roll
 // exchange with the advisor's odds, trackers, the 2d6 AP fight, the Constitution
-// initiative order, a roll-under rule's open decision), drawn from the member's view; choices go through `send`.
+// initiative order, a roll-under rule's open decision and its last result), drawn from the
+// member's view and the log entries it received; choices go through `send`.
 
 import { h, percent } from "./dom.js";
-import { describeIntent } from "./forms.js";
+import { describeIntent, humanize } from "./forms.js";
+import { diceIn, dieChip } from "./log.js";
 
 const OUTCOMES = [
   ["great_success", "great", "great success"],
@@ -200,11 +202,101 @@ function decisionPanel(ctx) {
   );
 }
 
+function lastRule(entries) {
+  // The newest settled roll-under rule this page was told of: its outcome and the steps
+  // before it (a secret one reaches a player as a hint without the rule, and is skipped).
+  const end = entries.findLastIndex((e) => e.event.type === "outcome" && e.event.data && e.event.data.rule);
+  if (end < 0) return null;
+  let start = end;
+  while (start > 0 && isRuleStep(entries[start - 1].event)) start -= 1;
+  return { outcome: entries[end].event, steps: entries.slice(start, end).map((e) => e.event) };
+}
+
+function isRuleStep(event) {
+  return event.type === "decision" || Boolean(event.data && typeof event.data === "object" && "values" in event.data);
+}
+
+const STEP_KINDS = [
+  [/mutation/, "mutation"],
+  [/injury|disabled|ability_lost/, "injury"],
+  [/incapacitated|dying|death|dies|dead/, "critical"],
+  [/corruption/, "corruption"],
+  [/armour/, "armour"],
+  [/damage|health/, "damage"],
+];
+
+function stepKind(type) {
+  const found = STEP_KINDS.find(([pattern]) => pattern.test(type));
+  return found ? found[1] : "";
+}
+
+function resultTitle(rule, outcome, steps) {
+  const who = outcome.character?.name || steps.find((s) => s.data?.character)?.data.character || "";
+  if (rule === "contest") return `Contest of ${steps.find((s) => s.type === "ability_roll")?.data.values.ability || "an ability"}`;
+  if (rule === "suffer_hit") return `A hit on ${who}`;
+  if (rule === "suffer_corruption") return `Corruption: ${who}`;
+  return `${humanize(rule)}${who ? `: ${who}` : ""}`;
+}
+
+function contestTable(steps, outcome) {
+  // Each contestant's rolls, pass or fail, and the successes that ranked the sides.
+  const rows = [];
+  let marks = [];
+  for (const step of steps) {
+    const values = step.data?.values || {};
+    if (step.type === "ability_roll") marks.push(values);
+    if (step.type === "contest_rolls") {
+      rows.push({ name: step.data.character, side: values.side, marks, successes: values.successes, rolls: values.rolls });
+      marks = [];
+    }
+  }
+  const placeOf = new Map();
+  (outcome.places || []).forEach((place, i) => place.sides.forEach((side) => placeOf.set(side, i + 1)));
+  return h(
+    "table",
+    { class: "grid contest" },
+    h("caption", { text: "Rolls and successes, best place first" }),
+    h("thead", {}, h("tr", {}, ["place", "side", "who", "rolls", "successes"].map((t) => h("th", { scope: "col", text: t })))),
+    h("tbody", {}, rows.sort((a, b) => (placeOf.get(a.side) ?? 99) - (placeOf.get(b.side) ?? 99)).map((row) => h(
+      "tr",
+      { class: placeOf.get(row.side) === 1 ? "best" : "" },
+      h("td", { text: String(placeOf.get(row.side) ?? "") }),
+      h("td", { text: row.side }),
+      h("th", { scope: "row", text: row.name }),
+      h("td", {}, row.marks.map((m) => h("span", { class: m.passed ? "mark pass" : "mark fail", title: `${m.face} against ${m.score}`, text: `${m.passed ? "✓" : "✗"}${m.face}` }))),
+      h("td", { text: `${row.successes} of ${row.rolls}` }),
+    ))),
+  );
+}
+
+function resultPanel(ctx) {
+  // The last roll-under rule settled, step by step: a contest's table, or a hit's damage,
+  // armour, health, criticals, injuries, corruption and mutation, each marked.
+  const last = lastRule(ctx.entries || []);
+  if (!last) return null;
+  const { rule, outcome } = last.outcome.data;
+  return h(
+    "section",
+    { class: "panel result", "aria-labelledby": "result-title" },
+    h("h2", { id: "result-title", text: `Last result · ${resultTitle(rule, outcome, last.steps)}` }),
+    rule === "contest"
+      ? contestTable(last.steps, outcome)
+      : h("ol", { class: "plain steps" }, last.steps.filter((s) => s.type !== "decision").map((step) => {
+        const kind = stepKind(step.type);
+        return h("li", { class: kind ? `step ${kind}` : "step" },
+          kind ? h("span", { class: `badge ${kind}`, text: kind }) : null,
+          h("span", { class: "text", text: step.text }),
+          diceIn(step.data?.dice).map(dieChip));
+      })),
+    h("p", { class: "status-line", text: last.outcome.text }),
+  );
+}
+
 const PANELS = {
   "dead-weight": [exchangePanel, trackersPanel],
   ap2d6: [apFightPanel],
   constitution: [initiativePanel],
-  rollunder: [decisionPanel],
+  rollunder: [decisionPanel, resultPanel],
 };
 
 export const HANDLED = {

@@ -22,6 +22,7 @@ const page = {
   advice: null,
   entries: [],
   viewingAs: null,
+  viewedEntries: [],
   forms: null,
   drafts: new Map(),
   requests: new Map(),
@@ -161,6 +162,7 @@ async function refresh() {
       page.view = view;
       page.offers = [];
       page.advice = null;
+      page.viewedEntries = lines;
       renderLog(lines);
     } else {
       const [view, legal, advice] = await Promise.all([page.room.get(""), page.room.get("/legal"), page.room.get("/advice")]);
@@ -220,6 +222,7 @@ function context() {
     view: page.view,
     offers: page.offers,
     advice: page.advice,
+    entries: page.viewingAs ? page.viewedEntries : page.entries,
     forms: page.forms,
     labelOf,
     send,
