@@ -86,7 +86,7 @@ export class FormMaker {
     const errorSlot = h("p", { class: "error", role: "alert" });
     const form = h(
       "form",
-      { class: "offer", "data-kind": offer.kind },
+      { class: "offer", "data-kind": offer.kind, "data-draft": base },
       main,
       more.length ? h("details", { class: "more" }, h("summary", { text: "more options" }), more) : null,
       h("div", { class: "actions" }, h("button", { type: "submit", text: humanize(offer.kind.replace(/-/g, " ")) })),
@@ -101,12 +101,21 @@ export class FormMaker {
           const value = read();
           if (value !== undefined) intent[name] = value;
         }
-        send(intent, errorSlot, form);
+        send(intent, errorSlot, form, () => this.startOver(offer, send, presets, base));
       } catch (problem) {
         errorSlot.textContent = problem.message;
       }
     });
     return form;
+  }
+
+  startOver(offer, send, presets, base) {
+    // Once the table took a form's intent, the form starts empty (its drafts go too), so
+    // the next tracker or hit does not inherit the last one's values.
+    for (const key of [...this.drafts.keys()]) if (key.startsWith(`${base}/`)) this.drafts.delete(key);
+    for (const old of document.querySelectorAll("form.offer")) {
+      if (old.dataset.draft === base) old.replaceWith(this.form(offer, send, presets));
+    }
   }
 
   control(key, name, prop, offered, required, initial) {
@@ -127,7 +136,7 @@ export class FormMaker {
       const defaulted = values.some((v) => JSON.stringify(v) === JSON.stringify(spec.default));
       if (!offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
       for (const value of values) {
-        el.append(h("option", { value: JSON.stringify(value), text: value === null ? "(none)" : this.labelOf(name, value) }));
+        el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.labelOf(name, value)) }));
       }
       const start = initial !== undefined ? initial : spec.default;
       if (draft !== undefined) el.value = draft;
@@ -423,6 +432,12 @@ export class FormMaker {
     );
     return h("div", { class: "offer", "data-kind": offer.kind }, group, errorSlot);
   }
+}
+
+function optionText(value, label) {
+  if (value === null) return "(none)";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return label();
 }
 
 function omit(object, key) {

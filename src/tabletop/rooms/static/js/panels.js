@@ -239,34 +239,45 @@ function resultTitle(rule, outcome, steps) {
 }
 
 function contestTable(steps, outcome) {
-  // Each contestant's rolls, pass or fail, and the successes that ranked the sides.
-  const rows = [];
-  let marks = [];
+  // Each contestant's rolls, pass or fail (then any tie-break rolls), the successes, and
+  // the places the sides took.
+  const rows = new Map();
+  const breaks = [];
+  let rolled = [];
   for (const step of steps) {
     const values = step.data?.values || {};
-    if (step.type === "ability_roll") marks.push(values);
+    if (step.type === "ability_roll") rolled.push(step);
     if (step.type === "contest_rolls") {
-      rows.push({ name: step.data.character, side: values.side, marks, successes: values.successes, rolls: values.rolls });
-      marks = [];
+      rows.set(step.data.character, { name: step.data.character, side: values.side, marks: rolled.map((r) => r.data.values), again: [], successes: values.successes, rolls: values.rolls });
+      rolled = [];
+    }
+    if (step.type === "tie_break") {
+      for (const r of rolled) rows.get(r.data.character)?.again.push(r.data.values);
+      breaks.push(step.text);
+      rolled = [];
     }
   }
   const placeOf = new Map();
   (outcome.places || []).forEach((place, i) => place.sides.forEach((side) => placeOf.set(side, i + 1)));
-  return h(
-    "table",
-    { class: "grid contest" },
-    h("caption", { text: "Rolls and successes, best place first" }),
-    h("thead", {}, h("tr", {}, ["place", "side", "who", "rolls", "successes"].map((t) => h("th", { scope: "col", text: t })))),
-    h("tbody", {}, rows.sort((a, b) => (placeOf.get(a.side) ?? 99) - (placeOf.get(b.side) ?? 99)).map((row) => h(
-      "tr",
-      { class: placeOf.get(row.side) === 1 ? "best" : "" },
-      h("td", { text: String(placeOf.get(row.side) ?? "") }),
-      h("td", { text: row.side }),
-      h("th", { scope: "row", text: row.name }),
-      h("td", {}, row.marks.map((m) => h("span", { class: m.passed ? "mark pass" : "mark fail", title: `${m.face} against ${m.score}`, text: `${m.passed ? "✓" : "✗"}${m.face}` }))),
-      h("td", { text: `${row.successes} of ${row.rolls}` }),
-    ))),
-  );
+  const mark = (m) => h("span", { class: m.passed ? "mark pass" : "mark fail", title: `${m.face} against ${m.score}`, text: `${m.passed ? "✓" : "✗"}${m.face}` });
+  const ordered = [...rows.values()].sort((a, b) => (placeOf.get(a.side) ?? 99) - (placeOf.get(b.side) ?? 99));
+  return [
+    h(
+      "table",
+      { class: "grid contest" },
+      h("caption", { text: "Each roll (✓ passed, ✗ failed), best place first" }),
+      h("thead", {}, h("tr", {}, ["#", "who (side)", "rolls", "passed"].map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, ordered.map((row) => h(
+        "tr",
+        { class: placeOf.get(row.side) === 1 ? "best" : "" },
+        h("td", { text: String(placeOf.get(row.side) ?? "") }),
+        h("th", { scope: "row" }, row.name, h("span", { class: "hint", text: ` (${row.side})` })),
+        h("td", {}, row.marks.map(mark), row.again.length ? [h("span", { class: "hint", text: "tie-break: " }), row.again.map(mark)] : null),
+        h("td", { text: `${row.successes} of ${row.rolls}` }),
+      ))),
+    ),
+    breaks.length ? h("ul", { class: "plain hint" }, breaks.map((text) => h("li", { text }))) : null,
+  ];
 }
 
 function resultPanel(ctx) {

@@ -205,10 +205,12 @@ const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers",
 const COMBATANT_NAMES = new Set(["id", "attacker", "target", "other_target", "shooter", "commander", "followers"]);
 
 function knownValues(name) {
-  // The ids a field names that the room holds now: its characters, a fight's combatants.
+  // The ids a field names that the room holds now: its characters, a fight's combatants,
+  // the members who may own a character.
   const state = page.view ? page.view.state : {};
   if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
   if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
+  if (name === "owner" && page.view) return page.view.members.filter((m) => m.role !== "observer").map((m) => m.id);
   return null;
 }
 
