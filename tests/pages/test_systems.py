@@ -176,8 +176,8 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
         expect(person.page.locator(ash)).to_contain_text("Omens0 of 1")
 
     # A STR contest of 4 rolls each (CR-M03, CR-M04) from the form's rows: Ash (STR 20,
-    # every roll passes) against a rival of bare score 0 (every roll fails). Both pages
-    # show each roll, the successes and the places.
+    # every roll passes) against a rival of bare score 0 (every roll fails, CR-A17). Both
+    # pages show each roll, the successes and the places.
     form = offer(ada, "an ability contest")
     form.get_by_role("group", name="Score 1").get_by_label("Score", exact=True).fill("0")
     step(ada, lambda: submit(form, Ability="STR"))

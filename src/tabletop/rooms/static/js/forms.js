@@ -241,8 +241,9 @@ export class FormMaker {
     const fields = Object.entries(spec.properties).map(([sub, subProp]) => [
       sub, this.control(`${key}/${sub}`, sub, subProp, null, (spec.required || []).includes(sub), given[sub]),
     ]);
+    const shown = fields.map(([, f]) => f.el).filter(Boolean);
     return {
-      el: this.group(title, help, h("div", { class: "fields" }, fields.map(([, f]) => f.el))),
+      el: this.group(title, help, shown.length ? h("div", { class: "fields" }, shown) : h("p", { class: "hint", text: "nothing more to fill in" })),
       read: () => {
         const value = {};
         let filled = false;
