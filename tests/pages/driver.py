@@ -4,6 +4,7 @@ open a room from the lobby, join from an invite, fill an offer's form, roll, cho
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,11 +115,15 @@ def wait_for_log(person: Seat, text: str) -> None:
 
 
 def synced(*people: Seat) -> None:
-    """Wait until every page has drawn the room as of the same last entry (the first
-    page's), so what one shows can be compared with another."""
-    head = people[0].page.locator("body").get_attribute("data-head")
-    for person in people[1:]:
-        expect(person.page.locator("body")).to_have_attribute("data-head", head or "")
+    """Wait until every page has drawn the room as of the same last entry, so what one
+    shows can be compared with another (any page may be the one still catching up)."""
+    deadline = time.monotonic() + 15
+    while True:
+        heads = [person.page.locator("body").get_attribute("data-head") for person in people]
+        if len(set(heads)) == 1:
+            return
+        assert time.monotonic() < deadline, f"the pages stay at different entries: {heads}"
+        people[0].page.wait_for_timeout(100)
 
 
 def step(person: Seat, click: Any) -> None:

@@ -24,6 +24,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
         try:
             scene(browser, running.url)
+            rollunder_scene(browser, running.url)
         finally:
             browser.close()
             running.stop()
@@ -56,6 +57,25 @@ def scene(browser, url: str) -> None:
     ada.page.screenshot(path=OUT / "exchange-phone.png")
     gm.page.screenshot(path=OUT / "gm-desktop.png", full_page=True)
     bo.page.screenshot(path=OUT / "player-desktop.png", full_page=True)
+
+
+def rollunder_scene(browser, url: str) -> None:
+    """A roll-under table after a hit through armour and a contest: the GM on a desktop,
+    the contest's result on the player's phone."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, url, "rollunder", "The drowned chapel")
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, "write down a character's scores"), Name="Ash", STR="14", AGI="12")
+    submit(offer(gm, "write down a character's scores"), Name="Mire hound", AGI="11")
+    ash = "article.card:has-text('Ash')"
+    step(gm, lambda: submit(offer(gm, "take a hit", ash), Damage="d8", Armour="1"))
+    form = offer(ada, "an ability contest")
+    form.get_by_role("group", name="Score 1").get_by_label("Name", exact=True).fill("Mire hound")
+    step(ada, lambda: submit(form, Ability="AGI"))
+    synced(gm, ada)
+    gm.page.screenshot(path=OUT / "rollunder-gm-desktop.png", full_page=True)
+    ada.page.locator("section.result").scroll_into_view_if_needed()
+    ada.page.screenshot(path=OUT / "rollunder-phone.png")
 
 
 if __name__ == "__main__":

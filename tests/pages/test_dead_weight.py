@@ -11,6 +11,8 @@ from playwright.sync_api import expect
 from tests.pages.driver import (
     PHONE,
     Seat,
+    accessible,
+    fits,
     join,
     live,
     offer,
@@ -116,3 +118,69 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
         assert DOOM not in received and BLIND not in received
     assert DOOM in gm.received() and BLIND in gm.received()
     assert not (gm.errors or ada.errors or bo.errors)
+
+
+def finish_exchange(gm: Seat, player: Seat, *others: Seat) -> None:
+    """Play an exchange to its verdict, each choice the advisor's pick of whoever chooses."""
+    for _ in range(40):
+        synced(gm, player, *others)
+        status = gm.page.locator(".exchange .status-line").inner_text()
+        if status.startswith("judged"):
+            return
+        chooser = player if "player chooses" in status else gm
+        step(chooser, chooser.page.locator(".advice table.odds tr.best button").click)
+    raise AssertionError("the exchange did not reach a verdict in 40 choices")
+
+
+def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server):
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, "dead-weight")
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
+
+    # The GM tests for a ghoul of level 2 (DW-M50): its name, level and attribute are
+    # fields, not JSON; every page shows the ghoul's DEX test.
+    form = offer(gm, "test for an NPC")
+    npc = form.get_by_role("group", name="Npc")
+    npc.get_by_label("Name").fill("Ghoul qz")
+    npc.get_by_label("Level").fill("2")
+    form.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"DEX"')
+    step(gm, form.locator("button[type=submit]").click)
+    synced(gm, ada)
+    for person in (gm, ada):
+        expect(person.page.locator(".exchange h2")).to_have_text("Ghoul qz: DEX test")
+    finish_exchange(gm, ada)
+
+    # An opposed test (DW-M36): Amber, chosen by name, tests DEX against the ghoul's STR.
+    form = offer(gm, "an opposed test")
+    first = form.get_by_role("group", name="First")
+    second = form.get_by_role("group", name="Second")
+    first.get_by_label("Character").select_option(label="Amber")
+    first.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"DEX"')
+    second.get_by_role("group", name="Npc").get_by_label("Name").fill("Ghoul qz")
+    second.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"STR"')
+    step(gm, form.locator("button[type=submit]").click)
+    synced(gm, ada)
+    for person in (gm, ada):
+        panel = person.page.locator(".exchange")
+        expect(panel.locator("h2")).to_contain_text("Opposed test: Amber against Ghoul qz")
+        expect(panel.locator(".side h3")).to_contain_text(["Amber: DEX test", "Ghoul qz: STR test"])
+        expect(panel.locator(".side").nth(0).locator(".face")).to_have_count(3)
+    finish_exchange(gm, ada)
+    expect(ada.page.locator(".exchange .status-line")).to_contain_text(re.compile("wins|draw"))
+
+    # Ada places two wounds on DEX from Amber's card, a row per wound (DW-A14: DEX 3 holds
+    # them); the sheet's DEX row shows 2 wounds on both pages.
+    form = offer(ada, "take wounds", "article.card >> nth=0")
+    form.get_by_role("group", name="Placement 1").get_by_label("Attribute").select_option('"DEX"')
+    form.get_by_role("button", name="Add a placement").click()
+    form.get_by_role("group", name="Placement 2").get_by_label("Attribute").select_option('"DEX"')
+    step(ada, form.locator("button[type=submit]").click)
+    synced(ada, gm)
+    for person in (gm, ada):
+        dex = person.page.locator("article.card", has_text="Amber").locator("tr", has_text="DEX")
+        expect(dex.locator("td").nth(3)).to_have_text("2")  # score, prof., fatigue, wounds
+    fits(ada.page)
+    accessible(gm.page)
+    assert not (gm.errors or ada.errors)

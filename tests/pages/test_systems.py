@@ -67,7 +67,10 @@ def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, ser
     expect(gm.page.locator("article.card")).to_have_count(2)
 
     # The GM starts the fight and its first round; the AP tracker shows on every page.
-    submit(offer(gm, "start a fight"), Characters="c1, c2")
+    form = offer(gm, "start a fight")
+    form.get_by_label("Ayla").check()
+    form.get_by_label("Bren").check()
+    submit(form)
     step(gm, lambda: submit(offer(gm, "start the next round")))
     synced(gm, ada, bo)
     for person in (gm, ada, bo):
@@ -127,9 +130,11 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
 
 GRUE = (
     '{"name": "Grue", "abilities": {"STR": 13, "AGI": 9, "WIT": 7}, "max_health": 19,'
-    ' "health": 19, "omens": 1, "max_omens": 1, "mutations": ["third eye qz"]}'
+    ' "health": 19, "omens": 1, "max_omens": 1, "mutations": ["third eye qz"],'
+    ' "mutations_to_choose": 1}'
 )
-"""The GM's secret character: its mutation is a marker no player's page may receive."""
+"""The GM's secret character, with a mutation for the GM to name: its mutations are
+markers no player's page may receive."""
 
 
 def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(browser, server):
@@ -138,7 +143,7 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     join(ada, invites["player"], "Ada")
     form = offer(ada, "write down a character's scores")
     form.locator("details.more summary").click()
-    submit(form, Name="Ash", **{"Max health": "10", "Omens": "1"})
+    submit(form, Name="Ash", STR="20", **{"Max health": "10", "Omens": "1"})
     expect(gm.page.locator("article.card h3", has_text="Ash")).to_be_visible()
     submit(offer(gm, "bring a saved sheet"), **{"Sheet (JSON)": GRUE, "Secret": True})
     expect(gm.page.locator("article.card")).to_have_count(2)
@@ -170,10 +175,41 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
         expect(outcome.first).to_be_visible()
         expect(person.page.locator(ash)).to_contain_text("Omens0 of 1")
 
-    # The GM deals Ash a hit of 3 with no armour: health 10 drops to 7 (CR-M14, CR-M15).
-    step(gm, lambda: submit(offer(gm, "take a hit", ash), Damage="3"))
+    # A STR contest of 4 rolls each (CR-M03, CR-M04) from the form's rows: Ash (STR 20,
+    # every roll passes) against a rival of bare score 0 (every roll fails, CR-A17). Both
+    # pages show each roll, the successes and the places.
+    form = offer(ada, "an ability contest")
+    form.get_by_role("group", name="Score 1").get_by_label("Score", exact=True).fill("0")
+    step(ada, lambda: submit(form, Ability="STR"))
+    synced(ada, gm)
+    for person in (gm, ada):
+        panel = person.page.locator("section.result")
+        expect(panel.locator("h2")).to_have_text("Last result · Contest of STR")
+        rows = panel.locator("tbody tr")
+        expect(rows.nth(0)).to_have_text(re.compile(r"^1Ash \(us\)(✓\d+){4}4 of 4$"))
+        expect(rows.nth(1)).to_have_text(re.compile(r"^2Rival \(them\)(✗\d+){4}0 of 4$"))
+        expect(panel.locator(".status-line")).to_have_text("ranking: us; them")
+    fits(ada.page)
+
+    # The GM deals Ash a hit of 5 through armour 2: 3 get through, health 10 drops to 7
+    # (CR-M14, CR-M15); the result shows the armour's step.
+    step(gm, lambda: submit(offer(gm, "take a hit", ash), Damage="5", Armour="2"))
     synced(gm, ada)
     expect(ada.page.locator(ash)).to_contain_text("Health7 of 10")
+    for person in (gm, ada):
+        panel = person.page.locator("section.result")
+        expect(panel.locator("h2")).to_have_text("Last result · A hit on Ash")
+        expect(panel.locator(".step.armour")).to_contain_text("armour 2 takes off 2: 3 damage")
+
+    # Ash suffers a point of corruption (CR-M18): both pages show the gain and the d12.
+    step(ada, lambda: submit(offer(ada, "suffer corruption", ash)))
+    synced(ada, gm)
+    for person in (gm, ada):
+        panel = person.page.locator("section.result")
+        expect(panel.locator("h2")).to_have_text("Last result · Corruption: Ash")
+        gained = panel.locator(".step.corruption").first
+        expect(gained).to_have_text("corruptionAsh suffers 1 corruption (0 → 1)")
+        expect(panel.locator(".step.corruption .die").first).to_be_visible()
 
     # Grue's sheet stays on the server (CR-S04): Ada's page shows his name and that it is
     # hidden, and a hit on him reaches her only as a hint.
@@ -195,7 +231,15 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     step(gm, gm.page.locator(".decision button", has_text="keep 1").click)
     synced(gm, ada)
     expect(ada.page.locator("section.decision")).to_have_count(0)
+
+    # Grue owes a mutation the GM names (CR-G07): the GM's page shows it owed, then named;
+    # Ada's page never receives its name.
+    expect(gm.page.locator(grue)).to_contain_text("Mutations to choose1 (the GM names them)")
+    step(gm, lambda: submit(offer(gm, "choose a mutation", grue), Mutation="scaled hide qz"))
+    expect(gm.page.locator(grue)).to_contain_text("third eye qz, scaled hide qz")
+    synced(gm, ada)
     received = ada.received()
+    assert "scaled hide qz" not in received
     assert ada.frames and "third eye qz" not in received and "15 of 19" not in received
     assert "Grue's STR roll" not in received and "against STR 13" not in received
     assert "against STR 13" in gm.received()

@@ -76,6 +76,24 @@ def test_a_test_and_its_re_roll_exchange_die_by_die():
     assert state.characters["c1"].sheet.attribute(Attribute.DEX).fatigue == 1
 
 
+def test_an_opposed_test_view_says_whose_test_takes_the_next_choice():
+    """DW-M36: Amber's DEX test (1, 4, 6) against a level-1 ghoul's STR (5, one die, no
+    re-roll open, so it is judged at once); the next choice is in Amber's test, and the
+    view names it for the page (`opposed.current`), with both tests' dice."""
+    npc = {"kind": "npc", "name": "Ghoul", "level": 1}
+    opposed = {
+        "kind": "opposed-test",
+        "first": {"character": "c1", "setup": {"attribute": "DEX"}},
+        "second": {"npc": npc, "setup": {"attribute": "STR"}},
+    }
+    state, _ = play(seated(), opposed, GM, [1, 4, 6, 5])
+    shown = SESSION.view(state, ADA)["exchange"]
+    assert shown["opposed"]["current"] == 0 and shown["rollers"] == ["c1", None]
+    faces = [[die["faces"] for die in test["dice"]] for test in shown["opposed"]["tests"]]
+    assert faces == [[[1], [4], [6]], [[5]]]
+    assert any(o.kind == "reroll" for o in SESSION.legal(state, ADA))
+
+
 def test_the_advisor_answers_whoever_chooses_and_nobody_else():
     state, _ = play(
         seated(), {"kind": "test", "roller": "c1", "setup": {"attribute": "DEX"}}, ADA, [1, 4, 6]

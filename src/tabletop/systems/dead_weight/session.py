@@ -531,12 +531,19 @@ class DeadWeightSession(Session[DeadWeightTable]):
         found: list[Offer] = []
         if not state.testing:
             found += [
-                offer("npc-test", "test for an NPC", npc=Choice(help="name, level", example={})),
+                offer(
+                    "npc-test",
+                    "test for an NPC",
+                    npc=Choice(help="its name and level (the score it tests with)", example={}),
+                    setup=Choice(help="what it tests, with advantage, disadvantage, …", example={}),
+                ),
                 offer(
                     "opposed-test",
                     "an opposed test between two sides",
-                    first=Choice(help="a character id or an NPC, and the test", example={}),
-                    second=Choice(help="the other side", example={}),
+                    first=Choice(
+                        help="a character, or (none) and an NPC; then what it tests", example={}
+                    ),
+                    second=Choice(help="the other side, the same way", example={}),
                 ),
             ]
         if len(state.trackers) < MAX_TRACKERS:
@@ -867,6 +874,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return None
         shown = exchange.model_dump(mode="json")
         shown["finished"] = exchange.finished
+        if exchange.opposed is not None:
+            shown["opposed"]["current"] = exchange.opposed.current
         return shown
 
     def advice(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:

@@ -1,6 +1,10 @@
 // Forms built from what the server offers (`legal`) and the system's intent schema: an
 // open offer becomes a form whose fields take the values offered now (or any value the
-// schema allows), a closed offer a row of buttons. Nothing here knows a system's rules.
+// schema allows), a closed offer a row of buttons. Lists of things (wound placements, the
+// sides of a contest) become rows to add and remove, maps (scores by name) a field per
+// name, a choice between shapes (a fight's actions) a picker and that shape's fields; only
+// free-form data (a whole sheet, a table file) stays JSON. Nothing here knows a system's
+// rules: `known(name)` gives the values the room holds for a field (its characters).
 
 import { h, labelled, uid } from "./dom.js";
 
@@ -30,11 +34,12 @@ export function describeIntent(intent, labelOf) {
 }
 
 export class FormMaker {
-  constructor(schema, labelOf, drafts) {
+  constructor(schema, labelOf, drafts, known = () => null) {
     this.schema = schema;
     this.defs = schema.$defs || {};
     this.labelOf = labelOf;
     this.drafts = drafts;
+    this.known = known;
   }
 
   resolve(prop) {
@@ -58,13 +63,15 @@ export class FormMaker {
   }
 
   form(offer, send, presets = {}) {
-    // An open offer as a form; `presets` fixes fields (a sheet's own character).
+    // An open offer as a form; `presets` fixes fields (a sheet's own character), and what
+    // is typed is kept per offer and presets, so one card's draft stays off another's.
     const model = this.modelOf(offer.kind);
     const properties = model.properties || {};
     const required = new Set(model.required || []);
     const main = [];
     const more = [];
     const readers = [];
+    const base = Object.keys(presets).length ? `${offer.kind}@${JSON.stringify(presets)}` : offer.kind;
     for (const [name, prop] of Object.entries(properties)) {
       if (name === "kind") continue;
       const offered = offer.fields[name];
@@ -72,14 +79,14 @@ export class FormMaker {
         readers.push([name, () => presets[name]]);
         continue;
       }
-      const field = this.control(`${offer.kind}/${name}`, name, prop, offered, required.has(name));
+      const field = this.control(`${base}/${name}`, name, prop, offered, required.has(name));
       readers.push([name, field.read]);
-      (offered || required.has(name) ? main : more).push(field.el);
+      if (field.el) (offered || required.has(name) ? main : more).push(field.el);
     }
     const errorSlot = h("p", { class: "error", role: "alert" });
     const form = h(
       "form",
-      { class: "offer", "data-kind": offer.kind },
+      { class: "offer", "data-kind": offer.kind, "data-draft": base },
       main,
       more.length ? h("details", { class: "more" }, h("summary", { text: "more options" }), more) : null,
       h("div", { class: "actions" }, h("button", { type: "submit", text: humanize(offer.kind.replace(/-/g, " ")) })),
@@ -94,7 +101,7 @@ export class FormMaker {
           const value = read();
           if (value !== undefined) intent[name] = value;
         }
-        send(intent, errorSlot, form);
+        send(intent, errorSlot, form, () => this.startOver(offer, send, presets, base));
       } catch (problem) {
         errorSlot.textContent = problem.message;
       }
@@ -102,7 +109,17 @@ export class FormMaker {
     return form;
   }
 
-  control(key, name, prop, offered, required) {
+  startOver(offer, send, presets, base) {
+    // Once the table took a form's intent, the form starts empty (its drafts go too), so
+    // the next tracker or hit does not inherit the last one's values.
+    for (const key of [...this.drafts.keys()]) if (key.startsWith(`${base}/`)) this.drafts.delete(key);
+    for (const old of document.querySelectorAll("form.offer")) {
+      if (old.dataset.draft === base) old.replaceWith(this.form(offer, send, presets));
+    }
+  }
+
+  control(key, name, prop, offered, required, initial) {
+    // One field's control and how to read its value; `initial` fills a row made from an example.
     const spec = this.resolve(prop);
     const title = humanize(name);
     const help = (offered && offered.help) || spec.description || "";
@@ -111,21 +128,25 @@ export class FormMaker {
       el.addEventListener("input", () => this.drafts.set(key, read()));
       el.addEventListener("change", () => this.drafts.set(key, read()));
     };
-    const values = offered && offered.values ? offered.values : spec.enum;
+    if (spec.const !== undefined) return { el: null, read: () => spec.const };
+    const known = !(offered && offered.values) && spec.type === "string" && !spec.enum ? this.known(name) : null;
+    const values = offered && offered.values ? offered.values : spec.enum || (known && (spec.nullable || !required ? [null, ...known] : known));
     if (values) {
       const el = h("select");
-      if (!offered || !offered.values) el.append(h("option", { value: "__default", text: "(default)" }));
+      const defaulted = values.some((v) => JSON.stringify(v) === JSON.stringify(spec.default));
+      if (!offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
       for (const value of values) {
-        el.append(h("option", { value: JSON.stringify(value), text: value === null ? "(none)" : this.labelOf(name, value) }));
+        el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.labelOf(name, value)) }));
       }
+      const start = initial !== undefined ? initial : spec.default;
       if (draft !== undefined) el.value = draft;
-      else if (offered && offered.values && spec.default !== undefined && values.some((v) => JSON.stringify(v) === JSON.stringify(spec.default))) el.value = JSON.stringify(spec.default);
+      else if (start !== undefined && values.some((v) => JSON.stringify(v) === JSON.stringify(start))) el.value = JSON.stringify(start);
       keep(el, () => el.value);
       return { el: labelled(title, el, help), read: () => (el.value === "__default" ? undefined : JSON.parse(el.value)) };
     }
     if (spec.type === "boolean") {
       const el = h("input", { type: "checkbox" });
-      el.checked = draft !== undefined ? draft : Boolean(spec.default);
+      el.checked = draft !== undefined ? draft : initial !== undefined ? Boolean(initial) : Boolean(spec.default);
       keep(el, () => el.checked);
       const id = uid();
       el.id = id;
@@ -141,6 +162,7 @@ export class FormMaker {
         step: spec.type === "integer" ? 1 : "any", placeholder: example ?? "",
       });
       if (draft !== undefined) el.value = draft;
+      else if (typeof initial === "number") el.value = initial;
       keep(el, () => el.value);
       return {
         el: labelled(title, el, help),
@@ -158,6 +180,7 @@ export class FormMaker {
       const example = offered && offered.example ? offered.example : "";
       const el = h("input", { type: "text", maxlength: spec.maxLength, placeholder: example, autocomplete: "off" });
       if (draft !== undefined) el.value = draft;
+      else if (typeof initial === "string") el.value = initial;
       keep(el, () => el.value);
       return {
         el: labelled(title, el, help),
@@ -171,42 +194,20 @@ export class FormMaker {
         },
       };
     }
-    if (spec.type === "object" && spec.properties) {
-      const fields = Object.entries(spec.properties).map(([sub, subProp]) => [
-        sub, this.control(`${key}/${sub}`, sub, subProp, null, (spec.required || []).includes(sub)),
-      ]);
-      const legendId = uid("legend");
-      return {
-        el: h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), help ? h("small", { class: "hint", text: help }) : null, fields.map(([, f]) => f.el)),
-        read: () => {
-          const value = {};
-          for (const [sub, field] of fields) {
-            const got = field.read();
-            if (got !== undefined) value[sub] = got;
-          }
-          return Object.keys(value).length || required ? value : undefined;
-        },
-      };
+    if (spec.oneOf && spec.discriminator) return this.unionControl(key, title, help, spec, offered, initial);
+    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial);
+    if (spec.type === "object" && !spec.properties && typeof spec.additionalProperties === "object") {
+      const example = initial !== undefined ? initial : offered && offered.example;
+      return this.mapControl(key, title, help, this.resolve(spec.additionalProperties), example, required);
     }
     if (spec.type === "array" && spec.items) {
       const items = this.resolve(spec.items);
-      if (items.enum) {
-        const boxes = items.enum.map((value) => {
-          const box = h("input", { type: "checkbox", value: JSON.stringify(value), id: uid() });
-          return [box, h("span", { class: "check" }, box, h("label", { for: box.id, text: this.labelOf(name, value) }))];
-        });
-        const legendId = uid("legend");
-        return {
-          el: h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), boxes.map(([, el]) => el)),
-          read: () => {
-            const picked = boxes.filter(([box]) => box.checked).map(([box]) => JSON.parse(box.value));
-            return picked.length || required ? picked : undefined;
-          },
-        };
-      }
+      const choices = items.enum || (items.type === "string" ? this.known(name) : null);
+      if (choices) return this.checkboxes(key, name, title, help, choices, required, initial);
       if (items.type === "string" || items.type === "integer") {
         const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off" });
         if (draft !== undefined) el.value = draft;
+        else if (Array.isArray(initial)) el.value = initial.join(", ");
         keep(el, () => el.value);
         return {
           el: labelled(title, el, help || "separate them with commas"),
@@ -220,28 +221,185 @@ export class FormMaker {
           },
         };
       }
+      if (items.type === "object" && items.properties) {
+        const example = initial !== undefined ? initial : offered && offered.example;
+        return this.listControl(key, name, title, help, spec, items, required, example);
+      }
     }
-    return this.jsonControl(key, name, title, help, offered, required, draft);
+    return this.jsonControl(key, title, help, offered, required, draft);
   }
 
-  jsonControl(key, name, title, help, offered, required, draft) {
-    // A value too rich for plain fields (a whole sheet, a list of wound placements): JSON,
-    // or for a sheet, a file saved by the command line.
+  group(title, help, ...content) {
+    // A fieldset named by its legend, with the hint under it.
+    const legendId = uid("legend");
+    return h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), help ? h("small", { class: "hint", text: help }) : null, content);
+  }
+
+  objectControl(key, title, help, spec, required, initial) {
+    // A fixed set of named fields (an NPC's name and level, a test's setup).
+    const given = initial && typeof initial === "object" ? initial : {};
+    const fields = Object.entries(spec.properties).map(([sub, subProp]) => [
+      sub, this.control(`${key}/${sub}`, sub, subProp, null, (spec.required || []).includes(sub), given[sub]),
+    ]);
+    const shown = fields.map(([, f]) => f.el).filter(Boolean);
+    return {
+      el: this.group(title, help, shown.length ? h("div", { class: "fields" }, shown) : h("p", { class: "hint", text: "nothing more to fill in" })),
+      read: () => {
+        const value = {};
+        let filled = false;
+        for (const [sub, field] of fields) {
+          const got = field.read();
+          if (got === undefined) continue;
+          value[sub] = got;
+          if (!this.resolve(spec.properties[sub]).const) filled = true;
+        }
+        return filled || required ? value : undefined;
+      },
+    };
+  }
+
+  checkboxes(key, name, title, help, choices, required, initial) {
+    // Several of a known set (situations, the characters on a side).
+    const draft = this.drafts.get(key);
+    const on = new Set((draft || (Array.isArray(initial) ? initial : [])).map((v) => JSON.stringify(v)));
+    const boxes = choices.map((value) => {
+      const box = h("input", { type: "checkbox", value: JSON.stringify(value), id: uid() });
+      box.checked = on.has(box.value);
+      return [box, h("span", { class: "check" }, box, h("label", { for: box.id, text: this.labelOf(name, value) }))];
+    });
+    const read = () => boxes.filter(([box]) => box.checked).map(([box]) => JSON.parse(box.value));
+    for (const [box] of boxes) box.addEventListener("change", () => this.drafts.set(key, read()));
+    return {
+      el: this.group(title, help, boxes.map(([, el]) => el)),
+      read: () => {
+        const picked = read();
+        return picked.length || required ? picked : undefined;
+      },
+    };
+  }
+
+  mapControl(key, title, help, values, example, required) {
+    // Numbers by name: a field per name the offer's example gives (ability scores), else
+    // rows of a name and its number.
+    const names = example && typeof example === "object" ? Object.keys(example) : [];
+    if (names.length) {
+      const fields = names.map((sub) => [sub, this.control(`${key}/${sub}`, sub, values, { example: example[sub] }, required)]);
+      for (const [sub, field] of fields) field.el.querySelector("label").textContent = sub;
+      return {
+        el: this.group(title, help, h("div", { class: "row" }, fields.map(([, f]) => f.el))),
+        read: () => {
+          const value = {};
+          for (const [sub, field] of fields) {
+            const got = field.read();
+            if (got !== undefined) value[sub] = got;
+          }
+          return Object.keys(value).length || required ? value : undefined;
+        },
+      };
+    }
+    const pair = { type: "object", required: ["name", "value"], properties: { name: { type: "string", title: "Name" }, value: { ...values, title: "Value" } } };
+    const rows = this.listControl(key, "entry", title, help || "one row per name", { minItems: 0 }, pair, false, []);
+    return {
+      el: rows.el,
+      read: () => {
+        const listed = rows.read() || [];
+        return listed.length || required ? Object.fromEntries(listed.map((p) => [p.name, p.value])) : undefined;
+      },
+    };
+  }
+
+  listControl(key, name, title, help, spec, items, required, example) {
+    // A list of things, each a row of fields, with buttons to add one and take one out.
+    const starting = Array.isArray(example) ? example : [];
+    const least = spec.minItems || (required ? 1 : 0);
+    const most = spec.maxItems || 50;
+    const thing = humanize(name.replace(/(ies|s)$/, (end) => (end === "ies" ? "y" : ""))).toLowerCase();
+    let count = this.drafts.get(`${key}#rows`) ?? Math.max(starting.length, least);
+    const list = h("ol", { class: "rows" });
+    const rows = [];
+    const add = h("button", { type: "button", class: "quiet", text: `Add a ${thing}` });
+    const draw = () => {
+      rows.length = 0;
+      list.replaceChildren();
+      for (let i = 0; i < count; i += 1) {
+        const row = this.objectControl(`${key}/${i}`, `${humanize(thing)} ${i + 1}`, "", items, true, starting[i]);
+        const drop = h("button", { type: "button", class: "quiet", text: `Remove ${thing} ${i + 1}` });
+        drop.disabled = count <= least;
+        drop.addEventListener("click", () => {
+          this.shiftDrafts(key, i, count);
+          count -= 1;
+          this.drafts.set(`${key}#rows`, count);
+          draw();
+        });
+        row.el.append(drop);
+        rows.push(row);
+        list.append(h("li", {}, row.el));
+      }
+      add.disabled = count >= most;
+    };
+    add.addEventListener("click", () => {
+      count += 1;
+      this.drafts.set(`${key}#rows`, count);
+      draw();
+      list.lastElementChild?.querySelector("input, select")?.focus();
+    });
+    draw();
+    return {
+      el: this.group(title, help, list, add),
+      read: () => {
+        const listed = rows.map((row) => row.read());
+        return listed.length || required ? listed : undefined;
+      },
+    };
+  }
+
+  shiftDrafts(key, removed, count) {
+    // Taking row `removed` out moves what was typed in the rows after it up one.
+    for (let i = removed; i < count; i += 1) {
+      for (const [draftKey, value] of [...this.drafts]) {
+        if (draftKey.startsWith(`${key}/${i}/`)) this.drafts.delete(draftKey);
+        if (draftKey.startsWith(`${key}/${i + 1}/`)) this.drafts.set(`${key}/${i}/${draftKey.slice(`${key}/${i + 1}/`.length)}`, value);
+      }
+    }
+  }
+
+  unionControl(key, title, help, spec, offered, initial) {
+    // One of several shapes told apart by a field (a fight's action): pick it, then its fields.
+    const tag = spec.discriminator.propertyName;
+    const shapes = Object.entries(spec.discriminator.mapping).map(([value, ref]) => [value, this.resolve({ $ref: ref })]);
+    const example = initial || (offered && offered.example) || {};
+    const picker = h("select");
+    for (const [value, shape] of shapes) picker.append(h("option", { value, text: humanize(value), title: shape.description || "" }));
+    picker.value = this.drafts.get(`${key}#shape`) || example[tag] || shapes[0][0];
+    const slot = h("div", { class: "shape" });
+    let current = null;
+    const draw = () => {
+      const shape = shapes.find(([value]) => value === picker.value)[1];
+      current = this.objectControl(`${key}/${picker.value}`, humanize(picker.value), shape.description || "", shape, true, example[tag] === picker.value ? example : undefined);
+      slot.replaceChildren(current.el);
+    };
+    picker.addEventListener("change", () => {
+      this.drafts.set(`${key}#shape`, picker.value);
+      draw();
+    });
+    draw();
+    return { el: this.group(title, help, labelled("Which", picker), slot), read: () => current.read() };
+  }
+
+  jsonControl(key, title, help, offered, required, draft) {
+    // Free-form data (a whole sheet, a table file): JSON typed in or read from a file.
     const example = offered && offered.example !== undefined && offered.example !== null ? JSON.stringify(offered.example) : "";
     const area = h("textarea", { rows: 3, placeholder: example, spellcheck: "false" });
     if (draft !== undefined) area.value = draft;
     area.addEventListener("input", () => this.drafts.set(key, area.value));
-    const parts = [labelled(`${title} (JSON)`, area, help)];
-    if (name === "sheet") {
-      const file = h("input", { type: "file", accept: ".json,application/json" });
-      file.addEventListener("change", async () => {
-        if (file.files[0]) {
-          area.value = await file.files[0].text();
-          this.drafts.set(key, area.value);
-        }
-      });
-      parts.unshift(labelled("Sheet file from the command line", file));
-    }
+    const file = h("input", { type: "file", accept: ".json,application/json" });
+    file.addEventListener("change", async () => {
+      if (file.files[0]) {
+        area.value = await file.files[0].text();
+        this.drafts.set(key, area.value);
+      }
+    });
+    const parts = [labelled(`${title}: a JSON file`, file), labelled(`${title} (JSON)`, area, help)];
     return {
       el: h("div", { class: "json" }, parts),
       read: () => {
@@ -275,6 +433,12 @@ export class FormMaker {
     );
     return h("div", { class: "offer", "data-kind": offer.kind }, group, errorSlot);
   }
+}
+
+function optionText(value, label) {
+  if (value === null) return "(none)";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return label();
 }
 
 function omit(object, key) {

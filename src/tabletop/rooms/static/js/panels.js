@@ -1,9 +1,11 @@
 // Each system's play panel: what the table watches during play (the Dead Weight re-roll
 // exchange with the advisor's odds, trackers, the 2d6 AP fight, the Constitution
-// initiative order, a roll-under rule's open decision), drawn from the member's view; choices go through `send`.
+// initiative order, a roll-under rule's open decision and its last result), drawn from the
+// member's view and the log entries it received; choices go through `send`.
 
 import { h, percent } from "./dom.js";
-import { describeIntent } from "./forms.js";
+import { describeIntent, humanize } from "./forms.js";
+import { diceIn, dieChip } from "./log.js";
 
 const OUTCOMES = [
   ["great_success", "great", "great success"],
@@ -14,37 +16,52 @@ const OUTCOMES = [
 ];
 
 function exchangePanel(ctx) {
+  // The test under way, or both sides of an opposed test, die by die.
   const exchange = ctx.view.state.exchange;
   if (!exchange) return null;
-  const test = exchange.opposed ? exchange.opposed.tests[exchange.opposed.current] : exchange.test;
-  const roller = exchange.rollers[exchange.opposed ? exchange.opposed.current : 0];
-  const who = roller ? ctx.character(roller) : test.roller?.name || "an NPC";
-  const dice = h(
+  const opposed = exchange.opposed;
+  const tests = opposed ? opposed.tests : [exchange.test];
+  const current = opposed ? opposed.current : 0;
+  const names = tests.map((test, i) => (exchange.rollers[i] ? ctx.character(exchange.rollers[i]) : test.roller?.name || "an NPC"));
+  const test = tests[current];
+  const status = exchange.finished
+    ? opposed
+      ? `judged: ${opposed.winner === null || opposed.winner === undefined ? "a draw" : `${names[opposed.winner]} wins`} after ${opposed.round} round${opposed.round > 1 ? "s" : ""}`
+      : `judged: ${test.verdict ? String(test.verdict).replace(/_/g, " ") : "done"}${test.fatigue ? ", with fatigue" : ""}`
+    : `${test.turn === "gm" ? "the GM" : `${names[current]}'s player`} chooses (${test.phase})`;
+  const budgets = Object.entries(test.budgets || {})
+    .filter(([, v]) => typeof v === "number")
+    .map(([k, v]) => `${k} ${v}`)
+    .join(" · ");
+  const choices = ctx.advice ? adviceTable(ctx) : waiting(ctx, exchange);
+  const title = opposed ? `Opposed test: ${names[0]} against ${names[1]}, round ${opposed.round}` : `${names[0]}: ${testName(test)}`;
+  return h(
+    "section",
+    { class: "panel exchange", "aria-labelledby": "exchange-title" },
+    h("h2", { id: "exchange-title", text: title }),
+    opposed
+      ? tests.map((t, i) => h("div", { class: i === current && !exchange.finished ? "side choosing" : "side" }, h("h3", { text: `${names[i]}: ${testName(t)}${t.verdict ? ` · ${String(t.verdict).replace(/_/g, " ")}` : ""}` }), pool(t, names[i])))
+      : pool(test, names[0]),
+    h("p", { class: "status-line", text: status }),
+    budgets && !exchange.finished ? h("p", { class: "hint", text: `left to spend: ${budgets}` }) : null,
+    choices,
+  );
+}
+
+function testName(test) {
+  return `${test.setup.attribute} ${test.setup.check ? "check" : "test"}`;
+}
+
+function pool(test, name) {
+  return h(
     "ol",
-    { class: "pool", "aria-label": "the dice in the test" },
+    { class: "pool", "aria-label": `${name}'s dice` },
     test.dice.map((die, i) =>
       h("li", { class: "die big", "aria-label": `die ${i + 1}: ${die.faces[die.faces.length - 1]}${die.faces.length > 1 ? `, was ${die.faces.slice(0, -1).join(", ")}` : ""}` },
         die.faces.length > 1 ? h("s", { class: "was", text: die.faces.slice(0, -1).join(" ") }) : null,
         h("span", { class: "face", text: String(die.faces[die.faces.length - 1]) }),
         h("span", { class: "sides", text: `die ${i + 1}` })),
     ),
-  );
-  const budgets = Object.entries(test.budgets || {})
-    .filter(([, v]) => typeof v === "number")
-    .map(([k, v]) => `${k} ${v}`)
-    .join(" · ");
-  const status = exchange.finished
-    ? `judged: ${test.verdict ? String(test.verdict).replace(/_/g, " ") : "done"}${test.fatigue ? ", with fatigue" : ""}`
-    : `${test.turn === "gm" ? "the GM" : `${who}'s player`} chooses (${test.phase})`;
-  const choices = ctx.advice ? adviceTable(ctx) : waiting(ctx, exchange);
-  return h(
-    "section",
-    { class: "panel exchange", "aria-labelledby": "exchange-title" },
-    h("h2", { id: "exchange-title", text: `${who}: ${test.setup.attribute} ${test.setup.check ? "check" : "test"}` }),
-    dice,
-    h("p", { class: "status-line", text: status }),
-    budgets ? h("p", { class: "hint", text: `left to spend: ${budgets}` }) : null,
-    choices,
   );
 }
 
@@ -185,11 +202,112 @@ function decisionPanel(ctx) {
   );
 }
 
+function lastRule(entries) {
+  // The newest settled roll-under rule this page was told of: its outcome and the steps
+  // before it (a secret one reaches a player as a hint without the rule, and is skipped).
+  const end = entries.findLastIndex((e) => e.event.type === "outcome" && e.event.data && e.event.data.rule);
+  if (end < 0) return null;
+  let start = end;
+  while (start > 0 && isRuleStep(entries[start - 1].event)) start -= 1;
+  return { outcome: entries[end].event, steps: entries.slice(start, end).map((e) => e.event) };
+}
+
+function isRuleStep(event) {
+  return event.type === "decision" || Boolean(event.data && typeof event.data === "object" && "values" in event.data);
+}
+
+const STEP_KINDS = [
+  [/mutation/, "mutation"],
+  [/injury|disabled|ability_lost/, "injury"],
+  [/incapacitated|dying|death|dies|dead/, "critical"],
+  [/corruption/, "corruption"],
+  [/armour/, "armour"],
+  [/damage|health/, "damage"],
+];
+
+function stepKind(type) {
+  const found = STEP_KINDS.find(([pattern]) => pattern.test(type));
+  return found ? found[1] : "";
+}
+
+function resultTitle(rule, outcome, steps) {
+  const who = outcome.character?.name || steps.find((s) => s.data?.character)?.data.character || "";
+  if (rule === "contest") return `Contest of ${steps.find((s) => s.type === "ability_roll")?.data.values.ability || "an ability"}`;
+  if (rule === "suffer_hit") return `A hit on ${who}`;
+  if (rule === "suffer_corruption") return `Corruption: ${who}`;
+  return `${humanize(rule)}${who ? `: ${who}` : ""}`;
+}
+
+function contestTable(steps, outcome) {
+  // Each contestant's rolls, pass or fail (then any tie-break rolls), the successes, and
+  // the places the sides took.
+  const rows = new Map();
+  const breaks = [];
+  let rolled = [];
+  for (const step of steps) {
+    const values = step.data?.values || {};
+    if (step.type === "ability_roll") rolled.push(step);
+    if (step.type === "contest_rolls") {
+      rows.set(step.data.character, { name: step.data.character, side: values.side, marks: rolled.map((r) => r.data.values), again: [], successes: values.successes, rolls: values.rolls });
+      rolled = [];
+    }
+    if (step.type === "tie_break") {
+      for (const r of rolled) rows.get(r.data.character)?.again.push(r.data.values);
+      breaks.push(step.text);
+      rolled = [];
+    }
+  }
+  const placeOf = new Map();
+  (outcome.places || []).forEach((place, i) => place.sides.forEach((side) => placeOf.set(side, i + 1)));
+  const mark = (m) => h("span", { class: m.passed ? "mark pass" : "mark fail", title: `${m.face} against ${m.score}`, text: `${m.passed ? "✓" : "✗"}${m.face}` });
+  const ordered = [...rows.values()].sort((a, b) => (placeOf.get(a.side) ?? 99) - (placeOf.get(b.side) ?? 99));
+  return [
+    h(
+      "table",
+      { class: "grid contest" },
+      h("caption", { text: "Each roll (✓ passed, ✗ failed), best place first" }),
+      h("thead", {}, h("tr", {}, ["#", "who (side)", "rolls", "passed"].map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, ordered.map((row) => h(
+        "tr",
+        { class: placeOf.get(row.side) === 1 ? "best" : "" },
+        h("td", { text: String(placeOf.get(row.side) ?? "") }),
+        h("th", { scope: "row" }, row.name, h("span", { class: "hint", text: ` (${row.side})` })),
+        h("td", {}, row.marks.map(mark), row.again.length ? [h("span", { class: "hint", text: "tie-break: " }), row.again.map(mark)] : null),
+        h("td", { text: `${row.successes} of ${row.rolls}` }),
+      ))),
+    ),
+    breaks.length ? h("ul", { class: "plain hint" }, breaks.map((text) => h("li", { text }))) : null,
+  ];
+}
+
+function resultPanel(ctx) {
+  // The last roll-under rule settled, step by step: a contest's table, or a hit's damage,
+  // armour, health, criticals, injuries, corruption and mutation, each marked.
+  const last = lastRule(ctx.entries || []);
+  if (!last) return null;
+  const { rule, outcome } = last.outcome.data;
+  return h(
+    "section",
+    { class: "panel result", "aria-labelledby": "result-title" },
+    h("h2", { id: "result-title", text: `Last result · ${resultTitle(rule, outcome, last.steps)}` }),
+    rule === "contest"
+      ? contestTable(last.steps, outcome)
+      : h("ol", { class: "plain steps" }, last.steps.filter((s) => s.type !== "decision").map((step) => {
+        const kind = stepKind(step.type);
+        return h("li", { class: kind ? `step ${kind}` : "step" },
+          kind ? h("span", { class: `badge ${kind}`, text: kind }) : null,
+          h("span", { class: "text", text: step.text }),
+          diceIn(step.data?.dice).map(dieChip));
+      })),
+    h("p", { class: "status-line", text: last.outcome.text }),
+  );
+}
+
 const PANELS = {
   "dead-weight": [exchangePanel, trackersPanel],
   ap2d6: [apFightPanel],
   constitution: [initiativePanel],
-  rollunder: [decisionPanel],
+  rollunder: [decisionPanel, resultPanel],
 };
 
 export const HANDLED = {

@@ -22,6 +22,7 @@ const page = {
   advice: null,
   entries: [],
   viewingAs: null,
+  viewedEntries: [],
   forms: null,
   drafts: new Map(),
   requests: new Map(),
@@ -91,7 +92,7 @@ function showJoin(who) {
 
 async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
-  page.forms = new FormMaker(schema, labelOf, page.drafts);
+  page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus });
   page.live.start();
@@ -161,6 +162,7 @@ async function refresh() {
       page.view = view;
       page.offers = [];
       page.advice = null;
+      page.viewedEntries = lines;
       renderLog(lines);
     } else {
       const [view, legal, advice] = await Promise.all([page.room.get(""), page.room.get("/legal"), page.room.get("/advice")]);
@@ -193,8 +195,23 @@ function labelOf(key, value) {
   if (!page.view || typeof value !== "string") return String(value);
   const character = (page.view.state.characters || []).find((c) => c.id === value);
   if (character) return character.name || character.sheet.name || value;
+  const combatant = (page.view.state.fight?.combatants || []).find((c) => c.id === value);
+  if (combatant) return combatant.name;
   const member = page.view.members.find((m) => m.id === value);
   return member ? member.name : value;
+}
+
+const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers", "helper_effort"]);
+const COMBATANT_NAMES = new Set(["id", "attacker", "target", "other_target", "shooter", "commander", "followers"]);
+
+function knownValues(name) {
+  // The ids a field names that the room holds now: its characters, a fight's combatants,
+  // the members who may own a character.
+  const state = page.view ? page.view.state : {};
+  if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
+  if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
+  if (name === "owner" && page.view) return page.view.members.filter((m) => m.role !== "observer").map((m) => m.id);
+  return null;
 }
 
 function memberName(id) {
@@ -207,6 +224,7 @@ function context() {
     view: page.view,
     offers: page.offers,
     advice: page.advice,
+    entries: page.viewingAs ? page.viewedEntries : page.entries,
     forms: page.forms,
     labelOf,
     send,

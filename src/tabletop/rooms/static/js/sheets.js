@@ -92,6 +92,7 @@ const HEADLINES = {
       ["Corruption", sheet.corruption || null],
       ["Injuries", (sheet.injuries || []).map((i) => i.trait).join(", ")],
       ["Mutations", (sheet.mutations || []).join(", ")],
+      ["Mutations to choose", sheet.mutations_to_choose ? `${sheet.mutations_to_choose} (the GM names them)` : null],
       ["State", sheet.death ? `dead (${sheet.death})` : sheet.health === 0 || Object.values(sheet.abilities || {}).includes(0) ? "at death's door" : sheet.incapacitated ? "incapacitated" : null],
     ]),
   ],
