@@ -24,7 +24,7 @@ from tests.hostile.harness import check, run
 
 pytestmark = pytest.mark.hostile
 
-PROGRAM = "from tabletop.cli.app import main; main()"
+PROGRAM = "from tabletop.cli import main; main()"
 
 MEASURED = (
     "import atexit, re, sys\n"
@@ -316,7 +316,10 @@ def _simulating() -> subprocess.Popen[str]:
                "1000000", "--seats", "random,random", "--jobs", "2"]  # fmt: skip
     started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)  # fmt: skip
-    time.sleep(3)
+    deadline = time.monotonic() + 60
+    while len(_left_behind(started.pid)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)  # a loaded machine may take seconds to import and fork
+    time.sleep(0.5)
     return started
 
 
@@ -342,3 +345,18 @@ def test_stopping_simulate_on_many_jobs_is_one_line_and_leaves_no_worker(signal_
     assert "Traceback" not in err and err.strip().splitlines() == [line]
     time.sleep(0.5)
     assert _left_behind(started.pid) == []
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line():
+    # a loaded machine can take seconds to import; Ctrl-C then used to print a traceback
+    interrupt_the_import = (
+        "import sys\n"
+        "class Interrupted:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'tabletop.cli.app':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupted())\n" + PROGRAM
+    )
+    done = subprocess.run([sys.executable, "-c", interrupt_the_import, "roll", "d6"],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (done.returncode, done.stderr, done.stdout) == (130, "error: interrupted\n", "")
