@@ -359,6 +359,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     method=Choice(values=("ranged", "traps", "forage")),
                     terrain=Choice(values=tuple(MILES_PER_DAY)),
                     season=Choice(values=("spring", "summer", "autumn", "winter")),
+                    rating=Choice(help="the skill's rating, set the first time it is used"),
                     mode=Choice(values=tuple(RollMode)),
                 )
             )
