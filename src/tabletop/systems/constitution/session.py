@@ -432,6 +432,19 @@ class ConstitutionSession(Session[ConstitutionTable]):
             )
         return found
 
+    def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
+        clock = state.clock
+        kind = intent["kind"]
+        if kind == "march" and clock.marched:
+            return "the party has marched today: make camp first"
+        if kind == "march" and clock.day_lost >= 1:
+            return "hunting has taken the whole day: make camp"
+        if kind == "hunt" and clock.marched:
+            return "the party has marched today: hunt tomorrow, before the march"
+        if kind == "hunt":
+            return "that character has hunted today already, or is not yours"
+        return f"no {kind} is open now"
+
     def _may(self, state: ConstitutionTable, member: Member, action: Any) -> bool:
         """Whether `member` makes this choice: the GM any, a player those of their own."""
         if member.is_gm:
