@@ -79,4 +79,4 @@ def test_a_toml_sheet_is_refused_before_anything_unless_it_is_a_dry_run(capsys, 
     looked = ok_json(capsys, "damage", "2", "--character", str(sheet), "--dry-run")
     assert looked["character"]["health"] == 12
     assert sheet.read_text(encoding="utf-8") == before
-    fails(capsys, "damage", "2", "--dry-run", words="--ask and --dry-run are for a --character")
+    fails(capsys, "damage", "2", "--dry-run", words="--ask, --dry-run and --who are for a character")
