@@ -40,9 +40,9 @@ def test_a_days_march_and_camp_are_kept_and_read_back_by_a_fresh_process(capsys,
     road(capsys, trek, "rations", "--who", "Ada", "--food", "3", "--water", "1")
     road(capsys, trek, "march", "--terrain", "road", "--seed", "4")
     road(capsys, trek, "camp", "--seed", "5")
+    command = [str(Path(sys.executable).parent / "tabletop"), "constitution", "road", "clock"]
     shown = subprocess.run(
-        [str(Path(sys.executable).parent / "tabletop"), "constitution", "road", "clock"]
-        + ["--campaign", str(trek), "--json"],
+        [*command, "--campaign", str(trek), "--json"],
         capture_output=True,
         text=True,
         check=False,

@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.output import console, print_json
-from tabletop.cli.scene import DryRun, open_scene, told_json
+from tabletop.cli.scene import DryRun, open_scene, print_events, told_json
 from tabletop.dice import dice_source
 from tabletop.session import Member
 from tabletop.systems.constitution.character import read_sheet
@@ -71,11 +71,7 @@ def _play(
             }
         )
         return
-    for event in events:
-        console.print(escape(event.text))
-        for record in event.data.get("dice", []):
-            if isinstance(record, dict) and "text" in record:
-                console.print(f"  [dim]{escape(record['text'])}[/dim]")
+    print_events(events)
     _print_clock(scene.state)
     if kept:
         console.print(f"[dim]{escape(kept)}[/dim]")
