@@ -8,8 +8,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.systems.constitution import ConstitutionError
+from tabletop.systems.constitution.travel import MILES_PER_DAY, WEATHER_SPEED
 from tests.systems.constitution.test_session import ADA, BO, GM, WATCHER, play, received, seated
 
 
@@ -154,3 +157,47 @@ def test_a_player_hunts_only_with_their_own_character_and_only_the_gm_marches():
         play(seated(), {"kind": "hunt", "character": "c2", "rating": 40}, ADA, [10])
     with pytest.raises(PermissionDenied):
         play(seated(), {"kind": "march"}, ADA, [6] * 5)
+
+
+def test_two_sleepless_nights_cost_four_on_every_check():
+    """§ 15.6 and C3-A28: −4 per 24 hours awake after the first; 48 hours awake is −4. No
+    night's sleep means no morning HP roll either (C3-A60). § 15.2: a one-day fast ends
+    after one day of normal eating, so only the sleep penalty is left."""
+    state, _ = play(seated(), {"kind": "camp", "sleep": "none"}, GM)
+    assert state.characters["c1"].penalty(state.options) == -2  # no food yet: fasting
+    state, _ = play(state, {"kind": "rations", "character": "c1", "food": 2}, ADA)
+    state, _ = play(state, {"kind": "camp", "sleep": "none"}, GM)
+    ada = state.characters["c1"]
+    assert ada.deprivation.hours_awake == 48 and not ada.deprivation.fasting
+    assert ada.penalty(state.options) == -4 and ada.supplies.food == 1
+    assert state.clock.day == 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    terrain=st.sampled_from(list(MILES_PER_DAY)),
+    weather=st.sampled_from(list(WEATHER_SPEED)),
+    pace=st.sampled_from(["unencumbered", "encumbered", "heavily_encumbered"]),
+    goal=st.one_of(st.none(), st.integers(1, 40)),
+    seed=st.integers(0, 1000),
+)
+def test_a_march_covers_the_days_reach_or_the_goal_and_checks_once_per_six_miles(
+    terrain, weather, pace, goal, seed
+):
+    """§ 13.4–13.5, C3-A32 and C3-A57, as an invariant: the miles are the lesser of the
+    goal and terrain × weather × pace exactly; checks are 1 + ⌊miles / 6⌋; the encounter
+    count never exceeds the checks; the clock counts the miles."""
+    from tabletop.dice import SeededDice
+    from tabletop.systems.constitution import SESSION
+    from tabletop.systems.constitution.encumbrance import SPEED
+
+    state = seated()
+    march = {"kind": "march", "terrain": terrain, "weather": weather, "pace": pace}
+    events = SESSION.resolve(state, march | {"miles": goal}, GM, SeededDice(seed))
+    for event in events:
+        state = SESSION.fold(state, event)
+    reach = MILES_PER_DAY[terrain] * WEATHER_SPEED[weather] * SPEED[pace]
+    walked = reach if goal is None else min(Fraction(goal), reach)
+    assert state.clock.miles == walked and Fraction(events[0].data["miles"]) == walked
+    assert events[0].data["encounter_checks"] == 1 + walked // 6
+    assert 0 <= events[1].data["encounters"] <= events[0].data["encounter_checks"]
