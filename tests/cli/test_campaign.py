@@ -142,3 +142,29 @@ def test_constitution_and_ap2d6_characters_rest_in_their_campaigns(capsys, tmp_p
         campaign, _ = read_campaign(path)
         step = [e for e in campaign.journal if e.cause is not None][-1]
         assert step.cause.intent["kind"] == "rest" and step.cause.intent["character"] == "c1"
+
+
+def test_rollunder_damage_and_corruption_play_into_a_campaign(capsys, tmp_path):
+    """Issue 17 item 2: roll-under commands that change a character take --campaign; the
+    sheet (health, corruption, omens) is the fold of the journal. A d4 hit of 3 after
+    armour 1 leaves Grue 19 − 2 = 17."""
+    sheet, path = tmp_path / "grue.json", tmp_path / "ru.json"
+    made = ("rollunder", "character", "new", "--name", "Grue", "--set", "STR=13")
+    made += ("--set", "AGI=9", "--set", "WIT=7", "--max-health", "19", "--omens", "1")
+    assert run(capsys, *made, "--out", str(sheet)).code == 0
+    assert run(capsys, "campaign", "new", str(path), "--system", "rollunder").code == 0
+    assert run(capsys, "campaign", "add", str(path), str(sheet)).code == 0
+    hit = ("rollunder", "damage", "3", "--armour", "1", "--campaign", str(path), "--who", "Grue")
+    result = run(capsys, *hit)
+    assert result.code == 0, result.err
+    sour = ("rollunder", "corruption", "--gain", "1", "--campaign", str(path), "--who", "grue")
+    assert run(capsys, *sour, "--seed", "1").code == 0
+    _, state = read_campaign(path)
+    grue = state.characters["c1"].sheet
+    assert grue.health <= 17 and grue.omens == 1
+    campaign, _ = read_campaign(path)
+    asked = [e.cause.intent["kind"] for e in campaign.journal if e.cause is not None]
+    steps = [kind for kind in asked if kind != "answer"]  # each omen question is a step too
+    assert steps[-2:] == ["suffer-hit", "suffer-corruption"]
+    both = run(capsys, "rollunder", "damage", "3", "--campaign", str(path), "--health", "4")
+    assert both.code == 2 and "sheet" in both.err

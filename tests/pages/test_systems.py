@@ -1,6 +1,6 @@
 """One scenario per other system through its main loop, in the browser: plain dice with
 every roll mode, the 2d6 AP fight and a death check whose DC stays on the server, and the
-Constitution initiative tracker."""
+Constitution initiative tracker and a day on the road."""
 
 from __future__ import annotations
 
@@ -125,6 +125,26 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
     step(ada, lambda: submit(offer(ada, "check an ability", cora), Ability="wits"))
     synced(ada, gm)
     expect(gm.page.locator("#log .entry", has_text="wits").first).to_be_visible()
+
+    # A day on the road (C3-A56..A61): Cora takes on rations, the GM marches the party and
+    # makes camp; the encounter checks and the time of day reach the GM's page alone.
+    step(ada, lambda: submit(offer(ada, "take on or hand over rations", cora), Food=3))
+    step(gm, lambda: submit(offer(gm, "march for the day"), Terrain="road", Weather="fair"))
+    synced(gm, ada)
+    for person in (gm, ada):
+        expect(person.page.locator(".road")).to_contain_text("24 miles marched")
+    wait_for_log(ada, "the GM rolls for encounters")
+    wait_for_log(gm, "encounter checks on day 1")
+    step(gm, lambda: submit(offer(gm, "make camp"), Sleep="well"))
+    synced(gm, ada)
+    for person in (gm, ada):
+        expect(person.page.locator(".road h2")).to_have_text("On the road: day 2")
+        row = person.page.locator(".road tbody tr", has_text="Cora")
+        expect(row.locator("td").first).to_have_text("2")  # a ration eaten at supper
+    expect(ada.page.locator(".road")).to_contain_text("hidden: the time of day")
+    expect(gm.page.locator(".road")).to_contain_text("0 turns explored today")
+    assert "encounter checks on day 1" not in ada.received()
+    fits(ada.page)
     assert not (gm.errors or ada.errors)
 
 

@@ -130,6 +130,10 @@ def show_command(file: File, json_out: Json = False) -> None:
         console.print(table)
     else:
         console.print("nobody in the party yet: `tabletop campaign add FILE SHEET.json`")
+    clock = view.get("clock")
+    if clock is not None:
+        today = "marched" if clock["marched"] else "not marched yet"
+        console.print(f"clock: day {clock['day']} ({today}), {clock['miles']:g} miles in all")
     for tracker in view.get("trackers", []):
         filled = f"{tracker['filled']}/{tracker['segments']}"
         shown = "" if tracker.get("visible", True) else " (hidden from the players)"

@@ -163,6 +163,15 @@ def told_json(event: Event) -> dict[str, Any]:
     return {"kind": event.type, "text": event.text, "data": event.data}
 
 
+def print_events(events: list[Event]) -> None:
+    """Each event on a line for people, with the dice behind it dimmed below."""
+    for event in events:
+        console.print(escape(event.text))
+        for record in event.data.get("dice", []):
+            if isinstance(record, dict) and "text" in record:
+                console.print(f"  [dim]{escape(record['text'])}[/dim]")
+
+
 def change_sheet(
     session: Session[Any],
     read_sheet: Callable[[Path], BaseModel],
@@ -191,11 +200,7 @@ def change_sheet(
             }
         )
         return
-    for event in events:
-        console.print(escape(event.text))
-        for record in event.data.get("dice", []):
-            if isinstance(record, dict) and "text" in record:
-                console.print(f"  [dim]{escape(record['text'])}[/dim]")
+    print_events(events)
     console.print(sheet_view(scene.sheet))
     if kept:
         console.print(f"[dim]{escape(kept)}[/dim]")

@@ -137,6 +137,11 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "dc": pick([10, 20, 30]),
         "amount": pick([1, 4, 12]),
         "notation": pick(["3d6", "1d20"]),
+        "rating": pick([None, 40, 70]),
+        "food": pick([-1, 0, 2]),
+        "water": pick([-1, 0, 2]),
+        "turns": pick([1, 7]),
+        "miles": pick([None, 5]),
     }
     return values.get(name, NO_VALUE)
 

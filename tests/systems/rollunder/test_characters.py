@@ -79,4 +79,33 @@ def test_a_toml_sheet_is_refused_before_anything_unless_it_is_a_dry_run(capsys, 
     looked = ok_json(capsys, "damage", "2", "--character", str(sheet), "--dry-run")
     assert looked["character"]["health"] == 12
     assert sheet.read_text(encoding="utf-8") == before
-    fails(capsys, "damage", "2", "--dry-run", words="--ask and --dry-run are for a --character")
+    fails(capsys, "damage", "2", "--dry-run", words="--dry-run and --who are for a character")
+
+
+def test_cr_g_values_the_chapter_leaves_open_are_placeholders_in_the_data_and_the_sheet(
+    capsys, tmp_path
+):
+    """Issue 17 item 4: the abilities the chapter names are its rules; scores, maximum
+    health, omens and the carry limit (CR-G01, G03, G05, G02) are the user's game's, marked
+    PLACEHOLDER in data/sheet.toml and on every `character show`; an ability the chapter
+    does not name is marked too."""
+    from tabletop.systems.rollunder.character import sheet_sources
+
+    named, placeholders = sheet_sources()
+    assert set(named) == {"STR", "AGI", "WIT"} and {s.status for s in named.values()} == {"rule"}
+    assert {(key, p.status, p.gap) for key, p in placeholders.items()} == {
+        ("scores", "PLACEHOLDER", "CR-G01"),
+        ("max_health", "PLACEHOLDER", "CR-G03"),
+        ("omens", "PLACEHOLDER", "CR-G05"),
+        ("carry_limit", "PLACEHOLDER", "CR-G02"),
+    }
+    gaps = (Path(__file__).parents[3] / "docs" / "rules" / "rollunder.md").read_text()
+    assert all(f"| {p.gap} |" in gaps for p in placeholders.values())
+    out = tmp_path / "ash.json"
+    run(capsys, "rollunder", "character", "new", *ASH, "--max-health", "14", "--out", str(out))
+    shown = " ".join(run(capsys, "rollunder", "character", "show", str(out)).out.split())
+    assert "PLACEHOLDER, from your game and not these rules: ability scores (CR-G01)" in shown
+    assert "maximum health (CR-G03)" in shown and "carry limit (CR-G02)" in shown
+    more = ["rollunder", "--option", "abilities=STR,AGI,WIT,LUCK", "character", "new"]
+    shown = run(capsys, *more, *ASH, "--set", "LUCK=3", "--max-health", "14").out
+    assert "PLACEHOLDER abilities the chapter does not name: LUCK" in shown

@@ -132,7 +132,7 @@ def test_ask_refuses_on_end_of_input_or_endless_nonsense_and_changes_nothing(
         assert result.err.splitlines()[-1].startswith("error: ") and words in result.err
         assert "Traceback" not in result.err
     assert Path(sheet).read_text(encoding="utf-8") == before
-    fails(capsys, "damage", "d6", "--ask", words="--ask and --dry-run are for a --character")
+    fails(capsys, "damage", "d6", "--ask", words="--ask, --dry-run and --who are for a character")
 
 
 def test_corruption_quick_and_on_a_sheet_with_a_mutation_table(capsys, tmp_path):

@@ -1,4 +1,5 @@
-"""`tabletop constitution …`: characters, checks, odds, XP, the combat tracker, travel, rest."""
+"""`tabletop constitution …`: characters, checks, odds, XP, the combat tracker, travel, rest,
+and the party's days on the road kept in a campaign (`road`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tabletop.cli.constitution.characters import (
     roll_up,
     xp_award,
 )
+from tabletop.cli.constitution.road import app as road_app
 from tabletop.cli.constitution.tracker import run_tracker
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options
 from tabletop.cli.output import console, percent, print_json
@@ -57,6 +59,7 @@ xp_app = typer.Typer(help="Experience and levels.", no_args_is_help=True)
 add_rule_options(app, Options, "3d6 Constitution.")
 app.add_typer(character_app, name="character")
 app.add_typer(xp_app, name="xp")
+app.add_typer(road_app, name="road")
 character_app.command("new")(character_new)
 character_app.command("show")(character_show)
 xp_app.command("award")(xp_award)

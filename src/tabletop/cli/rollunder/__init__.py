@@ -18,7 +18,7 @@ from rich.table import Table
 from tabletop.cli.options import Json, Seed, add_rule_options, rule_options, whole_number
 from tabletop.cli.output import console, errors, percent, print_json
 from tabletop.cli.rollunder.characters import character_new, character_show
-from tabletop.cli.scene import DryRun, Scene, open_scene
+from tabletop.cli.scene import CampaignFile, DryRun, Scene, Who, open_scene
 from tabletop.dice import DiceSource, dice_source
 from tabletop.session import Event
 from tabletop.systems.rollunder.abilities import ChallengeLevel, Roller, ScoreRoll
@@ -41,7 +41,6 @@ from tabletop.systems.rollunder.intents import (
     ImportCharacter,
     ScoreRollIntent,
     SetMutationTable,
-    SufferCorruptionIntent,
     SufferHitIntent,
 )
 from tabletop.systems.rollunder.odds import (
@@ -321,27 +320,32 @@ def ask_at_the_prompt(decision: Decision) -> str:
 
 
 def _run_on_sheet(
-    path: Path,
-    intent: SufferHitIntent | SufferCorruptionIntent,
+    where: tuple[Path | None, Path | None, str | None],
+    intent: dict[str, Any],
     seed: int | None,
     options: RollUnderOptions,
     run: tuple[bool, bool, bool],
     mutation_table: dict[str, Any] | None = None,
 ) -> None:
-    """Seat the sheet as c1 (with the group's mutation table, if given), play the rule on
-    it and save the sheet back unless `run` (json, ask, dry run) says --dry-run: the
-    events, then the new sheet (all of it with --json)."""
+    """Seat the sheet (`where`: a sheet file, or a campaign and its party member), set the
+    group's mutation table if given, play the rule on the character and keep it unless
+    `run` (json, ask, dry run) says --dry-run: the events, then the new sheet (all of it
+    with --json)."""
     json, ask, dry_run = run
-    if path.suffix != ".json" and not dry_run:
+    path, campaign, who = where
+    if path is not None and path.suffix != ".json" and not dry_run:
         raise RollUnderDataError(
             f"{path} is not a .json sheet, and the sheet is saved back as JSON: convert it "
             f"with `character show {path} --json`, or look without saving with --dry-run"
         )
     dice = dice_source(seed)
-    scene = open_scene(SESSION, read_sheet, dice, character=path, options=options)
+    scene = open_scene(
+        SESSION, read_sheet, dice, character=path, campaign=campaign, who=who, options=options
+    )
     if mutation_table is not None:
         scene.play(SetMutationTable(table=mutation_table), dice)
-    events = _played(scene, intent, dice, ask_at_the_prompt if ask else no_rerolls)
+    asked = {**intent, "character": scene.character}
+    events = _played(scene, asked, dice, ask_at_the_prompt if ask else no_rerolls)
     kept = scene.keep(dry_run)
     outcome = _finished(events, json, saved=not dry_run)
     if outcome is None:
@@ -433,6 +437,8 @@ def damage_command(
     health: Health = None,
     max_health: MaxHealth = None,
     character: SheetFile = None,
+    campaign: CampaignFile = None,
+    who: Who = None,
     ask: Ask = False,
     dry_run: DryRun = False,
     seed: Seed = None,
@@ -447,14 +453,14 @@ def damage_command(
     hit_data = {"armour": armour, "direct": direct}
     hit_data |= {"dice": damage} if isinstance(damage, DamageDice) else {"amount": damage}
     validated(Hit, hit_data, "the hit")  # bounds refused before a die is rolled
-    if character is not None:
+    if character is not None or campaign is not None:
         if health is not None or max_health is not None:
-            raise RollUnderDataError("--health and --max-health come from the --character sheet")
-        intent = SufferHitIntent(character="c1", damage=die.strip(), armour=armour, direct=direct)
-        _run_on_sheet(character, intent, seed, options, (json, ask, dry_run))
+            raise RollUnderDataError("--health and --max-health come from the character's sheet")
+        intent = {"kind": "suffer-hit", "damage": die.strip(), "armour": armour, "direct": direct}
+        _run_on_sheet((character, campaign, who), intent, seed, options, (json, ask, dry_run))
         return
-    if ask or dry_run:
-        raise RollUnderDataError("--ask and --dry-run are for a --character sheet")
+    if ask or dry_run or who is not None:
+        raise RollUnderDataError("--ask, --dry-run and --who are for a character's sheet")
     dice = dice_source(seed)
     record = None
     if isinstance(damage, DamageDice):
@@ -504,6 +510,8 @@ def corruption_command(
         typer.Option("--mutations", help="Your mutation table (a TOML/JSON table file)."),
     ] = None,
     character: SheetFile = None,
+    campaign: CampaignFile = None,
+    who: Who = None,
     ask: Ask = False,
     dry_run: DryRun = False,
     seed: Seed = None,
@@ -515,14 +523,15 @@ def corruption_command(
     mutation (rolled on --mutations, or left for the GM)."""
     options = rule_options(ctx, RollUnderOptions)
     table = mutation_data(mutations) if mutations is not None else None
-    if character is not None:
+    if character is not None or campaign is not None:
         if total is not None or health is not None or max_health is not None:
-            raise RollUnderDataError("--total and health come from the --character sheet")
-        intent = SufferCorruptionIntent(character="c1", gain=gain)
-        _run_on_sheet(character, intent, seed, options, (json, ask, dry_run), table)
+            raise RollUnderDataError("--total and health come from the character's sheet")
+        intent = {"kind": "suffer-corruption", "gain": gain}
+        where = (character, campaign, who)
+        _run_on_sheet(where, intent, seed, options, (json, ask, dry_run), table)
         return
-    if ask or dry_run:
-        raise RollUnderDataError("--ask and --dry-run are for a --character sheet")
+    if ask or dry_run or who is not None:
+        raise RollUnderDataError("--ask, --dry-run and --who are for a character's sheet")
     if total is None:
         raise RollUnderDataError("give --total (the corruption before this gain) or --character")
     dice = dice_source(seed)

@@ -22,7 +22,9 @@ from tabletop.systems.rollunder.character import (
     MAX_MONEY,
     MAX_OMENS,
     Character,
+    games_own_abilities,
     read_sheet,
+    sheet_sources,
 )
 from tabletop.systems.rollunder.errors import RollUnderDataError
 from tabletop.systems.rollunder.intents import NewCharacter
@@ -135,4 +137,17 @@ def sheet_view(character: Character) -> Group:
         lines.append("dying")
     elif character.incapacitated:
         lines.append("incapacitated")
-    return Group(table, *(Text(line) for line in lines))
+    return Group(table, *(Text(line) for line in lines), *placeholder_lines(character))
+
+
+def placeholder_lines(character: Character) -> list[Text]:
+    """Which of the sheet's numbers are the user's game's, not the chapter's (CR-G)."""
+    _, placeholders = sheet_sources()
+    open_values = "; ".join(f"{p.what} ({p.gap})" for p in placeholders.values())
+    lines = [Text(f"PLACEHOLDER, from your game and not these rules: {open_values}", style="dim")]
+    own = games_own_abilities(character)
+    if own:
+        lines.append(
+            Text(f"PLACEHOLDER abilities the chapter does not name: {', '.join(own)}", "dim")
+        )
+    return lines

@@ -1,9 +1,11 @@
 """3d6 Constitution at a shared table: characters, checks with degrees, harm and rest, XP,
-and the initiative tracker of article 5 as intents, events and views.
+the initiative tracker of article 5, and the party's days on the road (articles 13 and 15)
+as intents, events and views.
 
 The fight is the combat machine itself: each combatant belongs to a member (the GM's unless
-the GM gives it to a player), and that member, or the GM, makes its choices. Nothing in the
-articles is hidden from the players; checks may be rolled in any roll mode.
+the GM gives it to a player), and that member, or the GM, makes its choices. The articles
+hide little from the players; checks may be rolled in any roll mode. What the referee keeps
+to themselves is the time of day and the encounter checks (§ 13.3, § 13.5; C3-A61).
 """
 
 from __future__ import annotations
@@ -50,11 +52,31 @@ from tabletop.systems.constitution.combat import (
 )
 from tabletop.systems.constitution.creation import new_character
 from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.expedition import (
+    Clock,
+    Supplies,
+)
 from tabletop.systems.constitution.health import good_night, short_rest, take_damage
 from tabletop.systems.constitution.initiations import catalogue
-from tabletop.systems.constitution.models import Event as RulesEvent
 from tabletop.systems.constitution.models import build
 from tabletop.systems.constitution.options import DEFAULT, Options
+from tabletop.systems.constitution.road import (
+    Camp,
+    Explore,
+    HuntIntent,
+    LightIntent,
+    March,
+    Rations,
+    camp,
+    clock_view,
+    explore,
+    march,
+    on_the_road,
+    road_offers,
+    why_not_on_the_road,
+)
+from tabletop.systems.constitution.survival import Deprivation, total_penalty
+from tabletop.systems.constitution.told import protocol_events
 
 MAX_CHARACTERS = 100
 
@@ -67,6 +89,13 @@ class Seat(Frozen):
 
     owner: str
     sheet: Character
+    supplies: Supplies = Supplies()
+    deprivation: Deprivation = Deprivation()
+    """Hunger, thirst and sleeplessness: penalties on every check the character makes."""
+
+    def penalty(self, options: Options) -> int:
+        """The deprivation penalty on all this character's checks (§ 15.2–15.6; C3-A51)."""
+        return total_penalty(self.deprivation, self.sheet.abilities.strength, options)
 
 
 class ConstitutionTable(Frozen):
@@ -77,6 +106,8 @@ class ConstitutionTable(Frozen):
     controllers: dict[str, str] = Field(default_factory=dict)
     """Which member plays each combatant (by combatant id); the rest are the GM's."""
     next_id: int = Field(default=1, ge=1)
+    clock: Clock = Clock()
+    """The party's days, turns and lights: the referee's clock (§ 13.3)."""
 
 
 # intents ----------------------------------------------------------------------------------
@@ -168,6 +199,12 @@ class ConstitutionSession(Session[ConstitutionTable]):
         AwardXp,
         JoinFight,
         CombatIntent,
+        March,
+        HuntIntent,
+        Rations,
+        Camp,
+        Explore,
+        LightIntent,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -202,6 +239,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     night=Choice(values=(False, True)),
                 ),
             ]
+        found += road_offers(state, member, mine)
         if mine and state.fight.phase in ("setup", "between_rounds"):
             found.append(
                 offer(
@@ -228,6 +266,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
                 ),
             ]
         return found + self._fight_offers(state, member)
+
+    def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
+        return why_not_on_the_road(state, intent["kind"])
 
     def _fight_offers(self, state: ConstitutionTable, member: Member) -> list[Offer]:
         if state.fight.phase == "over":
@@ -269,10 +310,18 @@ class ConstitutionSession(Session[ConstitutionTable]):
             return self._combat(state, intent, member, dice)
         if isinstance(intent, JoinFight):
             return self._join(state, intent, member, dice)
+        if isinstance(intent, March):
+            return march(state, intent, dice)
+        if isinstance(intent, Camp):
+            return camp(state, intent, dice)
+        if isinstance(intent, Explore):
+            return explore(state, intent, dice)
         seat = state.characters.get(intent.character)
         if seat is None:
             raise ConstitutionError(f"no character {intent.character!r} at this table")
         sheet = seat.sheet
+        if isinstance(intent, HuntIntent | Rations | LightIntent):
+            return on_the_road(state, intent, member, dice)
         if isinstance(intent, CheckIntent):
             result = character_check(
                 sheet,
@@ -280,7 +329,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
                 intent.dc,
                 dice,
                 skill=intent.skill,
-                modifier=intent.modifier,
+                modifier=intent.modifier + seat.penalty(options),
                 advantage=intent.advantage,
                 disadvantage=intent.disadvantage,
                 options=options,
@@ -298,7 +347,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         else:
             sheet, events = award_xp(sheet, intent.amount, intent.reason, options)
         seats = {**state.characters, intent.character: seat.model_copy(update={"sheet": sheet})}
-        return state.model_copy(update={"characters": seats}), _told(events)
+        return state.model_copy(update={"characters": seats}), protocol_events(events)
 
     def _seat(
         self,
@@ -321,7 +370,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         seats = {**state.characters, cid: Seat(owner=owner, sheet=sheet)}
         joined = note("character", f"{sheet.name} joins the table", character=cid, owner=owner)
         after = state.model_copy(update={"characters": seats, "next_id": state.next_id + 1})
-        return after, [*_told(events), joined]
+        return after, [*protocol_events(events), joined]
 
     def _combat(
         self, state: ConstitutionTable, intent: CombatIntent, member: Member, dice: DiceSource
@@ -336,7 +385,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         if isinstance(action, Add) and intent.controller is not None:
             controllers[action.combatant.id] = intent.controller
         after = state.model_copy(update={"fight": fight, "controllers": controllers})
-        return after, _told(events)
+        return after, protocol_events(events)
 
     def _join(
         self, state: ConstitutionTable, intent: JoinFight, member: Member, dice: DiceSource
@@ -350,7 +399,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
         controllers = {**state.controllers, fighter.id: seat.owner}
         after = state.model_copy(update={"fight": fight, "controllers": controllers})
-        return after, _told(events)
+        return after, protocol_events(events)
 
     # views --------------------------------------------------------------------------------
 
@@ -359,11 +408,19 @@ class ConstitutionSession(Session[ConstitutionTable]):
             "system": self.name,
             "options": state.options.model_dump(mode="json"),
             "characters": [
-                {"id": cid, "owner": seat.owner, "sheet": seat.sheet.model_dump(mode="json")}
+                {
+                    "id": cid,
+                    "owner": seat.owner,
+                    "sheet": seat.sheet.model_dump(mode="json"),
+                    "supplies": seat.supplies.model_dump(mode="json"),
+                    "deprivation": seat.deprivation.model_dump(mode="json"),
+                    "penalty": seat.penalty(state.options),
+                }
                 for cid, seat in state.characters.items()
             ],
             "fight": state.fight.model_dump(mode="json"),
             "controllers": state.controllers,
+            "clock": clock_view(state.clock, member),
         }
 
 
@@ -384,18 +441,6 @@ def _actor(fight: Combat, action: Any) -> str | None:
         if hasattr(action, field):
             return str(getattr(action, field))
     return None
-
-
-def _told(events: list[RulesEvent]) -> list[Event]:
-    """The rules' events in the protocol's shape (nothing in the articles is secret)."""
-    return [
-        Event(
-            type=e.kind,
-            text=e.message,
-            data={"dice": [d.model_dump(mode="json") for d in e.dice]},
-        )
-        for e in events
-    ]
 
 
 SESSION = ConstitutionSession()

@@ -159,6 +159,50 @@ class Journey(Model):
         return sum(day.encounters for day in self.days)
 
 
+def walk_day(
+    number: int,
+    legs: Sequence[Leg],
+    today: Weather,
+    dice: DiceSource,
+    *,
+    speed: Fraction = Fraction(1),
+) -> tuple[TravelDay, tuple[Leg, ...]]:
+    """One day on the road (§ 13.4–13.5): as much of `legs` as the day's rate allows (a leg's
+    share of the day is its miles over its rate), then one encounter check plus one per full
+    6 miles walked, each 1 in 3 (a d6 showing 1 or 2); the day and the legs still ahead."""
+    if speed <= 0:
+        raise ConstitutionError("the party cannot move at all at this speed")
+    ahead = [(leg.terrain, leg.miles) for leg in legs]
+    day_left = Fraction(1)
+    walked = Fraction(0)
+    crossed = []
+    while ahead and day_left > 0:
+        terrain, miles = ahead[0]
+        rate = day_rate(terrain, today, speed=speed)
+        reach = rate * day_left
+        crossed.append(terrain)
+        if miles <= reach:
+            walked += miles
+            day_left -= miles / rate
+            ahead.pop(0)
+        else:
+            walked += reach
+            ahead[0] = (terrain, miles - reach)
+            day_left = Fraction(0)
+    checks = 1 + math.floor(walked / MILES_PER_ENCOUNTER_CHECK)
+    rolled = [roll("1d6", dice) for _ in range(checks)]
+    day = TravelDay(
+        day=number,
+        weather=today,
+        miles=walked,
+        terrain=tuple(dict.fromkeys(crossed)),
+        encounter_checks=checks,
+        encounters=sum(1 for r in rolled if r.total <= 2),
+        dice=tuple(DiceRecord.of(r) for r in rolled),
+    )
+    return day, tuple(Leg(terrain=terrain, miles=miles) for terrain, miles in ahead)
+
+
 def travel(
     route: Sequence[Leg],
     dice: DiceSource,
@@ -166,51 +210,22 @@ def travel(
     weather: Sequence[Weather] = ("fair",),
     speed: Fraction = Fraction(1),
 ) -> Journey:
-    """Walk a route day by day (§ 13.4–13.5): each day covers as much of the route as its rate
-    allows (a leg's share of the day is its miles over its rate), then rolls one encounter
-    check plus one per full 6 miles walked, each 1 in 3 (a d6 showing 1 or 2)."""
+    """Walk a route day by day (§ 13.4–13.5; `walk_day`), the last weather repeating."""
     if not route:
         raise ConstitutionError("a route needs at least one leg")
     if not weather:
         raise ConstitutionError("give the weather for at least the first day")
     if speed <= 0:
         raise ConstitutionError("the party cannot move at all at this speed")
-    legs = [(leg.terrain, leg.miles) for leg in route]
+    legs = tuple(route)
     days = []
     while legs:
         number = len(days) + 1
         if number > MAX_TRAVEL_DAYS:
             raise ConstitutionError(f"the route takes more than {MAX_TRAVEL_DAYS} days")
         today = weather[min(len(weather), number) - 1]
-        day_left = Fraction(1)
-        walked = Fraction(0)
-        crossed = []
-        while legs and day_left > 0:
-            terrain, miles = legs[0]
-            rate = day_rate(terrain, today, speed=speed)
-            reach = rate * day_left
-            crossed.append(terrain)
-            if miles <= reach:
-                walked += miles
-                day_left -= miles / rate
-                legs.pop(0)
-            else:
-                walked += reach
-                legs[0] = (terrain, miles - reach)
-                day_left = Fraction(0)
-        checks = 1 + math.floor(walked / MILES_PER_ENCOUNTER_CHECK)
-        rolled = [roll("1d6", dice) for _ in range(checks)]
-        days.append(
-            TravelDay(
-                day=number,
-                weather=today,
-                miles=walked,
-                terrain=tuple(dict.fromkeys(crossed)),
-                encounter_checks=checks,
-                encounters=sum(1 for r in rolled if r.total <= 2),
-                dice=tuple(DiceRecord.of(r) for r in rolled),
-            )
-        )
+        day, legs = walk_day(number, legs, today, dice, speed=speed)
+        days.append(day)
     return Journey(days=tuple(days))
 
 

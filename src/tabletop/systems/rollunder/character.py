@@ -7,12 +7,13 @@ A sheet is plain data; the rules return a new sheet rather than changing one.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from tabletop.data import describe, read_data_file
+from tabletop.data import describe, read_data_file, shipped_data
 from tabletop.systems.rollunder.carrying import Load, check_hands
 from tabletop.systems.rollunder.errors import RollUnderDataError, RollUnderError, validated
 from tabletop.systems.rollunder.options import RollUnderOptions
@@ -150,3 +151,29 @@ def sheet_from(data: Any, origin: str = "the sheet") -> Character:
 def read_sheet(path: str | Path) -> Character:
     """A character sheet from a JSON (or TOML) file, as `--json` prints a sheet, checked."""
     return sheet_from(read_data_file(path, RollUnderDataError), str(path))
+
+
+class SheetSource(Model):
+    """Where a sheet's value comes from: a rule of the chapter, or the user's game."""
+
+    status: Literal["rule", "PLACEHOLDER"]
+    gap: str = ""
+    what: str = ""
+    why: str = ""
+    uses: str = ""
+
+
+@cache
+def sheet_sources() -> tuple[dict[str, SheetSource], dict[str, SheetSource]]:
+    """The abilities the chapter names, and the sheet's values it leaves open (placeholders
+    the user's game supplies), from data/sheet.toml."""
+    data = shipped_data("tabletop.systems.rollunder", "sheet.toml")
+    abilities = {name: SheetSource(**entry) for name, entry in data["abilities"].items()}
+    placeholders = {name: SheetSource(**entry) for name, entry in data["placeholders"].items()}
+    return abilities, placeholders
+
+
+def games_own_abilities(character: Character) -> tuple[str, ...]:
+    """The sheet's abilities that the chapter does not name: the game's (CR-G01)."""
+    named, _ = sheet_sources()
+    return tuple(ability for ability in character.abilities if ability not in named)

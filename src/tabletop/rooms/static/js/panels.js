@@ -1,7 +1,8 @@
 // Each system's play panel: what the table watches during play (the Dead Weight re-roll
 // exchange with the advisor's odds, trackers, the 2d6 AP fight, the Constitution
-// initiative order, a roll-under rule's open decision and its last result), drawn from the
-// member's view and the log entries it received; choices go through `send`.
+// initiative order and days on the road, a roll-under rule's open decision and its last
+// result), drawn from the member's view and the log entries it received; choices go
+// through `send`.
 
 import { h, percent } from "./dom.js";
 import { describeIntent, humanize } from "./forms.js";
@@ -179,6 +180,36 @@ function initiativePanel(ctx) {
   );
 }
 
+function roadPanel(ctx) {
+  // The Constitution party's days on the road: the day, the miles, the lights, and each
+  // character's rations and penalty; the time of day is the GM's (C3-A61).
+  const clock = ctx.view.state.clock;
+  if (!clock) return null;
+  const characters = ctx.view.state.characters || [];
+  const turns = clock.turns.turns;
+  const time = turns && typeof turns === "object" ? h("span", { class: "hidden-value", text: `hidden: ${turns.hidden}` }) : `${turns} turns explored today`;
+  const lights = clock.turns.lights.map((l) => `${l.kind} (${l.turns_left} turns left)`).join(", ");
+  return h(
+    "section",
+    { class: "panel road", "aria-labelledby": "road-title" },
+    h("h2", { id: "road-title", text: `On the road: day ${clock.day}` }),
+    h("p", { class: "status-line" }, `${clock.miles} miles marched · ${clock.marched ? "marched today" : "not marched yet today"} · `, time),
+    lights ? h("p", { class: "hint", text: `burning: ${lights}` }) : null,
+    characters.length
+      ? h("table", { class: "grid" }, h("caption", { text: "Rations and deprivation" }),
+        h("thead", {}, h("tr", {}, ["who", "food", "water", "penalty"].map((t) => h("th", { scope: "col", text: t })))),
+        h("tbody", {}, characters.map((c) => h(
+          "tr",
+          {},
+          h("th", { scope: "row", text: c.sheet.name }),
+          h("td", { text: String(c.supplies.food) }),
+          h("td", { text: String(c.supplies.water) }),
+          h("td", { text: c.penalty ? String(c.penalty) : "—" }),
+        ))))
+      : null,
+  );
+}
+
 function decisionPanel(ctx) {
   // The roll-under rule waiting for an answer: every result so far, who decides, and for
   // them the answers (keep a result, spend an omen on a re-roll, a death save...).
@@ -306,7 +337,7 @@ function resultPanel(ctx) {
 const PANELS = {
   "dead-weight": [exchangePanel, trackersPanel],
   ap2d6: [apFightPanel],
-  constitution: [initiativePanel],
+  constitution: [initiativePanel, roadPanel],
   rollunder: [decisionPanel, resultPanel],
 };
 
