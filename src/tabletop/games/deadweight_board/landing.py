@@ -141,7 +141,7 @@ def apply_plank(s: State, action: int) -> None:
     p = s.active
     plank = SPACE_PLANK[s.pos[p]]
     kind = s.ship.kind[plank]
-    side = "flooded" if s.flooded >> plank & 1 else "brown"
+    flooded = bool(s.flooded >> plank & 1)
     if action == PASS:
         tally(s, "landing:nothing")
         end_turn(s)
@@ -156,8 +156,9 @@ def apply_plank(s: State, action: int) -> None:
         start_steal(s, p, action - STEAL, -1, R_PLANK)
     else:
         tally(s, "landing:action")
-        tally(s, f"plank_action:{KIND_NAMES[kind]}:{side}")
-        _PLANK_ACTIONS[kind](s, p, plank, action, side == "flooded")
+        if s.stats is not None:
+            tally(s, f"plank_action:{KIND_NAMES[kind]}:{'flooded' if flooded else 'brown'}")
+        _PLANK_ACTIONS[kind](s, p, plank, action, flooded)
 
 
 def _do_trade_plank(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
@@ -200,11 +201,12 @@ def _do_life_ring_plank(s: State, p: int, plank: int, action: int, flooded: bool
 
 
 def _flooded_steal(s: State, p: int, target: int, item: int) -> None:
-    if s.ship.config.flooded_steal_contest:
+    if s.ship.flooded_steal_contest:
         start_steal(s, p, target, item, R_END)
         return
     move_item(s, target, p, item, "flooded_steal")
-    record(s, "stolen", thief=p, victim=target, item=ITEM_SHORT[item])
+    if s.events is not None:
+        record(s, "stolen", thief=p, victim=target, item=ITEM_SHORT[item])
     after_gain(s, p, R_END)
 
 
@@ -213,7 +215,8 @@ def _do_shortcut(s: State, p: int, plank: int, action: int, flooded: bool) -> No
     the player arrives (seed §Tile Actions 3.i-iii; AMB-36)."""
     there = mirror(plank) if not flooded else action - SHORTCUT_TO
     s.pos[p] = PLANK_SPACE[there]
-    record(s, "shortcut", player=p, end=PLANK_NAMES[there])
+    if s.events is not None:
+        record(s, "shortcut", player=p, end=PLANK_NAMES[there])
     _teleported(s, [p])
 
 
@@ -221,7 +224,8 @@ def _do_switch(s: State, p: int, plank: int, action: int, flooded: bool) -> None
     """Switch with Player: swap with anyone; flooded swaps any two players (AMB-37)."""
     a, b = (p, action - TARGET) if not flooded else PAIRS[action - SWAP]
     s.pos[a], s.pos[b] = s.pos[b], s.pos[a]
-    record(s, "switch", first=a, second=b)
+    if s.events is not None:
+        record(s, "switch", first=a, second=b)
     _teleported(s, [a, b])
 
 
@@ -232,11 +236,12 @@ def _do_sabotage(s: State, p: int, plank: int, action: int, flooded: bool) -> No
     if not flooded:
         start_steal(s, p, target, -1, R_END)
         return
-    if s.ship.config.skip_stacks:
+    if s.ship.skip_stacks:
         s.skip[target] += 1
     else:
         s.skip[target] = 1
-    record(s, "skip_set", player=target)
+    if s.events is not None:
+        record(s, "skip_set", player=target)
     end_turn(s)
 
 
@@ -265,7 +270,7 @@ _PLANK_ACTIONS: Final = (
 def _teleported(s: State, players: list[int]) -> None:
     """Nobody moved by Shortcut or Switch meets a Mariner, unless
     `teleport_triggers_mariner` (AMB-53): then each one arriving beside its wall defends."""
-    if s.ship.config.teleport_triggers_mariner and s.dep >= 0:
+    if s.ship.teleport_triggers_mariner and s.dep >= 0:
         s.teleport_queue = [
             q
             for q in players

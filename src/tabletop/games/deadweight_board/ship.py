@@ -95,6 +95,33 @@ class Ship:
         self.column_planks = tuple(
             tuple(k for k in range(PLANKS) if column(k) == c) for c in range(6)
         )
+        # Every setting the rules read during play, copied as a plain value: the compiled
+        # engine reads an attribute of its own class directly, a pydantic model's by lookup.
+        self.turn_cap: int = config.turn_cap
+        self.final_turn_mode: str = config.final_turn_mode
+        self.final_round: str = config.final_round
+        self.final_tie: str = config.final_tie
+        self.lantern_setup_rule: str = config.lantern_setup_rule
+        self.lantern_reference: str = config.lantern_reference
+        self.lantern_must_change: bool = config.lantern_must_change
+        self.lantern_on_skip: str = config.lantern_on_skip
+        self.reload_trigger: str = config.reload_trigger
+        self.reload_contents_2p: str = config.reload_contents_2p
+        self.steal_requires_item: bool = config.steal_requires_item
+        self.unify_ties: bool = config.unify_ties
+        self.protection_blocks_counter_steal: bool = config.protection_blocks_counter_steal
+        self.flooded_steal_contest: bool = config.flooded_steal_contest
+        self.skip_stacks: bool = config.skip_stacks
+        self.teleport_triggers_mariner: bool = config.teleport_triggers_mariner
+        self.owner_relocation: bool = config.owner_relocation
+        self.diamond_trigger_includes_deploy: bool = config.diamond_trigger_includes_deploy
+        self.new_card_usable_same_visit: bool = config.new_card_usable_same_visit
+        self.wtp_scope: str = config.wtp_scope
+        self.evac_per_turn: str = config.evac_per_turn
+        self.lifeboat_capacity: str = config.lifeboat_capacity
+        self.flip_order: str = config.flip_order
+        self.flipper_rejoins: bool = config.flipper_rejoins
+        self.pick_optional: bool = config.pick_optional
 
     def _cost_of(self, wall: tuple[int, int]) -> tuple[int, int, int, int]:
         cost = [0, 0, 0, 0]
@@ -118,7 +145,7 @@ class Ship:
 
     def flip_candidates(self, flooded: int) -> list[int]:
         """The planks that may be flipped next (AMB-46), given the flooded-plank bitmask."""
-        order = self.config.flip_order
+        order = self.flip_order
         if order == "free":
             return [k for k in range(PLANKS) if not flooded >> k & 1]
         if order == "track_from_BS":
