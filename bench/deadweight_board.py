@@ -102,16 +102,12 @@ def _maedn() -> tuple[int, int, float]:
 
 
 def _random_game(seed: int, engine: Engine = FAST) -> int:
-    """One full four-player game of random bots; returns its steps (decisions and chance)."""
+    """One full four-player game of random bots, played out by the engine's own loop (the
+    game stepping `RandomBot` and `roll_chance` plays); returns its steps (decisions and
+    chance)."""
     dice = SeededDice(seed)
     state = engine.new_game(4, dice=dice)
-    bot = engine.random_bot(seed)
-    roll, apply, choose = engine.roll_chance, engine.apply_unchecked, bot.choose
-    steps = 0
-    while state.phase != OVER:
-        apply(state, roll(state, dice) if state.phase == CHANCE else choose(state))
-        steps += 1
-    return steps
+    return engine.random_playout(state, dice.generator, random.Random(seed))
 
 
 def _serial(games: int, engine: Engine) -> tuple[int, float]:

@@ -38,9 +38,10 @@ COMPILED_MODULES = (
     "rules",
     "setup",
     "bots/random_bot",
+    "../../dice/draw",
 )
 """The hot path, as paths under deadweight_board/ without `.py`: every module a random
-game's step runs through. setup.py reads this tuple."""
+game's step runs through, the dice's uniform draw included. setup.py reads this tuple."""
 PACKAGE = "tabletop.games.deadweight_board"
 
 
@@ -55,6 +56,7 @@ class Engine:
     roll_chance: Callable[[Any, Any], int]
     describe: Callable[[Any, int], str]
     random_bot: Callable[[int], Any]
+    random_playout: Callable[[Any, Any, Any], int]
 
 
 def _engine(name: str, package: str, bot_module: str) -> Engine:
@@ -69,6 +71,7 @@ def _engine(name: str, package: str, bot_module: str) -> Engine:
         rules.roll_chance,
         rules.describe,
         bot.RandomBot,
+        bot.random_playout,
     )
 
 

@@ -91,12 +91,26 @@ def chance_outcomes(state: State) -> list[tuple[int, Fraction]]:
 def roll_chance(state: State, dice: DiceSource) -> int:
     """Draw the pending chance outcome from `dice`: a d6 for the fate die, a d(n) to pick
     which of the n face-down cards turns up, a d(k) for a random tie-break."""
+    return chance_outcome(state, dice.roll(chance_count(state)) - 1)
+
+
+def chance_count(state: State) -> int:
+    """How many equally likely outcomes the pending chance event has."""
     if state.chance == REVEAL_CARD:
-        cards = bits(state.pile)
-        return CARD + cards[dice.roll(len(cards)) - 1]
+        return state.pile.bit_count()
     if state.chance == TIE_DRAW:
-        return TIE_WINNER + state.winners[dice.roll(len(state.winners)) - 1]
-    return DIE + dice.roll(6)
+        return len(state.winners)
+    return 6
+
+
+def chance_outcome(state: State, index: int) -> int:
+    """The pending chance event's outcome number `index` (0 to `chance_count` - 1), in the
+    order of `chance_outcomes`."""
+    if state.chance == REVEAL_CARD:
+        return CARD + bits(state.pile)[index]
+    if state.chance == TIE_DRAW:
+        return TIE_WINNER + state.winners[index]
+    return DIE + 1 + index
 
 
 def apply(state: State, action: int) -> State:
