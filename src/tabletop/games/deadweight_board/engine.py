@@ -7,7 +7,8 @@ have changed since (`make` rebuilds it). `FAST` is whichever is faster here: sim
 benchmarks play with it; tests/games/deadweight_board/test_engine.py checks that both give
 identical game logs. A compiled state is read and changed by the plain modules just as a
 plain one is (bots, the saved-state model, observations), so only the hot loop needs to know
-which engine it has.
+which engine it has. `random_playout` is that loop for random self-play, compiled with the
+rest (docs/benchmarks.md says what made the compiled engine fast).
 """
 
 from __future__ import annotations
