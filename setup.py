@@ -1,8 +1,9 @@
 """Build the compiled copy of the board game's rules engine with mypyc, when it can be built.
 
 The rules are written once, in plain Python (src/tabletop/games/deadweight_board). At build
-time the modules of the hot path are copied into `deadweight_board/fast/`, their imports of
-each other pointed at the copies, and the copies compiled to C extensions. Whatever goes
+time the modules of the hot path (with the dice's uniform draw, `tabletop/dice/draw.py`) are
+copied into `deadweight_board/fast/`, their imports of each other pointed at the copies, and
+the copies compiled to C extensions. Whatever goes
 wrong (mypyc missing, no C compiler, `TABLETOP_PURE=1` set), the copies are removed and the
 install goes on without them: `deadweight_board/engine.py` then serves the plain rules, with
 the same results, only slower. Everything else about the package is in pyproject.toml.
