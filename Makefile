@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 ENGINE_STAMP := $(VENV)/.built-engine
 ENGINE_SOURCES := $(wildcard src/tabletop/games/deadweight_board/*.py) \
-	src/tabletop/games/deadweight_board/bots/random_bot.py
+	src/tabletop/games/deadweight_board/bots/random_bot.py src/tabletop/dice/draw.py
 
 .PHONY: test run bench lint clean chromium
 

@@ -146,7 +146,7 @@ def test_seeded_draws_are_those_of_the_random_module():
     """`draw_below` is `randrange` and `choice` without their checks: the same stream."""
     import random
 
-    from tabletop.dice.source import draw_below
+    from tabletop.dice.draw import draw_below
 
     ours, theirs = random.Random(5), random.Random(5)
     sizes = [1, 2, 3, 5, 6, 7, 8, 9, 13, 20, 78, 100, 1000] * 300

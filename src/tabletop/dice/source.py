@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tabletop.dice.draw import draw_below
 from tabletop.errors import DataError, RollError
 
 
@@ -49,19 +50,14 @@ class SeededDice:
     def roll(self, sides: int) -> int:
         return draw_below(self._random, sides) + 1
 
+    @property
+    def generator(self) -> random.Random:
+        """The generator the faces come from: a loop that draws faces itself with
+        `draw_below` (the board game's compiled self-play) continues this very stream."""
+        return self._random
+
     def __repr__(self) -> str:
         return f"SeededDice({self.seed})"
-
-
-def draw_below(rng: random.Random, n: int) -> int:
-    """A uniform draw from 0 to n - 1 (n at least 1): the very draw `rng.randrange(n)` and
-    `rng.choice` make (CPython's `_randbelow_with_getrandbits`), without their argument
-    checks, which cost more than the draw in a simulation's inner loop."""
-    bits = n.bit_length()
-    drawn = rng.getrandbits(bits)
-    while drawn >= n:
-        drawn = rng.getrandbits(bits)
-    return drawn
 
 
 class FixedDice:

@@ -1,18 +1,23 @@
 """ENG-13: the compiled engine (engine.py, setup.py) plays exactly the games the plain rules play:
 identical logs, step by step (every line carries the state's digest), over thousands of
 random games under varied configs and table sizes, and with greedy and MCTS seats, whose
-search reads and clones compiled states through the plain modules."""
+search reads and clones compiled states through the plain modules. The random self-play loop
+(`random_playout`, what the benchmark runs) plays the games that stepping a `RandomBot` and
+`roll_chance` plays, on either engine."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
 import pytest
 
+from tabletop.dice import SeededDice
 from tabletop.games.deadweight_board import engine
 from tabletop.games.deadweight_board.log import replay_lines
 from tabletop.games.deadweight_board.simulate import game_seed, play_game
+from tabletop.games.deadweight_board.state import CHANCE, OVER
 from tests.games.deadweight_board.test_encoding import CONFIGS
 
 compiled = pytest.mark.skipif(engine.COMPILED is None, reason="the compiled engine is not built")
@@ -27,6 +32,47 @@ def both_logs(bots: list[str], config_index: int, seed: int) -> tuple[list[str],
         play_game(bots, config, seed, log=True, engine=chosen).log
         for chosen in (engine.SCALAR, engine.COMPILED)
     )
+
+
+def stepped(chosen: engine.Engine, players: int, config_index: int, seed: int) -> tuple:
+    """A random game stepped one call at a time: (steps, final digest)."""
+    dice = SeededDice(seed)
+    state = chosen.new_game(players, CONFIGS[config_index], dice)
+    bot = chosen.random_bot(seed)
+    steps = 0
+    while state.phase != OVER:
+        action = chosen.roll_chance(state, dice) if state.phase == CHANCE else bot.choose(state)
+        chosen.apply_unchecked(state, action)
+        steps += 1
+    return steps, state.digest()
+
+
+def played_out(chosen: engine.Engine, players: int, config_index: int, seed: int) -> tuple:
+    """The same game through `random_playout`: (steps, final digest)."""
+    dice = SeededDice(seed)
+    state = chosen.new_game(players, CONFIGS[config_index], dice)
+    steps = chosen.random_playout(state, dice.generator, random.Random(seed))
+    return steps, state.digest()
+
+
+PLAYOUTS = 150
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    [
+        engine.SCALAR,
+        pytest.param(
+            engine.COMPILED,
+            marks=pytest.mark.skipif(engine.COMPILED is None, reason="not built"),
+        ),
+    ],
+    ids=["plain", "compiled"],
+)
+def test_random_playout_plays_the_game_a_stepped_random_bot_plays(chosen):
+    for index in range(PLAYOUTS):
+        game = (2 + index % 3, index % len(CONFIGS), game_seed(13, index))
+        assert played_out(chosen, *game) == stepped(engine.SCALAR, *game), f"game {index}"
 
 
 @compiled

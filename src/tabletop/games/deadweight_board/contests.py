@@ -39,7 +39,8 @@ _FIRST_ROLLS: Final = {
 def first_roll(s: State, outcome: int) -> None:
     purpose, reply = _FIRST_ROLLS[s.chance]
     s.c_roll = outcome - DIE
-    record(s, "roll", player=s.c_attacker, face=s.c_roll, purpose=purpose)
+    if s.events is not None:
+        record(s, "roll", player=s.c_attacker, face=s.c_roll, purpose=purpose)
     s.chance = reply
 
 
@@ -53,23 +54,27 @@ def start_steal(s: State, thief: int, victim: int, only_item: int, point: int) -
 def defend_roll(s: State, outcome: int) -> None:
     thief, victim = s.c_attacker, s.c_defender
     face = outcome - DIE
-    record(s, "roll", player=victim, face=face, purpose="defend")
-    config = s.ship.config
+    if s.events is not None:
+        record(s, "roll", player=victim, face=face, purpose="defend")
+    ship = s.ship
     if s.c_roll > face:
         tally(s, "steal:won")
         if s.c_item >= 0:
             move_item(s, victim, thief, s.c_item, "steal")
-            record(s, "stolen", thief=thief, victim=victim, item=ITEM_SHORT[s.c_item])
+            if s.events is not None:
+                record(s, "stolen", thief=thief, victim=victim, item=ITEM_SHORT[s.c_item])
             after_gain(s, thief, s.c_resume)
         else:
             begin_take(s, thief, victim, s.c_resume)
-    elif s.c_roll < face or config.unify_ties:
+    elif s.c_roll < face or ship.unify_ties:
         tally(s, "steal:blocked")
-        record(s, "blocked", thief=thief, victim=victim)
+        if s.events is not None:
+            record(s, "blocked", thief=thief, victim=victim)
         resume(s, s.c_resume)
-    elif protected(s, thief) and config.protection_blocks_counter_steal:
+    elif protected(s, thief) and ship.protection_blocks_counter_steal:
         tally(s, "steal:tie_protected")
-        record(s, "tie_protected", thief=thief, victim=victim)
+        if s.events is not None:
+            record(s, "tie_protected", thief=thief, victim=victim)
         resume(s, s.c_resume)
     else:
         tally(s, "steal:counter")
@@ -80,7 +85,8 @@ def begin_take(s: State, taker: int, victim: int, point: int) -> None:
     """The winner of a contest picks any one item of the loser's (AMB-25); nothing moves if
     the loser holds nothing."""
     if not holds_anything(s, victim):
-        record(s, "nothing_to_take", taker=taker, victim=victim)
+        if s.events is not None:
+            record(s, "nothing_to_take", taker=taker, victim=victim)
         resume(s, point)
         return
     s.taker = taker
@@ -97,9 +103,11 @@ def legal_take_item(s: State) -> list[int]:
 
 def apply_take_item(s: State, action: int) -> None:
     item = action - TAKE_ITEM
-    tally(s, "stolen:" + ITEM_SHORT[item])
+    if s.stats is not None:
+        tally(s, "stolen:" + ITEM_SHORT[item])
     move_item(s, s.victim, s.taker, item, "steal")
-    record(s, "stolen", thief=s.taker, victim=s.victim, item=ITEM_SHORT[item])
+    if s.events is not None:
+        record(s, "stolen", thief=s.taker, victim=s.victim, item=ITEM_SHORT[item])
     after_gain(s, s.taker, s.take_resume)
 
 
@@ -107,7 +115,8 @@ def mariner_mover_roll(s: State, outcome: int) -> None:
     """Owner higher takes an item; mover higher knocks the Mariner off; a tie leaves it."""
     owner, mover = s.c_attacker, s.c_defender
     face = outcome - DIE
-    record(s, "roll", player=mover, face=face, purpose="defend_mariner")
+    if s.events is not None:
+        record(s, "roll", player=mover, face=face, purpose="defend_mariner")
     if s.c_roll > face:
         tally(s, "mariner:steals")
         begin_take(s, owner, mover, s.c_resume)
@@ -115,8 +124,10 @@ def mariner_mover_roll(s: State, outcome: int) -> None:
         tally(s, "mariner:dislodged")
         s.dep = -1
         s.dep_wall = -1
-        record(s, "mariner_off", mariner=owner, why="lost_contest")
+        if s.events is not None:
+            record(s, "mariner_off", mariner=owner, why="lost_contest")
         resume(s, s.c_resume)
     else:
-        record(s, "mariner_tie", mariner=owner)
+        if s.events is not None:
+            record(s, "mariner_tie", mariner=owner)
         resume(s, s.c_resume)

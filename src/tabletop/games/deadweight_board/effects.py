@@ -36,7 +36,8 @@ PLANK_SPACE: Final = tuple(plank_space(k) for k in range(PLANKS))
 
 
 def record(s: State, kind: str, **fields: Any) -> None:
-    """Tell the attached event list, if any, what just happened."""
+    """Tell the attached event list what just happened. Callers check `s.events is not None`
+    first, so that a game nobody watches builds no event at all."""
     if s.events is not None:
         fields["kind"] = kind
         s.events.append(fields)
@@ -65,7 +66,7 @@ def stealable(s: State, others: list[int]) -> list[int]:
     """Players that may be stolen from: not protected (AMB-23, AMB-55) and, with
     `steal_requires_item`, holding something (AMB-24)."""
     targets = [q for q in others if not protected(s, q)]
-    if s.ship.config.steal_requires_item:
+    if s.ship.steal_requires_item:
         targets = [q for q in targets if holds_anything(s, q)]
     return targets
 
@@ -92,19 +93,21 @@ def add(s: State, player: int, item: int, source: str) -> None:
     index = player * 6 + item
     if item == ROPE_ITEM and s.inv[index] >= MAX_ROPES:
         to_supply(s, ROPE_ITEM)
-        record(s, "rope_returned", player=player)
+        if s.events is not None:
+            record(s, "rope_returned", player=player)
         return
     s.inv[index] += 1
-    if item == LR:
+    if item == LR and s.stats is not None:
         tally(s, "life_rings:" + source)
-    record(s, "gain", player=player, item=ITEM_SHORT[item], source=source)
+    if s.events is not None:
+        record(s, "gain", player=player, item=ITEM_SHORT[item], source=source)
 
 
 def gain(s: State, player: int, item: int, source: str) -> None:
     """A player gains one item from the supply (if a finite supply has it)."""
     if from_supply(s, item):
         add(s, player, item, source)
-    else:
+    elif s.events is not None:
         record(s, "supply_empty", player=player, item=ITEM_SHORT[item])
 
 
@@ -118,11 +121,13 @@ def crate_pay(s: State, player: int, gem: int) -> None:
     the payer a life ring (seed §Trading; AMB-15)."""
     s.inv[player * 6 + gem] -= 1
     s.crates[gem] += 1
-    record(s, "crate", player=player, gem=ITEM_SHORT[gem], fill=s.crates[gem])
+    if s.events is not None:
+        record(s, "crate", player=player, gem=ITEM_SHORT[gem], fill=s.crates[gem])
     if s.crates[gem] >= s.ship.capacity[gem]:
         to_supply(s, gem, s.crates[gem])
         s.crates[gem] = 0
-        record(s, "crate_dumped", player=player, gem=ITEM_SHORT[gem])
+        if s.events is not None:
+            record(s, "crate_dumped", player=player, gem=ITEM_SHORT[gem])
         gain(s, player, LR, "crate_bonus")
 
 

@@ -7,7 +7,8 @@ have changed since (`make` rebuilds it). `FAST` is whichever is faster here: sim
 benchmarks play with it; tests/games/deadweight_board/test_engine.py checks that both give
 identical game logs. A compiled state is read and changed by the plain modules just as a
 plain one is (bots, the saved-state model, observations), so only the hot loop needs to know
-which engine it has.
+which engine it has. `random_playout` is that loop for random self-play, compiled with the
+rest (docs/benchmarks.md says what made the compiled engine fast).
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ COMPILED_MODULES = (
     "rules",
     "setup",
     "bots/random_bot",
+    "../../dice/draw",
 )
 """The hot path, as paths under deadweight_board/ without `.py`: every module a random
-game's step runs through. setup.py reads this tuple."""
+game's step runs through, the dice's uniform draw included. setup.py reads this tuple."""
 PACKAGE = "tabletop.games.deadweight_board"
 
 
@@ -55,6 +57,7 @@ class Engine:
     roll_chance: Callable[[Any, Any], int]
     describe: Callable[[Any, int], str]
     random_bot: Callable[[int], Any]
+    random_playout: Callable[[Any, Any, Any], int]
 
 
 def _engine(name: str, package: str, bot_module: str) -> Engine:
@@ -69,6 +72,7 @@ def _engine(name: str, package: str, bot_module: str) -> Engine:
         rules.roll_chance,
         rules.describe,
         bot.RandomBot,
+        bot.random_playout,
     )
 
 

@@ -27,10 +27,12 @@ def apply_flip(s: State, action: int) -> None:
     plank = action - FLIP
     s.flooded |= 1 << plank
     tally(s, "flips")
-    record(s, "flipped", player=p, plank=PLANK_NAMES[plank])
+    if s.events is not None:
+        record(s, "flipped", player=p, plank=PLANK_NAMES[plank])
     if s.dep >= 0 and plank in s.ship.wall_planks[s.dep_wall]:
         tally(s, "mariner:flipped_off")
-        record(s, "mariner_off", mariner=s.dep, why="flipped")
+        if s.events is not None:
+            record(s, "mariner_off", mariner=s.dep, why="flipped")
         s.dep = -1
         s.dep_wall = -1
     chest = s.ship.chest_of_plank[plank]
@@ -38,10 +40,12 @@ def apply_flip(s: State, action: int) -> None:
         s.pool[item] = s.chests[chest * 6 + item]
         s.chests[chest * 6 + item] = 0
     s.emptied |= 1 << chest
-    record(s, "chest_opened", player=p, by="flip", items=pool_text(s), may_keep=FLIPPER_KEEPS)
+    if s.events is not None:
+        record(s, "chest_opened", player=p, by="flip", items=pool_text(s), may_keep=FLIPPER_KEEPS)
     if s.flooded == (1 << PLANKS) - 1:
         s.stage = EVACUATION
-        record(s, "evacuation_begins")
+        if s.events is not None:
+            record(s, "evacuation_begins")
     s.flipper = p
     s.keep_left = FLIPPER_KEEPS
     if holdable(s, p):
@@ -87,11 +91,11 @@ def _begin_picks(s: State, start: int) -> None:
 def _next_picker(s: State, start: int) -> None:
     """Passing clockwise, each player in turn picks one item they can hold; players who can
     hold none are skipped; when nobody can, the rest goes to the supply (AMB-47)."""
-    config = s.ship.config
+    ship = s.ship
     if any(s.pool):
         for offset in range(s.n):
             q = (start + offset) % s.n
-            if q == s.flipper and not config.flipper_rejoins:
+            if q == s.flipper and not ship.flipper_rejoins:
                 continue
             if s.pick_skips >= s.n:
                 break
@@ -109,7 +113,7 @@ def _next_picker(s: State, start: int) -> None:
 
 def legal_flip_pick(s: State) -> list[int]:
     actions = [TAKE + item for item in holdable(s, s.owner)]
-    if s.ship.config.pick_optional:
+    if s.ship.pick_optional:
         actions.append(PASS)
     return actions
 

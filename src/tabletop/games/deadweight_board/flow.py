@@ -61,14 +61,14 @@ def start_mariner_contest(s: State, mover: int, resume: int) -> None:
 
 def restricted(s: State) -> bool:
     """A final-round turn allows moving and trading only (AMB-61)."""
-    return s.stage == FINAL and s.ship.config.final_turn_mode == "move_and_trade_only"
+    return s.stage == FINAL and s.ship.final_turn_mode == "move_and_trade_only"
 
 
 def evac_choices(s: State) -> list[int]:
     """Mariners that may go to a lifeboat and the lifeboats that may take them (AMB-50)."""
     left = [m for m in range(4) if s.boat[m] < 0]
     movable = [m for m in left if m != s.dep or len(left) == 1]
-    if s.ship.config.lifeboat_capacity == "one":
+    if s.ship.lifeboat_capacity == "one":
         boats = [b for b in range(4) if b not in s.boat]
     else:
         boats = [0, 1, 2, 3]

@@ -4,8 +4,6 @@ AMB-22 to AMB-41)."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from tabletop.games.deadweight_board.actions import (
     ACT,
     DEAL,
@@ -141,7 +139,7 @@ def apply_plank(s: State, action: int) -> None:
     p = s.active
     plank = SPACE_PLANK[s.pos[p]]
     kind = s.ship.kind[plank]
-    side = "flooded" if s.flooded >> plank & 1 else "brown"
+    flooded = bool(s.flooded >> plank & 1)
     if action == PASS:
         tally(s, "landing:nothing")
         end_turn(s)
@@ -156,11 +154,12 @@ def apply_plank(s: State, action: int) -> None:
         start_steal(s, p, action - STEAL, -1, R_PLANK)
     else:
         tally(s, "landing:action")
-        tally(s, f"plank_action:{KIND_NAMES[kind]}:{side}")
-        _PLANK_ACTIONS[kind](s, p, plank, action, side == "flooded")
+        if s.stats is not None:
+            tally(s, f"plank_action:{KIND_NAMES[kind]}:{'flooded' if flooded else 'brown'}")
+        _plank_action(s, p, plank, kind, action, flooded)
 
 
-def _do_trade_plank(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
+def _do_trade_plank(s: State, p: int, action: int, flooded: bool) -> None:
     """Trade: brown swaps 2 gems (AMB-31); flooded swaps a gem and a life ring (AMB-32).
     Gems given go into crates, so a crate bonus is possible (seed §Tile Actions 1.i)."""
     if not flooded:
@@ -181,7 +180,7 @@ def _do_trade_plank(s: State, p: int, plank: int, action: int, flooded: bool) ->
     after_gain(s, p, R_END)
 
 
-def _do_rope_plank(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
+def _do_rope_plank(s: State, p: int, action: int, flooded: bool) -> None:
     """Gain a Rope: brown +1 rope (capped, AMB-20); flooded steals a rope (AMB-33)."""
     if not flooded:
         gain(s, p, ROPE_ITEM, "rope_plank")
@@ -190,7 +189,7 @@ def _do_rope_plank(s: State, p: int, plank: int, action: int, flooded: bool) -> 
         _flooded_steal(s, p, action - TARGET, ROPE_ITEM)
 
 
-def _do_life_ring_plank(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
+def _do_life_ring_plank(s: State, p: int, action: int, flooded: bool) -> None:
     """Plus 1 Life Ring: brown +1 LR; flooded steals a life ring (AMB-33)."""
     if not flooded:
         gain(s, p, LR, "life_ring_plank")
@@ -200,11 +199,12 @@ def _do_life_ring_plank(s: State, p: int, plank: int, action: int, flooded: bool
 
 
 def _flooded_steal(s: State, p: int, target: int, item: int) -> None:
-    if s.ship.config.flooded_steal_contest:
+    if s.ship.flooded_steal_contest:
         start_steal(s, p, target, item, R_END)
         return
     move_item(s, target, p, item, "flooded_steal")
-    record(s, "stolen", thief=p, victim=target, item=ITEM_SHORT[item])
+    if s.events is not None:
+        record(s, "stolen", thief=p, victim=target, item=ITEM_SHORT[item])
     after_gain(s, p, R_END)
 
 
@@ -213,59 +213,61 @@ def _do_shortcut(s: State, p: int, plank: int, action: int, flooded: bool) -> No
     the player arrives (seed §Tile Actions 3.i-iii; AMB-36)."""
     there = mirror(plank) if not flooded else action - SHORTCUT_TO
     s.pos[p] = PLANK_SPACE[there]
-    record(s, "shortcut", player=p, end=PLANK_NAMES[there])
+    if s.events is not None:
+        record(s, "shortcut", player=p, end=PLANK_NAMES[there])
     _teleported(s, [p])
 
 
-def _do_switch(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
+def _do_switch(s: State, p: int, action: int, flooded: bool) -> None:
     """Switch with Player: swap with anyone; flooded swaps any two players (AMB-37)."""
     a, b = (p, action - TARGET) if not flooded else PAIRS[action - SWAP]
     s.pos[a], s.pos[b] = s.pos[b], s.pos[a]
-    record(s, "switch", first=a, second=b)
+    if s.events is not None:
+        record(s, "switch", first=a, second=b)
     _teleported(s, [a, b])
 
 
-def _do_sabotage(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
+def _do_sabotage(s: State, p: int, action: int, flooded: bool) -> None:
     """Sabotage: brown is a steal attempt on anyone (AMB-34); flooded makes a player skip
     their next turn (AMB-35)."""
     target = action - TARGET
     if not flooded:
         start_steal(s, p, target, -1, R_END)
         return
-    if s.ship.config.skip_stacks:
+    if s.ship.skip_stacks:
         s.skip[target] += 1
     else:
         s.skip[target] = 1
-    record(s, "skip_set", player=target)
+    if s.events is not None:
+        record(s, "skip_set", player=target)
     end_turn(s)
 
 
-def _do_walk_the_plank(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
-    """Walk the Plank: roll the fate die (seed §Walking the Plank; AMB-38)."""
-    tally(s, "wtp:attempts")
-    chance(s, WTP_ROLL)
-
-
-def _do_plain(s: State, p: int, plank: int, action: int, flooded: bool) -> None:
-    raise IllegalActionError("the plain plank has no action")  # never offered (AMB-03)
-
-
-_PLANK_ACTIONS: Final = (
-    _do_trade_plank,
-    _do_rope_plank,
-    _do_shortcut,
-    _do_switch,
-    _do_sabotage,
-    _do_life_ring_plank,
-    _do_walk_the_plank,
-    _do_plain,
-)
+def _plank_action(s: State, p: int, plank: int, kind: int, action: int, flooded: bool) -> None:
+    """The plank action of each kind, named outright (see `rules.legal_actions`)."""
+    if kind == K_TRADE:
+        _do_trade_plank(s, p, action, flooded)
+    elif kind == K_ROPE:
+        _do_rope_plank(s, p, action, flooded)
+    elif kind == K_SHORTCUT:
+        _do_shortcut(s, p, plank, action, flooded)
+    elif kind == K_SWITCH:
+        _do_switch(s, p, action, flooded)
+    elif kind == K_SABOTAGE:
+        _do_sabotage(s, p, action, flooded)
+    elif kind == K_LIFE_RING:
+        _do_life_ring_plank(s, p, action, flooded)
+    elif kind == K_WTP:
+        tally(s, "wtp:attempts")  # Walk the Plank: roll the fate die (seed §Walking; AMB-38)
+        chance(s, WTP_ROLL)
+    else:
+        raise IllegalActionError("the plain plank has no action")  # never offered (AMB-03)
 
 
 def _teleported(s: State, players: list[int]) -> None:
     """Nobody moved by Shortcut or Switch meets a Mariner, unless
     `teleport_triggers_mariner` (AMB-53): then each one arriving beside its wall defends."""
-    if s.ship.config.teleport_triggers_mariner and s.dep >= 0:
+    if s.ship.teleport_triggers_mariner and s.dep >= 0:
         s.teleport_queue = [
             q
             for q in players

@@ -31,5 +31,6 @@ def apply_limit(s: State, action: int) -> None:
     gem = action - RETURN
     s.inv[p * 6 + gem] -= 1
     to_supply(s, gem)
-    record(s, "returned", player=p, gem=ITEM_SHORT[gem])
+    if s.events is not None:
+        record(s, "returned", player=p, gem=ITEM_SHORT[gem])
     after_gain(s, p, s.limit_resume)

@@ -37,13 +37,16 @@ def apply_move(s: State, action: int) -> None:
         to_supply(s, ROPE_ITEM)
         s.pos[p] = there
         tally(s, "moves:rope")
-        record(s, "move", player=p, start=SPACE_NAMES[here], end=SPACE_NAMES[there], by="rope")
+        if s.events is not None:
+            record(s, "move", player=p, start=SPACE_NAMES[here], end=SPACE_NAMES[there], by="rope")
         land(s)
         return
     there = ship.destination[here][action]
     s.pos[p] = there
-    tally(s, f"moves:step_{action}")
-    record(s, "move", player=p, start=SPACE_NAMES[here], end=SPACE_NAMES[there], by="step")
+    if s.stats is not None:
+        tally(s, f"moves:step_{action}")
+    if s.events is not None:
+        record(s, "move", player=p, start=SPACE_NAMES[here], end=SPACE_NAMES[there], by="step")
     if s.dep >= 0 and s.dep != p and s.dep_wall in ship.crossed[here][action]:
         start_mariner_contest(s, p, R_LANDING)
         return

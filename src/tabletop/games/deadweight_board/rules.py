@@ -40,7 +40,36 @@ from tabletop.games.deadweight_board.flow import evac_choices
 from tabletop.games.deadweight_board.landing import apply_plank, legal_plank
 from tabletop.games.deadweight_board.limit import apply_limit, legal_limit
 from tabletop.games.deadweight_board.movement import apply_move, legal_move
-from tabletop.games.deadweight_board.state import CHANCE, PLANK, REVEAL_CARD, TIE_DRAW, State, bits
+from tabletop.games.deadweight_board.state import (
+    CHALLENGE_ROLL,
+    CHANCE,
+    DEFEND_ROLL,
+    EVAC,
+    FATE_ROLL,
+    FLIP,
+    FLIP_KEEP,
+    FLIP_PICK,
+    FORCED_DEPLOY,
+    HOLD_ROLL,
+    LANTERN,
+    LIMIT,
+    MARINER_MOVER_ROLL,
+    MARINER_OWNER_ROLL,
+    MOVE,
+    PLANK,
+    REVEAL_CARD,
+    SETUP_LANTERN,
+    STATION,
+    STEAL_ROLL,
+    TAKE_ITEM,
+    TIE_DRAW,
+    WTP_DROP,
+    WTP_GIVE,
+    WTP_KEEP,
+    WTP_ROLL,
+    State,
+    bits,
+)
 from tabletop.games.deadweight_board.stations import (
     apply_evac,
     apply_forced_deploy,
@@ -72,8 +101,43 @@ _DIE_OUTCOMES: Final = tuple((DIE + face, Fraction(1, 6)) for face in range(1, 7
 
 
 def legal_actions(state: State) -> list[int]:
-    """The actions allowed at the current decision (empty at chance nodes and at the end)."""
-    return _LEGAL[state.phase](state)
+    """The actions allowed at the current decision (empty at chance nodes and at the end).
+
+    This and the other dispatchers below name each phase's function outright, commonest
+    first, rather than indexing a table of functions: the compiled engine then calls the
+    function directly instead of through Python's calling convention."""
+    phase = state.phase
+    if phase == MOVE:
+        return legal_move(state)
+    if phase == PLANK:
+        return legal_plank(state)
+    if phase == LANTERN:
+        return legal_lantern(state)
+    if phase == STATION:
+        return legal_station(state)
+    if phase == TAKE_ITEM:
+        return legal_take_item(state)
+    if phase == LIMIT:
+        return legal_limit(state)
+    if phase == FLIP:
+        return legal_flip(state)
+    if phase == FLIP_KEEP:
+        return legal_flip_keep(state)
+    if phase == FLIP_PICK:
+        return legal_flip_pick(state)
+    if phase == WTP_KEEP:
+        return legal_wtp_keep(state)
+    if phase == WTP_GIVE:
+        return legal_wtp_give(state)
+    if phase == WTP_DROP:
+        return legal_wtp_drop(state)
+    if phase == EVAC:
+        return evac_choices(state)
+    if phase == FORCED_DEPLOY:
+        return legal_forced_deploy(state)
+    if phase == SETUP_LANTERN:
+        return legal_setup_lantern(state)
+    return []
 
 
 def chance_outcomes(state: State) -> list[tuple[int, Fraction]]:
@@ -91,12 +155,26 @@ def chance_outcomes(state: State) -> list[tuple[int, Fraction]]:
 def roll_chance(state: State, dice: DiceSource) -> int:
     """Draw the pending chance outcome from `dice`: a d6 for the fate die, a d(n) to pick
     which of the n face-down cards turns up, a d(k) for a random tie-break."""
+    return chance_outcome(state, dice.roll(chance_count(state)) - 1)
+
+
+def chance_count(state: State) -> int:
+    """How many equally likely outcomes the pending chance event has."""
     if state.chance == REVEAL_CARD:
-        cards = bits(state.pile)
-        return CARD + cards[dice.roll(len(cards)) - 1]
+        return state.pile.bit_count()
     if state.chance == TIE_DRAW:
-        return TIE_WINNER + state.winners[dice.roll(len(state.winners)) - 1]
-    return DIE + dice.roll(6)
+        return len(state.winners)
+    return 6
+
+
+def chance_outcome(state: State, index: int) -> int:
+    """The pending chance event's outcome number `index` (0 to `chance_count` - 1), in the
+    order of `chance_outcomes`."""
+    if state.chance == REVEAL_CARD:
+        return CARD + bits(state.pile)[index]
+    if state.chance == TIE_DRAW:
+        return TIE_WINNER + state.winners[index]
+    return DIE + 1 + index
 
 
 def apply(state: State, action: int) -> State:
@@ -117,24 +195,81 @@ def apply_in_place(state: State, action: int) -> None:
                 f"{describe(state, action)!r} ({action}) is not an outcome of the pending "
                 "chance event"
             )
-        _CHANCE[state.chance](state, action)
+        _apply_chance(state, action)
         return
-    legal = _LEGAL[state.phase](state)
+    legal = legal_actions(state)
     if action not in legal:
         raise IllegalActionError(
             f"{describe(state, action)!r} ({action}) is not legal now; "
             f"legal: {', '.join(describe(state, a) for a in legal) or 'nothing'}"
         )
-    _APPLY[state.phase](state, action)
+    _apply_decision(state, action)
 
 
 def apply_unchecked(state: State, action: int) -> None:
     """`apply_in_place` without the legality check, for bots that chose from
     `legal_actions` or `chance_outcomes` of this very state."""
     if state.phase == CHANCE:
-        _CHANCE[state.chance](state, action)
+        _apply_chance(state, action)
     else:
-        _APPLY[state.phase](state, action)
+        _apply_decision(state, action)
+
+
+def _apply_decision(state: State, action: int) -> None:
+    phase = state.phase
+    if phase == MOVE:
+        apply_move(state, action)
+    elif phase == PLANK:
+        apply_plank(state, action)
+    elif phase == LANTERN:
+        apply_lantern(state, action)
+    elif phase == STATION:
+        apply_station(state, action)
+    elif phase == TAKE_ITEM:
+        apply_take_item(state, action)
+    elif phase == LIMIT:
+        apply_limit(state, action)
+    elif phase == FLIP:
+        apply_flip(state, action)
+    elif phase == FLIP_KEEP:
+        apply_flip_keep(state, action)
+    elif phase == FLIP_PICK:
+        apply_flip_pick(state, action)
+    elif phase == WTP_KEEP:
+        apply_wtp_keep(state, action)
+    elif phase == WTP_GIVE:
+        apply_wtp_give(state, action)
+    elif phase == WTP_DROP:
+        apply_wtp_drop(state, action)
+    elif phase == EVAC:
+        apply_evac(state, action)
+    elif phase == FORCED_DEPLOY:
+        apply_forced_deploy(state, action)
+    elif phase == SETUP_LANTERN:
+        apply_setup_lantern(state, action)
+    else:
+        raise IllegalActionError("no decision is pending")
+
+
+def _apply_chance(state: State, outcome: int) -> None:
+    """What the pending chance event does with its outcome."""
+    kind = state.chance
+    if kind in (STEAL_ROLL, MARINER_OWNER_ROLL, CHALLENGE_ROLL):
+        first_roll(state, outcome)
+    elif kind == DEFEND_ROLL:
+        defend_roll(state, outcome)
+    elif kind == MARINER_MOVER_ROLL:
+        mariner_mover_roll(state, outcome)
+    elif kind == HOLD_ROLL:
+        hold_roll(state, outcome)
+    elif kind == WTP_ROLL:
+        wtp_roll(state, outcome)
+    elif kind == FATE_ROLL:
+        fate_roll(state, outcome)
+    elif kind == REVEAL_CARD:
+        reveal_card(state, outcome)
+    else:
+        tie_draw(state, outcome)
 
 
 def describe(state: State, action: int) -> str:
@@ -147,65 +282,3 @@ def _kind_here(state: State) -> int:
         return -1
     plank = SPACE_PLANK[state.pos[state.active]]
     return state.ship.kind[plank] if plank >= 0 else -1
-
-
-def _none(s: State) -> list[int]:
-    return []
-
-
-def _refuse(s: State, action: int) -> None:
-    raise IllegalActionError("no decision is pending")
-
-
-_LEGAL: Final = (
-    legal_setup_lantern,
-    legal_move,
-    legal_plank,
-    legal_station,
-    legal_take_item,
-    legal_wtp_keep,
-    legal_wtp_give,
-    legal_wtp_drop,
-    legal_flip,
-    legal_flip_keep,
-    legal_flip_pick,
-    legal_lantern,
-    legal_limit,
-    evac_choices,
-    legal_forced_deploy,
-    _none,
-    _none,
-)
-"""The legal actions at each phase, in `state.PHASE_NAMES` order."""
-_APPLY: Final = (
-    apply_setup_lantern,
-    apply_move,
-    apply_plank,
-    apply_station,
-    apply_take_item,
-    apply_wtp_keep,
-    apply_wtp_give,
-    apply_wtp_drop,
-    apply_flip,
-    apply_flip_keep,
-    apply_flip_pick,
-    apply_lantern,
-    apply_limit,
-    apply_evac,
-    apply_forced_deploy,
-    _refuse,
-    _refuse,
-)
-_CHANCE: Final = (
-    first_roll,
-    mariner_mover_roll,
-    first_roll,
-    defend_roll,
-    first_roll,
-    hold_roll,
-    wtp_roll,
-    fate_roll,
-    reveal_card,
-    tie_draw,
-)
-"""What each chance event does with its outcome, in `state.CHANCE_NAMES` order."""

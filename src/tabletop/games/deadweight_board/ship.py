@@ -44,17 +44,14 @@ class Trade:
         self.diamonds = cost[DI]
 
 
-class Ship:
-    """The board of one game: layout, walls, paths and config tables (read-only)."""
+class Fittings:
+    """The tables a config decides on its own, whatever the layout (walls, paths, ropes,
+    chests, trade cards, deals): built once per config and shared by all its ships, since a
+    simulation sets up a new ship for every game."""
 
-    def __init__(self, config: DeadweightConfig, spots: dict[str, PlankSpot]) -> None:
-        self.config = config
-        self.spots = spots
-        self.kind = tuple(KIND_BY_NAME[spots[name].action] for name in PLANK_NAMES)
-        self.loot = tuple(ITEM_BY_NAME[spots[name].loot] for name in PLANK_NAMES)
+    def __init__(self, config: DeadweightConfig) -> None:
         walls = lane_walls() + (mirror_walls() if config.walls == "lane_and_mirrors" else [])
         self.walls = tuple(walls)
-        self.wall_cost = tuple(self._cost_of(wall) for wall in walls)
         self.walls_of_plank = tuple(
             tuple(w for w, wall in enumerate(walls) if plank in wall) for plank in range(PLANKS)
         )
@@ -62,8 +59,10 @@ class Ship:
         self.destination = tuple(
             (space, *(step_path(space, steps)[-1] for steps in (1, 2))) for space in range(13)
         )
+        adjacent_too = config.mariner_trigger == "cross_or_end_adjacent"
         self.crossed = tuple(
-            (frozenset(), *(self._touched(space, steps) for steps in (1, 2))) for space in range(13)
+            (frozenset(), *(self._touched(space, steps, adjacent_too) for steps in (1, 2)))
+            for space in range(13)
         )
         self.rope = tuple(tuple(rope_destinations(space, config.rope_mode)) for space in range(13))
         self.chest_of_plank = tuple(
@@ -75,8 +74,6 @@ class Ship:
         self.planks_of_chest = tuple(
             tuple(k for k in range(PLANKS) if self.chest_of_plank[k] == c) for c in range(5)
         )
-        self.wtp = self.kind.index(KIND_BY_NAME["walk_the_plank"])
-        self.wtp_chest = self.chest_of_plank[self.wtp]
         self.cards = tuple(
             tuple(
                 Trade(tuple(offer.cost.get(name, 0) for name in _GEM_NAMES), offer.life_rings)
@@ -96,13 +93,7 @@ class Ship:
             tuple(k for k in range(PLANKS) if column(k) == c) for c in range(6)
         )
 
-    def _cost_of(self, wall: tuple[int, int]) -> tuple[int, int, int, int]:
-        cost = [0, 0, 0, 0]
-        for plank in wall:
-            cost[self.loot[plank]] += 1
-        return (cost[0], cost[1], cost[2], cost[3])
-
-    def _touched(self, space: int, steps: int) -> frozenset[int]:
+    def _touched(self, space: int, steps: int, adjacent_too: bool) -> frozenset[int]:
         """Walls a step move crosses (AMB-52); with `cross_or_end_adjacent`, also the walls
         beside the plank it ends on."""
         path = [space, *step_path(space, steps)]
@@ -112,13 +103,75 @@ class Ship:
             if a >= 0 and b >= 0:
                 touched.update(w for w, wall in enumerate(self.walls) if {a, b} == set(wall))
         end = space_plank(path[-1])
-        if self.config.mariner_trigger == "cross_or_end_adjacent" and end >= 0:
+        if adjacent_too and end >= 0:
             touched.update(self.walls_of_plank[end])
         return frozenset(touched)
 
+
+class Ship:
+    """The board of one game: layout, walls, paths and config tables (read-only)."""
+
+    def __init__(self, config: DeadweightConfig, spots: dict[str, PlankSpot]) -> None:
+        self.config = config
+        self.spots = spots
+        self.kind = tuple(KIND_BY_NAME[spots[name].action] for name in PLANK_NAMES)
+        self.loot = tuple(ITEM_BY_NAME[spots[name].loot] for name in PLANK_NAMES)
+        fittings = fittings_for(config)
+        self.walls = fittings.walls
+        self.wall_cost = tuple(self._cost_of(wall) for wall in self.walls)
+        self.walls_of_plank = fittings.walls_of_plank
+        self.wall_planks = fittings.wall_planks
+        self.destination = fittings.destination
+        self.crossed = fittings.crossed
+        self.rope = fittings.rope
+        self.chest_of_plank = fittings.chest_of_plank
+        self.planks_of_chest = fittings.planks_of_chest
+        self.wtp = self.kind.index(KIND_BY_NAME["walk_the_plank"])
+        self.wtp_chest = self.chest_of_plank[self.wtp]
+        self.cards = fittings.cards
+        self.deals = fittings.deals
+        self.deal_groups = fittings.deal_groups
+        self.fate = fittings.fate
+        self.capacity = fittings.capacity
+        self.wtp_success = fittings.wtp_success
+        self.column_planks = fittings.column_planks
+        # Every setting the rules read during play, copied as a plain value: the compiled
+        # engine reads an attribute of its own class directly, a pydantic model's by lookup.
+        self.turn_cap: int = config.turn_cap
+        self.final_turn_mode: str = config.final_turn_mode
+        self.final_round: str = config.final_round
+        self.final_tie: str = config.final_tie
+        self.lantern_setup_rule: str = config.lantern_setup_rule
+        self.lantern_reference: str = config.lantern_reference
+        self.lantern_must_change: bool = config.lantern_must_change
+        self.lantern_on_skip: str = config.lantern_on_skip
+        self.reload_trigger: str = config.reload_trigger
+        self.reload_contents_2p: str = config.reload_contents_2p
+        self.steal_requires_item: bool = config.steal_requires_item
+        self.unify_ties: bool = config.unify_ties
+        self.protection_blocks_counter_steal: bool = config.protection_blocks_counter_steal
+        self.flooded_steal_contest: bool = config.flooded_steal_contest
+        self.skip_stacks: bool = config.skip_stacks
+        self.teleport_triggers_mariner: bool = config.teleport_triggers_mariner
+        self.owner_relocation: bool = config.owner_relocation
+        self.diamond_trigger_includes_deploy: bool = config.diamond_trigger_includes_deploy
+        self.new_card_usable_same_visit: bool = config.new_card_usable_same_visit
+        self.wtp_scope: str = config.wtp_scope
+        self.evac_per_turn: str = config.evac_per_turn
+        self.lifeboat_capacity: str = config.lifeboat_capacity
+        self.flip_order: str = config.flip_order
+        self.flipper_rejoins: bool = config.flipper_rejoins
+        self.pick_optional: bool = config.pick_optional
+
+    def _cost_of(self, wall: tuple[int, int]) -> tuple[int, int, int, int]:
+        cost = [0, 0, 0, 0]
+        for plank in wall:
+            cost[self.loot[plank]] += 1
+        return (cost[0], cost[1], cost[2], cost[3])
+
     def flip_candidates(self, flooded: int) -> list[int]:
         """The planks that may be flipped next (AMB-46), given the flooded-plank bitmask."""
-        order = self.config.flip_order
+        order = self.flip_order
         if order == "free":
             return [k for k in range(PLANKS) if not flooded >> k & 1]
         if order == "track_from_BS":
@@ -137,6 +190,20 @@ _GEM_NAMES: tuple[GemName, ...] = get_args(GemName)
 """The gems as the config names them, in item order (Em, Pe, Ru, Di)."""
 _SHIPS: dict[tuple[int, tuple[tuple[str, PlankSpot], ...]], tuple[DeadweightConfig, Ship]] = {}
 MAX_CACHED_SHIPS: Final = 64
+_FITTINGS: dict[int, tuple[DeadweightConfig, Fittings]] = {}
+
+
+def fittings_for(config: DeadweightConfig) -> Fittings:
+    """The fittings of this config, built once (a config is frozen; the cache holds it, so
+    its id is not reused while its entry lives)."""
+    cached = _FITTINGS.get(id(config))
+    if cached is not None and cached[0] is config:
+        return cached[1]
+    if len(_FITTINGS) >= MAX_CACHED_SHIPS:
+        _FITTINGS.clear()
+    fittings = Fittings(config)
+    _FITTINGS[id(config)] = (config, fittings)
+    return fittings
 
 
 def ship_for(config: DeadweightConfig, spots: dict[str, PlankSpot]) -> Ship:

@@ -61,7 +61,7 @@ def legal_station(s: State) -> list[int]:
         if s.dep < 0:
             actions.extend(DEPLOY + w for w in affordable_walls(s, p))
         elif s.dep == p:
-            if s.ship.config.owner_relocation:
+            if s.ship.owner_relocation:
                 actions.extend(DEPLOY + w for w in affordable_walls(s, p) if w != s.dep_wall)
         elif affordable_walls(s, p):
             actions.append(CHALLENGE)
@@ -72,7 +72,9 @@ def legal_station(s: State) -> list[int]:
 def apply_station(s: State, action: int) -> None:
     p = s.active
     if action == PASS:
-        tally(s, "station:" + ("trade" if s.traded else "mariner" if s.station_mode else "nothing"))
+        if s.stats is not None:
+            visit = "trade" if s.traded else "mariner" if s.station_mode else "nothing"
+            tally(s, "station:" + visit)
         if s.traded:
             _draw_card(s, p)
         else:
@@ -103,7 +105,8 @@ def _trade(s: State, p: int, index: int) -> None:
     s.trades_done |= 1 << index
     s.traded = True
     tally(s, "trades")
-    record(s, "trade", player=p, card=s.card[p], trade=index, life_rings=trade.life_rings)
+    if s.events is not None:
+        record(s, "trade", player=p, card=s.card[p], trade=index, life_rings=trade.life_rings)
     pay(s, p, trade.cost)
     for _ in range(trade.life_rings):
         gain(s, p, LR, "trade_card")
@@ -117,7 +120,7 @@ def _diamond_spent(s: State, diamonds: int) -> None:
     if s.stage == SINKING:
         s.flip_pending = True
     elif s.stage == EVACUATION and s.pos[s.active] == FS:
-        if s.ship.config.evac_per_turn == "per_diamond":
+        if s.ship.evac_per_turn == "per_diamond":
             s.evac_left += diamonds
         elif not s.evac_done and not s.evac_left:
             s.evac_left = 1
@@ -133,8 +136,9 @@ def _deploy(s: State, p: int, wall: int) -> None:
     pay(s, p, cost)
     s.dep = p
     s.dep_wall = wall
-    record(s, "mariner_on", player=p, wall=wall_name(s.ship.walls[wall]))
-    if cost[DI] and s.ship.config.diamond_trigger_includes_deploy:
+    if s.events is not None:
+        record(s, "mariner_on", player=p, wall=wall_name(s.ship.walls[wall]))
+    if cost[DI] and s.ship.diamond_trigger_includes_deploy:
         _diamond_spent(s, cost[DI])
 
 
@@ -142,16 +146,19 @@ def hold_roll(s: State, outcome: int) -> None:
     """Challenger higher: the Mariner comes off and the challenger must deploy at once;
     otherwise (ties included) the challenge is blocked (seed §Deploying; AMB-57)."""
     face = outcome - DIE
-    record(s, "roll", player=s.c_defender, face=face, purpose="hold_wall")
+    if s.events is not None:
+        record(s, "roll", player=s.c_defender, face=face, purpose="hold_wall")
     if s.c_roll > face:
         tally(s, "mariner:challenges_won")
-        record(s, "mariner_off", mariner=s.dep, why="challenged")
+        if s.events is not None:
+            record(s, "mariner_off", mariner=s.dep, why="challenged")
         s.dep = -1
         s.dep_wall = -1
         s.phase = FORCED_DEPLOY
         s.owner = s.active
     else:
-        record(s, "challenge_blocked", player=s.active)
+        if s.events is not None:
+            record(s, "challenge_blocked", player=s.active)
         station(s)
 
 
@@ -169,7 +176,8 @@ def fate_roll(s: State, outcome: int) -> None:
     p = s.active
     face = outcome - DIE
     item = s.ship.fate[face]
-    record(s, "roll", player=p, face=face, purpose="fate", item=ITEM_SHORT[item])
+    if s.events is not None:
+        record(s, "roll", player=p, face=face, purpose="fate", item=ITEM_SHORT[item])
     gain(s, p, item, "fate")
     after_gain(s, p, R_END)
 
@@ -186,18 +194,20 @@ def apply_evac(s: State, action: int) -> None:
     s.evac_left -= 1
     s.evac_done = True
     tally(s, "evacuations")
-    record(
-        s,
-        "evacuated",
-        player=p,
-        mariner=mariner,
-        owner=s.mariner_owner(mariner),
-        lifeboat=ITEM_SHORT[boat],
-    )
+    if s.events is not None:
+        record(
+            s,
+            "evacuated",
+            player=p,
+            mariner=mariner,
+            owner=s.mariner_owner(mariner),
+            lifeboat=ITEM_SHORT[boat],
+        )
     gain(s, p, boat, "lifeboat")
     if all(b >= 0 for b in s.boat):
         s.end_triggered = True
-        record(s, "end_triggered", player=p)
+        if s.events is not None:
+            record(s, "end_triggered", player=p)
     after_gain(s, p, R_STATION)
 
 
@@ -210,8 +220,9 @@ def _draw_card(s: State, p: int) -> None:
     if not s.pile:
         s.pile = s.discards
         s.discards = 0
-        record(s, "reshuffled")
-    s.reveal_resume = R_STATION if s.ship.config.new_card_usable_same_visit else R_END
+        if s.events is not None:
+            record(s, "reshuffled")
+    s.reveal_resume = R_STATION if s.ship.new_card_usable_same_visit else R_END
     chance(s, REVEAL_CARD)
 
 
@@ -219,7 +230,8 @@ def reveal_card(s: State, outcome: int) -> None:
     card = outcome - CARD
     s.pile &= ~(1 << card)
     s.top = card
-    record(s, "card_up", card=card)
+    if s.events is not None:
+        record(s, "card_up", card=card)
     if s.reveal_resume == R_STATION:
         s.trades_done = 0
         s.traded = False

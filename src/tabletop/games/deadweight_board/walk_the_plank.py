@@ -22,7 +22,8 @@ def wtp_roll(s: State, outcome: int) -> None:
     face = outcome - DIE
     flooded = s.flooded >> s.ship.wtp & 1
     success = face in s.ship.wtp_success[flooded]
-    record(s, "roll", player=p, face=face, purpose="walk_the_plank", success=success)
+    if s.events is not None:
+        record(s, "roll", player=p, face=face, purpose="walk_the_plank", success=success)
     if not success:
         tally(s, "wtp:failures")
         if s.gems(p):
@@ -33,7 +34,7 @@ def wtp_roll(s: State, outcome: int) -> None:
         return
     tally(s, "wtp:successes")
     chest = s.ship.wtp_chest * 6
-    scope = 4 if s.ship.config.wtp_scope == "gems_only" else 6
+    scope = 4 if s.ship.wtp_scope == "gems_only" else 6
     for item in range(scope):
         s.pool[item] = s.chests[chest + item]
         s.chests[chest + item] = 0
@@ -41,9 +42,15 @@ def wtp_roll(s: State, outcome: int) -> None:
     s.wtp_won = True
     total = sum(s.pool)
     s.keep_left = keep_allowance(total)
-    record(
-        s, "chest_opened", player=p, by="walk_the_plank", items=pool_text(s), may_keep=s.keep_left
-    )
+    if s.events is not None:
+        record(
+            s,
+            "chest_opened",
+            player=p,
+            by="walk_the_plank",
+            items=pool_text(s),
+            may_keep=s.keep_left,
+        )
     tally(s, "wtp:items", total)
     if total:
         s.phase = WTP_KEEP
@@ -91,5 +98,6 @@ def apply_wtp_drop(s: State, action: int) -> None:
     gem = action - DROP
     s.inv[s.active * 6 + gem] -= 1
     s.chests[s.ship.wtp_chest * 6 + gem] += 1
-    record(s, "dropped", player=s.active, gem=ITEM_SHORT[gem])
+    if s.events is not None:
+        record(s, "dropped", player=s.active, gem=ITEM_SHORT[gem])
     end_turn(s)
