@@ -69,6 +69,11 @@ def parse_json(text: str) -> Any:
     return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
 
 
+def canonical(data: Any) -> str:
+    """The one JSON spelling of `data` that hashes are taken over (keys sorted, no spaces)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _finite(text: str) -> float:
     """A float that is a real number: `1e400` would silently become infinity."""
     value = float(text)
