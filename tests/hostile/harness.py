@@ -17,6 +17,7 @@ import contextlib
 import enum
 import io
 import json
+import re
 import signal
 import sys
 import time
@@ -34,11 +35,22 @@ TIME_BOUND = 20
 """Seconds one command may take on any input (a hang is cut off and fails the test)."""
 
 EXCLUDED = (
-    ("deadweight-board",),  # simulations of any size: needs game-count bounds (see docs)
     ("showcase",),  # takes no input
     ("serve",),  # runs until stopped; tests/rooms start it and feed it hostile requests
 )
 """Command paths not fuzzed here, with why; remove one to fuzz it."""
+
+_SHORT = ("--config", "{file:board-config.toml}")
+BOUNDS = {
+    ("deadweight-board", "play"): _SHORT,
+    ("deadweight-board", "simulate"): (*_SHORT, "--jobs", "1"),
+    ("deadweight-board", "report"): (*_SHORT, "--jobs", "1", "--out", "{file:board-report}"),
+}
+"""Words put before the fuzzed ones, so each case stays fast and writes where it may: a
+board game of a few turns (board-config.toml caps them), one process, plots in the test's
+folder. An option the fuzzer also draws overrides them (the last value counts), so a game
+count or a config the fuzzer gives is still tried; games stay short because every valid
+config among the files is short."""
 
 HOSTILE_TEXT = [
     "",
@@ -178,9 +190,15 @@ def arguments(path: tuple[str, ...], files: dict[str, Path]) -> st.SearchStrateg
     params = parameters(path)
     positional = [_argument_values(p, files) for p in params if p.param_type_name == "argument"]
     options = [_option_words(p, files) for p in params if p.param_type_name == "option"]
+    bounds = [with_files(word, files) for word in BOUNDS.get(path, ())]
     return st.tuples(st.tuples(*positional), st.permutations(options).flatmap(_joined)).map(
-        lambda parts: [*path, *(word for words in parts[0] for word in words), *parts[1]]
+        lambda parts: [*path, *bounds, *(word for words in parts[0] for word in words), *parts[1]]
     )
+
+
+def with_files(word: str, files: dict[str, Path]) -> str:
+    """`word` with each `{file:NAME}` replaced by the path of that fixture file."""
+    return re.sub(r"\{file:([^}]+)\}", lambda found: str(files[found[1]]), word)
 
 
 def _joined(options: list[st.SearchStrategy[list[str]]]) -> st.SearchStrategy[list[str]]:
