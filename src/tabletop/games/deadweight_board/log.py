@@ -311,9 +311,9 @@ def _difference(want: Any, got: Any, where: str) -> tuple[str, Any, Any] | None:
     if type(want) is not type(got):
         return where, want, got
     if isinstance(want, dict):
-        for key in want.keys() | got.keys():
-            if key not in want or key not in got:
-                return f"{where}.{key}", want.get(key), got.get(key)
+        missing = [key for key in want if key not in got] + [key for key in got if key not in want]
+        if missing:
+            return f"{where}.{missing[0]}", want.get(missing[0]), got.get(missing[0])
         for key, value in want.items():
             found = _difference(value, got[key], f"{where}.{key}")
             if found is not None:
