@@ -178,6 +178,7 @@ def _ask(out: Console, state: State, viewer: int) -> int | None:
         try:
             answer = out.input("[bold]> [/bold]").strip().lower()
         except EOFError:
+            out.print()  # end the prompt's line, so the error line stands on its own
             raise InputEndedError(
                 f"the input ended at turn {state.turn} before the game did; the game is abandoned"
             ) from None
