@@ -41,14 +41,15 @@ EXCLUDED = (
 """Command paths not fuzzed here, with why; remove one to fuzz it."""
 
 _SHORT = ("--config", "{file:board-config.toml}")
+_FEW = (*_SHORT, "--games", "2", "--jobs", "1")
 BOUNDS = {
     ("deadweight-board", "play"): _SHORT,
-    ("deadweight-board", "simulate"): (*_SHORT, "--jobs", "1"),
-    ("deadweight-board", "report"): (*_SHORT, "--jobs", "1", "--out", "{file:board-report}"),
+    ("deadweight-board", "simulate"): _FEW,
+    ("deadweight-board", "report"): (*_FEW, "--out", "{file:board-report}"),
 }
-"""Words put before the fuzzed ones, so each case stays fast and writes where it may: a
-board game of a few turns (board-config.toml caps them), one process, plots in the test's
-folder. An option the fuzzer also draws overrides them (the last value counts), so a game
+"""Words put before the fuzzed ones, so each case stays fast and writes where it may: two
+board games (not 100 or 200) of a few turns (board-config.toml caps them) in one process,
+plots in the test's folder. An option the fuzzer also draws overrides them (the last value counts), so a game
 count or a config the fuzzer gives is still tried; games stay short because every valid
 config among the files is short."""
 
