@@ -49,9 +49,9 @@ BOUNDS = {
 }
 """Words put before the fuzzed ones, so each case stays fast and writes where it may: two
 board games (not 100 or 200) of a few turns (board-config.toml caps them) in one process,
-plots in the test's folder. An option the fuzzer also draws overrides them (the last value counts), so a game
-count or a config the fuzzer gives is still tried; games stay short because every valid
-config among the files is short."""
+plots in the test's folder. An option the fuzzer also draws overrides them (the last value
+counts), so a game count or a config the fuzzer gives is still tried; games stay short
+because every valid config among the files is short."""
 
 HOSTILE_TEXT = [
     "",

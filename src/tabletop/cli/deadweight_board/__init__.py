@@ -334,7 +334,11 @@ def simulate(
     backend: Backend = "local",
     address: Address = None,
     log: Annotated[
-        Path | None, typer.Option(help="Write every game as JSON lines to this file.")
+        Path | None,
+        typer.Option(
+            help="Write every game as JSON lines to this file, for replay (bots with a number "
+            "of simulations, not seconds)."
+        ),
     ] = None,
     rotate: Annotated[
         bool,
@@ -437,7 +441,8 @@ def _print_summary(summary: Summary) -> None:
 def replay(
     log: Annotated[Path, typer.Argument(help="A JSON-lines game log written by simulate --log.")],
 ) -> None:
-    """Re-execute every game in a log; exit non-zero naming the first line that differs."""
+    """Re-execute every game in a log, asking every bot again (it takes as long as the games
+    did); exit 2 naming the first line and field that differ."""
     games = replay_log(log)
     console.print(f"{games} game(s) replayed; every line matches")
 
