@@ -305,7 +305,12 @@ def check(outcome: Outcome) -> None:
     told = f"tabletop {outcome.argv!r} exited {outcome.code}\n{outcome.err[-2000:]}"
     verdict = VERDICTS.get(tuple(outcome.argv[:2]))
     if verdict is not None and outcome.code == verdict:
-        assert len(outcome.err.strip().splitlines()) == 1 and not outcome.out.strip(), told
+        assert len(outcome.err.strip().splitlines()) == 1, told
+        if "--json" in outcome.argv:  # the verdict is also told as JSON
+            for line in outcome.out.splitlines():
+                json.loads(line)
+        else:
+            assert not outcome.out.strip(), told
         return
     assert outcome.code in (0, 2), told
     assert "Traceback" not in outcome.err, told
