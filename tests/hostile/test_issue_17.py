@@ -377,7 +377,7 @@ def _chained_again(records: list[dict]) -> list[str]:
 
 
 def test_a_log_whose_bots_decisions_were_changed_does_not_replay_clean():
-    # was: replay applied each recorded action without asking the bot (docs/rules ENG-14)
+    # was: replay applied each recorded action without asking the bot (docs/rules ENG-15)
     config, seed = make_config(turn_cap=4), 3
     dice, seeds = SeededDice(seed), [bot_seed(seed, seat) for seat in range(2)]
     state = new_game(2, config, dice)
@@ -414,7 +414,7 @@ def test_a_log_claiming_other_bots_than_played_does_not_replay_clean():
     ("field", "value", "named"),
     [
         ("seed", 4, "field 'state"),
-        ("players", 3, "field 'bots': one policy for each of the 3 seats"),
+        ("players", 3, "field 'bots': one holder for each of the 3 seats"),
         ("bot_seeds", [1, 2], "field 'action'"),
         ("config", {"turn_cap": 4}, "field 'config.fate_die_faces': expected \\[.*found nothing"),
         ("version", 2, "the log is version 2, this tabletop reads version 3"),

@@ -1,5 +1,6 @@
-"""The log format (docs/rules/deadweight-board.md ENG-14): what a setup line records, how
-lines are chained, and what replay names when games are missing or cut."""
+"""The log format (docs/rules/deadweight-board.md ENG-15): what a setup line records, how
+lines are chained, what replay names when games are missing or cut, and a table's game with
+a person and a bot built afresh for each decision."""
 
 from __future__ import annotations
 
@@ -9,10 +10,27 @@ import json
 import pytest
 
 from tabletop.data import canonical
+from tabletop.dice import SeededDice
+from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import make_config
 from tabletop.games.deadweight_board.errors import ReplayError
-from tabletop.games.deadweight_board.log import GENESIS, LOG_VERSION, line_hash, replay_lines
+from tabletop.games.deadweight_board.log import (
+    GENESIS,
+    HUMAN,
+    LOG_VERSION,
+    GameLog,
+    line_hash,
+    replay_lines,
+)
+from tabletop.games.deadweight_board.rules import (
+    apply_in_place,
+    describe,
+    legal_actions,
+    roll_chance,
+)
+from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.simulate import bot_seed, game_seed, run_games
+from tabletop.games.deadweight_board.state import CHANCE, OVER
 
 SHORT = make_config(turn_cap=4)
 
@@ -23,7 +41,7 @@ def _games(count: int, seats: list[str] | None = None) -> list[list[str]]:
 
 
 def test_the_setup_line_records_each_seats_bot_and_the_seed_it_drew():
-    """ENG-14: what a bot needs to decide again is its policy and its seed."""
+    """ENG-15: what a bot needs to decide again is its policy and its seed."""
     (lines,) = _games(1)
     setup = json.loads(lines[0])
     seed = game_seed(5, 0)
@@ -33,7 +51,7 @@ def test_the_setup_line_records_each_seats_bot_and_the_seed_it_drew():
 
 
 def test_each_line_hash_covers_the_hash_before_it_and_every_other_field():
-    """ENG-14: SHA-256 of the previous hash, a newline and the line's canonical JSON."""
+    """ENG-15: SHA-256 of the previous hash, a newline and the line's canonical JSON."""
     (lines,) = _games(1)
     prev = GENESIS
     for text in lines:
@@ -45,7 +63,7 @@ def test_each_line_hash_covers_the_hash_before_it_and_every_other_field():
 
 
 def test_an_edit_anywhere_changes_the_hash_of_the_end_line():
-    """ENG-14: the end line's hash stands for the whole game."""
+    """ENG-15: the end line's hash stands for the whole game."""
     (lines,) = _games(1)
     records = [json.loads(text) for text in lines]
     records[3]["label"] += "!"
@@ -56,7 +74,7 @@ def test_an_edit_anywhere_changes_the_hash_of_the_end_line():
 
 
 def test_a_game_dropped_from_the_middle_is_named_by_the_game_after_it():
-    """ENG-14: games follow each other with consecutive numbers."""
+    """ENG-15: games follow each other with consecutive numbers."""
     first, _, third = _games(3)
     with pytest.raises(
         ReplayError, match=rf"^line {len(first) + 1}: field 'game': expected 1 .*found 2$"
@@ -76,3 +94,62 @@ def test_a_field_a_line_does_not_hold_is_refused_by_name():
     record["note"] = "trust me"
     with pytest.raises(ReplayError, match=r"^line 2: field \"note\" is not one a decision line"):
         replay_lines([lines[0], json.dumps(record), *lines[2:]])
+
+
+def _table_game(person_plays=lambda actions: actions[0]) -> list[str]:
+    """A game as a table plays it (ENG-15): Red a person, Blue a bot built afresh for each
+    decision from a seed of its own, the dice from the game's seed."""
+    dice, log = SeededDice(9), GameLog(0)
+    state = new_game(2, SHORT, dice)
+    log.setup(9, [HUMAN, "random"], [None, None], state)
+    drawn = 100
+    while state.phase != OVER:
+        if state.phase == CHANCE:
+            chance, outcome = state.chance, roll_chance(state, dice)
+            text = describe(state, outcome)
+            apply_in_place(state, outcome)
+            log.chance(chance, outcome, text, state)
+            continue
+        owner = state.owner
+        if owner == 0:
+            action, bot = person_plays(legal_actions(state)), {}
+        else:
+            drawn += 1
+            action = make_bot("random", drawn).choose(state)
+            bot = {"bot": "random", "bot_seed": drawn}
+        text = describe(state, action)
+        apply_in_place(state, action)
+        log.decision(owner, action, text, state, **bot)
+    log.end(state)
+    return log.lines
+
+
+def test_a_tables_game_replays_asking_each_decisions_bot_and_taking_a_persons_move():
+    """ENG-15: a person's decision is checked to be legal; a bot's, named on its line with
+    its seed, is asked again."""
+    lines = _table_game()
+    assert replay_lines(lines) == 1
+    blue = next(i for i, text in enumerate(lines) if '"bot_seed"' in text)
+    record = json.loads(lines[blue])
+    record["bot_seed"] += 1
+    asked = rf"^line {blue + 1}: field 'action': .*Blue's random bot, seed {record['bot_seed']}"
+    with pytest.raises(ReplayError, match=asked):
+        replay_lines([*lines[:blue], json.dumps(record), *lines[blue + 1 :]])
+
+
+def test_a_bots_seat_cannot_pass_its_decision_off_as_a_persons():
+    lines = _table_game()
+    blue = next(i for i, text in enumerate(lines) if '"bot_seed"' in text)
+    record = json.loads(lines[blue])
+    del record["bot"], record["bot_seed"]
+    with pytest.raises(ReplayError, match="Blue's seat holds a random bot; the line does not"):
+        replay_lines([*lines[:blue], json.dumps(record), *lines[blue + 1 :]])
+
+
+def test_a_persons_illegal_decision_is_refused():
+    lines = _table_game()
+    red = next(i for i, text in enumerate(lines) if '"decision"' in text)
+    record = json.loads(lines[red])
+    record["action"] = 99_999
+    with pytest.raises(ReplayError, match=rf"^line {red + 1}: .*not legal"):
+        replay_lines([*lines[:red], json.dumps(record), *lines[red + 1 :]])

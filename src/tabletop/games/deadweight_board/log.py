@@ -13,7 +13,7 @@ seeded dice, asks each seat's bot again (rebuilt from its policy and seed) at ev
 writes the line it expects with the same writer that wrote the log, and compares every field
 of it with the line recorded: the first field that differs is named with its line number and
 both values. Why the lines are chained and not keyed (HMAC) is in docs/rules/deadweight-board.md
-(ENG-14).
+(ENG-15).
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ LOG_VERSION = 3
 """Version 3 records each seat's bot seed and chains every line to the one before by hash;
 version 2 (no bot seeds, no chain) numbered actions as this one does, version 1 numbered
 chance outcomes from 1000. Neither replays: simulate again to write a new log."""
+HUMAN = "human"
+"""A seat a person holds in `bots`: their decisions are checked to be legal, not re-asked."""
 GENESIS = "0" * 64
 """What a game's setup line is chained to."""
 MAX_LOG_LINE_BYTES = 1_000_000
@@ -71,8 +73,11 @@ class GameLog:
         self.lines: list[str] = []
         self._prev = GENESIS
 
-    def setup(self, seed: int, bots: list[str], bot_seeds: list[int], state: State) -> dict:
-        """The first line: everything the game and its bots are made again from."""
+    def setup(self, seed: int, bots: list[str], bot_seeds: list[int | None], state: State) -> dict:
+        """The first line: everything the game and its bots are made again from. `bots`
+        names each seat's holder at the start (a bot's policy, or `HUMAN`); `bot_seeds`
+        gives the seed of a bot that plays its seat all game, or None where each decision
+        names the bot and seed that made it (a table's bots) or a person decides."""
         return self._add(
             {
                 "type": "setup",
@@ -86,12 +91,23 @@ class GameLog:
             }
         )
 
-    def decision(self, player: int, action: int, text: str, state: State) -> dict:
-        """A seat's decision, with `state` as it stands after it."""
+    def decision(
+        self,
+        player: int,
+        action: int,
+        text: str,
+        state: State,
+        bot: str | None = None,
+        bot_seed: int | None = None,
+    ) -> dict:
+        """A seat's decision, with `state` as it stands after it; `bot` and `bot_seed` name
+        a bot built for this decision alone (`make_bot(bot, bot_seed)`), as a table's are."""
+        made_by = {} if bot is None else {"bot": bot, "bot_seed": bot_seed}
         return self._add(
             {
                 "type": "decision",
                 "player": COLOURS[player],
+                **made_by,
                 "action": action,
                 "label": text,
                 "digest": state.digest(),
@@ -225,17 +241,19 @@ class _Replay:
         players = _whole(record, "players", 2)
         bots = _seat_list(record, "bots", str, players)
         bot_seeds = _seat_list(record, "bot_seeds", int, players)
+        pairs = zip(bots, bot_seeds, strict=True)
+        if any(drawn is not None and name == HUMAN for name, drawn in pairs):
+            raise _Mismatch("field 'bot_seeds': a seat a person holds has no bot seed")
         try:
             config = DeadweightConfig.model_validate(record.get("config"))
         except ValidationError as error:
             raise _Mismatch(f"field 'config': {describe(error)[:200]}") from None
-        self.seats = [
-            f"{COLOURS[seat]}'s {name} bot, seed {drawn}"
-            for seat, (name, drawn) in enumerate(zip(bots, bot_seeds, strict=True))
+        self.holders = bots
+        self.bots: list[Bot | None] = [
+            None if drawn is None else replayable_bot(name, drawn)
+            for name, drawn in zip(bots, bot_seeds, strict=True)
         ]
-        self.bots: list[Bot] = [
-            replayable_bot(name, drawn) for name, drawn in zip(bots, bot_seeds, strict=True)
-        ]
+        self.bot_seeds = bot_seeds
         self.dice = SeededDice(seed)
         self.state = new_game(players, config, self.dice)
         self.log = GameLog(game)
@@ -257,12 +275,36 @@ class _Replay:
             _compare(record, expected, self.config, "")
             return False
         owner = state.owner
-        action = self.bots[owner].choose(state)
+        bot, bot_seed, decider = self._decider(owner, record)
+        action = record.get("action") if decider is None else decider.choose(state)
+        if type(action) is not int:
+            raise _Mismatch(f"field 'action': a whole number, not {_excerpt(action)}")
         text = describe_action(state, action)
-        apply_in_place(state, action)
-        expected = self.log.decision(owner, action, text, state)
-        _compare(record, expected, self.config, f" ({self.seats[owner]}, asked again)")
+        apply_in_place(state, action)  # a person's decision: refused unless legal
+        expected = self.log.decision(owner, action, text, state, bot, bot_seed)
+        asked = ""
+        if decider is not None:
+            policy, drawn = (bot, bot_seed) if bot else (self.holders[owner], self.bot_seeds[owner])
+            asked = f" ({COLOURS[owner]}'s {policy} bot, seed {drawn}, asked again)"
+        _compare(record, expected, self.config, asked)
         return False
+
+    def _decider(self, owner: int, record: dict[str, Any]) -> tuple[str | None, int | None, Any]:
+        """Who decides for `owner` now: the seat's bot for the whole game, a bot the line
+        names for this decision alone, or (None) a person, whose choice is taken as recorded."""
+        if self.bots[owner] is not None:
+            return None, None, self.bots[owner]
+        bot, bot_seed = record.get("bot"), record.get("bot_seed")
+        if bot is None and bot_seed is None:
+            if self.holders[owner] != HUMAN:
+                raise _Mismatch(
+                    f"{COLOURS[owner]}'s seat holds a {self.holders[owner]} bot; the line "
+                    "does not name the bot and seed that decided"
+                )
+            return None, None, None
+        if type(bot) is not str or type(bot_seed) is not int or bot_seed < 0:
+            raise _Mismatch("fields 'bot' and 'bot_seed': a bot's policy and a whole seed")
+        return bot, bot_seed, replayable_bot(bot, bot_seed)
 
 
 def _whole(record: dict[str, Any], key: str, least: int) -> int:
@@ -273,16 +315,23 @@ def _whole(record: dict[str, Any], key: str, least: int) -> int:
 
 
 def _seat_list(record: dict[str, Any], key: str, kind: type, players: int) -> list[Any]:
-    """One entry of `kind` a seat: a bot's policy, or the seed it drew."""
+    """One entry of `kind` a seat: a holder (a bot's policy or `HUMAN`), or the seed its
+    bot drew (a whole number, or None)."""
     value = record.get(key)
     if (
         not isinstance(value, list)
         or len(value) != players
-        or any(type(item) is not kind or (kind is int and item < 0) for item in value)
+        or any(not _fits(item, kind) for item in value)
     ):
-        what = "policy" if kind is str else "seed (a whole number from 0 up)"
+        what = "holder" if kind is str else "seed (a whole number from 0 up, or null)"
         raise _Mismatch(f"field {key!r}: one {what} for each of the {players} seats")
     return value
+
+
+def _fits(item: Any, kind: type) -> bool:
+    if kind is str:
+        return type(item) is str
+    return item is None or (type(item) is int and item >= 0)
 
 
 def _compare(found: dict[str, Any], expected: dict[str, Any], config: Any, why: str) -> None:
