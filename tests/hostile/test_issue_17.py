@@ -20,21 +20,17 @@ from rich.console import Console
 from tabletop.cli.odds_table import odds_table
 from tabletop.cli.terminal import settle_terminal_size
 from tabletop.data import write_text_file
-from tabletop.dice import SeededDice, distribution
+from tabletop.dice import distribution
 from tabletop.errors import DataError
 from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import make_config
 from tabletop.games.deadweight_board.errors import ReplayError
-from tabletop.games.deadweight_board.log import GENESIS, GameLog, line_hash, replay_lines
+from tabletop.games.deadweight_board.log import GENESIS, line_hash, replay_lines
 from tabletop.games.deadweight_board.rules import (
-    apply_in_place,
-    describe,
     legal_actions,
-    roll_chance,
 )
-from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.simulate import bot_seed, run_games
-from tabletop.games.deadweight_board.state import CHANCE, OVER
+from tests.games.deadweight_board.logs import written_game
 from tests.hostile.harness import check, run
 
 pytestmark = pytest.mark.hostile
@@ -378,28 +374,18 @@ def _chained_again(records: list[dict]) -> list[str]:
 
 def test_a_log_whose_bots_decisions_were_changed_does_not_replay_clean():
     # was: replay applied each recorded action without asking the bot (docs/rules ENG-15)
-    config, seed = make_config(turn_cap=4), 3
-    dice, seeds = SeededDice(seed), [bot_seed(seed, seat) for seat in range(2)]
-    state = new_game(2, config, dice)
+    seeds = [bot_seed(3, seat) for seat in range(2)]
     bots = [make_bot("random", drawn) for drawn in seeds]
-    forged = GameLog(0)
-    forged.setup(seed, ["random", "random"], seeds, state)
-    while state.phase != OVER:  # the game as played, but the first decision is not the bot's
-        if state.phase == CHANCE:
-            chance, outcome = state.chance, roll_chance(state, dice)
-            text = describe(state, outcome)
-            apply_in_place(state, outcome)
-            forged.chance(chance, outcome, text, state)
-            continue
-        owner, action = state.owner, bots[state.owner].choose(state)
-        if len(forged.lines) == 1:
+
+    def decide(state, number):  # the game as played, but the first decision is not the bot's
+        action = bots[state.owner].choose(state)
+        if number == 0:
             action = next(other for other in legal_actions(state) if other != action)
-        text = describe(state, action)
-        apply_in_place(state, action)
-        forged.decision(owner, action, text, state)
-    forged.end(state)
+        return action, {}
+
+    forged = written_game(3, ["random", "random"], seeds, decide)
     with pytest.raises(ReplayError, match=r"^line 2: field 'action': expected \d+ \(Red's random"):
-        replay_lines(forged.lines)
+        replay_lines(forged)
 
 
 def test_a_log_claiming_other_bots_than_played_does_not_replay_clean():

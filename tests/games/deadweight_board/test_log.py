@@ -10,7 +10,6 @@ import json
 import pytest
 
 from tabletop.data import canonical
-from tabletop.dice import SeededDice
 from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import make_config
 from tabletop.games.deadweight_board.errors import ReplayError
@@ -18,19 +17,12 @@ from tabletop.games.deadweight_board.log import (
     GENESIS,
     HUMAN,
     LOG_VERSION,
-    GameLog,
     line_hash,
     replay_lines,
 )
-from tabletop.games.deadweight_board.rules import (
-    apply_in_place,
-    describe,
-    legal_actions,
-    roll_chance,
-)
-from tabletop.games.deadweight_board.setup import new_game
+from tabletop.games.deadweight_board.rules import legal_actions
 from tabletop.games.deadweight_board.simulate import bot_seed, game_seed, run_games
-from tabletop.games.deadweight_board.state import CHANCE, OVER
+from tests.games.deadweight_board.logs import written_game
 
 SHORT = make_config(turn_cap=4)
 
@@ -96,32 +88,17 @@ def test_a_field_a_line_does_not_hold_is_refused_by_name():
         replay_lines([lines[0], json.dumps(record), *lines[2:]])
 
 
-def _table_game(person_plays=lambda actions: actions[0]) -> list[str]:
+def _table_game() -> list[str]:
     """A game as a table plays it (ENG-15): Red a person, Blue a bot built afresh for each
     decision from a seed of its own, the dice from the game's seed."""
-    dice, log = SeededDice(9), GameLog(0)
-    state = new_game(2, SHORT, dice)
-    log.setup(9, [HUMAN, "random"], [None, None], state)
-    drawn = 100
-    while state.phase != OVER:
-        if state.phase == CHANCE:
-            chance, outcome = state.chance, roll_chance(state, dice)
-            text = describe(state, outcome)
-            apply_in_place(state, outcome)
-            log.chance(chance, outcome, text, state)
-            continue
-        owner = state.owner
-        if owner == 0:
-            action, bot = person_plays(legal_actions(state)), {}
-        else:
-            drawn += 1
-            action = make_bot("random", drawn).choose(state)
-            bot = {"bot": "random", "bot_seed": drawn}
-        text = describe(state, action)
-        apply_in_place(state, action)
-        log.decision(owner, action, text, state, **bot)
-    log.end(state)
-    return log.lines
+
+    def decide(state, number):
+        if state.owner == 0:
+            return legal_actions(state)[0], {}
+        drawn = 100 + number
+        return make_bot("random", drawn).choose(state), {"bot": "random", "bot_seed": drawn}
+
+    return written_game(9, [HUMAN, "random"], [None, None], decide)
 
 
 def test_a_tables_game_replays_asking_each_decisions_bot_and_taking_a_persons_move():
