@@ -13,9 +13,10 @@ import json
 import math
 import os
 import tomllib
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -69,6 +70,11 @@ def parse_json(text: str) -> Any:
     return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
 
 
+def canonical(data: Any) -> str:
+    """The one JSON spelling of `data` that hashes are taken over (keys sorted, no spaces)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _finite(text: str) -> float:
     """A float that is a real number: `1e400` would silently become infinity."""
     value = float(text)
@@ -82,32 +88,54 @@ def _no_constant(text: str) -> float:
 
 
 def write_text_file(path: str | Path, text: str, error: type[TabletopError] = DataError) -> None:
-    """Write `text` to `path` all or nothing, and never through a symbolic link.
+    """Write `text` as UTF-8 to `path` all or nothing, and never through a symbolic link."""
+    write_file(path, text.encode("utf-8"), error)
 
-    The text goes to a new file beside it (created exclusively, so no link planted under
-    that name is followed), reaches the disk, and is moved into place once complete: a
-    failed write (a full disk, say) leaves any earlier file as it was."""
+
+def write_file(path: str | Path, content: bytes, error: type[TabletopError] = DataError) -> None:
+    """Write `content` to `path` all or nothing, and never through a symbolic link."""
+    with written_atomically(path, error) as file:
+        file.write(content)
+
+
+@contextlib.contextmanager
+def written_atomically(
+    path: str | Path, error: type[TabletopError] = DataError
+) -> Iterator[BinaryIO]:
+    """A binary file to write that appears at `path` only once the block completes.
+
+    The bytes go to a new file beside it (created exclusively, so no link planted under
+    that name is followed), reach the disk, and are moved into place: a failed or
+    interrupted write (a full disk, Ctrl-C) leaves any earlier file as it was, and a
+    symbolic link, a folder, a pipe or a device at `path` is refused, not replaced."""
     path = Path(path)
     try:
         if path.is_symlink():
             raise error(f"cannot write {path}: it is a symbolic link; name the file itself")
         if not path.name or (path.exists() and not path.is_file()):
             raise error(f"cannot write {path}: not a regular file")
-    except OSError as problem:
+    except OSError as problem:  # a name the system cannot look up, such as one too long
         raise error(f"cannot write {path}: {problem.strerror or problem}") from None
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        with os.fdopen(os.open(partial, flags, 0o644), "w", encoding="utf-8") as file:
-            file.write(text)
+        file = os.fdopen(os.open(partial, flags, 0o644), "wb")
+    except OSError as problem:
+        raise error(f"cannot write {path}: {problem.strerror or problem}") from None
+    try:
+        with file:
+            yield file
             file.flush()
             os.fsync(file.fileno())
         os.replace(partial, path)
     except OSError as problem:
-        if not isinstance(problem, FileExistsError):
-            with contextlib.suppress(OSError):
-                partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
         raise error(f"cannot write {path}: {problem.strerror or problem}") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise
 
 
 def require_blocks(

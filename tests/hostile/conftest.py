@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -64,9 +65,26 @@ def _bad_files(folder: Path, good: Path) -> dict[str, Path]:
     return bad
 
 
+def _board_files(folder: Path) -> dict[str, Path]:
+    """A short board-game config, a log written with it, the same log with a number JSON
+    cannot hold in its setup line, and the folder a report writes to."""
+    config = folder / "board-config.toml"
+    config.write_text("turn_cap = 4\n")
+    log = folder / "board-log.jsonl"
+    run(["deadweight-board", "simulate", "--games", "2", "--seats", "random,greedy",
+         "--config", str(config), "--log", str(log)])  # fmt: skip
+    made = {"board-config.toml": config, "board-log.jsonl": log}
+    setup, rest = log.read_text().split("\n", 1)
+    for name, number in (("board-infinity.jsonl", "Infinity"), ("board-1e400.jsonl", "1e400")):
+        made[name] = folder / name
+        made[name].write_text(re.sub(r'"seed": \d+', f'"seed": {number}', setup) + "\n" + rest)
+    made["board-report"] = folder / "board-report"
+    return made
+
+
 @pytest.fixture(scope="session")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Every file the fuzzer may give a command that takes a path."""
     folder = tmp_path_factory.mktemp("hostile-files")
     sheets = _sheets(folder)
-    return {**sheets, **_bad_files(folder, sheets["dead_weight"])}
+    return {**sheets, **_board_files(folder), **_bad_files(folder, sheets["dead_weight"])}

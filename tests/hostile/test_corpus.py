@@ -7,12 +7,11 @@ files the `files` fixture makes (tests/hostile/conftest.py)."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.hostile.harness import check, run
+from tests.hostile.harness import check, run, with_files
 
 CORPUS = json.loads((Path(__file__).parent / "corpus.json").read_text(encoding="utf-8"))
 
@@ -21,5 +20,5 @@ pytestmark = pytest.mark.hostile
 
 @pytest.mark.parametrize("case", CORPUS, ids=[case["why"][:50] for case in CORPUS])
 def test_an_input_that_once_failed_keeps_the_contract(case, files):
-    argv = [re.sub(r"\{file:([^}]+)\}", lambda m: str(files[m[1]]), word) for word in case["argv"]]
+    argv = [with_files(word, files) for word in case["argv"]]
     check(run(argv, case.get("stdin", ""), workdir=files["table"].parent))

@@ -1,5 +1,5 @@
-"""The hostile inputs issue 17 names, one test each (the board game's and the roll-under
-system's are in their own suites)."""
+"""The hostile inputs issue 17 names, one test each (the roll-under system's are in its own
+suite)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from tabletop.cli.odds_table import odds_table
@@ -20,6 +22,15 @@ from tabletop.cli.terminal import settle_terminal_size
 from tabletop.data import write_text_file
 from tabletop.dice import distribution
 from tabletop.errors import DataError
+from tabletop.games.deadweight_board.bots import make_bot
+from tabletop.games.deadweight_board.config import make_config
+from tabletop.games.deadweight_board.errors import ReplayError
+from tabletop.games.deadweight_board.log import GENESIS, line_hash, replay_lines
+from tabletop.games.deadweight_board.rules import (
+    legal_actions,
+)
+from tabletop.games.deadweight_board.simulate import bot_seed, run_games
+from tests.games.deadweight_board.logs import written_game
 from tests.hostile.harness import check, run
 
 pytestmark = pytest.mark.hostile
@@ -360,3 +371,177 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line():
     done = subprocess.run([sys.executable, "-c", interrupt_the_import, "roll", "d6"],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert (done.returncode, done.stderr, done.stdout) == (130, "error: interrupted\n", "")
+
+
+# -- the board game: logs that cannot lie ----------------------------------------------------
+
+
+def _short_game(seed: int = 3, bots: tuple[str, ...] = ("random", "random")) -> list[str]:
+    (record,) = run_games(1, list(bots), len(bots), make_config(turn_cap=4), seed, log=True)
+    return list(record.log)
+
+
+def _chained_again(records: list[dict]) -> list[str]:
+    """The lines a forger who knows the chain writes: every hash computed again."""
+    lines, prev = [], GENESIS
+    for record in records:
+        record["hash"] = prev = line_hash(GENESIS if record["type"] == "setup" else prev, record)
+        lines.append(json.dumps(record))
+    return lines
+
+
+def test_a_log_whose_bots_decisions_were_changed_does_not_replay_clean():
+    # was: replay applied each recorded action without asking the bot (docs/rules ENG-15)
+    seeds = [bot_seed(3, seat) for seat in range(2)]
+    bots = [make_bot("random", drawn) for drawn in seeds]
+
+    def decide(state, number):  # the game as played, but the first decision is not the bot's
+        action = bots[state.owner].choose(state)
+        if number == 0:
+            action = next(other for other in legal_actions(state) if other != action)
+        return action, {}
+
+    forged = written_game(3, ["random", "random"], seeds, decide)
+    with pytest.raises(ReplayError, match=r"^line 2: field 'action': expected \d+ \(Red's random"):
+        replay_lines(forged)
+
+
+def test_a_log_claiming_other_bots_than_played_does_not_replay_clean():
+    # was: the setup line's bots were never read; random play passed for greedy play
+    records = [json.loads(line) for line in _short_game()]
+    records[0]["bots"] = ["greedy", "greedy"]
+    with pytest.raises(ReplayError, match=r"field 'action': .*greedy bot, seed \d+, asked again"):
+        replay_lines(_chained_again(records))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("seed", 4, "field 'state"),
+        ("players", 3, "field 'bots': one holder for each of the 3 seats"),
+        ("bot_seeds", [1, 2], "field 'action'"),
+        ("config", {"turn_cap": 4}, "field 'config.fate_die_faces': expected \\[.*found nothing"),
+        ("version", 2, "the log is version 2, this tabletop reads version 3"),
+    ],
+)
+def test_a_log_whose_setup_line_was_altered_does_not_replay_clean(field, value, named):
+    # was: the setup line's seats, bots and config were not compared with the game
+    records = [json.loads(line) for line in _short_game()]
+    records[0][field] = value
+    with pytest.raises(ReplayError, match=named):
+        replay_lines(_chained_again(records))
+
+
+def _edited(value):
+    """A JSON value of the same kind that is not `value`."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, list):
+        return [*value, 0]
+    if isinstance(value, dict):
+        return {**value, "x": 1}
+    return 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(where=st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)))
+def test_every_field_of_every_line_is_checked_and_the_first_line_that_differs_named(where):
+    lines = _short_game()
+    number = where[0] % len(lines)
+    record = json.loads(lines[number])
+    field = sorted(record)[where[1] % len(record)]
+    record[field] = _edited(record[field])
+    lines[number] = json.dumps(record)
+    with pytest.raises(ReplayError, match=rf"^line {number + 1}: "):
+        replay_lines(lines)
+    assert replay_lines(_short_game()) == 1
+
+
+def test_a_bot_with_a_time_budget_is_refused_for_a_log(tmp_path):
+    outcome = run(["deadweight-board", "simulate", "--games", "1", "--seats", "mcts:0.01s",
+                   "--players", "2", "--log", str(tmp_path / "games.jsonl")])  # fmt: skip
+    check(outcome)
+    assert outcome.code == 2 and "time budget" in outcome.err
+    assert not (tmp_path / "games.jsonl").exists()
+
+
+@pytest.mark.parametrize("name", ["board-infinity.jsonl", "board-1e400.jsonl"])
+def test_infinity_or_1e400_in_a_log_is_one_line_not_an_overflow(files, name):
+    # was: "internal error (OverflowError: cannot convert float infinity to integer)", exit 1
+    outcome = run(["deadweight-board", "replay", str(files[name])])
+    check(outcome)
+    assert outcome.code == 2 and "line 1:" in outcome.err and "OverflowError" not in outcome.err
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("c.json", '{"turn_cap": Infinity}'),
+        ("c.json", '{"turn_cap": NaN}'),
+        ("c.json", '{"turn_cap": 1e400}'),
+        ("c.toml", "turn_cap = inf\n"),
+        ("c.toml", "turn_cap = 1e400\n"),
+    ],
+)
+def test_infinity_nan_or_1e400_in_a_board_config_is_one_line(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    outcome = run(["deadweight-board", "simulate", "--games", "1", "--config", str(path)])
+    check(outcome)
+    assert outcome.code == 2 and "turn_cap" not in outcome.out
+
+
+@pytest.mark.parametrize("kind", ["fifo.json", "directory", "/dev/zero", "too-big.json"])
+@pytest.mark.parametrize("use", ["log", "config"])
+def test_a_pipe_folder_device_or_huge_file_as_a_board_log_or_config_is_one_line(files, kind, use):
+    # was: a named pipe waited for ever; /dev/zero was read until the bound
+    path = kind if kind.startswith("/") else str(files[kind])
+    argv = ["replay", path] if use == "log" else ["simulate", "--games", "1", "--config", path]
+    outcome = run(["deadweight-board", *argv])
+    check(outcome)
+    assert outcome.code == 2 and outcome.seconds < 5
+
+
+def test_board_play_reads_piped_answers_line_by_line_and_says_when_they_end(files):
+    # was: "error: aborted", exit 1 (a piped `q`); the end of input now says what happened
+    argv = ["deadweight-board", "play", "--seats", "you,random", "--seed", "2"]
+    ended = run([*argv, "--config", str(files["board-config.toml"])], "1\n")
+    check(ended)
+    assert ended.code == 2 and "the input ended at turn" in ended.err
+    quit_ = run(argv, "1\nq\n")
+    check(quit_)
+    assert quit_.code == 0 and "you left the game" in quit_.out
+
+
+def test_board_play_json_puts_nothing_but_json_on_standard_output(files):
+    # was: the board, the bots' moves and the prompts went to stdout before the JSON
+    argv = ["deadweight-board", "play", "--seats", "you,random", "--seed", "2", "--json"]
+    outcome = run([*argv, "--config", str(files["board-config.toml"])], "1\n" * 40)
+    check(outcome)
+    (line,) = outcome.out.splitlines()
+    assert outcome.code == 0 and json.loads(line)["turns"] == 4 and "Red" in outcome.err
+
+
+def test_report_writes_plots_and_tables_atomically_and_never_through_a_link(tmp_path):
+    # was: matplotlib and open() wrote each file in place, following a link
+    out = tmp_path / "report"
+    out.mkdir()
+    target = tmp_path / "precious"
+    target.write_text("keep me")
+    (out / "game_length.png").symlink_to(target)
+    argv = ["deadweight-board", "report", "--games", "2", "--players", "2", "--jobs", "1",
+            "--out", str(out)]  # fmt: skip
+    outcome = run(argv, workdir=out)
+    check(outcome)
+    assert outcome.code == 2 and "symbolic link" in outcome.err
+    assert target.read_text() == "keep me"
+    (out / "game_length.png").unlink()
+    outcome = run(argv, workdir=out)
+    check(outcome)
+    assert outcome.code == 0
+    assert (out / "game_length.png").read_bytes().startswith(b"\x89PNG")
+    assert all(not path.is_symlink() for path in out.iterdir())

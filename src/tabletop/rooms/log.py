@@ -23,6 +23,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.data import canonical
 from tabletop.session import Event
 
 GENESIS = "0" * 64
@@ -31,11 +32,6 @@ GENESIS = "0" * 64
 ROOM = "room."
 """The prefix of the types of events the room itself makes (joins, chat, undo, dice seeds);
 systems' events never start with it."""
-
-
-def canonical(data: Any) -> str:
-    """The one JSON spelling of `data` that hashes are taken over."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def entry_hash(body: dict[str, Any]) -> str:

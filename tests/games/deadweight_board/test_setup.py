@@ -187,7 +187,7 @@ def test_config_files_replace_deck_loot_mix_crates_and_layout(tmp_path):
         ),
         ("crate_capacity = { emerald = 0 }", "crate"),
         ("layout = 'nowhere'", "unknown layout"),
-        ("this is not toml", "cannot read config"),
+        ("this is not toml", "not valid TOML"),
     ],
 )
 def test_bad_config_files_are_refused_in_one_line(tmp_path, text, problem):

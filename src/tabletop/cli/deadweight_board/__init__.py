@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
-from rich.console import Group
+from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.rule import Rule
 from rich.table import Table
@@ -24,7 +25,8 @@ from tabletop.cli.deadweight_board.render import (
     player_text,
 )
 from tabletop.cli.options import add_rule_options, read_rule_options, rule_options, whole_number
-from tabletop.cli.output import console, percent, print_json
+from tabletop.cli.output import console, notes, percent, print_json
+from tabletop.data import written_atomically
 from tabletop.dice import dice_source
 from tabletop.errors import InputEndedError
 from tabletop.games.deadweight_board.bots import make_bot
@@ -104,7 +106,9 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible dice and bots.")] = None,
     as_json: Json = False,
 ) -> None:
-    """Play a game at the terminal: you choose from the legal moves, bots take the other seats."""
+    """Play a game at the terminal: you choose from the legal moves, bots take the other seats.
+    Answers may be piped in, one a line; with --json the game is told on standard error and
+    standard output holds only the result."""
     names = _seat_list(seats)
     if not 2 <= len(names) <= 4:
         raise ConfigError("Deadweight is for 2 to 4 players: give 2 to 4 seats")
@@ -117,81 +121,88 @@ def play(
         for seat, name in enumerate(names)
         if name not in HUMANS
     }
+    out = notes if as_json else console
     for seat, name in enumerate(names):
         line = player_text(seat)
         line.append(f": {'you' if name in HUMANS else name}")
-        console.print(line)
+        out.print(line)
     humans = [seat for seat, name in enumerate(names) if name in HUMANS]
     viewer = humans[0] if len(humans) == 1 else TABLE
-    console.print(board_view(state, viewer))
+    out.print(board_view(state, viewer))
     shown = 0
     while state.phase != OVER:
         if state.phase == CHANCE:
             apply_in_place(state, roll_chance(state, dice))
         elif state.owner in bots:
             action = bots[state.owner].choose(state)
-            _say_choice(state, action, names[state.owner])
+            _say_choice(out, state, action, names[state.owner])
             apply_in_place(state, action)
         else:
             if state.phase == MOVE:
-                console.print(board_view(state, viewer))
-            action = _ask(state, viewer)
-            apply_in_place(state, action)
-        shown = _show_events(state, shown, viewer)
-    console.print(board_view(state, viewer))
-    _show_result(state)
+                out.print(board_view(state, viewer))
+            chosen = _ask(out, state, viewer)
+            if chosen is None:
+                out.print(f"you left the game at turn {state.turn}; it is abandoned")
+                if as_json:
+                    print_json({"quit": True, "turns": state.turn, "scores": state.scores()})
+                return
+            apply_in_place(state, chosen)
+        shown = _show_events(out, state, shown, viewer)
+    out.print(board_view(state, viewer))
+    _show_result(out, state)
     if as_json:
         print_json(_result_json(state))
 
 
-def _say_choice(state: State, action: int, bot: str) -> None:
+def _say_choice(out: Console, state: State, action: int, bot: str) -> None:
     line = player_text(state.owner)
     line.append(f" ({bot}): {choice_label(state, action)}", style="dim")
-    console.print(line)
+    out.print(line)
 
 
-def _ask(state: State, viewer: int) -> int:
-    """List the legal choices and read one; anything else asks again. A choice with only
-    one option is made at once and announced."""
+def _ask(out: Console, state: State, viewer: int) -> int | None:
+    """List the legal choices and read one; anything else asks again; None when the player
+    quits. A choice with only one option is made at once and announced."""
     actions = legal_actions(state)
     if len(actions) == 1:
         line = player_text(state.owner)
         line.append(f": {choice_label(state, actions[0])} (the only choice)")
-        console.print(line)
+        out.print(line)
         return actions[0]
     heading = player_text(state.owner)
     heading.append(", your choice:")
-    console.print(heading)
+    out.print(heading)
     for number, action in enumerate(actions, start=1):
-        console.print(f"  [bold]{number:>2}[/bold]  {choice_label(state, action)}")
+        out.print(f"  [bold]{number:>2}[/bold]  {choice_label(state, action)}")
     while True:
         try:
-            answer = console.input("[bold]> [/bold]").strip().lower()
+            answer = out.input("[bold]> [/bold]").strip().lower()
         except EOFError:
+            out.print()  # end the prompt's line, so the error line stands on its own
             raise InputEndedError(
                 f"the input ended at turn {state.turn} before the game did; the game is abandoned"
             ) from None
         if answer in ("b", "board"):
-            console.print(board_view(state, viewer))
+            out.print(board_view(state, viewer))
             continue
         if answer in ("q", "quit"):
-            raise typer.Abort()
+            return None
         number = whole_number(answer)
         if number is not None and 1 <= number <= len(actions):
             return actions[number - 1]
-        console.print(f"type a number from 1 to {len(actions)} (b shows the board, q quits)")
+        out.print(f"type a number from 1 to {len(actions)} (b shows the board, q quits)")
 
 
-def _show_events(state: State, shown: int, viewer: int) -> int:
+def _show_events(out: Console, state: State, shown: int, viewer: int) -> int:
     events = state.events or []
     for event in events[shown:]:
         text = event_text(event, state, viewer)
         if text is not None:
-            console.print(text)
+            out.print(text)
     return len(events)
 
 
-def _show_result(state: State) -> None:
+def _show_result(out: Console, state: State) -> None:
     table = Table(title="final standing" + (" (turn cap reached)" if state.aborted else ""))
     for heading in ("place", "player", "life rings", "loot value"):
         table.add_column(heading)
@@ -199,9 +210,9 @@ def _show_result(state: State) -> None:
         table.add_row(
             str(place), player_text(p), str(state.life_rings(p)), str(state.loot_value(p))
         )
-    console.print(table)
+    out.print(table)
     winners = Text(" and ").join(player_text(p) for p in state.winners)
-    console.print(
+    out.print(
         Text("Survivor: ").append_text(winners)
         if len(state.winners) == 1
         else Text("Shared win: ").append_text(winners)
@@ -301,28 +312,11 @@ def _log_file(path: Path | None) -> Iterator[TextIO | None]:
     if path is None:
         yield None
         return
-    try:
-        if path.is_dir():
-            raise ConfigError(f"cannot write log {path}: it is a folder")
-        if path.exists() and not path.is_file():  # a pipe or a device must never be replaced
-            raise ConfigError(f"cannot write log {path}: not a regular file")
-    except OSError as error:  # a name the system cannot look up, such as one too long
-        raise ConfigError(f"cannot write log {path}: {error.strerror}") from None
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    try:
-        handle = open(partial, "w", encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise ConfigError(f"cannot write log {path}: {error.strerror}") from None
-    try:
-        with handle:
-            yield handle
-        os.replace(partial, path)
-    except OSError as error:
-        partial.unlink(missing_ok=True)
-        raise ConfigError(f"cannot write log {path}: {error.strerror}") from None
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+    with written_atomically(path, ConfigError) as file:
+        text = io.TextIOWrapper(file, encoding="utf-8")
+        yield text
+        text.flush()
+        text.detach()
 
 
 @app.command()
@@ -340,7 +334,11 @@ def simulate(
     backend: Backend = "local",
     address: Address = None,
     log: Annotated[
-        Path | None, typer.Option(help="Write every game as JSON lines to this file.")
+        Path | None,
+        typer.Option(
+            help="Write every game as JSON lines to this file, for replay (bots with a number "
+            "of simulations, not seconds)."
+        ),
     ] = None,
     rotate: Annotated[
         bool,
@@ -443,7 +441,8 @@ def _print_summary(summary: Summary) -> None:
 def replay(
     log: Annotated[Path, typer.Argument(help="A JSON-lines game log written by simulate --log.")],
 ) -> None:
-    """Re-execute every game in a log; exit non-zero naming the first line that differs."""
+    """Re-execute every game in a log, asking every bot again (it takes as long as the games
+    did); exit 2 naming the first line and field that differ."""
     games = replay_log(log)
     console.print(f"{games} game(s) replayed; every line matches")
 

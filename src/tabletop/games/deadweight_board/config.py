@@ -8,15 +8,13 @@ plank layout.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from tabletop.data import shipped_data
+from tabletop.data import read_data_file, shipped_data
 from tabletop.games.deadweight_board.board import (
     CENTRE_PLANKS,
     ITEM_NAMES,
@@ -33,8 +31,6 @@ ItemName = Literal["emerald", "pearl", "ruby", "diamond", "rope", "life_ring"]
 ActionName = Literal[
     "trade", "rope", "shortcut", "switch", "sabotage", "life_ring", "walk_the_plank", "plain"
 ]
-MAX_CONFIG_BYTES = 1_000_000
-"""A config file larger than this is refused before it is read."""
 MAX_TRADE_CARDS = 200
 MAX_TURN_CAP = 100_000
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
@@ -302,23 +298,9 @@ def make_config(**options: Any) -> DeadweightConfig:
 
 
 def load_config(path: str | Path) -> DeadweightConfig:
-    """A config from a TOML or JSON file; anything wrong is one `ConfigError` line."""
-    path = Path(path)
-    try:
-        # Read no more than the bound: a device such as /dev/zero reports no size at all.
-        with path.open("rb") as file:
-            raw = file.read(MAX_CONFIG_BYTES + 1)
-    except OSError as error:
-        raise ConfigError(f"cannot read config {path}: {error.strerror}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"config {path} is larger than {MAX_CONFIG_BYTES:,} bytes")
-    try:
-        text = raw.decode("utf-8")
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"cannot read config {path}: {error}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"config {path} must be a table of options")
+    """A config from a TOML or JSON file, read as every data file is (a regular file of
+    bounded size with finite numbers, tabletop.data); anything wrong is one `ConfigError`."""
+    data = read_data_file(path, ConfigError)
     data.pop("assumption", None)
     return make_config(**data)
 

@@ -10,12 +10,15 @@ pictures, one panel per player count run.
 from __future__ import annotations
 
 import csv
+import io
 import math
 import re
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from tabletop.data import write_file, write_text_file
+from tabletop.games.deadweight_board.errors import ConfigError
 from tabletop.games.deadweight_board.simulate import Summary, wilson
 
 Z95 = 1.96
@@ -379,10 +382,11 @@ def save_tables(sections: list[Section], folder: Path) -> list[Path]:
     saved = []
     for number, section in enumerate(sections, 1):
         path = folder / f"{number:02d}_{section.slug}.csv"
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(section.headers)
-            writer.writerows(section.rows)
+        table = io.StringIO(newline="")
+        writer = csv.writer(table)
+        writer.writerow(section.headers)
+        writer.writerows(section.rows)
+        write_text_file(path, table.getvalue(), ConfigError)
         saved.append(path)
     return saved
 
@@ -506,8 +510,12 @@ def _error_bars(values: list[tuple[float, float, float]]) -> list[list[float]]:
 
 
 def _save(figure, path: Path) -> Path:
+    """The figure as a PNG, written all or nothing and never through a link (tabletop.data):
+    matplotlib renders into memory, not into the file."""
     import matplotlib.pyplot as plt
 
-    figure.savefig(path, dpi=110)
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=110)
     plt.close(figure)
+    write_file(path, image.getvalue(), ConfigError)
     return path

@@ -18,11 +18,11 @@ from multiprocessing import Pool
 from typing import Any
 
 from tabletop.dice import SeededDice
-from tabletop.games.deadweight_board.bots import Bot, make_bot
+from tabletop.games.deadweight_board.bots import Bot, make_bot, replayable_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config
 from tabletop.games.deadweight_board.engine import FAST, Engine
 from tabletop.games.deadweight_board.errors import ConfigError
-from tabletop.games.deadweight_board.log import chance_line, decision_line, end_line, setup_line
+from tabletop.games.deadweight_board.log import GameLog
 from tabletop.games.deadweight_board.state import (
     CHANCE,
     COLOURS,
@@ -102,8 +102,11 @@ def play_game(
     dice = SeededDice(seed)
     state = engine.new_game(len(bots), config, dice)
     state.stats = {}
-    players = [seat_bot(name, bot_seed(seed, seat), engine) for seat, name in enumerate(bots)]
-    lines = [setup_line(game_number, seed, list(bots), state)] if log else []
+    seeds = [bot_seed(seed, seat) for seat in range(len(bots))]
+    players = [seat_bot(name, drawn, engine) for name, drawn in zip(bots, seeds, strict=True)]
+    record = GameLog(game_number) if log else None
+    if record:
+        record.setup(seed, list(bots), seeds, state)
     steps = 0
     evacuation_turn = final_turn = None
     leaders: list[int] = []
@@ -111,22 +114,21 @@ def play_game(
         chance = state.chance if state.phase == CHANCE else -1
         owner = state.owner
         action = engine.roll_chance(state, dice) if chance >= 0 else players[owner].choose(state)
-        text = engine.describe(state, action) if log else ""
+        text = engine.describe(state, action) if record else ""
         engine.apply_unchecked(state, action)
-        if log:
-            lines.append(
-                chance_line(game_number, chance, action, text, state)
-                if chance >= 0
-                else decision_line(game_number, owner, action, text, state)
-            )
+        if record:
+            if chance >= 0:
+                record.chance(chance, action, text, state)
+            else:
+                record.decision(owner, action, text, state)
         steps += 1
         if evacuation_turn is None and state.stage >= EVACUATION:
             evacuation_turn = state.turn
         if final_turn is None and state.stage >= FINAL:
             final_turn = state.turn
             leaders = state.leaders()
-    if log:
-        lines.append(end_line(game_number, state))
+    if record:
+        record.end(state)
     return GameRecord(
         seed=seed,
         bots=list(bots),
@@ -140,7 +142,7 @@ def play_game(
         evacuation_turn=evacuation_turn,
         final_turn=final_turn,
         leaders_at_final=leaders,
-        log=lines,
+        log=record.lines if record else [],
     )
 
 
@@ -202,8 +204,9 @@ def plan_run(
         raise ConfigError(f"Deadweight is for 2 to 4 players, not {players}")
     if len(seats) > players:
         raise ConfigError(f"{len(seats)} seats named for {players} players")
+    build = replayable_bot if log else make_bot  # a logged game must replay
     for name in set(seats):
-        make_bot(name)
+        build(name, 0)
     return RunSpec(tuple(seats), players, config or default_config(), seed, rotate, log)
 
 

@@ -46,6 +46,18 @@ def make_bot(description: str, seed: int = 0) -> Bot:
     )
 
 
+def replayable_bot(description: str, seed: int) -> Bot:
+    """A bot that chooses the same again from the same seed and position, as a logged game
+    needs: a time budget searches as far as the machine gets, so it is refused."""
+    bot = make_bot(description, seed)
+    if getattr(bot, "seconds", None) is not None:
+        raise ConfigError(
+            f"bot {description!r} has a time budget and would not choose the same way on "
+            "replay; give it a number of simulations (mcts:N) to log its games"
+        )
+    return bot
+
+
 __all__ = [
     "BOT_KINDS",
     "Bot",
@@ -53,6 +65,7 @@ __all__ = [
     "MctsBot",
     "RandomBot",
     "make_bot",
+    "replayable_bot",
     "win_chances",
     "worths",
 ]
