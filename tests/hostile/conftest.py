@@ -88,3 +88,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("hostile-files")
     sheets = _sheets(folder)
     return {**sheets, **_board_files(folder), **_bad_files(folder, sheets["dead_weight"])}
+
+
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fuzzed relative path (`--out １２`) lands in the test's own folder, not the
+    repository: two such files were once committed at its root."""
+    monkeypatch.chdir(tmp_path)
