@@ -3,6 +3,7 @@
 // initiative order, a roll-under rule's open decision), drawn from the member's view; choices go through `send`.
 
 import { h, percent } from "./dom.js";
+import { boardPanel } from "./board.js";
 import { describeIntent } from "./forms.js";
 
 const OUTCOMES = [
@@ -190,11 +191,13 @@ const PANELS = {
   ap2d6: [apFightPanel],
   constitution: [initiativePanel],
   rollunder: [decisionPanel],
+  "deadweight-board": [boardPanel],
 };
 
 export const HANDLED = {
   "dead-weight": new Set(["reroll", "pass", "dauntless"]),
   rollunder: new Set(["answer"]),
+  "deadweight-board": new Set(["act", "seat-bot"]),
 };
 // Offer kinds a system's panel shows itself (with the advisor's odds), not the list.
 

@@ -207,6 +207,8 @@ function context() {
     view: page.view,
     offers: page.offers,
     advice: page.advice,
+    entries: page.entries,
+    room: page.room,
     forms: page.forms,
     labelOf,
     send,

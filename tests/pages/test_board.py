@@ -1,0 +1,134 @@
+"""The Deadweight board game in the browser: a GM, one human seat and two bots play a whole
+short game, the human clicking moves on the drawn ship; an observer on a phone watches and
+never receives what observe.py keeps from them; the finished game is stepped through and
+its log downloaded and replayed."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tabletop.games.deadweight_board.log import replay
+from tests.pages.driver import PHONE, Seat, accessible, fits, join, live, offer, seat, submit
+
+SHORT_GAME = {"turn_cap": 8, "chest_visibility": "hidden"}
+"""A game that ends in well under a minute (AMB-63 turn cap), under hidden chests so that
+there is something to keep from the observer (AMB-16)."""
+
+
+def board_room(url: str) -> dict[str, str]:
+    """A board room made through the protocol, with the short game's options (the lobby
+    opens rooms under each system's default readings)."""
+    body = {"system": "deadweight-board", "name": "the sinking ship", "options": SHORT_GAME}
+    asked = urllib.request.Request(
+        f"{url}/rooms", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(asked) as answer:
+        return json.load(answer)
+
+
+def head(person: Seat) -> int:
+    return int(person.page.locator("body").get_attribute("data-head") or 0)
+
+
+def wait_past(person: Seat, before: int) -> None:
+    expect(person.page.locator("body")).not_to_have_attribute("data-head", str(before))
+
+
+def views(person: Seat) -> list[dict[str, Any]]:
+    """Every view of the room this page fetched."""
+    found = []
+    for body in person.bodies:
+        if body.url.split("?")[0].rstrip("/").count("/") == 4 and "/rooms/" in body.url:
+            try:
+                found.append(body.json())
+            except Exception:  # a page, not a view
+                continue
+    return [v for v in found if isinstance(v, dict) and "state" in v]
+
+
+def my_move(ann: Seat) -> str:
+    """Ann's move: a place on the ship when any move points at one, else the list."""
+    page = ann.page
+    before = head(ann)
+    targets = page.locator(".ship .target")
+    if targets.count():
+        targets.first.click()
+        chooser = page.locator("#board-chooser button")
+        if chooser.count():
+            chooser.first.click()
+        wait_past(ann, before)
+        return "board"
+    page.locator(".moves button.choice").first.click()
+    wait_past(ann, before)
+    return "list"
+
+
+def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, tmp_path):
+    links = board_room(server)
+    gm, ann, watcher = seat(browser), seat(browser), seat(browser, PHONE)
+    gm.page.goto(links["gm"])
+    live(gm)
+    join(ann, links["player"], "Ann")
+    join(watcher, links["observer"], "Wes")
+    submit(offer(ann, "sit as Red"))
+    expect(gm.page.locator(".board .seats")).to_contain_text("Red: Ann")
+    for kind, budget, seated in (("greedy", "", "Blue: greedy bot"), ("mcts", "30", "mcts:30")):
+        form = offer(gm, "Seat a bot")
+        form.get_by_label("Bot").select_option(kind)
+        form.get_by_label("MCTS simulations").fill(budget or "200")
+        form.get_by_role("button", name="Seat the bot").click()
+        expect(gm.page.locator(".board .seats")).to_contain_text(seated)
+    expect(gm.page.locator(".board .seats")).to_contain_text("Green: mcts:30 bot")
+    submit(offer(gm, "set the ship up and start"))
+    expect(ann.page.locator(".ship")).to_be_visible()
+    expect(watcher.page.locator(".ship")).to_be_visible()
+    fits(watcher.page)
+    accessible(ann.page)
+
+    ways = {"board": 0, "list": 0}
+    saw_thinking = False
+    deadline = time.monotonic() + 150
+    status = ann.page.locator(".board .status-line")
+    while "Game over" not in status.inner_text():
+        assert time.monotonic() < deadline, "the game did not end"
+        if ann.page.locator(".moves").count():
+            ways[my_move(ann)] += 1
+        else:
+            saw_thinking = saw_thinking or "is thinking…" in status.inner_text()
+            ann.page.wait_for_timeout(100)
+    assert ways["board"] >= 1 and saw_thinking
+    expect(watcher.page.locator(".board .status-line")).to_contain_text("Game over")
+
+    # What observe.py keeps: the closed chests and the face-down trade cards, from the
+    # observer and from Ann; the seed of the board's dice, in the start's cause, from both.
+    for person in (watcher, ann):
+        for view in views(person):
+            game = view["state"]["game"]
+            if game and game["machine"]["phase"] != "over":
+                assert all("hidden" in chest for chest in game["chests"])
+                assert "hidden" in game["trade_pile"]["face_down"]
+    gm_views = [v for v in views(gm) if v["state"].get("game")]
+    assert any("emerald" in c for v in gm_views for c in v["state"]["game"]["chests"])
+
+    # Step through the finished game, then download its log and replay it.
+    ann.page.get_by_role("button", name="⏮ First").click()
+    expect(ann.page.locator(".replay .step-text")).to_contain_text("Step 0 of")
+    ann.page.get_by_role("button", name="Next ▶").click()
+    expect(ann.page.locator(".replay .step-text")).to_contain_text("Step 1 of")
+    expect(ann.page.locator(".ship")).to_be_visible()
+    ann.page.get_by_role("button", name="Last ⏭").click()
+    with ann.page.expect_download() as downloading:
+        ann.page.get_by_role("button", name="Download the game log").click()
+    path = tmp_path / "game.jsonl"
+    downloading.value.save_as(path)
+    assert replay(path) == 1
+    seed = json.loads(path.read_text().splitlines()[0])["seed"]
+    assert not any(str(seed) in frame for frame in ann.frames + watcher.frames)
+    assert any(str(seed) in frame for frame in gm.frames)
+    fits(watcher.page)
+    assert not (gm.errors or ann.errors or watcher.errors)
