@@ -28,8 +28,8 @@ const PLANKS = ["S1", "S2", "S3", "S4", "S5", "P5", "P4", "P3", "P2", "P1"];
 const COL = 86;
 const LEFT = 78;
 const TOP = 30;
-const LANE = 88;
-const MIDDLE = 54;
+const LANE = 92;
+const MIDDLE = 56;
 
 const replays = new Map(); // room → {steps, log, file, index}
 const botDraft = { kind: "greedy", budget: "200" };
@@ -87,6 +87,14 @@ function items(held) {
   return parts.length ? parts.join(" ") : "empty";
 }
 
+function chestLines(chest) {
+  // A chest's loot in two short lines (gems, then ropes and life rings); "?" when hidden.
+  if (chest.hidden) return ["?"];
+  const part = (keys) => keys.filter((k) => chest[k] > 0).map((k) => `${SHORT[k]}${chest[k] > 1 ? `×${chest[k]}` : ""}`).join(" ");
+  const lines = [part(GEMS), part(["rope", "life_ring"])].filter(Boolean);
+  return lines.length ? lines : ["empty"];
+}
+
 function playersOn(game, space) {
   return game.players.filter((p) => p.position === space || (space === "FS" && p.position === "start"));
 }
@@ -115,9 +123,9 @@ function describeBoard(game) {
 }
 
 function pawn(player, index, count, box) {
-  const spread = Math.min(18, (box.w - 20) / Math.max(count - 1, 1));
-  const cx = box.x + box.w / 2 + (index - (count - 1) / 2) * spread;
-  const cy = box.y + box.h - 18;
+  const spread = Math.min(20, (box.w - 34) / Math.max(count - 1, 1));
+  const cx = box.x + (box.w - 14) / 2 + (index - (count - 1) / 2) * spread;
+  const cy = box.y + box.h - 15;
   return { cx, cy };
 }
 
@@ -166,15 +174,16 @@ function drawShip(game, targets, choose, mirrors) {
     const words = title.split(" ");
     const shape = s("g", {},
       s("rect", { class: flooded ? "plank flooded" : "plank", x: box.x, y: box.y, width: box.w, height: box.h, rx: 6 }),
-      s("text", { x: box.x + 6, y: box.y + 15, class: "small", text: name }),
+      s("text", { x: box.x + 6, y: box.y + 16, class: "small", text: name }),
+      s("path", { class: "gem", fill: GEM_FILL[spot.loot], d: `M ${box.x + box.w - 13} ${box.y + 4} l 8 8 l -8 8 l -8 -8 z` }),
+      s("text", { x: box.x + box.w - 23, y: box.y + 16, class: "tiny end", text: SHORT[spot.loot] }),
       words.length > 2
-        ? [s("text", { x: box.x + box.w / 2, y: box.y + 34, class: "label mid", text: words.slice(0, 2).join(" ") }), s("text", { x: box.x + box.w / 2, y: box.y + 49, class: "label mid", text: words.slice(2).join(" ") })]
-        : s("text", { x: box.x + box.w / 2, y: box.y + 38, class: "label mid", text: title }),
-      s("path", { class: "gem", fill: GEM_FILL[spot.loot], d: `M ${box.x + box.w - 14} ${box.y + 5} l 8 8 l -8 8 l -8 -8 z` }),
-      s("text", { x: box.x + box.w - 14, y: box.y + 32, class: "tiny mid", text: SHORT[spot.loot] }),
+        ? [s("text", { x: box.x + box.w / 2, y: box.y + 40, class: "label mid", text: words.slice(0, 2).join(" ") }), s("text", { x: box.x + box.w / 2, y: box.y + 55, class: "label mid", text: words.slice(2).join(" ") })]
+        : s("text", { x: box.x + box.w / 2, y: box.y + 44, class: "label mid", text: title }),
       game.lantern === name ? s("g", { class: "lantern" },
-        s("circle", { cx: box.x + 14, cy: box.y + 30, r: 8 }),
-        s("text", { x: box.x + 14, y: box.y + 34, class: "tiny mid", text: "L" })) : null);
+        s("circle", { cx: box.x + box.w - 12, cy: box.y + box.h - 14, r: 9 }),
+        s("text", { x: box.x + box.w - 12, y: box.y + box.h - 10, class: "tiny mid", text: "L" }),
+        s("title", { text: "the lantern" })) : null);
     parts.push(clickable(`space:${name}`, `${name} (${title}${flooded ? ", flooded" : ""})`, shape));
   }
   // the hold between the lanes: chests, and the walls across it
@@ -183,8 +192,9 @@ function drawShip(game, targets, choose, mirrors) {
     const x = LEFT + i * chestWidth;
     parts.push(s("g", { class: "chest" },
       s("rect", { x: x + 2, y: TOP + LANE + 8, width: chestWidth - 10, height: MIDDLE - 16, rx: 4 }),
-      s("text", { x: x + chestWidth / 2 - 3, y: TOP + LANE + 23, class: "tiny mid", text: `C${i + 1}` }),
-      s("text", { x: x + chestWidth / 2 - 3, y: TOP + LANE + 36, class: "tiny mid", text: chest.hidden ? "?" : items(chest) })));
+      s("text", { x: x + 8, y: TOP + LANE + 22, class: "tiny", text: `C${i + 1}` }),
+      chestLines(chest).map((line, j) => s("text", { x: x + chestWidth / 2 + 6, y: TOP + LANE + 22 + j * 13, class: "tiny mid", text: line })),
+      s("title", { text: `chest C${i + 1}: ${chest.hidden ? "closed, its loot hidden" : items(chest)}` })));
   });
   const wallCount = LANE_WALLS.length + (mirrors ? 5 : 0);
   for (let index = 0; index < wallCount; index++) {
@@ -218,10 +228,11 @@ function drawShip(game, targets, choose, mirrors) {
     const x = LEFT + i * ((5 * COL) / 4);
     const inBoat = game.mariners.filter((m) => m.where === "lifeboat" && m.lifeboat === gem);
     const boat = s("g", { class: "boat" },
-      s("path", { d: `M ${x} ${boatY} h ${COL + 10} l -12 22 h ${-(COL - 14)} z`, fill: "#e8dcc4" }),
-      s("path", { class: "gem", fill: GEM_FILL[gem], d: `M ${x + 10} ${boatY + 2} l 6 6 l -6 6 l -6 -6 z` }),
-      s("text", { x: x + 22, y: boatY + 13, class: "tiny", text: `${SHORT[gem]} boat · crate ${game.crates[gem] ?? 0}` }),
-      inBoat.map((m, j) => s("rect", { x: x + 20 + j * 14, y: boatY + 28, width: 12, height: 12, rx: 2, fill: m.owner ? INK[m.owner] : "#6b6358" })));
+      s("path", { d: `M ${x} ${boatY} h ${COL + 12} l -14 30 h ${-(COL - 16)} z`, fill: "#e8dcc4" }),
+      s("path", { class: "gem", fill: GEM_FILL[gem], d: `M ${x + 14} ${boatY + 3} l 7 7 l -7 7 l -7 -7 z` }),
+      s("text", { x: x + 26, y: boatY + 15, class: "small", text: `${SHORT[gem]} boat` }),
+      s("text", { x: x + 26, y: boatY + 27, class: "tiny", text: `crate ${game.crates[gem] ?? 0}` }),
+      inBoat.map((m, j) => s("rect", { x: x + 14 + j * 16, y: boatY + 36, width: 14, height: 14, rx: 3, fill: m.owner ? INK[m.owner] : "#6b6358" })));
     parts.push(clickable(`boat:${gem}`, `the ${gem} lifeboat`, boat));
   });
   return s("svg", {
@@ -240,14 +251,14 @@ function seatsOf(ctx) {
 }
 
 function playersTable(game, seats) {
-  return h("table", { class: "grid players" },
-    h("caption", { text: "Players: loot, ropes and life rings" }),
-    h("thead", {}, h("tr", {}, ["seat", "where", "Em", "Pe", "Ru", "Di", "ropes", "rings", "card"].map((t) => h("th", { scope: "col", text: t })))),
+  return h("div", { class: "scroll" }, h("table", { class: "grid players" },
+    h("caption", { text: "Players: loot, ropes and life rings (the score)" }),
+    h("thead", {}, h("tr", {}, [["seat", "seat"], ["on", "where they are"], ["Em", "emeralds"], ["Pe", "pearls"], ["Ru", "rubies"], ["Di", "diamonds"], ["Rope", "ropes"], ["LR", "life rings"], ["card", "trade card"]].map(([t, full]) => h("th", { scope: "col" }, h("abbr", { title: full, text: t }))))),
     h("tbody", {}, game.players.map((p, i) => h("tr", { class: game.machine.owner === i && game.machine.phase !== "over" ? "acting" : "" },
       h("th", { scope: "row" }, h("span", { class: `chip ${p.colour.toLowerCase()}`, "aria-hidden": "true" }), ` ${p.colour}`, seats[i] ? h("small", { class: "hint", text: seats[i].who }) : null),
       h("td", { text: p.position + (p.skip_turns ? " (skips)" : "") }),
       ["emerald", "pearl", "ruby", "diamond", "rope", "life_ring"].map((k) => h("td", { text: String(p.items[k]) })),
-      h("td", { text: `#${p.trade_card}` })))));
+      h("td", { text: `#${p.trade_card}` }))))));
 }
 
 function latestRolls(ctx) {
