@@ -10,6 +10,8 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from tabletop.rooms.client import create_room
+
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -151,3 +153,33 @@ def accessible(page: Page) -> None:
         for v in found.response["violations"]
     ]
     assert not problems, "\n".join(problems)
+
+
+SHORT_GAME = {"turn_cap": 8, "chest_visibility": "hidden"}
+"""A board game that ends in well under a minute (AMB-63 turn cap), under hidden chests so
+that there is something to keep from players and observers (AMB-16)."""
+
+
+def board_room(url: str) -> dict[str, str]:
+    """A board room made through the protocol with the short game's options (the lobby
+    opens rooms under each system's default readings)."""
+    return create_room(url, "deadweight-board", "the sinking ship", SHORT_GAME)
+
+
+def my_move(person: Seat) -> str:
+    """One move of the deciding seat's holder: a place on the ship when any move points at
+    one (and the first move offered there), else the first in the list; which it was."""
+    page = person.page
+    targets = page.locator(".ship .target")
+    if not targets.count():
+        step(person, page.locator(".moves button.choice").first.click)
+        return "list"
+
+    def on_the_ship() -> None:
+        targets.first.click()
+        chooser = page.locator("#board-chooser button")
+        if chooser.count():
+            chooser.first.click()
+
+    step(person, on_the_ship)
+    return "board"

@@ -10,7 +10,20 @@ from playwright.sync_api import sync_playwright
 
 from tabletop.rooms import SqliteStore
 from tests.pages.conftest import CHROMIUM
-from tests.pages.driver import PHONE, join, offer, open_room, roll, seat, step, submit, synced
+from tests.pages.driver import (
+    PHONE,
+    board_room,
+    join,
+    live,
+    my_move,
+    offer,
+    open_room,
+    roll,
+    seat,
+    step,
+    submit,
+    synced,
+)
 from tests.rooms.conftest import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -24,6 +37,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
         try:
             scene(browser, running.url)
+            board_scene(browser, running.url)
         finally:
             browser.close()
             running.stop()
@@ -56,6 +70,31 @@ def scene(browser, url: str) -> None:
     ada.page.screenshot(path=OUT / "exchange-phone.png")
     gm.page.screenshot(path=OUT / "gm-desktop.png", full_page=True)
     bo.page.screenshot(path=OUT / "player-desktop.png", full_page=True)
+
+
+def board_scene(browser, url: str) -> None:
+    """A board game under way: Ann (Red) against a greedy and an MCTS bot, an observer on
+    a phone; taken on Ann's move, the places her moves point at glowing."""
+    links = board_room(url)
+    gm, ann, wes = seat(browser), seat(browser), seat(browser, PHONE)
+    gm.page.goto(links["gm"])
+    live(gm)
+    join(ann, links["player"], "Ann")
+    join(wes, links["observer"], "Wes")
+    submit(offer(ann, "sit as Red"))
+    for kind, seated in (("greedy", "Blue"), ("mcts", "Green")):
+        form = offer(gm, "Seat a bot")
+        form.get_by_label("Bot").select_option(kind)
+        form.get_by_role("button", name="Seat the bot").click()
+        gm.page.locator(".board .seats", has_text=seated).wait_for()
+    submit(offer(gm, "set the ship up and start"))
+    for _ in range(9):
+        ann.page.locator(".moves").wait_for(timeout=60_000)
+        my_move(ann)
+    ann.page.locator(".moves").wait_for(timeout=60_000)
+    synced(ann, wes)
+    ann.page.screenshot(path=OUT / "board-desktop.png")
+    wes.page.screenshot(path=OUT / "board-phone.png")
 
 
 if __name__ == "__main__":

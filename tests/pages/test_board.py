@@ -7,36 +7,37 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from typing import Any
 
 from playwright.sync_api import expect
 
 from tabletop.games.deadweight_board.log import replay
-from tests.pages.driver import PHONE, Seat, accessible, fits, join, live, offer, seat, submit
-
-SHORT_GAME = {"turn_cap": 8, "chest_visibility": "hidden"}
-"""A game that ends in well under a minute (AMB-63 turn cap), under hidden chests so that
-there is something to keep from the observer (AMB-16)."""
-
-
-def board_room(url: str) -> dict[str, str]:
-    """A board room made through the protocol, with the short game's options (the lobby
-    opens rooms under each system's default readings)."""
-    body = {"system": "deadweight-board", "name": "the sinking ship", "options": SHORT_GAME}
-    asked = urllib.request.Request(
-        f"{url}/rooms", json.dumps(body).encode(), {"content-type": "application/json"}
-    )
-    with urllib.request.urlopen(asked) as answer:
-        return json.load(answer)
+from tests.pages.driver import (
+    PHONE,
+    Seat,
+    accessible,
+    board_room,
+    fits,
+    join,
+    live,
+    my_move,
+    offer,
+    seat,
+    submit,
+)
 
 
-def head(person: Seat) -> int:
-    return int(person.page.locator("body").get_attribute("data-head") or 0)
-
-
-def wait_past(person: Seat, before: int) -> None:
-    expect(person.page.locator("body")).not_to_have_attribute("data-head", str(before))
+ROLLS = {
+    "mariner_owner_roll",
+    "mariner_mover_roll",
+    "steal_roll",
+    "defend_roll",
+    "challenge_roll",
+    "hold_roll",
+    "wtp_roll",
+    "fate_roll",
+}
+"""The chance events that roll the fate die (state.CHANCE_NAMES)."""
 
 
 def views(person: Seat) -> list[dict[str, Any]]:
@@ -49,23 +50,6 @@ def views(person: Seat) -> list[dict[str, Any]]:
             except Exception:  # a page, not a view
                 continue
     return [v for v in found if isinstance(v, dict) and "state" in v]
-
-
-def my_move(ann: Seat) -> str:
-    """Ann's move: a place on the ship when any move points at one, else the list."""
-    page = ann.page
-    before = head(ann)
-    targets = page.locator(".ship .target")
-    if targets.count():
-        targets.first.click()
-        chooser = page.locator("#board-chooser button")
-        if chooser.count():
-            chooser.first.click()
-        wait_past(ann, before)
-        return "board"
-    page.locator(".moves button.choice").first.click()
-    wait_past(ann, before)
-    return "list"
 
 
 def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, tmp_path):
@@ -91,11 +75,12 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
     accessible(ann.page)
 
     ways = {"board": 0, "list": 0}
-    saw_thinking = False
+    saw_thinking = saw_dice = False
     deadline = time.monotonic() + 150
     status = ann.page.locator(".board .status-line")
     while "Game over" not in status.inner_text():
         assert time.monotonic() < deadline, "the game did not end"
+        saw_dice = saw_dice or ann.page.locator(".board-dice .die").count() > 0
         if ann.page.locator(".moves").count():
             ways[my_move(ann)] += 1
         else:
@@ -127,6 +112,10 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
     path = tmp_path / "game.jsonl"
     downloading.value.save_as(path)
     assert replay(path) == 1
+    rolled = [json.loads(line) for line in path.read_text().splitlines()]
+    if any(line.get("event") in ROLLS for line in rolled):  # dice rolled: the log shows them
+        expect(ann.page.locator("#log .entry .die").first).to_be_visible()
+        assert saw_dice, "the ship never showed the dice of a move"
     seed = json.loads(path.read_text().splitlines()[0])["seed"]
     assert not any(str(seed) in frame for frame in ann.frames + watcher.frames)
     assert any(str(seed) in frame for frame in gm.frames)
