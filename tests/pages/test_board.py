@@ -68,11 +68,11 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
         form.get_by_role("button", name="Seat the bot").click()
         expect(gm.page.locator(".board .seats")).to_contain_text(seated)
     expect(gm.page.locator(".board .seats")).to_contain_text("Green: mcts:30 bot")
+    accessible(gm.page)
     submit(offer(gm, "set the ship up and start"))
     expect(ann.page.locator(".ship")).to_be_visible()
     expect(watcher.page.locator(".ship")).to_be_visible()
     fits(watcher.page)
-    accessible(ann.page)
 
     ways = {"board": 0, "list": 0}
     saw_thinking = saw_dice = False
@@ -82,6 +82,9 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
         assert time.monotonic() < deadline, "the game did not end"
         saw_dice = saw_dice or ann.page.locator(".board-dice .die").count() > 0
         if ann.page.locator(".moves").count():
+            if not sum(ways.values()):  # Ann's first move: the ship's places are buttons
+                expect(ann.page.locator(".ship .target").first).to_have_attribute("role", "button")
+                accessible(ann.page)
             ways[my_move(ann)] += 1
         else:
             saw_thinking = saw_thinking or "is thinking…" in status.inner_text()
@@ -120,4 +123,6 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
     assert not any(str(seed) in frame for frame in ann.frames + watcher.frames)
     assert any(str(seed) in frame for frame in gm.frames)
     fits(watcher.page)
+    accessible(watcher.page)
+    accessible(ann.page)
     assert not (gm.errors or ann.errors or watcher.errors)

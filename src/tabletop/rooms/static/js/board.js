@@ -251,7 +251,7 @@ function seatsOf(ctx) {
 }
 
 function playersTable(game, seats) {
-  return h("div", { class: "scroll" }, h("table", { class: "grid players" },
+  return h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the players (scrolls sideways)" }, h("table", { class: "grid players" },
     h("caption", { text: "Players: loot, ropes and life rings (the score)" }),
     h("thead", {}, h("tr", {}, [["seat", "seat"], ["on", "where they are"], ["Em", "emeralds"], ["Pe", "pearls"], ["Ru", "rubies"], ["Di", "diamonds"], ["Rope", "ropes"], ["LR", "life rings"], ["card", "trade card"]].map(([t, full]) => h("th", { scope: "col" }, h("abbr", { title: full, text: t }))))),
     h("tbody", {}, game.players.map((p, i) => h("tr", { class: game.machine.owner === i && game.machine.phase !== "over" ? "acting" : "" },
