@@ -166,6 +166,27 @@ def board_room(url: str) -> dict[str, str]:
     return create_room(url, "deadweight-board", "the sinking ship", SHORT_GAME)
 
 
+def board_table(browser: Browser, url: str) -> tuple[Seat, Seat, Seat]:
+    """A board room before its start: the GM, Ann sitting as Red, a greedy bot (Blue) and
+    an MCTS bot of 30 simulations (Green) the GM seated, and Wes watching on a phone."""
+    links = board_room(url)
+    gm, ann, wes = seat(browser), seat(browser), seat(browser, PHONE)
+    gm.page.goto(links["gm"])
+    live(gm)
+    join(ann, links["player"], "Ann")
+    join(wes, links["observer"], "Wes")
+    submit(offer(ann, "sit as Red"))
+    seats = gm.page.locator(".board .seats")
+    expect(seats).to_contain_text("Red: Ann")
+    for kind, budget, seated in (("greedy", "200", "Blue: greedy bot"), ("mcts", "30", "mcts:30")):
+        form = offer(gm, "Seat a bot")
+        form.get_by_label("Bot").select_option(kind)
+        form.get_by_label("MCTS simulations").fill(budget)
+        form.get_by_role("button", name="Seat the bot").click()
+        expect(seats).to_contain_text(seated)
+    return gm, ann, wes
+
+
 def my_move(person: Seat) -> str:
     """One move of the deciding seat's holder: a place on the ship when any move points at
     one (and the first move offered there), else the first in the list; which it was."""

@@ -12,9 +12,8 @@ from tabletop.rooms import SqliteStore
 from tests.pages.conftest import CHROMIUM
 from tests.pages.driver import (
     PHONE,
-    board_room,
+    board_table,
     join,
-    live,
     my_move,
     offer,
     open_room,
@@ -75,18 +74,7 @@ def scene(browser, url: str) -> None:
 def board_scene(browser, url: str) -> None:
     """A board game under way: Ann (Red) against a greedy and an MCTS bot, an observer on
     a phone; taken on Ann's move, the places her moves point at glowing."""
-    links = board_room(url)
-    gm, ann, wes = seat(browser), seat(browser), seat(browser, PHONE)
-    gm.page.goto(links["gm"])
-    live(gm)
-    join(ann, links["player"], "Ann")
-    join(wes, links["observer"], "Wes")
-    submit(offer(ann, "sit as Red"))
-    for kind, seated in (("greedy", "Blue"), ("mcts", "Green")):
-        form = offer(gm, "Seat a bot")
-        form.get_by_label("Bot").select_option(kind)
-        form.get_by_role("button", name="Seat the bot").click()
-        gm.page.locator(".board .seats", has_text=seated).wait_for()
+    gm, ann, wes = board_table(browser, url)
     submit(offer(gm, "set the ship up and start"))
     for _ in range(9):
         ann.page.locator(".moves").wait_for(timeout=60_000)

@@ -12,31 +12,18 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tabletop.games.deadweight_board.log import replay
+from tabletop.games.deadweight_board.state import CHANCE_NAMES
 from tests.pages.driver import (
-    PHONE,
     Seat,
     accessible,
-    board_room,
+    board_table,
     fits,
-    join,
-    live,
     my_move,
     offer,
-    seat,
     submit,
 )
 
-
-ROLLS = {
-    "mariner_owner_roll",
-    "mariner_mover_roll",
-    "steal_roll",
-    "defend_roll",
-    "challenge_roll",
-    "hold_roll",
-    "wtp_roll",
-    "fate_roll",
-}
+ROLLS = set(CHANCE_NAMES) - {"reveal_card", "tie_draw"}
 """The chance events that roll the fate die (state.CHANCE_NAMES)."""
 
 
@@ -53,20 +40,7 @@ def views(person: Seat) -> list[dict[str, Any]]:
 
 
 def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, tmp_path):
-    links = board_room(server)
-    gm, ann, watcher = seat(browser), seat(browser), seat(browser, PHONE)
-    gm.page.goto(links["gm"])
-    live(gm)
-    join(ann, links["player"], "Ann")
-    join(watcher, links["observer"], "Wes")
-    submit(offer(ann, "sit as Red"))
-    expect(gm.page.locator(".board .seats")).to_contain_text("Red: Ann")
-    for kind, budget, seated in (("greedy", "", "Blue: greedy bot"), ("mcts", "30", "mcts:30")):
-        form = offer(gm, "Seat a bot")
-        form.get_by_label("Bot").select_option(kind)
-        form.get_by_label("MCTS simulations").fill(budget or "200")
-        form.get_by_role("button", name="Seat the bot").click()
-        expect(gm.page.locator(".board .seats")).to_contain_text(seated)
+    gm, ann, watcher = board_table(browser, server)
     expect(gm.page.locator(".board .seats")).to_contain_text("Green: mcts:30 bot")
     accessible(gm.page)
     submit(offer(gm, "set the ship up and start"))
