@@ -87,8 +87,9 @@ def test_a_finished_game_s_record_is_served_and_replays_and_verifies(quick, tmp_
     `replay` accepts, boards to step through; before the end, and in a room of another
     system, the refusal is one line."""
     made = create_room(quick, "deadweight-board", "to the end", {"turn_cap": 3})
-    with RoomClient(made["gm"]) as gm, RoomClient(made["observer"]) as invite:
-        watcher = RoomClient(invite.join("Wes"))
+    with RoomClient(made["observer"]) as invite:
+        watcher_link = invite.join("Wes")
+    with RoomClient(made["gm"]) as gm, RoomClient(watcher_link) as watcher:
         for bot in ("random", "greedy"):
             gm.act({"kind": "seat-bot", "bot": bot})
         with pytest.raises(TabletopError, match="once a game the GM started is over"):
@@ -101,8 +102,6 @@ def test_a_finished_game_s_record_is_served_and_replays_and_verifies(quick, tmp_
         assert replay(path) == 1 and len(record["steps"]) > 1
         gm.end_session()
         assert verify(gm.export()).ruled
-        watcher.close()
     dice = create_room(quick, "dice", "no record")
-    with RoomClient(dice["gm"]) as gm:
-        with pytest.raises(TabletopError, match="dice keeps no game record"):
-            gm._call("GET", "/record")
+    with RoomClient(dice["gm"]) as gm, pytest.raises(TabletopError, match="no game record"):
+        gm._call("GET", "/record")
