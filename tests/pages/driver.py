@@ -11,6 +11,8 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from tabletop.rooms.client import create_room
+
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -156,3 +158,54 @@ def accessible(page: Page) -> None:
         for v in found.response["violations"]
     ]
     assert not problems, "\n".join(problems)
+
+
+SHORT_GAME = {"turn_cap": 8, "chest_visibility": "hidden"}
+"""A board game that ends in well under a minute (AMB-63 turn cap), under hidden chests so
+that there is something to keep from players and observers (AMB-16)."""
+
+
+def board_room(url: str) -> dict[str, str]:
+    """A board room made through the protocol with the short game's options (the lobby
+    opens rooms under each system's default readings)."""
+    return create_room(url, "deadweight-board", "the sinking ship", SHORT_GAME)
+
+
+def board_table(browser: Browser, url: str) -> tuple[Seat, Seat, Seat]:
+    """A board room before its start: the GM, Ann sitting as Red, a greedy bot (Blue) and
+    an MCTS bot of 30 simulations (Green) the GM seated, and Wes watching on a phone."""
+    links = board_room(url)
+    gm, ann, wes = seat(browser), seat(browser), seat(browser, PHONE)
+    gm.page.goto(links["gm"])
+    live(gm)
+    join(ann, links["player"], "Ann")
+    join(wes, links["observer"], "Wes")
+    submit(offer(ann, "sit as Red"))
+    seats = gm.page.locator(".board .seats")
+    expect(seats).to_contain_text("Red: Ann")
+    for kind, budget, seated in (("greedy", "200", "Blue: greedy bot"), ("mcts", "30", "mcts:30")):
+        form = offer(gm, "Seat a bot")
+        form.get_by_label("Bot").select_option(kind)
+        form.get_by_label("MCTS simulations").fill(budget)
+        form.get_by_role("button", name="Seat the bot").click()
+        expect(seats).to_contain_text(seated)
+    return gm, ann, wes
+
+
+def my_move(person: Seat) -> str:
+    """One move of the deciding seat's holder: a place on the ship when any move points at
+    one (and the first move offered there), else the first in the list; which it was."""
+    page = person.page
+    targets = page.locator(".ship .target")
+    if not targets.count():
+        step(person, page.locator(".moves button.choice").first.click)
+        return "list"
+
+    def on_the_ship() -> None:
+        targets.first.click()
+        chooser = page.locator("#board-chooser button")
+        if chooser.count():
+            chooser.first.click()
+
+    step(person, on_the_ship)
+    return "board"

@@ -10,7 +10,19 @@ from playwright.sync_api import sync_playwright
 
 from tabletop.rooms import SqliteStore
 from tests.pages.conftest import CHROMIUM
-from tests.pages.driver import PHONE, join, offer, open_room, roll, seat, step, submit, synced
+from tests.pages.driver import (
+    PHONE,
+    board_table,
+    join,
+    my_move,
+    offer,
+    open_room,
+    roll,
+    seat,
+    step,
+    submit,
+    synced,
+)
 from tests.rooms.conftest import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -25,6 +37,7 @@ def main() -> None:
         try:
             scene(browser, running.url)
             rollunder_scene(browser, running.url)
+            board_scene(browser, running.url)
         finally:
             browser.close()
             running.stop()
@@ -76,6 +89,20 @@ def rollunder_scene(browser, url: str) -> None:
     gm.page.screenshot(path=OUT / "rollunder-gm-desktop.png", full_page=True)
     ada.page.locator("section.result").scroll_into_view_if_needed()
     ada.page.screenshot(path=OUT / "rollunder-phone.png")
+
+
+def board_scene(browser, url: str) -> None:
+    """A board game under way: Ann (Red) against a greedy and an MCTS bot, an observer on
+    a phone; taken on Ann's move, the places her moves point at glowing."""
+    gm, ann, wes = board_table(browser, url)
+    submit(offer(gm, "set the ship up and start"))
+    for _ in range(9):
+        ann.page.locator(".moves").wait_for(timeout=60_000)
+        my_move(ann)
+    ann.page.locator(".moves").wait_for(timeout=60_000)
+    synced(ann, wes)
+    ann.page.screenshot(path=OUT / "board-desktop.png")
+    wes.page.screenshot(path=OUT / "board-phone.png")
 
 
 if __name__ == "__main__":

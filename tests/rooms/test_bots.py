@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from tabletop.errors import TabletopError
+from tabletop.games.deadweight_board.log import replay
 from tabletop.rooms import verify
 from tabletop.rooms.client import RoomClient, create_room
 from tests.rooms.conftest import open_test_store, serve_in_thread
@@ -78,3 +80,28 @@ def test_a_bot_waits_for_the_person_whose_seat_decides(quick):
 
 def _deciding(client: RoomClient) -> bool:
     return any(o["kind"] == "act" for o in client.legal()["offers"])
+
+
+def test_a_finished_game_s_record_is_served_and_replays_and_verifies(quick, tmp_path):
+    """ENG-14: after a bots' game ends, anyone at the table fetches its record: a log
+    `replay` accepts, boards to step through; before the end, and in a room of another
+    system, the refusal is one line."""
+    made = create_room(quick, "deadweight-board", "to the end", {"turn_cap": 3})
+    with RoomClient(made["observer"]) as invite:
+        watcher_link = invite.join("Wes")
+    with RoomClient(made["gm"]) as gm, RoomClient(watcher_link) as watcher:
+        for bot in ("random", "greedy"):
+            gm.act({"kind": "seat-bot", "bot": bot})
+        with pytest.raises(TabletopError, match="once a game the GM started is over"):
+            gm._call("GET", "/record")
+        gm.act({"kind": "start"})
+        wait_until(lambda: watcher.view()["state"].get("record"))
+        record = watcher._call("GET", "/record").json()
+        path = tmp_path / record["file"]
+        path.write_text(record["log"])
+        assert replay(path) == 1 and len(record["steps"]) > 1
+        gm.end_session()
+        assert verify(gm.export()).ruled
+    dice = create_room(quick, "dice", "no record")
+    with RoomClient(dice["gm"]) as gm, pytest.raises(TabletopError, match="no game record"):
+        gm._call("GET", "/record")

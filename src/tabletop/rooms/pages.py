@@ -113,6 +113,16 @@ def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
         advise = getattr(table.session, "advice", None)
         return {"advice": advise(table.state, me) if advise is not None else None}
 
+    @app.get("/rooms/{room}/record")
+    async def record(room: str, key: Token) -> dict[str, Any]:
+        """A finished game's own record (the board game's log and the board after each
+        decision), for systems that keep one."""
+        me, table = server().member(room, key), server().hall.table(room)
+        keep = getattr(table.session, "game_record", None)
+        if keep is None:
+            raise RoomError(f"{table.system} keeps no game record; export the room's log")
+        return dict(keep(table.state, me))
+
     @app.get("/rooms/{room}/as/{member}")
     async def view_as(room: str, member: str, key: Token) -> dict[str, Any]:
         """The GM's "view as player": exactly what that member's own view holds."""

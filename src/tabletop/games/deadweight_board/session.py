@@ -8,7 +8,10 @@ cards from the server's dice. Then whoever holds the seat that decides sends `ac
 action's name ("step 2", "steal from Blue"); when a bot's seat decides, the GM or any member
 sends `bot-moves` and the bot's policy chooses, seeded from the server's dice so that the
 choice is on the record and folding repeats it. Chance nodes after a decision (every die,
-every card turned up) are rolled at once with the server's dice.
+every card turned up) are rolled at once. A game the GM starts draws its own seed from the
+server's dice and rolls its setup and every chance node from that seed (record.py), so that
+the finished game is a log `deadweight-board replay` checks; the seed stays on the server
+(only the GM's copy of the start's cause holds it) until the game is over.
 
 Secrets are decided in observe.py: the all-seeing GM sees everything; a seat's holder sees
 their own Walk the Plank haul under hidden chests; nobody else does.
@@ -21,12 +24,13 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from tabletop.dice import DiceSource
+from tabletop.dice import DiceSource, SeededDice
 from tabletop.games.deadweight_board.actions import action_named, name_of
 from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config
 from tabletop.games.deadweight_board.errors import BoardDataError, BoardError
+from tabletop.games.deadweight_board.log import HUMAN
 from tabletop.games.deadweight_board.model import GameStateModel, from_model, to_model
 from tabletop.games.deadweight_board.narrate import event_line
 from tabletop.games.deadweight_board.observe import (
@@ -37,6 +41,14 @@ from tabletop.games.deadweight_board.observe import (
     haul_owner,
     observation,
 )
+from tabletop.games.deadweight_board.record import (
+    GAME_SEED_SIDES,
+    Rerun,
+    Step,
+    log_lines,
+    rerun,
+    stepped,
+)
 from tabletop.games.deadweight_board.rules import (
     apply_in_place,
     describe,
@@ -45,6 +57,7 @@ from tabletop.games.deadweight_board.rules import (
 )
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import CHANCE, OVER, State
+from tabletop.games.deadweight_board.targets import targets
 from tabletop.session import Choice, Event, Frozen, Member, Offer, Session, Visibility, offer
 
 MAX_SEATS = 4
@@ -53,6 +66,7 @@ MAX_BOT_SIMULATIONS = 2_000
 runs each bot's choice again."""
 BOT_SEED_SIDES = 2**31 - 1
 """The die a bot's seed is drawn from, so that its choice is on the record."""
+BOT_KINDS = ("random", "greedy", "mcts")
 _BOT = re.compile(r"^(random|greedy|mcts(:[0-9]{1,4})?)$")
 
 Colour = Literal["Red", "Blue", "Green", "Yellow"]
@@ -72,11 +86,16 @@ class SeatHolder(Frozen):
 
 
 class BoardTable(Frozen):
-    """The table: its rule options, who holds which seat, and the game once started."""
+    """The table: its rule options, who holds which seat, and the game once started;
+    a game the GM started keeps its seed, who held each seat then, and every step since its
+    setup (record.py)."""
 
     options: DeadweightConfig = Field(default_factory=default_config)
     seats: tuple[SeatHolder, ...] = Field(default=(), max_length=MAX_SEATS)
     game: GameStateModel | None = None
+    seed: int | None = Field(default=None, ge=0, le=GAME_SEED_SIDES)
+    first_seats: tuple[str, ...] = ()
+    record: tuple[Step, ...] = ()
 
     @model_validator(mode="after")
     def _game_fits_the_table(self) -> BoardTable:
@@ -91,7 +110,23 @@ class BoardTable(Frozen):
                 from_model(self.game)
             except BoardDataError as problem:
                 raise ValueError(str(problem)) from None
+        if self.seed is not None:
+            self._game_is_its_record()
         return self
+
+    def _game_is_its_record(self) -> None:
+        if self.game is None or len(self.first_seats) != len(self.seats):
+            raise ValueError("a seeded table has a game and names who first held each seat")
+        try:
+            rerun_state = self.rerun().state
+        except BoardError as problem:
+            raise ValueError(str(problem)) from None
+        if rerun_state.digest() != from_model(self.game).digest():
+            raise ValueError("the game is not where its seed and its record lead")
+
+    def rerun(self) -> Rerun:
+        """The started game re-run from its seed and record."""
+        return rerun(len(self.seats), self.options, self.seed or 0, self.record)
 
     def seats_of(self, member: Member) -> list[int]:
         return [seat for seat, holder in enumerate(self.seats) if holder.member == member.id]
@@ -232,16 +267,19 @@ class BoardSession(Session[BoardTable]):
             ]
         if isinstance(intent, StartGame):
             return _start(state, dice)
-        game = from_model(state.game)  # type: ignore[arg-type]
+        game, chance_dice = _game_and_dice(state, dice)
         seat = COLOURS[game.owner]
         if isinstance(intent, Act):
-            action, who = action_named(intent.action), seat
+            action, who, step = action_named(intent.action), seat, Step(action=0)
         else:
             spec = state.seats[game.owner].bot or ""
-            action, who = make_bot(spec, dice.roll(BOT_SEED_SIDES)).choose(game), f"{seat} ({spec})"
+            bot_seed = dice.roll(BOT_SEED_SIDES)
+            action, who = make_bot(spec, bot_seed).choose(game), f"{seat} ({spec})"
+            step = Step(action=0, bot=spec, bot_seed=bot_seed)
         text = f"{who}: {describe(game, action)}"
         lead = _note("act", text, seat=seat, action=name_of(action))
-        return _play(state, game, action, lead, dice)
+        step = step.model_copy(update={"action": action})
+        return _play(state, game, step, lead, chance_dice)
 
     # what each member sees ----------------------------------------------------------------
 
@@ -255,11 +293,31 @@ class BoardSession(Session[BoardTable]):
             ],
             "game": None,
         }
+        if member.is_gm:
+            shown["bots"] = {"kinds": BOT_KINDS, "max_simulations": MAX_BOT_SIMULATIONS}
         if state.game is not None:
             game = from_model(state.game)
+            over = game.phase == OVER
             shown["game"] = observation(game, _viewer(state, game, member))
-            shown["to_decide"] = None if game.owner < 0 else COLOURS[game.owner]
+            shown["to_decide"] = None if over else COLOURS[game.owner]
+            shown["record"] = over and state.seed is not None
+            if not over and (member.is_gm or state.seats[game.owner].member == member.id):
+                shown["targets"] = targets(game)
         return shown
+
+    def game_record(self, state: BoardTable, member: Member) -> dict[str, Any]:
+        """A finished game for anyone at the table: its log as the JSON lines `replay`
+        checks, and the board after each decision to step through (record.py)."""
+        game = None if state.game is None else from_model(state.game)
+        if game is None or game.phase != OVER or state.seed is None:
+            raise BoardError("a game's record is ready once a game the GM started is over")
+        players, seed = len(state.seats), state.seed
+        lines = log_lines(state.first_seats, state.options, seed, state.record)
+        return {
+            "file": f"deadweight-board-{seed}.jsonl",
+            "log": "".join(f"{line}\n" for line in lines),
+            "steps": stepped(players, state.options, seed, state.record),
+        }
 
 
 def _viewer(state: BoardTable, game: State, member: Member) -> int:
@@ -302,28 +360,56 @@ def _seat_bot(state: BoardTable, intent: SeatBot, who: str) -> tuple[BoardTable,
 
 
 def _start(state: BoardTable, dice: DiceSource) -> tuple[BoardTable, list[Event]]:
-    game = new_game(len(state.seats), state.options, dice)
+    """Draw the game's seed from the server's dice and set the ship up from it (record.py);
+    a hidden event keeps the start's cause, which holds the seed, from everyone but the GM."""
+    seed = dice.roll(GAME_SEED_SIDES)
+    game = new_game(len(state.seats), state.options, SeededDice(seed))
     first = COLOURS[game.first_player]
     text = f"the ship is set up for {len(state.seats)}; {first} places the lantern"
-    started = state.model_copy(update={"game": to_model(game)})
-    return started, [_note("setup", text, first=first)]
+    holders = tuple(holder.bot or HUMAN for holder in state.seats)
+    started = state.model_copy(
+        update={"game": to_model(game), "seed": seed, "first_seats": holders, "record": ()}
+    )
+    sealed = Event(
+        type="dice-sealed",
+        text=f"the board's dice follow seed {seed}",
+        data={"seed": seed},
+        visibility=Visibility.HIDDEN,
+        hint="the board's dice are sealed: their seed stays on the server until the game ends",
+    )
+    return started, [_note("setup", text, first=first), sealed]
+
+
+def _game_and_dice(state: BoardTable, dice: DiceSource) -> tuple[State, DiceSource]:
+    """The game now, and the dice its next chance node rolls: the game's own seed, re-run
+    to where the record stops, or (a table set up from a position) the server's dice."""
+    if state.seed is None:
+        return from_model(state.game), dice  # type: ignore[arg-type]
+    game = state.rerun()
+    return game.state, game.dice
 
 
 def _play(
-    state: BoardTable, game: State, action: int, lead: Event, dice: DiceSource
+    state: BoardTable, game: State, step: Step, lead: Event, dice: DiceSource
 ) -> tuple[BoardTable, list[Event]]:
     """Apply the decision, roll every chance node after it, and tell what happened."""
     game.events = []
-    apply_in_place(game, action)
+    apply_in_place(game, step.action)
+    steps = [step]
     while game.phase == CHANCE:
-        apply_in_place(game, roll_chance(game, dice))
+        rolled = roll_chance(game, dice)
+        apply_in_place(game, rolled)
+        steps.append(Step(action=rolled))
     told = [lead, *(_told(state, game, event) for event in game.events)]
-    return state.model_copy(update={"game": to_model(game)}), told
+    record = (*state.record, *steps) if state.seed is not None else ()
+    return state.model_copy(update={"game": to_model(game), "record": record}), told
 
 
 def _told(state: BoardTable, game: State, event: dict[str, Any]) -> Event:
     """A rules event as the table tells it, with who may see it (observe.py)."""
     data = {key: value for key, value in event.items() if key != "kind"}
+    if event["kind"] == "roll":
+        data["die"] = {"sides": 6, "faces": [event["face"]]}  # a die the pages draw
     told = Event(type=event["kind"], text=event_line(event) or event["kind"], data=data)
     seat = event_seat(event, game)
     if seat is None:

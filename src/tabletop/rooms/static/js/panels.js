@@ -5,6 +5,7 @@
 // through `send`.
 
 import { h, percent } from "./dom.js";
+import { boardPanel } from "./board.js";
 import { describeIntent, humanize } from "./forms.js";
 import { diceIn, dieChip } from "./log.js";
 
@@ -339,11 +340,13 @@ const PANELS = {
   ap2d6: [apFightPanel],
   constitution: [initiativePanel, roadPanel],
   rollunder: [decisionPanel, resultPanel],
+  "deadweight-board": [boardPanel],
 };
 
 export const HANDLED = {
   "dead-weight": new Set(["reroll", "pass", "dauntless"]),
   rollunder: new Set(["answer"]),
+  "deadweight-board": new Set(["act", "seat-bot"]),
 };
 // Offer kinds a system's panel shows itself (with the advisor's odds), not the list.
 

@@ -225,6 +225,7 @@ function context() {
     offers: page.offers,
     advice: page.advice,
     entries: page.viewingAs ? page.viewedEntries : page.entries,
+    room: page.room,
     forms: page.forms,
     labelOf,
     send,
