@@ -16,10 +16,13 @@ from tabletop.games.deadweight_board.state import CHANCE_NAMES
 from tests.pages.driver import (
     Seat,
     accessible,
+    board_room,
     board_table,
     fits,
+    live,
     my_move,
     offer,
+    seat,
     submit,
 )
 
@@ -100,3 +103,29 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
     accessible(watcher.page)
     accessible(ann.page)
     assert not (gm.errors or ann.errors or watcher.errors)
+
+
+def test_at_the_end_of_a_session_the_page_says_the_bots_wait(browser, server):
+    # the server stops moving bots when the GM ends the session (docs/rooms.md, "Bots at the
+    # table"); the page must not go on saying a bot is thinking
+    gm = seat(browser)
+    gm.page.goto(board_room(server)["gm"])
+    live(gm)
+    seats = gm.page.locator(".board .seats")
+    for kind, seated in (("greedy", "Red: greedy bot"), ("random", "Blue: random bot")):
+        form = offer(gm, "Seat a bot")
+        form.get_by_label("Bot").select_option(kind)
+        form.get_by_role("button", name="Seat the bot").click()
+        expect(seats).to_contain_text(seated)
+    submit(offer(gm, "set the ship up and start"))
+    status = gm.page.locator(".board .status-line")
+    expect(status).to_contain_text("is thinking…")
+    gm.page.once("dialog", lambda dialog: dialog.accept())
+    gm.page.get_by_role("button", name="End the session (reveal the seed)").click()
+    expect(status).to_contain_text("The session has ended")
+    title = gm.page.locator(".board h2").first.inner_text()
+    gm.page.wait_for_timeout(1500)  # more than two of the server's bot pauses
+    assert gm.page.locator(".board h2").first.inner_text() == title
+    submit(offer(gm, "decides"))  # someone asks the bot to move: the bots go on
+    expect(status).not_to_contain_text("The session has ended")
+    assert not gm.errors

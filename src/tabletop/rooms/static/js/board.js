@@ -282,6 +282,17 @@ function diceStrip(ctx) {
       h("span", { class: "sides", text: `${COLOURS[roll.data.player] || ""} ${(roll.data.purpose || "").replace(/_/g, " ")}`.trim() }))));
 }
 
+function botsWaiting(entries) {
+  // The server stops moving bots at the end of a session until the next move at the table
+  // (docs/rooms.md, "Bots at the table"): true when nothing was played since that end.
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const type = entries[i].event.type;
+    if (type === "room.session-ended") return true;
+    if (!type.startsWith("room.")) return false;
+  }
+  return false;
+}
+
 function statusLine(ctx, seats) {
   const state = ctx.view.state;
   const game = state.game;
@@ -292,6 +303,9 @@ function statusLine(ctx, seats) {
   }
   const seat = seats[COLOURS.indexOf(state.to_decide)];
   const phase = game.machine.phase.replace(/_/g, " ");
+  if (seat && seat.bot && botsWaiting(ctx.entries || [])) {
+    return h("p", { class: "status-line", role: "status", text: `The session has ended: ${state.to_decide}'s ${seat.bot} bot waits until someone asks it to move.` });
+  }
   if (seat && seat.bot) {
     return h("p", { class: "status-line thinking", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), `${state.to_decide} (${seat.bot}) is thinking…`);
   }
