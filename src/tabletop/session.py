@@ -246,6 +246,15 @@ class RollDice(Frozen):
     """What the roll is for ("perception", "the orc's damage")."""
 
 
+class ImportCharacter(Frozen):
+    """Bring a sheet the command line saved (`character new --out`) to a table, for its
+    owner (the asker by default; the GM may bring one for a player)."""
+
+    kind: Literal["import-character"] = "import-character"
+    sheet: dict[str, Any]
+    owner: str | None = None
+
+
 def roll_visibility(mode: RollMode, roller: str) -> tuple[Visibility, str]:
     """The visibility of a roll made in `mode`, and what the others are told of it."""
     if mode == RollMode.PUBLIC:

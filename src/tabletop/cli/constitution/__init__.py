@@ -28,6 +28,7 @@ from tabletop.cli.output import console, percent, print_json
 from tabletop.cli.repl import Yes
 from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Scene, Who
 from tabletop.dice import dice_source
+from tabletop.session import ImportCharacter
 from tabletop.systems.constitution.character import (
     MAX_LEVEL,
     MAX_SCORE,
@@ -41,7 +42,7 @@ from tabletop.systems.constitution.encumbrance import SPEED
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.odds import check_odds, hit_point_odds
 from tabletop.systems.constitution.options import Options
-from tabletop.systems.constitution.session import SESSION, ImportCharacter, Rest
+from tabletop.systems.constitution.session import SESSION, Rest
 from tabletop.systems.constitution.travel import (
     MILES_PER_DAY,
     TRAPPER_SPEED,

@@ -20,6 +20,7 @@ from tabletop.session import (
     Choice,
     Event,
     Frozen,
+    ImportCharacter,
     Member,
     Offer,
     RollMode,
@@ -108,12 +109,6 @@ class NewCharacter(Frozen):
     skills: dict[str, int] = Field(default_factory=dict)
     priority: tuple[str, ...] | None = None
     """With rolled scores: the highest roll to the first score listed."""
-    owner: str | None = None
-
-
-class ImportCharacter(Frozen):
-    kind: Literal["import-character"] = "import-character"
-    sheet: dict[str, Any]
     owner: str | None = None
 
 

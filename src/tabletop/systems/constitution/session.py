@@ -21,6 +21,7 @@ from tabletop.session import (
     Choice,
     Event,
     Frozen,
+    ImportCharacter,
     Member,
     Offer,
     RollMode,
@@ -122,12 +123,6 @@ class NewCharacter(Frozen):
     name: str = Field(default="Nameless", min_length=1, max_length=MAX_NAME)
     character_class: Literal["fighter", "sage", "adventurer"] | None = None
     initiation: str | None = Field(default=None, max_length=60)
-    owner: str | None = None
-
-
-class ImportCharacter(Frozen):
-    kind: Literal["import-character"] = "import-character"
-    sheet: dict[str, Any]
     owner: str | None = None
 
 

@@ -20,6 +20,7 @@ from tabletop.session import (
     Choice,
     Event,
     Frozen,
+    ImportCharacter,
     Member,
     Offer,
     RollMode,
@@ -177,14 +178,6 @@ class NewCharacter(Frozen):
     """Backgrounds, spells, gods and items the group supplies (the book leaves them out)."""
     allow_choosing_quirk: bool = False
     """The GM lets the player choose a quirk instead of rolling it (DW-M10)."""
-
-
-class ImportCharacter(Frozen):
-    """Bring a sheet saved by `tabletop dead-weight character new --out` to the table."""
-
-    kind: Literal["import-character"] = "import-character"
-    sheet: dict[str, Any]
-    owner: str | None = None
 
 
 class CreationStep(Frozen):
