@@ -55,16 +55,36 @@ def seat(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Seat:
     return made
 
 
-def open_room(gm: Seat, url: str, system: str, name: str = "the crypt") -> dict[str, str]:
-    """The GM opens a room from the lobby; its invite links as the GM's page shows them."""
+def open_room(
+    gm: Seat, url: str, system: str, name: str = "the crypt", **rules: Any
+) -> dict[str, str]:
+    """The GM opens a room from the lobby, choosing `rules` (by label) in "Rules of this
+    table"; its invite links as the GM's page shows them."""
     gm.page.goto(url)
     gm.page.get_by_label("Game system").select_option(system)
     gm.page.get_by_label("Room name").fill(name)
+    choose_rules(gm, **rules)
     gm.page.get_by_role("button", name="Open the room").click()
     live(gm)
     links = gm.page.locator(".invite .link")
     expect(links).to_have_count(2)
     return {"player": links.nth(0).inner_text(), "observer": links.nth(1).inner_text()}
+
+
+def choose_rules(gm: Seat, **rules: Any) -> None:
+    """Set options in the lobby's "Rules of this table" by label: a select takes the value
+    as JSON, any other field its text."""
+    if not rules:
+        return
+    box = gm.page.locator("details#rules")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    for label, value in rules.items():
+        control = box.get_by_label(label, exact=True)
+        if control.evaluate("el => el.tagName") == "SELECT":
+            control.select_option(json.dumps(value))
+        else:
+            control.fill(str(value))
 
 
 def join(player: Seat, invite: str, name: str) -> None:
@@ -166,8 +186,8 @@ that there is something to keep from players and observers (AMB-16)."""
 
 
 def board_room(url: str) -> dict[str, str]:
-    """A board room made through the protocol with the short game's options (the lobby
-    opens rooms under each system's default readings)."""
+    """A board room made through the protocol with the short game's options (test_lobby.py
+    opens one from the lobby's "Rules of this table")."""
     return create_room(url, "deadweight-board", "the sinking ship", SHORT_GAME)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from tabletop.rooms import SqliteStore
 from tests.pages.conftest import CHROMIUM
@@ -47,6 +47,7 @@ def main() -> None:
 def scene(browser, url: str) -> None:
     gm, ada, bo = seat(browser), seat(browser, PHONE), seat(browser)
     gm.page.goto(url)
+    expect(gm.page.locator("details#rules > p")).to_be_attached()  # the system's rules drawn
     gm.page.screenshot(path=OUT / "lobby.png")
     invites = open_room(gm, url, "dead-weight", "The crypt of the ash king")
     ada.page.goto(invites["player"])

@@ -398,3 +398,18 @@ def test_too_many_requests_from_one_member_are_refused(dice):
     with pytest.raises(TooMuch):
         for _ in range(200):
             dice.ada.say("spam")
+
+
+def test_each_systems_options_schema_is_its_options_model_and_an_unknown_one_is_a_404(server):
+    for known in SYSTEMS:
+        schema = httpx.get(f"{server}/systems/{known.name}/options").json()
+        model = known.options
+        empty = {"type": "object", "properties": {}}
+        assert schema == (model.model_json_schema() if model else empty), known.name
+    assert httpx.get(f"{server}/systems/deadweight-board/options").json()["properties"][
+        "turn_cap"
+    ] == {"default": 600, "maximum": 100_000, "minimum": 1, "title": "Turn Cap", "type": "integer"}
+    for path in ("/systems/nope/options", "/systems/nope/intents"):
+        missing = httpx.get(f"{server}{path}")
+        assert missing.status_code == 404
+        assert missing.json() == {"error": "no system 'nope'; GET /systems lists them"}

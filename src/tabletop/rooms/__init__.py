@@ -13,6 +13,7 @@ from tabletop.rooms.errors import (
     SystemUnavailable,
     TooMuch,
     UnknownRoom,
+    UnknownSystemName,
 )
 from tabletop.rooms.fairdice import FairDice, commitment, new_seed
 from tabletop.rooms.hall import Appended, Hall
@@ -38,6 +39,7 @@ __all__ = [
     "SystemUnavailable",
     "TooMuch",
     "UnknownRoom",
+    "UnknownSystemName",
     "commitment",
     "new_seed",
     "open_store",

@@ -21,6 +21,12 @@ class UnknownRoom(RoomError):
     status = 404
 
 
+class UnknownSystemName(RoomError):
+    """A system name in a URL that tabletop does not know."""
+
+    status = 404
+
+
 class BadLink(RoomError):
     """A link whose token this room does not know: mistyped, rotated, or for another room."""
 

@@ -22,14 +22,14 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 
 from tabletop.errors import TabletopError
-from tabletop.rooms.errors import NotAllowed, RoomError, TooMuch
+from tabletop.rooms.errors import NotAllowed, RoomError, TooMuch, UnknownSystemName
 from tabletop.rooms.protocol import MAX_IMPORT, Message
 from tabletop.rooms.server import Server, Token
 from tabletop.rooms.table import load_session
 from tabletop.rooms.tokens import MAX_LINK
 from tabletop.rooms.verify import verify
 from tabletop.session import Member
-from tabletop.systems.registry import SYSTEMS
+from tabletop.systems.registry import SYSTEMS, System, UnknownSystem, system
 
 STATIC = files("tabletop.rooms") / "static"
 
@@ -89,7 +89,13 @@ def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
     @app.get("/systems/{name}/intents")
     async def intents(name: str) -> dict[str, Any]:
         """The JSON Schema of every intent of a system: a page builds its forms from it."""
-        return load_session(name).intent_schema()
+        return load_session(_named(name).name).intent_schema()
+
+    @app.get("/systems/{name}/options")
+    async def options(name: str) -> dict[str, Any]:
+        """The JSON Schema of a system's rule options: the lobby's "Rules of this table"."""
+        model = _named(name).options
+        return model.model_json_schema() if model else {"type": "object", "properties": {}}
 
     @app.get("/rooms/{room}/whoami")
     async def whoami(room: str, token: Token) -> dict[str, Any]:
@@ -167,6 +173,14 @@ def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
         except RoomError as failed:
             return {"ok": False, "line": getattr(failed, "line", 1), "error": str(failed)}
         return {"ok": True, "summary": audit.summary(), "view": audit.view}
+
+
+def _named(name: str) -> System:
+    """The system a URL names, or a one-line 404."""
+    try:
+        return system(name)
+    except UnknownSystem:
+        raise UnknownSystemName(f"no system {name[:64]!r}; GET /systems lists them") from None
 
 
 def _seen_by_gm(server: Server, room: str, member: str, key: str) -> Member:

@@ -1,7 +1,65 @@
-// The lobby: a GM opens a room for a system and lands on its page with the invites ready.
+// The lobby: a GM opens a room for a system, under the rule readings chosen in "Rules of this
+// table", and lands on its page with the invites ready.
 
 import { call } from "./api.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
+import { FormMaker } from "./forms.js";
+
+const SCALARS = new Set(["string", "integer", "number", "boolean"]);
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function spoken(value) {
+  return value === null ? "none" : typeof value === "boolean" ? (value ? "yes" : "no") : String(value).replace(/_/g, " ");
+}
+
+function typed(spec) {
+  // What a typed field takes when the schema says no more: its default and its bounds.
+  const low = spec.minimum ?? null;
+  const high = spec.maximum ?? null;
+  const bounds = low !== null && high !== null ? ` (${low} to ${high})` : low !== null ? ` (at least ${low})` : high !== null ? ` (at most ${high})` : "";
+  return `Default: ${spoken(spec.default)}${bounds}.`;
+}
+
+async function rulesOf(system, box) {
+  // One field per option of `system` that one field can hold, its default chosen; returns
+  // a reader of the options changed from their defaults.
+  const schema = await call("GET", `/systems/${encodeURIComponent(system)}/options`);
+  const properties = schema.properties || {};
+  const defaults = {};
+  const maker = new FormMaker(schema, (name, value) => spoken(value) + (same(value, defaults[name]) ? " (default)" : ""), new Map());
+  const fields = [];
+  const readers = [];
+  const skipped = [];
+  for (const [name, prop] of Object.entries(properties)) {
+    const spec = maker.resolve(prop);
+    if (!SCALARS.has(spec.type)) {
+      skipped.push(name);
+      continue;
+    }
+    defaults[name] = spec.default;
+    const hint = spec.description || (spec.enum ? "" : typed(spec));
+    const offered = spec.type === "boolean" ? { values: [true, false], help: hint } : { help: hint };
+    const field = maker.control(`rules/${name}`, name, prop, offered, false, spec.default);
+    fields.push(field.el);
+    readers.push([name, field.read]);
+  }
+  const intro = fields.length
+    ? `Readings of unclear rules; docs/rules/${system}.md explains each. Only the ones you change are sent.`
+    : "This system has no rule options.";
+  const rest = skipped.length ? ` Not offered here (a list, a table or a choice of types): ${skipped.join(", ")}; set them with tabletop room new --option.` : "";
+  fill(box, h("summary", { text: "Rules of this table" }), h("p", { class: "hint", text: intro + rest }), fields);
+  return () => {
+    const changed = {};
+    for (const [name, read] of readers) {
+      const value = read();
+      if (value !== undefined && !same(value, defaults[name])) changed[name] = value;
+    }
+    return changed;
+  };
+}
 
 async function boot() {
   const systemSelect = document.getElementById("system");
@@ -13,6 +71,25 @@ async function boot() {
   }
   const first = systems.find((s) => !s.unavailable && s.name !== "dice");
   if (first) systemSelect.value = first.name;
+  let changedRules = () => ({});
+  let asked = 0;
+  const showRules = async () => {
+    // Only the last system picked draws its rules, however the answers arrive.
+    const mine = ++asked;
+    changedRules = () => ({});
+    const box = h("details", { id: "rules", class: "rules" });
+    const reader = await rulesOf(systemSelect.value, box);
+    if (mine !== asked) return;
+    const old = document.getElementById("rules");
+    box.open = old.open;
+    old.replaceWith(box);
+    changedRules = reader;
+  };
+  systemSelect.addEventListener("change", () => {
+    error.textContent = "";
+    showRules().catch((problem) => (error.textContent = problem.message));
+  });
+  await showRules();
   document.getElementById("new-room").addEventListener("submit", async (submitted) => {
     submitted.preventDefault();
     error.textContent = "";
@@ -22,6 +99,7 @@ async function boot() {
           system: systemSelect.value,
           name: document.getElementById("name").value,
           gm: document.getElementById("gm").value || "GM",
+          options: changedRules(),
         },
       });
       localStorage.setItem(`tabletop:invites:${made.room}`, JSON.stringify({ player: made.player, observer: made.observer }));

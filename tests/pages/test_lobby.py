@@ -1,0 +1,47 @@
+"""The lobby's "Rules of this table": a field per option of the picked system, defaults
+chosen; only the options the GM changed reach `POST /rooms`, and a value the server refuses
+shows its message and opens nothing."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from playwright.sync_api import expect
+
+from tests.pages.driver import PHONE, SHORT_GAME, accessible, choose_rules, fits, live, seat
+
+
+def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(browser, server):
+    gm = seat(browser, PHONE)
+    page = gm.page
+    page.goto(server)
+    page.get_by_label("Game system").select_option("dead-weight")
+    page.locator("details#rules summary").click()
+    expect(page.get_by_label("Insight reroll", exact=True)).to_have_value('"up_to_two_dice"')
+    page.get_by_label("Game system").select_option("deadweight-board")
+    rules = page.locator("details#rules")
+    expect(rules).to_have_attribute("open", "")
+    expect(rules.get_by_label("Turn cap", exact=True)).to_have_value("600")
+    expect(rules.get_by_label("Chest visibility", exact=True)).to_have_value('"public"')
+    expect(rules.get_by_label("Steal requires item", exact=True)).to_have_value("false")
+    expect(rules.get_by_label("Insight reroll", exact=True)).to_have_count(0)
+    fits(page)
+    accessible(page)
+
+    choose_rules(gm, **{"Turn cap": 0})
+    page.get_by_role("button", name="Open the room").click()
+    expect(page.locator("#error")).to_contain_text("turn_cap")
+    assert page.url.rstrip("/") == server
+
+    choose_rules(gm, **{"Turn cap": SHORT_GAME["turn_cap"]})
+    choose_rules(gm, **{"Chest visibility": SHORT_GAME["chest_visibility"]})
+    with page.expect_request(lambda r: r.url.endswith("/rooms") and r.method == "POST") as sent:
+        page.get_by_role("button", name="Open the room").click()
+    assert json.loads(sent.value.post_data or "")["options"] == SHORT_GAME
+    live(gm)
+    room, _, token = page.url.partition("#")
+    view = httpx.get(room, headers={"Authorization": f"Bearer {token}"}).json()
+    assert view["system"] == "deadweight-board"
+    assert view["state"]["options"] == SHORT_GAME
+    assert not gm.errors
