@@ -311,7 +311,10 @@ class Session(Generic[StateT]):
 
     def new(self, options: Mapping[str, Any] | None = None) -> StateT:
         """An empty table played under `options` (the system's readings of unclear rules)."""
-        return self.load({"options": dict(options)} if options else {})
+        try:
+            return self._state.validate_python({"options": dict(options)} if options else {})
+        except ValidationError as problem:
+            raise DataError(f"{self.name}: not a rule option: {first_problem(problem)}") from None
 
     def legal(self, state: StateT, member: Member) -> list[Offer]:
         """What `member` may ask for now; an observer may ask for nothing."""
