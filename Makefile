@@ -10,13 +10,11 @@ ENGINE_SOURCES := $(wildcard src/tabletop/games/deadweight_board/*.py) \
 
 .PHONY: test run bench lint clean chromium
 
-# --no-compile: Python compiles what it imports on first use; compiling all of Ray, SciPy
-# and the rest up front took about 18 s of a fresh set-up.
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[test,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
 	@touch $(STAMP) $(ENGINE_STAMP)
 
 # The compiled copy of the board game's engine (setup.py), rebuilt when its sources change;
