@@ -30,30 +30,33 @@ from tabletop.games.deadweight_board.board import (
     ITEM_NAMES,
     PLANK_NAMES,
     SPACE_NAMES,
+    TRACK,
     WALLS,
 )
 from tabletop.games.deadweight_board.rules import legal_actions
 from tabletop.games.deadweight_board.state import State
 
+_RANGES = (
+    (ROPE, TRACK, lambda k: f"space:{SPACE_NAMES[k]}"),
+    (STEAL, 4, lambda k: f"player:{COLOURS[k]}"),
+    (TARGET, 4, lambda k: f"player:{COLOURS[k]}"),
+    (SHORTCUT_TO, 10, lambda k: f"space:{PLANK_NAMES[k]}"),
+    (FLIP, 10, lambda k: f"space:{PLANK_NAMES[k]}"),
+    (LANTERN, 10, lambda k: f"space:{PLANK_NAMES[k]}"),
+    (DEPLOY, len(WALLS), lambda k: f"wall:{k}"),
+    (EVAC, 16, lambda k: f"boat:{ITEM_NAMES[k % 4]}"),
+)
+"""The action ranges that point at one element, sized as actions.py numbers them."""
+
 
 def target_of(state: State, action: int) -> str | None:
     """The board element `action` points at in `state`, or None."""
     here = state.pos[state.owner]
-    ranges = (
-        (ROPE, 12, lambda k: f"space:{SPACE_NAMES[k]}"),
-        (STEAL, 4, lambda k: f"player:{COLOURS[k]}"),
-        (TARGET, 4, lambda k: f"player:{COLOURS[k]}"),
-        (SHORTCUT_TO, 10, lambda k: f"space:{PLANK_NAMES[k]}"),
-        (FLIP, 10, lambda k: f"space:{PLANK_NAMES[k]}"),
-        (LANTERN, 10, lambda k: f"space:{PLANK_NAMES[k]}"),
-        (DEPLOY, len(WALLS), lambda k: f"wall:{k}"),
-        (EVAC, 16, lambda k: f"boat:{ITEM_NAMES[k % 4]}"),
-    )
     if action in (STEP_1, STEP_2):
         return f"space:{SPACE_NAMES[state.ship.destination[here][action]]}"
     if action in (ACT, LOOT, FATE):
         return f"space:{SPACE_NAMES[here]}"
-    for base, size, named in ranges:
+    for base, size, named in _RANGES:
         if base <= action < base + size:
             return named(action - base)
     return None
