@@ -80,41 +80,34 @@ def rerun(players: int, options: DeadweightConfig, seed: int, steps: Iterable[St
     return game
 
 
-def log_lines(
+def finished(
     bots: Sequence[str], options: DeadweightConfig, seed: int, steps: Iterable[Step]
-) -> list[str]:
-    """The finished game as the JSON lines `deadweight-board replay` checks (log.py's
-    writer), as one game numbered 0; `bots` names each seat's holder at the start, and each
-    bot's decision names the bot and the seed it drew, so that replay asks it again."""
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """A finished game, re-run once, as two things:
+
+    - its log: the JSON lines `deadweight-board replay` checks (log.py's writer), as one game
+      numbered 0; `bots` names each seat's holder at the start, and each bot's decision names
+      the bot and the seed it drew, so that replay asks it again;
+    - its boards as a page steps through them: after the setup, then after each decision with
+      the chance nodes it led to, each with what happened in words. Seen whole
+      (ALL_SEEING): once the game is over its log, which anyone at the table may download,
+      holds every state in full anyway.
+    """
     game = Rerun(len(bots), options, seed)
     log = GameLog(0)
     log.setup(seed, list(bots), [None] * len(bots), game.state)
-    for moment in game.play(steps):
-        action, text = moment.step.action, moment.text
-        if moment.chance >= 0:
-            log.chance(moment.chance, action, text, game.state)
-        else:
-            step = moment.step
-            log.decision(moment.player, action, text, game.state, step.bot, step.bot_seed)
-    log.end(game.state)
-    return log.lines
-
-
-def stepped(
-    players: int, options: DeadweightConfig, seed: int, steps: Iterable[Step]
-) -> list[dict[str, Any]]:
-    """The finished game as a page steps through it: the board after the setup, then after
-    each decision with the chance nodes it led to, each with what happened in words. Seen
-    whole (ALL_SEEING): once the game is over its log, which anyone at the table may
-    download, holds every state in full anyway."""
-    game = Rerun(players, options, seed)
-    shown = [{"text": "the ship is set up", "state": observation(game.state, ALL_SEEING)}]
+    boards = [{"text": "the ship is set up", "state": observation(game.state, ALL_SEEING)}]
     told: list[str] = []
     for moment in game.play(steps):
-        told.append(
-            moment.text if moment.chance >= 0 else f"{COLOURS[moment.player]}: {moment.text}"
-        )
+        step, text = moment.step, moment.text
+        if moment.chance >= 0:
+            log.chance(moment.chance, step.action, text, game.state)
+            told.append(text)
+        else:
+            log.decision(moment.player, step.action, text, game.state, step.bot, step.bot_seed)
+            told.append(f"{COLOURS[moment.player]}: {text}")
         if game.state.phase != CHANCE:
-            shown.append({"text": "; ".join(told), "state": observation(game.state, ALL_SEEING)})
+            boards.append({"text": "; ".join(told), "state": observation(game.state, ALL_SEEING)})
             told = []
-    return shown
+    log.end(game.state)
+    return log.lines, boards

@@ -45,9 +45,8 @@ from tabletop.games.deadweight_board.record import (
     GAME_SEED_SIDES,
     Rerun,
     Step,
-    log_lines,
+    finished,
     rerun,
-    stepped,
 )
 from tabletop.games.deadweight_board.rules import (
     apply_in_place,
@@ -311,12 +310,12 @@ class BoardSession(Session[BoardTable]):
         game = None if state.game is None else from_model(state.game)
         if game is None or game.phase != OVER or state.seed is None:
             raise BoardError("a game's record is ready once a game the GM started is over")
-        players, seed = len(state.seats), state.seed
-        lines = log_lines(state.first_seats, state.options, seed, state.record)
+        seed = state.seed
+        lines, boards = finished(state.first_seats, state.options, seed, state.record)
         return {
             "file": f"deadweight-board-{seed}.jsonl",
             "log": "".join(f"{line}\n" for line in lines),
-            "steps": stepped(players, state.options, seed, state.record),
+            "steps": boards,
         }
 
 
