@@ -16,6 +16,7 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
+from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -77,6 +78,21 @@ from tabletop.systems.constitution.road import (
     why_not_on_the_road,
 )
 from tabletop.systems.constitution.survival import Deprivation, total_penalty
+from tabletop.systems.constitution.table_npcs import (
+    EXAMPLE,
+    ROSTER,
+    KeptNpc,
+    NpcJoinsFight,
+    NpcStats,
+    bestiary,
+    check_not_fighting,
+    combatant,
+    fight_view,
+    in_fight,
+    made,
+    told,
+    written_back,
+)
 from tabletop.systems.constitution.told import protocol_events
 
 MAX_CHARACTERS = 100
@@ -109,6 +125,18 @@ class ConstitutionTable(Frozen):
     next_id: int = Field(default=1, ge=1)
     clock: Clock = Clock()
     """The party's days, turns and lights: the referee's clock (§ 13.3)."""
+    npcs: dict[str, KeptNpc] = Field(default_factory=dict)
+    """The referee's NPCs by id (`n1`, …), their numbers hidden until shown (C3-N05)."""
+    next_npc: int = Field(default=1, ge=1)
+
+    @property
+    def names(self) -> list[str]:
+        """Everyone's name: characters, NPCs and whoever is in the fight."""
+        return [
+            *(s.sheet.name for s in self.characters.values()),
+            *(n.name for n in self.npcs.values()),
+            *(c.name for c in self.fight.combatants),
+        ]
 
 
 # intents ----------------------------------------------------------------------------------
@@ -200,6 +228,12 @@ class ConstitutionSession(Session[ConstitutionTable]):
         Camp,
         Explore,
         LightIntent,
+        BookNpc,
+        NewNpc[NpcStats],
+        EditNpc,
+        RemoveNpc,
+        RevealNpc,
+        NpcJoinsFight,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -260,7 +294,24 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     amount=Choice(help="XP", example=100),
                 ),
             ]
+        if member.is_gm:
+            found += self._npc_offers(state)
         return found + self._fight_offers(state, member)
+
+    def _npc_offers(self, state: ConstitutionTable) -> list[Offer]:
+        """The referee's NPCs: bring, change, take away, show; and step one into the fight."""
+        found = ROSTER.offers(state.npcs, EXAMPLE, bestiary())
+        waiting = tuple(nid for nid in state.npcs if nid not in in_fight(state.fight))
+        if waiting and state.fight.phase in ("setup", "between_rounds"):
+            found.append(
+                offer(
+                    "npc-join-fight",
+                    "an NPC steps into the fight",
+                    npc=Choice(values=waiting),
+                    side=Choice(values=("foes", "party")),
+                )
+            )
+        return found
 
     def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
         return why_not_on_the_road(state, intent["kind"])
@@ -305,6 +356,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
             return self._combat(state, intent, member, dice)
         if isinstance(intent, JoinFight):
             return self._join(state, intent, member, dice)
+        if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc | NpcJoinsFight):
+            return self._npcs(state, intent, dice)
         if isinstance(intent, March):
             return march(state, intent, dice)
         if isinstance(intent, Camp):
@@ -379,8 +432,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
         controllers = dict(state.controllers)
         if isinstance(action, Add) and intent.controller is not None:
             controllers[action.combatant.id] = intent.controller
-        after = state.model_copy(update={"fight": fight, "controllers": controllers})
-        return after, protocol_events(events)
+        npcs = written_back(state.npcs, fight)
+        after = state.model_copy(update={"fight": fight, "controllers": controllers, "npcs": npcs})
+        return after, told(state.npcs, state.names, protocol_events(events))
 
     def _join(
         self, state: ConstitutionTable, intent: JoinFight, member: Member, dice: DiceSource
@@ -395,6 +449,33 @@ class ConstitutionSession(Session[ConstitutionTable]):
         controllers = {**state.controllers, fighter.id: seat.owner}
         after = state.model_copy(update={"fight": fight, "controllers": controllers})
         return after, protocol_events(events)
+
+    def _npcs(
+        self,
+        state: ConstitutionTable,
+        intent: BookNpc | NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc | NpcJoinsFight,
+        dice: DiceSource,
+    ) -> tuple[ConstitutionTable, list[Event]]:
+        """The referee's NPCs: the book's humans or typed in, changed, taken away, shown, and
+        stepped into the fight as the GM's combatants (C3-N01..N05)."""
+        if isinstance(intent, NpcJoinsFight):
+            kept = ROSTER.kept(state.npcs, intent.npc)
+            fighter = combatant(intent.npc, kept, intent.side)
+            fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
+            after = state.model_copy(update={"fight": fight})
+            return after, told(state.npcs, state.names, protocol_events(events))
+        if isinstance(intent, BookNpc | NewNpc):
+            if isinstance(intent, BookNpc):
+                creature = bestiary().creature(intent.creature, ConstitutionError)
+                npc = made(intent.name or creature.name, creature.stats, dice, creature.name)
+            else:
+                npc = made(intent.name, intent.stats, dice)
+            npcs, counter, events = ROSTER.add(state.npcs, state.next_npc, npc, state.names)
+            return state.model_copy(update={"npcs": npcs, "next_npc": counter}), events
+        if isinstance(intent, RemoveNpc):
+            check_not_fighting(state.fight, intent.npc)
+        npcs, events = ROSTER.change(state.npcs, intent, state.names)
+        return state.model_copy(update={"npcs": npcs}), events
 
     # views --------------------------------------------------------------------------------
 
@@ -413,9 +494,10 @@ class ConstitutionSession(Session[ConstitutionTable]):
                 }
                 for cid, seat in state.characters.items()
             ],
-            "fight": state.fight.model_dump(mode="json"),
+            "fight": fight_view(state.fight, state.npcs, member),
             "controllers": state.controllers,
             "clock": clock_view(state.clock, member),
+            "npcs": ROSTER.view(state.npcs, member),
         }
 
 
