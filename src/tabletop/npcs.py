@@ -63,7 +63,7 @@ class NewNpc(Frozen, Generic[StatsT]):
 class BookNpc(Frozen):
     """The GM brings one of the book's creatures, with the numbers the book gives it."""
 
-    kind: Literal["book-npc"] = "book-npc"
+    kind: Literal["npc-from-book"] = "npc-from-book"
     creature: str = Field(min_length=1, max_length=MAX_NAME)
     name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME)
     """What the table calls this one ("the second guard"); the creature's name if left out."""
@@ -92,7 +92,7 @@ class RevealNpc(Frozen):
     revealed: bool
 
 
-ROSTER_KINDS = ("new-npc", "book-npc", "edit-npc", "remove-npc", "reveal-npc")
+ROSTER_KINDS = ("new-npc", "npc-from-book", "edit-npc", "remove-npc", "reveal-npc")
 """The intents every RPG's table takes for its NPCs (the page's NPC panel shows them)."""
 
 
@@ -201,7 +201,7 @@ def roster_offers(
         if book is not None:
             found.append(
                 offer(
-                    "book-npc",
+                    "npc-from-book",
                     "bring a creature from the book",
                     creature=Choice(values=book.names),
                     name=Choice(help="what the table calls this one", example="the second one"),

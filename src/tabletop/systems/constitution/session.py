@@ -305,7 +305,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         if waiting and state.fight.phase in ("setup", "between_rounds"):
             found.append(
                 offer(
-                    "npc-join-fight",
+                    "npc-joins-fight",
                     "an NPC steps into the fight",
                     npc=Choice(values=waiting),
                     side=Choice(values=("foes", "party")),

@@ -72,7 +72,7 @@ def bestiary() -> Bestiary[NpcStats]:
 class NpcJoinsFight(Frozen):
     """A kept NPC steps into the fight being set up, played by the GM."""
 
-    kind: Literal["npc-join-fight"] = "npc-join-fight"
+    kind: Literal["npc-joins-fight"] = "npc-joins-fight"
     npc: NpcId = Field(min_length=1, max_length=64)
     side: str = Field(default="foes", min_length=1, max_length=30)
 

@@ -9,7 +9,7 @@
 import { h, labelled, uid } from "./dom.js";
 
 export function humanize(name) {
-  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()).replace(/\bnpc\b/gi, "NPC");
 }
 
 export function describeIntent(intent, labelOf) {
@@ -195,7 +195,7 @@ export class FormMaker {
       };
     }
     if (spec.oneOf && spec.discriminator) return this.unionControl(key, title, help, spec, offered, initial);
-    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial);
+    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial, offered && offered.example);
     if (spec.type === "object" && !spec.properties && typeof spec.additionalProperties === "object") {
       const example = initial !== undefined ? initial : offered && offered.example;
       return this.mapControl(key, title, help, this.resolve(spec.additionalProperties), example, required);
@@ -235,11 +235,17 @@ export class FormMaker {
     return h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), help ? h("small", { class: "hint", text: help }) : null, content);
   }
 
-  objectControl(key, title, help, spec, required, initial) {
-    // A fixed set of named fields (an NPC's name and level, a test's setup).
+  objectControl(key, title, help, spec, required, initial, example) {
+    // A fixed set of named fields (an NPC's name and level, a test's setup); a map among
+    // them takes its names from the offer's example (an NPC's ability scores).
     const given = initial && typeof initial === "object" ? initial : {};
+    const named = (sub, subProp) => {
+      const subSpec = this.resolve(subProp);
+      const isMap = subSpec.type === "object" && !subSpec.properties;
+      return isMap && example && example[sub] ? { example: example[sub] } : null;
+    };
     const fields = Object.entries(spec.properties).map(([sub, subProp]) => [
-      sub, this.control(`${key}/${sub}`, sub, subProp, null, (spec.required || []).includes(sub), given[sub]),
+      sub, this.control(`${key}/${sub}`, sub, subProp, named(sub, subProp), (spec.required || []).includes(sub), given[sub]),
     ]);
     const shown = fields.map(([, f]) => f.el).filter(Boolean);
     return {
