@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from tabletop.data import shipped_data, validated
 from tabletop.errors import TabletopError
@@ -128,6 +128,13 @@ class Bestiary(Frozen, Generic[TemplateT]):
     credit: str = Field(min_length=1)
     creatures: tuple[Creature[TemplateT], ...] = Field(min_length=1)
 
+    @model_validator(mode="after")
+    def _each_name_once(self) -> Bestiary[TemplateT]:
+        """A pick-list names each creature once."""
+        if len(set(self.names)) != len(self.names):
+            raise ValueError("a creature is named twice")
+        return self
+
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(creature.name for creature in self.creatures)
@@ -143,10 +150,7 @@ def load_bestiary(package: str, template: type[TemplateT]) -> Bestiary[TemplateT
     """`data/bestiary.toml` of a system's package, every creature checked against the
     system's `template` of what the book gives (call it once: tables are validated once)."""
     data = shipped_data(package, "bestiary.toml")
-    book = validated(Bestiary[template], data, f"{package}: data/bestiary.toml")  # type: ignore[valid-type]
-    if len(set(book.names)) != len(book.names):
-        raise ValueError(f"{package}: data/bestiary.toml names a creature twice")
-    return book
+    return validated(Bestiary[template], data, f"{package}: data/bestiary.toml")  # type: ignore[valid-type]
 
 
 # changing one number ----------------------------------------------------------------------
@@ -161,7 +165,7 @@ def edited(stats: StatsT, stat: str, value: str, error: type[TabletopError]) -> 
     data = stats.model_dump(mode="json")
     text = value.strip()
     data[stat] = None if text.lower() == "none" else text
-    return validated(type(stats), data, stat, error)
+    return validated(type(stats), data, "the NPC", error)
 
 
 def stat_names(stats: type[BaseModel]) -> tuple[str, ...]:
@@ -325,10 +329,9 @@ def numbers_kept(event: Event, names: Iterable[str]) -> Event:
 
 def redacted(text: str, names: Iterable[str]) -> str:
     """`text` with each run of digits turned to `?`, outside the names given."""
-    known = sorted({n for n in names if n}, key=len, reverse=True)
-    if not known:
+    pattern = _names_pattern(names)
+    if pattern is None:
         return _NUMBER.sub("?", text)
-    pattern = re.compile("|".join(re.escape(n) for n in known))
     parts, last = [], 0
     for found in pattern.finditer(text):
         parts += [_NUMBER.sub("?", text[last : found.start()]), found.group()]
@@ -337,8 +340,33 @@ def redacted(text: str, names: Iterable[str]) -> str:
 
 
 def names_in(text: str, names: Iterable[str]) -> list[str]:
-    """Which of `names` the line `text` mentions."""
-    return [name for name in names if name and name in text]
+    """The `names` the line `text` mentions, in the order it mentions them (the longest
+    name wins where one is part of another)."""
+    pattern = _names_pattern(names)
+    return [] if pattern is None else [found.group() for found in pattern.finditer(text)]
+
+
+def lines_kept(
+    events: Sequence[Event], secret: Iterable[str], everyone: Iterable[str]
+) -> list[Event]:
+    """The lines of one step, each that tells of a hidden NPC kept from the players with its
+    numbers turned to `?` (`numbers_kept`). A line tells of one when it names it, or names
+    nobody and follows a line whose subject (the first name in it) is a hidden NPC: the
+    rules tell a blow's damage roll and the saves it forces without naming whose they are."""
+    hiding, names = set(secret), list(everyone)
+    told, subject_hidden = [], False
+    for event in events:
+        named = names_in(event.text, names)
+        if named:
+            subject_hidden = named[0] in hiding
+        secret_line = any(name in hiding for name in named) or (not named and subject_hidden)
+        told.append(numbers_kept(event, names) if secret_line else event)
+    return told
+
+
+def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    known = sorted({n for n in names if n}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(n) for n in known)) if known else None
 
 
 _NUMBER = re.compile(r"\d+")

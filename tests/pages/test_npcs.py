@@ -136,20 +136,29 @@ def change(gm: Seat, name: str, stat: str, value: str) -> None:
     step(gm, lambda: submit(form, Stat=stat, Value=value))
 
 
+def table_with(browser, server, system: str, make: str, **character: str) -> tuple[Seat, Seat]:
+    """The GM on a desktop and Ada on her phone, her character made from the offer `make`."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, system)
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, make), **character)
+    expect(gm.page.locator("#characters article.card")).to_have_count(1)
+    return gm, ada
+
+
+def from_the_book(gm: Seat, creature: str, name: str) -> None:
+    form = offer(gm, "bring a creature from the book", NPCS)
+    form.get_by_label("Creature").select_option(f'"{creature}"')
+    step(gm, lambda: submit(form, Name=name))
+
+
 def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(browser, server):
     """C3-N01..N05: the GM brings a human in heavy armour from the book (AC 30, § 5.15),
     gives it strength 25 and 2d5+3 damage, and steps it into the fight; it and Cora roll
     initiative and whoever acts first attacks the other. Ada's page shows the sergeant's
     name and place in the order, never its AC, strength, damage or initiative."""
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "constitution")
-    join(ada, invites["player"], "Ada")
-    submit(offer(ada, "roll up a character"), Name="Cora")
-    expect(gm.page.locator("#characters article.card")).to_have_count(1)
-
-    form = offer(gm, "bring a creature from the book", NPCS)
-    form.get_by_label("Creature").select_option('"Human in heavy armour"')
-    step(gm, lambda: submit(form, Name="Sergeant qz"))
+    gm, ada = table_with(browser, server, "constitution", "roll up a character", Name="Cora")
+    from_the_book(gm, "Human in heavy armour", "Sergeant qz")
     change(gm, "Sergeant qz", "strength", "25")
     change(gm, "Sergeant qz", "damage", "2d5+3")
     expect(npc_card(gm, "Sergeant qz")).to_contain_text("from the book: Human in heavy armour")
@@ -186,15 +195,8 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     """RU-N01..N05: the GM brings the rules' sneering guard (bias −2), gives it STR 4 and
     CON 3 (Health 36), has it contest Ayla's STR, starts a fight with both and harms it
     from its card. Ada reads who won and that it was hurt, never a number of the guard's."""
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "ap2d6")
-    join(ada, invites["player"], "Ada")
-    submit(offer(ada, "make a character"), Name="Ayla")
-    expect(gm.page.locator("#characters article.card")).to_have_count(1)
-
-    form = offer(gm, "bring a creature from the book", NPCS)
-    form.get_by_label("Creature").select_option('"Sneering guard"')
-    step(gm, lambda: submit(form, Name="Gate guard qz"))
+    gm, ada = table_with(browser, server, "ap2d6", "make a character", Name="Ayla")
+    from_the_book(gm, "Sneering guard", "Gate guard qz")
     change(gm, "Gate guard qz", "STR", "4")
     change(gm, "Gate guard qz", "CON", "3")
     expect(npc_card(gm, "Gate guard qz")).to_contain_text("Max hp36")
@@ -233,11 +235,8 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     """CR-N01, CR-N02: the chapter has no monsters, so the GM types one in (STR 19, AGI 17,
     health 23); it contests Ash's STR and takes a hit. Ada's page shows the contest's
     ranking and her own rolls, and the hound's name, never its scores or health."""
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "rollunder")
-    join(ada, invites["player"], "Ada")
-    submit(offer(ada, "write down a character's scores"), Name="Ash", STR="14")
-    expect(gm.page.locator("#characters article.card")).to_have_count(1)
+    make = "write down a character's scores"
+    gm, ada = table_with(browser, server, "rollunder", make, Name="Ash", STR="14")
 
     form = offer(gm, "type in an NPC", NPCS)
     form.get_by_label("Name").fill("Mire hound qz")

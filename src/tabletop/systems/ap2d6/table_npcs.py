@@ -22,10 +22,9 @@ from tabletop.npcs import (
     Bestiary,
     EditNpc,
     NpcId,
+    lines_kept,
     load_bestiary,
-    names_in,
     npc_view,
-    numbers_kept,
 )
 from tabletop.session import Event, Frozen, Member, hidden
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
@@ -74,7 +73,7 @@ def edited(sheet: Character, mark: NpcMark, intent: EditNpc) -> tuple[Character,
     """The sheet and mark with one number (or the name) changed, or `Ap2d6Error`."""
     value = intent.value.strip()
     if intent.stat == "bias":
-        return sheet, validated(NpcMark, {**mark.model_dump(), "bias": value}, "bias")
+        return sheet, validated(NpcMark, {**mark.model_dump(), "bias": value}, "the NPC")
     data = sheet.model_dump(mode="json")
     if intent.stat == "name":
         data["name"] = value
@@ -86,7 +85,7 @@ def edited(sheet: Character, mark: NpcMark, intent: EditNpc) -> tuple[Character,
             data["hp"] = None
     else:
         raise Ap2d6Error(f"an NPC here has no {intent.stat!r}; it has {', '.join(STATS)}")
-    return validated(Character, data, intent.stat), mark
+    return validated(Character, data, "the NPC"), mark
 
 
 def stats_view(sheet: Character, mark: NpcMark) -> dict[str, Any]:
@@ -123,7 +122,6 @@ def fighter_view(sheet: dict[str, Any]) -> dict[str, Any]:
 
 
 def told(secret: Iterable[str], everyone: Iterable[str], events: list[Event]) -> list[Event]:
-    """Each line that names a hidden NPC, kept from the players with its numbers turned
+    """Each line that tells of a hidden NPC, kept from the players with its numbers turned
     to `?` (RU-N05); `everyone` are the names whose digits stay."""
-    names, hiding = list(everyone), list(secret)
-    return [numbers_kept(e, names) if names_in(e.text, hiding) else e for e in events]
+    return lines_kept(events, secret, everyone)

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from tabletop.dice import DiceSource, roll
-from tabletop.npcs import Bestiary, Kept, NpcId, Roster, load_bestiary, names_in, numbers_kept
+from tabletop.npcs import Bestiary, Kept, NpcId, Roster, lines_kept, load_bestiary
 from tabletop.session import Event, Frozen, Member, hidden
 from tabletop.systems.constitution.attacks import DEFAULT_DAMAGE, damage_expression
 from tabletop.systems.constitution.combat import Combat, Combatant
@@ -113,11 +113,9 @@ def written_back(npcs: Mapping[NpcId, KeptNpc], fight: Combat) -> dict[NpcId, Ke
 def told(
     npcs: Mapping[NpcId, KeptNpc], everyone: Iterable[str], events: list[Event]
 ) -> list[Event]:
-    """The fight's events, each line that names a hidden NPC kept from the players with its
-    numbers turned to `?` (C3-N05); `everyone` are the names whose digits stay."""
-    secret = [npc.name for npc in npcs.values() if not npc.revealed]
-    names = list(everyone)
-    return [numbers_kept(e, names) if names_in(e.text, secret) else e for e in events]
+    """The fight's events, each line that tells of a hidden NPC (its attack, a hit on it and
+    the saves that follow) kept from the players with its numbers turned to `?` (C3-N05)."""
+    return lines_kept(events, [npc.name for npc in npcs.values() if not npc.revealed], everyone)
 
 
 SHOWN = ("id", "name", "side", "status", "turns_left", "reorienting", "commander")

@@ -75,7 +75,7 @@ def edited(sheet: Character, intent: EditNpc, options: RollUnderOptions) -> Char
     else:
         known = ", ".join(stat_names(options))
         raise RollUnderError(f"an NPC here has no {intent.stat!r}; it has {known}")
-    return check_sheet(sheet_from(data, intent.stat), options)
+    return check_sheet(sheet_from(data, "the NPC"), options)
 
 
 def stats_view(sheet: Character) -> dict[str, Any]:

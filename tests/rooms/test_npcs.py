@@ -1,0 +1,127 @@
+"""NPCs through the server, every RPG: the GM keeps an NPC whose numbers are unusual, it takes
+part in a test, a fight or a contest with Ada's character, and every byte Ada and the
+observer receive (their sockets' frames, every HTTP answer: the acts, view, legal, log and
+export) is searched for those numbers; once the GM shows them, they reach Ada."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tabletop.rooms.client import RoomClient
+from tests.rooms.conftest import Party, Recorder, party
+
+
+def offers(client: RoomClient, kind: str) -> list[dict[str, Any]]:
+    return [o for o in client.legal()["offers"] if o["kind"] == kind]
+
+
+def dead_weight(p: Party, said: list[Any]) -> list[str]:
+    """DW-N04: a wight of level 11 that dies past 19 wounds, in an opposed test with Amber
+    played to its verdict, then wounded (DW-M45)."""
+    p.gm.act({"kind": "new-npc", "name": "Wight qz", "stats": {"level": 11, "wound_limit": 19}})
+    said.append(p.ada.act({"kind": "import-character", "sheet": {"name": "Amber"}}))
+    first = {"character": "c1", "setup": {"attribute": "DEX"}}
+    second = {"kept": "n1", "setup": {"attribute": "STR"}}
+    p.gm.act({"kind": "opposed-test", "first": first, "second": second})
+    for _ in range(400):
+        open_now = [(c, o) for c in (p.ada, p.gm) for o in offers(c, "pass") if o["intents"]]
+        if not open_now:
+            break
+        client, offer = open_now[0]
+        answer = client.act(offer["intents"][0])
+        if client is p.ada:
+            said.append(answer)
+    assert '"opposed"' in "".join(p.ada.log())
+    p.gm.act({"kind": "npc-wounds", "npc": "n1", "wounds": 2})
+    return [r'"level":\s*11\b', r'"wound_limit":\s*19\b', r"\b11 dice\b", r"level 11\b"]
+
+
+def constitution(p: Party, said: list[Any]) -> list[str]:
+    """C3-N05: a shield-bearer from the book given strength 27 and AC 33 fights Cora; whoever
+    acts first attacks the other."""
+    p.gm.act({"kind": "npc-from-book", "creature": "Shield-bearer", "name": "Warden qz"})
+    for stat, value in (("strength", "27"), ("ac", "33")):
+        p.gm.act({"kind": "edit-npc", "npc": "n1", "stat": stat, "value": value})
+    said.append(p.ada.act({"kind": "new-character", "name": "Cora"}))
+    said.append(p.ada.act({"kind": "join-fight", "character": "c1"}))
+    p.gm.act({"kind": "npc-joins-fight", "npc": "n1"})
+    said.append(
+        p.ada.act({"kind": "combat", "action": {"action": "roll_initiative", "id": "Cora"}})
+    )
+    p.gm.act({"kind": "combat", "action": {"action": "roll_initiative", "id": "n1"}})
+    p.gm.act({"kind": "combat", "action": {"action": "begin"}})
+    acting = p.gm.view()["state"]["fight"]["acting"]
+    attack = {"action": "attack", "attacker": acting, "target": "Cora" if acting == "n1" else "n1"}
+    (p.gm if acting == "n1" else p.ada).act({"kind": "combat", "action": attack})
+    assert "attacks" in "".join(p.ada.log())
+    told = r"\+ 27\b" if acting == "n1" else r"\(AC 33\)"  # its attack roll, or its AC
+    return [r'"ac":\s*33\b', r'"strength":\s*27\b', r"strength is now 27", told]
+
+
+def ap2d6(p: Party, said: list[Any]) -> list[str]:
+    """RU-N05: the rules' kindly innkeeper (bias +2) with STR 5 and CON 4 (Health 42)
+    contests Ayla's STR, fights her, and takes 5 damage (Health 37)."""
+    p.gm.act({"kind": "npc-from-book", "creature": "Kindly innkeeper", "name": "Innkeeper qz"})
+    for stat, value in (("STR", "5"), ("CON", "4")):
+        p.gm.act({"kind": "edit-npc", "npc": "n1", "stat": stat, "value": value})
+    said.append(p.ada.act({"kind": "new-character", "name": "Ayla"}))
+    contest = {"first": "c1", "second": "n1", "score": "STR", "versus": "STR"}
+    p.gm.act({"kind": "contest", **contest})
+    p.gm.act({"kind": "start-fight", "characters": ["c1", "n1"]})
+    p.gm.act({"kind": "next-round"})
+    p.gm.act({"kind": "damage", "character": "n1", "amount": 5})
+    assert "Innkeeper qz" in "".join(p.ada.log())
+    return [r'"max_hp":\s*42\b', r'"hp":\s*37\b', r'"STR":\s*5\b', r'"bias":\s*2\b', r"\+5 = "]
+
+
+def rollunder(p: Party, said: list[Any]) -> list[str]:
+    """CR-N02: a bog wight typed in (STR 18, health 21) contests Ash's STR and takes a hit."""
+    stats = {"abilities": {"STR": 18, "AGI": 16, "WIT": 2}, "max_health": 21}
+    p.gm.act({"kind": "new-npc", "name": "Bog wight qz", "stats": stats})
+    ash = {"kind": "new-character", "name": "Ash", "abilities": {"STR": 12, "AGI": 10, "WIT": 9}}
+    said.append(p.ada.act({**ash, "max_health": 10}))
+    sides = [{"name": "us", "characters": ["c1"]}, {"name": "them", "characters": ["n1"]}]
+    p.gm.act({"kind": "contest", "ability": "STR", "sides": sides})
+    p.gm.act({"kind": "suffer-hit", "character": "n1", "damage": "d6"})
+    assert "Bog wight qz" in "".join(p.ada.log())
+    return [r'"max_health":\s*21\b', r'"STR":\s*18\b', r"\bof 21\b", r"against STR 18\b"]
+
+
+SCENES: dict[str, Callable[[Party, list[Any]], list[str]]] = {
+    "dead-weight": dead_weight,
+    "constitution": constitution,
+    "ap2d6": ap2d6,
+    "rollunder": rollunder,
+}
+
+
+@pytest.mark.parametrize("system", list(SCENES))
+def test_no_byte_a_player_or_observer_receives_holds_a_hidden_npcs_numbers(server, system):
+    p = party(server, system)
+    sockets = {"Ada": Recorder(p.links["Ada"]), "Watcher": Recorder(p.links["Watcher"])}
+    said: list[Any] = []
+    patterns = SCENES[system](p, said)
+    everything_gm = "".join(p.gm.export()) + json.dumps(p.gm.view())
+    received = {}
+    for who, client in (("Ada", p.ada), ("Watcher", p.watcher)):
+        sockets[who].sync()
+        answers = [client.view(), client.legal(), *client.log(), *client.export()]
+        mine = said if who == "Ada" else []
+        received[who] = "".join(sockets[who].frames) + json.dumps([*answers, *mine])
+    for pattern in patterns:
+        assert re.search(pattern, everything_gm), f"the GM never had {pattern!r}"
+        for who, text in received.items():
+            assert not re.search(pattern, text), f"{who} received {pattern!r}"
+    view = p.ada.view()["state"]
+    assert view["npcs"][0]["stats"] == {"hidden": "the numbers the GM keeps"}
+    p.gm.act({"kind": "reveal-npc", "npc": "n1", "revealed": True})
+    assert p.ada.view()["state"]["npcs"][0]["revealed"] is True
+    assert "numbers" in "".join(p.ada.log()[-1:])
+    for recorder in sockets.values():
+        recorder.close()
+    p.close()
