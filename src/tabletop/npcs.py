@@ -36,8 +36,6 @@ from tabletop.session import (
 MAX_NPCS = 100
 """NPCs one table keeps: a documented bound."""
 
-HIDDEN_STATS = "the numbers the GM keeps"
-"""What a player's view says in place of a hidden NPC's numbers."""
 
 NAMES_NOT_NUMBERS = ("name",)
 """What `edit-npc` may change besides the numbers: the name the table knows it by."""
@@ -257,7 +255,7 @@ def npc_view(
         "name": name,
         "revealed": revealed,
         "creature": creature,
-        "stats": stats if member.is_gm or revealed else hidden(HIDDEN_STATS),
+        "stats": stats if member.is_gm or revealed else hidden(f"{name}'s numbers, kept by the GM"),
     }
 
 

@@ -40,6 +40,26 @@ def holds_none(person: Seat, *patterns: str) -> None:
         )
 
 
+SMALL_TARGETS = """within => [...document.querySelectorAll(
+    `${within} :is(button, summary, select, input:not([type=checkbox]), .check)`)]
+  .filter(el => el.offsetParent !== null)
+  .map(el => [el.tagName, el.textContent.trim().slice(0, 30), el.getBoundingClientRect()])
+  .filter(([, , box]) => box.height < 44 || box.width < 44)
+  .map(([tag, text, box]) => `${tag} ${text} ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+
+
+def finger_sized(person: Seat, within: str) -> None:
+    """Every control in `within`, its forms opened, is at least 44 CSS px each way (WCAG
+    2.5.5), on a phone that does not scroll sideways."""
+    person.page.set_viewport_size(PHONE)
+    person.page.evaluate(
+        f"document.querySelectorAll('{within} details').forEach(d => d.open = true)"
+    )
+    fits(person.page)
+    small = person.page.evaluate(SMALL_TARGETS, within)
+    assert not small, f"controls smaller than a finger: {small}"
+
+
 def npc_card(person: Seat, name: str):
     return person.page.locator(f"{NPCS} article.npc", has_text=name)
 
@@ -119,6 +139,7 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
         .click,
     )
     expect(npc_card(ada, "Ghoul qz")).to_contain_text("Wound limit17")
+    finger_sized(gm, NPCS)
     assert not (gm.errors or ada.errors)
 
 
@@ -162,7 +183,7 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
     change(gm, "Sergeant qz", "strength", "25")
     change(gm, "Sergeant qz", "damage", "2d5+3")
     expect(npc_card(gm, "Sergeant qz")).to_contain_text("from the book: Human in heavy armour")
-    expect(npc_card(gm, "Sergeant qz")).to_contain_text("Ac30")
+    expect(npc_card(gm, "Sergeant qz")).to_contain_text("AC30")
 
     cora = "#characters article.card:has-text('Cora')"
     step(ada, lambda: submit(offer(ada, "step into the fight", cora), Side="party"))
@@ -199,7 +220,7 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     from_the_book(gm, "Sneering guard", "Gate guard qz")
     change(gm, "Gate guard qz", "STR", "4")
     change(gm, "Gate guard qz", "CON", "3")
-    expect(npc_card(gm, "Gate guard qz")).to_contain_text("Max hp36")
+    expect(npc_card(gm, "Gate guard qz")).to_contain_text("Max HP36")
     expect(ada.page.locator("#characters article.card")).to_have_count(1)
 
     form = offer(gm, "a contest between two characters")

@@ -118,7 +118,9 @@ def test_no_byte_a_player_or_observer_receives_holds_a_hidden_npcs_numbers(serve
         for who, text in received.items():
             assert not re.search(pattern, text), f"{who} received {pattern!r}"
     view = p.ada.view()["state"]
-    assert view["npcs"][0]["stats"] == {"hidden": "the numbers the GM keeps"}
+    assert view["npcs"][0]["stats"] == {
+        "hidden": f"{view['npcs'][0]['name']}'s numbers, kept by the GM"
+    }
     p.gm.act({"kind": "reveal-npc", "npc": "n1", "revealed": True})
     assert p.ada.view()["state"]["npcs"][0]["revealed"] is True
     assert "numbers" in "".join(p.ada.log()[-1:])

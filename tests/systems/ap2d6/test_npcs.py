@@ -62,7 +62,7 @@ def test_in_a_fight_players_see_the_npcs_name_and_whether_it_is_up():
     state, _ = play(state, {"kind": "next-round"}, GM)
     row = SESSION.view(state, AYLA)["fight"]["characters"][1]
     assert row["name"] == "Guard" and row["public_life"] == "up"
-    assert row["hp"] == row["tracker"] == {"hidden": "a number the GM keeps"}
+    assert row == {"name": "Guard", "public_life": "up"}
     with pytest.raises(Ap2d6Error, match="in the fight"):
         play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
 

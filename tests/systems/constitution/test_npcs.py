@@ -88,7 +88,15 @@ def test_an_npc_in_the_fight_keeps_its_numbers_and_its_lines_reach_players_witho
     assert '"order": ["Ada", "n1"]' in fight
     assert '"ac": 30' not in fight and '"initiative": 11' not in fight
     seen = next(c for c in SESSION.view(state, ADA)["fight"]["combatants"] if c["id"] == "n1")
-    assert seen["name"] == "Sergeant" and seen["ac"] == {"hidden": "a number the GM keeps"}
+    assert seen == {
+        "id": "n1",
+        "name": "Sergeant",
+        "side": "foes",
+        "status": "fighting",
+        "turns_left": 1,
+        "reorienting": False,
+        "commander": None,
+    }
 
 
 def test_a_hit_on_the_npc_and_the_saves_it_forces_are_kept_and_its_hp_written_back():

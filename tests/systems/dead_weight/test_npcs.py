@@ -45,7 +45,7 @@ def test_a_typed_in_enemy_keeps_its_numbers_for_the_gm():
                 "name": "Wight",
                 "revealed": False,
                 "creature": None,
-                "stats": {"hidden": "the numbers the GM keeps"},
+                "stats": {"hidden": "Wight's numbers, kept by the GM"},
             }
         ]
     assert SESSION.view(state, GM)["npcs"][0]["stats"] == {
@@ -108,7 +108,7 @@ def test_wounds_past_the_limit_kill_the_enemy_and_players_learn_no_count():
     ]
     offered = {o.kind for o in SESSION.legal(state, GM)}
     assert "npc-wounds" not in offered
-    with pytest.raises(DeadWeightError, match="kept must be one of None, not 'n1'"):
+    with pytest.raises(DeadWeightError, match="Wight is dead"):
         play(state, {"kind": "npc-test", "kept": "n1"}, GM)
 
 
@@ -134,7 +134,9 @@ def test_the_gm_changes_removes_shows_and_hides_an_enemy():
     _, events = play(state, {"kind": "npc-test", "kept": "n1"}, GM, [6] * 5)
     assert all(e.visibility == Visibility.PUBLIC for e in events)
     state, _ = play(state, {"kind": "reveal-npc", "npc": "n1", "revealed": False}, GM)
-    assert SESSION.view(state, ADA)["npcs"][0]["stats"] == {"hidden": "the numbers the GM keeps"}
+    assert SESSION.view(state, ADA)["npcs"][0]["stats"] == {
+        "hidden": "Wight's numbers, kept by the GM"
+    }
     waiting = {"kind": "npc-test", "kept": "n1", "setup": {"attribute": "STR", "disadvantage": 1}}
     state, _ = play(state, waiting, GM, [6] * 5)
     assert state.testing

@@ -26,7 +26,7 @@ from tabletop.npcs import (
     load_bestiary,
     npc_view,
 )
-from tabletop.session import Event, Frozen, Member, hidden
+from tabletop.session import Event, Frozen, Member
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.scores import STANDARD_SCORES
 from tabletop.systems.ap2d6.sheet import Character, ScoreTable
@@ -114,11 +114,9 @@ KEPT_IN_FIGHT = ("name", "public_life")
 
 
 def fighter_view(sheet: dict[str, Any]) -> dict[str, Any]:
-    """A hidden NPC's sheet in the fight, its numbers the GM's."""
-    return {
-        key: value if key in KEPT_IN_FIGHT else hidden("a number the GM keeps")
-        for key, value in sheet.items()
-    }
+    """A hidden NPC's sheet in the fight: its name and whether it is up, its numbers left
+    out (its card in the NPC list marks them hidden)."""
+    return {key: value for key, value in sheet.items() if key in KEPT_IN_FIGHT}
 
 
 def told(secret: Iterable[str], everyone: Iterable[str], events: list[Event]) -> list[Event]:

@@ -123,18 +123,20 @@ SHOWN = ("id", "name", "side", "status", "turns_left", "reorienting", "commander
 
 
 def fight_view(fight: Combat, npcs: Mapping[NpcId, KeptNpc], member: Member) -> dict[str, Any]:
-    """The fight as `member` sees it: a hidden NPC's numbers are the GM's, and so is the
-    roll of its attack waiting for a shield; `order` gives who acts first, for everyone."""
+    """The fight as `member` sees it: a hidden NPC's numbers are left out (its card in the
+    NPC list marks them hidden), and so is the roll of its attack waiting for a shield;
+    `order` gives who acts first, for everyone."""
     shown = fight.model_dump(mode="json")
     shown["order"] = [c.id for c in fight.order()]
     if member.is_gm:
         return shown
     secret = {nid for nid, npc in npcs.items() if not npc.revealed}
-    for fighter in shown["combatants"]:
-        if fighter["id"] in secret:
-            for key in fighter:
-                if key not in SHOWN:
-                    fighter[key] = hidden("a number the GM keeps")
+    shown["combatants"] = [
+        {key: value for key, value in fighter.items() if key in SHOWN}
+        if fighter["id"] in secret
+        else fighter
+        for fighter in shown["combatants"]
+    ]
     pending = shown.get("pending_shield")
     if pending and pending["attacker"] in secret:
         pending["roll"] = hidden("the roll of an NPC the GM keeps")

@@ -565,16 +565,17 @@ class DeadWeightSession(Session[DeadWeightTable]):
                 )
             )
         if not state.testing:
+            setup = Choice(help="what it tests, with advantage, disadvantage, …", example={})
+            if able:
+                found.append(
+                    offer("npc-test", "test a kept NPC", kept=Choice(values=able), setup=setup)
+                )
             found += [
                 offer(
                     "npc-test",
                     "test for an NPC",
-                    kept=Choice(values=(None, *able)),
-                    npc=Choice(
-                        help="or, for one not kept: its name and level (the score it tests with)",
-                        example={},
-                    ),
-                    setup=Choice(help="what it tests, with advantage, disadvantage, …", example={}),
+                    npc=Choice(help="its name and level (the score it tests with)", example={}),
+                    setup=setup,
                 ),
                 offer(
                     "opposed-test",

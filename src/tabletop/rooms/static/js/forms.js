@@ -9,7 +9,7 @@
 import { h, labelled, uid } from "./dom.js";
 
 export function humanize(name) {
-  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()).replace(/\bnpc\b/gi, "NPC");
+  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()).replace(/\b(npc|hp|ac|xp|ap|dc)\b/gi, (short) => short.toUpperCase());
 }
 
 export function describeIntent(intent, labelOf) {

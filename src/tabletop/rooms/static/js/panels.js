@@ -155,7 +155,7 @@ function apFightPanel(ctx) {
       "tr",
       { class: tracker.acted ? "acted" : "" },
       h("th", { scope: "row", text: c.name }),
-      tracker.hidden
+      !c.tracker || tracker.hidden
         ? h("td", { class: "hidden-value", text: "?" })
         : h("td", {}, h("span", { class: "ap", role: "img", "aria-label": `${left} of ${tokens.length} AP left` }, tokens.map((t) => h("span", { class: t === 0 ? "token" : "token spent", "aria-hidden": "true" })))),
       h("td", { text: shownNumber(c.hp) }),

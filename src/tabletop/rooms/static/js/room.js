@@ -4,7 +4,7 @@
 
 import { Live, RefusedError, Room, call, linkFromLocation, linkUrl, parseLink } from "./api.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
-import { FormMaker } from "./forms.js";
+import { FormMaker, humanize } from "./forms.js";
 import { entryItem } from "./log.js";
 import { NPC_KINDS, namesAnNpc, npcPanel } from "./npcs.js";
 import { HANDLED, hiddenPaths, systemPanels } from "./panels.js";
@@ -563,10 +563,16 @@ function hiddenThings() {
 }
 
 function summary(value) {
-  // A hidden value in a few words: a tracker's name and fill, a roll's total, or JSON.
+  // A hidden value in a few words: a tracker's name and fill, a roll's total, a record's
+  // names and values, a test's faces, or JSON.
   if (value && typeof value === "object") {
     if ("segments" in value) return `${value.name}: ${value.filled}/${value.segments}${value.kind ? ` (${value.kind})` : ""}`;
     if ("total" in value) return `${value.expression || value.notation || "roll"} = ${value.total}`;
+    const shown = Object.entries(value).filter(([, v]) => v !== null && v !== false);
+    if (!Array.isArray(value) && shown.length && shown.every(([, v]) => typeof v !== "object")) {
+      // A flat record (an NPC's numbers): each name and value, not JSON.
+      return shown.map(([k, v]) => (v === true ? humanize(k) : `${humanize(k)} ${v}`)).join(", ");
+    }
     if (Array.isArray(value.dice) && value.setup) return `${value.setup.attribute} test: ${value.dice.map((d) => d.faces[d.faces.length - 1]).join(", ")}${value.verdict ? `, ${value.verdict}` : ""}`;
   }
   return JSON.stringify(value);
