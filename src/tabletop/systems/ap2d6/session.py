@@ -497,7 +497,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc):
             return self._npcs(state, intent, member)
         after, events = self._rules(state, intent, member, dice)
-        names = [seat.sheet.name for seat in state.characters.values()]
+        names = [seat.sheet.name for table in (state, after) for seat in table.characters.values()]
         return after, told(state.secret_names, names, events)
 
     def _rules(
