@@ -36,7 +36,6 @@ from tabletop.session import (
 MAX_NPCS = 100
 """NPCs one table keeps: a documented bound."""
 
-
 NAMES_NOT_NUMBERS = ("name",)
 """What `edit-npc` may change besides the numbers: the name the table knows it by."""
 
@@ -88,10 +87,6 @@ class RevealNpc(Frozen):
     kind: Literal["reveal-npc"] = "reveal-npc"
     npc: NpcId = Field(min_length=1, max_length=64)
     revealed: bool
-
-
-ROSTER_KINDS = ("new-npc", "npc-from-book", "edit-npc", "remove-npc", "reveal-npc")
-"""The intents every RPG's table takes for its NPCs (the page's NPC panel shows them)."""
 
 
 class Kept(Frozen, Generic[StatsT]):
