@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -135,8 +135,14 @@ class Cause(Frozen):
 
     member: Member
     intent: dict[str, Any]
+    """The intent as applied: what was asked, or what a decision settled it into."""
+    asked: dict[str, Any] | None = None
+    """The intent as asked, when a decision (`Session.decide`) settled it into another."""
     draws: tuple[Draw, ...] = ()
     visibility: Visibility = Visibility.PUBLIC
+    refused: str | None = None
+    """Why the rules refused the intent after these dice were drawn (a refusal on the
+    record: folding skips it, re-resolving must fail the same way)."""
 
     def seen_by(self, member: Member) -> bool:
         if member.is_gm or self.visibility == Visibility.PUBLIC:
@@ -272,6 +278,86 @@ def in_mode(event: Event, mode: RollMode, roller: str) -> Event:
     return event.model_copy(update={"visibility": visibility, "hint": hint})
 
 
+def refusal_event(
+    asked: BaseModel, member: Member, draws: Sequence[Draw], problem: TabletopError
+) -> Event:
+    """An intent the rules refused after drawing dice, told as its roll mode shows a roll
+    (a blind roll's refusal looks, to all but the GM, like a blind roll made), and as the
+    asker's and the GM's alone for any other intent."""
+    who = member.name or member.id
+    error = str(problem)
+    if isinstance(asked, RollDice):
+        visibility, hint = roll_visibility(asked.mode, who)
+        kind, text = "roll", f"{who}'s roll of {asked.notation} was refused: {error}"
+    else:
+        visibility, hint = Visibility.ACTOR, ""
+        kind, text = "refused", f"{who}'s {asked.kind} was refused: {error}"
+    event = Event(
+        type=kind,
+        text=text,
+        data={"refused": error, "kind": asked.kind},
+        visibility=visibility,
+        hint=hint,
+        actor=member.id,
+    )
+    cause = Cause(
+        member=member,
+        intent=asked.model_dump(mode="json"),
+        draws=tuple(draws),
+        visibility=_seen_by_all([event], member),
+        refused=error,
+    )
+    return event.model_copy(update={"cause": cause})
+
+
+class Decision(NamedTuple):
+    """What `Session.decide` settled an intent into, and the dice it drew doing so."""
+
+    intent: Any
+    draws: tuple[Draw, ...]
+
+
+class _Decided:
+    """The dice a decided intent is applied with: the decision's own draws again, then the
+    live dice (which have already given those draws)."""
+
+    __slots__ = ("_live", "_replay")
+
+    def __init__(self, draws: tuple[Draw, ...], live: DiceSource) -> None:
+        self._replay = ReplayDice(draws) if draws else None
+        self._live = live
+
+    def roll(self, sides: int) -> int:
+        if self._replay is not None:
+            face = self._replay.roll(sides)
+            if self._replay.used_up:
+                self._replay = None
+            return face
+        return self._live.roll(sides)
+
+    def check_used_up(self) -> None:
+        """Applying a decided intent must draw its decision's dice again, first."""
+        if self._replay is not None:
+            raise DataError("the decided intent did not draw its decision's dice again")
+
+
+def _draw_again(draws: tuple[Draw, ...], dice: DiceSource) -> None:
+    """Draw a decision's dice from `dice` again, refusing a decision made with other dice."""
+    for draw in draws:
+        if dice.roll(draw.sides) != draw.face:
+            raise DataError("that decision was made with other dice than this resolution's")
+
+
+class DrawnRefusal(TabletopError):
+    """The rules refused an intent after dice were drawn for it: those dice are spent, so
+    the refusal (`event`) goes on the record like any resolution."""
+
+    def __init__(self, problem: TabletopError, event: Event) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+        self.event = event
+
+
 def roll_event(intent: RollDice, roller: str, dice: DiceSource) -> Event:
     """Roll the expression and tell it with every die, as `mode` shows it."""
     rolled = roll(intent.notation, dice)
@@ -302,6 +388,12 @@ class Session(Generic[StateT]):
     """The system's own intent models, each with a literal `kind` (`roll` is added)."""
     error: ClassVar[type[TabletopError]] = RulesError
     """The system's error for an intent its rules refuse."""
+    thinks: ClassVar[frozenset[str]] = frozenset()
+    """Intent kinds whose `decide` takes long (a bot's search): a server decides them in a
+    worker of their own and hands the decision to `resolve`."""
+    version: ClassVar[int] = 1
+    """The rules' version: what a log records so that `verify` re-tells its events with the
+    same rules and wording; raised whenever an event of the same cause would differ."""
 
     def __init__(self) -> None:
         self._intents: TypeAdapter[Any] = TypeAdapter(_union((RollDice, *self.intents)))
@@ -329,29 +421,79 @@ class Session(Generic[StateT]):
         return [rolls, *self.offers(state, member)]
 
     def resolve(
-        self, state: StateT, intent: BaseModel | Mapping[str, Any], member: Member, dice: DiceSource
+        self,
+        state: StateT,
+        intent: BaseModel | Mapping[str, Any],
+        member: Member,
+        dice: DiceSource,
+        decision: Decision | None = None,
     ) -> list[Event]:
         """The events of `member` asking for `intent` now, or an error naming why it is
-        refused. Nothing changes either way: `fold` the events to change the state."""
+        refused. Nothing changes either way: `fold` the events to change the state. A
+        refusal after dice were drawn is a `DrawnRefusal` holding its event for the record.
+        `decision` is `decide`'s answer made elsewhere (a worker) with these same dice."""
         asked = self.parse_intent(intent)
         as_json = asked.model_dump(mode="json")
         self._check_offered(state, as_json, member)
         recorder = RecordingDice(dice)
-        _, events = self._apply(state, asked, member, recorder)
+        try:
+            if decision is None:
+                decision = self.think(state, asked, member, recorder)
+            else:
+                _draw_again(decision.draws, recorder)
+            decided, replayed = decision.intent, _Decided(decision.draws, recorder)
+            _, events = self._apply(state, decided, member, replayed)
+            replayed.check_used_up()
+        except TabletopError as problem:
+            if not recorder.draws or isinstance(problem, DrawnRefusal):
+                raise
+            refusal = refusal_event(asked, member, recorder.draws, problem)
+            raise DrawnRefusal(problem, refusal) from problem
         if not events:  # the intent still happened, and its cause must be on the record
             events = [note(asked.kind, f"{member.name or member.id}: {asked.kind}, no change")]
         told = [e.model_copy(update={"actor": member.id}) for e in events]
+        applied = decided.model_dump(mode="json")
         cause = Cause(
             member=member,
-            intent=as_json,
+            intent=applied,
+            asked=None if applied == as_json else as_json,
             draws=tuple(recorder.draws),
             visibility=_seen_by_all(told, member),
         )
         return [told[0].model_copy(update={"cause": cause}), *told[1:]]
 
+    def think(
+        self, state: StateT, intent: BaseModel | Mapping[str, Any], member: Member, dice: DiceSource
+    ) -> Decision:
+        """`decide` on `intent` with `dice`, and the dice it drew: what a worker sends back
+        for `resolve` to apply."""
+        recorder = RecordingDice(dice)
+        decided = self.decide(state, self.parse_intent(intent), member, recorder)
+        return Decision(decided, tuple(recorder.draws))
+
+    def resolve_again(self, state: StateT, cause: Cause) -> list[Event]:
+        """What `cause` gives when asked again, now, with the dice it drew: the events to
+        compare with those recorded (a refusal's event when the rules refuse it again)."""
+        replay = ReplayDice(cause.draws)
+        try:
+            events = self.resolve(state, cause.asked or cause.intent, cause.member, replay)
+        except DrawnRefusal as refused:
+            events = [refused.event]
+        replay.check_used_up()
+        return events
+
+    def decide(self, state: StateT, intent: Any, member: Member, dice: DiceSource) -> Any:
+        """The intent `intent` settles into before the rules apply it: itself, unless it
+        asks for thinking (a bot's seat choosing its action). The log records the decided
+        intent, so folding applies it and only re-resolving (`verify`) thinks again; the
+        decided intent's `apply` draws again, first, every die its decision drew (a bot's
+        seed), so that folding, which asks no bot, reads the same draws in the same order."""
+        return intent
+
     def fold(self, state: StateT, event: Event) -> StateT:
-        """The state after `event`: its cause applied again with the dice it drew."""
-        if event.cause is None:
+        """The state after `event`: its cause applied again with the dice it drew (a refusal
+        on the record changes nothing)."""
+        if event.cause is None or event.cause.refused is not None:
             return state
         replay = ReplayDice(event.cause.draws)
         intent = self.parse_intent(event.cause.intent)
