@@ -95,7 +95,26 @@ def test_an_export_verifies_and_a_tampered_one_exits_1_naming_the_line(room, cap
     out.write_text("\n".join(lines) + "\n")
     failed = run(capsys, "room", "verify", str(out), "--json")
     assert failed.code == 1 and json.loads(failed.out)["line"] == 5
-    assert "line 5: its content does not match its hash" in failed.err
+    assert "line 5: what it shows does not match its hash" in failed.err
+
+
+def test_verify_mine_checks_that_your_entries_carry_the_nonces_you_sent(room, capsys, tmp_path):
+    """The terminal writes down each nonce it sends (issue 21: a server could otherwise roll
+    a player's intent at a nonce of its own choosing and no one would know)."""
+    from tabletop.rooms.nonces import default_book
+
+    run(capsys, "room", "roll", room["ada"], "1d20", "--mode", "blind")
+    run(capsys, "room", "roll", room["ada"], "2d6")
+    run(capsys, "room", "end-session", room["gm"])
+    out = tmp_path / "ada.jsonl"
+    assert run(capsys, "room", "export", room["ada"], "--out", str(out)).code == 0
+    book = default_book(room["room"])
+    checked = run(capsys, "room", "verify", str(out), "--mine", str(book))
+    assert checked.code == 0 and "2 of yours carry your nonces" in checked.out
+    forged = book.read_text().replace('"nonce": "', '"nonce": "x', 1)
+    (tmp_path / "other.jsonl").write_text(forged)
+    refused = run(capsys, "room", "verify", str(out), "--mine", str(tmp_path / "other.jsonl"))
+    assert refused.code == 1 and "a nonce you did not send" in refused.err
 
 
 def test_a_kicked_players_link_is_refused_with_exit_2(room, capsys):

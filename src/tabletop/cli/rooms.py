@@ -20,6 +20,7 @@ from tabletop.cli.options import Json, RuleOptions, read_rule_options
 from tabletop.cli.output import as_text, console, errors, print_json
 from tabletop.errors import DataError
 from tabletop.rooms import AuditError, RoomError, verify
+from tabletop.rooms.nonces import default_book, read_book
 from tabletop.session import RollMode
 from tabletop.systems.registry import system
 
@@ -307,12 +308,23 @@ def import_command(
 @app.command("verify")
 def verify_command(
     file: Annotated[Path, typer.Argument(help="An export (`room export`).")],
+    mine: Annotated[
+        Path | None,
+        typer.Option(
+            "--mine",
+            help="Your nonce book (kept under ~/.local/share/tabletop/nonces/ for each room): "
+            "every entry you asked for must carry a nonce you sent.",
+        ),
+    ] = None,
     json_: Json = False,
 ) -> None:
-    """Check an export offline: the hash chain, every die against the revealed seed, and
-    (for a full export) the rules. Exit 1 naming the first line that fails."""
+    """Check an export offline: every line's hash, the chain, every die against the
+    revealed seed, and the rules (all of them for the GM's export, your rolls for yours).
+    Exit 1 naming the first line that fails."""
+    lines = _read(file)
+    sent = None if mine is None else read_book(mine, _export_room(lines))
     try:
-        audit = verify(_read(file))
+        audit = verify(lines, mine=sent)
     except AuditError as failed:
         if json_:
             print_json({"ok": False, "line": failed.line, "error": failed.problem})
@@ -328,10 +340,21 @@ def verify_command(
                 "sessions": audit.sessions,
                 "head": audit.head,
                 "rules": audit.ruled,
+                "recomputed": audit.recomputed,
+                "mine": audit.mine,
             }
         )
     else:
         say_line(audit.summary())
+
+
+def _export_room(lines: list[str]) -> str | None:
+    """The room an export's trailer names, if it has a readable one."""
+    try:
+        trailer = json.loads(lines[-1])["export"]
+        return str(trailer["room"])
+    except (IndexError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _read(file: Path) -> list[str]:
@@ -355,8 +378,11 @@ def _options(name: str, pairs: list[str] | None) -> dict[str, Any]:
 
 
 def _client(link: str) -> RoomClient:
-    """A client for one link; httpx and websockets load only when a room verb runs, so the
-    rest of the command line starts without them."""
+    """A client for one link, writing down the nonces it sends (`verify --mine`); httpx
+    and websockets load only when a room verb runs, so the rest of the command line starts
+    without them."""
     from tabletop.rooms.client import RoomClient
+    from tabletop.rooms.tokens import Link
 
-    return RoomClient(link)
+    parsed = Link.parse(link)
+    return RoomClient(parsed, nonces=default_book(parsed.room))

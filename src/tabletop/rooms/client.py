@@ -15,6 +15,7 @@ import secrets
 import ssl
 import time
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,6 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketExcepti
 from websockets.sync.client import connect
 
 from tabletop.rooms.errors import BadLink, NotAllowed, RoomError, TooMuch, UnknownRoom
+from tabletop.rooms.nonces import keep
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.tokens import Link
 
@@ -63,8 +65,10 @@ def is_entry(frame: Mapping[str, Any]) -> bool:
 class RoomClient:
     """One member's (or invite's) link to one room."""
 
-    def __init__(self, link: str | Link, timeout: float = 10.0) -> None:
+    def __init__(self, link: str | Link, timeout: float = 10.0, nonces: Path | None = None) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
+        self.nonces = nonces
+        """Where each intent's id and nonce are written down before it is sent, if kept."""
         self._http = httpx.Client(
             base_url=self.link.server,
             timeout=timeout,
@@ -127,6 +131,8 @@ class RoomClient:
     ) -> dict[str, Any]:
         """Ask for any intent of the room's system; the ack with this member's view."""
         body = {"id": id or new_id(), "intent": dict(intent), "nonce": nonce or new_id()}
+        if self.nonces is not None:
+            keep(self.nonces, self.link.room, body["id"], body["nonce"])
         return self._call("POST", "/intents", json=body).json()
 
     def roll(self, notation: str, mode: str = "public", label: str = "") -> dict[str, Any]:

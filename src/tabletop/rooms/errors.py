@@ -57,6 +57,16 @@ class SystemUnavailable(RoomError):
     status = 400
 
 
+class RefusedOnRecord(RoomError):
+    """The rules refused an intent after its dice were drawn: the refusal is on the record
+    at `seq` (those dice are spent), and this is the answer to the request and its retries."""
+
+    def __init__(self, problem: str, seq: int) -> None:
+        self.problem = problem
+        self.seq = seq
+        super().__init__(f"{problem} (its dice are spent: the refusal is entry {seq})")
+
+
 class AuditError(RoomError):
     """An export that does not verify, naming its first failing line (1-based)."""
 

@@ -22,7 +22,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 
 from tabletop.errors import PermissionDenied, TabletopError
-from tabletop.rooms.errors import BadLink, RoomError, TooMuch
+from tabletop.rooms.errors import BadLink, RefusedOnRecord, RoomError, TooMuch
 from tabletop.rooms.hall import Appended, Hall
 from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
 from tabletop.rooms.log import Entry
@@ -357,7 +357,10 @@ def problem(error: TabletopError) -> JSONResponse:
         status = 403
     else:
         status = 400
-    return JSONResponse({"error": str(error)[:500]}, status_code=status)
+    body: dict[str, Any] = {"error": str(error)[:500]}
+    if isinstance(error, RefusedOnRecord):
+        body["seq"] = error.seq
+    return JSONResponse(body, status_code=status)
 
 
 async def serve_socket(server: Server, websocket: WebSocket, room: str) -> None:
@@ -408,7 +411,10 @@ def _handle(server: Server, room: str, member: str, text: str, bucket: Bucket) -
     except ValidationError as error:
         return json.dumps({"type": "error", "id": None, "error": first_problem(error)})
     except TabletopError as error:
-        return json.dumps({"type": "error", "id": getattr(asked, "id", None), "error": str(error)})
+        frame = {"type": "error", "id": getattr(asked, "id", None), "error": str(error)}
+        if isinstance(error, RefusedOnRecord):
+            frame["seq"] = error.seq
+        return json.dumps(frame)
 
 
 def _bounded(text: str) -> str:

@@ -54,6 +54,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE UNIQUE INDEX entries_client ON entries (room, actor, client);
     """,
+    """
+    ALTER TABLE entries ADD COLUMN nonce TEXT;
+    CREATE UNIQUE INDEX entries_nonce ON entries (room, actor, nonce);
+    """,
 )
 """Each step of the schema, in order; a store at version n runs steps n+1… at startup."""
 
@@ -199,12 +203,13 @@ class Store:
 
     # entries ------------------------------------------------------------------------------
 
-    def append(self, room: str, rows: list[tuple[int, str | None, str | None, str]]) -> None:
-        """Add entries `(seq, actor, client, body)`; inside `locked(room)`."""
-        for seq, actor, client, body in rows:
+    def append(self, room: str, rows: list[tuple[Any, ...]]) -> None:
+        """Add entries `(seq, actor, client, nonce, body)`; inside `locked(room)`."""
+        for row in rows:
             self._execute(
-                "INSERT INTO entries (room, seq, actor, client, body) VALUES (?, ?, ?, ?, ?)",
-                (room, seq, actor, client, body),
+                "INSERT INTO entries (room, seq, actor, client, nonce, body) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (room, *row),
             )
 
     def entries(self, room: str, after: int = 0, upto: int | None = None) -> list[str]:
@@ -216,6 +221,14 @@ class Store:
             sql = "SELECT body FROM entries WHERE room = ? AND seq > ? AND seq <= ? ORDER BY seq"
             rows = self._execute(sql, (room, after, upto)).fetchall()
         return [row[0] for row in rows]
+
+    def nonce_used(self, room: str, actor: str, nonce: str) -> int | None:
+        """The seq of the resolution whose dice this member's `nonce` already named."""
+        row = self._execute(
+            "SELECT seq FROM entries WHERE room = ? AND actor = ? AND nonce = ?",
+            (room, actor, nonce),
+        ).fetchone()
+        return None if row is None else int(row[0])
 
     def retried(self, room: str, actor: str, client: str) -> int | None:
         """The first seq of what this member's intent `client` appended, if it was."""

@@ -11,9 +11,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from tabletop.errors import DataError, TabletopError
+from tabletop.rooms import roomevents
 from tabletop.rooms.errors import SystemUnavailable
-from tabletop.rooms.log import GENESIS, Entry
-from tabletop.session import Event, Member, Role, Session
+from tabletop.rooms.log import FORMAT, GENESIS, Entry
+from tabletop.session import TABLE, Event, Member, Role, Session
 from tabletop.systems.registry import system
 
 
@@ -34,6 +35,7 @@ def load_session(name: str) -> Session[Any]:
 class Table:
     """Everything the log says about a room now."""
 
+    room: str
     system: str
     session: Session[Any]
     options: dict[str, Any]
@@ -46,22 +48,59 @@ class Table:
     """First seq → last seq of every appended resolution (for acknowledging retries)."""
     dice_session: int = 0
     commitment: str = ""
+    committing: bool = True
+    """Whether the next room event may commit to a new dice seed (after the room opens, a
+    session ends or the room is imported)."""
+    latest_nonce: str = ""
+    """The latest nonce a member's resolution used: the table's own moves mix it in."""
     head: int = 0
     head_hash: str = GENESIS
 
     @classmethod
     def start(cls, created: Event) -> Table:
-        """The table a `room.created` event opens."""
-        name = created.data["system"]
+        """The table a `room.created` event opens, refusing a log of another format or of
+        rules this installation does not have."""
+        if created.type != "room.created":
+            raise DataError("a room's log opens with room.created")
+        data = created.data
+        if data.get("format") != FORMAT:
+            raise DataError(
+                f"this log is of format {data.get('format', 1)}; this installation reads "
+                f"format {FORMAT} only"
+            )
+        name = str(data["system"])
         session = load_session(name)
-        options = dict(created.data.get("options") or {})
-        return cls(name, session, options, session.new(options))
+        if data.get("rules") != session.version:
+            raise DataError(
+                f"this log was written under version {data.get('rules')} of {name}'s rules; "
+                f"this installation has version {session.version}"
+            )
+        options = dict(data.get("options") or {})
+        expected = roomevents.created(
+            str(data["room"]), name, str(data["name"]), options, session.version
+        )
+        if created.model_copy(update={"cause": None}) != expected:
+            raise DataError("room.created does not hold what a new room's first entry holds")
+        return cls(str(data["room"]), name, session, options, session.new(options))
 
     def member(self, member_id: str) -> Member:
         return self.members[member_id]
 
+    def present(self, member_id: str) -> Member:
+        """A member still in the room (not kicked), or `DataError`."""
+        if member_id not in self.members or member_id in self.kicked:
+            raise DataError(f"no member {member_id[:64]!r} is in the room")
+        return self.members[member_id]
+
+    def gms(self) -> list[Member]:
+        return [m for m in self.members.values() if m.is_gm and m.id not in self.kicked]
+
     def by_name(self, name: str) -> Member | None:
         return next((m for m in self.members.values() if m.name == name), None)
+
+    def check_name_free(self, name: str) -> None:
+        if self.by_name(name) is not None:
+            raise DataError(f"a member is already called {name!r}")
 
     def view(self, room: str, me: Member) -> dict[str, Any]:
         """`me`'s view of the room: who is in it, the dice commitment and the system's state."""
@@ -86,22 +125,38 @@ class Table:
     # folding ------------------------------------------------------------------------------
 
     def apply(self, entries: list[Entry]) -> None:
-        """Fold one appended group: a resolution of an intent, or one room event."""
+        """Fold one appended group: a resolution of an intent, or one room event; a room
+        event must be the one the server would have made (`roomevents.rebuilt`)."""
         first, last = entries[0], entries[-1]
         if first.is_room_event:
             for entry in entries:
-                self._room_event(entry.seq, entry.event)
+                if entry.event != roomevents.rebuilt(self, entry.seq, entry.event):
+                    raise DataError(f"{entry.event.type} is not what that request makes")
+                self._room_event(entry.event)
         else:
-            events = [entry.event for entry in entries]
-            for event in events:
-                self.state = self.session.fold(self.state, event)
-            self.played.append((first.seq, last.seq, events))
+            self._resolution(first, [entry.event for entry in entries])
         self.resolutions[first.seq] = last.seq
         self.head, self.head_hash = last.seq, last.hash
 
-    def _room_event(self, seq: int, event: Event) -> None:
+    def _resolution(self, first: Entry, events: list[Event]) -> None:
+        cause = first.event.cause
+        if cause is None:
+            raise DataError("a resolution's first event carries its cause")
+        asker = cause.member
+        if asker != TABLE and asker != self.present(asker.id):
+            raise DataError(f"the cause names {asker.name or asker.id} as they were not then")
+        for event in events:
+            self.state = self.session.fold(self.state, event)
+        self.committing = False
+        if asker != TABLE and first.nonce is not None:
+            self.latest_nonce = first.nonce
+        if cause.refused is None:
+            self.played.append((first.seq, first.seq + len(events) - 1, events))
+
+    def _room_event(self, event: Event) -> None:
         data = event.data
         kind = event.type.removeprefix("room.")
+        self.committing = kind in ("session-ended", "imported")
         if kind == "joined":
             self.members[data["member"]] = Member(
                 id=data["member"], role=Role(data["role"]), name=data["name"]
@@ -115,16 +170,14 @@ class Table:
         elif kind == "dice-committed":
             self.dice_session, self.commitment = data["session"], data["commitment"]
         elif kind == "undo":
-            self._undo(data["undoes"])
+            self._undo()
 
     def _update(self, member_id: str, **changes: Any) -> None:
         self.members[member_id] = self.members[member_id].model_copy(update=changes)
 
-    def _undo(self, undoes: list[int]) -> None:
+    def _undo(self) -> None:
         """Take back the latest resolution in force: the state is refolded without it."""
-        first, _, _ = self.played.pop()
-        if first != undoes[0]:
-            raise DataError(f"undo names entry {undoes[0]}, but the latest in force is {first}")
+        self.played.pop()
         state = self.session.new(self.options)
         for _, _, events in self.played:
             for event in events:
@@ -148,3 +201,13 @@ def groups(entries: list[Entry]) -> list[list[Entry]]:
         else:
             found.append([entry])
     return found
+
+
+def fold(entries: list[Entry]) -> Table:
+    """The table a whole log folds to."""
+    table = Table.start(entries[0].event)
+    table.resolutions[1] = 1
+    table.head, table.head_hash = entries[0].seq, entries[0].hash
+    for group in groups(entries[1:]):
+        table.apply(group)
+    return table
