@@ -225,3 +225,21 @@ def test_the_first_failing_line_is_named(export):
 def test_an_entry_is_stored_as_the_canonical_json_of_its_body(export):
     for line in export[:-1]:
         assert canonical(json.loads(line)) == line
+
+
+def test_the_by_hand_check_in_the_docs_runs_on_a_real_line(export):
+    """docs/rooms.md shows how to check a line with the standard library alone: it must
+    hold for a real roll of a real export."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rooms.md").read_text()
+    code = text[text.index("By hand, for line `n`") :].split("```python\n", 1)[1].split("```")[0]
+    found = bodies(export)
+    roll = next(b for b in found if b.get("event", {}).get("type") == "roll")
+    ended = next(b for b in found if b.get("event", {}).get("type") == "room.session-ended")
+    namespace = {
+        "line": json.dumps(roll, ensure_ascii=False),
+        "revealed_seed": ended["event"]["data"]["seed"],
+        "commitment": ended["event"]["data"]["commitment"],
+    }
+    exec(code, namespace)
