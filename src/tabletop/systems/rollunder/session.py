@@ -130,6 +130,8 @@ from tabletop.systems.rollunder.resolution import (
     Replay,
     Resolution,
 )
+from tabletop.systems.rollunder.sheet_edits import INTENTS as SHEET_INTENTS
+from tabletop.systems.rollunder.sheet_edits import RenameCharacter, SheetEdit, edit, renamed
 from tabletop.systems.rollunder.table import (
     Id,
     Pending,
@@ -214,7 +216,7 @@ class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
     state = RollUnderTable
     error = RollUnderError
-    intents = INTENTS
+    intents = (*INTENTS, *SHEET_INTENTS)
 
     # what each member may ask for ---------------------------------------------------------
 
@@ -259,6 +261,19 @@ class RollUnderSession(Session[RollUnderTable]):
             return self._advanced(state, pending, where, member, dice)
         if isinstance(intent, CharacterIntent):
             return self._join(state, intent, member)
+        if isinstance(intent, RenameCharacter):
+            old = state.sheet(intent.character).name
+            members, told = renamed(state.company.members, old, intent.name)
+            seats = {
+                cid: seat.model_copy(update={"sheet": sheet})
+                for (cid, seat), sheet in zip(state.characters.items(), members, strict=True)
+            }
+            state = state.model_copy(update={"characters": seats})
+            return state, self._told(state, member, (told,))
+        if isinstance(intent, SheetEdit):
+            changed = edit(state.sheet(intent.character), intent, state.options)
+            after = with_sheets(state, (changed.character,))
+            return after, self._told(state, member, changed.events)
         if isinstance(intent, EndActivation):
             return self._end_activation(state, member, dice)
         if isinstance(intent, RecruitFollower | DismissFollower | Bury | ReplaceCharacter):
@@ -526,7 +541,7 @@ class RollUnderSession(Session[RollUnderTable]):
             event = RulesEvent.about(sheet.name, "carrying", text, item=intent.item.name)
             return Changed(sheet.with_changes(load=load), (event,))
         if isinstance(intent, DropItem):
-            load, item = remove(sheet.load, intent.item)
+            load, item = remove(sheet.load, intent.item, intent.where)
             text = f"{sheet.name} puts down {item.name}"
             event = RulesEvent.about(sheet.name, "carrying", text, item=item.name)
             return Changed(sheet.with_changes(load=load), (event,))
