@@ -16,7 +16,7 @@ session the same way. Design notes and a worked example: docs/architecture.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
 
@@ -257,10 +257,28 @@ def _within(part: Mapping[str, Any], whole: Any) -> bool:
     return True
 
 
-def closed_offer(kind: str, text: str, intents: Iterable[BaseModel]) -> Offer | None:
-    """A closed offer of exactly these intents, or None when there are none."""
+def closed_offer(
+    kind: str, text: str, intents: Iterable[BaseModel], entry: str = ""
+) -> Offer | None:
+    """A closed offer of exactly these intents (at a sheet entry, if named), or None when
+    there are none."""
     listed = tuple(i.model_dump(mode="json") for i in intents)
-    return Offer(kind=kind, text=text, intents=listed) if listed else None
+    return Offer(kind=kind, text=text, intents=listed, entry=entry) if listed else None
+
+
+def entry_action(kind: str, text: str, intent: BaseModel, entry: str) -> Offer:
+    """The one intent a sheet entry's button sends (use this item, cast this spell)."""
+    return Offer(kind=kind, text=text, intents=(intent.model_dump(mode="json"),), entry=entry)
+
+
+def accepts(rule: Callable[[], object], refusal: type[Exception]) -> bool:
+    """Whether a rule that rolls no dice runs without `refusal` on the state as it is now:
+    how a closed offer lists only what the rules will take."""
+    try:
+        rule()
+    except refusal:
+        return False
+    return True
 
 
 # the rolls every table can make ----------------------------------------------------------

@@ -20,8 +20,9 @@ from tabletop.session import (
     RenameCharacter,
     RollMode,
     WriteNotes,
+    accepts,
     clean_name,
-    closed_offer,
+    entry_action,
     entry_offer,
     naming_offers,
 )
@@ -227,9 +228,9 @@ def sheet_offers(cid: Id, sheet: Character, up: bool, gm: bool) -> list[Offer]:
                     )
                 )
             if sheet.unspent_sp >= step_cost(value) and value < MAX_SCORE:
-                raised = [RaiseScore(character=cid, score=score)]
+                raised = RaiseScore(character=cid, score=score)
                 text = f"raise ({step_cost(value)} SP)"
-                found.append(_at(closed_offer("raise-score", text, raised), entry))
+                found.append(entry_action("raise-score", text, raised, entry))
     found.append(
         entry_offer(
             "buy-skill",
@@ -280,9 +281,8 @@ def _carrying_offers(cid: Id, sheet: Character) -> list[Offer]:
             )
         )
     elif _fits(sheet, carried.model_copy(update={"bag": None, "in_bag": ()})):
-        found.append(
-            _at(closed_offer("drop-bag", "take it off", [DropBag(character=cid)]), "carried.bag")
-        )
+        off = DropBag(character=cid)
+        found.append(entry_action("drop-bag", "take it off", off, "carried.bag"))
     for in_bag, items in ((False, carried.personal), (True, carried.in_bag)):
         for index, item in enumerate(items):
             entry = f"carried.{'in_bag' if in_bag else 'personal'}.{index}"
@@ -291,24 +291,20 @@ def _carrying_offers(cid: Id, sheet: Character) -> list[Offer]:
             space = "in_bag" if in_bag else "personal"
             dropped = carried.model_copy(update={space: tuple(rest)})
             if _fits(sheet, dropped):
-                drop = [DropItem(character=cid, index=index, in_bag=in_bag)]
-                found.append(_at(closed_offer("drop-item", "drop", drop), entry))
+                drop = DropItem(character=cid, index=index, in_bag=in_bag)
+                found.append(entry_action("drop-item", "drop", drop, entry))
             other = "personal" if in_bag else "in_bag"
             moved = dropped.model_copy(update={other: (*getattr(dropped, other), item)})
             if carried.bag is not None and _fits(sheet, moved):
                 text = "out of the bag" if in_bag else "into the bag"
-                move = [MoveItem(character=cid, index=index, in_bag=in_bag)]
-                found.append(_at(closed_offer("move-item", text, move), entry))
+                move = MoveItem(character=cid, index=index, in_bag=in_bag)
+                found.append(entry_action("move-item", text, move, entry))
     return found
 
 
 def _fits(sheet: Character, carried: Carried) -> bool:
     """Whether the sheet could carry `carried` (no space past its maximum)."""
-    try:
-        weighed(sheet, carried, "")
-    except Ap2d6Error:
-        return False
-    return True
+    return accepts(lambda: weighed(sheet, carried, ""), Ap2d6Error)
 
 
 def _named(item: Item) -> str:
@@ -318,9 +314,3 @@ def _named(item: Item) -> str:
 
 def _told(kind: str, text: str) -> Event:
     return Event(kind=kind, summary=text)
-
-
-def _at(made: Offer | None, entry: str) -> Offer:
-    """A closed offer placed at a sheet entry."""
-    assert made is not None
-    return made.model_copy(update={"entry": entry})

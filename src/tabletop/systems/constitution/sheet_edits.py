@@ -8,7 +8,6 @@ Abilities, HP, fatigue, XP and level move only through their rules; nothing here
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal
 
 from pydantic import Field
@@ -22,8 +21,9 @@ from tabletop.session import (
     RenameCharacter,
     RollMode,
     WriteNotes,
+    accepts,
     clean_name,
-    closed_offer,
+    entry_action,
     entry_offer,
     naming_offers,
 )
@@ -271,9 +271,9 @@ def _gear_offers(cid: Id, sheet: Character) -> list[Offer]:
     for index, line in enumerate(sheet.gear):
         entry = f"gear.{index}"
         rest = sheet.gear[:index] + sheet.gear[index + 1 :]
-        if _works(lambda r=rest: sheet.evolve(gear=r)):
-            dropped = [DropGear(character=cid, index=index)]
-            found.append(_at(closed_offer("drop-gear", "drop", dropped), entry))
+        if accepts(lambda r=rest: sheet.evolve(gear=r), ConstitutionDataError):
+            dropped = DropGear(character=cid, index=index)
+            found.append(entry_action("drop-gear", "drop", dropped, entry))
         found.append(
             entry_offer(
                 "move-gear",
@@ -291,12 +291,12 @@ def _spell_offers(cid: Id, sheet: Character) -> list[Offer]:
     for spell in sheet.spells:
         entry = f"spells.{spell}"
         if spell in sheet.prepared:
-            quick = [CastSpell(character=cid, spell=spell)]
-            found.append(_at(closed_offer("cast-spell", "cast (prepared)", quick), entry))
+            quick = CastSpell(character=cid, spell=spell)
+            found.append(entry_action("cast-spell", "cast (prepared)", quick, entry))
         if sheet.has_spell_book:
-            ritual = [CastSpell(character=cid, spell=spell, ritual=True)]
-            found.append(_at(closed_offer("cast-spell", "cast as a ritual", ritual), entry))
-    if sheet.spells and _works(lambda: prepare_spells(sheet, ())):
+            ritual = CastSpell(character=cid, spell=spell, ritual=True)
+            found.append(entry_action("cast-spell", "cast as a ritual", ritual, entry))
+    if sheet.spells and accepts(lambda: prepare_spells(sheet, ()), ConstitutionError):
         found.append(
             entry_offer(
                 "prepare-spells",
@@ -315,18 +315,3 @@ def _told(kind: str, text: str) -> Event:
 
 def _count(line: Gear) -> str:
     return f"{line.count} × {line.name}" if line.count > 1 else line.name
-
-
-def _at(made: Offer | None, entry: str) -> Offer:
-    """A closed offer placed at a sheet entry."""
-    assert made is not None
-    return made.model_copy(update={"entry": entry})
-
-
-def _works(rule: Callable[[], object]) -> bool:
-    """Whether a rule that rolls no dice accepts the sheet as it is now."""
-    try:
-        rule()
-    except (ConstitutionError, ConstitutionDataError):
-        return False
-    return True

@@ -8,7 +8,6 @@ only through their rules (DW-X25).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal
 
 from pydantic import Field
@@ -21,8 +20,9 @@ from tabletop.session import (
     Offer,
     RenameCharacter,
     WriteNotes,
+    accepts,
     clean_name,
-    closed_offer,
+    entry_action,
     entry_offer,
     naming_offers,
 )
@@ -235,22 +235,13 @@ def _trappings(cid: Id, sheet: Character) -> list[Offer]:
     ]
     for index, (place, label) in enumerate(zip(inventory.places, labels, strict=True)):
         if not place.kind.body and not place.items:
-            made = closed_offer(
-                "drop-container",
-                f"leave the {label} behind",
-                [DropContainer(character=cid, place=label)],
-            )
-            found.append(_at(made, f"inventory.places.{index}"))
+            left = DropContainer(character=cid, place=label)
+            text = f"leave the {label} behind"
+            found.append(entry_action("drop-container", text, left, f"inventory.places.{index}"))
     for where, index, item in carried(inventory):
         entry = _item_entry(labels, where, index)
-        found.append(
-            _at(
-                closed_offer(
-                    "drop-item", "drop", [DropItem(character=cid, place=where, index=index)]
-                ),
-                entry,
-            )
-        )
+        dropped = DropItem(character=cid, place=where, index=index)
+        found.append(entry_action("drop-item", "drop", dropped, entry))
         rooms = rooms_for(inventory, item, where)
         if where != LOOSE and rooms:
             found.append(
@@ -264,14 +255,8 @@ def _trappings(cid: Id, sheet: Character) -> list[Offer]:
             )
         if item.usage is not None or any(tag in _CONSUMED for tag in item.tags):
             text = f"use (Ud{item.usage})" if item.usage else "use up"
-            found.append(
-                _at(
-                    closed_offer(
-                        "use-item", text, [UseItem(character=cid, place=where, index=index)]
-                    ),
-                    entry,
-                )
-            )
+            used = UseItem(character=cid, place=where, index=index)
+            found.append(entry_action("use-item", text, used, entry))
     return found
 
 
@@ -285,13 +270,14 @@ def _item_entry(labels: list[str], where: str, index: int) -> str:
 def _magic(cid: Id, sheet: Character) -> list[Offer]:
     magic = sheet.magic
     found: list[Offer] = []
-    able = _would(lambda: require_able(sheet))
+    able = accepts(lambda: require_able(sheet), DeadWeightError)
     for index, spell in enumerate(magic.spells_known):
         entry = f"magic.spells_known.{index}"
         if able and sheet.has(Trait.MAGIC_USER) and spell in magic.spells_memorised:
-            cast = closed_offer("cast-spell", "cast", [CastSpell(character=cid, spell=spell)])
-            found.append(_at(cast, entry))
-        if spell in magic.spells_forgotten and _would(lambda s=spell: study(sheet, s)):
+            cast = CastSpell(character=cid, spell=spell)
+            found.append(entry_action("cast-spell", "cast", cast, entry))
+        studies = accepts(lambda s=spell: study(sheet, s), DeadWeightError)
+        if spell in magic.spells_forgotten and studies:
             asked = {"kind": "study", "character": cid, "spell": spell}
             found.append(Offer(kind="study", text="study it back", intents=(asked,), entry=entry))
     if not (able and sheet.has(Trait.DIVINE_MANDATE) and sheet.has_holy_symbol):
@@ -305,23 +291,6 @@ def _magic(cid: Id, sheet: Character) -> list[Offer]:
         if exhausted and magic.desperate_plea_used:
             continue
         text = "desperate plea" if exhausted else "pray"
-        made = closed_offer(
-            "pray", text, [Pray(character=cid, prayer=prayer, desperate_plea=exhausted)]
-        )
-        found.append(_at(made, f"magic.prayers_known.{index}"))
+        prays = Pray(character=cid, prayer=prayer, desperate_plea=exhausted)
+        found.append(entry_action("pray", text, prays, f"magic.prayers_known.{index}"))
     return found
-
-
-def _at(made: Offer | None, entry: str) -> Offer:
-    """A closed offer placed at a sheet entry."""
-    assert made is not None
-    return made.model_copy(update={"entry": entry})
-
-
-def _would(rule: Callable[[], object]) -> bool:
-    """Whether a rule that rolls no dice accepts the sheet as it is now."""
-    try:
-        rule()
-    except DeadWeightError:
-        return False
-    return True

@@ -22,8 +22,9 @@ from tabletop.session import (
     RenameCharacter,
     RollMode,
     WriteNotes,
+    accepts,
     clean_name,
-    closed_offer,
+    entry_action,
     entry_offer,
     naming_offers,
 )
@@ -163,10 +164,10 @@ def sheet_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
     for index, spell in enumerate(sheet.spells):
         entry = f"spells.{index}"
         if _works(lambda s=spell: cast_sacred_spell(sheet, s)):
-            cast = [CastSpell(character=cid, spell=spell)]
-            found.append(_at(closed_offer("cast-spell", "cast (1 omen)", cast), entry))
-        gone = [ForgetSpell(character=cid, spell=spell)]
-        found.append(_at(closed_offer("forget-spell", "strike", gone), entry))
+            cast = CastSpell(character=cid, spell=spell)
+            found.append(entry_action("cast-spell", "cast (1 omen)", cast, entry))
+        gone = ForgetSpell(character=cid, spell=spell)
+        found.append(entry_action("forget-spell", "strike", gone, entry))
     return found + _load_offers(cid, sheet, options)
 
 
@@ -188,11 +189,11 @@ def _load_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
     for where in PLACES:
         for index, item in enumerate(getattr(load, where)):
             entry = f"load.{where}.{index}"
-            down = [DropItem(character=cid, item=item.name, where=where)]
-            found.append(_at(closed_offer("drop-item", "put down", down), entry))
+            down = DropItem(character=cid, item=item.name, where=where)
+            found.append(entry_action("drop-item", "put down", down, entry))
             if where == "held" and _works(lambda i=item: check_use(load, i.name, options)):
-                used = [UseItem(character=cid, item=item.name)]
-                found.append(_at(closed_offer("use-item", "use", used), entry))
+                used = UseItem(character=cid, item=item.name)
+                found.append(entry_action("use-item", "use", used, entry))
             rest, _ = remove(load, item.name, where)
             others = tuple(
                 p
@@ -241,16 +242,6 @@ def _spells(sheet: Character, intent: LearnSpell | ForgetSpell) -> Changed:
     return Changed(added, (Event.about(sheet.name, "spells", text),))
 
 
-def _at(made: Offer | None, entry: str) -> Offer:
-    """A closed offer placed at a sheet entry."""
-    assert made is not None
-    return made.model_copy(update={"entry": entry})
-
-
 def _works(rule: Callable[[], object]) -> bool:
     """Whether a rule that rolls no dice accepts the sheet as it is now."""
-    try:
-        rule()
-    except RollUnderError:
-        return False
-    return True
+    return accepts(rule, RollUnderError)
