@@ -60,6 +60,7 @@ from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.ap2d6.sheet_edits import (
     RenameCharacter,
     SheetEdit,
+    derived,
     edit,
     sheet_offers,
     weighed,
@@ -692,7 +693,12 @@ class Ap2d6Session(Session[Ap2d6Table]):
             "system": self.name,
             "options": state.options.model_dump(mode="json"),
             "characters": [
-                {"id": cid, "owner": seat.owner, "sheet": sheet_view(cid, seat.sheet)}
+                {
+                    "id": cid,
+                    "owner": seat.owner,
+                    "sheet": sheet_view(cid, seat.sheet),
+                    "derived": derived(seat.sheet),
+                }
                 for cid, seat in state.characters.items()
             ],
             "fight": fight,

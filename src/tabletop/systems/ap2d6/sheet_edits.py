@@ -9,7 +9,7 @@ points (the rules leave how many to the table, RU-S02).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -206,6 +206,26 @@ def _raise(sheet: Character, asked: str) -> tuple[Character, list[Event]]:
     return Character.model_validate(changed.model_dump()), [
         _told("score raised", f"{sheet.name}: {score} {now} → {now + 1} for {cost} SP")
     ]
+
+
+def derived(sheet: Character) -> dict[str, Any]:
+    """What the sheet's numbers add up to, for a page to show beside them: Max HP, To-Hit,
+    recovery dice, spaces a move covers, and each storage space's encs (RU-M04, M05, M33,
+    M49..M52)."""
+    carried = sheet.carried
+    bags = [(carried.bag, list(carried.in_bag))] if carried.bag is not None else []
+    try:
+        load = carry(sheet.score("STR"), carried.personal, bags)
+        spaces = [space.model_dump(mode="json") for space in load.spaces]
+    except Ap2d6Error as problem:  # STR fell below what the load needs
+        spaces = [{"name": "load", "problem": str(problem)}]
+    return {
+        "max_hp": sheet.max_hp,
+        "to_hit": sheet.to_hit,
+        "max_recovery_dice": sheet.max_recovery_dice,
+        "move": sheet.move_spaces(),
+        "spaces": spaces,
+    }
 
 
 def sheet_offers(cid: Id, sheet: Character, up: bool, gm: bool) -> list[Offer]:

@@ -79,7 +79,14 @@ from tabletop.systems.dead_weight.opposed import OpposedTest, start_opposed
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.rest import Snore, interlude, rest_at_camp
 from tabletop.systems.dead_weight.sheet_edits import INTENTS as SHEET_INTENTS
-from tabletop.systems.dead_weight.sheet_edits import CastSpell, Pray, SheetEdit, edit, sheet_offers
+from tabletop.systems.dead_weight.sheet_edits import (
+    CastSpell,
+    Pray,
+    SheetEdit,
+    derived,
+    edit,
+    sheet_offers,
+)
 from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import (
@@ -899,7 +906,12 @@ class DeadWeightSession(Session[DeadWeightTable]):
             "system": self.name,
             "options": state.options.model_dump(mode="json"),
             "characters": [
-                {"id": cid, "owner": seat.owner, "sheet": seat.sheet.model_dump(mode="json")}
+                {
+                    "id": cid,
+                    "owner": seat.owner,
+                    "sheet": seat.sheet.model_dump(mode="json"),
+                    "derived": derived(seat.sheet),
+                }
                 for cid, seat in state.characters.items()
             ],
             "making": [

@@ -8,7 +8,7 @@ only through their rules (DW-X25).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -49,7 +49,7 @@ from tabletop.systems.dead_weight.gear import (
     stow,
     use,
 )
-from tabletop.systems.dead_weight.inventory import PlaceKind
+from tabletop.systems.dead_weight.inventory import PlaceKind, carrying_capacity
 from tabletop.systems.dead_weight.magic import study
 
 Id = str
@@ -179,6 +179,24 @@ def edit(
     if isinstance(intent, DropContainer):
         return drop_container(character, intent.place)
     return count_coins(character, intent.silver, intent.gold, intent.reason)
+
+
+def derived(sheet: Character) -> dict[str, Any]:
+    """What the sheet's numbers add up to, for a page to show beside them: each attribute's
+    available dice, each place's slots, the load against the carrying limit, warnings."""
+    inventory = sheet.inventory
+    labels = place_labels(inventory)
+    return {
+        "available": {a.value: sheet.attribute(a).available for a in Attribute},
+        "places": [
+            {"label": label, "used": place.used, "capacity": place.kind.capacity}
+            for label, place in zip(labels, inventory.places, strict=True)
+        ],
+        "slots": inventory.slots_carried,
+        "capacity": carrying_capacity(sheet.attributes.STR.score),
+        "encumbered": sheet.encumbered,
+        "warnings": sheet.warnings(),
+    }
 
 
 def sheet_offers(cid: Id, sheet: Character, testing: bool) -> list[Offer]:

@@ -131,7 +131,13 @@ from tabletop.systems.rollunder.resolution import (
     Resolution,
 )
 from tabletop.systems.rollunder.sheet_edits import INTENTS as SHEET_INTENTS
-from tabletop.systems.rollunder.sheet_edits import RenameCharacter, SheetEdit, edit, renamed
+from tabletop.systems.rollunder.sheet_edits import (
+    RenameCharacter,
+    SheetEdit,
+    derived,
+    edit,
+    renamed,
+)
 from tabletop.systems.rollunder.table import (
     Id,
     Pending,
@@ -574,6 +580,9 @@ class RollUnderSession(Session[RollUnderTable]):
                     "sheet": _dump(seat.sheet)
                     if member.is_gm or not seat.secret
                     else hidden("a sheet the GM keeps secret"),
+                    "derived": derived(seat.sheet, state.options)
+                    if member.is_gm or not seat.secret
+                    else hidden("what a secret sheet adds up to"),
                 }
                 for cid, seat in state.characters.items()
             ],

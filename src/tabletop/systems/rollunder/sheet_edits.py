@@ -10,7 +10,7 @@ them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -28,7 +28,7 @@ from tabletop.session import (
     entry_offer,
     naming_offers,
 )
-from tabletop.systems.rollunder.carrying import Place, check_use, place, remove
+from tabletop.systems.rollunder.carrying import Place, check_use, encumbered, place, remove
 from tabletop.systems.rollunder.character import MAX_MONEY, MAX_SPELLS, Character
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.followers import Company
@@ -123,6 +123,14 @@ def renamed(
     Company().with_members(moved)
     # A secret character's name is public (CR-S04), so its new name is told to everyone.
     return moved, Event.about(None, "renamed", f"{old} is now called {new}")
+
+
+def derived(sheet: Character, options: RollUnderOptions) -> dict[str, Any]:
+    """What the sheet's numbers add up to, for a page to show beside them: the bulk carried
+    against the carry limit and whether that encumbers (§ Encumbrance)."""
+    if sheet.load is None:
+        return {"bulk": None, "encumbered": False}
+    return {"bulk": sheet.load.bulk, "encumbered": encumbered(sheet.load, options)}
 
 
 def sheet_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[Offer]:
