@@ -22,7 +22,16 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from tabletop.dice import PLAIN, DiceSource, Draw, RecordingDice, ReplayDice, render_line, roll
+from tabletop.dice import (
+    PLAIN,
+    DiceSource,
+    Draw,
+    FixedDice,
+    RecordingDice,
+    ReplayDice,
+    render_line,
+    roll,
+)
 from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
 
 MAX_NAME = 60
@@ -399,6 +408,8 @@ class Session(Generic[StateT]):
     """The system's own intent models, each with a literal `kind` (`roll` is added)."""
     error: ClassVar[type[TabletopError]] = RulesError
     """The system's error for an intent its rules refuse."""
+    explained: ClassVar[frozenset[str]] = frozenset()
+    """Kinds whose refusal `refusal` explains by running the rule dry (a sheet's edits)."""
 
     def __init__(self) -> None:
         self._intents: TypeAdapter[Any] = TypeAdapter(_union((RollDice, *self.intents)))
@@ -515,7 +526,16 @@ class Session(Generic[StateT]):
 
     def refusal(self, state: StateT, intent: Mapping[str, Any], member: Member) -> str | None:
         """The rules' own reason for refusing an intent no offer covers (a full bag, an item
-        that is not used up), when a system can tell it without rolling; else None."""
+        that is not used up): for the kinds in `explained`, the rule run with no dice at all
+        (it changes nothing: rules are pure); None when it needs a die or would go ahead."""
+        if intent["kind"] not in self.explained:
+            return None
+        try:
+            self.apply(state, self.parse_intent(intent), member, FixedDice(()))
+        except self.error as problem:
+            return str(problem)
+        except (TabletopError, LookupError):
+            return None
         return None
 
     # reading JSON -------------------------------------------------------------------------

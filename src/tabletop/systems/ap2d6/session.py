@@ -257,6 +257,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
     name = "ap2d6"
     state = Ap2d6Table
     error = Ap2d6Error
+    explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
     intents = (
         NewCharacter,
         ImportCharacter,

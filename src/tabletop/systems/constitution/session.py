@@ -187,6 +187,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
     name = "constitution"
     state = ConstitutionTable
     error = ConstitutionError
+    explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
     intents = (
         NewCharacter,
         ImportCharacter,

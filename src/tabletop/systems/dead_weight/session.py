@@ -14,8 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from tabletop.dice import DiceSource, FixedDice
-from tabletop.errors import TabletopError
+from tabletop.dice import DiceSource
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -410,6 +409,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
+    explained = frozenset(
+        {*(intent.model_fields["kind"].default for intent in SHEET_INTENTS), "study"}
+    )
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -612,19 +614,6 @@ class DeadWeightSession(Session[DeadWeightTable]):
         if kind in ("test", "npc-test", "opposed-test", "cast-spell", "pray") and state.testing:
             return "a test is under way; finish it first"
         return "not open to you now"
-
-    def refusal(self, state: DeadWeightTable, intent: Any, member: Member) -> str | None:
-        """For an edit or an action of a sheet entry, the rule's own reason, found by
-        running it with no dice at all (it changes nothing: rules are pure)."""
-        if intent["kind"] not in _ENTRY_KINDS or intent.get("character") not in state.characters:
-            return None
-        try:
-            self.apply(state, self.parse_intent(intent), member, FixedDice(()))
-        except DeadWeightError as problem:
-            return str(problem)
-        except TabletopError:
-            return None
-        return None
 
     # the rules ----------------------------------------------------------------------------
 
@@ -977,7 +966,6 @@ class DeadWeightSession(Session[DeadWeightTable]):
 # helpers ----------------------------------------------------------------------------------
 
 _ATTRIBUTES = Choice(values=tuple(Attribute))
-_ENTRY_KINDS = {intent.model_fields["kind"].default for intent in SHEET_INTENTS} | {"study"}
 
 
 STABILISE_MEANS: tuple[StabiliseMeans, ...] = ("first aid kit", "medical supply", "healing spell")

@@ -223,6 +223,12 @@ class RollUnderSession(Session[RollUnderTable]):
     state = RollUnderTable
     error = RollUnderError
     intents = (*INTENTS, *SHEET_INTENTS)
+    explained = frozenset(
+        {
+            *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),
+            *("take-item", "drop-item", "use-item", "cast-spell"),
+        }
+    )
 
     # what each member may ask for ---------------------------------------------------------
 
@@ -247,6 +253,10 @@ class RollUnderSession(Session[RollUnderTable]):
 
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
         return why_not(state, intent)
+
+    def refusal(self, state: RollUnderTable, intent: Any, member: Member) -> str | None:
+        """While a decision waits, that is the reason for everything else (CR-S03)."""
+        return None if state.pending is not None else super().refusal(state, intent, member)
 
     # the rules ----------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The sheet at a roll-under table: what a player writes on it between rolls (name, notes,
 coins, the sacred spells the rest of the game gives, how each item is carried) and the
 actions each entry offers (roll this ability, use this held item, cast this spell), as
-intents and offers placed at their entries (CR-S07).
+intents and offers placed at their entries (CR-S08).
 
 Health, abilities, omens and corruption move only through their rules; nothing here sets
 them.
@@ -28,7 +28,15 @@ from tabletop.session import (
     entry_offer,
     naming_offers,
 )
-from tabletop.systems.rollunder.carrying import Place, check_use, encumbered, place, remove
+from tabletop.systems.rollunder.carrying import (
+    Item,
+    Load,
+    Place,
+    check_use,
+    encumbered,
+    place,
+    remove,
+)
 from tabletop.systems.rollunder.character import MAX_MONEY, MAX_SPELLS, Character
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.followers import Company
@@ -108,7 +116,7 @@ def renamed(
     members: tuple[Character, ...], old: str, asked: str
 ) -> tuple[tuple[Character, ...], Event]:
     """The company after a member's rename: followers follow their leader's new name, and
-    no two members share one (§ Followers, CR-S07)."""
+    no two members share one (§ Followers, CR-S08)."""
     new = clean_name(asked)
     if new != old and any(member.name == new for member in members):
         raise RollUnderError(f"there is already a {new} in the company")
@@ -197,16 +205,14 @@ def _load_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
     for where in PLACES:
         for index, item in enumerate(getattr(load, where)):
             entry = f"load.{where}.{index}"
-            down = DropItem(character=cid, item=item.name, where=where)
-            found.append(entry_action("drop-item", "put down", down, entry))
+            if _works(lambda i=item, w=where: remove(load, i.name, w)):
+                down = DropItem(character=cid, item=item.name, where=where)
+                found.append(entry_action("drop-item", "put down", down, entry))
             if where == "held" and _works(lambda i=item: check_use(load, i.name, options)):
                 used = UseItem(character=cid, item=item.name)
                 found.append(entry_action("use-item", "use", used, entry))
-            rest, _ = remove(load, item.name, where)
             others = tuple(
-                p
-                for p in PLACES
-                if p != where and _works(lambda p=p, i=item, r=rest: place(r, i, p, options))
+                p for p in PLACES if p != where and _moves(load, item, where, p, options)
             )
             if others:
                 found.append(
@@ -219,6 +225,11 @@ def _load_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
                     )
                 )
     return found
+
+
+def _moves(load: Load, item: Item, where: Place, to: Place, options: RollUnderOptions) -> bool:
+    """Whether the item can be taken from where it is and carried `to` instead."""
+    return _works(lambda: place(remove(load, item.name, where)[0], item, to, options))
 
 
 def _money(sheet: Character, intent: CountMoney) -> Changed:
