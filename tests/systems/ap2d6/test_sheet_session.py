@@ -13,6 +13,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.session import Member
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Table
+from tests.systems.playing import played
 
 GM = Member.gm()
 AYLA = Member.player("p1", "Ayla's player")
@@ -20,10 +21,7 @@ BRAN = Member.player("p2", "Bran's player")
 
 
 def play(state: Ap2d6Table, intent: dict[str, Any], member: Member, faces=()) -> tuple:
-    events = SESSION.resolve(state, intent, member, FixedDice(faces))
-    for event in events:
-        state = SESSION.fold(state, event)
-    return state, events
+    return played(SESSION, state, intent, member, faces)
 
 
 def seated() -> Ap2d6Table:

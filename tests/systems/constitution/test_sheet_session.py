@@ -13,6 +13,7 @@ from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.session import Member
 from tabletop.systems.constitution import SESSION
 from tabletop.systems.constitution.session import ConstitutionTable
+from tests.systems.playing import played
 
 GM = Member.gm()
 ADA = Member.player("p1", "Ada's player")
@@ -31,10 +32,7 @@ ADA_SHEET = {
 
 
 def play(state: ConstitutionTable, intent: dict[str, Any], member: Member, faces=()) -> tuple:
-    events = SESSION.resolve(state, intent, member, FixedDice(faces))
-    for event in events:
-        state = SESSION.fold(state, event)
-    return state, events
+    return played(SESSION, state, intent, member, faces)
 
 
 def seated() -> ConstitutionTable:

@@ -13,6 +13,7 @@ from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.session import Member
 from tabletop.systems.dead_weight import SESSION
 from tabletop.systems.dead_weight.session import DeadWeightTable
+from tests.systems.playing import played
 
 GM = Member.gm()
 ADA = Member.player("p1", "Ada")
@@ -20,10 +21,7 @@ BO = Member.player("p2", "Bo")
 
 
 def play(state: DeadWeightTable, intent: dict[str, Any], member: Member, faces=()) -> tuple:
-    events = SESSION.resolve(state, intent, member, FixedDice(faces))
-    for event in events:
-        state = SESSION.fold(state, event)
-    return state, events
+    return played(SESSION, state, intent, member, faces)
 
 
 def seated(amber: dict[str, Any] | None = None) -> DeadWeightTable:

@@ -13,6 +13,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.session import Member
 from tabletop.systems.rollunder import SESSION, RollUnderTable
+from tests.systems.playing import played
 
 GM = Member.gm()
 ASH = Member.player("p1", "Ash's player")
@@ -26,10 +27,7 @@ LOAD = {
 
 
 def play(state: RollUnderTable, intent: dict[str, Any], member: Member, faces=()) -> tuple:
-    events = SESSION.resolve(state, intent, member, FixedDice(faces))
-    for event in events:
-        state = SESSION.fold(state, event)
-    return state, events
+    return played(SESSION, state, intent, member, faces)
 
 
 def seated(**ash: Any) -> RollUnderTable:
@@ -77,7 +75,7 @@ def test_cr_s08_an_item_is_carried_another_way_only_where_the_rules_let_it_go():
     move = at(state, ASH, "load.held.0")["move-item"]
     assert move.fields["to"].values == ("stored",)  # a weapon is not worn
     intent = {"kind": "move-item", "character": "c1", "item": "sword", "where": "held"}
-    state, events = play(state, {**intent, "to": "stored"}, ASH)
+    state, _ = play(state, {**intent, "to": "stored"}, ASH)
     assert [i.name for i in ash(state).load.stored] == ["sword"] and not ash(state).load.held
     chest = {"kind": "take-item", "character": "c1", "item": {"name": "chest", "bulk": 5}}
     state, _ = play(state, {**chest, "where": "held"}, ASH)
