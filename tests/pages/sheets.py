@@ -95,3 +95,107 @@ def small_targets(page: Page, selector: str = "article.card") -> list[str]:
     """Controls on the character cards a finger can miss: under 44 × 44 CSS px."""
     controls = ", ".join(f"{selector} {c}" for c in ("button", "summary", "select"))
     return page.evaluate(SMALL_TARGETS, [controls, TARGET])
+
+
+SHOWN = {
+    "dead-weight": {
+        "name": "Amber",
+        "character_class": "wizard",
+        "traits": ["magic user"],
+        "skills": ["loremaster", "surgeon"],
+        "quirks": [{"name": "Loud snore"}],
+        "school": "Thaumaturgists of Ravenhome",
+        "life_path": {"infancy": "Street Urchin", "career": "Physician", "burden": "Restless"},
+        "attributes": {
+            "STR": {"score": 2},
+            "DEX": {"score": 3, "proficiency": 1, "fatigue": 1},
+            "INT": {"score": 3, "proficiency": 1, "wounds": 1},
+            "PRE": {"score": 1},
+        },
+        "afflictions": ["sleepy"],
+        "magic": {"spells_known": ["Bolt", "Ward", "Mend"], "spells_memorised": ["Bolt", "Ward"]},
+        "silver": 7,
+        "inventory": {
+            "places": [
+                {"kind": "belt", "items": [{"name": "crystal ball", "tags": ["conductor"]}]},
+                {
+                    "kind": "canteen",
+                    "items": [{"name": "water", "liquid": True, "tags": ["water"]}],
+                },
+                {
+                    "kind": "bag",
+                    "items": [
+                        {"name": "torches", "usage": 4},
+                        {"name": "ration", "tags": ["food"]},
+                        {"name": "scattered notes", "tags": ["grimoire"]},
+                    ],
+                },
+                {
+                    "kind": "torso",
+                    "items": [{"name": "cloak", "armour": [{"points": 1, "maximum": 1}]}],
+                },
+                {"kind": "left hand"},
+                {"kind": "right hand", "items": [{"name": "quarterstaff", "weapon": "STR 1+1"}]},
+            ],
+            "loose": [{"name": "chalk", "slots": 0}],
+        },
+        "notes": "Owes the ferryman two silver.",
+    },
+    "rollunder": {
+        "name": "Ash",
+        "abilities": {"STR": 12, "AGI": 10, "WIT": 9},
+        "max_health": 14,
+        "health": 10,
+        "omens": 2,
+        "max_omens": 2,
+        "corruption": 3,
+        "money": 30,
+        "mutations": ["scaled forearm"],
+        "spells": ["Blessing", "Ward against rot"],
+        "load": {
+            "carry_limit": 10,
+            "worn": [{"name": "clothes", "bulk": 0, "kind": "clothes"}],
+            "held": [{"name": "sword", "bulk": 2, "kind": "weapon"}],
+            "stored": [{"name": "rope", "bulk": 1}, {"name": "lantern", "bulk": 1}],
+        },
+        "notes": "Swore to find the drowned bell.",
+    },
+    "constitution": {
+        "name": "Cora",
+        "character_class": "sage",
+        "abilities": {"strength": 9, "wits": 12, "knowledge": 15, "will": 11, "charisma": 10},
+        "level": 2,
+        "xp": 1700,
+        "initiations": ["goetia"],
+        "skills": {"herbs": 40, "latin": 70},
+        "spells": {"Sleep": {"level": 1, "rating": 60}, "Light": {"level": 1, "rating": 55}},
+        "prepared": ["Sleep"],
+        "has_spell_book": True,
+        "hp": 7,
+        "fatigue": 1,
+        "gear": [
+            {"name": "backpack", "size": "backpack", "where": "back"},
+            {"name": "candle", "size": "small", "count": 4, "where": "backpack"},
+            {"name": "purse", "size": "purse", "where": "backpack"},
+            {"name": "staff", "size": "medium", "where": "in hand"},
+            {"name": "leather coat", "size": "armour", "armour": "leather", "where": "worn"},
+        ],
+        "coins": 35,
+        "notes": "Studied under the abbot of Maastricht.",
+    },
+    "ap2d6": {
+        "name": "Ayla",
+        "scores": {"STR": 1, "AGI": 2, "DEX": 1, "CON": 0, "PERCEPTION": 1, "SOCIAL": -1},
+        "special": {"PYROMANCY": 0},
+        "skills": {"STEALTH": 2},
+        "unspent_sp": 1,
+        "carried": {
+            "personal": [{"name": "spear", "kind": "weapon"}, {"name": "dagger", "kind": "small"}],
+            "bag": {"name": "backpack", "threshold": 4, "maximum": 8},
+            "in_bag": [{"name": "rations", "kind": "food-day", "count": 3}],
+        },
+        "notes": "Looking for her brother in the salt mines.",
+    },
+}
+"""A character of each system as a player would have them after a session or two: what the
+screenshots of the sheets show."""

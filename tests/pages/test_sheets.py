@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.pages.driver import (
     PHONE,
+    accessible,
     fits,
     join,
     offer,
@@ -119,6 +120,7 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
     step(ada, entry_form(amber, "test DEX").locator("button[type=submit]").click)
     wait_for_log(gm, "Amber: DEX test")
     phone_shape(ada)
+    accessible(ada.page)
     assert not (gm.errors or ada.errors)
 
 
@@ -176,6 +178,19 @@ def test_a_rollunder_sheet_carries_rolls_and_keeps_the_gms_secret_sheet(browser,
     for secret in ("lair under the altar qz", "black hymn qz", "tithe qz", '"money": 41'):
         assert secret not in received, secret
     assert "black hymn qz" in gm.received()
+
+    # The GM prints Ash's sheet: on paper only that sheet, without a control or the log.
+    gm.page.evaluate("window.print = () => {}")
+    card(gm, "Ash").get_by_role("button", name="Print this sheet").click()
+    gm.page.emulate_media(media="print")
+    expect(card(gm, "Ash").locator(".sheet")).to_be_visible()
+    for hidden in ("#log", "form.dicebox", ".area-actions"):
+        expect(gm.page.locator(hidden)).to_be_hidden()
+    expect(card(gm, "Grue")).to_be_hidden()
+    assert (
+        not card(gm, "Ash").locator("button, summary, select, input").filter(visible=True).count()
+    )
+    gm.page.emulate_media(media="screen")
     assert not (gm.errors or ada.errors)
 
 
