@@ -131,7 +131,18 @@ def filled(offer: dict[str, Any], step: int) -> dict[str, Any]:
             intent[name] = random.Random(step).choice(choice["values"])
         elif choice.get("example") is not None:
             intent[name] = choice["example"]
-    return intent
+    return merged(intent, offer.get("preset") or {})
+
+
+def merged(intent: dict[str, Any], preset: dict[str, Any]) -> dict[str, Any]:
+    """An intent with what its offer's sheet entry fixes written over it (nested)."""
+    out = dict(intent)
+    for key, value in preset.items():
+        inner = out.get(key)
+        out[key] = (
+            merged(inner, value) if isinstance(value, dict) and isinstance(inner, dict) else value
+        )
+    return out
 
 
 # secrets ----------------------------------------------------------------------------------

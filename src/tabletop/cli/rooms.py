@@ -167,6 +167,9 @@ def legal_command(link: LinkArg, json_: Json = False) -> None:
         return
     for offer in offers["offers"]:
         say_line(f"{offer['kind']}: {offer['text']}")
+        if offer.get("entry"):
+            fixed = f" with {json.dumps(offer['preset'])}" if offer.get("preset") else ""
+            say_line(f"    at the sheet's {offer['entry']}{fixed}")
         for intent in offer["intents"]:
             say_line(f"    {json.dumps(intent)}")
         for field, choice in offer["fields"].items():

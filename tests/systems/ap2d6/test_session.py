@@ -127,6 +127,12 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "hours": pick([1, 8]),
         "action": pick(["move", "(2n2)", "draw-weapon"]),
         "characters": ["c1", "c2"],
+        "notes": marker,
+        "item": {"name": marker, "kind": pick(["weapon", "small", "heavy-weapon"])},
+        "bag": {"name": marker, "threshold": 2, "maximum": 6},
+        "skill": marker,
+        "cost": pick([1, 3]),
+        "points": pick([1, 4]),
     }
     return values.get(name, NO_VALUE)
 

@@ -142,6 +142,18 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "water": pick([-1, 0, 2]),
         "turns": pick([1, 7]),
         "miles": pick([None, 5]),
+        "notes": marker,
+        "reason": marker,
+        "where": marker,
+        "skill": marker,
+        "gear": pick(
+            [
+                {"name": marker, "size": "medium"},
+                {"name": marker, "size": "backpack"},
+                {"name": "x"},
+            ]
+        ),
+        "spells": [],
     }
     return values.get(name, NO_VALUE)
 

@@ -218,6 +218,12 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "count": pick([1, 2]),
         "segments": pick([2, 4, 6]),
         "choice": {"kind": "keep"},
+        "notes": marker,
+        "reason": marker,
+        "item": {"name": marker, "slots": pick([0, 1, 2]), "usage": pick([None, 4, 6])},
+        "silver": pick([-2, 0, 5]),
+        "gold": pick([0, 1]),
+        "spell": marker,
     }
     return values.get(name, NO_VALUE)
 

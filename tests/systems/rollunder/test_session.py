@@ -452,6 +452,8 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "carry_limit": pick([4, 10]),
         "item": {"name": marker, "bulk": pick([1, 3]), "kind": pick(["item", "weapon", "clothes"])},
         "spell": marker,
+        "notes": marker,
+        "reason": marker,
         "mutation": marker,
         "actor": marker,
         "payment": None,

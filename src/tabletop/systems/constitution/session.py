@@ -76,6 +76,8 @@ from tabletop.systems.constitution.road import (
     road_offers,
     why_not_on_the_road,
 )
+from tabletop.systems.constitution.sheet_edits import INTENTS as SHEET_INTENTS
+from tabletop.systems.constitution.sheet_edits import SheetAction, act, carrying, sheet_offers
 from tabletop.systems.constitution.survival import Deprivation, total_penalty
 from tabletop.systems.constitution.told import protocol_events
 
@@ -185,6 +187,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
     name = "constitution"
     state = ConstitutionTable
     error = ConstitutionError
+    explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -200,6 +203,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         Camp,
         Explore,
         LightIntent,
+        *SHEET_INTENTS,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -234,6 +238,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     night=Choice(values=(False, True)),
                 ),
             ]
+        for cid in mine:
+            found += sheet_offers(cid, state.characters[cid].sheet)
         found += road_offers(state, member, mine)
         if mine and state.fight.phase in ("setup", "between_rounds"):
             found.append(
@@ -332,7 +338,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
             text = f"{sheet.name} checks {intent.ability}: {result.describe()}"
             told = note("check", text, **result.model_dump(mode="json"), success=result.success)
             return state, [in_mode(told, intent.mode, member.name or member.id)]
-        if isinstance(intent, Damage):
+        if isinstance(intent, SheetAction):
+            sheet, events = act(sheet, intent, dice, options)
+        elif isinstance(intent, Damage):
             sheet, _, events = take_damage(sheet, intent.amount, dice, options=options)
         elif isinstance(intent, Rest):
             if intent.night:
@@ -410,6 +418,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     "supplies": seat.supplies.model_dump(mode="json"),
                     "deprivation": seat.deprivation.model_dump(mode="json"),
                     "penalty": seat.penalty(state.options),
+                    "carrying": carrying(seat.sheet, state.options),
                 }
                 for cid, seat in state.characters.items()
             ],
