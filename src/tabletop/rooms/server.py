@@ -130,6 +130,8 @@ class Server:
         for sockets in self.listeners.rooms.values():
             for socket in sockets:
                 socket.close("the server is stopping")
+        with contextlib.suppress(TabletopError):
+            self.hall.let_go_all()  # each room snapshotted: a restart folds nothing
 
     def member(self, room: str, token: str) -> Member:
         return self.hall.who(room, token)
