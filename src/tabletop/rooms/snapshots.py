@@ -63,14 +63,17 @@ def encode(table: Table) -> str:
     )
 
 
-def decode(created: Event, body: str, ledger: Ledger) -> Table:
-    """The table a snapshot holds, for the room whose log opens with `created`; a
-    `DataError` when it is not a snapshot this installation can use."""
+def decode(created: Event, seq: int, hashed: str, body: str, ledger: Ledger) -> Table:
+    """The table a snapshot kept at entry `seq` (whose hash is `hashed`) holds, for the
+    room whose log opens with `created`; a `DataError` when it is not a snapshot this
+    installation can use there."""
     table = Table.start(created)
     try:
         data = json.loads(body)
         if data["version"] != VERSION:
             raise DataError(f"it is of snapshot version {data['version']}, not {VERSION}")
+        if (data["head"], data["head_hash"]) != (seq, hashed):
+            raise DataError(f"it holds the table after entry {data['head']}, not {seq}")
         if (data["room"], data["system"]) != (table.room, table.system):
             raise DataError("it is of another room")
         if data["rules"] != table.session.version:
@@ -90,14 +93,14 @@ def decode(created: Event, body: str, ledger: Ledger) -> Table:
     return table
 
 
-def read(store: Store, room: str, before: int) -> Iterator[tuple[int, str]]:
+def read(store: Store, room: str, before: int) -> Iterator[tuple[int, str, str]]:
     """Each snapshot of `room` before seq `before` that matches the log, latest first, as
-    its seq and body; one that does not is passed over and the server's log says so."""
+    its seq, hash and body; one that does not is passed over and the server's log says so."""
     while True:
         found = store.snapshot_before(room, before)
         if found is None:
             return
-        seq, hashed, body = found
+        seq, hashed, _ = found
         bodies = store.entries(room, seq - 1, seq)
         if not bodies or Entry.from_text(bodies[0]).hash != hashed:
             log.warning(
@@ -107,7 +110,7 @@ def read(store: Store, room: str, before: int) -> Iterator[tuple[int, str]]:
                 seq,
             )
         else:
-            yield seq, body
+            yield found
         before = seq
 
 
@@ -136,9 +139,9 @@ class StoreLedger:
         return first if found is None else found
 
     def base(self, before: int) -> tuple[BaseModel | None, int]:
-        for seq, body in read(self.store, self.room, before):
+        for seq, hashed, body in read(self.store, self.room, before):
             try:
-                return decode(self.created, body, self).state, seq
+                return decode(self.created, seq, hashed, body, self).state, seq
             except DataError as problem:
                 passed_over(self.room, seq, problem)
         return None, 0
@@ -160,9 +163,9 @@ def load(store: Store, room: str) -> tuple[Table, int]:
         raise UnknownRoom(f"there is no room {room!r} on this server")
     created = Entry.from_text(bodies[0])
     ledger = StoreLedger(store, room, created.event)
-    for seq, body in read(store, room, store.head(room) + 1):
+    for seq, hashed, body in read(store, room, store.head(room) + 1):
         try:
-            return decode(created.event, body, ledger), seq
+            return decode(created.event, seq, hashed, body, ledger), seq
         except DataError as problem:
             passed_over(room, seq, problem)
     table = Table.start(created.event)
