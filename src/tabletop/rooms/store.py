@@ -1,10 +1,12 @@
 """Where rooms live: SQLite in a data directory by default, PostgreSQL by URL.
 
 Both speak one small, synchronous interface: rooms, members and their token hashes, invite
-token hashes, and each room's entries as canonical JSON text. Every change is made inside
-`locked(room)`, a transaction that holds the room against every other writer (SQLite's
-`BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log has one append path
-even with several server processes. The schema is created or migrated when a store opens.
+token hashes, each room's entries as canonical JSON text, the index of its resolutions
+(what is in force, for undo and retries) and its snapshots (snapshots.py). Every change
+is made inside `locked(room)`, a transaction that holds the room against every other
+writer (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log
+has one append path even with several server processes. The schema is created or migrated
+when a store opens.
 """
 
 from __future__ import annotations
