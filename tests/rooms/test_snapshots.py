@@ -306,6 +306,19 @@ def test_an_idle_room_is_let_go_snapshotted_and_loaded_again_from_its_snapshot(h
     same_table(rooms.table(quiet), whole_log(hall.store, quiet), hall.store, quiet)
 
 
+def test_an_unloaded_room_is_loaded_again_from_the_store_as_it_is_there(hall):
+    small = Hall(hall.store, snapshot_every=SMALL)
+    room = small.create("dice").extra["room"]
+    for number in range(5):
+        small.act(room, "m1", {"kind": "roll", "notation": "1d6"}, f"r{number}")
+    kept = hall.store.snapshot_before(room, small.table(room).head + 1)
+    small.unload(room)  # as after a failed commit: no snapshot is written
+    assert not small.is_loaded(room)
+    assert hall.store.snapshot_before(room, 10**9) == kept
+    same_table(small.table(room), whole_log(hall.store, room), hall.store, room)
+    assert small.is_loaded(room)
+
+
 def test_past_its_count_a_hall_lets_the_least_recently_used_room_go(hall):
     rooms = Hall(hall.store, most=2)
     made = [rooms.create("dice").extra["room"] for _ in range(3)]

@@ -117,6 +117,16 @@ class Hall:
         """The rooms in memory now, least recently used first."""
         return self._loaded.rooms()
 
+    def is_loaded(self, room: str) -> bool:
+        return room in self._loaded
+
+    def unload(self, room: str) -> None:
+        """Forget a loaded room's table without a snapshot (a store transaction holding
+        its latest changes failed, so the table may be ahead of the store): the next
+        request loads it again from the store. `let_go` is for a table that is sound."""
+        self._loaded.pop(room)
+        self._seeds.pop(room, None)
+
     def _room(self, room: str) -> Loaded:
         now = self._clock()
         found = self._loaded.use(room, now)
