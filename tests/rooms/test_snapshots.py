@@ -86,9 +86,12 @@ NOTATIONS = ("1d6", "2d8kh1", "1/((20-1d20)/6)", "1d0")
 any die is drawn."""
 
 
-@settings(max_examples=40)
+ROOM_SYSTEMS = ("dead-weight", "deadweight-board", "dice", "ap2d6", "constitution", "rollunder")
+
+
+@settings(max_examples=60)
 @given(
-    system=st.sampled_from(["dead-weight", "deadweight-board", "dice"]),
+    system=st.sampled_from(ROOM_SYSTEMS),
     steps=st.lists(st.sampled_from(STEPS), min_size=15, max_size=60),
     data=st.data(),
 )
