@@ -581,17 +581,18 @@ class Hall:
     def let_go_idle(self) -> list[str]:
         """Unload the rooms idle for `idle` seconds (and any past the count), least
         recently used first; what a shard calls from time to time. The rooms let go."""
-        going = self._loaded.due(self._clock())
-        self._let_go(going)
-        return going
+        return self._let_go(self._loaded.due(self._clock()))
 
     def let_go_all(self) -> None:
         """Unload every room, each snapshotted first: a server stopping restarts at once."""
         self._let_go(self._loaded.rooms())
 
-    def _let_go(self, rooms: list[str]) -> None:
+    def _let_go(self, rooms: list[str]) -> list[str]:
+        """Snapshot and unload these rooms; which were let go (none inside an append's
+        transaction: the next use after it lets them go)."""
         if self._writing:
-            return  # inside another room's transaction: later, when it is over
+            return []
+        gone = []
         for room in rooms:
             loaded = self._loaded.peek(room)
             if loaded is None:
@@ -599,6 +600,8 @@ class Hall:
             self._snapshot_if_due(room, loaded, force=True)
             self._loaded.pop(room)
             self._seeds.pop(room, None)
+            gone.append(room)
+        return gone
 
     def _tell(self, room: str, entries: list[Entry]) -> None:
         if entries:
