@@ -75,6 +75,9 @@ Token = Annotated[str, Depends(bearer)]
 BOT_PAUSE = 0.6
 """Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
 
+SWEEP_EVERY = 60.0
+"""Seconds between looks for rooms idle long enough to be let go (hall.py)."""
+
 
 class Server:
     """What the app holds: the store, the hall, the sockets and the per-member rates."""
@@ -89,6 +92,7 @@ class Server:
         self.moving: set[str] = set()
         """Rooms whose table move (a bot's) is waiting out its pause."""
         self._stop_store: Callable[[], None] | None = None
+        self._sweeping: asyncio.TimerHandle | None = None
         self.hall.listeners.append(self._after_append)
 
     def _after_append(self, room: str, entries: list[Entry]) -> None:
@@ -114,22 +118,33 @@ class Server:
             self.hall.table_move(room)
 
     def start(self) -> None:
-        """Catch up with other processes' appends as PostgreSQL announces them."""
+        """Catch up with other processes' appends as PostgreSQL announces them, and let go
+        of idle rooms even while nobody asks for any."""
         loop = asyncio.get_running_loop()
         self._stop_store = self.store.start(
             lambda room: loop.call_soon_threadsafe(self._caught_up, room)
         )
+        self._sweeping = loop.call_later(SWEEP_EVERY, self._sweep)
+
+    def _sweep(self) -> None:
+        with contextlib.suppress(TabletopError):
+            self.hall.let_go_idle()
+        self._sweeping = asyncio.get_running_loop().call_later(SWEEP_EVERY, self._sweep)
 
     def _caught_up(self, room: str) -> None:
         with contextlib.suppress(TabletopError):
             self.hall.catch_up(room)
 
     def stop(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         if self._stop_store is not None:
             self._stop_store()
         for sockets in self.listeners.rooms.values():
             for socket in sockets:
                 socket.close("the server is stopping")
+        with contextlib.suppress(TabletopError):
+            self.hall.let_go_all()  # each room snapshotted: a restart folds nothing
 
     def member(self, room: str, token: str) -> Member:
         return self.hall.who(room, token)

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from tabletop.errors import TabletopError
 from tabletop.rooms.errors import AuditError, SystemUnavailable
 from tabletop.rooms.fairdice import FairDice, table_nonce
+from tabletop.rooms.ledger import groups
 from tabletop.rooms.log import (
     GENESIS,
     OUTSIDER,
@@ -35,7 +36,7 @@ from tabletop.rooms.log import (
     told_part,
     why_part,
 )
-from tabletop.rooms.table import Table, groups, load_session
+from tabletop.rooms.table import Table, load_session
 from tabletop.session import TABLE, Event, Session
 
 MAX_LINE = 4 * 1024 * 1024
