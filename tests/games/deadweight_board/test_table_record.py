@@ -285,7 +285,8 @@ def test_no_player_or_observer_receives_a_face_down_card_or_a_closed_chest():
     """ENG-07, ENG-14, AMB-16: in a whole four-seat game, what Ann, Ben and an observer
     receive of each entry never names a card that stays face down, never shows a hidden
     haul that is not theirs, and carries a cause (with its draws) only for a resolution
-    they see whole, never the start's."""
+    they see whole, never the start's; their views never show a closed chest or the
+    face-down cards."""
     hauls = turned_up = causes = 0
     for before, events, after in _four_seats(seed=16):
         staying_down = _face_down(before) & _face_down(after)
@@ -303,4 +304,8 @@ def test_no_player_or_observer_receives_a_face_down_card_or_a_closed_chest():
                     assert not start and all(e.seen_by(member) for e in events)
                     causes += 1
             turned_up += sum(1 for seen in shown if seen is not None and seen.type == "card_up")
+            game = SESSION.view(after, member)["game"]
+            if game is not None and game["machine"]["phase"] != "over":
+                assert all(set(chest) == {"hidden"} for chest in game["chests"])
+                assert set(game["trade_pile"]["face_down"]) == {"hidden"}
     assert hauls and turned_up and causes

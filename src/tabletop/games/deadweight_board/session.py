@@ -392,7 +392,7 @@ def _start(state: BoardTable, dice: DiceSource) -> tuple[BoardTable, list[Event]
     )
     sealed = Event(
         type="setup-sealed",
-        text="the start's dice dealt the face-down trade cards and the closed chests",
+        text="the start's dice dealt the layout, the first player and every trade card",
         visibility=Visibility.HIDDEN,
         hint="the board's setup is sealed: the start's dice stay with the GM",
     )
