@@ -439,7 +439,12 @@ def _print_summary(summary: Summary) -> None:
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="A JSON-lines game log written by simulate --log.")],
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="A JSON-lines game log written by simulate --log, or a table's game record."
+        ),
+    ],
 ) -> None:
     """Re-execute every game in a log, asking every bot again (it takes as long as the games
     did); exit 2 naming the first line and field that differ."""
