@@ -52,6 +52,12 @@ def new_id() -> str:
     return secrets.token_hex(8)
 
 
+def new_nonce() -> str:
+    """128 bits nobody can guess: once a session's seed is revealed, a hidden entry's dice
+    stay secret only as long as its nonce does."""
+    return secrets.token_hex(16)
+
+
 def hello(token: str, after: int) -> str:
     """A socket's first message: who this is, and the last seq they saw."""
     return json.dumps({"type": "hello", "token": token, "after": after})
@@ -130,7 +136,7 @@ class RoomClient:
         self, intent: Mapping[str, Any], id: str | None = None, nonce: str | None = None
     ) -> dict[str, Any]:
         """Ask for any intent of the room's system; the ack with this member's view."""
-        body = {"id": id or new_id(), "intent": dict(intent), "nonce": nonce or new_id()}
+        body = {"id": id or new_id(), "intent": dict(intent), "nonce": nonce or new_nonce()}
         if self.nonces is not None:
             keep(self.nonces, self.link.room, body["id"], body["nonce"])
         return self._call("POST", "/intents", json=body).json()
@@ -237,7 +243,12 @@ class LiveClient:
         """Send an intent; its id (the ack comes as a frame)."""
         assert self.socket is not None, "open the socket first"
         id = id or new_id()
-        message = {"type": "intent", "id": id, "intent": dict(intent), "nonce": nonce or id}
+        message = {
+            "type": "intent",
+            "id": id,
+            "intent": dict(intent),
+            "nonce": nonce or new_nonce(),
+        }
         await self.socket.send(json.dumps(message)[:MAX_MESSAGE])
         return id
 

@@ -28,7 +28,7 @@ from tabletop.rooms.errors import (
     TooMuch,
     UnknownRoom,
 )
-from tabletop.rooms.fairdice import FairDice, commitment, new_seed, table_nonce
+from tabletop.rooms.fairdice import FairDice, commitment, new_nonce, new_seed, table_nonce
 from tabletop.rooms.ledger import UNDO, groups, marks
 from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
 from tabletop.rooms.log import OUTSIDER, Entry, canonical, public_of
@@ -284,7 +284,7 @@ class Hall:
             retried = self.store.retried(room, member_id, client)
             if retried is not None:
                 return _Group([], retried=retried)
-            position = nonce or client
+            position = nonce or new_nonce()
             used = self.store.nonce_used(room, member_id, position)
             if used is not None:
                 raise RoomError(

@@ -38,9 +38,19 @@ export async function call(method, path, { token, body, raw } = {}) {
   return response.text();
 }
 
-export function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
+function randomHex(count) {
+  const bytes = crypto.getRandomValues(new Uint8Array(count));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// 128 bits nobody can guess: once a session's seed is revealed, a hidden entry's dice stay
+// secret only as long as its nonce does.
+export function newNonce() {
+  return randomHex(16);
+}
+
+export function newId() {
+  return randomHex(8);
 }
 
 export class Room {
@@ -137,7 +147,7 @@ export class Live {
   }
 
   intent(intent) {
-    return this.send({ type: "intent", intent, nonce: newId() });
+    return this.send({ type: "intent", intent, nonce: newNonce() });
   }
 
   say(text, to = []) {
