@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketExcepti
 from websockets.sync.client import connect
 
 from tabletop.rooms.errors import BadLink, NotAllowed, RoomError, TooMuch, UnknownRoom
+from tabletop.rooms.log import lines_of
 from tabletop.rooms.nonces import keep
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.tokens import Link
@@ -95,10 +96,10 @@ class RoomClient:
 
     def log(self, after: int = 0) -> list[str]:
         """This member's view of the log after `after`, each line exactly as sent."""
-        return self._call("GET", "/log", params={"after": after}).text.splitlines()
+        return lines_of(self._call("GET", "/log", params={"after": after}).text)
 
     def export(self) -> list[str]:
-        return self._call("GET", "/export").text.splitlines()
+        return lines_of(self._call("GET", "/export").text)
 
     def follow(self, after: int = 0, reconnect: bool = True) -> Iterator[str]:
         """Every frame the live socket sends, as sent; after a dropped connection, resume

@@ -23,6 +23,7 @@ from pydantic import Field
 
 from tabletop.errors import TabletopError
 from tabletop.rooms.errors import NotAllowed, RoomError, TooMuch, UnknownSystemName
+from tabletop.rooms.log import lines_of
 from tabletop.rooms.protocol import MAX_IMPORT, Message
 from tabletop.rooms.server import Server, Token
 from tabletop.rooms.table import load_session
@@ -167,7 +168,7 @@ def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
         if len(body) > MAX_IMPORT:
             raise TooMuch(f"an export has at most {MAX_IMPORT} bytes")
         try:
-            audit = verify(body.decode("utf-8").splitlines())
+            audit = verify(lines_of(body.decode("utf-8")))
         except UnicodeDecodeError:
             return {"ok": False, "line": 1, "error": "an export is UTF-8 text"}
         except RoomError as failed:

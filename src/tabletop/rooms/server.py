@@ -25,7 +25,7 @@ from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.rooms.errors import BadLink, RefusedOnRecord, RoomError, TooMuch
 from tabletop.rooms.hall import Appended, Hall
 from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
-from tabletop.rooms.log import Entry
+from tabletop.rooms.log import Entry, lines_of
 from tabletop.rooms.protocol import (
     MAX_IMPORT,
     MAX_MESSAGE,
@@ -330,7 +330,7 @@ def create_app(
         if len(body) > MAX_IMPORT:
             raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
         try:
-            lines = body.decode("utf-8").splitlines()
+            lines = lines_of(body.decode("utf-8"))
         except UnicodeDecodeError:
             raise RoomError("an export is UTF-8 text") from None
         made = server().hall.import_log(lines)
