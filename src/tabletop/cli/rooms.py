@@ -38,6 +38,14 @@ app = typer.Typer(
 LinkArg = Annotated[str, typer.Argument(help="Your link to the room (from `room new` or `join`).")]
 Server = Annotated[str, typer.Option("--server", help="The server's address.", metavar="URL")]
 Qr = Annotated[bool, typer.Option("--qr", help="Also show the link as a QR code.")]
+KeyFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--key-file",
+        metavar="PATH",
+        help="The server's key, for a server that opens rooms for holders of its key only.",
+    ),
+]
 
 
 def say_line(text: str) -> None:
@@ -88,13 +96,15 @@ def new_command(
     name: Annotated[str, typer.Option("--name", help="The room's name.")] = "",
     gm: Annotated[str, typer.Option("--gm", help="Your name in the room.")] = "GM",
     option: RuleOptions = None,
+    key_file: KeyFile = None,
     json_: Json = False,
     qr: Qr = False,
 ) -> None:
     """Open a room: your GM link, and the invites for players and observers."""
     from tabletop.rooms.client import create_room
 
-    made = create_room(server, system_name, name, _options(system_name, option), gm)
+    options = _options(system_name, option)
+    made = create_room(server, system_name, name, options, gm, _server_key(key_file))
     show_links(made, json_)
     if qr:
         show_qr(made["player"])
@@ -309,12 +319,14 @@ def export_command(
 def import_command(
     server: Server,
     file: Annotated[Path, typer.Argument(help="A GM's export (`room export`).")],
+    key_file: KeyFile = None,
     json_: Json = False,
 ) -> None:
-    """Move a room to a server: a new room holding the export's log, verified first."""
+    """Move a room to a server: a new room holding the export's log, which must be the GM's
+    whole export and verify in full (its dice revealed: end the session first)."""
     from tabletop.rooms.client import import_log
 
-    show_links(import_log(server, _read(file)), json_)
+    show_links(import_log(server, _read(file), _server_key(key_file)), json_)
 
 
 @app.command("verify")
@@ -367,6 +379,16 @@ def _export_room(lines: list[str]) -> str | None:
         return str(trailer["room"])
     except (IndexError, ValueError, KeyError, TypeError):
         return None
+
+
+def _server_key(path: Path | None) -> str | None:
+    """The server key kept in `path` (one word), if a key file is given."""
+    if path is None:
+        return None
+    key = " ".join(_read(path)).strip()
+    if not key or " " in key:
+        raise DataError(f"{path} does not hold a server key (one word)")
+    return key
 
 
 def _read(file: Path) -> list[str]:

@@ -180,18 +180,25 @@ def create_room(
     name: str = "",
     options: Mapping[str, Any] | None = None,
     gm: str = "GM",
+    key: str | None = None,
 ) -> dict[str, str]:
-    """Open a room: `{"room", "gm", "player", "observer"}` (the three are links)."""
+    """Open a room: `{"room", "gm", "player", "observer"}` (the three are links); `key` is
+    the server's, for a server that asks for one."""
     body = {"system": system, "name": name, "options": dict(options or {}), "gm": gm}
     with httpx.Client(base_url=server.rstrip("/"), timeout=10, verify=tls()) as http:
-        return request(http, "POST", "/rooms", False, json=body).json()
+        return request(http, "POST", "/rooms", False, json=body, headers=_key(key)).json()
 
 
-def import_log(server: str, lines: list[str]) -> dict[str, str]:
+def import_log(server: str, lines: list[str], key: str | None = None) -> dict[str, str]:
     """A new room on `server` from a GM's export: its links, as `create_room` gives."""
     content = "".join(f"{line}\n" for line in lines).encode("utf-8")
     with httpx.Client(base_url=server.rstrip("/"), timeout=60, verify=tls()) as http:
-        return request(http, "POST", "/import", False, content=content).json()
+        return request(http, "POST", "/import", False, content=content, headers=_key(key)).json()
+
+
+def _key(key: str | None) -> dict[str, str]:
+    """The header that carries a server's key, when there is one."""
+    return {"Authorization": f"Bearer {key}"} if key else {}
 
 
 def request(

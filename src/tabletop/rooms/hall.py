@@ -17,6 +17,7 @@ from typing import Any
 from tabletop.errors import DataError
 from tabletop.rooms import names, roomevents
 from tabletop.rooms.errors import (
+    AuditError,
     BadLink,
     Kicked,
     NotAllowed,
@@ -41,6 +42,8 @@ from tabletop.session import (
     Role,
     Session,
 )
+
+IMPORTS = "a room is imported from the GM's whole export, once it verifies in full"
 
 MAX_MEMBERS = 64
 """Members one room may have at once: a table, not an auditorium."""
@@ -375,9 +378,14 @@ class Hall:
         """A new room holding a GM's full export: checked by `verify`, kept byte for byte,
         then a fresh dice commitment (the export's last seed is public). The first GM still
         in the room gets a new link; everyone else joins again through new invites."""
-        audit = verify(lines)
-        if audit.view != "full" or not audit.ruled:
-            raise RoomError("import needs the GM's full export of a system this server plays")
+        try:
+            audit = verify(lines)
+        except AuditError as failed:
+            raise AuditError(failed.line, f"{failed.problem}; {IMPORTS}") from None
+        if audit.view != "full":
+            raise RoomError(f"this is a member's export, not the GM's; {IMPORTS}")
+        if not audit.ruled:
+            raise RoomError("this server cannot play the log's system, so cannot check its rules")
         entries = [Entry.from_text(line) for line in lines[:-1]]
         table = fold(entries)
         gm = table.gms()[0]  # verify refused a log that leaves the room without a GM
