@@ -12,9 +12,10 @@ never raises anything but `AuditError`; nothing here needs the server.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,14 +98,13 @@ def verify(lines: Iterable[str], mine: Mapping[str, str] | None = None) -> Audit
     audit = Audit()
     read: list[_Line] = []
     for number, line in enumerate(rows[:-1], start=1):
-        try:
+        with _at(number, "not an entry of a room's log"):
             checked = _line(audit, number, _json(number, line))
-        except RecursionError:
-            raise AuditError(number, "nested past what a log holds") from None
-        read.append(checked)
-        if checked.entry is not None:
-            _dice(audit, number, checked.entry)
-    _trailer(audit, len(rows), _json(len(rows), rows[-1]))
+            read.append(checked)
+            if checked.entry is not None:
+                _dice(audit, number, checked.entry)
+    with _at(len(rows), "not the trailer of an export"):
+        _trailer(audit, len(rows), _json(len(rows), rows[-1]))
     if audit._pending:
         session, waiting = min(audit._pending.items())
         raise AuditError(
@@ -119,6 +119,22 @@ def verify(lines: Iterable[str], mine: Mapping[str, str] | None = None) -> Audit
     if mine is not None:
         _mine(audit, read, mine)
     return audit
+
+
+@contextlib.contextmanager
+def _at(number: int, what: str) -> Iterator[None]:
+    """Whatever checking line `number` raises becomes the one-line answer naming that line:
+    a crafted export must never escape as a traceback (or a server's 500)."""
+    try:
+        yield
+    except AuditError:
+        raise
+    except RecursionError:
+        raise AuditError(number, "nested past what a log holds") from None
+    except TabletopError as problem:
+        raise AuditError(number, f"{what}: {problem}") from None
+    except (LookupError, TypeError, ValueError, AttributeError, OverflowError) as problem:
+        raise AuditError(number, f"{what} ({type(problem).__name__}: {problem})") from None
 
 
 # one line -------------------------------------------------------------------------------
@@ -274,7 +290,8 @@ def _check_draws(number: int, entry: Entry, seed: bytes) -> None:
     assert entry.event.cause is not None
     dice = FairDice(seed, entry.event.cause.member.id, entry.nonce or "")
     for count, draw in enumerate(entry.event.cause.draws, start=1):
-        face = dice.roll(draw.sides)
+        with _at(number, f"die {count} is not a die"):
+            face = dice.roll(draw.sides)
         if face != draw.face:
             raise AuditError(
                 number, f"die {count} (a d{draw.sides}) shows {draw.face}; the seed gives {face}"
@@ -302,14 +319,16 @@ def _rules(audit: Audit, read: list[_Line]) -> None:
     entries = [line.entry for line in read if line.entry is not None]
     numbers = {entry.seq: line.number for line, entry in zip(read, entries, strict=True)}
     try:
-        table = Table.start(entries[0].event)
-    except SystemUnavailable:
-        return  # this installation cannot play the system: the chain and dice still hold
-    except TabletopError as problem:
-        raise AuditError(1, str(problem)) from None
+        with _at(1, "does not open a room"):
+            table = Table.start(entries[0].event)
+    except AuditError as failed:
+        if isinstance(failed.__context__, SystemUnavailable):
+            return  # this installation cannot play the system: the chain and dice still hold
+        raise
     table.head, table.head_hash = entries[0].seq, entries[0].hash
     for entry in entries:
-        _public(numbers[entry.seq], table.session, entry)
+        with _at(numbers[entry.seq], "its public part cannot be told"):
+            _public(numbers[entry.seq], table.session, entry)
     for group in groups(entries[1:]):
         number = numbers[group[0].seq]
         try:
@@ -374,24 +393,25 @@ def _own_rolls(audit: Audit, read: list[_Line]) -> None:
     try:
         session = load_session(str(created.event.data.get("system")))
         state = session.new(dict(created.event.data.get("options") or {}))
-    except TabletopError:
-        return
+    except (TabletopError, TypeError, ValueError):
+        return  # not a system this installation plays: the chain and dice still hold
     for line in read:
         if line.entry is None:
             continue
-        _public(line.number, session, line.entry)
-        cause = line.entry.event.cause
-        if cause is None or cause.intent.get("kind") != "roll":
-            continue
-        try:
-            again = session.resolve_again(state, cause)
-        except TabletopError as problem:
-            raise AuditError(line.number, f"does not follow from the rules: {problem}") from None
-        if again != [line.entry.event]:
-            raise AuditError(
-                line.number, f"is not what its roll gives: {_differs(again[0], line.entry.event)}"
-            )
-        audit.recomputed += 1
+        with _at(line.number, "does not follow from the rules"):
+            _own_roll(audit, line.number, session, state, line.entry)
+
+
+def _own_roll(audit: Audit, number: int, session: Session[Any], state: Any, entry: Entry) -> None:
+    _public(number, session, entry)
+    cause = entry.event.cause
+    if cause is None or cause.intent.get("kind") != "roll":
+        return
+    again = session.resolve_again(state, cause)
+    if again != [entry.event]:
+        shown = _differs(again[0], entry.event) if again else "it gives nothing"
+        raise AuditError(number, f"is not what its roll gives: {shown}")
+    audit.recomputed += 1
 
 
 def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, str]) -> None:
