@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,10 +88,13 @@ class _Line:
     """What the line shows of the event."""
 
 
-def verify(lines: Iterable[str], mine: Mapping[str, str] | None = None) -> Audit:
+def verify(
+    lines: Iterable[str], mine: Mapping[str, str] | None = None, member: str | None = None
+) -> Audit:
     """The audit of an export's lines, or `AuditError` naming the first line that fails.
     With `mine` (a member's sent request ids → nonces) every entry that member caused
-    must carry a nonce they sent."""
+    must carry a nonce they sent; the member is the export's (`member` for the GM's full
+    export, which names no member)."""
     rows = [line for line in lines if line.strip()]
     if not rows:
         raise AuditError(1, "the export is empty")
@@ -117,8 +120,21 @@ def verify(lines: Iterable[str], mine: Mapping[str, str] | None = None) -> Audit
     else:
         _own_rolls(audit, read)
     if mine is not None:
-        _mine(audit, read, mine)
+        _mine(audit, read, mine, member or audit.view)
     return audit
+
+
+def chained(lines: Sequence[str], upto: int) -> dict[str, Any]:
+    """Line `upto` as it shows its entry, once it and every line before it are checked: each
+    hash from what its line shows and its place in the chain; `AuditError` otherwise."""
+    audit, body = Audit(), {}
+    for number, line in enumerate(lines[:upto], start=1):
+        with _at(number, "not an entry of a room's log"):
+            body = _json(number, line)
+            _line(audit, number, body)
+    if audit.entries < upto:
+        raise AuditError(upto, "the export has no such line")
+    return body
 
 
 @contextlib.contextmanager
@@ -414,14 +430,14 @@ def _own_roll(audit: Audit, number: int, session: Session[Any], state: Any, entr
     audit.recomputed += 1
 
 
-def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, str]) -> None:
-    """Every entry the export's member asked for carries a nonce they sent, with its id."""
+def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, str], member: str) -> None:
+    """Every entry `member` asked for carries a nonce they sent, with its id."""
     for line in read:
         event = line.event
         if event is None or event.type.startswith("room."):
             continue
         asker = event.cause.member.id if event.cause is not None else event.actor
-        if asker != audit.view:
+        if asker != member:
             continue
         nonce = line.body.get("nonce")
         if event.cause is not None and not nonce:
