@@ -76,7 +76,8 @@ def serve_command(
     """Serve rooms: a GM opens one with `tabletop room new --server URL --system S`.
 
     On this machine alone (a loopback address) anyone who reaches it may open rooms;
-    listening or answering anywhere else needs --open or --key-file."""
+    listening or answering anywhere else needs --open or --key-file (docs/rooms.md, "Who
+    may open rooms")."""
     address = PublicAddress.parse(public_url or _bound(host, port), allowed_host or ())
     access = _access(host, address, open_, key_file, room_quota)
     fresh = not database and not (data / "rooms.sqlite3").exists()
