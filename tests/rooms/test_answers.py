@@ -258,3 +258,39 @@ def test_a_trailing_slash_is_not_redirected(served):
     response = httpx.get(f"{served}/health/", headers={"Host": "localhost"})
     one_line_error(response, 404)
     assert "location" not in response.headers
+
+
+def test_a_board_move_that_is_not_open_reads_the_same_whatever_it_names(tmp_path):
+    """Deadweight board under hidden chests (AMB-16): every action of the game's whole action
+    space that is not open to a member now is refused with one and the same line, so no
+    refusal can tell what a closed chest holds or what a trade card is."""
+    from tabletop.games.deadweight_board.actions import NUM_ACTIONS, name_of
+    from tabletop.rooms import Hall, SqliteStore
+    from tests.rooms.scenes import fixed_seeds
+
+    hall = Hall(SqliteStore(tmp_path / "rooms.sqlite3"), seeds=fixed_seeds())
+    made = hall.create("deadweight-board", options={"chest_visibility": "hidden"})
+    room, tokens = made.extra["room"], made.extra["tokens"]
+    gm = hall.who(room, tokens["gm"])
+    ada = hall.who(room, hall.join(room, tokens["player"], "Ada").extra["token"])
+    bo = hall.who(room, hall.join(room, tokens["player"], "Bo").extra["token"])
+    hall.act(room, ada.id, {"kind": "take-seat"}, "s1")
+    hall.act(room, gm.id, {"kind": "seat-bot", "bot": "random"}, "s2")
+    hall.act(room, gm.id, {"kind": "start"}, "s3")
+    while (table := hall.table(room)).session.table_move(table.state) is not None:
+        hall.table_move(room)
+    table = hall.table(room)
+    open_now = {i["action"] for o in table.session.legal(table.state, ada) for i in o.intents}
+    assert open_now  # Ada's seat decides: some moves are open to her, none to Bo
+    for member in (ada, bo):
+        said = {
+            answer(
+                lambda n=n, m=member: table.session.resolve(
+                    table.state, {"kind": "act", "action": name_of(n)}, m, SeededDice(1)
+                )
+            )
+            for n in range(NUM_ACTIONS)
+            if name_of(n) not in open_now
+        }
+        assert len(said) == 1, said
+        assert next(iter(said))[0] in (400, 403)
