@@ -48,7 +48,7 @@ def serve_command(
         typer.Option(
             "--allowed-host",
             metavar="HOST[:PORT]",
-            help="Another Host a request may name (repeatable), e.g. the name a proxy forwards.",
+            help="Another Host a request may name (repeatable): the name a proxy forwards.",
         ),
     ] = None,
     open_: Annotated[
