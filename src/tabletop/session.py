@@ -703,7 +703,12 @@ class Session(Generic[StateT]):
 
     def _check_offered(self, state: StateT, intent: dict[str, Any], member: Member) -> None:
         """Refuse an intent that no offer to this member covers, saying why: a matter of
-        role when the GM could ask for it, else of the rules."""
+        role when the member has no offer of its kind and the GM has one, else of the rules
+        (the member's own offer says what it allows).
+
+        The answer depends on the intent's kind and on the member's own offers only, never
+        on whether the GM could ask for this very intent: that would tell a player whether
+        the hidden thing it names exists (a hidden tracker's name, a secret character)."""
         who = member.name or member.id
         if not member.acts:
             raise PermissionDenied(f"{who} is an observer and only watches")
@@ -711,19 +716,16 @@ class Session(Generic[StateT]):
         reasons = [o.allows(intent) for o in self.legal(state, member) if o.kind == kind]
         if None in reasons:
             return
-        if not member.is_gm and self._gm_may(state, intent):
+        if not reasons and not member.is_gm and self._gm_may(state, kind):
             raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
         why = self.refusal(state, intent, member)
         if why is None:
             why = reasons[0] if reasons else self.why_not(state, intent, member)
         raise self.error(f"{kind}: {why}")
 
-    def _gm_may(self, state: StateT, intent: dict[str, Any]) -> bool:
-        """Whether the GM could ask for `intent` now (so a player's refusal is one of role)."""
-        gm = Member.gm()
-        return any(
-            o.kind == intent["kind"] and o.allows(intent) is None for o in self.legal(state, gm)
-        )
+    def _gm_may(self, state: StateT, kind: str) -> bool:
+        """Whether the GM has an offer of `kind` now (so a player's refusal is one of role)."""
+        return any(o.kind == kind for o in self.legal(state, Member.gm()))
 
     def _apply(
         self, state: StateT, intent: Any, member: Member, dice: DiceSource

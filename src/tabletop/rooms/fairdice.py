@@ -59,6 +59,8 @@ class FairDice:
     def roll(self, sides: int) -> int:
         if sides < 1:
             raise RollError(f"a die needs at least one face, not {sides}")
+        if sides > _SPAN:  # no number of the stream could fall under the limit: a hang
+            raise RollError("a die has at most 2**64 faces")
         limit = _SPAN - _SPAN % sides
         while True:
             number = self._next()

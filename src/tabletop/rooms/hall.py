@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.errors import DataError
-from tabletop.rooms import roomevents, snapshots
+from tabletop.rooms import names, roomevents, snapshots
 from tabletop.rooms.errors import (
+    AuditError,
     BadLink,
     Kicked,
     NotAllowed,
@@ -47,6 +48,8 @@ from tabletop.session import (
     Role,
     Session,
 )
+
+IMPORTS = "a room is imported from the GM's whole export, once it verifies in full"
 
 MAX_MEMBERS = 64
 """Members one room may have at once: a table, not an auditorium."""
@@ -235,7 +238,7 @@ class Hall:
         events = [
             roomevents.created(room, system, _short(name), dict(options or {}), session.version),
             roomevents.committed(1, commitment(seed), None),
-            roomevents.joined("m1", _name(gm), Role.GM),
+            roomevents.joined("m1", names.checked(gm, "the GM's name"), Role.GM),
         ]
         stamp = self._now()
         entries = self._chain(session, events, 0, "0" * 64, None, None, stamp)
@@ -258,12 +261,12 @@ class Hall:
             if len(self._present_members(table)) >= MAX_MEMBERS:
                 raise TooMuch(f"a room holds at most {MAX_MEMBERS} members")
             member_id = f"m{len(table.members) + 1}"  # never reused: kicked members count
-            self._check_free(table, name)
+            kept = table.check_name(name)
 
             def write(store: Store) -> None:
                 store.add_member(room, member_id, token_hash(token))
 
-            event = roomevents.joined(member_id, _name(name), role)
+            event = roomevents.joined(member_id, kept, role)
             return _Group([event], write=write, extra={"member": member_id, "token": token})
 
         return self._append(room, make)
@@ -376,8 +379,8 @@ class Hall:
         def make(table: Table) -> _Group:
             gm = self._gm(table, member_id)
             target = self._named(table, name)
-            self._check_free(table, new_name)
-            return _Group([roomevents.renamed(gm, target, _name(new_name))], member_id)
+            kept = table.check_name(new_name, target.id)
+            return _Group([roomevents.renamed(gm, target, kept)], member_id)
 
         return self._append(room, make)
 
@@ -429,9 +432,14 @@ class Hall:
         """A new room holding a GM's full export: checked by `verify`, kept byte for byte,
         then a fresh dice commitment (the export's last seed is public). The first GM still
         in the room gets a new link; everyone else joins again through new invites."""
-        audit = verify(lines)
-        if audit.view != "full" or not audit.ruled:
-            raise RoomError("import needs the GM's full export of a system this server plays")
+        try:
+            audit = verify(lines)
+        except AuditError as failed:
+            raise AuditError(failed.line, f"{failed.problem}; {IMPORTS}") from None
+        if audit.view != "full":
+            raise RoomError(f"this is a member's export, not the GM's; {IMPORTS}")
+        if not audit.ruled:
+            raise RoomError("this server cannot play the log's system, so cannot check its rules")
         entries = [Entry.from_text(line) for line in lines[:-1]]
         table = fold(entries)
         created = entries[0].event
@@ -635,15 +643,10 @@ class Hall:
 
     def _named(self, table: Table, name: str) -> Member:
         found = table.by_name(name)
-        if found is None or found.id in table.kicked:
-            names = ", ".join(m.name for m in self._present_members(table))
-            raise RoomError(f"no member is called {name[:MAX_NAME]!r}; the members are {names}")
+        if found is None:
+            present = ", ".join(m.name for m in self._present_members(table))
+            raise RoomError(f"no member is called {name[:MAX_NAME]!r}; the members are {present}")
         return found
-
-    def _check_free(self, table: Table, name: str) -> None:
-        _name(name)
-        if table.by_name(name) is not None:
-            raise RoomError(f"a member is already called {name!r}; choose another name")
 
 
 def _resolved(
@@ -681,14 +684,6 @@ def _row(entry: Entry, actor: str | None, client: str | None) -> tuple[Any, ...]
     return (entry.seq, actor, client, entry.nonce, entry.text)
 
 
-def _name(name: str) -> str:
-    """A member's name: 1 to MAX_NAME characters, kept exactly as typed."""
-    if not name.strip() or len(name) > MAX_NAME:
-        raise RoomError(f"a name has 1 to {MAX_NAME} characters")
-    return name
-
-
 def _short(name: str) -> str:
-    if len(name) > MAX_NAME:
-        raise RoomError(f"a room's name has at most {MAX_NAME} characters")
-    return name
+    """A room's name: empty, or a name as `names.checked` keeps one."""
+    return names.checked(name, "a room's name") if name.strip() else ""

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from tabletop.errors import DataError, TabletopError
-from tabletop.rooms import roomevents
+from tabletop.rooms import names, roomevents
 from tabletop.rooms.errors import SystemUnavailable
 from tabletop.rooms.ledger import Ledger, MemoryLedger, groups
 from tabletop.rooms.log import FORMAT, GENESIS, Entry
@@ -76,6 +76,8 @@ class Table:
                 f"this installation has version {session.version}"
             )
         options = dict(data.get("options") or {})
+        if data.get("name") and names.checked(str(data["name"]), "a room's name") != data["name"]:
+            raise DataError("room.created holds a room name the server would not have kept")
         expected = roomevents.created(
             str(data["room"]), name, str(data["name"]), options, session.version
         )
@@ -96,11 +98,21 @@ class Table:
         return [m for m in self.members.values() if m.is_gm and m.id not in self.kicked]
 
     def by_name(self, name: str) -> Member | None:
-        return next((m for m in self.members.values() if m.name == name), None)
+        """The current member called `name` (as a room keeps names: NFC, stripped)."""
+        wanted = names.normalised(name)
+        present = (m for m in self.members.values() if m.id not in self.kicked)
+        return next((m for m in present if m.name == wanted), None)
 
-    def check_name_free(self, name: str) -> None:
-        if self.by_name(name) is not None:
-            raise DataError(f"a member is already called {name!r}")
+    def check_name(self, name: str, member: str | None = None) -> str:
+        """`name` as the room keeps it for a new member (or for `member`, renamed), or
+        `BadName`: it must not look like another current member's (docs/rooms.md, "Roles
+        and links")."""
+        kept = names.checked(name)
+        others = [
+            m.name for m in self.members.values() if m.id not in self.kicked and m.id != member
+        ]
+        names.check_unlike(kept, others)
+        return kept
 
     def view(self, room: str, me: Member) -> dict[str, Any]:
         """`me`'s view of the room: who is in it, the dice commitment and the system's state."""

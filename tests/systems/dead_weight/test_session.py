@@ -107,7 +107,7 @@ def test_the_advisor_answers_whoever_chooses_and_nobody_else():
 
 
 def test_a_player_may_not_test_with_another_players_character():
-    with pytest.raises(PermissionDenied, match="the GM may"):
+    with pytest.raises(DeadWeightError, match="roller must be one of c2, not 'c1'"):
         SESSION.resolve(seated(), {"kind": "test", "roller": "c1"}, BO, FixedDice([1, 1, 1]))
 
 

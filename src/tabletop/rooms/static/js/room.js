@@ -8,6 +8,7 @@ import { FormMaker } from "./forms.js";
 import { entryItem } from "./log.js";
 import { HANDLED, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetTree, sheetView } from "./sheets.js";
+import { checkRollLink, downloadAndVerify, keepNonce } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -94,7 +95,8 @@ async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
-  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus });
+  const sending = (message) => keepNonce(page.link.room, message);
+  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, sending });
   page.live.start();
   setInterval(refreshPresence, 5000);
 }
@@ -303,12 +305,18 @@ function keyOf(el) {
 function appendLog(entry) {
   const scroll = $("log-scroll");
   const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
-  $("log").append(entryItem(entry, memberName));
+  $("log").append(entryItem(entry, memberName, rollCheck()));
   if (atBottom) scroll.scrollTop = scroll.scrollHeight;
 }
 
+function rollCheck() {
+  // "check this roll" on the member's own log (not while the GM views as another member).
+  if (page.viewingAs) return null;
+  return checkRollLink({ link: page.link, room: page.room, me: () => page.view.me });
+}
+
 function renderLog(entries) {
-  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName)));
+  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, rollCheck())));
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
 }
 
@@ -621,12 +629,7 @@ function afterPanel() {
   const exportLog = async () => {
     error.textContent = "";
     try {
-      const text = await page.room.get("/export");
-      download(`room-${page.link.room}.jsonl`, text, "application/x-ndjson");
-      const checked = await call("POST", "/verify", { body: text, raw: true });
-      fill(result, checked.ok
-        ? h("p", { class: "good" }, h("strong", { text: "The log verifies: " }), checked.summary)
-        : h("p", { class: "bad" }, h("strong", { text: `The log fails at line ${checked.line}: ` }), checked.error));
+      await downloadAndVerify({ link: page.link, room: page.room, me: () => page.view.me }, result);
     } catch (problem) {
       error.textContent = problem.message;
     }
