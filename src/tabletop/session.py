@@ -713,15 +713,28 @@ class Session(Generic[StateT]):
         if not member.acts:
             raise PermissionDenied(f"{who} is an observer and only watches")
         kind = intent["kind"]
-        reasons = [o.allows(intent) for o in self.legal(state, member) if o.kind == kind]
-        if None in reasons:
+        offers = [o for o in self.legal(state, member) if o.kind == kind]
+        if any(o.allows(intent) is None for o in offers):
             return
-        if not reasons and not member.is_gm and self._gm_may(state, kind):
-            raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
-        why = self.refusal(state, intent, member)
+        # The rules may say why they refuse only what the member plays: their reason about
+        # anything else could tell whether a hidden thing exists.
+        why = self.refusal(state, intent, member) if self._plays(state, intent, member) else None
         if why is None:
-            why = reasons[0] if reasons else self.why_not(state, intent, member)
+            if not offers and not member.is_gm and self._gm_may(state, kind):
+                raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
+            own = (o.allows(intent) for o in offers if _within(o.preset, intent))
+            why = next(own, None) or self.why_not(state, intent, member)
         raise self.error(f"{kind}: {why}")
+
+    @staticmethod
+    def _plays(state: StateT, intent: Mapping[str, Any], member: Member) -> bool:
+        """Whether `intent` names a character `member` plays (a table keeps its characters
+        by id, each with its owner): nothing hidden from them is involved."""
+        characters = getattr(state, "characters", None)
+        if not isinstance(characters, Mapping):
+            return False
+        seat = characters.get(intent.get("character"))
+        return seat is not None and controls(member, str(getattr(seat, "owner", "")))
 
     def _gm_may(self, state: StateT, kind: str) -> bool:
         """Whether the GM has an offer of `kind` now (so a player's refusal is one of role)."""

@@ -85,6 +85,24 @@ def test_a_players_roll_naming_the_gms_secret_character_is_refused_like_a_missin
         assert told_alike(said[0], said[1], ("c3", "c9")), said
 
 
+def test_a_sheet_edit_naming_the_gms_secret_character_is_refused_like_a_missing_one(
+    rollunder_room,
+):
+    """The rules explain a refused sheet edit only on a sheet the asker plays: on the GM's
+    secret Shade (c3) it reads as on a character that does not exist (c9)."""
+    for intent in (
+        {"kind": "write-notes", "notes": "x"},
+        {"kind": "rename-character", "name": "Shadow"},
+        {"kind": "money", "amount": -3},
+        {"kind": "move-item", "item": "rope", "where": "held", "to": "worn"},
+        {"kind": "forget-spell", "spell": "mend"},
+    ):
+        said = hall_answers(
+            rollunder_room, "Ada", [{**intent, "character": cid} for cid in ("c3", "c9")]
+        )
+        assert told_alike(said[0], said[1], ("c3", "c9")), said
+
+
 def test_a_contest_against_a_secret_character_reads_like_one_against_anothers(rollunder_room):
     """Naming the GM's secret Shade in a contest is refused exactly as naming Bo's Brig: no
     sheet is read before whose character it is."""

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from tabletop.dice import FixedDice
-from tabletop.errors import PermissionDenied, TabletopError
+from tabletop.errors import TabletopError
 from tabletop.session import Member
 from tabletop.systems.constitution import SESSION
+from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.session import ConstitutionTable
 from tests.systems.playing import played
 
@@ -108,7 +109,7 @@ def test_c3_s02_a_skill_is_rated_by_the_table_and_checked_from_its_line():
     the skill multiplies the ability by the rating (knowledge 15 × 40% = 6), and the sage
     adds her level to a knowledge check (§ 8.1)."""
     state = seated()
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(ConstitutionError, match="open"):  # another's sheet: as for a hidden one
         SESSION.resolve(
             state,
             {"kind": "rate-skill", "character": "c1", "skill": "herbs", "rating": 40},

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from tabletop.dice import FixedDice
-from tabletop.errors import PermissionDenied, TabletopError
+from tabletop.errors import TabletopError
 from tabletop.session import Member
 from tabletop.systems.dead_weight import SESSION
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.session import DeadWeightTable
 from tests.systems.playing import played
 
@@ -68,7 +69,7 @@ def test_the_owner_renames_and_writes_notes_and_nobody_else_but_the_gm_does():
     assert amber(state).name == "Amber Vane"
     state, _ = play(state, {"kind": "write-notes", "character": "c1", "notes": "chalk, a key"}, GM)
     assert amber(state).notes == "chalk, a key"
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(DeadWeightError, match="not open to you"):  # as for a hidden sheet
         SESSION.resolve(
             state, {"kind": "write-notes", "character": "c1", "notes": "x"}, BO, FixedDice([])
         )

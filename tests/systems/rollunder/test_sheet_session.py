@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from tabletop.dice import FixedDice
-from tabletop.errors import PermissionDenied, TabletopError
+from tabletop.errors import TabletopError
 from tabletop.session import Member
 from tabletop.systems.rollunder import SESSION, RollUnderTable
+from tabletop.systems.rollunder.errors import RollUnderError
 from tests.systems.playing import played
 
 GM = Member.gm()
@@ -124,7 +125,7 @@ def test_cr_s08_a_rename_carries_the_followers_and_keeps_names_distinct():
         SESSION.resolve(
             state, {"kind": "rename-character", "character": "c1", "name": "Bo"}, ASH, FixedDice([])
         )
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(RollUnderError, match="not open to you"):  # as for a hidden sheet
         SESSION.resolve(
             state, {"kind": "write-notes", "character": "c1", "notes": "x"}, BO, FixedDice([])
         )
