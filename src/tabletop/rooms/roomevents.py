@@ -7,14 +7,26 @@ from who did what.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tabletop.errors import DataError
 from tabletop.rooms.log import FORMAT
 from tabletop.session import MAX_TEXT, Event, Member, Role, Visibility
 
-if TYPE_CHECKING:
-    from tabletop.rooms.table import Table
+
+class Table(Protocol):
+    """What rebuilding a room event reads of the table before it (`rooms.table.Table`)."""
+
+    members: dict[str, Member]
+    dice_session: int
+    commitment: str
+    committing: bool
+    head_hash: str
+
+    def present(self, member_id: str) -> Member: ...
+    def gms(self) -> list[Member]: ...
+    def check_name(self, name: str, member: str | None = None) -> str: ...
+    def last_in_force(self) -> tuple[int, int] | None: ...
 
 
 def _room(kind: str, text: str, actor: str | None, /, **data: Any) -> Event:
