@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tabletop.data import parse_json, read_text_file, write_text_file
-from tabletop.dice import DiceSource, ReplayDice
+from tabletop.dice import DiceSource
 from tabletop.errors import DataError, TabletopError
 from tabletop.session import MAX_NAME, Event, Member, Session, first_problem
 from tabletop.systems.registry import system
@@ -61,10 +61,8 @@ class Campaign(BaseModel):
             where = f"journal event {at + 1} ({first.type})"
             if first.cause is None:
                 raise CampaignError(f"{where} has no cause: a journal begins each step with one")
-            dice = ReplayDice(first.cause.draws)
             try:
-                events = session.resolve(state, first.cause.intent, first.cause.member, dice)
-                dice.check_used_up()
+                events = session.resolve_again(state, first.cause)
             except TabletopError as problem:
                 raise CampaignError(f"{where} does not apply: {problem}") from None
             told = self.journal[at : at + len(events)]

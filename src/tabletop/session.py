@@ -16,13 +16,22 @@ session the same way. Design notes and a worked example: docs/architecture.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from tabletop.dice import PLAIN, DiceSource, Draw, RecordingDice, ReplayDice, render_line, roll
+from tabletop.dice import (
+    PLAIN,
+    DiceSource,
+    Draw,
+    FixedDice,
+    RecordingDice,
+    ReplayDice,
+    render_line,
+    roll,
+)
 from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
 
 MAX_NAME = 60
@@ -135,8 +144,14 @@ class Cause(Frozen):
 
     member: Member
     intent: dict[str, Any]
+    """The intent as applied: what was asked, or what a decision settled it into."""
+    asked: dict[str, Any] | None = None
+    """The intent as asked, when a decision (`Session.decide`) settled it into another."""
     draws: tuple[Draw, ...] = ()
     visibility: Visibility = Visibility.PUBLIC
+    refused: str | None = None
+    """Why the rules refused the intent after these dice were drawn (a refusal on the
+    record: folding skips it, re-resolving must fail the same way)."""
 
     def seen_by(self, member: Member) -> bool:
         if member.is_gm or self.visibility == Visibility.PUBLIC:
@@ -205,6 +220,13 @@ class Offer(Frozen):
     text: str
     intents: tuple[dict[str, Any], ...] = ()
     fields: dict[str, Choice] = Field(default_factory=dict)
+    entry: str = ""
+    """The sheet entry this offer acts on, as a dotted path into the character's sheet
+    (`attributes.STR`, `inventory.places.2.items.0`), so a page shows it beside that entry;
+    empty for an offer that belongs to no one entry."""
+    preset: dict[str, Any] = Field(default_factory=dict)
+    """Part of the intent the entry fixes (its character, the attribute tested, the item
+    used), nested as in the intent; a page fills it in and `allows` holds an intent to it."""
 
     @property
     def closed(self) -> bool:
@@ -214,6 +236,8 @@ class Offer(Frozen):
         """None if this offer covers `intent` (in JSON form), else the reason it does not."""
         if self.closed:
             return None if intent in self.intents else "that choice is not open now"
+        if not _within(self.preset, intent):
+            return f"this offer is for {self.entry or 'another entry'}"
         for name, choice in self.fields.items():
             if choice.values is not None and intent.get(name) not in choice.values:
                 shown = ", ".join(str(v) for v in choice.values[:12])
@@ -227,10 +251,49 @@ def offer(kind: str, text: str, **fields: Choice) -> Offer:
     return Offer(kind=kind, text=text, fields=fields)
 
 
-def closed_offer(kind: str, text: str, intents: Iterable[BaseModel]) -> Offer | None:
-    """A closed offer of exactly these intents, or None when there are none."""
+def entry_offer(
+    kind: str, text: str, entry: str, preset: Mapping[str, Any], **fields: Choice
+) -> Offer:
+    """An open offer for one sheet entry: `preset` fixes what the entry decides (the
+    character, the attribute, the item), `fields` are what is still asked."""
+    return Offer(kind=kind, text=text, fields=fields, entry=entry, preset=dict(preset))
+
+
+def _within(part: Mapping[str, Any], whole: Any) -> bool:
+    """Whether every value of `part` is in `whole`, nested objects compared key by key."""
+    if not isinstance(whole, Mapping):
+        return not part
+    for key, value in part.items():
+        if isinstance(value, Mapping):
+            if not _within(value, whole.get(key)):
+                return False
+        elif key not in whole or whole[key] != value:
+            return False
+    return True
+
+
+def closed_offer(
+    kind: str, text: str, intents: Iterable[BaseModel], entry: str = ""
+) -> Offer | None:
+    """A closed offer of exactly these intents (at a sheet entry, if named), or None when
+    there are none."""
     listed = tuple(i.model_dump(mode="json") for i in intents)
-    return Offer(kind=kind, text=text, intents=listed) if listed else None
+    return Offer(kind=kind, text=text, intents=listed, entry=entry) if listed else None
+
+
+def entry_action(kind: str, text: str, intent: BaseModel, entry: str) -> Offer:
+    """The one intent a sheet entry's button sends (use this item, cast this spell)."""
+    return Offer(kind=kind, text=text, intents=(intent.model_dump(mode="json"),), entry=entry)
+
+
+def accepts(rule: Callable[[], object], refusal: type[Exception]) -> bool:
+    """Whether a rule that rolls no dice runs without `refusal` on the state as it is now:
+    how a closed offer lists only what the rules will take."""
+    try:
+        rule()
+    except refusal:
+        return False
+    return True
 
 
 # the rolls every table can make ----------------------------------------------------------
@@ -255,6 +318,55 @@ class ImportCharacter(Frozen):
     owner: str | None = None
 
 
+MAX_NOTES = 4_000
+"""Characters in a sheet's notes."""
+
+
+class RenameCharacter(Frozen):
+    """A character's name as its player writes it on the sheet (the GM may too)."""
+
+    kind: Literal["rename-character"] = "rename-character"
+    character: str
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class WriteNotes(Frozen):
+    """The notes section of a sheet: what the rules leave to the player to write down."""
+
+    kind: Literal["write-notes"] = "write-notes"
+    character: str
+    notes: str = Field(default="", max_length=MAX_NOTES)
+
+
+def naming_offers(cid: str, name: str, notes: str) -> list[Offer]:
+    """Renaming a character and writing its notes, offered at those entries of its sheet
+    with what the sheet holds now as the example."""
+    return [
+        entry_offer(
+            "rename-character",
+            "rename",
+            "name",
+            {"character": cid},
+            name=Choice(help="the name on the sheet", example=name),
+        ),
+        entry_offer(
+            "write-notes",
+            "write notes",
+            "notes",
+            {"character": cid},
+            notes=Choice(help="anything worth remembering", example=notes),
+        ),
+    ]
+
+
+def clean_name(name: str) -> str:
+    """A name as typed, without the spaces around it; one of spaces alone is refused."""
+    stripped = name.strip()
+    if not stripped:
+        raise DataError("a name needs a letter or a digit, not only spaces")
+    return stripped
+
+
 def roll_visibility(mode: RollMode, roller: str) -> tuple[Visibility, str]:
     """The visibility of a roll made in `mode`, and what the others are told of it."""
     if mode == RollMode.PUBLIC:
@@ -270,6 +382,86 @@ def in_mode(event: Event, mode: RollMode, roller: str) -> Event:
     """`event` made with the visibility `mode` gives it."""
     visibility, hint = roll_visibility(mode, roller)
     return event.model_copy(update={"visibility": visibility, "hint": hint})
+
+
+def refusal_event(
+    asked: BaseModel, member: Member, draws: Sequence[Draw], problem: TabletopError
+) -> Event:
+    """An intent the rules refused after drawing dice, told as its roll mode shows a roll
+    (a blind roll's refusal looks, to all but the GM, like a blind roll made), and as the
+    asker's and the GM's alone for any other intent."""
+    who = member.name or member.id
+    error = str(problem)
+    if isinstance(asked, RollDice):
+        visibility, hint = roll_visibility(asked.mode, who)
+        kind, text = "roll", f"{who}'s roll of {asked.notation} was refused: {error}"
+    else:
+        visibility, hint = Visibility.ACTOR, ""
+        kind, text = "refused", f"{who}'s {asked.kind} was refused: {error}"
+    event = Event(
+        type=kind,
+        text=text,
+        data={"refused": error, "kind": asked.kind},
+        visibility=visibility,
+        hint=hint,
+        actor=member.id,
+    )
+    cause = Cause(
+        member=member,
+        intent=asked.model_dump(mode="json"),
+        draws=tuple(draws),
+        visibility=_seen_by_all([event], member),
+        refused=error,
+    )
+    return event.model_copy(update={"cause": cause})
+
+
+class Decision(NamedTuple):
+    """What `Session.decide` settled an intent into, and the dice it drew doing so."""
+
+    intent: Any
+    draws: tuple[Draw, ...]
+
+
+class _Decided:
+    """The dice a decided intent is applied with: the decision's own draws again, then the
+    live dice (which have already given those draws)."""
+
+    __slots__ = ("_live", "_replay")
+
+    def __init__(self, draws: tuple[Draw, ...], live: DiceSource) -> None:
+        self._replay = ReplayDice(draws) if draws else None
+        self._live = live
+
+    def roll(self, sides: int) -> int:
+        if self._replay is not None:
+            face = self._replay.roll(sides)
+            if self._replay.used_up:
+                self._replay = None
+            return face
+        return self._live.roll(sides)
+
+    def check_used_up(self) -> None:
+        """Applying a decided intent must draw its decision's dice again, first."""
+        if self._replay is not None:
+            raise DataError("the decided intent did not draw its decision's dice again")
+
+
+def _draw_again(draws: tuple[Draw, ...], dice: DiceSource) -> None:
+    """Draw a decision's dice from `dice` again, refusing a decision made with other dice."""
+    for draw in draws:
+        if dice.roll(draw.sides) != draw.face:
+            raise DataError("that decision was made with other dice than this resolution's")
+
+
+class DrawnRefusal(TabletopError):
+    """The rules refused an intent after dice were drawn for it: those dice are spent, so
+    the refusal (`event`) goes on the record like any resolution."""
+
+    def __init__(self, problem: TabletopError, event: Event) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+        self.event = event
 
 
 def roll_event(intent: RollDice, roller: str, dice: DiceSource) -> Event:
@@ -302,6 +494,14 @@ class Session(Generic[StateT]):
     """The system's own intent models, each with a literal `kind` (`roll` is added)."""
     error: ClassVar[type[TabletopError]] = RulesError
     """The system's error for an intent its rules refuse."""
+    thinks: ClassVar[frozenset[str]] = frozenset()
+    """Intent kinds whose `decide` takes long (a bot's search): a server decides them in a
+    worker of their own and hands the decision to `resolve`."""
+    version: ClassVar[int] = 1
+    """The rules' version: what a log records so that `verify` re-tells its events with the
+    same rules and wording; raised whenever an event of the same cause would differ."""
+    explained: ClassVar[frozenset[str]] = frozenset()
+    """Kinds whose refusal `refusal` explains by running the rule dry (a sheet's edits)."""
 
     def __init__(self) -> None:
         self._intents: TypeAdapter[Any] = TypeAdapter(_union((RollDice, *self.intents)))
@@ -329,29 +529,79 @@ class Session(Generic[StateT]):
         return [rolls, *self.offers(state, member)]
 
     def resolve(
-        self, state: StateT, intent: BaseModel | Mapping[str, Any], member: Member, dice: DiceSource
+        self,
+        state: StateT,
+        intent: BaseModel | Mapping[str, Any],
+        member: Member,
+        dice: DiceSource,
+        decision: Decision | None = None,
     ) -> list[Event]:
         """The events of `member` asking for `intent` now, or an error naming why it is
-        refused. Nothing changes either way: `fold` the events to change the state."""
+        refused. Nothing changes either way: `fold` the events to change the state. A
+        refusal after dice were drawn is a `DrawnRefusal` holding its event for the record.
+        `decision` is `decide`'s answer made elsewhere (a worker) with these same dice."""
         asked = self.parse_intent(intent)
         as_json = asked.model_dump(mode="json")
         self._check_offered(state, as_json, member)
         recorder = RecordingDice(dice)
-        _, events = self._apply(state, asked, member, recorder)
+        try:
+            if decision is None:
+                decision = self.think(state, asked, member, recorder)
+            else:
+                _draw_again(decision.draws, recorder)
+            decided, replayed = decision.intent, _Decided(decision.draws, recorder)
+            _, events = self._apply(state, decided, member, replayed)
+            replayed.check_used_up()
+        except TabletopError as problem:
+            if not recorder.draws or isinstance(problem, DrawnRefusal):
+                raise
+            refusal = refusal_event(asked, member, recorder.draws, problem)
+            raise DrawnRefusal(problem, refusal) from problem
         if not events:  # the intent still happened, and its cause must be on the record
             events = [note(asked.kind, f"{member.name or member.id}: {asked.kind}, no change")]
         told = [e.model_copy(update={"actor": member.id}) for e in events]
+        applied = decided.model_dump(mode="json")
         cause = Cause(
             member=member,
-            intent=as_json,
+            intent=applied,
+            asked=None if applied == as_json else as_json,
             draws=tuple(recorder.draws),
             visibility=_seen_by_all(told, member),
         )
         return [told[0].model_copy(update={"cause": cause}), *told[1:]]
 
+    def think(
+        self, state: StateT, intent: BaseModel | Mapping[str, Any], member: Member, dice: DiceSource
+    ) -> Decision:
+        """`decide` on `intent` with `dice`, and the dice it drew: what a worker sends back
+        for `resolve` to apply."""
+        recorder = RecordingDice(dice)
+        decided = self.decide(state, self.parse_intent(intent), member, recorder)
+        return Decision(decided, tuple(recorder.draws))
+
+    def resolve_again(self, state: StateT, cause: Cause) -> list[Event]:
+        """What `cause` gives when asked again, now, with the dice it drew: the events to
+        compare with those recorded (a refusal's event when the rules refuse it again)."""
+        replay = ReplayDice(cause.draws)
+        try:
+            events = self.resolve(state, cause.asked or cause.intent, cause.member, replay)
+        except DrawnRefusal as refused:
+            events = [refused.event]
+        replay.check_used_up()
+        return events
+
+    def decide(self, state: StateT, intent: Any, member: Member, dice: DiceSource) -> Any:
+        """The intent `intent` settles into before the rules apply it: itself, unless it
+        asks for thinking (a bot's seat choosing its action). The log records the decided
+        intent, so folding applies it and only re-resolving (`verify`) thinks again; the
+        decided intent's `apply` draws again, first, every die its decision drew (a bot's
+        seed), so that folding, which asks no bot, reads the same draws in the same order."""
+        return intent
+
     def fold(self, state: StateT, event: Event) -> StateT:
-        """The state after `event`: its cause applied again with the dice it drew."""
-        if event.cause is None:
+        """The state after `event`: its cause applied again with the dice it drew (a refusal
+        on the record changes nothing)."""
+        if event.cause is None or event.cause.refused is not None:
             return state
         replay = ReplayDice(event.cause.draws)
         intent = self.parse_intent(event.cause.intent)
@@ -416,6 +666,20 @@ class Session(Generic[StateT]):
         """Why an intent of a kind not offered now is refused; systems say it better."""
         return f"no {intent['kind']} is open now"
 
+    def refusal(self, state: StateT, intent: Mapping[str, Any], member: Member) -> str | None:
+        """The rules' own reason for refusing an intent no offer covers (a full bag, an item
+        that is not used up): for the kinds in `explained`, the rule run with no dice at all
+        (it changes nothing: rules are pure); None when it needs a die or would go ahead."""
+        if intent["kind"] not in self.explained:
+            return None
+        try:
+            self.apply(state, self.parse_intent(intent), member, FixedDice(()))
+        except self.error as problem:
+            return str(problem)
+        except (TabletopError, LookupError):
+            return None
+        return None
+
     # reading JSON -------------------------------------------------------------------------
 
     def parse_intent(self, intent: BaseModel | Mapping[str, Any]) -> Any:
@@ -439,26 +703,42 @@ class Session(Generic[StateT]):
 
     def _check_offered(self, state: StateT, intent: dict[str, Any], member: Member) -> None:
         """Refuse an intent that no offer to this member covers, saying why: a matter of
-        role when the GM could ask for it, else of the rules."""
+        role when the member has no offer of its kind and the GM has one, else of the rules
+        (the member's own offer says what it allows).
+
+        The answer depends on the intent's kind and on the member's own offers only, never
+        on whether the GM could ask for this very intent: that would tell a player whether
+        the hidden thing it names exists (a hidden tracker's name, a secret character)."""
         who = member.name or member.id
         if not member.acts:
             raise PermissionDenied(f"{who} is an observer and only watches")
         kind = intent["kind"]
-        reasons = [o.allows(intent) for o in self.legal(state, member) if o.kind == kind]
-        if None in reasons:
+        offers = [o for o in self.legal(state, member) if o.kind == kind]
+        if any(o.allows(intent) is None for o in offers):
             return
-        if not member.is_gm and self._gm_may(state, intent):
-            raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
-        raise self.error(
-            f"{kind}: {reasons[0] if reasons else self.why_not(state, intent, member)}"
-        )
+        # The rules may say why they refuse only what the member plays: their reason about
+        # anything else could tell whether a hidden thing exists.
+        why = self.refusal(state, intent, member) if self._plays(state, intent, member) else None
+        if why is None:
+            if not offers and not member.is_gm and self._gm_may(state, kind):
+                raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
+            own = (o.allows(intent) for o in offers if _within(o.preset, intent))
+            why = next(own, None) or self.why_not(state, intent, member)
+        raise self.error(f"{kind}: {why}")
 
-    def _gm_may(self, state: StateT, intent: dict[str, Any]) -> bool:
-        """Whether the GM could ask for `intent` now (so a player's refusal is one of role)."""
-        gm = Member.gm()
-        return any(
-            o.kind == intent["kind"] and o.allows(intent) is None for o in self.legal(state, gm)
-        )
+    @staticmethod
+    def _plays(state: StateT, intent: Mapping[str, Any], member: Member) -> bool:
+        """Whether `intent` names a character `member` plays (a table keeps its characters
+        by id, each with its owner): nothing hidden from them is involved."""
+        characters = getattr(state, "characters", None)
+        if not isinstance(characters, Mapping):
+            return False
+        seat = characters.get(intent.get("character"))
+        return seat is not None and controls(member, str(getattr(seat, "owner", "")))
+
+    def _gm_may(self, state: StateT, kind: str) -> bool:
+        """Whether the GM has an offer of `kind` now (so a player's refusal is one of role)."""
+        return any(o.kind == kind for o in self.legal(state, Member.gm()))
 
     def _apply(
         self, state: StateT, intent: Any, member: Member, dice: DiceSource

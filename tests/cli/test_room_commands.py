@@ -34,7 +34,7 @@ def room(server, capsys):
     assert made.code == 0, made.err
     links = json.loads(made.out)
     assert set(links) == {"room", "gm", "player", "observer"}
-    joined = run(capsys, "room", "join", links["player"], "--name", "Ada\x1b[31m<b>", "--json")
+    joined = run(capsys, "room", "join", links["player"], "--name", "Ada<b>", "--json")
     links["ada"] = json.loads(joined.out)["link"]
     return links
 
@@ -46,10 +46,10 @@ def test_a_roll_prints_the_event_or_its_ack_as_json(room, capsys):
     assert acked["type"] == "ack" and len(acked["seqs"]) == 1
 
 
-def test_names_with_terminal_escapes_are_printed_escaped(room, capsys):
-    shown = run(capsys, "room", "say", room["ada"], "hi\x07")
+def test_chat_with_terminal_escapes_is_printed_escaped(room, capsys):
+    shown = run(capsys, "room", "say", room["ada"], "hi\x07\x1b[31m")
     assert "\x1b" not in shown.out and "\x07" not in shown.out
-    assert "Ada\\x1b[31m<b>: hi\\x07" in shown.out
+    assert "Ada<b>: hi\\x07\\x1b[31m" in shown.out
 
 
 def test_log_json_prints_exactly_the_lines_the_server_sent(room, capsys):
@@ -95,11 +95,30 @@ def test_an_export_verifies_and_a_tampered_one_exits_1_naming_the_line(room, cap
     out.write_text("\n".join(lines) + "\n")
     failed = run(capsys, "room", "verify", str(out), "--json")
     assert failed.code == 1 and json.loads(failed.out)["line"] == 5
-    assert "line 5: its content does not match its hash" in failed.err
+    assert "line 5: what it shows does not match its hash" in failed.err
+
+
+def test_verify_mine_checks_that_your_entries_carry_the_nonces_you_sent(room, capsys, tmp_path):
+    """The terminal writes down each nonce it sends (issue 21: a server could otherwise roll
+    a player's intent at a nonce of its own choosing and no one would know)."""
+    from tabletop.rooms.nonces import default_book
+
+    run(capsys, "room", "roll", room["ada"], "1d20", "--mode", "blind")
+    run(capsys, "room", "roll", room["ada"], "2d6")
+    run(capsys, "room", "end-session", room["gm"])
+    out = tmp_path / "ada.jsonl"
+    assert run(capsys, "room", "export", room["ada"], "--out", str(out)).code == 0
+    book = default_book(room["room"])
+    checked = run(capsys, "room", "verify", str(out), "--mine", str(book))
+    assert checked.code == 0 and "2 of yours carry your nonces" in checked.out
+    forged = book.read_text().replace('"nonce": "', '"nonce": "x', 1)
+    (tmp_path / "other.jsonl").write_text(forged)
+    refused = run(capsys, "room", "verify", str(out), "--mine", str(tmp_path / "other.jsonl"))
+    assert refused.code == 1 and "a nonce you did not send" in refused.err
 
 
 def test_a_kicked_players_link_is_refused_with_exit_2(room, capsys):
-    assert run(capsys, "room", "kick", room["gm"], "Ada\x1b[31m<b>").code == 0
+    assert run(capsys, "room", "kick", room["gm"], "Ada<b>").code == 0
     refused = run(capsys, "room", "roll", room["ada"], "1d6")
     assert refused.code == 2 and "does not open this room" in refused.err
 
@@ -141,7 +160,7 @@ def test_serve_prints_its_address_and_stops_cleanly_on_sigterm(tmp_path):
 
 
 def test_the_gm_renames_and_promotes_from_the_command_line(room, capsys):
-    renamed = run(capsys, "room", "rename", room["gm"], "Ada\x1b[31m<b>", "Ada")
+    renamed = run(capsys, "room", "rename", room["gm"], "Ada<b>", "Ada")
     assert renamed.code == 0 and "renamed" in renamed.out
     promoted = run(capsys, "room", "promote", room["gm"], "Ada", "observer", "--json")
     assert json.loads(promoted.out)["type"] == "ack"

@@ -1,5 +1,7 @@
-"""Verifying an export offline: the chain, the dice against the revealed seed, the rules;
-and any edit, removal or reordering of a line makes it fail, naming the line."""
+"""Verifying an export offline: each line's hash from what it shows, the chain, the dice at
+their positions, and every event recomputed through the rules; any edit, removal or
+reordering fails naming the line, and so does a forger who makes every hash agree again
+(docs/rooms.md, "The log, version 2" and "Why nobody can choose a die")."""
 
 from __future__ import annotations
 
@@ -9,17 +11,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.rooms import AuditError, verify
-from tabletop.rooms.log import entry_hash
+from tabletop.rooms import AuditError, Hall, SqliteStore, verify
+from tabletop.rooms.errors import RefusedOnRecord
+from tabletop.rooms.log import canonical
 from tests.rooms.conftest import Seated, seat
+from tests.rooms.forge import rechained, sealed_copy
+
+ROLLS = ("public", "gm", "blind", "self")
 
 
 def played(room: Seated) -> Seated:
-    """Rolls in every mode, a whisper, an undo and a revealed seed."""
+    """Rolls in every mode, a refused roll that drew dice, a whisper, an undo, a revealed
+    seed."""
     hall, ada, gm = room.hall, room.member("Ada"), room.member("GM")
-    for number, mode in enumerate(("public", "gm", "blind", "self")):
+    for number, mode in enumerate(ROLLS):
         roll = {"kind": "roll", "notation": "3d6+1d20", "mode": mode}
         hall.act(room.room, ada.id, roll, f"r{number}", nonce=f"n{number}")
+    with pytest.raises(RefusedOnRecord):  # refused, and on the record
+        hall.act(room.room, ada.id, {"kind": "roll", "notation": "1d6/0"}, "z1", nonce="z1")
     hall.say(room.room, ada.id, "psst", ("Bo",), "s1")
     hall.act(room.room, gm.id, {"kind": "roll", "notation": "1d100"}, "g1")
     hall.undo(room.room, gm.id)
@@ -28,27 +37,38 @@ def played(room: Seated) -> Seated:
 
 
 @pytest.fixture(scope="module")
-def export(tmp_path_factory) -> list[str]:
-    from tabletop.rooms import Hall, SqliteStore
-
+def room(tmp_path_factory) -> Seated:
     hall = Hall(SqliteStore(tmp_path_factory.mktemp("verify") / "rooms.sqlite3"))
-    room = played(seat(hall, "dice"))
-    return hall.export(room.room, room.member("GM"))
+    return played(seat(hall, "dice"))
+
+
+@pytest.fixture(scope="module")
+def export(room) -> list[str]:
+    return room.hall.export(room.room, room.member("GM"))
+
+
+def bodies(lines: list[str]) -> list[dict]:
+    return [json.loads(line) for line in lines]
+
+
+def index_of(lines: list[str], found) -> int:
+    return next(i for i, body in enumerate(bodies(lines)) if found(body))
 
 
 def test_the_gms_export_verifies_in_full(export):
     audit = verify(export)
     assert audit.entries == audit.full == len(export) - 1
-    assert audit.dice == 4 * 4 + 1 and audit.sessions == 1 and audit.ruled
+    assert audit.dice == 4 * 4 + 1 + 1 and audit.sessions == 1 and audit.ruled
+    assert audit.recomputed == 6  # four rolls, the refusal, the GM's d100
 
 
-def test_a_players_export_verifies_its_links_and_what_they_saw(dead_weight_room):
-    room = played(dead_weight_room)
+def test_a_players_export_verifies_its_links_and_recomputes_the_rolls_they_saw(room):
     lines = room.hall.export(room.room, room.member("Bo"))
     audit = verify(lines)
     assert audit.entries == len(lines) - 1 and audit.full < audit.entries
     assert not audit.ruled
-    assert audit.dice == 4 + 1  # Ada's public roll and the GM's d100; the rest were not Bo's
+    assert audit.recomputed == 3  # Ada's public roll and refusal, the GM's d100: all Bo saw
+    assert audit.dice == 4 + 1 + 1
 
 
 def test_dice_cannot_be_checked_before_the_seed_is_revealed(dice_room):
@@ -86,34 +106,140 @@ def test_editing_removing_or_reordering_any_line_fails(export, data):
 
 def test_a_forged_die_fails_even_with_every_hash_recomputed(export):
     """A forger who changes a face and rebuilds the whole chain is caught by the seed."""
-    lines = [json.loads(line) for line in export[:-1]]
-    target = next(
-        i for i, b in enumerate(lines) if b["event"]["cause"] and b["event"]["type"] == "roll"
-    )
-    cause = lines[target]["event"]["cause"]
+    target = index_of(export, lambda b: b.get("event", {}).get("type") == "roll")
+    forged = bodies(export)
+    cause = forged[target]["event"]["cause"]
     cause["draws"][0]["face"] = cause["draws"][0]["face"] % 6 + 1
-    prev = "0" * 64
-    for body in lines:
-        body["prev"] = prev
-        body["hash"] = prev = entry_hash(body)
-    trailer = json.loads(export[-1])
-    trailer["export"]["head"] = prev
-    forged = [json.dumps(b) for b in lines] + [json.dumps(trailer)]
     with pytest.raises(AuditError, match=f"line {target + 1}: die 1 \\(a d6\\) shows"):
-        verify(forged)
+        verify(rechained([json.dumps(b) for b in forged]))
+
+
+def test_an_entry_that_says_20_while_its_die_says_otherwise_fails(export):
+    """Issue 21: text and data edited to show a better total, the recorded dice and the
+    seed left alone, every hash recomputed: the rules give another event."""
+    target = index_of(export, lambda b: b.get("event", {}).get("type") == "roll")
+    forged = bodies(export)
+    event = forged[target]["event"]
+    event["data"]["total"] = 99
+    event["text"] = event["text"].rsplit("=", 1)[0] + "= 99"
+    with pytest.raises(AuditError, match=f"line {target + 1}: is not what its cause gives"):
+        verify(rechained([json.dumps(b) for b in forged]))
+
+
+def test_a_full_export_holds_no_sealed_line(export):
+    """Issue 21: a line of the GM's export replaced by a sealed line that says anything."""
+    target = index_of(export, lambda b: b.get("event", {}).get("visibility") == "hidden")
+    forged = bodies(export)
+    forged[target] = sealed_copy(forged[target])
+    with pytest.raises(AuditError, match=f"line {target + 1}: a full export opens every part"):
+        verify([json.dumps(b) for b in forged])
+
+
+def test_a_sealed_line_cannot_say_something_else(room):
+    """A player's line of a blind roll shows only its public hint, and its hash covers it."""
+    lines = room.hall.export(room.room, room.member("Bo"))
+    target = index_of(lines, lambda b: (b.get("event") or {}).get("visibility") == "hidden")
+    forged = bodies(lines)
+    forged[target]["event"]["text"] = "GM rolls 1d20 → [1] = 1"
+    with pytest.raises(AuditError, match=f"line {target + 1}: shows something other"):
+        verify([json.dumps(b) for b in forged])
+    forged[target]["public"] = forged[target]["event"]
+    with pytest.raises(AuditError, match=f"line {target + 1}: what it shows does not match"):
+        verify([json.dumps(b) for b in forged])
+
+
+def test_a_blind_roller_sees_their_nonce_and_checks_it_with_mine(room):
+    lines = room.hall.export(room.room, room.member("Ada"))
+    blind = bodies(lines)[index_of(lines, lambda b: b.get("client") == "r2")]
+    assert blind["nonce"] == "n2" and blind["event"]["cause"] is None
+    sent = {f"r{n}": f"n{n}" for n in range(4)} | {"z1": "z1"}
+    assert verify(lines, mine=sent).mine == 5
+    with pytest.raises(AuditError, match="carries a nonce you did not send"):
+        verify(lines, mine={**sent, "r2": "something-else"})
+
+
+def test_a_refusal_is_rerun_and_must_really_fail(export):
+    target = index_of(export, lambda b: (b.get("event") or {}).get("data", {}).get("refused"))
+    forged = bodies(export)
+    forged[target]["event"]["cause"]["intent"]["notation"] = "1d6"
+    forged[target]["event"]["cause"]["intent"]["label"] = ""
+    with pytest.raises(AuditError, match=f"line {target + 1}: is not what its cause gives"):
+        verify(rechained([json.dumps(b) for b in forged]))
+
+
+def test_a_cause_must_name_its_member_as_they_were(export):
+    """A player's roll recorded as made by the GM (a forged role) does not follow."""
+    target = index_of(export, lambda b: b.get("client") == "r0")
+    forged = bodies(export)
+    forged[target]["event"]["cause"]["member"]["role"] = "gm"
+    with pytest.raises(AuditError, match=f"line {target + 1}: does not follow from the rules"):
+        verify(rechained([json.dumps(b) for b in forged]))
+
+
+def test_a_reused_dice_position_fails(export):
+    first = index_of(export, lambda b: b.get("client") == "r0")
+    second = index_of(export, lambda b: b.get("client") == "r1")
+    forged = bodies(export)
+    forged[second]["nonce"] = forged[first]["nonce"]
+    with pytest.raises(AuditError, match=f"line {second + 1}: its dice position was already"):
+        verify(rechained([json.dumps(b) for b in forged]))
+
+
+def crafted(room: Seated, change) -> list[str]:
+    lines = room.hall.export(room.room, room.member("GM"))
+    forged = bodies(lines)
+    change(forged)
+    return rechained([json.dumps(b) for b in forged])
+
+
+def test_crafted_room_events_are_one_line_refusals(dice_room):
+    """Issue 21: an undo with nothing to undo, a kick of the only GM, a join as a second
+    GM — answered with the line, never an internal error."""
+    hall, gm = dice_room.hall, dice_room.member("GM")
+    hall.kick(dice_room.room, gm.id, "Bo")
+    hall.end_session(dice_room.room, gm.id)
+
+    def undo_nothing(forged):
+        kicked = next(b for b in forged if b.get("event", {}).get("type") == "room.kicked")
+        kicked["event"].update(type="room.undo", data={"undoes": [1]}, text="x")
+
+    def kick_the_gm(forged):
+        kicked = next(b for b in forged if b.get("event", {}).get("type") == "room.kicked")
+        kicked["event"]["data"]["member"] = "m1"
+        kicked["event"]["text"] = "the GM removed GM"
+
+    for change, problem in ((undo_nothing, "nothing to undo"), (kick_the_gm, "kick themselves")):
+        with pytest.raises(AuditError, match=problem):
+            verify(crafted(dice_room, change))
 
 
 def test_the_first_failing_line_is_named(export):
     lines = list(export)
     lines[4] = edit(lines[4])
-    with pytest.raises(AuditError, match=r"^line 5: its content does not match its hash"):
+    with pytest.raises(AuditError, match=r"^line 5: what it shows does not match its hash"):
         verify(lines)
     with pytest.raises(AuditError, match="ends without its trailer"):
         verify(export[:-1])
 
 
 def test_an_entry_is_stored_as_the_canonical_json_of_its_body(export):
-    from tabletop.rooms.log import canonical
-
     for line in export[:-1]:
         assert canonical(json.loads(line)) == line
+
+
+def test_the_by_hand_check_in_the_docs_runs_on_a_real_line(export):
+    """docs/rooms.md shows how to check a line with the standard library alone: it must
+    hold for a real roll of a real export."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rooms.md").read_text()
+    code = text[text.index("By hand, for line `n`") :].split("```python\n", 1)[1].split("```")[0]
+    found = bodies(export)
+    roll = next(b for b in found if b.get("event", {}).get("type") == "roll")
+    ended = next(b for b in found if b.get("event", {}).get("type") == "room.session-ended")
+    namespace = {
+        "line": json.dumps(roll, ensure_ascii=False),
+        "revealed_seed": ended["event"]["data"]["seed"],
+        "commitment": ended["event"]["data"]["commitment"],
+    }
+    exec(code, namespace)

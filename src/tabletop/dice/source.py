@@ -149,6 +149,10 @@ class ReplayDice:
         self._next += 1
         return draw.face
 
+    @property
+    def used_up(self) -> bool:
+        return self._next == len(self._draws)
+
     def check_used_up(self) -> None:
         if self._next != len(self._draws):
             left = len(self._draws) - self._next

@@ -57,10 +57,21 @@ class SystemUnavailable(RoomError):
     status = 400
 
 
+class RefusedOnRecord(RoomError):
+    """The rules refused an intent after its dice were drawn: the refusal is on the record
+    at `seq` (those dice are spent), and this is the answer to the request and its retries."""
+
+    def __init__(self, problem: str, seq: int) -> None:
+        self.problem = problem
+        self.seq = seq
+        super().__init__(f"{problem} (its dice are spent: the refusal is entry {seq})")
+
+
 class AuditError(RoomError):
     """An export that does not verify, naming its first failing line (1-based)."""
 
     def __init__(self, line: int, problem: str) -> None:
+        problem = " ".join(problem.split())  # one line, whatever a crafted log put in it
         self.line = line
-        self.problem = problem
-        super().__init__(f"line {line}: {problem}")
+        self.problem = problem if len(problem) <= 300 else problem[:297] + "…"
+        super().__init__(f"line {line}: {self.problem}")

@@ -2,39 +2,57 @@
 transaction that appends to the room's log, and only then folded and told to listeners.
 
 Synchronous and free of I/O but the store's: the server calls it from its event loop, the
-tests call it directly. A room's `Table` stays loaded once read; before each change the hall
-catches up with entries another process appended (PostgreSQL), so each process folds every
-entry exactly once, in order.
+tests call it directly. A room is loaded when first asked for, from its latest snapshot and
+the entries after it (snapshots.py), and kept in bounded memory (loaded.py) until it is
+idle; every `SNAPSHOT_EVERY` entries, and when it is let go, its table is snapshotted.
+Before each change the hall catches up with entries another process appended
+(PostgreSQL), so each process folds every entry exactly once, in order.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.rooms.errors import BadLink, Kicked, NotAllowed, RoomError, TooMuch, UnknownRoom
-from tabletop.rooms.fairdice import FairDice, commitment, new_seed
-from tabletop.rooms.log import Entry, canonical
+from tabletop.errors import DataError
+from tabletop.rooms import names, roomevents, snapshots
+from tabletop.rooms.errors import (
+    AuditError,
+    BadLink,
+    Kicked,
+    NotAllowed,
+    RefusedOnRecord,
+    RoomError,
+    TooMuch,
+    UnknownRoom,
+)
+from tabletop.rooms.fairdice import FairDice, commitment, new_nonce, new_seed, table_nonce
+from tabletop.rooms.ledger import UNDO, groups, marks
+from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
+from tabletop.rooms.log import OUTSIDER, Entry, canonical, public_of
+from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
 from tabletop.rooms.store import Credential, Store
-from tabletop.rooms.table import Table, groups, load_session
+from tabletop.rooms.table import Table, fold, load_session
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
 from tabletop.session import (
     MAX_NAME,
     MAX_TEXT,
     TABLE,
+    DrawnRefusal,
     Event,
     Member,
     Role,
     Session,
-    Visibility,
 )
 
+IMPORTS = "a room is imported from the GM's whole export, once it verifies in full"
+
 MAX_MEMBERS = 64
-"""Members one room may have (kicked ones included): a table, not an auditorium."""
+"""Members one room may have at once: a table, not an auditorium."""
 
 INVITE_ROLES = (Role.PLAYER, Role.OBSERVER)
 
@@ -62,13 +80,31 @@ class _Group:
     write: Callable[[Store], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     retried: int | None = None
+    refused: str | None = None
+    """The error to answer with once a refusal that drew dice is on the record."""
 
 
 class Hall:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], bytes] = new_seed,
+        idle: float = IDLE_SECONDS,
+        most: int = MAX_LOADED,
+        snapshot_every: int = SNAPSHOT_EVERY,
+    ) -> None:
+        if snapshot_every < 1:
+            raise ValueError("snapshots are taken every one entry or more")
         self.store = store
         self._clock = clock
-        self._tables: dict[str, Table] = {}
+        self._new_seed = seeds
+        """Where dice seeds come from: fresh secrets; a test fixture may fix them."""
+        self._loaded = Residents(idle, most)
+        self.snapshot_every = snapshot_every
+        self._writing = False
+        """Inside an append's transaction: no other room is let go (its snapshot would be
+        a transaction inside this one) and no snapshot is written until it commits."""
         self._seeds: dict[str, tuple[int, bytes]] = {}
         """Each room's secret seed, with the dice session it belongs to."""
         self.listeners: list[Listener] = []
@@ -76,17 +112,45 @@ class Hall:
     # reading ------------------------------------------------------------------------------
 
     def table(self, room: str) -> Table:
-        """The room's table, folded from its log on first use."""
-        if room not in self._tables:
-            bodies = self.store.entries(room)
-            if not bodies:
-                raise UnknownRoom(f"there is no room {room!r} on this server")
-            entries = [Entry.from_text(body) for body in bodies]
-            table = Table.start(entries[0].event)
-            for group in groups(entries):
+        """The room's table, loaded from its latest snapshot and the entries after it when
+        it is not in memory."""
+        return self._room(room).table
+
+    def loaded(self) -> list[str]:
+        """The rooms in memory now, least recently used first."""
+        return self._loaded.rooms()
+
+    def is_loaded(self, room: str) -> bool:
+        return room in self._loaded
+
+    def unload(self, room: str) -> None:
+        """Forget a loaded room's table without a snapshot (a store transaction holding
+        its latest changes failed, so the table may be ahead of the store): the next
+        request loads it again from the store. `let_go` is for a table that is sound."""
+        self._loaded.pop(room)
+        self._seeds.pop(room, None)
+
+    def _room(self, room: str) -> Loaded:
+        now = self._clock()
+        found = self._loaded.use(room, now)
+        if found is None:
+            found = self._load(room, now)
+        self._let_go(self._loaded.due(now, keep=room))
+        return found
+
+    def _load(self, room: str, now: float) -> Loaded:
+        """Read the room's latest usable snapshot and fold only what follows it."""
+        try:
+            table, base = snapshots.load(self.store, room)
+            loaded = Loaded(table, base, now)
+            for group in snapshots.tail(self.store, room, table.head):
                 table.apply(group)
-            self._tables[room] = table
-        return self._tables[room]
+                loaded.remember(group)
+        except DataError as problem:
+            raise RoomError(f"room {room} cannot be opened here: {problem}") from None
+        self._loaded.add(room, loaded)
+        self._snapshot_if_due(room, loaded)
+        return loaded
 
     def who(self, room: str, token: str) -> Member:
         """The member whose link holds `token`, or why the link opens nothing here."""
@@ -114,30 +178,37 @@ class Hall:
 
     def catch_up(self, room: str) -> list[Entry]:
         """Fold and tell what other processes appended to a loaded room since we last looked."""
-        table = self._tables.get(room)
-        if table is None:
+        loaded = self._loaded.peek(room)
+        if loaded is None:
             return []
-        fresh = [Entry.from_text(body) for body in self.store.entries(room, table.head)]
-        for group in groups(fresh):
-            table.apply(group)
+        fresh = []
+        for group in snapshots.tail(self.store, room, loaded.table.head):
+            loaded.table.apply(group)
+            self._applied(room, loaded, group)
+            fresh += group
         self._tell(room, fresh)
+        self._snapshot_if_due(room, loaded)
         return fresh
 
     def entries(self, room: str, after: int = 0, upto: int | None = None) -> list[Entry]:
+        """The room's entries after seq `after` (to `upto`): the latest from memory, the
+        others from the store."""
+        loaded = self._loaded.peek(room)
+        if loaded is not None and upto is not None:
+            found = loaded.between(after, upto)
+            if found is not None:
+                return found
         return [Entry.from_text(body) for body in self.store.entries(room, after, upto)]
 
     def project(self, room: str, entry: Entry, member: Member) -> str | None:
-        """The line `member` receives of `entry`: all of it, a redacted copy, or nothing."""
-        table = self.table(room)
-        if entry.is_room_event:
-            shown = Session.view_event(table.session, entry.event, member)
-        else:
-            shown = table.session.view_event(entry.event, member)
+        """The line `member` receives of `entry`: all of it, the parts they may see, or
+        nothing. Whoever asked always receives its `asked` part (their nonce)."""
+        shown = self.table(room).session.view_event(entry.event, member)
         if shown is None:
             return None
-        if shown is entry.event or shown == entry.event:
-            return entry.text
-        return entry.redacted(shown)
+        cause = entry.event.cause
+        asker = cause.member.id if cause is not None else entry.event.actor
+        return entry.line(shown, member.id == asker)
 
     def export(self, room: str, member: Member) -> list[str]:
         """The log as `member` may have it, one line an entry (stubs for what they do not
@@ -162,24 +233,21 @@ class Hall:
         """A new room: its log opens with the system, the dice commitment and the GM."""
         session = load_session(system)
         session.new(dict(options or {}))  # options the system refuses are refused here
-        room, seed, token = new_room_id(), new_seed(), new_token()
+        room, seed, token = new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
-        created = _room_event(
-            "created",
-            f"room {_short(name) or room} opened for {system}",
-            system=system,
-            name=_short(name),
-            options=dict(options or {}),
-        )
-        events = [created, _committed(1, seed), _joined("m1", _name(gm), Role.GM)]
+        events = [
+            roomevents.created(room, system, _short(name), dict(options or {}), session.version),
+            roomevents.committed(1, commitment(seed), None),
+            roomevents.joined("m1", names.checked(gm, "the GM's name"), Role.GM),
+        ]
         stamp = self._now()
-        entries = self._chain(events, 0, "0" * 64, None, None, None, stamp)
+        entries = self._chain(session, events, 0, "0" * 64, None, None, stamp)
         with self.store.locked():
             self.store.add_room(room, system, seed.hex(), stamp)
             self.store.add_member(room, "m1", token_hash(token))
             for role, invite in invites.items():
                 self.store.add_invite(room, role, token_hash(invite))
-            self.store.append(room, [(e.seq, None, None, e.text) for e in entries])
+            self.store.append(room, [(e.seq, None, None, None, e.text) for e in entries])
         links = {"gm": token, **{str(role): invite for role, invite in invites.items()}}
         return Appended(entries, extra={"room": room, "tokens": links})
 
@@ -190,16 +258,15 @@ class Hall:
         role, token = Role(found.role), new_token()
 
         def make(table: Table) -> _Group:
-            count = self.store.member_count(room)
-            if count >= MAX_MEMBERS:
+            if len(self._present_members(table)) >= MAX_MEMBERS:
                 raise TooMuch(f"a room holds at most {MAX_MEMBERS} members")
-            member_id = f"m{count + 1}"
-            self._check_free(table, name)
+            member_id = f"m{len(table.members) + 1}"  # never reused: kicked members count
+            kept = table.check_name(name)
 
             def write(store: Store) -> None:
                 store.add_member(room, member_id, token_hash(token))
 
-            event = _joined(member_id, _name(name), role)
+            event = roomevents.joined(member_id, kept, role)
             return _Group([event], write=write, extra={"member": member_id, "token": token})
 
         return self._append(room, make)
@@ -212,16 +279,23 @@ class Hall:
         client: str,
         nonce: str | None = None,
     ) -> Appended:
-        """Resolve a system intent with the room's fair dice and append its events."""
+        """Resolve a system intent with the room's fair dice and append its events (or, if
+        the rules refused it after drawing dice, the refusal, and answer with the error)."""
 
         def make(table: Table) -> _Group:
             member = self._present(table, member_id)
             retried = self.store.retried(room, member_id, client)
             if retried is not None:
                 return _Group([], retried=retried)
-            dice = FairDice(self._seed(room, table), table.head + 1, nonce or client)
-            events = table.session.resolve(table.state, intent, member, dice)
-            return _Group(events, member_id, client, nonce or client)
+            position = nonce or new_nonce()
+            used = self.store.nonce_used(room, member_id, position)
+            if used is not None:
+                raise RoomError(
+                    f"the nonce {position[:64]!r} already named entry {used}'s dice: "
+                    "send each intent with a fresh nonce"
+                )
+            dice = FairDice(self._seed(room, table), member_id, position)
+            return _resolved(table, intent, member, dice, client, position)
 
         return self._append(room, make)
 
@@ -233,10 +307,9 @@ class Hall:
             intent = table.session.table_move(table.state)
             if intent is None:
                 return _Group([])
-            client = f"table-{table.head + 1}"
-            dice = FairDice(self._seed(room, table), table.head + 1, client)
-            events = table.session.resolve(table.state, intent, TABLE, dice)
-            return _Group(events, TABLE.id, client, client)
+            nonce = table_nonce(table.head + 1, table.latest_nonce)
+            dice = FairDice(self._seed(room, table), TABLE.id, nonce)
+            return _resolved(table, intent, TABLE, dice, nonce, nonce)
 
         return self._append(room, make)
 
@@ -252,16 +325,8 @@ class Hall:
                 return _Group([], retried=retried)
             if not text.strip() or len(text) > MAX_TEXT:
                 raise RoomError(f"say something of 1 to {MAX_TEXT} characters")
-            audience = tuple(self._named(table, name).id for name in to)
-            whom = f" to {', '.join(to)}" if to else ""
-            event = Event(
-                type="room.chat",
-                text=f"{member.name}{whom}: {text}",
-                data={"text": text, "to": list(audience)},
-                visibility=Visibility.ACTOR if audience else Visibility.PUBLIC,
-                audience=audience,
-                actor=member.id,
-            )
+            audience = [self._named(table, name) for name in to]
+            event = roomevents.chat(member, text, audience)
             return _Group([event], member_id, client or None)
 
         return self._append(room, make)
@@ -271,14 +336,12 @@ class Hall:
         keeps both."""
 
         def make(table: Table) -> _Group:
-            self._gm(table, member_id)
+            gm = self._gm(table, member_id)
             latest = table.last_in_force()
             if latest is None:
                 raise RoomError("there is nothing to undo")
-            first, last, _ = latest
-            text = f"the GM took back entries {first}–{last}"
-            event = _room_event("undo", text, undoes=list(range(first, last + 1)))
-            return _Group([event], member_id)
+            first, last = latest
+            return _Group([roomevents.undone(gm, first, last)], member_id)
 
         return self._append(room, make)
 
@@ -286,27 +349,21 @@ class Hall:
         """Reveal the session's dice seed and commit to the next session's."""
 
         def make(table: Table) -> _Group:
-            self._gm(table, member_id)
-            seed, fresh = self.store.seed(room), new_seed()
-            ended = _room_event(
-                "session-ended",
-                f"the GM ended session {table.dice_session}; its dice seed is revealed",
-                session=table.dice_session,
-                seed=seed,
-                commitment=table.commitment,
-            )
+            gm = self._gm(table, member_id)
+            seed, fresh = self.store.seed(room), self._new_seed()
+            ended = roomevents.session_ended(gm, table.dice_session, seed, table.commitment)
 
             def write(store: Store) -> None:
                 store.set_seed(room, fresh.hex())
 
-            events = [ended, _committed(table.dice_session + 1, fresh)]
+            events = [ended, roomevents.committed(table.dice_session + 1, commitment(fresh), gm.id)]
             return _Group(events, member_id, write=write, extra={"seed": seed})
 
         return self._append(room, make)
 
     def kick(self, room: str, member_id: str, name: str) -> Appended:
         def make(table: Table) -> _Group:
-            self._gm(table, member_id)
+            gm = self._gm(table, member_id)
             target = self._named(table, name)
             if target.id == member_id:
                 raise RoomError("the GM cannot kick themselves; promote another GM first")
@@ -314,34 +371,28 @@ class Hall:
             def write(store: Store) -> None:
                 store.set_member_token(room, target.id, None)
 
-            text = f"the GM removed {target.name}"
-            return _Group([_room_event("kicked", text, member=target.id)], member_id, write=write)
+            return _Group([roomevents.kicked(gm, target)], member_id, write=write)
 
         return self._append(room, make)
 
     def rename(self, room: str, member_id: str, name: str, new_name: str) -> Appended:
         def make(table: Table) -> _Group:
-            self._gm(table, member_id)
+            gm = self._gm(table, member_id)
             target = self._named(table, name)
-            self._check_free(table, new_name)
-            text = f"the GM renamed {target.name} to {new_name}"
-            event = _room_event("renamed", text, member=target.id, name=_name(new_name))
-            return _Group([event], member_id)
+            kept = table.check_name(new_name, target.id)
+            return _Group([roomevents.renamed(gm, target, kept)], member_id)
 
         return self._append(room, make)
 
     def promote(self, room: str, member_id: str, name: str, role: Role) -> Appended:
         def make(table: Table) -> _Group:
-            self._gm(table, member_id)
+            gm = self._gm(table, member_id)
             target = self._named(table, name)
             if role == Role.BOT:
                 raise RoomError("a member is a gm, a player or an observer")
-            gms = [m for m in self._present_members(table) if m.is_gm]
-            if target.is_gm and role != Role.GM and len(gms) == 1:
+            if target.is_gm and role != Role.GM and len(table.gms()) == 1:
                 raise RoomError("a room needs a GM: promote another member first")
-            text = f"the GM made {target.name} {role}"
-            event = _room_event("promoted", text, member=target.id, role=str(role))
-            return _Group([event], member_id)
+            return _Group([roomevents.promoted(gm, target, role)], member_id)
 
         return self._append(room, make)
 
@@ -350,14 +401,14 @@ class Hall:
         invites = {str(role): new_token() for role in INVITE_ROLES}
 
         def make(table: Table) -> _Group:
-            self._gm(table, member_id)
+            gm = self._gm(table, member_id)
 
             def write(store: Store) -> None:
                 store.retire_invites(room)
                 for role, invite in invites.items():
                     store.add_invite(room, role, token_hash(invite))
 
-            event = _room_event("invites-rotated", "the GM made new invite links")
+            event = roomevents.invites_rotated(gm)
             return _Group([event], member_id, write=write, extra={"tokens": invites})
 
         return self._append(room, make)
@@ -372,8 +423,7 @@ class Hall:
             def write(store: Store) -> None:
                 store.set_member_token(room, member_id, token_hash(token))
 
-            text = f"{member.name} has a new link"
-            event = _room_event("link-rotated", text, member=member_id)
+            event = roomevents.link_rotated(member)
             return _Group([event], member_id, write=write, extra={"token": token})
 
         return self._append(room, make)
@@ -382,73 +432,102 @@ class Hall:
         """A new room holding a GM's full export: checked by `verify`, kept byte for byte,
         then a fresh dice commitment (the export's last seed is public). The first GM still
         in the room gets a new link; everyone else joins again through new invites."""
-        audit = verify(lines)
-        if audit.view != "full" or not audit.ruled:
-            raise RoomError("import needs the GM's full export of a system this server plays")
+        try:
+            audit = verify(lines)
+        except AuditError as failed:
+            raise AuditError(failed.line, f"{failed.problem}; {IMPORTS}") from None
+        if audit.view != "full":
+            raise RoomError(f"this is a member's export, not the GM's; {IMPORTS}")
+        if not audit.ruled:
+            raise RoomError("this server cannot play the log's system, so cannot check its rules")
         entries = [Entry.from_text(line) for line in lines[:-1]]
-        table = Table.start(entries[0].event)
-        for group in groups(entries):
-            table.apply(group)
-        gm = next(m for m in table.members.values() if m.is_gm and m.id not in table.kicked)
-        room, seed, token = new_room_id(), new_seed(), new_token()
+        table = fold(entries)
+        created = entries[0].event
+        gm = table.gms()[0]  # verify refused a log that leaves the room without a GM
+        room, seed, token = new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
-        origin = json.loads(lines[-1])["export"]
-        imported = _room_event(
-            "imported", f"moved here from room {origin['room']}", head=audit.head
-        )
-        events = [imported, _committed(table.dice_session + 1, seed)]
-        added = self._chain(events, table.head, table.head_hash, gm.id, None, None, self._now())
+        events = [
+            roomevents.imported(gm, table.room, audit.head),
+            roomevents.committed(table.dice_session + 1, commitment(seed), gm.id),
+        ]
+        stamp = self._now()
+        added = self._chain(table.session, events, table.head, table.head_hash, None, None, stamp)
         with self.store.locked():
-            self.store.add_room(room, table.system, seed.hex(), self._now())
+            self.store.add_room(room, table.system, seed.hex(), stamp)
             for member in table.members.values():
                 self.store.add_member(room, member.id, token_hash(token) if member == gm else None)
             for role, invite in invites.items():
                 self.store.add_invite(room, role, token_hash(invite))
-            rows = [(e.seq, e.event.actor, e.client, e.text) for e in entries + added]
+            rows = [_row(e, e.event.actor, e.client) for e in entries + added]
             self.store.append(room, rows)
+            for group in groups(entries[1:] + added):
+                self.store.index(room, marks(group))
+        for group in groups(added):
+            table.apply(group)
+        table.ledger = StoreLedger(self.store, room, created)
+        loaded = Loaded(table, 0, self._clock())
+        loaded.remember((entries + added)[-WINDOW:])
+        self._loaded.add(room, loaded)
+        self._snapshot_if_due(room, loaded, force=True)
         links = {"gm": token, **{str(role): invite for role, invite in invites.items()}}
         return Appended(added, extra={"room": room, "tokens": links})
 
     # inside -------------------------------------------------------------------------------
 
     def _append(self, room: str, make: Callable[[Table], _Group]) -> Appended:
-        """The one append path: lock the room, catch up, decide, write, commit; then fold
-        and tell. Anything `make` raises rolls the transaction back: nothing changes."""
-        table = self.table(room)
-        with self.store.locked(room):
+        """The one append path: lock the room, catch up, decide, write (the entries and
+        their index marks), commit; then fold, tell, and snapshot when one is due. Anything
+        `make` raises rolls the transaction back: nothing changes."""
+        loaded = self._room(room)
+        table = loaded.table
+        with self.store.locked(room), self._inside():
             self.catch_up(room)
             group = make(table)
             if group.retried is not None:
-                last = table.resolutions[group.retried]
-                return Appended(self.entries(room, group.retried - 1, last), duplicate=True)
+                return self._again(room, table, group.retried)
             if not group.events and group.write is None:
                 return Appended([])  # nothing was due (the table had no move to make)
             entries = self._chain(
+                table.session,
                 group.events,
                 table.head,
                 table.head_hash,
-                group.actor,
                 group.client,
                 group.nonce,
                 self._now(),
             )
             rows = [
-                (e.seq, group.actor, group.client if i == 0 else None, e.text)
+                _row(e, group.actor, group.client if i == 0 else None)
                 for i, e in enumerate(entries)
             ]
             self.store.append(room, rows)
+            for appended in groups(entries):
+                self.store.index(room, marks(appended))
             if group.write is not None:
                 group.write(self.store)
         table.apply(entries)
+        self._applied(room, loaded, entries)
         self._tell(room, entries)
+        self._snapshot_if_due(room, loaded)
+        if group.refused is not None:
+            raise RefusedOnRecord(group.refused, entries[0].seq)
         return Appended(entries, extra=group.extra)
+
+    def _again(self, room: str, table: Table, first: int) -> Appended:
+        """The answer to a request sent again: what it appended the first time (the same
+        refusal, if the rules refused it after drawing)."""
+        entries = self.entries(room, first - 1, table.ledger.last_of(first))
+        refused = _answer_refusal(entries[0].event)
+        if refused is not None:
+            raise RefusedOnRecord(refused, first)
+        return Appended(entries, duplicate=True)
 
     @staticmethod
     def _chain(
+        session: Session[Any],
         events: list[Event],
         head: int,
         prev: str,
-        actor: str | None,
         client: str | None,
         nonce: str | None,
         stamp: int,
@@ -456,19 +535,81 @@ class Hall:
         entries = []
         for number, event in enumerate(events):
             first = number == 0
-            if event.actor is None and actor is not None:
-                event = event.model_copy(update={"actor": actor})
+            public = public_of(event, session.view_event(event, OUTSIDER))
             entry = Entry.make(
                 head + number + 1,
                 stamp,
                 event,
                 prev,
+                public,
                 client if first else None,
                 nonce if first else None,
             )
             entries.append(entry)
             prev = entry.hash
         return entries
+
+    @contextmanager
+    def _inside(self) -> Iterator[None]:
+        """Mark an append's transaction: nothing else is written until it ends."""
+        self._writing = True
+        try:
+            yield
+        finally:
+            self._writing = False
+
+    def _applied(self, room: str, loaded: Loaded, entries: list[Entry]) -> None:
+        """Keep what the table just folded in the window; after an undo, which dropped the
+        snapshots holding what it took back, learn which snapshot is the latest now."""
+        loaded.remember(entries)
+        if any(entry.event.type == UNDO for entry in entries):
+            found = self.store.snapshot_before(room, loaded.table.head + 1)
+            loaded.base = 0 if found is None else found[0]
+
+    def _snapshot_if_due(self, room: str, loaded: Loaded, force: bool = False) -> None:
+        """Snapshot the room when `snapshot_every` entries followed its latest snapshot
+        (or, forced, when any did); never inside an append's transaction."""
+        table = loaded.table
+        due = table.head - loaded.base >= (1 if force else self.snapshot_every)
+        if due and not self._writing and snapshots.write(self.store, room, table):
+            loaded.base = table.head
+
+    def snapshot(self, room: str) -> int:
+        """Snapshot the room now if anything followed its latest snapshot (a shard about
+        to stop, a test); the seq of its latest snapshot afterwards."""
+        loaded = self._room(room)
+        self._snapshot_if_due(room, loaded, force=True)
+        return loaded.base
+
+    def let_go(self, room: str) -> None:
+        """Unload the room (its snapshot written first); asked for again, it is loaded from
+        that snapshot."""
+        self._let_go([room])
+
+    def let_go_idle(self) -> list[str]:
+        """Unload the rooms idle for `idle` seconds (and any past the count), least
+        recently used first; what a shard calls from time to time. The rooms let go."""
+        return self._let_go(self._loaded.due(self._clock()))
+
+    def let_go_all(self) -> None:
+        """Unload every room, each snapshotted first: a server stopping restarts at once."""
+        self._let_go(self._loaded.rooms())
+
+    def _let_go(self, rooms: list[str]) -> list[str]:
+        """Snapshot and unload these rooms; which were let go (none inside an append's
+        transaction: the next use after it lets them go)."""
+        if self._writing:
+            return []
+        gone = []
+        for room in rooms:
+            loaded = self._loaded.peek(room)
+            if loaded is None:
+                continue
+            self._snapshot_if_due(room, loaded, force=True)
+            self._loaded.pop(room)
+            self._seeds.pop(room, None)
+            gone.append(room)
+        return gone
 
     def _tell(self, room: str, entries: list[Entry]) -> None:
         if entries:
@@ -502,39 +643,47 @@ class Hall:
 
     def _named(self, table: Table, name: str) -> Member:
         found = table.by_name(name)
-        if found is None or found.id in table.kicked:
-            names = ", ".join(m.name for m in self._present_members(table))
-            raise RoomError(f"no member is called {name[:MAX_NAME]!r}; the members are {names}")
+        if found is None:
+            present = ", ".join(m.name for m in self._present_members(table))
+            raise RoomError(f"no member is called {name[:MAX_NAME]!r}; the members are {present}")
         return found
 
-    def _check_free(self, table: Table, name: str) -> None:
-        _name(name)
-        if table.by_name(name) is not None:
-            raise RoomError(f"a member is already called {name!r}; choose another name")
+
+def _resolved(
+    table: Table,
+    intent: Mapping[str, Any],
+    member: Member,
+    dice: FairDice,
+    client: str,
+    nonce: str,
+) -> _Group:
+    """The events of `intent` to append; a refusal after dice were drawn is appended too,
+    answered with its error (but for a blind roll, whose roller learns only that it was
+    made, as with any blind roll)."""
+    try:
+        events = table.session.resolve(table.state, intent, member, dice)
+    except DrawnRefusal as refused:
+        return _Group(
+            [refused.event], member.id, client, nonce, refused=_answer_refusal(refused.event)
+        )
+    return _Group(events, member.id, client, nonce)
 
 
-def _room_event(kind: str, text: str, /, **data: Any) -> Event:
-    return Event(type=f"room.{kind}", text=text, data=data)
+def _answer_refusal(event: Event) -> str | None:
+    """The error a refusal on the record answers its asker with (None for one its asker
+    may not see: a blind roll)."""
+    cause = event.cause
+    if cause is None or cause.refused is None or not event.seen_by(cause.member):
+        return None
+    return cause.refused
 
 
-def _committed(session: int, seed: bytes) -> Event:
-    text = f"dice for session {session} are committed: {commitment(seed)[:16]}…"
-    return _room_event("dice-committed", text, session=session, commitment=commitment(seed))
-
-
-def _joined(member_id: str, name: str, role: Role) -> Event:
-    text = f"{name} joined as {role}"
-    return _room_event("joined", text, member=member_id, name=name, role=str(role))
-
-
-def _name(name: str) -> str:
-    """A member's name: 1 to MAX_NAME characters, kept exactly as typed."""
-    if not name.strip() or len(name) > MAX_NAME:
-        raise RoomError(f"a name has 1 to {MAX_NAME} characters")
-    return name
+def _row(entry: Entry, actor: str | None, client: str | None) -> tuple[Any, ...]:
+    """An entry as the store keeps it: its seq, who caused it, the request's id, its dice
+    nonce (for a resolution's first entry) and its text."""
+    return (entry.seq, actor, client, entry.nonce, entry.text)
 
 
 def _short(name: str) -> str:
-    if len(name) > MAX_NAME:
-        raise RoomError(f"a room's name has at most {MAX_NAME} characters")
-    return name
+    """A room's name: empty, or a name as `names.checked` keeps one."""
+    return names.checked(name, "a room's name") if name.strip() else ""

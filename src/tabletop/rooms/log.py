@@ -1,22 +1,27 @@
-"""The room's log: append-only entries, each naming the one before it by hash.
+"""The room's log: append-only entries, each naming the one before it by hash, each made
+of a public header and three sealed parts so that every member can check what they see.
 
-An entry is one `Event` of the session protocol with its place in the log:
+An entry as stored (and as a member who sees all of it receives it):
 
-    {"seq": 7, "time": 1767225600000, "event": {...}, "client": "c-41", "nonce": "n-41",
-     "salt": "<128 random bits>", "prev": "<hash of entry 6>", "hash": "<this entry's hash>"}
+    {"seq": 7, "time": 1767225600000, "prev": "<hash of entry 6>", "public": "all",
+     "event": {..., "cause": {...}}, "client": "c-41", "nonce": "n-41",
+     "salt": {"told": "…", "why": "…", "asked": "…"}, "hash": "…"}
 
-`hash` is the SHA-256 of the entry without `hash`, as canonical JSON (keys sorted, no spaces,
-UTF-8). `client` is the id the client gave the intent (a retry with the same id is applied
-once); `nonce` is what the client mixed into the dice (`fairdice`). `salt` makes the hash
-of an entry a player sees only in part impossible to guess from what they do see: without
-it a blind d20 roll could be found by hashing twenty candidates.
-
-Entries are stored as their canonical JSON text, and that text is what the GM's export and
-every member who sees the event in full receive, byte for byte.
+The three parts, each with its own 128-bit salt, are `told` (the event without its cause),
+`why` (the cause: who asked, the intent, every die drawn) and `asked` (the request's
+`client` id and dice `nonce`). `hash` is the SHA-256 of the canonical JSON of the header
+`{seq, time, prev, public, told, why, asked}` where each part stands as the SHA-256 of its
+own canonical JSON (`{"event", "salt"}`, `{"cause", "salt"}`, `{"client", "nonce",
+"salt"}`). `public` is what a member with no standing receives (`"all"`, `"event"`, a hint
+event, or null). A member who may not see a part receives its hash under `sealed` instead
+of its content and salt, so each line is checked as far as its reader may see it and the
+salt keeps a sealed part from being guessed (a blind d20 from twenty candidates).
+docs/rooms.md, "The log, version 2", is the specification.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
@@ -24,7 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.data import canonical
-from tabletop.session import Event
+from tabletop.errors import DataError
+from tabletop.session import Event, Member, Role
+
+FORMAT = 2
+"""The log format this installation writes and reads (recorded in `room.created`)."""
 
 GENESIS = "0" * 64
 """The `prev` of a room's first entry."""
@@ -33,11 +42,53 @@ ROOM = "room."
 """The prefix of the types of events the room itself makes (joins, chat, undo, dice seeds);
 systems' events never start with it."""
 
+PARTS = ("told", "why", "asked")
 
-def entry_hash(body: dict[str, Any]) -> str:
-    """The hash of an entry: over every field but `hash` itself."""
-    unhashed = {key: value for key, value in body.items() if key != "hash"}
-    return hashlib.sha256(canonical(unhashed).encode("utf-8")).hexdigest()
+OUTSIDER = Member(id="-", role=Role.OBSERVER, name="")
+"""A member with no standing: what they receive of an entry is its public part."""
+
+Public = str | dict[str, Any] | None
+"""`"all"`, `"event"`, a hint event (JSON), or None: what every member receives."""
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of an export or a log, split at newlines only: canonical JSON keeps U+2028,
+    U+2029 and U+0085 as they are inside strings, where `str.splitlines` would cut a line
+    (and a chat holding one would make every export fail to verify)."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
+
+
+def told_part(event: dict[str, Any], salt: str) -> dict[str, Any]:
+    return {"event": {k: v for k, v in event.items() if k != "cause"}, "salt": salt}
+
+
+def why_part(cause: Any, salt: str) -> dict[str, Any]:
+    return {"cause": cause, "salt": salt}
+
+
+def asked_part(client: str | None, nonce: str | None, salt: str) -> dict[str, Any]:
+    return {"client": client, "nonce": nonce, "salt": salt}
+
+
+def header_hash(seq: int, time_ms: int, prev: str, public: Public, seals: dict[str, str]) -> str:
+    """The entry's hash: over its header, in which each part stands as its own hash."""
+    return digest({"seq": seq, "time": time_ms, "prev": prev, "public": public, **seals})
+
+
+def public_of(event: Event, shown: Event | None) -> Public:
+    """How an outsider's view `shown` of `event` is written in the header."""
+    if shown is None:
+        return None
+    if shown == event:
+        return "all"
+    if shown == event.model_copy(update={"cause": None}):
+        return "event"
+    return shown.model_dump(mode="json")
 
 
 @dataclass(frozen=True)
@@ -53,6 +104,8 @@ class Entry:
     prev: str
     hash: str
     text: str
+    public: Public
+    salt: dict[str, str]
 
     @classmethod
     def make(
@@ -61,60 +114,95 @@ class Entry:
         time_ms: int,
         event: Event,
         prev: str,
+        public: Public,
         client: str | None = None,
         nonce: str | None = None,
     ) -> Entry:
-        body: dict[str, Any] = {
+        salt = {part: secrets.token_hex(16) for part in PARTS}
+        shown = event.model_dump(mode="json")
+        seals = {
+            "told": digest(told_part(shown, salt["told"])),
+            "why": digest(why_part(shown.get("cause"), salt["why"])),
+            "asked": digest(asked_part(client, nonce, salt["asked"])),
+        }
+        hashed = header_hash(seq, time_ms, prev, public, seals)
+        body = {
             "seq": seq,
             "time": time_ms,
-            "event": event.model_dump(mode="json"),
+            "prev": prev,
+            "public": public,
+            "event": shown,
             "client": client,
             "nonce": nonce,
-            "salt": secrets.token_hex(16),
-            "prev": prev,
+            "salt": salt,
+            "hash": hashed,
         }
-        unhashed = canonical(body)
-        digest = hashlib.sha256(unhashed.encode("utf-8")).hexdigest()
-        # Sorted, "hash" falls between "event" and "nonce": the last top-level ',"nonce":'
-        # (nothing after it holds one), so the text is spelled once, not twice.
-        before, key, after = unhashed.rpartition(',"nonce":')
-        text = f'{before},"hash":"{digest}"{key}{after}'
-        return cls(seq, time_ms, event, client, nonce, prev, digest, text)
+        made = cls(seq, time_ms, event, client, nonce, prev, hashed, canonical(body), public, salt)
+        made.__dict__["seals"] = seals  # already computed: no need to hash the parts again
+        return made
 
     @classmethod
     def from_text(cls, text: str) -> Entry:
         """An entry as stored (trusted: the store only holds what `make` wrote)."""
         body = json.loads(text)
-        event = Event.model_validate(body["event"])
+        if "salt" not in body or not isinstance(body["salt"], dict):
+            raise DataError(
+                f"entry {body.get('seq')} is not of log format {FORMAT} (an older tabletop "
+                "wrote it; this installation cannot open it)"
+            )
         return cls(
             body["seq"],
             body["time"],
-            event,
+            Event.model_validate(body["event"]),
             body["client"],
             body["nonce"],
             body["prev"],
             body["hash"],
             text,
+            body["public"],
+            body["salt"],
         )
 
     @property
     def is_room_event(self) -> bool:
         return self.event.type.startswith(ROOM)
 
-    def redacted(self, shown: Event) -> str:
-        """The line for a member who sees `shown` instead of the event: no salt, no nonce,
-        nothing of the event but what they may see, and the links of the chain."""
-        return canonical(
-            {
-                "seq": self.seq,
-                "time": self.time,
-                "event": shown.model_dump(mode="json"),
-                "redacted": True,
-                "prev": self.prev,
-                "hash": self.hash,
-            }
-        )
+    @functools.cached_property
+    def seals(self) -> dict[str, str]:
+        """Each part's hash, as the header holds it."""
+        shown = self.event.model_dump(mode="json")
+        return {
+            "told": digest(told_part(shown, self.salt["told"])),
+            "why": digest(why_part(shown.get("cause"), self.salt["why"])),
+            "asked": digest(asked_part(self.client, self.nonce, self.salt["asked"])),
+        }
+
+    def line(self, shown: Event | None, opens_asked: bool) -> str:
+        """The line for a member who sees `shown` of the event (all of it, the event
+        without its cause, or the public hint; None: a stub that only links the chain),
+        with the `asked` part opened when `opens_asked` (the member who asked)."""
+        if shown is not None and shown == self.event:
+            return self.text
+        seals = self.seals
+        body: dict[str, Any] = {
+            "seq": self.seq,
+            "time": self.time,
+            "prev": self.prev,
+            "public": self.public,
+            "hash": self.hash,
+        }
+        opened: dict[str, str] = {}
+        if shown is not None:
+            body["event"] = shown.model_dump(mode="json")
+            if shown == self.event.model_copy(update={"cause": None}):
+                opened["told"] = self.salt["told"]
+        if opens_asked:
+            body["client"], body["nonce"] = self.client, self.nonce
+            opened["asked"] = self.salt["asked"]
+        body["salt"] = opened
+        body["sealed"] = {part: seals[part] for part in PARTS if part not in opened}
+        return canonical(body)
 
     def stub(self) -> str:
         """The export line for an entry a member receives nothing of: only its links."""
-        return canonical({"seq": self.seq, "redacted": True, "prev": self.prev, "hash": self.hash})
+        return self.line(None, False)

@@ -75,7 +75,7 @@ def test_a_blind_check_reaches_only_the_gm():
 
 def test_a_player_checks_only_their_own_character():
     check = {"kind": "check", "character": "c2", "ability": "wits"}
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(ConstitutionError, match="character must be one of c1, not 'c2'"):
         SESSION.resolve(seated(), check, ADA, FixedDice([10]))
 
 
@@ -144,6 +144,18 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "miles": pick([None, 5]),
         "stats": pick([{"level": 2, "ac": 24, "damage": "1d8"}, {"henchman": True, "hp": 3}]),
         "value": pick(["3", "1d4", "none", marker]),
+        "notes": marker,
+        "reason": marker,
+        "where": marker,
+        "skill": marker,
+        "gear": pick(
+            [
+                {"name": marker, "size": "medium"},
+                {"name": marker, "size": "backpack"},
+                {"name": "x"},
+            ]
+        ),
+        "spells": [],
     }
     return values.get(name, NO_VALUE)
 
