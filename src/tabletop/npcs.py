@@ -340,14 +340,20 @@ def names_in(text: str, names: Iterable[str]) -> list[str]:
 
 
 def lines_kept(
-    events: Sequence[Event], secret: Iterable[str], everyone: Iterable[str]
+    events: Sequence[Event],
+    secret: Iterable[str],
+    everyone: Iterable[str],
+    subject: str | None = None,
 ) -> list[Event]:
     """The lines of one step, each that tells of a hidden NPC kept from the players with its
     numbers turned to `?` (`numbers_kept`). A line tells of one when it names it, or names
     nobody and follows a line whose subject (the first name in it) is a hidden NPC: the
-    rules tell a blow's damage roll and the saves it forces without naming whose they are."""
+    rules tell a blow's damage roll and the saves it forces without naming whose they are.
+    The lines before the first that names anyone are `subject`'s, whom the step is taken
+    for: resting an NPC tells its hours of rest, and answering a direct hit on it its
+    saves, without naming it. `secret` holds every name a hidden NPC goes by."""
     hiding, names = set(secret), list(everyone)
-    told, subject_hidden = [], False
+    told, subject_hidden = [], subject is not None and subject in hiding
     for event in events:
         named = names_in(event.text, names)
         if named:

@@ -80,3 +80,21 @@ def test_edits_keep_full_health_full_and_refuse_bad_values_in_one_line():
         play(state, {"kind": "edit-npc", "npc": "n1", "stat": "name", "value": "Ayla"}, GM)
     state, _ = play(state, {"kind": "reveal-npc", "npc": "n1", "revealed": True}, GM)
     assert SESSION.view(state, AYLA)["npcs"][0]["stats"]["max_hp"] == 30
+
+
+def test_resting_a_hidden_npc_tells_players_no_health_though_its_lines_name_nobody():
+    """RU-N05, RU-M33: the GM rests the guard (CON 4, Health 42) after 5 damage, spending two
+    recovery dice; each hour's line names nobody and holds its health. They are the guard's,
+    whom the rest is for, so Ada's player reads them with every number a `?`."""
+    state, _ = play(seated(), GUARD, GM)
+    state, _ = play(state, {"kind": "edit-npc", "npc": "n1", "stat": "CON", "value": "4"}, GM)
+    state, _ = play(state, {"kind": "damage", "character": "n1", "amount": 5}, GM)
+    rest = {"kind": "rest", "character": "n1", "hours": 2, "recovery_dice": 2}
+    state, events = play(state, rest, GM, [3, 2])
+    assert [e.text for e in events] == [
+        "hour 1: recovery die 1d6 → [3] = 3 (HP 40)",
+        "hour 2: recovery die 1d6 → [2] = 2 (HP 42)",
+    ]
+    told = received(events, state, AYLA)
+    assert "40" not in told and "42" not in told
+    assert SESSION.view_event(events[0], AYLA).text == "hour ?: recovery die ?d? → [?] = ? (HP ?)"

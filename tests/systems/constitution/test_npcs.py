@@ -114,3 +114,87 @@ def test_a_hit_on_the_npc_and_the_saves_it_forces_are_kept_and_its_hp_written_ba
     assert state.npcs["n1"].stats.hp == 0
     with pytest.raises(ConstitutionError, match="in the fight"):
         play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
+
+
+# lines that hold a hidden NPC's numbers without its name ----------------------------------
+
+
+BRUTE = {"kind": "new-npc", "name": "Brute", "stats": {"strength": 27, "will": 23, "hp": 9}}
+
+
+def brute_fights(stats: dict | None = None, first: str = "Ada", bo: dict | None = None) -> tuple:
+    """Ada and the typed-in Brute (strength 27, will 23) in the fight, `first` acting first
+    (initiative 30, the others 12); with `bo`, a combatant the GM gives Ada to play."""
+    brute = {**BRUTE, "stats": {**BRUTE["stats"], **(stats or {})}}
+    state, _ = play(seated(), brute, GM)
+    state, _ = play(state, {"kind": "join-fight", "character": "c1"}, ADA)
+    state, _ = play(state, {"kind": "npc-joins-fight", "npc": "n1"}, GM)
+    if bo is not None:
+        add = {"action": "add", "combatant": bo}
+        state, _ = play(state, {"kind": "combat", "action": add, "controller": ADA.id}, GM)
+    for fighter in state.fight.combatants:
+        value = 30 if fighter.id == first else 12
+        action = {"action": "set_initiative", "id": fighter.id, "value": value}
+        state, _ = play(state, {"kind": "combat", "action": action}, GM)
+    state, _ = play(state, {"kind": "combat", "action": {"action": "begin"}}, GM)
+    return state
+
+
+def test_the_saves_answering_a_direct_hit_on_the_npc_name_nobody_and_are_kept():
+    """C3-N05: Ada's direct hit on the Brute (AC 5) is answered by the GM with its injury
+    saves (§ 6.12), whose lines name nobody and open their step: they are the Brute's, whom
+    the answer is for, and its strength and will reach no byte Ada receives."""
+    state = brute_fights({"ac": 5})
+    attack = {"action": "attack", "attacker": "Ada", "target": "n1"}
+    state, _ = play(state, {"kind": "combat", "action": attack}, ADA, [20, 5, 5])
+    assert state.fight.pending_direct_hit is not None
+    answer = {"kind": "combat", "action": {"action": "answer_direct_hit", "pay": False}}
+    state, events = play(state, answer, GM, [10, 10])
+    gm_saw = " ".join(e.text for e in events)
+    assert "+ 27 = " in gm_saw and "+ 23 = " in gm_saw
+    told = received(events, state, ADA)
+    assert "27" not in told and "23" not in told
+    assert to_ada(events[0]).startswith("strength save: ?d?! → [?] = ?; ? + ? = ?")
+
+
+def test_a_npc_renamed_in_the_fight_keeps_its_numbers_under_the_name_it_fights_with():
+    """C3-N05, C3-N06: the Brute, renamed Grunt while in the fight, still fights as Brute
+    (the fight keeps the name it joined with); its initiative and its attack on Ada, which
+    name Brute, reach Ada with no number of its own."""
+    state, _ = play(seated(), BRUTE, GM)
+    state, _ = play(state, {"kind": "join-fight", "character": "c1"}, ADA)
+    state, _ = play(state, {"kind": "npc-joins-fight", "npc": "n1"}, GM)
+    rename = {"kind": "edit-npc", "npc": "n1", "stat": "name", "value": "Grunt"}
+    state, _ = play(state, rename, GM)
+    assert state.npcs["n1"].name == "Grunt" and state.fight.get("n1").name == "Brute"
+    initiative = {"kind": "combat", "action": {"action": "roll_initiative", "id": "n1"}}
+    state, rolled = play(state, initiative, GM, [19])
+    assert to_ada(rolled[0]) == "Brute: initiative ? (?d?! → [?] = ?)"
+    state, _ = play(
+        state, {**initiative, "action": {**initiative["action"], "id": "Ada"}}, ADA, [1]
+    )
+    state, _ = play(state, {"kind": "combat", "action": {"action": "begin"}}, GM)
+    attack = {"action": "attack", "attacker": "n1", "target": "Ada"}
+    state, events = play(state, {"kind": "combat", "action": attack}, GM, [15, 5, 5, 5])
+    assert "+ 27 = " in events[0].text
+    told = received([*rolled, *events], state, ADA)
+    assert "27" not in told and "29" not in told  # its attack score, its initiative (19 + 10)
+
+
+def test_a_shield_answered_against_the_npcs_attack_keeps_the_attack_roll():
+    """C3-N05, C3-A55: the Brute hits Bo, a shield-bearer the GM gave Ada to play; whether
+    Ada raises the shield (its line names Bo and holds the Brute's judged roll) or lets the
+    blow land (the Brute's degrees and damage, naming nobody), the Brute's strength and
+    damage reach no byte Ada receives."""
+    bo = {"id": "Bo", "name": "Bo", "hp": 20, "ac": 0, "can_defend_as_reaction": True}
+    state = brute_fights({"damage": "1d8+3"}, first="n1", bo=bo)
+    attack = {"action": "attack", "attacker": "n1", "target": "Bo", "use_direct_hit": False}
+    state, _ = play(state, {"kind": "combat", "action": attack}, GM, [15])
+    assert state.fight.pending_shield is not None
+    for raised in (True, False):
+        answer = {"kind": "combat", "action": {"action": "answer_shield", "raise_shield": raised}}
+        after, events = play(state, answer, ADA, [2, 5, 5, 5, 5])
+        gm_saw = " ".join(e.text for e in events)
+        assert ("+ 27 = " in gm_saw) is raised and "1d8 + 3 → " in gm_saw
+        told = received(events, after, ADA)
+        assert "27" not in told and "1d8" not in told and "+ 3 " not in told, told

@@ -507,7 +507,9 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return self._npcs(state, intent, member)
         after, events = self._rules(state, intent, member, dice)
         names = [seat.sheet.name for table in (state, after) for seat in table.characters.values()]
-        return after, told(state.secret_names, names, events)
+        seat = state.characters.get(getattr(intent, "character", None) or "")
+        subject = seat.sheet.name if seat is not None else None  # whom the step is for
+        return after, told(state.secret_names, names, events, subject)
 
     def _rules(
         self, state: Ap2d6Table, intent: Any, member: Member, dice: DiceSource

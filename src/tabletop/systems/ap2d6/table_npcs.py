@@ -119,7 +119,14 @@ def fighter_view(sheet: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in sheet.items() if key in KEPT_IN_FIGHT}
 
 
-def told(secret: Iterable[str], everyone: Iterable[str], events: list[Event]) -> list[Event]:
+def told(
+    secret: Iterable[str],
+    everyone: Iterable[str],
+    events: list[Event],
+    subject: str | None = None,
+) -> list[Event]:
     """Each line that tells of a hidden NPC, kept from the players with its numbers turned
-    to `?` (RU-N05); `everyone` are the names whose digits stay."""
-    return lines_kept(events, secret, everyone)
+    to `?` (RU-N05); `everyone` are the names whose digits stay. The lines at the start of
+    a step that name nobody are `subject`'s, the character the intent is for (resting an
+    NPC tells its hours and health without its name)."""
+    return lines_kept(events, secret, everyone, subject)

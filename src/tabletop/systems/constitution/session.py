@@ -398,7 +398,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
             controllers[action.combatant.id] = intent.controller
         npcs = written_back(state.npcs, fight)
         after = state.model_copy(update={"fight": fight, "controllers": controllers, "npcs": npcs})
-        return after, told(state.npcs, state.names + after.names, protocol_events(events))
+        fights = (state.fight, fight)
+        everyone = state.names + after.names
+        return after, told(state.npcs, everyone, protocol_events(events), fights, action)
 
     def _join(
         self, state: ConstitutionTable, intent: JoinFight, member: Member, dice: DiceSource
@@ -427,7 +429,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
             fighter = combatant(intent.npc, kept, intent.side)
             fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
             after = state.model_copy(update={"fight": fight})
-            return after, told(state.npcs, state.names + after.names, protocol_events(events))
+            everyone = state.names + after.names
+            return after, told(state.npcs, everyone, protocol_events(events), (state.fight, fight))
         if isinstance(intent, BookNpc | NewNpc):
             if isinstance(intent, BookNpc):
                 creature = bestiary().creature(intent.creature, ConstitutionError)

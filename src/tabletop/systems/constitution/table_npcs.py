@@ -4,6 +4,9 @@ to a fight as a combatant (article 5), their numbers kept from the players (C3-N
 
 A hidden NPC's line in the fight (its attack, its initiative, a hit on it) reaches the
 players with every number turned to `?`: they read who did what to whom and how it went.
+Which lines those are is read from the fight by id as well as from the lines by name: the
+name the NPC fights under (the one it joined with), whom a step is taken for, and whose
+attack a shield answers.
 """
 
 from __future__ import annotations
@@ -15,10 +18,24 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from tabletop.dice import DiceSource, roll
-from tabletop.npcs import Bestiary, Kept, NpcId, Roster, lines_kept, load_bestiary
+from tabletop.npcs import (
+    Bestiary,
+    Kept,
+    NpcId,
+    Roster,
+    lines_kept,
+    load_bestiary,
+    numbers_kept,
+)
 from tabletop.session import Event, Frozen, Member, hidden
 from tabletop.systems.constitution.attacks import DEFAULT_DAMAGE, damage_expression
-from tabletop.systems.constitution.combat import Combat, Combatant
+from tabletop.systems.constitution.combat import (
+    Action,
+    AnswerDirectHit,
+    AnswerShield,
+    Combat,
+    Combatant,
+)
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import Model
 
@@ -111,11 +128,54 @@ def written_back(npcs: Mapping[NpcId, KeptNpc], fight: Combat) -> dict[NpcId, Ke
 
 
 def told(
-    npcs: Mapping[NpcId, KeptNpc], everyone: Iterable[str], events: list[Event]
+    npcs: Mapping[NpcId, KeptNpc],
+    everyone: Iterable[str],
+    events: list[Event],
+    fights: Iterable[Combat] = (),
+    action: Action | None = None,
 ) -> list[Event]:
     """The fight's events, each line that tells of a hidden NPC (its attack, a hit on it and
-    the saves that follow) kept from the players with its numbers turned to `?` (C3-N05)."""
-    return lines_kept(events, [npc.name for npc in npcs.values() if not npc.revealed], everyone)
+    the saves that follow) kept from the players with its numbers turned to `?` (C3-N05).
+
+    A hidden NPC goes by its name and by the name it fights under in `fights` (the fight
+    before and after the step: a fight keeps the name it joined with). The lines at the
+    start of `action`'s step that name nobody are those of whom it is taken for (the saves
+    answering a direct hit name nobody). A shield answered against a hidden NPC's attack,
+    or by one, is kept whole: its first line names the target and holds the attacker's
+    roll, and the degrees and damage after it are the attacker's."""
+    hiding = secret_ids(npcs)
+    names = [npcs[nid].name for nid in hiding]
+    fights = list(fights)
+    for fight in fights:
+        names += [c.name for c in fight.combatants if c.id in hiding]
+    if isinstance(action, AnswerShield) and fights and fights[0].pending_shield is not None:
+        pending = fights[0].pending_shield
+        if {pending.attacker, pending.target} & hiding:
+            return [numbers_kept(event, everyone) for event in events]
+    subject = _subject(fights[0], action) if fights and action is not None else None
+    return lines_kept(events, names, everyone, subject)
+
+
+def secret_ids(npcs: Mapping[NpcId, KeptNpc]) -> set[NpcId]:
+    """The NPCs whose numbers the players do not see."""
+    return {nid for nid, npc in npcs.items() if not npc.revealed}
+
+
+def _subject(fight: Combat, action: Action) -> str | None:
+    """The name of whom a step of `fight` is taken for: the defender answering a direct hit,
+    else the combatant the action names first (who rolls, attacks, shoots or commands)."""
+    if isinstance(action, AnswerDirectHit) and fight.pending_direct_hit is not None:
+        cid: object = fight.pending_direct_hit.target
+    else:
+        cid = next(
+            (
+                getattr(action, f)
+                for f in ("id", "attacker", "shooter", "commander")
+                if isinstance(getattr(action, f, None), str)
+            ),
+            None,
+        )
+    return next((c.name for c in fight.combatants if c.id == cid), None)
 
 
 SHOWN = ("id", "name", "side", "status", "turns_left", "reorienting", "commander")
@@ -130,7 +190,7 @@ def fight_view(fight: Combat, npcs: Mapping[NpcId, KeptNpc], member: Member) -> 
     shown["order"] = [c.id for c in fight.order()]
     if member.is_gm:
         return shown
-    secret = {nid for nid, npc in npcs.items() if not npc.revealed}
+    secret = secret_ids(npcs)
     shown["combatants"] = [
         {key: value for key, value in fighter.items() if key in SHOWN}
         if fighter["id"] in secret
