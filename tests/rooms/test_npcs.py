@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from tabletop.rooms.client import RoomClient
-from tests.rooms.conftest import Party, Recorder, party
+from tabletop.rooms.verify import verify
+from tests.rooms.conftest import Party, Recorder, party, seat
 
 
 def offers(client: RoomClient, kind: str) -> list[dict[str, Any]]:
@@ -197,3 +198,59 @@ def test_a_hidden_npcs_numbers_stay_kept_in_lines_that_do_not_name_it_as_it_is_n
     for recorder in sockets.values():
         recorder.close()
     p.close()
+
+
+SCORES = {"STR": 12, "AGI": 10, "WIT": 9}
+
+LOGGED: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "dead-weight": [
+        ("GM", {"kind": "new-npc", "name": "Wight", "stats": {"wound_limit": 19, "level": 11}}),
+        ("Ada", {"kind": "import-character", "sheet": {"name": "Amber"}}),
+        ("GM", {"kind": "npc-wounds", "npc": "n1", "wounds": 2}),
+        ("GM", {"kind": "npc-test", "kept": "n1", "setup": {"attribute": "STR"}}),
+    ],
+    "constitution": [
+        ("GM", {"kind": "npc-from-book", "creature": "Shield-bearer", "name": "Warden"}),
+        ("GM", {"kind": "new-npc", "name": "Brute", "stats": {"will": 3, "strength": 27}}),
+        ("Ada", {"kind": "new-character", "name": "Cora"}),
+        ("Ada", {"kind": "join-fight", "character": "c1"}),
+        ("GM", {"kind": "npc-joins-fight", "npc": "n1"}),
+        ("GM", {"kind": "edit-npc", "npc": "n1", "stat": "name", "value": "Ward"}),
+        ("GM", {"kind": "combat", "action": {"action": "roll_initiative", "id": "n1"}}),
+    ],
+    "ap2d6": [
+        ("GM", {"kind": "npc-from-book", "creature": "Kindly innkeeper", "name": "Inn"}),
+        ("GM", {"kind": "new-npc", "name": "Tough", "stats": {"scores": {"CON": 2, "STR": 3}}}),
+        ("Ada", {"kind": "new-character", "name": "Ayla"}),
+        ("GM", {"kind": "contest", "first": "c1", "second": "n1", "score": "STR", "versus": "STR"}),
+        ("GM", {"kind": "damage", "character": "n1", "amount": 5}),
+        ("GM", {"kind": "rest", "character": "n1", "hours": 2, "recovery_dice": 2}),
+    ],
+    "rollunder": [
+        (
+            "GM",
+            {
+                "kind": "new-npc",
+                "name": "Bog",
+                "stats": {"max_health": 21, "abilities": {"WIT": 2, "STR": 18, "AGI": 16}},
+            },
+        ),
+        ("Ada", {"kind": "new-character", "name": "Ash", "abilities": SCORES, "max_health": 10}),
+        ("GM", {"kind": "suffer-hit", "character": "n1", "damage": "d6"}),
+        ("GM", {"kind": "edit-npc", "npc": "n1", "stat": "name", "value": "Bog wight"}),
+        ("GM", {"kind": "reveal-npc", "npc": "n1", "revealed": True}),
+    ],
+}
+"""A few NPC steps per RPG, abilities and scores typed in an order of their own."""
+
+
+@pytest.mark.parametrize("system", list(LOGGED))
+def test_a_room_with_npcs_verifies_in_full_and_as_a_player_sees_it(hall, system):
+    """Log format 2: `verify` re-tells every event from its recorded cause, so an NPC's
+    lines must read the same from the intent as the log keeps it (its keys sorted)."""
+    room = seat(hall, system)
+    for number, (who, intent) in enumerate(LOGGED[system]):
+        hall.act(room.room, room.member(who).id, intent, f"s{number}", nonce=f"{number:032x}")
+    hall.end_session(room.room, room.member("GM").id)
+    for who in ("GM", "Ada"):
+        verify(hall.export(room.room, room.member(who)))

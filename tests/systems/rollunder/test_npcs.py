@@ -9,7 +9,7 @@ import pytest
 from tabletop.errors import TabletopError
 from tabletop.session import Visibility
 from tabletop.systems.rollunder import SESSION, RollUnderError
-from tests.systems.rollunder.test_session import ASH, GM, play, received, seated
+from tests.systems.rollunder.test_session import ASH, GM, character, play, received, seated
 
 HOUND = {
     "kind": "new-npc",
@@ -68,3 +68,26 @@ def test_the_gm_changes_a_monsters_numbers_in_one_line_or_not_at_all():
         play(state, {"kind": "edit-npc", "npc": "n1", "stat": "STR", "value": "-1"}, GM)
     state, events = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
     assert "n1" not in state.characters and events[0].text == "the GM takes Mire hound away"
+
+
+def test_a_monster_renamed_keeps_its_followers_and_its_abilities_in_the_tables_order():
+    """CR-N02 with CR-S08: renamed by `edit-npc`, the hound's follower follows the new name,
+    as a rename-character's would (else the company no longer holds together and the table
+    can take no step); a name the company has already is refused. Typed in any order, its
+    abilities are the table's order, as the line a log's sorted intent re-tells lists them."""
+    shuffled = {**HOUND, "stats": {**HOUND["stats"], "abilities": {"WIT": 4, "STR": 17, "AGI": 15}}}
+    state, events = play(seated(), shuffled, GM)
+    assert list(state.characters["n1"].sheet.abilities) == ["STR", "AGI", "WIT"]
+    assert "'STR': 17, 'AGI': 15, 'WIT': 4" in events[0].text
+    recruit = {"kind": "recruit-follower", "leader": "n1", "sheet": character("Pup")}
+    state, _ = play(state, recruit, GM)
+    rename = {"kind": "edit-npc", "npc": "n1", "stat": "name", "value": "Bog hound"}
+    state, events = play(state, rename, GM)
+    assert state.characters["n1"].sheet.name == "Bog hound"
+    assert [f.name for f in state.company.followers_of("Bog hound")] == ["Pup"]
+    assert [e.text for e in events] == [
+        "Mire hound: name is now Bog hound",
+        "Mire hound is now called Bog hound",
+    ]
+    with pytest.raises(TabletopError, match="already someone called Pup"):
+        play(state, {**rename, "value": "Pup"}, GM)

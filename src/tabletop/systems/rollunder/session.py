@@ -311,11 +311,7 @@ class RollUnderSession(Session[RollUnderTable]):
         if isinstance(intent, RenameCharacter):
             old = state.sheet(intent.character).name
             members, told = renamed(state.company.members, old, intent.name)
-            seats = {
-                cid: seat.model_copy(update={"sheet": sheet})
-                for (cid, seat), sheet in zip(state.characters.items(), members, strict=True)
-            }
-            state = state.model_copy(update={"characters": seats})
+            state = _with_members(state, members)
             return state, self._told(state, member, (told,))
         if isinstance(intent, SheetEdit):
             changed = edit(state.sheet(intent.character), intent, state.options)
@@ -519,14 +515,15 @@ class RollUnderSession(Session[RollUnderTable]):
             told = shown(intent.npc, name, intent.revealed, stats_view(seat.sheet))
             seats = {**state.characters, intent.npc: now}
             return state.model_copy(update={"characters": seats}), [told]
-        if intent.stat == "name":
+        if intent.stat == "name":  # as rename-character: its followers follow the new name
             check_name(intent.value.strip(), [n for n in names if n != name], RollUnderError)
+            edited(seat.sheet, intent, options)  # a name its sheet may hold
+            members, _ = renamed(state.company.members, name, intent.value)
+            after = _with_members(state, members)
+            new = after.sheet(intent.npc).name
+            return after, changed(intent.npc, name, intent.stat, new, not seat.secret)
         sheet = edited(seat.sheet, intent, options)
-        value = (
-            sheet.name
-            if intent.stat == "name"
-            else str(sheet.abilities.get(intent.stat, getattr(sheet, intent.stat, None)))
-        )
+        value = str(sheet.abilities.get(intent.stat, getattr(sheet, intent.stat, None)))
         seats = {**state.characters, intent.npc: seat.model_copy(update={"sheet": sheet})}
         after = state.model_copy(update={"characters": seats})
         return after, changed(intent.npc, name, intent.stat, value, not seat.secret)
@@ -838,3 +835,13 @@ def _dump(sheet: Character) -> dict[str, Any]:
 
 
 SESSION = RollUnderSession()
+
+
+def _with_members(state: RollUnderTable, members: tuple[Character, ...]) -> RollUnderTable:
+    """The table with every seat's sheet replaced by the company member in its place (a
+    rename: the company keeps the seats' order)."""
+    seats = {
+        cid: seat.model_copy(update={"sheet": sheet})
+        for (cid, seat), sheet in zip(state.characters.items(), members, strict=True)
+    }
+    return state.model_copy(update={"characters": seats})

@@ -47,9 +47,13 @@ def example(options: RollUnderOptions) -> dict[str, Any]:
 
 
 def npc_sheet(name: str, stats: NpcStats, options: RollUnderOptions) -> Character:
+    """The monster's sheet, its abilities in the table's order whatever order they were typed
+    in: a room's log keeps the intent with its keys sorted, and `verify` re-tells the line
+    that lists them from it."""
+    ordered = {a: stats.abilities[a] for a in options.abilities if a in stats.abilities}
     data = {
         "name": name,
-        "abilities": stats.abilities,
+        "abilities": {**ordered, **stats.abilities},
         "max_health": stats.max_health,
         "health": stats.max_health,
         "omens": stats.omens,
