@@ -197,6 +197,9 @@ class Choice(Frozen):
     help: str = ""
     example: Any = None
     """A value that would be accepted, for a form's placeholder and for tests."""
+    shapes: tuple[str, ...] | None = None
+    """For a choice between shapes told apart by a tag (a fight's actions): the tags open
+    now, so a form offers only those; None for every shape."""
 
 
 class Offer(Frozen):

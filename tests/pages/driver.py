@@ -3,9 +3,11 @@ open a room from the lobby, join from an invite, fill an offer's form, roll, cho
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
@@ -41,8 +43,17 @@ def _readable(response: Any) -> bool:
     return True
 
 
+FIXED_NONCES = (Path(__file__).parent / "fixed_nonces.js").read_text()
+"""The init script every seat's pages run: fixed ids and nonces (see the file)."""
+
+seat_numbers = itertools.count(1)
+"""Seats made in the current test; tests/pages/conftest.py starts it again for each test."""
+
+
 def seat(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Seat:
-    page = browser.new_context(viewport=viewport).new_page()
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(FIXED_NONCES.replace("__SEAT__", str(next(seat_numbers))))
+    page = context.new_page()
     page.set_default_timeout(10_000)
     made = Seat(page)
 

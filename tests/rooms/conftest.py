@@ -30,6 +30,14 @@ from tabletop.rooms.server import BOT_PAUSE, create_app
 from tabletop.rooms.tokens import Link
 from tabletop.session import Member
 
+TEST_SEED = bytes(range(32))
+
+
+def fixed_seed() -> bytes:
+    """Every test room's dice seed: with the fixed client nonces (tests/conftest.py, and the
+    pages' init script), each die a test sees is the same on every run, in any order."""
+    return TEST_SEED
+
 
 @dataclass
 class Seated:
@@ -75,7 +83,7 @@ def open_test_store(kind: str, request: pytest.FixtureRequest, path: Path) -> St
 @pytest.fixture(params=["sqlite", "postgresql"])
 def hall(request, tmp_path):
     store = open_test_store(request.param, request, tmp_path)
-    yield Hall(store)
+    yield Hall(store, seeds=fixed_seed)
     store.close()
 
 
@@ -114,10 +122,11 @@ class Running:
 
 
 def serve_in_thread(store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE) -> Running:
-    """The app over `store` on a free port of 127.0.0.1, in a thread of this process."""
+    """The app over `store` on a free port of 127.0.0.1, in a thread of this process, its
+    dice fixed (`fixed_seed`)."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(store, rate=rate, bot_pause=bot_pause),
+        create_app(store, rate=rate, bot_pause=bot_pause, seeds=fixed_seed),
         host="127.0.0.1",
         port=port,
         log_level="warning",

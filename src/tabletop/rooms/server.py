@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.rooms.errors import BadLink, RefusedOnRecord, RoomError, TooMuch
+from tabletop.rooms.fairdice import new_seed
 from tabletop.rooms.hall import Appended, Hall
 from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
 from tabletop.rooms.log import Entry
@@ -79,11 +80,17 @@ BOT_PAUSE = 0.6
 class Server:
     """What the app holds: the store, the hall, the sockets and the per-member rates."""
 
-    def __init__(self, store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE) -> None:
+    def __init__(
+        self,
+        store: Store,
+        rate: float = RATE,
+        bot_pause: float = BOT_PAUSE,
+        seeds: Callable[[], bytes] = new_seed,
+    ) -> None:
         self.store = store
         self.rate_per_second = rate
         self.bot_pause = bot_pause
-        self.hall = Hall(store)
+        self.hall = Hall(store, seeds=seeds)
         self.listeners = Listeners(self.hall)
         self.rates: dict[tuple[str, str], Bucket] = {}
         self.moving: set[str] = set()
@@ -167,16 +174,18 @@ def create_app(
     database: str = "",
     rate: float = RATE,
     bot_pause: float = BOT_PAUSE,
+    seeds: Callable[[], bytes] = new_seed,
 ) -> FastAPI:
     """The ASGI app over `store` (or the store that `database`/`data` name, opened at
     startup, which creates or migrates the schema); `rate` bounds each member's requests
-    and each socket's messages a second."""
+    and each socket's messages a second. `seeds` makes each dice session's secret seed:
+    only test fixtures replace it, to fix the dice (never a `serve` option)."""
     holder: dict[str, Server] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = store or open_store(database or None, data or Path("tabletop-data"))
-        server = holder["server"] = Server(opened, rate, bot_pause)
+        server = holder["server"] = Server(opened, rate, bot_pause, seeds)
         server.start()
         try:
             yield

@@ -35,7 +35,8 @@ function exchangePanel(ctx) {
     .filter(([, v]) => typeof v === "number")
     .map(([k, v]) => `${k} ${v}`)
     .join(" · ");
-  const choices = ctx.advice ? adviceTable(ctx) : waiting(ctx, exchange);
+  const chooser = test.turn === "gm" ? "the GM" : `${names[current]}'s player`;
+  const choices = ctx.advice ? adviceTable(ctx, chooser) : waiting(ctx, exchange, chooser);
   const title = opposed ? `Opposed test: ${names[0]} against ${names[1]}, round ${opposed.round}` : `${names[0]}: ${testName(test)}`;
   return h(
     "section",
@@ -67,15 +68,15 @@ function pool(test, name) {
   );
 }
 
-function waiting(ctx, exchange) {
+function waiting(ctx, exchange, chooser) {
   if (exchange.finished) return null;
   const kinds = new Set(["reroll", "pass", "dauntless"]);
   const mine = ctx.offers.filter((o) => kinds.has(o.kind) && o.intents.length);
-  if (!mine.length) return h("p", { class: "hint", text: "waiting for the other side's choice" });
+  if (!mine.length) return h("p", { class: "hint", text: `waiting for ${chooser} to choose` });
   return mine.map((o) => ctx.forms.buttons(o, ctx.send));
 }
 
-function adviceTable(ctx) {
+function adviceTable(ctx, chooser) {
   const advice = ctx.advice;
   const best = JSON.stringify(advice.best);
   const errorSlot = h("p", { class: "error", role: "alert" });
@@ -94,7 +95,10 @@ function adviceTable(ctx) {
       OUTCOMES.map(([key]) => h("td", { title: choice.odds.exact[key], text: percent(choice.odds[key]) })),
     );
   });
-  const title = `Your choice, ${advice.side === "gm" ? "GM" : "player"}: the exact odds after each`;
+  // Whose choice it is, as this member reads it: the GM may also choose for a player.
+  const mine = advice.side === "gm" ? ctx.view.me.role === "gm" : ctx.view.me.role !== "gm";
+  const whose = mine ? `Your choice${advice.side === "gm" ? ", GM" : ""}` : `${chooser[0].toUpperCase()}${chooser.slice(1)}'s choice (you may make it for them)`;
+  const title = `${whose}: the exact odds after each`;
   return h(
     "div",
     { class: "advice", role: "region", "aria-label": title, tabindex: "0" },
@@ -227,21 +231,41 @@ function decisionPanel(ctx) {
     { class: "panel decision", "aria-labelledby": "decision-title" },
     title,
     decision.results.length
-      ? h("ol", { class: "plain results", "aria-label": "the results so far" }, decision.results.map((r, i) => h("li", {}, `result ${i + 1}: `, h("strong", { text: String(r.total) }), ` (${r.line})`)))
+      ? h("ol", { class: "plain results", "aria-label": "the results so far" }, decision.results.map((r, i) => h("li", {}, `result ${i + 1}: `, h("strong", { text: String(r.total) }), passMark(decision.passes, i), ` (${r.line})`)))
       : null,
     h("p", { class: "status-line", text: `${decision.chooser} decides${pending.mode !== "public" ? ` · ${pending.mode} roll` : ""}` }),
     answers.length ? answers.map((o) => ctx.forms.buttons(o, ctx.send)) : h("p", { class: "hint", text: "waiting for their answer" }),
   );
 }
 
+function passMark(passes, i) {
+  // Whether a roll-under result passed its score, said in words (not only a colour).
+  if (!passes || passes.length <= i) return null;
+  return h("span", { class: passes[i] ? "mark pass" : "mark fail", text: passes[i] ? " ✓ passes" : " ✗ fails" });
+}
+
+function isOutcome(event) {
+  return event.type === "outcome" && Boolean(event.data && event.data.rule);
+}
+
 function lastRule(entries) {
-  // The newest settled roll-under rule this page was told of: its outcome and the steps
-  // before it (a secret one reaches a player as a hint without the rule, and is skipped).
-  const end = entries.findLastIndex((e) => e.event.type === "outcome" && e.event.data && e.event.data.rule);
+  // The newest settled roll-under rule this page was told of: its outcome and its steps
+  // back to the entry whose cause is the rule's own intent (or, where a cause is not shown,
+  // to the rule before). Answers to its decisions, chat and room events in between are
+  // passed over, not taken for its start; a secret rule reaches a player as hints without
+  // the rule, and is skipped.
+  const end = entries.findLastIndex((e) => isOutcome(e.event));
   if (end < 0) return null;
   let start = end;
-  while (start > 0 && isRuleStep(entries[start - 1].event)) start -= 1;
-  return { outcome: entries[end].event, steps: entries.slice(start, end).map((e) => e.event) };
+  for (let i = end; i >= 0; i -= 1) {
+    const event = entries[i].event;
+    if (i < end && isOutcome(event)) break;
+    start = i;
+    const kind = event.cause && event.cause.intent && event.cause.intent.kind;
+    if (kind && kind !== "answer") break;
+  }
+  const steps = entries.slice(start, end).map((e) => e.event).filter(isRuleStep);
+  return { outcome: entries[end].event, steps };
 }
 
 function isRuleStep(event) {

@@ -171,9 +171,13 @@ async function refresh() {
       page.advice = advice.advice;
     }
   } catch (problem) {
-    if (problem instanceof RefusedError) fill($("notice"), h("span", { text: problem.message }));
+    // Whatever went wrong is said, never swallowed: a page that stops updating silently
+    // cannot be trusted (the next entry or reconnect tries again).
+    const what = problem instanceof RefusedError ? problem.message : `the page could not read the room: ${problem.message}`;
+    fill($("notice"), h("span", { "data-from": "refresh", text: what }));
     return;
   }
+  if ($("notice").querySelector("[data-from=refresh]")) fill($("notice"));
   render();
   if (page.view.me.role === "gm" && !page.viewingAs) {
     refreshPresence();
@@ -195,6 +199,8 @@ function labelOf(key, value) {
   if (!page.view || typeof value !== "string") return String(value);
   const character = (page.view.state.characters || []).find((c) => c.id === value);
   if (character) return character.name || character.sheet.name || value;
+  const making = (page.view.state.making || []).find((m) => m.id === value);
+  if (making) return making.character.name || "the new character";
   const combatant = (page.view.state.fight?.combatants || []).find((c) => c.id === value);
   if (combatant) return combatant.name;
   const member = page.view.members.find((m) => m.id === value);
@@ -204,14 +210,21 @@ function labelOf(key, value) {
 const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers", "helper_effort"]);
 const COMBATANT_NAMES = new Set(["id", "attacker", "target", "other_target", "shooter", "commander", "followers"]);
 
-function knownValues(name) {
+function knownValues(name, key = "") {
   // The ids a field names that the room holds now: its characters, a fight's combatants,
-  // the members who may own a character.
+  // the members who may own a character. A combatant's own id (one being added to a
+  // fight) is a new id, typed in.
   const state = page.view ? page.view.state : {};
+  if (/(^|\/)combatant\/id$/.test(key)) return null;
   if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
   if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
   if (name === "owner" && page.view) return page.view.members.filter((m) => m.role !== "observer").map((m) => m.id);
   return null;
+}
+
+function myId() {
+  // Whose side the log is told from: the member whose view is shown.
+  return page.viewingAs || (page.view ? page.view.me.id : page.me && page.me.id) || null;
 }
 
 function memberName(id) {
@@ -269,6 +282,16 @@ function render() {
   section("gm", gmPanel);
   section("after", afterPanel);
   fillWhisperList();
+  renameLog();
+}
+
+function renameLog() {
+  // Entries drawn before the view arrived (after a reload) name members by id: draw the
+  // log again once the names are known, and whenever a member is renamed.
+  const names = JSON.stringify(page.view.members.map((m) => [m.id, m.name]));
+  if (page.logNames === names) return;
+  page.logNames = names;
+  renderLog(page.viewingAs ? page.viewedEntries : page.entries);
 }
 
 function section(id, build) {
@@ -303,18 +326,18 @@ function keyOf(el) {
 function appendLog(entry) {
   const scroll = $("log-scroll");
   const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
-  $("log").append(entryItem(entry, memberName));
+  $("log").append(entryItem(entry, memberName, myId()));
   if (atBottom) scroll.scrollTop = scroll.scrollHeight;
 }
 
 function renderLog(entries) {
-  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName)));
+  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, myId())));
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
 }
 
 function diceBox() {
   const notation = h("input", { type: "text", required: true, maxlength: 200, placeholder: "2d6+1, 4d6kh3, d20", autocomplete: "off", spellcheck: "false" });
-  const mode = select(["public", "gm", "blind", "self"], "public", (m) => ({ public: "public", gm: "GM (you and the GM)", blind: "blind (only the GM)", self: "self (only you)" })[m]);
+  const mode = select(["public", "gm", "blind", "self"], "public", (m) => ({ public: "public", gm: "GM (you and the GM)", blind: "blind (only the GM)", self: "self (you and the GM)" })[m]);
   const label = h("input", { type: "text", maxlength: 60, placeholder: "what for", autocomplete: "off" });
   const error = h("p", { class: "error", role: "alert" });
   const button = h("button", { type: "submit", text: "Roll" });
@@ -338,7 +361,15 @@ function chatBox() {
     submitted.preventDefault();
     const to = [...whisper.querySelectorAll("input:checked")].map((box) => box.value);
     const id = page.live.say(text.value, to);
-    page.requests.set(id, { slot: error, control: button, done: () => { text.value = ""; } });
+    page.requests.set(id, {
+      slot: error,
+      control: button,
+      done: () => {
+        // The next message is public again unless someone is ticked anew.
+        text.value = "";
+        for (const box of whisper.querySelectorAll("input:checked")) box.checked = false;
+      },
+    });
   });
   return form;
 }
@@ -363,10 +394,30 @@ function characterField(offer) {
   return CHARACTER_FIELDS.find((f) => offer.fields[f] && offer.fields[f].values);
 }
 
+function cardIds() {
+  const state = page.view.state;
+  return new Set([...(state.characters || []), ...(state.making || [])].map((c) => c.id));
+}
+
+function onCards(offer) {
+  // A closed offer whose every choice is one card's character's (a basic action, a step of
+  // guided creation): its buttons sit on those cards.
+  const ids = cardIds();
+  if ((HANDLED[page.system] || new Set()).has(offer.kind)) return false;
+  return offer.intents.length > 0 && offer.intents.every((i) => ids.has(i.character));
+}
+
+function cardButtons(id) {
+  // The closed offers' choices for one card's character, without repeating its name.
+  return page.offers.filter(onCards).map((o) => ({ ...o, intents: o.intents.filter((i) => i.character === id) }))
+    .filter((o) => o.intents.length)
+    .map((o) => h("div", { class: "closed-offer" }, h("h4", { text: o.text }), page.forms.buttons(o, send, () => null, new Set(["character"]))));
+}
+
 function actionsPanel() {
   if (page.viewingAs || page.view.me.role === "observer") return null;
   const handled = HANDLED[page.system] || new Set();
-  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !characterField(o));
+  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !characterField(o) && !onCards(o));
   if (!offers.length) return null;
   return h(
     "section",
@@ -394,7 +445,7 @@ function charactersPanel() {
     characters.length || making.length ? null : h("p", { class: "hint", text: "No characters yet: make one, or import a sheet saved by the command line." }),
     characters.map(characterCard),
     making.map((m) => h("article", { class: "card" }, h("h3", { text: `${m.character.name || "a new character"} (being made)` }), h("p", { class: "hint", text: `by ${memberName(m.owner)}` }), m.decision ? h("div", {}, sheetTree(m.decision)) : null,
-      page.offers.filter((o) => o.intents.some((i) => i.character === m.id)).map((o) => offerBlock(o)))),
+      cardButtons(m.id))),
   );
 }
 
@@ -416,6 +467,7 @@ function characterCard(character) {
     h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }),
     headline(page.system, sheet),
     own.length ? h("div", { class: "sheet-actions" }, own.map((o) => offerBlock(o, { [characterField(o)]: character.id }))) : null,
+    cardButtons(character.id),
     h("details", { "data-key": `sheet-${character.id}` }, h("summary", { text: "the whole sheet" }), sheetTree(sheet)),
     h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" }),
   );
@@ -606,7 +658,7 @@ function afterPanel() {
   const exportLog = async () => {
     error.textContent = "";
     try {
-      const text = await page.room.get("/export");
+      const { text } = await page.room.get("/export");
       download(`room-${page.link.room}.jsonl`, text, "application/x-ndjson");
       const checked = await call("POST", "/verify", { body: text, raw: true });
       fill(result, checked.ok
