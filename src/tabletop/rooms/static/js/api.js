@@ -130,6 +130,8 @@ export class Live {
       } else {
         this.on.error(frame);
       }
+    } else if (frame.type === "presence") {
+      this.on.presence(frame.connected);
     } else if (frame.type === "bye") {
       // The server is stopping, or this socket fell behind, or the link was revoked: try
       // again; a revoked link's hello is refused, which stops for good.

@@ -113,6 +113,32 @@ function adviceTable(ctx, chooser) {
   );
 }
 
+function offered(ctx, kind, field, value) {
+  // Whether the member may send `kind` for this value of `field` now.
+  return ctx.offers.some((o) => o.kind === kind && o.fields[field] && (!o.fields[field].values || o.fields[field].values.includes(value)));
+}
+
+function trackerTools(ctx, t) {
+  // The GM's controls on the tracker itself: a segment less or more, shown or hidden.
+  const slot = h("p", { class: "error", role: "alert" });
+  const tool = (text, label, intent) => h("button", {
+    type: "button",
+    class: "tool",
+    "aria-label": label,
+    onclick: (clicked) => ctx.send(intent, slot, clicked.currentTarget),
+  }, text);
+  const tools = [];
+  if (offered(ctx, "advance-tracker", "name", t.name)) {
+    tools.push(tool("−", `${t.name}: one segment less`, { kind: "advance-tracker", name: t.name, points: -1 }));
+    tools.push(tool("+", `${t.name}: one segment more`, { kind: "advance-tracker", name: t.name, points: 1 }));
+  }
+  if (offered(ctx, "show-tracker", "name", t.name)) {
+    const show = !t.visible;
+    tools.push(tool(show ? "Show" : "Hide", `${show ? "show" : "hide"} ${t.name} ${show ? "to" : "from"} the players`, { kind: "show-tracker", name: t.name, visible: show }));
+  }
+  return tools.length ? h("span", { class: "tools", role: "group", "aria-label": `${t.name}: controls` }, tools, slot) : null;
+}
+
 function trackersPanel(ctx) {
   const trackers = ctx.view.state.trackers || [];
   if (!trackers.length) return null;
@@ -124,12 +150,13 @@ function trackersPanel(ctx) {
       if (t.hidden) return h("li", { class: "hidden-value", text: `hidden: ${t.hidden}` });
       return h(
         "li",
-        {},
+        { "data-key": `tracker-${t.name}` },
         h("span", { class: "name", text: t.name }),
         h("span", { class: "badge", text: t.kind }),
         t.visible ? null : h("span", { class: "badge secret", text: "hidden from players" }),
         h("meter", { min: 0, max: t.segments, value: t.filled, "aria-label": `${t.name}: ${t.filled} of ${t.segments}` }),
         h("span", { class: "count", text: `${t.filled}/${t.segments}` }),
+        trackerTools(ctx, t),
       );
     })),
   );

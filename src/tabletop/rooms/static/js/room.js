@@ -94,9 +94,14 @@ async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
-  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus });
+  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence });
   page.live.start();
-  setInterval(refreshPresence, 5000);
+}
+
+function onPresence(connected) {
+  // Who has the room open, as the server tells every socket when it changes.
+  page.connected = connected;
+  if (page.view) section("members", membersPanel);
 }
 
 // the live socket ----------------------------------------------------------------------------
@@ -179,20 +184,7 @@ async function refresh() {
   }
   if ($("notice").querySelector("[data-from=refresh]")) fill($("notice"));
   render();
-  if (page.view.me.role === "gm" && !page.viewingAs) {
-    refreshPresence();
-    collectHidden();
-  }
-}
-
-async function refreshPresence() {
-  if (!page.view || document.body.dataset.connection !== "live") return;
-  try {
-    page.connected = (await page.room.get("/presence")).connected;
-    section("members", membersPanel);
-  } catch {
-    // the socket's reconnect brings the next refresh
-  }
+  if (page.view.me.role === "gm" && !page.viewingAs) collectHidden();
 }
 
 function labelOf(key, value) {
@@ -224,7 +216,7 @@ function knownValues(name, key = "") {
 
 function myId() {
   // Whose side the log is told from: the member whose view is shown.
-  return page.viewingAs || (page.view ? page.view.me.id : page.me && page.me.id) || null;
+  return page.viewingAs || (page.me && page.me.id) || (page.view && !page.viewingAs ? page.view.me.id : null);
 }
 
 function memberName(id) {
@@ -327,11 +319,13 @@ function appendLog(entry) {
   const scroll = $("log-scroll");
   const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
   $("log").append(entryItem(entry, memberName, myId()));
+  if (entry.event.type === "room.undo") markTakenBack();
   if (atBottom) scroll.scrollTop = scroll.scrollHeight;
 }
 
 function renderLog(entries) {
   $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, myId())));
+  markTakenBack();
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
 }
 
@@ -445,7 +439,8 @@ function charactersPanel() {
     characters.length || making.length ? null : h("p", { class: "hint", text: "No characters yet: make one, or import a sheet saved by the command line." }),
     characters.map(characterCard),
     making.map((m) => h("article", { class: "card" }, h("h3", { text: `${m.character.name || "a new character"} (being made)` }), h("p", { class: "hint", text: `by ${memberName(m.owner)}` }), m.decision ? h("div", {}, sheetTree(m.decision)) : null,
-      cardButtons(m.id))),
+      cardButtons(m.id),
+      page.offers.filter((o) => !o.intents.length && characterField(o) && o.fields[characterField(o)].values.includes(m.id)).map((o) => offerBlock(o, { [characterField(o)]: m.id })))),
   );
 }
 
@@ -477,16 +472,19 @@ function membersPanel() {
   if (!page.view) return null;
   const gm = page.view.me.role === "gm" && !page.viewingAs;
   const online = new Set(page.connected);
+  const here = page.view.members.filter((m) => online.has(m.id)).length;
   return h(
     "section",
     { class: "panel", "aria-labelledby": "members-title" },
     h("h2", { id: "members-title", text: "Who is here" }),
+    h("p", { class: "hint", text: `${here} of ${page.view.members.length} connected now` }),
     h("ul", { class: "plain members" }, page.view.members.map((m) => h(
       "li",
-      { "data-key": `member-${m.id}` },
-      gm ? h("span", { class: online.has(m.id) ? "dot on" : "dot", role: "img", "aria-label": online.has(m.id) ? "connected" : "not connected" }) : null,
+      { "data-key": `member-${m.id}`, "data-connected": online.has(m.id) ? "yes" : "no" },
+      h("span", { class: online.has(m.id) ? "dot on" : "dot", "aria-hidden": "true" }),
       h("span", { class: "name", text: m.name }),
       h("span", { class: "badge", text: m.role }),
+      h("span", { class: online.has(m.id) ? "presence on" : "presence", text: online.has(m.id) ? "connected" : "away" }),
       gm && m.id !== page.view.me.id ? memberTools(m) : null,
     ))),
     gm ? invitesPanel() : null,
@@ -590,8 +588,51 @@ function gmPanel() {
     { class: "panel gm-screen", "aria-labelledby": "gm-title" },
     h("h2", { id: "gm-title", text: "GM screen" }),
     labelled("View as", chooser, "renders exactly what that member's page shows"),
+    page.viewingAs ? null : undoBox(),
     page.viewingAs ? null : h("div", { id: "hidden-things" }, hiddenThings()),
   );
+}
+
+function takenBack(entries) {
+  // The seqs the GM's undos took back.
+  return new Set(entries.filter((e) => e.event.type === "room.undo").flatMap((e) => e.event.data.undoes || []));
+}
+
+function lastInForce() {
+  // The newest resolution not taken back: what an undo would take back now.
+  const undone = takenBack(page.entries);
+  return page.entries.findLast((e) => !e.event.type.startsWith("room.") && e.event.cause && !e.event.cause.refused && !undone.has(e.seq));
+}
+
+function undoBox() {
+  // The GM takes back the latest resolution still in force, after saying yes to what it is.
+  const latest = lastInForce();
+  const error = h("p", { class: "error", role: "alert" });
+  const undo = async () => {
+    error.textContent = "";
+    if (!confirm(`Undo #${latest.seq} “${latest.event.text}”? The log keeps it, marked as taken back.`)) return;
+    try {
+      await page.room.post("/undo");
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  };
+  return h("div", { class: "undo", "data-key": "undo" },
+    h("h3", { text: "Undo" }),
+    latest
+      ? h("button", { type: "button", onclick: undo, text: `Undo #${latest.seq}: ${latest.event.text}`.slice(0, 90) })
+      : h("p", { class: "hint", text: "Nothing to undo." }),
+    error);
+}
+
+function markTakenBack() {
+  // Entries an undo took back stay in the log, struck through and marked.
+  const undone = takenBack(page.viewingAs ? page.viewedEntries : page.entries);
+  for (const item of $("log").querySelectorAll("li.entry")) {
+    const back = undone.has(Number(item.dataset.seq));
+    item.classList.toggle("undone", back);
+    if (back && !item.querySelector(".badge.back")) item.append(h("span", { class: "badge back", text: "taken back" }));
+  }
 }
 
 function hiddenThings() {
