@@ -81,12 +81,12 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
     assert any("emerald" in c for v in gm_views for c in v["state"]["game"]["chests"])
 
     # Step through the finished game, then download its log and replay it.
-    ann.page.get_by_role("button", name="⏮ First").click()
+    ann.page.get_by_role("button", name="First").click()
     expect(ann.page.locator(".replay .step-text")).to_contain_text("Step 0 of")
-    ann.page.get_by_role("button", name="Next ▶").click()
+    ann.page.get_by_role("button", name="Next").click()
     expect(ann.page.locator(".replay .step-text")).to_contain_text("Step 1 of")
     expect(ann.page.locator(".ship")).to_be_visible()
-    ann.page.get_by_role("button", name="Last ⏭").click()
+    ann.page.get_by_role("button", name="Last").click()
     with ann.page.expect_download() as downloading:
         ann.page.get_by_role("button", name="Download the game log").click()
     path = tmp_path / "game.jsonl"
