@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import secrets
 import socket
@@ -34,9 +36,17 @@ TEST_SEED = bytes(range(32))
 
 
 def fixed_seed() -> bytes:
-    """Every test room's dice seed: with the fixed client nonces (tests/conftest.py, and the
-    pages' init script), each die a test sees is the same on every run, in any order."""
+    """Every dice seed of a test server's rooms (each dice session the same one, so no room
+    depends on the tests before it): with the fixed client nonces (tests/conftest.py, and
+    the pages' init script), each die a test sees is the same on every run, in any order."""
     return TEST_SEED
+
+
+def fixed_seeds() -> Callable[[], bytes]:
+    """The seeds of one test's hall: the same sequence on every run, each dice session its
+    own (a new session must commit to a new seed)."""
+    count = itertools.count()
+    return lambda: hashlib.sha256(TEST_SEED + str(next(count)).encode()).digest()
 
 
 @dataclass
@@ -83,7 +93,7 @@ def open_test_store(kind: str, request: pytest.FixtureRequest, path: Path) -> St
 @pytest.fixture(params=["sqlite", "postgresql"])
 def hall(request, tmp_path):
     store = open_test_store(request.param, request, tmp_path)
-    yield Hall(store, seeds=fixed_seed)
+    yield Hall(store, seeds=fixed_seeds())
     store.close()
 
 
