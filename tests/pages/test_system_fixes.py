@@ -31,12 +31,18 @@ WIDE_ENOUGH = """[...document.querySelectorAll('article.card details[open] dd')]
   .map(el => el.textContent.trim().slice(0, 20))"""
 """Values of the whole sheet squeezed narrower than a few letters (one letter a line)."""
 
+BROKEN_WORDS = """[...document.querySelectorAll('h1, h2, h3, th, dt, legend, label')]
+  .filter(el => getComputedStyle(el).overflowWrap !== 'normal')
+  .map(el => el.tagName + ': ' + el.textContent.trim().slice(0, 20))"""
+"""Headings, table headers and names a narrow column may break inside a word."""
+
 
 def whole_sheet_fits(person: Seat, card: str) -> None:
     """On a phone, the whole sheet opens without sideways scrolling, values kept whole."""
     person.page.locator(card).locator("summary", has_text="the whole sheet").click()
     fits(person.page)
     assert person.page.evaluate(WIDE_ENOUGH) == []
+    assert person.page.evaluate(BROKEN_WORDS) == []
 
 
 def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone(browser, server):
@@ -95,7 +101,12 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, server, "ap2d6")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "make a character"), Name="Ayla")
+    form = offer(ada, "make a character")
+    form.locator("details.more summary").click()
+    expect(form.get_by_role("group", name="Scores").get_by_role("button")).to_have_text(
+        "Add an entry"
+    )
+    submit(form, Name="Ayla")
     expect(gm.page.locator("article.card")).to_have_count(1)
     form = offer(gm, "start a fight")
     form.get_by_label("Ayla").check()
