@@ -620,7 +620,7 @@ function undoBox() {
   return h("div", { class: "undo", "data-key": "undo" },
     h("h3", { text: "Undo" }),
     latest
-      ? h("button", { type: "button", onclick: undo, text: `Undo #${latest.seq}: ${latest.event.text}`.slice(0, 90) })
+      ? h("button", { type: "button", class: "quiet", onclick: undo, text: `Undo #${latest.seq}: ${latest.event.text}`.slice(0, 90) })
       : h("p", { class: "hint", text: "Nothing to undo." }),
     error);
 }
