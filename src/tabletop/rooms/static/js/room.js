@@ -215,8 +215,9 @@ function knownValues(name, key = "") {
 }
 
 function myId() {
-  // Whose side the log is told from: the member whose view is shown.
-  return page.viewingAs || (page.me && page.me.id) || (page.view && !page.viewingAs ? page.view.me.id : null);
+  // Whose side the log is told from: the member viewed as, or this link's member (the
+  // socket's welcome names them before any entry arrives).
+  return page.viewingAs || (page.me ? page.me.id : null);
 }
 
 function memberName(id) {
