@@ -105,6 +105,24 @@ def join(player: Seat, invite: str, name: str) -> None:
     live(player)
 
 
+def gm_and_ada(browser: Browser, url: str, system: str) -> tuple[Seat, Seat]:
+    """A GM on a laptop who opened a room of `system` from the lobby, and Ada, a player who
+    joined from its invite on a phone."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, url, system)
+    join(ada, invites["player"], "Ada")
+    return gm, ada
+
+
+def write_down_ash(gm: Seat, player: Seat, strength: int, omens: int) -> None:
+    """The player writes down Ash's scores in a roll-under room (max health 10), and the
+    GM's page shows her card."""
+    form = offer(player, "write down a character's scores")
+    form.locator("details.more summary").click()
+    submit(form, Name="Ash", STR=str(strength), **{"Max health": "10", "Omens": str(omens)})
+    expect(gm.page.locator("article.card h3", has_text="Ash")).to_be_visible()
+
+
 def live(person: Seat) -> None:
     expect(person.page.locator("#status")).to_have_text("live")
 

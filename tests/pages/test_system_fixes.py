@@ -14,6 +14,7 @@ from tests.pages.driver import (
     PHONE,
     Seat,
     fits,
+    gm_and_ada,
     join,
     offer,
     open_room,
@@ -22,6 +23,7 @@ from tests.pages.driver import (
     submit,
     synced,
     wait_for_log,
+    write_down_ash,
 )
 
 AMBER = '{"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}'
@@ -98,9 +100,7 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
 
 
 def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server):
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "ap2d6")
-    join(ada, invites["player"], "Ada")
+    gm, ada = gm_and_ada(browser, server, "ap2d6")
     form = offer(ada, "make a character")
     form.locator("details.more summary").click()
     expect(form.get_by_role("group", name="Scores").get_by_role("button")).to_have_text(
@@ -141,13 +141,8 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
 
 
 def test_a_rollunder_contest_with_omen_answers_shows_its_table(browser, server):
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "rollunder")
-    join(ada, invites["player"], "Ada")
-    form = offer(ada, "write down a character's scores")
-    form.locator("details.more summary").click()
-    submit(form, Name="Ash", STR="10", **{"Max health": "10", "Omens": "2"})
-    expect(gm.page.locator("article.card h3", has_text="Ash")).to_be_visible()
+    gm, ada = gm_and_ada(browser, server, "rollunder")
+    write_down_ash(gm, ada, strength=10, omens=2)
 
     # A STR contest against a rival (CR-M03): Ash's omens put a decision after her rolls;
     # the decision says whether each result passed, and once every answer is in, the
@@ -179,9 +174,7 @@ def test_a_rollunder_contest_with_omen_answers_shows_its_table(browser, server):
 
 
 def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(browser, server):
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "constitution")
-    join(ada, invites["player"], "Ada")
+    gm, ada = gm_and_ada(browser, server, "constitution")
     submit(offer(ada, "roll up a character"), Name="Cora")
     cora = "article.card:has-text('Cora')"
     step(ada, lambda: submit(offer(ada, "step into the fight", cora), Side="party"))
