@@ -131,12 +131,16 @@ class Running:
     stop: Callable[[], None]
 
 
-def serve_in_thread(store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE) -> Running:
+def serve_in_thread(
+    store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE, **app: Any
+) -> Running:
     """The app over `store` on a free port of 127.0.0.1, in a thread of this process, its
-    dice fixed (`fixed_seed`)."""
+    dice fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes to `create_app` (a
+    public address, who may open rooms)."""
     port = free_port()
+    app.setdefault("seeds", fixed_seed)
     config = uvicorn.Config(
-        create_app(store, rate=rate, bot_pause=bot_pause, seeds=fixed_seed),
+        create_app(store, rate=rate, bot_pause=bot_pause, **app),
         host="127.0.0.1",
         port=port,
         log_level="warning",

@@ -22,12 +22,12 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 
 from tabletop.errors import TabletopError
+from tabletop.rooms.checking import check, read_request
 from tabletop.rooms.errors import NotAllowed, RoomError, TooMuch, UnknownSystemName
 from tabletop.rooms.protocol import MAX_IMPORT, Message
 from tabletop.rooms.server import Server, Token
 from tabletop.rooms.table import load_session
 from tabletop.rooms.tokens import MAX_LINK
-from tabletop.rooms.verify import verify
 from tabletop.session import Member
 from tabletop.systems.registry import SYSTEMS, System, UnknownSystem, system
 
@@ -160,19 +160,15 @@ def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
         return Response(buffer.getvalue(), media_type="image/svg+xml")
 
     @app.post("/verify")
-    async def check(request: Request) -> dict[str, Any]:
-        """`tabletop room verify` on an export sent as the body: ok and the summary, or the
-        first failing line and why."""
+    async def check_export(request: Request) -> dict[str, Any]:
+        """`tabletop room verify` on an export sent as the body (or as JSON with the nonces
+        this browser kept and an entry to look at closely): ok and the summary, or the
+        first failing line and why (rooms/checking.py)."""
         body = await request.body()
         if len(body) > MAX_IMPORT:
             raise TooMuch(f"an export has at most {MAX_IMPORT} bytes")
-        try:
-            audit = verify(body.decode("utf-8").splitlines())
-        except UnicodeDecodeError:
-            return {"ok": False, "line": 1, "error": "an export is UTF-8 text"}
-        except RoomError as failed:
-            return {"ok": False, "line": getattr(failed, "line", 1), "error": str(failed)}
-        return {"ok": True, "summary": audit.summary(), "view": audit.view}
+        json_body = request.headers.get("content-type", "").startswith("application/json")
+        return check(read_request(body, json_body))
 
 
 def _named(name: str) -> System:

@@ -20,13 +20,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
 
 from tabletop.errors import PermissionDenied, TabletopError
+from tabletop.rooms.access import Access
 from tabletop.rooms.errors import BadLink, RefusedOnRecord, RoomError, TooMuch
 from tabletop.rooms.fairdice import new_seed
 from tabletop.rooms.hall import Appended, Hall
+from tabletop.rooms.hosts import HostCheck, PublicAddress
 from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
-from tabletop.rooms.log import Entry
+from tabletop.rooms.log import Entry, lines_of
 from tabletop.rooms.protocol import (
     MAX_IMPORT,
     MAX_MESSAGE,
@@ -56,8 +59,11 @@ LARGE_BODIES = ("/import", "/verify")
 """Paths whose body is a whole log, bounded by `MAX_IMPORT` instead of `MAX_MESSAGE`."""
 
 ERRORS: dict[int, dict[str, Any]] = {
-    code: {"model": Problem} for code in (400, 401, 403, 404, 413, 422, 429)
+    code: {"model": Problem} for code in (400, 401, 403, 404, 405, 413, 422, 429)
 }
+
+FRAMEWORK = {404: "no such endpoint", 405: "not allowed on this endpoint"}
+"""What Starlette's own refusals say, as one line that names the request."""
 
 
 BEARER = HTTPBearer(auto_error=False, description="The token after the # of a room link.")
@@ -71,10 +77,14 @@ def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(B
 
 
 Token = Annotated[str, Depends(bearer)]
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
 
 
 BOT_PAUSE = 0.6
 """Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
+
+SWEEP_EVERY = 60.0
+"""Seconds between looks for rooms idle long enough to be let go (hall.py)."""
 
 
 class Server:
@@ -96,6 +106,7 @@ class Server:
         self.moving: set[str] = set()
         """Rooms whose table move (a bot's) is waiting out its pause."""
         self._stop_store: Callable[[], None] | None = None
+        self._sweeping: asyncio.TimerHandle | None = None
         self.hall.listeners.append(self._after_append)
 
     def _after_append(self, room: str, entries: list[Entry]) -> None:
@@ -121,22 +132,33 @@ class Server:
             self.hall.table_move(room)
 
     def start(self) -> None:
-        """Catch up with other processes' appends as PostgreSQL announces them."""
+        """Catch up with other processes' appends as PostgreSQL announces them, and let go
+        of idle rooms even while nobody asks for any."""
         loop = asyncio.get_running_loop()
         self._stop_store = self.store.start(
             lambda room: loop.call_soon_threadsafe(self._caught_up, room)
         )
+        self._sweeping = loop.call_later(SWEEP_EVERY, self._sweep)
+
+    def _sweep(self) -> None:
+        with contextlib.suppress(TabletopError):
+            self.hall.let_go_idle()
+        self._sweeping = asyncio.get_running_loop().call_later(SWEEP_EVERY, self._sweep)
 
     def _caught_up(self, room: str) -> None:
         with contextlib.suppress(TabletopError):
             self.hall.catch_up(room)
 
     def stop(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         if self._stop_store is not None:
             self._stop_store()
         for sockets in self.listeners.rooms.values():
             for socket in sockets:
                 socket.close("the server is stopping")
+        with contextlib.suppress(TabletopError):
+            self.hall.let_go_all()  # each room snapshotted: a restart folds nothing
 
     def member(self, room: str, token: str) -> Member:
         return self.hall.who(room, token)
@@ -174,13 +196,19 @@ def create_app(
     database: str = "",
     rate: float = RATE,
     bot_pause: float = BOT_PAUSE,
+    address: PublicAddress | None = None,
+    access: Access | None = None,
     seeds: Callable[[], bytes] = new_seed,
 ) -> FastAPI:
     """The ASGI app over `store` (or the store that `database`/`data` name, opened at
     startup, which creates or migrates the schema); `rate` bounds each member's requests
-    and each socket's messages a second. `seeds` makes each dice session's secret seed:
-    only test fixtures replace it, to fix the dice (never a `serve` option)."""
+    and each socket's messages a second. `address` is where people reach it (links and the
+    hosts a request may name; loopback only by default), `access` who may open and import
+    rooms (anyone who reaches it, by default). `seeds` makes each dice session's secret
+    seed: only test fixtures replace it, to fix the dice (never a `serve` option)."""
     holder: dict[str, Server] = {}
+    address = address or PublicAddress(None)
+    access = access or Access()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -200,6 +228,7 @@ def create_app(
         summary="A shared table: rooms, members, an audited log and live sockets.",
         lifespan=lifespan,
         responses=ERRORS,
+        redirect_slashes=False,  # a redirect would be built from the request's Host
     )
     app.add_middleware(BodyLimit)
 
@@ -210,6 +239,17 @@ def create_app(
     async def refused(request: Request, error: TabletopError) -> JSONResponse:
         return problem(error)
 
+    @app.exception_handler(HTTPException)
+    async def framework(request: Request, error: HTTPException) -> JSONResponse:
+        said = FRAMEWORK.get(error.status_code, str(error.detail))
+        line = f"{said}: {request.method} {request.url.path}"[:300]
+        return JSONResponse({"error": line}, error.status_code, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        kind = type(error).__name__
+        return JSONResponse({"error": f"the server failed on this request ({kind})"}, 500)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
@@ -217,7 +257,8 @@ def create_app(
         return JSONResponse({"error": f"{where}: {first.get('msg')}"[:300]}, status_code=422)
 
     def base(request: Request) -> str:
-        return str(request.base_url).rstrip("/")
+        """The start of every link: the public URL, never the request's own Host."""
+        return str(request.state.base)
 
     def links(request: Request, room: str, tokens: dict[str, str]) -> RoomLinks:
         made = {role: str(Link(base(request), room, value)) for role, value in tokens.items()}
@@ -227,12 +268,15 @@ def create_app(
     async def health() -> dict[str, Any]:
         """200 once the server can serve."""
         kind = type(server().store).__name__.removesuffix("Store").lower()
-        return {"status": "ok", "database": kind}
+        return {"status": "ok", "database": kind, "create": access.mode}
 
     @app.post("/rooms", status_code=201)
-    async def new_room(request: Request, asked: NewRoom) -> RoomLinks:
-        """Open a room for a system: the GM's link and the player and observer invites."""
+    async def new_room(request: Request, asked: NewRoom, key: Credentials) -> RoomLinks:
+        """Open a room for a system: the GM's link and the player and observer invites
+        (with the server's key as the bearer, on a server that asks for one)."""
+        access.allow_new_room(key.credentials if key else None)
         made = server().hall.create(asked.system, asked.name, asked.options, asked.gm)
+        access.opened()
         return links(request, made.extra["room"], made.extra["tokens"])
 
     @app.post("/rooms/{room}/join")
@@ -333,16 +377,19 @@ def create_app(
         return PlainTextResponse("".join(f"{line}\n" for line in lines), media_type=NDJSON)
 
     @app.post("/import", status_code=201)
-    async def import_log(request: Request) -> RoomLinks:
-        """A new room from a GM's full export (the body, JSON lines), verified first."""
+    async def import_log(request: Request, key: Credentials) -> RoomLinks:
+        """A new room from a GM's full export (the body, JSON lines) that verifies in full
+        (with the server's key as the bearer, on a server that asks for one)."""
+        access.allow_new_room(key.credentials if key else None)
         body = await request.body()
         if len(body) > MAX_IMPORT:
             raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
         try:
-            lines = body.decode("utf-8").splitlines()
+            lines = lines_of(body.decode("utf-8"))
         except UnicodeDecodeError:
             raise RoomError("an export is UTF-8 text") from None
         made = server().hall.import_log(lines)
+        access.opened()
         return links(request, made.extra["room"], made.extra["tokens"])
 
     @app.websocket("/rooms/{room}/live")
@@ -355,6 +402,7 @@ def create_app(
     from tabletop.rooms.pages import add_pages  # the pages build on this module
 
     add_pages(app, server)
+    app.add_middleware(HostCheck, address=address)  # outermost: before anything reads Host
     return app
 
 
@@ -461,7 +509,9 @@ async def _refuse(websocket: WebSocket, error: Exception) -> None:
 
 class BodyLimit:
     """Refuse an HTTP body past `MAX_MESSAGE` bytes (`MAX_IMPORT` for a log) with 413,
-    before any of it reaches a handler."""
+    before any of it reaches a handler: a declared length is checked at once (the HTTP
+    server holds the body to it), a chunked body is read up to the bound first and handed
+    on whole."""
 
     def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
         self.app = app
@@ -471,28 +521,35 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = MAX_IMPORT if scope["path"] in LARGE_BODIES else MAX_MESSAGE
-        declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
-        if not declared.isdigit() or int(declared) > limit:
-            await _too_large(limit)(scope, receive, send)
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None:
+            if not declared.isdigit() or int(declared) > limit:
+                await _too_large(limit)(scope, receive, send)
+                return
+            await self.app(scope, receive, send)
             return
-        seen = 0
-
-        async def bounded() -> dict[str, Any]:
-            nonlocal seen
+        chunks, seen = [], 0
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] != "http.request":
+                return  # the client left before it finished sending
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
             if seen > limit:
-                raise _TooLarge
-            return message
+                await _too_large(limit)(scope, receive, send)
+                return
+            if not message.get("more_body"):
+                break
+        whole: dict[str, Any] | None = {"type": "http.request", "body": b"".join(chunks)}
 
-        try:
-            await self.app(scope, bounded, send)
-        except _TooLarge:
-            await _too_large(limit)(scope, receive, send)
+        async def replayed() -> dict[str, Any]:
+            nonlocal whole
+            if whole is not None:
+                message, whole = whole, None
+                return message
+            return dict(await receive())
 
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, replayed, send)
 
 
 def _too_large(limit: int) -> JSONResponse:

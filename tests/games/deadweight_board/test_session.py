@@ -73,9 +73,10 @@ def test_only_the_deciding_seat_acts_and_an_illegal_action_changes_nothing():
     assert SESSION.view(state, BEN)["game"]["lantern"] == "P3"
 
 
-def test_a_bot_moves_when_anyone_asks_on_its_turn_and_the_fold_repeats_its_choice():
+def test_a_bot_moves_when_anyone_asks_on_its_turn_and_the_fold_applies_its_choice():
     """ENG-09: bots are seats; on a bot's decision any member (or the GM) asks it to move;
-    its seed is drawn from the server's dice, so folding the events repeats the choice."""
+    the cause records the bot's seed (drawn from the server's dice) and its action, which
+    folding the events applies."""
     state = SESSION.new({"turn_cap": 30})
     state, _ = play(state, {"kind": "seat-bot", "bot": "greedy", "seat": None}, GM)
     state, _ = play(state, {"kind": "seat-bot", "bot": "mcts:20", "seat": None}, GM)
@@ -87,6 +88,7 @@ def test_a_bot_moves_when_anyone_asks_on_its_turn_and_the_fold_repeats_its_choic
         state, events = play(state, {"kind": "bot-moves"}, BEN, SeededDice(step))
         log += events
         assert events[0].cause is not None and events[0].cause.draws
+        assert events[0].cause.intent["kind"] == "bot-act"
     assert SESSION.fold_all(log, _bots_started()) == state
 
 

@@ -56,9 +56,19 @@ export class Lines {
   }
 }
 
-export function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
+function randomHex(count) {
+  const bytes = crypto.getRandomValues(new Uint8Array(count));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// 128 bits nobody can guess: once a session's seed is revealed, a hidden entry's dice stay
+// secret only as long as its nonce does.
+export function newNonce() {
+  return randomHex(16);
+}
+
+export function newId() {
+  return randomHex(8);
 }
 
 export class Room {
@@ -158,7 +168,9 @@ export class Live {
   }
 
   intent(intent) {
-    return this.send({ type: "intent", intent, nonce: newId() });
+    const message = { type: "intent", intent, id: newId(), nonce: newNonce() };
+    if (this.on.sending) this.on.sending(message); // kept before it goes out (verify.js)
+    return this.send(message);
   }
 
   say(text, to = []) {

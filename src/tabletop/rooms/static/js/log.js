@@ -74,7 +74,9 @@ export function facesChips(faces, label) {
   );
 }
 
-export function entryItem(entry, names, me = null) {
+export function entryItem(entry, names, me = null, extra = null) {
+  // `me`: whose side the badges tell who saw it from; `extra(entry)`: what else the line
+  // carries (verify.js's "check this roll").
   const event = entry.event;
   const chat = event.type === "room.chat";
   const isRoom = event.type.startsWith("room.");
@@ -107,6 +109,7 @@ export function entryItem(entry, names, me = null) {
     dice.length ? h("span", { class: "dice", role: "group", "aria-label": "dice" }, dice.map(dieChip)) : null,
     plainFaces ? facesChips(plainFaces, "dice") : null,
     total(event.data),
+    extra ? extra(entry) : null,
   );
 }
 
