@@ -206,6 +206,9 @@ class Choice(Frozen):
     help: str = ""
     example: Any = None
     """A value that would be accepted, for a form's placeholder and for tests."""
+    shapes: tuple[str, ...] | None = None
+    """For a choice between shapes told apart by a tag (a fight's actions): the tags open
+    now, so a form offers only those; None for every shape."""
 
 
 class Offer(Frozen):
@@ -722,7 +725,10 @@ class Session(Generic[StateT]):
         if why is None:
             if not offers and not member.is_gm and self._gm_may(state, kind):
                 raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
-            own = (o.allows(intent) for o in offers if _within(o.preset, intent))
+            # An open offer names the field that is wrong; a closed one only that this
+            # choice is not among its own, so an open offer of the kind speaks first.
+            ordered = sorted(offers, key=lambda o: o.closed)
+            own = (o.allows(intent) for o in ordered if _within(o.preset, intent))
             why = next(own, None) or self.why_not(state, intent, member)
         raise self.error(f"{kind}: {why}")
 

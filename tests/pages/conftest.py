@@ -3,11 +3,13 @@ cannot download its own browser here) against a room server on a free port."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.pages import driver
 from tests.rooms.conftest import open_test_store, serve_in_thread
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -22,6 +24,13 @@ def server(request, tmp_path_factory):
     yield running.url
     running.stop()
     store.close()
+
+
+@pytest.fixture(autouse=True)
+def _seats_from_one():
+    """Each test numbers its seats from 1, so its pages' nonces (and so its dice) do not
+    depend on which tests ran before it."""
+    driver.seat_numbers = itertools.count(1)
 
 
 expect.set_options(timeout=15_000)  # the whole suite runs beside these on two cores

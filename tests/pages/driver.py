@@ -3,9 +3,11 @@ open a room from the lobby, join from an invite, fill an offer's form, roll, cho
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
@@ -41,8 +43,17 @@ def _readable(response: Any) -> bool:
     return True
 
 
+FIXED_NONCES = (Path(__file__).parent / "fixed_nonces.js").read_text()
+"""The init script every seat's pages run: fixed ids and nonces (see the file)."""
+
+seat_numbers = itertools.count(1)
+"""Seats made in the current test; tests/pages/conftest.py starts it again for each test."""
+
+
 def seat(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Seat:
-    page = browser.new_context(viewport=viewport).new_page()
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(FIXED_NONCES.replace("__SEAT__", str(next(seat_numbers))))
+    page = context.new_page()
     page.set_default_timeout(10_000)
     made = Seat(page)
 
@@ -92,6 +103,24 @@ def join(player: Seat, invite: str, name: str) -> None:
     player.page.get_by_label("Your name").fill(name)
     player.page.get_by_role("button", name="Join the table").click()
     live(player)
+
+
+def gm_and_ada(browser: Browser, url: str, system: str) -> tuple[Seat, Seat]:
+    """A GM on a laptop who opened a room of `system` from the lobby, and Ada, a player who
+    joined from its invite on a phone."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, url, system)
+    join(ada, invites["player"], "Ada")
+    return gm, ada
+
+
+def write_down_ash(gm: Seat, player: Seat, strength: int, omens: int) -> None:
+    """The player writes down Ash's scores in a roll-under room (max health 10), and the
+    GM's page shows her card."""
+    form = offer(player, "write down a character's scores")
+    form.locator("details.more summary").click()
+    submit(form, Name="Ash", STR=str(strength), **{"Max health": "10", "Omens": str(omens)})
+    expect(gm.page.locator("article.card h3", has_text="Ash")).to_be_visible()
 
 
 def live(person: Seat) -> None:

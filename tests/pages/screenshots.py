@@ -88,7 +88,7 @@ def rollunder_scene(browser, url: str) -> None:
     submit(offer(ada, "write down a character's scores"), Name="Ash", STR="14", AGI="12")
     submit(offer(gm, "write down a character's scores"), Name="Mire hound", AGI="11")
     ash = "article.card:has-text('Ash')"
-    step(gm, lambda: submit(offer(gm, "take a hit", ash), Damage="d8", Armour="1"))
+    step(gm, lambda: submit(offer(gm, "take a hit", ash), Damage="4", Armour="1"))
     form = offer(ada, "an ability contest")
     form.get_by_role("group", name="Score 1").get_by_label("Name", exact=True).fill("Mire hound")
     step(ada, lambda: submit(form, Ability="AGI"))

@@ -13,6 +13,7 @@ from tests.pages.driver import (
     Seat,
     accessible,
     fits,
+    gm_and_ada,
     join,
     live,
     offer,
@@ -133,9 +134,7 @@ def finish_exchange(gm: Seat, player: Seat, *others: Seat) -> None:
 
 
 def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server):
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "dead-weight")
-    join(ada, invites["player"], "Ada")
+    gm, ada = gm_and_ada(browser, server, "dead-weight")
     submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 

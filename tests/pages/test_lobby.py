@@ -45,3 +45,25 @@ def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(br
     assert view["system"] == "deadweight-board"
     assert view["state"]["options"] == SHORT_GAME
     assert not gm.errors
+
+
+def test_the_lobby_says_it_is_loading_until_the_systems_come(browser, server):
+    # issue 23: an empty system list for half a second, with no word of why
+    gm = seat(browser, PHONE)
+    held: list = []
+
+    def hold(route) -> None:
+        held.append(route)
+
+    gm.page.route("**/systems", hold)
+    with gm.page.expect_request("**/systems"):
+        gm.page.goto(server, wait_until="domcontentloaded")
+    picker = gm.page.get_by_label("Game system")
+    expect(picker.locator("option")).to_have_text(["loading…"])
+    expect(gm.page.get_by_role("button", name="Open the room")).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(picker.locator("option", has_text="Dead Weight")).to_have_count(1)
+    expect(picker.locator("option", has_text="loading")).to_have_count(0)
+    expect(gm.page.get_by_role("button", name="Open the room")).to_be_enabled()
+    assert not gm.errors

@@ -12,6 +12,7 @@ from tests.pages.driver import (
     PHONE,
     accessible,
     fits,
+    gm_and_ada,
     join,
     offer,
     open_room,
@@ -21,6 +22,7 @@ from tests.pages.driver import (
     submit,
     synced,
     wait_for_log,
+    write_down_ash,
 )
 
 
@@ -101,9 +103,7 @@ def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, ser
 
 
 def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "constitution")
-    join(ada, invites["player"], "Ada")
+    gm, ada = gm_and_ada(browser, server, "constitution")
     submit(offer(ada, "roll up a character"), Name="Cora")
     submit(offer(gm, "roll up a character"), Name="Grell")
     expect(gm.page.locator("article.card")).to_have_count(2)
@@ -158,13 +158,8 @@ markers no player's page may receive."""
 
 
 def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(browser, server):
-    gm, ada = seat(browser), seat(browser, PHONE)
-    invites = open_room(gm, server, "rollunder")
-    join(ada, invites["player"], "Ada")
-    form = offer(ada, "write down a character's scores")
-    form.locator("details.more summary").click()
-    submit(form, Name="Ash", STR="20", **{"Max health": "10", "Omens": "1"})
-    expect(gm.page.locator("article.card h3", has_text="Ash")).to_be_visible()
+    gm, ada = gm_and_ada(browser, server, "rollunder")
+    write_down_ash(gm, ada, strength=20, omens=1)
     submit(offer(gm, "bring a saved sheet"), **{"Sheet (JSON)": GRUE, "Secret": True})
     expect(gm.page.locator("article.card")).to_have_count(2)
     synced(gm, ada)

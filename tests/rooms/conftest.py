@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import secrets
 import socket
@@ -29,6 +31,22 @@ from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import BOT_PAUSE, create_app
 from tabletop.rooms.tokens import Link
 from tabletop.session import Member
+
+TEST_SEED = bytes(range(32))
+
+
+def fixed_seed() -> bytes:
+    """Every dice seed of a test server's rooms (each dice session the same one, so no room
+    depends on the tests before it): with the fixed client nonces (tests/conftest.py, and
+    the pages' init script), each die a test sees is the same on every run, in any order."""
+    return TEST_SEED
+
+
+def fixed_seeds() -> Callable[[], bytes]:
+    """The seeds of one test's hall: the same sequence on every run, each dice session its
+    own (a new session must commit to a new seed)."""
+    count = itertools.count()
+    return lambda: hashlib.sha256(TEST_SEED + str(next(count)).encode()).digest()
 
 
 @dataclass
@@ -75,7 +93,7 @@ def open_test_store(kind: str, request: pytest.FixtureRequest, path: Path) -> St
 @pytest.fixture(params=["sqlite", "postgresql"])
 def hall(request, tmp_path):
     store = open_test_store(request.param, request, tmp_path)
-    yield Hall(store)
+    yield Hall(store, seeds=fixed_seeds())
     store.close()
 
 
@@ -116,9 +134,11 @@ class Running:
 def serve_in_thread(
     store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE, **app: Any
 ) -> Running:
-    """The app over `store` on a free port of 127.0.0.1, in a thread of this process; `app`
-    goes to `create_app` (a public address, who may open rooms)."""
+    """The app over `store` on a free port of 127.0.0.1, in a thread of this process, its
+    dice fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes to `create_app` (a
+    public address, who may open rooms)."""
     port = free_port()
+    app.setdefault("seeds", fixed_seed)
     config = uvicorn.Config(
         create_app(store, rate=rate, bot_pause=bot_pause, **app),
         host="127.0.0.1",

@@ -281,6 +281,25 @@ def test_a_socket_resumes_from_its_last_seq_without_loss_or_duplication(dice):
     again.close()
 
 
+def test_every_member_is_told_who_is_connected_as_sockets_come_and_go(dice):
+    """Presence for everyone (issue 23): a new socket is told who is connected; the others
+    are told when that changes; any member may ask over HTTP too."""
+    ada = Recorder(dice.links["Ada"])
+    said = ada.wait_for(lambda f: f.get("type") == "presence")
+    ada_id, bo_id = dice.ada.view()["me"]["id"], dice.bo.view()["me"]["id"]
+    assert said["connected"] == [ada_id]
+    start = len(ada.frames)
+    bo = Recorder(dice.links["Bo"])
+    joined = ada.wait_for(lambda f: f.get("type") == "presence", start=start)
+    assert joined["connected"] == sorted([ada_id, bo_id])
+    assert dice.watcher._call("GET", "/presence").json()["connected"] == joined["connected"]
+    start = len(ada.frames)
+    bo.close()
+    left = ada.wait_for(lambda f: f.get("type") == "presence", start=start)
+    assert left["connected"] == [ada_id]
+    ada.close()
+
+
 def test_a_retried_intent_is_applied_once_over_http_and_socket(dice):
     first = dice.ada.act({"kind": "roll", "notation": "1d6"}, id="retry-1")
     again = dice.ada.act({"kind": "roll", "notation": "1d6"}, id="retry-1")

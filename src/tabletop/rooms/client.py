@@ -65,7 +65,7 @@ def hello(token: str, after: int) -> str:
 
 
 def is_entry(frame: Mapping[str, Any]) -> bool:
-    """Log entries carry a `seq`; control frames (welcome, ack, error, bye) a `type`."""
+    """Log entries carry a `seq`; control frames (welcome, ack, error, bye, presence) a `type`."""
     return "seq" in frame
 
 

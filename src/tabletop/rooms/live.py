@@ -9,6 +9,7 @@ seq), and each socket may send `RATE` messages a second (bursts to twice that).
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -86,13 +87,30 @@ class Listeners:
         table = self.hall.table(room)
         for entry in self.hall.entries(room, after, table.head):
             self._put(socket, entry)
+        before = self.connected(room)
         sockets.append(socket)
+        self._presence(room, before, also=socket)
         return socket
 
     def close(self, socket: Socket) -> None:
         sockets = self.rooms.get(socket.room, [])
         if socket in sockets:
+            before = self.connected(socket.room)
             sockets.remove(socket)
+            self._presence(socket.room, before)
+
+    def connected(self, room: str) -> list[str]:
+        """The members with a socket open to this process, by id."""
+        return sorted({socket.member for socket in self.rooms.get(room, [])})
+
+    def _presence(self, room: str, before: list[str], also: Socket | None = None) -> None:
+        """Tell every socket of the room who is connected when that changed (and a new
+        socket always), so everyone's page shows who is here live."""
+        now = self.connected(room)
+        frame = json.dumps({"type": "presence", "connected": now})
+        for socket in self.rooms.get(room, []):
+            if now != before or socket is also:
+                socket.put(frame)
 
     def tell(self, room: str, entries: list[Entry]) -> None:
         """The hall appended: give each socket its view; close the sockets of members the

@@ -145,10 +145,10 @@ def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
 
     @app.get("/rooms/{room}/presence")
     async def presence(room: str, key: Token) -> dict[str, list[str]]:
-        """The members with a live socket open to this server process now."""
+        """The members with a live socket open to this server process now (any member may
+        ask; each socket is also sent a `presence` frame when this changes)."""
         server().member(room, key)
-        sockets = server().listeners.rooms.get(room, [])
-        return {"connected": sorted({socket.member for socket in sockets})}
+        return {"connected": server().listeners.connected(room)}
 
     @app.post("/qr", response_class=Response)
     async def qr(asked: QrText) -> Response:

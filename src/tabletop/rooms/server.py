@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.rooms.access import Access
 from tabletop.rooms.errors import BadLink, RefusedOnRecord, RoomError, TooMuch
+from tabletop.rooms.fairdice import new_seed
 from tabletop.rooms.hall import Appended, Hall
 from tabletop.rooms.hosts import HostCheck, PublicAddress
 from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
@@ -89,11 +90,17 @@ SWEEP_EVERY = 60.0
 class Server:
     """What the app holds: the store, the hall, the sockets and the per-member rates."""
 
-    def __init__(self, store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE) -> None:
+    def __init__(
+        self,
+        store: Store,
+        rate: float = RATE,
+        bot_pause: float = BOT_PAUSE,
+        seeds: Callable[[], bytes] = new_seed,
+    ) -> None:
         self.store = store
         self.rate_per_second = rate
         self.bot_pause = bot_pause
-        self.hall = Hall(store)
+        self.hall = Hall(store, seeds=seeds)
         self.listeners = Listeners(self.hall)
         self.rates: dict[tuple[str, str], Bucket] = {}
         self.moving: set[str] = set()
@@ -191,12 +198,14 @@ def create_app(
     bot_pause: float = BOT_PAUSE,
     address: PublicAddress | None = None,
     access: Access | None = None,
+    seeds: Callable[[], bytes] = new_seed,
 ) -> FastAPI:
     """The ASGI app over `store` (or the store that `database`/`data` name, opened at
     startup, which creates or migrates the schema); `rate` bounds each member's requests
     and each socket's messages a second. `address` is where people reach it (links and the
     hosts a request may name; loopback only by default), `access` who may open and import
-    rooms (anyone who reaches it, by default)."""
+    rooms (anyone who reaches it, by default). `seeds` makes each dice session's secret
+    seed: only test fixtures replace it, to fix the dice (never a `serve` option)."""
     holder: dict[str, Server] = {}
     address = address or PublicAddress(None)
     access = access or Access()
@@ -204,7 +213,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = store or open_store(database or None, data or Path("tabletop-data"))
-        server = holder["server"] = Server(opened, rate, bot_pause)
+        server = holder["server"] = Server(opened, rate, bot_pause, seeds)
         server.start()
         try:
             yield

@@ -98,6 +98,51 @@ def test_a_fight_on_the_ap_tracker():
     assert tracker.cells()[0] == tracker.ap_per_round and tracker.lost == 0
 
 
+def fighting() -> Ap2d6Table:
+    state, _ = play(seated(), {"kind": "start-fight", "characters": ["c1", "c2"]}, GM)
+    state, _ = play(state, {"kind": "next-round"}, GM)
+    return state
+
+
+def test_rua48_an_attack_is_paid_at_its_weapons_speed_escalating_each_time():
+    """RU-A48, § Attacking using AP, RU-M19: the seed's longsword, speed (1n1)->(2n1), costs
+    1 AP for the first attack and 2 for the second; "attack" is an intent of its own, so
+    typing it as a spend's action is refused with what to do instead (issue 23)."""
+    state = fighting()
+    attack = {"kind": "attack", "character": "c1", "speed": "(1n1)->(2n1)"}
+    state, events = play(state, attack, AYLA)
+    assert "1n1" in events[0].text
+    state, events = play(state, attack, AYLA)
+    assert "2n1" in events[0].text
+    assert state.characters["c1"].sheet.tracker.cells()[0] == 0
+    with pytest.raises(Ap2d6Error, match=r"neither a basic action .* weapon's speed"):
+        SESSION.resolve(
+            fighting(),
+            {"kind": "spend", "character": "c1", "action": "attack"},
+            AYLA,
+            FixedDice([]),
+        )
+
+
+def test_rua48_a_fighter_is_offered_each_basic_action_they_can_pay_for_now():
+    """RU-M16, RU-M17: the basic actions are listed by name for the acting character's
+    player, only those their AP still pays for (after two moves, no (2n1) bag search)."""
+    state = fighting()
+    listed = [o for o in SESSION.legal(state, AYLA) if o.kind == "spend" and o.closed]
+    assert {(i["character"], i["action"]) for i in listed[0].intents} >= {
+        ("c1", "move"),
+        ("c1", "search-bag"),
+        ("c1", "free-action"),
+    }
+    assert all(i["character"] == "c1" for i in listed[0].intents)
+    for _ in range(2):
+        state, _ = play(state, {"kind": "spend", "character": "c1", "action": "move"}, AYLA)
+    listed = [o for o in SESSION.legal(state, AYLA) if o.kind == "spend" and o.closed]
+    actions = {i["action"] for i in listed[0].intents}
+    assert "move" in actions and "search-bag" not in actions
+    assert any(o.kind == "attack" for o in SESSION.legal(state, AYLA))
+
+
 def test_a_check_against_a_dc_with_a_score():
     _, (event,) = play(
         seated(), {"kind": "check", "character": "c1", "score": "AGI", "dc": 8}, AYLA, [3, 3]

@@ -121,6 +121,39 @@ def test_players_step_into_the_fight_and_make_their_own_choices():
     assert state.fight.acting == "gob"
 
 
+def detailed(state: ConstitutionTable, member: Member) -> tuple[str, ...] | None:
+    """The fight's actions the detailed combat form offers `member` (None: no such form)."""
+    found = [o for o in SESSION.legal(state, member) if o.kind == "combat" and not o.closed]
+    return found[0].fields["action"].shapes if found else None
+
+
+def test_the_fight_form_offers_only_the_choices_open_to_that_member_now():
+    """Issue 23: in setup the GM may add a new combatant (any id) or type in an initiative,
+    a player only their own fighter's; once Ada has joined she is not offered to join again;
+    in a round the form offers the acting combatant's choices, not all 23."""
+    state = seated()
+    assert detailed(state, GM) == ("add",)
+    state, _ = play(state, {"kind": "join-fight", "character": "c1"}, ADA)
+    joins = [o for o in SESSION.legal(state, ADA) if o.kind == "join-fight"]
+    assert not joins
+    assert [
+        o.fields["character"].values for o in SESSION.legal(state, BO) if o.kind == "join-fight"
+    ] == [("c2",)]
+    assert detailed(state, GM) == ("add", "roll_initiative", "set_initiative")
+    assert detailed(state, ADA) == ("roll_initiative", "set_initiative")
+    goblin = {"id": "gob", "name": "Goblin", "side": "foes", "hp": 3}
+    state, _ = play(state, {"kind": "combat", "action": {"action": "add", "combatant": goblin}}, GM)
+    state, _ = play(
+        state, {"kind": "combat", "action": {"action": "roll_initiative", "id": "Ada"}}, ADA, [10]
+    )
+    set_gob = {"kind": "combat", "action": {"action": "set_initiative", "id": "gob", "value": 5}}
+    state, _ = play(state, set_gob, GM)
+    state, _ = play(state, {"kind": "combat", "action": {"action": "begin"}}, GM)
+    shapes = detailed(state, ADA)
+    assert shapes is not None and "add" not in shapes and "begin" not in shapes
+    assert {"attack", "defend", "end_turn"} <= set(shapes) and len(shapes) < 10
+
+
 def test_an_unknown_initiation_is_refused():
     with pytest.raises(ConstitutionError, match="unknown initiation"):
         unknown = {"kind": "new-character", "initiation": "nope"}

@@ -69,6 +69,14 @@ def test_dw_t01_the_same_dice_as_a_check_cost_nothing():
     assert test.roller.attribute(DEX).fatigue == 0
 
 
+def test_a_pool_of_one_is_announced_as_one_die():
+    """Issue 23: "1 dice" in the log; one die is a die, two or more are dice."""
+    _, events = start_test(character(DEX, score=1), TestSetup(attribute=DEX), FixedDice([6]))
+    assert "1 die" in events[0].text and "1 dice" not in events[0].text
+    _, events = start_test(character(DEX, score=2), TestSetup(attribute=DEX), FixedDice([6, 6]))
+    assert "2 dice" in events[0].text
+
+
 def test_dw_t03a_only_the_final_faces_count():
     roller = character(INT, score=2, proficiency=1)
     test, _ = start_test(roller, TestSetup(attribute=INT), FixedDice([1, 3]))

@@ -173,6 +173,17 @@ def test_cr_m19a_an_omen_rerolls_an_ability_roll_and_the_owner_keeps_one():
     assert kinds(done) == ["omen_spent", "roll_kept", "ability_roll"]
 
 
+def test_cr_m01_the_decision_says_whether_each_result_passes():
+    """Issue 23: an omen is spent on a re-roll only knowing whether the roll already passed:
+    against STR 12, a 15 fails and a 3 passes."""
+    start = Resolution.begin(
+        AbilityRoll(character=hero(omens=1, max_omens=2), ability="STR"), FixedDice([15])
+    )
+    assert start.decision is not None and start.decision.passes == (False,)
+    again = start.choose("reroll Ash", FixedDice([3]))
+    assert again.decision is not None and again.decision.passes == (False, True)
+
+
 def test_cr_a10_the_same_roll_can_be_rerolled_again_unless_the_option_says_once():
     intent = AbilityRoll(character=hero(omens=2, max_omens=2), ability="STR")
     twice = Resolution.begin(intent, FixedDice([15])).choose("reroll Ash", FixedDice([16]))

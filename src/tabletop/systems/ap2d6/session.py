@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
-from tabletop.errors import PermissionDenied
+from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.npcs import (
     MAX_NPCS,
     BookNpc,
@@ -41,6 +41,7 @@ from tabletop.session import (
     RollMode,
     Session,
     Visibility,
+    closed_offer,
     controls,
     hidden,
     in_mode,
@@ -265,6 +266,18 @@ class Spend(Frozen):
     """For a cost with a choice, e.g. `(2n3 or 3n1)`: the one paid."""
 
 
+class AttackIntent(Frozen):
+    """An attack, paid at its weapon's speed (its basic attack AP cost): every attack this
+    round shares one escalating count (§ Attacking using AP, RU-M19, RU-A48)."""
+
+    kind: Literal["attack"] = "attack"
+    character: Id
+    speed: str = Field(min_length=1, max_length=80)
+    """The weapon's speed, e.g. (1n1)->(2n1)."""
+    pick: str | None = Field(default=None, max_length=40)
+    """For a speed with a choice, e.g. `(2n3 or 3n1)`: the one paid."""
+
+
 class TrackerChange(Frozen):
     """Gain, lose or get temp AP (the GM's calls), or wait (RU-M20..M23)."""
 
@@ -293,7 +306,17 @@ class EndFight(Frozen):
     kind: Literal["end-fight"] = "end-fight"
 
 
-OwnAction = CheckIntent | Damage | Heal | Rest | Carry | DeathCheckIntent | Spend | TrackerChange
+OwnAction = (
+    CheckIntent
+    | Damage
+    | Heal
+    | Rest
+    | Carry
+    | DeathCheckIntent
+    | Spend
+    | AttackIntent
+    | TrackerChange
+)
 GM_CHANGES = ("gain", "lose", "temp")
 
 
@@ -317,6 +340,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         StartFight,
         NextRound,
         Spend,
+        AttackIntent,
         TrackerChange,
         Interrupt,
         Order,
@@ -419,12 +443,23 @@ class Ap2d6Session(Session[Ap2d6Table]):
         if not acting:
             return []
         fighters = tuple(c for c in state.characters if _in(fight, state.characters[c].sheet.name))
+        basic = _affordable(state, fight, acting)
         return [
+            *([closed] if (closed := closed_offer("spend", "a basic action", basic)) else []),
+            offer(
+                "attack",
+                "pay for an attack",
+                character=Choice(values=acting),
+                speed=Choice(help="the weapon's speed (its AP cost)", example="(1n1)->(2n1)"),
+            ),
             offer(
                 "spend",
                 "pay for an action",
                 character=Choice(values=acting),
-                action=Choice(help="a basic action or a cost such as (2n2)", example="move"),
+                action=Choice(
+                    help=f"a basic action ({', '.join(basic_actions())}) or a cost such as (2n2)",
+                    example="move",
+                ),
             ),
             offer(
                 "tracker",
@@ -643,7 +678,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         fight = state.fight if state.fight and _in(state.fight, sheet.name) else None
         if isinstance(intent, CheckIntent):
             return self._check(state, intent, sheet, fight, member, dice)
-        if isinstance(intent, Spend | TrackerChange):
+        if isinstance(intent, Spend | AttackIntent | TrackerChange):
             if fight is None:
                 raise Ap2d6Error(f"{sheet.name} is not in a fight")
             if isinstance(intent, TrackerChange):
@@ -874,10 +909,36 @@ def _with_fight(state: Ap2d6Table, fight: Combat) -> Ap2d6Table:
     return state.model_copy(update={"characters": seats, "fight": fight})
 
 
-def _spend(fight: Combat, name: str, intent: Spend) -> tuple[Combat, list[RulesEvent]]:
-    """A basic action by name, or a cost in (XnY) notation (RU-M16)."""
+def _affordable(state: Ap2d6Table, fight: Combat, acting: tuple[str, ...]) -> list[Spend]:
+    """Each basic action each acting character can pay for now (RU-M16, RU-M17)."""
+    found = []
+    for cid in acting:
+        name = state.characters[cid].sheet.name
+        for action in basic_actions():
+            try:
+                act(fight, name, action)
+            except TabletopError:
+                continue
+            found.append(Spend(character=cid, action=action))
+    return found
+
+
+def _spend(
+    fight: Combat, name: str, intent: Spend | AttackIntent
+) -> tuple[Combat, list[RulesEvent]]:
+    """A basic action by name, a cost in (XnY) notation (RU-M16), or an attack at its
+    weapon's speed (RU-M19)."""
+    if isinstance(intent, AttackIntent):
+        cost = action_cost(intent.speed)
+        pick = action_cost(intent.pick).steps[0][0] if intent.pick else None
+        return act(fight, name, cost, kind=ATTACK, choice=pick)
     if intent.action.lower() in basic_actions() and not intent.attack:
         return act(fight, name, intent.action.lower())
+    if not any(ch.isdigit() for ch in intent.action):
+        raise Ap2d6Error(
+            f"{intent.action[:40]!r} is neither a basic action ({', '.join(basic_actions())}) "
+            "nor a cost such as (2n2); an attack is paid at its weapon's speed (attack)"
+        )
     cost = action_cost(intent.action)
     pick = action_cost(intent.pick).steps[0][0] if intent.pick else None
     kind = ATTACK if intent.attack else str(cost)

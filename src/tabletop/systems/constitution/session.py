@@ -10,7 +10,7 @@ to themselves is the time of day and the encounter checks (§ 13.3, § 13.5; C3-
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field
 
@@ -92,6 +92,11 @@ from tabletop.systems.constitution.table_npcs import (
 from tabletop.systems.constitution.told import protocol_events
 
 MAX_CHARACTERS = 100
+
+ACTIONS: tuple[str, ...] = tuple(
+    shape.model_fields["action"].default for shape in get_args(get_args(Action)[0])
+)
+"""Every choice of the fight, in the order the tracker lists them."""
 
 GM_ACTIONS = ("begin", "next_round", "force_bout", "end_combat", "add")
 """Choices that move the whole fight along, or bring someone into it: the GM's."""
@@ -231,12 +236,13 @@ class ConstitutionSession(Session[ConstitutionTable]):
         for cid in mine:
             found += sheet_offers(cid, state.characters[cid].sheet)
         found += road_offers(state, member, mine)
-        if mine and state.fight.phase in ("setup", "between_rounds"):
+        outside = tuple(c for c in mine if not _in_fight(state, c))
+        if outside and state.fight.phase in ("setup", "between_rounds"):
             found.append(
                 offer(
                     "join-fight",
                     "step into the fight",
-                    character=Choice(values=mine),
+                    character=Choice(values=outside),
                     side=Choice(values=("party", "foes")),
                 )
             )
@@ -286,15 +292,25 @@ class ConstitutionSession(Session[ConstitutionTable]):
         ]
         wrapped = [CombatIntent(action=a) for a in legal]
         found = [o for o in [closed_offer("combat", "a choice of the fight", wrapped)] if o]
-        if member.is_gm or any(
-            controller == member.id and state.fight.get(cid).fighting
-            for cid, controller in state.controllers.items()
+        shapes = _detailed(state, member, legal)
+        if shapes and (
+            member.is_gm
+            or any(
+                controller == member.id and state.fight.get(cid).fighting
+                for cid, controller in state.controllers.items()
+            )
         ):
             found.append(
                 offer(
                     "combat",
                     "a choice of the fight with its details (an attack's modifiers, a cost)",
-                    action=Choice(help="the action", example={"action": "begin"}),
+                    action=Choice(
+                        help="the action",
+                        example=legal[0].model_dump(mode="json")
+                        if legal
+                        else {"action": shapes[0]},
+                        shapes=shapes,
+                    ),
                 )
             )
         return found
@@ -470,6 +486,30 @@ class ConstitutionSession(Session[ConstitutionTable]):
 
 
 # helpers ----------------------------------------------------------------------------------
+
+
+def _in_fight(state: ConstitutionTable, cid: str) -> bool:
+    """Whether a seated character has stepped into the fight (as its own combatant)."""
+    joined = Combatant.of(state.characters[cid].sheet).id
+    return any(c.id == joined for c in state.fight.combatants)
+
+
+def _detailed(state: ConstitutionTable, member: Member, legal: list[Any]) -> tuple[str, ...]:
+    """The fight's choices the detailed form offers `member` now: each one open (its
+    details free), and what no list can give: a combatant brought in by the GM and an
+    initiative typed in before a round, a spell declared between rounds (§ 5.1, § 5.5)."""
+    open_now = {a.action for a in legal}
+    phase = state.fight.phase
+    if phase in ("setup", "between_rounds"):
+        open_now |= {"add"} if member.is_gm else set()
+        own = [c for c in state.fight.combatants if c.fighting and _may_id(state, member, c.id)]
+        open_now |= {"set_initiative"} if own else set()
+        open_now |= {"declare_spell"} if own and phase == "between_rounds" else set()
+    return tuple(a for a in ACTIONS if a in open_now)
+
+
+def _may_id(state: ConstitutionTable, member: Member, cid: str) -> bool:
+    return member.is_gm or state.controllers.get(cid) == member.id
 
 
 def _actor(fight: Combat, action: Any) -> str | None:

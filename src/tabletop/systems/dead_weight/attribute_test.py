@@ -533,7 +533,8 @@ def _dice_to_throw(
 def _announcement(test: AttributeTest) -> str:
     kind = "check" if test.setup.check else "test"
     who = test.roller.label
-    pool = f"{test.pool} dice" if not test.take_lowest else f"{test.pool} dice (zero-dice rule)"
+    dice = "die" if test.pool == 1 else "dice"
+    pool = f"{test.pool} {dice}" + (" (zero-dice rule)" if test.take_lowest else "")
     extras = [
         f"{count} {name}"
         for count, name in (

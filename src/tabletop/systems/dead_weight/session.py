@@ -960,7 +960,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             verdict = "it happens" if happens else "it does not happen"
             return note(
                 "risk",
-                f"{who} rolls {intent.count} risk dice: {verdict}",
+                f"{who} rolls {intent.count} risk {'die' if intent.count == 1 else 'dice'}: "
+                f"{verdict}",
                 **rolled.to_json(),
                 triggered=happens,
                 label=intent.label,

@@ -92,9 +92,16 @@ class Roller(Model):
         return None
 
 
-def _request(roller: Roller, kind: RollKind, purpose: str, omens: int) -> RollRequest:
+def _request(
+    roller: Roller, kind: RollKind, purpose: str, omens: int, score: int | None = None
+) -> RollRequest:
     return RollRequest(
-        kind=kind, expression=D20, purpose=purpose, owner=roller.name, payers={roller.name: omens}
+        kind=kind,
+        expression=D20,
+        purpose=purpose,
+        owner=roller.name,
+        payers={roller.name: omens},
+        score=roller.score if score is None else score,
     )
 
 
@@ -120,7 +127,7 @@ def _strength_check(
 ) -> Procedure[tuple[bool, int]]:
     assert roller.strength is not None
     purpose = f"{roller.name}'s STR roll for carrying a heavy load"
-    answer = yield from rolled(_request(roller, "strength", purpose, omens), log)
+    answer = yield from rolled(_request(roller, "strength", purpose, omens, roller.strength), log)
     held_up = passes(answer.total, roller.strength, options)
     log.append(_roll_event("strength_roll", roller.name, STR, roller.strength, held_up, answer))
     return held_up, omens_spent_by(roller.name, answer)
@@ -176,6 +183,7 @@ def group_check(
             purpose=f"the group's {ability} roll",
             owner=who,
             payers={roller.name: roller.omens for roller in rollers},
+            score=max(roller.score for roller in able),
         ),
         log,
     )

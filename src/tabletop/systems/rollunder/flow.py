@@ -52,6 +52,9 @@ class RollRequest(Model):
     explodes_at: int | None = None
     """Roll the expression again while its total is this, adding each new total minus 1
     (a damage pool exploding as one die, CR-A11); None for a single engine roll."""
+    score: int | None = None
+    """The score a d20 roll-under roll passes at or under (CR-M01), so whoever decides
+    whether to spend an omen sees whether a result already passed; None for totals."""
 
 
 class ChoiceRequest(Model):

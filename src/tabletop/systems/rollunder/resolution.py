@@ -24,6 +24,7 @@ from tabletop.systems.rollunder.abilities import (
     GroupOutcome,
     ScoreOutcome,
     ScoreRoll,
+    passes,
 )
 from tabletop.systems.rollunder.contests import Contest, ContestOutcome
 from tabletop.systems.rollunder.corruption import CorruptionOutcome, SufferCorruption
@@ -87,6 +88,9 @@ class Decision(Model):
     purpose: str
     choices: tuple[str, ...]
     results: tuple[DiceRecord, ...] = ()
+    passes: tuple[bool, ...] = ()
+    """For a roll-under roll, whether each result passes its score (none for totals): an
+    omen is not spent on a result that already passed by mistake."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +291,9 @@ def _decision(
         purpose=request.purpose,
         choices=keeps + tuple(f"{REROLL} {name}" for name in payers),
         results=results,
+        passes=()
+        if request.score is None
+        else tuple(passes(result.total, request.score, options) for result in results),
     )
 
 

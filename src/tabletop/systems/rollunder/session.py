@@ -775,7 +775,7 @@ def _decision_event(telling: Telling, pending: Pending, decision: Decision) -> E
     event = note(
         "decision",
         f"{decision.purpose}{shown}: {decision.chooser} decides",
-        **decision.model_dump(mode="json", exclude={"results"}),
+        **decision.model_dump(mode="json", exclude={"results", "passes"}),
         result=latest.model_dump(mode="json") if latest else None,
         results=len(decision.results),
     )

@@ -29,13 +29,31 @@ export async function call(method, path, { token, body, raw } = {}) {
     cache: "no-store",
     body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
   });
-  const type = response.headers.get("content-type") || ""; // JSON lines (a log, an export) stay text
+  const type = mediaType(response);
   if (!response.ok) {
-    const problem = type.startsWith("application/json") ? (await response.json()).error : response.statusText;
+    const problem = type === "application/json" ? (await response.json()).error : response.statusText;
     throw new RefusedError(problem || `the server answered ${response.status}`);
   }
-  if (type.startsWith("application/json")) return response.json();
+  if (type === "application/json") return response.json();
+  if (type === NDJSON) return new Lines(await response.text());
   return response.text();
+}
+
+const NDJSON = "application/x-ndjson";
+
+function mediaType(response) {
+  // The type without its parameters: only `application/json` is one JSON value; JSON
+  // lines (an export, a log) are many, and are read line by line.
+  return (response.headers.get("content-type") || "").split(";")[0].trim().toLowerCase();
+}
+
+export class Lines {
+  // JSON lines as the server sent them (`text`, byte for byte, to download or verify) and
+  // each line read (`items`).
+  constructor(text) {
+    this.text = text;
+    this.items = text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  }
 }
 
 function randomHex(count) {
@@ -69,8 +87,9 @@ export class Room {
   }
 
   async lines(path) {
-    const text = await call("GET", this.base + path, { token: this.link.token });
-    return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    const got = await this.get(path);
+    if (!(got instanceof Lines)) throw new RefusedError(`${path} did not answer with JSON lines`);
+    return got.items;
   }
 }
 
@@ -121,6 +140,8 @@ export class Live {
       } else {
         this.on.error(frame);
       }
+    } else if (frame.type === "presence") {
+      this.on.presence(frame.connected);
     } else if (frame.type === "bye") {
       // The server is stopping, or this socket fell behind, or the link was revoked: try
       // again; a revoked link's hello is refused, which stops for good.

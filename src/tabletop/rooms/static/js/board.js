@@ -29,9 +29,12 @@ const COL = 86;
 const LEFT = 78;
 const TOP = 30;
 const LANE = 92;
-const MIDDLE = 56;
+const MIDDLE = 72;
+const TOUCH = 80; // units a wall's target spans each way: 44 CSS px on a phone's 333 px ship
+const ZOOM = { most: 4, step: 1.5 };
 
 const replays = new Map(); // room → {steps, log, file, index}
+const views = new Map(); // room → {scale, cx, cy}: how far the ship is zoomed, and where
 const botDraft = { kind: "greedy", budget: "200" };
 
 function s(tag, attrs = {}, ...children) {
@@ -88,10 +91,12 @@ function items(held) {
 }
 
 function chestLines(chest) {
-  // A chest's loot in two short lines (gems, then ropes and life rings); "?" when hidden.
+  // A chest's loot, two kinds a line under its label (so no line runs into another); "?"
+  // when hidden.
   if (chest.hidden) return ["?"];
-  const part = (keys) => keys.filter((k) => chest[k] > 0).map((k) => `${SHORT[k]}${chest[k] > 1 ? `×${chest[k]}` : ""}`).join(" ");
-  const lines = [part(GEMS), part(["rope", "life_ring"])].filter(Boolean);
+  const kinds = [...GEMS, "rope", "life_ring"].filter((k) => chest[k] > 0).map((k) => `${SHORT[k]}${chest[k] > 1 ? `×${chest[k]}` : ""}`);
+  const lines = [];
+  for (let i = 0; i < kinds.length; i += 2) lines.push(kinds.slice(i, i + 2).join(" "));
   return lines.length ? lines : ["empty"];
 }
 
@@ -129,7 +134,7 @@ function pawn(player, index, count, box) {
   return { cx, cy };
 }
 
-function drawShip(game, targets, choose, mirrors) {
+export function drawShip(game, targets, choose, mirrors) {
   const width = LEFT * 2 + 5 * COL - 6;
   const height = TOP + 2 * LANE + MIDDLE + 92;
   const targetAt = new Map();
@@ -191,14 +196,19 @@ function drawShip(game, targets, choose, mirrors) {
   game.chests.forEach((chest, i) => {
     const x = LEFT + i * chestWidth;
     parts.push(s("g", { class: "chest" },
-      s("rect", { x: x + 2, y: TOP + LANE + 8, width: chestWidth - 10, height: MIDDLE - 16, rx: 4 }),
-      s("text", { x: x + 8, y: TOP + LANE + 22, class: "tiny", text: `C${i + 1}` }),
-      chestLines(chest).map((line, j) => s("text", { x: x + chestWidth / 2 + 6, y: TOP + LANE + 22 + j * 13, class: "tiny mid", text: line })),
+      s("rect", { x: x + 2, y: TOP + LANE + 6, width: chestWidth - 10, height: MIDDLE - 12, rx: 4 }),
+      s("text", { x: x + 8, y: TOP + LANE + 20, class: "tiny label-chest", text: `C${i + 1}` }),
+      chestLines(chest).map((line, j) => s("text", { x: x + 8, y: TOP + LANE + 33 + j * 12, class: "tiny", text: line })),
       s("title", { text: `chest C${i + 1}: ${chest.hidden ? "closed, its loot hidden" : items(chest)}` })));
   });
   const wallCount = LANE_WALLS.length + (mirrors ? 5 : 0);
   for (let index = 0; index < wallCount; index++) {
-    parts.push(clickable(`wall:${index}`, `wall ${wallName(index)}`, s("line", { class: "wall", ...wallLine(index) })));
+    const line = wallLine(index);
+    // A wall a move points at takes a finger: an invisible area TOUCH units each way.
+    const hit = targetAt.has(`wall:${index}`)
+      ? s("rect", { class: "hit", x: (line.x1 + line.x2) / 2 - TOUCH / 2, y: Math.min((line.y1 + line.y2) / 2 - TOUCH / 2, line.y1), width: TOUCH, height: Math.max(TOUCH, line.y2 - line.y1) })
+      : null;
+    parts.push(clickable(`wall:${index}`, `wall ${wallName(index)}`, s("g", {}, hit, s("line", { class: "wall", ...line }))));
   }
   game.mariners.forEach((m, i) => {
     if (m.where !== "wall") return;
@@ -242,6 +252,88 @@ function drawShip(game, targets, choose, mirrors) {
     "aria-label": "the ship: what is where is listed below",
   }, parts);
 }
+
+// zooming and panning ------------------------------------------------------------------------
+
+function showView(svg, base, view) {
+  // The part of the ship in sight: `scale` times closer, centred on (cx, cy), kept aboard.
+  const w = base.w / view.scale;
+  const h = base.h / view.scale;
+  view.cx = Math.min(Math.max(view.cx, base.x + w / 2), base.x + base.w - w / 2);
+  view.cy = Math.min(Math.max(view.cy, base.y + h / 2), base.y + base.h - h / 2);
+  svg.setAttribute("viewBox", `${view.cx - w / 2} ${view.cy - h / 2} ${w} ${h}`);
+  svg.classList.toggle("zoomed", view.scale > 1);
+}
+
+function zoomable(svg, room) {
+  // The ship with buttons to zoom in, out and back, a pinch to zoom and a drag to pan; the
+  // view outlives the redraws each move brings. A drag is not a click on what it ends on.
+  const [x, y, w, hgt] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const base = { x, y, w, h: hgt };
+  if (!views.has(room)) views.set(room, { scale: 1, cx: x + w / 2, cy: y + hgt / 2 });
+  const view = views.get(room);
+  showView(svg, base, view);
+  const zoom = (factor) => () => {
+    view.scale = Math.min(ZOOM.most, Math.max(1, view.scale * factor));
+    showView(svg, base, view);
+  };
+  const pointers = new Map();
+  let start = null;
+  let moved = false;
+  const grab = () => ({ view: { ...view }, points: [...pointers.values()].map((p) => ({ ...p })) });
+  svg.addEventListener("pointerdown", (e) => {
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    start = grab();
+    moved = false;
+  });
+  svg.addEventListener("pointermove", (e) => {
+    if (!pointers.has(e.pointerId) || !start) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    const now = [...pointers.values()];
+    const perPixel = base.w / start.view.scale / (svg.clientWidth || base.w);
+    if (now.length >= 2 && start.points.length >= 2) {
+      const apart = (a, b) => Math.hypot(a.x - b.x, a.y - b.y) || 1;
+      view.scale = Math.min(ZOOM.most, Math.max(1, start.view.scale * apart(now[0], now[1]) / apart(start.points[0], start.points[1])));
+      moved = true;
+    } else if (now.length === 1 && start.points.length === 1 && view.scale > 1) {
+      const dx = now[0].x - start.points[0].x;
+      const dy = now[0].y - start.points[0].y;
+      if (Math.abs(dx) + Math.abs(dy) > 6) moved = true;
+      view.cx = start.view.cx - dx * perPixel;
+      view.cy = start.view.cy - dy * perPixel;
+    }
+    showView(svg, base, view);
+  });
+  const lift = (e) => {
+    pointers.delete(e.pointerId);
+    start = pointers.size ? grab() : null;
+  };
+  for (const kind of ["pointerup", "pointercancel", "pointerleave"]) svg.addEventListener(kind, lift);
+  svg.addEventListener("click", (e) => {
+    if (!moved) return;
+    moved = false;
+    e.stopPropagation();
+    e.preventDefault();
+  }, true);
+  const controls = h("div", { class: "row zoom", role: "group", "aria-label": "zoom the ship" },
+    h("button", { type: "button", class: "quiet", "aria-label": "zoom in", onclick: zoom(ZOOM.step) }, "+"),
+    h("button", { type: "button", class: "quiet", "aria-label": "zoom out", onclick: zoom(1 / ZOOM.step) }, "−"),
+    h("button", { type: "button", class: "quiet", "aria-label": "show the whole ship", onclick: zoom(0) }, "Whole ship"),
+    h("span", { class: "hint", text: "pinch or drag to look closer" }));
+  return [controls, svg];
+}
+
+function icon(path) {
+  // A small inline SVG icon (no font has ⏮ or ⏭ everywhere), hidden from screen readers.
+  return s("svg", { class: "icon", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false" }, s("path", { d: path }));
+}
+
+const ICONS = {
+  first: "M2 2h2v12H2z M14 2v12L5 8z",
+  prev: "M12 2v12L3 8z",
+  next: "M4 2v12l9-6z",
+  last: "M12 2h2v12h-2z M2 2v12l9-6z",
+};
 
 // the panel --------------------------------------------------------------------------------
 
@@ -386,10 +478,10 @@ function replayBlock(ctx, redraw) {
     redraw();
   });
   const controls = h("div", { class: "row stepper", role: "group", "aria-label": "step through the game" },
-    h("button", { type: "button", class: "quiet", onclick: go(() => 0), text: "⏮ First" }),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index - 1), text: "◀ Prev" }),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index + 1), text: "Next ▶" }),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.steps.length - 1), text: "Last ⏭" }),
+    h("button", { type: "button", class: "quiet", onclick: go(() => 0) }, icon(ICONS.first), " First"),
+    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index - 1) }, icon(ICONS.prev), " Prev"),
+    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index + 1) }, "Next ", icon(ICONS.next)),
+    h("button", { type: "button", class: "quiet", onclick: go((r) => r.steps.length - 1) }, "Last ", icon(ICONS.last)),
     h("button", { type: "button", onclick: () => load((r) => download(r.file, r.log, "application/x-ndjson")), text: "Download the game log" }));
   const where = kept ? h("p", { class: "step-text", role: "status", text: `Step ${kept.index} of ${kept.steps.length - 1}: ${kept.steps[kept.index].text}` }) : h("p", { class: "hint", text: "The game is over: step through it, or download its log for `tabletop deadweight-board replay`." });
   return h("div", { class: "replay" }, where, controls, error);
@@ -411,7 +503,7 @@ export function boardPanel(ctx) {
     statusLine(ctx, seats),
     game ? null : h("ul", { class: "plain seats" }, seats.map((seat, i) => h("li", {}, h("span", { class: `chip ${COLOURS[i].toLowerCase()}`, "aria-hidden": "true" }), ` ${COLOURS[i]}: ${seat.who}`))),
     seatBotForm(ctx),
-    game ? drawShip(game, kept ? {} : state.targets, choose, (state.options || {}).walls === "lane_and_mirrors") : null,
+    game ? zoomable(drawShip(game, kept ? {} : state.targets, choose, (state.options || {}).walls === "lane_and_mirrors"), ctx.room.link.room) : null,
     game && !kept ? diceStrip(ctx) : null,
     kept ? null : movesList(ctx),
     replayBlock(ctx, redraw),

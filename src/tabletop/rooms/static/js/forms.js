@@ -12,8 +12,9 @@ export function humanize(name) {
   return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()).replace(/\b(npc|hp|ac|xp|ap|dc)\b/gi, (short) => short.toUpperCase());
 }
 
-export function describeIntent(intent, labelOf) {
-  // A closed offer's intent in a few words: its values, without the kind.
+export function describeIntent(intent, labelOf, omit = new Set()) {
+  // A closed offer's intent in a few words: its values, without the kind (nor the fields
+  // in `omit`, such as the character of the card the button sits on).
   const parts = [];
   const walk = (value, key) => {
     if (value === null || value === false || value === "" || value === "none") return;
@@ -29,7 +30,7 @@ export function describeIntent(intent, labelOf) {
       parts.push(String(labelOf(key, value)).replace(/_/g, " "));
     }
   };
-  for (const [key, value] of Object.entries(intent)) if (key !== "kind") walk(value, key);
+  for (const [key, value] of Object.entries(intent)) if (key !== "kind" && !omit.has(key)) walk(value, key);
   return parts.join(" · ") || humanize(intent.kind);
 }
 
@@ -137,7 +138,7 @@ export class FormMaker {
       el.addEventListener("change", () => this.drafts.set(key, read()));
     };
     if (spec.const !== undefined) return { el: null, read: () => spec.const };
-    const known = !(offered && offered.values) && spec.type === "string" && !spec.enum ? this.known(name) : null;
+    const known = !(offered && offered.values) && spec.type === "string" && !spec.enum ? this.known(name, key) : null;
     const values = offered && offered.values ? offered.values : spec.enum || (known && (spec.nullable || !required ? [null, ...known] : known));
     if (values) {
       const el = h("select");
@@ -212,7 +213,7 @@ export class FormMaker {
     }
     if (spec.type === "array" && spec.items) {
       const items = this.resolve(spec.items);
-      const choices = items.enum || (items.type === "string" ? this.known(name) : null);
+      const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
       if (choices) return this.checkboxes(key, name, title, help, choices, required, initial);
       if (items.type === "string" || items.type === "integer") {
         const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off" });
@@ -336,7 +337,7 @@ export class FormMaker {
     let count = this.drafts.get(`${key}#rows`) ?? Math.max(starting.length, least);
     const list = h("ol", { class: "rows" });
     const rows = [];
-    const add = h("button", { type: "button", class: "quiet", text: `Add a ${thing}` });
+    const add = h("button", { type: "button", class: "quiet", text: `Add ${/^[aeiou]/.test(thing) ? "an" : "a"} ${thing}` });
     const draw = () => {
       rows.length = 0;
       list.replaceChildren();
@@ -385,11 +386,16 @@ export class FormMaker {
   unionControl(key, title, help, spec, offered, initial) {
     // One of several shapes told apart by a field (a fight's action): pick it, then its fields.
     const tag = spec.discriminator.propertyName;
-    const shapes = Object.entries(spec.discriminator.mapping).map(([value, ref]) => [value, this.resolve({ $ref: ref })]);
+    const open = offered && offered.shapes ? new Set(offered.shapes) : null;
+    const shapes = Object.entries(spec.discriminator.mapping)
+      .filter(([value]) => !open || open.has(value))
+      .map(([value, ref]) => [value, this.resolve({ $ref: ref })]);
+    if (!shapes.length) return { el: this.group(title, help, h("p", { class: "hint", text: "nothing is open now" })), read: () => undefined };
     const example = initial || (offered && offered.example) || {};
     const picker = h("select");
     for (const [value, shape] of shapes) picker.append(h("option", { value, text: humanize(value), title: shape.description || "" }));
-    picker.value = this.drafts.get(`${key}#shape`) || example[tag] || shapes[0][0];
+    const wanted = [this.drafts.get(`${key}#shape`), example[tag]].find((v) => shapes.some(([value]) => value === v));
+    picker.value = wanted || shapes[0][0];
     const slot = h("div", { class: "shape" });
     let current = null;
     const draw = () => {
@@ -436,7 +442,7 @@ export class FormMaker {
     };
   }
 
-  buttons(offer, send, extra = () => null) {
+  buttons(offer, send, extra = () => null, omit = new Set()) {
     // A closed offer: one button per intent it allows.
     const errorSlot = h("p", { class: "error", role: "alert" });
     const group = h(
@@ -447,7 +453,7 @@ export class FormMaker {
           type: "button",
           class: "choice",
           onclick: (clicked) => send(intent, errorSlot, clicked.currentTarget),
-        }, describeIntent(intent, this.labelOf), extra(intent)),
+        }, describeIntent(intent, this.labelOf, omit), extra(intent)),
       ),
     );
     return h("div", { class: "offer", "data-kind": offer.kind }, group, errorSlot);

@@ -66,6 +66,10 @@ async function boot() {
   const systemSelect = document.getElementById("system");
   const error = document.getElementById("error");
   const systems = await call("GET", "/systems");
+  // The list has come: "loading…" goes, the form opens.
+  systemSelect.replaceChildren();
+  systemSelect.removeAttribute("aria-busy");
+  document.querySelector("#new-room button[type=submit]").disabled = false;
   for (const system of systems) {
     const label = system.unavailable ? `${system.title} (not in this installation yet)` : system.title;
     systemSelect.append(h("option", { value: system.name, disabled: Boolean(system.unavailable), text: label }));

@@ -3,11 +3,33 @@
 
 import { h } from "./dom.js";
 
-const SEEN_BY = {
-  gm: "GM only",
-  actor: "roller and GM",
-  hidden: "hidden",
-};
+const MARKED = /(\*\*[^*\n]+\*\*|~~[^~\n]+~~)/;
+
+export function marked(text) {
+  // A line as the rules write it, `**kept**` in bold and `~~dropped~~` struck, each part
+  // put in the page as text (never as HTML).
+  return String(text).split(MARKED).filter(Boolean).map((part) => {
+    if (part.length > 4 && part.startsWith("**") && part.endsWith("**")) return h("strong", { text: part.slice(2, -2) });
+    if (part.length > 4 && part.startsWith("~~") && part.endsWith("~~")) return h("s", { text: part.slice(2, -2) });
+    return part;
+  });
+}
+
+function rollMode(event) {
+  // The roll mode of a roll entry: from its data, or from how a hint reached this page
+  // (a blind roll's hint is hidden; a GM roll's names the roller). None for other entries.
+  if (event.data && typeof event.data.mode === "string") return event.data.mode;
+  if (event.type !== "roll" || !event.hint) return event.type === "roll" ? "public" : null;
+  return event.visibility === "hidden" ? "blind" : "gm";
+}
+
+function seenBy(event, names, me) {
+  // Who saw this entry in full, said from this member's side.
+  if (event.visibility === "public") return "public";
+  if (event.visibility === "gm" || event.visibility === "hidden") return "GM only";
+  if (event.actor && event.actor === me) return "you and the GM";
+  return `${event.actor ? names(event.actor) : "the roller"} and the GM`;
+}
 
 export function diceIn(data, found = []) {
   // Every die object (`sides` and `faces`) anywhere in an event's data, in order.
@@ -52,8 +74,9 @@ export function facesChips(faces, label) {
   );
 }
 
-export function entryItem(entry, names, extra = null) {
-  // `extra(entry)`: what else the line carries (verify.js's "check this roll").
+export function entryItem(entry, names, me = null, extra = null) {
+  // `me`: whose side the badges tell who saw it from; `extra(entry)`: what else the line
+  // carries (verify.js's "check this roll").
   const event = entry.event;
   const chat = event.type === "room.chat";
   const isRoom = event.type.startsWith("room.");
@@ -65,13 +88,14 @@ export function entryItem(entry, names, extra = null) {
   const who = event.actor ? names(event.actor) : "";
   const dice = diceIn(event.data);
   const badges = [];
+  const mode = rollMode(event);
   if (chat && event.data && event.data.to && event.data.to.length) {
     badges.push(h("span", { class: "badge whisper", text: `whisper to ${event.data.to.map(names).join(", ")}` }));
+  } else if (mode) {
+    const seen = seenBy(event, names, me);
+    badges.push(h("span", { class: "badge seen", text: mode === "public" && seen === "public" ? "public" : `${mode} · ${seen}` }));
   } else if (event.visibility !== "public") {
-    badges.push(h("span", { class: "badge", text: hint ? "secret" : SEEN_BY[event.visibility] }));
-  }
-  if (event.data && event.data.mode && event.data.mode !== "public" && !hint) {
-    badges.push(h("span", { class: "badge", text: `${event.data.mode} roll` }));
+    badges.push(h("span", { class: "badge seen", text: hint ? `secret · ${seenBy(event, names, me)}` : seenBy(event, names, me) }));
   }
   const plainFaces = !dice.length && event.data && Array.isArray(event.data.faces) ? event.data.faces : null;
   const time = new Date(entry.time);
@@ -80,7 +104,7 @@ export function entryItem(entry, names, extra = null) {
     { class: classes.join(" "), "data-seq": entry.seq, "data-type": event.type },
     h("time", { datetime: time.toISOString(), text: time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) }),
     who && !chat && !follows ? h("span", { class: "who", text: who }) : null,
-    h("span", { class: "text", text: event.text || event.type }),
+    h("span", { class: "text" }, marked(event.text || event.type)),
     badges,
     dice.length ? h("span", { class: "dice", role: "group", "aria-label": "dice" }, dice.map(dieChip)) : null,
     plainFaces ? facesChips(plainFaces, "dice") : null,

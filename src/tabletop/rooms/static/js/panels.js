@@ -42,7 +42,8 @@ function exchangePanel(ctx) {
     .filter(([, v]) => typeof v === "number")
     .map(([k, v]) => `${k} ${v}`)
     .join(" · ");
-  const choices = ctx.advice ? adviceTable(ctx) : waiting(ctx, exchange);
+  const chooser = test.turn === "gm" ? "the GM" : `${names[current]}'s player`;
+  const choices = ctx.advice ? adviceTable(ctx, chooser) : waiting(ctx, exchange, chooser);
   const title = opposed ? `Opposed test: ${names[0]} against ${names[1]}, round ${opposed.round}` : `${names[0]}: ${testName(test)}`;
   return h(
     "section",
@@ -80,15 +81,15 @@ function pool(test, name) {
   );
 }
 
-function waiting(ctx, exchange) {
+function waiting(ctx, exchange, chooser) {
   if (exchange.finished) return null;
   const kinds = new Set(["reroll", "pass", "dauntless"]);
   const mine = ctx.offers.filter((o) => kinds.has(o.kind) && o.intents.length);
-  if (!mine.length) return h("p", { class: "hint", text: "waiting for the other side's choice" });
+  if (!mine.length) return h("p", { class: "hint", text: `waiting for ${chooser} to choose` });
   return mine.map((o) => ctx.forms.buttons(o, ctx.send));
 }
 
-function adviceTable(ctx) {
+function adviceTable(ctx, chooser) {
   const advice = ctx.advice;
   const best = JSON.stringify(advice.best);
   const errorSlot = h("p", { class: "error", role: "alert" });
@@ -107,7 +108,10 @@ function adviceTable(ctx) {
       OUTCOMES.map(([key]) => h("td", { title: choice.odds.exact[key], text: percent(choice.odds[key]) })),
     );
   });
-  const title = `Your choice, ${advice.side === "gm" ? "GM" : "player"}: the exact odds after each`;
+  // Whose choice it is, as this member reads it: the GM may also choose for a player.
+  const mine = advice.side === "gm" ? ctx.view.me.role === "gm" : ctx.view.me.role !== "gm";
+  const whose = mine ? `Your choice${advice.side === "gm" ? ", GM" : ""}` : `${chooser[0].toUpperCase()}${chooser.slice(1)}'s choice (you may make it for them)`;
+  const title = `${whose}: the exact odds after each`;
   return h(
     "div",
     { class: "advice", role: "region", "aria-label": title, tabindex: "0" },
@@ -122,6 +126,32 @@ function adviceTable(ctx) {
   );
 }
 
+function offered(ctx, kind, field, value) {
+  // Whether the member may send `kind` for this value of `field` now.
+  return ctx.offers.some((o) => o.kind === kind && o.fields[field] && (!o.fields[field].values || o.fields[field].values.includes(value)));
+}
+
+function trackerTools(ctx, t) {
+  // The GM's controls on the tracker itself: a segment less or more, shown or hidden.
+  const slot = h("p", { class: "error", role: "alert" });
+  const tool = (text, label, intent) => h("button", {
+    type: "button",
+    class: "tool",
+    "aria-label": label,
+    onclick: (clicked) => ctx.send(intent, slot, clicked.currentTarget),
+  }, text);
+  const tools = [];
+  if (offered(ctx, "advance-tracker", "name", t.name)) {
+    tools.push(tool("−", `${t.name}: one segment less`, { kind: "advance-tracker", name: t.name, points: -1 }));
+    tools.push(tool("+", `${t.name}: one segment more`, { kind: "advance-tracker", name: t.name, points: 1 }));
+  }
+  if (offered(ctx, "show-tracker", "name", t.name)) {
+    const show = !t.visible;
+    tools.push(tool(show ? "Show" : "Hide", `${show ? "show" : "hide"} ${t.name} ${show ? "to" : "from"} the players`, { kind: "show-tracker", name: t.name, visible: show }));
+  }
+  return tools.length ? h("span", { class: "tools", role: "group", "aria-label": `${t.name}: controls` }, tools, slot) : null;
+}
+
 function trackersPanel(ctx) {
   const trackers = ctx.view.state.trackers || [];
   if (!trackers.length) return null;
@@ -133,12 +163,13 @@ function trackersPanel(ctx) {
       if (t.hidden) return h("li", { class: "hidden-value", text: `hidden: ${t.hidden}` });
       return h(
         "li",
-        {},
+        { "data-key": `tracker-${t.name}` },
         h("span", { class: "name", text: t.name }),
         h("span", { class: "badge", text: t.kind }),
         t.visible ? null : h("span", { class: "badge secret", text: "hidden from players" }),
         h("meter", { min: 0, max: t.segments, value: t.filled, "aria-label": `${t.name}: ${t.filled} of ${t.segments}` }),
         h("span", { class: "count", text: `${t.filled}/${t.segments}` }),
+        trackerTools(ctx, t),
       );
     })),
   );
@@ -245,21 +276,41 @@ function decisionPanel(ctx) {
     { class: "panel decision", "aria-labelledby": "decision-title" },
     title,
     decision.results.length
-      ? h("ol", { class: "plain results", "aria-label": "the results so far" }, decision.results.map((r, i) => h("li", {}, `result ${i + 1}: `, h("strong", { text: String(r.total) }), ` (${r.line})`)))
+      ? h("ol", { class: "plain results", "aria-label": "the results so far" }, decision.results.map((r, i) => h("li", {}, `result ${i + 1}: `, h("strong", { text: String(r.total) }), passMark(decision.passes, i), ` (${r.line})`)))
       : null,
     h("p", { class: "status-line", text: `${decision.chooser} decides${pending.mode !== "public" ? ` · ${pending.mode} roll` : ""}` }),
     answers.length ? answers.map((o) => ctx.forms.buttons(o, ctx.send)) : h("p", { class: "hint", text: "waiting for their answer" }),
   );
 }
 
+function passMark(passes, i) {
+  // Whether a roll-under result passed its score, said in words (not only a colour).
+  if (!passes || passes.length <= i) return null;
+  return h("span", { class: passes[i] ? "mark pass" : "mark fail", text: passes[i] ? " ✓ passes" : " ✗ fails" });
+}
+
+function isOutcome(event) {
+  return event.type === "outcome" && Boolean(event.data && event.data.rule);
+}
+
 function lastRule(entries) {
-  // The newest settled roll-under rule this page was told of: its outcome and the steps
-  // before it (a secret one reaches a player as a hint without the rule, and is skipped).
-  const end = entries.findLastIndex((e) => e.event.type === "outcome" && e.event.data && e.event.data.rule);
+  // The newest settled roll-under rule this page was told of: its outcome and its steps
+  // back to the entry whose cause is the rule's own intent (or, where a cause is not shown,
+  // to the rule before). Answers to its decisions, chat and room events in between are
+  // passed over, not taken for its start; a secret rule reaches a player as hints without
+  // the rule, and is skipped.
+  const end = entries.findLastIndex((e) => isOutcome(e.event));
   if (end < 0) return null;
   let start = end;
-  while (start > 0 && isRuleStep(entries[start - 1].event)) start -= 1;
-  return { outcome: entries[end].event, steps: entries.slice(start, end).map((e) => e.event) };
+  for (let i = end; i >= 0; i -= 1) {
+    const event = entries[i].event;
+    if (i < end && isOutcome(event)) break;
+    start = i;
+    const kind = event.cause && event.cause.intent && event.cause.intent.kind;
+    if (kind && kind !== "answer") break;
+  }
+  const steps = entries.slice(start, end).map((e) => e.event).filter(isRuleStep);
+  return { outcome: entries[end].event, steps };
 }
 
 function isRuleStep(event) {

@@ -97,9 +97,14 @@ async function start() {
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   const sending = (message) => keepNonce(page.link.room, message);
-  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, sending });
+  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, sending });
   page.live.start();
-  setInterval(refreshPresence, 5000);
+}
+
+function onPresence(connected) {
+  // Who has the room open, as the server tells every socket when it changes.
+  page.connected = connected;
+  if (page.view) section("members", membersPanel);
 }
 
 // the live socket ----------------------------------------------------------------------------
@@ -174,24 +179,15 @@ async function refresh() {
       page.advice = advice.advice;
     }
   } catch (problem) {
-    if (problem instanceof RefusedError) fill($("notice"), h("span", { text: problem.message }));
+    // Whatever went wrong is said, never swallowed: a page that stops updating silently
+    // cannot be trusted (the next entry or reconnect tries again).
+    const what = problem instanceof RefusedError ? problem.message : `the page could not read the room: ${problem.message}`;
+    fill($("notice"), h("span", { "data-from": "refresh", text: what }));
     return;
   }
+  if ($("notice").querySelector("[data-from=refresh]")) fill($("notice"));
   render();
-  if (page.view.me.role === "gm" && !page.viewingAs) {
-    refreshPresence();
-    collectHidden();
-  }
-}
-
-async function refreshPresence() {
-  if (!page.view || document.body.dataset.connection !== "live") return;
-  try {
-    page.connected = (await page.room.get("/presence")).connected;
-    section("members", membersPanel);
-  } catch {
-    // the socket's reconnect brings the next refresh
-  }
+  if (page.view.me.role === "gm" && !page.viewingAs) collectHidden();
 }
 
 function labelOf(key, value) {
@@ -200,6 +196,8 @@ function labelOf(key, value) {
   if (character) return character.name || character.sheet.name || value;
   const npc = (page.view.state.npcs || []).find((n) => n.id === value);
   if (npc) return npc.name;
+  const making = (page.view.state.making || []).find((m) => m.id === value);
+  if (making) return making.character.name || "the new character";
   const combatant = (page.view.state.fight?.combatants || []).find((c) => c.id === value);
   if (combatant) return combatant.name;
   const member = page.view.members.find((m) => m.id === value);
@@ -210,15 +208,23 @@ const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers",
 const COMBATANT_NAMES = new Set(["id", "attacker", "target", "other_target", "shooter", "commander", "followers"]);
 const NPC_NAMES = new Set(["npc", "kept"]);
 
-function knownValues(name) {
+function knownValues(name, key = "") {
   // The ids a field names that the room holds now: its characters, a fight's combatants,
-  // the members who may own a character.
+  // the members who may own a character. A combatant's own id (one being added to a
+  // fight) is a new id, typed in.
   const state = page.view ? page.view.state : {};
+  if (/(^|\/)combatant\/id$/.test(key)) return null;
   if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
   if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
   if (NPC_NAMES.has(name) && state.npcs?.length) return state.npcs.map((n) => n.id);
   if (name === "owner" && page.view) return page.view.members.filter((m) => m.role !== "observer").map((m) => m.id);
   return null;
+}
+
+function myId() {
+  // Whose side the log is told from: the member viewed as, or this link's member (the
+  // socket's welcome names them before any entry arrives).
+  return page.viewingAs || (page.me ? page.me.id : null);
 }
 
 function memberName(id) {
@@ -279,6 +285,16 @@ function render() {
   section("gm", gmPanel);
   section("after", afterPanel);
   fillWhisperList();
+  renameLog();
+}
+
+function renameLog() {
+  // Entries drawn before the view arrived (after a reload) name members by id: draw the
+  // log again once the names are known, and whenever a member is renamed.
+  const names = JSON.stringify(page.view.members.map((m) => [m.id, m.name]));
+  if (page.logNames === names) return;
+  page.logNames = names;
+  renderLog(page.viewingAs ? page.viewedEntries : page.entries);
 }
 
 function section(id, build) {
@@ -313,7 +329,8 @@ function keyOf(el) {
 function appendLog(entry) {
   const scroll = $("log-scroll");
   const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
-  $("log").append(entryItem(entry, memberName, rollCheck()));
+  $("log").append(entryItem(entry, memberName, myId(), rollCheck()));
+  if (entry.event.type === "room.undo") markTakenBack();
   if (atBottom) scroll.scrollTop = scroll.scrollHeight;
 }
 
@@ -324,13 +341,14 @@ function rollCheck() {
 }
 
 function renderLog(entries) {
-  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, rollCheck())));
+  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, myId(), rollCheck())));
+  markTakenBack();
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
 }
 
 function diceBox() {
   const notation = h("input", { type: "text", required: true, maxlength: 200, placeholder: "2d6+1, 4d6kh3, d20", autocomplete: "off", spellcheck: "false" });
-  const mode = select(["public", "gm", "blind", "self"], "public", (m) => ({ public: "public", gm: "GM (you and the GM)", blind: "blind (only the GM)", self: "self (only you)" })[m]);
+  const mode = select(["public", "gm", "blind", "self"], "public", (m) => ({ public: "public", gm: "GM (you and the GM)", blind: "blind (only the GM)", self: "self (you and the GM)" })[m]);
   const label = h("input", { type: "text", maxlength: 60, placeholder: "what for", autocomplete: "off" });
   const error = h("p", { class: "error", role: "alert" });
   const button = h("button", { type: "submit", text: "Roll" });
@@ -354,7 +372,15 @@ function chatBox() {
     submitted.preventDefault();
     const to = [...whisper.querySelectorAll("input:checked")].map((box) => box.value);
     const id = page.live.say(text.value, to);
-    page.requests.set(id, { slot: error, control: button, done: () => { text.value = ""; } });
+    page.requests.set(id, {
+      slot: error,
+      control: button,
+      done: () => {
+        // The next message is public again unless someone is ticked anew.
+        text.value = "";
+        for (const box of whisper.querySelectorAll("input:checked")) box.checked = false;
+      },
+    });
   });
   return form;
 }
@@ -379,10 +405,31 @@ function characterField(offer) {
   return CHARACTER_FIELDS.find((f) => offer.fields[f] && offer.fields[f].values);
 }
 
+function cardIds() {
+  const state = page.view.state;
+  return new Set([...(state.characters || []), ...(state.making || [])].map((c) => c.id));
+}
+
+function onCards(offer) {
+  // A closed offer whose every choice is one card's character's (a basic action, a step of
+  // guided creation): its buttons sit on those cards. An offer for one sheet entry sits at
+  // that entry, on the sheet (sheets.js), instead.
+  const ids = cardIds();
+  if (offer.entry || (HANDLED[page.system] || new Set()).has(offer.kind)) return false;
+  return offer.intents.length > 0 && offer.intents.every((i) => ids.has(i.character));
+}
+
+function cardButtons(id) {
+  // The closed offers' choices for one card's character, without repeating its name.
+  return page.offers.filter(onCards).map((o) => ({ ...o, intents: o.intents.filter((i) => i.character === id) }))
+    .filter((o) => o.intents.length)
+    .map((o) => h("div", { class: "closed-offer" }, h("h4", { text: o.text }), page.forms.buttons(o, send, () => null, new Set(["character"]))));
+}
+
 function actionsPanel() {
   if (page.viewingAs || page.view.me.role === "observer") return null;
   const handled = HANDLED[page.system] || new Set();
-  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry);
+  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
   if (!offers.length) return null;
   return h(
     "section",
@@ -410,7 +457,8 @@ function charactersPanel() {
     characters.length || making.length ? null : h("p", { class: "hint", text: "No characters yet: make one, or import a sheet saved by the command line." }),
     characters.map(characterCard),
     making.map((m) => h("article", { class: "card" }, h("h3", { text: `${m.character.name || "a new character"} (being made)` }), h("p", { class: "hint", text: `by ${memberName(m.owner)}` }), m.decision ? h("div", {}, sheetTree(m.decision)) : null,
-      page.offers.filter((o) => o.intents.some((i) => i.character === m.id)).map((o) => offerBlock(o)))),
+      cardButtons(m.id),
+      page.offers.filter((o) => !o.intents.length && characterField(o) && o.fields[characterField(o)].values.includes(m.id)).map((o) => offerBlock(o, { [characterField(o)]: m.id })))),
   );
 }
 
@@ -434,6 +482,7 @@ function characterCard(character) {
     h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }),
     sheetView(page.system, ctx),
     own.length ? h("div", { class: "sheet-actions" }, h("h4", { text: `More for ${name}` }), own.map((o) => offerBlock(o, { [characterField(o)]: character.id }))) : null,
+    cardButtons(character.id),
     h("div", { class: "row card-tools" },
       h("button", { type: "button", class: "quiet", onclick: () => printSheet(character.id), text: "Print this sheet" }),
       h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" })),
@@ -456,16 +505,19 @@ function membersPanel() {
   if (!page.view) return null;
   const gm = page.view.me.role === "gm" && !page.viewingAs;
   const online = new Set(page.connected);
+  const here = page.view.members.filter((m) => online.has(m.id)).length;
   return h(
     "section",
     { class: "panel", "aria-labelledby": "members-title" },
     h("h2", { id: "members-title", text: "Who is here" }),
+    h("p", { class: "hint", text: `${here} of ${page.view.members.length} connected now` }),
     h("ul", { class: "plain members" }, page.view.members.map((m) => h(
       "li",
-      { "data-key": `member-${m.id}` },
-      gm ? h("span", { class: online.has(m.id) ? "dot on" : "dot", role: "img", "aria-label": online.has(m.id) ? "connected" : "not connected" }) : null,
+      { "data-key": `member-${m.id}`, "data-connected": online.has(m.id) ? "yes" : "no" },
+      h("span", { class: online.has(m.id) ? "dot on" : "dot", "aria-hidden": "true" }),
       h("span", { class: "name", text: m.name }),
       h("span", { class: "badge", text: m.role }),
+      h("span", { class: online.has(m.id) ? "presence on" : "presence", text: online.has(m.id) ? "connected" : "away" }),
       gm && m.id !== page.view.me.id ? memberTools(m) : null,
     ))),
     gm ? invitesPanel() : null,
@@ -569,8 +621,51 @@ function gmPanel() {
     { class: "panel gm-screen", "aria-labelledby": "gm-title" },
     h("h2", { id: "gm-title", text: "GM screen" }),
     labelled("View as", chooser, "renders exactly what that member's page shows"),
+    page.viewingAs ? null : undoBox(),
     page.viewingAs ? null : h("div", { id: "hidden-things" }, hiddenThings()),
   );
+}
+
+function takenBack(entries) {
+  // The seqs the GM's undos took back.
+  return new Set(entries.filter((e) => e.event.type === "room.undo").flatMap((e) => e.event.data.undoes || []));
+}
+
+function lastInForce() {
+  // The newest resolution not taken back: what an undo would take back now.
+  const undone = takenBack(page.entries);
+  return page.entries.findLast((e) => !e.event.type.startsWith("room.") && e.event.cause && !e.event.cause.refused && !undone.has(e.seq));
+}
+
+function undoBox() {
+  // The GM takes back the latest resolution still in force, after saying yes to what it is.
+  const latest = lastInForce();
+  const error = h("p", { class: "error", role: "alert" });
+  const undo = async () => {
+    error.textContent = "";
+    if (!confirm(`Undo #${latest.seq} “${latest.event.text}”? The log keeps it, marked as taken back.`)) return;
+    try {
+      await page.room.post("/undo");
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  };
+  return h("div", { class: "undo", "data-key": "undo" },
+    h("h3", { text: "Undo" }),
+    latest
+      ? h("button", { type: "button", class: "quiet", onclick: undo, text: `Undo #${latest.seq}: ${latest.event.text}`.slice(0, 90) })
+      : h("p", { class: "hint", text: "Nothing to undo." }),
+    error);
+}
+
+function markTakenBack() {
+  // Entries an undo took back stay in the log, struck through and marked.
+  const undone = takenBack(page.viewingAs ? page.viewedEntries : page.entries);
+  for (const item of $("log").querySelectorAll("li.entry")) {
+    const back = undone.has(Number(item.dataset.seq));
+    item.classList.toggle("undone", back);
+    if (back && !item.querySelector(".badge.back")) item.append(h("span", { class: "badge back", text: "taken back" }));
+  }
 }
 
 function hiddenThings() {

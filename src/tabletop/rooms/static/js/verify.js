@@ -38,7 +38,7 @@ export function keepNonce(room, message) {
 }
 
 async function checked(ctx, entry) {
-  const text = await ctx.room.get("/export");
+  const { text } = await ctx.room.get("/export"); // JSON lines (api.js's Lines), kept as sent
   const body = { export: text, mine: keptNonces(ctx.link.room), member: ctx.me().id };
   if (entry !== undefined) body.entry = entry;
   return { text, answer: await call("POST", "/verify", { body }) };

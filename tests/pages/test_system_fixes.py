@@ -1,0 +1,214 @@
+"""What issue 23 found broken or rough in each system's page, each played where it broke:
+Dead Weight's trackers, whose choice an exchange waits for, guided creation by name and the
+sheet on a phone; the 2d6 basic actions and attacks; a roll-under contest whose
+contestants answer omen decisions, each result said to pass or fail; a Constitution NPC
+the GM adds by a new id, with only the choices open offered."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.pages.driver import (
+    PHONE,
+    Seat,
+    fits,
+    gm_and_ada,
+    join,
+    offer,
+    open_room,
+    seat,
+    step,
+    submit,
+    synced,
+    wait_for_log,
+    write_down_ash,
+)
+from tests.pages.sheets import broken_words
+
+AMBER = '{"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}'
+
+WIDE_ENOUGH = """[...document.querySelectorAll('article.card .sheet dd')]
+  .filter(el => el.checkVisibility())
+  .filter(el => el.textContent.trim().length > 3 && el.getBoundingClientRect().width < 48)
+  .map(el => el.textContent.trim().slice(0, 20))"""
+"""Values of a sheet squeezed narrower than a few letters (one letter a line)."""
+
+BROKEN_WORDS = """[...document.querySelectorAll('h1, h2, h3, th, dt, legend, label')]
+  .filter(el => getComputedStyle(el).overflowWrap !== 'normal')
+  .map(el => el.tagName + ': ' + el.textContent.trim().slice(0, 20))"""
+"""Headings, table headers and names a narrow column may break inside a word."""
+
+
+def sheet_fits(person: Seat, card: str) -> None:
+    """On a phone, the character's sheet shows without sideways scrolling, values kept
+    whole. The sheet is laid out like its book's on the card itself (js/sheets), with no
+    separate "whole sheet" to open."""
+    expect(person.page.locator(card).locator(".sheet")).to_be_visible()
+    fits(person.page)
+    assert person.page.evaluate(WIDE_ENOUGH) == []
+    assert person.page.evaluate(BROKEN_WORDS) == []
+    assert not broken_words(person.page, "article.card .sheet")
+
+
+def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone(browser, server):
+    gm, ada, bo = seat(browser), seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, "dead-weight")
+    join(ada, invites["player"], "Ada")
+    join(bo, invites["player"], "Bo")
+
+    # The GM's tracker controls sit on the tracker: a segment more or less, show or hide.
+    submit(offer(gm, "start a tracker"), Name="the tide qz", Segments="4")
+    tide = gm.page.locator(".trackers li", has_text="the tide qz")
+    step(gm, tide.get_by_role("button", name="the tide qz: one segment more").click)
+    expect(tide.locator(".count")).to_have_text("1/4")
+    step(gm, tide.get_by_role("button", name="the tide qz: one segment less").click)
+    expect(tide.locator(".count")).to_have_text("0/4")
+    step(gm, tide.get_by_role("button", name="hide the tide qz from the players").click)
+    expect(tide).to_contain_text("hidden from players")
+    synced(gm, ada)
+    expect(ada.page.locator(".trackers .hidden-value")).to_have_count(1)
+    step(gm, tide.get_by_role("button", name="show the tide qz to the players").click)
+    synced(gm, ada)
+    expect(ada.page.locator(".trackers li", has_text="the tide qz")).to_be_visible()
+    expect(ada.page.locator(".trackers button")).to_have_count(0)
+
+    # Whose choice an exchange waits for, in each member's words.
+    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    card = "article.card:has-text('Amber')"
+    form = offer(ada, "test or check an attribute", card)
+    form.get_by_label("Attribute").select_option('"DEX"')
+    step(ada, form.locator("button[type=submit]").click)
+    synced(gm, ada, bo)
+    expect(ada.page.locator(".advice-title")).to_have_text("Your choice: the exact odds after each")
+    expect(gm.page.locator(".advice-title")).to_have_text(
+        "Amber's player's choice (you may make it for them): the exact odds after each"
+    )
+    expect(bo.page.locator(".exchange")).to_contain_text("waiting for Amber's player to choose")
+    expect(bo.page.locator(".exchange")).not_to_contain_text("other side")
+
+    # Guided creation's buttons name the character's choices, never an internal id.
+    form = offer(bo, "make a character")
+    submit(form, Name="Brom qz", Guided=True)
+    making = bo.page.locator("article.card", has_text="Brom qz (being made)")
+    expect(making.locator("button.choice").first).to_be_visible()
+    for label in making.locator("button.choice").all_inner_texts():
+        assert not re.search(r"\bc\d+\b", label), label
+    step(bo, making.locator("button.choice").first.click)
+
+    # The sheet of a character made at random shows on a phone without sideways scrolling,
+    # its values whole (issue 23: 454 px).
+    submit(offer(bo, "make a character"), Name="Cole qz")
+    sheet_fits(bo, "article.card:has-text('Cole qz')")
+    assert not (gm.errors or ada.errors or bo.errors)
+
+
+def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server):
+    gm, ada = gm_and_ada(browser, server, "ap2d6")
+    form = offer(ada, "make a character")
+    form.locator("details.more summary").click()
+    expect(form.get_by_role("group", name="Scores").get_by_role("button")).to_have_text(
+        "Add an entry"
+    )
+    submit(form, Name="Ayla")
+    expect(gm.page.locator("article.card")).to_have_count(1)
+    form = offer(gm, "start a fight")
+    form.get_by_label("Ayla").check()
+    step(gm, lambda: submit(form))
+    step(gm, lambda: submit(offer(gm, "start the next round")))
+    synced(gm, ada)
+
+    # The basic actions are listed by name on Ayla's card (RU-M16, RU-M17, RU-A48).
+    card = ada.page.locator("article.card", has_text="Ayla")
+    basic = card.locator(".closed-offer", has_text="a basic action")
+    expect(basic.get_by_role("button", name="move", exact=True)).to_be_visible()
+    expect(basic.get_by_role("button", name="search-bag", exact=True)).to_be_visible()
+    step(ada, basic.get_by_role("button", name="move", exact=True).click)
+    wait_for_log(ada, "Ayla: ")
+
+    # An attack is paid at its weapon's speed, escalating (the seed's longsword): the first
+    # (1n1), the second (2n1), more than the one AP left, so it is refused where it was sent.
+    step(ada, lambda: submit(offer(ada, "pay for an attack", "article.card")))
+    wait_for_log(ada, "1n1")
+    attack = offer(ada, "pay for an attack", "article.card")
+    submit(attack)
+    expect(attack.locator(".error")).not_to_be_empty()
+    expect(basic.get_by_role("button", name="search-bag", exact=True)).to_have_count(0)
+    step(ada, basic.get_by_role("button", name="move", exact=True).click)
+    tokens = ada.page.locator(".fight tbody tr", has_text="Ayla").locator(".ap")
+    expect(tokens).to_have_attribute("aria-label", re.compile(r"^0 of 3 AP left"))
+    # With no AP left, only what is free is offered.
+    expect(basic.get_by_role("button", name="move", exact=True)).to_have_count(0)
+    expect(basic.get_by_role("button", name="free-action", exact=True)).to_be_visible()
+    sheet_fits(ada, "article.card:has-text('Ayla')")
+    assert not (gm.errors or ada.errors)
+
+
+def test_a_rollunder_contest_with_omen_answers_shows_its_table(browser, server):
+    gm, ada = gm_and_ada(browser, server, "rollunder")
+    write_down_ash(gm, ada, strength=10, omens=2)
+
+    # A STR contest against a rival (CR-M03): Ash's omens put a decision after her rolls;
+    # the decision says whether each result passed, and once every answer is in, the
+    # contest's table has both contestants' rolls (issue 23: it was empty).
+    step(ada, lambda: submit(offer(ada, "an ability contest"), Ability="STR"))
+    answered = 0
+    for _ in range(20):
+        synced(ada, gm)
+        if not ada.page.locator("section.decision").count():
+            break
+        results = ada.page.locator("section.decision .results li")
+        for line in results.all_inner_texts():
+            assert re.search(r"✓ passes|✗ fails", line), line
+        step(ada, ada.page.locator(".decision button", has_text="keep 1").click)
+        answered += 1
+    assert answered, "Ash's omens put at least one decision to Ada"
+    synced(ada, gm)
+    for person in (gm, ada):
+        panel = person.page.locator("section.result")
+        expect(panel.locator("h2")).to_have_text("Last result · Contest of STR")
+        rows = panel.locator("tbody tr")
+        expect(rows).to_have_count(2)
+        expect(rows.filter(has_text="Ash")).to_have_text(re.compile(r"Ash \(us\)([✓✗]\d+){4}"))
+        expect(rows.filter(has_text="Rival")).to_have_text(
+            re.compile(r"Rival \(them\)([✓✗]\d+){4}")
+        )
+    fits(ada.page)
+    assert not (gm.errors or ada.errors)
+
+
+def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(browser, server):
+    gm, ada = gm_and_ada(browser, server, "constitution")
+    submit(offer(ada, "roll up a character"), Name="Cora")
+    cora = "article.card:has-text('Cora')"
+    step(ada, lambda: submit(offer(ada, "step into the fight", cora), Side="party"))
+    synced(gm, ada)
+    expect(ada.page.locator("details.offer-box", has_text="step into the fight")).to_have_count(0)
+
+    # The detailed form offers the GM what is open in setup, not all 23 choices, and a new
+    # combatant's id is typed in (issue 23: a pick-list of the combatants there).
+    form = offer(gm, "a choice of the fight with its details")
+    which = form.get_by_label("Which")
+    expect(which.locator("option")).to_have_text(["Add", "Roll initiative", "Set initiative"])
+    which.select_option("add")
+    npc = form.get_by_role("group", name="Combatant")
+    expect(npc.get_by_label("Id", exact=True)).to_have_js_property("tagName", "INPUT")
+    npc.get_by_label("Id", exact=True).fill("gob")
+    npc.get_by_label("Name", exact=True).fill("Goblin qz")
+    npc.get_by_label("Side", exact=True).fill("foes")
+    npc.get_by_label("Hp", exact=True).fill("3")
+    step(gm, form.locator("button[type=submit]").click)
+    synced(gm, ada)
+    for person in (gm, ada):
+        expect(person.page.locator(".fight tbody tr", has_text="Goblin qz")).to_be_visible()
+
+    # In the round, the acting combatant's player is offered that combatant's choices only.
+    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(gm, gm.page.locator(".closed button", has_text="begin").first.click)
+    synced(gm, ada)
+    shapes = offer(gm, "a choice of the fight with its details").get_by_label("Which")
+    listed = shapes.locator("option").all_inner_texts()
+    assert "Add" not in listed and "Begin" not in listed and len(listed) < 10, listed
+    assert not (gm.errors or ada.errors)
