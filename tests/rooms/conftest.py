@@ -22,8 +22,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tabletop.rooms import Hall, SqliteStore, Store
+from tabletop.rooms.allowances import RATE, Rates
 from tabletop.rooms.client import RoomClient, create_room, hello, is_entry
-from tabletop.rooms.live import RATE
 from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import BOT_PAUSE, create_app
@@ -113,11 +113,21 @@ class Running:
     stop: Callable[[], None]
 
 
-def serve_in_thread(store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE) -> Running:
-    """The app over `store` on a free port of 127.0.0.1, in a thread of this process."""
+def serve_in_thread(
+    store: Store,
+    rate: float = RATE,
+    bot_pause: float = BOT_PAUSE,
+    workers: int = 1,
+    pool: int = 1,
+    rates: Rates | None = None,
+) -> Running:
+    """The app over `store` on a free port of 127.0.0.1, in a thread of this process, with
+    its worker processes (one shard and one pool worker unless asked for more). Every test
+    comes from 127.0.0.1, so the address allowance is wide unless `rates` says otherwise."""
     port = free_port()
+    rates = rates or Rates(member=rate, address=10_000, address_burst=10_000)
     config = uvicorn.Config(
-        create_app(store, rate=rate, bot_pause=bot_pause),
+        create_app(store, bot_pause=bot_pause, workers=workers, pool=pool, rates=rates),
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -126,7 +136,7 @@ def serve_in_thread(store: Store, rate: float = RATE, bot_pause: float = BOT_PAU
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120  # the workers start beside a busy test suite
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
@@ -153,7 +163,7 @@ def serve_at(port: int, *args: str) -> tuple[subprocess.Popen[bytes], str]:
         stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120  # its workers start beside a busy test suite
     while True:
         try:
             if httpx.get(f"{url}/health", timeout=1).status_code == 200:

@@ -4,6 +4,7 @@ the server (`tabletop.rooms.server`) and the client (`tabletop.rooms.client`) sp
 protocol in docs/rooms.md.
 """
 
+from tabletop.rooms.databases import open_store
 from tabletop.rooms.errors import (
     AuditError,
     BadLink,
@@ -18,7 +19,7 @@ from tabletop.rooms.errors import (
 from tabletop.rooms.fairdice import FairDice, commitment, new_seed
 from tabletop.rooms.hall import Appended, Hall
 from tabletop.rooms.log import Entry
-from tabletop.rooms.store import SqliteStore, Store, open_store
+from tabletop.rooms.store import SqliteStore, Store
 from tabletop.rooms.tokens import Link
 from tabletop.rooms.verify import Audit, verify
 

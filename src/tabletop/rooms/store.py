@@ -4,7 +4,10 @@ Both speak one small, synchronous interface: rooms, members and their token hash
 token hashes, and each room's entries as canonical JSON text. Every change is made inside
 `locked(room)`, a transaction that holds the room against every other writer (SQLite's
 `BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log has one append path
-even with several server processes. The schema is created or migrated when a store opens.
+even with several server processes. Inside `batch()` every `locked` shares one transaction
+(a savepoint each, so one that fails is rolled back alone) and one commit: a shard worker
+appends what is ready together in one durable commit (group commit). The schema is created
+or migrated when a store opens; `databases.open_store` opens one by its address.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.rooms.errors import RoomError, UnknownRoom
+from tabletop.rooms.errors import UnknownRoom
 
 NOTIFY_CHANNEL = "tabletop_rooms"
 
@@ -77,9 +80,15 @@ class Store:
     once: a lock guards it for the odd caller from a thread)."""
 
     placeholder = "?"
+    address: str
+    """What another process opens to reach the same rooms (`databases.open_address`): a
+    postgresql:// URL, or the SQLite file's path."""
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
+        self._batch: list[int] | None = None
+        """Inside `batch()`: the savepoints taken so far (empty until the first `locked`
+        begins the shared transaction); None outside."""
 
     # the dialect --------------------------------------------------------------------------
 
@@ -89,7 +98,15 @@ class Store:
     def _begin_locked(self, room: str) -> None:
         """Begin a transaction that no other writer of `room` (or, for "", of the schema and
         new rooms) can interleave with."""
+        self._begin()
+        self._lock_room(room)
+
+    def _begin(self) -> None:
         raise NotImplementedError
+
+    def _lock_room(self, room: str) -> None:
+        """Inside a transaction, hold `room` (or, for "", the schema and new rooms) against
+        every other writer until it ends (SQLite's `BEGIN IMMEDIATE` already holds all)."""
 
     def _commit(self) -> None:
         raise NotImplementedError
@@ -133,8 +150,13 @@ class Store:
 
     @contextmanager
     def locked(self, room: str | None = None) -> Iterator[None]:
-        """One transaction; with `room`, holding that room against other writers."""
+        """One transaction; with `room`, holding that room against other writers. Inside
+        `batch()`, a savepoint of the batch's transaction, undone alone if it fails."""
         with self._lock:
+            if self._batch is not None:
+                with self._savepoint(room or ""):
+                    yield
+                return
             self._begin_locked(room or "")
             try:
                 yield
@@ -144,6 +166,44 @@ class Store:
             if room:
                 self._notify(room)
             self._commit()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Let every `locked` inside share one transaction and one commit (group commit);
+        nothing is durable until the batch ends, and if its commit fails nothing is."""
+        with self._lock:
+            if self._batch is not None:
+                raise RuntimeError("a batch is already open")
+            self._batch = []
+            try:
+                yield
+                if self._batch:
+                    self._commit()
+            except BaseException:
+                if self._batch:
+                    self._rollback()
+                raise
+            finally:
+                self._batch = None
+
+    @contextmanager
+    def _savepoint(self, room: str) -> Iterator[None]:
+        assert self._batch is not None
+        if not self._batch:
+            self._begin()
+        number = len(self._batch) + 1
+        self._batch.append(number)
+        self._execute(f"SAVEPOINT s{number}")
+        try:
+            self._lock_room(room)
+            yield
+        except BaseException:
+            self._execute(f"ROLLBACK TO SAVEPOINT s{number}")
+            self._execute(f"RELEASE SAVEPOINT s{number}")
+            raise
+        self._execute(f"RELEASE SAVEPOINT s{number}")
+        if room:
+            self._notify(room)
 
     # rooms --------------------------------------------------------------------------------
 
@@ -251,12 +311,13 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA busy_timeout = 5000")
         self.path = path
+        self.address = str(path)
         self.migrate()
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         return self._db.execute(sql, params)
 
-    def _begin_locked(self, room: str) -> None:
+    def _begin(self) -> None:
         self._db.execute("BEGIN IMMEDIATE")
 
     def _commit(self) -> None:
@@ -289,14 +350,3 @@ class SqliteStore(Store):
             self._db.execute("PRAGMA wal_autocheckpoint = 1000")
 
         return stop
-
-
-def open_store(database: str | None, data: Path) -> Store:
-    """A `postgresql://…` URL opens PostgreSQL; otherwise SQLite in `data/rooms.sqlite3`."""
-    if database and database.startswith(("postgresql://", "postgres://")):
-        from tabletop.rooms.postgres import PostgresStore  # only servers that use it need psycopg
-
-        return PostgresStore(database)
-    if database:
-        raise RoomError(f"--database takes a postgresql:// URL, not {database[:40]!r}")
-    return SqliteStore(data / "rooms.sqlite3")

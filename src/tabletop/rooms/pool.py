@@ -1,0 +1,170 @@
+"""A pool worker: a lower-priority process for the work that takes long and holds no room's
+order — a bot's decision (`Session.think`), `verify` of an export, the check of an import,
+an export built from the store, a finished game's record, a QR code.
+
+Each worker takes one job at a time from the front (which queues them by priority:
+thinking first, a member's export or record next, anyone's verify or import last) and
+answers with its result or its one-line refusal. It runs at a lower CPU priority
+(`os.nice`), so that the shards, which answer every room, win the cores when both want
+them. An export reads the store through the worker's own connection, opened on first use.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import signal
+import socket
+import sys
+import traceback
+from typing import Any
+
+import segno
+
+from tabletop.errors import TabletopError
+from tabletop.rooms.budgets import MAX_EXPORT
+from tabletop.rooms.databases import open_address
+from tabletop.rooms.errors import OverBudget, RoomError, status_of
+from tabletop.rooms.fairdice import FairDice
+from tabletop.rooms.hall import importing
+from tabletop.rooms.lines import exported
+from tabletop.rooms.log import Entry
+from tabletop.rooms.messages import (
+    Channel,
+    Check,
+    Export,
+    Failure,
+    Finished,
+    Job,
+    Qr,
+    Ready,
+    Record,
+    Stop,
+    Think,
+)
+from tabletop.rooms.store import Store
+from tabletop.rooms.table import load_session
+from tabletop.rooms.verify import verify
+
+EXPORT_CHUNK = 1_000
+"""Entries an export reads from the store at a time."""
+
+
+def run(sock: socket.socket, nice: int) -> None:
+    """The worker process: take jobs until told to stop or until the front has gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    if nice:
+        os.nice(nice)
+    channel = Channel(sock)
+    channel.send(Ready(os.getpid()))
+    worker = Worker()
+    try:
+        while True:
+            try:
+                message = channel.receive()
+            except (EOFError, OSError):
+                return
+            if isinstance(message, Stop):
+                return
+            assert isinstance(message, Job)
+            channel.send(Job(message.number, pickle.dumps(worker.perform(message.payload))))
+    finally:
+        worker.close()
+
+
+class Worker:
+    """What one pool process holds between jobs: the stores it opened for exports."""
+
+    def __init__(self) -> None:
+        self.stores: dict[str, Store] = {}
+
+    def close(self) -> None:
+        for store in self.stores.values():
+            store.close()
+
+    def perform(self, payload: bytes) -> Finished | Failure:
+        """A job's result, or its refusal in one line (a bug too: the pool keeps serving)."""
+        job = pickle.loads(payload)
+        try:
+            return Finished(self._do(job))
+        except RoomError as refused:
+            return Failure(
+                str(refused)[:500], status_of(refused), line=getattr(refused, "line", None)
+            )
+        except TabletopError as refused:
+            return Failure(str(refused)[:500], status_of(refused))
+        except Exception as broken:
+            traceback.print_exc(file=sys.stderr)
+            return Failure(f"internal error ({type(broken).__name__})", 500)
+
+    def _do(self, job: Any) -> Any:
+        if isinstance(job, Think):
+            thought = job.thinking
+            dice = FairDice(thought.seed, thought.member.id, thought.nonce)
+            session = load_session(thought.system)
+            return session.think(thought.state, thought.intent, thought.member, dice)
+        if isinstance(job, Check):
+            return _checked(job)
+        if isinstance(job, Export):
+            return self._export(job)
+        if isinstance(job, Record):
+            return dict(load_session(job.system).game_record(job.state, job.member))
+        assert isinstance(job, Qr)
+        buffer = io.BytesIO()
+        segno.make(job.text, error="m").save(
+            buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title="QR code"
+        )
+        return buffer.getvalue()
+
+    def _export(self, job: Export) -> str:
+        """The export's text, read from the store up to the head the shard saw, and refused
+        once it passes `MAX_EXPORT` bytes."""
+        store = self.stores.get(job.address)
+        if store is None:
+            store = self.stores[job.address] = open_address(job.address)
+        session = load_session(job.system)
+        lines = exported(
+            session, job.room, job.system, _entries(store, job.room, job.head), job.member
+        )
+        parts, size = [], 0
+        for line in lines:
+            size += len(line) + 1
+            if size > MAX_EXPORT:
+                raise OverBudget(
+                    f"this room's log is past {MAX_EXPORT // 2**20} MiB, more than one export "
+                    "holds; ask the server's operator for a copy of its database"
+                )
+            parts.append(f"{line}\n")
+        return "".join(parts)
+
+
+def _checked(job: Check) -> Any:
+    """`POST /verify`'s answer (ok and the summary, or the first failing line), or what an
+    import makes its room of, with the lines it keeps."""
+    try:
+        lines = job.body.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        if job.purpose == "import":
+            raise RoomError("an export is UTF-8 text") from None
+        return {"ok": False, "line": 1, "error": "an export is UTF-8 text"}
+    if job.purpose == "import":
+        return importing(lines), lines
+    try:
+        audit = verify(lines)
+    except RoomError as failed:
+        return {"ok": False, "line": getattr(failed, "line", 1), "error": str(failed)}
+    return {"ok": True, "summary": audit.summary(), "view": audit.view}
+
+
+def _entries(store: Store, room: str, head: int) -> Any:
+    """The room's entries up to `head`, read a chunk at a time."""
+    after = 0
+    while after < head:
+        bodies = store.entries(room, after, min(head, after + EXPORT_CHUNK))
+        if not bodies:
+            return
+        for body in bodies:
+            yield Entry.from_text(body)
+        after += len(bodies)
