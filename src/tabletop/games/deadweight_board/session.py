@@ -176,6 +176,17 @@ class BotMoves(Frozen):
     kind: Literal["bot-moves"] = "bot-moves"
 
 
+class BotMoved(Frozen):
+    """What a bot's seat decided (`BoardSession.decide`): the bot, the seed it drew from the
+    server's dice and the action it chose. Never offered: the log records it as the decided
+    intent of a `bot-moves`, so folding applies the action without asking the bot again."""
+
+    kind: Literal["bot-moved"] = "bot-moved"
+    bot: str = Field(max_length=12)
+    seed: int = Field(ge=1, le=BOT_SEED_SIDES)
+    action: str = Field(min_length=1, max_length=60)
+
+
 # the session ------------------------------------------------------------------------------
 
 
@@ -183,7 +194,10 @@ class BoardSession(Session[BoardTable]):
     name = "deadweight-board"
     state = BoardTable
     error = BoardError
-    intents = (TakeSeat, SeatBot, LeaveSeat, StartGame, Act, BotMoves)
+    intents = (TakeSeat, SeatBot, LeaveSeat, StartGame, Act, BotMoves, BotMoved)
+    thinks = frozenset({"bot-moves"})
+    version = 2
+    """2: a bot's decision is recorded as the `bot-moved` it settled into."""
 
     def offers(self, state: BoardTable, member: Member) -> list[Offer]:
         if state.game is None:
@@ -232,6 +246,20 @@ class BoardSession(Session[BoardTable]):
             return None
         return {"kind": "bot-moves"}
 
+    def decide(self, state: BoardTable, intent: Any, member: Member, dice: DiceSource) -> Any:
+        """A bot's seat deciding: its policy chooses now, seeded from the server's dice (the
+        resolution's first draw), and the log records the choice (`BotMoved`), so folding
+        applies it and only `verify` asks the bot again. A server does this in a worker."""
+        if not isinstance(intent, BotMoves):
+            return intent
+        game = None if state.game is None else _game_and_dice(state, dice)[0]
+        if game is None or game.phase == OVER or state.seats[game.owner].bot is None:
+            raise BoardError("bot-moves: no bot decides now")
+        spec = state.seats[game.owner].bot or ""
+        seed = dice.roll(BOT_SEED_SIDES)
+        action = make_bot(spec, seed).choose(game)
+        return BotMoved(bot=spec, seed=seed, action=name_of(action))
+
     def why_not(self, state: BoardTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]
         if state.game is None and kind in ("act", "bot-moves"):
@@ -270,6 +298,8 @@ class BoardSession(Session[BoardTable]):
         seat = COLOURS[game.owner]
         if isinstance(intent, Act):
             action, who, step = action_named(intent.action), seat, Step(action=0)
+        elif isinstance(intent, BotMoved):
+            action, who, step = _decided(state, game, intent, dice)
         else:
             spec = state.seats[game.owner].bot or ""
             bot_seed = dice.roll(BOT_SEED_SIDES)
@@ -328,6 +358,25 @@ def _viewer(state: BoardTable, game: State, member: Member) -> int:
     if haul_owner(game) in held:
         return haul_owner(game)
     return held[0] if held else TABLE
+
+
+def _decided(
+    state: BoardTable, game: State, intent: BotMoved, dice: DiceSource
+) -> tuple[int, str, Step]:
+    """A recorded bot decision, checked: the seat's bot, the seed it drew again from these
+    dice, and an action the rules allow now."""
+    spec = state.seats[game.owner].bot
+    if spec != intent.bot:
+        raise BoardError(
+            f"bot-moved: the deciding seat holds {spec or 'a person'}, not {intent.bot}"
+        )
+    if dice.roll(BOT_SEED_SIDES) != intent.seed:
+        raise BoardError("bot-moved: the bot's seed is not this resolution's first die")
+    action = action_named(intent.action)
+    if action not in legal_actions(game):
+        raise BoardError(f"bot-moved: {intent.action!r} is not a legal action now")
+    step = Step(action=0, bot=spec, bot_seed=intent.seed)
+    return action, f"{COLOURS[game.owner]} ({spec})", step
 
 
 def _seat_bot_offer(seats: tuple[str | None, ...]) -> Offer:
