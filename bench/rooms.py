@@ -234,7 +234,8 @@ def tabletop_links(urls: Sequence[str], load: Load) -> list[list[str]]:
 
 
 def run_tabletop(name: str, load: Load, args: Sequence[str], processes: int = 1) -> Result:
-    servers = [serve_in_process(*args, "--rate", "1000") for _ in range(processes)]
+    rates = ("--rate", "1000", "--address-rate", "100000")  # the load, not the bounds
+    servers = [serve_in_process(*args, *rates) for _ in range(processes)]
     try:
         links = tabletop_links([url for _, url in servers], load)
         pids = [process.pid for process, _ in servers]

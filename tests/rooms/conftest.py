@@ -120,6 +120,7 @@ def serve_in_thread(
     workers: int = 1,
     pool: int = 1,
     rates: Rates | None = None,
+    trusted: tuple[str, ...] = (),
 ) -> Running:
     """The app over `store` on a free port of 127.0.0.1, in a thread of this process, with
     its worker processes (one shard and one pool worker unless asked for more). Every test
@@ -127,7 +128,9 @@ def serve_in_thread(
     port = free_port()
     rates = rates or Rates(member=rate, address=10_000, address_burst=10_000)
     config = uvicorn.Config(
-        create_app(store, bot_pause=bot_pause, workers=workers, pool=pool, rates=rates),
+        create_app(
+            store, bot_pause=bot_pause, workers=workers, pool=pool, rates=rates, trusted=trusted
+        ),
         host="127.0.0.1",
         port=port,
         log_level="warning",

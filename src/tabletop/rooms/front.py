@@ -367,8 +367,12 @@ class Front:
     # what the workers send ---------------------------------------------------------------
 
     def receive(self, worker: Worker, message: Any) -> None:
-        """One message from a worker, handled before the next one is read."""
-        if isinstance(message, Reply):
+        """One message from a worker (a shard sends each round's as one list), handled
+        before the next one is read."""
+        if isinstance(message, list):
+            for each in message:
+                self.receive(worker, each)
+        elif isinstance(message, Reply):
             worker.answer(message.number, message)
         elif isinstance(message, Job):
             self._finish(worker, message.number, message.payload)

@@ -4,9 +4,10 @@ The front (the event loop: HTTP, sockets, allowances, fan-out) sends each reques
 touches a room to the room's shard as a `Call` holding one *ask*; the shard answers with a
 `Reply` (a value, or a `Failure` carrying the one-line refusal and its status), and sends
 a `Fanout` for every append: each new entry's lines, one copy per distinct line, with the
-members who receive it. Work for the pool (a bot's decision, verify, an import's check, an
-export) travels as a pickled *job*, opaque to the front, which only queues it by priority:
-a shard's `PoolAsk` comes back as a `PoolDone`; the front's own jobs answer the front.
+members who receive it (a round's messages go together, as one list). Work for the pool
+(a bot's decision, verify, an import's check, an export) travels as a pickled *job*, opaque
+to the front, which only queues it by priority: a shard's `PoolAsk` comes back as a
+`PoolDone`; the front's own jobs answer the front.
 
 Every message is a frozen dataclass of plain values, pickled and framed with its length on
 a socket pair (`Channel` in the workers, `read`/`frame` on the front's event loop). Only

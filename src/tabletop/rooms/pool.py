@@ -4,13 +4,17 @@ an export built from the store, a finished game's record, a QR code.
 
 Each worker takes one job at a time from the front (which queues them by priority:
 thinking first, a member's export or record next, anyone's verify or import last) and
-answers with its result or its one-line refusal. It runs at a lower CPU priority
-(`os.nice`), so that the shards, which answer every room, win the cores when both want
-them. An export reads the store through the worker's own connection, opened on first use.
+answers with its result or its one-line refusal. It runs at a lower CPU priority (`os.nice`),
+so that the shards and the front, which answer every room, win the cores when both want
+them; and, on Linux, in a session of its own: each session is a scheduling group there
+(autogroup), and a busy process in the server's group would spend the server's share
+however nice it is. An export reads the store through the worker's own connection, opened
+on first use.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import pickle
@@ -18,6 +22,7 @@ import signal
 import socket
 import sys
 import traceback
+from pathlib import Path
 from typing import Any
 
 import segno
@@ -55,8 +60,7 @@ def run(sock: socket.socket, nice: int) -> None:
     """The worker process: take jobs until told to stop or until the front has gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    if nice:
-        os.nice(nice)
+    lower_priority(nice)
     channel = Channel(sock)
     channel.send(Ready(os.getpid()))
     worker = Worker()
@@ -72,6 +76,18 @@ def run(sock: socket.socket, nice: int) -> None:
             channel.send(Job(message.number, pickle.dumps(worker.perform(message.payload))))
     finally:
         worker.close()
+
+
+def lower_priority(nice: int) -> None:
+    """Run behind the server's other processes: niced, and in a scheduling group of its own
+    (Linux's autogroup is the session), niced by half as much, so that its thinking never
+    spends the front's and the shards' share of the machine, yet is not starved by every
+    other program on it."""
+    with contextlib.suppress(OSError):
+        os.setsid()
+    with contextlib.suppress(OSError):
+        Path("/proc/self/autogroup").write_text(str(nice // 2))
+    os.nice(nice)
 
 
 class Worker:

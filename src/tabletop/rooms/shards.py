@@ -286,9 +286,10 @@ class Shard:
             self.out.append(Reply(call.number, value, member))
 
     def _flush(self) -> None:
+        """Send the round's replies and lines, in order, as one message."""
         out, self.out = self.out, []
-        for message in out:
-            self.channel.send(message)
+        if out:
+            self.channel.send(out)
 
     # asks --------------------------------------------------------------------------------
 

@@ -1,0 +1,165 @@
+"""A shard worker's rounds, driven in this process without its socket: each room's requests
+in arrival order, every append of a round in one transaction (group commit) with each
+request undone alone when refused, nothing answered or told before the commit, and nothing
+kept, told or half-answered when the commit fails."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+
+from tabletop.rooms import Hall
+from tabletop.rooms.messages import (
+    Answer,
+    Attach,
+    Attached,
+    Call,
+    Caller,
+    Chat,
+    Failure,
+    Fanout,
+    PoolAsk,
+    PoolDone,
+    Read,
+    Resolve,
+    ShardConfig,
+    Think,
+)
+from tabletop.rooms.pool import Worker
+from tabletop.rooms.shards import Shard
+from tests.rooms.conftest import open_test_store, seat
+
+
+class Quiet:
+    """A channel that keeps what the shard sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self.sent.append(message)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shard(request, tmp_path):
+    store = open_test_store(request.param, request, tmp_path)
+    made = Shard(store, Quiet(), ShardConfig(0, store.address, bot_pause=60.0))  # type: ignore[arg-type]
+    yield made
+    store.close()
+
+
+def round_of(shard: Shard, *calls: Call) -> list[Any]:
+    """Queue the calls, run one round, and what it sent."""
+    for call in calls:
+        shard._sort(call)
+    shard._round(shard._ready())
+    sent, shard.out = shard.out, []
+    return sent
+
+
+def roll(number: int, room: str, token: str, notation: str = "1d6") -> Call:
+    intent = {"kind": "roll", "notation": notation}
+    return Call(number, room, Resolve(Caller(token), intent, f"c{number}"))
+
+
+def test_a_round_appends_for_several_rooms_in_one_commit_and_a_refusal_alone_is_undone(shard):
+    one, two = seat(shard.hall, "dice"), seat(shard.hall, "dice")
+    heads = {r.room: shard.hall.table(r.room).head for r in (one, two)}
+    commits = []
+    commit = shard.store._commit
+    shard.store._commit = lambda: (commits.append(1), commit())[1]  # type: ignore[method-assign]
+    sent = round_of(
+        shard,
+        roll(1, one.room, one.tokens["Ada"]),
+        roll(2, two.room, two.tokens["Ada"], "10000d6"),  # refused before any die
+    )
+    assert len(commits) == 1
+    replies = {m.number: m.value for m in sent}
+    assert isinstance(replies[1], Answer) and replies[1].seqs == [heads[one.room] + 1]
+    assert isinstance(replies[2], Failure) and replies[2].status == 400
+    again = Hall(shard.store)
+    assert again.table(one.room).head == heads[one.room] + 1
+    assert again.table(two.room).head == heads[two.room]
+
+
+def test_one_rooms_requests_are_taken_in_arrival_order_one_a_round(shard):
+    room = seat(shard.hall, "dice")
+    head = shard.hall.table(room.room).head
+    shard._sort(roll(1, room.room, room.tokens["Ada"]))
+    shard._sort(roll(2, room.room, room.tokens["Bo"]))
+    first = round_of(shard)
+    second = round_of(shard)
+    assert [m.value.seqs for m in first] == [[head + 1]]
+    assert [m.value.seqs for m in second] == [[head + 2]]
+
+
+def test_a_failed_commit_keeps_nothing_tells_nothing_and_refuses_every_request(shard):
+    room = seat(shard.hall, "dice")
+    head = shard.hall.table(room.room).head
+    attached = round_of(shard, Call(1, room.room, Attach(room.tokens["Bo"], head)))
+    assert isinstance(attached[0].value, Attached)
+
+    def broken() -> None:
+        raise OSError("disk full")
+
+    commit = shard.store._commit
+    shard.store._commit = broken  # type: ignore[method-assign]
+    sent = round_of(shard, roll(2, room.room, room.tokens["Ada"]))
+    shard.store._commit = commit  # type: ignore[method-assign]
+    assert [type(m) for m in sent] == [type(sent[0])] and not any(
+        isinstance(m, Fanout) for m in sent
+    )
+    assert sent[0].value.status == 503 and "send it again" in sent[0].value.problem
+    assert Hall(shard.store).table(room.room).head == head
+    again = round_of(shard, roll(3, room.room, room.tokens["Ada"]))
+    assert again[-1].value.seqs == [head + 1], "the room was not read again from the store"
+
+
+def test_fan_out_sends_each_distinct_line_once_with_its_receivers(shard):
+    room = seat(shard.hall, "dice")
+    head = shard.hall.table(room.room).head
+    for number, name in enumerate(("Ada", "Bo", "GM", "Watcher"), start=1):
+        round_of(shard, Call(number, room.room, Attach(room.tokens[name], head)))
+    whisper = Chat(Caller(room.tokens["Ada"]), "psst", ("Bo",), "w1")
+    sent = round_of(shard, Call(9, room.room, whisper))
+    fanout = next(m for m in sent if isinstance(m, Fanout))
+    (delivery,) = fanout.deliveries
+    receivers = sorted(member for _, members in delivery.lines for member in members)
+    ada, bo, gm = (room.member(n).id for n in ("Ada", "Bo", "GM"))
+    assert receivers == sorted([ada, bo, gm]) and len(delivery.lines) == 1
+    assert sent.index(fanout) < next(
+        i for i, m in enumerate(sent) if m.__class__.__name__ == "Reply"
+    )
+
+
+def test_a_bots_decision_goes_to_the_pool_and_holds_its_room_not_the_shard(shard):
+    board = seat(shard.hall, "deadweight-board")
+    dice = seat(shard.hall, "dice")
+    gm = Caller(board.tokens["GM"])
+    for number, intent in enumerate(
+        ({"kind": "seat-bot", "bot": "mcts:50"}, {"kind": "seat-bot", "bot": "greedy"}),
+        start=1,
+    ):
+        round_of(shard, Call(number, board.room, Resolve(gm, intent, f"s{number}")))
+    round_of(shard, Call(3, board.room, Resolve(gm, {"kind": "start"}, "go")))
+    sent = round_of(shard, Call(4, board.room, Resolve(gm, {"kind": "bot-moves"}, "b1")))
+    (asked,) = [m for m in sent if isinstance(m, PoolAsk)]
+    assert isinstance(pickle.loads(asked.payload), Think)
+    assert not [m for m in sent if getattr(m, "number", None) == 4], "answered before deciding"
+    held = round_of(
+        shard,
+        Call(5, board.room, Read(gm, "view")),
+        roll(6, dice.room, dice.tokens["Ada"]),
+    )
+    assert [m.number for m in held] == [6], "the shard waited for the bot, or the room did not"
+    decided = Worker().perform(asked.payload)
+    shard._sort(PoolDone(asked.job, pickle.dumps(decided)))
+    answered = round_of(shard)
+    (reply,) = [m for m in answered if getattr(m, "number", None) == 4]
+    assert isinstance(reply.value, Answer) and reply.value.seqs
+    cause = shard.hall.entries(board.room, reply.value.seqs[0] - 1)[0].event.cause
+    assert cause is not None and cause.intent["kind"] == "bot-moved"
+    view = round_of(shard)
+    assert [m.number for m in view] == [5]
