@@ -25,6 +25,7 @@ from tests.rooms.conftest import (
     free_port,
     open_test_store,
     party,
+    serve_in_process,
     serve_in_thread,
     stop_process,
 )
@@ -304,3 +305,49 @@ def _alive(pid: int) -> bool:
             return stat.read().rpartition(")")[2].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+# a worker that dies ------------------------------------------------------------------------
+
+
+def test_a_shard_that_dies_is_started_again_and_its_rooms_go_on(tmp_path):
+    """Its sockets are closed (their clients resume from their last seq) and a new shard
+    serves the room from the store: nothing acknowledged is lost."""
+    process, url = serve_in_process("--data", str(tmp_path), "--workers", "1", "--pool", "1")
+    try:
+        made = create_room(url, "dice")
+        with RoomClient(made["player"]) as invite:
+            ada = invite.join("Ada")
+        with RoomClient(ada) as client:
+            acked = client.roll("1d6")["seqs"]
+            socket = Recorder(made["gm"])
+            socket.sync()
+            (shard,) = [pid for pid in _children(process.pid) if _is_shard(pid, process.pid)]
+            os.kill(shard, signal.SIGKILL)
+            bye = socket.wait_for(lambda f: f.get("type") == "bye")
+            assert "reconnect" in bye["reason"]
+            socket.close()
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    again = client.roll("1d6")["seqs"]
+                    break
+                except RoomError as refused:
+                    assert "send it again" in str(refused) or "restarting" in str(refused)
+                    assert time.monotonic() < deadline, "no shard came back"
+                    time.sleep(0.2)
+        assert again == [acked[0] + 1]
+        resumed = Recorder(made["gm"], after=acked[0])
+        assert resumed.wait_for(lambda f: f.get("seq") == again[0])
+        resumed.close()
+    finally:
+        stop_process(process)
+
+
+def _is_shard(pid: int, server: int) -> bool:
+    """A shard worker: spawned, in the server's session (the pool has one of its own)."""
+    with open(f"/proc/{pid}/cmdline") as cmdline:
+        spawned = "spawn_main" in cmdline.read()
+    with open(f"/proc/{pid}/stat") as stat, open(f"/proc/{server}/stat") as theirs:
+        session = stat.read().rpartition(")")[2].split()[3]
+        return spawned and session == theirs.read().rpartition(")")[2].split()[3]

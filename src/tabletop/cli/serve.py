@@ -15,7 +15,7 @@ from tabletop.errors import TabletopError
 from tabletop.rooms.allowances import ADDRESS_BURST, ADDRESS_RATE, RATE, READ_COST, Rates
 from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
 from tabletop.rooms.errors import RoomError
-from tabletop.rooms.front import cores
+from tabletop.rooms.front import cores, shards_for
 from tabletop.rooms.live import MAX_BEHIND, MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
 
@@ -72,7 +72,10 @@ def serve_command(
     workers: Annotated[
         int | None,
         typer.Option(
-            "--workers", min=1, max=64, help="Shard processes [default: the number of cores]."
+            "--workers",
+            min=1,
+            max=64,
+            help="Shard processes (default: the number of cores with PostgreSQL, 1 with SQLite).",
         ),
     ] = None,
     pool: Annotated[
@@ -81,7 +84,7 @@ def serve_command(
             "--pool",
             min=1,
             max=64,
-            help="Low-priority processes for bots, verify, import and export [default: cores].",
+            help="Low-priority processes for bots, verify, import and export (default: cores).",
         ),
     ] = None,
     trust_proxy: Annotated[
@@ -104,25 +107,22 @@ def serve_command(
     for proxy in trusted:
         proxy_network(proxy)  # a mistyped proxy is one line now, not a failed start
     try:  # the schema, migrated once, before any worker opens the store
-        open_store(database or None, data).close()
+        opened = open_store(database or None, data)
+        store = opened.address
+        opened.close()
     except TabletopError:
         raise
     except Exception as problem:  # the database's own error (unreachable, no such file…)
         first = str(problem).strip().splitlines()[0] if str(problem).strip() else ""
         why = first or type(problem).__name__
         raise RoomError(f"cannot open the rooms' database: {why}") from None
+    shards, helpers = workers or shards_for(store), pool or cores()
     rates = Rates(member=rate, address=address_rate)
     app = create_app(
-        data=data,
-        database=database,
-        rates=rates,
-        workers=workers or cores(),
-        pool=pool or cores(),
-        trusted=trusted,
+        data=data, database=database, rates=rates, workers=shards, pool=helpers, trusted=trusted
     )
     address = f"http://{host}:{port}"
     where = "PostgreSQL" if database else f"SQLite in {data}"
-    shards, helpers = workers or cores(), pool or cores()
     console.print(
         f"tabletop rooms on {address} ({where}, {shards} shard and {helpers} pool workers); "
         "Ctrl-C stops",

@@ -79,7 +79,17 @@ def shard_of(room: str, shards: int) -> int:
 
 
 def cores() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def shards_for(address: str) -> int:
+    """How many shards a store serves best: one per core on PostgreSQL, whose row locks let
+    them append side by side; one on SQLite, which has one writer at a time (the rules run
+    inside the append's transaction, so more shards would only take turns at its lock)."""
+    return cores() if address.startswith(("postgresql://", "postgres://")) else 1
 
 
 @dataclass(frozen=True)
@@ -182,7 +192,7 @@ class Worker:
                 self.writer.write(frame(Stop()))
                 await self.writer.drain()
         process = self.process
-        if process is not None:
+        if process is not None and process.pid is not None:  # it was started
             await asyncio.to_thread(process.join, STOP_WAIT)
             if process.is_alive():
                 process.terminate()

@@ -25,7 +25,7 @@ from tabletop.errors import TabletopError
 from tabletop.rooms.allowances import RATE, Rates, body_cost
 from tabletop.rooms.databases import kind_of, open_store
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch, status_of
-from tabletop.rooms.front import BOT_PAUSE, Front, Settings, cores
+from tabletop.rooms.front import BOT_PAUSE, Front, Settings, cores, shards_for
 from tabletop.rooms.http import NDJSON, Client, Here, Token
 from tabletop.rooms.live import CLOSE, Socket
 from tabletop.rooms.messages import (
@@ -91,9 +91,10 @@ def create_app(
 ) -> FastAPI:
     """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
     opened at startup, which creates or migrates the schema). At startup it starts
-    `workers` shard processes and a `pool` (each the number of cores by default), which
-    open the same store themselves; `rate` (or `rates`) bounds each member's and each
-    address's requests a second; `trusted` proxies name clients in `X-Forwarded-For`."""
+    `workers` shard processes (`front.shards_for` the store by default) and a `pool` (the
+    number of cores), which open the same store themselves; `rate` (or `rates`) bounds each
+    member's and each address's requests a second; `trusted` proxies name clients in
+    `X-Forwarded-For`."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -103,7 +104,7 @@ def create_app(
             opened.close()  # the schema is there: the workers open their own connections
         settings = Settings(
             address=address,
-            workers=workers or cores(),
+            workers=workers or shards_for(address),
             pool=pool or cores(),
             rates=rates or Rates(member=rate),
             trusted=trusted,

@@ -21,11 +21,10 @@ import contextlib
 import heapq
 import os
 import pickle
-import queue
+import select
 import signal
 import socket
 import sys
-import threading
 import time
 import traceback
 from collections import Counter, deque
@@ -129,7 +128,11 @@ class Shard:
         self.config = config
         self.hall = Hall(store)
         self.hall.listeners.append(self._appended)
-        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.notices: deque[str] = deque()
+        """Rooms another process appended to, from the store's listening thread."""
+        self._woken, self._waker = socket.socketpair()
+        self._woken.setblocking(False)
+        self._waker.setblocking(False)
         self.work: dict[str, deque[Work]] = {}
         self.held: dict[int, tuple[str, Callable[[Any], None]]] = {}
         """Pool jobs this shard waits on: the room each holds, and what to do with the answer."""
@@ -146,15 +149,18 @@ class Shard:
         self._stopping = False
 
     def stop(self) -> None:
+        """Stop after the round in progress (SIGTERM)."""
         self._stopping = True
-        self.inbox.put(Stop())
+        self._wake()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            self._waker.send(b"!")
 
     # the loop ----------------------------------------------------------------------------
 
     def serve(self) -> None:
-        reader = threading.Thread(target=self._read, name="tabletop-shard-read", daemon=True)
-        reader.start()
-        stop_listening = self.store.start(lambda room: self.inbox.put((room, _Notified())))
+        stop_listening = self.store.start(self._notified)
         try:
             while not self._stopping:
                 self._take(self._wait())
@@ -166,13 +172,10 @@ class Shard:
         finally:
             stop_listening()
 
-    def _read(self) -> None:
-        """Pass every message from the front to the loop; the front gone means stop."""
-        try:
-            while True:
-                self.inbox.put(self.channel.receive())
-        except (EOFError, OSError):
-            self.inbox.put(Stop())
+    def _notified(self, room: str) -> None:
+        """Another process appended to `room` (the store's listening thread calls this)."""
+        self.notices.append(room)
+        self._wake()
 
     def _wait(self) -> float:
         if self.timers:
@@ -180,17 +183,20 @@ class Shard:
         return IDLE
 
     def _take(self, timeout: float) -> None:
-        """Everything waiting in the inbox, after waiting up to `timeout` for the first."""
-        try:
-            message = self.inbox.get(timeout=timeout) if timeout > 0 else self.inbox.get_nowait()
-        except queue.Empty:
-            return
-        while True:
-            self._sort(message)
+        """Everything that arrived, after waiting up to `timeout` for anything: the front's
+        messages (read here, on the loop's own thread) and the store's notices."""
+        ready, _, _ = select.select([self.channel.sock, self._woken], [], [], timeout)
+        if self._woken in ready:
+            with contextlib.suppress(BlockingIOError):
+                self._woken.recv(4096)
+        while self.notices:
+            self._sort((self.notices.popleft(), _Notified()))
+        if self.channel.sock in ready:
             try:
-                message = self.inbox.get_nowait()
-            except queue.Empty:
-                return
+                for message in self.channel.receive_ready():
+                    self._sort(message)
+            except EOFError:
+                self._stopping = True  # the front has gone
 
     def _sort(self, message: Any) -> None:
         if isinstance(message, Call):

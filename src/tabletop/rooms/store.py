@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +24,9 @@ from typing import Any
 from tabletop.rooms.errors import UnknownRoom
 
 NOTIFY_CHANNEL = "tabletop_rooms"
+
+BUSY_WAIT = 5.0
+"""Seconds a SQLite store waits for another process's write transaction before giving up."""
 
 CHECKPOINT_EVERY = 1.0
 """Seconds between SQLite's write-ahead-log checkpoints while a server runs."""
@@ -309,7 +313,7 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.execute("PRAGMA busy_timeout = 5000")
+        self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_WAIT * 1000)}")
         self.path = path
         self.address = str(path)
         self.migrate()
@@ -318,7 +322,24 @@ class SqliteStore(Store):
         return self._db.execute(sql, params)
 
     def _begin(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        """Take SQLite's write lock, waiting for another process's transaction to end by
+        asking again every fraction of a millisecond: SQLite's own wait (`busy_timeout`)
+        sleeps 1, 2, 5 … 100 ms between tries, which several shard processes writing one
+        file would feel as stalls."""
+        self._db.execute("PRAGMA busy_timeout = 0")
+        try:
+            waited, pause = 0.0, 0.0001
+            while True:
+                try:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as busy:
+                    if "locked" not in str(busy) or waited > BUSY_WAIT:
+                        raise
+                time.sleep(pause)
+                waited, pause = waited + pause, min(pause * 2, 0.001)
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_WAIT * 1000)}")
 
     def _commit(self) -> None:
         self._db.execute("COMMIT")
