@@ -42,6 +42,7 @@ from tabletop.rooms.messages import (
     Failure,
     Fanout,
     Finished,
+    Frames,
     Job,
     PoolAsk,
     PoolDone,
@@ -51,7 +52,6 @@ from tabletop.rooms.messages import (
     ShardConfig,
     Stop,
     frame,
-    read,
 )
 
 BOT_PAUSE = 0.6
@@ -112,11 +112,13 @@ class Worker:
     def __init__(self, front: Front, kind: str, index: int) -> None:
         self.front, self.kind, self.index = front, kind, index
         self.process: multiprocessing.process.BaseProcess | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.transport: asyncio.Transport | None = None
         self.pending: dict[int, tuple[asyncio.Future[Any], Callable[[Any], None] | None]] = {}
-        self.reading: asyncio.Task[None] | None = None
         self.job: int | None = None
         """A pool process: the number of the job it holds."""
+        self.serving = False
+        """Between its ready message and its stop: a closed end then means it was lost."""
+        self._ready: asyncio.Future[Any] | None = None
 
     async def start(self) -> None:
         """Start the process and wait until it says it is ready (or why it could not)."""
@@ -129,26 +131,28 @@ class Worker:
         )
         self.process.start()
         theirs.close()
-        reader, self.writer = await asyncio.open_connection(sock=mine, limit=2**20)
+        loop = asyncio.get_running_loop()
+        self._ready = loop.create_future()
+        self.transport, _ = await loop.create_connection(lambda: _Link(self), sock=mine)
         try:
-            first = await asyncio.wait_for(read(reader), START_WAIT)
-        except (TimeoutError, asyncio.IncompleteReadError, OSError):
+            first = await asyncio.wait_for(asyncio.shield(self._ready), START_WAIT)
+        except TimeoutError:
             first = Failure(f"the {self.kind} worker did not start")
         if not isinstance(first, Ready):
             await self.stop()
             raise RoomError(getattr(first, "problem", f"the {self.kind} worker did not start"))
-        self.reading = asyncio.create_task(self._read(reader))
+        self.serving = True
 
     def send(self, message: Any) -> None:
-        if self.writer is None or self.writer.is_closing():
+        if self.transport is None or self.transport.is_closing():
             raise Relayed("the server is restarting a worker: send it again", 503)
-        self.writer.write(frame(message))
+        self.transport.write(frame(message))
 
     async def call(
         self, number: int, message: Any, then: Callable[[Any], None] | None = None
     ) -> Any:
         """Send and wait for the answer numbered `number`; `then` sees it first, before
-        any later message of this worker is read (a socket's backlog before new lines)."""
+        any later message of this worker is handled (a socket's backlog before new lines)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.pending[number] = (future, then)
         try:
@@ -158,13 +162,12 @@ class Worker:
             raise
         return await future
 
-    async def _read(self, reader: asyncio.StreamReader) -> None:
-        try:
-            while True:
-                self.front.receive(self, await read(reader))
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass
-        self._lost()
+    def arrived(self, message: Any) -> None:
+        """A whole message from the process: its first says whether it is ready."""
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_result(message)
+        else:
+            self.front.receive(self, message)
 
     def answer(self, number: int, value: Any) -> None:
         waiting = self.pending.pop(number, None)
@@ -176,21 +179,24 @@ class Worker:
         if not future.done():
             future.set_result(value)
 
-    def _lost(self) -> None:
-        """The process ended: refuse what it held; start another unless stopping."""
+    def closed(self) -> None:
+        """The process's end closed: before it was ready, it did not start; after, it is
+        lost — refuse what it held, and have another started unless stopping."""
+        if self._ready is not None and not self._ready.done():
+            self._ready.set_result(Failure(f"the {self.kind} worker did not start"))
         for future, _ in self.pending.values():
             if not future.done():
                 future.set_result(Failure("the server lost a worker: send it again", 503))
         self.pending.clear()
-        if self.writer is not None:
-            self.writer.close()
-        self.front.lost(self)
+        if self.serving:
+            self.serving = False
+            self.front.lost(self)
 
     async def stop(self) -> None:
-        if self.writer is not None and not self.writer.is_closing():
+        self.serving = False
+        if self.transport is not None and not self.transport.is_closing():
             with contextlib.suppress(Exception):
-                self.writer.write(frame(Stop()))
-                await self.writer.drain()
+                self.transport.write(frame(Stop()))
         process = self.process
         if process is not None and process.pid is not None:  # it was started
             await asyncio.to_thread(process.join, STOP_WAIT)
@@ -200,12 +206,24 @@ class Worker:
             if process.is_alive():
                 process.kill()
                 await asyncio.to_thread(process.join, 2)
-        if self.reading is not None:
-            self.reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.reading
-        if self.writer is not None:
-            self.writer.close()
+        if self.transport is not None:
+            self.transport.close()
+
+
+class _Link(asyncio.Protocol):
+    """The front's end of a worker's socket: each whole message handled as it arrives, in
+    order, on the event loop."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self.frames = Frames()
+
+    def data_received(self, data: bytes) -> None:
+        for message in self.frames.feed(data):
+            self.worker.arrived(message)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.worker.closed()
 
 
 def work(kind: str, sock: socket.socket, config: Any) -> None:
@@ -337,7 +355,9 @@ class Front:
         """Give each idle pool process the next job: thinking first, anyone's last (and on
         at most half the pool, so a bot never waits for a stranger's verify)."""
         for worker in self.pool:
-            if worker.job is not None or worker.writer is None or worker.writer.is_closing():
+            if worker.job is not None or worker.transport is None:
+                continue
+            if worker.transport.is_closing():
                 continue
             job = self._next_job()
             if job is None:

@@ -10,13 +10,12 @@ to the front, which only queues it by priority: a shard's `PoolAsk` comes back a
 `PoolDone`; the front's own jobs answer the front.
 
 Every message is a frozen dataclass of plain values, pickled and framed with its length on
-a socket pair (`Channel` in the workers, `read`/`frame` on the front's event loop). Only
+a socket pair (`Channel` in the workers; `frame` and `Frames` on the front's event loop). Only
 the server's own processes are at either end.
 """
 
 from __future__ import annotations
 
-import asyncio
 import pickle
 import socket
 import struct
@@ -299,10 +298,26 @@ def frame(message: Any) -> bytes:
     return HEADER.pack(len(data)) + data
 
 
-async def read(reader: asyncio.StreamReader) -> Any:
-    """The next message on the front's end (EOF: `asyncio.IncompleteReadError`)."""
-    (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
-    return pickle.loads(await reader.readexactly(size))
+class Frames:
+    """Bytes as they arrive from a socket, taken apart into whole messages."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def __bool__(self) -> bool:
+        return bool(self._buffer)
+
+    def feed(self, data: bytes) -> list[Any]:
+        """The messages `data` completes, in order (a partial one waits for the rest)."""
+        self._buffer += data
+        found = []
+        while len(self._buffer) >= HEADER.size:
+            (size,) = HEADER.unpack_from(self._buffer)
+            if len(self._buffer) < HEADER.size + size:
+                break
+            found.append(pickle.loads(self._buffer[HEADER.size : HEADER.size + size]))
+            del self._buffer[: HEADER.size + size]
+        return found
 
 
 class Channel:
@@ -311,7 +326,7 @@ class Channel:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self._sending = threading.Lock()
-        self._buffer = bytearray()
+        self._frames = Frames()
 
     def send(self, message: Any) -> None:
         data = frame(message)
@@ -326,26 +341,19 @@ class Channel:
     def receive_ready(self) -> list[Any]:
         """Every whole message the socket holds now, without waiting for more (after
         `select` said it is readable); EOFError once the front has gone."""
+        found: list[Any] = []
         while True:
             try:
                 chunk = self.sock.recv(1 << 20, socket.MSG_DONTWAIT)
             except (BlockingIOError, InterruptedError):
-                break
+                return found
             if not chunk:
-                if not self._buffer:
-                    raise EOFError("the server's front has gone")
-                break
-            self._buffer += chunk
+                if found:
+                    return found
+                raise EOFError("the server's front has gone")
+            found += self._frames.feed(chunk)
             if len(chunk) < 1 << 20:
-                break
-        found = []
-        while len(self._buffer) >= HEADER.size:
-            (size,) = HEADER.unpack_from(self._buffer)
-            if len(self._buffer) < HEADER.size + size:
-                break
-            found.append(pickle.loads(self._buffer[HEADER.size : HEADER.size + size]))
-            del self._buffer[: HEADER.size + size]
-        return found
+                return found
 
     def _exactly(self, size: int) -> bytes:
         buffer = bytearray(size)
