@@ -84,15 +84,25 @@ def test_a_round_appends_for_several_rooms_in_one_commit_and_a_refusal_alone_is_
     assert again.table(two.room).head == heads[two.room]
 
 
-def test_one_rooms_requests_are_taken_in_arrival_order_one_a_round(shard):
+def test_one_rooms_requests_are_taken_in_arrival_order(shard):
     room = seat(shard.hall, "dice")
     head = shard.hall.table(room.room).head
-    shard._sort(roll(1, room.room, room.tokens["Ada"]))
-    shard._sort(roll(2, room.room, room.tokens["Bo"]))
-    first = round_of(shard)
+    calls = [roll(n, room.room, room.tokens["Ada" if n % 2 else "Bo"]) for n in range(1, 21)]
+    first = round_of(shard, *calls)
     second = round_of(shard)
-    assert [m.value.seqs for m in first] == [[head + 1]]
-    assert [m.value.seqs for m in second] == [[head + 2]]
+    seqs = [m.value.seqs[0] for m in first + second]
+    assert [m.number for m in first + second] == list(range(1, 21))
+    assert seqs == list(range(head + 1, head + 21))
+    assert len(first) == 16, "a round takes at most 16 requests of one room"
+
+
+def test_a_round_cut_short_by_time_lets_the_rooms_it_did_not_reach_go_first(shard, monkeypatch):
+    monkeypatch.setattr("tabletop.rooms.shards.ROUND_TIME", 0.0)  # one room a round
+    rooms = sorted((seat(shard.hall, "dice") for _ in range(3)), key=lambda r: r.room)
+    calls = [roll(10 * n + i, r.room, r.tokens["Ada"]) for n, r in enumerate(rooms) for i in (1, 2)]
+    served = [[m.number // 10 for m in round_of(shard, *calls)]]
+    served += [[m.number // 10 for m in round_of(shard)] for _ in range(2)]
+    assert served == [[0, 0], [1, 1], [2, 2]]
 
 
 def test_a_failed_commit_keeps_nothing_tells_nothing_and_refuses_every_request(shard):
@@ -156,10 +166,9 @@ def test_a_bots_decision_goes_to_the_pool_and_holds_its_room_not_the_shard(shard
     assert [m.number for m in held] == [6], "the shard waited for the bot, or the room did not"
     decided = Worker().perform(asked.payload)
     shard._sort(PoolDone(asked.job, pickle.dumps(decided)))
-    answered = round_of(shard)
-    (reply,) = [m for m in answered if getattr(m, "number", None) == 4]
+    answered = [m for m in round_of(shard) if hasattr(m, "number")]
+    assert [m.number for m in answered] == [4, 5], "the room's view came before the move"
+    reply = answered[0]
     assert isinstance(reply.value, Answer) and reply.value.seqs
     cause = shard.hall.entries(board.room, reply.value.seqs[0] - 1)[0].event.cause
     assert cause is not None and cause.intent["kind"] == "bot-moved"
-    view = round_of(shard)
-    assert [m.number for m in view] == [5]

@@ -78,6 +78,13 @@ IDLE = 1.0
 MAX_ROUND = 256
 """Rooms one round (one transaction) takes work from at most."""
 
+MAX_STEPS = 16
+"""Requests of one room one round takes at most, in their order."""
+
+ROUND_TIME = 0.025
+"""Seconds after which a round takes no further room: what it did is committed and
+answered, and the rooms it did not reach come first in the next."""
+
 
 @dataclass(frozen=True)
 class _Due:
@@ -147,6 +154,8 @@ class Shard:
         """What this round sends once its transaction commits, in order."""
         self._jobs = 0
         self._stopping = False
+        self._cut = ""
+        """The last room a round cut short by `ROUND_TIME` reached; the next starts after it."""
 
     def stop(self) -> None:
         """Stop after the round in progress (SIGTERM)."""
@@ -221,31 +230,36 @@ class Shard:
             self.work.setdefault(room, deque()).append(_Due(dice_session))
 
     def _ready(self) -> list[str]:
-        """Rooms with work to do now, rooms opened or imported first, then by name (every
-        process takes the database's locks in the same order)."""
+        """Rooms with work to do now: rooms being opened or imported first, then by name,
+        starting after the last room a round cut short reached (so that every room has its
+        turn however busy the others are)."""
         rooms = set(self.resumed)
         rooms.update(r for r, waiting in self.work.items() if waiting and r not in self.holding)
         return sorted(rooms, key=self._order)[:MAX_ROUND]
 
-    def _order(self, room: str) -> tuple[int, str]:
+    def _order(self, room: str) -> tuple[int, int, str]:
         waiting = self.work.get(room)
         first = waiting[0] if waiting else None
         opens = isinstance(first, Call) and isinstance(first.ask, OpenRoom | ImportRoom)
-        return (0 if opens else 1, room)
+        return (0 if opens else 1, 0 if room > self._cut else 1, room)
 
     def _round(self, rooms: list[str]) -> None:
-        """One item of each ready room, in one transaction; if its commit fails, nothing
-        of the round is kept or told, and every request in it is refused."""
-        answered = len(self.out)
+        """The work of each ready room in turn (up to `MAX_STEPS` of a room, in order, and
+        no further room once the round has run `ROUND_TIME`), in one transaction; if its
+        commit fails, nothing of the round is kept or told, and every request in it is
+        refused."""
+        answered, started, reached = len(self.out), time.monotonic(), []
         try:
             with self.store.batch():
                 for room in rooms:
-                    try:
-                        self._step(room)
-                    except TabletopError:
-                        pass  # the table's own work: refused, nothing kept
-                    except Exception:  # a bug or a store error in that step alone
-                        traceback.print_exc(file=sys.stderr)
+                    reached.append(room)
+                    for _ in range(MAX_STEPS):
+                        if not self._has_work(room):
+                            break
+                        self._step_alone(room)
+                    if time.monotonic() - started > ROUND_TIME:
+                        break
+            self._cut = reached[-1] if len(reached) < len(rooms) else ""
         except Exception as failed:  # the commit itself (disk full, lost connection)
             problem = (
                 f"the database did not keep this change ({type(failed).__name__}): send it again"
@@ -257,9 +271,21 @@ class Shard:
                 elif isinstance(message, PoolAsk):
                     kept.append(message)
             self.out = kept
-            for room in rooms:
+            for room in reached:
                 self.hall.unload(room)
                 self.moving.discard(room)
+
+    def _has_work(self, room: str) -> bool:
+        return room in self.resumed or (room in self.work and room not in self.holding)
+
+    def _step_alone(self, room: str) -> None:
+        """One item of the room's work; whatever it raises is its own."""
+        try:
+            self._step(room)
+        except TabletopError:
+            pass  # the table's own work (a bot's move, catching up): refused, nothing kept
+        except Exception:  # a bug or a store error in that step alone
+            traceback.print_exc(file=sys.stderr)
 
     def _step(self, room: str) -> None:
         if room in self.resumed:
