@@ -245,7 +245,7 @@ class Shard:
 
     def _round(self, rooms: list[str]) -> None:
         """The work of each ready room in turn (up to `MAX_STEPS` of a room, in order, and
-        no further room once the round has run `ROUND_TIME`), in one transaction; if its
+        no further step once the round has run `ROUND_TIME`), in one transaction; if its
         commit fails, nothing of the round is kept or told, and every request in it is
         refused."""
         answered, started, reached = len(self.out), time.monotonic(), []
@@ -257,6 +257,8 @@ class Shard:
                         if not self._has_work(room):
                             break
                         self._step_alone(room)
+                        if time.monotonic() - started > ROUND_TIME:
+                            break
                     if time.monotonic() - started > ROUND_TIME:
                         break
             self._cut = reached[-1] if len(reached) < len(rooms) else ""
