@@ -84,7 +84,8 @@ def test_a_round_appends_for_several_rooms_in_one_commit_and_a_refusal_alone_is_
     assert again.table(two.room).head == heads[two.room]
 
 
-def test_one_rooms_requests_are_taken_in_arrival_order(shard):
+def test_one_rooms_requests_are_taken_in_arrival_order(shard, monkeypatch):
+    monkeypatch.setattr("tabletop.rooms.shards.ROUND_TIME", 60.0)  # never cut short here
     room = seat(shard.hall, "dice")
     head = shard.hall.table(room.room).head
     calls = [roll(n, room.room, room.tokens["Ada" if n % 2 else "Bo"]) for n in range(1, 21)]
