@@ -98,12 +98,13 @@ def test_one_rooms_requests_are_taken_in_arrival_order(shard, monkeypatch):
 
 
 def test_a_round_cut_short_by_time_lets_the_rooms_it_did_not_reach_go_first(shard, monkeypatch):
-    monkeypatch.setattr("tabletop.rooms.shards.ROUND_TIME", 0.0)  # one room a round
+    monkeypatch.setattr("tabletop.rooms.shards.ROUND_TIME", 0.0)  # one step a round
     rooms = sorted((seat(shard.hall, "dice") for _ in range(3)), key=lambda r: r.room)
     calls = [roll(10 * n + i, r.room, r.tokens["Ada"]) for n, r in enumerate(rooms) for i in (1, 2)]
-    served = [[m.number // 10 for m in round_of(shard, *calls)]]
-    served += [[m.number // 10 for m in round_of(shard)] for _ in range(2)]
-    assert served == [[0, 0], [1, 1], [2, 2]]
+    served = [m.number for m in round_of(shard, *calls)]
+    for _ in range(5):
+        served += [m.number for m in round_of(shard)]
+    assert served == [1, 11, 21, 2, 12, 22], "a room had its second turn before another's first"
 
 
 def test_a_failed_commit_keeps_nothing_tells_nothing_and_refuses_every_request(shard):
