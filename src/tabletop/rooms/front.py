@@ -118,10 +118,14 @@ class Worker:
         """A pool process: the number of the job it holds."""
         self.serving = False
         """Between its ready message and its stop: a closed end then means it was lost."""
+        self.started = 0
+        """How many times its process was started (a restarted shard numbers its jobs
+        afresh)."""
         self._ready: asyncio.Future[Any] | None = None
 
     async def start(self) -> None:
         """Start the process and wait until it says it is ready (or why it could not)."""
+        self.started += 1
         mine, theirs = socket.socketpair()
         config = self.front.config_of(self.kind, self.index)
         context = multiprocessing.get_context("spawn")
@@ -255,6 +259,8 @@ class Front:
         """Pool jobs by number, while a pool process holds them."""
         self._anyone = 0
         """Jobs of anyone the pool holds now (at most half the pool, at least one)."""
+        self._thinking: set[asyncio.Task[None]] = set()
+        """Shards' jobs on their way through the pool."""
         self._stopping = False
 
     def config_of(self, kind: str, index: int) -> Any:
@@ -390,9 +396,13 @@ class Front:
         self._dispatch()
 
     async def _think(self, shard: Worker, ask: PoolAsk) -> None:
+        """A shard's job for the pool, answered to that shard: not to one started since in
+        its place, whose jobs are numbered afresh."""
+        started = shard.started
         result = await self.pooled(ask.payload, "think", raw=True)
-        with contextlib.suppress(Relayed):
-            shard.send(PoolDone(ask.job, result))
+        if shard.started == started:
+            with contextlib.suppress(Relayed):
+                shard.send(PoolDone(ask.job, result))
 
     # what the workers send ---------------------------------------------------------------
 
@@ -410,7 +420,9 @@ class Front:
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
         elif isinstance(message, PoolAsk):
-            asyncio.get_running_loop().create_task(self._think(worker, message))
+            thinking = asyncio.get_running_loop().create_task(self._think(worker, message))
+            self._thinking.add(thinking)
+            thinking.add_done_callback(self._thinking.discard)
 
     def lost(self, worker: Worker) -> None:
         """A worker process ended on its own: refuse what it held, start another."""

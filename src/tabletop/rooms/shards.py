@@ -214,8 +214,10 @@ class Shard:
             else:
                 self.work.setdefault(message.room, deque()).append(message)
         elif isinstance(message, PoolDone):
-            room, then = self.held.pop(message.job)
-            self.resumed[room] = (then, pickle.loads(message.result))
+            held = self.held.pop(message.job, None)
+            if held is not None:
+                room, then = held
+                self.resumed[room] = (then, pickle.loads(message.result))
         elif isinstance(message, tuple):
             room, notified = message
             if room in self.attached or self.hall.is_loaded(room):
