@@ -42,6 +42,10 @@ def quick(request, tmp_path_factory):
     store.close()
 
 
+PACE = 0.2
+"""Seconds a dice member waits after each ack before rolling again."""
+
+
 def auth(link: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {link.partition('#')[2]}"}
 
@@ -50,10 +54,14 @@ def auth(link: str) -> dict[str, str]:
 
 
 def test_a_room_of_thinking_bots_does_not_slow_a_dice_room_on_the_same_shard(quick):
-    """Dice members roll as fast as their acks come back, in windows with the board's MCTS
-    bots paused and playing (ending the dice session pauses them; `bot-moves` sets them
-    going); the dice room receives at least 90% as many entries a second while they play
-    (a ratio within one run, windows interleaved so the machine's other load hits both)."""
+    """Dice members roll at a brisk table's pace (each waits for its ack, then a fifth of a
+    second), in windows with the board's MCTS bots paused and playing (ending the dice
+    session pauses them; `bot-moves` sets them going); the dice room receives at least 90%
+    as many entries a second while they play (a ratio within one run, windows interleaved so
+    the machine's other load hits both). At that pace the dice room needs little of the
+    machine, so what is measured is whether it waits for the bots, not how busy cores are
+    shared; a room that waited for each decision (a quarter of a second or more) would roll
+    at half its pace or less."""
     board = create_room(quick, "deadweight-board", "bots")
     dice = party(quick, "dice")
     watcher = Recorder(dice.links["Watcher"])
@@ -69,6 +77,7 @@ def test_a_room_of_thinking_bots_does_not_slow_a_dice_room_on_the_same_shard(qui
         while not stop.is_set():
             if rolling.is_set():
                 client.roll("1d6")
+                time.sleep(PACE)
             else:
                 time.sleep(0.01)
 
@@ -85,7 +94,7 @@ def test_a_room_of_thinking_bots_does_not_slow_a_dice_room_on_the_same_shard(qui
             watcher.sync()
             rolling.set()
             start = len(watcher.entries())
-            time.sleep(1.5)
+            time.sleep(2.0)
             rolling.clear()
             watcher.sync()
             seen[window] += len(watcher.entries()) - start
@@ -100,7 +109,7 @@ def test_a_room_of_thinking_bots_does_not_slow_a_dice_room_on_the_same_shard(qui
         gm.close()
         dice.close()
     assert thought >= 4, "the bots hardly played: the test measured nothing"
-    assert seen["paused"] > 30
+    assert seen["paused"] > 60
     assert seen["playing"] >= 0.9 * seen["paused"], seen
 
 
