@@ -16,7 +16,10 @@ from tabletop.session import Member, Session
 
 def project(session: Session[Any], entry: Entry, member: Member) -> str | None:
     """The line `member` receives of `entry`: all of it, the parts they may see, or
-    nothing. Whoever asked always receives its `asked` part (their nonce)."""
+    nothing. Whoever asked always receives its `asked` part (their nonce). Every member
+    receives at least what the entry's `public` says everyone does: all of it, for most."""
+    if entry.public == "all":
+        return entry.text
     shown = session.view_event(entry.event, member)
     if shown is None:
         return None
