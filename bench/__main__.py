@@ -16,6 +16,7 @@ SUITES = [
     "deadweight_board",
     "deadweight_board_strength",
     "deadweight_board_ray",
+    "deadweight_board_table",
     "rooms",
 ]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""

@@ -6,7 +6,8 @@ Each pairing plays two-player games with the seats swapped every game, so both b
 equally often; an even match is 50%. Then one MCTS seat plays three greedy seats, the seats
 rotated every game; an even share is 25%. `DEADWEIGHT_STRENGTH_GAMES` sets the games per
 pairing (default 200, four-player table included: a four-player margin over 25% needs as
-many games as a two-player one over 50%); the run uses every core.
+many games as a two-player one over 50%); the run uses every core. `capped` counts the games
+that ran to the turn cap (ENG-16).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ def run() -> None:
         "lookahead (worth 20 simulations).\n"
     )
     print(
-        "| pairing | first bot wins | even share | 95% interval | shared | mean turns | seconds |\n"
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+        "| pairing | first bot wins | even share | 95% interval | shared | mean turns | capped "
+        "| seconds |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     )
     for seats in PAIRINGS:
         start = time.perf_counter()
@@ -44,7 +45,7 @@ def run() -> None:
         print(
             f"| {seats[0]} vs {' + '.join(seats[1:])} | {rate:.1%} | {1 / players:.0%} | "
             f"{low:.1%}–{high:.1%} | "
-            f"{summary.shared_wins} | {summary.length()['mean']:.0f} | "
+            f"{summary.shared_wins} | {summary.length()['mean']:.0f} | {summary.aborted} | "
             f"{time.perf_counter() - start:.0f} |"
         )
     print()

@@ -32,7 +32,7 @@ NO_VALUE = object()
 def example_filler(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
     """The offer's own example; free text that takes a marker gets one instead."""
     choice = offer.fields[name]
-    if name in ("label", "name", "text", "note") and choice.example is not None:
+    if name in ("label", "name", "text", "note", "notes") and choice.example is not None:
         return marker
     return NO_VALUE if choice.example is None else choice.example
 
@@ -79,14 +79,14 @@ class Table:
         """A complete intent within `offer`."""
         if offer.closed:
             return dict(pick(offer.intents))
-        intent: dict[str, Any] = {"kind": offer.kind}
+        intent: dict[str, Any] = {"kind": offer.kind, **offer.preset}
         for name, choice in offer.fields.items():
             if choice.values is not None:
                 intent[name] = pick(choice.values)
             else:
                 value = self.filler(offer, name, pick, marker)
                 if value is not NO_VALUE:
-                    intent[name] = value
+                    intent[name] = _merged(offer.preset.get(name), value)
         return json.loads(json.dumps(intent, default=str))
 
     def walk(self, pick: Pick, steps: int, seed: int = 0) -> Walk:
@@ -109,6 +109,14 @@ class Table:
                 state = self.session.fold(state, event)
             walk.steps.append(Step(member, intent, events, state, seed + number))
         return walk
+
+
+def _merged(preset: Any, value: Any) -> Any:
+    """A field's value with what the offer's preset fixes inside it kept (a test's attribute
+    inside the setup the example fills in)."""
+    if isinstance(preset, dict) and isinstance(value, dict):
+        return {**value, **{k: _merged(preset[k], value.get(k)) for k in preset}}
+    return value if preset is None else preset
 
 
 # the laws ---------------------------------------------------------------------------------

@@ -16,13 +16,22 @@ session the same way. Design notes and a worked example: docs/architecture.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from tabletop.dice import PLAIN, DiceSource, Draw, RecordingDice, ReplayDice, render_line, roll
+from tabletop.dice import (
+    PLAIN,
+    DiceSource,
+    Draw,
+    FixedDice,
+    RecordingDice,
+    ReplayDice,
+    render_line,
+    roll,
+)
 from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
 
 MAX_NAME = 60
@@ -211,6 +220,13 @@ class Offer(Frozen):
     text: str
     intents: tuple[dict[str, Any], ...] = ()
     fields: dict[str, Choice] = Field(default_factory=dict)
+    entry: str = ""
+    """The sheet entry this offer acts on, as a dotted path into the character's sheet
+    (`attributes.STR`, `inventory.places.2.items.0`), so a page shows it beside that entry;
+    empty for an offer that belongs to no one entry."""
+    preset: dict[str, Any] = Field(default_factory=dict)
+    """Part of the intent the entry fixes (its character, the attribute tested, the item
+    used), nested as in the intent; a page fills it in and `allows` holds an intent to it."""
 
     @property
     def closed(self) -> bool:
@@ -220,6 +236,8 @@ class Offer(Frozen):
         """None if this offer covers `intent` (in JSON form), else the reason it does not."""
         if self.closed:
             return None if intent in self.intents else "that choice is not open now"
+        if not _within(self.preset, intent):
+            return f"this offer is for {self.entry or 'another entry'}"
         for name, choice in self.fields.items():
             if choice.values is not None and intent.get(name) not in choice.values:
                 shown = ", ".join(str(v) for v in choice.values[:12])
@@ -233,10 +251,49 @@ def offer(kind: str, text: str, **fields: Choice) -> Offer:
     return Offer(kind=kind, text=text, fields=fields)
 
 
-def closed_offer(kind: str, text: str, intents: Iterable[BaseModel]) -> Offer | None:
-    """A closed offer of exactly these intents, or None when there are none."""
+def entry_offer(
+    kind: str, text: str, entry: str, preset: Mapping[str, Any], **fields: Choice
+) -> Offer:
+    """An open offer for one sheet entry: `preset` fixes what the entry decides (the
+    character, the attribute, the item), `fields` are what is still asked."""
+    return Offer(kind=kind, text=text, fields=fields, entry=entry, preset=dict(preset))
+
+
+def _within(part: Mapping[str, Any], whole: Any) -> bool:
+    """Whether every value of `part` is in `whole`, nested objects compared key by key."""
+    if not isinstance(whole, Mapping):
+        return not part
+    for key, value in part.items():
+        if isinstance(value, Mapping):
+            if not _within(value, whole.get(key)):
+                return False
+        elif key not in whole or whole[key] != value:
+            return False
+    return True
+
+
+def closed_offer(
+    kind: str, text: str, intents: Iterable[BaseModel], entry: str = ""
+) -> Offer | None:
+    """A closed offer of exactly these intents (at a sheet entry, if named), or None when
+    there are none."""
     listed = tuple(i.model_dump(mode="json") for i in intents)
-    return Offer(kind=kind, text=text, intents=listed) if listed else None
+    return Offer(kind=kind, text=text, intents=listed, entry=entry) if listed else None
+
+
+def entry_action(kind: str, text: str, intent: BaseModel, entry: str) -> Offer:
+    """The one intent a sheet entry's button sends (use this item, cast this spell)."""
+    return Offer(kind=kind, text=text, intents=(intent.model_dump(mode="json"),), entry=entry)
+
+
+def accepts(rule: Callable[[], object], refusal: type[Exception]) -> bool:
+    """Whether a rule that rolls no dice runs without `refusal` on the state as it is now:
+    how a closed offer lists only what the rules will take."""
+    try:
+        rule()
+    except refusal:
+        return False
+    return True
 
 
 # the rolls every table can make ----------------------------------------------------------
@@ -259,6 +316,55 @@ class ImportCharacter(Frozen):
     kind: Literal["import-character"] = "import-character"
     sheet: dict[str, Any]
     owner: str | None = None
+
+
+MAX_NOTES = 4_000
+"""Characters in a sheet's notes."""
+
+
+class RenameCharacter(Frozen):
+    """A character's name as its player writes it on the sheet (the GM may too)."""
+
+    kind: Literal["rename-character"] = "rename-character"
+    character: str
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class WriteNotes(Frozen):
+    """The notes section of a sheet: what the rules leave to the player to write down."""
+
+    kind: Literal["write-notes"] = "write-notes"
+    character: str
+    notes: str = Field(default="", max_length=MAX_NOTES)
+
+
+def naming_offers(cid: str, name: str, notes: str) -> list[Offer]:
+    """Renaming a character and writing its notes, offered at those entries of its sheet
+    with what the sheet holds now as the example."""
+    return [
+        entry_offer(
+            "rename-character",
+            "rename",
+            "name",
+            {"character": cid},
+            name=Choice(help="the name on the sheet", example=name),
+        ),
+        entry_offer(
+            "write-notes",
+            "write notes",
+            "notes",
+            {"character": cid},
+            notes=Choice(help="anything worth remembering", example=notes),
+        ),
+    ]
+
+
+def clean_name(name: str) -> str:
+    """A name as typed, without the spaces around it; one of spaces alone is refused."""
+    stripped = name.strip()
+    if not stripped:
+        raise DataError("a name needs a letter or a digit, not only spaces")
+    return stripped
 
 
 def roll_visibility(mode: RollMode, roller: str) -> tuple[Visibility, str]:
@@ -394,6 +500,8 @@ class Session(Generic[StateT]):
     version: ClassVar[int] = 1
     """The rules' version: what a log records so that `verify` re-tells its events with the
     same rules and wording; raised whenever an event of the same cause would differ."""
+    explained: ClassVar[frozenset[str]] = frozenset()
+    """Kinds whose refusal `refusal` explains by running the rule dry (a sheet's edits)."""
 
     def __init__(self) -> None:
         self._intents: TypeAdapter[Any] = TypeAdapter(_union((RollDice, *self.intents)))
@@ -558,6 +666,20 @@ class Session(Generic[StateT]):
         """Why an intent of a kind not offered now is refused; systems say it better."""
         return f"no {intent['kind']} is open now"
 
+    def refusal(self, state: StateT, intent: Mapping[str, Any], member: Member) -> str | None:
+        """The rules' own reason for refusing an intent no offer covers (a full bag, an item
+        that is not used up): for the kinds in `explained`, the rule run with no dice at all
+        (it changes nothing: rules are pure); None when it needs a die or would go ahead."""
+        if intent["kind"] not in self.explained:
+            return None
+        try:
+            self.apply(state, self.parse_intent(intent), member, FixedDice(()))
+        except self.error as problem:
+            return str(problem)
+        except (TabletopError, LookupError):
+            return None
+        return None
+
     # reading JSON -------------------------------------------------------------------------
 
     def parse_intent(self, intent: BaseModel | Mapping[str, Any]) -> Any:
@@ -581,26 +703,42 @@ class Session(Generic[StateT]):
 
     def _check_offered(self, state: StateT, intent: dict[str, Any], member: Member) -> None:
         """Refuse an intent that no offer to this member covers, saying why: a matter of
-        role when the GM could ask for it, else of the rules."""
+        role when the member has no offer of its kind and the GM has one, else of the rules
+        (the member's own offer says what it allows).
+
+        The answer depends on the intent's kind and on the member's own offers only, never
+        on whether the GM could ask for this very intent: that would tell a player whether
+        the hidden thing it names exists (a hidden tracker's name, a secret character)."""
         who = member.name or member.id
         if not member.acts:
             raise PermissionDenied(f"{who} is an observer and only watches")
         kind = intent["kind"]
-        reasons = [o.allows(intent) for o in self.legal(state, member) if o.kind == kind]
-        if None in reasons:
+        offers = [o for o in self.legal(state, member) if o.kind == kind]
+        if any(o.allows(intent) is None for o in offers):
             return
-        if not member.is_gm and self._gm_may(state, intent):
-            raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
-        raise self.error(
-            f"{kind}: {reasons[0] if reasons else self.why_not(state, intent, member)}"
-        )
+        # The rules may say why they refuse only what the member plays: their reason about
+        # anything else could tell whether a hidden thing exists.
+        why = self.refusal(state, intent, member) if self._plays(state, intent, member) else None
+        if why is None:
+            if not offers and not member.is_gm and self._gm_may(state, kind):
+                raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
+            own = (o.allows(intent) for o in offers if _within(o.preset, intent))
+            why = next(own, None) or self.why_not(state, intent, member)
+        raise self.error(f"{kind}: {why}")
 
-    def _gm_may(self, state: StateT, intent: dict[str, Any]) -> bool:
-        """Whether the GM could ask for `intent` now (so a player's refusal is one of role)."""
-        gm = Member.gm()
-        return any(
-            o.kind == intent["kind"] and o.allows(intent) is None for o in self.legal(state, gm)
-        )
+    @staticmethod
+    def _plays(state: StateT, intent: Mapping[str, Any], member: Member) -> bool:
+        """Whether `intent` names a character `member` plays (a table keeps its characters
+        by id, each with its owner): nothing hidden from them is involved."""
+        characters = getattr(state, "characters", None)
+        if not isinstance(characters, Mapping):
+            return False
+        seat = characters.get(intent.get("character"))
+        return seat is not None and controls(member, str(getattr(seat, "owner", "")))
+
+    def _gm_may(self, state: StateT, kind: str) -> bool:
+        """Whether the GM has an offer of `kind` now (so a player's refusal is one of role)."""
+        return any(o.kind == kind for o in self.legal(state, Member.gm()))
 
     def _apply(
         self, state: StateT, intent: Any, member: Member, dice: DiceSource

@@ -421,7 +421,7 @@ def test_a_log_claiming_other_bots_than_played_does_not_replay_clean():
         ("players", 3, "field 'bots': one holder for each of the 3 seats"),
         ("bot_seeds", [1, 2], "field 'action'"),
         ("config", {"turn_cap": 4}, "field 'config.fate_die_faces': expected \\[.*found nothing"),
-        ("version", 2, "the log is version 2, this tabletop reads version 3"),
+        ("version", 2, "the log is version 2, this tabletop reads version 4"),
     ],
 )
 def test_a_log_whose_setup_line_was_altered_does_not_replay_clean(field, value, named):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tests.pages.driver import (
     submit,
     synced,
 )
+from tests.pages.sheets import SHOWN, card
 from tests.rooms.conftest import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -37,6 +39,8 @@ def main() -> None:
         try:
             scene(browser, running.url)
             rollunder_scene(browser, running.url)
+            for system in SHOWN:
+                sheet_scene(browser, running.url, system)
             board_scene(browser, running.url)
         finally:
             browser.close()
@@ -90,6 +94,38 @@ def rollunder_scene(browser, url: str) -> None:
     gm.page.screenshot(path=OUT / "rollunder-gm-desktop.png", full_page=True)
     ada.page.locator("section.result").scroll_into_view_if_needed()
     ada.page.screenshot(path=OUT / "rollunder-phone.png")
+
+
+def sheet_scene(browser, url: str, system: str) -> None:
+    """A character's sheet of `system`: on the GM's desktop (the card, top part) and on the
+    player's phone (as the phone shows it, the first screen and a later one)."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, url, system, "A sheet")
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(SHOWN[system])})
+    synced(gm, ada)
+    name = SHOWN[system]["name"]
+    desktop = card(gm, name)
+    expect(desktop.locator(".sheet")).to_be_visible()
+    box = desktop.bounding_box()
+    gm.page.screenshot(
+        path=OUT / f"sheet-{system}-desktop.png",
+        full_page=True,
+        clip={
+            "x": box["x"],
+            "y": box["y"],
+            "width": box["width"],
+            "height": min(box["height"], 1150),
+        },
+    )
+    if system == "dead-weight":  # a sheet as it prints: the sheet alone, no control, no log
+        gm.page.emulate_media(media="print")
+        gm.page.screenshot(path=OUT / "sheet-print.png", full_page=True)
+        gm.page.emulate_media(media="screen")
+    phone = card(ada, name)
+    phone.scroll_into_view_if_needed()
+    phone.evaluate("el => el.scrollIntoView({block: 'start'})")
+    ada.page.screenshot(path=OUT / f"sheet-{system}-phone.png")
 
 
 def board_scene(browser, url: str) -> None:

@@ -149,8 +149,9 @@ def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server
     step(ada, form.locator("button[type=submit]").click)
     synced(ada, gm)
     for person in (gm, ada):
-        dex = person.page.locator("article.card", has_text="Amber").locator("tr", has_text="DEX")
-        expect(dex.locator("td").nth(3)).to_have_text("2")  # score, prof., fatigue, wounds
+        dex = person.page.locator("article.card", has_text="Amber").locator("[data-attribute=DEX]")
+        marks = "2 wounds, 0 fatigue, 1 of 3 dice available"  # an X a wound, as on paper
+        expect(dex.locator(".track")).to_have_attribute("aria-label", marks)
 
     # The GM tests for a ghoul of level 2 (DW-M50): its name, level and attribute are
     # fields, not JSON; every page shows the ghoul's DEX test.

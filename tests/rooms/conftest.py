@@ -121,15 +121,23 @@ def serve_in_thread(
     pool: int = 1,
     rates: Rates | None = None,
     trusted: tuple[str, ...] = (),
+    **app: Any,
 ) -> Running:
     """The app over `store` on a free port of 127.0.0.1, in a thread of this process, with
     its worker processes (one shard and one pool worker unless asked for more). Every test
-    comes from 127.0.0.1, so the address allowance is wide unless `rates` says otherwise."""
+    comes from 127.0.0.1, so the address allowance is wide unless `rates` says otherwise;
+    `app` goes to `create_app` (a public address, who may open rooms)."""
     port = free_port()
     rates = rates or Rates(member=rate, address=10_000, address_burst=10_000)
     config = uvicorn.Config(
         create_app(
-            store, bot_pause=bot_pause, workers=workers, pool=pool, rates=rates, trusted=trusted
+            store,
+            bot_pause=bot_pause,
+            workers=workers,
+            pool=pool,
+            rates=rates,
+            trusted=trusted,
+            **app,
         ),
         host="127.0.0.1",
         port=port,

@@ -131,3 +131,26 @@ def test_the_tables_moves_draw_at_a_position_the_server_cannot_pick(tmp_path):
         draw["face"] = dice.roll(draw["sides"])
     with pytest.raises(AuditError, match=f"line {moved.seq}: the table's move was not made"):
         verify(rechained([json.dumps(body) for body in forged]))
+
+
+def test_a_table_nonce_never_shows_the_hidden_nonce_it_follows(tmp_path):
+    """The table's nonce is public with its bot move; the GM's start before it is hidden
+    (its dice dealt the face-down cards), so the table's nonce holds only a hash of the
+    start's nonce: once the seed is revealed, the setup's dice stay secret."""
+    hall = Hall(SqliteStore(tmp_path / "rooms.sqlite3"), seeds=lambda: bytes(range(32)))
+    room = seat(hall, "deadweight-board")
+    gm = room.member("GM")
+    for number in range(2):
+        hall.act(room.room, gm.id, {"kind": "seat-bot", "bot": "random"}, f"bot{number}")
+    secret = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+    hall.act(room.room, gm.id, {"kind": "start"}, "start", nonce=secret)
+    moved = hall.table_move(room.room).entries[0]
+    everything = "".join(room.hall.export(room.room, room.member("Ada")))
+    assert moved.nonce is not None and secret not in moved.nonce and secret not in everything
+
+
+def test_a_request_without_a_nonce_gets_an_unguessable_one(fixed):
+    done = fixed.hall.act(
+        fixed.room, fixed.member("Ada").id, {"kind": "roll", "notation": "1d6"}, "c-1"
+    )
+    assert done.entries[0].nonce != "c-1" and len(done.entries[0].nonce or "") == 32

@@ -173,4 +173,4 @@ def test_a_bots_decision_goes_to_the_pool_and_holds_its_room_not_the_shard(shard
     reply = answered[0]
     assert isinstance(reply.value, Answer) and reply.value.seqs
     cause = shard.hall.entries(board.room, reply.value.seqs[0] - 1)[0].event.cause
-    assert cause is not None and cause.intent["kind"] == "bot-moved"
+    assert cause is not None and cause.intent["kind"] == "bot-act"

@@ -9,8 +9,8 @@ reaches the terminal as a command.
 from __future__ import annotations
 
 import json
-import re
 import sys
+import unicodedata
 from fractions import Fraction
 from typing import Any
 
@@ -20,18 +20,38 @@ from rich.text import Text
 
 from tabletop.dice import PLAIN, RICH, Roll, render_line
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Control characters, C0 (but tab and newline) and C1, and the bidirectional overrides."""
+WRITTEN_OUT = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode categories printed as their code (`\\x1b`, `\\u202e`): controls (C0 and C1),
+format characters (bidi overrides, zero-width marks), line and paragraph separators, and
+lone surrogates."""
 
 
 def as_text(text: str) -> str:
-    """`text` with every control character written out (`\\x1b`), safe to print raw."""
-    return _CONTROL.sub(_written_out, text)
+    """`text` with every control character written out (`\\x1b`) but its tabs and newlines,
+    safe to print raw."""
+    return _written_out(text, "\t\n")
 
 
-def _written_out(match: re.Match[str]) -> str:
-    code = ord(match[0])
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+def one_line(text: str) -> str:
+    """Someone else's text as one line of the terminal: every control character written
+    out, newlines and tabs too, so that it can neither drive the terminal nor start a line
+    that looks like another (a fake "GM rolls 1d20" line in `room log`)."""
+    return _written_out(text, "")
+
+
+def _written_out(text: str, kept: str) -> str:
+    if text.isprintable():  # no character of the categories below (C speed)
+        return text
+    return "".join(
+        char if char in kept or unicodedata.category(char) not in WRITTEN_OUT else _code(ord(char))
+        for char in text
+    )
+
+
+def _code(code: int) -> str:
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 class TextConsole(Console):

@@ -3,8 +3,10 @@
 Every verb takes a link (or `--server` for a new room) and prints text for people or, with
 `--json`, what the server answered. A bad or revoked link, an unknown room or a refused
 intent is one line on stderr and exit 2; `verify` exits 1 when an export does not hold.
-Names and chat are other people's text: control characters are shown escaped, never sent
-to the terminal.
+Names, chat and everything else a server sends are other people's text: every field is
+printed as one line with its control characters written out (`\x0a`, `\u202e`), so that it
+can neither drive the terminal nor fake a line of the log (`--json` prints the server's
+JSON as it came).
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tabletop.cli.options import Json, RuleOptions, read_rule_options
-from tabletop.cli.output import as_text, console, errors, print_json
+from tabletop.cli.output import as_text, console, errors, one_line, print_json
 from tabletop.errors import DataError
 from tabletop.rooms import AuditError, RoomError, verify
+from tabletop.rooms.log import lines_of
 from tabletop.rooms.nonces import default_book, read_book
 from tabletop.session import RollMode
 from tabletop.systems.registry import system
@@ -35,17 +38,30 @@ app = typer.Typer(
 LinkArg = Annotated[str, typer.Argument(help="Your link to the room (from `room new` or `join`).")]
 Server = Annotated[str, typer.Option("--server", help="The server's address.", metavar="URL")]
 Qr = Annotated[bool, typer.Option("--qr", help="Also show the link as a QR code.")]
+KeyFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--key-file",
+        metavar="PATH",
+        help="The server's key, for a server that opens rooms for holders of its key only.",
+    ),
+]
 
 
 def say_line(text: str) -> None:
     console.print(as_text(text), markup=False, highlight=False, soft_wrap=True)
 
 
+def field(value: Any) -> str:
+    """One field a server sent, as one line of text whatever it holds."""
+    return one_line(str(value))
+
+
 def show_entry(line: str) -> None:
-    """One log line as a person reads it: its seq and its text."""
+    """One log line as a person reads it: its seq and its text, on one line."""
     body = json.loads(line)
     event = body.get("event") or {}
-    say_line(f"{body['seq']:>5}  {event.get('text', '')}")
+    say_line(f"{field(body.get('seq')):>5}  {field(event.get('text', ''))}")
 
 
 def show_ack(answer: dict[str, Any], as_json: bool) -> None:
@@ -64,7 +80,7 @@ def show_links(made: dict[str, str], as_json: bool) -> None:
         print_json(made)
         return
     for role, value in made.items():
-        say_line(f"{role:>9}: {value}")
+        say_line(f"{field(role):>9}: {field(value)}")
 
 
 def show_qr(link: str) -> None:
@@ -80,13 +96,15 @@ def new_command(
     name: Annotated[str, typer.Option("--name", help="The room's name.")] = "",
     gm: Annotated[str, typer.Option("--gm", help="Your name in the room.")] = "GM",
     option: RuleOptions = None,
+    key_file: KeyFile = None,
     json_: Json = False,
     qr: Qr = False,
 ) -> None:
     """Open a room: your GM link, and the invites for players and observers."""
     from tabletop.rooms.client import create_room
 
-    made = create_room(server, system_name, name, _options(system_name, option), gm)
+    options = _options(system_name, option)
+    made = create_room(server, system_name, name, options, gm, _server_key(key_file))
     show_links(made, json_)
     if qr:
         show_qr(made["player"])
@@ -105,7 +123,7 @@ def join_command(
     if json_:
         print_json({"link": link})
     else:
-        say_line(link)
+        say_line(field(link))
     if qr:
         show_qr(link)
 
@@ -166,13 +184,16 @@ def legal_command(link: LinkArg, json_: Json = False) -> None:
         print_json(offers)
         return
     for offer in offers["offers"]:
-        say_line(f"{offer['kind']}: {offer['text']}")
+        say_line(f"{field(offer['kind'])}: {field(offer['text'])}")
+        if offer.get("entry"):
+            fixed = f" with {json.dumps(offer['preset'])}" if offer.get("preset") else ""
+            say_line(f"    at the sheet's {field(offer['entry'])}{field(fixed)}")
         for intent in offer["intents"]:
-            say_line(f"    {json.dumps(intent)}")
-        for field, choice in offer["fields"].items():
+            say_line(f"    {field(json.dumps(intent))}")
+        for name, choice in offer["fields"].items():
             values = choice.get("values")
             shown = ", ".join(map(str, values)) if values else choice.get("help") or "any"
-            say_line(f"    {field}: {shown}")
+            say_line(f"    {field(name)}: {field(shown)}")
 
 
 @app.command("view")
@@ -183,10 +204,14 @@ def view_command(link: LinkArg, json_: Json = False) -> None:
     if json_:
         print_json(seen)
         return
-    say_line(f"room {seen['room']} ({seen['system']}), {seen['head']} entries")
-    say_line("members: " + ", ".join(f"{m['name']} ({m['role']})" for m in seen["members"]))
-    say_line(f"dice session {seen['dice']['session']}, commitment {seen['dice']['commitment']}")
-    say_line(json.dumps(seen["state"], indent=2, ensure_ascii=False))
+    say_line(f"room {field(seen['room'])} ({field(seen['system'])}), {field(seen['head'])} entries")
+    members = (f"{field(m['name'])} ({field(m['role'])})" for m in seen["members"])
+    say_line("members: " + ", ".join(members))
+    dice = seen["dice"]
+    say_line(f"dice session {field(dice['session'])}, commitment {field(dice['commitment'])}")
+    state = json.dumps(seen["state"], indent=2, ensure_ascii=False)
+    for line in state.split("\n"):  # JSON writes a string's own newlines as \n
+        say_line(field(line))
 
 
 @app.command("log")
@@ -297,12 +322,14 @@ def export_command(
 def import_command(
     server: Server,
     file: Annotated[Path, typer.Argument(help="A GM's export (`room export`).")],
+    key_file: KeyFile = None,
     json_: Json = False,
 ) -> None:
-    """Move a room to a server: a new room holding the export's log, verified first."""
+    """Move a room to a server: a new room holding the export's log, which must be the GM's
+    whole export and verify in full (its dice revealed: end the session first)."""
     from tabletop.rooms.client import import_log
 
-    show_links(import_log(server, _read(file)), json_)
+    show_links(import_log(server, _read(file), _server_key(key_file)), json_)
 
 
 @app.command("verify")
@@ -328,7 +355,7 @@ def verify_command(
     except AuditError as failed:
         if json_:
             print_json({"ok": False, "line": failed.line, "error": failed.problem})
-        errors.print(f"{file}: {as_text(str(failed))}", markup=False, highlight=False)
+        errors.print(f"{file}: {field(failed)}", markup=False, highlight=False)
         raise SystemExit(1) from None
     if json_:
         print_json(
@@ -357,9 +384,19 @@ def _export_room(lines: list[str]) -> str | None:
         return None
 
 
+def _server_key(path: Path | None) -> str | None:
+    """The server key kept in `path` (one word), if a key file is given."""
+    if path is None:
+        return None
+    key = " ".join(_read(path)).strip()
+    if not key or " " in key:
+        raise DataError(f"{path} does not hold a server key (one word)")
+    return key
+
+
 def _read(file: Path) -> list[str]:
     try:
-        return file.read_text(encoding="utf-8").splitlines()
+        return lines_of(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as problem:
         raise DataError(f"cannot read {file}: {problem}") from None
 

@@ -11,11 +11,13 @@ from typing import Annotated
 import typer
 
 from tabletop.cli.output import console
-from tabletop.errors import TabletopError
+from tabletop.errors import DataError, TabletopError
+from tabletop.rooms.access import ROOM_QUOTA, Access
 from tabletop.rooms.allowances import ADDRESS_BURST, ADDRESS_RATE, RATE, READ_COST, Rates
 from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
 from tabletop.rooms.errors import RoomError
 from tabletop.rooms.front import cores, shards_for
+from tabletop.rooms.hosts import PublicAddress, is_loopback
 from tabletop.rooms.live import MAX_BEHIND, MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
 
@@ -25,6 +27,9 @@ HELP = "\n\n".join(
     textwrap.fill(" ".join(paragraph.split()), 88)
     for paragraph in (
         "Serve rooms: a GM opens one with `tabletop room new --server URL --system S`.",
+        """On this machine alone (a loopback address) anyone who reaches it may open rooms;
+        listening or answering anywhere else needs --open or --key-file (docs/rooms.md, "Who
+        may open rooms").""",
         """One process: its event loop moves bytes (HTTP, sockets, allowances); --workers
         shard processes each own the rooms that hash to them (rules, dice, folding, the
         store), one request of a room at a time in arrival order; a --pool of
@@ -95,7 +100,48 @@ def serve_command(
             help="A reverse proxy (IP or network) whose X-Forwarded-For names the client; repeat.",
         ),
     ] = None,
+    public_url: Annotated[
+        str,
+        typer.Option(
+            "--public-url",
+            metavar="URL",
+            help="The address people open (links are built from it; a request naming "
+            "another host is refused). Default: http://HOST:PORT as bound; behind a proxy, "
+            "the proxy's https:// address.",
+        ),
+    ] = "",
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            metavar="HOST[:PORT]",
+            help="Another Host a request may name (repeatable): the name a proxy forwards.",
+        ),
+    ] = None,
+    open_: Annotated[
+        bool,
+        typer.Option(
+            "--open",
+            help="Anyone who reaches the server may open rooms, within --room-quota an hour "
+            "(needed, or --key-file, unless the server is on this machine only).",
+        ),
+    ] = False,
+    key_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--key-file",
+            metavar="PATH",
+            help="Opening and importing rooms need the key in this file "
+            "(Authorization: Bearer KEY; the lobby asks for it once).",
+        ),
+    ] = None,
+    room_quota: Annotated[
+        int,
+        typer.Option("--room-quota", min=1, help="With --open: new rooms an hour, server-wide."),
+    ] = ROOM_QUOTA,
 ) -> None:
+    address = PublicAddress.parse(public_url or _bound(host, port), allowed_host or ())
+    access = _access(host, address, open_, key_file, room_quota)
     fresh = not database and not (data / "rooms.sqlite3").exists()
     import uvicorn  # the server's libraries load only when a server starts
 
@@ -119,18 +165,25 @@ def serve_command(
     shards, helpers = workers or shards_for(store), pool or cores()
     rates = Rates(member=rate, address=address_rate)
     app = create_app(
-        data=data, database=database, rates=rates, workers=shards, pool=helpers, trusted=trusted
+        data=data,
+        database=database,
+        rates=rates,
+        workers=shards,
+        pool=helpers,
+        trusted=trusted,
+        address=address,
+        access=access,
     )
-    address = f"http://{host}:{port}"
     where = "PostgreSQL" if database else f"SQLite in {data}"
+    who = {"local": "this machine", "open": "anyone (--open)", "key": "holders of the key"}
     console.print(
-        f"tabletop rooms on {address} ({where}, {shards} shard and {helpers} pool workers); "
-        "Ctrl-C stops",
+        f"tabletop rooms on {address.url} ({where}, {shards} shard and {helpers} pool "
+        f"workers; rooms opened by {who[access.mode]}); Ctrl-C stops",
         **PLAIN_LINE,
     )
     if fresh:
         console.print(
-            f"create a room: tabletop room new --server {address} --system dice", **PLAIN_LINE
+            f"create a room: tabletop room new --server {address.url} --system dice", **PLAIN_LINE
         )
     sys.stdout.flush()
     config = uvicorn.Config(
@@ -148,3 +201,27 @@ def serve_command(
 
 
 serve_command.__doc__ = HELP
+
+
+def _bound(host: str, port: int) -> str:
+    """The URL of the address `serve` binds (an IPv6 address in brackets)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _access(
+    host: str, address: PublicAddress, open_: bool, key_file: Path | None, quota: int
+) -> Access:
+    """Who may open rooms: a server reachable from elsewhere must be told (docs/rooms.md,
+    "Who may open rooms")."""
+    if open_ and key_file is not None:
+        raise DataError("--open and --key-file are two answers to who may open rooms: give one")
+    if key_file is not None:
+        return Access.from_key_file(key_file)
+    if open_:
+        return Access("open", quota=quota)
+    if not (is_loopback(host) and address.loopback):
+        raise DataError(
+            f"{address.url} can be reached from other machines: say who may open rooms there, "
+            "--open (anyone, within --room-quota) or --key-file PATH (holders of a key)"
+        )
+    return Access("local")

@@ -7,7 +7,6 @@ Markdown-style marks) or as Rich markup for a colour terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
@@ -21,11 +20,9 @@ from tabletop.dice.results import (
     RolledPool,
     RolledRisk,
     RolledUsage,
+    RollRecord,
 )
 from tabletop.dice.syntax import infix
-
-if TYPE_CHECKING:
-    from tabletop.dice.roll import Roll
 
 
 @dataclass(frozen=True)
@@ -49,7 +46,7 @@ RICH = Marks(
 )
 
 
-def render_line(roll: Roll, marks: Marks = PLAIN) -> str:
+def render_line(roll: RollRecord, marks: Marks = PLAIN) -> str:
     """`expression → explanation = total`, the record of a roll on one line."""
     expression = roll.expression if marks is PLAIN else escape(roll.expression)
     return f"{expression} {marks.arrow} {explain(roll.result, marks)} = {roll.total}"

@@ -8,7 +8,7 @@ tree, with each dice term replaced by the dice it rolled. Rendering lives in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from tabletop.dice.syntax import ArithmeticOp, Dice, RiskDice, UsageDie, dice_notation
 
@@ -168,3 +168,17 @@ class RolledRisk:
 Rolled = (
     RolledInteger | RolledName | RolledNegate | RolledOp | RolledPool | RolledUsage | RolledRisk
 )
+
+
+class RollRecord(Protocol):
+    """A finished roll as the renderer reads it: `tabletop.dice.roll.Roll` is one. It lives
+    beside the record's parts so that rendering needs only this module, never the roll."""
+
+    @property
+    def expression(self) -> str: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def result(self) -> Rolled: ...

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketExcepti
 from websockets.sync.client import connect
 
 from tabletop.rooms.errors import BadLink, NotAllowed, RoomError, TooMuch, UnknownRoom
+from tabletop.rooms.log import lines_of
 from tabletop.rooms.nonces import keep
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.tokens import Link
@@ -50,6 +51,12 @@ def tls() -> ssl.SSLContext:
 
 def new_id() -> str:
     return secrets.token_hex(8)
+
+
+def new_nonce() -> str:
+    """128 bits nobody can guess: once a session's seed is revealed, a hidden entry's dice
+    stay secret only as long as its nonce does."""
+    return secrets.token_hex(16)
 
 
 def hello(token: str, after: int) -> str:
@@ -95,10 +102,10 @@ class RoomClient:
 
     def log(self, after: int = 0) -> list[str]:
         """This member's view of the log after `after`, each line exactly as sent."""
-        return self._call("GET", "/log", params={"after": after}).text.splitlines()
+        return lines_of(self._call("GET", "/log", params={"after": after}).text)
 
     def export(self) -> list[str]:
-        return self._call("GET", "/export").text.splitlines()
+        return lines_of(self._call("GET", "/export").text)
 
     def follow(self, after: int = 0, reconnect: bool = True) -> Iterator[str]:
         """Every frame the live socket sends, as sent; after a dropped connection, resume
@@ -130,7 +137,7 @@ class RoomClient:
         self, intent: Mapping[str, Any], id: str | None = None, nonce: str | None = None
     ) -> dict[str, Any]:
         """Ask for any intent of the room's system; the ack with this member's view."""
-        body = {"id": id or new_id(), "intent": dict(intent), "nonce": nonce or new_id()}
+        body = {"id": id or new_id(), "intent": dict(intent), "nonce": nonce or new_nonce()}
         if self.nonces is not None:
             keep(self.nonces, self.link.room, body["id"], body["nonce"])
         return self._call("POST", "/intents", json=body).json()
@@ -179,18 +186,25 @@ def create_room(
     name: str = "",
     options: Mapping[str, Any] | None = None,
     gm: str = "GM",
+    key: str | None = None,
 ) -> dict[str, str]:
-    """Open a room: `{"room", "gm", "player", "observer"}` (the three are links)."""
+    """Open a room: `{"room", "gm", "player", "observer"}` (the three are links); `key` is
+    the server's, for a server that asks for one."""
     body = {"system": system, "name": name, "options": dict(options or {}), "gm": gm}
     with httpx.Client(base_url=server.rstrip("/"), timeout=10, verify=tls()) as http:
-        return request(http, "POST", "/rooms", False, json=body).json()
+        return request(http, "POST", "/rooms", False, json=body, headers=_key(key)).json()
 
 
-def import_log(server: str, lines: list[str]) -> dict[str, str]:
+def import_log(server: str, lines: list[str], key: str | None = None) -> dict[str, str]:
     """A new room on `server` from a GM's export: its links, as `create_room` gives."""
     content = "".join(f"{line}\n" for line in lines).encode("utf-8")
     with httpx.Client(base_url=server.rstrip("/"), timeout=60, verify=tls()) as http:
-        return request(http, "POST", "/import", False, content=content).json()
+        return request(http, "POST", "/import", False, content=content, headers=_key(key)).json()
+
+
+def _key(key: str | None) -> dict[str, str]:
+    """The header that carries a server's key, when there is one."""
+    return {"Authorization": f"Bearer {key}"} if key else {}
 
 
 def request(
@@ -237,7 +251,12 @@ class LiveClient:
         """Send an intent; its id (the ack comes as a frame)."""
         assert self.socket is not None, "open the socket first"
         id = id or new_id()
-        message = {"type": "intent", "id": id, "intent": dict(intent), "nonce": nonce or id}
+        message = {
+            "type": "intent",
+            "id": id,
+            "intent": dict(intent),
+            "nonce": nonce or new_nonce(),
+        }
         await self.socket.send(json.dumps(message)[:MAX_MESSAGE])
         return id
 

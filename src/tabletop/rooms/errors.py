@@ -71,9 +71,10 @@ class AuditError(RoomError):
     """An export that does not verify, naming its first failing line (1-based)."""
 
     def __init__(self, line: int, problem: str) -> None:
+        problem = " ".join(problem.split())  # one line, whatever a crafted log put in it
         self.line = line
-        self.problem = problem
-        super().__init__(f"line {line}: {problem}")
+        self.problem = problem if len(problem) <= 300 else problem[:297] + "…"
+        super().__init__(f"line {line}: {self.problem}")
 
 
 class OverBudget(RoomError):

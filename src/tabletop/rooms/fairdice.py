@@ -34,9 +34,15 @@ def commitment(seed: bytes) -> str:
 
 def table_nonce(seq: int, latest: str) -> str:
     """The nonce of a move the table makes by itself (a bot's) at entry `seq`: fixed by the
-    log, so the server cannot pick it, and holding the latest nonce a member sent, so that
-    no seed the server chose in advance could aim it."""
-    return f"table-{seq}-{latest}"
+    log, so the server cannot pick it, and bound to the latest nonce a member sent, so that
+    no seed the server chose in advance could aim it. It holds that nonce's hash, never the
+    nonce: a hidden entry's nonce must stay unknown once its session's seed is revealed."""
+    return f"table-{seq}-{hashlib.sha256(latest.encode()).hexdigest()[:32]}"
+
+
+def new_nonce() -> str:
+    """A nonce nobody can guess (128 bits), for a request whose client sent none."""
+    return secrets.token_hex(16)
 
 
 class FairDice:
@@ -53,6 +59,8 @@ class FairDice:
     def roll(self, sides: int) -> int:
         if sides < 1:
             raise RollError(f"a die needs at least one face, not {sides}")
+        if sides > _SPAN:  # no number of the stream could fall under the limit: a hang
+            raise RollError("a die has at most 2**64 faces")
         limit = _SPAN - _SPAN % sides
         while True:
             number = self._next()

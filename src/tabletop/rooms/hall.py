@@ -2,27 +2,31 @@
 that appends to the room's log, and only then folded and told to listeners.
 
 Synchronous and free of I/O but the store's: a shard worker (shards.py) calls it for the
-rooms that hash to it, one request of a room at a time; the tests call it directly. A
-room's `Table` stays loaded once read; before each change the hall catches up with entries
-another process appended (PostgreSQL), so each process folds every entry exactly once, in
-order. An intent whose decision takes long (`Session.thinks`: a bot's search) can be
-decided elsewhere first: `thinking` says what a worker needs, and `act` or `table_move`
-take the `Decision` it sends back.
+rooms that hash to it, one request of a room at a time; the tests call it directly. A room
+is loaded when first asked for, from its latest snapshot and the entries after it
+(snapshots.py), and kept in bounded memory (loaded.py) until it is idle; every
+`SNAPSHOT_EVERY` entries, and when it is let go, its table is snapshotted. Before each
+change the hall catches up with entries another process appended (PostgreSQL), so each
+process folds every entry exactly once, in order. An intent whose decision takes long
+(`Session.thinks`: a bot's search) can be decided elsewhere first: `thinking` says what a
+worker needs, and `act` or `table_move` take the `Decision` it sends back.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
 from tabletop.errors import DataError
-from tabletop.rooms import roomevents
+from tabletop.rooms import names, roomevents, snapshots
 from tabletop.rooms.budgets import check_intent
 from tabletop.rooms.errors import (
+    AuditError,
     BadLink,
     Kicked,
     NotAllowed,
@@ -31,11 +35,14 @@ from tabletop.rooms.errors import (
     TooMuch,
     UnknownRoom,
 )
-from tabletop.rooms.fairdice import FairDice, commitment, new_seed, table_nonce
+from tabletop.rooms.fairdice import FairDice, commitment, new_nonce, new_seed, table_nonce
+from tabletop.rooms.ledger import UNDO, groups, marks
 from tabletop.rooms.lines import exported, project
+from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
 from tabletop.rooms.log import OUTSIDER, Entry, public_of
+from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
 from tabletop.rooms.store import Credential, Store
-from tabletop.rooms.table import Table, fold, groups, load_session
+from tabletop.rooms.table import Table, fold, load_session
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
 from tabletop.session import (
@@ -49,6 +56,8 @@ from tabletop.session import (
     Role,
     Session,
 )
+
+IMPORTS = "a room is imported from the GM's whole export, once it verifies in full"
 
 MAX_MEMBERS = 64
 """Members one room may have at once: a table, not an auditorium."""
@@ -81,7 +90,8 @@ class Thinking:
     member: Member
     seed: bytes
     nonce: str
-    """The dice position's nonce: the client's, or the table's for a bot's move."""
+    """The dice position's nonce: the client's (drawn here when it sent none, and handed
+    to `act`), or the table's for a bot's move."""
     client: str
 
 
@@ -100,6 +110,9 @@ class Importing:
     head: int
     head_hash: str
     audit_head: str
+    snapshot: str
+    """The export's table at its head, as a snapshot (snapshots.encode): the new room's
+    table without folding the log again."""
 
 
 @dataclass
@@ -123,12 +136,21 @@ class Hall:
         store: Store,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], bytes] = new_seed,
+        idle: float = IDLE_SECONDS,
+        most: int = MAX_LOADED,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
+        if snapshot_every < 1:
+            raise ValueError("snapshots are taken every one entry or more")
         self.store = store
         self._clock = clock
         self._new_seed = seeds
         """Where dice seeds come from: fresh secrets; a test fixture may fix them."""
-        self._tables: dict[str, Table] = {}
+        self._loaded = Residents(idle, most)
+        self.snapshot_every = snapshot_every
+        self._writing = False
+        """Inside an append's transaction: no other room is let go (its snapshot would be
+        a transaction inside this one) and no snapshot is written until it commits."""
         self._seeds: dict[str, tuple[int, bytes]] = {}
         """Each room's secret seed, with the dice session it belongs to."""
         self.listeners: list[Listener] = []
@@ -136,16 +158,45 @@ class Hall:
     # reading ------------------------------------------------------------------------------
 
     def table(self, room: str) -> Table:
-        """The room's table, folded from its log on first use."""
-        if room not in self._tables:
-            bodies = self.store.entries(room)
-            if not bodies:
-                raise UnknownRoom(f"there is no room {room!r} on this server")
-            try:
-                self._tables[room] = fold([Entry.from_text(body) for body in bodies])
-            except DataError as problem:
-                raise RoomError(f"room {room} cannot be opened here: {problem}") from None
-        return self._tables[room]
+        """The room's table, loaded from its latest snapshot and the entries after it when
+        it is not in memory."""
+        return self._room(room).table
+
+    def loaded(self) -> list[str]:
+        """The rooms in memory now, least recently used first."""
+        return self._loaded.rooms()
+
+    def is_loaded(self, room: str) -> bool:
+        return room in self._loaded
+
+    def unload(self, room: str) -> None:
+        """Forget a loaded room's table without a snapshot (a store transaction holding
+        its latest changes failed, so the table may be ahead of the store): the next
+        request loads it again from the store. `let_go` is for a table that is sound."""
+        self._loaded.pop(room)
+        self._seeds.pop(room, None)
+
+    def _room(self, room: str) -> Loaded:
+        now = self._clock()
+        found = self._loaded.use(room, now)
+        if found is None:
+            found = self._load(room, now)
+        self._let_go(self._loaded.due(now, keep=room))
+        return found
+
+    def _load(self, room: str, now: float) -> Loaded:
+        """Read the room's latest usable snapshot and fold only what follows it."""
+        try:
+            table, base = snapshots.load(self.store, room)
+            loaded = Loaded(table, base, now)
+            for group in snapshots.tail(self.store, room, table.head):
+                table.apply(group)
+                loaded.remember(group)
+        except DataError as problem:
+            raise RoomError(f"room {room} cannot be opened here: {problem}") from None
+        self._loaded.add(room, loaded)
+        self._snapshot_if_due(room, loaded)
+        return loaded
 
     def who(self, room: str, token: str) -> Member:
         """The member whose link holds `token`, or why the link opens nothing here."""
@@ -173,16 +224,26 @@ class Hall:
 
     def catch_up(self, room: str) -> list[Entry]:
         """Fold and tell what other processes appended to a loaded room since we last looked."""
-        table = self._tables.get(room)
-        if table is None:
+        loaded = self._loaded.peek(room)
+        if loaded is None:
             return []
-        fresh = [Entry.from_text(body) for body in self.store.entries(room, table.head)]
-        for group in groups(fresh):
-            table.apply(group)
+        fresh = []
+        for group in snapshots.tail(self.store, room, loaded.table.head):
+            loaded.table.apply(group)
+            self._applied(room, loaded, group)
+            fresh += group
         self._tell(room, fresh)
+        self._snapshot_if_due(room, loaded)
         return fresh
 
     def entries(self, room: str, after: int = 0, upto: int | None = None) -> list[Entry]:
+        """The room's entries after seq `after` (to `upto`): the latest from memory, the
+        others from the store."""
+        loaded = self._loaded.peek(room)
+        if loaded is not None and upto is not None:
+            found = loaded.between(after, upto)
+            if found is not None:
+                return found
         return [Entry.from_text(body) for body in self.store.entries(room, after, upto)]
 
     def project(self, room: str, entry: Entry, member: Member) -> str | None:
@@ -194,15 +255,6 @@ class Hall:
         table = self.table(room)
         entries = self.entries(room, 0, table.head)
         return list(exported(table.session, room, table.system, entries, member))
-
-    def is_loaded(self, room: str) -> bool:
-        return room in self._tables
-
-    def unload(self, room: str) -> None:
-        """Forget a loaded room's table (its store transaction failed, or it is idle): the
-        next request folds it again from the store."""
-        self._tables.pop(room, None)
-        self._seeds.pop(room, None)
 
     def thinking(
         self,
@@ -221,7 +273,7 @@ class Hall:
         member = self._present(table, member_id)
         if self.store.retried(room, member_id, client) is not None:
             return None
-        position = nonce or client
+        position = nonce or new_nonce()  # `act` is then given this one
         if self.store.nonce_used(room, member_id, position) is not None:
             return None
         check_intent(intent)
@@ -260,7 +312,7 @@ class Hall:
         events = [
             roomevents.created(room, system, _short(name), dict(options or {}), session.version),
             roomevents.committed(1, commitment(seed), None),
-            roomevents.joined("m1", _name(gm), Role.GM),
+            roomevents.joined("m1", names.checked(gm, "the GM's name"), Role.GM),
         ]
         stamp = self._now()
         entries = self._chain(session, events, 0, "0" * 64, None, None, stamp)
@@ -283,12 +335,12 @@ class Hall:
             if len(self._present_members(table)) >= MAX_MEMBERS:
                 raise TooMuch(f"a room holds at most {MAX_MEMBERS} members")
             member_id = f"m{len(table.members) + 1}"  # never reused: kicked members count
-            self._check_free(table, name)
+            kept = table.check_name(name)
 
             def write(store: Store) -> None:
                 store.add_member(room, member_id, token_hash(token))
 
-            event = roomevents.joined(member_id, _name(name), role)
+            event = roomevents.joined(member_id, kept, role)
             return _Group([event], write=write, extra={"member": member_id, "token": token})
 
         return self._append(room, make)
@@ -313,7 +365,7 @@ class Hall:
             if retried is not None:
                 return _Group([], retried=retried)
             check_intent(intent)
-            position = nonce or client
+            position = nonce or new_nonce()
             used = self.store.nonce_used(room, member_id, position)
             if used is not None:
                 raise RoomError(
@@ -372,7 +424,7 @@ class Hall:
             latest = table.last_in_force()
             if latest is None:
                 raise RoomError("there is nothing to undo")
-            first, last, _ = latest
+            first, last = latest
             return _Group([roomevents.undone(gm, first, last)], member_id)
 
         return self._append(room, make)
@@ -411,8 +463,8 @@ class Hall:
         def make(table: Table) -> _Group:
             gm = self._gm(table, member_id)
             target = self._named(table, name)
-            self._check_free(table, new_name)
-            return _Group([roomevents.renamed(gm, target, _name(new_name))], member_id)
+            kept = table.check_name(new_name, target.id)
+            return _Group([roomevents.renamed(gm, target, kept)], member_id)
 
         return self._append(room, make)
 
@@ -468,7 +520,8 @@ class Hall:
         """A new room (named `room`, or a fresh id) holding the export `plan` was checked
         from, kept byte for byte, then a fresh dice commitment (the export's last seed is
         public). The first GM still in the room gets a new link; everyone else joins again
-        through new invites. The room is folded when first used."""
+        through new invites. The room's table is the plan's snapshot of the export's fold
+        (made where it was checked) and the two entries added here, snapshotted at once."""
         session = load_session(plan.system)
         room, seed, token = room or new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
@@ -489,16 +542,33 @@ class Hall:
                 self.store.add_invite(room, role, token_hash(invite))
             rows = [_row(e, e.event.actor, e.client) for e in entries + added]
             self.store.append(room, rows)
+            for group in groups(entries[1:] + added):
+                self.store.index(room, marks(group))
+        created = entries[0].event
+        ledger = StoreLedger(self.store, room, created)
+        try:
+            table = snapshots.decode(created, plan.head, plan.head_hash, plan.snapshot, ledger)
+        except DataError:
+            table = None  # not this installation's snapshot: the room folds its log when used
+        if table is not None:
+            for group in groups(added):
+                table.apply(group)
+            loaded = Loaded(table, 0, self._clock())
+            loaded.remember((entries + added)[-WINDOW:])
+            self._loaded.add(room, loaded)
+            self._snapshot_if_due(room, loaded, force=True)
         links = {"gm": token, **{str(role): invite for role, invite in invites.items()}}
         return Appended(added, extra={"room": room, "tokens": links})
 
     # inside -------------------------------------------------------------------------------
 
     def _append(self, room: str, make: Callable[[Table], _Group]) -> Appended:
-        """The one append path: lock the room, catch up, decide, write, commit; then fold
-        and tell. Anything `make` raises rolls the transaction back: nothing changes."""
-        table = self.table(room)
-        with self.store.locked(room):
+        """The one append path: lock the room, catch up, decide, write (the entries and
+        their index marks), commit; then fold, tell, and snapshot when one is due. Anything
+        `make` raises rolls the transaction back: nothing changes."""
+        loaded = self._room(room)
+        table = loaded.table
+        with self.store.locked(room), self._inside():
             self.catch_up(room)
             group = make(table)
             if group.retried is not None:
@@ -519,10 +589,14 @@ class Hall:
                 for i, e in enumerate(entries)
             ]
             self.store.append(room, rows)
+            for appended in groups(entries):
+                self.store.index(room, marks(appended))
             if group.write is not None:
                 group.write(self.store)
         table.apply(entries)
+        self._applied(room, loaded, entries)
         self._tell(room, entries)
+        self._snapshot_if_due(room, loaded)
         if group.refused is not None:
             raise RefusedOnRecord(group.refused, entries[0].seq)
         return Appended(entries, extra=group.extra)
@@ -530,7 +604,7 @@ class Hall:
     def _again(self, room: str, table: Table, first: int) -> Appended:
         """The answer to a request sent again: what it appended the first time (the same
         refusal, if the rules refused it after drawing)."""
-        entries = self.entries(room, first - 1, table.resolutions[first])
+        entries = self.entries(room, first - 1, table.ledger.last_of(first))
         refused = _answer_refusal(entries[0].event)
         if refused is not None:
             raise RefusedOnRecord(refused, first)
@@ -562,6 +636,68 @@ class Hall:
             entries.append(entry)
             prev = entry.hash
         return entries
+
+    @contextmanager
+    def _inside(self) -> Iterator[None]:
+        """Mark an append's transaction: nothing else is written until it ends."""
+        self._writing = True
+        try:
+            yield
+        finally:
+            self._writing = False
+
+    def _applied(self, room: str, loaded: Loaded, entries: list[Entry]) -> None:
+        """Keep what the table just folded in the window; after an undo, which dropped the
+        snapshots holding what it took back, learn which snapshot is the latest now."""
+        loaded.remember(entries)
+        if any(entry.event.type == UNDO for entry in entries):
+            found = self.store.snapshot_before(room, loaded.table.head + 1)
+            loaded.base = 0 if found is None else found[0]
+
+    def _snapshot_if_due(self, room: str, loaded: Loaded, force: bool = False) -> None:
+        """Snapshot the room when `snapshot_every` entries followed its latest snapshot
+        (or, forced, when any did); never inside an append's transaction."""
+        table = loaded.table
+        due = table.head - loaded.base >= (1 if force else self.snapshot_every)
+        if due and not self._writing and snapshots.write(self.store, room, table):
+            loaded.base = table.head
+
+    def snapshot(self, room: str) -> int:
+        """Snapshot the room now if anything followed its latest snapshot (a shard about
+        to stop, a test); the seq of its latest snapshot afterwards."""
+        loaded = self._room(room)
+        self._snapshot_if_due(room, loaded, force=True)
+        return loaded.base
+
+    def let_go(self, room: str) -> None:
+        """Unload the room (its snapshot written first); asked for again, it is loaded from
+        that snapshot."""
+        self._let_go([room])
+
+    def let_go_idle(self) -> list[str]:
+        """Unload the rooms idle for `idle` seconds (and any past the count), least
+        recently used first; what a shard calls from time to time. The rooms let go."""
+        return self._let_go(self._loaded.due(self._clock()))
+
+    def let_go_all(self) -> None:
+        """Unload every room, each snapshotted first: a server stopping restarts at once."""
+        self._let_go(self._loaded.rooms())
+
+    def _let_go(self, rooms: list[str]) -> list[str]:
+        """Snapshot and unload these rooms; which were let go (none inside an append's
+        transaction: the next use after it lets them go)."""
+        if self._writing:
+            return []
+        gone = []
+        for room in rooms:
+            loaded = self._loaded.peek(room)
+            if loaded is None:
+                continue
+            self._snapshot_if_due(room, loaded, force=True)
+            self._loaded.pop(room)
+            self._seeds.pop(room, None)
+            gone.append(room)
+        return gone
 
     def _tell(self, room: str, entries: list[Entry]) -> None:
         if entries:
@@ -595,23 +731,23 @@ class Hall:
 
     def _named(self, table: Table, name: str) -> Member:
         found = table.by_name(name)
-        if found is None or found.id in table.kicked:
-            names = ", ".join(m.name for m in self._present_members(table))
-            raise RoomError(f"no member is called {name[:MAX_NAME]!r}; the members are {names}")
+        if found is None:
+            present = ", ".join(m.name for m in self._present_members(table))
+            raise RoomError(f"no member is called {name[:MAX_NAME]!r}; the members are {present}")
         return found
-
-    def _check_free(self, table: Table, name: str) -> None:
-        _name(name)
-        if table.by_name(name) is not None:
-            raise RoomError(f"a member is already called {name!r}; choose another name")
 
 
 def importing(lines: list[str]) -> Importing:
     """What a new room is made of from a GM's full export, checked by `verify` (which
     folds it through the rules), or why it cannot be imported."""
-    audit = verify(lines)
-    if audit.view != "full" or not audit.ruled:
-        raise RoomError("import needs the GM's full export of a system this server plays")
+    try:
+        audit = verify(lines)
+    except AuditError as failed:
+        raise AuditError(failed.line, f"{failed.problem}; {IMPORTS}") from None
+    if audit.view != "full":
+        raise RoomError(f"this is a member's export, not the GM's; {IMPORTS}")
+    if not audit.ruled:
+        raise RoomError("this server cannot play the log's system, so cannot check its rules")
     table = fold([Entry.from_text(line) for line in lines[:-1]])
     return Importing(
         system=table.system,
@@ -622,6 +758,7 @@ def importing(lines: list[str]) -> Importing:
         head=table.head,
         head_hash=table.head_hash,
         audit_head=audit.head,
+        snapshot=snapshots.encode(table),
     )
 
 
@@ -661,14 +798,6 @@ def _row(entry: Entry, actor: str | None, client: str | None) -> tuple[Any, ...]
     return (entry.seq, actor, client, entry.nonce, entry.text)
 
 
-def _name(name: str) -> str:
-    """A member's name: 1 to MAX_NAME characters, kept exactly as typed."""
-    if not name.strip() or len(name) > MAX_NAME:
-        raise RoomError(f"a name has 1 to {MAX_NAME} characters")
-    return name
-
-
 def _short(name: str) -> str:
-    if len(name) > MAX_NAME:
-        raise RoomError(f"a room's name has at most {MAX_NAME} characters")
-    return name
+    """A room's name: empty, or a name as `names.checked` keeps one."""
+    return names.checked(name, "a room's name") if name.strip() else ""

@@ -46,3 +46,6 @@ def address_of(request: Request, here: Here) -> str:
 
 
 Client = Annotated[str, Depends(address_of)]
+
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+"""The bearer a request may carry without needing one (the server's key, to open rooms)."""

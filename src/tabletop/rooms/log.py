@@ -51,6 +51,14 @@ Public = str | dict[str, Any] | None
 """`"all"`, `"event"`, a hint event (JSON), or None: what every member receives."""
 
 
+def lines_of(text: str) -> list[str]:
+    """The lines of an export or a log, split at newlines only: canonical JSON keeps U+2028,
+    U+2029 and U+0085 as they are inside strings, where `str.splitlines` would cut a line
+    (and a chat holding one would make every export fail to verify)."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
 def digest(value: Any) -> str:
     return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
 

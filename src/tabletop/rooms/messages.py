@@ -257,11 +257,13 @@ class Think:
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """Verify an export (the request's body, as sent): for `POST /verify`, or to import it
-    (`hall.importing`)."""
+    """Verify an export (the request's body, as sent): for `POST /verify` (checking.py), or
+    to import it (`hall.importing`)."""
 
     body: bytes
     purpose: Literal["verify", "import"]
+    json_body: bool = False
+    """`POST /verify` sent JSON (the export with the page's nonces and an entry to look at)."""
 
 
 @dataclass(frozen=True, slots=True)

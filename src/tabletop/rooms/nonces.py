@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from tabletop.errors import DataError
+from tabletop.rooms.log import lines_of
 
 MAX_BOOK = 64 * 1024 * 1024
 """Bytes a nonce book may hold: millions of requests, still a file to read at once."""
@@ -41,7 +42,7 @@ def read_book(path: Path, room: str | None = None) -> dict[str, str]:
     except (OSError, UnicodeDecodeError) as problem:
         raise DataError(f"cannot read the nonce book {path}: {problem}") from None
     sent: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines_of(text), start=1):
         try:
             kept = json.loads(line)
             if room is None or kept["room"] == room:

@@ -134,14 +134,17 @@ def add_pages(app: FastAPI) -> None:
         return Response(drawn, media_type="image/svg+xml")
 
     @app.post("/verify")
-    async def check(request: Request, here: Here, client: Client) -> dict[str, Any]:
-        """`tabletop room verify` on an export sent as the body: ok and the summary, or the
-        first failing line and why."""
+    async def check_export(request: Request, here: Here, client: Client) -> dict[str, Any]:
+        """`tabletop room verify` on an export sent as the body (or as JSON with the nonces
+        this browser kept and an entry to look at closely): ok and the summary, or the
+        first failing line and why (rooms/checking.py, in the pool)."""
         body = await request.body()
         if len(body) > MAX_IMPORT:
             raise TooMuch(f"an export has at most {MAX_IMPORT} bytes")
         here.allowances.take_address(client, body_cost(len(body)))
-        checked: dict[str, Any] = await here.pooled(pickle.dumps(Check(body, "verify")), "anyone")
+        json_body = request.headers.get("content-type", "").startswith("application/json")
+        job = pickle.dumps(Check(body, "verify", json_body))
+        checked: dict[str, Any] = await here.pooled(job, "anyone")
         return checked
 
 

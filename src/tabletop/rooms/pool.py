@@ -29,12 +29,13 @@ import segno
 
 from tabletop.errors import TabletopError
 from tabletop.rooms.budgets import MAX_EXPORT
+from tabletop.rooms.checking import check, read_request
 from tabletop.rooms.databases import open_address
 from tabletop.rooms.errors import OverBudget, RoomError, status_of
 from tabletop.rooms.fairdice import FairDice
 from tabletop.rooms.hall import importing
 from tabletop.rooms.lines import exported
-from tabletop.rooms.log import Entry
+from tabletop.rooms.log import Entry, lines_of
 from tabletop.rooms.messages import (
     Channel,
     Check,
@@ -50,7 +51,6 @@ from tabletop.rooms.messages import (
 )
 from tabletop.rooms.store import Store
 from tabletop.rooms.table import load_session
-from tabletop.rooms.verify import verify
 
 EXPORT_CHUNK = 1_000
 """Entries an export reads from the store at a time."""
@@ -157,21 +157,16 @@ class Worker:
 
 
 def _checked(job: Check) -> Any:
-    """`POST /verify`'s answer (ok and the summary, or the first failing line), or what an
-    import makes its room of, with the lines it keeps."""
+    """`POST /verify`'s answer (checking.py: ok and the summary, or the first failing line;
+    an entry looked at closely when asked), or what an import makes its room of, with the
+    lines it keeps."""
+    if job.purpose == "verify":
+        return check(read_request(job.body, job.json_body))
     try:
-        lines = job.body.decode("utf-8").splitlines()
+        lines = lines_of(job.body.decode("utf-8"))
     except UnicodeDecodeError:
-        if job.purpose == "import":
-            raise RoomError("an export is UTF-8 text") from None
-        return {"ok": False, "line": 1, "error": "an export is UTF-8 text"}
-    if job.purpose == "import":
-        return importing(lines), lines
-    try:
-        audit = verify(lines)
-    except RoomError as failed:
-        return {"ok": False, "line": getattr(failed, "line", 1), "error": str(failed)}
-    return {"ok": True, "summary": audit.summary(), "view": audit.view}
+        raise RoomError("an export is UTF-8 text") from None
+    return importing(lines), lines
 
 
 def _entries(store: Store, room: str, head: int) -> Any:

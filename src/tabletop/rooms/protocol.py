@@ -50,7 +50,8 @@ class SendIntent(Message):
     intent: dict[str, Any]
     """Any intent of the room's system (`GET /rooms/{room}/legal` lists them)."""
     nonce: ClientId | None = None
-    """Mixed into this intent's dice; the id is used when none is given."""
+    """Names this intent's dice: unguessable (128 random bits), never used twice by one
+    member; the server draws one when none is given (then `verify --mine` cannot check it)."""
 
 
 class Say(Message):

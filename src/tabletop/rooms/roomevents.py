@@ -7,14 +7,26 @@ from who did what.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tabletop.errors import DataError
 from tabletop.rooms.log import FORMAT
 from tabletop.session import MAX_TEXT, Event, Member, Role, Visibility
 
-if TYPE_CHECKING:
-    from tabletop.rooms.table import Table
+
+class Table(Protocol):
+    """What rebuilding a room event reads of the table before it (`rooms.table.Table`)."""
+
+    members: dict[str, Member]
+    dice_session: int
+    commitment: str
+    committing: bool
+    head_hash: str
+
+    def present(self, member_id: str) -> Member: ...
+    def gms(self) -> list[Member]: ...
+    def check_name(self, name: str, member: str | None = None) -> str: ...
+    def last_in_force(self) -> tuple[int, int] | None: ...
 
 
 def _room(kind: str, text: str, actor: str | None, /, **data: Any) -> Event:
@@ -138,14 +150,20 @@ def _joined(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event
         raise DataError("only the room's first member joins as its GM")
     if role not in (Role.GM, Role.PLAYER, Role.OBSERVER) or (role != Role.GM and not table.members):
         raise DataError("a room's first member is its GM; others join as players or observers")
-    table.check_name_free(str(data["name"]))
-    return joined(member, str(data["name"]), role)
+    return joined(member, _kept_name(table, str(data["name"])), role)
 
 
 def _renamed(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event:
     gm, target = _gm(table, event), table.present(str(data["member"]))
-    table.check_name_free(str(data["name"]))
-    return renamed(gm, target, str(data["name"]))
+    return renamed(gm, target, _kept_name(table, str(data["name"]), target.id))
+
+
+def _kept_name(table: Table, name: str, member: str | None = None) -> str:
+    """The name a join or rename records, refused unless the server would have kept it so:
+    normalised, free of hidden characters, unlike every other current member's."""
+    if table.check_name(name, member) != name:
+        raise DataError(f"the name {name[:64]!r} is not as a room keeps names (NFC, stripped)")
+    return name
 
 
 def _promoted(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event:

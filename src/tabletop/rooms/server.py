@@ -20,13 +20,16 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
 
 from tabletop.errors import TabletopError
+from tabletop.rooms.access import Access
 from tabletop.rooms.allowances import RATE, Rates, body_cost
 from tabletop.rooms.databases import kind_of, open_store
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch, status_of
 from tabletop.rooms.front import BOT_PAUSE, Front, Settings, cores, shards_for
-from tabletop.rooms.http import NDJSON, Client, Here, Token
+from tabletop.rooms.hosts import HostCheck, PublicAddress
+from tabletop.rooms.http import NDJSON, Client, Credentials, Here, Token
 from tabletop.rooms.live import CLOSE, Socket
 from tabletop.rooms.messages import (
     Answer,
@@ -69,8 +72,11 @@ LARGE_BODIES = ("/import", "/verify")
 """Paths whose body is a whole log, bounded by `MAX_IMPORT` instead of `MAX_MESSAGE`."""
 
 ERRORS: dict[int, dict[str, Any]] = {
-    code: {"model": Problem} for code in (400, 401, 403, 404, 413, 422, 429)
+    code: {"model": Problem} for code in (400, 401, 403, 404, 405, 413, 422, 429)
 }
+
+FRAMEWORK = {404: "no such endpoint", 405: "not allowed on this endpoint"}
+"""What Starlette's own refusals say, as one line that names the request."""
 
 READ = 0.25
 """What a read costs a member's allowance (allowances.READ_COST)."""
@@ -88,13 +94,19 @@ def create_app(
     pool: int | None = None,
     rates: Rates | None = None,
     trusted: tuple[str, ...] = (),
+    address: PublicAddress | None = None,
+    access: Access | None = None,
 ) -> FastAPI:
     """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
     opened at startup, which creates or migrates the schema). At startup it starts
     `workers` shard processes (`front.shards_for` the store by default) and a `pool` (the
     number of cores), which open the same store themselves; `rate` (or `rates`) bounds each
     member's and each address's requests a second; `trusted` proxies name clients in
-    `X-Forwarded-For`."""
+    `X-Forwarded-For`. `address` is where people reach it (links and the hosts a request
+    may name; loopback only by default), `access` who may open and import rooms (anyone
+    who reaches it, by default)."""
+    address = address or PublicAddress(None)
+    access = access or Access()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -123,12 +135,24 @@ def create_app(
         summary="A shared table: rooms, members, an audited log and live sockets.",
         lifespan=lifespan,
         responses=ERRORS,
+        redirect_slashes=False,  # a redirect would be built from the request's Host
     )
     app.add_middleware(BodyLimit)
 
     @app.exception_handler(TabletopError)
     async def refused(request: Request, error: TabletopError) -> JSONResponse:
         return problem(error)
+
+    @app.exception_handler(HTTPException)
+    async def framework(request: Request, error: HTTPException) -> JSONResponse:
+        said = FRAMEWORK.get(error.status_code, str(error.detail))
+        line = f"{said}: {request.method} {request.url.path}"[:300]
+        return JSONResponse({"error": line}, error.status_code, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        kind = type(error).__name__
+        return JSONResponse({"error": f"the server failed on this request ({kind})"}, 500)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -137,7 +161,8 @@ def create_app(
         return JSONResponse({"error": f"{where}: {first.get('msg')}"[:300]}, status_code=422)
 
     def base(request: Request) -> str:
-        return str(request.base_url).rstrip("/")
+        """The start of every link: the public URL, never the request's own Host."""
+        return str(request.state.base)
 
     def links(request: Request, room: str, tokens: dict[str, str]) -> RoomLinks:
         made = {role: str(Link(base(request), room, value)) for role, value in tokens.items()}
@@ -159,14 +184,20 @@ def create_app(
     @app.get("/health")
     async def health(here: Here) -> dict[str, Any]:
         """200 once the server and its workers serve."""
-        return {"status": "ok", "database": kind_of(here.settings.address)}
+        database = kind_of(here.settings.address)
+        return {"status": "ok", "database": database, "create": access.mode}
 
     @app.post("/rooms", status_code=201)
-    async def new_room(request: Request, asked: NewRoom, here: Here, client: Client) -> RoomLinks:
-        """Open a room for a system: the GM's link and the player and observer invites."""
+    async def new_room(
+        request: Request, asked: NewRoom, key: Credentials, here: Here, client: Client
+    ) -> RoomLinks:
+        """Open a room for a system: the GM's link and the player and observer invites
+        (with the server's key as the bearer, on a server that asks for one)."""
         here.allowances.take_address(client)
-        room = new_room_id()
-        made = await here.ask(room, OpenRoom(asked.system, asked.name, asked.options, asked.gm))
+        with access.new_room(key.credentials if key else None):
+            room = new_room_id()
+            ask = OpenRoom(asked.system, asked.name, asked.options, asked.gm)
+            made = await here.ask(room, ask)
         return links(request, room, made.extra["tokens"])
 
     @app.post("/rooms/{room}/join")
@@ -260,15 +291,20 @@ def create_app(
         return PlainTextResponse(text, media_type=NDJSON)
 
     @app.post("/import", status_code=201)
-    async def import_log(request: Request, here: Here, client: Client) -> RoomLinks:
-        """A new room from a GM's full export (the body, JSON lines), verified first."""
-        body = await request.body()
-        if len(body) > MAX_IMPORT:
-            raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
-        here.allowances.take_address(client, body_cost(len(body)))
-        checked = await here.pooled(pickle.dumps(Check(body, "import")), "anyone", raw=True)
-        room = new_room_id()
-        made = await here.ask(room, ImportRoom(checked))
+    async def import_log(
+        request: Request, key: Credentials, here: Here, client: Client
+    ) -> RoomLinks:
+        """A new room from a GM's full export (the body, JSON lines) that verifies in full
+        (with the server's key as the bearer, on a server that asks for one); the pool
+        checks it, the new room's shard writes it."""
+        with access.new_room(key.credentials if key else None):
+            body = await request.body()
+            if len(body) > MAX_IMPORT:
+                raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
+            here.allowances.take_address(client, body_cost(len(body)))
+            checked = await here.pooled(pickle.dumps(Check(body, "import")), "anyone", raw=True)
+            room = new_room_id()
+            made = await here.ask(room, ImportRoom(checked))
         return links(request, room, made.extra["tokens"])
 
     @app.websocket("/rooms/{room}/live")
@@ -281,6 +317,7 @@ def create_app(
     from tabletop.rooms.pages import add_pages  # the pages' endpoints, on the same front
 
     add_pages(app)
+    app.add_middleware(HostCheck, address=address)  # outermost: before anything reads Host
     return app
 
 
@@ -391,7 +428,9 @@ async def _refuse(websocket: WebSocket, error: Exception) -> None:
 
 class BodyLimit:
     """Refuse an HTTP body past `MAX_MESSAGE` bytes (`MAX_IMPORT` for a log) with 413,
-    before any of it reaches a handler."""
+    before any of it reaches a handler: a declared length is checked at once (the HTTP
+    server holds the body to it), a chunked body is read up to the bound first and handed
+    on whole."""
 
     def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
         self.app = app
@@ -401,28 +440,35 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = MAX_IMPORT if scope["path"] in LARGE_BODIES else MAX_MESSAGE
-        declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
-        if not declared.isdigit() or int(declared) > limit:
-            await _too_large(limit)(scope, receive, send)
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None:
+            if not declared.isdigit() or int(declared) > limit:
+                await _too_large(limit)(scope, receive, send)
+                return
+            await self.app(scope, receive, send)
             return
-        seen = 0
-
-        async def bounded() -> dict[str, Any]:
-            nonlocal seen
+        chunks, seen = [], 0
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] != "http.request":
+                return  # the client left before it finished sending
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
             if seen > limit:
-                raise _TooLarge
-            return message
+                await _too_large(limit)(scope, receive, send)
+                return
+            if not message.get("more_body"):
+                break
+        whole: dict[str, Any] | None = {"type": "http.request", "body": b"".join(chunks)}
 
-        try:
-            await self.app(scope, bounded, send)
-        except _TooLarge:
-            await _too_large(limit)(scope, receive, send)
+        async def replayed() -> dict[str, Any]:
+            nonlocal whole
+            if whole is not None:
+                message, whole = whole, None
+                return message
+            return dict(await receive())
 
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, replayed, send)
 
 
 def _too_large(limit: int) -> JSONResponse:

@@ -85,6 +85,9 @@ ROUND_TIME = 0.025
 """Seconds after which a round takes no further room: what it did is committed and
 answered, and the rooms it did not reach come first in the next."""
 
+SWEEP_EVERY = 60.0
+"""Seconds between looks for rooms idle long enough to be let go (`Hall.let_go_idle`)."""
+
 
 @dataclass(frozen=True)
 class _Due:
@@ -156,6 +159,10 @@ class Shard:
         self._stopping = False
         self._cut = ""
         """The last room a round cut short by `ROUND_TIME` reached; the next starts after it."""
+        self.told: dict[str, int] = {}
+        """Each room with sockets attached: the seq of the last entry they were sent (a
+        room let go while they listen is told from there when another process appends)."""
+        self._sweep_at = time.monotonic() + SWEEP_EVERY
 
     def stop(self) -> None:
         """Stop after the round in progress (SIGTERM)."""
@@ -178,8 +185,27 @@ class Shard:
                 if ready:
                     self._round(ready)
                     self._flush()
+                self._sweep()
         finally:
             stop_listening()
+            self._let_go(self.hall.let_go_all)  # each room snapshotted: a restart folds little
+
+    def _sweep(self) -> None:
+        """Every `SWEEP_EVERY` seconds, let go of the rooms idle for the hall's time (each
+        snapshotted first), even while nobody asks for any."""
+        if time.monotonic() < self._sweep_at:
+            return
+        self._sweep_at = time.monotonic() + SWEEP_EVERY
+        self._let_go(self.hall.let_go_idle)
+
+    def _let_go(self, let_go: Callable[[], object]) -> None:
+        """Snapshot and unload rooms, their snapshots in one commit; a failure is the
+        server log's (the rooms load from an earlier snapshot)."""
+        try:
+            with self.store.batch():
+                let_go()
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
 
     def _notified(self, room: str) -> None:
         """Another process appended to `room` (the store's listening thread calls this)."""
@@ -251,6 +277,7 @@ class Shard:
         commit fails, nothing of the round is kept or told, and every request in it is
         refused."""
         answered, started, reached = len(self.out), time.monotonic(), []
+        told = dict(self.told)
         try:
             with self.store.batch():
                 for room in rooms:
@@ -278,6 +305,8 @@ class Shard:
             for room in reached:
                 self.hall.unload(room)
                 self.moving.discard(room)
+                if room in told:
+                    self.told[room] = told[room]  # nothing of the round was sent
 
     def _has_work(self, room: str) -> bool:
         return room in self.resumed or (room in self.work and room not in self.holding)
@@ -304,7 +333,7 @@ class Shard:
             self._table_move(room, work.dice_session)
         elif isinstance(work, _Notified):
             with contextlib.suppress(TabletopError):
-                self.hall.catch_up(room)
+                self._caught_up(room)
         else:
             self._answer(work, lambda: self._ask(work.room, work))
 
@@ -328,6 +357,21 @@ class Shard:
             self.channel.send(out)
 
     # asks --------------------------------------------------------------------------------
+
+    def _caught_up(self, room: str) -> None:
+        """Fold and tell what another process appended: a loaded room catches up (its
+        listener fans the entries out); a room let go while sockets listen is loaded again,
+        and they are sent what followed the last entry they had."""
+        if self.hall.is_loaded(room):
+            self.hall.catch_up(room)
+            return
+        told = self.told.get(room)
+        if told is None:
+            return
+        head = self.hall.table(room).head
+        fresh = self.hall.entries(room, told, head)
+        if fresh:
+            self._appended(room, fresh)
 
     def _ask(self, room: str, call: Call) -> tuple[Any, str]:
         """What the call's ask answers, and the member its token opened ("" if none)."""
@@ -378,7 +422,8 @@ class Shard:
             decision = result.value if isinstance(result, Finished) else None
 
             def act() -> tuple[Any, str]:
-                done = hall.act(room, me.id, ask.intent, ask.client, ask.nonce, decision)
+                nonce = thinking.nonce  # the client's, or the one drawn for it
+                done = hall.act(room, me.id, ask.intent, ask.client, nonce, decision)
                 return self._acked(room, me, done, ask.lines), me.id
 
             self._answer(call, act)
@@ -474,6 +519,7 @@ class Shard:
         head = self.hall.table(room).head
         lines = [self.hall.project(room, e, me) for e in self.hall.entries(room, ask.after, head)]
         self.attached.setdefault(room, Counter())[me.id] += 1
+        self.told[room] = max(self.told.get(room, 0), head)
         found = [line for line in lines if line is not None]
         return Attached(me.model_dump(mode="json"), head, found), me.id
 
@@ -486,6 +532,7 @@ class Shard:
             del sockets[member]
         if not sockets:
             del self.attached[room]
+            self.told.pop(room, None)
 
     # the pool ----------------------------------------------------------------------------
 
@@ -518,6 +565,7 @@ class Shard:
         attached = self.attached.get(room)
         if not attached:
             return
+        self.told[room] = max(self.told.get(room, 0), entries[-1].seq)
         table = self.hall.table(room)
         members = [table.member(member) for member in attached]
         deliveries = []

@@ -1,13 +1,15 @@
 """Where rooms live: SQLite in a data directory by default, PostgreSQL by URL.
 
 Both speak one small, synchronous interface: rooms, members and their token hashes, invite
-token hashes, and each room's entries as canonical JSON text. Every change is made inside
-`locked(room)`, a transaction that holds the room against every other writer (SQLite's
-`BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log has one append path
-even with several server processes. Inside `batch()` every `locked` shares one transaction
-(a savepoint each, so one that fails is rolled back alone) and one commit: a shard worker
-appends what is ready together in one durable commit (group commit). The schema is created
-or migrated when a store opens; `databases.open_store` opens one by its address.
+token hashes, each room's entries as canonical JSON text, the index of its resolutions
+(what is in force, for undo and retries) and its snapshots (snapshots.py). Every change
+is made inside `locked(room)`, a transaction that holds the room against every other
+writer (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log
+has one append path even with several server processes. Inside `batch()` every `locked`
+shares one transaction (a savepoint each, so one that fails is rolled back alone) and one
+commit: a shard worker appends what is ready together in one durable commit (group
+commit). The schema is created or migrated when a store opens; `databases.open_store`
+opens one by its address.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.rooms.errors import UnknownRoom
+from tabletop.rooms.ledger import Marks, groups, marks
+from tabletop.rooms.log import Entry
 
 NOTIFY_CHANNEL = "tabletop_rooms"
 
@@ -31,7 +35,31 @@ BUSY_WAIT = 5.0
 CHECKPOINT_EVERY = 1.0
 """Seconds between SQLite's write-ahead-log checkpoints while a server runs."""
 
-MIGRATIONS: tuple[str, ...] = (
+INDEX_BATCH = 1_000
+"""Entries read at once while the index of an older room's resolutions is built."""
+
+
+def _index_every_room(store: Store) -> None:
+    """Index the resolutions of every room already in the store (rooms of a tabletop
+    before snapshots), reading each log in batches."""
+    for (room,) in store._execute("SELECT id FROM rooms ORDER BY id").fetchall():
+        after, held = 0, []
+        while True:
+            bodies = store.entries(room, after, after + INDEX_BATCH)
+            if not bodies:
+                break
+            found = groups(held + [Entry.from_text(body) for body in bodies])
+            held = found.pop()  # the last group may go on in the next batch
+            for group in found:
+                store.index(room, marks(group))
+            after += len(bodies)
+        if held:
+            store.index(room, marks(held))
+
+
+Step = str | Callable[["Store"], None]
+
+MIGRATIONS: tuple[Step, ...] = (
     """
     CREATE TABLE rooms (
         id TEXT PRIMARY KEY,
@@ -65,8 +93,27 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE entries ADD COLUMN nonce TEXT;
     CREATE UNIQUE INDEX entries_nonce ON entries (room, actor, nonce);
     """,
+    """
+    CREATE TABLE snapshots (
+        room TEXT NOT NULL REFERENCES rooms(id),
+        seq BIGINT NOT NULL,
+        hash TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (room, seq)
+    );
+    CREATE TABLE resolutions (
+        room TEXT NOT NULL REFERENCES rooms(id),
+        first_seq BIGINT NOT NULL,
+        last_seq BIGINT NOT NULL,
+        counts INTEGER NOT NULL,
+        undone BIGINT,
+        PRIMARY KEY (room, first_seq)
+    );
+    """,
+    _index_every_room,
 )
-"""Each step of the schema, in order; a store at version n runs steps n+1… at startup."""
+"""Each step of the schema, in order; a store at version n runs steps n+1… at startup.
+A step is SQL, or a function that fills what the step before added from the log."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +189,10 @@ class Store:
             with self.locked():
                 (version,) = self._execute("SELECT version FROM schema_version").fetchone()
                 if version < number:
-                    self._run_script(step)
+                    if isinstance(step, str):
+                        self._run_script(step)
+                    else:
+                        step(self)
                     self._execute("UPDATE schema_version SET version = ?", (number,))
 
     def _run_script(self, script: str) -> None:
@@ -294,6 +344,11 @@ class Store:
         ).fetchone()
         return None if row is None else int(row[0])
 
+    def head(self, room: str) -> int:
+        """The seq of the room's last entry (0 for none)."""
+        row = self._execute("SELECT MAX(seq) FROM entries WHERE room = ?", (room,)).fetchone()
+        return int(row[0] or 0)
+
     def retried(self, room: str, actor: str, client: str) -> int | None:
         """The first seq of what this member's intent `client` appended, if it was."""
         row = self._execute(
@@ -301,6 +356,74 @@ class Store:
             (room, actor, client),
         ).fetchone()
         return None if row is None else int(row[0])
+
+    # the index of resolutions ------------------------------------------------------------
+
+    def index(self, room: str, found: Marks) -> None:
+        """Note a group's marks (ledger.py) in the transaction that appends it: a
+        resolution's span, or an undo, which also drops every snapshot that holds what it
+        took back (a snapshot is always the fold of what is in force up to its seq)."""
+        if found.span is not None:
+            span = found.span
+            self._execute(
+                "INSERT INTO resolutions (room, first_seq, last_seq, counts) VALUES (?, ?, ?, ?)",
+                (room, span.first, span.last, int(span.counts)),
+            )
+        if found.undone is not None:
+            self._execute(
+                "UPDATE resolutions SET undone = ? WHERE room = ? AND first_seq = ?",
+                (found.at, room, found.undone),
+            )
+            self._execute("DELETE FROM snapshots WHERE room = ? AND seq >= ?", (room, found.undone))
+
+    def latest_in_force(self, room: str, as_of: int) -> tuple[int, int] | None:
+        """The span of the latest resolution in force just after seq `as_of`."""
+        row = self._execute(
+            "SELECT first_seq, last_seq FROM resolutions WHERE room = ? AND counts = 1 "
+            "AND first_seq <= ? AND (undone IS NULL OR undone > ?) "
+            "ORDER BY first_seq DESC LIMIT 1",
+            (room, as_of, as_of),
+        ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def spans_in_force(
+        self, room: str, after: int, before: int, as_of: int
+    ) -> list[tuple[int, int]]:
+        """The spans of the resolutions in force just after seq `as_of` that start after
+        `after` and before `before`, in order."""
+        rows = self._execute(
+            "SELECT first_seq, last_seq FROM resolutions WHERE room = ? AND counts = 1 "
+            "AND first_seq > ? AND first_seq < ? AND (undone IS NULL OR undone > ?) "
+            "ORDER BY first_seq",
+            (room, after, before, as_of),
+        ).fetchall()
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    def last_of(self, room: str, first: int) -> int | None:
+        """The last seq of the resolution that starts at `first`, if one does."""
+        row = self._execute(
+            "SELECT last_seq FROM resolutions WHERE room = ? AND first_seq = ?", (room, first)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    # snapshots ----------------------------------------------------------------------------
+
+    def add_snapshot(self, room: str, seq: int, hash: str, body: str) -> None:
+        """Keep the folded table after entry `seq` (whose hash is `hash`); inside
+        `locked(room)`."""
+        self._execute(
+            "INSERT INTO snapshots (room, seq, hash, body) VALUES (?, ?, ?, ?)",
+            (room, seq, hash, body),
+        )
+
+    def snapshot_before(self, room: str, before: int) -> tuple[int, str, str] | None:
+        """The latest snapshot of `room` at a seq before `before`: its seq, hash and body."""
+        row = self._execute(
+            "SELECT seq, hash, body FROM snapshots WHERE room = ? AND seq < ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (room, before),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
 
 
 class SqliteStore(Store):

@@ -1,6 +1,7 @@
-"""A room's table as the fold of its log: the members, the system's state, what was undone
-and which dice seed is in force. Pure: the server keeps one per loaded room, and `verify`
-rebuilds one from an export to check that every event follows from the rules.
+"""A room's table as the fold of its log: the members, the system's state and which dice
+seed is in force; what is in force and where it lies it asks its ledger (ledger.py). Pure:
+the server keeps one per loaded room (restored from a snapshot, its ledger in the store),
+and `verify` rebuilds one from an export to check that every event follows from the rules.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from tabletop.errors import DataError, TabletopError
-from tabletop.rooms import roomevents
+from tabletop.rooms import names, roomevents
 from tabletop.rooms.errors import SystemUnavailable
+from tabletop.rooms.ledger import Ledger, MemoryLedger, groups
 from tabletop.rooms.log import FORMAT, GENESIS, Entry
 from tabletop.session import TABLE, Event, Member, Role, Session
 from tabletop.systems.registry import system
@@ -42,10 +44,8 @@ class Table:
     state: BaseModel
     members: dict[str, Member] = field(default_factory=dict)
     kicked: set[str] = field(default_factory=set)
-    played: list[tuple[int, int, list[Event]]] = field(default_factory=list)
-    """Each resolution still in force: its first and last seq, and its events."""
-    resolutions: dict[int, int] = field(default_factory=dict)
-    """First seq → last seq of every appended resolution (for acknowledging retries)."""
+    ledger: Ledger = field(default_factory=MemoryLedger)
+    """What is in force and where each resolution lies: in memory, or in the store."""
     dice_session: int = 0
     commitment: str = ""
     committing: bool = True
@@ -76,6 +76,8 @@ class Table:
                 f"this installation has version {session.version}"
             )
         options = dict(data.get("options") or {})
+        if data.get("name") and names.checked(str(data["name"]), "a room's name") != data["name"]:
+            raise DataError("room.created holds a room name the server would not have kept")
         expected = roomevents.created(
             str(data["room"]), name, str(data["name"]), options, session.version
         )
@@ -96,11 +98,21 @@ class Table:
         return [m for m in self.members.values() if m.is_gm and m.id not in self.kicked]
 
     def by_name(self, name: str) -> Member | None:
-        return next((m for m in self.members.values() if m.name == name), None)
+        """The current member called `name` (as a room keeps names: NFC, stripped)."""
+        wanted = names.normalised(name)
+        present = (m for m in self.members.values() if m.id not in self.kicked)
+        return next((m for m in present if m.name == wanted), None)
 
-    def check_name_free(self, name: str) -> None:
-        if self.by_name(name) is not None:
-            raise DataError(f"a member is already called {name!r}")
+    def check_name(self, name: str, member: str | None = None) -> str:
+        """`name` as the room keeps it for a new member (or for `member`, renamed), or
+        `BadName`: it must not look like another current member's (docs/rooms.md, "Roles
+        and links")."""
+        kept = names.checked(name)
+        others = [
+            m.name for m in self.members.values() if m.id not in self.kicked and m.id != member
+        ]
+        names.check_unlike(kept, others)
+        return kept
 
     def view(self, room: str, me: Member) -> dict[str, Any]:
         """`me`'s view of the room: who is in it, the dice commitment and the system's state."""
@@ -119,24 +131,27 @@ class Table:
             "state": self.session.view(self.state, me),
         }
 
-    def last_in_force(self) -> tuple[int, int, list[Event]] | None:
-        return self.played[-1] if self.played else None
+    def last_in_force(self) -> tuple[int, int] | None:
+        """The first and last seq of the latest resolution in force (what undo takes back)."""
+        return self.ledger.latest(self.head)
 
     # folding ------------------------------------------------------------------------------
 
     def apply(self, entries: list[Entry]) -> None:
         """Fold one appended group: a resolution of an intent, or one room event; a room
         event must be the one the server would have made (`roomevents.rebuilt`)."""
-        first, last = entries[0], entries[-1]
+        first = entries[0]
         if first.is_room_event:
             for entry in entries:
                 if entry.event != roomevents.rebuilt(self, entry.seq, entry.event):
                     raise DataError(f"{entry.event.type} is not what that request makes")
-                self._room_event(entry.event)
+                self._room_event(entry)
+                self.ledger.note([entry])
+                self.head, self.head_hash = entry.seq, entry.hash
         else:
             self._resolution(first, [entry.event for entry in entries])
-        self.resolutions[first.seq] = last.seq
-        self.head, self.head_hash = last.seq, last.hash
+            self.ledger.note(entries)
+            self.head, self.head_hash = entries[-1].seq, entries[-1].hash
 
     def _resolution(self, first: Entry, events: list[Event]) -> None:
         cause = first.event.cause
@@ -150,10 +165,9 @@ class Table:
         self.committing = False
         if asker != TABLE and first.nonce is not None:
             self.latest_nonce = first.nonce
-        if cause.refused is None:
-            self.played.append((first.seq, first.seq + len(events) - 1, events))
 
-    def _room_event(self, event: Event) -> None:
+    def _room_event(self, entry: Entry) -> None:
+        event = entry.event
         data = event.data
         kind = event.type.removeprefix("room.")
         self.committing = kind in ("session-ended", "imported")
@@ -170,43 +184,26 @@ class Table:
         elif kind == "dice-committed":
             self.dice_session, self.commitment = data["session"], data["commitment"]
         elif kind == "undo":
-            self._undo()
+            self._undo(int(data["undoes"][0]), entry.seq)
 
     def _update(self, member_id: str, **changes: Any) -> None:
         self.members[member_id] = self.members[member_id].model_copy(update=changes)
 
-    def _undo(self) -> None:
-        """Take back the latest resolution in force: the state is refolded without it."""
-        self.played.pop()
-        state = self.session.new(self.options)
-        for _, _, events in self.played:
+    def _undo(self, undone: int, at: int) -> None:
+        """Take back the latest resolution in force (it starts at seq `undone`; the undo is
+        entry `at`): the state is refolded without it, from the latest snapshot before it
+        (from the empty table when there is none)."""
+        base, after = self.ledger.base(undone)
+        state = self.session.new(self.options) if base is None else base
+        for events in self.ledger.in_force(after, undone, at):
             for event in events:
                 state = self.session.fold(state, event)
         self.state = state
 
 
-def groups(entries: list[Entry]) -> list[list[Entry]]:
-    """Entries split into what was appended together: each resolution of an intent (its
-    first event carries the cause; the others follow it) and each room event alone."""
-    found: list[list[Entry]] = []
-    for entry in entries:
-        follows = (
-            found
-            and not entry.is_room_event
-            and entry.event.cause is None
-            and not found[-1][0].is_room_event
-        )
-        if follows:
-            found[-1].append(entry)
-        else:
-            found.append([entry])
-    return found
-
-
 def fold(entries: list[Entry]) -> Table:
     """The table a whole log folds to."""
     table = Table.start(entries[0].event)
-    table.resolutions[1] = 1
     table.head, table.head_hash = entries[0].seq, entries[0].hash
     for group in groups(entries[1:]):
         table.apply(group)

@@ -12,9 +12,10 @@ never raises anything but `AuditError`; nothing here needs the server.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,7 @@ from pydantic import ValidationError
 from tabletop.errors import TabletopError
 from tabletop.rooms.errors import AuditError, SystemUnavailable
 from tabletop.rooms.fairdice import FairDice, table_nonce
+from tabletop.rooms.ledger import groups
 from tabletop.rooms.log import (
     GENESIS,
     OUTSIDER,
@@ -35,7 +37,7 @@ from tabletop.rooms.log import (
     told_part,
     why_part,
 )
-from tabletop.rooms.table import Table, groups, load_session
+from tabletop.rooms.table import Table, load_session
 from tabletop.session import TABLE, Event, Session
 
 MAX_LINE = 4 * 1024 * 1024
@@ -87,24 +89,26 @@ class _Line:
     """What the line shows of the event."""
 
 
-def verify(lines: Iterable[str], mine: Mapping[str, str] | None = None) -> Audit:
+def verify(
+    lines: Iterable[str], mine: Mapping[str, str] | None = None, member: str | None = None
+) -> Audit:
     """The audit of an export's lines, or `AuditError` naming the first line that fails.
     With `mine` (a member's sent request ids → nonces) every entry that member caused
-    must carry a nonce they sent."""
+    must carry a nonce they sent; the member is the export's (`member` for the GM's full
+    export, which names no member)."""
     rows = [line for line in lines if line.strip()]
     if not rows:
         raise AuditError(1, "the export is empty")
     audit = Audit()
     read: list[_Line] = []
     for number, line in enumerate(rows[:-1], start=1):
-        try:
+        with _at(number, "not an entry of a room's log"):
             checked = _line(audit, number, _json(number, line))
-        except RecursionError:
-            raise AuditError(number, "nested past what a log holds") from None
-        read.append(checked)
-        if checked.entry is not None:
-            _dice(audit, number, checked.entry)
-    _trailer(audit, len(rows), _json(len(rows), rows[-1]))
+            read.append(checked)
+            if checked.entry is not None:
+                _dice(audit, number, checked.entry)
+    with _at(len(rows), "not the trailer of an export"):
+        _trailer(audit, len(rows), _json(len(rows), rows[-1]))
     if audit._pending:
         session, waiting = min(audit._pending.items())
         raise AuditError(
@@ -117,8 +121,37 @@ def verify(lines: Iterable[str], mine: Mapping[str, str] | None = None) -> Audit
     else:
         _own_rolls(audit, read)
     if mine is not None:
-        _mine(audit, read, mine)
+        _mine(audit, read, mine, member or audit.view)
     return audit
+
+
+def chained(lines: Sequence[str], upto: int) -> dict[str, Any]:
+    """Line `upto` as it shows its entry, once it and every line before it are checked: each
+    hash from what its line shows and its place in the chain; `AuditError` otherwise."""
+    audit, body = Audit(), {}
+    for number, line in enumerate(lines[:upto], start=1):
+        with _at(number, "not an entry of a room's log"):
+            body = _json(number, line)
+            _line(audit, number, body)
+    if audit.entries < upto:
+        raise AuditError(upto, "the export has no such line")
+    return body
+
+
+@contextlib.contextmanager
+def _at(number: int, what: str) -> Iterator[None]:
+    """Whatever checking line `number` raises becomes the one-line answer naming that line:
+    a crafted export must never escape as a traceback (or a server's 500)."""
+    try:
+        yield
+    except AuditError:
+        raise
+    except RecursionError:
+        raise AuditError(number, "nested past what a log holds") from None
+    except TabletopError as problem:
+        raise AuditError(number, f"{what}: {problem}") from None
+    except (LookupError, TypeError, ValueError, AttributeError, OverflowError) as problem:
+        raise AuditError(number, f"{what} ({type(problem).__name__}: {problem})") from None
 
 
 # one line -------------------------------------------------------------------------------
@@ -274,7 +307,8 @@ def _check_draws(number: int, entry: Entry, seed: bytes) -> None:
     assert entry.event.cause is not None
     dice = FairDice(seed, entry.event.cause.member.id, entry.nonce or "")
     for count, draw in enumerate(entry.event.cause.draws, start=1):
-        face = dice.roll(draw.sides)
+        with _at(number, f"die {count} is not a die"):
+            face = dice.roll(draw.sides)
         if face != draw.face:
             raise AuditError(
                 number, f"die {count} (a d{draw.sides}) shows {draw.face}; the seed gives {face}"
@@ -302,14 +336,16 @@ def _rules(audit: Audit, read: list[_Line]) -> None:
     entries = [line.entry for line in read if line.entry is not None]
     numbers = {entry.seq: line.number for line, entry in zip(read, entries, strict=True)}
     try:
-        table = Table.start(entries[0].event)
-    except SystemUnavailable:
-        return  # this installation cannot play the system: the chain and dice still hold
-    except TabletopError as problem:
-        raise AuditError(1, str(problem)) from None
+        with _at(1, "does not open a room"):
+            table = Table.start(entries[0].event)
+    except AuditError as failed:
+        if isinstance(failed.__context__, SystemUnavailable):
+            return  # this installation cannot play the system: the chain and dice still hold
+        raise
     table.head, table.head_hash = entries[0].seq, entries[0].hash
     for entry in entries:
-        _public(numbers[entry.seq], table.session, entry)
+        with _at(numbers[entry.seq], "its public part cannot be told"):
+            _public(numbers[entry.seq], table.session, entry)
     for group in groups(entries[1:]):
         number = numbers[group[0].seq]
         try:
@@ -374,34 +410,35 @@ def _own_rolls(audit: Audit, read: list[_Line]) -> None:
     try:
         session = load_session(str(created.event.data.get("system")))
         state = session.new(dict(created.event.data.get("options") or {}))
-    except TabletopError:
-        return
+    except (TabletopError, TypeError, ValueError):
+        return  # not a system this installation plays: the chain and dice still hold
     for line in read:
         if line.entry is None:
             continue
-        _public(line.number, session, line.entry)
-        cause = line.entry.event.cause
-        if cause is None or cause.intent.get("kind") != "roll":
-            continue
-        try:
-            again = session.resolve_again(state, cause)
-        except TabletopError as problem:
-            raise AuditError(line.number, f"does not follow from the rules: {problem}") from None
-        if again != [line.entry.event]:
-            raise AuditError(
-                line.number, f"is not what its roll gives: {_differs(again[0], line.entry.event)}"
-            )
-        audit.recomputed += 1
+        with _at(line.number, "does not follow from the rules"):
+            _own_roll(audit, line.number, session, state, line.entry)
 
 
-def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, str]) -> None:
-    """Every entry the export's member asked for carries a nonce they sent, with its id."""
+def _own_roll(audit: Audit, number: int, session: Session[Any], state: Any, entry: Entry) -> None:
+    _public(number, session, entry)
+    cause = entry.event.cause
+    if cause is None or cause.intent.get("kind") != "roll":
+        return
+    again = session.resolve_again(state, cause)
+    if again != [entry.event]:
+        shown = _differs(again[0], entry.event) if again else "it gives nothing"
+        raise AuditError(number, f"is not what its roll gives: {shown}")
+    audit.recomputed += 1
+
+
+def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, str], member: str) -> None:
+    """Every entry `member` asked for carries a nonce they sent, with its id."""
     for line in read:
         event = line.event
         if event is None or event.type.startswith("room."):
             continue
         asker = event.cause.member.id if event.cause is not None else event.actor
-        if asker != audit.view:
+        if asker != member:
             continue
         nonce = line.body.get("nonce")
         if event.cause is not None and not nonce:

@@ -17,12 +17,18 @@ Decide = Callable[[State, int], tuple[int, dict[str, Any]]]
 
 
 def written_game(
-    seed: int, holders: list[str], bot_seeds: list[int | None], decide: Decide
+    seed: int,
+    holders: list[str],
+    bot_seeds: list[int | None],
+    decide: Decide,
+    table: bool = False,
 ) -> list[str]:
-    """A game of four turns from `seed`, each decision `decide`'s, as a log's lines."""
+    """A game of four turns from `seed`, each decision `decide`'s, as a log's lines; with
+    `table`, as a table writes it: no seed on the setup line (the room's dice gave the
+    setup and the outcomes, which the lines record)."""
     dice, log = SeededDice(seed), GameLog(0)
     state = new_game(len(holders), make_config(turn_cap=4), dice)
-    log.setup(seed, holders, bot_seeds, state)
+    log.setup(None if table else seed, holders, bot_seeds, state)
     decisions = 0
     while state.phase != OVER:
         if state.phase == CHANCE:

@@ -174,6 +174,35 @@ def test_report_sets_config_b_beside_a_with_intervals(tmp_path, capsys):
     assert sum(name.endswith(".csv") for name in names) == len(result["sections"])
 
 
+def test_report_gives_each_bot_mix_its_turn_cap_rate(tmp_path, capsys):
+    """Issue 23 item 6 (ENG-16): with --seats repeated, every bot mix plays every player
+    count and one table gives each its games run to the turn cap, the same games
+    `simulate` plays for that mix and seed; a cap of 40 turns stops every game."""
+    argv = ["deadweight-board", "report", "--games", "3", "--players", "2", "--jobs", "1"]
+    argv += ["--seats", "greedy", "--seats", "random,greedy", "--no-plots", "--json"]
+    code, out, _ = _run([*argv, "--config", _short(tmp_path, 40)], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert result["bots"] == ["greedy", "random,greedy"]
+    (caps,) = (s for s in result["sections"] if s["question"].startswith("Turn cap by bot mix"))
+    assert caps["headers"][:5] == ["bots", "players", "games", "capped", "share"]
+    assert [row[:5] for row in caps["rows"]] == [
+        ["greedy", "2", "3", "3", "100.0%"],
+        ["random,greedy", "2", "3", "3", "100.0%"],
+    ]
+    assert any(
+        s["question"].startswith("random,greedy: 1. Seat advantage") for s in result["sections"]
+    )
+    code, out, _ = _run(argv, capsys)
+    rows = {row[0]: row for row in json.loads(out)["sections"][-1]["rows"]}
+    for mix in ("greedy", "random,greedy"):
+        simulate = ["deadweight-board", "simulate", "--json", "--seats", mix]
+        code, out, _ = _run([*simulate, "--games", "3", "--players", "2"], capsys)
+        simulated = json.loads(out)
+        assert rows[mix][3] == str(simulated["turn_cap_games"])
+        assert rows[mix][6] == f"{simulated['length_turns']['mean']:.1f}"
+
+
 def test_play_against_bots_re_asks_on_bad_input(tmp_path, capsys):
     answers = "banana\n99\nb\n" + "1\n" * 200
     argv = ["deadweight-board", "play", "--seats", "you,greedy", "--seed", "3", "--json"]
@@ -206,6 +235,15 @@ def test_play_quits_on_q_with_one_line_and_exit_zero(capsys):
         (["simulate", "--seats", "mcts:0,random"], "bad MCTS budget"),
         (["replay", "/nonexistent.jsonl"], "cannot read log"),
         (["report", "--players", "5"], "--players"),
+        (["report", "--seats", "greedy", "--seats", "greedy"], "named twice"),
+        (
+            ["report", "--players", "2", "--seats", "greedy", "--seats", "random,greedy,mcts"],
+            "3 seats",
+        ),
+        (
+            ["report", "--seats", "greedy", "--seats", "random", "--compare-option", "turn_cap=9"],
+            "one bot mix",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_two(argv, message, capsys):

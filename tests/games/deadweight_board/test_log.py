@@ -10,6 +10,7 @@ import json
 import pytest
 
 from tabletop.data import canonical
+from tabletop.games.deadweight_board.actions import DIE
 from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import make_config
 from tabletop.games.deadweight_board.errors import ReplayError
@@ -37,7 +38,7 @@ def test_the_setup_line_records_each_seats_bot_and_the_seed_it_drew():
     (lines,) = _games(1)
     setup = json.loads(lines[0])
     seed = game_seed(5, 0)
-    assert setup["version"] == LOG_VERSION == 3
+    assert setup["version"] == LOG_VERSION == 4
     assert setup["seed"] == seed and setup["bots"] == ["random", "greedy"]
     assert setup["bot_seeds"] == [bot_seed(seed, 0), bot_seed(seed, 1)]
 
@@ -88,9 +89,10 @@ def test_a_field_a_line_does_not_hold_is_refused_by_name():
         replay_lines([lines[0], json.dumps(record), *lines[2:]])
 
 
-def _table_game() -> list[str]:
+def _table_game(table: bool = False) -> list[str]:
     """A game as a table plays it (ENG-15): Red a person, Blue a bot built afresh for each
-    decision from a seed of its own, the dice from the game's seed."""
+    decision from a seed of its own; the dice from the game's seed, or (`table`) recorded
+    as the room's dice gave them, with no seed."""
 
     def decide(state, number):
         if state.owner == 0:
@@ -98,7 +100,7 @@ def _table_game() -> list[str]:
         drawn = 100 + number
         return make_bot("random", drawn).choose(state), {"bot": "random", "bot_seed": drawn}
 
-    return written_game(9, [HUMAN, "random"], [None, None], decide)
+    return written_game(9, [HUMAN, "random"], [None, None], decide, table)
 
 
 def test_a_tables_game_replays_asking_each_decisions_bot_and_taking_a_persons_move():
@@ -130,3 +132,40 @@ def test_a_persons_illegal_decision_is_refused():
     record["action"] = 99_999
     with pytest.raises(ReplayError, match=rf"^line {red + 1}: .*not legal"):
         replay_lines([*lines[:red], json.dumps(record), *lines[red + 1 :]])
+
+
+def _replaced(lines: list[str], number: int, **fields: object) -> list[str]:
+    record = json.loads(lines[number])
+    record.update(fields)
+    return [*lines[:number], json.dumps(record), *lines[number + 1 :]]
+
+
+def test_a_log_of_an_earlier_version_is_refused_in_one_line():
+    """ENG-15: version 3 recorded a table's game by a seed; version 4 does not."""
+    (lines,) = _games(1)
+    with pytest.raises(ReplayError, match=r"^line 1: the log is version 3, this tabletop reads "):
+        replay_lines(_replaced(lines, 0, version=3))
+
+
+def test_a_tables_game_replays_from_its_recorded_setup_and_outcomes():
+    """ENG-14: seed null: the setup line's state is loaded (a fresh setup), each chance
+    outcome is taken as recorded when the chance event can have it, each bot asked again."""
+    lines = _table_game(table=True)
+    assert json.loads(lines[0])["seed"] is None and replay_lines(lines) == 1
+    roll = next(
+        i for i, text in enumerate(lines) if DIE < json.loads(text).get("outcome", 0) <= DIE + 6
+    )
+    with pytest.raises(ReplayError, match=rf"^line {roll + 1}: field 'outcome': 5 is not an"):
+        replay_lines(_replaced(lines, roll, outcome=5))
+    other = DIE + (json.loads(lines[roll])["outcome"] - DIE) % 6 + 1
+    with pytest.raises(ReplayError, match=rf"^line {roll + 1}: field 'label'"):
+        replay_lines(_replaced(lines, roll, outcome=other))
+
+
+def test_a_tables_game_starts_from_a_fresh_setup():
+    lines = _table_game(table=True)
+    played = json.loads(lines[-1])["state"]
+    with pytest.raises(ReplayError, match=r"^line 1: .*before the lantern is placed"):
+        replay_lines(_replaced(lines, 0, state=played))
+    with pytest.raises(ReplayError, match=r"^line 1: bad game state"):
+        replay_lines(_replaced(lines, 0, state={"players": []}))

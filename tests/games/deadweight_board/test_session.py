@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice, SeededDice
-from tabletop.errors import DataError, PermissionDenied, TabletopError
+from tabletop.errors import DataError, PermissionDenied
 from tabletop.games.deadweight_board import BoardError, Position, to_model
 from tabletop.games.deadweight_board.session import SESSION, BoardTable, SeatHolder
 from tabletop.session import Member, Visibility
@@ -73,9 +73,10 @@ def test_only_the_deciding_seat_acts_and_an_illegal_action_changes_nothing():
     assert SESSION.view(state, BEN)["game"]["lantern"] == "P3"
 
 
-def test_a_bot_moves_when_anyone_asks_on_its_turn_and_the_fold_repeats_its_choice():
+def test_a_bot_moves_when_anyone_asks_on_its_turn_and_the_fold_applies_its_choice():
     """ENG-09: bots are seats; on a bot's decision any member (or the GM) asks it to move;
-    its seed is drawn from the server's dice, so folding the events repeats the choice."""
+    the cause records the bot's seed (drawn from the server's dice) and its action, which
+    folding the events applies."""
     state = SESSION.new({"turn_cap": 30})
     state, _ = play(state, {"kind": "seat-bot", "bot": "greedy", "seat": None}, GM)
     state, _ = play(state, {"kind": "seat-bot", "bot": "mcts:20", "seat": None}, GM)
@@ -87,39 +88,8 @@ def test_a_bot_moves_when_anyone_asks_on_its_turn_and_the_fold_repeats_its_choic
         state, events = play(state, {"kind": "bot-moves"}, BEN, SeededDice(step))
         log += events
         assert events[0].cause is not None and events[0].cause.draws
+        assert events[0].cause.intent["kind"] == "bot-act"
     assert SESSION.fold_all(log, _bots_started()) == state
-
-
-def test_a_bots_decision_made_elsewhere_is_recorded_and_folding_asks_no_bot(monkeypatch):
-    """A server decides a bot's move in a worker (`think`) and resolves it with that
-    decision: the cause records the action chosen, and folding the log applies it without
-    asking the bot again; the decision must have drawn this resolution's dice."""
-    state, log = _bots_started(), []
-    for step in range(6):
-        intent = {"kind": "bot-moves"}
-        decision = SESSION.think(state, intent, BEN, SeededDice(step))
-        events = SESSION.resolve(state, intent, BEN, SeededDice(step), decision)
-        cause = events[0].cause
-        assert cause is not None and cause.intent["kind"] == "bot-moved"
-        assert cause.asked == intent and cause.draws[0].face == cause.intent["seed"]
-        for event in events:
-            state = SESSION.fold(state, event)
-        log += events
-    with pytest.raises(TabletopError, match="other dice"):
-        SESSION.resolve(state, {"kind": "bot-moves"}, BEN, SeededDice(99), decision)
-
-    def asked(*_: object) -> None:
-        raise AssertionError("folding asked a bot")
-
-    monkeypatch.setattr("tabletop.games.deadweight_board.session.make_bot", asked)
-    assert SESSION.fold_all(log, _bots_started()) == state
-
-
-def test_a_bot_moved_intent_is_never_offered_to_anyone():
-    state = _bots_started()
-    moved = {"kind": "bot-moved", "bot": "greedy", "seed": 1, "action": "lantern to P3"}
-    with pytest.raises(BoardError, match="bot-moved"):
-        SESSION.resolve(state, moved, GM, SeededDice(0))
 
 
 def _bots_started() -> BoardTable:

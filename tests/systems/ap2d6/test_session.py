@@ -84,11 +84,11 @@ def test_a_fight_on_the_ap_tracker():
     assert events[0].type == "round"
     state, events = play(state, {"kind": "spend", "character": "c1", "action": "move"}, AYLA)
     assert events[0].text.startswith("Ayla: ")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(Ap2d6Error, match="character must be one of c2, not 'c1'"):
         SESSION.resolve(
             state, {"kind": "spend", "character": "c1", "action": "move"}, BRAN, FixedDice([])
         )
-    with pytest.raises(PermissionDenied, match="the GM may"):
+    with pytest.raises(Ap2d6Error, match="change must be one of wait, not 'gain'"):
         SESSION.resolve(
             state, {"kind": "tracker", "character": "c1", "change": "gain"}, AYLA, FixedDice([])
         )
@@ -127,6 +127,12 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "hours": pick([1, 8]),
         "action": pick(["move", "(2n2)", "draw-weapon"]),
         "characters": ["c1", "c2"],
+        "notes": marker,
+        "item": {"name": marker, "kind": pick(["weapon", "small", "heavy-weapon"])},
+        "bag": {"name": marker, "threshold": 2, "maximum": 6},
+        "skill": marker,
+        "cost": pick([1, 3]),
+        "points": pick([1, 4]),
     }
     return values.get(name, NO_VALUE)
 

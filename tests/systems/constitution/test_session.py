@@ -75,7 +75,7 @@ def test_a_blind_check_reaches_only_the_gm():
 
 def test_a_player_checks_only_their_own_character():
     check = {"kind": "check", "character": "c2", "ability": "wits"}
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(ConstitutionError, match="character must be one of c1, not 'c2'"):
         SESSION.resolve(seated(), check, ADA, FixedDice([10]))
 
 
@@ -142,6 +142,18 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "water": pick([-1, 0, 2]),
         "turns": pick([1, 7]),
         "miles": pick([None, 5]),
+        "notes": marker,
+        "reason": marker,
+        "where": marker,
+        "skill": marker,
+        "gear": pick(
+            [
+                {"name": marker, "size": "medium"},
+                {"name": marker, "size": "backpack"},
+                {"name": "x"},
+            ]
+        ),
+        "spells": [],
     }
     return values.get(name, NO_VALUE)
 

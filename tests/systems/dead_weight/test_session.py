@@ -107,7 +107,7 @@ def test_the_advisor_answers_whoever_chooses_and_nobody_else():
 
 
 def test_a_player_may_not_test_with_another_players_character():
-    with pytest.raises(PermissionDenied, match="the GM may"):
+    with pytest.raises(DeadWeightError, match="roller must be one of c2, not 'c1'"):
         SESSION.resolve(seated(), {"kind": "test", "roller": "c1"}, BO, FixedDice([1, 1, 1]))
 
 
@@ -218,6 +218,12 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "count": pick([1, 2]),
         "segments": pick([2, 4, 6]),
         "choice": {"kind": "keep"},
+        "notes": marker,
+        "reason": marker,
+        "item": {"name": marker, "slots": pick([0, 1, 2]), "usage": pick([None, 4, 6])},
+        "silver": pick([-2, 0, 5]),
+        "gold": pick([0, 1]),
+        "spell": marker,
     }
     return values.get(name, NO_VALUE)
 

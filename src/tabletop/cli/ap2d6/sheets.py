@@ -14,8 +14,9 @@ from tabletop.cli.ap2d6.character import sheet_table
 from tabletop.cli.ap2d6.common import event_json
 from tabletop.cli.options import Json, Seed
 from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, change_sheet, show_sheet
-from tabletop.systems.ap2d6.encumbrance import ItemKind, load_bags
+from tabletop.systems.ap2d6.encumbrance import load_bags
 from tabletop.systems.ap2d6.errors import Ap2d6Error
+from tabletop.systems.ap2d6.gear import ItemKind
 from tabletop.systems.ap2d6.session import SESSION
 from tabletop.systems.ap2d6.sheet import read_sheet
 

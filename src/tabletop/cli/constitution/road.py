@@ -20,7 +20,8 @@ from tabletop.cli.scene import DryRun, open_scene, print_events, told_json
 from tabletop.dice import dice_source
 from tabletop.session import Member
 from tabletop.systems.constitution.character import read_sheet
-from tabletop.systems.constitution.session import SESSION, ConstitutionTable
+from tabletop.systems.constitution.session import SESSION
+from tabletop.systems.constitution.table import ConstitutionTable
 
 GM = Member.gm()
 """Who looks at the clock at the command line: the campaign's GM, who sees all of it."""

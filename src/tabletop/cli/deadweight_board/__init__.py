@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -42,6 +43,7 @@ from tabletop.games.deadweight_board.report import (
     save_comparison_plots,
     save_plots,
     save_tables,
+    turn_cap_section,
 )
 from tabletop.games.deadweight_board.rules import apply_in_place, legal_actions, roll_chance
 from tabletop.games.deadweight_board.setup import new_game
@@ -49,6 +51,7 @@ from tabletop.games.deadweight_board.simulate import (
     MAX_GAMES,
     GameRecord,
     Summary,
+    plan_run,
     play_game,
     run_games,
 )
@@ -439,7 +442,12 @@ def _print_summary(summary: Summary) -> None:
 
 @app.command()
 def replay(
-    log: Annotated[Path, typer.Argument(help="A JSON-lines game log written by simulate --log.")],
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="A JSON-lines game log written by simulate --log, or a table's game record."
+        ),
+    ],
 ) -> None:
     """Re-execute every game in a log, asking every bot again (it takes as long as the games
     did); exit 2 naming the first line and field that differ."""
@@ -475,11 +483,23 @@ def _tagged(sections: list[Section], tag: str) -> list[Section]:
     return [replace(section, question=f"{tag}: {section.question.strip()}") for section in sections]
 
 
+def _mix_prefix(label: str) -> str:
+    """A bot mix as the start of a file name: `mcts:50,greedy` saves as `mcts_50_greedy_`."""
+    return "_".join(re.findall(r"[a-z0-9]+", label)) + "_"
+
+
 @app.command()
 def report(
     ctx: typer.Context,
     games: Annotated[int, typer.Option(help="Games per player count (per config with A/B).")] = 200,
-    seats: Annotated[str, typer.Option(help=SEATS_HELP)] = "greedy",
+    seats: Annotated[
+        list[str] | None,
+        typer.Option(
+            help=SEATS_HELP + " Repeat --seats to run several bot mixes (default greedy): "
+            "each plays every player count, and one table sets their turn-cap rates side by "
+            "side."
+        ),
+    ] = None,
     players: Annotated[str, typer.Option(help="Player counts to run, e.g. 2,3,4.")] = "4",
     config: Config = None,
     compare: Annotated[
@@ -505,35 +525,60 @@ def report(
     as_json: Json = False,
 ) -> None:
     """Answer the designer's balance questions from a simulation run, with plots and CSV
-    tables; with --compare or --compare-option, set config B beside A with intervals."""
-    names = _seat_list(seats)
+    tables, and how often each bot mix runs to the turn cap; with --compare or
+    --compare-option, set config B beside A with intervals."""
+    mixes = {",".join(names): names for names in map(_seat_list, seats or ["greedy"])}
+    if len(mixes) < len(seats or ["greedy"]):
+        raise ConfigError("a bot mix is named twice in --seats")
     counts = _player_counts(players)
     where = Where(backend, jobs, address)
     config_a = _config(ctx, config)
     config_b = None
     if compare is not None or compare_option:
+        if len(mixes) > 1:
+            raise ConfigError("--compare sets config B beside A for one bot mix: name one --seats")
         base = _config(ctx, compare) if compare is not None else config_a
         config_b = read_rule_options(DeadweightConfig, compare_option, base)
+    for names in mixes.values():  # every run checked before any game is played
+        for count in counts:
+            plan_run(games, names, count, config_a)
     if plots:
         _plot_folder(out)
-    runs_a = {n: _run(games, names, n, config_a, seed, where, None, True, as_json) for n in counts}
+    runs = {
+        label: {n: _run(games, bots, n, config_a, seed, where, None, True, as_json) for n in counts}
+        for label, bots in mixes.items()
+    }
     if config_b is None:
-        sections = balance_sections(runs_a)
+        if len(runs) == 1:
+            sections = balance_sections(*runs.values())
+        else:
+            sections = [
+                section
+                for label, by_count in runs.items()
+                for section in _tagged(balance_sections(by_count), label)
+            ]
+        sections.append(turn_cap_section(runs))
     else:
+        ((label, runs_a),) = runs.items()
         runs_b = {
-            n: _run(games, names, n, config_b, seed, where, None, True, as_json) for n in counts
+            n: _run(games, mixes[label], n, config_b, seed, where, None, True, as_json)
+            for n in counts
         }
         sections = (
             compare_sections(runs_a, runs_b)
             + _tagged(balance_sections(runs_a), "A")
             + _tagged(balance_sections(runs_b), "B")
+            + [turn_cap_section({f"A: {label}": runs_a, f"B: {label}": runs_b})]
         )
     try:
         saved = []
         if plots:
-            saved = save_plots(runs_a, out, "a_" if config_b else "")
-            if config_b is not None:
-                saved += save_plots(runs_b, out, "b_") + save_comparison_plots(runs_a, runs_b, out)
+            if config_b is None:
+                for label, by_count in runs.items():
+                    saved += save_plots(by_count, out, _mix_prefix(label) if len(runs) > 1 else "")
+            else:
+                saved = save_plots(runs_a, out, "a_") + save_plots(runs_b, out, "b_")
+                saved += save_comparison_plots(runs_a, runs_b, out)
             saved += save_tables(sections, out)
     except OSError as error:
         raise ConfigError(f"cannot save plots in {out}: {error.strerror}") from None
@@ -541,6 +586,7 @@ def report(
     if as_json:
         print_json(
             {
+                "bots": list(mixes),
                 "sections": [s.as_json() for s in sections],
                 "files": [str(p) for p in saved],
                 "config_changes": changes if config_b else config_a.changed(),
@@ -549,7 +595,7 @@ def report(
         )
         return
     console.print(
-        f"bots: {', '.join(names)} · options changed from the defaults: "
+        f"bots: {' | '.join(mixes)} · options changed from the defaults: "
         + " · ".join(f"{tag} {json.dumps(c) if c else 'none'}" for tag, c in changes.items())
     )
     for section in sections:

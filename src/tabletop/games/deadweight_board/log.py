@@ -1,18 +1,20 @@
 """Game logs as JSON lines, and replaying them so that a log cannot tell what did not happen.
 
-A log holds one or more games. Each game is a `setup` line (game number, seed, players, each
-seat's bot and the seed it drew, config and the state after setup), then one line per
-decision or chance event (who, the action number, what it means, and a digest of the state
-after it), then an `end` line (scores, ranking, winners, turns and the final state). Every
-line ends in a `hash` chained over the lines before it in its game: the SHA-256 of the
-previous line's hash (`GENESIS` before the setup line) and this line without `hash`, as
-canonical JSON; the end line's hash thus stands for the whole game.
+A log holds one or more games. Each game is a `setup` line (game number, the dice's seed or
+null, players, each seat's bot and the seed it drew, config and the state after setup), then
+one line per decision or chance event (who, the action number, what it means, and a digest
+of the state after it), then an `end` line (scores, ranking, winners, turns and the final
+state). Every line ends in a `hash` chained over the lines before it in its game: the
+SHA-256 of the previous line's hash (`GENESIS` before the setup line) and this line without
+`hash`, as canonical JSON; the end line's hash thus stands for the whole game.
 
-`replay` sets each game up again from its setup line, draws every chance event from the same
-seeded dice, asks each seat's bot again (rebuilt from its policy and seed) at every decision,
-writes the line it expects with the same writer that wrote the log, and compares every field
-of it with the line recorded: the first field that differs is named with its line number and
-both values. Why the lines are chained and not keyed (HMAC) is in docs/rules/deadweight-board.md
+`replay` sets each game up again from its setup line and draws every chance event from the
+same seeded dice, or, for a table's game (seed null: its dice were the room's), loads the
+recorded setup and takes each recorded outcome, checked to be one the chance event can have.
+It asks each seat's bot again (rebuilt from its policy and seed) at every decision, writes
+the line it expects with the same writer that wrote the log, and compares every field of it
+with the line recorded: the first field that differs is named with its line number and both
+values. Why the lines are chained and not keyed (HMAC) is in docs/rules/deadweight-board.md
 (ENG-15).
 """
 
@@ -33,15 +35,23 @@ from tabletop.games.deadweight_board.bots import Bot, replayable_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig
 from tabletop.games.deadweight_board.errors import ReplayError
 from tabletop.games.deadweight_board.model import state_from_json, to_model
-from tabletop.games.deadweight_board.rules import apply_in_place, roll_chance
+from tabletop.games.deadweight_board.rules import apply_in_place, chance_outcomes, roll_chance
 from tabletop.games.deadweight_board.rules import describe as describe_action
 from tabletop.games.deadweight_board.setup import new_game
-from tabletop.games.deadweight_board.state import CHANCE, CHANCE_NAMES, COLOURS, OVER, State
+from tabletop.games.deadweight_board.state import (
+    CHANCE,
+    CHANCE_NAMES,
+    COLOURS,
+    OVER,
+    SETUP_LANTERN,
+    State,
+)
 
-LOG_VERSION = 3
-"""Version 3 records each seat's bot seed and chains every line to the one before by hash;
-version 2 (no bot seeds, no chain) numbered actions as this one does, version 1 numbered
-chance outcomes from 1000. Neither replays: simulate again to write a new log."""
+LOG_VERSION = 4
+"""Version 4 records a table's game (seed null: its setup state and every chance outcome as
+the room's dice gave them) beside seeded games; version 3 (chained, bot seeds) recorded a
+table's game by a game seed, version 2 had no bot seeds and no chain, version 1 numbered
+chance outcomes from 1000. None of them replays: simulate again to write a new log."""
 HUMAN = "human"
 """A seat a person holds in `bots`: their decisions are checked to be legal, not re-asked."""
 GENESIS = "0" * 64
@@ -73,11 +83,15 @@ class GameLog:
         self.lines: list[str] = []
         self._prev = GENESIS
 
-    def setup(self, seed: int, bots: list[str], bot_seeds: list[int | None], state: State) -> dict:
-        """The first line: everything the game and its bots are made again from. `bots`
-        names each seat's holder at the start (a bot's policy, or `HUMAN`); `bot_seeds`
-        gives the seed of a bot that plays its seat all game, or None where each decision
-        names the bot and seed that made it (a table's bots) or a person decides."""
+    def setup(
+        self, seed: int | None, bots: list[str], bot_seeds: list[int | None], state: State
+    ) -> dict:
+        """The first line: everything the game and its bots are made again from. `seed` is
+        the dice's, or None for a table's game (the room's dice: the setup is `state` as
+        dealt, and each chance line's outcome is what the dice gave); `bots` names each
+        seat's holder at the start (a bot's policy, or `HUMAN`); `bot_seeds` gives the seed
+        of a bot that plays its seat all game, or None where each decision names the bot
+        and seed that made it (a table's bots) or a person decides."""
         return self._add(
             {
                 "type": "setup",
@@ -230,14 +244,14 @@ class _Replay:
         if record.get("version") != LOG_VERSION:
             raise _Mismatch(
                 f"the log is version {_excerpt(record.get('version', 1))}, this tabletop reads "
-                f"version {LOG_VERSION} (bots' seeds and chained lines); simulate again to "
-                "write a new log"
+                f"version {LOG_VERSION} (tables' games from the room's dice); simulate again, "
+                "or download the table's record again, to write a new log"
             )
         game = _whole(record, "game", 0)
         if number is not None and game != number:
             raise _Mismatch(f"field 'game': expected {number} (the next game), found {game}")
         self.number = game
-        seed = _whole(record, "seed", 0)
+        seed = None if record.get("seed") is None else _whole(record, "seed", 0)
         players = _whole(record, "players", 2)
         bots = _seat_list(record, "bots", str, players)
         bot_seeds = _seat_list(record, "bot_seeds", int, players)
@@ -254,8 +268,11 @@ class _Replay:
             for name, drawn in zip(bots, bot_seeds, strict=True)
         ]
         self.bot_seeds = bot_seeds
-        self.dice = SeededDice(seed)
-        self.state = new_game(players, config, self.dice)
+        self.dice = None if seed is None else SeededDice(seed)
+        if self.dice is None:
+            self.state = _recorded_setup(record, players)
+        else:
+            self.state = new_game(players, config, self.dice)
         self.log = GameLog(game)
         self.config = record["config"]
         _compare(record, self.log.setup(seed, bots, bot_seeds, self.state), self.config, "")
@@ -268,7 +285,9 @@ class _Replay:
             return True
         if state.phase == CHANCE:
             chance = state.chance
-            outcome = roll_chance(state, self.dice)
+            outcome = (
+                _outcome(state, record) if self.dice is None else roll_chance(state, self.dice)
+            )
             text = describe_action(state, outcome)
             apply_in_place(state, outcome)
             expected = self.log.chance(chance, outcome, text, state)
@@ -305,6 +324,32 @@ class _Replay:
         if type(bot) is not str or type(bot_seed) is not int or bot_seed < 0:
             raise _Mismatch("fields 'bot' and 'bot_seed': a bot's policy and a whole seed")
         return bot, bot_seed, replayable_bot(bot, bot_seed)
+
+
+def _recorded_setup(record: dict[str, Any], players: int) -> State:
+    """A table's game as its setup line records it: a position the strict loader accepts
+    (ENG-08), for `players`, before the lantern is placed (so a fresh setup)."""
+    recorded = record.get("state")
+    if not isinstance(recorded, dict):
+        raise _Mismatch("field 'state': a table's game records the state after its setup")
+    state = state_from_json(json.dumps({**recorded, "config": record["config"]}))
+    if state.n != players or state.phase != SETUP_LANTERN:
+        raise _Mismatch(
+            f"field 'state': the setup of a game for {players}, before the lantern is placed"
+        )
+    return state
+
+
+def _outcome(state: State, record: dict[str, Any]) -> int:
+    """A table's chance outcome as its line records it, refused unless the pending chance
+    event can have it (the room's verify checks that the dice gave it)."""
+    outcome = record.get("outcome")
+    if type(outcome) is not int or outcome not in (o for o, _ in chance_outcomes(state)):
+        raise _Mismatch(
+            f"field 'outcome': {_excerpt(outcome)} is not an outcome of the pending "
+            f"{CHANCE_NAMES[state.chance]}"
+        )
+    return outcome
 
 
 def _whole(record: dict[str, Any], key: str, least: int) -> int:

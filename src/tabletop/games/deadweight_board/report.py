@@ -260,6 +260,37 @@ def balance_sections(runs: dict[int, Summary]) -> list[Section]:
     return sections
 
 
+def turn_cap_section(mixes: dict[str, dict[int, Summary]]) -> Section:
+    """How often each bot mix's games ran to the turn cap, per player count: a capped game
+    is scored like any other (AMB-63), so a high rate means bots that stall, not a game
+    the rules cannot end (ENG-16)."""
+    rows = []
+    for mix, runs in mixes.items():
+        for players, summary in runs.items():
+            low, high = wilson(summary.aborted, summary.games)
+            after = summary.after_flood
+            rows.append(
+                [
+                    mix,
+                    str(players),
+                    str(summary.games),
+                    str(summary.aborted),
+                    _pct(summary.aborted / summary.games),
+                    f"{_pct(low)}–{_pct(high)}",
+                    f"{statistics.fmean(summary.turns):.1f}",
+                    f"{statistics.fmean(after):.1f}" if after else "—",
+                ]
+            )
+    return Section(
+        "Turn cap by bot mix: games that ran to the cap",
+        ["bots", "players", "games", "capped", "share", "95% interval", "turns", "after flood"],
+        rows,
+        "turns: the mean game; after flood: the mean turns from the flood to the end or the "
+        "cap. Greedy and MCTS seats hurry the Mariners home once the ship has flooded unless "
+        "stalling can still win for them (ENG-16); random seats never do",
+    )
+
+
 NOT_ANSWERED = (
     "Question 16 (which readings matter most) is answered one reading at a time: compare a "
     "config with the reading changed (--compare, --compare-option) against the defaults. "

@@ -4,14 +4,16 @@ member may see.
 
 Before the game, players take seats (in turn order: Red, Blue, Green, Yellow), the GM may
 seat bots, and the GM starts the game: the setup draws its layout, first player and trade
-cards from the server's dice. Then whoever holds the seat that decides sends `act` with the
-action's name ("step 2", "steal from Blue"); when a bot's seat decides, the GM or any member
-sends `bot-moves` and the bot's policy chooses, seeded from the server's dice so that the
-choice is on the record and folding repeats it. Chance nodes after a decision (every die,
-every card turned up) are rolled at once. A game the GM starts draws its own seed from the
-server's dice and rolls its setup and every chance node from that seed (record.py), so that
-the finished game is a log `deadweight-board replay` checks; the seed stays on the server
-(only the GM's copy of the start's cause holds it) until the game is over.
+cards from the start's own dice (the room's fair dice), and a hidden event keeps that cause,
+whose draws would tell the face-down cards, from everyone but the GM. Then whoever holds
+the seat that decides sends `act` with the action's name ("step 2", "steal from Blue"); when
+a bot's seat decides, any member (or the server, as the table) sends `bot-moves`, which is
+*decided* into `bot-act`: the bot, the seed it drew (the resolution's first die) and the
+action it chose, so that the log holds the choice and folding applies it without asking the
+bot again. Chance nodes after a decision (every die, every card turned up) are rolled at
+once from that resolution's dice. The table keeps the game itself between moves and the
+record of its setup and steps (record.py), so a finished game downloads as a log
+`deadweight-board replay` checks.
 
 Secrets are decided in observe.py: the all-seeing GM sees everything; a seat's holder sees
 their own Walk the Plank haul under hidden chests; nobody else does.
@@ -19,19 +21,19 @@ their own Walk the Plank haul under hidden chests; nobody else does.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from tabletop.dice import DiceSource, SeededDice
+from tabletop.dice import DiceSource
 from tabletop.games.deadweight_board.actions import action_named, name_of
 from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.bots import make_bot
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config
-from tabletop.games.deadweight_board.errors import BoardDataError, BoardError
+from tabletop.games.deadweight_board.errors import BoardError
 from tabletop.games.deadweight_board.log import HUMAN
-from tabletop.games.deadweight_board.model import GameStateModel, from_model, to_model
 from tabletop.games.deadweight_board.narrate import event_line
 from tabletop.games.deadweight_board.observe import (
     ALL_SEEING,
@@ -41,13 +43,7 @@ from tabletop.games.deadweight_board.observe import (
     haul_owner,
     observation,
 )
-from tabletop.games.deadweight_board.record import (
-    GAME_SEED_SIDES,
-    Rerun,
-    Step,
-    finished,
-    rerun,
-)
+from tabletop.games.deadweight_board.record import KeptGame, Step, finished
 from tabletop.games.deadweight_board.rules import (
     apply_in_place,
     describe,
@@ -55,16 +51,17 @@ from tabletop.games.deadweight_board.rules import (
     roll_chance,
 )
 from tabletop.games.deadweight_board.setup import new_game
-from tabletop.games.deadweight_board.state import CHANCE, OVER, State
+from tabletop.games.deadweight_board.state import CHANCE, OVER, SETUP_LANTERN, State
 from tabletop.games.deadweight_board.targets import targets
 from tabletop.session import Choice, Event, Frozen, Member, Offer, Session, Visibility, offer
 
 MAX_SEATS = 4
 MAX_BOT_SIMULATIONS = 2_000
-"""A table's MCTS bots search at most this many simulations a decision: folding the log
-runs each bot's choice again."""
+"""A table's MCTS bots search at most this many simulations a decision: `verify` (and
+`replay`) ask each bot's choice again."""
 BOT_SEED_SIDES = 2**31 - 1
-"""The die a bot's seed is drawn from, so that its choice is on the record."""
+"""The die a bot's seed is drawn from (the decision's first die), so that its choice can be
+asked again."""
 BOT_KINDS = ("random", "greedy", "mcts")
 _BOT = re.compile(r"^(random|greedy|mcts(:[0-9]{1,4})?)$")
 
@@ -85,47 +82,41 @@ class SeatHolder(Frozen):
 
 
 class BoardTable(Frozen):
-    """The table: its rule options, who holds which seat, and the game once started;
-    a game the GM started keeps its seed, who held each seat then, and every step since its
-    setup (record.py)."""
+    """The table: its rule options, who holds which seat, and the game once started. A game
+    the GM started also keeps its record (record.py): the setup the start drew, who held
+    each seat then, and every step since. Nothing re-runs the game from its start: each
+    move is applied to the kept game."""
 
     options: DeadweightConfig = Field(default_factory=default_config)
     seats: tuple[SeatHolder, ...] = Field(default=(), max_length=MAX_SEATS)
-    game: GameStateModel | None = None
-    seed: int | None = Field(default=None, ge=0, le=GAME_SEED_SIDES)
-    first_seats: tuple[str, ...] = ()
+    game: KeptGame | None = None
+    setup: KeptGame | None = None
+    first_seats: tuple[str, ...] = Field(default=(), max_length=MAX_SEATS)
     record: tuple[Step, ...] = ()
 
     @model_validator(mode="after")
     def _game_fits_the_table(self) -> BoardTable:
         if self.game is not None:
-            if len(self.game.players) != len(self.seats):
+            game = self.game.state
+            if game.n != len(self.seats):
                 raise ValueError("the game has a player for every seat and no other")
-            if self.game.config != self.options:
+            if game.ship.config != self.options:
                 raise ValueError("the game is played under the table's options")
-            if self.game.machine.phase == "chance":
+            if game.phase == CHANCE:
                 raise ValueError("a table rolls every chance event at once; none can be pending")
-            try:
-                from_model(self.game)
-            except BoardDataError as problem:
-                raise ValueError(str(problem)) from None
-        if self.seed is not None:
-            self._game_is_its_record()
+        if self.setup is None:
+            if self.first_seats or self.record:
+                raise ValueError("only a game the GM started keeps a record")
+            return self
+        setup = self.setup.state
+        seats = len(self.seats)
+        if self.game is None or len(self.first_seats) != seats or setup.n != seats:
+            raise ValueError("a started game names who first held each of its seats")
+        if setup.ship.config != self.options or setup.phase != SETUP_LANTERN:
+            raise ValueError("a game's record starts from its setup, before the lantern is placed")
+        if any(holder != HUMAN and not _BOT.match(holder) for holder in self.first_seats):
+            raise ValueError("a seat is first held by a person (human) or a table's bot")
         return self
-
-    def _game_is_its_record(self) -> None:
-        if self.game is None or len(self.first_seats) != len(self.seats):
-            raise ValueError("a seeded table has a game and names who first held each seat")
-        try:
-            rerun_state = self.rerun().state
-        except BoardError as problem:
-            raise ValueError(str(problem)) from None
-        if rerun_state.digest() != from_model(self.game).digest():
-            raise ValueError("the game is not where its seed and its record lead")
-
-    def rerun(self) -> Rerun:
-        """The started game re-run from its seed and record."""
-        return rerun(len(self.seats), self.options, self.seed or 0, self.record)
 
     def seats_of(self, member: Member) -> list[int]:
         return [seat for seat, holder in enumerate(self.seats) if holder.member == member.id]
@@ -171,17 +162,19 @@ class Act(Frozen):
 
 
 class BotMoves(Frozen):
-    """A bot's seat decides: its policy chooses, seeded from the server's dice."""
+    """A bot's seat decides: asked by anyone at the table, decided (`decide`) into the
+    `BotAct` its policy chooses."""
 
     kind: Literal["bot-moves"] = "bot-moves"
 
 
-class BotMoved(Frozen):
-    """What a bot's seat decided (`BoardSession.decide`): the bot, the seed it drew from the
-    server's dice and the action it chose. Never offered: the log records it as the decided
-    intent of a `bot-moves`, so folding applies the action without asking the bot again."""
+class BotAct(Frozen):
+    """What a bot's seat decided, as the log records it: the bot, the seed it drew (the
+    resolution's first die) and the action it chose. Only `bot-moves` settles into it;
+    nobody may send it."""
 
-    kind: Literal["bot-moved"] = "bot-moved"
+    kind: Literal["bot-act"] = "bot-act"
+    seat: Colour
     bot: str = Field(max_length=12)
     seed: int = Field(ge=1, le=BOT_SEED_SIDES)
     action: str = Field(min_length=1, max_length=60)
@@ -194,15 +187,13 @@ class BoardSession(Session[BoardTable]):
     name = "deadweight-board"
     state = BoardTable
     error = BoardError
-    intents = (TakeSeat, SeatBot, LeaveSeat, StartGame, Act, BotMoves, BotMoved)
+    intents = (TakeSeat, SeatBot, LeaveSeat, StartGame, Act, BotMoves, BotAct)
     thinks = frozenset({"bot-moves"})
-    version = 2
-    """2: a bot's decision is recorded as the `bot-moved` it settled into."""
 
     def offers(self, state: BoardTable, member: Member) -> list[Offer]:
         if state.game is None:
             return self._seating_offers(state, member)
-        game = from_model(state.game)
+        game = state.game.state
         if game.phase == OVER:
             return []
         found: list[Offer] = []
@@ -241,27 +232,15 @@ class BoardSession(Session[BoardTable]):
         """A bot's seat decides by itself: the server sends its `bot-moves`."""
         if state.game is None:
             return None
-        game = from_model(state.game)
+        game = state.game.state
         if game.phase == OVER or state.seats[game.owner].bot is None:
             return None
         return {"kind": "bot-moves"}
 
-    def decide(self, state: BoardTable, intent: Any, member: Member, dice: DiceSource) -> Any:
-        """A bot's seat deciding: its policy chooses now, seeded from the server's dice (the
-        resolution's first draw), and the log records the choice (`BotMoved`), so folding
-        applies it and only `verify` asks the bot again. A server does this in a worker."""
-        if not isinstance(intent, BotMoves):
-            return intent
-        game = None if state.game is None else _game_and_dice(state, dice)[0]
-        if game is None or game.phase == OVER or state.seats[game.owner].bot is None:
-            raise BoardError("bot-moves: no bot decides now")
-        spec = state.seats[game.owner].bot or ""
-        seed = dice.roll(BOT_SEED_SIDES)
-        action = make_bot(spec, seed).choose(game)
-        return BotMoved(bot=spec, seed=seed, action=name_of(action))
-
     def why_not(self, state: BoardTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]
+        if kind == "bot-act":
+            return "a bot's action is what bot-moves decides; nobody sends it"
         if state.game is None and kind in ("act", "bot-moves"):
             return "the game has not started"
         if state.game is not None and kind in ("take-seat", "leave-seat", "start"):
@@ -273,6 +252,19 @@ class BoardSession(Session[BoardTable]):
         return "not open to you now"
 
     # the rules ----------------------------------------------------------------------------
+
+    def decide(self, state: BoardTable, intent: Any, member: Member, dice: DiceSource) -> Any:
+        """`bot-moves` settles into the `bot-act` the deciding seat's bot chooses, with a
+        seed drawn as the resolution's first die; every other intent is applied as asked."""
+        if not isinstance(intent, BotMoves):
+            return intent
+        game = _playing(state)
+        spec = state.seats[game.owner].bot
+        if spec is None:
+            raise BoardError("bot-moves: no bot decides now")
+        seed = dice.roll(BOT_SEED_SIDES)
+        action = make_bot(spec, seed).choose(game.clone())  # a bot may change what it reads
+        return BotAct(seat=COLOURS[game.owner], bot=spec, seed=seed, action=name_of(action))
 
     def apply(
         self, state: BoardTable, intent: Any, member: Member, dice: DiceSource
@@ -294,21 +286,18 @@ class BoardSession(Session[BoardTable]):
             ]
         if isinstance(intent, StartGame):
             return _start(state, dice)
-        game, chance_dice = _game_and_dice(state, dice)
+        if isinstance(intent, BotMoves):
+            raise BoardError("bot-moves is applied as the bot-act it is decided into")
+        game = _playing(state)
         seat = COLOURS[game.owner]
         if isinstance(intent, Act):
+            if state.seats[game.owner].member != member.id:
+                raise BoardError(f"act: it is not {who}'s seat's decision")
             action, who, step = action_named(intent.action), seat, Step(action=0)
-        elif isinstance(intent, BotMoved):
-            action, who, step = _decided(state, game, intent, dice)
         else:
-            spec = state.seats[game.owner].bot or ""
-            bot_seed = dice.roll(BOT_SEED_SIDES)
-            action, who = make_bot(spec, bot_seed).choose(game), f"{seat} ({spec})"
-            step = Step(action=0, bot=spec, bot_seed=bot_seed)
-        text = f"{who}: {describe(game, action)}"
-        lead = _note("act", text, seat=seat, action=name_of(action))
-        step = step.model_copy(update={"action": action})
-        return _play(state, game, step, lead, chance_dice)
+            action, who, step = _bot_act(state, game, intent, dice)
+        lead = _note("act", f"{who}: {describe(game, action)}", seat=seat, action=name_of(action))
+        return _play(state, game, step.model_copy(update={"action": action}), lead, dice)
 
     # what each member sees ----------------------------------------------------------------
 
@@ -325,25 +314,26 @@ class BoardSession(Session[BoardTable]):
         if member.is_gm:
             shown["bots"] = {"kinds": BOT_KINDS, "max_simulations": MAX_BOT_SIMULATIONS}
         if state.game is not None:
-            game = from_model(state.game)
+            game = state.game.state
             over = game.phase == OVER
             shown["game"] = observation(game, _viewer(state, game, member))
             shown["to_decide"] = None if over else COLOURS[game.owner]
-            shown["record"] = over and state.seed is not None
+            shown["record"] = over and state.setup is not None
             if not over and (member.is_gm or state.seats[game.owner].member == member.id):
                 shown["targets"] = targets(game)
         return shown
 
     def game_record(self, state: BoardTable, member: Member) -> dict[str, Any]:
         """A finished game for anyone at the table: its log as the JSON lines `replay`
-        checks, and the board after each decision to step through (record.py)."""
-        game = None if state.game is None else from_model(state.game)
-        if game is None or game.phase != OVER or state.seed is None:
+        checks, and the board after each decision to step through (record.py). Built from
+        the recorded steps alone: no bot is asked again."""
+        game = None if state.game is None else state.game.state
+        if game is None or game.phase != OVER or state.setup is None:
             raise BoardError("a game's record is ready once a game the GM started is over")
-        seed = state.seed
-        lines, boards = finished(state.first_seats, state.options, seed, state.record)
+        lines, boards = finished(state.first_seats, state.setup.state, state.record, game)
+        end = json.loads(lines[-1])["hash"]  # it stands for the whole game (ENG-15)
         return {
-            "file": f"deadweight-board-{seed}.jsonl",
+            "file": f"deadweight-board-{end[:12]}.jsonl",
             "log": "".join(f"{line}\n" for line in lines),
             "steps": boards,
         }
@@ -358,25 +348,6 @@ def _viewer(state: BoardTable, game: State, member: Member) -> int:
     if haul_owner(game) in held:
         return haul_owner(game)
     return held[0] if held else TABLE
-
-
-def _decided(
-    state: BoardTable, game: State, intent: BotMoved, dice: DiceSource
-) -> tuple[int, str, Step]:
-    """A recorded bot decision, checked: the seat's bot, the seed it drew again from these
-    dice, and an action the rules allow now."""
-    spec = state.seats[game.owner].bot
-    if spec != intent.bot:
-        raise BoardError(
-            f"bot-moved: the deciding seat holds {spec or 'a person'}, not {intent.bot}"
-        )
-    if dice.roll(BOT_SEED_SIDES) != intent.seed:
-        raise BoardError("bot-moved: the bot's seed is not this resolution's first die")
-    action = action_named(intent.action)
-    if action not in legal_actions(game):
-        raise BoardError(f"bot-moved: {intent.action!r} is not a legal action now")
-    step = Step(action=0, bot=spec, bot_seed=intent.seed)
-    return action, f"{COLOURS[game.owner]} ({spec})", step
 
 
 def _seat_bot_offer(seats: tuple[str | None, ...]) -> Offer:
@@ -408,39 +379,59 @@ def _seat_bot(state: BoardTable, intent: SeatBot, who: str) -> tuple[BoardTable,
 
 
 def _start(state: BoardTable, dice: DiceSource) -> tuple[BoardTable, list[Event]]:
-    """Draw the game's seed from the server's dice and set the ship up from it (record.py);
-    a hidden event keeps the start's cause, which holds the seed, from everyone but the GM."""
-    seed = dice.roll(GAME_SEED_SIDES)
-    game = new_game(len(state.seats), state.options, SeededDice(seed))
+    """Set the ship up from the start's own dice, keeping the setup for the record; a hidden
+    event keeps the start's cause, whose draws tell the face-down trade cards, from everyone
+    but the GM."""
+    game = new_game(len(state.seats), state.options, dice)
     first = COLOURS[game.first_player]
     text = f"the ship is set up for {len(state.seats)}; {first} places the lantern"
     holders = tuple(holder.bot or HUMAN for holder in state.seats)
+    kept = KeptGame(game)
     started = state.model_copy(
-        update={"game": to_model(game), "seed": seed, "first_seats": holders, "record": ()}
+        update={"game": kept, "setup": kept, "first_seats": holders, "record": ()}
     )
     sealed = Event(
-        type="dice-sealed",
-        text=f"the board's dice follow seed {seed}",
-        data={"seed": seed},
+        type="setup-sealed",
+        text="the start's dice dealt the layout, the first player and every trade card",
         visibility=Visibility.HIDDEN,
-        hint="the board's dice are sealed: their seed stays on the server until the game ends",
+        hint="the board's setup is sealed: the start's dice stay with the GM",
     )
     return started, [_note("setup", text, first=first), sealed]
 
 
-def _game_and_dice(state: BoardTable, dice: DiceSource) -> tuple[State, DiceSource]:
-    """The game now, and the dice its next chance node rolls: the game's own seed, re-run
-    to where the record stops, or (a table set up from a position) the server's dice."""
-    if state.seed is None:
-        return from_model(state.game), dice  # type: ignore[arg-type]
-    game = state.rerun()
-    return game.state, game.dice
+def _playing(state: BoardTable) -> State:
+    """The kept game (not to be changed), refusing a table whose game is not under way."""
+    if state.game is None:
+        raise BoardError("the game has not started")
+    if state.game.state.phase == OVER:
+        raise BoardError("the game is over")
+    return state.game.state
+
+
+def _bot_act(
+    state: BoardTable, game: State, intent: BotAct, dice: DiceSource
+) -> tuple[int, str, Step]:
+    """A bot's recorded decision, checked: its seed is this resolution's first die again,
+    the deciding seat is held by that bot, and the action is legal now (apply refuses it
+    otherwise). Its action, who took it, and its step of the record."""
+    drawn = dice.roll(BOT_SEED_SIDES)
+    if drawn != intent.seed:
+        raise BoardError(f"bot-act: the bot's seed is {drawn} in these dice, not {intent.seed}")
+    seat = COLOURS[game.owner]
+    if intent.seat != seat:
+        raise BoardError(f"bot-act: {seat} decides now, not {intent.seat}")
+    if state.seats[game.owner].bot != intent.bot:
+        raise BoardError(f"bot-act: the {seat} seat is not held by a {intent.bot} bot")
+    action = action_named(intent.action)
+    return action, f"{seat} ({intent.bot})", Step(action=action, bot=intent.bot, bot_seed=drawn)
 
 
 def _play(
-    state: BoardTable, game: State, step: Step, lead: Event, dice: DiceSource
+    state: BoardTable, kept: State, step: Step, lead: Event, dice: DiceSource
 ) -> tuple[BoardTable, list[Event]]:
-    """Apply the decision, roll every chance node after it, and tell what happened."""
+    """Apply the decision to a copy of the kept game, roll every chance node after it from
+    the resolution's dice, and tell what happened."""
+    game = kept.clone()
     game.events = []
     apply_in_place(game, step.action)
     steps = [step]
@@ -449,8 +440,11 @@ def _play(
         apply_in_place(game, rolled)
         steps.append(Step(action=rolled))
     told = [lead, *(_told(state, game, event) for event in game.events)]
-    record = (*state.record, *steps) if state.seed is not None else ()
-    return state.model_copy(update={"game": to_model(game), "record": record}), told
+    game.events = None
+    update: dict[str, Any] = {"game": KeptGame(game)}
+    if state.setup is not None:
+        update["record"] = (*state.record, *steps)
+    return state.model_copy(update=update), told
 
 
 def _told(state: BoardTable, game: State, event: dict[str, Any]) -> Event:

@@ -267,6 +267,8 @@ class Summary:
     turns: list[int] = field(default_factory=list)
     evacuation_turns: list[int] = field(default_factory=list)
     evacuation_lengths: list[int] = field(default_factory=list)
+    after_flood: list[int] = field(default_factory=list)
+    """Turns each flooded game went on after the flood, to the end or to the turn cap."""
     aborted: int = 0
     shared_wins: int = 0
     tie_break_decided: int = 0
@@ -289,6 +291,7 @@ class Summary:
         self.turns.append(record.turns)
         if record.evacuation_turn is not None:
             self.evacuation_turns.append(record.evacuation_turn)
+            self.after_flood.append(record.turns - record.evacuation_turn)
             if record.final_turn is not None:
                 self.evacuation_lengths.append(record.final_turn - record.evacuation_turn)
         self.aborted += record.aborted
@@ -356,6 +359,10 @@ class Summary:
             ],
             "length_turns": self.length(),
             "turn_cap_games": self.aborted,
+            "turn_cap_rate": self.aborted / self.games if self.games else 0.0,
+            "turns_after_flood_mean": (
+                statistics.fmean(self.after_flood) if self.after_flood else None
+            ),
             "shared_wins": self.shared_wins,
             "life_ring_sources": self.group("life_rings"),
             "plank_actions": self.group("plank_action"),

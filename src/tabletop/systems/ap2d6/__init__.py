@@ -33,9 +33,10 @@ from tabletop.systems.ap2d6.death import (
     player_view,
     view,
 )
-from tabletop.systems.ap2d6.encumbrance import Bag, Encumbrance, Item, apply_encumbrance, carry
+from tabletop.systems.ap2d6.encumbrance import Encumbrance, apply_encumbrance, carry
 from tabletop.systems.ap2d6.errors import Ap2d6DataError, Ap2d6Error
 from tabletop.systems.ap2d6.events import Event, Role, for_role
+from tabletop.systems.ap2d6.gear import Bag, Item
 from tabletop.systems.ap2d6.health import (
     check_on,
     death_check,

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from tabletop.systems.ap2d6.datafiles import read_file
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event
+from tabletop.systems.ap2d6.gear import MAX_BAGS_IN_USE, Bag, Item
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.statuses import StatusCatalogue, shipped_statuses
 
@@ -28,51 +28,12 @@ PERSONAL_MAXIMUM = 6
 SMALL_ITEMS_PER_ENC = 3
 """Three small items (a book, a dagger, bandages) make 1 enc (RU-M49, RU-A29)."""
 
-KIND_ENCS = {"weapon": 1, "heavy-weapon": 2, "food-day": 1, "negligible": 0}
-"""Encs of one item of each kind the rules price (RU-M49); small items go by threes."""
-
-MAX_ITEMS = 10_000
-MAX_BAGS_IN_USE = 1
-"""One bag at a time unless something says otherwise (RU-M50)."""
-
-ItemKind = Literal["weapon", "heavy-weapon", "food-day", "small", "negligible", "other"]
-
-
-class Item(BaseModel):
-    """Something carried: its kind, how many, and for "other" the encs of each."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str = ""
-    kind: ItemKind
-    count: Annotated[int, Field(ge=1, le=MAX_ITEMS)] = 1
-    encs: Annotated[int, Field(ge=0, le=1000)] | None = None
-    """Encs of one item of kind "other" (the GM's call); the other kinds are priced by rule."""
-
-    def each(self) -> int:
-        if self.kind == "other":
-            if self.encs is None:
-                raise Ap2d6Error(f"{self.name or 'an item'} of kind 'other' needs its encs")
-            return self.encs
-        return KIND_ENCS.get(self.kind, 0)
-
 
 def space_encs(items: tuple[Item, ...] | list[Item]) -> int:
     """Encs in one storage space: priced items plus small items rounded up by threes."""
     small = sum(item.count for item in items if item.kind == "small")
     priced = sum(item.each() * item.count for item in items if item.kind != "small")
     return priced + math.ceil(small / SMALL_ITEMS_PER_ENC)
-
-
-class Bag(BaseModel):
-    """A bag's own threshold and maximum (the group's data, RU-G07). A bag with no threshold
-    never makes anyone [encumbered]."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: Annotated[str, Field(min_length=1)]
-    threshold: Annotated[int, Field(ge=0, le=1000)] | None = None
-    maximum: Annotated[int, Field(ge=0, le=1000)]
 
 
 def load_bags(path: str | Path) -> dict[str, Bag]:

@@ -37,16 +37,10 @@ from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.checks import check, check_against, contest
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions
 from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
-from tabletop.systems.ap2d6.encumbrance import (
-    MAX_BAGS_IN_USE,
-    Bag,
-    Encumbrance,
-    Item,
-    apply_encumbrance,
-    carry,
-)
+from tabletop.systems.ap2d6.encumbrance import carry
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event as RulesEvent
+from tabletop.systems.ap2d6.gear import MAX_BAGS_IN_USE, Bag, Carried, Item
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.rounds import (
     Combat,
@@ -62,6 +56,15 @@ from tabletop.systems.ap2d6.rounds import (
 )
 from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
 from tabletop.systems.ap2d6.sheet import Character
+from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
+from tabletop.systems.ap2d6.sheet_edits import (
+    RenameCharacter,
+    SheetEdit,
+    derived,
+    edit,
+    sheet_offers,
+    weighed,
+)
 from tabletop.systems.ap2d6.tracker import ATTACK
 
 SUGGESTED_POINTS = 9
@@ -254,6 +257,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
     name = "ap2d6"
     state = Ap2d6Table
     error = Ap2d6Error
+    explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -273,6 +277,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         Interrupt,
         Order,
         EndFight,
+        *SHEET_INTENTS,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -324,6 +329,9 @@ class Ap2d6Session(Session[Ap2d6Table]):
                     items=Choice(help="what is carried", example=[{"kind": "weapon"}]),
                 ),
             ]
+        for cid in mine:
+            sheet = state.characters[cid].sheet
+            found += sheet_offers(cid, sheet, cid in up, member.is_gm)
         dying = tuple(c for c in mine if self._may_check_death(state, c))
         if dying:
             found.append(offer("death-check", "a death check", character=Choice(values=dying)))
@@ -475,6 +483,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
         if isinstance(intent, CheckOn):
             sheet, events = health.check_on(_sheet(state, intent.character), dice, options=options)
             return _with_sheet(state, intent.character, sheet), _told(events)
+        if isinstance(intent, SheetEdit):
+            return self._edit(state, intent)
         return self._own(state, intent, member, dice)
 
     def _seat(
@@ -539,14 +549,40 @@ class Ap2d6Session(Session[Ap2d6Table]):
             sheet, events = health.heal(sheet, intent.amount, dice, options=options)
         elif isinstance(intent, Carry):
             bags = [(load.bag, list(load.items)) for load in intent.bags]
-            load = carry(sheet.score("STR"), intent.items, bags, bags_allowed=MAX_BAGS_IN_USE)
-            sheet, events = apply_encumbrance(sheet, load)
-            events = [RulesEvent(kind="load", summary=_load_text(sheet.name, load)), *events]
+            carry(sheet.score("STR"), intent.items, bags, bags_allowed=MAX_BAGS_IN_USE)
+            carried = Carried(
+                personal=intent.items,
+                bag=intent.bags[0].bag if intent.bags else None,
+                in_bag=intent.bags[0].items if intent.bags else (),
+            )
+            sheet, events = weighed(sheet, carried, f"{sheet.name} carries a new load")
         else:
             sheet, events = health.rest(
                 sheet, intent.hours, intent.recovery_dice, dice, options=options
             )
         return _with_sheet(state, intent.character, sheet), _told(events)
+
+    def _edit(self, state: Ap2d6Table, intent: SheetEdit) -> tuple[Ap2d6Table, list[Event]]:
+        """One of a sheet's own edits; a rename keeps names unique and waits for the end of
+        a fight (the fight knows its fighters by name)."""
+        sheet = _sheet(state, intent.character)
+        changed, events = edit(sheet, intent)
+        if isinstance(intent, RenameCharacter):
+            if state.fight is not None and _in(state.fight, sheet.name):
+                raise Ap2d6Error(f"{sheet.name} is in a fight: rename them after it")
+            taken = (s.sheet.name for c, s in state.characters.items() if c != intent.character)
+            if changed.name in taken:
+                raise Ap2d6Error(
+                    f"there is already a character called {changed.name} at this table"
+                )
+            seats = {
+                **state.characters,
+                intent.character: state.characters[intent.character].model_copy(
+                    update={"sheet": changed}
+                ),
+            }
+            return state.model_copy(update={"characters": seats}), _told(events)
+        return _with_sheet(state, intent.character, changed), _told(events)
 
     def _check(
         self,
@@ -658,7 +694,12 @@ class Ap2d6Session(Session[Ap2d6Table]):
             "system": self.name,
             "options": state.options.model_dump(mode="json"),
             "characters": [
-                {"id": cid, "owner": seat.owner, "sheet": sheet_view(cid, seat.sheet)}
+                {
+                    "id": cid,
+                    "owner": seat.owner,
+                    "sheet": sheet_view(cid, seat.sheet),
+                    "derived": derived(seat.sheet),
+                }
                 for cid, seat in state.characters.items()
             ],
             "fight": fight,
@@ -729,15 +770,6 @@ def _sheet_view(sheet: Character, everything: bool) -> dict[str, Any]:
         for consequence in dying["consequences"]:
             consequence["margin"] = hidden("the margin")
     return data
-
-
-def _load_text(name: str, load: Encumbrance) -> str:
-    spaces = ", ".join(
-        f"{s.name} {s.encs} of {s.maximum}"
-        + (f", [encumbered] past {s.threshold}" if s.threshold is not None else "")
-        for s in load.spaces
-    )
-    return f"{name} carries {load.total} encs: {spaces}"
 
 
 def _told(events: list[RulesEvent]) -> list[Event]:

@@ -16,6 +16,7 @@ from tabletop.data import read_data_file, require_blocks
 from tabletop.systems.ap2d6.death import DeathRecord, PlayerDeathView, player_view
 from tabletop.systems.ap2d6.errors import Ap2d6DataError, validated
 from tabletop.systems.ap2d6.events import Role
+from tabletop.systems.ap2d6.gear import Carried
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
 from tabletop.systems.ap2d6.scores import (
     BASE_TO_HIT,
@@ -92,6 +93,9 @@ class Character(BaseModel):
     statuses: dict[str, ActiveStatus] = {}
     injuries: Injuries = Injuries()
     tracker: APTracker = APTracker()
+    carried: Carried = Carried()
+    """What the character carries, in the personal space and the bag (§ Encumbrance)."""
+    notes: Annotated[str, Field(max_length=4_000)] = ""
 
     @field_validator("scores", mode="before")
     @classmethod

@@ -87,7 +87,7 @@ from tabletop.systems.constitution.odds import (
     spell_improvement_mean,
 )
 from tabletop.systems.constitution.options import DEFAULT, Options
-from tabletop.systems.constitution.session import SESSION, ConstitutionSession, ConstitutionTable
+from tabletop.systems.constitution.session import SESSION, ConstitutionSession
 from tabletop.systems.constitution.survival import (
     Deprivation,
     deprivation_injury,
@@ -96,6 +96,7 @@ from tabletop.systems.constitution.survival import (
     stay_awake,
     total_penalty,
 )
+from tabletop.systems.constitution.table import ConstitutionTable
 from tabletop.systems.constitution.travel import (
     Journey,
     Leg,

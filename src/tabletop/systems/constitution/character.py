@@ -16,6 +16,7 @@ from tabletop.data import read_data_file
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.check import Check, check, skill_score
 from tabletop.systems.constitution.check import reroll as reroll_check
+from tabletop.systems.constitution.encumbrance import MAX_GEAR, Gear, load_of
 from tabletop.systems.constitution.errors import ConstitutionDataError, ConstitutionError
 from tabletop.systems.constitution.initiations import (
     COMBAT_SITUATIONS,
@@ -101,6 +102,11 @@ class Character(Model):
     preparations_today: int = Field(default=0, ge=0)
     standing: bool = True
     dead: bool = False
+    gear: tuple[Gear, ...] = Field(default=(), max_length=MAX_GEAR)
+    """What the character carries and where (§ 14.1)."""
+    coins: int = Field(default=0, ge=0, le=1_000_000)
+    """Silver pieces carried; they need purses or pouches to be carried in (§ 14.13a)."""
+    notes: str = Field(default="", max_length=4_000)
 
     @field_validator("skills")
     @classmethod
@@ -123,6 +129,7 @@ class Character(Model):
         unknown = [name for name in self.prepared if name not in self.spells]
         if unknown:
             raise ValueError(f"prepared spells not in the spell book: {', '.join(unknown)}")
+        load_of(self.gear, self.coins)
         return self
 
     @property

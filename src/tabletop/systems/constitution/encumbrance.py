@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, model_validator
 
 from tabletop.systems.constitution.attacks import ARMOUR
 from tabletop.systems.constitution.errors import ConstitutionDataError
@@ -96,6 +96,76 @@ class Load(Model):
         medium = 0 if worn == 0 else (1 if worn <= 3 else 2)
         big = (0, 1, 2, 2, 3, 3)[self.big_things]
         return armour + pack + medium + big + self.weapons_at_side
+
+
+GearSize = Literal[
+    "tiny",
+    "small",
+    "ration",
+    "medium",
+    "big",
+    "heavy weapon",
+    "armour",
+    "backpack",
+    "purse",
+    "pouch",
+]
+"""How a line of gear counts for encumbrance (§ 14.4–14.13): tiny things not at all."""
+
+MAX_GEAR = 100
+"""Lines of gear on one sheet."""
+
+
+class Gear(Model):
+    """One line of what a character carries (§ 14.1): what it is, its size, how many, and
+    where it is carried (the player's words: "backpack", "belt", "worn")."""
+
+    name: str = Field(min_length=1, max_length=60)
+    size: GearSize = "small"
+    count: int = Field(default=1, ge=1, le=100)
+    armour: str | None = None
+    """Which armour (§ 14.15), for a line of size "armour"."""
+    where: str = Field(default="", max_length=40)
+
+    @model_validator(mode="after")
+    def _armour_is_armour(self) -> Gear:
+        if (self.size == "armour") != (self.armour is not None):
+            raise ValueError("a line of size armour names its armour, and only such a line does")
+        if self.armour is not None and self.armour not in ARMOUR:
+            raise ValueError(f"unknown armour {self.armour!r}; choose from {', '.join(ARMOUR)}")
+        if self.size == "armour" and self.count != 1:
+            raise ValueError("armour is one suit a line")
+        return self
+
+
+def load_of(gear: tuple[Gear, ...], coins: int = 0) -> Load:
+    """The load a sheet's gear and coins make (§ 14.3–14.13), refused if it cannot be
+    carried that way: one suit of armour, small things in a backpack, coins in purses."""
+    counts: dict[str, int] = {}
+    for line in gear:
+        counts[line.size] = counts.get(line.size, 0) + line.count
+    armour = [line.armour for line in gear if line.armour is not None]
+    if len(armour) > 1:
+        raise ValueError(f"one suit of armour at a time, not {', '.join(map(str, armour))}")
+    try:
+        return _load(counts, armour[0] if armour else None, coins)
+    except ValidationError as problem:
+        raise ValueError(problem.errors()[0]["msg"].removeprefix("Value error, ")) from None
+
+
+def _load(counts: dict[str, int], armour: str | None, coins: int) -> Load:
+    return Load(
+        armour=armour,
+        backpack=counts.get("backpack", 0) > 0,
+        small_things=counts.get("small", 0),
+        rations=counts.get("ration", 0),
+        medium_items=counts.get("medium", 0),
+        big_things=counts.get("big", 0),
+        weapons_at_side=counts.get("heavy weapon", 0),
+        coins=coins,
+        purses=counts.get("purse", 0),
+        pouches=counts.get("pouch", 0),
+    )
 
 
 def _nearest(value: Fraction) -> int:

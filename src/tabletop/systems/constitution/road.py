@@ -8,7 +8,7 @@ everything else on the road is said aloud. Readings: docs/rules/constitution.md,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -35,6 +35,7 @@ from tabletop.systems.constitution.expedition import (
     march_speed,
 )
 from tabletop.systems.constitution.survival import Sleep, effects
+from tabletop.systems.constitution.table import ConstitutionTable
 from tabletop.systems.constitution.told import protocol_events
 from tabletop.systems.constitution.travel import (
     LIGHT_TURNS,
@@ -49,9 +50,6 @@ from tabletop.systems.constitution.travel import (
     hunt,
     walk_day,
 )
-
-if TYPE_CHECKING:
-    from tabletop.systems.constitution.session import ConstitutionTable
 
 
 class March(Frozen):

@@ -53,14 +53,9 @@ from tabletop.systems.constitution.combat import (
 )
 from tabletop.systems.constitution.creation import new_character
 from tabletop.systems.constitution.errors import ConstitutionError
-from tabletop.systems.constitution.expedition import (
-    Clock,
-    Supplies,
-)
 from tabletop.systems.constitution.health import good_night, short_rest, take_damage
 from tabletop.systems.constitution.initiations import catalogue
 from tabletop.systems.constitution.models import build
-from tabletop.systems.constitution.options import DEFAULT, Options
 from tabletop.systems.constitution.road import (
     Camp,
     Explore,
@@ -76,39 +71,15 @@ from tabletop.systems.constitution.road import (
     road_offers,
     why_not_on_the_road,
 )
-from tabletop.systems.constitution.survival import Deprivation, total_penalty
+from tabletop.systems.constitution.sheet_edits import INTENTS as SHEET_INTENTS
+from tabletop.systems.constitution.sheet_edits import SheetAction, act, carrying, sheet_offers
+from tabletop.systems.constitution.table import ConstitutionTable, Seat
 from tabletop.systems.constitution.told import protocol_events
 
 MAX_CHARACTERS = 100
 
 GM_ACTIONS = ("begin", "next_round", "force_bout", "end_combat", "add")
 """Choices that move the whole fight along, or bring someone into it: the GM's."""
-
-
-class Seat(Frozen):
-    """A character at the table and the member who plays them."""
-
-    owner: str
-    sheet: Character
-    supplies: Supplies = Supplies()
-    deprivation: Deprivation = Deprivation()
-    """Hunger, thirst and sleeplessness: penalties on every check the character makes."""
-
-    def penalty(self, options: Options) -> int:
-        """The deprivation penalty on all this character's checks (§ 15.2–15.6; C3-A51)."""
-        return total_penalty(self.deprivation, self.sheet.abilities.strength, options)
-
-
-class ConstitutionTable(Frozen):
-    options: Options = DEFAULT
-    characters: dict[str, Seat] = Field(default_factory=dict)
-    fight: Combat = Combat()
-    """The initiative tracker; a fight with nobody in it is waiting to be set up."""
-    controllers: dict[str, str] = Field(default_factory=dict)
-    """Which member plays each combatant (by combatant id); the rest are the GM's."""
-    next_id: int = Field(default=1, ge=1)
-    clock: Clock = Clock()
-    """The party's days, turns and lights: the referee's clock (§ 13.3)."""
 
 
 # intents ----------------------------------------------------------------------------------
@@ -185,6 +156,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
     name = "constitution"
     state = ConstitutionTable
     error = ConstitutionError
+    explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -200,6 +172,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         Camp,
         Explore,
         LightIntent,
+        *SHEET_INTENTS,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -234,6 +207,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     night=Choice(values=(False, True)),
                 ),
             ]
+        for cid in mine:
+            found += sheet_offers(cid, state.characters[cid].sheet)
         found += road_offers(state, member, mine)
         if mine and state.fight.phase in ("setup", "between_rounds"):
             found.append(
@@ -332,7 +307,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
             text = f"{sheet.name} checks {intent.ability}: {result.describe()}"
             told = note("check", text, **result.model_dump(mode="json"), success=result.success)
             return state, [in_mode(told, intent.mode, member.name or member.id)]
-        if isinstance(intent, Damage):
+        if isinstance(intent, SheetAction):
+            sheet, events = act(sheet, intent, dice, options)
+        elif isinstance(intent, Damage):
             sheet, _, events = take_damage(sheet, intent.amount, dice, options=options)
         elif isinstance(intent, Rest):
             if intent.night:
@@ -410,6 +387,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     "supplies": seat.supplies.model_dump(mode="json"),
                     "deprivation": seat.deprivation.model_dump(mode="json"),
                     "penalty": seat.penalty(state.options),
+                    "carrying": carrying(seat.sheet, state.options),
                 }
                 for cid, seat in state.characters.items()
             ],

@@ -64,12 +64,28 @@ from tabletop.systems.dead_weight.creation import (
 )
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
-from tabletop.systems.dead_weight.magic import begin_expedition, study
+from tabletop.systems.dead_weight.magic import (
+    Praying,
+    SpellCasting,
+    begin_expedition,
+    cast_spell,
+    pray,
+    study,
+)
 from tabletop.systems.dead_weight.npc import Npc
 from tabletop.systems.dead_weight.odds import advise
 from tabletop.systems.dead_weight.opposed import OpposedTest, start_opposed
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.rest import Snore, interlude, rest_at_camp
+from tabletop.systems.dead_weight.sheet_edits import INTENTS as SHEET_INTENTS
+from tabletop.systems.dead_weight.sheet_edits import (
+    CastSpell,
+    Pray,
+    SheetEdit,
+    derived,
+    edit,
+    sheet_offers,
+)
 from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import (
@@ -116,6 +132,8 @@ class Exchange(Frozen):
 
     test: AttributeTest | None = None
     opposed: OpposedTest | None = None
+    casting: SpellCasting | Praying | None = None
+    """A spell or prayer whose test is under way (DW-M18, DW-M22)."""
     rollers: tuple[str | None, ...] = ()
     """Each side's character id; None for an NPC the GM plays."""
     helpers: tuple[str, ...] = ()
@@ -125,6 +143,9 @@ class Exchange(Frozen):
         """The test whose choice is next (in an opposed test, the side still choosing)."""
         if self.opposed is not None:
             return self.opposed.tests[self.opposed.current]
+        if self.casting is not None:
+            assert self.casting.test is not None
+            return self.casting.test
         assert self.test is not None
         return self.test
 
@@ -137,10 +158,16 @@ class Exchange(Frozen):
     def finished(self) -> bool:
         if self.opposed is not None:
             return self.opposed.finished
+        if self.casting is not None:
+            return self.casting.finished
         return self.test is not None and self.test.finished
 
     def choices(self) -> list[Reroll | Pass | DauntlessRoll]:
-        return self.opposed.choices() if self.opposed is not None else self.open_test.choices()
+        if self.opposed is not None:
+            return self.opposed.choices()
+        if self.casting is not None:
+            return self.casting.choices()
+        return self.open_test.choices()
 
     @property
     def taking_part(self) -> set[str]:
@@ -382,6 +409,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
+    explained = frozenset(
+        {*(intent.model_fields["kind"].default for intent in SHEET_INTENTS), "study"}
+    )
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -409,6 +439,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
         UseUsageDie,
         RollRisk,
         RollTable,
+        *SHEET_INTENTS,
     )
 
     # what each member may ask for ---------------------------------------------------------
@@ -450,6 +481,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             if controls(member, seat.owner)
             and not (state.exchange and state.testing and cid in state.exchange.taking_part)
         )
+        for cid in mine:
+            found += sheet_offers(cid, state.characters[cid].sheet, state.testing)
         if not mine:
             return found
         if not state.testing:
@@ -578,7 +611,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             if not state.testing:
                 return "no test is waiting for a choice"
             return "it is not your choice now"
-        if kind in ("test", "npc-test", "opposed-test") and state.testing:
+        if kind in ("test", "npc-test", "opposed-test", "cast-spell", "pray") and state.testing:
             return "a test is under way; finish it first"
         return "not open to you now"
 
@@ -589,8 +622,16 @@ class DeadWeightSession(Session[DeadWeightTable]):
     ) -> tuple[DeadWeightTable, list[Event]]:
         if isinstance(intent, NewCharacter | ImportCharacter | CreationStep):
             return self._characters(state, intent, member, dice)
-        if isinstance(intent, Test | NpcTest | OpposedTestIntent):
+        if isinstance(intent, Test | NpcTest | OpposedTestIntent | CastSpell | Pray):
             return self._start(state, intent, dice)
+        if isinstance(intent, SheetEdit):
+            seat = state.characters[intent.character]
+            sheet, events = edit(seat.sheet, intent, dice)
+            seated = {
+                **state.characters,
+                intent.character: seat.model_copy(update={"sheet": sheet}),
+            }
+            return state.model_copy(update={"characters": seated}), _told(events)
         if isinstance(intent, Reroll | Pass | DauntlessRoll):
             return self._choose(state, intent, dice)
         if isinstance(intent, NewTracker | AdvanceTracker | ShowTracker):
@@ -648,9 +689,28 @@ class DeadWeightSession(Session[DeadWeightTable]):
         return _seated(state, cid, owner, creation, events)
 
     def _start(
-        self, state: DeadWeightTable, intent: Test | NpcTest | OpposedTestIntent, dice: DiceSource
+        self,
+        state: DeadWeightTable,
+        intent: Test | NpcTest | OpposedTestIntent | CastSpell | Pray,
+        dice: DiceSource,
     ) -> tuple[DeadWeightTable, list[Event]]:
-        if isinstance(intent, OpposedTestIntent):
+        if isinstance(intent, CastSpell | Pray):
+            caster = _sheet_of(state, intent.character)
+            if isinstance(intent, CastSpell):
+                casting, events = cast_spell(caster, intent.spell, dice, state.options)
+            else:
+                casting, events = pray(
+                    caster,
+                    intent.prayer,
+                    dice,
+                    desperate_plea=intent.desperate_plea,
+                    options=state.options,
+                )
+            exchange = Exchange(casting=casting, rollers=(intent.character,))
+            if casting.test is None:  # an arcane well: no test, nothing left to choose
+                done = _written_back(state, exchange)
+                return done.model_copy(update={"exchange": None}), _told(events)
+        elif isinstance(intent, OpposedTestIntent):
             sides = [_contender(state, side) for side in (intent.first, intent.second)]
             contest, events = start_opposed(
                 sides[0], intent.first.setup, sides[1], intent.second.setup, dice, state.options
@@ -680,6 +740,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
         if exchange.opposed is not None:
             opposed, events = exchange.opposed.choose(choice, dice)
             exchange = exchange.model_copy(update={"opposed": opposed})
+        elif exchange.casting is not None:
+            casting, events = exchange.casting.choose(choice, dice)
+            exchange = exchange.model_copy(update={"casting": casting})
         else:
             test, events = exchange.open_test.choose(choice, dice)
             exchange = exchange.model_copy(update={"test": test})
@@ -832,7 +895,12 @@ class DeadWeightSession(Session[DeadWeightTable]):
             "system": self.name,
             "options": state.options.model_dump(mode="json"),
             "characters": [
-                {"id": cid, "owner": seat.owner, "sheet": seat.sheet.model_dump(mode="json")}
+                {
+                    "id": cid,
+                    "owner": seat.owner,
+                    "sheet": seat.sheet.model_dump(mode="json"),
+                    "derived": derived(seat.sheet),
+                }
                 for cid, seat in state.characters.items()
             ],
             "making": [
@@ -867,6 +935,13 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return None
         shown = exchange.model_dump(mode="json")
         shown["finished"] = exchange.finished
+        if exchange.casting is not None:
+            casting = shown.pop("casting")
+            shown["test"] = casting["test"]
+            shown["casting"] = {
+                "spell": casting.get("spell") or casting.get("prayer"),
+                "result": casting["result"],
+            }
         if exchange.opposed is not None:
             shown["opposed"]["current"] = exchange.opposed.current
         return shown
@@ -940,6 +1015,11 @@ def _seated(
 def _written_back(state: DeadWeightTable, exchange: Exchange) -> DeadWeightTable:
     """The exchange stored, and each character in it as the test has left them."""
     seats = dict(state.characters)
+    if exchange.casting is not None:
+        cid = exchange.rollers[0]
+        assert cid is not None
+        seats[cid] = seats[cid].model_copy(update={"sheet": exchange.casting.caster})
+        return state.model_copy(update={"characters": seats, "exchange": exchange})
     tests = exchange.opposed.tests if exchange.opposed is not None else (exchange.open_test,)
     for cid, test in zip(exchange.rollers, tests, strict=True):
         if cid is not None and isinstance(test.roller, Character):

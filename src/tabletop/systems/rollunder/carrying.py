@@ -143,15 +143,16 @@ def place(load: Load, item: Item, where: Place, options: RollUnderOptions) -> Lo
     return check_hands(_rebuilt(load, **{where: (*getattr(load, where), item)}), options)
 
 
-def remove(load: Load, name: str) -> tuple[Load, Item]:
-    """The load without the first item called `name` (worn, then held, then stored)."""
-    for where in ("worn", "held", "stored"):
+def remove(load: Load, name: str, place: Place | None = None) -> tuple[Load, Item]:
+    """The load without the first item called `name` (worn, then held, then stored; or only
+    where `place` says)."""
+    for where in (place,) if place else ("worn", "held", "stored"):
         items: tuple[Item, ...] = getattr(load, where)
         for index, item in enumerate(items):
             if item.name == name:
                 rest = items[:index] + items[index + 1 :]
                 return _rebuilt(load, **{where: rest}), item
-    raise RollUnderError(f"nothing called {name!r} is carried")
+    raise RollUnderError(f"nothing called {name!r} is carried{f' {place}' if place else ''}")
 
 
 def _rebuilt(load: Load, **changes: tuple[Item, ...]) -> Load:

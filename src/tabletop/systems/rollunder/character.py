@@ -24,7 +24,10 @@ MAX_HEALTH = 10_000
 MAX_OMENS = 1_000
 MAX_CORRUPTION = 10_000
 MAX_MONEY = 10**12
+MAX_SPELLS = 100
 """Bounds on a sheet's numbers, far past anything a table tracks."""
+
+MAX_NOTES = 4_000
 
 
 class Injury(Model):
@@ -65,6 +68,10 @@ class Character(Model):
     mutations: tuple[str, ...] = ()
     mutations_to_choose: int = Field(default=0, ge=0, le=MAX_CORRUPTION)
     """Mutations the GM still has to choose (corruption's critical damage, no table given)."""
+    spells: tuple[str, ...] = Field(default=(), max_length=MAX_SPELLS)
+    """Sacred spells the character can cast for an omen (the spells are another chapter's,
+    CR-G09): written down by the player."""
+    notes: str = Field(default="", max_length=MAX_NOTES)
 
     @model_validator(mode="after")
     def _consistent(self) -> Character:

@@ -295,6 +295,8 @@ class DropItem(Frozen):
     kind: Literal["drop-item"] = "drop-item"
     character: Id
     item: str = Field(min_length=1, max_length=80)
+    where: Place | None = None
+    """Worn, held or stored; None: the first item of that name, wherever it is."""
 
 
 class UseItem(Frozen):

@@ -16,6 +16,7 @@ from tabletop.systems.rollunder.followers import MAX_FOLLOWERS, MAX_MEMBERS
 from tabletop.systems.rollunder.intents import DropItem, UseItem
 from tabletop.systems.rollunder.omens import omens_to_save
 from tabletop.systems.rollunder.resolution import REROLL, Decision
+from tabletop.systems.rollunder.sheet_edits import sheet_offers
 from tabletop.systems.rollunder.table import Id, Pending, RollUnderTable
 
 LEVELS = get_args(ChallengeLevel)
@@ -30,6 +31,8 @@ def table_offers(state: RollUnderTable, member: Member) -> list[Offer]:
     found = _joining_offers(state, member)
     found += _roll_offers(state, member)
     found += _sheet_offers(state, member)
+    for cid in played_by(state, member):
+        found += sheet_offers(cid, state.sheet(cid), state.options)
     found += _company_offers(state, member)
     if member.is_gm:
         found += _gm_offers(state)

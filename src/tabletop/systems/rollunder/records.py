@@ -88,6 +88,10 @@ EventKind = Literal[
     "replacement",
     "follower",
     "carrying",
+    "renamed",
+    "notes",
+    "money",
+    "spells",
 ]
 
 

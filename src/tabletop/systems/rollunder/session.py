@@ -130,6 +130,14 @@ from tabletop.systems.rollunder.resolution import (
     Replay,
     Resolution,
 )
+from tabletop.systems.rollunder.sheet_edits import INTENTS as SHEET_INTENTS
+from tabletop.systems.rollunder.sheet_edits import (
+    RenameCharacter,
+    SheetEdit,
+    derived,
+    edit,
+    renamed,
+)
 from tabletop.systems.rollunder.table import (
     Id,
     Pending,
@@ -214,7 +222,13 @@ class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
     state = RollUnderTable
     error = RollUnderError
-    intents = INTENTS
+    intents = (*INTENTS, *SHEET_INTENTS)
+    explained = frozenset(
+        {
+            *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),
+            *("take-item", "drop-item", "use-item", "cast-spell"),
+        }
+    )
 
     # what each member may ask for ---------------------------------------------------------
 
@@ -240,6 +254,10 @@ class RollUnderSession(Session[RollUnderTable]):
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
         return why_not(state, intent)
 
+    def refusal(self, state: RollUnderTable, intent: Any, member: Member) -> str | None:
+        """While a decision waits, that is the reason for everything else (CR-S03)."""
+        return None if state.pending is not None else super().refusal(state, intent, member)
+
     # the rules ----------------------------------------------------------------------------
 
     def apply(
@@ -259,6 +277,19 @@ class RollUnderSession(Session[RollUnderTable]):
             return self._advanced(state, pending, where, member, dice)
         if isinstance(intent, CharacterIntent):
             return self._join(state, intent, member)
+        if isinstance(intent, RenameCharacter):
+            old = state.sheet(intent.character).name
+            members, told = renamed(state.company.members, old, intent.name)
+            seats = {
+                cid: seat.model_copy(update={"sheet": sheet})
+                for (cid, seat), sheet in zip(state.characters.items(), members, strict=True)
+            }
+            state = state.model_copy(update={"characters": seats})
+            return state, self._told(state, member, (told,))
+        if isinstance(intent, SheetEdit):
+            changed = edit(state.sheet(intent.character), intent, state.options)
+            after = with_sheets(state, (changed.character,))
+            return after, self._told(state, member, changed.events)
         if isinstance(intent, EndActivation):
             return self._end_activation(state, member, dice)
         if isinstance(intent, RecruitFollower | DismissFollower | Bury | ReplaceCharacter):
@@ -526,7 +557,7 @@ class RollUnderSession(Session[RollUnderTable]):
             event = RulesEvent.about(sheet.name, "carrying", text, item=intent.item.name)
             return Changed(sheet.with_changes(load=load), (event,))
         if isinstance(intent, DropItem):
-            load, item = remove(sheet.load, intent.item)
+            load, item = remove(sheet.load, intent.item, intent.where)
             text = f"{sheet.name} puts down {item.name}"
             event = RulesEvent.about(sheet.name, "carrying", text, item=item.name)
             return Changed(sheet.with_changes(load=load), (event,))
@@ -559,6 +590,9 @@ class RollUnderSession(Session[RollUnderTable]):
                     "sheet": _dump(seat.sheet)
                     if member.is_gm or not seat.secret
                     else hidden("a sheet the GM keeps secret"),
+                    "derived": derived(seat.sheet, state.options)
+                    if member.is_gm or not seat.secret
+                    else hidden("what a secret sheet adds up to"),
                 }
                 for cid, seat in state.characters.items()
             ],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tabletop.games.deadweight_board.bots.heuristic import value_after, win_chances
+from tabletop.games.deadweight_board.bots.heuristic import seat_values, value_after
 from tabletop.games.deadweight_board.rules import (
     apply_unchecked,
     chance_outcomes,
@@ -23,7 +23,8 @@ one-step evaluation (a brown Trade plank can offer 78 swaps)."""
 
 
 class GreedyBot:
-    """Maximises its estimated chance of winning after its next two choices."""
+    """Maximises its estimated chance of winning after its next two choices (with haste
+    once the ship has flooded: `heuristic.seat_values`)."""
 
     name = "greedy"
 
@@ -51,16 +52,16 @@ class GreedyBot:
 
     def _value(self, state: State, me: int, depth: int) -> float:
         if state.phase == OVER:
-            return state.returns()[me]
+            return seat_values(state)[me]
         if state.phase == CHANCE:
             if state.chance in (REVEAL_CARD, TIE_DRAW):
-                return win_chances(state)[me]
+                return seat_values(state)[me]
             return sum(
                 float(probability) * self._after(state, outcome, me, depth)
                 for outcome, probability in chance_outcomes(state)
             )
         if depth <= 0 or state.active != me:
-            return win_chances(state)[me]
+            return seat_values(state)[me]
         owner = state.owner
         actions = legal_actions(state)
         if owner != me:

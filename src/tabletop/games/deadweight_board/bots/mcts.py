@@ -3,8 +3,9 @@
 Each simulation copies the position, walks down the tree (UCT at decision nodes, for
 whoever owns the decision; a sampled outcome at chance nodes, so dice are searched at their
 true odds), adds one node, plays the rest of that node's turn with one-step lookahead, and
-scores the result with the shared evaluation. Scores are a vector with one win chance per
-player, so every decision node maximises its own owner's chance (max-n). The root's choices
+scores the result with the shared evaluation. Scores are a vector with one value per
+player (the win chance, with haste once the ship has flooded: `heuristic.seat_values`), so
+every decision node maximises its own owner's value (max-n). The root's choices
 start from the greedy bot's exact two-choice lookahead, counted as `prior_visits`
 simulations, so the search improves on greedy play rather than relearning it. The budget is
 a number of simulations (reproducible with a seed) or a number of seconds.
@@ -17,7 +18,7 @@ import random
 import time
 
 from tabletop.games.deadweight_board.bots.greedy import GreedyBot
-from tabletop.games.deadweight_board.bots.heuristic import value_after, win_chances
+from tabletop.games.deadweight_board.bots.heuristic import seat_values, value_after
 from tabletop.games.deadweight_board.rules import (
     apply_unchecked,
     legal_actions,
@@ -187,7 +188,7 @@ class MctsBot:
     def _evaluate(self, state: State) -> list[float]:
         if self.finish_turn:
             self._finish_turn(state)
-        return win_chances(state)
+        return seat_values(state)
 
     def _finish_turn(self, state: State) -> None:
         """Play on with one-step lookahead choices for everyone until `horizon_turns` turns

@@ -29,18 +29,28 @@ export async function call(method, path, { token, body, raw } = {}) {
     cache: "no-store",
     body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
   });
-  const type = response.headers.get("content-type") || "";
+  const type = response.headers.get("content-type") || ""; // JSON lines (a log, an export) stay text
   if (!response.ok) {
-    const problem = type.includes("json") ? (await response.json()).error : response.statusText;
+    const problem = type.startsWith("application/json") ? (await response.json()).error : response.statusText;
     throw new RefusedError(problem || `the server answered ${response.status}`);
   }
-  if (type.includes("json")) return response.json();
+  if (type.startsWith("application/json")) return response.json();
   return response.text();
 }
 
-export function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
+function randomHex(count) {
+  const bytes = crypto.getRandomValues(new Uint8Array(count));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// 128 bits nobody can guess: once a session's seed is revealed, a hidden entry's dice stay
+// secret only as long as its nonce does.
+export function newNonce() {
+  return randomHex(16);
+}
+
+export function newId() {
+  return randomHex(8);
 }
 
 export class Room {
@@ -137,7 +147,9 @@ export class Live {
   }
 
   intent(intent) {
-    return this.send({ type: "intent", intent, nonce: newId() });
+    const message = { type: "intent", intent, id: newId(), nonce: newNonce() };
+    if (this.on.sending) this.on.sending(message); // kept before it goes out (verify.js)
+    return this.send(message);
   }
 
   say(text, to = []) {

@@ -62,9 +62,13 @@ export class FormMaker {
     return { properties: {} };
   }
 
-  form(offer, send, presets = {}) {
-    // An open offer as a form; `presets` fixes fields (a sheet's own character), and what
-    // is typed is kept per offer and presets, so one card's draft stays off another's.
+  form(offer, send, given = {}, options = {}) {
+    // An open offer as a form. What the offer's sheet entry fixes (`offer.preset`) and what
+    // the page fixes (`given`: a card's own character) are filled in, nested fields too;
+    // `options.initial` starts fields from what the entry holds now (an edit in place), and
+    // what is typed is kept per offer and presets, so one card's draft stays off another's.
+    const presets = merged(offer.preset || {}, given);
+    const initial = options.initial || {};
     const model = this.modelOf(offer.kind);
     const properties = model.properties || {};
     const required = new Set(model.required || []);
@@ -75,13 +79,17 @@ export class FormMaker {
     for (const [name, prop] of Object.entries(properties)) {
       if (name === "kind") continue;
       const offered = offer.fields[name];
-      if (name in presets) {
+      const spec = this.resolve(prop);
+      const nested = name in presets && isPlain(presets[name]) && spec.type === "object" && spec.properties;
+      if (name in presets && !nested) {
         readers.push([name, () => presets[name]]);
         continue;
       }
-      const field = this.control(`${base}/${name}`, name, prop, offered, required.has(name));
+      const field = nested
+        ? this.objectControl(`${base}/${name}`, humanize(name), (offered && offered.help) || spec.description || "", spec, required.has(name), initial[name], presets[name])
+        : this.control(`${base}/${name}`, name, prop, offered, required.has(name), initial[name]);
       readers.push([name, field.read]);
-      if (field.el) (offered || required.has(name) ? main : more).push(field.el);
+      if (field.el) (offered || required.has(name) || name in initial ? main : more).push(field.el);
     }
     const errorSlot = h("p", { class: "error", role: "alert" });
     const form = h(
@@ -89,7 +97,7 @@ export class FormMaker {
       { class: "offer", "data-kind": offer.kind, "data-draft": base },
       main,
       more.length ? h("details", { class: "more" }, h("summary", { text: "more options" }), more) : null,
-      h("div", { class: "actions" }, h("button", { type: "submit", text: humanize(offer.kind.replace(/-/g, " ")) })),
+      h("div", { class: "actions" }, h("button", { type: "submit", text: options.label || humanize(offer.kind.replace(/-/g, " ")) })),
       errorSlot,
     );
     form.addEventListener("submit", (submitted) => {
@@ -101,7 +109,7 @@ export class FormMaker {
           const value = read();
           if (value !== undefined) intent[name] = value;
         }
-        send(intent, errorSlot, form, () => this.startOver(offer, send, presets, base));
+        send(intent, errorSlot, form, () => this.startOver(offer, send, given, base, options));
       } catch (problem) {
         errorSlot.textContent = problem.message;
       }
@@ -109,12 +117,12 @@ export class FormMaker {
     return form;
   }
 
-  startOver(offer, send, presets, base) {
+  startOver(offer, send, presets, base, options) {
     // Once the table took a form's intent, the form starts empty (its drafts go too), so
     // the next tracker or hit does not inherit the last one's values.
     for (const key of [...this.drafts.keys()]) if (key.startsWith(`${base}/`)) this.drafts.delete(key);
     for (const old of document.querySelectorAll("form.offer")) {
-      if (old.dataset.draft === base) old.replaceWith(this.form(offer, send, presets));
+      if (old.dataset.draft === base) old.replaceWith(this.form(offer, send, presets, options));
     }
   }
 
@@ -178,7 +186,9 @@ export class FormMaker {
     }
     if (spec.type === "string") {
       const example = offered && offered.example ? offered.example : "";
-      const el = h("input", { type: "text", maxlength: spec.maxLength, placeholder: example, autocomplete: "off" });
+      const el = spec.maxLength > LONG_TEXT
+        ? h("textarea", { rows: 4, maxlength: spec.maxLength, placeholder: example, class: "prose" })
+        : h("input", { type: "text", maxlength: spec.maxLength, placeholder: example, autocomplete: "off" });
       if (draft !== undefined) el.value = draft;
       else if (typeof initial === "string") el.value = initial;
       keep(el, () => el.value);
@@ -235,11 +245,14 @@ export class FormMaker {
     return h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), help ? h("small", { class: "hint", text: help }) : null, content);
   }
 
-  objectControl(key, title, help, spec, required, initial) {
-    // A fixed set of named fields (an NPC's name and level, a test's setup).
+  objectControl(key, title, help, spec, required, initial, fixed = {}) {
+    // A fixed set of named fields (an NPC's name and level, a test's setup); those in
+    // `fixed` (a sheet entry's attribute) are filled in and not shown.
     const given = initial && typeof initial === "object" ? initial : {};
     const fields = Object.entries(spec.properties).map(([sub, subProp]) => [
-      sub, this.control(`${key}/${sub}`, sub, subProp, null, (spec.required || []).includes(sub), given[sub]),
+      sub, sub in fixed
+        ? { el: null, read: () => fixed[sub] }
+        : this.control(`${key}/${sub}`, sub, subProp, null, (spec.required || []).includes(sub), given[sub]),
     ]);
     const shown = fields.map(([, f]) => f.el).filter(Boolean);
     return {
@@ -251,9 +264,9 @@ export class FormMaker {
           const got = field.read();
           if (got === undefined) continue;
           value[sub] = got;
-          if (!this.resolve(spec.properties[sub]).const) filled = true;
+          if (!this.resolve(spec.properties[sub]).const && !(sub in fixed)) filled = true;
         }
-        return filled || required ? value : undefined;
+        return filled || required || Object.keys(fixed).length ? value : undefined;
       },
     };
   }
@@ -433,6 +446,20 @@ export class FormMaker {
     );
     return h("div", { class: "offer", "data-kind": offer.kind }, group, errorSlot);
   }
+}
+
+const LONG_TEXT = 200;
+// A free text allowed more characters than this (a sheet's notes) gets a box of several lines.
+
+function isPlain(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function merged(base, over) {
+  // The offer's presets with the page's written over them, nested objects key by key.
+  const out = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = isPlain(value) && isPlain(out[key]) ? merged(out[key], value) : value;
+  return out;
 }
 
 function optionText(value, label) {

@@ -4,6 +4,7 @@
 import { call } from "./api.js";
 import { fill, h } from "./dom.js";
 import { FormMaker } from "./forms.js";
+import { serverKeyField } from "./serverkey.js";
 
 const SCALARS = new Set(["string", "integer", "number", "boolean"]);
 
@@ -90,11 +91,13 @@ async function boot() {
     showRules().catch((problem) => (error.textContent = problem.message));
   });
   await showRules();
+  const serverKey = await serverKeyField(document.querySelector("#new-room button[type=submit]"));
   document.getElementById("new-room").addEventListener("submit", async (submitted) => {
     submitted.preventDefault();
     error.textContent = "";
     try {
       const made = await call("POST", "/rooms", {
+        token: serverKey.value(),
         body: {
           system: systemSelect.value,
           name: document.getElementById("name").value,
@@ -102,6 +105,7 @@ async function boot() {
           options: changedRules(),
         },
       });
+      serverKey.keep();
       localStorage.setItem(`tabletop:invites:${made.room}`, JSON.stringify({ player: made.player, observer: made.observer }));
       location.assign(made.gm);
     } catch (problem) {

@@ -52,7 +52,8 @@ export function facesChips(faces, label) {
   );
 }
 
-export function entryItem(entry, names) {
+export function entryItem(entry, names, extra = null) {
+  // `extra(entry)`: what else the line carries (verify.js's "check this roll").
   const event = entry.event;
   const chat = event.type === "room.chat";
   const isRoom = event.type.startsWith("room.");
@@ -84,6 +85,7 @@ export function entryItem(entry, names) {
     dice.length ? h("span", { class: "dice", role: "group", "aria-label": "dice" }, dice.map(dieChip)) : null,
     plainFaces ? facesChips(plainFaces, "dice") : null,
     total(event.data),
+    extra ? extra(entry) : null,
   );
 }
 

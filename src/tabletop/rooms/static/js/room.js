@@ -7,7 +7,8 @@ import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker } from "./forms.js";
 import { entryItem } from "./log.js";
 import { HANDLED, hiddenPaths, systemPanels } from "./panels.js";
-import { headline, sheetTree } from "./sheets.js";
+import { belongsTo, sheetTree, sheetView } from "./sheets.js";
+import { checkRollLink, downloadAndVerify, keepNonce } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -94,7 +95,8 @@ async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
-  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus });
+  const sending = (message) => keepNonce(page.link.room, message);
+  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, sending });
   page.live.start();
   setInterval(refreshPresence, 5000);
 }
@@ -303,12 +305,18 @@ function keyOf(el) {
 function appendLog(entry) {
   const scroll = $("log-scroll");
   const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
-  $("log").append(entryItem(entry, memberName));
+  $("log").append(entryItem(entry, memberName, rollCheck()));
   if (atBottom) scroll.scrollTop = scroll.scrollHeight;
 }
 
+function rollCheck() {
+  // "check this roll" on the member's own log (not while the GM views as another member).
+  if (page.viewingAs) return null;
+  return checkRollLink({ link: page.link, room: page.room, me: () => page.view.me });
+}
+
 function renderLog(entries) {
-  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName)));
+  $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, rollCheck())));
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
 }
 
@@ -366,7 +374,7 @@ function characterField(offer) {
 function actionsPanel() {
   if (page.viewingAs || page.view.me.role === "observer") return null;
   const handled = HANDLED[page.system] || new Set();
-  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !characterField(o));
+  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !characterField(o) && !o.entry);
   if (!offers.length) return null;
   return h(
     "section",
@@ -407,18 +415,33 @@ function characterCard(character) {
   }
   const own = page.offers.filter((o) => {
     const field = characterField(o);
-    return field && o.fields[field].values.includes(character.id);
+    return !o.entry && field && o.fields[field].values.includes(character.id);
   });
+  const placed = page.offers.filter((o) => o.entry && belongsTo(o, character.id));
+  const ctx = { id: character.id, character, sheet, offers: placed, forms: page.forms, send, labelOf, readOnly: Boolean(page.viewingAs) };
   return h(
     "article",
-    { class: "card", "aria-labelledby": `char-${character.id}` },
+    { class: "card", "aria-labelledby": `char-${character.id}`, "data-character": character.id },
     h("h3", { id: `char-${character.id}`, text: name }),
     h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }),
-    headline(page.system, sheet),
-    own.length ? h("div", { class: "sheet-actions" }, own.map((o) => offerBlock(o, { [characterField(o)]: character.id }))) : null,
-    h("details", { "data-key": `sheet-${character.id}` }, h("summary", { text: "the whole sheet" }), sheetTree(sheet)),
-    h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" }),
+    sheetView(page.system, ctx),
+    own.length ? h("div", { class: "sheet-actions" }, h("h4", { text: `More for ${name}` }), own.map((o) => offerBlock(o, { [characterField(o)]: character.id }))) : null,
+    h("div", { class: "row card-tools" },
+      h("button", { type: "button", class: "quiet", onclick: () => printSheet(character.id), text: "Print this sheet" }),
+      h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" })),
   );
+}
+
+function printSheet(id) {
+  // The print stylesheet shows the sheet marked here alone (app.css, @media print).
+  const card = document.querySelector(`article.card[data-character="${CSS.escape(id)}"]`);
+  if (card) card.classList.add("printing");
+  document.body.dataset.print = id;
+  window.addEventListener("afterprint", () => {
+    delete document.body.dataset.print;
+    if (card) card.classList.remove("printing");
+  }, { once: true });
+  window.print();
 }
 
 function membersPanel() {
@@ -606,12 +629,7 @@ function afterPanel() {
   const exportLog = async () => {
     error.textContent = "";
     try {
-      const text = await page.room.get("/export");
-      download(`room-${page.link.room}.jsonl`, text, "application/x-ndjson");
-      const checked = await call("POST", "/verify", { body: text, raw: true });
-      fill(result, checked.ok
-        ? h("p", { class: "good" }, h("strong", { text: "The log verifies: " }), checked.summary)
-        : h("p", { class: "bad" }, h("strong", { text: `The log fails at line ${checked.line}: ` }), checked.error));
+      await downloadAndVerify({ link: page.link, room: page.room, me: () => page.view.me }, result);
     } catch (problem) {
       error.textContent = problem.message;
     }

@@ -1,0 +1,168 @@
+"""`POST /verify` for the pages: an export checked as `tabletop room verify` checks it, with
+the nonces the browser kept (the `--mine` check), and one entry looked at closely — the
+"check this roll" of the room page: its hash and place in the chain, its dice against the
+revealed seed, and whether it carries a nonce this browser sent.
+
+The body is an export as plain text, or JSON `{"export": TEXT, "mine": {id: nonce},
+"member": ID, "entry": SEQ}` (Content-Type: application/json), every field but `export`
+optional.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from tabletop.errors import TabletopError
+from tabletop.rooms.errors import AuditError, RoomError
+from tabletop.rooms.fairdice import FairDice, commitment
+from tabletop.rooms.log import lines_of
+from tabletop.rooms.protocol import MAX_IMPORT, ClientId, Message
+from tabletop.rooms.verify import chained, verify
+from tabletop.session import first_problem
+
+MAX_BOOK = 100_000
+"""Nonces a page may send with an export: every intent of a long campaign."""
+
+
+class CheckRequest(Message):
+    """What the room page sends to check its member's export."""
+
+    export: str = Field(max_length=MAX_IMPORT)
+    mine: dict[ClientId, ClientId] | None = Field(default=None, max_length=MAX_BOOK)
+    """Request id → nonce of every intent this browser sent to the room."""
+    member: str | None = Field(default=None, max_length=64)
+    """Whose nonces `mine` holds, for the GM's export (a member's names its member)."""
+    entry: int | None = Field(default=None, ge=1, le=10**9)
+    """The seq of the entry to look at closely."""
+
+
+def read_request(body: bytes, json_body: bool) -> CheckRequest:
+    """The request in either form; `RoomError` (400) when it is neither."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RoomError("an export is UTF-8 text") from None
+    if not json_body:
+        return CheckRequest(export=text)
+    try:
+        return CheckRequest.model_validate_json(text)
+    except ValidationError as problem:
+        raise RoomError(f"not a check request: {first_problem(problem)}") from None
+
+
+def check(asked: CheckRequest) -> dict[str, Any]:
+    """The answer: ok and the summary (with how many entries carry your nonces), or the
+    first failing line; and, when asked, what one entry shows."""
+    lines = lines_of(asked.export)
+    answer: dict[str, Any]
+    try:
+        audit = verify(lines, asked.mine, asked.member)
+        answer = {"ok": True, "summary": audit.summary(), "view": audit.view}
+        if asked.mine is not None:
+            answer["mine"] = audit.mine
+    except AuditError as failed:
+        answer = {"ok": False, "line": failed.line, "error": str(failed)}
+    if asked.entry is not None:
+        answer["entry"] = entry_check(lines, asked.entry, asked.mine, asked.member)
+    return answer
+
+
+def entry_check(
+    lines: list[str], seq: int, mine: Mapping[str, str] | None, member: str | None
+) -> dict[str, Any]:
+    """One entry looked at closely, whatever the rest of the export holds."""
+    found: dict[str, Any] = {"seq": seq}
+    try:
+        body = chained(lines, seq)
+    except AuditError as failed:
+        found.update(hash=None, problem=str(failed))
+        return found
+    event = body.get("event") if isinstance(body.get("event"), dict) else {}
+    cause = event.get("cause") if isinstance(event.get("cause"), dict) else None
+    found.update(hash=body["hash"], text=str(event.get("text", ""))[:500])
+    found["dice"] = _dice(lines, seq, body, cause)
+    found["nonce"] = _nonce(body, cause, mine, member or _viewer(lines))
+    return found
+
+
+def _viewer(lines: list[str]) -> str | None:
+    """The member whose export this is, as its trailer says (None for the GM's)."""
+    try:
+        view = json.loads(lines[-1])["export"]["view"]
+    except (ValueError, LookupError, TypeError, RecursionError):
+        return None
+    return None if view == "full" else str(view)
+
+
+def _dice(
+    lines: list[str], seq: int, body: dict[str, Any], cause: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The entry's dice against the seed of its dice session, once revealed."""
+    if cause is None:
+        return {"state": "sealed", "text": "its dice are not yours to see"}
+    draws = cause.get("draws") or []
+    if not draws:
+        return {"state": "none", "text": "no dice were drawn"}
+    session, commit, seed = _session_of(lines, seq)
+    if seed is None:
+        return {"state": "pending", "text": "dice are checkable once the GM ends the session"}
+    if commitment(seed) != commit:
+        return {"state": "bad", "text": f"the revealed seed is not session {session}'s"}
+    try:
+        member = str(cause["member"]["id"])
+        dice = FairDice(seed, member, str(body.get("nonce") or ""))
+        shown = [
+            {"sides": d["sides"], "face": d["face"], "seed": dice.roll(int(d["sides"]))}
+            for d in draws
+        ]
+    except (KeyError, TypeError, ValueError, OverflowError, TabletopError):
+        return {"state": "bad", "text": "its dice are not dice a seed gives"}
+    matches = all(d["face"] == d["seed"] for d in shown)
+    text = "every die is what the seed gives" if matches else "a die is not what the seed gives"
+    return {"state": "good" if matches else "bad", "text": text, "draws": shown}
+
+
+def _session_of(lines: list[str], seq: int) -> tuple[int, str, bytes | None]:
+    """The dice session entry `seq` was drawn in, its commitment and its revealed seed."""
+    session, commit, seed = 0, "", None
+    for number, line in enumerate(lines, start=1):
+        try:
+            event = json.loads(line).get("event") or {}
+            kind, data = event.get("type"), event.get("data") or {}
+        except (ValueError, AttributeError, RecursionError):
+            continue
+        if number < seq and kind == "room.dice-committed":
+            session, commit = data.get("session", 0), str(data.get("commitment"))
+        elif number > seq and kind == "room.session-ended" and data.get("session") == session:
+            try:
+                seed = bytes.fromhex(str(data.get("seed")))
+            except ValueError:
+                return session, commit, b""
+            break
+    return session, commit, seed
+
+
+def _nonce(
+    body: dict[str, Any],
+    cause: dict[str, Any] | None,
+    mine: Mapping[str, str] | None,
+    member: str | None,
+) -> dict[str, Any]:
+    """Whether the entry carries a nonce this browser sent."""
+    if "asked" in (body.get("sealed") or {}):
+        return {"state": "sealed", "text": "not your request: its nonce is sealed from you"}
+    nonce, client = body.get("nonce"), body.get("client")
+    if nonce is None:
+        return {"state": "none", "text": "it followed from another entry (no nonce of its own)"}
+    asker = cause.get("member", {}).get("id") if cause else None
+    if member is not None and asker not in (None, member):
+        return {"state": "others", "text": "another member's request, at their nonce"}
+    if mine is None:
+        return {"state": "unknown", "text": "this browser kept no nonces for this room"}
+    if mine.get(str(client)) == nonce:
+        return {"state": "good", "text": f"it carries the nonce you sent ({nonce})"}
+    return {"state": "bad", "text": "it carries a nonce this browser did not send"}

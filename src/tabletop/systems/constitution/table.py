@@ -1,0 +1,40 @@
+"""The state of a 3d6 Constitution table: its characters with their seats' supplies, the
+fight, and the referee's clock. It stands apart from the intents (session.py) and the road
+(road.py) because both fold it: each imports it, and neither imports the other back."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from tabletop.session import Frozen
+from tabletop.systems.constitution.character import Character
+from tabletop.systems.constitution.combat import Combat
+from tabletop.systems.constitution.expedition import Clock, Supplies
+from tabletop.systems.constitution.options import DEFAULT, Options
+from tabletop.systems.constitution.survival import Deprivation, total_penalty
+
+
+class Seat(Frozen):
+    """A character at the table and the member who plays them."""
+
+    owner: str
+    sheet: Character
+    supplies: Supplies = Supplies()
+    deprivation: Deprivation = Deprivation()
+    """Hunger, thirst and sleeplessness: penalties on every check the character makes."""
+
+    def penalty(self, options: Options) -> int:
+        """The deprivation penalty on all this character's checks (§ 15.2–15.6; C3-A51)."""
+        return total_penalty(self.deprivation, self.sheet.abilities.strength, options)
+
+
+class ConstitutionTable(Frozen):
+    options: Options = DEFAULT
+    characters: dict[str, Seat] = Field(default_factory=dict)
+    fight: Combat = Combat()
+    """The initiative tracker; a fight with nobody in it is waiting to be set up."""
+    controllers: dict[str, str] = Field(default_factory=dict)
+    """Which member plays each combatant (by combatant id); the rest are the GM's."""
+    next_id: int = Field(default=1, ge=1)
+    clock: Clock = Clock()
+    """The party's days, turns and lights: the referee's clock (§ 13.3)."""

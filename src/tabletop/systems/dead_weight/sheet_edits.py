@@ -1,0 +1,314 @@
+"""The sheet at a shared table: what a player writes on it between rolls (name, notes,
+Trappings, coins) and the actions each entry offers (test this attribute, use this item,
+cast this spell, pray this prayer), as intents and offers placed at their entries.
+
+Nothing here sets a number the rules move (scores, fatigue, wounds, insight): those change
+only through their rules (DW-X25).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from tabletop.dice import DiceSource
+from tabletop.session import (
+    MAX_NAME,
+    Choice,
+    Frozen,
+    Offer,
+    RenameCharacter,
+    WriteNotes,
+    accepts,
+    clean_name,
+    entry_action,
+    entry_offer,
+    naming_offers,
+)
+from tabletop.systems.dead_weight.attribute_test import require_able
+from tabletop.systems.dead_weight.attributes import Attribute
+from tabletop.systems.dead_weight.catalogue import Trait
+from tabletop.systems.dead_weight.character import Character, revise
+from tabletop.systems.dead_weight.errors import DeadWeightError
+from tabletop.systems.dead_weight.events import Event, event
+from tabletop.systems.dead_weight.gear import CONSUMED as _CONSUMED
+from tabletop.systems.dead_weight.gear import (
+    LOOSE,
+    MAX_COINS,
+    OVERFLOW,
+    NewItem,
+    add_container,
+    carried,
+    count_coins,
+    drop,
+    drop_container,
+    move,
+    place_labels,
+    rooms_for,
+    stow,
+    use,
+)
+from tabletop.systems.dead_weight.inventory import PlaceKind, carrying_capacity
+from tabletop.systems.dead_weight.magic import study
+
+Id = str
+CONTAINERS = tuple(kind for kind in PlaceKind if not kind.body)
+
+
+class StowItem(Frozen):
+    """Write an item into the Trappings: in a place, or the first with room (DW-X25)."""
+
+    kind: Literal["stow-item"] = "stow-item"
+    character: Id
+    item: NewItem
+    place: str | None = Field(default=None, max_length=40)
+
+
+class DropItem(Frozen):
+    kind: Literal["drop-item"] = "drop-item"
+    character: Id
+    place: str = Field(min_length=1, max_length=40)
+    index: int = Field(ge=0, le=100)
+
+
+class MoveItem(Frozen):
+    kind: Literal["move-item"] = "move-item"
+    character: Id
+    place: str = Field(min_length=1, max_length=40)
+    index: int = Field(ge=0, le=100)
+    to: str = Field(min_length=1, max_length=40)
+
+
+class UseItem(Frozen):
+    """Use an item: roll its usage die, or use it up (DW-X26)."""
+
+    kind: Literal["use-item"] = "use-item"
+    character: Id
+    place: str = Field(min_length=1, max_length=40)
+    index: int = Field(ge=0, le=100)
+
+
+class AddContainer(Frozen):
+    kind: Literal["add-container"] = "add-container"
+    character: Id
+    container: PlaceKind
+
+
+class DropContainer(Frozen):
+    kind: Literal["drop-container"] = "drop-container"
+    character: Id
+    place: str = Field(min_length=1, max_length=40)
+
+
+class CountCoins(Frozen):
+    """Silver and gold gained (positive) or spent (negative)."""
+
+    kind: Literal["coins"] = "coins"
+    character: Id
+    silver: int = Field(default=0, ge=-MAX_COINS, le=MAX_COINS)
+    gold: int = Field(default=0, ge=-MAX_COINS, le=MAX_COINS)
+    reason: str = Field(default="", max_length=MAX_NAME)
+
+
+class CastSpell(Frozen):
+    """Cast a memorised spell: it works, then the INT test says what it costs (DW-M18)."""
+
+    kind: Literal["cast-spell"] = "cast-spell"
+    character: Id
+    spell: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class Pray(Frozen):
+    """Pray a memorised prayer: the PRE test says whether it is answered (DW-M22)."""
+
+    kind: Literal["pray"] = "pray"
+    character: Id
+    prayer: str = Field(min_length=1, max_length=MAX_NAME)
+    desperate_plea: bool = False
+
+
+SheetEdit = (
+    RenameCharacter
+    | WriteNotes
+    | StowItem
+    | DropItem
+    | MoveItem
+    | UseItem
+    | AddContainer
+    | DropContainer
+    | CountCoins
+)
+INTENTS = (
+    RenameCharacter,
+    WriteNotes,
+    StowItem,
+    DropItem,
+    MoveItem,
+    UseItem,
+    AddContainer,
+    DropContainer,
+    CountCoins,
+    CastSpell,
+    Pray,
+)
+
+
+def edit(
+    character: Character, intent: SheetEdit, dice: DiceSource
+) -> tuple[Character, list[Event]]:
+    """The sheet after one of the player's own edits, and what the table is told."""
+    if isinstance(intent, RenameCharacter):
+        name = clean_name(intent.name)
+        text = f"{character.label} is now called {name}"
+        return revise(character, name=name), [event("renamed", text, name=name)]
+    if isinstance(intent, WriteNotes):
+        return revise(character, notes=intent.notes), [
+            event("notes", f"{character.label}'s notes are rewritten")
+        ]
+    if isinstance(intent, StowItem):
+        return stow(character, intent.item, intent.place)
+    if isinstance(intent, DropItem):
+        return drop(character, intent.place, intent.index)
+    if isinstance(intent, MoveItem):
+        return move(character, intent.place, intent.index, intent.to)
+    if isinstance(intent, UseItem):
+        return use(character, intent.place, intent.index, dice)
+    if isinstance(intent, AddContainer):
+        return add_container(character, intent.container)
+    if isinstance(intent, DropContainer):
+        return drop_container(character, intent.place)
+    return count_coins(character, intent.silver, intent.gold, intent.reason)
+
+
+def derived(sheet: Character) -> dict[str, Any]:
+    """What the sheet's numbers add up to, for a page to show beside them: each attribute's
+    available dice, each place's slots, the load against the carrying limit, warnings."""
+    inventory = sheet.inventory
+    labels = place_labels(inventory)
+    return {
+        "available": {a.value: sheet.attribute(a).available for a in Attribute},
+        "places": [
+            {"label": label, "used": place.used, "capacity": place.kind.capacity}
+            for label, place in zip(labels, inventory.places, strict=True)
+        ],
+        "slots": inventory.slots_carried,
+        "capacity": carrying_capacity(sheet.attributes.STR.score),
+        "encumbered": sheet.encumbered,
+        "warnings": sheet.warnings(),
+    }
+
+
+def sheet_offers(cid: Id, sheet: Character, testing: bool) -> list[Offer]:
+    """Every offer one character's sheet places at its entries, for whoever plays them."""
+    found = [*naming_offers(cid, sheet.name, sheet.notes), *_trappings(cid, sheet)]
+    found.append(
+        entry_offer(
+            "coins",
+            "coins gained or spent",
+            "coins",
+            {"character": cid},
+            silver=Choice(help="silver in, or out with a minus", example=1),
+            gold=Choice(help="gold in, or out with a minus", example=0),
+            reason=Choice(help="what for", example="a rope"),
+        )
+    )
+    if not testing:
+        found += _tests(cid, sheet) + _magic(cid, sheet)
+    return found
+
+
+def _tests(cid: Id, sheet: Character) -> list[Offer]:
+    return [
+        entry_offer(
+            "test",
+            f"test {attribute}",
+            f"attributes.{attribute}",
+            {"roller": cid, "setup": {"attribute": attribute.value}},
+            setup=Choice(help="advantage, disadvantage, extra effort, …", example={}),
+        )
+        for attribute in Attribute
+    ]
+
+
+def _trappings(cid: Id, sheet: Character) -> list[Offer]:
+    inventory = sheet.inventory
+    labels = place_labels(inventory)
+    found = [
+        entry_offer(
+            "stow-item",
+            "write an item in",
+            "inventory",
+            {"character": cid},
+            item=Choice(help="its name and slots; usage die, tags", example={"name": "rope"}),
+            place=Choice(values=(None, *labels, LOOSE)),
+        ),
+        entry_offer(
+            "add-container",
+            "carry another container",
+            "inventory",
+            {"character": cid},
+            container=Choice(values=CONTAINERS),
+        ),
+    ]
+    for index, (place, label) in enumerate(zip(inventory.places, labels, strict=True)):
+        if not place.kind.body and not place.items:
+            left = DropContainer(character=cid, place=label)
+            text = f"leave the {label} behind"
+            found.append(entry_action("drop-container", text, left, f"inventory.places.{index}"))
+    for where, index, item in carried(inventory):
+        entry = _item_entry(labels, where, index)
+        dropped = DropItem(character=cid, place=where, index=index)
+        found.append(entry_action("drop-item", "drop", dropped, entry))
+        rooms = rooms_for(inventory, item, where)
+        if where != LOOSE and rooms:
+            found.append(
+                entry_offer(
+                    "move-item",
+                    "move to",
+                    entry,
+                    {"character": cid, "place": where, "index": index},
+                    to=Choice(values=tuple(rooms)),
+                )
+            )
+        if item.usage is not None or any(tag in _CONSUMED for tag in item.tags):
+            text = f"use (Ud{item.usage})" if item.usage else "use up"
+            used = UseItem(character=cid, place=where, index=index)
+            found.append(entry_action("use-item", text, used, entry))
+    return found
+
+
+def _item_entry(labels: list[str], where: str, index: int) -> str:
+    """The sheet path of an item: `inventory.places.P.items.I`, `inventory.loose.I`, …"""
+    if where in (LOOSE, OVERFLOW):
+        return f"inventory.{where}.{index}"
+    return f"inventory.places.{labels.index(where)}.items.{index}"
+
+
+def _magic(cid: Id, sheet: Character) -> list[Offer]:
+    magic = sheet.magic
+    found: list[Offer] = []
+    able = accepts(lambda: require_able(sheet), DeadWeightError)
+    for index, spell in enumerate(magic.spells_known):
+        entry = f"magic.spells_known.{index}"
+        if able and sheet.has(Trait.MAGIC_USER) and spell in magic.spells_memorised:
+            cast = CastSpell(character=cid, spell=spell)
+            found.append(entry_action("cast-spell", "cast", cast, entry))
+        studies = accepts(lambda s=spell: study(sheet, s), DeadWeightError)
+        if spell in magic.spells_forgotten and studies:
+            asked = {"kind": "study", "character": cid, "spell": spell}
+            found.append(Offer(kind="study", text="study it back", intents=(asked,), entry=entry))
+    if not (able and sheet.has(Trait.DIVINE_MANDATE) and sheet.has_holy_symbol):
+        return found
+    if magic.god_angry:
+        return found
+    for index, prayer in enumerate(magic.prayers_known):
+        if prayer not in magic.prayers_memorised:
+            continue
+        exhausted = prayer in magic.prayers_exhausted
+        if exhausted and magic.desperate_plea_used:
+            continue
+        text = "desperate plea" if exhausted else "pray"
+        prays = Pray(character=cid, prayer=prayer, desperate_plea=exhausted)
+        found.append(entry_action("pray", text, prays, f"magic.prayers_known.{index}"))
+    return found
