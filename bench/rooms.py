@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -62,6 +63,8 @@ class Result:
     duplicated: int = 0
     latencies: list[float] = field(default_factory=list)
     elapsed: float = 0.0
+    cpu: float = 0.0
+    """CPU seconds the server's processes (workers included) spent while the load ran."""
 
     def percentile(self, p: float) -> float:
         if not self.latencies:
@@ -83,14 +86,18 @@ class Result:
             f"| {self.name} | {self.load.clients} | {self.load.rooms} | {self.sent:,} | "
             f"{rate:,.0f} | {self.percentile(50):.1f} | {self.percentile(99):.1f} | "
             f"{max(self.latencies, default=0) * 1000:.0f} | {self.errors} | {self.lost} | "
-            f"{self.duplicated} |"
+            f"{self.duplicated} | {self.cpu_per_entry():,.0f} |"
         )
+
+    def cpu_per_entry(self) -> float:
+        """The server's CPU time per delivered entry, in microseconds."""
+        return self.cpu / self.delivered * 1e6 if self.delivered else float("nan")
 
 
 HEADER = (
     "| server | clients | rooms | intents | deliveries/s | p50 ms | p99 ms | max ms | errors "
-    "| lost | duplicated |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-    "| ---: | ---: |"
+    "| lost | duplicated | CPU µs/entry |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+    "| ---: | ---: | ---: | ---: |"
 )
 
 
@@ -104,8 +111,11 @@ class Member:
     seqs: list[int] = field(default_factory=list)
 
 
-async def drive(name: str, links: list[list[str]], load: Load, anchor: bool) -> Result:
-    """Connect every member, let each send at `load.rate` for `load.seconds`, then drain."""
+async def drive(
+    name: str, links: list[list[str]], load: Load, anchor: bool, pids: Sequence[int] = ()
+) -> Result:
+    """Connect every member, let each send at `load.rate` for `load.seconds`, then drain;
+    the CPU time of the server processes `pids` (and their workers) is counted meanwhile."""
     result = Result(name, load)
     sent_at: dict[str, float] = {}
     members: list[Member] = []
@@ -148,6 +158,7 @@ async def drive(name: str, links: list[list[str]], load: Load, anchor: bool) -> 
             await asyncio.sleep(max(0.0, sent_at[id] + 1 / load.rate - time.perf_counter()))
 
     readers = [asyncio.create_task(receive(m)) for m in members]
+    cpu_before = tree_cpu(pids)
     start = time.perf_counter()
     await asyncio.gather(*(send(m, n) for n, m in enumerate(members)))
     deadline = time.perf_counter() + 10
@@ -155,6 +166,7 @@ async def drive(name: str, links: list[list[str]], load: Load, anchor: bool) -> 
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)
     result.elapsed = time.perf_counter() - start
+    result.cpu = tree_cpu(pids) - cpu_before
     for member in members:
         received = [s for s in member.seqs if s > (0 if anchor else setup_entries(links, member))]
         expected = heads[member.room]
@@ -166,6 +178,30 @@ async def drive(name: str, links: list[list[str]], load: Load, anchor: bool) -> 
         with contextlib.suppress(Exception):
             await member.socket.close()
     return result
+
+
+def tree_cpu(pids: Sequence[int]) -> float:
+    """CPU seconds (user and system) spent so far by the processes `pids` and every live
+    process under them, read from /proc (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    seen: set[int] = set()
+    waiting = list(pids)
+    total = 0
+    while waiting:
+        pid = waiting.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as children:
+                    waiting.extend(int(child) for child in children.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total / ticks
 
 
 def setup_entries(links: list[list[str]], member: Member) -> int:
@@ -198,10 +234,12 @@ def tabletop_links(urls: Sequence[str], load: Load) -> list[list[str]]:
 
 
 def run_tabletop(name: str, load: Load, args: Sequence[str], processes: int = 1) -> Result:
-    servers = [serve_in_process(*args, "--rate", "1000") for _ in range(processes)]
+    rates = ("--rate", "1000", "--address-rate", "100000")  # the load, not the bounds
+    servers = [serve_in_process(*args, *rates) for _ in range(processes)]
     try:
         links = tabletop_links([url for _, url in servers], load)
-        return asyncio.run(drive(name, links, load, anchor=False))
+        pids = [process.pid for process, _ in servers]
+        return asyncio.run(drive(name, links, load, anchor=False, pids=pids))
     finally:
         for process, _ in servers:
             stop_process(process)
@@ -227,7 +265,9 @@ def run_anchor(load: Load) -> Result:
                 time.sleep(0.1)
         per_room = max(1, load.clients // load.rooms)
         links = [[f"{url}/{room}"] * per_room for room in range(load.rooms)]
-        return asyncio.run(drive("anchor: bare broadcast", links, load, anchor=True))
+        return asyncio.run(
+            drive("anchor: bare broadcast", links, load, anchor=True, pids=[process.pid])
+        )
     finally:
         process.terminate()
         process.wait()
