@@ -558,8 +558,8 @@ class Shard:
             return Answer([e.seq for e in made.entries], extra=made.extra), ""
         if isinstance(ask, Attach):
             return self._attach(room, ask)
-        if isinstance(ask, Claim):
-            return True, ""  # served: this shard holds the room, or there is no lease
+        if isinstance(ask, Claim):  # this shard holds the room (or there is no lease)
+            return self.store.has_room(room), ""
         if isinstance(ask, Read) and ask.what == "whoami":
             return self._whoami(room, ask.caller.token)
         me = self._caller(room, ask.caller)
