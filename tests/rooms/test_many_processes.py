@@ -142,7 +142,11 @@ http {{
         with socket.socket() as probe:
             return probe.connect_ex(("127.0.0.1", port)) == 0
 
-    until(listening, "nginx to listen")
+    try:
+        until(listening, "nginx to listen")
+    except BaseException:
+        stop(process)
+        raise
     return Proxy(f"http://127.0.0.1:{port}", process, folder)
 
 
@@ -204,7 +208,11 @@ def start_server(database: str, public: str, folder: Path) -> Server:
         except httpx.TransportError:
             return False
 
-    until(healthy, "a server to start", 120)
+    try:
+        until(healthy, "a server to start", 120)
+    except BaseException:
+        stop(process, group=True)  # none outlives the test that started it
+        raise
     return server
 
 
@@ -243,7 +251,8 @@ def cluster(postgres, tmp_path) -> Iterator[Cluster]:
     proxy = None
     port = free_port()
     try:
-        servers = [start_server(database, f"http://127.0.0.1:{port}", tmp_path) for _ in "ab"]
+        for _ in range(2):  # each kept as it starts, so that a failed start stops the first
+            servers.append(start_server(database, f"http://127.0.0.1:{port}", tmp_path))
         proxy = start_nginx([server.port for server in servers], port, tmp_path)
         yield Cluster(database, servers, proxy)
     finally:
