@@ -22,6 +22,7 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import secrets
 import socket
 import sys
 from collections import deque
@@ -30,14 +31,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.rooms.allowances import Allowances, Rates
+from tabletop.rooms.databases import kind_of
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch
 from tabletop.rooms.fairdice import new_seed
+from tabletop.rooms.leases import LEASE
 from tabletop.rooms.live import Listeners, Socket
 from tabletop.rooms.messages import (
     Ask,
     Attach,
     Attached,
     Call,
+    Claim,
     Delegate,
     Detach,
     Failure,
@@ -45,6 +49,7 @@ from tabletop.rooms.messages import (
     Finished,
     Frames,
     Job,
+    Moved,
     PoolAsk,
     PoolDone,
     Priority,
@@ -107,6 +112,13 @@ class Settings:
     bot_pause: float = BOT_PAUSE
     seeds: Callable[[], bytes] = new_seed
     """Each dice session's secret seed: only test fixtures replace it (never an option)."""
+    lease: float = LEASE
+    """Seconds a room's lease lasts with PostgreSQL (leases.py); SQLite takes none."""
+
+    @property
+    def leased(self) -> bool:
+        """Whether rooms are held by lease: several processes may share the store."""
+        return self.lease > 0 and kind_of(self.address) == "postgres"
 
 
 class Worker:
@@ -265,12 +277,18 @@ class Front:
         self._thinking: set[asyncio.Task[None]] = set()
         """Shards' jobs on their way through the pool."""
         self._stopping = False
+        self.name = f"{socket.gethostname()[:24]}/{os.getpid()}/{secrets.token_hex(3)}"
+        """This process among the server's processes: its shards' leases name it."""
 
     def config_of(self, kind: str, index: int) -> Any:
         if kind == "pool":
             return POOL_NICE
         settings = self.settings
-        return ShardConfig(index, settings.address, settings.bot_pause, settings.seeds)
+        lease = settings.lease if settings.leased else 0.0
+        owner = f"{self.name}/{index}"
+        return ShardConfig(
+            index, settings.address, settings.bot_pause, owner, lease, settings.seeds
+        )
 
     async def start(self) -> None:
         """Start every worker, each ready before the server answers anything."""
@@ -323,6 +341,16 @@ class Front:
         if isinstance(value, Delegate):
             return await self.pooled(value.payload, value.priority)
         return _raised(value)
+
+    async def claim(self, room: str, address: str) -> None:
+        """Whether this process serves the room, before a socket is accepted: with leases,
+        raises a 503 (`Relayed`, with `retry_after`) when another live process holds it.
+        Asking costs the database a look, so an address that keeps asking for rooms that
+        do not exist spends its allowance as one guessing links does."""
+        if self.settings.leased:
+            self.allowances.admit_stranger(address)
+            if not await self.ask(room, Claim()):
+                self.allowances.failed(address)
 
     def detach(self, room: str, member: str) -> None:
         """A socket closed: its room's shard stops making lines for it."""
@@ -423,6 +451,9 @@ class Front:
         elif isinstance(message, Fanout):
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
+        elif isinstance(message, Moved):
+            for socket in self.listeners.rooms.get(message.room, []):
+                socket.close(message.reason, retry=True)
         elif isinstance(message, PoolAsk):
             thinking = asyncio.get_running_loop().create_task(self._think(worker, message))
             self._thinking.add(thinking)
@@ -444,7 +475,7 @@ class Front:
             for room, sockets in list(self.listeners.rooms.items()):
                 if shard_of(room, len(self.shards)) == worker.index:
                     for socket in sockets:
-                        socket.close("the server restarted this room's worker: reconnect")
+                        socket.close("the server restarted this room's worker: reconnect", True)
         asyncio.get_running_loop().create_task(self._restart(worker))
 
     async def _restart(self, worker: Worker) -> None:
@@ -465,7 +496,7 @@ def _raised(value: Any) -> Any:
     if isinstance(value, Finished):
         return value.value
     if isinstance(value, Failure):
-        raise Relayed(value.problem, value.status, value.seq, value.line)
+        raise Relayed(value.problem, value.status, value.seq, value.line, value.retry_after)
     return value
 
 
