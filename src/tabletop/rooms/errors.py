@@ -89,13 +89,40 @@ class Relayed(RoomError):
     for a refusal on the record, the refusal's seq)."""
 
     def __init__(
-        self, problem: str, status: int, seq: int | None = None, line: int | None = None
+        self,
+        problem: str,
+        status: int,
+        seq: int | None = None,
+        line: int | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(problem)
         self.status = status
         self.seq = seq
         self.line = line
         """For an export that does not verify: its first failing line."""
+        self.retry_after = retry_after
+        """For a 503: seconds after which the request is worth sending again."""
+
+
+class Elsewhere(RoomError):
+    """Another live server process serves this room now (it holds the room's lease): send
+    the request again after `retry_after` seconds, or to another process (a proxy does)."""
+
+    status = 503
+
+    def __init__(self, problem: str, retry_after: float = 1.0) -> None:
+        super().__init__(problem)
+        self.retry_after = retry_after
+
+
+class Fenced(RoomError):
+    """This process lost the room's lease while it was appending (it paused, and another
+    process took the room over): nothing was appended; send the request again and it
+    reaches the room's new owner."""
+
+    status = 503
+    retry_after = 1.0
 
 
 def status_of(error: TabletopError) -> int:

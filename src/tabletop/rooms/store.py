@@ -111,6 +111,15 @@ MIGRATIONS: tuple[Step, ...] = (
     );
     """,
     _index_every_room,
+    # 5: which process serves each room with PostgreSQL (leases.py); SQLite keeps it empty.
+    """
+    CREATE TABLE leases (
+        room TEXT PRIMARY KEY REFERENCES rooms(id),
+        owner TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    );
+    """,
 )
 """Each step of the schema, in order; a store at version n runs steps n+1… at startup.
 A step is SQL, or a function that fills what the step before added from the log."""
