@@ -28,7 +28,7 @@ from tabletop.rooms.messages import (
     Think,
 )
 from tabletop.rooms.pool import Worker
-from tabletop.rooms.shards import Shard
+from tabletop.rooms.shards import Shard, _Notified
 from tests.rooms.conftest import open_test_store, seat
 
 
@@ -176,3 +176,41 @@ def test_a_bots_decision_goes_to_the_pool_and_holds_its_room_not_the_shard(shard
     assert isinstance(reply.value, Answer) and reply.value.seqs
     cause = shard.hall.entries(board.room, reply.value.seqs[0] - 1)[0].event.cause
     assert cause is not None and cause.intent["kind"] == "bot-act"
+
+
+def test_a_shard_lets_idle_rooms_go_every_sweep_and_snapshots_all_it_holds_when_it_stops(
+    shard, monkeypatch
+):
+    room = seat(shard.hall, "dice")
+    round_of(shard, roll(1, room.room, room.tokens["Ada"]))
+    head = shard.hall.table(room.room).head
+    monkeypatch.setattr(shard.hall._loaded, "idle", 0.0)
+    shard._sweep_at = 0.0
+    shard._sweep()
+    assert not shard.hall.is_loaded(room.room), "an idle room was kept"
+    assert shard.store.snapshot_before(room.room, head + 1)[0] == head  # type: ignore[index]
+    other = seat(shard.hall, "dice")
+    round_of(shard, roll(2, other.room, other.tokens["Ada"]))
+    shard._let_go(shard.hall.let_go_all)
+    assert shard.hall.loaded() == []
+    head = Hall(shard.store).table(other.room).head
+    assert shard.store.snapshot_before(other.room, head + 1)[0] == head  # type: ignore[index]
+
+
+def test_sockets_of_a_room_let_go_are_told_what_another_process_appended(shard):
+    room = seat(shard.hall, "dice")
+    head = shard.hall.table(room.room).head
+    round_of(shard, Call(1, room.room, Attach(room.tokens["Bo"], head)))
+    shard.hall.let_go(room.room)
+    elsewhere = Hall(shard.store)  # another process's shard, on the same database
+    ada = elsewhere.who(room.room, room.tokens["Ada"])
+    elsewhere.act(room.room, ada.id, {"kind": "roll", "notation": "1d6"}, "x1")
+    elsewhere.say(room.room, ada.id, "and again", (), "x2")
+    shard._sort((room.room, _Notified()))  # PostgreSQL's NOTIFY
+    told = [m for m in round_of(shard) if isinstance(m, Fanout)]
+    assert [d.seq for m in told for d in m.deliveries] == [head + 1, head + 2]
+    shard.hall.let_go(room.room)
+    elsewhere.say(room.room, ada.id, "once more", (), "x3")  # its notice not yet here
+    sent = round_of(shard, roll(3, room.room, room.tokens["Ada"]))
+    seqs = [d.seq for m in sent if isinstance(m, Fanout) for d in m.deliveries]
+    assert seqs == [head + 3, head + 4], "the socket missed what the room's reload folded"

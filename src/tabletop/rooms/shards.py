@@ -13,6 +13,11 @@ A request whose intent takes thinking (`Session.thinks`: a bot's search) is deci
 pool first; while it thinks, that room's queue waits — the room, not the shard: other
 rooms go on. The table's own moves (a bot's seat deciding) are scheduled here after each
 append, `bot_pause` seconds later, and queued behind the room's other work.
+
+The hall keeps each room as its latest snapshot plus what followed (snapshots.py): every
+`SWEEP_EVERY` seconds the shard lets idle rooms go, each snapshotted first, and when it
+stops it snapshots every room it holds. Sockets listening to a room let go are sent, once
+it is loaded again, whatever another process appended meanwhile.
 """
 
 from __future__ import annotations
@@ -371,7 +376,7 @@ class Shard:
         head = self.hall.table(room).head
         fresh = self.hall.entries(room, told, head)
         if fresh:
-            self._appended(room, fresh)
+            self._appended(room, fresh)  # fans them out and schedules a bot's move
 
     def _ask(self, room: str, call: Call) -> tuple[Any, str]:
         """What the call's ask answers, and the member its token opened ("" if none)."""
@@ -562,10 +567,19 @@ class Shard:
         heapq.heappush(self.timers, (due, self._jobs, room, table.dice_session))
 
     def _fan_out(self, room: str, entries: list[Entry]) -> None:
+        """Each entry's lines for the members with sockets attached, from the first entry
+        they have not had: a room let go and loaded again folded what another process
+        appended meanwhile without telling it."""
         attached = self.attached.get(room)
         if not attached:
             return
-        self.told[room] = max(self.told.get(room, 0), entries[-1].seq)
+        told = self.told.get(room, 0)
+        if told and entries[0].seq > told + 1:
+            entries = self.hall.entries(room, told, entries[0].seq - 1) + entries
+        entries = [entry for entry in entries if entry.seq > told]
+        if not entries:
+            return
+        self.told[room] = entries[-1].seq
         table = self.hall.table(room)
         members = [table.member(member) for member in attached]
         deliveries = []
