@@ -206,3 +206,15 @@ def test_a_shard_never_reads_the_log_of_a_room_another_holds(stores, room):
     with pytest.raises(Elsewhere):
         Hall(two).table(name)
     assert two.entries("no-such-room") == []  # an unknown room is told as before
+
+
+def test_a_room_a_shard_opens_is_held_from_the_transaction_that_makes_it(stores, database):
+    """What the shard writes of a new room next (an imported log's snapshot) passes the
+    check; the shard gives the lease up once that round is committed."""
+    one = stores("one")
+    made = Hall(one).create("dice", "fresh")
+    name = made.extra["room"]
+    assert one.holds(name) and lease_row(database, name) == ("one", 1, False)
+    assert roll(Hall(one), name, "m1", "first") == [4]
+    one.release([name])
+    assert stores("two").take(name) == Taken(2)

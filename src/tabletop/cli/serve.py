@@ -18,6 +18,7 @@ from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
 from tabletop.rooms.errors import RoomError
 from tabletop.rooms.front import cores, shards_for
 from tabletop.rooms.hosts import PublicAddress, is_loopback
+from tabletop.rooms.leases import IDLE_IN_TRANSACTION, LEASE, RENEWALS
 from tabletop.rooms.live import MAX_BEHIND, MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
 
@@ -33,9 +34,18 @@ HELP = "\n\n".join(
         """One process: its event loop moves bytes (HTTP, sockets, allowances); --workers
         shard processes each own the rooms that hash to them (rules, dice, folding, the
         store), one request of a room at a time in arrival order; a --pool of
-        lower-priority processes thinks for bots and verifies, imports and exports logs.
-        Several processes share rooms on one PostgreSQL (--database); behind a reverse
-        proxy, name it with --trust-proxy.""",
+        lower-priority processes thinks for bots and verifies, imports and exports logs.""",
+        """One process, SQLite: `tabletop serve --host 0.0.0.0 --port 8000` (rooms in
+        --data; one process only: SQLite takes no leases).""",
+        """Several processes behind nginx, one PostgreSQL: start each on its own loopback
+        port with the same --database, e.g. `tabletop serve --port 8001 --database
+        postgresql://tabletop@/rooms --trust-proxy 127.0.0.1` and again with --port 8002
+        (deploy/tabletop@.service is the systemd unit, one instance per port), and put
+        nginx in front with deploy/nginx.conf (TLS there; `hash $room consistent` sends a
+        room's requests and sockets to one process; a 503 sends them to the next). Each
+        room is served by one process at a time, the holder of its lease (--lease); a
+        process asked for a room another live process holds answers 503 with
+        Retry-After. docs/rooms.md, "Running a server for many tables".""",
         f"""Bounds: an intent throws at most {MAX_ROOM_DICE} dice, counting every explosion
         a die may add and every re-roll (refused whole before any die); MCTS bots think
         2,000 simulations a decision at most; messages and bodies
@@ -45,7 +55,11 @@ HELP = "\n\n".join(
         {READ_COST:g}), {MAX_SOCKETS} sockets, {MAX_BEHIND:,} lines waiting for a slow
         socket. Each client address: --address-rate a second (bursts of
         {ADDRESS_BURST:g}) to open, join, import or verify rooms or with links that open
-        nothing (a body costs one more a MiB).""",
+        nothing (a body costs one more a MiB). With PostgreSQL, each room's lease: --lease
+        seconds (default {LEASE:g}), renewed {RENEWALS} times a lease; a dead process's
+        rooms move after at most one lease; a session paused inside a transaction is
+        ended by PostgreSQL after {IDLE_IN_TRANSACTION} leases; an idle room's lease is
+        given up after a minute.""",
     )
 )
 
@@ -92,6 +106,17 @@ def serve_command(
             help="Low-priority processes for bots, verify, import and export (default: cores).",
         ),
     ] = None,
+    lease: Annotated[
+        float,
+        typer.Option(
+            "--lease",
+            min=1.0,
+            max=600.0,
+            metavar="SECONDS",
+            help="With PostgreSQL: how long a room's lease lasts (a dead process's rooms "
+            "move after at most this long).",
+        ),
+    ] = LEASE,
     trust_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -173,6 +198,7 @@ def serve_command(
         trusted=trusted,
         address=address,
         access=access,
+        lease=lease,
     )
     where = "PostgreSQL" if database else f"SQLite in {data}"
     who = {"local": "this machine", "open": "anyone (--open)", "key": "holders of the key"}

@@ -22,6 +22,7 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import secrets
 import socket
 import sys
 from collections import deque
@@ -30,13 +31,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.rooms.allowances import Allowances, Rates
+from tabletop.rooms.databases import kind_of
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch
+from tabletop.rooms.leases import LEASE
 from tabletop.rooms.live import Listeners, Socket
 from tabletop.rooms.messages import (
     Ask,
     Attach,
     Attached,
     Call,
+    Claim,
     Delegate,
     Detach,
     Failure,
@@ -44,6 +48,7 @@ from tabletop.rooms.messages import (
     Finished,
     Frames,
     Job,
+    Moved,
     PoolAsk,
     PoolDone,
     Priority,
@@ -104,6 +109,13 @@ class Settings:
     trusted: tuple[str, ...] = ()
     """Reverse proxies whose `X-Forwarded-For` names the client (`--trust-proxy`)."""
     bot_pause: float = BOT_PAUSE
+    lease: float = LEASE
+    """Seconds a room's lease lasts with PostgreSQL (leases.py); SQLite takes none."""
+
+    @property
+    def leased(self) -> bool:
+        """Whether rooms are held by lease: several processes may share the store."""
+        return self.lease > 0 and kind_of(self.address) == "postgres"
 
 
 class Worker:
@@ -262,11 +274,16 @@ class Front:
         self._thinking: set[asyncio.Task[None]] = set()
         """Shards' jobs on their way through the pool."""
         self._stopping = False
+        self.name = f"{socket.gethostname()[:24]}/{os.getpid()}/{secrets.token_hex(3)}"
+        """This process among the server's processes: its shards' leases name it."""
 
     def config_of(self, kind: str, index: int) -> Any:
         if kind == "pool":
             return POOL_NICE
-        return ShardConfig(index, self.settings.address, self.settings.bot_pause)
+        settings = self.settings
+        lease = settings.lease if settings.leased else 0.0
+        owner = f"{self.name}/{index}"
+        return ShardConfig(index, settings.address, settings.bot_pause, owner, lease)
 
     async def start(self) -> None:
         """Start every worker, each ready before the server answers anything."""
@@ -319,6 +336,12 @@ class Front:
         if isinstance(value, Delegate):
             return await self.pooled(value.payload, value.priority)
         return _raised(value)
+
+    async def claim(self, room: str) -> None:
+        """Whether this process serves the room, before a socket is accepted: with leases,
+        raises a 503 (`Relayed`, with `retry_after`) when another live process holds it."""
+        if self.settings.leased:
+            await self.ask(room, Claim())
 
     def detach(self, room: str, member: str) -> None:
         """A socket closed: its room's shard stops making lines for it."""
@@ -419,6 +442,9 @@ class Front:
         elif isinstance(message, Fanout):
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
+        elif isinstance(message, Moved):
+            for socket in self.listeners.rooms.get(message.room, []):
+                socket.close(message.reason, retry=True)
         elif isinstance(message, PoolAsk):
             thinking = asyncio.get_running_loop().create_task(self._think(worker, message))
             self._thinking.add(thinking)
@@ -440,7 +466,7 @@ class Front:
             for room, sockets in list(self.listeners.rooms.items()):
                 if shard_of(room, len(self.shards)) == worker.index:
                     for socket in sockets:
-                        socket.close("the server restarted this room's worker: reconnect")
+                        socket.close("the server restarted this room's worker: reconnect", True)
         asyncio.get_running_loop().create_task(self._restart(worker))
 
     async def _restart(self, worker: Worker) -> None:
@@ -461,7 +487,7 @@ def _raised(value: Any) -> Any:
     if isinstance(value, Finished):
         return value.value
     if isinstance(value, Failure):
-        raise Relayed(value.problem, value.status, value.seq, value.line)
+        raise Relayed(value.problem, value.status, value.seq, value.line, value.retry_after)
     return value
 
 

@@ -116,6 +116,21 @@ class LeasedStore(PostgresStore):
                 "while this one was paused): nothing was appended; send it again"
             )
 
+    def add_room(self, room: str, system: str, seed: str, created: int) -> None:
+        """A new room (opened or imported), held by this owner from the same transaction:
+        what the shard writes of it next (an imported log's snapshot) passes the check.
+        The shard gives it up once that round is committed (`release`), so that the process
+        the proxy sends the room to takes it."""
+        super().add_room(room, system, seed, created)
+        sent = time.monotonic()
+        self._execute(
+            "INSERT INTO leases (room, owner, epoch, expires) "
+            "VALUES (%s, %s, 1, clock_timestamp() + make_interval(secs => %s))",
+            (room, self.owner, self.lease),
+        )
+        with self._guard:
+            self._held[room] = _Held(1, sent + self.lease * VALID)
+
     def entries(self, room: str, after: int = 0, upto: int | None = None) -> list[str]:
         """A room's entries, read only by the shard that holds its lease (other processes
         never fold a room they do not serve)."""

@@ -25,6 +25,10 @@ MAX_BEHIND = 5_000
 CLOSE = "\x00close"
 """Put in a queue to make its socket say goodbye and close."""
 
+RETRY = 1013
+"""The close code of a socket whose client should connect again ("try again later"): the
+room moved to another process, or the server restarted a worker or is stopping."""
+
 
 @dataclass(eq=False)
 class Socket:
@@ -34,18 +38,22 @@ class Socket:
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     reason: str = ""
     """Why the server closes it, once it does."""
+    retry: bool = False
+    """Whether its client should connect again (the room moved, the server restarted a
+    worker or is stopping), rather than stop (a kick, a new link)."""
 
     def put(self, line: str) -> None:
         if self.reason:
             return
         if self.queue.qsize() >= MAX_BEHIND:
-            self.close("too far behind: reconnect and resume from your last seq")
+            self.close("too far behind: reconnect and resume from your last seq", True)
         else:
             self.queue.put_nowait(line)
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, retry: bool = False) -> None:
         if not self.reason:
             self.reason = reason
+            self.retry = retry
             self.queue.put_nowait(CLOSE)
 
 
@@ -98,4 +106,4 @@ class Listeners:
     def stop(self) -> None:
         for sockets in self.rooms.values():
             for socket in sockets:
-                socket.close("the server is stopping")
+                socket.close("the server is stopping", retry=True)

@@ -128,7 +128,14 @@ class ImportRoom:
     `hall.Importing` plan and the lines, or why the export cannot be imported."""
 
 
-Ask = OpenRoom | JoinRoom | Resolve | Chat | UseTool | Read | Plan | Attach | ImportRoom
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Whether this process serves the room (with PostgreSQL: holds its lease, taking it if
+    it is free), asked before a socket is accepted, so that a proxy can send the socket to
+    the process that does."""
+
+
+Ask = OpenRoom | JoinRoom | Resolve | Chat | UseTool | Read | Plan | Attach | ImportRoom | Claim
 
 
 # envelopes -----------------------------------------------------------------------------------
@@ -159,6 +166,8 @@ class Failure:
     seq: int | None = None
     line: int | None = None
     """For a log that does not verify: its first failing line."""
+    retry_after: float | None = None
+    """For a 503: seconds after which the request is worth sending again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +215,15 @@ class Fanout:
 
 
 @dataclass(frozen=True, slots=True)
+class Moved:
+    """The shard no longer serves `room` (another process holds its lease now): the front
+    closes the room's sockets, saying to reconnect (the proxy sends them to the new owner)."""
+
+    room: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class PoolAsk:
     """A shard's job for the pool (a bot's decision), answered with `PoolDone`."""
 
@@ -234,6 +252,11 @@ class ShardConfig:
     """The store (`Store.address`) the shard opens its own connection to."""
     bot_pause: float
     """Seconds a bot's seat waits before it moves."""
+    owner: str = ""
+    """Who holds this shard's rooms' leases (PostgreSQL): the same for a shard started
+    again in its place, so that it takes them back at once."""
+    lease: float = 0.0
+    """Seconds a room's lease lasts (leases.py); 0: no leases (SQLite, one process)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import math
 import pickle
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -30,7 +32,8 @@ from tabletop.rooms.errors import Relayed, RoomError, TooMuch, status_of
 from tabletop.rooms.front import BOT_PAUSE, Front, Settings, cores, shards_for
 from tabletop.rooms.hosts import HostCheck, PublicAddress
 from tabletop.rooms.http import NDJSON, Client, Credentials, Here, Token
-from tabletop.rooms.live import CLOSE, Socket
+from tabletop.rooms.leases import LEASE
+from tabletop.rooms.live import CLOSE, RETRY, Socket
 from tabletop.rooms.messages import (
     Answer,
     Caller,
@@ -84,6 +87,19 @@ READ = 0.25
 __all__ = ["BOT_PAUSE", "create_app"]
 
 
+class _DenialNoise(logging.Filter):
+    """uvicorn's default websocket protocol (websockets-sansio) logs "ASGI callable returned
+    without completing handshake" after every denial response, though the denial went out
+    whole (uvicorn pull request 3138): a room moving between processes would fill the log
+    with errors. The live endpoint either accepts or denies, so the line says nothing."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "ASGI callable returned without completing handshake."
+
+
+logging.getLogger("uvicorn.error").addFilter(_DenialNoise())
+
+
 def create_app(
     store: Store | None = None,
     data: Path | None = None,
@@ -96,6 +112,7 @@ def create_app(
     trusted: tuple[str, ...] = (),
     address: PublicAddress | None = None,
     access: Access | None = None,
+    lease: float = LEASE,
 ) -> FastAPI:
     """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
     opened at startup, which creates or migrates the schema). At startup it starts
@@ -104,7 +121,8 @@ def create_app(
     member's and each address's requests a second; `trusted` proxies name clients in
     `X-Forwarded-For`. `address` is where people reach it (links and the hosts a request
     may name; loopback only by default), `access` who may open and import rooms (anyone
-    who reaches it, by default)."""
+    who reaches it, by default); with PostgreSQL a room's `lease` lasts that many
+    seconds."""
     address = address or PublicAddress(None)
     access = access or Access()
 
@@ -121,6 +139,7 @@ def create_app(
             rates=rates or Rates(member=rate),
             trusted=trusted,
             bot_pause=bot_pause,
+            lease=lease,
         )
         front = app.state.front = Front(settings)
         await front.start()
@@ -309,7 +328,14 @@ def create_app(
 
     @app.websocket("/rooms/{room}/live")
     async def live(websocket: WebSocket, room: str) -> None:
-        """This member's view of each new entry, in order, after the backlog they missed."""
+        """This member's view of each new entry, in order, after the backlog they missed.
+        With PostgreSQL, a room another process serves is refused before the socket is
+        accepted (503 with Retry-After), so that a proxy tries the next process."""
+        try:
+            await websocket.app.state.front.claim(room)
+        except TabletopError as refused:
+            await websocket.send_denial_response(problem(refused))
+            return
         await websocket.accept()
         with contextlib.suppress(WebSocketDisconnect):
             await serve_socket(websocket.app.state.front, websocket, room)
@@ -327,7 +353,12 @@ def problem(error: TabletopError) -> JSONResponse:
     seq = getattr(error, "seq", None)
     if seq is not None:
         body["seq"] = seq
-    return JSONResponse(body, status_code=status_of(error))
+    status = status_of(error)
+    if status != 503:
+        return JSONResponse(body, status_code=status)
+    retry_after = getattr(error, "retry_after", None) or 1.0
+    headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
@@ -347,7 +378,7 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
     member = attached.member["id"]
     try:
         await websocket.send_text(json.dumps(welcome))
-        sender = asyncio.create_task(_send(websocket, socket.queue.get, lambda: socket.reason))
+        sender = asyncio.create_task(_send(websocket, socket))
         try:
             while not sender.done():
                 received = asyncio.create_task(websocket.receive_text())
@@ -399,15 +430,15 @@ def _bounded(text: str) -> str:
     return text
 
 
-async def _send(
-    websocket: WebSocket, get: Callable[[], Awaitable[str]], reason: Callable[[], str]
-) -> None:
-    """Send queued lines until the queue says close; then say why and close."""
+async def _send(websocket: WebSocket, socket: Socket) -> None:
+    """Send queued lines until the queue says close; then say why and close (`retry`: the
+    client should connect again and resume from its last seq)."""
     while True:
-        line = await get()
+        line = await socket.queue.get()
         if line == CLOSE:
-            await websocket.send_text(json.dumps({"type": "bye", "reason": reason()}))
-            await websocket.close(code=4403)
+            bye = {"type": "bye", "reason": socket.reason, "retry": socket.retry}
+            await websocket.send_text(json.dumps(bye))
+            await websocket.close(code=RETRY if socket.retry else 4403)
             return
         await websocket.send_text(line)
 

@@ -18,6 +18,11 @@ The hall keeps each room as its latest snapshot plus what followed (snapshots.py
 `SWEEP_EVERY` seconds the shard lets idle rooms go, each snapshotted first, and when it
 stops it snapshots every room it holds. Sockets listening to a room let go are sent, once
 it is loaded again, whatever another process appended meanwhile.
+
+With PostgreSQL a shard serves a room only while it holds the room's lease (leases.py):
+before a round it takes the lease of each room asked for that it does not hold, answers 503
+for a room another live process holds, and drops a room whose lease it lost (its queue is
+refused, its table forgotten, its sockets told to reconnect elsewhere).
 """
 
 from __future__ import annotations
@@ -35,12 +40,13 @@ import traceback
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tabletop.errors import TabletopError
-from tabletop.rooms.databases import open_address
+from tabletop.rooms.databases import kind_of, open_address
 from tabletop.rooms.errors import NotAllowed, RefusedOnRecord, RoomError, status_of
 from tabletop.rooms.hall import Appended, Hall, Thinking
+from tabletop.rooms.leases import Busy
 from tabletop.rooms.lines import project
 from tabletop.rooms.log import Entry
 from tabletop.rooms.messages import (
@@ -51,6 +57,7 @@ from tabletop.rooms.messages import (
     Caller,
     Channel,
     Chat,
+    Claim,
     Delegate,
     Delivery,
     Detach,
@@ -60,6 +67,7 @@ from tabletop.rooms.messages import (
     Finished,
     ImportRoom,
     JoinRoom,
+    Moved,
     OpenRoom,
     Plan,
     PoolAsk,
@@ -77,8 +85,15 @@ from tabletop.rooms.messages import (
 from tabletop.rooms.store import Store
 from tabletop.session import Decision, Member, Role
 
+if TYPE_CHECKING:
+    from tabletop.rooms.leased import LeasedStore
+
 IDLE = 1.0
 """Seconds the shard waits for work before looking at its timers again."""
+
+IDLE_RELEASE = 60.0
+"""Seconds after which a shard gives up the lease of a room with no work and no socket
+(PostgreSQL), so that the process the proxy sends that room to can take it."""
 
 MAX_ROUND = 256
 """Rooms one round (one transaction) takes work from at most."""
@@ -92,6 +107,9 @@ answered, and the rooms it did not reach come first in the next."""
 
 SWEEP_EVERY = 60.0
 """Seconds between looks for rooms idle long enough to be let go (`Hall.let_go_idle`)."""
+
+MOVED = "another server process serves this room now: send it again"
+"""What a request for a room this shard does not hold is answered (503, Retry-After)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +139,7 @@ def run(sock: socket.socket, config: ShardConfig) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     channel = Channel(sock)
     try:
-        store = open_address(config.address)
+        store = _open(config)
     except Exception as problem:  # the front says it in one line and stops
         channel.send(Failure(f"a shard could not open the store: {problem}"[:300], 500))
         return
@@ -132,6 +150,15 @@ def run(sock: socket.socket, config: ShardConfig) -> None:
         shard.serve()
     finally:
         store.close()
+
+
+def _open(config: ShardConfig) -> Store:
+    """The shard's store: with PostgreSQL and a lease, one that holds rooms by lease."""
+    if config.lease > 0 and kind_of(config.address) == "postgres":
+        from tabletop.rooms.leased import LeasedStore  # only PostgreSQL servers load psycopg
+
+        return LeasedStore(config.address, config.owner, config.lease)
+    return open_address(config.address)
 
 
 class Shard:
@@ -145,6 +172,15 @@ class Shard:
         self.hall.listeners.append(self._appended)
         self.notices: deque[str] = deque()
         """Rooms another process appended to, from the store's listening thread."""
+        self.leases = cast("LeasedStore", store) if getattr(store, "leased", False) else None
+        """The store, when it holds rooms by lease (PostgreSQL); None on SQLite."""
+        self.lost: deque[str] = deque()
+        """Rooms whose leases the renewing thread found taken over."""
+        self.used: dict[str, float] = {}
+        """When each room this shard holds last had work (for releasing idle ones)."""
+        self.made: set[str] = set()
+        """Rooms this round opened or imported: their leases are given up once it commits."""
+        self._swept = time.monotonic()
         self._woken, self._waker = socket.socketpair()
         self._woken.setblocking(False)
         self._waker.setblocking(False)
@@ -182,18 +218,28 @@ class Shard:
 
     def serve(self) -> None:
         stop_listening = self.store.start(self._notified)
+        leases = self.leases
+        stop_renewing = leases.start_renewing(self._lost) if leases is not None else None
         try:
             while not self._stopping:
                 self._take(self._wait())
                 self._due()
                 ready = self._ready()
+                if leases is not None:
+                    ready = self._claim(leases, ready)
                 if ready:
                     self._round(ready)
-                    self._flush()
                 self._sweep()
+                if leases is not None:
+                    self._tidy(leases)
+                self._flush()
         finally:
+            if stop_renewing is not None:
+                stop_renewing()
             stop_listening()
             self._let_go(self.hall.let_go_all)  # each room snapshotted: a restart folds little
+            if leases is not None:
+                leases.release()  # a clean stop: the next process takes the rooms at once
 
     def _sweep(self) -> None:
         """Every `SWEEP_EVERY` seconds, let go of the rooms idle for the hall's time (each
@@ -211,6 +257,11 @@ class Shard:
                 let_go()
         except Exception:
             traceback.print_exc(file=sys.stderr)
+
+    def _lost(self, room: str) -> None:
+        """The renewing thread found the room's lease taken over (this thread drops it)."""
+        self.lost.append(room)
+        self._wake()
 
     def _notified(self, room: str) -> None:
         """Another process appended to `room` (the store's listening thread calls this)."""
@@ -231,6 +282,8 @@ class Shard:
                 self._woken.recv(4096)
         while self.notices:
             self._sort((self.notices.popleft(), _Notified()))
+        while self.lost:
+            self._drop(self.lost.popleft(), MOVED)
         if self.channel.sock in ready:
             try:
                 for message in self.channel.receive_ready():
@@ -361,6 +414,89 @@ class Shard:
         if out:
             self.channel.send(out)
 
+    # leases (PostgreSQL) -----------------------------------------------------------------
+
+    def _claim(self, leases: LeasedStore, rooms: list[str]) -> list[str]:
+        """The rooms of `rooms` this shard serves now: those whose leases it holds or has
+        just taken, and rooms not in the store (yet). A room another process holds is
+        dropped, its requests answered 503 with how long that lease has left."""
+        serving, now = [], time.monotonic()
+        for room in rooms:
+            try:
+                if leases.holds(room):
+                    serving.append(room)
+                    self.used[room] = now
+                    continue
+                if not self._asked(room):
+                    self._drop(room, MOVED)  # a timer or a notice of a room let go: no more
+                    continue
+                found = leases.take(room)
+            except Exception as failed:  # the database did not answer
+                problem = f"the database did not answer ({type(failed).__name__}): send it again"
+                self._drop(room, problem, forget=False)
+                continue
+            if isinstance(found, Busy):
+                self._drop(room, MOVED, max(1.0, round(found.left, 1)))
+            else:  # taken, or no such room (yet): the hall answers or creates it
+                self.hall.unload(room)  # whatever it knew of the room is from before
+                serving.append(room)
+                self.used[room] = now
+        return serving
+
+    def _asked(self, room: str) -> bool:
+        """Whether anyone waits for an answer about the room (not only its own timers)."""
+        waiting = self.work.get(room, ())
+        return room in self.resumed or any(isinstance(work, Call) for work in waiting)
+
+    def _drop(self, room: str, reason: str, retry_after: float = 1.0, forget: bool = True) -> None:
+        """Stop serving the room: refuse what waits for it (503, `retry_after`), forget its
+        table and timers, and have the front close its sockets (they reconnect through the
+        proxy to the room's owner)."""
+        if forget and self.leases is not None:
+            self.leases.forget(room)
+        self.hall.unload(room)
+        self.moving.discard(room)
+        self.used.pop(room, None)
+        for work in self.work.pop(room, ()):
+            if isinstance(work, Call):
+                refused = Failure(reason, 503, retry_after=retry_after)
+                self.out.append(Reply(work.number, refused))
+        if room in self.resumed:  # a pool answer: its request is refused (the room is gone)
+            then, result = self.resumed.pop(room)
+            self.holding.discard(room)
+            with contextlib.suppress(Exception):
+                then(result)
+        if self.attached.pop(room, None):
+            self.out.append(Moved(room, reason))
+
+    def _tidy(self, leases: LeasedStore) -> None:
+        """After a round: drop the rooms an append found taken over; now and then, release
+        the leases of rooms with nothing to do and nobody attached."""
+        for room in sorted(leases.fenced):
+            self._drop(room, MOVED)
+        leases.fenced.clear()
+        made, self.made = self.made, set()
+        handed = [room for room in made if room not in self.work and room not in self.attached]
+        if handed:  # a new room goes to whichever process the proxy sends it to
+            leases.release(handed)
+            for room in handed:
+                self.hall.unload(room)
+        now = time.monotonic()
+        if now - self._swept < 1.0:
+            return
+        self._swept = now
+        busy = set(self.work) | self.holding | self.moving | set(self.attached)
+        idle = [
+            room
+            for room in leases.held()
+            if room not in busy and now - self.used.get(room, now) > IDLE_RELEASE
+        ]
+        if idle:
+            self._let_go(lambda: [self.hall.let_go(room) for room in idle])  # snapshots first
+            leases.release(idle)
+            for room in idle:
+                self.used.pop(room, None)
+
     # asks --------------------------------------------------------------------------------
 
     def _caught_up(self, room: str) -> None:
@@ -383,6 +519,7 @@ class Shard:
         ask, hall = call.ask, self.hall
         if isinstance(ask, OpenRoom):
             made = hall.create(ask.system, ask.name, ask.options, ask.gm, room=room)
+            self.made.add(room)
             return Answer([e.seq for e in made.entries], extra=made.extra), ""
         if isinstance(ask, ImportRoom):
             checked = pickle.loads(ask.checked)
@@ -390,12 +527,15 @@ class Shard:
                 return checked, ""
             plan, lines = checked.value
             made = hall.import_room(lines, plan, room=room)
+            self.made.add(room)
             return Answer([e.seq for e in made.entries], extra=made.extra), ""
         if isinstance(ask, JoinRoom):
             made = hall.join(room, ask.invite, ask.name)
             return Answer([e.seq for e in made.entries], extra=made.extra), ""
         if isinstance(ask, Attach):
             return self._attach(room, ask)
+        if isinstance(ask, Claim):
+            return True, ""  # served: this shard holds the room, or there is no lease
         if isinstance(ask, Read) and ask.what == "whoami":
             return self._whoami(room, ask.caller.token)
         me = self._caller(room, ask.caller)
@@ -521,6 +661,7 @@ class Shard:
 
     def _attach(self, room: str, ask: Attach) -> tuple[Attached, str]:
         me = self.hall.who(room, ask.token)
+        self.used[room] = time.monotonic()
         head = self.hall.table(room).head
         lines = [self.hall.project(room, e, me) for e in self.hall.entries(room, ask.after, head)]
         self.attached.setdefault(room, Counter())[me.id] += 1
@@ -620,7 +761,8 @@ class Shard:
 def failure(refused: TabletopError) -> Failure:
     """A refusal as the front sends it on: one line, its status, its seq if on the record."""
     seq = refused.seq if isinstance(refused, RefusedOnRecord) else None
-    return Failure(str(refused)[:500], status_of(refused), seq)
+    retry_after = getattr(refused, "retry_after", None)
+    return Failure(str(refused)[:500], status_of(refused), seq, retry_after=retry_after)
 
 
 def _ends(entry: Entry) -> str | None:
