@@ -37,12 +37,13 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.rooms.conftest import free_port, serve_in_process, stop_process
+from tests.rooms.conftest import free_port, serve_at, serve_in_process, stop_process
 
 from tabletop.rooms.client import LiveClient, RoomClient, create_room, tls
 
@@ -75,9 +76,10 @@ BOT = "mcts:2000"
 BOT_SEATS = 4
 BOT_CLIENTS = 100
 
-PARTS = ("anchor", "sqlite", "bots")
-"""What a run may measure: the anchor, one SQLite process, and one SQLite process beside the
-bots (at BOT_CLIENTS, or the smallest load asked for when that is fewer)."""
+PARTS = ("anchor", "sqlite", "nginx2", "nginx4", "bots")
+"""What a run may measure: the anchor, one SQLite process, two or four processes behind
+nginx on PostgreSQL, and one SQLite process beside the bots (at BOT_CLIENTS, or the
+smallest load asked for when that is fewer)."""
 QUICK_PARTS = ("anchor", "sqlite")
 
 
@@ -110,6 +112,10 @@ class Result:
     """CPU seconds the server's processes (front, shards, pool) spent while the load ran."""
     cpu_pool: float = 0.0
     """The share of `cpu` spent by the pool (niced processes): the bots' thinking."""
+    cpu_client: float = 0.0
+    """CPU seconds the load itself (this process: every client) spent meanwhile."""
+    cpu_proxy: float = 0.0
+    """CPU seconds nginx spent meanwhile, if the servers were behind it (not in `cpu`)."""
     bot_moves: int = 0
     closed: int = 0
     """Sockets the server closed while the load ran (a member left behind, say)."""
@@ -147,17 +153,24 @@ class Result:
             f"| {self.name} | {self.load.clients:,} | {self.sent:,} | {rate:,.0f} | "
             f"{self.percentile(50):.1f} | {self.p99:.1f} | "
             f"{max(self.latencies, default=0) * 1000:.0f} | {self.lost} | {self.duplicated} | "
-            f"{self.errors + self.sent - self.acked} | {self.cpu_per_entry():,.0f} {ratios}"
+            f"{self.errors + self.sent - self.acked} | {self.cpu_per_entry():,.0f} {ratios} "
+            f"{self.client_per_entry():,.0f} |"
         )
+
+    def client_per_entry(self) -> float:
+        """The load's own CPU time (every client's) per delivered entry, in microseconds."""
+        return self.cpu_client / self.delivered * 1e6 if self.delivered else float("nan")
 
 
 HEADER = (
     "| server | clients | intents | deliveries/s | p50 ms | p99 ms | max ms | lost "
-    "| duplicated | errors | CPU µs/entry | p99 ÷ anchor | CPU ÷ anchor |\n"
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    "| duplicated | errors | CPU µs/entry | p99 ÷ anchor | CPU ÷ anchor | clients' CPU µs/entry |\n"
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+    "| ---: |"
 )
 """errors counts refusals and intents never acknowledged; CPU µs/entry is the server's CPU
-time per entry delivered to a member."""
+time per entry delivered to a member; clients' CPU, the load generator's (it shares the
+machine with the server)."""
 
 
 # the load ---------------------------------------------------------------------------------
@@ -176,6 +189,7 @@ async def drive(
     anchor: bool,
     pids: Sequence[int] = (),
     heads: Any = None,
+    proxy: int | None = None,
 ) -> Result:
     """Connect every member, let each send at the load's rate for its seconds, then wait
     until every entry has reached every member (or arrivals stall); the CPU time of the server
@@ -241,6 +255,8 @@ async def drive(
         await asyncio.sleep(0.02)
     expected_before = sum(sent[room] * per_room[room] for room in sent)
     cpu_before = tree_cpu(pids)
+    client_before = time.process_time()
+    proxy_before = tree_cpu([proxy] if proxy else [])[0]
     start = time.perf_counter()
     await asyncio.gather(*(send(m, n) for n, m in enumerate(members)))
     expected = sum(sent[room] * per_room[room] for room in sent) - expected_before
@@ -255,6 +271,8 @@ async def drive(
         await asyncio.sleep(0.02)
     result.elapsed = time.perf_counter() - start
     cpu_after = tree_cpu(pids)
+    result.cpu_client = time.process_time() - client_before
+    result.cpu_proxy = tree_cpu([proxy] if proxy else [])[0] - proxy_before
     result.cpu, result.cpu_pool = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
     await asyncio.sleep(0.2)  # anything arriving late (a duplicate) is counted too
     for reader in readers:
@@ -387,22 +405,42 @@ def bot_moves(link: str, after: int) -> int:
 
 
 def run_behind_nginx(result: Result, processes: int, database: str) -> Result:
-    """`processes` tabletop servers on one PostgreSQL database, behind nginx; each with
-    the machine's cores shared out among them for its shards and pool."""
+    """`processes` tabletop servers on one PostgreSQL database behind nginx, each with the
+    machine's cores shared out among them for its shards and its pool."""
     assert 1 <= processes <= MAX_PROCESSES
     share = str(max(1, (os.cpu_count() or 1) // processes))
     args = ("--database", database, "--workers", share, "--pool", share, *RATES)
-    with behind_nginx(processes, args) as (url, pids):
+    with behind_nginx(processes, args) as (url, pids, proxy):
         links = tabletop_links(url, result.load)
-        return asyncio.run(drive(result, links, False, pids, server_heads(links)))
+        asyncio.run(drive(result, links, False, pids, server_heads(links), proxy))
+        return result
 
 
 @contextlib.contextmanager
-def behind_nginx(processes: int, args: Sequence[str]) -> Iterator[tuple[str, list[int]]]:
-    """`processes` servers started with `args` and nginx in front of them: its URL and the
-    servers' process ids."""
-    raise NotImplementedError("nginx in front of the servers: not built yet")
-    yield "", []
+def behind_nginx(processes: int, args: Sequence[str]) -> Iterator[tuple[str, list[int], int]]:
+    """`processes` servers started with `args` (at once) and nginx in front of them, as
+    deploy/nginx.conf runs them but on 127.0.0.1 (tests/rooms/test_many_processes.py
+    starts it): nginx's URL, the servers' process ids and nginx's."""
+    from tests.rooms.test_many_processes import start_nginx
+    from tests.rooms.test_many_processes import stop as stop_nginx
+
+    port = free_port()
+    public = ("--public-url", f"http://{HOST}:{port}", "--trust-proxy", HOST)
+    with contextlib.ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-nginx-")))
+
+        def serve(port: int) -> tuple[subprocess.Popen[bytes], str]:
+            # its own address too, where serve_at asks for /health
+            return serve_at(port, *args, *public, "--allowed-host", f"{HOST}:{port}")
+
+        with ThreadPoolExecutor(processes) as starting:
+            started = list(starting.map(serve, [free_port() for _ in range(processes)]))
+        for process, _ in started:
+            stack.callback(stop_process, process)
+        upstreams = [int(url.rpartition(":")[2]) for _, url in started]
+        proxy = start_nginx(upstreams, port, folder, connections=2 * MAX_CLIENTS + 256)
+        stack.callback(stop_nginx, proxy.process)
+        yield proxy.url, [process.pid for process, _ in started], proxy.process.pid
 
 
 def run_anchor(result: Result) -> Result:
@@ -585,11 +623,16 @@ class Report:
             met = [r for r in runs if r.p99 < GOAL_P99_MS]
             chosen = max(met, key=lambda r: r.load.clients) if met else runs[0]
             cost = chosen.cpu_per_entry()
+            proxy = (
+                f" (and nginx {chosen.cpu_proxy / chosen.delivered * 1e6:,.0f} µs)"
+                if chosen.cpu_proxy
+                else ""
+            )
             lines.append(
                 f"{chosen.name}, at {chosen.load.clients:,} clients: {cost:,.0f} µs of server "
-                f"CPU an entry delivered, so a core delivers {1e6 / cost:,.0f} entries a "
-                f"second, {1e6 / cost / MEMBERS_PER_ROOM:,.0f} clients rolling once a second "
-                f"in rooms of {MEMBERS_PER_ROOM}, at full use"
+                f"CPU an entry delivered{proxy}, so a core delivers {1e6 / cost:,.0f} entries "
+                f"a second, {1e6 / cost / MEMBERS_PER_ROOM:,.0f} clients rolling once a "
+                f"second in rooms of {MEMBERS_PER_ROOM}, at full use"
             )
         return lines
 
@@ -668,9 +711,13 @@ def measure(loads: Sequence[int], seconds: float, parts: Sequence[str]) -> Repor
 @contextlib.contextmanager
 def start_postgres(where: Path) -> Iterator[Any]:
     """PostgreSQL 16 (pgserver) in `where` for the run, stopped at the end."""
+    import warnings
+
     import pgserver
 
-    server = pgserver.get_server(where, cleanup_mode="stop")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR, /tmp it is
+        server = pgserver.get_server(where, cleanup_mode="stop")
     try:
         yield server
     finally:

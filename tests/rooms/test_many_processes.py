@@ -104,9 +104,11 @@ class Proxy:
         return (self.folder / "access.log").read_text()
 
 
-def start_nginx(upstreams: list[int], port: int, folder: Path) -> Proxy:
+def start_nginx(upstreams: list[int], port: int, folder: Path, connections: int = 256) -> Proxy:
     """nginx in the foreground (`daemon off;`) on `port`, a child of the test, with its
-    own configuration, pid file, logs and temporary files under `folder`."""
+    own configuration, pid file, logs and temporary files under `folder`; `connections` is
+    its worker's bound on open connections (a proxied socket holds two: bench/rooms.py asks
+    for more)."""
     if not NGINX.exists():
         pytest.fail("the many-processes tests need nginx: run `make nginx` (apt-get install nginx)")
     redirect = free_port()
@@ -120,7 +122,7 @@ def start_nginx(upstreams: list[int], port: int, folder: Path) -> Proxy:
 master_process off;
 pid {folder / "nginx.pid"};
 error_log {folder / "error.log"} info;
-events {{ worker_connections 256; }}
+events {{ worker_connections {connections}; }}
 http {{
     log_format upstreams '$request_method $uri $status [$upstream_addr] [$upstream_status]';
     access_log {folder / "access.log"} upstreams;
