@@ -108,17 +108,20 @@ class Result:
     duplicated: int = 0
     latencies: list[float] = field(default_factory=list)
     elapsed: float = 0.0
-    cpu: float = 0.0
+    cpu: Cpu = field(default_factory=lambda: Cpu())
     """CPU seconds the server's processes (front, shards, pool) spent while the load ran."""
-    cpu_pool: float = 0.0
-    """The share of `cpu` spent by the pool (niced processes): the bots' thinking."""
     cpu_client: float = 0.0
     """CPU seconds the load itself (this process: every client) spent meanwhile."""
     cpu_proxy: float = 0.0
     """CPU seconds nginx spent meanwhile, if the servers were behind it (not in `cpu`)."""
     bot_moves: int = 0
     closed: int = 0
-    """Sockets the server closed while the load ran (a member left behind, say)."""
+    """Sockets the server closed while the load ran; each connected again, resuming from
+    its last seq, and sent again what had not been acknowledged, as a client does."""
+    byes: Counter[str] = field(default_factory=Counter)
+    """The reasons the server gave for closing them."""
+    said: list[str] = field(default_factory=list)
+    """What the server processes wrote to stderr (a worker that stopped, say)."""
 
     def percentile(self, p: float) -> float:
         if not self.latencies:
@@ -132,15 +135,17 @@ class Result:
 
     @property
     def clean(self) -> bool:
-        """Nothing lost, duplicated or refused, every intent acknowledged, no socket closed."""
-        return (
-            not (self.errors or self.lost or self.duplicated or self.closed)
-            and self.acked == self.sent
-        )
+        """Nothing lost, duplicated or refused, and every intent acknowledged (a socket the
+        server closed resumes, as a client's does)."""
+        return not (self.errors or self.lost or self.duplicated) and self.acked == self.sent
 
     def cpu_per_entry(self) -> float:
         """The server's CPU time per delivered entry, in microseconds."""
-        return self.cpu / self.delivered * 1e6 if self.delivered else float("nan")
+        return self.per_entry(self.cpu.total)
+
+    def per_entry(self, seconds: float) -> float:
+        """CPU `seconds` per delivered entry, in microseconds."""
+        return seconds / self.delivered * 1e6 if self.delivered else float("nan")
 
     def row(self, anchor: Result | None) -> str:
         rate = self.delivered / self.elapsed if self.elapsed else 0
@@ -181,6 +186,9 @@ class Member:
     room: int
     socket: Any
     seqs: list[int] = field(default_factory=list)
+    pending: dict[str, None] = field(default_factory=dict)
+    """Ids sent and not acknowledged yet, in order."""
+    open: bool = True
 
 
 async def drive(
@@ -206,6 +214,9 @@ async def drive(
     sent: Counter[int] = Counter()
     per_room = Counter(member.room for member in members)
 
+    roll = {"kind": "roll", "notation": "1d6"}
+    acked: set[str] = set()
+
     async def receive(member: Member) -> None:
         while True:
             try:
@@ -213,8 +224,9 @@ async def drive(
             except asyncio.CancelledError:
                 raise
             except Exception:
-                result.closed += 1  # the server closed it (a client would resume)
-                return
+                if anchor or not await resume(member):
+                    return
+                continue
             if "seq" in frame:
                 now = time.perf_counter()
                 member.seqs.append(frame["seq"])
@@ -223,12 +235,35 @@ async def drive(
                     result.delivered += 1
                     result.latencies.append(now - sent_at[client])
             elif frame.get("type") == "ack":
+                member.pending.pop(frame.get("id"), None)
                 if frame.get("id") in sent_at:
-                    result.acked += 1
+                    acked.add(frame["id"])
+                    result.acked = len(acked)
                 else:
                     warm.add(frame.get("id"))
             elif frame.get("type") == "error":
                 result.errors += 1
+            elif frame.get("type") == "bye":
+                result.byes[str(frame.get("reason"))] += 1
+
+    async def resume(member: Member) -> bool:
+        """As a client does when the server closes its socket: connect again with the last
+        seq received, then send again (same ids) what was not acknowledged."""
+        result.closed += 1
+        member.open = False
+        for _ in range(40):
+            try:
+                await member.socket.open(after=max(member.seqs, default=0))
+                break
+            except Exception:
+                await asyncio.sleep(0.25)
+        else:
+            return False
+        member.open = True
+        for id in list(member.pending):
+            with contextlib.suppress(Exception):
+                await member.socket.send_intent(roll, id=id)
+        return True
 
     async def send(member: Member, number: int) -> None:
         await asyncio.sleep(random.random() / load.rate)
@@ -237,7 +272,10 @@ async def drive(
         while time.perf_counter() < ends:
             id = f"b{number}x{count}"
             sent_at[id] = time.perf_counter()
-            await member.socket.send_intent({"kind": "roll", "notation": "1d6"}, id=id)
+            member.pending[id] = None
+            if member.open:
+                with contextlib.suppress(Exception):  # if not, it is sent again on resuming
+                    await member.socket.send_intent(roll, id=id)
             sent[member.room] += 1
             result.sent += 1
             count += 1
@@ -248,7 +286,7 @@ async def drive(
     readers = [asyncio.create_task(receive(m)) for m in members]
     firsts = {member.room: member for member in reversed(members)}
     for room, member in firsts.items():
-        await member.socket.send_intent({"kind": "roll", "notation": "1d6"}, id=f"warm{room}")
+        await member.socket.send_intent(roll, id=f"warm{room}")
         sent[room] += 1
     deadline = time.perf_counter() + MAX_DRAIN
     while len(warm) < len(firsts) and time.perf_counter() < deadline:
@@ -256,7 +294,7 @@ async def drive(
     expected_before = sum(sent[room] * per_room[room] for room in sent)
     cpu_before = tree_cpu(pids)
     client_before = time.process_time()
-    proxy_before = tree_cpu([proxy] if proxy else [])[0]
+    proxy_before = tree_cpu([proxy] if proxy else []).total
     start = time.perf_counter()
     await asyncio.gather(*(send(m, n) for n, m in enumerate(members)))
     expected = sum(sent[room] * per_room[room] for room in sent) - expected_before
@@ -272,8 +310,8 @@ async def drive(
     result.elapsed = time.perf_counter() - start
     cpu_after = tree_cpu(pids)
     result.cpu_client = time.process_time() - client_before
-    result.cpu_proxy = tree_cpu([proxy] if proxy else [])[0] - proxy_before
-    result.cpu, result.cpu_pool = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
+    result.cpu_proxy = tree_cpu([proxy] if proxy else []).total - proxy_before
+    result.cpu = cpu_after - cpu_before
     await asyncio.sleep(0.2)  # anything arriving late (a duplicate) is counted too
     for reader in readers:
         reader.cancel()
@@ -287,13 +325,32 @@ async def drive(
     return result
 
 
-def tree_cpu(pids: Sequence[int]) -> tuple[float, float]:
-    """CPU seconds (user and system) spent so far by the processes `pids` and every live
-    process under them, read from /proc (Linux): in all, and by niced processes (the pool)."""
+@dataclass(frozen=True)
+class Cpu:
+    """CPU seconds (user and system) spent so far by a server's processes, by role."""
+
+    front: float = 0.0
+    """The processes asked for: each server's front (its event loop)."""
+    shards: float = 0.0
+    """Every process under them that is not niced: the shard workers."""
+    pool: float = 0.0
+    """Every niced one: the pool (bots' decisions, verify, exports)."""
+
+    @property
+    def total(self) -> float:
+        return self.front + self.shards + self.pool
+
+    def __sub__(self, before: Cpu) -> Cpu:
+        return Cpu(self.front - before.front, self.shards - before.shards, self.pool - before.pool)
+
+
+def tree_cpu(pids: Sequence[int]) -> Cpu:
+    """What the processes `pids` and every live process under them have spent so far, read
+    from /proc (Linux)."""
     ticks = os.sysconf("SC_CLK_TCK")
     seen: set[int] = set()
     waiting = list(pids)
-    total = niced = 0
+    spent = Counter[str]()
     while waiting:
         pid = waiting.pop()
         if pid in seen:
@@ -302,16 +359,14 @@ def tree_cpu(pids: Sequence[int]) -> tuple[float, float]:
         try:
             with open(f"/proc/{pid}/stat") as stat:
                 fields = stat.read().rpartition(")")[2].split()
-            spent = int(fields[11]) + int(fields[12])  # utime, stime
-            total += spent
-            if int(fields[16]) > 0:  # nice
-                niced += spent
+            role = "front" if pid in pids else "pool" if int(fields[16]) > 0 else "shards"
+            spent[role] += int(fields[11]) + int(fields[12])  # utime, stime; 16: nice
             for task in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{task}/children") as children:
                     waiting.extend(int(child) for child in children.read().split())
         except (FileNotFoundError, ProcessLookupError):
             continue
-    return total / ticks, niced / ticks
+    return Cpu(spent["front"] / ticks, spent["shards"] / ticks, spent["pool"] / ticks)
 
 
 # the servers ------------------------------------------------------------------------------
@@ -361,7 +416,8 @@ RATES = ("--rate", "1000", "--address-rate", "100000")
 def run_sqlite(result: Result, data: Path, bots: int = 0) -> Result:
     """One `tabletop serve` on SQLite in `data`, its defaults but the allowances; with
     `bots` board rooms of BOT_SEATS MCTS bots playing throughout."""
-    process, url = serve_in_process("--data", str(data), *RATES)
+    log = data.with_suffix(".log")
+    process, url = serve_in_process("--data", str(data), *RATES, log=log)
     try:
         boards = [start_bots(url) for _ in range(bots)]
         before = [board_head(board) for board in boards]
@@ -373,6 +429,19 @@ def run_sqlite(result: Result, data: Path, bots: int = 0) -> Result:
         return result
     finally:
         stop_process(process)
+        result.said = said([log])
+
+
+def said(logs: Sequence[Path]) -> list[str]:
+    """The distinct lines the servers wrote to stderr, most frequent first (at most 5)."""
+    lines = Counter(
+        line.strip()
+        for log in logs
+        if log.exists()
+        for line in log.read_text(errors="replace").splitlines()
+        if line.strip()
+    )
+    return [f"{line} (×{count})" for line, count in lines.most_common(5)]
 
 
 def start_bots(url: str) -> str:
@@ -410,17 +479,22 @@ def run_behind_nginx(result: Result, processes: int, database: str) -> Result:
     assert 1 <= processes <= MAX_PROCESSES
     share = str(max(1, (os.cpu_count() or 1) // processes))
     args = ("--database", database, "--workers", share, "--pool", share, *RATES)
-    with behind_nginx(processes, args) as (url, pids, proxy):
-        links = tabletop_links(url, result.load)
-        asyncio.run(drive(result, links, False, pids, server_heads(links), proxy))
+    with behind_nginx(processes, args) as (url, pids, proxy, logs):
+        try:
+            links = tabletop_links(url, result.load)
+            asyncio.run(drive(result, links, False, pids, server_heads(links), proxy))
+        finally:
+            result.said = said(logs)
         return result
 
 
 @contextlib.contextmanager
-def behind_nginx(processes: int, args: Sequence[str]) -> Iterator[tuple[str, list[int], int]]:
+def behind_nginx(
+    processes: int, args: Sequence[str]
+) -> Iterator[tuple[str, list[int], int, list[Path]]]:
     """`processes` servers started with `args` (at once) and nginx in front of them, as
     deploy/nginx.conf runs them but on 127.0.0.1 (tests/rooms/test_many_processes.py
-    starts it): nginx's URL, the servers' process ids and nginx's."""
+    starts it): nginx's URL, the servers' process ids, nginx's, and the servers' stderr."""
     from tests.rooms.test_many_processes import start_nginx
     from tests.rooms.test_many_processes import stop as stop_nginx
 
@@ -431,7 +505,8 @@ def behind_nginx(processes: int, args: Sequence[str]) -> Iterator[tuple[str, lis
 
         def serve(port: int) -> tuple[subprocess.Popen[bytes], str]:
             # its own address too, where serve_at asks for /health
-            return serve_at(port, *args, *public, "--allowed-host", f"{HOST}:{port}")
+            log = folder / f"server-{port}.log"
+            return serve_at(port, *args, *public, "--allowed-host", f"{HOST}:{port}", log=log)
 
         with ThreadPoolExecutor(processes) as starting:
             started = list(starting.map(serve, [free_port() for _ in range(processes)]))
@@ -440,7 +515,8 @@ def behind_nginx(processes: int, args: Sequence[str]) -> Iterator[tuple[str, lis
         upstreams = [int(url.rpartition(":")[2]) for _, url in started]
         proxy = start_nginx(upstreams, port, folder, connections=2 * MAX_CLIENTS + 256)
         stack.callback(stop_nginx, proxy.process)
-        yield proxy.url, [process.pid for process, _ in started], proxy.process.pid
+        logs = [folder / f"server-{port}.log" for port in upstreams]
+        yield proxy.url, [process.pid for process, _ in started], proxy.process.pid, logs
 
 
 def run_anchor(result: Result) -> Result:
@@ -543,6 +619,11 @@ class Report:
     results: list[Result] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
 
+    def add(self, result: Result) -> None:
+        """Keep a run, and show it on stderr at once (the report comes at the end)."""
+        self.results.append(result)
+        print(result.row(self.anchor(result)), file=sys.stderr, flush=True)
+
     def find(self, part: str, clients: int) -> Result | None:
         for result in self.results:
             if result.part == part and result.load.clients == clients:
@@ -586,7 +667,7 @@ class Report:
                 f"p99 < {GOAL_P99_MS:g} ms at {BOT_CLIENTS} clients while {BOT_ROOMS} board "
                 f"rooms of {BOT} bots play",
                 f"{bots.p99:.1f} ms at {bots.load.clients} clients; the bots made "
-                f"{bots.bot_moves} moves meanwhile (the pool: {bots.cpu_pool:.1f} CPU s)"
+                f"{bots.bot_moves} moves meanwhile (the pool: {bots.cpu.pool:.1f} CPU s)"
                 if bots
                 else "",
                 verdict(
@@ -600,13 +681,13 @@ class Report:
         dirty = [r for r in self.results if not r.clean]
         goals.append(
             (
-                "nothing lost or duplicated, no errors, every intent acknowledged, no socket "
-                "closed",
+                "nothing lost or duplicated, no errors, every intent acknowledged (a socket "
+                "the server closes resumes from its last seq, as a client's does)",
                 f"{sum(r.lost for r in self.results)} lost, "
                 f"{sum(r.duplicated for r in self.results)} duplicated, "
-                f"{sum(r.errors + r.sent - r.acked for r in self.results)} errors, "
-                f"{sum(r.closed for r in self.results)} sockets closed by the server, "
-                f"in {len(self.results)} runs",
+                f"{sum(r.errors + r.sent - r.acked for r in self.results)} errors, in "
+                f"{len(self.results)} runs; {sum(r.closed for r in self.results)} sockets "
+                "closed by the server",
                 verdict(not dirty if tabletop else None),
             )
         )
@@ -622,17 +703,20 @@ class Report:
                 continue
             met = [r for r in runs if r.p99 < GOAL_P99_MS]
             chosen = max(met, key=lambda r: r.load.clients) if met else runs[0]
-            cost = chosen.cpu_per_entry()
-            proxy = (
-                f" (and nginx {chosen.cpu_proxy / chosen.delivered * 1e6:,.0f} µs)"
-                if chosen.cpu_proxy
-                else ""
+            cost, cpu = chosen.cpu_per_entry(), chosen.cpu
+            roles = (
+                f"front {chosen.per_entry(cpu.front):,.0f}, shards "
+                f"{chosen.per_entry(cpu.shards):,.0f}, pool {chosen.per_entry(cpu.pool):,.0f}"
             )
+            if part == "anchor":
+                roles = "one process"
+            if chosen.cpu_proxy:
+                roles += f"; and nginx {chosen.per_entry(chosen.cpu_proxy):,.0f} more"
             lines.append(
                 f"{chosen.name}, at {chosen.load.clients:,} clients: {cost:,.0f} µs of server "
-                f"CPU an entry delivered{proxy}, so a core delivers {1e6 / cost:,.0f} entries "
-                f"a second, {1e6 / cost / MEMBERS_PER_ROOM:,.0f} clients rolling once a "
-                f"second in rooms of {MEMBERS_PER_ROOM}, at full use"
+                f"CPU an entry delivered ({roles}), so a core delivers {1e6 / cost:,.0f} "
+                f"entries a second, {1e6 / cost / MEMBERS_PER_ROOM:,.0f} clients rolling once "
+                f"a second in rooms of {MEMBERS_PER_ROOM}, at full use"
             )
         return lines
 
@@ -641,9 +725,20 @@ class Report:
         for result in self.results:
             print(result.row(self.anchor(result)))
         print()
-        for line in self.skipped:
+        notes = list(self.skipped)
+        for result in self.results:
+            heard = [f"{why} (×{count})" for why, count in result.byes.most_common(3)]
+            heard += result.said
+            if heard:
+                notes.append(
+                    f"{result.name} at {result.load.clients:,} clients: "
+                    f"{result.closed} sockets closed by the server; "
+                    * bool(result.closed)
+                    + "; ".join(heard)
+                )
+        for line in notes:
             print(f"- {line}")
-        if self.skipped:
+        if notes:
             print()
         print("| goal | measured | holds |\n| --- | --- | --- |")
         for goal in self.goals():
@@ -690,21 +785,19 @@ def measure(loads: Sequence[int], seconds: float, parts: Sequence[str]) -> Repor
                 return Result(part, NAMES[part], load)
 
             if "anchor" in parts:
-                report.results.append(run_anchor(new("anchor")))
+                report.add(run_anchor(new("anchor")))
             if "sqlite" in parts:
-                report.results.append(run_sqlite(new("sqlite"), data / f"sqlite{step}"))
+                report.add(run_sqlite(new("sqlite"), data / f"sqlite{step}"))
             for count in processes:
                 name = f"bench{step}x{count}"
                 postgres.psql(f"CREATE DATABASE {name};")
-                report.results.append(
-                    run_behind_nginx(new(f"nginx{count}"), count, postgres.get_uri(name))
-                )
+                report.add(run_behind_nginx(new(f"nginx{count}"), count, postgres.get_uri(name)))
         if "bots" in parts:
             load = Load(min(BOT_CLIENTS, *loads), seconds=seconds)
             if "anchor" in parts and load.clients not in loads:
-                report.results.append(run_anchor(Result("anchor", NAMES["anchor"], load)))
+                report.add(run_anchor(Result("anchor", NAMES["anchor"], load)))
             bots = Result("bots", NAMES["bots"], load)
-            report.results.append(run_sqlite(bots, data / "bots", bots=BOT_ROOMS))
+            report.add(run_sqlite(bots, data / "bots", bots=BOT_ROOMS))
     return report
 
 
