@@ -44,6 +44,7 @@ from typing import Any
 
 import httpx
 from tests.rooms.conftest import free_port, serve_at, serve_in_process, stop_process
+from websockets.exceptions import ConnectionClosed
 
 from tabletop.rooms.client import LiveClient, RoomClient, create_room, tls
 
@@ -112,14 +113,15 @@ class Result:
     """CPU seconds the server's processes (front, shards, pool) spent while the load ran."""
     cpu_client: float = 0.0
     """CPU seconds the load itself (this process: every client) spent meanwhile."""
-    cpu_proxy: float = 0.0
-    """CPU seconds nginx spent meanwhile, if the servers were behind it (not in `cpu`)."""
+    beside: dict[str, float] = field(default_factory=dict)
+    """CPU seconds spent meanwhile by what the servers use and is not in `cpu`: nginx and
+    PostgreSQL (with its backends) when they were used."""
     bot_moves: int = 0
     closed: int = 0
-    """Sockets the server closed while the load ran; each connected again, resuming from
-    its last seq, and sent again what had not been acknowledged, as a client does."""
+    """Sockets closed while the load ran; each connected again, resuming from its last seq,
+    and sent again what had not been acknowledged, as a client does."""
     byes: Counter[str] = field(default_factory=Counter)
-    """The reasons the server gave for closing them."""
+    """Why: the server's reasons, or the client's (its keepalive ping unanswered)."""
     said: list[str] = field(default_factory=list)
     """What the server processes wrote to stderr (a worker that stopped, say)."""
 
@@ -197,7 +199,7 @@ async def drive(
     anchor: bool,
     pids: Sequence[int] = (),
     heads: Any = None,
-    proxy: int | None = None,
+    beside: dict[str, int] | None = None,
 ) -> Result:
     """Connect every member, let each send at the load's rate for its seconds, then wait
     until every entry has reached every member (or arrivals stall); the CPU time of the server
@@ -223,7 +225,11 @@ async def drive(
                 frame = await member.socket.frame()
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as closed:
+                # who closed it and how: the server (after a bye), or this end (the
+                # client's keepalive ping unanswered, say)
+                by = "server" if isinstance(closed, ConnectionClosed) and closed.rcvd else "client"
+                result.byes[f"closed by the {by}: {closed}"] += 1
                 if anchor or not await resume(member):
                     return
                 continue
@@ -294,7 +300,8 @@ async def drive(
     expected_before = sum(sent[room] * per_room[room] for room in sent)
     cpu_before = tree_cpu(pids)
     client_before = time.process_time()
-    proxy_before = tree_cpu([proxy] if proxy else []).total
+    beside = beside or {}
+    beside_before = {name: tree_cpu([pid]).total for name, pid in beside.items()}
     start = time.perf_counter()
     await asyncio.gather(*(send(m, n) for n, m in enumerate(members)))
     expected = sum(sent[room] * per_room[room] for room in sent) - expected_before
@@ -310,7 +317,9 @@ async def drive(
     result.elapsed = time.perf_counter() - start
     cpu_after = tree_cpu(pids)
     result.cpu_client = time.process_time() - client_before
-    result.cpu_proxy = tree_cpu([proxy] if proxy else []).total - proxy_before
+    result.beside = {
+        name: tree_cpu([pid]).total - beside_before[name] for name, pid in beside.items()
+    }
     result.cpu = cpu_after - cpu_before
     await asyncio.sleep(0.2)  # anything arriving late (a duplicate) is counted too
     for reader in readers:
@@ -382,18 +391,29 @@ async def _open_rooms(url: str, load: Load) -> list[list[str]]:
     lanes = asyncio.Semaphore(8)
     async with httpx.AsyncClient(base_url=url, timeout=60, verify=tls()) as http:
 
+        async def post(path: str, body: dict[str, Any], **headers: str) -> dict[str, Any]:
+            """As a client does: a 503 (the room is another process's, or moving) or a
+            429 is sent again after its Retry-After; any other refusal stops the run."""
+            for _ in range(20):
+                answer = await http.post(path, json=body, headers=headers)
+                if answer.status_code not in (429, 503):
+                    break
+                await asyncio.sleep(min(5.0, float(answer.headers.get("Retry-After", 1))))
+            if answer.status_code >= 400:
+                raise RuntimeError(f"POST {path}: {answer.status_code} {answer.text}")
+            return dict(answer.json())
+
         async def room(number: int) -> list[str]:
             async with lanes:
-                made = (await http.post("/rooms", json={"system": "dice", "name": "bench"})).json()
+                made = await post("/rooms", {"system": "dice", "name": "bench"})
                 links = [made["gm"]]
                 invite = made["player"].partition("#")[2]
                 for player in range(per_room - 1):
-                    answer = await http.post(
-                        f"/rooms/{made['room']}/join",
-                        json={"name": f"p{player}"},
-                        headers={"Authorization": f"Bearer {invite}"},
+                    body = {"name": f"p{player}"}
+                    joined = await post(
+                        f"/rooms/{made['room']}/join", body, Authorization=f"Bearer {invite}"
                     )
-                    links.append(answer.json()["link"])
+                    links.append(joined["link"])
                 return links
 
         return list(await asyncio.gather(*(room(n) for n in range(load.rooms))))
@@ -482,10 +502,20 @@ def run_behind_nginx(result: Result, processes: int, database: str) -> Result:
     with behind_nginx(processes, args) as (url, pids, proxy, logs):
         try:
             links = tabletop_links(url, result.load)
-            asyncio.run(drive(result, links, False, pids, server_heads(links), proxy))
+            beside = {"nginx": proxy}
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                beside["PostgreSQL"] = postgres_pid(database)
+            asyncio.run(drive(result, links, False, pids, server_heads(links), beside))
         finally:
             result.said = said(logs)
         return result
+
+
+def postgres_pid(database: str) -> int:
+    """The postmaster's process id of the pgserver that `database` (a URL naming its socket
+    folder, which is its data folder) is served by: its backends are its children."""
+    folder = database.partition("host=")[2].partition("&")[0]
+    return int((Path(folder) / "postmaster.pid").read_text().split()[0])
 
 
 @contextlib.contextmanager
@@ -687,7 +717,7 @@ class Report:
                 f"{sum(r.duplicated for r in self.results)} duplicated, "
                 f"{sum(r.errors + r.sent - r.acked for r in self.results)} errors, in "
                 f"{len(self.results)} runs; {sum(r.closed for r in self.results)} sockets "
-                "closed by the server",
+                "closed",
                 verdict(not dirty if tabletop else None),
             )
         )
@@ -710,8 +740,8 @@ class Report:
             )
             if part == "anchor":
                 roles = "one process"
-            if chosen.cpu_proxy:
-                roles += f"; and nginx {chosen.per_entry(chosen.cpu_proxy):,.0f} more"
+            for name, seconds in chosen.beside.items():
+                roles += f"; and {name} {chosen.per_entry(seconds):,.0f} more"
             lines.append(
                 f"{chosen.name}, at {chosen.load.clients:,} clients: {cost:,.0f} µs of server "
                 f"CPU an entry delivered ({roles}), so a core delivers {1e6 / cost:,.0f} "
@@ -732,9 +762,7 @@ class Report:
             if heard:
                 notes.append(
                     f"{result.name} at {result.load.clients:,} clients: "
-                    f"{result.closed} sockets closed by the server; "
-                    * bool(result.closed)
-                    + "; ".join(heard)
+                    f"{result.closed} sockets closed; " * bool(result.closed) + "; ".join(heard)
                 )
         for line in notes:
             print(f"- {line}")
