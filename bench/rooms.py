@@ -117,6 +117,9 @@ class Result:
     """CPU seconds spent meanwhile by what the servers use and is not in `cpu`: nginx and
     PostgreSQL (with its backends) when they were used."""
     bot_moves: int = 0
+    cut: bool = False
+    """The wait after the last intent ran out (MAX_DRAIN) while entries still arrived: what
+    it counts lost was late, not known to be lost."""
     closed: int = 0
     """Sockets closed while the load ran; each connected again, resuming from its last seq,
     and sent again what had not been acknowledged, as a client does."""
@@ -311,7 +314,10 @@ async def drive(
         now = time.perf_counter()
         if (result.acked, result.delivered) != progress:
             progress, stalled = (result.acked, result.delivered), now + STALL
-        if now > min(deadline, stalled):
+        if now > stalled:
+            break
+        if now > deadline:
+            result.cut = True
             break
         await asyncio.sleep(0.02)
     result.elapsed = time.perf_counter() - start
@@ -717,7 +723,13 @@ class Report:
                 f"{sum(r.duplicated for r in self.results)} duplicated, "
                 f"{sum(r.errors + r.sent - r.acked for r in self.results)} errors, in "
                 f"{len(self.results)} runs; {sum(r.closed for r in self.results)} sockets "
-                "closed",
+                "closed"
+                + "".join(
+                    f"; at {r.load.clients:,} clients ({r.name}) the wait ran out while "
+                    "entries still arrived"
+                    for r in self.results
+                    if r.cut
+                ),
                 verdict(not dirty if tabletop else None),
             )
         )
@@ -759,6 +771,12 @@ class Report:
         for result in self.results:
             heard = [f"{why} (×{count})" for why, count in result.byes.most_common(3)]
             heard += result.said
+            if result.cut:
+                heard.append(
+                    f"entries were still arriving when the wait after the last intent ended "
+                    f"({MAX_DRAIN:g} s): the {result.lost:,} counted lost and the "
+                    f"{result.sent - result.acked:,} unacknowledged were late, not known lost"
+                )
             if heard:
                 notes.append(
                     f"{result.name} at {result.load.clients:,} clients: "
