@@ -71,15 +71,18 @@ def until(condition: Callable[[], Any], what: str, deadline: float = DEADLINE) -
 
 def proxy_config(upstreams: list[int], port: int, redirect: int) -> str:
     """deploy/nginx.conf as shipped, but on loopback ports: its upstream lists the test's
-    processes, its TLS server listens on `port` without TLS (the test has no certificate),
-    its redirect on `redirect`. Every change must apply exactly once, so a reshaped file
-    fails here rather than being tested half."""
+    processes (however many, each written as its first server line is), its TLS server
+    listens on `port` without TLS (the test has no certificate), its redirect on `redirect`.
+    Every change must apply exactly once, so a reshaped file fails here rather than being
+    tested half."""
     text = SHIPPED.read_text()
-    ports = iter(upstreams)
-    text, count = re.subn(
-        r"server 127\.0\.0\.1:\d+ ", lambda _: f"server 127.0.0.1:{next(ports)} ", text
+    lines = re.findall(r"^[ \t]*server 127\.0\.0\.1:\d+ [^\n]*\n", text, re.M)
+    shipped = "".join(lines)
+    assert lines and text.count(shipped) == 1, "deploy/nginx.conf lists its processes together"
+    listed = "".join(
+        re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{each}", lines[0]) for each in upstreams
     )
-    assert count == len(upstreams), "deploy/nginx.conf lists one server line per process"
+    text = text.replace(shipped, listed)
     changes = [
         (r"\n\s*listen \[::\]:80;", ""),
         (r"\n\s*listen \[::\]:443 ssl;", ""),
