@@ -1,5 +1,5 @@
 """Many processes behind nginx on one PostgreSQL, as deploy/nginx.conf runs them: two
-`tabletop serve` processes (leases of two seconds), nginx as a child of the test with the
+`tabletop serve` processes (leases of three seconds), nginx as a child of the test with the
 shipped configuration on loopback ports, and a GM and a player playing Dead Weight through
 the proxy with `tabletop.rooms.client`.
 
@@ -46,8 +46,10 @@ from tests.rooms.test_durability import moved
 NGINX = Path("/usr/sbin/nginx")
 SHIPPED = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 
-LEASE = 2.0
-"""Seconds a room's lease lasts in these tests."""
+LEASE = 3.0
+"""Seconds a room's lease lasts in these tests: short, so that rooms move within seconds,
+and long enough that a live process's renewals (every 0.6 s) are not late on a busy
+machine."""
 
 DEADLINE = 60.0
 """Seconds any awaited condition may take on a busy two-core machine."""
@@ -145,7 +147,11 @@ http {{
         with socket.socket() as probe:
             return probe.connect_ex(("127.0.0.1", port)) == 0
 
-    until(listening, "nginx to listen")
+    try:
+        until(listening, "nginx to listen")
+    except BaseException:
+        stop(process)
+        raise
     return Proxy(f"http://127.0.0.1:{port}", process, folder)
 
 
@@ -207,7 +213,11 @@ def start_server(database: str, public: str, folder: Path) -> Server:
         except httpx.TransportError:
             return False
 
-    until(healthy, "a server to start", 120)
+    try:
+        until(healthy, "a server to start", 120)
+    except BaseException:
+        stop(process, group=True)  # none outlives the test that started it
+        raise
     return server
 
 
@@ -246,7 +256,8 @@ def cluster(postgres, tmp_path) -> Iterator[Cluster]:
     proxy = None
     port = free_port()
     try:
-        servers = [start_server(database, f"http://127.0.0.1:{port}", tmp_path) for _ in "ab"]
+        for _ in range(2):  # each kept as it starts, so that a failed start stops the first
+            servers.append(start_server(database, f"http://127.0.0.1:{port}", tmp_path))
         proxy = start_nginx([server.port for server in servers], port, tmp_path)
         yield Cluster(database, servers, proxy)
     finally:
@@ -471,7 +482,7 @@ def test_an_owner_paused_past_its_lease_cannot_append_when_it_wakes(cluster):
             with RoomClient(moved(ada_link, other.url)) as on_other:
                 assert on_other.view()["head"] == before
             taker, taken, _ = cluster.lease(room) or ("", 0, True)
-            assert taker != owner_name and taken == epoch + 1
+            assert taker != owner_name and taken > epoch
             locker.rollback()  # the frozen append gets the room's row, and waits to wake
         finally:
             with_group(owner.process, signal.SIGCONT)
@@ -490,9 +501,13 @@ def test_an_owner_paused_past_its_lease_cannot_append_when_it_wakes(cluster):
         assert found == (0,)
         assert head(gm) == before
 
-        # the woken owner dropped the room: asked directly, it says who serves it now
+        # the woken owner dropped the room: asked directly, it says another process serves it
+        # (or, had that one's lease lapsed meanwhile, it took the room back and read it anew)
         again = httpx.get(f"{owner.url}/rooms/{room}", headers={"Authorization": f"Bearer {token}"})
-        assert again.status_code == 503 and "another server process" in again.json()["error"]
+        if again.status_code == 503:
+            assert "another server process" in again.json()["error"]
+        else:
+            assert again.status_code == 200 and again.json()["head"] == before
 
         # the same intent, sent again through the proxy, reaches the new owner: kept once
         sent_again = acked(ada.act(body["intent"], id="in-flight", nonce="n1"))

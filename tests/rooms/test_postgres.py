@@ -6,15 +6,25 @@ nothing acknowledged is lost, and a socket resumes from its last seq."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tabletop.rooms import verify
+from tabletop.rooms.allowances import Rates
 from tabletop.rooms.client import RoomClient, create_room, hello
+from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.tokens import Link
-from tests.rooms.conftest import Recorder, new_database, serve_in_process, stop_process
+from tests.rooms.conftest import (
+    Recorder,
+    new_database,
+    serve_in_process,
+    serve_in_thread,
+    stop_process,
+)
 from tests.rooms.test_durability import moved
 
 
@@ -63,3 +73,28 @@ def test_a_room_is_served_by_one_process_and_moves_when_it_stops(two_servers):
         gm.end_session()
         audit = verify(gm.export())
     assert audit.ruled and audit.dice == 7
+
+
+def test_sockets_asking_for_rooms_that_do_not_exist_spend_their_address_allowance(postgres):
+    """Before a socket is accepted its room is claimed, which costs the database a look: an
+    address asking for rooms that do not exist is charged as one guessing links is, and
+    then refused before the handshake (429), while a room that exists is not charged."""
+    store = PostgresStore(new_database(postgres))
+    running = serve_in_thread(store, rates=Rates(address=0.001, address_burst=3))
+    try:
+        live = running.url.replace("http", "ws", 1)
+        outcomes = []
+        for number in range(6):
+            try:
+                with connect(f"{live}/rooms/no-room-{number}/live") as socket:
+                    socket.send(hello("nothing", 0))
+                    outcomes.append(("frame", json.loads(socket.recv(timeout=30))["status"]))
+            except InvalidStatus as denied:
+                outcomes.append(("handshake", denied.response.status_code))
+        # two answered "no such room" after the handshake; the third spent the last of the
+        # allowance (its hello was refused); from then on the handshake itself is refused
+        assert outcomes[:2] == [("frame", 404)] * 2
+        assert outcomes[2] == ("frame", 429) and outcomes[3:] == [("handshake", 429)] * 3
+    finally:
+        running.stop()
+        store.close()

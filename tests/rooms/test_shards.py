@@ -64,7 +64,10 @@ def roll(number: int, room: str, token: str, notation: str = "1d6") -> Call:
     return Call(number, room, Resolve(Caller(token), intent, f"c{number}"))
 
 
-def test_a_round_appends_for_several_rooms_in_one_commit_and_a_refusal_alone_is_undone(shard):
+def test_a_round_appends_for_several_rooms_in_one_commit_and_a_refusal_alone_is_undone(
+    shard, monkeypatch
+):
+    monkeypatch.setattr("tabletop.rooms.shards.ROUND_TIME", 60.0)  # both rooms in one round
     one, two = seat(shard.hall, "dice"), seat(shard.hall, "dice")
     heads = {r.room: shard.hall.table(r.room).head for r in (one, two)}
     commits = []

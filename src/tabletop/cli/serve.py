@@ -35,11 +35,13 @@ HELP = "\n\n".join(
         shard processes each own the rooms that hash to them (rules, dice, folding, the
         store), one request of a room at a time in arrival order; a --pool of
         lower-priority processes thinks for bots and verifies, imports and exports logs.""",
-        """One process, SQLite: `tabletop serve --host 0.0.0.0 --port 8000` (rooms in
-        --data; one process only: SQLite takes no leases).""",
+        """One process, SQLite: `tabletop serve` (127.0.0.1:8000, rooms in --data; on a
+        LAN add --host 0.0.0.0 --public-url http://ADDRESS:8000 --key-file KEY). SQLite
+        takes no leases: one process only.""",
         """Several processes behind nginx, one PostgreSQL: start each on its own loopback
         port with the same --database, e.g. `tabletop serve --port 8001 --database
-        postgresql://tabletop@/rooms --trust-proxy 127.0.0.1` and again with --port 8002
+        postgresql://tabletop@/rooms --public-url https://tables.example.org --key-file
+        /etc/tabletop/key --trust-proxy 127.0.0.1` and again with --port 8002
         (deploy/tabletop@.service is the systemd unit, one instance per port), and put
         nginx in front with deploy/nginx.conf (TLS there; `hash $room consistent` sends a
         room's requests and sockets to one process; a 503 sends them to the next). Each

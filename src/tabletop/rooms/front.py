@@ -337,11 +337,15 @@ class Front:
             return await self.pooled(value.payload, value.priority)
         return _raised(value)
 
-    async def claim(self, room: str) -> None:
+    async def claim(self, room: str, address: str) -> None:
         """Whether this process serves the room, before a socket is accepted: with leases,
-        raises a 503 (`Relayed`, with `retry_after`) when another live process holds it."""
+        raises a 503 (`Relayed`, with `retry_after`) when another live process holds it.
+        Asking costs the database a look, so an address that keeps asking for rooms that
+        do not exist spends its allowance as one guessing links does."""
         if self.settings.leased:
-            await self.ask(room, Claim())
+            self.allowances.admit_stranger(address)
+            if not await self.ask(room, Claim()):
+                self.allowances.failed(address)
 
     def detach(self, room: str, member: str) -> None:
         """A socket closed: its room's shard stops making lines for it."""

@@ -111,6 +111,8 @@ class LeasedStore(PostgresStore):
             with self._guard:
                 self._held.pop(room, None)
             self.fenced.add(room)
+            if self._batch is None:
+                self._rollback()  # `locked` had not begun its own handling yet
             raise Fenced(
                 f"this server process no longer serves room {room} (another took it over "
                 "while this one was paused): nothing was appended; send it again"

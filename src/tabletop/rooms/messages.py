@@ -132,7 +132,7 @@ class ImportRoom:
 class Claim:
     """Whether this process serves the room (with PostgreSQL: holds its lease, taking it if
     it is free), asked before a socket is accepted, so that a proxy can send the socket to
-    the process that does."""
+    the process that does; answered with whether the room exists."""
 
 
 Ask = OpenRoom | JoinRoom | Resolve | Chat | UseTool | Read | Plan | Attach | ImportRoom | Claim

@@ -331,8 +331,13 @@ def create_app(
         """This member's view of each new entry, in order, after the backlog they missed.
         With PostgreSQL, a room another process serves is refused before the socket is
         accepted (503 with Retry-After), so that a proxy tries the next process."""
+        front: Front = websocket.app.state.front
+        client = front.allowances.client(
+            websocket.client.host if websocket.client else None,
+            websocket.headers.get("x-forwarded-for"),
+        )
         try:
-            await websocket.app.state.front.claim(room)
+            await front.claim(room, client)
         except TabletopError as refused:
             await websocket.send_denial_response(problem(refused))
             return

@@ -109,6 +109,11 @@ SWEEP_EVERY = 60.0
 """Seconds between looks for rooms idle long enough to be let go (`Hall.let_go_idle`)."""
 
 MOVED = "another server process serves this room now: send it again"
+
+ELSEWHERE_FOR = 1.0
+"""Seconds a shard answers 503 for a room it found another process holding without asking
+the database again (at most what that lease had left): a proxy that keeps sending a room
+to the wrong process costs the database one look a second, not one a request."""
 """What a request for a room this shard does not hold is answered (503, Retry-After)."""
 
 
@@ -179,6 +184,9 @@ class Shard:
         self.used: dict[str, float] = {}
         """When each room this shard holds last had work (for releasing idle ones)."""
         self.made: set[str] = set()
+        self.elsewhere: dict[str, tuple[float, float]] = {}
+        """Rooms found held by another process: until when (monotonic) to say so without
+        asking, and the seconds that lease had left."""
         """Rooms this round opened or imported: their leases are given up once it commits."""
         self._swept = time.monotonic()
         self._woken, self._waker = socket.socketpair()
@@ -430,18 +438,33 @@ class Shard:
                 if not self._asked(room):
                     self._drop(room, MOVED)  # a timer or a notice of a room let go: no more
                     continue
+                known = self.elsewhere.get(room)
+                if known is not None and now < known[0]:
+                    self._drop(room, MOVED, known[1])
+                    continue
                 found = leases.take(room)
             except Exception as failed:  # the database did not answer
                 problem = f"the database did not answer ({type(failed).__name__}): send it again"
                 self._drop(room, problem, forget=False)
                 continue
             if isinstance(found, Busy):
-                self._drop(room, MOVED, max(1.0, round(found.left, 1)))
+                left = max(1.0, round(found.left, 1))
+                if len(self.elsewhere) > 10_000:
+                    self.elsewhere.clear()
+                self.elsewhere[room] = (now + min(ELSEWHERE_FOR, found.left), left)
+                self._drop(room, MOVED, left)
             else:  # taken, or no such room (yet): the hall answers or creates it
+                self.elsewhere.pop(room, None)
                 self.hall.unload(room)  # whatever it knew of the room is from before
                 serving.append(room)
                 self.used[room] = now
         return serving
+
+    def _made(self, room: str) -> None:
+        """A room this round opened or imported (held by lease from its first transaction):
+        given up once the round commits."""
+        if self.leases is not None:
+            self.made.add(room)
 
     def _asked(self, room: str) -> bool:
         """Whether anyone waits for an answer about the room (not only its own timers)."""
@@ -466,6 +489,7 @@ class Shard:
             self.holding.discard(room)
             with contextlib.suppress(Exception):
                 then(result)
+        self.told.pop(room, None)
         if self.attached.pop(room, None):
             self.out.append(Moved(room, reason))
 
@@ -519,7 +543,7 @@ class Shard:
         ask, hall = call.ask, self.hall
         if isinstance(ask, OpenRoom):
             made = hall.create(ask.system, ask.name, ask.options, ask.gm, room=room)
-            self.made.add(room)
+            self._made(room)
             return Answer([e.seq for e in made.entries], extra=made.extra), ""
         if isinstance(ask, ImportRoom):
             checked = pickle.loads(ask.checked)
@@ -527,15 +551,15 @@ class Shard:
                 return checked, ""
             plan, lines = checked.value
             made = hall.import_room(lines, plan, room=room)
-            self.made.add(room)
+            self._made(room)
             return Answer([e.seq for e in made.entries], extra=made.extra), ""
         if isinstance(ask, JoinRoom):
             made = hall.join(room, ask.invite, ask.name)
             return Answer([e.seq for e in made.entries], extra=made.extra), ""
         if isinstance(ask, Attach):
             return self._attach(room, ask)
-        if isinstance(ask, Claim):
-            return True, ""  # served: this shard holds the room, or there is no lease
+        if isinstance(ask, Claim):  # this shard holds the room (or there is no lease)
+            return self.store.has_room(room), ""
         if isinstance(ask, Read) and ask.what == "whoami":
             return self._whoami(room, ask.caller.token)
         me = self._caller(room, ask.caller)

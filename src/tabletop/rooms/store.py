@@ -113,7 +113,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _index_every_room,
     # 5: which process serves each room with PostgreSQL (leases.py); SQLite keeps it empty.
     """
-    CREATE TABLE leases (
+    CREATE TABLE IF NOT EXISTS leases (
         room TEXT PRIMARY KEY REFERENCES rooms(id),
         owner TEXT NOT NULL,
         epoch BIGINT NOT NULL,
