@@ -180,18 +180,20 @@ def serve_in_thread(
     return Running(f"http://127.0.0.1:{port}", stop)
 
 
-def serve_in_process(*args: str) -> tuple[subprocess.Popen[bytes], str]:
+def serve_in_process(*args: str, log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """`tabletop serve` in its own process on a free port, once it answers /health."""
-    return serve_at(free_port(), *args)
+    return serve_at(free_port(), *args, log=log)
 
 
-def serve_at(port: int, *args: str) -> tuple[subprocess.Popen[bytes], str]:
-    """`tabletop serve` in its own process on `port`, once it answers /health."""
+def serve_at(port: int, *args: str, log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """`tabletop serve` in its own process on `port`, once it answers /health; its stderr
+    goes to the file `log` if given (a pipe nobody reads would stop a server that writes
+    much), else to a pipe read if it fails to start."""
     command = [sys.executable, "-c", "from tabletop.cli.app import main; main()", "serve"]
     process = subprocess.Popen(
         [*command, "--port", str(port), *args],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.PIPE if log is None else log.open("wb"),
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120  # its workers start beside a busy test suite
@@ -203,7 +205,8 @@ def serve_at(port: int, *args: str) -> tuple[subprocess.Popen[bytes], str]:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            raise RuntimeError(f"the server did not start: {process.stderr.read()!r}")
+            said = process.stderr.read() if log is None else log.read_bytes()
+            raise RuntimeError(f"the server did not start: {said!r}")
         time.sleep(0.05)
 
 

@@ -73,15 +73,18 @@ def until(condition: Callable[[], Any], what: str, deadline: float = DEADLINE) -
 
 def proxy_config(upstreams: list[int], port: int, redirect: int) -> str:
     """deploy/nginx.conf as shipped, but on loopback ports: its upstream lists the test's
-    processes, its TLS server listens on `port` without TLS (the test has no certificate),
-    its redirect on `redirect`. Every change must apply exactly once, so a reshaped file
-    fails here rather than being tested half."""
+    processes (however many, each written as its first server line is), its TLS server
+    listens on `port` without TLS (the test has no certificate), its redirect on `redirect`.
+    Every change must apply exactly once, so a reshaped file fails here rather than being
+    tested half."""
     text = SHIPPED.read_text()
-    ports = iter(upstreams)
-    text, count = re.subn(
-        r"server 127\.0\.0\.1:\d+ ", lambda _: f"server 127.0.0.1:{next(ports)} ", text
+    lines = re.findall(r"^[ \t]*server 127\.0\.0\.1:\d+ [^\n]*\n", text, re.M)
+    shipped = "".join(lines)
+    assert lines and text.count(shipped) == 1, "deploy/nginx.conf lists its processes together"
+    listed = "".join(
+        re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{each}", lines[0]) for each in upstreams
     )
-    assert count == len(upstreams), "deploy/nginx.conf lists one server line per process"
+    text = text.replace(shipped, listed)
     changes = [
         (r"\n\s*listen \[::\]:80;", ""),
         (r"\n\s*listen \[::\]:443 ssl;", ""),
@@ -106,9 +109,11 @@ class Proxy:
         return (self.folder / "access.log").read_text()
 
 
-def start_nginx(upstreams: list[int], port: int, folder: Path) -> Proxy:
+def start_nginx(upstreams: list[int], port: int, folder: Path, connections: int = 256) -> Proxy:
     """nginx in the foreground (`daemon off;`) on `port`, a child of the test, with its
-    own configuration, pid file, logs and temporary files under `folder`."""
+    own configuration, pid file, logs and temporary files under `folder`; `connections` is
+    its worker's bound on open connections (a proxied socket holds two: bench/rooms.py asks
+    for more)."""
     if not NGINX.exists():
         pytest.fail("the many-processes tests need nginx: run `make nginx` (apt-get install nginx)")
     redirect = free_port()
@@ -122,7 +127,7 @@ def start_nginx(upstreams: list[int], port: int, folder: Path) -> Proxy:
 master_process off;
 pid {folder / "nginx.pid"};
 error_log {folder / "error.log"} info;
-events {{ worker_connections 256; }}
+events {{ worker_connections {connections}; }}
 http {{
     log_format upstreams '$request_method $uri $status [$upstream_addr] [$upstream_status]';
     access_log {folder / "access.log"} upstreams;
