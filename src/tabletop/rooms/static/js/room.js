@@ -745,5 +745,11 @@ function afterPanel() {
 }
 
 window.addEventListener("DOMContentLoaded", () => {
+  // The skip link moves focus to the table without touching the address: its fragment is
+  // the member's token, and "#main" in its place would leave a link that opens nothing.
+  document.querySelector("a.skip").addEventListener("click", (clicked) => {
+    clicked.preventDefault();
+    $("main").focus();
+  });
   boot().catch((problem) => fail(problem.message));
 });
