@@ -578,7 +578,7 @@ function inviteLink(role, link) {
   qrInto(img, link);
   return h(
     "figure",
-    { class: "invite" },
+    { class: "invite", "data-key": `invite-${role}` },
     img,
     h("figcaption", {}, h("strong", { text: role === "player" ? "Players" : "Observers" }), h("span", { class: "link", text: link }),
       h("button", { type: "button", class: "quiet", onclick: (e) => copy(link, e.currentTarget), text: "Copy" })),
