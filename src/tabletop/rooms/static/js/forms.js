@@ -143,7 +143,7 @@ export class FormMaker {
     if (values) {
       const el = h("select");
       const defaulted = values.some((v) => JSON.stringify(v) === JSON.stringify(spec.default));
-      if (!offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
+      if (!required && !offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
       for (const value of values) {
         el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.labelOf(name, value)) }));
       }
