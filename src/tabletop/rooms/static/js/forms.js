@@ -168,7 +168,7 @@ export class FormMaker {
       const example = offered && offered.example !== null && offered.example !== undefined ? offered.example : spec.default;
       const el = h("input", {
         type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum,
-        step: spec.type === "integer" ? 1 : "any", placeholder: example ?? "",
+        step: spec.type === "integer" ? 1 : "any", placeholder: example ?? "", "aria-required": required ? "true" : null,
       });
       if (draft !== undefined) el.value = draft;
       else if (typeof initial === "number") el.value = initial;
@@ -187,9 +187,10 @@ export class FormMaker {
     }
     if (spec.type === "string") {
       const example = offered && offered.example ? offered.example : "";
+      const needs = required ? "true" : null;
       const el = spec.maxLength > LONG_TEXT
-        ? h("textarea", { rows: 4, maxlength: spec.maxLength, placeholder: example, class: "prose" })
-        : h("input", { type: "text", maxlength: spec.maxLength, placeholder: example, autocomplete: "off" });
+        ? h("textarea", { rows: 4, maxlength: spec.maxLength, placeholder: example, class: "prose", "aria-required": needs })
+        : h("input", { type: "text", maxlength: spec.maxLength, placeholder: example, autocomplete: "off", "aria-required": needs });
       if (draft !== undefined) el.value = draft;
       else if (typeof initial === "string") el.value = initial;
       keep(el, () => el.value);
@@ -216,7 +217,7 @@ export class FormMaker {
       const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
       if (choices) return this.checkboxes(key, name, title, help, choices, required, initial);
       if (items.type === "string" || items.type === "integer") {
-        const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off" });
+        const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off", "aria-required": required ? "true" : null });
         if (draft !== undefined) el.value = draft;
         else if (Array.isArray(initial)) el.value = initial.join(", ");
         keep(el, () => el.value);
@@ -408,7 +409,7 @@ export class FormMaker {
   jsonControl(key, title, help, offered, required, draft) {
     // Free-form data (a whole sheet, a table file): JSON typed in or read from a file.
     const example = offered && offered.example !== undefined && offered.example !== null ? JSON.stringify(offered.example) : "";
-    const area = h("textarea", { rows: 3, placeholder: example, spellcheck: "false" });
+    const area = h("textarea", { rows: 3, placeholder: example, spellcheck: "false", "aria-required": required ? "true" : null });
     if (draft !== undefined) area.value = draft;
     area.addEventListener("input", () => this.drafts.set(key, area.value));
     const file = h("input", { type: "file", accept: ".json,application/json" });
