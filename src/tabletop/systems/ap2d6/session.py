@@ -444,41 +444,55 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return []
         fighters = tuple(c for c in state.characters if _in(fight, state.characters[c].sheet.name))
         basic = _affordable(state, fight, acting)
-        return [
+        # Only what the rules can grant: paying with AP left to spend, waiting before any
+        # is spent (a player's; the GM's tracker changes stay open), acting before someone
+        # else's action.
+        paying = tuple(c for c in acting if _may_pay(state, fight, c))
+        waiting = tuple(c for c in acting if _may_wait(state, fight, c))
+        found = [
             *([closed] if (closed := closed_offer("spend", "a basic action", basic)) else []),
-            offer(
-                "attack",
-                "pay for an attack",
-                character=Choice(values=acting),
-                speed=Choice(help="the weapon's speed (its AP cost)", example="(1n1)->(2n1)"),
-            ),
-            offer(
-                "spend",
-                "pay for an action",
-                character=Choice(values=acting),
-                action=Choice(
-                    help=f"a basic action ({', '.join(basic_actions())}) or a cost such as (2n2)",
-                    example="move",
+        ]
+        if paying:
+            found += [
+                offer(
+                    "attack",
+                    "pay for an attack",
+                    character=Choice(values=paying),
+                    speed=Choice(help="the weapon's speed (its AP cost)", example="(1n1)->(2n1)"),
                 ),
-            ),
-            offer(
-                "tracker",
-                "wait for the round",
-                character=Choice(values=acting),
-                change=Choice(values=("wait", *(GM_CHANGES if member.is_gm else ()))),
-            ),
-            offer(
-                "interrupt",
-                "try to act first",
-                character=Choice(values=acting),
-                target=Choice(values=fighters),
-            ),
+                offer(
+                    "spend",
+                    "pay for an action",
+                    character=Choice(values=paying),
+                    action=Choice(help=f"{_BASIC} or a cost such as (2n2)", example="move"),
+                ),
+            ]
+        found += [
             offer(
                 "order",
                 "who goes first when several act at once",
                 characters=Choice(help="who acts at the same moment", example=list(fighters)),
             ),
         ]
+        if member.is_gm or waiting:
+            found.append(
+                offer(
+                    "tracker",
+                    "wait for the round",
+                    character=Choice(values=acting if member.is_gm else waiting),
+                    change=Choice(values=("wait", *(GM_CHANGES if member.is_gm else ()))),
+                )
+            )
+        if len(fighters) > 1:
+            found.append(
+                offer(
+                    "interrupt",
+                    "try to act first",
+                    character=Choice(values=acting),
+                    target=Choice(values=fighters),
+                )
+            )
+        return found
 
     def _gm_offers(self, state: Ap2d6Table, everyone: tuple[str, ...]) -> list[Offer]:
         listed = [(cid, mark.revealed) for cid, _, mark in state.npcs]
@@ -872,6 +886,22 @@ class Ap2d6Session(Session[Ap2d6Table]):
 
 
 # helpers ----------------------------------------------------------------------------------
+
+
+_BASIC = f"a basic action ({', '.join(basic_actions())})"
+
+
+def _may_pay(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
+    """Whether a character has AP to spend now (RU-M18): none while waiting."""
+    tracker = fight.character(state.characters[cid].sheet.name).tracker
+    return not tracker.waiting and tracker.spendable > 0
+
+
+def _may_wait(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
+    """Whether a character may still wait this round (RU-M23): not waiting already, and no
+    AP spent yet unless the table's option allows waiting after acting."""
+    tracker = fight.character(state.characters[cid].sheet.name).tracker
+    return not tracker.waiting and (not tracker.acted or state.options.wait_after_acting)
 
 
 def _in(fight: Combat, name: str) -> bool:

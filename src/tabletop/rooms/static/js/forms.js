@@ -143,7 +143,7 @@ export class FormMaker {
     if (values) {
       const el = h("select");
       const defaulted = values.some((v) => JSON.stringify(v) === JSON.stringify(spec.default));
-      if (!offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
+      if (!required && !offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
       for (const value of values) {
         el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.labelOf(name, value)) }));
       }
@@ -154,8 +154,10 @@ export class FormMaker {
       return { el: labelled(title, el, help), read: () => (el.value === "__default" ? undefined : JSON.parse(el.value)) };
     }
     if (spec.type === "boolean") {
-      const el = h("input", { type: "checkbox" });
-      el.checked = draft !== undefined ? draft : initial !== undefined ? Boolean(initial) : Boolean(spec.default);
+      // Ticked as an attribute too: the part's redraw compares markup, and a box ticked
+      // only as a property would keep an old form when only what is ticked changed.
+      const on = draft !== undefined ? draft : initial !== undefined ? Boolean(initial) : Boolean(spec.default);
+      const el = h("input", { type: "checkbox", checked: on });
       keep(el, () => el.checked);
       const id = uid();
       el.id = id;
@@ -168,7 +170,7 @@ export class FormMaker {
       const example = offered && offered.example !== null && offered.example !== undefined ? offered.example : spec.default;
       const el = h("input", {
         type: "number", inputmode: "numeric", min: spec.minimum, max: spec.maximum,
-        step: spec.type === "integer" ? 1 : "any", placeholder: example ?? "",
+        step: spec.type === "integer" ? 1 : "any", placeholder: example ?? "", "aria-required": required ? "true" : null,
       });
       if (draft !== undefined) el.value = draft;
       else if (typeof initial === "number") el.value = initial;
@@ -187,9 +189,10 @@ export class FormMaker {
     }
     if (spec.type === "string") {
       const example = offered && offered.example ? offered.example : "";
+      const needs = required ? "true" : null;
       const el = spec.maxLength > LONG_TEXT
-        ? h("textarea", { rows: 4, maxlength: spec.maxLength, placeholder: example, class: "prose" })
-        : h("input", { type: "text", maxlength: spec.maxLength, placeholder: example, autocomplete: "off" });
+        ? h("textarea", { rows: 4, maxlength: spec.maxLength, placeholder: example, class: "prose", "aria-required": needs })
+        : h("input", { type: "text", maxlength: spec.maxLength, placeholder: example, autocomplete: "off", "aria-required": needs });
       if (draft !== undefined) el.value = draft;
       else if (typeof initial === "string") el.value = initial;
       keep(el, () => el.value);
@@ -214,9 +217,11 @@ export class FormMaker {
     if (spec.type === "array" && spec.items) {
       const items = this.resolve(spec.items);
       const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
-      if (choices) return this.checkboxes(key, name, title, help, choices, required, initial);
+      // ticked as the offer's example has them (the living characters of a group roll)
+      const ticked = initial !== undefined ? initial : offered?.example;
+      if (choices) return this.checkboxes(key, name, title, help, choices, required, ticked, spec.minItems || 0);
       if (items.type === "string" || items.type === "integer") {
-        const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off" });
+        const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off", "aria-required": required ? "true" : null });
         if (draft !== undefined) el.value = draft;
         else if (Array.isArray(initial)) el.value = initial.join(", ");
         keep(el, () => el.value);
@@ -278,21 +283,26 @@ export class FormMaker {
     };
   }
 
-  checkboxes(key, name, title, help, choices, required, initial) {
-    // Several of a known set (situations, the characters on a side).
+  checkboxes(key, name, title, help, choices, required, initial, least = 0) {
+    // Several of a known set (situations, the characters on a side); `least` of them at
+    // the least, said under the legend and checked before sending.
     const draft = this.drafts.get(key);
     const on = new Set((draft || (Array.isArray(initial) ? initial : [])).map((v) => JSON.stringify(v)));
     const boxes = choices.map((value) => {
-      const box = h("input", { type: "checkbox", value: JSON.stringify(value), id: uid() });
-      box.checked = on.has(box.value);
+      // ticked as an attribute (see above): a new example's ticks redraw the form
+      const box = h("input", { type: "checkbox", value: JSON.stringify(value), id: uid(), checked: on.has(JSON.stringify(value)) });
       return [box, h("span", { class: "check" }, box, h("label", { for: box.id, text: this.labelOf(name, value) }))];
     });
     const read = () => boxes.filter(([box]) => box.checked).map(([box]) => JSON.parse(box.value));
     for (const [box] of boxes) box.addEventListener("change", () => this.drafts.set(key, read()));
+    const atLeast = least > 0 ? `pick at least ${least === 1 ? "one" : least}` : "";
+    const el = this.group(title, [help, atLeast].filter(Boolean).join("; "), boxes.map(([, span]) => span));
+    if (least > 0) el.dataset.least = String(least);
     return {
-      el: this.group(title, help, boxes.map(([, el]) => el)),
+      el,
       read: () => {
         const picked = read();
+        if (picked.length < least) throw new Error(`${title}: ${atLeast}`);
         return picked.length || required ? picked : undefined;
       },
     };
@@ -414,7 +424,7 @@ export class FormMaker {
   jsonControl(key, title, help, offered, required, draft) {
     // Free-form data (a whole sheet, a table file): JSON typed in or read from a file.
     const example = offered && offered.example !== undefined && offered.example !== null ? JSON.stringify(offered.example) : "";
-    const area = h("textarea", { rows: 3, placeholder: example, spellcheck: "false" });
+    const area = h("textarea", { rows: 3, placeholder: example, spellcheck: "false", "aria-required": required ? "true" : null });
     if (draft !== undefined) area.value = draft;
     area.addEventListener("input", () => this.drafts.set(key, area.value));
     const file = h("input", { type: "file", accept: ".json,application/json" });

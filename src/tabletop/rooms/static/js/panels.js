@@ -102,6 +102,7 @@ function adviceTable(ctx, chooser) {
         h("button", {
           type: "button",
           class: "choice",
+          "data-kind": choice.intent.kind,
           onclick: (clicked) => ctx.send(choice.intent, errorSlot, clicked.currentTarget),
         }, describeIntent(choice.intent, ctx.labelOf) || "pass"),
         picked ? h("span", { class: "badge good", text: "advisor's pick" }) : null),
@@ -215,7 +216,8 @@ function initiativePanel(ctx) {
     "section",
     { class: "panel fight", "aria-labelledby": "fight-title" },
     h("h2", { id: "fight-title", text: `Initiative: round ${fight.round} (${fight.phase})` }),
-    h("table", { class: "grid" }, h("caption", { text: "In initiative order" }),
+    // six columns outgrow a phone with names and states in them: the table scrolls, not the page
+    h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the initiative order (scrolls sideways)" }, h("table", { class: "grid" }, h("caption", { text: "In initiative order" }),
       h("thead", {}, h("tr", {}, ["who", "side", "init.", "turns", "HP", "status"].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, order.map((c) => h(
         "tr",
@@ -226,7 +228,7 @@ function initiativePanel(ctx) {
         h("td", { text: String(c.turns_left) }),
         h("td", { text: shownNumber(c.hp) }),
         h("td", { text: c.status }),
-      )))),
+      ))))),
   );
 }
 

@@ -586,7 +586,7 @@ function inviteLink(role, link) {
   qrInto(img, link);
   return h(
     "figure",
-    { class: "invite" },
+    { class: "invite", "data-key": `invite-${role}` },
     img,
     h("figcaption", {}, h("strong", { text: role === "player" ? "Players" : "Observers" }), h("span", { class: "link", text: link }),
       h("button", { type: "button", class: "quiet", onclick: (e) => copy(link, e.currentTarget), text: "Copy" })),
@@ -760,5 +760,11 @@ function afterPanel() {
 }
 
 window.addEventListener("DOMContentLoaded", () => {
+  // The skip link moves focus to the table without touching the address: its fragment is
+  // the member's token, and "#main" in its place would leave a link that opens nothing.
+  document.querySelector("a.skip").addEventListener("click", (clicked) => {
+    clicked.preventDefault();
+    $("main").focus();
+  });
   boot().catch((problem) => fail(problem.message));
 });

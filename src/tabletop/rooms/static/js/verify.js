@@ -48,6 +48,11 @@ function overall(answer) {
   if (answer.ok) {
     return h("p", { class: "good" }, h("strong", { text: "The log verifies: " }), answer.summary);
   }
+  // Dice waiting for a seed the GM has not revealed yet are no failure: the log cannot
+  // be checked in full before the session ends, and says so.
+  if (/ is not revealed /.test(answer.error)) {
+    return h("p", { class: "hint" }, h("strong", { text: "Not checkable yet: " }), `line ${answer.line} has dice from a seed the GM reveals by ending the session; download and verify again after that.`);
+  }
   return h("p", { class: "bad" }, h("strong", { text: `The log fails at line ${answer.line}: ` }), answer.error);
 }
 
