@@ -36,7 +36,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-from playwright.sync_api import Browser, Error as PlaywrightError
+from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.pages import driver
 
@@ -97,7 +98,7 @@ SCAN = """() => {
       // the digits go: a control repeated on each character's card, or for each member,
       // is one control (its first copy walked)
       const mark = a.dataset.key || a.dataset.draft || a.dataset.kind || (ownId(a.id) ? `#${a.id}` : '');
-      if (mark) parts.unshift(mark.replace(/\d+/g, '#'));
+      if (mark) parts.unshift(mark.replace(/\\d+/g, '#'));
     }
     return parts.join(' / ');
   };
@@ -396,7 +397,9 @@ class Walk:
     def _popup(self, person: Walking, popup: Any) -> None:
         person.popups += 1
         popup.on("console", lambda message: self._console(person, message, popup.url))
-        popup.on("pageerror", lambda error: self.problem(person, f"script error in {popup.url}: {error}"))
+        popup.on(
+            "pageerror", lambda error: self.problem(person, f"script error in {popup.url}: {error}")
+        )
 
     def _console(self, person: Walking, message: Any, where: str = "") -> None:
         if message.type == "error":
@@ -406,11 +409,16 @@ class Walk:
         _count(person, "inflight", -1)
         if request.url.startswith("blob:"):
             return  # a download handed to the browser
-        self.problem(person, f"request failed: {request.method} {_path(request.url)} ({request.failure})")
+        self.problem(
+            person, f"request failed: {request.method} {_path(request.url)} ({request.failure})"
+        )
 
     def _response(self, person: Walking, response: Any) -> None:
         if response.status >= 400:
-            self.problem(person, f"HTTP {response.status} for {response.request.method} {_path(response.url)}")
+            self.problem(
+                person,
+                f"HTTP {response.status} for {response.request.method} {_path(response.url)}",
+            )
         if urlsplit(response.url).path.endswith("/legal") and response.frame.page == person.page:
             person.legal.append(response)
 
@@ -543,7 +551,9 @@ class Walk:
                 self._press(person, unit, target, variation)
             except PlaywrightError as error:
                 if target.count():
-                    self.problem(person, f"cannot activate {unit['name']}: {str(error).splitlines()[0]}")
+                    self.problem(
+                        person, f"cannot activate {unit['name']}: {str(error).splitlines()[0]}"
+                    )
                 return  # else the step before redrew it away: a later scan finds it again
             self._first_sign(person, before)
             self.settle()
@@ -605,7 +615,9 @@ class Walk:
     def _address_moved(self, person: Walking, old: str) -> None:
         """A step that changed the page's address: the member's link must stay there (a
         person reloads it, bookmarks it, shares it)."""
-        self.problem(person, f"the address changed from the member's link to {_path(person.page.url)}")
+        self.problem(
+            person, f"the address changed from the member's link to {_path(person.page.url)}"
+        )
         person.page.goto(old)
         person.page.reload()
 
