@@ -16,7 +16,7 @@ servers, at every load:
 
 Then a table of the goals of issue 22 and whether each holds.
 
-Run: `.venv/bin/python -m bench rooms` (about 10 minutes), or
+Run: `.venv/bin/python -m bench rooms` (about 20 minutes on two cores), or
 `.venv/bin/python -m bench.rooms --loads 500 --parts anchor,sqlite` for some of it, or
 `.venv/bin/python -m bench.rooms --quick` (one small load, seconds: the shape of the report).
 """
@@ -499,12 +499,15 @@ def bot_moves(link: str, after: int) -> int:
     return sum(1 for cause in causes if cause and cause["member"]["id"] == "table")
 
 
-def run_behind_nginx(result: Result, processes: int, database: str) -> Result:
-    """`processes` tabletop servers on one PostgreSQL database behind nginx, each with the
-    machine's cores shared out among them for its shards and its pool."""
+def run_behind_nginx(
+    result: Result, processes: int, database: str, workers: int | None = None
+) -> Result:
+    """`processes` tabletop servers on one PostgreSQL database behind nginx, each with its
+    defaults as deploy/tabletop@.service runs them (a shard and a pool process a core), or
+    `workers` shards and pool processes each."""
     assert 1 <= processes <= MAX_PROCESSES
-    share = str(max(1, (os.cpu_count() or 1) // processes))
-    args = ("--database", database, "--workers", share, "--pool", share, *RATES)
+    sizes = () if workers is None else ("--workers", str(workers), "--pool", str(workers))
+    args = ("--database", database, *sizes, *RATES)
     with behind_nginx(processes, args) as (url, pids, proxy, logs):
         try:
             links = tabletop_links(url, result.load)
@@ -809,7 +812,9 @@ def verdict(holds: object, where: Sequence[int] = ()) -> str:
     return f"no (at {', '.join(map(str, where))} clients)" if where else "no"
 
 
-def measure(loads: Sequence[int], seconds: float, parts: Sequence[str]) -> Report:
+def measure(
+    loads: Sequence[int], seconds: float, parts: Sequence[str], workers: int | None = None
+) -> Report:
     """At each load in turn, each part asked for (so the machine's other work falls on all
     of them alike); then the bots beside BOT_CLIENTS clients (or the smallest load)."""
     report = Report(tuple(loads), seconds, tuple(parts))
@@ -837,7 +842,8 @@ def measure(loads: Sequence[int], seconds: float, parts: Sequence[str]) -> Repor
             for count in processes:
                 name = f"bench{step}x{count}"
                 postgres.psql(f"CREATE DATABASE {name};")
-                report.add(run_behind_nginx(new(f"nginx{count}"), count, postgres.get_uri(name)))
+                database = postgres.get_uri(name)
+                report.add(run_behind_nginx(new(f"nginx{count}"), count, database, workers))
         if "bots" in parts:
             load = Load(min(BOT_CLIENTS, *loads), seconds=seconds)
             if "anchor" in parts and load.clients not in loads:
@@ -864,7 +870,10 @@ def start_postgres(where: Path) -> Iterator[Any]:
 
 
 def run(
-    loads: Sequence[int] = LOADS, seconds: float = SECONDS, parts: Sequence[str] = PARTS
+    loads: Sequence[int] = LOADS,
+    seconds: float = SECONDS,
+    parts: Sequence[str] = PARTS,
+    workers: int | None = None,
 ) -> Report:
     """`python -m bench rooms`: every part at every load, then the goals."""
     print("## Room server\n")
@@ -876,7 +885,7 @@ def run(
         f"{started:%Y-%m-%d %H:%M %Z}, load average {before[0]:.1f}.\n",
         flush=True,
     )
-    report = measure(loads, seconds, parts)
+    report = measure(loads, seconds, parts, workers)
     report.print()
     after = os.getloadavg()
     minutes = (datetime.datetime.now().astimezone() - started).total_seconds() / 60
@@ -901,6 +910,12 @@ def main(argv: list[str]) -> None:
         help=f"{QUICK_SECONDS:g} s at {QUICK_LOADS[0]} clients, {' and '.join(QUICK_PARTS)} "
         "unless --parts says otherwise: the report's shape in seconds.",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="Shards and pool processes of each process behind nginx (default: theirs, a "
+        "core each).",
+    )
     parser.add_argument("--anchor-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     asked = parser.parse_args(argv)
     if asked.anchor_server:
@@ -918,7 +933,9 @@ def main(argv: list[str]) -> None:
         sys.exit(f"--seconds: more than 0, up to {MAX_SECONDS}")
     if unknown := set(parts) - set(PARTS):
         sys.exit(f"--parts: unknown {', '.join(sorted(unknown))}; choose from {', '.join(PARTS)}")
-    run(loads, seconds, [part for part in PARTS if part in parts])
+    if asked.workers is not None and not 1 <= asked.workers <= 64:
+        sys.exit("--workers: from 1 to 64")
+    run(loads, seconds, [part for part in PARTS if part in parts], asked.workers)
 
 
 def _numbers(text: str) -> tuple[int, ...]:
