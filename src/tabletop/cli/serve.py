@@ -25,7 +25,7 @@ from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
 PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
 
 HELP = "\n\n".join(
-    textwrap.fill(" ".join(paragraph.split()), 88)
+    textwrap.fill(" ".join(paragraph.split()), 76)  # within an 80-column terminal
     for paragraph in (
         "Serve rooms: a GM opens one with `tabletop room new --server URL --system S`.",
         """On this machine alone (a loopback address) anyone who reaches it may open rooms;
