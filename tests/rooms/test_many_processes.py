@@ -362,6 +362,13 @@ def scene(gm: RoomClient, ada: RoomClient, acked: Acked) -> Iterator[None]:
         yield acked(gm.say("the water rises"))
 
 
+def the_flood(cluster: Cluster) -> tuple[dict[str, str], str]:
+    """A Dead Weight room opened through the proxy, and Ada's link once she has joined."""
+    made = create_room(cluster.proxy.url, "dead-weight", "the flood")
+    with RoomClient(made["player"]) as invite:
+        return made, invite.join("Ada")
+
+
 def head(client: RoomClient) -> int:
     return int(client.view()["head"])
 
@@ -379,10 +386,7 @@ def lines_by_seq(lines: list[str]) -> dict[int, str]:
 
 
 def test_a_scene_goes_on_when_the_rooms_process_is_killed(cluster):
-    proxy = cluster.proxy.url
-    made = create_room(proxy, "dead-weight", "the flood")
-    with RoomClient(made["player"]) as invite:
-        ada_link = invite.join("Ada")
+    made, ada_link = the_flood(cluster)
     room = made["room"]
     acked = Acked()
     follower = Follower(ada_link)
@@ -439,10 +443,7 @@ def test_a_scene_goes_on_when_the_rooms_process_is_killed(cluster):
 
 
 def test_an_owner_paused_past_its_lease_cannot_append_when_it_wakes(cluster):
-    proxy = cluster.proxy.url
-    made = create_room(proxy, "dead-weight", "the flood")
-    with RoomClient(made["player"]) as invite:
-        ada_link = invite.join("Ada")
+    made, ada_link = the_flood(cluster)
     room = made["room"]
     acked = Acked()
     with RoomClient(made["gm"]) as gm, RoomClient(ada_link) as ada:
