@@ -89,6 +89,7 @@ function adviceTable(ctx, chooser) {
         h("button", {
           type: "button",
           class: "choice",
+          "data-kind": choice.intent.kind,
           onclick: (clicked) => ctx.send(choice.intent, errorSlot, clicked.currentTarget),
         }, describeIntent(choice.intent, ctx.labelOf) || "pass"),
         picked ? h("span", { class: "badge good", text: "advisor's pick" }) : null),
