@@ -44,7 +44,7 @@ function act(ctx, offer, what, initial) {
         onclick: (clicked) => ctx.send(intent, slot, clicked.currentTarget),
         text: offer.intents.length > 1 ? `${offer.text} · ${describeIntent(intent, ctx.labelOf)}` : offer.text,
       }));
-    return h("div", { class: "entry-act" }, buttons, slot);
+    return h("div", { class: "entry-act", "data-kind": offer.kind }, buttons, slot);
   }
   const key = `${ctx.id}:${offer.entry}:${offer.kind}:${offer.text}`;
   const start = { ...numbers(offer), ...initial };
