@@ -215,7 +215,7 @@ export class FormMaker {
     if (spec.type === "array" && spec.items) {
       const items = this.resolve(spec.items);
       const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
-      if (choices) return this.checkboxes(key, name, title, help, choices, required, initial);
+      if (choices) return this.checkboxes(key, name, title, help, choices, required, initial, spec.minItems || 0);
       if (items.type === "string" || items.type === "integer") {
         const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off", "aria-required": required ? "true" : null });
         if (draft !== undefined) el.value = draft;
@@ -273,8 +273,9 @@ export class FormMaker {
     };
   }
 
-  checkboxes(key, name, title, help, choices, required, initial) {
-    // Several of a known set (situations, the characters on a side).
+  checkboxes(key, name, title, help, choices, required, initial, least = 0) {
+    // Several of a known set (situations, the characters on a side); `least` of them at
+    // the least, said under the legend and checked before sending.
     const draft = this.drafts.get(key);
     const on = new Set((draft || (Array.isArray(initial) ? initial : [])).map((v) => JSON.stringify(v)));
     const boxes = choices.map((value) => {
@@ -284,10 +285,14 @@ export class FormMaker {
     });
     const read = () => boxes.filter(([box]) => box.checked).map(([box]) => JSON.parse(box.value));
     for (const [box] of boxes) box.addEventListener("change", () => this.drafts.set(key, read()));
+    const atLeast = least > 0 ? `pick at least ${least === 1 ? "one" : least}` : "";
+    const el = this.group(title, [help, atLeast].filter(Boolean).join("; "), boxes.map(([, span]) => span));
+    if (least > 0) el.dataset.least = String(least);
     return {
-      el: this.group(title, help, boxes.map(([, el]) => el)),
+      el,
       read: () => {
         const picked = read();
+        if (picked.length < least) throw new Error(`${title}: ${atLeast}`);
         return picked.length || required ? picked : undefined;
       },
     };
