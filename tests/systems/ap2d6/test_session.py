@@ -82,16 +82,20 @@ def test_a_fight_on_the_ap_tracker():
     state, _ = play(seated(), {"kind": "start-fight", "characters": ["c1", "c2"]}, GM)
     state, events = play(state, {"kind": "next-round"}, GM)
     assert events[0].type == "round"
+    with pytest.raises(Ap2d6Error, match="change must be one of wait, not 'gain'"):
+        SESSION.resolve(
+            state, {"kind": "tracker", "character": "c1", "change": "gain"}, AYLA, FixedDice([])
+        )
     state, events = play(state, {"kind": "spend", "character": "c1", "action": "move"}, AYLA)
     assert events[0].text.startswith("Ayla: ")
     with pytest.raises(Ap2d6Error, match="character must be one of c2, not 'c1'"):
         SESSION.resolve(
             state, {"kind": "spend", "character": "c1", "action": "move"}, BRAN, FixedDice([])
         )
-    with pytest.raises(Ap2d6Error, match="change must be one of wait, not 'gain'"):
-        SESSION.resolve(
-            state, {"kind": "tracker", "character": "c1", "change": "gain"}, AYLA, FixedDice([])
-        )
+    # Having spent AP, Ayla may no longer wait (RU-M23): her player is offered no tracker
+    # change at all, so asking for one is the GM's to ask for.
+    offered = {o.kind for o in SESSION.legal(state, AYLA)}
+    assert "tracker" not in offered and "spend" in offered
     state, _ = play(state, {"kind": "end-fight"}, GM)
     assert state.fight is None
     tracker = state.characters["c1"].sheet.tracker  # RU-A10: a fresh tracker, all AP on 0

@@ -394,7 +394,10 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return []
         fighters = tuple(c for c in state.characters if _in(fight, state.characters[c].sheet.name))
         basic = _affordable(state, fight, acting)
-        return [
+        # Only what the rules can grant: a player's character waits only before spending
+        # AP (the GM's tracker changes stay open), and someone else's action to act before.
+        waiting = tuple(c for c in acting if _may_wait(state, fight, c))
+        found = [
             *([closed] if (closed := closed_offer("spend", "a basic action", basic)) else []),
             offer(
                 "attack",
@@ -412,23 +415,30 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 ),
             ),
             offer(
-                "tracker",
-                "wait for the round",
-                character=Choice(values=acting),
-                change=Choice(values=("wait", *(GM_CHANGES if member.is_gm else ()))),
-            ),
-            offer(
-                "interrupt",
-                "try to act first",
-                character=Choice(values=acting),
-                target=Choice(values=fighters),
-            ),
-            offer(
                 "order",
                 "who goes first when several act at once",
                 characters=Choice(help="who acts at the same moment", example=list(fighters)),
             ),
         ]
+        if member.is_gm or waiting:
+            found.append(
+                offer(
+                    "tracker",
+                    "wait for the round",
+                    character=Choice(values=acting if member.is_gm else waiting),
+                    change=Choice(values=("wait", *(GM_CHANGES if member.is_gm else ()))),
+                )
+            )
+        if len(fighters) > 1:
+            found.append(
+                offer(
+                    "interrupt",
+                    "try to act first",
+                    character=Choice(values=acting),
+                    target=Choice(values=fighters),
+                )
+            )
+        return found
 
     def _gm_offers(self, state: Ap2d6Table, everyone: tuple[str, ...]) -> list[Offer]:
         found: list[Offer] = []
@@ -743,6 +753,13 @@ class Ap2d6Session(Session[Ap2d6Table]):
 
 
 # helpers ----------------------------------------------------------------------------------
+
+
+def _may_wait(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
+    """Whether a character may still wait this round (RU-M23): not waiting already, and no
+    AP spent yet unless the table's option allows waiting after acting."""
+    tracker = fight.character(state.characters[cid].sheet.name).tracker
+    return not tracker.waiting and (not tracker.acted or state.options.wait_after_acting)
 
 
 def _in(fight: Combat, name: str) -> bool:
