@@ -197,19 +197,27 @@ def carrying(sheet: Character, options: Options) -> dict[str, object]:
     return {"stones": stones, "level": level, "free": free, "encumbered_up_to": most}
 
 
+def _holds_coins(sheet: Character) -> bool:
+    """Whether the sheet's gear has a purse or pouch for coins (§ 14.13a): with none and
+    no coin to spend, counting coins could only be refused (the control walk,
+    tests/pages/test_walk.py, found the form on every new character's sheet)."""
+    return any(line.size in ("purse", "pouch") for line in sheet.gear)
+
+
 def sheet_offers(cid: Id, sheet: Character) -> list[Offer]:
     """Every offer one character's sheet places at its entries, for whoever plays them."""
     found = naming_offers(cid, sheet.name, sheet.notes)
-    found.append(
-        entry_offer(
-            "coins",
-            "coins gained or spent",
-            "coins",
-            {"character": cid},
-            amount=Choice(help="sp in, or out with a minus", example=10),
-            reason=Choice(help="what for", example="a lantern"),
+    if sheet.coins or _holds_coins(sheet):
+        found.append(
+            entry_offer(
+                "coins",
+                "coins gained or spent",
+                "coins",
+                {"character": cid},
+                amount=Choice(help="sp in, or out with a minus", example=10),
+                reason=Choice(help="what for", example="a lantern"),
+            )
         )
-    )
     found += _gear_offers(cid, sheet)
     if sheet.dead:
         return found
