@@ -394,26 +394,30 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return []
         fighters = tuple(c for c in state.characters if _in(fight, state.characters[c].sheet.name))
         basic = _affordable(state, fight, acting)
-        # Only what the rules can grant: a player's character waits only before spending
-        # AP (the GM's tracker changes stay open), and someone else's action to act before.
+        # Only what the rules can grant: paying with AP left to spend, waiting before any
+        # is spent (a player's; the GM's tracker changes stay open), acting before someone
+        # else's action.
+        paying = tuple(c for c in acting if _may_pay(state, fight, c))
         waiting = tuple(c for c in acting if _may_wait(state, fight, c))
         found = [
             *([closed] if (closed := closed_offer("spend", "a basic action", basic)) else []),
-            offer(
-                "attack",
-                "pay for an attack",
-                character=Choice(values=acting),
-                speed=Choice(help="the weapon's speed (its AP cost)", example="(1n1)->(2n1)"),
-            ),
-            offer(
-                "spend",
-                "pay for an action",
-                character=Choice(values=acting),
-                action=Choice(
-                    help=f"a basic action ({', '.join(basic_actions())}) or a cost such as (2n2)",
-                    example="move",
+        ]
+        if paying:
+            found += [
+                offer(
+                    "attack",
+                    "pay for an attack",
+                    character=Choice(values=paying),
+                    speed=Choice(help="the weapon's speed (its AP cost)", example="(1n1)->(2n1)"),
                 ),
-            ),
+                offer(
+                    "spend",
+                    "pay for an action",
+                    character=Choice(values=paying),
+                    action=Choice(help=f"{_BASIC} or a cost such as (2n2)", example="move"),
+                ),
+            ]
+        found += [
             offer(
                 "order",
                 "who goes first when several act at once",
@@ -753,6 +757,15 @@ class Ap2d6Session(Session[Ap2d6Table]):
 
 
 # helpers ----------------------------------------------------------------------------------
+
+
+_BASIC = f"a basic action ({', '.join(basic_actions())})"
+
+
+def _may_pay(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
+    """Whether a character has AP to spend now (RU-M18): none while waiting."""
+    tracker = fight.character(state.characters[cid].sheet.name).tracker
+    return not tracker.waiting and tracker.spendable > 0
 
 
 def _may_wait(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
