@@ -154,8 +154,10 @@ export class FormMaker {
       return { el: labelled(title, el, help), read: () => (el.value === "__default" ? undefined : JSON.parse(el.value)) };
     }
     if (spec.type === "boolean") {
-      const el = h("input", { type: "checkbox" });
-      el.checked = draft !== undefined ? draft : initial !== undefined ? Boolean(initial) : Boolean(spec.default);
+      // Ticked as an attribute too: the part's redraw compares markup, and a box ticked
+      // only as a property would keep an old form when only what is ticked changed.
+      const on = draft !== undefined ? draft : initial !== undefined ? Boolean(initial) : Boolean(spec.default);
+      const el = h("input", { type: "checkbox", checked: on });
       keep(el, () => el.checked);
       const id = uid();
       el.id = id;
@@ -279,8 +281,8 @@ export class FormMaker {
     const draft = this.drafts.get(key);
     const on = new Set((draft || (Array.isArray(initial) ? initial : [])).map((v) => JSON.stringify(v)));
     const boxes = choices.map((value) => {
-      const box = h("input", { type: "checkbox", value: JSON.stringify(value), id: uid() });
-      box.checked = on.has(box.value);
+      // ticked as an attribute (see above): a new example's ticks redraw the form
+      const box = h("input", { type: "checkbox", value: JSON.stringify(value), id: uid(), checked: on.has(JSON.stringify(value)) });
       return [box, h("span", { class: "check" }, box, h("label", { for: box.id, text: this.labelOf(name, value) }))];
     });
     const read = () => boxes.filter(([box]) => box.checked).map(([box]) => JSON.parse(box.value));
