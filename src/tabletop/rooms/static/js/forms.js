@@ -217,7 +217,9 @@ export class FormMaker {
     if (spec.type === "array" && spec.items) {
       const items = this.resolve(spec.items);
       const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
-      if (choices) return this.checkboxes(key, name, title, help, choices, required, initial, spec.minItems || 0);
+      // ticked as the offer's example has them (the living characters of a group roll)
+      const ticked = initial !== undefined ? initial : offered?.example;
+      if (choices) return this.checkboxes(key, name, title, help, choices, required, ticked, spec.minItems || 0);
       if (items.type === "string" || items.type === "integer") {
         const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off", "aria-required": required ? "true" : null });
         if (draft !== undefined) el.value = draft;
