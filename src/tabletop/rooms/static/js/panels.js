@@ -198,7 +198,8 @@ function initiativePanel(ctx) {
     "section",
     { class: "panel fight", "aria-labelledby": "fight-title" },
     h("h2", { id: "fight-title", text: `Initiative: round ${fight.round} (${fight.phase})` }),
-    h("table", { class: "grid" }, h("caption", { text: "In initiative order" }),
+    // six columns outgrow a phone with names and states in them: the table scrolls, not the page
+    h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the initiative order (scrolls sideways)" }, h("table", { class: "grid" }, h("caption", { text: "In initiative order" }),
       h("thead", {}, h("tr", {}, ["who", "side", "init.", "turns", "HP", "status"].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, order.map((c) => h(
         "tr",
@@ -209,7 +210,7 @@ function initiativePanel(ctx) {
         h("td", { text: String(c.turns_left) }),
         h("td", { text: String(c.hp) }),
         h("td", { text: c.status }),
-      )))),
+      ))))),
   );
 }
 
