@@ -272,10 +272,20 @@ function zoomable(svg, room) {
   const base = { x, y, w, h: hgt };
   if (!views.has(room)) views.set(room, { scale: 1, cx: x + w / 2, cy: y + hgt / 2 });
   const view = views.get(room);
-  showView(svg, base, view);
-  const zoom = (factor) => () => {
-    view.scale = Math.min(ZOOM.most, Math.max(1, view.scale * factor));
+  // A button with nothing to do is off: no zooming out of the whole ship, nor in past the
+  // closest view (it did nothing, which reads as broken).
+  const closer = h("button", { type: "button", class: "quiet", "aria-label": "zoom in", onclick: () => zoom(ZOOM.step) }, "+");
+  const farther = h("button", { type: "button", class: "quiet", "aria-label": "zoom out", onclick: () => zoom(1 / ZOOM.step) }, "−");
+  const whole = h("button", { type: "button", class: "quiet", "aria-label": "show the whole ship", onclick: () => zoom(0) }, "Whole ship");
+  const shown = () => {
     showView(svg, base, view);
+    closer.disabled = view.scale >= ZOOM.most;
+    farther.disabled = whole.disabled = view.scale <= 1;
+  };
+  shown();
+  const zoom = (factor) => {
+    view.scale = Math.min(ZOOM.most, Math.max(1, view.scale * factor));
+    shown();
   };
   const pointers = new Map();
   let start = null;
@@ -302,7 +312,7 @@ function zoomable(svg, room) {
       view.cx = start.view.cx - dx * perPixel;
       view.cy = start.view.cy - dy * perPixel;
     }
-    showView(svg, base, view);
+    shown();
   });
   const lift = (e) => {
     pointers.delete(e.pointerId);
@@ -316,10 +326,7 @@ function zoomable(svg, room) {
     e.preventDefault();
   }, true);
   const controls = h("div", { class: "row zoom", role: "group", "aria-label": "zoom the ship" },
-    h("button", { type: "button", class: "quiet", "aria-label": "zoom in", onclick: zoom(ZOOM.step) }, "+"),
-    h("button", { type: "button", class: "quiet", "aria-label": "zoom out", onclick: zoom(1 / ZOOM.step) }, "−"),
-    h("button", { type: "button", class: "quiet", "aria-label": "show the whole ship", onclick: zoom(0) }, "Whole ship"),
-    h("span", { class: "hint", text: "pinch or drag to look closer" }));
+    closer, farther, whole, h("span", { class: "hint", text: "pinch or drag to look closer" }));
   return [controls, svg];
 }
 
@@ -477,11 +484,14 @@ function replayBlock(ctx, redraw) {
     r.index = Math.max(0, Math.min(r.steps.length - 1, to(r)));
     redraw();
   });
+  // Off where they would go nowhere: back from the first step, on from the last.
+  const atFirst = kept ? kept.index <= 0 : false;
+  const atLast = kept ? kept.index >= kept.steps.length - 1 : false;
   const controls = h("div", { class: "row stepper", role: "group", "aria-label": "step through the game" },
-    h("button", { type: "button", class: "quiet", onclick: go(() => 0) }, icon(ICONS.first), " First"),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index - 1) }, icon(ICONS.prev), " Prev"),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index + 1) }, "Next ", icon(ICONS.next)),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.steps.length - 1) }, "Last ", icon(ICONS.last)),
+    h("button", { type: "button", class: "quiet", disabled: atFirst, onclick: go(() => 0) }, icon(ICONS.first), " First"),
+    h("button", { type: "button", class: "quiet", disabled: atFirst, onclick: go((r) => r.index - 1) }, icon(ICONS.prev), " Prev"),
+    h("button", { type: "button", class: "quiet", disabled: atLast, onclick: go((r) => r.index + 1) }, "Next ", icon(ICONS.next)),
+    h("button", { type: "button", class: "quiet", disabled: atLast, onclick: go((r) => r.steps.length - 1) }, "Last ", icon(ICONS.last)),
     h("button", { type: "button", onclick: () => load((r) => download(r.file, r.log, "application/x-ndjson")), text: "Download the game log" }));
   const where = kept ? h("p", { class: "step-text", role: "status", text: `Step ${kept.index} of ${kept.steps.length - 1}: ${kept.steps[kept.index].text}` }) : h("p", { class: "hint", text: "The game is over: step through it, or download its log for `tabletop deadweight-board replay`." });
   return h("div", { class: "replay" }, where, controls, error);
