@@ -166,7 +166,12 @@ export function drawShip(game, targets, choose, mirrors) {
   parts.push(s("text", { x: 8, y: TOP - 18, class: "caption", text: "bow" }), s("text", { x: width - 8, y: TOP - 18, class: "caption end", text: "stern" }));
   for (const station of ["FS", "BS"]) {
     const box = spaceBox(station);
-    parts.push(clickable(`space:${station}`, station === "FS" ? "front station" : "back station", s("g", {},
+    // A station a move points at takes a finger: TOUCH units across, as a wall does (the
+    // station itself is 38 CSS px wide on a phone).
+    const hit = targetAt.has(`space:${station}`)
+      ? s("rect", { class: "hit", x: box.x + box.w / 2 - TOUCH / 2, y: box.y, width: TOUCH, height: box.h })
+      : null;
+    parts.push(clickable(`space:${station}`, station === "FS" ? "front station" : "back station", s("g", {}, hit,
       s("rect", { class: "station", x: box.x, y: box.y, width: box.w, height: box.h, rx: 8 }),
       s("text", { x: box.x + box.w / 2, y: box.y + 22, class: "label mid", text: station }),
       s("text", { x: box.x + box.w / 2, y: box.y + 40, class: "small mid", text: "station" }))));
