@@ -252,6 +252,7 @@ export function drawShip(game, targets, choose, mirrors) {
   });
   return s("svg", {
     class: "ship",
+    "data-kind": "act",
     viewBox: `-6 0 ${width + 12} ${height}`,
     role: "group",
     "aria-label": "the ship: what is where is listed below",
@@ -508,6 +509,10 @@ export function boardPanel(ctx) {
   const kept = state.record ? replays.get(ctx.room.link.room) : null;
   const game = kept ? kept.steps[kept.index].state : state.game;
   const choose = chooserFor(ctx);
+  // The places a move points at are buttons only for whoever may make the move: the GM's
+  // view has them while a bot or a player decides, and a click sent a move the table
+  // refused with nowhere to say so.
+  const places = ctx.offers.some((o) => o.kind === "act") ? state.targets : {};
   let panel = null;
   const redraw = () => {
     const again = boardPanel(ctx);
@@ -518,7 +523,7 @@ export function boardPanel(ctx) {
     statusLine(ctx, seats),
     game ? null : h("ul", { class: "plain seats" }, seats.map((seat, i) => h("li", {}, h("span", { class: `chip ${COLOURS[i].toLowerCase()}`, "aria-hidden": "true" }), ` ${COLOURS[i]}: ${seat.who}`))),
     seatBotForm(ctx),
-    game ? zoomable(drawShip(game, kept ? {} : state.targets, choose, (state.options || {}).walls === "lane_and_mirrors"), ctx.room.link.room) : null,
+    game ? zoomable(drawShip(game, kept ? {} : places, choose, (state.options || {}).walls === "lane_and_mirrors"), ctx.room.link.room) : null,
     game && !kept ? diceStrip(ctx) : null,
     kept ? null : movesList(ctx),
     replayBlock(ctx, redraw),
