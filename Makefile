@@ -8,7 +8,7 @@ ENGINE_STAMP := $(VENV)/.built-engine
 ENGINE_SOURCES := $(wildcard src/tabletop/games/deadweight_board/*.py) \
 	src/tabletop/games/deadweight_board/bots/random_bot.py src/tabletop/dice/draw.py
 
-.PHONY: test run bench lint clean chromium
+.PHONY: test run bench lint clean chromium nginx
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -40,9 +40,18 @@ chromium:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; \
 	fi
 
+# The many-processes tests put Debian's nginx in front of two servers (deploy/nginx.conf);
+# each test runs its own nginx as a child, on loopback ports, never the system's service.
+nginx:
+	@if [ ! -x /usr/sbin/nginx ]; then \
+		echo "installing Debian's nginx for the many-processes tests (apt-get install nginx)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq nginx; \
+	fi
+
 # In a fixed order (pytest-randomly off), so a first run is stable; .ci/run runs the suite a
 # second time in a random order to show any test that passes only after another.
-test: lint chromium $(ENGINE_STAMP)
+test: lint chromium nginx $(ENGINE_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup -p no:randomly
 
 run: $(STAMP)

@@ -116,11 +116,13 @@ def gm_and_ada(browser: Browser, url: str, system: str) -> tuple[Seat, Seat]:
 
 def write_down_ash(gm: Seat, player: Seat, strength: int, omens: int) -> None:
     """The player writes down Ash's scores in a roll-under room (max health 10), and the
-    GM's page shows her card."""
+    GM's and the player's pages both show her card (a step after this one then waits for
+    its own entry, not for this one arriving late)."""
     form = offer(player, "write down a character's scores")
     form.locator("details.more summary").click()
     submit(form, Name="Ash", STR=str(strength), **{"Max health": "10", "Omens": str(omens)})
-    expect(gm.page.locator("article.card h3", has_text="Ash")).to_be_visible()
+    for person in (gm, player):
+        expect(person.page.locator("article.card h3", has_text="Ash")).to_be_visible()
 
 
 def live(person: Seat) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -39,6 +40,7 @@ def main() -> None:
         try:
             scene(browser, running.url)
             rollunder_scene(browser, running.url)
+            npc_scene(browser, running.url)
             for system in SHOWN:
                 sheet_scene(browser, running.url, system)
             board_scene(browser, running.url)
@@ -94,6 +96,38 @@ def rollunder_scene(browser, url: str) -> None:
     gm.page.screenshot(path=OUT / "rollunder-gm-desktop.png", full_page=True)
     ada.page.locator("section.result").scroll_into_view_if_needed()
     ada.page.screenshot(path=OUT / "rollunder-phone.png")
+
+
+def npc_scene(browser, url: str) -> None:
+    """An NPC in a fight: a Constitution GM's sergeant from the book and a henchman against
+    Cora; the GM's screen with the NPC panel, and Ada's phone where their numbers are ?."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, url, "constitution", "The toll bridge")
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, "roll up a character"), Name="Cora")
+    for creature, name in (("Human in heavy armour", "Sergeant Voss"), ("Henchman", "Pike")):
+        form = offer(gm, "bring a creature from the book", "#npcs")
+        form.get_by_label("Creature").select_option(f'"{creature}"')
+        step(gm, lambda form=form, name=name: submit(form, Name=name))
+    step(ada, lambda: submit(offer(ada, "step into the fight", "#characters"), Side="party"))
+    for name in ("Sergeant Voss", "Pike"):
+        card = f"#npcs article.npc:has-text('{name}')"
+        step(gm, lambda card=card: submit(offer(gm, "an NPC steps into the fight", card)))
+    synced(gm, ada)
+    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    synced(gm, ada)
+    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(gm, gm.page.locator(".closed button", has_text=re.compile("^begin$")).click)
+    synced(gm, ada)
+    acting = gm.page.locator(".fight tr[aria-current=true] th").inner_text()
+    attacker = ada if acting == "Cora" else gm
+    step(attacker, attacker.page.locator(".closed button", has_text="attack").first.click)
+    synced(gm, ada)
+    for details in gm.page.locator("#npcs details[open]").all():
+        details.locator("summary").first.click()
+    gm.page.screenshot(path=OUT / "npc-fight-desktop.png", full_page=True)
+    ada.page.locator(".fight").scroll_into_view_if_needed()
+    ada.page.screenshot(path=OUT / "npc-fight-phone.png")
 
 
 def sheet_scene(browser, url: str, system: str) -> None:

@@ -22,6 +22,31 @@ PINCH = """svg => {
   at("pointerup", 11, -60); at("pointerup", 12, 60);
 }"""
 
+DRAG_ACROSS_A_REDRAW = """async svg => {
+  // A finger goes down on the ship, a bot's move redraws it, and the finger moves on the
+  // new drawing: the drag goes on (the view before and after the move, or null if no move).
+  const r = svg.getBoundingClientRect();
+  const x = r.x + r.width / 2, y = r.y + r.height / 2;
+  const at = (target, type, dx) => target.dispatchEvent(new PointerEvent(type,
+    { pointerId: 21, pointerType: "touch", clientX: x + dx, clientY: y, bubbles: true }));
+  at(svg, "pointerdown", 0);
+  const deadline = Date.now() + 60000;
+  while (document.querySelector(".ship") === svg) {
+    if (Date.now() > deadline) return null;
+    await new Promise((wake) => setTimeout(wake, 20));
+  }
+  const redrawn = document.querySelector(".ship");
+  const before = redrawn.getAttribute("viewBox");
+  at(redrawn, "pointermove", -60);
+  at(redrawn, "pointerup", -60);
+  return [before, redrawn.getAttribute("viewBox")];
+}"""
+
+BOX = """s => {
+  const r = s.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+}"""
+
 WALL_TARGETS = """async game => {
   // The ship drawn with a move pointing at every lane wall, where the board is drawn.
   const board = await import("/static/js/board.js");
@@ -92,13 +117,16 @@ def test_the_ship_zooms_pans_takes_a_finger_and_the_gm_may_undo(browser, server)
     zoomed = ship.get_attribute("viewBox")
     assert width_of(zoomed) < whole
     # A drag pans the zoomed ship.
-    box = ship.bounding_box()
-    assert box
+    # (read in one step: a bot's move may redraw the ship between two reads)
+    box = ship.evaluate(BOX)
     wes.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wes.page.mouse.down()
     wes.page.mouse.move(box["x"] + box["width"] / 2 - 60, box["y"] + box["height"] / 2, steps=4)
     wes.page.mouse.up()
     assert ship.get_attribute("viewBox") != zoomed
+    # A drag a bot's move interrupts goes on on the redrawn ship.
+    before, after = ship.evaluate(DRAG_ACROSS_A_REDRAW)
+    assert after != before
     wes.page.get_by_role("button", name="show the whole ship").click()
     assert width_of(ship.get_attribute("viewBox")) == whole
     # Two fingers spreading zoom in three times.

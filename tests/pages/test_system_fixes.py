@@ -197,7 +197,7 @@ def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(
     npc.get_by_label("Id", exact=True).fill("gob")
     npc.get_by_label("Name", exact=True).fill("Goblin qz")
     npc.get_by_label("Side", exact=True).fill("foes")
-    npc.get_by_label("Hp", exact=True).fill("3")
+    npc.get_by_label("HP", exact=True).fill("3")
     step(gm, form.locator("button[type=submit]").click)
     synced(gm, ada)
     for person in (gm, ada):

@@ -24,8 +24,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tabletop.rooms import Hall, SqliteStore, Store
+from tabletop.rooms.allowances import RATE, Rates
 from tabletop.rooms.client import RoomClient, create_room, hello, is_entry
-from tabletop.rooms.live import RATE
 from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import BOT_PAUSE, create_app
@@ -132,15 +132,33 @@ class Running:
 
 
 def serve_in_thread(
-    store: Store, rate: float = RATE, bot_pause: float = BOT_PAUSE, **app: Any
+    store: Store,
+    rate: float = RATE,
+    bot_pause: float = BOT_PAUSE,
+    workers: int = 1,
+    pool: int = 1,
+    rates: Rates | None = None,
+    trusted: tuple[str, ...] = (),
+    **app: Any,
 ) -> Running:
-    """The app over `store` on a free port of 127.0.0.1, in a thread of this process, its
-    dice fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes to `create_app` (a
-    public address, who may open rooms)."""
+    """The app over `store` on a free port of 127.0.0.1, in a thread of this process, with
+    its worker processes (one shard and one pool worker unless asked for more). Every test
+    comes from 127.0.0.1, so the address allowance is wide unless `rates` says otherwise;
+    its dice are fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes to
+    `create_app` (a public address, who may open rooms)."""
     port = free_port()
     app.setdefault("seeds", fixed_seed)
+    rates = rates or Rates(member=rate, address=10_000, address_burst=10_000)
     config = uvicorn.Config(
-        create_app(store, rate=rate, bot_pause=bot_pause, **app),
+        create_app(
+            store,
+            bot_pause=bot_pause,
+            workers=workers,
+            pool=pool,
+            rates=rates,
+            trusted=trusted,
+            **app,
+        ),
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -149,7 +167,7 @@ def serve_in_thread(
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120  # the workers start beside a busy test suite
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
@@ -162,21 +180,23 @@ def serve_in_thread(
     return Running(f"http://127.0.0.1:{port}", stop)
 
 
-def serve_in_process(*args: str) -> tuple[subprocess.Popen[bytes], str]:
+def serve_in_process(*args: str, log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """`tabletop serve` in its own process on a free port, once it answers /health."""
-    return serve_at(free_port(), *args)
+    return serve_at(free_port(), *args, log=log)
 
 
-def serve_at(port: int, *args: str) -> tuple[subprocess.Popen[bytes], str]:
-    """`tabletop serve` in its own process on `port`, once it answers /health."""
+def serve_at(port: int, *args: str, log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """`tabletop serve` in its own process on `port`, once it answers /health; its stderr
+    goes to the file `log` if given (a pipe nobody reads would stop a server that writes
+    much), else to a pipe read if it fails to start."""
     command = [sys.executable, "-c", "from tabletop.cli.app import main; main()", "serve"]
     process = subprocess.Popen(
         [*command, "--port", str(port), *args],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.PIPE if log is None else log.open("wb"),
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120  # its workers start beside a busy test suite
     while True:
         try:
             if httpx.get(f"{url}/health", timeout=1).status_code == 200:
@@ -185,7 +205,8 @@ def serve_at(port: int, *args: str) -> tuple[subprocess.Popen[bytes], str]:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            raise RuntimeError(f"the server did not start: {process.stderr.read()!r}")
+            said = process.stderr.read() if log is None else log.read_bytes()
+            raise RuntimeError(f"the server did not start: {said!r}")
         time.sleep(0.05)
 
 

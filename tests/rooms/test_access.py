@@ -145,6 +145,27 @@ def test_an_open_server_counts_new_rooms_against_its_hourly_quota():
     access.allow_new_room(None)
 
 
+def test_rooms_being_made_hold_their_place_in_the_quota():
+    """The front awaits a room's shard between allowing it and counting it: requests side
+    by side must not pass the quota together, and one refused after all counts nothing."""
+    access = Access("open", quota=2)
+    with access.new_room(None), access.new_room(None):
+        assert not may_open(access), "a third room was allowed while two were being made"
+    assert not may_open(access), "two rooms made, and the quota is two"
+    access = Access("open", quota=1)
+    with pytest.raises(RoomError), access.new_room(None):
+        raise RoomError("the shard refused it")
+    assert may_open(access), "a room refused after all was counted"
+
+
+def may_open(access: Access) -> bool:
+    try:
+        access.allow_new_room(None)
+    except TooMuch:
+        return False
+    return True
+
+
 def test_an_open_servers_refused_request_counts_nothing(store):
     access = Access("open", quota=1)
     running = serve_in_thread(store, access=access)

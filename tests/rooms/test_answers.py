@@ -124,6 +124,102 @@ def test_a_contest_against_a_secret_character_reads_like_one_against_anothers(ro
     assert told_alike(said[0], said[1], ("Shade", "Brig")) and said[0][0] == 403
 
 
+# NPCs the GM keeps hidden ------------------------------------------------------------------
+
+SCORES = {"STR": 12, "AGI": 10, "WIT": 9}
+
+NPC_TABLES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "dead-weight": (
+        {"kind": "new-npc", "name": "Wight", "stats": {"level": 3, "wound_limit": 4}},
+        {"kind": "import-character", "sheet": {"name": "Amber"}},
+    ),
+    "constitution": (
+        {"kind": "npc-from-book", "creature": "Shield-bearer", "name": "Warden"},
+        {"kind": "new-character", "name": "Cora"},
+    ),
+    "ap2d6": (
+        {"kind": "npc-from-book", "creature": "Sneering guard", "name": "Guard"},
+        {"kind": "new-character", "name": "Ayla"},
+    ),
+    "rollunder": (
+        {"kind": "new-npc", "name": "Bog wight", "stats": {"abilities": SCORES, "max_health": 9}},
+        {"kind": "new-character", "name": "Ash", "abilities": SCORES, "max_health": 10},
+    ),
+}
+"""Each RPG's table for the NPC probes: the GM's hidden NPC (n1) and Ada's character (c1)."""
+
+ITEM = {"name": "rope", "kind": "small"}
+
+NPC_PROBES: dict[str, list[dict[str, Any]]] = {
+    "all": [
+        {"kind": "edit-npc", "npc": "·", "stat": "name", "value": "Shadow"},
+        {"kind": "remove-npc", "npc": "·"},
+        {"kind": "reveal-npc", "npc": "·", "revealed": True},
+        {"kind": "rename-character", "character": "·", "name": "Shadow"},
+        {"kind": "write-notes", "character": "·", "notes": "x"},
+    ],
+    "dead-weight": [
+        {"kind": "npc-wounds", "npc": "·", "wounds": 1},
+        {"kind": "npc-test", "kept": "·", "setup": {"attribute": "STR"}},
+        {
+            "kind": "opposed-test",
+            "first": {"character": "c1", "setup": {"attribute": "DEX"}},
+            "second": {"kept": "·", "setup": {"attribute": "STR"}},
+        },
+        {"kind": "test", "roller": "·", "setup": {"attribute": "DEX"}},
+        {"kind": "coins", "character": "·", "silver": -3},
+    ],
+    "constitution": [
+        {"kind": "npc-joins-fight", "npc": "·"},
+        {"kind": "check", "character": "·", "ability": "wits", "dc": 12},
+        {"kind": "join-fight", "character": "·"},
+        {"kind": "rate-skill", "character": "·", "skill": "climbing", "rating": 40},
+    ],
+    "ap2d6": [
+        {"kind": "check", "character": "·", "score": "AGI", "dc": 8},
+        {"kind": "rest", "character": "·", "hours": 8, "recovery_dice": 1},
+        {"kind": "death-check", "character": "·"},
+        {"kind": "contest", "first": "c1", "second": "·", "score": "STR", "versus": "STR"},
+        {"kind": "stow-item", "character": "·", "item": ITEM},
+        {"kind": "drop-item", "character": "·", "index": 0},
+        {"kind": "raise-score", "character": "·", "score": "STR"},
+        {"kind": "buy-skill", "character": "·", "skill": "Climbing", "cost": 1},
+    ],
+    "rollunder": [
+        {"kind": "ability-roll", "character": "·", "ability": "STR"},
+        {"kind": "heal", "character": "·", "amount": 1},
+        {"kind": "money", "character": "·", "amount": -3},
+        {"kind": "move-item", "character": "·", "item": "rope", "where": "held", "to": "worn"},
+        {"kind": "forget-spell", "character": "·", "spell": "mend"},
+    ],
+}
+"""A player's intents naming an NPC by id (`·`), or its sheet where it sits as a character."""
+
+
+def naming(intent: Any, nid: str) -> Any:
+    """`intent` with every `·` in it naming `nid`."""
+    if isinstance(intent, dict):
+        return {key: naming(value, nid) for key, value in intent.items()}
+    return nid if intent == "·" else intent
+
+
+@pytest.mark.parametrize("system", list(NPC_TABLES))
+def test_a_players_intent_naming_a_hidden_npc_is_refused_like_one_naming_nobody(hall, system):
+    """C3-N05, DW-N04, RU-N05, CR-N02: a player's intent that names the GM's hidden NPC (n1)
+    is answered as one naming no one at the table (n9): the rules explain a refusal only
+    on what the asker plays, so no answer reads the NPC's sheet, its numbers or its place."""
+    room = seat(hall, system)
+    npc, character = NPC_TABLES[system]
+    hall.act(room.room, room.member("GM").id, npc, "npc")
+    hall.act(room.room, room.member("Ada").id, character, "mine")
+    table = hall.table(room.room)
+    assert table.session.view(table.state, room.member("Ada"))["npcs"][0]["revealed"] is False
+    for probe in [*NPC_PROBES["all"], *NPC_PROBES[system]]:
+        said = hall_answers(room, "Ada", [naming(probe, nid) for nid in ("n1", "n9")])
+        assert "ok" not in (said[0][0], said[1][0]), (probe, said)
+        assert told_alike(said[0], said[1], ("n1", "n9")), (probe, said)
+
+
 # on the session, two tables that differ only in a secret -----------------------------------
 
 

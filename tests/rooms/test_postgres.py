@@ -1,61 +1,100 @@
-"""Two server processes on one PostgreSQL database: members connected to different
-processes see one game, in one order, through LISTEN/NOTIFY."""
+"""Two server processes on one PostgreSQL database: each room is served by one of them at a
+time, the holder of its lease; the other answers its requests and sockets 503 with
+Retry-After (a proxy then tries the next process) and never reads the room. When the owner
+stops cleanly it gives its leases up, and the other serves the room at once, from the store:
+nothing acknowledged is lost, and a socket resumes from its last seq."""
 
 from __future__ import annotations
 
-import threading
+import json
 
+import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
-from tabletop.rooms import BadLink, verify
-from tabletop.rooms.client import RoomClient, create_room
-from tests.rooms.conftest import Recorder, new_database, serve_in_process, stop_process
+from tabletop.rooms import verify
+from tabletop.rooms.allowances import Rates
+from tabletop.rooms.client import RoomClient, create_room, hello
+from tabletop.rooms.postgres import PostgresStore
+from tabletop.rooms.tokens import Link
+from tests.rooms.conftest import (
+    Recorder,
+    new_database,
+    serve_in_process,
+    serve_in_thread,
+    stop_process,
+)
 from tests.rooms.test_durability import moved
 
 
 @pytest.fixture
 def two_servers(postgres):
     url = new_database(postgres)
-    first, second = serve_in_process("--database", url), serve_in_process("--database", url)
-    yield first[1], second[1]
+    first = serve_in_process("--database", url, "--lease", "2")
+    second = serve_in_process("--database", url, "--lease", "2")
+    yield first, second
     stop_process(first[0])
     stop_process(second[0])
 
 
-def test_members_on_two_processes_see_one_game(two_servers):
-    one, two = two_servers
+def test_a_room_is_served_by_one_process_and_moves_when_it_stops(two_servers):
+    (one_process, one), (_, two) = two_servers
     made = create_room(one, "dead-weight")
-    with RoomClient(moved(made["player"], two)) as invite:
-        ada = invite.join("Ada")
     with RoomClient(made["player"]) as invite:
-        bo = invite.join("Bo")
-    gm_socket, ada_socket = Recorder(made["gm"]), Recorder(ada)
-    with RoomClient(made["gm"]) as gm, RoomClient(ada) as on_two, RoomClient(bo) as on_one:
+        ada = invite.join("Ada")  # the first request for the room: process one takes it
+    with RoomClient(made["gm"]) as gm, RoomClient(ada) as player:
+        acked = [gm.roll("1d6")["seqs"][0] for _ in range(3)]
+        acked += [player.roll("1d6")["seqs"][0] for _ in range(3)]
+    socket = Recorder(ada)
+    socket.wait_for(lambda f: f.get("seq") == acked[-1])
 
-        def roll(client: RoomClient, count: int) -> None:
-            for _ in range(count):
-                client.roll("1d6")
+    link = Link.parse(ada)
+    refused = httpx.get(
+        f"{two}/rooms/{link.room}", headers={"Authorization": f"Bearer {link.token}"}
+    )
+    assert refused.status_code == 503
+    assert 1 <= int(refused.headers["retry-after"]) <= 2
+    assert "another server process serves this room" in refused.json()["error"]
+    live = two.replace("http", "ws", 1) + f"/rooms/{link.room}/live"
+    with pytest.raises(InvalidStatus) as denied, connect(live) as other:
+        other.send(hello(link.token, 0))
+    assert denied.value.response.status_code == 503
 
-        writers = [threading.Thread(target=roll, args=(c, 30)) for c in (gm, on_two, on_one)]
-        for writer in writers:
-            writer.start()
-        for writer in writers:
-            writer.join()
-        gm.act({"kind": "new-tracker", "name": "mk-doom", "tracker_kind": "doom", "segments": 4})
-        last = gm.view()["head"]
-        for socket in (gm_socket, ada_socket):
-            socket.wait_for(lambda f, last=last: f.get("seq") == last)
-        gm_seqs = [e["seq"] for e in gm_socket.entries()]
-        ada_seqs = [e["seq"] for e in ada_socket.entries()]
-        assert gm_seqs == ada_seqs == list(range(1, last + 1))
-        assert "mk-doom" not in "".join(ada_socket.frames)
-        assert on_two.view()["head"] == last
-        gm.kick("Ada")
-        assert ada_socket.wait_for(lambda f: f.get("type") == "bye")
-        with pytest.raises(BadLink):
-            on_two.roll("1d6")
+    stop_process(one_process)  # a clean stop gives the room's lease up
+    assert socket.closed.wait(timeout=30)
+    socket.close()
+    with RoomClient(moved(made["gm"], two)) as gm:
+        again = gm.roll("1d6")["seqs"][0]
+        assert again == acked[-1] + 1
+        resumed = Recorder(moved(ada, two), after=acked[-1])
+        assert resumed.wait_for(lambda f: f.get("seq") == again)
+        resumed.close()
         gm.end_session()
         audit = verify(gm.export())
-        assert audit.ruled and audit.dice == 90
-    for socket in (gm_socket, ada_socket):
-        socket.close()
+    assert audit.ruled and audit.dice == 7
+
+
+def test_sockets_asking_for_rooms_that_do_not_exist_spend_their_address_allowance(postgres):
+    """Before a socket is accepted its room is claimed, which costs the database a look: an
+    address asking for rooms that do not exist is charged as one guessing links is, and
+    then refused before the handshake (429), while a room that exists is not charged."""
+    store = PostgresStore(new_database(postgres))
+    running = serve_in_thread(store, rates=Rates(address=0.001, address_burst=3))
+    try:
+        live = running.url.replace("http", "ws", 1)
+        outcomes = []
+        for number in range(6):
+            try:
+                with connect(f"{live}/rooms/no-room-{number}/live") as socket:
+                    socket.send(hello("nothing", 0))
+                    outcomes.append(("frame", json.loads(socket.recv(timeout=30))["status"]))
+            except InvalidStatus as denied:
+                outcomes.append(("handshake", denied.response.status_code))
+        # two answered "no such room" after the handshake; the third spent the last of the
+        # allowance (its hello was refused); from then on the handshake itself is refused
+        assert outcomes[:2] == [("frame", 404)] * 2
+        assert outcomes[2] == ("frame", 429) and outcomes[3:] == [("handshake", 429)] * 3
+    finally:
+        running.stop()
+        store.close()

@@ -4,19 +4,66 @@ from __future__ import annotations
 
 import signal
 import sys
+import textwrap
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from tabletop.cli.output import console
-from tabletop.errors import DataError
+from tabletop.errors import DataError, TabletopError
 from tabletop.rooms.access import ROOM_QUOTA, Access
+from tabletop.rooms.allowances import ADDRESS_BURST, ADDRESS_RATE, RATE, READ_COST, Rates
+from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
+from tabletop.rooms.errors import RoomError
+from tabletop.rooms.front import cores, shards_for
 from tabletop.rooms.hosts import PublicAddress, is_loopback
-from tabletop.rooms.live import RATE
-from tabletop.rooms.protocol import MAX_MESSAGE
+from tabletop.rooms.leases import IDLE_IN_TRANSACTION, LEASE, RENEWALS
+from tabletop.rooms.live import MAX_BEHIND, MAX_SOCKETS
+from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
 
 PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
+
+HELP = "\n\n".join(
+    textwrap.fill(" ".join(paragraph.split()), 76)  # within an 80-column terminal
+    for paragraph in (
+        "Serve rooms: a GM opens one with `tabletop room new --server URL --system S`.",
+        """On this machine alone (a loopback address) anyone who reaches it may open rooms;
+        listening or answering anywhere else needs --open or --key-file (docs/rooms.md, "Who
+        may open rooms").""",
+        """One process: its event loop moves bytes (HTTP, sockets, allowances); --workers
+        shard processes each own the rooms that hash to them (rules, dice, folding, the
+        store), one request of a room at a time in arrival order; a --pool of
+        lower-priority processes thinks for bots and verifies, imports and exports logs.""",
+        """One process, SQLite: `tabletop serve` (127.0.0.1:8000, rooms in --data; on a
+        LAN add --host 0.0.0.0 --public-url http://ADDRESS:8000 --key-file KEY). SQLite
+        takes no leases: one process only.""",
+        """Several processes behind nginx, one PostgreSQL: start each on its own loopback
+        port with the same --database, e.g. `tabletop serve --port 8001 --database
+        postgresql://tabletop@/rooms --public-url https://tables.example.org --key-file
+        /etc/tabletop/key --trust-proxy 127.0.0.1` and again with --port 8002
+        (deploy/tabletop@.service is the systemd unit, one instance per port), and put
+        nginx in front with deploy/nginx.conf (TLS there; `hash $room consistent` sends a
+        room's requests and sockets to one process; a 503 sends them to the next). Each
+        room is served by one process at a time, the holder of its lease (--lease); a
+        process asked for a room another live process holds answers 503 with
+        Retry-After. docs/rooms.md, "Running a server for many tables".""",
+        f"""Bounds: an intent throws at most {MAX_ROOM_DICE} dice, counting every explosion
+        a die may add and every re-roll (refused whole before any die); MCTS bots think
+        2,000 simulations a decision at most; messages and bodies
+        {MAX_MESSAGE // 1024} KiB, /import and /verify {MAX_IMPORT // 2**20} MiB, an
+        export {MAX_EXPORT // 2**20} MiB. Each member: --rate requests a second over all
+        their sockets and HTTP together (bursts of twice that; a read costs
+        {READ_COST:g}), {MAX_SOCKETS} sockets, {MAX_BEHIND:,} lines waiting for a slow
+        socket. Each client address: --address-rate a second (bursts of
+        {ADDRESS_BURST:g}) to open, join, import or verify rooms or with links that open
+        nothing (a body costs one more a MiB). With PostgreSQL, each room's lease: --lease
+        seconds (default {LEASE:g}), renewed {RENEWALS} times a lease; a dead process's
+        rooms move after at most one lease; a session paused inside a transaction is
+        ended by PostgreSQL after {IDLE_IN_TRANSACTION} leases; an idle room's lease is
+        given up after a minute.""",
+    )
+)
 
 
 def serve_command(
@@ -31,8 +78,55 @@ def serve_command(
     ] = "",
     rate: Annotated[
         float,
-        typer.Option("--rate", min=0.1, help="Requests a second per member and per socket."),
+        typer.Option(
+            "--rate", min=0.1, help="Requests a second per member, over all their sockets and HTTP."
+        ),
     ] = RATE,
+    address_rate: Annotated[
+        float,
+        typer.Option(
+            "--address-rate",
+            min=0.1,
+            help="Requests a second per client address to open, join, import or verify rooms.",
+        ),
+    ] = ADDRESS_RATE,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            help="Shard processes (default: the number of cores with PostgreSQL, 1 with SQLite).",
+        ),
+    ] = None,
+    pool: Annotated[
+        int | None,
+        typer.Option(
+            "--pool",
+            min=1,
+            max=64,
+            help="Low-priority processes for bots, verify, import and export (default: cores).",
+        ),
+    ] = None,
+    lease: Annotated[
+        float,
+        typer.Option(
+            "--lease",
+            min=1.0,
+            max=600.0,
+            metavar="SECONDS",
+            help="With PostgreSQL: how long a room's lease lasts (a dead process's rooms "
+            "move after at most this long).",
+        ),
+    ] = LEASE,
+    trust_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trust-proxy",
+            metavar="ADDR",
+            help="A reverse proxy (IP or network) whose X-Forwarded-For names the client; repeat.",
+        ),
+    ] = None,
     public_url: Annotated[
         str,
         typer.Option(
@@ -73,24 +167,46 @@ def serve_command(
         typer.Option("--room-quota", min=1, help="With --open: new rooms an hour, server-wide."),
     ] = ROOM_QUOTA,
 ) -> None:
-    """Serve rooms: a GM opens one with `tabletop room new --server URL --system S`.
-
-    On this machine alone (a loopback address) anyone who reaches it may open rooms;
-    listening or answering anywhere else needs --open or --key-file (docs/rooms.md, "Who
-    may open rooms")."""
     address = PublicAddress.parse(public_url or _bound(host, port), allowed_host or ())
     access = _access(host, address, open_, key_file, room_quota)
     fresh = not database and not (data / "rooms.sqlite3").exists()
     import uvicorn  # the server's libraries load only when a server starts
 
+    from tabletop.rooms.allowances import proxy_network
+    from tabletop.rooms.databases import open_store
     from tabletop.rooms.server import create_app
 
-    app = create_app(data=data, database=database, rate=rate, address=address, access=access)
+    trusted = tuple(trust_proxy or ())
+    for proxy in trusted:
+        proxy_network(proxy)  # a mistyped proxy is one line now, not a failed start
+    try:  # the schema, migrated once, before any worker opens the store
+        opened = open_store(database or None, data)
+        store = opened.address
+        opened.close()
+    except TabletopError:
+        raise
+    except Exception as problem:  # the database's own error (unreachable, no such file…)
+        first = str(problem).strip().splitlines()[0] if str(problem).strip() else ""
+        why = first or type(problem).__name__
+        raise RoomError(f"cannot open the rooms' database: {why}") from None
+    shards, helpers = workers or shards_for(store), pool or cores()
+    rates = Rates(member=rate, address=address_rate)
+    app = create_app(
+        data=data,
+        database=database,
+        rates=rates,
+        workers=shards,
+        pool=helpers,
+        trusted=trusted,
+        address=address,
+        access=access,
+        lease=lease,
+    )
     where = "PostgreSQL" if database else f"SQLite in {data}"
     who = {"local": "this machine", "open": "anyone (--open)", "key": "holders of the key"}
     console.print(
-        f"tabletop rooms on {address.url} ({where}; rooms opened by {who[access.mode]}); "
-        "Ctrl-C stops",
+        f"tabletop rooms on {address.url} ({where}, {shards} shard and {helpers} pool "
+        f"workers; rooms opened by {who[access.mode]}); Ctrl-C stops",
         **PLAIN_LINE,
     )
     if fresh:
@@ -110,6 +226,9 @@ def serve_command(
     # process as SIGTERM does, rather than the command line's one-line "terminated".
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     uvicorn.Server(config).run()
+
+
+serve_command.__doc__ = HELP
 
 
 def _bound(host: str, port: int) -> str:

@@ -4,11 +4,13 @@ the server (`tabletop.rooms.server`) and the client (`tabletop.rooms.client`) sp
 protocol in docs/rooms.md.
 """
 
+from tabletop.rooms.databases import open_store
 from tabletop.rooms.errors import (
     AuditError,
     BadLink,
     Kicked,
     NotAllowed,
+    OverBudget,
     RoomError,
     SystemUnavailable,
     TooMuch,
@@ -18,7 +20,7 @@ from tabletop.rooms.errors import (
 from tabletop.rooms.fairdice import FairDice, commitment, new_seed
 from tabletop.rooms.hall import Appended, Hall
 from tabletop.rooms.log import Entry
-from tabletop.rooms.store import SqliteStore, Store, open_store
+from tabletop.rooms.store import SqliteStore, Store
 from tabletop.rooms.tokens import Link
 from tabletop.rooms.verify import Audit, verify
 
@@ -33,6 +35,7 @@ __all__ = [
     "Kicked",
     "Link",
     "NotAllowed",
+    "OverBudget",
     "RoomError",
     "SqliteStore",
     "Store",

@@ -17,7 +17,8 @@ import collections
 import hmac
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +47,9 @@ class Access:
     quota: int = ROOM_QUOTA
     clock: Callable[[], float] = time.monotonic
     _opened: collections.deque[float] = field(default_factory=collections.deque)
+    _making: int = 0
+    """Rooms allowed and still being made (the front awaits their shard): they count
+    against the quota until made or refused."""
 
     @classmethod
     def from_key_file(cls, path: Path) -> Access:
@@ -75,8 +79,9 @@ class Access:
             now = self.clock()
             while self._opened and now - self._opened[0] >= QUOTA_WINDOW:
                 self._opened.popleft()
-            if len(self._opened) >= self.quota:
-                wait = math.ceil((QUOTA_WINDOW - (now - self._opened[0])) / 60)
+            if len(self._opened) + self._making >= self.quota:
+                left = QUOTA_WINDOW - (now - self._opened[0]) if self._opened else 60.0
+                wait = math.ceil(left / 60)
                 raise TooMuch(
                     f"this server opens at most {self.quota} rooms an hour; try again in "
                     f"{wait} minute(s)"
@@ -86,3 +91,16 @@ class Access:
         """Count a room made (a refused request counts nothing)."""
         if self.mode == "open":
             self._opened.append(self.clock())
+
+    @contextmanager
+    def new_room(self, bearer: str | None) -> Iterator[None]:
+        """Allow a new room (`allow_new_room`) while it is made, and count it once made: a
+        room being made holds its place in the quota, so requests waiting on their shards
+        side by side cannot pass it together."""
+        self.allow_new_room(bearer)
+        self._making += 1
+        try:
+            yield
+        finally:
+            self._making -= 1
+        self.opened()

@@ -2,9 +2,11 @@
 benchmark use it, and anything it does a page or a bot can do with the same messages.
 
 `RoomClient` speaks HTTP for one link (each write carries a client-chosen id, so a retry
-after a lost answer is applied once) and follows the live socket, resuming from the last
-seq it saw when the connection drops. `LiveClient` is the asynchronous socket alone, for
-programs that hold many at once.
+after a lost answer is applied once; a 503 — the room is moving to another server process,
+or the server asks for a request again — is sent again after its `Retry-After`, for up to
+`RETRY_FOR` seconds) and follows the live socket, resuming from the last seq it saw when
+the connection drops or the server says to connect again. `LiveClient` is the asynchronous
+socket alone, for programs that hold many at once.
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ from tabletop.rooms.tokens import Link
 
 RETRIES = 3
 """Attempts at a request whose connection failed (a write is retried with the same id)."""
+
+RETRY_FOR = 30.0
+"""Seconds a request answered 503 (or 502/504 by a proxy) keeps being sent again: long
+enough for a dead server process's rooms to move to another (a few seconds' lease)."""
+
+RETRY_STATUSES = (502, 503, 504)
 
 ERRORS: dict[int, type[RoomError]] = {
     401: BadLink,
@@ -118,18 +126,21 @@ class RoomClient:
                     for text in socket:
                         frame = json.loads(text)
                         if frame.get("type") == "error":
-                            raise ERRORS.get(frame.get("status", 400), RoomError)(
-                                str(frame["error"])
-                            )
+                            status = frame.get("status", 400)
+                            if status in RETRY_STATUSES and reconnect:
+                                break  # the room is moving: connect again
+                            raise ERRORS.get(status, RoomError)(str(frame["error"]))
                         if is_entry(frame):
                             after = frame["seq"]
                         yield str(text)
                         if frame.get("type") == "bye":
+                            if frame.get("retry") and reconnect:
+                                break
                             return
             except (ConnectionClosed, OSError, TimeoutError, InvalidURI, WebSocketException):
                 if not reconnect:
                     raise RoomError(f"lost the connection to {self.link.server}") from None
-                time.sleep(0.5)
+            time.sleep(0.5)
 
     # writing ------------------------------------------------------------------------------
 
@@ -210,16 +221,19 @@ def _key(key: str | None) -> dict[str, str]:
 def request(
     http: httpx.Client, method: str, path: str, retry: bool, **kwargs: Any
 ) -> httpx.Response:
-    """One request, retried on a failed connection when it is safe to; a refusal becomes
-    the room error its status means, with the server's one line."""
-    for attempt in range(RETRIES if retry else 1):
-        try:
-            answer = http.request(method, path, **kwargs)
+    """One request, retried when it is safe to: on a failed connection, and, for up to
+    `RETRY_FOR` seconds, on a 503 after its `Retry-After` (the server did nothing and asks
+    for it again: the room is moving to another process). A refusal becomes the room error
+    its status means, with the server's one line."""
+    deadline = time.monotonic() + RETRY_FOR
+    while True:
+        answer = _attempt(http, method, path, retry, **kwargs)
+        if not retry or answer.status_code not in RETRY_STATUSES:
             break
-        except httpx.TransportError as problem:
-            if attempt == (RETRIES if retry else 1) - 1:
-                raise RoomError(f"cannot reach {http.base_url}: {problem}") from None
-            time.sleep(0.2 * (attempt + 1))
+        pause = _retry_after(answer)
+        if time.monotonic() + pause > deadline:
+            break
+        time.sleep(pause)
     if answer.status_code >= 400:
         try:
             message = str(answer.json()["error"])
@@ -227,6 +241,28 @@ def request(
             message = f"the server answered {answer.status_code}"
         raise ERRORS.get(answer.status_code, RoomError)(message)
     return answer
+
+
+def _attempt(
+    http: httpx.Client, method: str, path: str, retry: bool, **kwargs: Any
+) -> httpx.Response:
+    """The answer to one request, sent again on a failed connection when `retry`."""
+    for attempt in range(RETRIES if retry else 1):
+        try:
+            return http.request(method, path, **kwargs)
+        except httpx.TransportError as problem:
+            if attempt == (RETRIES if retry else 1) - 1:
+                raise RoomError(f"cannot reach {http.base_url}: {problem}") from None
+            time.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def _retry_after(answer: httpx.Response) -> float:
+    """The seconds a 503 asks to wait (at least a tenth, at most five)."""
+    try:
+        return min(max(float(answer.headers.get("retry-after", "0.5")), 0.1), 5.0)
+    except ValueError:
+        return 0.5
 
 
 class LiveClient:

@@ -6,7 +6,7 @@ server maps each to one HTTP status (`status`) and an error message on the socke
 
 from __future__ import annotations
 
-from tabletop.errors import TabletopError
+from tabletop.errors import PermissionDenied, TabletopError
 
 
 class RoomError(TabletopError):
@@ -75,3 +75,60 @@ class AuditError(RoomError):
         self.line = line
         self.problem = problem if len(problem) <= 300 else problem[:297] + "…"
         super().__init__(f"line {line}: {self.problem}")
+
+
+class OverBudget(RoomError):
+    """An intent whose work, counted before any is done, passes the room's bound (dice in
+    one roll, explosions and re-rolls counted); nothing was drawn or appended."""
+
+    status = 400
+
+
+class Relayed(RoomError):
+    """A refusal a worker process made, carried to the server's front with its status (and,
+    for a refusal on the record, the refusal's seq)."""
+
+    def __init__(
+        self,
+        problem: str,
+        status: int,
+        seq: int | None = None,
+        line: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(problem)
+        self.status = status
+        self.seq = seq
+        self.line = line
+        """For an export that does not verify: its first failing line."""
+        self.retry_after = retry_after
+        """For a 503: seconds after which the request is worth sending again."""
+
+
+class Elsewhere(RoomError):
+    """Another live server process serves this room now (it holds the room's lease): send
+    the request again after `retry_after` seconds, or to another process (a proxy does)."""
+
+    status = 503
+
+    def __init__(self, problem: str, retry_after: float = 1.0) -> None:
+        super().__init__(problem)
+        self.retry_after = retry_after
+
+
+class Fenced(RoomError):
+    """This process lost the room's lease while it was appending (it paused, and another
+    process took the room over): nothing was appended; send the request again and it
+    reaches the room's new owner."""
+
+    status = 503
+    retry_after = 1.0
+
+
+def status_of(error: TabletopError) -> int:
+    """The HTTP status a refusal answers with."""
+    if isinstance(error, RoomError):
+        return error.status
+    if isinstance(error, PermissionDenied):
+        return 403
+    return 400

@@ -1,12 +1,15 @@
-"""The rooms of one server process: every change a member can ask for, made in one store
-transaction that appends to the room's log, and only then folded and told to listeners.
+"""The rooms of one shard: every change a member can ask for, made in one store transaction
+that appends to the room's log, and only then folded and told to listeners.
 
-Synchronous and free of I/O but the store's: the server calls it from its event loop, the
-tests call it directly. A room is loaded when first asked for, from its latest snapshot and
-the entries after it (snapshots.py), and kept in bounded memory (loaded.py) until it is
-idle; every `SNAPSHOT_EVERY` entries, and when it is let go, its table is snapshotted.
-Before each change the hall catches up with entries another process appended
-(PostgreSQL), so each process folds every entry exactly once, in order.
+Synchronous and free of I/O but the store's: a shard worker (shards.py) calls it for the
+rooms that hash to it, one request of a room at a time; the tests call it directly. A room
+is loaded when first asked for, from its latest snapshot and the entries after it
+(snapshots.py), and kept in bounded memory (loaded.py) until it is idle; every
+`SNAPSHOT_EVERY` entries, and when it is let go, its table is snapshotted. Before each
+change the hall catches up with entries another process appended (PostgreSQL), so each
+process folds every entry exactly once, in order. An intent whose decision takes long
+(`Session.thinks`: a bot's search) can be decided elsewhere first: `thinking` says what a
+worker needs, and `act` or `table_move` take the `Decision` it sends back.
 """
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from tabletop.errors import DataError
 from tabletop.rooms import names, roomevents, snapshots
+from tabletop.rooms.budgets import check_intent
 from tabletop.rooms.errors import (
     AuditError,
     BadLink,
@@ -31,8 +37,9 @@ from tabletop.rooms.errors import (
 )
 from tabletop.rooms.fairdice import FairDice, commitment, new_nonce, new_seed, table_nonce
 from tabletop.rooms.ledger import UNDO, groups, marks
+from tabletop.rooms.lines import exported, project
 from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
-from tabletop.rooms.log import OUTSIDER, Entry, canonical, public_of
+from tabletop.rooms.log import OUTSIDER, Entry, public_of
 from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
 from tabletop.rooms.store import Credential, Store
 from tabletop.rooms.table import Table, fold, load_session
@@ -42,6 +49,7 @@ from tabletop.session import (
     MAX_NAME,
     MAX_TEXT,
     TABLE,
+    Decision,
     DrawnRefusal,
     Event,
     Member,
@@ -67,6 +75,44 @@ class Appended:
     duplicate: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     """What the request returns besides (new links, a revealed seed)."""
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """What a worker needs to decide an intent before `act` or `table_move` resolves it
+    (`Session.think`): the state, the intent, who asks, and the dice position it draws at
+    (the seed stays among the server's processes)."""
+
+    room: str
+    system: str
+    state: BaseModel
+    intent: dict[str, Any]
+    member: Member
+    seed: bytes
+    nonce: str
+    """The dice position's nonce: the client's (drawn here when it sent none, and handed
+    to `act`), or the table's for a bot's move."""
+    client: str
+
+
+@dataclass(frozen=True)
+class Importing:
+    """What a verified GM export makes a new room of (`importing`; a pool worker checks it,
+    a shard writes it with `Hall.import_room`)."""
+
+    system: str
+    room: str
+    """The room the export came from."""
+    members: tuple[str, ...]
+    gm: Member
+    """The first GM still in the room: they get a new link."""
+    dice_session: int
+    head: int
+    head_hash: str
+    audit_head: str
+    snapshot: str
+    """The export's table at its head, as a snapshot (snapshots.encode): the new room's
+    table without folding the log again."""
 
 
 @dataclass
@@ -201,39 +247,67 @@ class Hall:
         return [Entry.from_text(body) for body in self.store.entries(room, after, upto)]
 
     def project(self, room: str, entry: Entry, member: Member) -> str | None:
-        """The line `member` receives of `entry`: all of it, the parts they may see, or
-        nothing. Whoever asked always receives its `asked` part (their nonce)."""
-        shown = self.table(room).session.view_event(entry.event, member)
-        if shown is None:
-            return None
-        cause = entry.event.cause
-        asker = cause.member.id if cause is not None else entry.event.actor
-        return entry.line(shown, member.id == asker)
+        """The line `member` receives of `entry` (lines.project)."""
+        return project(self.table(room).session, entry, member)
 
     def export(self, room: str, member: Member) -> list[str]:
-        """The log as `member` may have it, one line an entry (stubs for what they do not
-        receive, so the chain's links stay checkable), then a trailer naming the head."""
+        """The log as `member` may have it (lines.exported)."""
         table = self.table(room)
         entries = self.entries(room, 0, table.head)
-        lines = [self.project(room, e, member) or e.stub() for e in entries]
-        trailer = {
-            "room": room,
-            "system": table.system,
-            "view": "full" if member.is_gm else member.id,
-            "count": len(entries),
-            "head": entries[-1].hash,
-        }
-        return [*lines, canonical({"export": trailer})]
+        return list(exported(table.session, room, table.system, entries, member))
+
+    def thinking(
+        self,
+        room: str,
+        member_id: str,
+        intent: Mapping[str, Any],
+        client: str,
+        nonce: str | None = None,
+    ) -> Thinking | None:
+        """What a worker must decide before `act` resolves this intent, when its kind takes
+        thinking (`Session.thinks`) and `act` would resolve it now; else None (`act` alone
+        answers: a retried id, a spent nonce, an intent that needs no thinking)."""
+        table = self.table(room)
+        if intent.get("kind") not in table.session.thinks:
+            return None
+        member = self._present(table, member_id)
+        if self.store.retried(room, member_id, client) is not None:
+            return None
+        position = nonce or new_nonce()  # `act` is then given this one
+        if self.store.nonce_used(room, member_id, position) is not None:
+            return None
+        check_intent(intent)
+        seed = self._seed(room, table)
+        return Thinking(
+            room, table.system, table.state, dict(intent), member, seed, position, client
+        )
+
+    def table_thinking(self, room: str) -> Thinking | None:
+        """What a worker must decide before `table_move` plays the table's move now (a
+        bot's search), if one is due and its kind takes thinking."""
+        table = self.table(room)
+        intent = table.session.table_move(table.state)
+        if intent is None or intent.get("kind") not in table.session.thinks:
+            return None
+        nonce = table_nonce(table.head + 1, table.latest_nonce)
+        seed = self._seed(room, table)
+        return Thinking(room, table.system, table.state, intent, TABLE, seed, nonce, nonce)
 
     # changing -----------------------------------------------------------------------------
 
     def create(
-        self, system: str, name: str = "", options: Mapping[str, Any] | None = None, gm: str = "GM"
+        self,
+        system: str,
+        name: str = "",
+        options: Mapping[str, Any] | None = None,
+        gm: str = "GM",
+        room: str | None = None,
     ) -> Appended:
-        """A new room: its log opens with the system, the dice commitment and the GM."""
+        """A new room (named `room`, or a fresh id): its log opens with the system, the
+        dice commitment and the GM."""
         session = load_session(system)
         session.new(dict(options or {}))  # options the system refuses are refused here
-        room, seed, token = new_room_id(), self._new_seed(), new_token()
+        room, seed, token = room or new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
         events = [
             roomevents.created(room, system, _short(name), dict(options or {}), session.version),
@@ -278,15 +352,19 @@ class Hall:
         intent: Mapping[str, Any],
         client: str,
         nonce: str | None = None,
+        decision: Decision | None = None,
     ) -> Appended:
         """Resolve a system intent with the room's fair dice and append its events (or, if
-        the rules refused it after drawing dice, the refusal, and answer with the error)."""
+        the rules refused it after drawing dice, the refusal, and answer with the error).
+        Its work is bounded before any die (budgets.py). `decision` is what a worker decided
+        for it (`thinking`), with these same dice."""
 
         def make(table: Table) -> _Group:
             member = self._present(table, member_id)
             retried = self.store.retried(room, member_id, client)
             if retried is not None:
                 return _Group([], retried=retried)
+            check_intent(intent)
             position = nonce or new_nonce()
             used = self.store.nonce_used(room, member_id, position)
             if used is not None:
@@ -295,21 +373,27 @@ class Hall:
                     "send each intent with a fresh nonce"
                 )
             dice = FairDice(self._seed(room, table), member_id, position)
-            return _resolved(table, intent, member, dice, client, position)
+            return _resolved(table, intent, member, dice, client, position, decision)
 
         return self._append(room, make)
 
-    def table_move(self, room: str) -> Appended:
+    def table_move(
+        self, room: str, decision: Decision | None = None, nonce: str | None = None
+    ) -> Appended:
         """The move the table makes by itself now, if any (a bot's seat deciding), resolved
-        with the room's fair dice and appended like a member's; nothing when none is due."""
+        with the room's fair dice and appended like a member's; nothing when none is due.
+        `decision` is what a worker decided for it at the position `nonce` names
+        (`table_thinking`); nothing is played if the table has moved on since."""
 
         def make(table: Table) -> _Group:
             intent = table.session.table_move(table.state)
             if intent is None:
                 return _Group([])
-            nonce = table_nonce(table.head + 1, table.latest_nonce)
-            dice = FairDice(self._seed(room, table), TABLE.id, nonce)
-            return _resolved(table, intent, TABLE, dice, nonce, nonce)
+            due = table_nonce(table.head + 1, table.latest_nonce)
+            if nonce is not None and nonce != due:
+                return _Group([])
+            dice = FairDice(self._seed(room, table), TABLE.id, due)
+            return _resolved(table, intent, TABLE, dice, due, due, decision)
 
         return self._append(room, make)
 
@@ -429,46 +513,50 @@ class Hall:
         return self._append(room, make)
 
     def import_log(self, lines: list[str]) -> Appended:
-        """A new room holding a GM's full export: checked by `verify`, kept byte for byte,
-        then a fresh dice commitment (the export's last seed is public). The first GM still
-        in the room gets a new link; everyone else joins again through new invites."""
-        try:
-            audit = verify(lines)
-        except AuditError as failed:
-            raise AuditError(failed.line, f"{failed.problem}; {IMPORTS}") from None
-        if audit.view != "full":
-            raise RoomError(f"this is a member's export, not the GM's; {IMPORTS}")
-        if not audit.ruled:
-            raise RoomError("this server cannot play the log's system, so cannot check its rules")
-        entries = [Entry.from_text(line) for line in lines[:-1]]
-        table = fold(entries)
-        created = entries[0].event
-        gm = table.gms()[0]  # verify refused a log that leaves the room without a GM
-        room, seed, token = new_room_id(), self._new_seed(), new_token()
+        """A new room holding a GM's full export, checked first (`importing`)."""
+        return self.import_room(lines, importing(lines))
+
+    def import_room(self, lines: list[str], plan: Importing, room: str | None = None) -> Appended:
+        """A new room (named `room`, or a fresh id) holding the export `plan` was checked
+        from, kept byte for byte, then a fresh dice commitment (the export's last seed is
+        public). The first GM still in the room gets a new link; everyone else joins again
+        through new invites. The room's table is the plan's snapshot of the export's fold
+        (made where it was checked) and the two entries added here, snapshotted at once."""
+        session = load_session(plan.system)
+        room, seed, token = room or new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
         events = [
-            roomevents.imported(gm, table.room, audit.head),
-            roomevents.committed(table.dice_session + 1, commitment(seed), gm.id),
+            roomevents.imported(plan.gm, plan.room, plan.audit_head),
+            roomevents.committed(plan.dice_session + 1, commitment(seed), plan.gm.id),
         ]
         stamp = self._now()
-        added = self._chain(table.session, events, table.head, table.head_hash, None, None, stamp)
+        added = self._chain(session, events, plan.head, plan.head_hash, None, None, stamp)
+        entries = [Entry.from_text(line) for line in lines[:-1]]
         with self.store.locked():
-            self.store.add_room(room, table.system, seed.hex(), stamp)
-            for member in table.members.values():
-                self.store.add_member(room, member.id, token_hash(token) if member == gm else None)
+            self.store.add_room(room, plan.system, seed.hex(), stamp)
+            for member in plan.members:
+                self.store.add_member(
+                    room, member, token_hash(token) if member == plan.gm.id else None
+                )
             for role, invite in invites.items():
                 self.store.add_invite(room, role, token_hash(invite))
             rows = [_row(e, e.event.actor, e.client) for e in entries + added]
             self.store.append(room, rows)
             for group in groups(entries[1:] + added):
                 self.store.index(room, marks(group))
-        for group in groups(added):
-            table.apply(group)
-        table.ledger = StoreLedger(self.store, room, created)
-        loaded = Loaded(table, 0, self._clock())
-        loaded.remember((entries + added)[-WINDOW:])
-        self._loaded.add(room, loaded)
-        self._snapshot_if_due(room, loaded, force=True)
+        created = entries[0].event
+        ledger = StoreLedger(self.store, room, created)
+        try:
+            table = snapshots.decode(created, plan.head, plan.head_hash, plan.snapshot, ledger)
+        except DataError:
+            table = None  # not this installation's snapshot: the room folds its log when used
+        if table is not None:
+            for group in groups(added):
+                table.apply(group)
+            loaded = Loaded(table, 0, self._clock())
+            loaded.remember((entries + added)[-WINDOW:])
+            self._loaded.add(room, loaded)
+            self._snapshot_if_due(room, loaded, force=True)
         links = {"gm": token, **{str(role): invite for role, invite in invites.items()}}
         return Appended(added, extra={"room": room, "tokens": links})
 
@@ -649,6 +737,31 @@ class Hall:
         return found
 
 
+def importing(lines: list[str]) -> Importing:
+    """What a new room is made of from a GM's full export, checked by `verify` (which
+    folds it through the rules), or why it cannot be imported."""
+    try:
+        audit = verify(lines)
+    except AuditError as failed:
+        raise AuditError(failed.line, f"{failed.problem}; {IMPORTS}") from None
+    if audit.view != "full":
+        raise RoomError(f"this is a member's export, not the GM's; {IMPORTS}")
+    if not audit.ruled:
+        raise RoomError("this server cannot play the log's system, so cannot check its rules")
+    table = fold([Entry.from_text(line) for line in lines[:-1]])
+    return Importing(
+        system=table.system,
+        room=table.room,
+        members=tuple(table.members),
+        gm=table.gms()[0],  # verify refused a log that leaves the room without a GM
+        dice_session=table.dice_session,
+        head=table.head,
+        head_hash=table.head_hash,
+        audit_head=audit.head,
+        snapshot=snapshots.encode(table),
+    )
+
+
 def _resolved(
     table: Table,
     intent: Mapping[str, Any],
@@ -656,12 +769,13 @@ def _resolved(
     dice: FairDice,
     client: str,
     nonce: str,
+    decision: Decision | None = None,
 ) -> _Group:
     """The events of `intent` to append; a refusal after dice were drawn is appended too,
     answered with its error (but for a blind roll, whose roller learns only that it was
     made, as with any blind roll)."""
     try:
-        events = table.session.resolve(table.state, intent, member, dice)
+        events = table.session.resolve(table.state, intent, member, dice, decision)
     except DrawnRefusal as refused:
         return _Group(
             [refused.event], member.id, client, nonce, refused=_answer_refusal(refused.event)

@@ -9,32 +9,35 @@ docs/rooms.md, "In the browser", lists what each endpoint here adds to the proto
 
 from __future__ import annotations
 
-import io
+import functools
+import pickle
 import re
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any
 
-import segno
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 
 from tabletop.errors import TabletopError
-from tabletop.rooms.checking import check, read_request
-from tabletop.rooms.errors import NotAllowed, RoomError, TooMuch, UnknownSystemName
+from tabletop.rooms.allowances import body_cost
+from tabletop.rooms.errors import TooMuch, UnknownSystemName
+from tabletop.rooms.http import NDJSON, Client, Here, Token
+from tabletop.rooms.messages import Caller, Check, Plan, Qr, Read
 from tabletop.rooms.protocol import MAX_IMPORT, Message
-from tabletop.rooms.server import Server, Token
 from tabletop.rooms.table import load_session
 from tabletop.rooms.tokens import MAX_LINK
-from tabletop.session import Member
 from tabletop.systems.registry import SYSTEMS, System, UnknownSystem, system
 
 STATIC = files("tabletop.rooms") / "static"
 
 ROOM_PAGE = re.compile(r"^/rooms/[A-Za-z0-9_-]{1,64}$")
 """A room's link path: a browser navigating to it gets the page, not the JSON view."""
+
+READ = 0.25
+"""What a read costs a member's allowance (allowances.READ_COST)."""
 
 SECURITY = {
     "content-security-policy": (
@@ -60,7 +63,7 @@ def page(name: str) -> FileResponse:
     return FileResponse(str(STATIC / name), media_type="text/html", headers=SECURITY)
 
 
-def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
+def add_pages(app: FastAPI) -> None:
     """Mount the pages, their static files and the endpoints they need on `app`."""
     app.add_middleware(RoomPage)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
@@ -76,99 +79,99 @@ def add_pages(app: FastAPI, server: Callable[[], Server]) -> None:
     @app.get("/systems")
     async def systems() -> list[dict[str, Any]]:
         """Every system, and whether this installation can play it in a room (and why not)."""
-        listed = []
-        for known in SYSTEMS:
-            try:
-                load_session(known.name)
-                problem = ""
-            except TabletopError as refused:
-                problem = str(refused)
-            listed.append({"name": known.name, "title": known.title, "unavailable": problem})
-        return listed
+        return _systems()
 
     @app.get("/systems/{name}/intents")
     async def intents(name: str) -> dict[str, Any]:
         """The JSON Schema of every intent of a system: a page builds its forms from it."""
-        return load_session(_named(name).name).intent_schema()
+        return _intent_schema(_named(name).name)
 
     @app.get("/systems/{name}/options")
     async def options(name: str) -> dict[str, Any]:
         """The JSON Schema of a system's rule options: the lobby's "Rules of this table"."""
-        model = _named(name).options
-        return model.model_json_schema() if model else {"type": "object", "properties": {}}
+        return _options_schema(_named(name).name)
 
     @app.get("/rooms/{room}/whoami")
-    async def whoami(room: str, token: Token) -> dict[str, Any]:
+    async def whoami(room: str, token: Token, here: Here, client: Client) -> dict[str, Any]:
         """What a link opens: a member's own link, or an invite and the role it joins as."""
-        hall = server().hall
-        role = hall.invite_role(room, token)
-        table = hall.table(room)
-        found = None if role is not None else hall.who(room, token).model_dump(mode="json")
-        return {
-            "room": room,
-            "name": hall.room_name(room),
-            "system": table.system,
-            "invite": None if role is None else str(role),
-            "member": found,
-        }
+        return await here.ask(room, Read(Caller(token), "whoami"), token, client, READ)
 
     @app.get("/rooms/{room}/advice")
-    async def advice(room: str, key: Token) -> dict[str, Any]:
+    async def advice(room: str, key: Token, here: Here, client: Client) -> dict[str, Any]:
         """The system's advisor for this member's open choice (exact odds), if it has one."""
-        me, table = server().member(room, key), server().hall.table(room)
-        advise = getattr(table.session, "advice", None)
-        return {"advice": advise(table.state, me) if advise is not None else None}
+        return await here.ask(room, Read(Caller(key), "advice"), key, client, READ)
 
     @app.get("/rooms/{room}/record")
-    async def record(room: str, key: Token) -> dict[str, Any]:
+    async def record(room: str, key: Token, here: Here, client: Client) -> dict[str, Any]:
         """A finished game's own record (the board game's log and the board after each
         decision), for systems that keep one."""
-        me, table = server().member(room, key), server().hall.table(room)
-        keep = getattr(table.session, "game_record", None)
-        if keep is None:
-            raise RoomError(f"{table.system} keeps no game record; export the room's log")
-        return dict(keep(table.state, me))
+        return await here.ask(room, Plan(Caller(key), "record"), key, client)
 
     @app.get("/rooms/{room}/as/{member}")
-    async def view_as(room: str, member: str, key: Token) -> dict[str, Any]:
+    async def view_as(
+        room: str, member: str, key: Token, here: Here, client: Client
+    ) -> dict[str, Any]:
         """The GM's "view as player": exactly what that member's own view holds."""
-        target = _seen_by_gm(server(), room, member, key)
-        return server().hall.table(room).view(room, target)
+        return await here.ask(room, Read(Caller(key), "as", member=member), key, client, READ)
 
     @app.get("/rooms/{room}/as/{member}/log")
-    async def log_as(room: str, member: str, key: Token) -> Response:
+    async def log_as(room: str, member: str, key: Token, here: Here, client: Client) -> Response:
         """The GM's "view as player" of the log: exactly the lines that member receives."""
-        target, hall = _seen_by_gm(server(), room, member, key), server().hall
-        lines = (hall.project(room, e, target) for e in hall.entries(room))
-        body = "".join(f"{line}\n" for line in lines if line is not None)
-        return Response(body, media_type="application/x-ndjson")
+        ask = Read(Caller(key), "as-log", member=member)
+        return Response(await here.ask(room, ask, key, client, READ), media_type=NDJSON)
 
     @app.get("/rooms/{room}/presence")
-    async def presence(room: str, key: Token) -> dict[str, list[str]]:
+    async def presence(room: str, key: Token, here: Here, client: Client) -> dict[str, list[str]]:
         """The members with a live socket open to this server process now (any member may
         ask; each socket is also sent a `presence` frame when this changes)."""
-        server().member(room, key)
-        return {"connected": server().listeners.connected(room)}
+        await here.ask(room, Read(Caller(key), "member"), key, client, READ)
+        return {"connected": here.listeners.connected(room)}
 
     @app.post("/qr", response_class=Response)
-    async def qr(asked: QrText) -> Response:
+    async def qr(asked: QrText, here: Here, client: Client) -> Response:
         """A QR code of a link, as SVG, made here so the link never goes to a third party."""
-        buffer = io.BytesIO()
-        segno.make(asked.text, error="m").save(
-            buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title="QR code"
-        )
-        return Response(buffer.getvalue(), media_type="image/svg+xml")
+        here.allowances.take_address(client)
+        drawn = await here.pooled(pickle.dumps(Qr(asked.text)), "anyone")
+        return Response(drawn, media_type="image/svg+xml")
 
     @app.post("/verify")
-    async def check_export(request: Request) -> dict[str, Any]:
+    async def check_export(request: Request, here: Here, client: Client) -> dict[str, Any]:
         """`tabletop room verify` on an export sent as the body (or as JSON with the nonces
         this browser kept and an entry to look at closely): ok and the summary, or the
-        first failing line and why (rooms/checking.py)."""
+        first failing line and why (rooms/checking.py, in the pool)."""
         body = await request.body()
         if len(body) > MAX_IMPORT:
             raise TooMuch(f"an export has at most {MAX_IMPORT} bytes")
+        here.allowances.take_address(client, body_cost(len(body)))
         json_body = request.headers.get("content-type", "").startswith("application/json")
-        return check(read_request(body, json_body))
+        job = pickle.dumps(Check(body, "verify", json_body))
+        checked: dict[str, Any] = await here.pooled(job, "anyone")
+        return checked
+
+
+@functools.cache
+def _systems() -> list[dict[str, Any]]:
+    """Every system and why it cannot be played here, if it cannot (found once)."""
+    listed = []
+    for known in SYSTEMS:
+        try:
+            load_session(known.name)
+            problem = ""
+        except TabletopError as refused:
+            problem = str(refused)
+        listed.append({"name": known.name, "title": known.title, "unavailable": problem})
+    return listed
+
+
+@functools.cache
+def _intent_schema(name: str) -> dict[str, Any]:
+    return load_session(name).intent_schema()
+
+
+@functools.cache
+def _options_schema(name: str) -> dict[str, Any]:
+    model = system(name).options
+    return model.model_json_schema() if model else {"type": "object", "properties": {}}
 
 
 def _named(name: str) -> System:
@@ -177,16 +180,6 @@ def _named(name: str) -> System:
         return system(name)
     except UnknownSystem:
         raise UnknownSystemName(f"no system {name[:64]!r}; GET /systems lists them") from None
-
-
-def _seen_by_gm(server: Server, room: str, member: str, key: str) -> Member:
-    """The member `member` names, for a GM asking to see as them."""
-    if not server.member(room, key).is_gm:
-        raise NotAllowed("only the GM may view the room as another member")
-    table = server.hall.table(room)
-    if member not in table.members or member in table.kicked:
-        raise RoomError(f"no member {member[:64]!r} in this room")
-    return table.member(member)
 
 
 class RoomPage:

@@ -22,15 +22,17 @@ class PostgresStore(Store):
 
     def __init__(self, url: str) -> None:
         super().__init__()
-        self.url = url
+        self.url = self.address = url
         self._db = psycopg.connect(url, autocommit=True)
         self.migrate()
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         return self._db.execute(sql.replace("?", "%s"), params)  # type: ignore[arg-type]
 
-    def _begin_locked(self, room: str) -> None:
+    def _begin(self) -> None:
         self._db.execute("BEGIN")
+
+    def _lock_room(self, room: str) -> None:
         if room:
             self._db.execute("SELECT id FROM rooms WHERE id = %s FOR UPDATE", (room,))
         else:

@@ -1,9 +1,9 @@
-"""The room server: thin HTTP endpoints and one websocket per member over the `Hall`.
-
-Every handler runs on the event loop (no threads), so a room's changes are made one at a
-time in the order they arrive; the store is fast and synchronous (docs/rooms.md, "Design").
-A request names its room in the path and carries its link's token as `Authorization:
-Bearer <token>`; a socket sends the token in its first message, never in a URL.
+"""The room server's endpoints: thin HTTP handlers and one websocket per member, on the
+front's event loop, which only moves bytes (front.py): each request is charged to its
+allowance, then sent to the room's shard worker or to the pool, and its answer written
+back. A request names its room in the path and carries its link's token as
+`Authorization: Bearer <token>`; a socket sends the token in its first message, never in
+a URL. docs/rooms.md ("Design") says which process does what.
 """
 
 from __future__ import annotations
@@ -11,25 +11,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import math
+import pickle
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from tabletop.errors import PermissionDenied, TabletopError
+from tabletop.errors import TabletopError
 from tabletop.rooms.access import Access
-from tabletop.rooms.errors import BadLink, RefusedOnRecord, RoomError, TooMuch
+from tabletop.rooms.allowances import RATE, Rates, body_cost
+from tabletop.rooms.databases import kind_of, open_store
+from tabletop.rooms.errors import Relayed, RoomError, TooMuch, status_of
 from tabletop.rooms.fairdice import new_seed
-from tabletop.rooms.hall import Appended, Hall
+from tabletop.rooms.front import BOT_PAUSE, Front, Settings, cores, shards_for
 from tabletop.rooms.hosts import HostCheck, PublicAddress
-from tabletop.rooms.live import CLOSE, RATE, Bucket, Listeners
-from tabletop.rooms.log import Entry, lines_of
+from tabletop.rooms.http import NDJSON, Client, Credentials, Here, Token
+from tabletop.rooms.leases import LEASE
+from tabletop.rooms.live import CLOSE, RETRY, Socket
+from tabletop.rooms.messages import (
+    Answer,
+    Caller,
+    Chat,
+    Check,
+    ImportRoom,
+    JoinRoom,
+    OpenRoom,
+    Plan,
+    Read,
+    Resolve,
+    UseTool,
+)
 from tabletop.rooms.protocol import (
     MAX_IMPORT,
     MAX_MESSAGE,
@@ -47,11 +65,10 @@ from tabletop.rooms.protocol import (
     Say,
     SendIntent,
 )
-from tabletop.rooms.store import Store, open_store
-from tabletop.rooms.tokens import Link
-from tabletop.session import Member, Role, first_problem
+from tabletop.rooms.store import Store
+from tabletop.rooms.tokens import Link, new_room_id
+from tabletop.session import first_problem
 
-NDJSON = "application/x-ndjson"
 HELLO_WAIT = 10.0
 """Seconds a new socket has to say hello."""
 
@@ -65,129 +82,23 @@ ERRORS: dict[int, dict[str, Any]] = {
 FRAMEWORK = {404: "no such endpoint", 405: "not allowed on this endpoint"}
 """What Starlette's own refusals say, as one line that names the request."""
 
+READ = 0.25
+"""What a read costs a member's allowance (allowances.READ_COST)."""
 
-BEARER = HTTPBearer(auto_error=False, description="The token after the # of a room link.")
-
-
-def bearer(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> str:
-    """The token of the link a request carries."""
-    if credentials is None or not credentials.credentials.strip():
-        raise BadLink("send the link's token as 'Authorization: Bearer <token>'")
-    return credentials.credentials.strip()
+__all__ = ["BOT_PAUSE", "create_app"]
 
 
-Token = Annotated[str, Depends(bearer)]
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+class _DenialNoise(logging.Filter):
+    """uvicorn's default websocket protocol (websockets-sansio) logs "ASGI callable returned
+    without completing handshake" after every denial response, though the denial went out
+    whole (uvicorn pull request 3138): a room moving between processes would fill the log
+    with errors. The live endpoint either accepts or denies, so the line says nothing."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "ASGI callable returned without completing handshake."
 
 
-BOT_PAUSE = 0.6
-"""Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
-
-SWEEP_EVERY = 60.0
-"""Seconds between looks for rooms idle long enough to be let go (hall.py)."""
-
-
-class Server:
-    """What the app holds: the store, the hall, the sockets and the per-member rates."""
-
-    def __init__(
-        self,
-        store: Store,
-        rate: float = RATE,
-        bot_pause: float = BOT_PAUSE,
-        seeds: Callable[[], bytes] = new_seed,
-    ) -> None:
-        self.store = store
-        self.rate_per_second = rate
-        self.bot_pause = bot_pause
-        self.hall = Hall(store, seeds=seeds)
-        self.listeners = Listeners(self.hall)
-        self.rates: dict[tuple[str, str], Bucket] = {}
-        self.moving: set[str] = set()
-        """Rooms whose table move (a bot's) is waiting out its pause."""
-        self._stop_store: Callable[[], None] | None = None
-        self._sweeping: asyncio.TimerHandle | None = None
-        self.hall.listeners.append(self._after_append)
-
-    def _after_append(self, room: str, entries: list[Entry]) -> None:
-        """After a move, when the table is to move by itself (a bot's seat decides), move
-        after a pause. Room events (chat, the end of a dice session) start no bot: after
-        `end-session` the bots wait until someone at the table asks one to move."""
-        table = self.hall.table(room)
-        if room in self.moving or entries[0].is_room_event:
-            return
-        if table.session.table_move(table.state) is None:
-            return
-        self.moving.add(room)
-        loop = asyncio.get_running_loop()
-        loop.call_later(self.bot_pause, self._table_move, room, table.dice_session)
-
-    def _table_move(self, room: str, dice_session: int) -> None:
-        """One table move, unless the dice session ended during the pause; its append calls
-        `_after_append`, which schedules the next."""
-        self.moving.discard(room)
-        if self.hall.table(room).dice_session != dice_session:
-            return
-        with contextlib.suppress(TabletopError):
-            self.hall.table_move(room)
-
-    def start(self) -> None:
-        """Catch up with other processes' appends as PostgreSQL announces them, and let go
-        of idle rooms even while nobody asks for any."""
-        loop = asyncio.get_running_loop()
-        self._stop_store = self.store.start(
-            lambda room: loop.call_soon_threadsafe(self._caught_up, room)
-        )
-        self._sweeping = loop.call_later(SWEEP_EVERY, self._sweep)
-
-    def _sweep(self) -> None:
-        with contextlib.suppress(TabletopError):
-            self.hall.let_go_idle()
-        self._sweeping = asyncio.get_running_loop().call_later(SWEEP_EVERY, self._sweep)
-
-    def _caught_up(self, room: str) -> None:
-        with contextlib.suppress(TabletopError):
-            self.hall.catch_up(room)
-
-    def stop(self) -> None:
-        if self._sweeping is not None:
-            self._sweeping.cancel()
-        if self._stop_store is not None:
-            self._stop_store()
-        for sockets in self.listeners.rooms.values():
-            for socket in sockets:
-                socket.close("the server is stopping")
-        with contextlib.suppress(TabletopError):
-            self.hall.let_go_all()  # each room snapshotted: a restart folds nothing
-
-    def member(self, room: str, token: str) -> Member:
-        return self.hall.who(room, token)
-
-    def rate(self, room: str, member: str) -> None:
-        self.rates.setdefault((room, member), self.bucket()).take()
-
-    def bucket(self) -> Bucket:
-        """A fresh allowance of requests (one per member over HTTP, one per socket)."""
-        return Bucket(self.rate_per_second, 2 * self.rate_per_second)
-
-    def ack(
-        self,
-        room: str,
-        member: Member,
-        done: Appended,
-        id: str | None = None,
-        entries: bool = True,
-    ) -> Ack:
-        """What one request appended, as this member sees it (a socket has already been sent
-        the entries themselves, so its ack names only their seqs)."""
-        lines = [self.hall.project(room, entry, member) for entry in done.entries]
-        return Ack(
-            id=id,
-            seqs=[entry.seq for entry in done.entries],
-            duplicate=done.duplicate,
-            entries=[json.loads(line) for line in lines if line is not None] if entries else [],
-            extra={k: v for k, v in done.extra.items() if k not in ("token", "tokens")},
-        )
+logging.getLogger("uvicorn.error").addFilter(_DenialNoise())
 
 
 def create_app(
@@ -196,31 +107,50 @@ def create_app(
     database: str = "",
     rate: float = RATE,
     bot_pause: float = BOT_PAUSE,
+    workers: int | None = None,
+    pool: int | None = None,
+    rates: Rates | None = None,
+    trusted: tuple[str, ...] = (),
     address: PublicAddress | None = None,
     access: Access | None = None,
     seeds: Callable[[], bytes] = new_seed,
+    lease: float = LEASE,
 ) -> FastAPI:
-    """The ASGI app over `store` (or the store that `database`/`data` name, opened at
-    startup, which creates or migrates the schema); `rate` bounds each member's requests
-    and each socket's messages a second. `address` is where people reach it (links and the
-    hosts a request may name; loopback only by default), `access` who may open and import
-    rooms (anyone who reaches it, by default). `seeds` makes each dice session's secret
-    seed: only test fixtures replace it, to fix the dice (never a `serve` option)."""
-    holder: dict[str, Server] = {}
+    """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
+    opened at startup, which creates or migrates the schema). At startup it starts
+    `workers` shard processes (`front.shards_for` the store by default) and a `pool` (the
+    number of cores), which open the same store themselves; `rate` (or `rates`) bounds each
+    member's and each address's requests a second; `trusted` proxies name clients in
+    `X-Forwarded-For`. `address` is where people reach it (links and the hosts a request
+    may name; loopback only by default), `access` who may open and import rooms (anyone
+    who reaches it, by default); with PostgreSQL a room's `lease` lasts that many
+    seconds. `seeds` makes each dice session's secret seed: only test fixtures replace it,
+    to fix the dice (never a `serve` option)."""
     address = address or PublicAddress(None)
     access = access or Access()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened = store or open_store(database or None, data or Path("tabletop-data"))
-        server = holder["server"] = Server(opened, rate, bot_pause, seeds)
-        server.start()
+        address = opened.address
+        if store is None:
+            opened.close()  # the schema is there: the workers open their own connections
+        settings = Settings(
+            address=address,
+            workers=workers or shards_for(address),
+            pool=pool or cores(),
+            rates=rates or Rates(member=rate),
+            trusted=trusted,
+            bot_pause=bot_pause,
+            seeds=seeds,
+            lease=lease,
+        )
+        front = app.state.front = Front(settings)
+        await front.start()
         try:
             yield
         finally:
-            server.stop()
-            if store is None:
-                opened.close()
+            await front.stop()
 
     app = FastAPI(
         title="tabletop rooms",
@@ -231,9 +161,6 @@ def create_app(
         redirect_slashes=False,  # a redirect would be built from the request's Host
     )
     app.add_middleware(BodyLimit)
-
-    def server() -> Server:
-        return holder["server"]
 
     @app.exception_handler(TabletopError)
     async def refused(request: Request, error: TabletopError) -> JSONResponse:
@@ -264,213 +191,245 @@ def create_app(
         made = {role: str(Link(base(request), room, value)) for role, value in tokens.items()}
         return RoomLinks(room=room, **made)
 
+    async def answered(
+        here: Front, room: str, ask: Any, key: str, client: str, id: str | None = None
+    ) -> Ack:
+        """A change's answer as the protocol's ack (new tokens never in it)."""
+        done: Answer = await here.ask(room, ask, key, client)
+        return Ack(
+            id=id,
+            seqs=done.seqs,
+            duplicate=done.duplicate,
+            entries=[json.loads(line) for line in done.lines],
+            extra={k: v for k, v in done.extra.items() if k not in ("token", "tokens")},
+        )
+
     @app.get("/health")
-    async def health() -> dict[str, Any]:
-        """200 once the server can serve."""
-        kind = type(server().store).__name__.removesuffix("Store").lower()
-        return {"status": "ok", "database": kind, "create": access.mode}
+    async def health(here: Here) -> dict[str, Any]:
+        """200 once the server and its workers serve."""
+        database = kind_of(here.settings.address)
+        return {"status": "ok", "database": database, "create": access.mode}
 
     @app.post("/rooms", status_code=201)
-    async def new_room(request: Request, asked: NewRoom, key: Credentials) -> RoomLinks:
+    async def new_room(
+        request: Request, asked: NewRoom, key: Credentials, here: Here, client: Client
+    ) -> RoomLinks:
         """Open a room for a system: the GM's link and the player and observer invites
         (with the server's key as the bearer, on a server that asks for one)."""
-        access.allow_new_room(key.credentials if key else None)
-        made = server().hall.create(asked.system, asked.name, asked.options, asked.gm)
-        access.opened()
-        return links(request, made.extra["room"], made.extra["tokens"])
+        here.allowances.take_address(client)
+        with access.new_room(key.credentials if key else None):
+            room = new_room_id()
+            ask = OpenRoom(asked.system, asked.name, asked.options, asked.gm)
+            made = await here.ask(room, ask)
+        return links(request, room, made.extra["tokens"])
 
     @app.post("/rooms/{room}/join")
-    async def join(request: Request, room: str, asked: Join, invite: Token) -> dict[str, str]:
+    async def join(
+        request: Request, room: str, asked: Join, invite: Token, here: Here, client: Client
+    ) -> dict[str, str]:
         """Join with an invite's token: this member's own link."""
-        made = server().hall.join(room, invite, asked.name)
+        here.allowances.take_address(client)
+        made = await here.ask(room, JoinRoom(invite, asked.name), address=client)
         link = Link(base(request), room, made.extra["token"])
         return {"link": str(link), "member": made.extra["member"]}
 
     @app.get("/rooms/{room}")
-    async def view(room: str, key: Token) -> dict[str, Any]:
+    async def view(room: str, key: Token, here: Here, client: Client) -> dict[str, Any]:
         """This member's view of the room: who is in it and the system's state."""
-        return server().hall.table(room).view(room, server().member(room, key))
+        return await here.ask(room, Read(Caller(key), "view"), key, client, READ)
 
     @app.get("/rooms/{room}/legal")
-    async def legal(room: str, key: Token) -> dict[str, Any]:
+    async def legal(room: str, key: Token, here: Here, client: Client) -> dict[str, Any]:
         """What this member may ask for now."""
-        me, table = server().member(room, key), server().hall.table(room)
-        offers = table.session.legal(table.state, me)
-        return {"offers": [o.model_dump(mode="json") for o in offers]}
+        return await here.ask(room, Read(Caller(key), "legal"), key, client, READ)
 
     @app.post("/rooms/{room}/intents")
-    async def act(room: str, asked: SendIntent, key: Token) -> Ack:
+    async def act(room: str, asked: SendIntent, key: Token, here: Here, client: Client) -> Ack:
         """Resolve any intent of the room's system with the room's fair dice."""
-        me = server().member(room, key)
-        server().rate(room, me.id)
-        done = server().hall.act(room, me.id, asked.intent, asked.id, asked.nonce)
-        return server().ack(room, me, done, asked.id)
+        ask = Resolve(Caller(key), asked.intent, asked.id, asked.nonce)
+        return await answered(here, room, ask, key, client, asked.id)
 
     @app.post("/rooms/{room}/say")
-    async def say(room: str, asked: Say, key: Token) -> Ack:
+    async def say(room: str, asked: Say, key: Token, here: Here, client: Client) -> Ack:
         """Chat to everyone, or whisper to the members named."""
-        me = server().member(room, key)
-        server().rate(room, me.id)
-        done = server().hall.say(room, me.id, asked.text, tuple(asked.to), asked.id or "")
-        return server().ack(room, me, done, asked.id)
+        ask = Chat(Caller(key), asked.text, tuple(asked.to), asked.id or "")
+        return await answered(here, room, ask, key, client, asked.id)
 
     @app.post("/rooms/{room}/undo")
-    async def undo(room: str, key: Token) -> Ack:
+    async def undo(room: str, key: Token, here: Here, client: Client) -> Ack:
         """Take back the latest resolution still in force (the GM); the log keeps both."""
-        me = server().member(room, key)
-        return server().ack(room, me, server().hall.undo(room, me.id))
+        return await answered(here, room, UseTool(Caller(key), "undo"), key, client)
 
     @app.post("/rooms/{room}/end-session")
-    async def end_session(room: str, key: Token) -> Ack:
+    async def end_session(room: str, key: Token, here: Here, client: Client) -> Ack:
         """Reveal this session's dice seed and commit to the next (the GM)."""
-        me = server().member(room, key)
-        return server().ack(room, me, server().hall.end_session(room, me.id))
+        return await answered(here, room, UseTool(Caller(key), "end-session"), key, client)
 
     @app.post("/rooms/{room}/kick")
-    async def kick(room: str, asked: MemberName, key: Token) -> Ack:
+    async def kick(room: str, asked: MemberName, key: Token, here: Here, client: Client) -> Ack:
         """Remove a member (the GM): their link and open sockets stop at once."""
-        me = server().member(room, key)
-        return server().ack(room, me, server().hall.kick(room, me.id, asked.member))
+        ask = UseTool(Caller(key), "kick", asked.member)
+        return await answered(here, room, ask, key, client)
 
     @app.post("/rooms/{room}/rename")
-    async def rename(room: str, asked: Rename, key: Token) -> Ack:
+    async def rename(room: str, asked: Rename, key: Token, here: Here, client: Client) -> Ack:
         """Give a member another name (the GM)."""
-        me = server().member(room, key)
-        done = server().hall.rename(room, me.id, asked.member, asked.name)
-        return server().ack(room, me, done)
+        ask = UseTool(Caller(key), "rename", asked.member, asked.name)
+        return await answered(here, room, ask, key, client)
 
     @app.post("/rooms/{room}/promote")
-    async def promote(room: str, asked: Promote, key: Token) -> Ack:
+    async def promote(room: str, asked: Promote, key: Token, here: Here, client: Client) -> Ack:
         """Give a member another role (the GM); a room always keeps a GM."""
-        me = server().member(room, key)
-        done = server().hall.promote(room, me.id, asked.member, Role(asked.role))
-        return server().ack(room, me, done)
+        ask = UseTool(Caller(key), "promote", asked.member, str(asked.role))
+        return await answered(here, room, ask, key, client)
 
     @app.post("/rooms/{room}/invites")
-    async def rotate_invites(request: Request, room: str, key: Token) -> RoomLinks:
+    async def rotate_invites(
+        request: Request, room: str, key: Token, here: Here, client: Client
+    ) -> RoomLinks:
         """New invite links (the GM); the old ones stop working at once."""
-        me = server().member(room, key)
-        made = server().hall.rotate_invites(room, me.id)
+        made = await here.ask(room, UseTool(Caller(key), "invites"), key, client)
         return links(request, room, {"gm": key, **made.extra["tokens"]})
 
     @app.post("/rooms/{room}/link")
-    async def rotate_link(request: Request, room: str, key: Token) -> dict[str, str]:
+    async def rotate_link(
+        request: Request, room: str, key: Token, here: Here, client: Client
+    ) -> dict[str, str]:
         """A new link for this member; the old one stops working at once."""
-        me = server().member(room, key)
-        made = server().hall.rotate_link(room, me.id)
+        made = await here.ask(room, UseTool(Caller(key), "link"), key, client)
         return {"link": str(Link(base(request), room, made.extra["token"]))}
 
     @app.get("/rooms/{room}/log", response_class=PlainTextResponse)
-    async def log(room: str, key: Token, after: int = 0) -> PlainTextResponse:
+    async def log(
+        room: str, key: Token, here: Here, client: Client, after: int = 0
+    ) -> PlainTextResponse:
         """This member's view of every entry after `after`, one JSON object a line."""
-        me, hall = server().member(room, key), server().hall
-        lines = (hall.project(room, e, me) for e in hall.entries(room, max(after, 0)))
-        return PlainTextResponse(
-            "".join(f"{line}\n" for line in lines if line is not None), media_type=NDJSON
-        )
+        text = await here.ask(room, Read(Caller(key), "log", after), key, client, READ)
+        return PlainTextResponse(text, media_type=NDJSON)
 
     @app.get("/rooms/{room}/export", response_class=PlainTextResponse)
-    async def export(room: str, key: Token) -> PlainTextResponse:
+    async def export(room: str, key: Token, here: Here, client: Client) -> PlainTextResponse:
         """The log to verify offline: the GM's in full, a player's as they may see it."""
-        me = server().member(room, key)
-        lines = server().hall.export(room, me)
-        return PlainTextResponse("".join(f"{line}\n" for line in lines), media_type=NDJSON)
+        text = await here.ask(room, Plan(Caller(key), "export"), key, client)
+        return PlainTextResponse(text, media_type=NDJSON)
 
     @app.post("/import", status_code=201)
-    async def import_log(request: Request, key: Credentials) -> RoomLinks:
+    async def import_log(
+        request: Request, key: Credentials, here: Here, client: Client
+    ) -> RoomLinks:
         """A new room from a GM's full export (the body, JSON lines) that verifies in full
-        (with the server's key as the bearer, on a server that asks for one)."""
-        access.allow_new_room(key.credentials if key else None)
-        body = await request.body()
-        if len(body) > MAX_IMPORT:
-            raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
-        try:
-            lines = lines_of(body.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise RoomError("an export is UTF-8 text") from None
-        made = server().hall.import_log(lines)
-        access.opened()
-        return links(request, made.extra["room"], made.extra["tokens"])
+        (with the server's key as the bearer, on a server that asks for one); the pool
+        checks it, the new room's shard writes it."""
+        with access.new_room(key.credentials if key else None):
+            body = await request.body()
+            if len(body) > MAX_IMPORT:
+                raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
+            here.allowances.take_address(client, body_cost(len(body)))
+            checked = await here.pooled(pickle.dumps(Check(body, "import")), "anyone", raw=True)
+            room = new_room_id()
+            made = await here.ask(room, ImportRoom(checked))
+        return links(request, room, made.extra["tokens"])
 
     @app.websocket("/rooms/{room}/live")
     async def live(websocket: WebSocket, room: str) -> None:
-        """This member's view of each new entry, in order, after the backlog they missed."""
+        """This member's view of each new entry, in order, after the backlog they missed.
+        With PostgreSQL, a room another process serves is refused before the socket is
+        accepted (503 with Retry-After), so that a proxy tries the next process."""
+        front: Front = websocket.app.state.front
+        client = front.allowances.client(
+            websocket.client.host if websocket.client else None,
+            websocket.headers.get("x-forwarded-for"),
+        )
+        try:
+            await front.claim(room, client)
+        except TabletopError as refused:
+            await websocket.send_denial_response(problem(refused))
+            return
         await websocket.accept()
         with contextlib.suppress(WebSocketDisconnect):
-            await serve_socket(server(), websocket, room)
+            await serve_socket(websocket.app.state.front, websocket, room)
 
-    from tabletop.rooms.pages import add_pages  # the pages build on this module
+    from tabletop.rooms.pages import add_pages  # the pages' endpoints, on the same front
 
-    add_pages(app, server)
+    add_pages(app)
     app.add_middleware(HostCheck, address=address)  # outermost: before anything reads Host
     return app
 
 
 def problem(error: TabletopError) -> JSONResponse:
     """A refusal as the one-line JSON every client shows."""
-    if isinstance(error, RoomError):
-        status = error.status
-    elif isinstance(error, PermissionDenied):
-        status = 403
-    else:
-        status = 400
     body: dict[str, Any] = {"error": str(error)[:500]}
-    if isinstance(error, RefusedOnRecord):
-        body["seq"] = error.seq
-    return JSONResponse(body, status_code=status)
+    seq = getattr(error, "seq", None)
+    if seq is not None:
+        body["seq"] = seq
+    status = status_of(error)
+    if status != 503:
+        return JSONResponse(body, status_code=status)
+    retry_after = getattr(error, "retry_after", None) or 1.0
+    headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-async def serve_socket(server: Server, websocket: WebSocket, room: str) -> None:
+async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
+    client = front.allowances.client(
+        websocket.client.host if websocket.client else None,
+        websocket.headers.get("x-forwarded-for"),
+    )
+    socket = Socket(room)
     try:
         first = await asyncio.wait_for(websocket.receive_text(), HELLO_WAIT)
         hello = Hello.model_validate_json(_bounded(first))
-        me = server.member(room, hello.token)
-        socket = server.listeners.open(room, me.id, hello.after)
+        attached = await front.attach(socket, hello.token, hello.after, client)
     except (TimeoutError, ValidationError, TabletopError) as error:
         await _refuse(websocket, error)
         return
-    welcome = {"type": "welcome", "member": me.model_dump(mode="json")}
-    welcome["head"] = server.hall.table(room).head
-    await websocket.send_text(json.dumps(welcome))
-    sender = asyncio.create_task(_send(websocket, socket.queue.get, lambda: socket.reason))
-    bucket = server.bucket()
+    welcome = {"type": "welcome", "member": attached.member, "head": attached.head}
+    member = attached.member["id"]
     try:
-        while not sender.done():
-            received = asyncio.create_task(websocket.receive_text())
-            done, _ = await asyncio.wait({received, sender}, return_when=asyncio.FIRST_COMPLETED)
-            if sender in done:
-                received.cancel()
-                break
-            reply = _handle(server, room, me.id, received.result(), bucket)
-            socket.put(reply)
+        await websocket.send_text(json.dumps(welcome))
+        sender = asyncio.create_task(_send(websocket, socket))
+        try:
+            while not sender.done():
+                received = asyncio.create_task(websocket.receive_text())
+                done, _ = await asyncio.wait(
+                    {received, sender}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if sender in done:
+                    received.cancel()
+                    break
+                socket.put(await _handle(front, room, member, received.result()))
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
     finally:
-        server.listeners.close(socket)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        if front.listeners.close(socket):
+            front.detach(room, member)
 
 
-def _handle(server: Server, room: str, member: str, text: str, bucket: Bucket) -> str:
+async def _handle(front: Front, room: str, member: str, text: str) -> str:
     """One message from a socket: the ack or the error frame to send back."""
     asked: Any = None
     try:
-        bucket.take()
+        front.allowances.take(room, member)
         asked = Incoming.validate_json(_bounded(text))
-        me = server.hall.table(room).member(member)
         if isinstance(asked, Ping):
             return json.dumps({"type": "pong"})
+        caller = Caller(member=member)
         if isinstance(asked, SendIntent):
-            done = server.hall.act(room, member, asked.intent, asked.id, asked.nonce)
+            ask: Any = Resolve(caller, asked.intent, asked.id, asked.nonce, lines=False)
         else:
             assert isinstance(asked, Say)
-            done = server.hall.say(room, member, asked.text, tuple(asked.to), asked.id or "")
-        return server.ack(room, me, done, asked.id, entries=False).model_dump_json()
+            ask = Chat(caller, asked.text, tuple(asked.to), asked.id or "", lines=False)
+        done: Answer = await front.ask(room, ask)
+        ack = Ack(id=asked.id, seqs=done.seqs, duplicate=done.duplicate)
+        return ack.model_dump_json()
     except ValidationError as error:
         return json.dumps({"type": "error", "id": None, "error": first_problem(error)})
     except TabletopError as error:
         frame = {"type": "error", "id": getattr(asked, "id", None), "error": str(error)}
-        if isinstance(error, RefusedOnRecord):
-            frame["seq"] = error.seq
+        if getattr(error, "seq", None) is not None:
+            frame["seq"] = error.seq  # type: ignore[attr-defined]
         return json.dumps(frame)
 
 
@@ -480,15 +439,15 @@ def _bounded(text: str) -> str:
     return text
 
 
-async def _send(
-    websocket: WebSocket, get: Callable[[], Awaitable[str]], reason: Callable[[], str]
-) -> None:
-    """Send queued lines until the queue says close; then say why and close."""
+async def _send(websocket: WebSocket, socket: Socket) -> None:
+    """Send queued lines until the queue says close; then say why and close (`retry`: the
+    client should connect again and resume from its last seq)."""
     while True:
-        line = await get()
+        line = await socket.queue.get()
         if line == CLOSE:
-            await websocket.send_text(json.dumps({"type": "bye", "reason": reason()}))
-            await websocket.close(code=4403)
+            bye = {"type": "bye", "reason": socket.reason, "retry": socket.retry}
+            await websocket.send_text(json.dumps(bye))
+            await websocket.close(code=RETRY if socket.retry else 4403)
             return
         await websocket.send_text(line)
 
@@ -500,7 +459,7 @@ async def _refuse(websocket: WebSocket, error: Exception) -> None:
         message = f"no hello within {HELLO_WAIT:g} seconds"
     else:
         message = str(error)
-    status = error.status if isinstance(error, RoomError) else 400
+    status = error.status if isinstance(error, RoomError | Relayed) else 400
     with contextlib.suppress(Exception):
         frame = {"type": "error", "id": None, "error": message, "status": status}
         await websocket.send_text(json.dumps(frame))

@@ -5,25 +5,32 @@ token hashes, each room's entries as canonical JSON text, the index of its resol
 (what is in force, for undo and retries) and its snapshots (snapshots.py). Every change
 is made inside `locked(room)`, a transaction that holds the room against every other
 writer (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log
-has one append path even with several server processes. The schema is created or migrated
-when a store opens.
+has one append path even with several server processes. Inside `batch()` every `locked`
+shares one transaction (a savepoint each, so one that fails is rolled back alone) and one
+commit: a shard worker appends what is ready together in one durable commit (group
+commit). The schema is created or migrated when a store opens; `databases.open_store`
+opens one by its address.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.rooms.errors import RoomError, UnknownRoom
+from tabletop.rooms.errors import UnknownRoom
 from tabletop.rooms.ledger import Marks, groups, marks
 from tabletop.rooms.log import Entry
 
 NOTIFY_CHANNEL = "tabletop_rooms"
+
+BUSY_WAIT = 5.0
+"""Seconds a SQLite store waits for another process's write transaction before giving up."""
 
 CHECKPOINT_EVERY = 1.0
 """Seconds between SQLite's write-ahead-log checkpoints while a server runs."""
@@ -104,6 +111,15 @@ MIGRATIONS: tuple[Step, ...] = (
     );
     """,
     _index_every_room,
+    # 5: which process serves each room with PostgreSQL (leases.py); SQLite keeps it empty.
+    """
+    CREATE TABLE IF NOT EXISTS leases (
+        room TEXT PRIMARY KEY REFERENCES rooms(id),
+        owner TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    );
+    """,
 )
 """Each step of the schema, in order; a store at version n runs steps n+1… at startup.
 A step is SQL, or a function that fills what the step before added from the log."""
@@ -124,9 +140,15 @@ class Store:
     once: a lock guards it for the odd caller from a thread)."""
 
     placeholder = "?"
+    address: str
+    """What another process opens to reach the same rooms (`databases.open_address`): a
+    postgresql:// URL, or the SQLite file's path."""
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
+        self._batch: list[int] | None = None
+        """Inside `batch()`: the savepoints taken so far (empty until the first `locked`
+        begins the shared transaction); None outside."""
 
     # the dialect --------------------------------------------------------------------------
 
@@ -136,7 +158,15 @@ class Store:
     def _begin_locked(self, room: str) -> None:
         """Begin a transaction that no other writer of `room` (or, for "", of the schema and
         new rooms) can interleave with."""
+        self._begin()
+        self._lock_room(room)
+
+    def _begin(self) -> None:
         raise NotImplementedError
+
+    def _lock_room(self, room: str) -> None:
+        """Inside a transaction, hold `room` (or, for "", the schema and new rooms) against
+        every other writer until it ends (SQLite's `BEGIN IMMEDIATE` already holds all)."""
 
     def _commit(self) -> None:
         raise NotImplementedError
@@ -183,8 +213,13 @@ class Store:
 
     @contextmanager
     def locked(self, room: str | None = None) -> Iterator[None]:
-        """One transaction; with `room`, holding that room against other writers."""
+        """One transaction; with `room`, holding that room against other writers. Inside
+        `batch()`, a savepoint of the batch's transaction, undone alone if it fails."""
         with self._lock:
+            if self._batch is not None:
+                with self._savepoint(room or ""):
+                    yield
+                return
             self._begin_locked(room or "")
             try:
                 yield
@@ -194,6 +229,44 @@ class Store:
             if room:
                 self._notify(room)
             self._commit()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Let every `locked` inside share one transaction and one commit (group commit);
+        nothing is durable until the batch ends, and if its commit fails nothing is."""
+        with self._lock:
+            if self._batch is not None:
+                raise RuntimeError("a batch is already open")
+            self._batch = []
+            try:
+                yield
+                if self._batch:
+                    self._commit()
+            except BaseException:
+                if self._batch:
+                    self._rollback()
+                raise
+            finally:
+                self._batch = None
+
+    @contextmanager
+    def _savepoint(self, room: str) -> Iterator[None]:
+        assert self._batch is not None
+        if not self._batch:
+            self._begin()
+        number = len(self._batch) + 1
+        self._batch.append(number)
+        self._execute(f"SAVEPOINT s{number}")
+        try:
+            self._lock_room(room)
+            yield
+        except BaseException:
+            self._execute(f"ROLLBACK TO SAVEPOINT s{number}")
+            self._execute(f"RELEASE SAVEPOINT s{number}")
+            raise
+        self._execute(f"RELEASE SAVEPOINT s{number}")
+        if room:
+            self._notify(room)
 
     # rooms --------------------------------------------------------------------------------
 
@@ -372,15 +445,33 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.execute("PRAGMA busy_timeout = 5000")
+        self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_WAIT * 1000)}")
         self.path = path
+        self.address = str(path)
         self.migrate()
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         return self._db.execute(sql, params)
 
-    def _begin_locked(self, room: str) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+    def _begin(self) -> None:
+        """Take SQLite's write lock, waiting for another process's transaction to end by
+        asking again every fraction of a millisecond: SQLite's own wait (`busy_timeout`)
+        sleeps 1, 2, 5 … 100 ms between tries, which several shard processes writing one
+        file would feel as stalls."""
+        self._db.execute("PRAGMA busy_timeout = 0")
+        try:
+            waited, pause = 0.0, 0.0001
+            while True:
+                try:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as busy:
+                    if "locked" not in str(busy) or waited > BUSY_WAIT:
+                        raise
+                time.sleep(pause)
+                waited, pause = waited + pause, min(pause * 2, 0.001)
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_WAIT * 1000)}")
 
     def _commit(self) -> None:
         self._db.execute("COMMIT")
@@ -412,14 +503,3 @@ class SqliteStore(Store):
             self._db.execute("PRAGMA wal_autocheckpoint = 1000")
 
         return stop
-
-
-def open_store(database: str | None, data: Path) -> Store:
-    """A `postgresql://…` URL opens PostgreSQL; otherwise SQLite in `data/rooms.sqlite3`."""
-    if database and database.startswith(("postgresql://", "postgres://")):
-        from tabletop.rooms.postgres import PostgresStore  # only servers that use it need psycopg
-
-        return PostgresStore(database)
-    if database:
-        raise RoomError(f"--database takes a postgresql:// URL, not {database[:40]!r}")
-    return SqliteStore(data / "rooms.sqlite3")

@@ -176,6 +176,8 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "hours": pick([1, 8]),
         "action": pick(["move", "(2n2)", "draw-weapon"]),
         "characters": ["c1", "c2"],
+        "stats": {"scores": {"STR": pick([0, 2])}, "bias": pick([-2, 1])},
+        "value": pick(["2", "-1", marker]),
         "notes": marker,
         "item": {"name": marker, "kind": pick(["weapon", "small", "heavy-weapon"])},
         "bag": {"name": marker, "threshold": 2, "maximum": 6},

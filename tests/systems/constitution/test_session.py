@@ -175,6 +175,8 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "water": pick([-1, 0, 2]),
         "turns": pick([1, 7]),
         "miles": pick([None, 5]),
+        "stats": pick([{"level": 2, "ac": 24, "damage": "1d8"}, {"henchman": True, "hp": 3}]),
+        "value": pick(["3", "1d4", "none", marker]),
         "notes": marker,
         "reason": marker,
         "where": marker,

@@ -212,8 +212,16 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
             "check": pick([False, True]),
         },
         "placements": [{"attribute": attribute}],
-        "npc": {"name": marker, "level": pick([0, 1, 3])},
-        "first": {"npc": {"name": marker, "level": 2}, "setup": {"attribute": attribute}},
+        "npc": pick([{"name": marker, "level": pick([0, 1, 3])}, NO_VALUE]),
+        "first": pick(
+            [
+                {"npc": {"name": marker, "level": 2}, "setup": {"attribute": attribute}},
+                {"kept": "n1", "setup": {"attribute": attribute}},
+            ]
+        ),
+        "stats": {"level": pick([0, 2, 4]), "wound_limit": pick([0, 2])},
+        "value": pick(["2", "0", marker]),
+        "wounds": pick([1, 3]),
         "second": {"npc": {"name": "Rat", "level": 1}, "setup": {"attribute": "DEX"}},
         "count": pick([1, 2]),
         "segments": pick([2, 4, 6]),

@@ -459,6 +459,8 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "payment": None,
         "owner": None,
         "table": None,
+        "stats": {"abilities": scores, "max_health": pick([3, 9])},
+        "value": pick(["4", "9", marker]),
     }
     return values.get(name, NO_VALUE)
 

@@ -15,6 +15,21 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied, TabletopError
+from tabletop.npcs import (
+    MAX_NPCS,
+    BookNpc,
+    EditNpc,
+    NewNpc,
+    RemoveNpc,
+    RevealNpc,
+    brought,
+    changed,
+    check_name,
+    next_id,
+    removed,
+    roster_offers,
+    shown,
+)
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -66,6 +81,19 @@ from tabletop.systems.ap2d6.sheet_edits import (
     sheet_offers,
     weighed,
 )
+from tabletop.systems.ap2d6.table_npcs import (
+    EXAMPLE,
+    STATS,
+    NpcMark,
+    NpcStats,
+    bestiary,
+    edited,
+    fighter_view,
+    npc_sheet,
+    roster_view,
+    stats_view,
+    told,
+)
 from tabletop.systems.ap2d6.tracker import ATTACK
 
 SUGGESTED_POINTS = 9
@@ -78,10 +106,16 @@ MAX_CARRIED = 200
 
 
 class Seat(Frozen):
-    """A character at the table and the member who plays them."""
+    """A character at the table and the member who plays them; an NPC's is the GM's."""
 
     owner: str
     sheet: Character
+    npc: NpcMark | None = None
+    """Set for an NPC the GM keeps (RU-N04)."""
+
+    @property
+    def hidden_npc(self) -> bool:
+        return self.npc is not None and not self.npc.revealed
 
 
 class Ap2d6Table(Frozen):
@@ -92,6 +126,16 @@ class Ap2d6Table(Frozen):
     revealed: tuple[str, ...] = ()
     """Characters whose death DC the GM has shown to everyone."""
     next_id: int = Field(default=1, ge=1)
+    next_npc: int = Field(default=1, ge=1)
+
+    @property
+    def npcs(self) -> list[tuple[str, Character, NpcMark]]:
+        """The GM's NPCs: id, sheet and mark."""
+        return [(cid, s.sheet, s.npc) for cid, s in self.characters.items() if s.npc is not None]
+
+    @property
+    def secret_names(self) -> list[str]:
+        return [s.sheet.name for s in self.characters.values() if s.hidden_npc]
 
     def id_of(self, name: str) -> str:
         return next(cid for cid, seat in self.characters.items() if seat.sheet.name == name)
@@ -301,6 +345,11 @@ class Ap2d6Session(Session[Ap2d6Table]):
         Interrupt,
         Order,
         EndFight,
+        BookNpc,
+        NewNpc[NpcStats],
+        EditNpc,
+        RemoveNpc,
+        RevealNpc,
         *SHEET_INTENTS,
     )
 
@@ -354,8 +403,9 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 ),
             ]
         for cid in mine:
-            sheet = state.characters[cid].sheet
-            found += sheet_offers(cid, sheet, cid in up, member.is_gm)
+            seat = state.characters[cid]
+            if seat.npc is None:  # an NPC's numbers change through edit-npc (RU-N04)
+                found += sheet_offers(cid, seat.sheet, cid in up, member.is_gm)
         dying = tuple(c for c in mine if self._may_check_death(state, c))
         if dying:
             found.append(offer("death-check", "a death check", character=Choice(values=dying)))
@@ -445,7 +495,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
         return found
 
     def _gm_offers(self, state: Ap2d6Table, everyone: tuple[str, ...]) -> list[Offer]:
-        found: list[Offer] = []
+        listed = [(cid, mark.revealed) for cid, _, mark in state.npcs]
+        found: list[Offer] = roster_offers(listed, STATS, EXAMPLE, bestiary())
         if everyone:
             found.append(
                 offer(
@@ -501,6 +552,17 @@ class Ap2d6Session(Session[Ap2d6Table]):
     def apply(
         self, state: Ap2d6Table, intent: Any, member: Member, dice: DiceSource
     ) -> tuple[Ap2d6Table, list[Event]]:
+        if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc):
+            return self._npcs(state, intent, member)
+        after, events = self._rules(state, intent, member, dice)
+        names = [seat.sheet.name for table in (state, after) for seat in table.characters.values()]
+        seat = state.characters.get(getattr(intent, "character", None) or "")
+        subject = seat.sheet.name if seat is not None else None  # whom the step is for
+        return after, told(state.secret_names, names, events, subject)
+
+    def _rules(
+        self, state: Ap2d6Table, intent: Any, member: Member, dice: DiceSource
+    ) -> tuple[Ap2d6Table, list[Event]]:
         options = state.options
         if isinstance(intent, NewCharacter | ImportCharacter):
             return self._seat(state, intent, member, dice)
@@ -535,6 +597,59 @@ class Ap2d6Session(Session[Ap2d6Table]):
         if isinstance(intent, SheetEdit):
             return self._edit(state, intent)
         return self._own(state, intent, member, dice)
+
+    def _npcs(
+        self,
+        state: Ap2d6Table,
+        intent: BookNpc | NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc,
+        member: Member,
+    ) -> tuple[Ap2d6Table, list[Event]]:
+        """The GM's NPCs: the book's or typed in, changed, taken away, shown or hidden."""
+        names = [seat.sheet.name for seat in state.characters.values()]
+        if isinstance(intent, BookNpc | NewNpc):
+            if len(state.npcs) >= MAX_NPCS:
+                raise Ap2d6Error(f"a table keeps at most {MAX_NPCS} NPCs")
+            if isinstance(intent, BookNpc):
+                creature = bestiary().creature(intent.creature, Ap2d6Error)
+                name, stats, whence = intent.name or creature.name, creature.stats, creature.name
+            else:
+                name, stats, whence = intent.name, intent.stats, None
+            check_name(name, names, Ap2d6Error)
+            sheet = npc_sheet(name, stats)
+            mark = NpcMark(creature=whence, bias=stats.bias)
+            nid, counter = next_id(state.characters, state.next_npc)
+            seats = {**state.characters, nid: Seat(owner=member.id, sheet=sheet, npc=mark)}
+            details = f"bias {mark.bias:+d}, " + ", ".join(
+                f"{k} {v}" for k, v in stats_view(sheet, mark).items() if k != "bias"
+            )
+            after = state.model_copy(update={"characters": seats, "next_npc": counter})
+            return after, brought(nid, name, details, whence)
+        seat = state.characters.get(intent.npc)
+        if seat is None or seat.npc is None:
+            raise Ap2d6Error(f"no NPC {intent.npc!r} at this table")
+        name = seat.sheet.name
+        in_fight = state.fight is not None and _in(state.fight, name)
+        if isinstance(intent, RemoveNpc):
+            if in_fight:
+                raise Ap2d6Error(f"{name} is in the fight; end the fight first")
+            rest = {cid: s for cid, s in state.characters.items() if cid != intent.npc}
+            return state.model_copy(update={"characters": rest}), [removed(intent.npc, name)]
+        if isinstance(intent, RevealNpc):
+            mark = seat.npc.model_copy(update={"revealed": intent.revealed})
+            told_now = shown(intent.npc, name, intent.revealed, stats_view(seat.sheet, mark))
+            return _with_seat(state, intent.npc, seat.sheet, mark), [told_now]
+        if intent.stat == "name":
+            if in_fight:
+                raise Ap2d6Error(f"{name} is in the fight; rename them after it")
+            check_name(intent.value.strip(), [n for n in names if n != name], Ap2d6Error)
+        sheet, mark = edited(seat.sheet, seat.npc, intent)
+        now = (
+            sheet.name
+            if intent.stat == "name"
+            else str(stats_view(sheet, mark).get(intent.stat, sheet.scores.get(intent.stat)))
+        )
+        events = changed(intent.npc, name, intent.stat, now, seat.npc.revealed)
+        return _with_seat(state, intent.npc, sheet, mark), events
 
     def _seat(
         self,
@@ -615,6 +730,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
         """One of a sheet's own edits; a rename keeps names unique and waits for the end of
         a fight (the fight knows its fighters by name)."""
         sheet = _sheet(state, intent.character)
+        if state.characters[intent.character].npc is not None:
+            raise Ap2d6Error(f"{sheet.name} is an NPC: the GM changes it with edit-npc")
         changed, events = edit(sheet, intent)
         if isinstance(intent, RenameCharacter):
             if state.fight is not None and _in(state.fight, sheet.name):
@@ -730,15 +847,22 @@ class Ap2d6Session(Session[Ap2d6Table]):
     # views --------------------------------------------------------------------------------
 
     def view(self, state: Ap2d6Table, member: Member) -> dict[str, Any]:
+        def secret(cid: str) -> bool:
+            return state.characters[cid].hidden_npc and not member.is_gm
+
         def sheet_view(cid: str, sheet: Character) -> dict[str, Any]:
             return _sheet_view(sheet, member.is_gm or cid in state.revealed)
 
         fight = None
         if state.fight is not None:
             fight = state.fight.model_dump(mode="json", exclude={"characters"})
-            fight["characters"] = [
-                sheet_view(state.id_of(c.name), c) for c in state.fight.characters
-            ]
+            fight["characters"] = []
+            for c in state.fight.characters:
+                cid = state.id_of(c.name)
+                shown_sheet = sheet_view(cid, c)
+                fight["characters"].append(
+                    fighter_view(shown_sheet) if secret(cid) else shown_sheet
+                )
         return {
             "system": self.name,
             "options": state.options.model_dump(mode="json"),
@@ -746,13 +870,18 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 {
                     "id": cid,
                     "owner": seat.owner,
-                    "sheet": sheet_view(cid, seat.sheet),
-                    "derived": derived(seat.sheet),
+                    "npc": seat.npc is not None,
+                    "name": seat.sheet.name,
+                    "sheet": hidden("an NPC's sheet, which the GM keeps")
+                    if secret(cid)
+                    else sheet_view(cid, seat.sheet),
+                    "derived": {} if secret(cid) else derived(seat.sheet),
                 }
                 for cid, seat in state.characters.items()
             ],
             "fight": fight,
             "revealed": list(state.revealed),
+            "npcs": roster_view(state.npcs, member),
         }
 
 
@@ -792,6 +921,13 @@ def _with_sheet(state: Ap2d6Table, cid: str, sheet: Character) -> Ap2d6Table:
     if fight is not None and _in(fight, sheet.name):
         fight = fight.replaced(sheet)
     return state.model_copy(update={"characters": seats, "fight": fight})
+
+
+def _with_seat(state: Ap2d6Table, cid: str, sheet: Character, mark: NpcMark) -> Ap2d6Table:
+    """An NPC's seat with a new sheet and mark (in the fight too, if it is in it)."""
+    seat = state.characters[cid].model_copy(update={"npc": mark})
+    state = state.model_copy(update={"characters": {**state.characters, cid: seat}})
+    return _with_sheet(state, cid, sheet)
 
 
 def _with_fight(state: Ap2d6Table, fight: Combat) -> Ap2d6Table:

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
+from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -74,6 +75,20 @@ from tabletop.systems.constitution.road import (
 from tabletop.systems.constitution.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.constitution.sheet_edits import SheetAction, act, carrying, sheet_offers
 from tabletop.systems.constitution.table import ConstitutionTable, Seat
+from tabletop.systems.constitution.table_npcs import (
+    EXAMPLE,
+    ROSTER,
+    NpcJoinsFight,
+    NpcStats,
+    bestiary,
+    check_not_fighting,
+    combatant,
+    fight_view,
+    in_fight,
+    made,
+    told,
+    written_back,
+)
 from tabletop.systems.constitution.told import protocol_events
 
 MAX_CHARACTERS = 100
@@ -178,6 +193,12 @@ class ConstitutionSession(Session[ConstitutionTable]):
         Explore,
         LightIntent,
         *SHEET_INTENTS,
+        BookNpc,
+        NewNpc[NpcStats],
+        EditNpc,
+        RemoveNpc,
+        RevealNpc,
+        NpcJoinsFight,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -241,7 +262,24 @@ class ConstitutionSession(Session[ConstitutionTable]):
                     amount=Choice(help="XP", example=100),
                 ),
             ]
+        if member.is_gm:
+            found += self._npc_offers(state)
         return found + self._fight_offers(state, member)
+
+    def _npc_offers(self, state: ConstitutionTable) -> list[Offer]:
+        """The referee's NPCs: bring, change, take away, show; and step one into the fight."""
+        found = ROSTER.offers(state.npcs, EXAMPLE, bestiary())
+        waiting = tuple(nid for nid in state.npcs if nid not in in_fight(state.fight))
+        if waiting and state.fight.phase in ("setup", "between_rounds"):
+            found.append(
+                offer(
+                    "npc-joins-fight",
+                    "an NPC steps into the fight",
+                    npc=Choice(values=waiting),
+                    side=Choice(values=("foes", "party")),
+                )
+            )
+        return found
 
     def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
         return why_not_on_the_road(state, intent["kind"])
@@ -296,6 +334,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
             return self._combat(state, intent, member, dice)
         if isinstance(intent, JoinFight):
             return self._join(state, intent, member, dice)
+        if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc | NpcJoinsFight):
+            return self._npcs(state, intent, dice)
         if isinstance(intent, March):
             return march(state, intent, dice)
         if isinstance(intent, Camp):
@@ -372,8 +412,11 @@ class ConstitutionSession(Session[ConstitutionTable]):
         controllers = dict(state.controllers)
         if isinstance(action, Add) and intent.controller is not None:
             controllers[action.combatant.id] = intent.controller
-        after = state.model_copy(update={"fight": fight, "controllers": controllers})
-        return after, protocol_events(events)
+        npcs = written_back(state.npcs, fight)
+        after = state.model_copy(update={"fight": fight, "controllers": controllers, "npcs": npcs})
+        fights = (state.fight, fight)
+        everyone = state.names + after.names
+        return after, told(state.npcs, everyone, protocol_events(events), fights, action)
 
     def _join(
         self, state: ConstitutionTable, intent: JoinFight, member: Member, dice: DiceSource
@@ -388,6 +431,34 @@ class ConstitutionSession(Session[ConstitutionTable]):
         controllers = {**state.controllers, fighter.id: seat.owner}
         after = state.model_copy(update={"fight": fight, "controllers": controllers})
         return after, protocol_events(events)
+
+    def _npcs(
+        self,
+        state: ConstitutionTable,
+        intent: BookNpc | NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc | NpcJoinsFight,
+        dice: DiceSource,
+    ) -> tuple[ConstitutionTable, list[Event]]:
+        """The referee's NPCs: the book's humans or typed in, changed, taken away, shown, and
+        stepped into the fight as the GM's combatants (C3-N01..N05)."""
+        if isinstance(intent, NpcJoinsFight):
+            kept = ROSTER.kept(state.npcs, intent.npc)
+            fighter = combatant(intent.npc, kept, intent.side)
+            fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
+            after = state.model_copy(update={"fight": fight})
+            everyone = state.names + after.names
+            return after, told(state.npcs, everyone, protocol_events(events), (state.fight, fight))
+        if isinstance(intent, BookNpc | NewNpc):
+            if isinstance(intent, BookNpc):
+                creature = bestiary().creature(intent.creature, ConstitutionError)
+                npc = made(intent.name or creature.name, creature.stats, dice, creature.name)
+            else:
+                npc = made(intent.name, intent.stats, dice)
+            npcs, counter, events = ROSTER.add(state.npcs, state.next_npc, npc, state.names)
+            return state.model_copy(update={"npcs": npcs, "next_npc": counter}), events
+        if isinstance(intent, RemoveNpc):
+            check_not_fighting(state.fight, intent.npc)
+        npcs, events = ROSTER.change(state.npcs, intent, state.names)
+        return state.model_copy(update={"npcs": npcs}), events
 
     # views --------------------------------------------------------------------------------
 
@@ -407,9 +478,10 @@ class ConstitutionSession(Session[ConstitutionTable]):
                 }
                 for cid, seat in state.characters.items()
             ],
-            "fight": state.fight.model_dump(mode="json"),
+            "fight": fight_view(state.fight, state.npcs, member),
             "controllers": state.controllers,
             "clock": clock_view(state.clock, member),
+            "npcs": ROSTER.view(state.npcs, member),
         }
 
 

@@ -1,6 +1,7 @@
 """The state of a 3d6 Constitution table: its characters with their seats' supplies, the
-fight, and the referee's clock. It stands apart from the intents (session.py) and the road
-(road.py) because both fold it: each imports it, and neither imports the other back."""
+fight, the referee's clock and the NPCs the referee keeps. It stands apart from the intents
+(session.py) and the road (road.py) because both fold it: each imports it, and neither
+imports the other back."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tabletop.systems.constitution.combat import Combat
 from tabletop.systems.constitution.expedition import Clock, Supplies
 from tabletop.systems.constitution.options import DEFAULT, Options
 from tabletop.systems.constitution.survival import Deprivation, total_penalty
+from tabletop.systems.constitution.table_npcs import KeptNpc
 
 
 class Seat(Frozen):
@@ -38,3 +40,15 @@ class ConstitutionTable(Frozen):
     next_id: int = Field(default=1, ge=1)
     clock: Clock = Clock()
     """The party's days, turns and lights: the referee's clock (§ 13.3)."""
+    npcs: dict[str, KeptNpc] = Field(default_factory=dict)
+    """The referee's NPCs by id (`n1`, …), their numbers hidden until shown (C3-N05)."""
+    next_npc: int = Field(default=1, ge=1)
+
+    @property
+    def names(self) -> list[str]:
+        """Everyone's name: characters, NPCs and whoever is in the fight."""
+        return [
+            *(s.sheet.name for s in self.characters.values()),
+            *(n.name for n in self.npcs.values()),
+            *(c.name for c in self.fight.combatants),
+        ]

@@ -18,8 +18,16 @@ class Event(BaseModel):
     kind: str = Field(min_length=1)
     text: str
     data: dict[str, Any] = Field(default_factory=dict)
+    side: int | None = Field(default=None, exclude=True)
+    """Which side of an opposed test it tells of (None: the contest itself, or no contest),
+    so a table can keep one side's dice from those who may not see them; never saved."""
 
 
 def event(kind: str, text: str, **data: Any) -> Event:
     """An event of `kind`, described by `text`, with `data` as its facts."""
     return Event(kind=kind, text=text, data=data)
+
+
+def sided(events: list[Event], side: int) -> list[Event]:
+    """`events` marked as telling of one side of an opposed test."""
+    return [e.model_copy(update={"side": side}) for e in events]

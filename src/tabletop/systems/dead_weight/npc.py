@@ -33,6 +33,24 @@ class Npc(BaseModel):
         return self.name
 
 
+class NpcStats(BaseModel):
+    """What a GM keeps of an enemy besides its name: the level it tests with (DW-M50), the
+    wounds its sheet lists (DW-M45) and the wounds it has taken (DW-N02)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    level: int = Field(default=1, ge=0, le=20)
+    wound_limit: int = Field(default=1, ge=0, le=100)
+    wounds: int = Field(default=0, ge=0, le=1000)
+
+    def npc(self, name: str) -> Npc:
+        """The enemy as the rules test and wound it."""
+        return Npc(name=name, **self.model_dump())
+
+    def describe(self) -> str:
+        return f"level {self.level}, dies past {self.wound_limit} wound(s), {self.wounds} taken"
+
+
 def wound_npc(npc: Npc, wounds: int) -> tuple[Npc, list[Event]]:
     """The enemy after taking `wounds` (none if armour brought them to zero or less)."""
     if wounds <= 0 or npc.dead:

@@ -23,7 +23,7 @@ from tabletop.systems.dead_weight.attribute_test import (
 from tabletop.systems.dead_weight.character import Character
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.evaluation import Outcome
-from tabletop.systems.dead_weight.events import Event, event
+from tabletop.systems.dead_weight.events import Event, event, sided
 from tabletop.systems.dead_weight.npc import Npc
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 
@@ -69,7 +69,7 @@ class OpposedTest(BaseModel):
         side = self.current
         test, events = self.tests[side].choose(choice, dice)
         tests = (test, self.tests[1]) if side == 0 else (self.tests[0], test)
-        return _settle(self.model_copy(update={"tests": tests}), dice, events)
+        return _settle(self.model_copy(update={"tests": tests}), dice, sided(events, side))
 
 
 def start_opposed(
@@ -84,7 +84,7 @@ def start_opposed(
     one, events = start_test(first, first_setup, dice, options=options)
     two, more = start_test(second, second_setup, dice, options=options)
     contest = OpposedTest(setups=(first_setup, second_setup), options=options, tests=(one, two))
-    return _settle(contest, dice, events + more)
+    return _settle(contest, dice, sided(events, 0) + sided(more, 1))
 
 
 def _settle(
@@ -114,7 +114,7 @@ def _settle(
             return contest.model_copy(update={"winner": winner}), events
         first, more = _retest(one.roller, contest.setups[0], dice, contest.options)
         second, again = _retest(two.roller, contest.setups[1], dice, contest.options)
-        events += more + again
+        events += sided(more, 0) + sided(again, 1)
         contest = contest.model_copy(update={"tests": (first, second), "round": contest.round + 1})
     return contest, events
 

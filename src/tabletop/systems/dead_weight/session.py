@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
+from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -72,7 +73,7 @@ from tabletop.systems.dead_weight.magic import (
     pray,
     study,
 )
-from tabletop.systems.dead_weight.npc import Npc
+from tabletop.systems.dead_weight.npc import Npc, NpcStats
 from tabletop.systems.dead_weight.odds import advise
 from tabletop.systems.dead_weight.opposed import OpposedTest, start_opposed
 from tabletop.systems.dead_weight.options import DEFAULT, Options
@@ -87,6 +88,17 @@ from tabletop.systems.dead_weight.sheet_edits import (
     sheet_offers,
 )
 from tabletop.systems.dead_weight.supplements import Supplement
+from tabletop.systems.dead_weight.table_npcs import (
+    EXAMPLE,
+    ROSTER,
+    KeptNpc,
+    NpcWounds,
+    hide_sides,
+    living,
+    tester,
+    told_of,
+    wounded,
+)
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import (
     MAX_RISK_DICE,
@@ -136,6 +148,8 @@ class Exchange(Frozen):
     """A spell or prayer whose test is under way (DW-M18, DW-M22)."""
     rollers: tuple[str | None, ...] = ()
     """Each side's character id; None for an NPC the GM plays."""
+    kept: tuple[str | None, ...] = ()
+    """Each side's kept NPC id (None for a character or an NPC typed into the test)."""
     helpers: tuple[str, ...] = ()
 
     @property
@@ -181,6 +195,16 @@ class DeadWeightTable(Frozen):
     trackers: dict[str, Tracker] = Field(default_factory=dict)
     exchange: Exchange | None = None
     next_id: int = Field(default=1, ge=1)
+    npcs: dict[str, KeptNpc] = Field(default_factory=dict)
+    """The enemies the GM keeps, by id (`n1`, …): their numbers are the GM's (DW-N04)."""
+    next_npc: int = Field(default=1, ge=1)
+
+    @property
+    def names(self) -> list[str]:
+        """Everyone's name at the table: a kept NPC's must differ from all of them."""
+        return [s.sheet.label for s in self.characters.values()] + [
+            n.name for n in self.npcs.values()
+        ]
 
     @property
     def testing(self) -> bool:
@@ -227,17 +251,20 @@ class Test(Frozen):
 
 
 class NpcTest(Frozen):
-    """The GM tests for a monster or anyone the players do not play (DW-M50)."""
+    """The GM tests for a monster or anyone the players do not play (DW-M50): a kept NPC
+    (`kept`), whose numbers stay hidden, or one typed in for this test (`npc`)."""
 
     kind: Literal["npc-test"] = "npc-test"
-    npc: Npc
+    kept: Id | None = None
+    npc: Npc | None = None
     setup: TestSetup = TestSetup()
 
 
 class Contender(Frozen):
-    """One side of an opposed test: a character, or an NPC the GM plays."""
+    """One side of an opposed test: a character, a kept NPC, or an NPC typed in for it."""
 
     character: Id | None = None
+    kept: Id | None = None
     npc: Npc | None = None
     setup: TestSetup = TestSetup()
 
@@ -443,6 +470,11 @@ class DeadWeightSession(Session[DeadWeightTable]):
         RollRisk,
         RollTable,
         *SHEET_INTENTS,
+        NewNpc[NpcStats],
+        EditNpc,
+        RemoveNpc,
+        RevealNpc,
+        NpcWounds,
     )
 
     # what each member may ask for ---------------------------------------------------------
@@ -546,20 +578,36 @@ class DeadWeightSession(Session[DeadWeightTable]):
         return [o for o in made if o is not None]
 
     def _gm_offers(self, state: DeadWeightTable) -> list[Offer]:
-        found: list[Offer] = []
+        found: list[Offer] = ROSTER.offers(state.npcs, EXAMPLE)
+        able = living(state.npcs)
+        if able:
+            found.append(
+                offer(
+                    "npc-wounds",
+                    "wound an NPC",
+                    npc=Choice(values=able),
+                    wounds=Choice(help="wounds after armour", example=1),
+                )
+            )
         if not state.testing:
+            setup = Choice(help="what it tests, with advantage, disadvantage, …", example={})
+            if able:
+                found.append(
+                    offer("npc-test", "test a kept NPC", kept=Choice(values=able), setup=setup)
+                )
             found += [
                 offer(
                     "npc-test",
                     "test for an NPC",
                     npc=Choice(help="its name and level (the score it tests with)", example={}),
-                    setup=Choice(help="what it tests, with advantage, disadvantage, …", example={}),
+                    setup=setup,
                 ),
                 offer(
                     "opposed-test",
                     "an opposed test between two sides",
                     first=Choice(
-                        help="a character, or (none) and an NPC; then what it tests", example={}
+                        help="a character, a kept NPC, or an NPC typed in; then what it tests",
+                        example={},
                     ),
                     second=Choice(help="the other side, the same way", example={}),
                 ),
@@ -630,7 +678,33 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return self._trackers(state, intent)
         if isinstance(intent, SheetChange):
             return self._sheet(state, intent, dice)
+        if isinstance(intent, NewNpc | EditNpc | RemoveNpc | RevealNpc | NpcWounds):
+            return self._npcs(state, intent)
         return state, [self._dice(intent, member, dice)]
+
+    def _npcs(
+        self,
+        state: DeadWeightTable,
+        intent: NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc | NpcWounds,
+    ) -> tuple[DeadWeightTable, list[Event]]:
+        """The GM's enemies: brought, changed, taken away, shown or hidden, wounded."""
+        if isinstance(intent, NpcWounds):
+            npcs, events = wounded(state.npcs, intent)
+            return state.model_copy(update={"npcs": npcs}), events
+        if isinstance(intent, NewNpc):
+            made = KeptNpc(name=intent.name, stats=intent.stats)
+            npcs, counter, events = ROSTER.add(state.npcs, state.next_npc, made, state.names)
+            return state.model_copy(update={"npcs": npcs, "next_npc": counter}), events
+        exchange = state.exchange
+        if (
+            isinstance(intent, RemoveNpc)
+            and exchange
+            and state.testing
+            and intent.npc in exchange.kept
+        ):
+            raise DeadWeightError("that NPC is in the test under way; finish it first")
+        npcs, events = ROSTER.change(state.npcs, intent, state.names)
+        return state.model_copy(update={"npcs": npcs}), events
 
     def _characters(
         self,
@@ -708,10 +782,19 @@ class DeadWeightSession(Session[DeadWeightTable]):
                 sides[0], intent.first.setup, sides[1], intent.second.setup, dice, state.options
             )
             rollers = (intent.first.character, intent.second.character)
-            exchange = Exchange(opposed=contest, rollers=rollers)
+            kept = (intent.first.kept, intent.second.kept)
+            exchange = Exchange(opposed=contest, rollers=rollers, kept=kept)
+            told = hide_sides(state.npcs, kept, events, opposed=True)
+            return _written_back(state, exchange), told
         elif isinstance(intent, NpcTest):
-            test, events = start_test(intent.npc, intent.setup, dice, options=state.options)
-            exchange = Exchange(test=test, rollers=(None,))
+            if (intent.kept is None) == (intent.npc is None):
+                raise DeadWeightError("an NPC test is for a kept NPC or one typed in, not both")
+            npc = tester(state.npcs, intent.kept) if intent.kept else intent.npc
+            assert npc is not None
+            test, events = start_test(npc, intent.setup, dice, options=state.options)
+            exchange = Exchange(test=test, rollers=(None,), kept=(intent.kept,))
+            told = hide_sides(state.npcs, exchange.kept, events, opposed=False)
+            return _written_back(state, exchange), told
         else:
             roller = _sheet_of(state, intent.roller)
             if intent.roller in intent.helpers or len(set(intent.helpers)) < len(intent.helpers):
@@ -738,7 +821,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
         else:
             test, events = exchange.open_test.choose(choice, dice)
             exchange = exchange.model_copy(update={"test": test})
-        return _written_back(state, exchange), _told(events)
+        told = hide_sides(state.npcs, exchange.kept, events, exchange.opposed is not None)
+        return _written_back(state, exchange), told
 
     def _trackers(
         self, state: DeadWeightTable, intent: NewTracker | AdvanceTracker | ShowTracker
@@ -911,7 +995,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
                 else hidden("a tracker the GM keeps hidden")
                 for tracker in state.trackers.values()
             ],
-            "exchange": self._exchange_view(state),
+            "exchange": self._exchange_view(state, member),
+            "npcs": ROSTER.view(state.npcs, member),
         }
 
     def _sees(self, state: DeadWeightTable, tracker: Tracker, member: Member) -> bool:
@@ -922,7 +1007,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             for seat in state.characters.values()
         )
 
-    def _exchange_view(self, state: DeadWeightTable) -> dict[str, Any] | None:
+    def _exchange_view(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:
+        """The test under way; a hidden kept NPC's test shows a player none of its dice."""
         exchange = state.exchange
         if exchange is None:
             return None
@@ -937,6 +1023,15 @@ class DeadWeightSession(Session[DeadWeightTable]):
             }
         if exchange.opposed is not None:
             shown["opposed"]["current"] = exchange.opposed.current
+        for side, nid in enumerate(exchange.kept):
+            kept = state.npcs.get(nid) if nid is not None else None
+            if member.is_gm or kept is None or kept.revealed:
+                continue
+            secret = hidden(f"{kept.name}'s test, which the GM keeps")
+            if exchange.opposed is not None:
+                shown["opposed"]["tests"][side] = secret
+            else:
+                shown["test"] = secret
         return shown
 
     def advice(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:
@@ -1027,8 +1122,13 @@ def _sheet_of(state: DeadWeightTable, cid: str) -> Character:
 
 
 def _contender(state: DeadWeightTable, side: Contender) -> Character | Npc:
-    if (side.character is None) == (side.npc is None):
-        raise DeadWeightError("each side of an opposed test is a character or an NPC")
+    named = [x for x in (side.character, side.kept, side.npc) if x is not None]
+    if len(named) != 1:
+        raise DeadWeightError(
+            "each side of an opposed test is one character, one kept NPC or one NPC typed in"
+        )
+    if side.kept is not None:
+        return tester(state.npcs, side.kept)
     return side.npc if side.npc is not None else _sheet_of(state, side.character or "")
 
 
@@ -1111,7 +1211,7 @@ def _decision_json(creation: Creation) -> dict[str, Any] | None:
 
 def _told(events: list[RulesEvent]) -> list[Event]:
     """The rules' events in the protocol's one shape (all public until a session hides one)."""
-    return [Event(type=e.kind, text=e.text, data=e.data) for e in events]
+    return told_of(events)
 
 
 SESSION = DeadWeightSession()

@@ -318,7 +318,7 @@ def _gm_offers(state: RollUnderTable) -> list[Offer]:
                 payment=Choice(help="coins by character id, or none", example=None),
             )
         )
-    secret = tuple(cid for cid in everyone if state.seat(cid).secret)
+    secret = tuple(cid for cid in everyone if state.seat(cid).secret and not state.seat(cid).npc)
     if secret:
         found.append(
             offer("reveal-character", "show a secret sheet", character=Choice(values=secret))

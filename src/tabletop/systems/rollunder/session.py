@@ -18,6 +18,21 @@ from typing import Any, get_args
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
+from tabletop.npcs import (
+    MAX_NPCS,
+    EditNpc,
+    NewNpc,
+    RemoveNpc,
+    RevealNpc,
+    brought,
+    changed,
+    check_name,
+    next_id,
+    npc_view,
+    removed,
+    roster_offers,
+    shown,
+)
 from tabletop.session import (
     Event,
     Member,
@@ -142,8 +157,17 @@ from tabletop.systems.rollunder.table import (
     Id,
     Pending,
     RollUnderTable,
+    Seat,
     with_company,
     with_sheets,
+)
+from tabletop.systems.rollunder.table_npcs import (
+    NpcStats,
+    edited,
+    example,
+    npc_sheet,
+    stat_names,
+    stats_view,
 )
 
 RULES_KINDS = frozenset(get_args(EventKind))
@@ -222,7 +246,7 @@ class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
     state = RollUnderTable
     error = RollUnderError
-    intents = (*INTENTS, *SHEET_INTENTS)
+    intents = (*INTENTS, *SHEET_INTENTS, NewNpc[NpcStats], EditNpc, RemoveNpc, RevealNpc)
     explained = frozenset(
         {
             *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),
@@ -235,7 +259,12 @@ class RollUnderSession(Session[RollUnderTable]):
     def offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
         if state.pending is not None:
             return self._answer_offers(state, state.pending, member)
-        return table_offers(state, member)
+        found = table_offers(state, member)
+        if member.is_gm:
+            listed = [(cid, not s.secret) for cid, s in state.characters.items() if s.npc]
+            options = state.options
+            found += roster_offers(listed, stat_names(options), example(options))
+        return found
 
     def _answer_offers(
         self, state: RollUnderTable, pending: Pending, member: Member
@@ -265,6 +294,8 @@ class RollUnderSession(Session[RollUnderTable]):
     ) -> tuple[RollUnderTable, list[Event]]:
         if isinstance(intent, Answer):
             return self._answer(state, intent, member, dice)
+        if isinstance(intent, NewNpc | EditNpc | RemoveNpc | RevealNpc):
+            return self._npcs(state, intent, member)
         if isinstance(intent, RuleIntent):
             rule, taking_part = self._rule(state, intent, member)
             resolution, where = Resolution.start(rule, dice, state.options)
@@ -280,11 +311,7 @@ class RollUnderSession(Session[RollUnderTable]):
         if isinstance(intent, RenameCharacter):
             old = state.sheet(intent.character).name
             members, told = renamed(state.company.members, old, intent.name)
-            seats = {
-                cid: seat.model_copy(update={"sheet": sheet})
-                for (cid, seat), sheet in zip(state.characters.items(), members, strict=True)
-            }
-            state = state.model_copy(update={"characters": seats})
+            state = _with_members(state, members)
             return state, self._told(state, member, (told,))
         if isinstance(intent, SheetEdit):
             changed = edit(state.sheet(intent.character), intent, state.options)
@@ -455,6 +482,52 @@ class RollUnderSession(Session[RollUnderTable]):
         )
         return state, [joined, kept]
 
+    def _npcs(
+        self,
+        state: RollUnderTable,
+        intent: NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc,
+        member: Member,
+    ) -> tuple[RollUnderTable, list[Event]]:
+        """The GM's monsters: typed in, changed, taken away, shown or hidden (CR-N02)."""
+        names = [seat.sheet.name for seat in state.characters.values()]
+        options = state.options
+        if isinstance(intent, NewNpc):
+            if sum(seat.npc for seat in state.characters.values()) >= MAX_NPCS:
+                raise RollUnderError(f"a table keeps at most {MAX_NPCS} NPCs")
+            check_name(intent.name, names, RollUnderError)
+            sheet = npc_sheet(intent.name, intent.stats, options)
+            state.company.with_members((*state.company.members, sheet))  # its rules hold
+            nid, counter = next_id(state.characters, state.next_npc)
+            seat = Seat(owner=member.id, sheet=sheet, secret=True, npc=True)
+            seats = {**state.characters, nid: seat}
+            details = ", ".join(f"{k} {v}" for k, v in stats_view(sheet).items() if v)
+            after = state.model_copy(update={"characters": seats, "next_npc": counter})
+            return after, brought(nid, sheet.name, details, None)
+        seat = state.characters.get(intent.npc)
+        if seat is None or not seat.npc:
+            raise RollUnderError(f"no NPC {intent.npc!r} at this table")
+        name = seat.sheet.name
+        if isinstance(intent, RemoveNpc):
+            rest = {cid: s for cid, s in state.characters.items() if cid != intent.npc}
+            return state.model_copy(update={"characters": rest}), [removed(intent.npc, name)]
+        if isinstance(intent, RevealNpc):
+            now = seat.model_copy(update={"secret": not intent.revealed})
+            told = shown(intent.npc, name, intent.revealed, stats_view(seat.sheet))
+            seats = {**state.characters, intent.npc: now}
+            return state.model_copy(update={"characters": seats}), [told]
+        if intent.stat == "name":  # as rename-character: its followers follow the new name
+            check_name(intent.value.strip(), [n for n in names if n != name], RollUnderError)
+            edited(seat.sheet, intent, options)  # a name its sheet may hold
+            members, _ = renamed(state.company.members, name, intent.value)
+            after = _with_members(state, members)
+            new = after.sheet(intent.npc).name
+            return after, changed(intent.npc, name, intent.stat, new, not seat.secret)
+        sheet = edited(seat.sheet, intent, options)
+        value = str(sheet.abilities.get(intent.stat, getattr(sheet, intent.stat, None)))
+        seats = {**state.characters, intent.npc: seat.model_copy(update={"sheet": sheet})}
+        after = state.model_copy(update={"characters": seats})
+        return after, changed(intent.npc, name, intent.stat, value, not seat.secret)
+
     def _company(
         self, state: RollUnderTable, intent: Any, member: Member
     ) -> tuple[RollUnderTable, list[Event]]:
@@ -465,7 +538,13 @@ class RollUnderSession(Session[RollUnderTable]):
             follower = check_sheet(sheet_from(intent.sheet, "the follower"), state.options)
             company, events = recruit_follower(company, seat.sheet.name, follower)
             state = with_company(state, company, seat.owner, seat.secret)
-            return state, self._told(state, member, events)
+            told = self._told(state, member, events)
+            if seat.secret:  # a secret follower's name is public, as every character's is
+                cid = state.id_of(follower.name)
+                told.append(
+                    note("joined", f"the GM brings {follower.name} to the table", character=cid)
+                )
+            return state, told
         if isinstance(intent, DismissFollower):
             left = state.seat(intent.follower)
             company, events = dismiss_follower(company, left.sheet.name)
@@ -587,6 +666,7 @@ class RollUnderSession(Session[RollUnderTable]):
                     "name": seat.sheet.name,
                     "secret": seat.secret,
                     "buried": seat.buried,
+                    "npc": seat.npc,
                     "sheet": _dump(seat.sheet)
                     if member.is_gm or not seat.secret
                     else hidden("a sheet the GM keeps secret"),
@@ -597,6 +677,11 @@ class RollUnderSession(Session[RollUnderTable]):
                 for cid, seat in state.characters.items()
             ],
             "pending": self._pending_view(state, member),
+            "npcs": [
+                npc_view(cid, s.sheet.name, not s.secret, None, stats_view(s.sheet), member)
+                for cid, s in state.characters.items()
+                if s.npc
+            ],
         }
 
     def _pending_view(self, state: RollUnderTable, member: Member) -> dict[str, Any] | None:
@@ -750,3 +835,13 @@ def _dump(sheet: Character) -> dict[str, Any]:
 
 
 SESSION = RollUnderSession()
+
+
+def _with_members(state: RollUnderTable, members: tuple[Character, ...]) -> RollUnderTable:
+    """The table with every seat's sheet replaced by the company member in its place (a
+    rename: the company keeps the seats' order)."""
+    seats = {
+        cid: seat.model_copy(update={"sheet": sheet})
+        for (cid, seat), sheet in zip(state.characters.items(), members, strict=True)
+    }
+    return state.model_copy(update={"characters": seats})

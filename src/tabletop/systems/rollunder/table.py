@@ -31,6 +31,8 @@ class Seat(Frozen):
     """The GM's own character whose sheet the players do not see (a monster's stats)."""
     buried: bool = False
     """A dead player character whose burial the companions have settled (CR-A19)."""
+    npc: bool = False
+    """A monster or NPC the GM keeps (CR-N02): secret until the GM shows its sheet."""
 
 
 class Pending(Frozen):
@@ -60,6 +62,7 @@ class RollUnderTable(Frozen):
     mutation_table: dict[str, Any] | None = None
     """The group's mutation table (CR-G07), checked when set; None: the GM chooses."""
     next_id: int = Field(default=1, ge=1)
+    next_npc: int = Field(default=1, ge=1)
 
     def seat(self, cid: Id) -> Seat:
         if cid not in self.characters:

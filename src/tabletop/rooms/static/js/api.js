@@ -134,7 +134,9 @@ export class Live {
       this.on.ack(frame);
     } else if (frame.type === "error") {
       if (frame.id) this.pending.delete(frame.id);
-      if (frame.status && frame.status !== 429) {
+      // 503: the room is moving to another server process; the socket closes and the
+      // reconnect reaches it. 429: too many at once. Anything else stops for good.
+      if (frame.status && frame.status !== 429 && frame.status !== 503) {
         this.stopped = true;
         this.on.status("refused", frame);
       } else {

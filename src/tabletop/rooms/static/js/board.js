@@ -35,6 +35,7 @@ const ZOOM = { most: 4, step: 1.5 };
 
 const replays = new Map(); // room → {steps, log, file, index}
 const views = new Map(); // room → {scale, cx, cy}: how far the ship is zoomed, and where
+const gestures = new Map(); // room → the fingers down on its ship, so a redraw mid-drag goes on
 const botDraft = { kind: "greedy", budget: "200" };
 
 function s(tag, attrs = {}, ...children) {
@@ -293,16 +294,17 @@ function zoomable(svg, room) {
     view.scale = Math.min(ZOOM.most, Math.max(1, view.scale * factor));
     shown();
   };
-  const pointers = new Map();
-  let start = null;
-  let moved = false;
+  if (!gestures.has(room)) gestures.set(room, { pointers: new Map(), start: null, moved: false });
+  const gesture = gestures.get(room);
+  const pointers = gesture.pointers;
   const grab = () => ({ view: { ...view }, points: [...pointers.values()].map((p) => ({ ...p })) });
   svg.addEventListener("pointerdown", (e) => {
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    start = grab();
-    moved = false;
+    gesture.start = grab();
+    gesture.moved = false;
   });
   svg.addEventListener("pointermove", (e) => {
+    const start = gesture.start;
     if (!pointers.has(e.pointerId) || !start) return;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     const now = [...pointers.values()];
@@ -310,11 +312,11 @@ function zoomable(svg, room) {
     if (now.length >= 2 && start.points.length >= 2) {
       const apart = (a, b) => Math.hypot(a.x - b.x, a.y - b.y) || 1;
       view.scale = Math.min(ZOOM.most, Math.max(1, start.view.scale * apart(now[0], now[1]) / apart(start.points[0], start.points[1])));
-      moved = true;
+      gesture.moved = true;
     } else if (now.length === 1 && start.points.length === 1 && view.scale > 1) {
       const dx = now[0].x - start.points[0].x;
       const dy = now[0].y - start.points[0].y;
-      if (Math.abs(dx) + Math.abs(dy) > 6) moved = true;
+      if (Math.abs(dx) + Math.abs(dy) > 6) gesture.moved = true;
       view.cx = start.view.cx - dx * perPixel;
       view.cy = start.view.cy - dy * perPixel;
     }
@@ -322,12 +324,12 @@ function zoomable(svg, room) {
   });
   const lift = (e) => {
     pointers.delete(e.pointerId);
-    start = pointers.size ? grab() : null;
+    gesture.start = pointers.size ? grab() : null;
   };
   for (const kind of ["pointerup", "pointercancel", "pointerleave"]) svg.addEventListener(kind, lift);
   svg.addEventListener("click", (e) => {
-    if (!moved) return;
-    moved = false;
+    if (!gesture.moved) return;
+    gesture.moved = false;
     e.stopPropagation();
     e.preventDefault();
   }, true);

@@ -9,7 +9,7 @@
 import { h, labelled, uid } from "./dom.js";
 
 export function humanize(name) {
-  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()).replace(/\b(npc|hp|ac|xp|ap|dc)\b/gi, (short) => short.toUpperCase());
 }
 
 export function describeIntent(intent, labelOf, omit = new Set()) {
@@ -87,7 +87,7 @@ export class FormMaker {
         continue;
       }
       const field = nested
-        ? this.objectControl(`${base}/${name}`, humanize(name), (offered && offered.help) || spec.description || "", spec, required.has(name), initial[name], presets[name])
+        ? this.objectControl(`${base}/${name}`, humanize(name), (offered && offered.help) || spec.description || "", spec, required.has(name), initial[name], offered && offered.example, presets[name])
         : this.control(`${base}/${name}`, name, prop, offered, required.has(name), initial[name]);
       readers.push([name, field.read]);
       if (field.el) (offered || required.has(name) || name in initial ? main : more).push(field.el);
@@ -209,7 +209,7 @@ export class FormMaker {
       };
     }
     if (spec.oneOf && spec.discriminator) return this.unionControl(key, title, help, spec, offered, initial);
-    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial);
+    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial, offered && offered.example);
     if (spec.type === "object" && !spec.properties && typeof spec.additionalProperties === "object") {
       const example = initial !== undefined ? initial : offered && offered.example;
       return this.mapControl(key, title, help, this.resolve(spec.additionalProperties), example, required);
@@ -254,14 +254,20 @@ export class FormMaker {
     return h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), help ? h("small", { class: "hint", text: help }) : null, content);
   }
 
-  objectControl(key, title, help, spec, required, initial, fixed = {}) {
-    // A fixed set of named fields (an NPC's name and level, a test's setup); those in
-    // `fixed` (a sheet entry's attribute) are filled in and not shown.
+  objectControl(key, title, help, spec, required, initial, example, fixed = {}) {
+    // A fixed set of named fields (an NPC's name and level, a test's setup); a map among
+    // them takes its names from the offer's example (an NPC's ability scores), and those
+    // in `fixed` (a sheet entry's attribute) are filled in and not shown.
     const given = initial && typeof initial === "object" ? initial : {};
+    const named = (sub, subProp) => {
+      const subSpec = this.resolve(subProp);
+      const isMap = subSpec.type === "object" && !subSpec.properties;
+      return isMap && example && example[sub] ? { example: example[sub] } : null;
+    };
     const fields = Object.entries(spec.properties).map(([sub, subProp]) => [
       sub, sub in fixed
         ? { el: null, read: () => fixed[sub] }
-        : this.control(`${key}/${sub}`, sub, subProp, null, (spec.required || []).includes(sub), given[sub]),
+        : this.control(`${key}/${sub}`, sub, subProp, named(sub, subProp), (spec.required || []).includes(sub), given[sub]),
     ]);
     const shown = fields.map(([, f]) => f.el).filter(Boolean);
     return {

@@ -66,10 +66,9 @@ async function boot() {
   const systemSelect = document.getElementById("system");
   const error = document.getElementById("error");
   const systems = await call("GET", "/systems");
-  // The list has come: "loading…" goes, the form opens.
+  // The list has come: "loading…" goes; the form opens once its handler is in place.
   systemSelect.replaceChildren();
   systemSelect.removeAttribute("aria-busy");
-  document.querySelector("#new-room button[type=submit]").disabled = false;
   for (const system of systems) {
     const label = system.unavailable ? `${system.title} (not in this installation yet)` : system.title;
     systemSelect.append(h("option", { value: system.name, disabled: Boolean(system.unavailable), text: label }));
@@ -95,7 +94,8 @@ async function boot() {
     showRules().catch((problem) => (error.textContent = problem.message));
   });
   await showRules();
-  const serverKey = await serverKeyField(document.querySelector("#new-room button[type=submit]"));
+  const openButton = document.querySelector("#new-room button[type=submit]");
+  const serverKey = await serverKeyField(openButton);
   document.getElementById("new-room").addEventListener("submit", async (submitted) => {
     submitted.preventDefault();
     error.textContent = "";
@@ -116,6 +116,8 @@ async function boot() {
       error.textContent = problem.message;
     }
   });
+  // Enabled only now: a click before the handler above would send the form as a page load.
+  openButton.disabled = false;
 }
 
 window.addEventListener("DOMContentLoaded", () => {

@@ -24,13 +24,20 @@ function exchangePanel(ctx) {
   const opposed = exchange.opposed;
   const tests = opposed ? opposed.tests : [exchange.test];
   const current = opposed ? opposed.current : 0;
-  const names = tests.map((test, i) => (exchange.rollers[i] ? ctx.character(exchange.rollers[i]) : test.roller?.name || "an NPC"));
+  const kept = exchange.kept || [];
+  const names = tests.map((test, i) => (exchange.rollers[i] ? ctx.character(exchange.rollers[i]) : kept[i] ? ctx.labelOf("npc", kept[i]) : test.roller?.name || "an NPC"));
   const test = tests[current];
+  if (test.hidden && !opposed) {
+    // A hidden NPC's test: its name and that the GM keeps its dice (DW-N04).
+    return h("section", { class: "panel exchange", "aria-labelledby": "exchange-title" },
+      h("h2", { id: "exchange-title", text: `${names[0]}: a test the GM keeps` }),
+      h("p", { class: "hidden-value", text: `hidden: ${test.hidden}` }));
+  }
   const status = exchange.finished
     ? opposed
       ? `judged: ${opposed.winner === null || opposed.winner === undefined ? "a draw" : `${names[opposed.winner]} wins`} after ${opposed.round} round${opposed.round > 1 ? "s" : ""}`
       : `judged: ${test.verdict ? String(test.verdict).replace(/_/g, " ") : "done"}${test.fatigue ? ", with fatigue" : ""}`
-    : `${test.turn === "gm" ? "the GM" : `${names[current]}'s player`} chooses (${test.phase})`;
+    : test.hidden ? `the GM chooses for ${names[current]}` : `${test.turn === "gm" ? "the GM" : `${names[current]}'s player`} chooses (${test.phase})`;
   const budgets = Object.entries(test.budgets || {})
     .filter(([, v]) => typeof v === "number")
     .map(([k, v]) => `${k} ${v}`)
@@ -43,7 +50,7 @@ function exchangePanel(ctx) {
     { class: "panel exchange", "aria-labelledby": "exchange-title" },
     h("h2", { id: "exchange-title", text: title }),
     opposed
-      ? tests.map((t, i) => h("div", { class: i === current && !exchange.finished ? "side choosing" : "side" }, h("h3", { text: `${names[i]}: ${testName(t)}${t.verdict ? ` · ${String(t.verdict).replace(/_/g, " ")}` : ""}` }), pool(t, names[i])))
+      ? tests.map((t, i) => h("div", { class: i === current && !exchange.finished ? "side choosing" : "side" }, h("h3", { text: `${names[i]}: ${testName(t)}${t.verdict ? ` · ${String(t.verdict).replace(/_/g, " ")}` : ""}` }), t.hidden ? h("p", { class: "hidden-value", text: `hidden: ${t.hidden}` }) : pool(t, names[i])))
       : pool(test, names[0]),
     h("p", { class: "status-line", text: status }),
     budgets && !exchange.finished ? h("p", { class: "hint", text: `left to spend: ${budgets}` }) : null,
@@ -52,7 +59,13 @@ function exchangePanel(ctx) {
 }
 
 function testName(test) {
+  if (test.hidden) return "its dice kept by the GM";
   return `${test.setup.attribute} ${test.setup.check ? "check" : "test"}`;
+}
+
+function shownNumber(value) {
+  // A number from the view, or "?" where the GM keeps it (a hidden NPC's).
+  return value && typeof value === "object" ? "?" : String(value ?? "?");
 }
 
 function pool(test, name) {
@@ -174,8 +187,10 @@ function apFightPanel(ctx) {
       "tr",
       { class: tracker.acted ? "acted" : "" },
       h("th", { scope: "row", text: c.name }),
-      h("td", {}, h("span", { class: "ap", role: "img", "aria-label": `${left} of ${tokens.length} AP left` }, tokens.map((t) => h("span", { class: t === 0 ? "token" : "token spent", "aria-hidden": "true" })))),
-      h("td", { text: String(c.hp ?? "?") }),
+      !c.tracker || tracker.hidden
+        ? h("td", { class: "hidden-value", text: "?" })
+        : h("td", {}, h("span", { class: "ap", role: "img", "aria-label": `${left} of ${tokens.length} AP left` }, tokens.map((t) => h("span", { class: t === 0 ? "token" : "token spent", "aria-hidden": "true" })))),
+      h("td", { text: shownNumber(c.hp) }),
       h("td", { text: String(c.public_life || c.life || "") }),
       h("td", { text: tracker.waiting ? "waiting" : tracker.acted ? "acted" : "" }),
     );
@@ -193,7 +208,10 @@ function apFightPanel(ctx) {
 function initiativePanel(ctx) {
   const fight = ctx.view.state.fight;
   if (!fight || !fight.combatants || !fight.combatants.length) return null;
-  const order = [...fight.combatants].sort((a, b) => (b.initiative ?? -99) - (a.initiative ?? -99));
+  const place = new Map((fight.order || []).map((id, i) => [id, i]));
+  const order = fight.order
+    ? [...fight.combatants].sort((a, b) => (place.get(a.id) ?? 999) - (place.get(b.id) ?? 999))
+    : [...fight.combatants].sort((a, b) => (b.initiative ?? -99) - (a.initiative ?? -99));
   return h(
     "section",
     { class: "panel fight", "aria-labelledby": "fight-title" },
@@ -206,9 +224,9 @@ function initiativePanel(ctx) {
         { class: fight.acting === c.id ? "acting" : "", "aria-current": fight.acting === c.id ? "true" : null },
         h("th", { scope: "row", text: c.name }),
         h("td", { text: c.side }),
-        h("td", { text: c.initiative === null ? "—" : String(c.initiative) }),
+        h("td", { text: c.initiative === null ? "—" : shownNumber(c.initiative) }),
         h("td", { text: String(c.turns_left) }),
-        h("td", { text: String(c.hp) }),
+        h("td", { text: shownNumber(c.hp) }),
         h("td", { text: c.status }),
       ))))),
   );

@@ -4,8 +4,9 @@
 
 import { Live, RefusedError, Room, call, linkFromLocation, linkUrl, parseLink } from "./api.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
-import { FormMaker } from "./forms.js";
+import { FormMaker, humanize } from "./forms.js";
 import { entryItem } from "./log.js";
+import { NPC_KINDS, namesAnNpc, npcPanel } from "./npcs.js";
 import { HANDLED, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetTree, sheetView } from "./sheets.js";
 import { checkRollLink, downloadAndVerify, keepNonce } from "./verify.js";
@@ -193,6 +194,8 @@ function labelOf(key, value) {
   if (!page.view || typeof value !== "string") return String(value);
   const character = (page.view.state.characters || []).find((c) => c.id === value);
   if (character) return character.name || character.sheet.name || value;
+  const npc = (page.view.state.npcs || []).find((n) => n.id === value);
+  if (npc) return npc.name;
   const making = (page.view.state.making || []).find((m) => m.id === value);
   if (making) return making.character.name || "the new character";
   const combatant = (page.view.state.fight?.combatants || []).find((c) => c.id === value);
@@ -203,6 +206,7 @@ function labelOf(key, value) {
 
 const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers", "helper_effort"]);
 const COMBATANT_NAMES = new Set(["id", "attacker", "target", "other_target", "shooter", "commander", "followers"]);
+const NPC_NAMES = new Set(["npc", "kept"]);
 
 function knownValues(name, key = "") {
   // The ids a field names that the room holds now: its characters, a fight's combatants,
@@ -212,6 +216,7 @@ function knownValues(name, key = "") {
   if (/(^|\/)combatant\/id$/.test(key)) return null;
   if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
   if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
+  if (NPC_NAMES.has(name) && state.npcs?.length) return state.npcs.map((n) => n.id);
   if (name === "owner" && page.view) return page.view.members.filter((m) => m.role !== "observer").map((m) => m.id);
   return null;
 }
@@ -237,6 +242,7 @@ function context() {
     forms: page.forms,
     labelOf,
     send,
+    offerBlock,
     character: (id) => labelOf("character", id),
   };
 }
@@ -247,7 +253,8 @@ function layout() {
   return [
     h("div", { class: "col" },
       h("div", { id: "play", class: "area-play" }),
-      h("div", { id: "characters", class: "area-characters" })),
+      h("div", { id: "characters", class: "area-characters" }),
+      h("div", { id: "npcs", class: "area-npcs" })),
     h("div", { class: "col" },
       h("section", { class: "panel area-log", "aria-labelledby": "log-title" },
         h("h2", { id: "log-title", text: "Log" }),
@@ -273,6 +280,7 @@ function render() {
   section("play", () => systemPanels(context()));
   section("actions", actionsPanel);
   section("characters", charactersPanel);
+  section("npcs", () => npcPanel(context()));
   section("members", membersPanel);
   section("gm", gmPanel);
   section("after", afterPanel);
@@ -421,7 +429,7 @@ function cardButtons(id) {
 function actionsPanel() {
   if (page.viewingAs || page.view.me.role === "observer") return null;
   const handled = HANDLED[page.system] || new Set();
-  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !characterField(o) && !o.entry && !onCards(o));
+  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
   if (!offers.length) return null;
   return h(
     "section",
@@ -440,7 +448,7 @@ function offerBlock(o, presets = {}) {
 
 function charactersPanel() {
   const state = page.view.state;
-  const characters = state.characters || [];
+  const characters = (state.characters || []).filter((c) => !c.npc);
   const making = state.making || [];
   return h(
     "section",
@@ -673,10 +681,17 @@ function hiddenThings() {
 }
 
 function summary(value) {
-  // A hidden value in a few words: a tracker's name and fill, a roll's total, or JSON.
+  // A hidden value in a few words: a tracker's name and fill, a roll's total, a record's
+  // names and values, a test's faces, or JSON.
   if (value && typeof value === "object") {
     if ("segments" in value) return `${value.name}: ${value.filled}/${value.segments}${value.kind ? ` (${value.kind})` : ""}`;
     if ("total" in value) return `${value.expression || value.notation || "roll"} = ${value.total}`;
+    const shown = Object.entries(value).filter(([, v]) => v !== null && v !== false);
+    if (!Array.isArray(value) && shown.length && shown.every(([, v]) => typeof v !== "object")) {
+      // A flat record (an NPC's numbers): each name and value, not JSON.
+      return shown.map(([k, v]) => (v === true ? humanize(k) : `${humanize(k)} ${v}`)).join(", ");
+    }
+    if (Array.isArray(value.dice) && value.setup) return `${value.setup.attribute} test: ${value.dice.map((d) => d.faces[d.faces.length - 1]).join(", ")}${value.verdict ? `, ${value.verdict}` : ""}`;
   }
   return JSON.stringify(value);
 }

@@ -1,0 +1,324 @@
+"""The PostgreSQL store of a shard that holds rooms by lease (leases.py says how): it takes,
+renews and releases leases, and checks the lease inside every append's transaction
+(fencing). Its own module so that only servers on PostgreSQL load psycopg.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from tabletop.rooms.errors import Elsewhere, Fenced
+from tabletop.rooms.leases import (
+    IDLE_IN_TRANSACTION,
+    LEASE,
+    RENEWALS,
+    VALID,
+    Busy,
+    Taken,
+    TakeResult,
+)
+from tabletop.rooms.postgres import PostgresStore
+
+
+@dataclass
+class _Held:
+    epoch: int
+    valid_until: float
+    """This process's monotonic time until which it serves the room without asking."""
+
+
+class LeasedStore(PostgresStore):
+    """A shard's PostgreSQL store that holds rooms by lease, and refuses to append to a room
+    whose lease it no longer holds (fencing)."""
+
+    leased = True
+
+    def __init__(self, url: str, owner: str, lease: float = LEASE) -> None:
+        if lease <= 0:
+            raise ValueError("a lease lasts a positive number of seconds")
+        self.owner = owner
+        self.lease = lease
+        self._held: dict[str, _Held] = {}
+        self._guard = threading.Lock()
+        """Guards `_held` between the shard's thread and the renewing thread."""
+        self.fenced: set[str] = set()
+        """Rooms an append found taken over, for the shard to drop."""
+        self._in_transaction = False
+        super().__init__(url)
+        self._configure(self._db)
+
+    # connections -------------------------------------------------------------------------
+
+    def _configure(self, db: psycopg.Connection[Any]) -> None:
+        idle = int(self.lease * IDLE_IN_TRANSACTION * 1000)
+        db.execute(f"SET idle_in_transaction_session_timeout = {idle}")
+        db.execute("SELECT set_config('application_name', %s, false)", (self._name(),))
+
+    def _name(self) -> str:
+        return f"tabletop {self.owner}"[:63]
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        db = psycopg.connect(self.url, autocommit=True)
+        self._configure(db)
+        return db
+
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        if self._db.closed and not self._in_transaction:
+            self._db = self._connect()  # PostgreSQL ended the session (a long pause)
+        return super()._execute(sql, params)
+
+    def _begin(self) -> None:
+        if self._db.closed:
+            self._db = self._connect()
+        super()._begin()
+        self._in_transaction = True
+
+    def _commit(self) -> None:
+        try:
+            super()._commit()
+        finally:
+            self._in_transaction = False
+
+    def _rollback(self) -> None:
+        try:
+            if not self._db.closed:
+                super()._rollback()
+        finally:
+            self._in_transaction = False
+
+    # fencing -----------------------------------------------------------------------------
+
+    def _lock_room(self, room: str) -> None:
+        """Hold the room's row, then check, in the same transaction, that its lease is still
+        this owner's at the epoch this shard took: else nothing of this append is kept."""
+        super()._lock_room(room)
+        if not room:
+            return
+        row = self._db.execute(
+            "SELECT owner, epoch FROM leases WHERE room = %s FOR KEY SHARE", (room,)
+        ).fetchone()
+        with self._guard:
+            mine = self._held.get(room)
+        if row is None or mine is None or (row[0], row[1]) != (self.owner, mine.epoch):
+            with self._guard:
+                self._held.pop(room, None)
+            self.fenced.add(room)
+            if self._batch is None:
+                self._rollback()  # `locked` had not begun its own handling yet
+            raise Fenced(
+                f"this server process no longer serves room {room} (another took it over "
+                "while this one was paused): nothing was appended; send it again"
+            )
+
+    def add_room(self, room: str, system: str, seed: str, created: int) -> None:
+        """A new room (opened or imported), held by this owner from the same transaction:
+        what the shard writes of it next (an imported log's snapshot) passes the check.
+        The shard gives it up once that round is committed (`release`), so that the process
+        the proxy sends the room to takes it."""
+        super().add_room(room, system, seed, created)
+        sent = time.monotonic()
+        self._execute(
+            "INSERT INTO leases (room, owner, epoch, expires) "
+            "VALUES (%s, %s, 1, clock_timestamp() + make_interval(secs => %s))",
+            (room, self.owner, self.lease),
+        )
+        with self._guard:
+            self._held[room] = _Held(1, sent + self.lease * VALID)
+
+    def entries(self, room: str, after: int = 0, upto: int | None = None) -> list[str]:
+        """A room's entries, read only by the shard that holds its lease (other processes
+        never fold a room they do not serve)."""
+        with self._guard:
+            mine = room in self._held
+        if not mine and self.has_room(room):
+            raise Elsewhere(f"room {room} is served by another server process")
+        return super().entries(room, after, upto)
+
+    # holding -----------------------------------------------------------------------------
+
+    def holds(self, room: str, confirm: bool = True) -> bool:
+        """Whether this shard holds the room's lease. A lease whose last renewal is older
+        than `VALID` of it is renewed first (`confirm`), or counted as lost."""
+        with self._guard:
+            held = self._held.get(room)
+        if held is None:
+            return False
+        if time.monotonic() < held.valid_until:
+            return True
+        return confirm and self._confirm(room, held.epoch)
+
+    def held(self) -> list[str]:
+        with self._guard:
+            return list(self._held)
+
+    def epoch(self, room: str) -> int | None:
+        with self._guard:
+            held = self._held.get(room)
+        return None if held is None else held.epoch
+
+    def take(self, room: str) -> TakeResult:
+        """Take the room's lease if it is free, expired or this owner's; else who holds it
+        and for how long. None if there is no such room."""
+        with self._lock:
+            if self._batch is not None or self._in_transaction:
+                raise RuntimeError("a lease is taken outside any other transaction")
+            self._begin()
+            try:
+                found = self._try_take(room)
+            except BaseException:
+                self._rollback()
+                raise
+            self._commit()
+        return found
+
+    def _try_take(self, room: str) -> TakeResult:
+        row = self._db.execute(
+            "SELECT owner, epoch, expires <= clock_timestamp(), "
+            "GREATEST(EXTRACT(EPOCH FROM expires - clock_timestamp()), 0)::float8 "
+            "FROM leases WHERE room = %s FOR UPDATE",
+            (room,),
+        ).fetchone()
+        sent = time.monotonic()
+        if row is None:
+            got = self._db.execute(
+                "INSERT INTO leases (room, owner, epoch, expires) "
+                "SELECT %s, %s, 1, clock_timestamp() + make_interval(secs => %s) "
+                "WHERE EXISTS (SELECT 1 FROM rooms WHERE id = %s) "
+                "ON CONFLICT (room) DO NOTHING RETURNING epoch",
+                (room, self.owner, self.lease, room),
+            ).fetchone()
+            if got is None:
+                exists = self._db.execute("SELECT 1 FROM rooms WHERE id = %s", (room,))
+                return None if exists.fetchone() is None else Busy("", self.lease)
+        elif row[2] or row[0] == self.owner:
+            got = self._db.execute(
+                "UPDATE leases SET owner = %s, epoch = epoch + 1, "
+                "expires = clock_timestamp() + make_interval(secs => %s) "
+                "WHERE room = %s RETURNING epoch",
+                (self.owner, self.lease, room),
+            ).fetchone()
+        else:
+            return Busy(str(row[0]), float(row[3]))
+        epoch = int(got[0])
+        with self._guard:
+            self._held[room] = _Held(epoch, sent + self.lease * VALID)
+        return Taken(epoch)
+
+    def _confirm(self, room: str, epoch: int) -> bool:
+        """Renew one lease now (its renewals were late): whether it is still this owner's."""
+        sent = time.monotonic()
+        try:
+            row = self._execute(
+                "UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s) "
+                "WHERE room = %s AND owner = %s AND epoch = %s RETURNING epoch",
+                (self.lease, room, self.owner, epoch),
+            ).fetchone()
+        except psycopg.Error:
+            return False  # the database cannot say: serve nothing of it meanwhile
+        with self._guard:
+            held = self._held.get(room)
+            if held is None or held.epoch != epoch:
+                return False
+            if row is None:
+                del self._held[room]
+                return False
+            held.valid_until = sent + self.lease * VALID
+        return True
+
+    def release(self, rooms: Iterable[str] | None = None) -> None:
+        """Give up these leases (all with None): they expire now, their epochs stay."""
+        with self._guard:
+            chosen = list(self._held) if rooms is None else [r for r in rooms if r in self._held]
+            pairs = [(room, self._held.pop(room).epoch) for room in chosen]
+        if not pairs:
+            return
+        with contextlib.suppress(psycopg.Error):
+            self._execute(
+                "UPDATE leases SET expires = clock_timestamp() "
+                "FROM unnest(%s::text[], %s::bigint[]) AS mine(room, epoch) "
+                "WHERE leases.room = mine.room AND leases.epoch = mine.epoch "
+                "AND leases.owner = %s",
+                ([room for room, _ in pairs], [epoch for _, epoch in pairs], self.owner),
+            )
+
+    def forget(self, room: str) -> None:
+        """Stop holding a room without touching its row (it was found taken over)."""
+        with self._guard:
+            self._held.pop(room, None)
+
+    # renewing ----------------------------------------------------------------------------
+
+    def start_renewing(self, on_lost: Callable[[str], None]) -> Callable[[], None]:
+        """Renew every held lease every `lease / RENEWALS` seconds from a thread with its
+        own connection; `on_lost(room)` for each found taken over. How to stop it."""
+        stopping = threading.Event()
+
+        def run() -> None:
+            db: psycopg.Connection[Any] | None = None
+            while not stopping.wait(self.lease / RENEWALS):
+                try:
+                    if db is None or db.closed:
+                        db = self._connect()
+                    for room in self._renew(db):
+                        on_lost(room)
+                except psycopg.Error as failed:  # the lease lapses locally on its own
+                    print(f"tabletop: renewing leases failed: {failed}", file=sys.stderr)
+                    if db is not None:
+                        db.close()
+                    db = None
+            if db is not None:
+                db.close()
+
+        thread = threading.Thread(target=run, name="tabletop-leases", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            stopping.set()
+            thread.join(timeout=self.lease)
+
+        return stop
+
+    def _renew(self, db: psycopg.Connection[Any]) -> list[str]:
+        """One renewal of every held lease (rows locked in room order, so that two renewals
+        never wait for each other in a circle); the rooms found taken over."""
+        with self._guard:
+            pairs = [(room, held.epoch) for room, held in self._held.items()]
+        if not pairs:
+            return []
+        sent = time.monotonic()
+        rows = db.execute(
+            "WITH mine AS ("
+            " SELECT leases.room FROM leases"
+            " JOIN unnest(%s::text[], %s::bigint[]) AS m(room, epoch)"
+            " ON leases.room = m.room AND leases.epoch = m.epoch"
+            " WHERE leases.owner = %s ORDER BY leases.room FOR NO KEY UPDATE OF leases)"
+            " UPDATE leases SET expires = clock_timestamp() + make_interval(secs => %s)"
+            " FROM mine WHERE leases.room = mine.room RETURNING leases.room",
+            ([room for room, _ in pairs], [epoch for _, epoch in pairs], self.owner, self.lease),
+        ).fetchall()
+        renewed = {row[0] for row in rows}
+        lost = []
+        with self._guard:
+            for room, epoch in pairs:
+                held = self._held.get(room)
+                if held is None or held.epoch != epoch:
+                    continue  # taken again or given up meanwhile
+                if room in renewed:
+                    held.valid_until = max(held.valid_until, sent + self.lease * VALID)
+                else:
+                    del self._held[room]
+                    lost.append(room)
+        return lost
+
+    def close(self) -> None:
+        with contextlib.suppress(psycopg.Error):
+            self.release()
+        super().close()

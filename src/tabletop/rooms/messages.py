@@ -1,0 +1,396 @@
+"""The messages between a server's front and its worker processes, and how they travel.
+
+The front (the event loop: HTTP, sockets, allowances, fan-out) sends each request that
+touches a room to the room's shard as a `Call` holding one *ask*; the shard answers with a
+`Reply` (a value, or a `Failure` carrying the one-line refusal and its status), and sends
+a `Fanout` for every append: each new entry's lines, one copy per distinct line, with the
+members who receive it (a round's messages go together, as one list). Work for the pool
+(a bot's decision, verify, an import's check, an export) travels as a pickled *job*, opaque
+to the front, which only queues it by priority: a shard's `PoolAsk` comes back as a
+`PoolDone`; the front's own jobs answer the front.
+
+Every message is a frozen dataclass of plain values, pickled and framed with its length on
+a socket pair (`Channel` in the workers; `frame` and `Frames` on the front's event loop). Only
+the server's own processes are at either end.
+"""
+
+from __future__ import annotations
+
+import pickle
+import socket
+import struct
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tabletop.rooms.fairdice import new_seed
+
+HEADER = struct.Struct("!Q")
+"""Each frame: its length, then the pickled message."""
+
+Tool = Literal["undo", "end-session", "kick", "rename", "promote", "invites", "link"]
+Reading = Literal["view", "legal", "advice", "whoami", "member", "as", "as-log", "log"]
+Priority = Literal["think", "member", "anyone"]
+"""Pool queues, served in this order: a bot's decision holds its room; a member's export
+holds only them; anyone's verify or import check holds nobody."""
+
+
+# asks: what a request wants of a room (front → shard, inside a Call) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks: a link's token (HTTP), or a member a socket already said hello as."""
+
+    token: str = ""
+    member: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRoom:
+    system: str
+    name: str
+    options: dict[str, Any]
+    gm: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRoom:
+    invite: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve:
+    caller: Caller
+    intent: dict[str, Any]
+    client: str
+    nonce: str | None = None
+    lines: bool = True
+    """Whether the reply carries the caller's lines (a socket has them as entry frames)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    caller: Caller
+    text: str
+    to: tuple[str, ...]
+    client: str
+    lines: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UseTool:
+    """One of the GM's tools, or a member's new link (`link`)."""
+
+    caller: Caller
+    tool: Tool
+    member: str = ""
+    value: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A read of the room: `member` names whom the GM looks as (`as`, `as-log`)."""
+
+    caller: Caller
+    what: Reading
+    after: int = 0
+    member: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """An export or a game record: the shard checks the caller and answers with a pool job
+    (the room is not held while the pool builds it; the entries it reads never change)."""
+
+    caller: Caller
+    what: Literal["export", "record"]
+
+
+@dataclass(frozen=True, slots=True)
+class Attach:
+    """A socket's hello: its backlog after `after`, then every new entry's line."""
+
+    token: str
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
+class Detach:
+    """A socket of `member` closed (no reply)."""
+
+    member: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRoom:
+    checked: bytes
+    """The pool's answer to the export's `Check`, passed on unread by the front: the
+    `hall.Importing` plan and the lines, or why the export cannot be imported."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Whether this process serves the room (with PostgreSQL: holds its lease, taking it if
+    it is free), asked before a socket is accepted, so that a proxy can send the socket to
+    the process that does; answered with whether the room exists."""
+
+
+Ask = OpenRoom | JoinRoom | Resolve | Chat | UseTool | Read | Plan | Attach | ImportRoom | Claim
+
+
+# envelopes -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    number: int
+    room: str
+    ask: Ask | Detach
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    number: int
+    value: Any
+    member: str = ""
+    """The member the caller's token opened, so the front charges their allowance next
+    time without asking."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A refusal, as one line and the status it answers with."""
+
+    problem: str
+    status: int = 400
+    seq: int | None = None
+    line: int | None = None
+    """For a log that does not verify: its first failing line."""
+    retry_after: float | None = None
+    """For a 503: seconds after which the request is worth sending again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What one request appended: the seqs, the caller's lines of them, and what else it
+    returns (new links, a revealed seed)."""
+
+    seqs: list[int]
+    duplicate: bool = False
+    lines: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Attached:
+    member: dict[str, Any]
+    head: int
+    lines: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Delegate:
+    """A reply that is work for the pool: the front runs `payload` there and answers the
+    request with its result (an export, a game record)."""
+
+    payload: bytes
+    priority: Priority = "member"
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """One new entry as its receivers see it: each distinct line and who receives it; and
+    the member whose link it ends (a kick, a new link), whose sockets close."""
+
+    seq: int
+    lines: tuple[tuple[str, tuple[str, ...]], ...]
+    ends: str | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Fanout:
+    room: str
+    deliveries: tuple[Delivery, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """The shard no longer serves `room` (another process holds its lease now): the front
+    closes the room's sockets, saying to reconnect (the proxy sends them to the new owner)."""
+
+    room: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PoolAsk:
+    """A shard's job for the pool (a bot's decision), answered with `PoolDone`."""
+
+    job: int
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PoolDone:
+    job: int
+    result: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    number: int
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ShardConfig:
+    """What a shard worker starts with."""
+
+    index: int
+    address: str
+    """The store (`Store.address`) the shard opens its own connection to."""
+    bot_pause: float
+    """Seconds a bot's seat waits before it moves."""
+    owner: str = ""
+    """Who holds this shard's rooms' leases (PostgreSQL): the same for a shard started
+    again in its place, so that it takes them back at once."""
+    lease: float = 0.0
+    """Seconds a room's lease lasts (leases.py); 0: no leases (SQLite, one process)."""
+    seeds: Callable[[], bytes] = new_seed
+    """What makes each dice session's secret seed (fixed only by test fixtures)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    pid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    pass
+
+
+# pool jobs (pickled inside PoolAsk, PoolDone and Job) ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    thinking: Any
+    """A `hall.Thinking`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """Verify an export (the request's body, as sent): for `POST /verify` (checking.py), or
+    to import it (`hall.importing`)."""
+
+    body: bytes
+    purpose: Literal["verify", "import"]
+    json_body: bool = False
+    """`POST /verify` sent JSON (the export with the page's nonces and an entry to look at)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    address: str
+    room: str
+    system: str
+    member: Any
+    head: int
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    system: str
+    state: Any
+    member: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Qr:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    value: Any
+
+
+# framing -----------------------------------------------------------------------------------
+
+
+def frame(message: Any) -> bytes:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(data)) + data
+
+
+class Frames:
+    """Bytes as they arrive from a socket, taken apart into whole messages."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def __bool__(self) -> bool:
+        return bool(self._buffer)
+
+    def feed(self, data: bytes) -> list[Any]:
+        """The messages `data` completes, in order (a partial one waits for the rest)."""
+        self._buffer += data
+        found = []
+        while len(self._buffer) >= HEADER.size:
+            (size,) = HEADER.unpack_from(self._buffer)
+            if len(self._buffer) < HEADER.size + size:
+                break
+            found.append(pickle.loads(self._buffer[HEADER.size : HEADER.size + size]))
+            del self._buffer[: HEADER.size + size]
+        return found
+
+
+class Channel:
+    """A worker's end of its socket pair: blocking, one sender at a time."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._sending = threading.Lock()
+        self._frames = Frames()
+
+    def send(self, message: Any) -> None:
+        data = frame(message)
+        with self._sending:
+            self.sock.sendall(data)
+
+    def receive(self) -> Any:
+        """The next message; EOFError once the front has gone."""
+        (size,) = HEADER.unpack(self._exactly(HEADER.size))
+        return pickle.loads(self._exactly(size))
+
+    def receive_ready(self) -> list[Any]:
+        """Every whole message the socket holds now, without waiting for more (after
+        `select` said it is readable); EOFError once the front has gone."""
+        found: list[Any] = []
+        while True:
+            try:
+                chunk = self.sock.recv(1 << 20, socket.MSG_DONTWAIT)
+            except (BlockingIOError, InterruptedError):
+                return found
+            if not chunk:
+                if found:
+                    return found
+                raise EOFError("the server's front has gone")
+            found += self._frames.feed(chunk)
+            if len(chunk) < 1 << 20:
+                return found
+
+    def _exactly(self, size: int) -> bytes:
+        buffer = bytearray(size)
+        view, got = memoryview(buffer), 0
+        while got < size:
+            count = self.sock.recv_into(view[got:], size - got)
+            if not count:
+                raise EOFError("the server's front has gone")
+            got += count
+        return bytes(buffer)

@@ -1,0 +1,181 @@
+"""A pool worker: a lower-priority process for the work that takes long and holds no room's
+order — a bot's decision (`Session.think`), `verify` of an export, the check of an import,
+an export built from the store, a finished game's record, a QR code.
+
+Each worker takes one job at a time from the front (which queues them by priority:
+thinking first, a member's export or record next, anyone's verify or import last) and
+answers with its result or its one-line refusal. It runs at a lower CPU priority (`os.nice`),
+so that the shards and the front, which answer every room, win the cores when both want
+them; and, on Linux, in a session of its own: each session is a scheduling group there
+(autogroup), and a busy process in the server's group would spend the server's share
+however nice it is. An export reads the store through the worker's own connection, opened
+on first use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import signal
+import socket
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+import segno
+
+from tabletop.errors import TabletopError
+from tabletop.rooms.budgets import MAX_EXPORT
+from tabletop.rooms.checking import check, read_request
+from tabletop.rooms.databases import open_address
+from tabletop.rooms.errors import OverBudget, RoomError, status_of
+from tabletop.rooms.fairdice import FairDice
+from tabletop.rooms.hall import importing
+from tabletop.rooms.lines import exported
+from tabletop.rooms.log import Entry, lines_of
+from tabletop.rooms.messages import (
+    Channel,
+    Check,
+    Export,
+    Failure,
+    Finished,
+    Job,
+    Qr,
+    Ready,
+    Record,
+    Stop,
+    Think,
+)
+from tabletop.rooms.store import Store
+from tabletop.rooms.table import load_session
+
+EXPORT_CHUNK = 1_000
+"""Entries an export reads from the store at a time."""
+
+
+def run(sock: socket.socket, nice: int) -> None:
+    """The worker process: take jobs until told to stop or until the front has gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    lower_priority(nice)
+    channel = Channel(sock)
+    channel.send(Ready(os.getpid()))
+    worker = Worker()
+    try:
+        while True:
+            try:
+                message = channel.receive()
+            except (EOFError, OSError):
+                return
+            if isinstance(message, Stop):
+                return
+            assert isinstance(message, Job)
+            channel.send(Job(message.number, pickle.dumps(worker.perform(message.payload))))
+    finally:
+        worker.close()
+
+
+def lower_priority(nice: int) -> None:
+    """Run behind the server's other processes: niced, and in a scheduling group of its own
+    (Linux's autogroup is the session), niced by half as much, so that its thinking never
+    spends the front's and the shards' share of the machine, yet is not starved by every
+    other program on it."""
+    with contextlib.suppress(OSError):
+        os.setsid()
+    with contextlib.suppress(OSError):
+        Path("/proc/self/autogroup").write_text(str(nice // 2))
+    os.nice(nice)
+
+
+class Worker:
+    """What one pool process holds between jobs: the stores it opened for exports."""
+
+    def __init__(self) -> None:
+        self.stores: dict[str, Store] = {}
+
+    def close(self) -> None:
+        for store in self.stores.values():
+            store.close()
+
+    def perform(self, payload: bytes) -> Finished | Failure:
+        """A job's result, or its refusal in one line (a bug too: the pool keeps serving)."""
+        job = pickle.loads(payload)
+        try:
+            return Finished(self._do(job))
+        except RoomError as refused:
+            return Failure(
+                str(refused)[:500], status_of(refused), line=getattr(refused, "line", None)
+            )
+        except TabletopError as refused:
+            return Failure(str(refused)[:500], status_of(refused))
+        except Exception as broken:
+            traceback.print_exc(file=sys.stderr)
+            return Failure(f"internal error ({type(broken).__name__})", 500)
+
+    def _do(self, job: Any) -> Any:
+        if isinstance(job, Think):
+            thought = job.thinking
+            dice = FairDice(thought.seed, thought.member.id, thought.nonce)
+            session = load_session(thought.system)
+            return session.think(thought.state, thought.intent, thought.member, dice)
+        if isinstance(job, Check):
+            return _checked(job)
+        if isinstance(job, Export):
+            return self._export(job)
+        if isinstance(job, Record):
+            return dict(load_session(job.system).game_record(job.state, job.member))
+        assert isinstance(job, Qr)
+        buffer = io.BytesIO()
+        segno.make(job.text, error="m").save(
+            buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, title="QR code"
+        )
+        return buffer.getvalue()
+
+    def _export(self, job: Export) -> str:
+        """The export's text, read from the store up to the head the shard saw, and refused
+        once it passes `MAX_EXPORT` bytes."""
+        store = self.stores.get(job.address)
+        if store is None:
+            store = self.stores[job.address] = open_address(job.address)
+        session = load_session(job.system)
+        lines = exported(
+            session, job.room, job.system, _entries(store, job.room, job.head), job.member
+        )
+        parts, size = [], 0
+        for line in lines:
+            size += len(line) + 1
+            if size > MAX_EXPORT:
+                raise OverBudget(
+                    f"this room's log is past {MAX_EXPORT // 2**20} MiB, more than one export "
+                    "holds; ask the server's operator for a copy of its database"
+                )
+            parts.append(f"{line}\n")
+        return "".join(parts)
+
+
+def _checked(job: Check) -> Any:
+    """`POST /verify`'s answer (checking.py: ok and the summary, or the first failing line;
+    an entry looked at closely when asked), or what an import makes its room of, with the
+    lines it keeps."""
+    if job.purpose == "verify":
+        return check(read_request(job.body, job.json_body))
+    try:
+        lines = lines_of(job.body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RoomError("an export is UTF-8 text") from None
+    return importing(lines), lines
+
+
+def _entries(store: Store, room: str, head: int) -> Any:
+    """The room's entries up to `head`, read a chunk at a time."""
+    after = 0
+    while after < head:
+        bodies = store.entries(room, after, min(head, after + EXPORT_CHUNK))
+        if not bodies:
+            return
+        for body in bodies:
+            yield Entry.from_text(body)
+        after += len(bodies)

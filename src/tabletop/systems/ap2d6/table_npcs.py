@@ -1,0 +1,132 @@
+"""The NPCs a 2d6 GM keeps. NPCs use the player characters' sheet and rules (§ Characters
+and Scores), so each sits at the table as a character the GM plays, with a mark that makes
+it an NPC: whether its numbers are shown, the book's NPC it was made from, and its bias,
+the attitude it starts from (§ Communicative Skills, Bias, and Reputation). It joins
+checks, contests, damage and fights by its id like any character (RU-N04).
+
+Until the GM shows them, its sheet is the GM's: a player's view holds its name and what the
+table sees of it (up, down or dead), and a line about it reaches players with every number
+turned to `?` (RU-N05).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from pydantic import Field
+
+from tabletop.npcs import (
+    NAMES_NOT_NUMBERS,
+    Bestiary,
+    EditNpc,
+    NpcId,
+    lines_kept,
+    load_bestiary,
+    npc_view,
+)
+from tabletop.session import Event, Frozen, Member
+from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
+from tabletop.systems.ap2d6.scores import STANDARD_SCORES
+from tabletop.systems.ap2d6.sheet import Character, ScoreTable
+
+BIAS_RANGE = 6
+"""Bias runs the reputation scale, −6 to +6 (RU-M43)."""
+
+
+class NpcStats(Frozen):
+    """What the GM types in (or the book gives) for an NPC: its scores (any left out are
+    0, as a statblock leaves them off) and its bias."""
+
+    scores: ScoreTable = Field(default_factory=dict)
+    bias: int = Field(default=0, ge=-BIAS_RANGE, le=BIAS_RANGE)
+
+
+class NpcMark(Frozen):
+    """What makes a seat an NPC's."""
+
+    revealed: bool = False
+    creature: str | None = None
+    bias: int = Field(default=0, ge=-BIAS_RANGE, le=BIAS_RANGE)
+
+
+EXAMPLE = {"scores": {"STR": 1, "AGI": 1, "CON": 1}, "bias": -1}
+"""A typed-in NPC in the GM's form: a tough, wary one (Health 24)."""
+
+STATS = (*NAMES_NOT_NUMBERS, "bias", "hp", *STANDARD_SCORES)
+"""What `edit-npc` changes: the name, the bias, current health and the standard scores."""
+
+
+@cache
+def bestiary() -> Bestiary[NpcStats]:
+    """The rules' own NPCs, validated once."""
+    return load_bestiary(__package__ or "", NpcStats)
+
+
+def npc_sheet(name: str, stats: NpcStats) -> Character:
+    """The NPC's sheet: the player characters' sheet with these scores, full health."""
+    return validated(Character, {"name": name, "scores": stats.scores}, "the NPC's sheet")
+
+
+def edited(sheet: Character, mark: NpcMark, intent: EditNpc) -> tuple[Character, NpcMark]:
+    """The sheet and mark with one number (or the name) changed, or `Ap2d6Error`."""
+    value = intent.value.strip()
+    if intent.stat == "bias":
+        return sheet, validated(NpcMark, {**mark.model_dump(), "bias": value}, "the NPC")
+    data = sheet.model_dump(mode="json")
+    if intent.stat == "name":
+        data["name"] = value
+    elif intent.stat == "hp":
+        data["hp"] = value
+    elif intent.stat in STANDARD_SCORES:
+        data["scores"] = {**data["scores"], intent.stat: value}
+        if sheet.hp == sheet.max_hp:  # at full health it stays full as CON changes
+            data["hp"] = None
+    else:
+        raise Ap2d6Error(f"an NPC here has no {intent.stat!r}; it has {', '.join(STATS)}")
+    return validated(Character, data, "the NPC"), mark
+
+
+def stats_view(sheet: Character, mark: NpcMark) -> dict[str, Any]:
+    """What the NPC panel shows the GM: the numbers a table looks at, and the bias."""
+    return {
+        "bias": mark.bias,
+        "hp": sheet.hp,
+        "max_hp": sheet.max_hp,
+        "to_hit": sheet.to_hit,
+        "scores": dict(sheet.scores),
+        "special": dict(sheet.special),
+    }
+
+
+def roster_view(
+    npcs: Iterable[tuple[NpcId, Character, NpcMark]], member: Member
+) -> list[dict[str, Any]]:
+    return [
+        npc_view(nid, sheet.name, mark.revealed, mark.creature, stats_view(sheet, mark), member)
+        for nid, sheet, mark in npcs
+    ]
+
+
+KEPT_IN_FIGHT = ("name", "public_life")
+"""What a player sees of a hidden NPC in the fight: its name and whether it is up."""
+
+
+def fighter_view(sheet: dict[str, Any]) -> dict[str, Any]:
+    """A hidden NPC's sheet in the fight: its name and whether it is up, its numbers left
+    out (its card in the NPC list marks them hidden)."""
+    return {key: value for key, value in sheet.items() if key in KEPT_IN_FIGHT}
+
+
+def told(
+    secret: Iterable[str],
+    everyone: Iterable[str],
+    events: list[Event],
+    subject: str | None = None,
+) -> list[Event]:
+    """Each line that tells of a hidden NPC, kept from the players with its numbers turned
+    to `?` (RU-N05); `everyone` are the names whose digits stay. The lines at the start of
+    a step that name nobody are `subject`'s, the character the intent is for (resting an
+    NPC tells its hours and health without its name)."""
+    return lines_kept(events, secret, everyone, subject)

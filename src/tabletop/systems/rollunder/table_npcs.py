@@ -1,0 +1,94 @@
+"""The monsters and NPCs a roll-under GM keeps. The chapter has none of its own (CR-N01), so
+each is typed in: its abilities, maximum health and omens. It sits at the table as one of
+the GM's secret characters (CR-S04) marked as an NPC, so it joins ability rolls, contests
+and hits by its id like any character, and its sheet reaches the players only once the GM
+shows it, which the GM may take back (CR-N02).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from tabletop.npcs import NAMES_NOT_NUMBERS, EditNpc
+from tabletop.session import Frozen
+from tabletop.systems.rollunder.character import (
+    MAX_HEALTH,
+    MAX_OMENS,
+    Character,
+    check_sheet,
+    sheet_from,
+)
+from tabletop.systems.rollunder.errors import RollUnderError
+from tabletop.systems.rollunder.options import RollUnderOptions
+
+
+class NpcStats(Frozen):
+    """What the GM types in for a monster: its ability scores (the table's abilities),
+    its maximum health (it starts at full) and its omens."""
+
+    abilities: dict[str, int]
+    max_health: int = Field(ge=0, le=MAX_HEALTH)
+    omens: int = Field(default=0, ge=0, le=MAX_OMENS)
+
+
+SHEET_STATS = ("max_health", "health", "omens")
+"""The sheet's numbers `edit-npc` changes, besides the name and each ability."""
+
+
+def stat_names(options: RollUnderOptions) -> tuple[str, ...]:
+    return (*NAMES_NOT_NUMBERS, *SHEET_STATS, *options.abilities)
+
+
+def example(options: RollUnderOptions) -> dict[str, Any]:
+    """A typed-in monster in the GM's form: 12 in every ability, 8 health, no omens."""
+    return {"abilities": dict.fromkeys(options.abilities, 12), "max_health": 8}
+
+
+def npc_sheet(name: str, stats: NpcStats, options: RollUnderOptions) -> Character:
+    """The monster's sheet, its abilities in the table's order whatever order they were typed
+    in: a room's log keeps the intent with its keys sorted, and `verify` re-tells the line
+    that lists them from it."""
+    ordered = {a: stats.abilities[a] for a in options.abilities if a in stats.abilities}
+    data = {
+        "name": name,
+        "abilities": {**ordered, **stats.abilities},
+        "max_health": stats.max_health,
+        "health": stats.max_health,
+        "omens": stats.omens,
+        "max_omens": stats.omens,
+    }
+    return check_sheet(sheet_from(data, "the NPC"), options)
+
+
+def edited(sheet: Character, intent: EditNpc, options: RollUnderOptions) -> Character:
+    """The sheet with one number (or the name) changed, checked, or `RollUnderError`."""
+    data = sheet.model_dump(mode="json")
+    value = intent.value.strip()
+    if intent.stat == "name":
+        data["name"] = value
+    elif intent.stat == "omens":
+        data["omens"] = data["max_omens"] = value
+    elif intent.stat in SHEET_STATS:
+        data[intent.stat] = value
+        if intent.stat == "max_health" and sheet.health == sheet.max_health:
+            data["health"] = value  # at full health it stays full
+    elif intent.stat in options.abilities:
+        data["abilities"] = {**data["abilities"], intent.stat: value}
+    else:
+        known = ", ".join(stat_names(options))
+        raise RollUnderError(f"an NPC here has no {intent.stat!r}; it has {known}")
+    return check_sheet(sheet_from(data, "the NPC"), options)
+
+
+def stats_view(sheet: Character) -> dict[str, Any]:
+    """What the NPC panel shows the GM of a monster."""
+    return {
+        "abilities": dict(sheet.abilities),
+        "health": sheet.health,
+        "max_health": sheet.max_health,
+        "omens": sheet.omens,
+        "injuries": [injury.model_dump(mode="json") for injury in sheet.injuries],
+        "death": sheet.death,
+    }

@@ -1,0 +1,285 @@
+"""NPCs in the browser, one scene per RPG: the GM brings an NPC (from the book where the
+rules give creatures, typed in where they do not) from the NPC panel, it takes part in a
+test, a fight or a contest against a player's character through the page's own forms, and
+the player's page never receives its hidden numbers: not in a websocket frame, an HTTP
+answer or the DOM, until the GM shows them (docs/rooms.md, "NPCs and monsters")."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.pages.driver import (
+    PHONE,
+    Seat,
+    accessible,
+    fits,
+    join,
+    offer,
+    open_room,
+    seat,
+    step,
+    submit,
+    synced,
+    wait_for_log,
+)
+from tests.pages.test_dead_weight import AMBER
+
+NPCS = "#npcs"
+
+
+def holds_none(person: Seat, *patterns: str) -> None:
+    """No byte this page received, nor its DOM now, matches any of `patterns`."""
+    received = person.received()
+    assert person.frames, "the page followed the room over its websocket"
+    for pattern in patterns:
+        found = re.search(pattern, received)
+        assert found is None, (
+            f"{pattern!r} reached the page: …{received[found.start() - 80 : found.end() + 80]}…"
+        )
+
+
+SMALL_TARGETS = """within => [...document.querySelectorAll(
+    `${within} :is(button, summary, select, input:not([type=checkbox]), .check)`)]
+  .filter(el => el.offsetParent !== null)
+  .map(el => [el.tagName, el.textContent.trim().slice(0, 30), el.getBoundingClientRect()])
+  .filter(([, , box]) => box.height < 44 || box.width < 44)
+  .map(([tag, text, box]) => `${tag} ${text} ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+
+
+def finger_sized(person: Seat, within: str) -> None:
+    """Every control in `within`, its forms opened, is at least 44 CSS px each way (WCAG
+    2.5.5), on a phone that does not scroll sideways."""
+    person.page.set_viewport_size(PHONE)
+    person.page.evaluate(
+        f"document.querySelectorAll('{within} details').forEach(d => d.open = true)"
+    )
+    fits(person.page)
+    small = person.page.evaluate(SMALL_TARGETS, within)
+    assert not small, f"controls smaller than a finger: {small}"
+
+
+def npc_card(person: Seat, name: str):
+    return person.page.locator(f"{NPCS} article.npc", has_text=name)
+
+
+def judged(gm: Seat, player: Seat) -> None:
+    """Play an opposed test to its verdict, each choice the advisor's pick of whoever
+    chooses. Both sides may succeed round after round (a tie: both test again, DW-A26), so
+    the bound is the rules' own: 100 rounds, a few choices each."""
+    for _ in range(500):
+        synced(gm, player)
+        status = gm.page.locator(".exchange .status-line").inner_text()
+        if status.startswith("judged"):
+            return
+        best = ".advice table.odds tr.best button"
+        chooser = player if player.page.locator(best).count() else gm
+        step(chooser, chooser.page.locator(best).click)
+    raise AssertionError("the opposed test did not reach a verdict")
+
+
+def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_hidden(
+    browser, server
+):
+    """DW-N01..N04: the GM types in a ghoul of level 9 that dies past 17 wounds (the core
+    book's monsters are in its Bestiary, another book); it tests against Amber in an opposed
+    test and takes wounds; Ada's page holds its name, never its level, wound limit or dice,
+    until the GM shows them."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, "dead-weight")
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
+
+    form = offer(gm, "type in an NPC", NPCS)
+    form.get_by_label("Name").fill("Ghoul qz")
+    stats = form.get_by_role("group", name="Stats")
+    stats.get_by_label("Level").fill("9")
+    stats.get_by_label("Wound limit").fill("17")
+    step(gm, form.locator("button[type=submit]").click)
+    synced(gm, ada)
+    expect(npc_card(gm, "Ghoul qz")).to_contain_text("Level9")
+    expect(npc_card(ada, "Ghoul qz")).to_contain_text("numbers hidden")
+    expect(ada.page.locator("#characters article.card", has_text="Ghoul qz")).to_have_count(0)
+
+    # An opposed test (DW-M48) from the GM's form: Amber's DEX against the kept ghoul's STR.
+    form = offer(gm, "an opposed test")
+    first = form.get_by_role("group", name="First")
+    second = form.get_by_role("group", name="Second")
+    first.get_by_label("Character").select_option(label="Amber")
+    first.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"DEX"')
+    second.get_by_label("Kept").select_option(label="Ghoul qz")
+    second.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"STR"')
+    step(gm, form.locator("button[type=submit]").click)
+    synced(gm, ada)
+    for person in (gm, ada):
+        expect(person.page.locator(".exchange h2")).to_contain_text("Amber against Ghoul qz")
+    expect(gm.page.locator(".exchange .side").nth(1).locator(".face")).to_have_count(9)
+    expect(ada.page.locator(".exchange .side").nth(1)).to_contain_text("hidden")
+    expect(ada.page.locator(".exchange .side").nth(1).locator(".face")).to_have_count(0)
+    judged(gm, ada)
+    expect(ada.page.locator(".exchange .status-line")).to_contain_text(re.compile("wins|draw"))
+
+    # Wounds from the ghoul's card (DW-M45): Ada reads that it was wounded, not how much.
+    step(gm, lambda: submit(offer(gm, "wound an NPC", NPCS), Wounds="2"))
+    wait_for_log(ada, "Ghoul qz takes ? wound(s)")
+    synced(gm, ada)
+    holds_none(
+        ada, r'"level":\s*9\b', r'"wound_limit":\s*17\b', r"\b9 dice\b", r"level 9", r"past 17"
+    )
+    fits(ada.page)
+    accessible(ada.page)
+
+    # Shown: from now on Ada's page has the ghoul's numbers.
+    step(
+        gm,
+        npc_card(gm, "Ghoul qz")
+        .get_by_role("button", name="Show its numbers to the players")
+        .click,
+    )
+    expect(npc_card(ada, "Ghoul qz")).to_contain_text("Wound limit17")
+    finger_sized(gm, NPCS)
+    assert not (gm.errors or ada.errors)
+
+
+def kept_from(player: Seat, gm: Seat, *patterns: str) -> None:
+    """Each pattern is in what the GM's page received (so the search can find it) and in
+    nothing the player's page received."""
+    for pattern in patterns:
+        assert re.search(pattern, gm.received()), f"the GM's page never had {pattern!r}"
+    holds_none(player, *patterns)
+
+
+def change(gm: Seat, name: str, stat: str, value: str) -> None:
+    """The GM changes one of an NPC's numbers from its card."""
+    form = offer(gm, "change an NPC's number or name", f"{NPCS} article.npc:has-text('{name}')")
+    step(gm, lambda: submit(form, Stat=stat, Value=value))
+
+
+def table_with(browser, server, system: str, make: str, **character: str) -> tuple[Seat, Seat]:
+    """The GM on a desktop and Ada on her phone, her character made from the offer `make`."""
+    gm, ada = seat(browser), seat(browser, PHONE)
+    invites = open_room(gm, server, system)
+    join(ada, invites["player"], "Ada")
+    submit(offer(ada, make), **character)
+    expect(gm.page.locator("#characters article.card")).to_have_count(1)
+    return gm, ada
+
+
+def from_the_book(gm: Seat, creature: str, name: str) -> None:
+    form = offer(gm, "bring a creature from the book", NPCS)
+    form.get_by_label("Creature").select_option(f'"{creature}"')
+    step(gm, lambda: submit(form, Name=name))
+
+
+def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(browser, server):
+    """C3-N01..N05: the GM brings a human in heavy armour from the book (AC 30, § 5.15),
+    gives it strength 25 and 2d5+3 damage, and steps it into the fight; it and Cora roll
+    initiative and whoever acts first attacks the other. Ada's page shows the sergeant's
+    name and place in the order, never its AC, strength, damage or initiative."""
+    gm, ada = table_with(browser, server, "constitution", "roll up a character", Name="Cora")
+    from_the_book(gm, "Human in heavy armour", "Sergeant qz")
+    change(gm, "Sergeant qz", "strength", "25")
+    change(gm, "Sergeant qz", "damage", "2d5+3")
+    expect(npc_card(gm, "Sergeant qz")).to_contain_text("from the book: Human in heavy armour")
+    expect(npc_card(gm, "Sergeant qz")).to_contain_text("AC30")
+
+    cora = "#characters article.card:has-text('Cora')"
+    step(ada, lambda: submit(offer(ada, "step into the fight", cora), Side="party"))
+    card = f"{NPCS} article.npc:has-text('Sergeant qz')"
+    step(gm, lambda: submit(offer(gm, "an NPC steps into the fight", card), Side="foes"))
+    synced(gm, ada)
+    expect(ada.page.locator(".fight tbody tr")).to_have_count(2)
+    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    synced(gm, ada)
+    initiative = gm.page.locator(".closed button", has_text=re.compile("roll initiative.*Sergeant"))
+    step(gm, initiative.click)
+    step(gm, gm.page.locator(".closed button", has_text=re.compile("^begin$")).click)
+    synced(gm, ada)
+    row = ada.page.locator(".fight tbody tr", has_text="Sergeant qz")
+    expect(row.locator("td").nth(1)).to_have_text("?")  # its initiative
+    expect(row.locator("td").nth(3)).to_have_text("?")  # its HP
+    acting = gm.page.locator(".fight tr[aria-current=true] th").inner_text()
+    attacker = ada if acting == "Cora" else gm
+    step(attacker, attacker.page.locator(".closed button", has_text="attack").first.click)
+    synced(gm, ada)
+    wait_for_log(ada, "AC ?")
+    kept_from(
+        ada, gm, r'"ac":\s*30\b', r"AC 30", r'"strength":\s*25\b', r"strength is now 25", r"2d5\+3"
+    )
+    fits(ada.page)
+    assert not (gm.errors or ada.errors)
+
+
+def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kept(browser, server):
+    """RU-N01..N05: the GM brings the rules' sneering guard (bias −2), gives it STR 4 and
+    CON 3 (Health 36), has it contest Ayla's STR, starts a fight with both and harms it
+    from its card. Ada reads who won and that it was hurt, never a number of the guard's."""
+    gm, ada = table_with(browser, server, "ap2d6", "make a character", Name="Ayla")
+    from_the_book(gm, "Sneering guard", "Gate guard qz")
+    change(gm, "Gate guard qz", "STR", "4")
+    change(gm, "Gate guard qz", "CON", "3")
+    expect(npc_card(gm, "Gate guard qz")).to_contain_text("Max HP36")
+    expect(ada.page.locator("#characters article.card")).to_have_count(1)
+
+    form = offer(gm, "a contest between two characters")
+    form.get_by_label("First").select_option(label="Ayla")
+    form.get_by_label("Second").select_option(label="Gate guard qz")
+    step(gm, lambda: submit(form, Score="STR", Versus="STR"))
+    wait_for_log(ada, "Ayla (STR) vs Gate guard qz (STR)")
+    form = offer(gm, "start a fight")
+    form.get_by_label("Ayla").check()
+    form.get_by_label("Gate guard qz").check()
+    step(gm, lambda: submit(form))
+    step(gm, lambda: submit(offer(gm, "start the next round")))
+    card = f"{NPCS} article.npc:has-text('Gate guard qz')"
+    step(gm, lambda: submit(offer(gm, "harm a character", card), Amount="5"))
+    synced(gm, ada)
+    row = ada.page.locator(".fight tbody tr", has_text="Gate guard qz")
+    expect(row.locator("td").nth(0)).to_have_text("?")  # its AP
+    expect(row.locator("td").nth(1)).to_have_text("?")  # its HP
+    kept_from(
+        ada,
+        gm,
+        r'"max_hp":\s*36\b',
+        r'"STR":\s*4\b',
+        r'"CON":\s*3\b',
+        r'"bias":\s*-2\b',
+        r'"hp":\s*31\b',
+    )
+    fits(ada.page)
+    assert not (gm.errors or ada.errors)
+
+
+def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser, server):
+    """CR-N01, CR-N02: the chapter has no monsters, so the GM types one in (STR 19, AGI 17,
+    health 23); it contests Ash's STR and takes a hit. Ada's page shows the contest's
+    ranking and her own rolls, and the hound's name, never its scores or health."""
+    make = "write down a character's scores"
+    gm, ada = table_with(browser, server, "rollunder", make, Name="Ash", STR="14")
+
+    form = offer(gm, "type in an NPC", NPCS)
+    form.get_by_label("Name").fill("Mire hound qz")
+    abilities = form.get_by_role("group", name="Abilities")
+    for ability, score in (("STR", "19"), ("AGI", "17"), ("WIT", "3")):
+        abilities.get_by_label(ability, exact=True).fill(score)
+    step(gm, lambda: submit(form, **{"Max health": "23"}))
+    synced(gm, ada)
+    expect(npc_card(ada, "Mire hound qz")).to_contain_text("numbers hidden")
+
+    form = offer(gm, "an ability contest")
+    them = form.get_by_role("group", name="Side 2")
+    them.get_by_label("Mire hound qz").check()
+    them.get_by_role("button", name="Remove score 1").click()
+    step(gm, lambda: submit(form, Ability="STR"))
+    wait_for_log(ada, "Mire hound qz: contest rolls, kept secret")
+    card = f"{NPCS} article.npc:has-text('Mire hound qz')"
+    step(gm, lambda: submit(offer(gm, "take a hit", card), Damage="d6"))
+    synced(gm, ada)
+    secret_outcomes = ada.page.locator("#log .entry", has_text="the GM: outcome, kept secret")
+    expect(secret_outcomes).to_have_count(2)  # the contest's and the hit's (CR-S04)
+    kept_from(ada, gm, r'"max_health":\s*23\b', r'"STR":\s*19\b', r'"AGI":\s*17\b', r"\bof 23\b")
+    fits(ada.page)
+    accessible(ada.page)
+    assert not (gm.errors or ada.errors)

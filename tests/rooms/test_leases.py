@@ -1,0 +1,250 @@
+"""Leases on PostgreSQL (leases.py, leased.py): a room's lease is taken only when it is free,
+expired or the taker's own, renewed while held, given up on a clean stop; an append checks
+it inside its own transaction, so an owner that lost it appends nothing; a shard never reads
+the log of a room it does not hold. Leases here last about a second, and every wait is for
+a condition the database shows, with a generous deadline."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import psycopg
+import pytest
+
+from tabletop.rooms import Hall
+from tabletop.rooms.errors import Elsewhere, Fenced
+from tabletop.rooms.leased import LeasedStore
+from tabletop.rooms.leases import Busy, Taken
+from tabletop.rooms.postgres import PostgresStore
+from tests.rooms.conftest import new_database
+
+LEASE = 1.0
+"""Seconds each test's leases last, unless one must stay held whatever the machine's load."""
+
+LONG = 15.0
+"""Seconds of a lease that must not expire while a test asks a few questions (renewed, when
+a test renews it, every three seconds)."""
+
+DEADLINE = 30.0
+"""Seconds any condition may take to come true on a busy machine."""
+
+
+def until(condition: Callable[[], object], what: str) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {DEADLINE:g} s for {what}"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def database(postgres) -> str:
+    return new_database(postgres)
+
+
+@pytest.fixture
+def stores(database) -> Iterator[Callable[[str], LeasedStore]]:
+    """Shards' stores on one database, each owner its own."""
+    opened: list[LeasedStore] = []
+
+    def open_as(owner: str, lease: float = LEASE) -> LeasedStore:
+        store = LeasedStore(database, owner, lease)
+        opened.append(store)
+        return store
+
+    yield open_as
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def room(database) -> tuple[str, str]:
+    """A dice room made by a process that holds no lease (making a room takes none), and
+    its GM's member id."""
+    store = PostgresStore(database)
+    made = Hall(store).create("dice", "the crypt")
+    store.close()
+    return made.extra["room"], "m1"
+
+
+def lease_row(database: str, room: str) -> tuple[str, int, bool] | None:
+    with psycopg.connect(database, autocommit=True) as db:
+        row = db.execute(
+            "SELECT owner, epoch, expires <= clock_timestamp() FROM leases WHERE room = %s",
+            (room,),
+        ).fetchone()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+def expiry(database: str, room: str) -> float:
+    """The room's lease's expiry, in seconds of the database's clock."""
+    with psycopg.connect(database, autocommit=True) as db:
+        row = db.execute(
+            "SELECT EXTRACT(EPOCH FROM expires)::float8 FROM leases WHERE room = %s", (room,)
+        ).fetchone()
+    assert row is not None
+    return float(row[0])
+
+
+def lapse(database: str, room: str) -> None:
+    """Make a long lease end a second from now, as if its owner had stopped renewing it."""
+    with psycopg.connect(database, autocommit=True) as db:
+        db.execute(
+            "UPDATE leases SET expires = clock_timestamp() + interval '1 second' WHERE room = %s",
+            (room,),
+        )
+
+
+def expired(database: str, room: str) -> bool:
+    row = lease_row(database, room)
+    return row is not None and row[2]
+
+
+def roll(hall: Hall, room: str, member: str, client: str) -> list[int]:
+    done = hall.act(room, member, {"kind": "roll", "notation": "1d6"}, client)
+    return [e.seq for e in done.entries]
+
+
+def test_a_free_lease_is_taken_and_its_renewals_keep_it(stores, database, room):
+    name, _ = room
+    one = stores("one")
+    assert one.take(name) == Taken(1)
+    assert one.holds(name)
+    first = expiry(database, name)
+    stop = one.start_renewing(lambda lost: pytest.fail(f"lost {lost}"))
+    try:
+        # renewed every fifth of a lease: the expiry moves on, the owner and epoch stay
+        until(lambda: expiry(database, name) > first + 2 * LEASE, "renewals to go on")
+    finally:
+        stop()
+    assert lease_row(database, name)[:2] == ("one", 1)  # type: ignore[index]
+    assert one.holds(name)
+
+
+def test_a_held_lease_is_taken_only_once_it_has_expired(stores, database, room):
+    name, _ = room
+    one, two = stores("one", lease=LONG), stores("two")
+    assert one.take(name) == Taken(1)
+    busy = two.take(name)
+    assert isinstance(busy, Busy) and busy.owner == "one" and 0 < busy.left <= LONG
+    assert lease_row(database, name) == ("one", 1, False)
+    lapse(database, name)  # as if its owner had died: no renewal since
+    until(lambda: expired(database, name), "the lease to expire unrenewed")
+    assert two.take(name) == Taken(2)
+    assert lease_row(database, name)[:2] == ("two", 2)  # type: ignore[index]
+    lost: list[str] = []
+    stop = one.start_renewing(lost.append)
+    try:
+        until(lambda: lost, "the old owner's renewal to find the lease taken")
+    finally:
+        stop()
+    assert lost == [name] and not one.holds(name)
+    until(lambda: expired(database, name), "the new owner's lease to expire unrenewed")
+    assert one.take(name) == Taken(3)
+
+
+def test_an_owner_takes_its_own_lease_back_at_once_with_a_new_epoch(stores, database, room):
+    """A shard started again in a dead one's place has the same owner name: it need not wait
+    for the lease to expire, and the new epoch fences whatever the old one still holds."""
+    name, member = room
+    old, new = stores("shard-0"), stores("shard-0")
+    assert old.take(name) == Taken(1)
+    assert new.take(name) == Taken(2)
+    with pytest.raises(Fenced):
+        roll(Hall(old), name, member, "from-the-old-one")
+    assert roll(Hall(new), name, member, "from-the-new-one") == [4]
+
+
+def test_a_released_lease_is_taken_at_once_and_its_epoch_goes_on(stores, database, room):
+    name, _ = room
+    one, two = stores("one"), stores("two")
+    assert one.take(name) == Taken(1)
+    one.release()
+    assert not one.holds(name)
+    assert lease_row(database, name) == ("one", 1, True)
+    assert two.take(name) == Taken(2)
+
+
+def test_no_lease_is_taken_for_a_room_that_does_not_exist(stores, database):
+    assert stores("one").take("no-such-room") is None
+    assert lease_row(database, "no-such-room") is None
+
+
+def test_an_append_after_the_lease_was_taken_over_is_refused_and_keeps_nothing(
+    stores, database, room
+):
+    name, member = room
+    one, two = stores("one"), stores("two")
+    first, second = Hall(one), Hall(two)
+    assert one.take(name) == Taken(1)
+    assert roll(first, name, member, "a") == [4]
+    until(lambda: expired(database, name), "the lease to expire unrenewed")
+    assert two.take(name) == Taken(2)
+    with pytest.raises(Fenced, match="no longer serves"):
+        roll(first, name, member, "b")
+    assert name in one.fenced and not one.holds(name)
+    assert [e.seq for e in second.entries(name)] == [1, 2, 3, 4]
+    assert roll(second, name, member, "b") == [5]  # the same request, sent again, is kept once
+    with psycopg.connect(database, autocommit=True) as db:
+        kept = db.execute("SELECT count(*) FROM entries WHERE client = 'b'").fetchone()
+    assert kept == (1,)
+    # the old owner's connection left its refused transaction: it can ask for the lease
+    # again (told who holds it, or taking it once the new owner, renewing nothing, lets go)
+    assert isinstance(one.take(name), Busy | Taken)
+
+
+def test_an_append_that_passed_the_check_holds_off_a_take_until_it_commits(stores, database, room):
+    """The check reads the lease row FOR KEY SHARE inside the append's transaction, and a
+    take locks it FOR UPDATE: the take waits, so the append that passed is in the log
+    before the new owner reads it."""
+    name, member = room
+    # a long lease (PostgreSQL ends a session idle in a transaction after three), made to
+    # expire by hand, as if its owner had stopped renewing it
+    one, two = stores("one", lease=LONG), stores("two")
+    first = Hall(one)
+    assert one.take(name) == Taken(1)
+    first.table(name)
+    lapse(database, name)
+    until(lambda: expired(database, name), "the lease to expire unrenewed")
+    taken: list[object] = []
+    with one.locked(name):  # the lease has expired, but nobody took it: this one may append
+        one.append(name, [(4, member, "late", None, "{}")])
+        taker = threading.Thread(target=lambda: taken.append(two.take(name)))
+        taker.start()
+        until(lambda: waiting_on_a_lock(database), "the take to wait for the append")
+        assert not taken
+    taker.join(timeout=DEADLINE)
+    assert taken == [Taken(2)]
+    with psycopg.connect(database, autocommit=True) as db:
+        assert db.execute("SELECT max(seq) FROM entries").fetchone() == (4,)
+
+
+def waiting_on_a_lock(database: str) -> bool:
+    with psycopg.connect(database, autocommit=True) as db:
+        row = db.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        ).fetchone()
+    return bool(row and row[0])
+
+
+def test_a_shard_never_reads_the_log_of_a_room_another_holds(stores, room):
+    name, _ = room
+    one, two = stores("one"), stores("two")
+    assert one.take(name) == Taken(1)
+    with pytest.raises(Elsewhere):
+        Hall(two).table(name)
+    assert two.entries("no-such-room") == []  # an unknown room is told as before
+
+
+def test_a_room_a_shard_opens_is_held_from_the_transaction_that_makes_it(stores, database):
+    """What the shard writes of a new room next (an imported log's snapshot) passes the
+    check; the shard gives the lease up once that round is committed."""
+    one = stores("one", lease=LONG)
+    made = Hall(one).create("dice", "fresh")
+    name = made.extra["room"]
+    assert one.holds(name) and lease_row(database, name) == ("one", 1, False)
+    assert roll(Hall(one), name, "m1", "first") == [4]
+    one.release([name])
+    assert stores("two").take(name) == Taken(2)
