@@ -18,6 +18,7 @@ from tabletop.rooms.errors import Elsewhere, Fenced
 from tabletop.rooms.leased import LeasedStore
 from tabletop.rooms.leases import Busy, Taken
 from tabletop.rooms.postgres import PostgresStore
+from tabletop.rooms.store import NOTIFY_CHANNEL
 from tests.rooms.conftest import new_database
 
 LEASE = 1.0
@@ -227,6 +228,34 @@ def waiting_on_a_lock(database: str) -> bool:
             "WHERE datname = current_database() AND wait_event_type = 'Lock'"
         ).fetchone()
     return bool(row and row[0])
+
+
+def test_an_owner_appends_without_catching_up_or_notifying_anyone(stores, database, room):
+    """The lease, checked in the append's own transaction, proves that nobody else appended
+    since the take (leases.py, `Store.sole_writer`): the owner reads no entries to catch up
+    on and sends no notice, since no other process folds a room it does not hold."""
+    name, member = room
+    one = stores("one", lease=LONG)
+    hall = Hall(one)
+    assert one.take(name) == Taken(1)
+    hall.table(name)
+    reads: list[tuple[object, ...]] = []
+    read = one.entries
+    one.entries = lambda *asked: reads.append(asked) or read(*asked)  # type: ignore[method-assign]
+    with psycopg.connect(database, autocommit=True) as listener:
+        listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        assert roll(hall, name, member, "a") == [4]
+        with one.batch():
+            assert roll(hall, name, member, "b") == [5]
+        # a notice sent after the appends: every notice of theirs would arrive before it
+        with psycopg.connect(database, autocommit=True) as other:
+            other.execute("SELECT pg_notify(%s, 'after')", (NOTIFY_CHANNEL,))
+        heard = []
+        for notice in listener.notifies(timeout=DEADLINE):
+            heard.append(notice.payload)
+            if notice.payload == "after":
+                break
+    assert heard == ["after"] and reads == []
 
 
 def test_a_shard_never_reads_the_log_of_a_room_another_holds(stores, room):

@@ -174,6 +174,7 @@ def serve_command(
 
     from tabletop.rooms.allowances import proxy_network
     from tabletop.rooms.databases import open_store
+    from tabletop.rooms.memory import quiet_collector
     from tabletop.rooms.server import create_app
 
     trusted = tuple(trust_proxy or ())
@@ -225,6 +226,7 @@ def serve_command(
     # uvicorn shuts down gracefully on SIGTERM and then re-raises it: let that end the
     # process as SIGTERM does, rather than the command line's one-line "terminated".
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    quiet_collector()
     uvicorn.Server(config).run()
 
 

@@ -271,11 +271,9 @@ class Hall:
         if intent.get("kind") not in table.session.thinks:
             return None
         member = self._present(table, member_id)
-        if self.store.retried(room, member_id, client) is not None:
+        if any(seq is not None for seq in self.store.sent_before(room, member_id, client, nonce)):
             return None
         position = nonce or new_nonce()  # `act` is then given this one
-        if self.store.nonce_used(room, member_id, position) is not None:
-            return None
         check_intent(intent)
         seed = self._seed(room, table)
         return Thinking(
@@ -361,12 +359,11 @@ class Hall:
 
         def make(table: Table) -> _Group:
             member = self._present(table, member_id)
-            retried = self.store.retried(room, member_id, client)
+            retried, used = self.store.sent_before(room, member_id, client, nonce)
             if retried is not None:
                 return _Group([], retried=retried)
             check_intent(intent)
             position = nonce or new_nonce()
-            used = self.store.nonce_used(room, member_id, position)
             if used is not None:
                 raise RoomError(
                     f"the nonce {position[:64]!r} already named entry {used}'s dice: "
@@ -563,13 +560,15 @@ class Hall:
     # inside -------------------------------------------------------------------------------
 
     def _append(self, room: str, make: Callable[[Table], _Group]) -> Appended:
-        """The one append path: lock the room, catch up, decide, write (the entries and
+        """The one append path: lock the room, catch up (unless its lock proves nobody else
+        wrote: `Store.sole_writer`), decide, write (the entries and
         their index marks), commit; then fold, tell, and snapshot when one is due. Anything
         `make` raises rolls the transaction back: nothing changes."""
         loaded = self._room(room)
         table = loaded.table
         with self.store.locked(room), self._inside():
-            self.catch_up(room)
+            if not self.store.sole_writer:
+                self.catch_up(room)
             group = make(table)
             if group.retried is not None:
                 return self._again(room, table, group.retried)

@@ -40,6 +40,9 @@ class LeasedStore(PostgresStore):
     whose lease it no longer holds (fencing)."""
 
     leased = True
+    sole_writer = True
+    """A shard loads a room only after taking its lease (shards.Shard._claim unloads it
+    then), and every append checks that lease: nobody else can have appended meanwhile."""
 
     def __init__(self, url: str, owner: str, lease: float = LEASE) -> None:
         if lease <= 0:
@@ -97,13 +100,16 @@ class LeasedStore(PostgresStore):
     # fencing -----------------------------------------------------------------------------
 
     def _lock_room(self, room: str) -> None:
-        """Hold the room's row, then check, in the same transaction, that its lease is still
-        this owner's at the epoch this shard took: else nothing of this append is kept."""
-        super()._lock_room(room)
+        """Hold the room's row and read its lease in one statement (one round trip an
+        append), and check that the lease is still this owner's at the epoch this shard
+        took: else nothing of this append is kept."""
         if not room:
+            super()._lock_room(room)
             return
         row = self._db.execute(
-            "SELECT owner, epoch FROM leases WHERE room = %s FOR KEY SHARE", (room,)
+            "SELECT leases.owner, leases.epoch FROM rooms JOIN leases ON leases.room = rooms.id "
+            "WHERE rooms.id = %s FOR UPDATE OF rooms FOR KEY SHARE OF leases",
+            (room,),
         ).fetchone()
         with self._guard:
             mine = self._held.get(room)

@@ -7,11 +7,13 @@ shard holds the room's lease, a row `(room, owner, epoch, expires)` in the `leas
 - While it lives it **renews** the leases it holds every `lease / 5` seconds, from a thread
   with its own connection, and serves a room only while its last renewal is younger than
   `VALID` of a lease by its own monotonic clock; after that it renews that room first.
-- **Fencing**: every append's transaction reads the room's lease row `FOR KEY SHARE` after
-  locking the room's row and refuses (`Fenced`) unless the row still names this owner at
+- **Fencing**: every append's transaction reads the room's lease row `FOR KEY SHARE` as it
+  locks the room's row, and refuses (`Fenced`) unless the row still names this owner at
   the epoch it took. A take locks that row `FOR UPDATE`, so it waits for an append that
   passed the check to commit, and an append that follows a take fails it: a process that
-  paused past its lease and woke up mid-append appends nothing, and drops the room.
+  paused past its lease and woke up mid-append appends nothing, and drops the room. So an
+  append that passes the check knows nobody else appended since the take: it reads nothing
+  to catch up on and notifies no other process (`Store.sole_writer`).
   Renewals change no key and do not wait for appends.
 - A shard **releases** its leases when it stops cleanly (the expiry becomes now, the epoch
   stays), and leases of rooms idle for a minute (`shards.IDLE_RELEASE`).

@@ -49,6 +49,7 @@ from tabletop.rooms.hall import Appended, Hall, Thinking
 from tabletop.rooms.leases import Busy
 from tabletop.rooms.lines import project
 from tabletop.rooms.log import Entry
+from tabletop.rooms.memory import quiet_collector
 from tabletop.rooms.messages import (
     Answer,
     Attach,
@@ -150,6 +151,7 @@ def run(sock: socket.socket, config: ShardConfig) -> None:
         return
     shard = Shard(store, channel, config)
     signal.signal(signal.SIGTERM, lambda *_: shard.stop())
+    quiet_collector()
     channel.send(Ready(os.getpid()))
     try:
         shard.serve()

@@ -140,6 +140,11 @@ class Store:
     once: a lock guards it for the odd caller from a thread)."""
 
     placeholder = "?"
+    sole_writer = False
+    """Whether a room's lock proves that nobody else appended to it since this process
+    loaded it (a lease checked in the same transaction, leased.py): an append then reads
+    nothing to catch up on and tells no other process. SQLite's file may be shared with
+    `tabletop room` commands, so it never says so."""
     address: str
     """What another process opens to reach the same rooms (`databases.open_address`): a
     postgresql:// URL, or the SQLite file's path."""
@@ -226,7 +231,7 @@ class Store:
             except BaseException:
                 self._rollback()
                 raise
-            if room:
+            if room and not self.sole_writer:
                 self._notify(room)
             self._commit()
 
@@ -265,7 +270,7 @@ class Store:
             self._execute(f"RELEASE SAVEPOINT s{number}")
             raise
         self._execute(f"RELEASE SAVEPOINT s{number}")
-        if room:
+        if room and not self.sole_writer:
             self._notify(room)
 
     # rooms --------------------------------------------------------------------------------
@@ -345,13 +350,19 @@ class Store:
             rows = self._execute(sql, (room, after, upto)).fetchall()
         return [row[0] for row in rows]
 
-    def nonce_used(self, room: str, actor: str, nonce: str) -> int | None:
-        """The seq of the resolution whose dice this member's `nonce` already named."""
+    def sent_before(
+        self, room: str, actor: str, client: str, nonce: str | None
+    ) -> tuple[int | None, int | None]:
+        """What this member sent before under these names, in one read (an append's round
+        trips are its latency on PostgreSQL): the first seq of what their intent `client`
+        appended, and the seq of the resolution whose dice their `nonce` already named."""
         row = self._execute(
-            "SELECT seq FROM entries WHERE room = ? AND actor = ? AND nonce = ?",
-            (room, actor, nonce),
+            "SELECT MIN(CASE WHEN client = ? THEN seq END), MIN(CASE WHEN nonce = ? THEN seq END) "
+            "FROM entries WHERE room = ? AND actor = ? AND (client = ? OR nonce = ?)",
+            (client, nonce, room, actor, client, nonce),
         ).fetchone()
-        return None if row is None else int(row[0])
+        retried, used = row
+        return (None if retried is None else int(retried), None if used is None else int(used))
 
     def head(self, room: str) -> int:
         """The seq of the room's last entry (0 for none)."""
