@@ -167,7 +167,12 @@ export function drawShip(game, targets, choose, mirrors) {
   parts.push(s("text", { x: 8, y: TOP - 18, class: "caption", text: "bow" }), s("text", { x: width - 8, y: TOP - 18, class: "caption end", text: "stern" }));
   for (const station of ["FS", "BS"]) {
     const box = spaceBox(station);
-    parts.push(clickable(`space:${station}`, station === "FS" ? "front station" : "back station", s("g", {},
+    // A station a move points at takes a finger: TOUCH units across, as a wall does (the
+    // station itself is 38 CSS px wide on a phone).
+    const hit = targetAt.has(`space:${station}`)
+      ? s("rect", { class: "hit", x: box.x + box.w / 2 - TOUCH / 2, y: box.y, width: TOUCH, height: box.h })
+      : null;
+    parts.push(clickable(`space:${station}`, station === "FS" ? "front station" : "back station", s("g", {}, hit,
       s("rect", { class: "station", x: box.x, y: box.y, width: box.w, height: box.h, rx: 8 }),
       s("text", { x: box.x + box.w / 2, y: box.y + 22, class: "label mid", text: station }),
       s("text", { x: box.x + box.w / 2, y: box.y + 40, class: "small mid", text: "station" }))));
@@ -248,6 +253,7 @@ export function drawShip(game, targets, choose, mirrors) {
   });
   return s("svg", {
     class: "ship",
+    "data-kind": "act",
     viewBox: `-6 0 ${width + 12} ${height}`,
     role: "group",
     "aria-label": "the ship: what is where is listed below",
@@ -273,10 +279,20 @@ function zoomable(svg, room) {
   const base = { x, y, w, h: hgt };
   if (!views.has(room)) views.set(room, { scale: 1, cx: x + w / 2, cy: y + hgt / 2 });
   const view = views.get(room);
-  showView(svg, base, view);
-  const zoom = (factor) => () => {
-    view.scale = Math.min(ZOOM.most, Math.max(1, view.scale * factor));
+  // A button with nothing to do is off: no zooming out of the whole ship, nor in past the
+  // closest view (it did nothing, which reads as broken).
+  const closer = h("button", { type: "button", class: "quiet", "aria-label": "zoom in", onclick: () => zoom(ZOOM.step) }, "+");
+  const farther = h("button", { type: "button", class: "quiet", "aria-label": "zoom out", onclick: () => zoom(1 / ZOOM.step) }, "−");
+  const whole = h("button", { type: "button", class: "quiet", "aria-label": "show the whole ship", onclick: () => zoom(0) }, "Whole ship");
+  const shown = () => {
     showView(svg, base, view);
+    closer.disabled = view.scale >= ZOOM.most;
+    farther.disabled = whole.disabled = view.scale <= 1;
+  };
+  shown();
+  const zoom = (factor) => {
+    view.scale = Math.min(ZOOM.most, Math.max(1, view.scale * factor));
+    shown();
   };
   if (!gestures.has(room)) gestures.set(room, { pointers: new Map(), start: null, moved: false });
   const gesture = gestures.get(room);
@@ -304,7 +320,7 @@ function zoomable(svg, room) {
       view.cx = start.view.cx - dx * perPixel;
       view.cy = start.view.cy - dy * perPixel;
     }
-    showView(svg, base, view);
+    shown();
   });
   const lift = (e) => {
     pointers.delete(e.pointerId);
@@ -318,10 +334,7 @@ function zoomable(svg, room) {
     e.preventDefault();
   }, true);
   const controls = h("div", { class: "row zoom", role: "group", "aria-label": "zoom the ship" },
-    h("button", { type: "button", class: "quiet", "aria-label": "zoom in", onclick: zoom(ZOOM.step) }, "+"),
-    h("button", { type: "button", class: "quiet", "aria-label": "zoom out", onclick: zoom(1 / ZOOM.step) }, "−"),
-    h("button", { type: "button", class: "quiet", "aria-label": "show the whole ship", onclick: zoom(0) }, "Whole ship"),
-    h("span", { class: "hint", text: "pinch or drag to look closer" }));
+    closer, farther, whole, h("span", { class: "hint", text: "pinch or drag to look closer" }));
   return [controls, svg];
 }
 
@@ -479,11 +492,14 @@ function replayBlock(ctx, redraw) {
     r.index = Math.max(0, Math.min(r.steps.length - 1, to(r)));
     redraw();
   });
+  // Off where they would go nowhere: back from the first step, on from the last.
+  const atFirst = kept ? kept.index <= 0 : false;
+  const atLast = kept ? kept.index >= kept.steps.length - 1 : false;
   const controls = h("div", { class: "row stepper", role: "group", "aria-label": "step through the game" },
-    h("button", { type: "button", class: "quiet", onclick: go(() => 0) }, icon(ICONS.first), " First"),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index - 1) }, icon(ICONS.prev), " Prev"),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.index + 1) }, "Next ", icon(ICONS.next)),
-    h("button", { type: "button", class: "quiet", onclick: go((r) => r.steps.length - 1) }, "Last ", icon(ICONS.last)),
+    h("button", { type: "button", class: "quiet", disabled: atFirst, onclick: go(() => 0) }, icon(ICONS.first), " First"),
+    h("button", { type: "button", class: "quiet", disabled: atFirst, onclick: go((r) => r.index - 1) }, icon(ICONS.prev), " Prev"),
+    h("button", { type: "button", class: "quiet", disabled: atLast, onclick: go((r) => r.index + 1) }, "Next ", icon(ICONS.next)),
+    h("button", { type: "button", class: "quiet", disabled: atLast, onclick: go((r) => r.steps.length - 1) }, "Last ", icon(ICONS.last)),
     h("button", { type: "button", onclick: () => load((r) => download(r.file, r.log, "application/x-ndjson")), text: "Download the game log" }));
   const where = kept ? h("p", { class: "step-text", role: "status", text: `Step ${kept.index} of ${kept.steps.length - 1}: ${kept.steps[kept.index].text}` }) : h("p", { class: "hint", text: "The game is over: step through it, or download its log for `tabletop deadweight-board replay`." });
   return h("div", { class: "replay" }, where, controls, error);
@@ -495,6 +511,10 @@ export function boardPanel(ctx) {
   const kept = state.record ? replays.get(ctx.room.link.room) : null;
   const game = kept ? kept.steps[kept.index].state : state.game;
   const choose = chooserFor(ctx);
+  // The places a move points at are buttons only for whoever may make the move: the GM's
+  // view has them while a bot or a player decides, and a click sent a move the table
+  // refused with nowhere to say so.
+  const places = ctx.offers.some((o) => o.kind === "act") ? state.targets : {};
   let panel = null;
   const redraw = () => {
     const again = boardPanel(ctx);
@@ -505,7 +525,7 @@ export function boardPanel(ctx) {
     statusLine(ctx, seats),
     game ? null : h("ul", { class: "plain seats" }, seats.map((seat, i) => h("li", {}, h("span", { class: `chip ${COLOURS[i].toLowerCase()}`, "aria-hidden": "true" }), ` ${COLOURS[i]}: ${seat.who}`))),
     seatBotForm(ctx),
-    game ? zoomable(drawShip(game, kept ? {} : state.targets, choose, (state.options || {}).walls === "lane_and_mirrors"), ctx.room.link.room) : null,
+    game ? zoomable(drawShip(game, kept ? {} : places, choose, (state.options || {}).walls === "lane_and_mirrors"), ctx.room.link.room) : null,
     game && !kept ? diceStrip(ctx) : null,
     kept ? null : movesList(ctx),
     replayBlock(ctx, redraw),

@@ -233,7 +233,10 @@ export class FormMaker {
               if (required && offered && offered.example) return offered.example;
               return required ? [] : undefined;
             }
-            return items.type === "integer" ? parts.map(Number) : parts;
+            if (items.type !== "integer") return parts;
+            // said here, not as the schema's "armour.0: Input should be a valid integer"
+            if (parts.some((p) => !/^-?\d+$/.test(p))) throw new Error(`${title}: whole numbers, separated by commas`);
+            return parts.map(Number);
           },
         };
       }
