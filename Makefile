@@ -8,7 +8,7 @@ ENGINE_STAMP := $(VENV)/.built-engine
 ENGINE_SOURCES := $(wildcard src/tabletop/games/deadweight_board/*.py) \
 	src/tabletop/games/deadweight_board/bots/random_bot.py src/tabletop/dice/draw.py
 
-.PHONY: test run bench lint clean chromium nginx
+.PHONY: test walk run bench lint clean chromium nginx
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -52,7 +52,13 @@ nginx:
 # In a fixed order (pytest-randomly off), so a first run is stable; .ci/run runs the suite a
 # second time in a random order to show any test that passes only after another.
 test: lint chromium nginx $(ENGINE_STAMP)
-	$(BIN)/pytest -n 2 --dist loadgroup -p no:randomly
+	$(BIN)/pytest -n 2 --dist loadgroup -p no:randomly -m "not walk"
+
+# The control walks (tests/pages/test_walk.py): every control of each system's room page,
+# pressed as GM, player and observer on phones. About three minutes on two cores, so kept
+# out of `make test`'s five; CI (.ci/run) runs them after it.
+walk: chromium $(ENGINE_STAMP)
+	$(BIN)/pytest -n 2 -p no:randomly -m walk tests/pages/test_walk.py
 
 run: $(STAMP)
 	$(BIN)/tabletop showcase

@@ -37,6 +37,9 @@ from tests.pages import driver
 from tests.pages.walker import Walk, Walking, finish
 from tests.rooms.conftest import open_test_store, serve_in_thread
 
+pytestmark = pytest.mark.walk
+"""About three minutes on two cores: `make walk` runs them, and CI after `make test`."""
+
 BOT_PAUSE = 3600.0
 """Seconds a bot's seat waits before moving by itself: longer than any walk, so a bot
 moves only when a member asks it to ('decides', a control any member has while a bot is
