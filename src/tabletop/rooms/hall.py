@@ -560,10 +560,10 @@ class Hall:
     # inside -------------------------------------------------------------------------------
 
     def _append(self, room: str, make: Callable[[Table], _Group]) -> Appended:
-        """The one append path: lock the room, catch up (unless its lock proves nobody else
-        wrote: `Store.sole_writer`), decide, write (the entries and
-        their index marks), commit; then fold, tell, and snapshot when one is due. Anything
-        `make` raises rolls the transaction back: nothing changes."""
+        """The one append path: lock the room, catch up (unless the lock proves nobody else
+        wrote: `Store.sole_writer`), decide, write (the entries and their index marks),
+        commit; then fold, tell, and snapshot when one is due. Anything `make` raises rolls
+        the transaction back: nothing changes."""
         loaded = self._room(room)
         table = loaded.table
         with self.store.locked(room), self._inside():

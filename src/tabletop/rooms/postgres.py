@@ -4,7 +4,8 @@ others' appends through LISTEN/NOTIFY on one channel (the payload is the room id
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -24,7 +25,24 @@ class PostgresStore(Store):
         super().__init__()
         self.url = self.address = url
         self._db = psycopg.connect(url, autocommit=True)
+        self._pipeline: psycopg.Pipeline | None = None
         self.migrate()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """A batch in psycopg's pipeline mode: a statement whose answer is not read (a
+        savepoint, an insert, its release) goes with the next one that is, so an append is
+        three round trips, not six."""
+        with self._lock, self._db.pipeline() as self._pipeline:
+            try:
+                with super().batch():
+                    yield
+            finally:
+                self._pipeline = None
+
+    def _settle(self) -> None:
+        if self._pipeline is not None:
+            self._pipeline.sync()
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         return self._db.execute(sql.replace("?", "%s"), params)  # type: ignore[arg-type]

@@ -179,6 +179,10 @@ class Store:
     def _rollback(self) -> None:
         raise NotImplementedError
 
+    def _settle(self) -> None:
+        """Inside a batch, send what waits to be sent and raise its error here, so that a
+        failed write is its own savepoint's (PostgreSQL's pipeline; SQLite sends at once)."""
+
     def _notify(self, room: str) -> None:
         """Tell other processes that `room` grew (PostgreSQL only)."""
 
@@ -265,6 +269,7 @@ class Store:
         try:
             self._lock_room(room)
             yield
+            self._settle()
         except BaseException:
             self._execute(f"ROLLBACK TO SAVEPOINT s{number}")
             self._execute(f"RELEASE SAVEPOINT s{number}")
