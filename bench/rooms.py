@@ -16,7 +16,7 @@ servers, at every load:
 
 Then a table of the goals of issue 22 and whether each holds.
 
-Run: `.venv/bin/python -m bench rooms` (about 20 minutes on two cores), or
+Run: `.venv/bin/python -m bench rooms` (about 6 minutes on two cores), or
 `.venv/bin/python -m bench.rooms --loads 500 --parts anchor,sqlite` for some of it, or
 `.venv/bin/python -m bench.rooms --quick` (one small load, seconds: the shape of the report).
 """
