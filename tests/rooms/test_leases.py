@@ -277,3 +277,20 @@ def test_a_room_a_shard_opens_is_held_from_the_transaction_that_makes_it(stores,
     assert roll(Hall(one), name, "m1", "first") == [4]
     one.release([name])
     assert stores("two").take(name) == Taken(2)
+
+
+def test_a_shard_whose_session_postgresql_ended_appends_in_its_next_round(stores, database, room):
+    """PostgreSQL ends the session of a process paused inside a transaction (leases.py):
+    the round that finds it ended is refused, and the next opens a new connection (a round
+    runs in psycopg's pipeline, which a closed connection cannot enter)."""
+    name, member = room
+    one = stores("one", lease=LONG)
+    hall = Hall(one)
+    assert one.take(name) == Taken(1)
+    hall.table(name)
+    with psycopg.connect(database, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", (one._db.info.backend_pid,))
+    with pytest.raises(psycopg.OperationalError), one.batch():
+        roll(hall, name, member, "lost")
+    with one.batch():
+        assert roll(hall, name, member, "after") == [4]

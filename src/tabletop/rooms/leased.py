@@ -9,7 +9,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,14 +73,25 @@ class LeasedStore(PostgresStore):
         self._configure(db)
         return db
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    def _reopen(self) -> None:
+        """Outside a transaction, a new connection if PostgreSQL ended this one (a process
+        paused inside a transaction past `IDLE_IN_TRANSACTION` leases)."""
         if self._db.closed and not self._in_transaction:
-            self._db = self._connect()  # PostgreSQL ended the session (a long pause)
+            self._db = self._connect()
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        with self._lock:
+            self._reopen()  # before the pipeline, which a closed connection cannot enter
+            with super().batch():
+                yield
+
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        self._reopen()
         return super()._execute(sql, params)
 
     def _begin(self) -> None:
-        if self._db.closed:
-            self._db = self._connect()
+        self._reopen()
         super()._begin()
         self._in_transaction = True
 
