@@ -108,8 +108,9 @@ def planted_then_walked(walk: Walk, gm: Walking, ada: Walking, intent: dict[str,
     walk.walk()
 
 
-def test_walk_plain_dice(browser, server):
-    walk, gm, ada, _ = table(browser, server, "dice")
+@pytest.mark.parametrize("system", ["dice", "constitution", "ap2d6"])
+def test_walk_a_room_whose_only_secret_is_the_blind_roll(browser, server, system):
+    walk, gm, ada, _ = table(browser, server, system)
     walk.walk()
     print(finish(walk, gm, ada, [BLIND]))
 
@@ -118,18 +119,6 @@ def test_walk_dead_weight(browser, server):
     walk, gm, ada, _ = table(browser, server, "dead-weight")
     hidden = {"kind": "new-tracker", "name": TRACKER, "tracker_kind": "doom", "segments": 4}
     planted_then_walked(walk, gm, ada, {**hidden, "visible": False})
-    print(finish(walk, gm, ada, [BLIND]))
-
-
-def test_walk_constitution(browser, server):
-    walk, gm, ada, _ = table(browser, server, "constitution")
-    walk.walk()
-    print(finish(walk, gm, ada, [BLIND]))
-
-
-def test_walk_ap2d6(browser, server):
-    walk, gm, ada, _ = table(browser, server, "ap2d6")
-    walk.walk()
     print(finish(walk, gm, ada, [BLIND]))
 
 
