@@ -25,6 +25,7 @@ from tabletop.npcs import (
     brought,
     changed,
     check_name,
+    lines_kept,
     next_id,
     removed,
     roster_offers,
@@ -92,7 +93,6 @@ from tabletop.systems.ap2d6.table_npcs import (
     npc_sheet,
     roster_view,
     stats_view,
-    told,
 )
 from tabletop.systems.ap2d6.tracker import ATTACK
 
@@ -558,7 +558,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
         names = [seat.sheet.name for table in (state, after) for seat in table.characters.values()]
         seat = state.characters.get(getattr(intent, "character", None) or "")
         subject = seat.sheet.name if seat is not None else None  # whom the step is for
-        return after, told(state.secret_names, names, events, subject)
+        # a hidden NPC's lines keep their numbers from the players (RU-N05)
+        return after, lines_kept(events, state.secret_names, names, subject)
 
     def _rules(
         self, state: Ap2d6Table, intent: Any, member: Member, dice: DiceSource

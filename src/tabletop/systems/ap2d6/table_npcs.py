@@ -22,11 +22,10 @@ from tabletop.npcs import (
     Bestiary,
     EditNpc,
     NpcId,
-    lines_kept,
     load_bestiary,
     npc_view,
 )
-from tabletop.session import Event, Frozen, Member
+from tabletop.session import Frozen, Member
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.scores import STANDARD_SCORES
 from tabletop.systems.ap2d6.sheet import Character, ScoreTable
@@ -117,16 +116,3 @@ def fighter_view(sheet: dict[str, Any]) -> dict[str, Any]:
     """A hidden NPC's sheet in the fight: its name and whether it is up, its numbers left
     out (its card in the NPC list marks them hidden)."""
     return {key: value for key, value in sheet.items() if key in KEPT_IN_FIGHT}
-
-
-def told(
-    secret: Iterable[str],
-    everyone: Iterable[str],
-    events: list[Event],
-    subject: str | None = None,
-) -> list[Event]:
-    """Each line that tells of a hidden NPC, kept from the players with its numbers turned
-    to `?` (RU-N05); `everyone` are the names whose digits stay. The lines at the start of
-    a step that name nobody are `subject`'s, the character the intent is for (resting an
-    NPC tells its hours and health without its name)."""
-    return lines_kept(events, secret, everyone, subject)

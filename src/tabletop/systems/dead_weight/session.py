@@ -671,7 +671,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
                 **state.characters,
                 intent.character: seat.model_copy(update={"sheet": sheet}),
             }
-            return state.model_copy(update={"characters": seated}), _told(events)
+            return state.model_copy(update={"characters": seated}), told_of(events)
         if isinstance(intent, Reroll | Pass | DauntlessRoll):
             return self._choose(state, intent, dice)
         if isinstance(intent, NewTracker | AdvanceTracker | ShowTracker):
@@ -721,7 +721,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
                     **state.making,
                     intent.character: Making(owner=making.owner, creation=creation),
                 }
-                return state.model_copy(update={"making": made}), _told(events)
+                return state.model_copy(update={"making": made}), told_of(events)
             rest = {k: v for k, v in state.making.items() if k != intent.character}
             state = state.model_copy(update={"making": rest})
             return _seated(state, intent.character, making.owner, creation, events)
@@ -744,7 +744,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             )
             made = {**state.making, cid: Making(owner=owner, creation=creation)}
             told = note("character begun", f"{intent.name} is being made", character=cid)
-            return state.model_copy(update={"making": made}), [told, *_told(events)]
+            return state.model_copy(update={"making": made}), [told, *told_of(events)]
         creation, events = random_character(
             dice,
             name=intent.name,
@@ -775,7 +775,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             exchange = Exchange(casting=casting, rollers=(intent.character,))
             if casting.test is None:  # an arcane well: no test, nothing left to choose
                 done = _written_back(state, exchange)
-                return done.model_copy(update={"exchange": None}), _told(events)
+                return done.model_copy(update={"exchange": None}), told_of(events)
         elif isinstance(intent, OpposedTestIntent):
             sides = [_contender(state, side) for side in (intent.first, intent.second)]
             contest, events = start_opposed(
@@ -805,7 +805,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             ]
             test, events = start_test(roller, intent.setup, dice, helps, options=state.options)
             exchange = Exchange(test=test, rollers=(intent.roller,), helpers=intent.helpers)
-        return _written_back(state, exchange), _told(events)
+        return _written_back(state, exchange), told_of(events)
 
     def _choose(
         self, state: DeadWeightTable, choice: ExchangeChoice, dice: DiceSource
@@ -863,10 +863,10 @@ class DeadWeightSession(Session[DeadWeightTable]):
             elif tracker.kind == TrackerKind.DOOM:
                 adventurers = [seat.sheet for seat in state.characters.values()]
                 tracker, raw = advance_doom(tracker, intent.points, adventurers, state.options)
-                events = _told(raw)
+                events = told_of(raw)
             else:
                 tracker, raw = advance(tracker, intent.points)
-                events = _told(raw)
+                events = told_of(raw)
         trackers = {**state.trackers, tracker.name: tracker}
         if isinstance(intent, ShowTracker) and intent.visible:
             return state.model_copy(update={"trackers": trackers}), events
@@ -931,7 +931,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
         else:
             sheet, events = rest_at_camp(sheet, intent.snore)
         seated = {**state.characters, intent.character: seat.model_copy(update={"sheet": sheet})}
-        told = _told(events) or [note("sheet", f"{sheet.label}: nothing changes")]
+        told = told_of(events) or [note("sheet", f"{sheet.label}: nothing changes")]
         return state.model_copy(update={"characters": seated}), told
 
     def _dice(self, intent: Any, member: Member, dice: DiceSource) -> Event:
@@ -1147,7 +1147,7 @@ def _seated(
     sheet = seat.sheet
     seated = {**state.characters, cid: seat}
     joined = note("character", f"{sheet.label} joins the table", character=cid, owner=owner)
-    return state.model_copy(update={"characters": seated}), [*_told(events), joined]
+    return state.model_copy(update={"characters": seated}), [*told_of(events), joined]
 
 
 def _written_back(state: DeadWeightTable, exchange: Exchange) -> DeadWeightTable:
@@ -1207,11 +1207,6 @@ def _creation_offers(cid: str, creation: Creation) -> list[Offer]:
 def _decision_json(creation: Creation) -> dict[str, Any] | None:
     decision = creation.decision()
     return None if decision is None else decision.model_dump(mode="json")
-
-
-def _told(events: list[RulesEvent]) -> list[Event]:
-    """The rules' events in the protocol's one shape (all public until a session hides one)."""
-    return told_of(events)
 
 
 SESSION = DeadWeightSession()
