@@ -163,20 +163,24 @@ def test_end_session_reveals_the_seed_and_commits_to_the_next(dice_room):
     assert table.dice_session == 2 and table.commitment != first
 
 
-def test_a_write_the_database_refuses_in_a_round_undoes_only_its_own_request(hall):
-    """A shard's round shares one commit, each request in a savepoint (`Store.batch`): a
-    write the database refuses is raised in its own request and undoes only that, and the
-    round's other appends are kept. On PostgreSQL the round's writes go in a pipeline, so
-    this is what keeps the error from surfacing in the next request's read instead."""
+@pytest.mark.parametrize("refused_at", [0, 1, 2])
+def test_a_write_the_database_refuses_in_a_round_undoes_only_its_own_request(hall, refused_at):
+    """A shard's round shares one commit (`Store.batch`): a write the database refuses is
+    raised in its own request and undoes only that, and the round's other appends are
+    kept, whether it is the round's first request (which is the transaction's beginning:
+    undone by rolling the transaction back, and the next request begins another) or a
+    later one (a savepoint of its own). On PostgreSQL the round's writes go in a pipeline,
+    so this is what keeps the error from surfacing in the next request's read instead."""
     room = hall.create("dice", "the crypt").extra["room"]
     store, roll = hall.store, {"kind": "roll", "notation": "1d6"}
     head = store.head(room)
+    kept = []
     with store.batch():
-        first = hall.act(room, "m1", roll, "first").entries
-        with pytest.raises(Exception) as refused, store.locked(room):
-            store.append(room, [(head + 1, "m1", None, None, "{}")])  # that seq is taken
-        second = hall.act(room, "m1", roll, "second").entries
+        for number in range(3):
+            if number == refused_at:
+                with pytest.raises(Exception) as refused, store.locked(room):
+                    store.append(room, [(head, "m1", None, None, "{}")])  # that seq is taken
+            kept += hall.act(room, "m1", roll, f"roll-{number}").entries
     assert type(refused.value).__name__ in {"IntegrityError", "UniqueViolation"}
-    kept = [entry.seq for entry in first + second]
-    assert kept == list(range(head + 1, store.head(room) + 1))
+    assert [entry.seq for entry in kept] == list(range(head + 1, store.head(room) + 1))
     assert [e.seq for e in hall.entries(room)] == list(range(1, store.head(room) + 1))

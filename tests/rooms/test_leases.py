@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from tabletop.rooms import Hall
-from tabletop.rooms.errors import Elsewhere, Fenced
+from tabletop.rooms.errors import BadLink, Elsewhere, Fenced
 from tabletop.rooms.leased import LeasedStore
 from tabletop.rooms.leases import Busy, Taken
 from tabletop.rooms.postgres import PostgresStore
@@ -195,6 +195,35 @@ def test_an_append_after_the_lease_was_taken_over_is_refused_and_keeps_nothing(
     assert isinstance(one.take(name), Busy | Taken)
 
 
+def test_in_a_round_a_room_taken_over_is_refused_and_the_others_appends_are_kept(
+    stores, database, room
+):
+    """In a round's pipeline the lease check's answer is read with the request's next
+    (leased.py, `_lock_room`): a room found taken over is refused with `Fenced` even when
+    its request failed first for another reason (the rules ran on a table that may be old),
+    and nothing of it is kept, while another room's appends in the same round are."""
+    name, member = room
+    other = Hall(PostgresStore(database)).create("dice", "the other crypt").extra["room"]
+    one, two = stores("one"), stores("two")
+    first = Hall(one)
+    assert one.take(name) == Taken(1)
+    first.table(name)
+    until(lambda: expired(database, name), "the lease to expire unrenewed")
+    assert two.take(name) == Taken(2)
+    assert one.take(other) == Taken(1)
+    with one.batch():
+        assert roll(first, other, "m1", "kept") == [4]
+        with pytest.raises(Fenced, match="no longer serves"):
+            roll(first, name, member, "b")
+        with pytest.raises(Fenced, match="no longer serves"):
+            roll(first, name, "m9", "c")  # no such member: that is not what it is told
+        assert roll(first, other, "m1", "kept too") == [5]
+    assert name in one.fenced
+    with psycopg.connect(database, autocommit=True) as db:
+        rows = db.execute("SELECT room, client FROM entries WHERE client IS NOT NULL").fetchall()
+    assert sorted(rows) == [(other, "kept"), (other, "kept too")]
+
+
 def test_an_append_that_passed_the_check_holds_off_a_take_until_it_commits(stores, database, room):
     """The check reads the lease row FOR KEY SHARE inside the append's transaction, and a
     take locks it FOR UPDATE: the take waits, so the append that passed is in the log
@@ -256,6 +285,35 @@ def test_an_owner_appends_without_catching_up_or_notifying_anyone(stores, databa
             if notice.payload == "after":
                 break
     assert heard == ["after"] and reads == []
+
+
+def test_an_owners_hall_remembers_what_links_open_until_it_changes_one(stores):
+    """A shard that holds a room is its one writer, so its hall remembers what each link
+    opened instead of reading the store on every request (hall.py, `_credential`), and
+    forgets it in the transaction of any change to the room's links: a kicked member, a
+    rotated link and rotated invites stop working at once all the same."""
+    one = stores("one", lease=LONG)
+    hall = Hall(one)
+    made = hall.create("dice", "the crypt")
+    room, links = made.extra["room"], made.extra["tokens"]
+    bo = hall.join(room, links["player"], "Bo").extra
+    reads: list[str] = []
+    read = one.credential
+    one.credential = lambda token: reads.append(token) or read(token)  # type: ignore[method-assign]
+    for _ in range(3):
+        assert hall.who(room, links["gm"]).id == "m1" and hall.who(room, bo["token"]).id == "m2"
+    assert len(reads) == 2
+    fresh = hall.rotate_link(room, "m1").extra["token"]
+    with pytest.raises(BadLink):
+        hall.who(room, links["gm"])
+    assert hall.who(room, fresh).id == "m1"
+    hall.kick(room, "m1", "Bo")
+    with pytest.raises(BadLink):
+        hall.who(room, bo["token"])
+    hall.join(room, links["observer"], "Cy")
+    hall.rotate_invites(room, "m1")
+    with pytest.raises(BadLink):
+        hall.join(room, links["observer"], "Di")
 
 
 def test_a_shard_never_reads_the_log_of_a_room_another_holds(stores, room):

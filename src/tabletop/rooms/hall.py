@@ -215,7 +215,15 @@ class Hall:
         return str(self.entries(room, 0, 1)[0].event.data.get("name", ""))
 
     def _credential(self, room: str, token: str) -> Credential:
-        found = self.store.credential(token_hash(token)) if token else None
+        """What the token opens in this room; a loaded room of a store this hall alone
+        writes remembers it, so that a member's every request is not a read of the store."""
+        hashed = token_hash(token) if token else ""
+        loaded = self._loaded.peek(room) if self.store.sole_writer else None
+        found = loaded.links.get(hashed) if loaded is not None else None
+        if found is None and hashed:
+            found = self.store.credential(hashed)
+            if loaded is not None and found is not None and found.room == room:
+                loaded.links[hashed] = found
         if found is None or found.room != room:
             if not self.store.has_room(room):
                 raise UnknownRoom(f"there is no room {room!r} on this server")
@@ -591,6 +599,7 @@ class Hall:
             for appended in groups(entries):
                 self.store.index(room, marks(appended))
             if group.write is not None:
+                loaded.links.clear()  # a link it changes opens something else now
                 group.write(self.store)
         table.apply(entries)
         self._applied(room, loaded, entries)

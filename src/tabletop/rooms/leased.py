@@ -55,6 +55,8 @@ class LeasedStore(PostgresStore):
         self.fenced: set[str] = set()
         """Rooms an append found taken over, for the shard to drop."""
         self._in_transaction = False
+        self._unchecked: tuple[str, psycopg.Cursor[Any]] | None = None
+        """The room whose lock was sent and the answer not yet read (`_lock_room`)."""
         super().__init__(url)
         self._configure(self._db)
 
@@ -111,17 +113,28 @@ class LeasedStore(PostgresStore):
     # fencing -----------------------------------------------------------------------------
 
     def _lock_room(self, room: str) -> None:
-        """Hold the room's row and read its lease in one statement (one round trip an
-        append), and check that the lease is still this owner's at the epoch this shard
-        took: else nothing of this append is kept."""
+        """Hold the room's row and read its lease in one statement, and check that the lease
+        is still this owner's at the epoch this shard took: else nothing of this append is
+        kept. In a round's pipeline the answer is read with the next one the request waits
+        for (its resent-id check, or its writes settling): one round trip fewer."""
         if not room:
             super()._lock_room(room)
             return
-        row = self._db.execute(
+        answer = self._db.execute(
             "SELECT leases.owner, leases.epoch FROM rooms JOIN leases ON leases.room = rooms.id "
             "WHERE rooms.id = %s FOR UPDATE OF rooms FOR KEY SHARE OF leases",
             (room,),
-        ).fetchone()
+        )
+        self._unchecked = (room, answer)
+        if self._pipeline is None:
+            self._check_lock()
+
+    def _check_lock(self) -> None:
+        """Raise `Fenced` if the lock just taken found the room's lease not this shard's."""
+        if self._unchecked is None:
+            return
+        (room, answer), self._unchecked = self._unchecked, None
+        row = answer.fetchone()
         with self._guard:
             mine = self._held.get(room)
         if row is None or mine is None or (row[0], row[1]) != (self.owner, mine.epoch):
@@ -134,6 +147,24 @@ class LeasedStore(PostgresStore):
                 f"this server process no longer serves room {room} (another took it over "
                 "while this one was paused): nothing was appended; send it again"
             )
+
+    def sent_before(
+        self, room: str, actor: str, client: str, nonce: str | None
+    ) -> tuple[int | None, int | None]:
+        found = super().sent_before(room, actor, client, nonce)
+        self._check_lock()  # its answer came in the same round trip
+        return found
+
+    def _settle(self) -> None:
+        super()._settle()
+        self._check_lock()
+
+    def _undo_request(self, first: bool, number: int) -> None:
+        """Undo a failed request; if the room turned out not to be this shard's, say so
+        rather than what failed on the way (the rules ran on what may be an old table)."""
+        super()._undo_request(first, number)
+        with contextlib.suppress(psycopg.Error):  # the pipeline's own failure stays the error
+            self._check_lock()
 
     def add_room(self, room: str, system: str, seed: str, created: int) -> None:
         """A new room (opened or imported), held by this owner from the same transaction:

@@ -11,6 +11,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
 from tabletop.rooms.log import Entry
+from tabletop.rooms.store import Credential
 from tabletop.rooms.table import Table
 
 IDLE_SECONDS = 600.0
@@ -33,6 +34,9 @@ class Loaded:
     """The seq of the room's latest snapshot this hall knows of (0: none)."""
     used: float
     recent: deque[Entry] = field(default_factory=lambda: deque(maxlen=WINDOW))
+    links: dict[str, Credential] = field(default_factory=dict)
+    """What the room's links opened when last asked (by token hash), kept only while this
+    hall is the room's one writer (`Store.sole_writer`): every change to them is its own."""
 
     def remember(self, entries: list[Entry]) -> None:
         """Keep the latest entries; ones that do not follow the window restart it."""

@@ -260,23 +260,39 @@ class Store:
 
     @contextmanager
     def _savepoint(self, room: str) -> Iterator[None]:
+        """The batch's first `locked` is its transaction's beginning, and undone by rolling
+        the transaction back (the next one begins it again): a round of one request is then
+        one transaction, with no savepoint to take and release. Each later one is a
+        savepoint."""
         assert self._batch is not None
-        if not self._batch:
+        first = not self._batch
+        if first:
             self._begin()
         number = len(self._batch) + 1
         self._batch.append(number)
-        self._execute(f"SAVEPOINT s{number}")
+        if not first:
+            self._execute(f"SAVEPOINT s{number}")
         try:
             self._lock_room(room)
             yield
             self._settle()
         except BaseException:
-            self._execute(f"ROLLBACK TO SAVEPOINT s{number}")
-            self._execute(f"RELEASE SAVEPOINT s{number}")
+            self._undo_request(first, number)
             raise
-        self._execute(f"RELEASE SAVEPOINT s{number}")
+        if not first:
+            self._execute(f"RELEASE SAVEPOINT s{number}")
         if room and not self.sole_writer:
             self._notify(room)
+
+    def _undo_request(self, first: bool, number: int) -> None:
+        """Undo what a failed `locked` inside a batch wrote, and only that."""
+        assert self._batch is not None
+        if first:
+            self._rollback()
+            self._batch.clear()  # nothing of the batch is open: the next `locked` begins it
+        else:
+            self._execute(f"ROLLBACK TO SAVEPOINT s{number}")
+            self._execute(f"RELEASE SAVEPOINT s{number}")
 
     # rooms --------------------------------------------------------------------------------
 
