@@ -21,13 +21,32 @@ import socket
 import struct
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
 
 from tabletop.rooms.fairdice import new_seed
 
 HEADER = struct.Struct("!Q")
 """Each frame: its length, then the pickled message."""
+
+M = TypeVar("M")
+
+
+def message(cls: type[M]) -> type[M]:
+    """A frozen dataclass with slots that pickles as its class and its fields' values in
+    order: a slotted dataclass's own pickling asks `dataclasses.fields` of every object it
+    pickles and unpickles, a tenth of a front's time at 500 clients."""
+    made = dataclass(frozen=True, slots=True)(cls)
+    names = [f.name for f in fields(made)]  # type: ignore[arg-type]
+    values = (
+        attrgetter(*names)
+        if len(names) > 1
+        else lambda self: tuple(getattr(self, name) for name in names)
+    )
+    made.__reduce__ = lambda self: (made, values(self))  # type: ignore[method-assign,assignment]
+    return made
+
 
 Tool = Literal["undo", "end-session", "kick", "rename", "promote", "invites", "link"]
 Reading = Literal["view", "legal", "advice", "whoami", "member", "as", "as-log", "log"]
@@ -39,7 +58,7 @@ holds only them; anyone's verify or import check holds nobody."""
 # asks: what a request wants of a room (front → shard, inside a Call) -----------------------
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Caller:
     """Who asks: a link's token (HTTP), or a member a socket already said hello as."""
 
@@ -47,7 +66,7 @@ class Caller:
     member: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class OpenRoom:
     system: str
     name: str
@@ -55,13 +74,13 @@ class OpenRoom:
     gm: str
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class JoinRoom:
     invite: str
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Resolve:
     caller: Caller
     intent: dict[str, Any]
@@ -71,7 +90,7 @@ class Resolve:
     """Whether the reply carries the caller's lines (a socket has them as entry frames)."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Chat:
     caller: Caller
     text: str
@@ -80,7 +99,7 @@ class Chat:
     lines: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class UseTool:
     """One of the GM's tools, or a member's new link (`link`)."""
 
@@ -90,7 +109,7 @@ class UseTool:
     value: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Read:
     """A read of the room: `member` names whom the GM looks as (`as`, `as-log`)."""
 
@@ -100,7 +119,7 @@ class Read:
     member: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Plan:
     """An export or a game record: the shard checks the caller and answers with a pool job
     (the room is not held while the pool builds it; the entries it reads never change)."""
@@ -109,7 +128,7 @@ class Plan:
     what: Literal["export", "record"]
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Attach:
     """A socket's hello: its backlog after `after`, then every new entry's line."""
 
@@ -117,21 +136,21 @@ class Attach:
     after: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Detach:
     """A socket of `member` closed (no reply)."""
 
     member: str
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ImportRoom:
     checked: bytes
     """The pool's answer to the export's `Check`, passed on unread by the front: the
     `hall.Importing` plan and the lines, or why the export cannot be imported."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Claim:
     """Whether this process serves the room (with PostgreSQL: holds its lease, taking it if
     it is free), asked before a socket is accepted, so that a proxy can send the socket to
@@ -144,14 +163,14 @@ Ask = OpenRoom | JoinRoom | Resolve | Chat | UseTool | Read | Plan | Attach | Im
 # envelopes -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Call:
     number: int
     room: str
     ask: Ask | Detach
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Reply:
     number: int
     value: Any
@@ -160,7 +179,7 @@ class Reply:
     time without asking."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Failure:
     """A refusal, as one line and the status it answers with."""
 
@@ -173,7 +192,7 @@ class Failure:
     """For a 503: seconds after which the request is worth sending again."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Answer:
     """What one request appended: the seqs, the caller's lines of them, and what else it
     returns (new links, a revealed seed)."""
@@ -184,14 +203,14 @@ class Answer:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Attached:
     member: dict[str, Any]
     head: int
     lines: list[str]
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Delegate:
     """A reply that is work for the pool: the front runs `payload` there and answers the
     request with its result (an export, a game record)."""
@@ -200,7 +219,7 @@ class Delegate:
     priority: Priority = "member"
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Delivery:
     """One new entry as its receivers see it: each distinct line and who receives it; and
     the member whose link it ends (a kick, a new link), whose sockets close."""
@@ -211,13 +230,13 @@ class Delivery:
     why: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Fanout:
     room: str
     deliveries: tuple[Delivery, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Moved:
     """The shard no longer serves `room` (another process holds its lease now): the front
     closes the room's sockets, saying to reconnect (the proxy sends them to the new owner)."""
@@ -226,7 +245,7 @@ class Moved:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PoolAsk:
     """A shard's job for the pool (a bot's decision), answered with `PoolDone`."""
 
@@ -234,19 +253,19 @@ class PoolAsk:
     payload: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PoolDone:
     job: int
     result: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Job:
     number: int
     payload: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class ShardConfig:
     """What a shard worker starts with."""
 
@@ -264,12 +283,12 @@ class ShardConfig:
     """What makes each dice session's secret seed (fixed only by test fixtures)."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Ready:
     pid: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Stop:
     pass
 
@@ -277,13 +296,13 @@ class Stop:
 # pool jobs (pickled inside PoolAsk, PoolDone and Job) ----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Think:
     thinking: Any
     """A `hall.Thinking`."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Check:
     """Verify an export (the request's body, as sent): for `POST /verify` (checking.py), or
     to import it (`hall.importing`)."""
@@ -294,7 +313,7 @@ class Check:
     """`POST /verify` sent JSON (the export with the page's nonces and an entry to look at)."""
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Export:
     address: str
     room: str
@@ -303,19 +322,19 @@ class Export:
     head: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Record:
     system: str
     state: Any
     member: Any
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Qr:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Finished:
     value: Any
 
@@ -340,13 +359,15 @@ class Frames:
     def feed(self, data: bytes) -> list[Any]:
         """The messages `data` completes, in order (a partial one waits for the rest)."""
         self._buffer += data
-        found = []
-        while len(self._buffer) >= HEADER.size:
-            (size,) = HEADER.unpack_from(self._buffer)
-            if len(self._buffer) < HEADER.size + size:
-                break
-            found.append(pickle.loads(self._buffer[HEADER.size : HEADER.size + size]))
-            del self._buffer[: HEADER.size + size]
+        found, start, end = [], 0, len(self._buffer)
+        with memoryview(self._buffer) as view:
+            while end - start >= HEADER.size:
+                (size,) = HEADER.unpack_from(view, start)
+                if end - start < HEADER.size + size:
+                    break
+                found.append(pickle.loads(view[start + HEADER.size : start + HEADER.size + size]))
+                start += HEADER.size + size
+        del self._buffer[:start]  # once for all the messages taken out, not once each
         return found
 
 
