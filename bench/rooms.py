@@ -508,11 +508,12 @@ def bot_moves(link: str, after: int) -> int:
 def run_behind_nginx(
     result: Result, processes: int, database: str, workers: int | None = None
 ) -> Result:
-    """`processes` tabletop servers on one PostgreSQL database behind nginx, each with its
-    defaults as deploy/tabletop@.service runs them (a shard and a pool process a core), or
-    `workers` shards and pool processes each."""
+    """`processes` tabletop servers on one PostgreSQL database behind nginx, each with
+    `workers` shards and pool processes: by default the machine's cores shared out among
+    them, as deploy/tabletop@.service advises."""
     assert 1 <= processes <= MAX_PROCESSES
-    sizes = () if workers is None else ("--workers", str(workers), "--pool", str(workers))
+    each = workers or max(1, (os.cpu_count() or 1) // processes)
+    sizes = ("--workers", str(each), "--pool", str(each))
     args = ("--database", database, *sizes, *RATES)
     with behind_nginx(processes, args) as (url, pids, proxy, logs):
         try:
@@ -919,8 +920,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        help="Shards and pool processes of each process behind nginx (default: theirs, a "
-        "core each).",
+        help="Shards and pool processes of each process behind nginx (default: the cores "
+        "shared out among them).",
     )
     parser.add_argument("--anchor-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     asked = parser.parse_args(argv)

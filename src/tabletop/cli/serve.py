@@ -96,7 +96,8 @@ def serve_command(
             "--workers",
             min=1,
             max=64,
-            help="Shard processes (default: the number of cores with PostgreSQL, 1 with SQLite).",
+            help="Shard processes (default: the number of cores with PostgreSQL, 1 with SQLite; "
+            "several servers on one machine share its cores out).",
         ),
     ] = None,
     pool: Annotated[
