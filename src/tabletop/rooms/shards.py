@@ -4,8 +4,8 @@ store connection and its own `Hall`, so that the front's event loop never runs r
 Each room has a queue of work in arrival order (requests from the front, the table's own
 moves, catching up with another process's appends) and the shard takes one item of each
 ready room per round, all of them in one store transaction (group commit: one durable
-commit for every append that was ready together; each request a savepoint of its own, so
-one refused is undone alone). Nothing is answered before that commit: then each request's
+commit for every append that was ready together; a request refused is undone alone,
+`Store.batch` says how). Nothing is answered before that commit: then each request's
 `Reply` goes back, and for every append a `Fanout` with each entry's lines for the members
 whose sockets are attached, one copy per distinct line.
 

@@ -6,7 +6,8 @@ token hashes, each room's entries as canonical JSON text, the index of its resol
 is made inside `locked(room)`, a transaction that holds the room against every other
 writer (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log
 has one append path even with several server processes. Inside `batch()` every `locked`
-shares one transaction (a savepoint each, so one that fails is rolled back alone) and one
+shares one transaction (each undone alone if it fails: a savepoint each after the first,
+which begins the transaction and is undone by beginning it again) and one
 commit: a shard worker appends what is ready together in one durable commit (group
 commit). The schema is created or migrated when a store opens; `databases.open_store`
 opens one by its address.
@@ -242,7 +243,8 @@ class Store:
     @contextmanager
     def batch(self) -> Iterator[None]:
         """Let every `locked` inside share one transaction and one commit (group commit);
-        nothing is durable until the batch ends, and if its commit fails nothing is."""
+        nothing is durable until the batch ends, and if its commit fails nothing is. A
+        `locked` that fails is undone alone (`_savepoint`)."""
         with self._lock:
             if self._batch is not None:
                 raise RuntimeError("a batch is already open")
