@@ -29,8 +29,11 @@ def server(request, tmp_path_factory):
 @pytest.fixture(autouse=True)
 def _seats_from_one():
     """Each test numbers its seats from 1, so its pages' nonces (and so its dice) do not
-    depend on which tests ran before it."""
+    depend on which tests ran before it; its seats' pages are closed when it ends."""
     driver.seat_numbers = itertools.count(1)
+    yield
+    while driver.opened:
+        driver.opened.pop().close()
 
 
 expect.set_options(timeout=15_000)  # the whole suite runs beside these on two cores

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tabletop.rooms.client import create_room
 
@@ -49,9 +49,15 @@ FIXED_NONCES = (Path(__file__).parent / "fixed_nonces.js").read_text()
 seat_numbers = itertools.count(1)
 """Seats made in the current test; tests/pages/conftest.py starts it again for each test."""
 
+opened: list[BrowserContext] = []
+"""The browser contexts of the current test's seats: tests/pages/conftest.py closes them when
+the test ends, so no page of a finished test stays open in the session's browser (where it
+would keep its socket and, once its server stopped, try to reconnect every 1.5 s)."""
+
 
 def seat(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Seat:
     context = browser.new_context(viewport=viewport)
+    opened.append(context)
     context.add_init_script(FIXED_NONCES.replace("__SEAT__", str(next(seat_numbers))))
     page = context.new_page()
     page.set_default_timeout(10_000)
