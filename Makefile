@@ -32,12 +32,13 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/lint-imports
 
-# The browser tests drive Debian's Chromium: Playwright cannot download its own browser here.
+# The browser tests drive Debian's Chromium, its headless shell (the screenshots and a headed
+# run the full browser): Playwright cannot download its own browser here.
 chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
-		echo "installing Debian's chromium for the browser tests (apt-get install chromium)"; \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then \
+		echo "installing Debian's chromium for the browser tests (apt-get install chromium chromium-headless-shell)"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-headless-shell; \
 	fi
 
 # The many-processes tests put Debian's nginx in front of two servers (deploy/nginx.conf);

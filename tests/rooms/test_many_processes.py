@@ -192,7 +192,7 @@ class Server:
 def start_server(database: str, public: str, folder: Path) -> Server:
     """`tabletop serve` behind the proxy at `public` (its links name the proxy), in a
     process group of its own (so the test can kill or freeze it with its workers, as a
-    crash or a paused machine would), once it answers /health."""
+    crash or a paused machine would); `healthy` waits until it answers /health."""
     port = free_port()
     command = [sys.executable, "-c", "from tabletop.cli.app import main; main()", "serve"]
     options = ["--port", str(port), "--database", database, "--lease", str(LEASE)]
@@ -204,21 +204,21 @@ def start_server(database: str, public: str, folder: Path) -> Server:
         stderr=open(folder / f"server-{port}.log", "wb"),  # noqa: SIM115 (the child holds it)
         start_new_session=True,
     )
-    server = Server(port, process)
+    return Server(port, process)
 
-    def healthy() -> bool:
-        assert process.poll() is None, (folder / f"server-{port}.log").read_text()
+
+def healthy(server: Server, folder: Path) -> None:
+    """Wait until `server` answers /health."""
+
+    def answers() -> bool:
+        log = folder / f"server-{server.port}.log"
+        assert server.process.poll() is None, log.read_text()
         try:
             return httpx.get(f"{server.url}/health", timeout=2).status_code == 200
         except httpx.TransportError:
             return False
 
-    try:
-        until(healthy, "a server to start", 120)
-    except BaseException:
-        stop(process, group=True)  # none outlives the test that started it
-        raise
-    return server
+    until(answers, "a server to start", 120)
 
 
 @dataclass
@@ -256,8 +256,11 @@ def cluster(postgres, tmp_path) -> Iterator[Cluster]:
     proxy = None
     port = free_port()
     try:
-        for _ in range(2):  # each kept as it starts, so that a failed start stops the first
+        # Both start at once (each kept as it starts, so a failed start stops the other).
+        for _ in range(2):
             servers.append(start_server(database, f"http://127.0.0.1:{port}", tmp_path))
+        for server in servers:
+            healthy(server, tmp_path)
         proxy = start_nginx([server.port for server in servers], port, tmp_path)
         yield Cluster(database, servers, proxy)
     finally:
