@@ -320,13 +320,24 @@ def test_a_leading_minus_is_a_dice_expression_not_an_option(argv):
 # -- stopping a simulation on many processes -------------------------------------------------
 
 
+def _as_a_terminal_starts_it() -> None:
+    """Ctrl-C and Ctrl-\\ at their defaults, as a shell sets them for a job in the
+    foreground, whatever the test process has: a child inherits an ignored SIGINT (seen in
+    the suite's worker process, from something run before in it), and Python then installs
+    no KeyboardInterrupt, so the command kept playing and the test waited out its two
+    minutes."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def _simulating() -> subprocess.Popen[str]:
     """A long simulation on two worker processes, in a process group of its own (as a
     terminal runs a command), once its workers are playing."""
     command = [sys.executable, "-c", PROGRAM, "deadweight-board", "simulate", "--games",
                "1000000", "--seats", "random,random", "--jobs", "2"]  # fmt: skip
     started = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)  # fmt: skip
+                               text=True, start_new_session=True,
+                               preexec_fn=_as_a_terminal_starts_it)  # fmt: skip
     deadline = time.monotonic() + 60
     while len(_left_behind(started.pid)) < 3 and time.monotonic() < deadline:
         time.sleep(0.1)  # a loaded machine may take seconds to import and fork
