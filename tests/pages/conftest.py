@@ -5,6 +5,7 @@ free port."""
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 
 import pytest
@@ -47,8 +48,10 @@ expect.set_options(timeout=15_000)  # the whole suite runs beside these on two c
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    headed = browser_type_launch_args.get("headless") is False
-    chromium = CHROMIUM if headed else HEADLESS_SHELL
+    full = browser_type_launch_args.get("headless") is False or os.environ.get(
+        "TABLETOP_FULL_CHROMIUM"
+    )  # headed, or the control walks (`make walk`): every control as the full browser has it
+    chromium = CHROMIUM if full else HEADLESS_SHELL
     if not chromium.exists():
         pytest.fail(
             f"the browser tests need {chromium}: run `make chromium`"
