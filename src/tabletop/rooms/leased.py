@@ -159,10 +159,10 @@ class LeasedStore(PostgresStore):
         super()._settle()
         self._check_lock()
 
-    def _undo_request(self, first: bool, number: int) -> None:
+    def _undo_request(self, number: int) -> None:
         """Undo a failed request; if the room turned out not to be this shard's, say so
         rather than what failed on the way (the rules ran on what may be an old table)."""
-        super()._undo_request(first, number)
+        super()._undo_request(number)
         with contextlib.suppress(psycopg.Error):  # the pipeline's own failure stays the error
             self._check_lock()
 

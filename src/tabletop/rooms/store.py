@@ -267,29 +267,28 @@ class Store:
         one transaction, with no savepoint to take and release. Each later one is a
         savepoint."""
         assert self._batch is not None
-        first = not self._batch
-        if first:
-            self._begin()
         number = len(self._batch) + 1
-        self._batch.append(number)
-        if not first:
+        if number == 1:
+            self._begin()
+        else:
             self._execute(f"SAVEPOINT s{number}")
+        self._batch.append(number)
         try:
             self._lock_room(room)
             yield
             self._settle()
         except BaseException:
-            self._undo_request(first, number)
+            self._undo_request(number)
             raise
-        if not first:
+        if number > 1:
             self._execute(f"RELEASE SAVEPOINT s{number}")
         if room and not self.sole_writer:
             self._notify(room)
 
-    def _undo_request(self, first: bool, number: int) -> None:
-        """Undo what a failed `locked` inside a batch wrote, and only that."""
+    def _undo_request(self, number: int) -> None:
+        """Undo what the batch's `number`th `locked` wrote, and only that."""
         assert self._batch is not None
-        if first:
+        if number == 1:
             self._rollback()
             self._batch.clear()  # nothing of the batch is open: the next `locked` begins it
         else:
