@@ -6,6 +6,7 @@ a condition the database shows, with a generous deadline."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,7 +15,7 @@ import psycopg
 import pytest
 
 from tabletop.rooms import Hall
-from tabletop.rooms.errors import BadLink, Elsewhere, Fenced
+from tabletop.rooms.errors import BadLink, Elsewhere, Fenced, Unkept
 from tabletop.rooms.leased import LeasedStore
 from tabletop.rooms.leases import Busy, Taken
 from tabletop.rooms.postgres import PostgresStore
@@ -222,6 +223,45 @@ def test_in_a_round_a_room_taken_over_is_refused_and_the_others_appends_are_kept
     with psycopg.connect(database, autocommit=True) as db:
         rows = db.execute("SELECT room, client FROM entries WHERE client IS NOT NULL").fetchall()
     assert sorted(rows) == [(other, "kept"), (other, "kept too")]
+
+
+@pytest.mark.parametrize("refused_at", [0, 1, 2, 3])
+def test_in_a_round_a_write_the_database_refuses_loses_the_whole_round(
+    stores, database, room, refused_at
+):
+    """A round does not wait for a request's writes (leased.py, `_settle`): they go with the
+    next request's reads, or with the commit. The lease means nobody else writes the room,
+    so the database refuses a write only when it is failing, and the refusal may surface in
+    a later request: every request after it is refused, nothing of the round is kept, and
+    its commit is refused (`Unkept`, or the error itself when the commit is what reads it).
+    The next round appends on the same connection."""
+    name, member = room
+    one = stores("one", lease=LONG)
+    hall = Hall(one)
+    assert one.take(name) == Taken(1)
+    hall.table(name)
+    head = one.head(name)
+    told = []
+    with pytest.raises((Unkept, psycopg.IntegrityError)) as lost, one.batch():
+        for number in range(4):
+            if number == refused_at:
+                with contextlib.suppress(psycopg.Error), one.locked(name):
+                    one.head(name)  # a read first, as a request's resent-id check is
+                    one.append(name, [(head, "m1", None, None, "{}")])  # that seq is taken
+            if number < 3:
+                try:
+                    told.append(roll(hall, name, member, f"lost-{number}"))
+                except psycopg.Error:
+                    told.append("refused")
+    # Its own request may hear of it (its release, sent after the write, may bring the
+    # answer back in time); after the last request, the commit may be what reads it.
+    expected = (Unkept, psycopg.errors.UniqueViolation) if refused_at == 3 else Unkept
+    assert isinstance(lost.value, expected)
+    assert told == [[head + 1 + n] for n in range(refused_at)] + ["refused"] * (3 - refused_at)
+    assert one.head(name) == head
+    hall.unload(name)  # as the shard does with every room of a round that was not kept
+    with one.batch():
+        assert roll(hall, name, member, "after") == [head + 1]
 
 
 def test_an_append_that_passed_the_check_holds_off_a_take_until_it_commits(stores, database, room):

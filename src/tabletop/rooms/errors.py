@@ -116,6 +116,14 @@ class Elsewhere(RoomError):
         self.retry_after = retry_after
 
 
+class Unkept(RoomError):
+    """The database refused a write of a shard's round (it or the connection is failing):
+    nothing of the round was kept; send the request again."""
+
+    status = 503
+    retry_after = 1.0
+
+
 class Fenced(RoomError):
     """This process lost the room's lease while it was appending (it paused, and another
     process took the room over): nothing was appended; send the request again and it

@@ -15,7 +15,7 @@ from typing import Any
 
 import psycopg
 
-from tabletop.rooms.errors import Elsewhere, Fenced
+from tabletop.rooms.errors import Elsewhere, Fenced, Unkept
 from tabletop.rooms.leases import (
     IDLE_IN_TRANSACTION,
     LEASE,
@@ -25,7 +25,7 @@ from tabletop.rooms.leases import (
     Taken,
     TakeResult,
 )
-from tabletop.rooms.postgres import PostgresStore
+from tabletop.rooms.postgres import ABORTED, PostgresStore
 
 
 @dataclass
@@ -57,6 +57,8 @@ class LeasedStore(PostgresStore):
         self._in_transaction = False
         self._unchecked: tuple[str, psycopg.Cursor[Any]] | None = None
         """The room whose lock was sent and the answer not yet read (`_lock_room`)."""
+        self._lost: BaseException | None = None
+        """What the database refused in this round, which is then not committed."""
         super().__init__(url)
         self._configure(self._db)
 
@@ -85,8 +87,11 @@ class LeasedStore(PostgresStore):
     def batch(self) -> Iterator[None]:
         with self._lock:
             self._reopen()  # before the pipeline, which a closed connection cannot enter
-            with super().batch():
-                yield
+            try:
+                with super().batch():
+                    yield
+            finally:
+                self._lost = None
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         self._reopen()
@@ -98,6 +103,8 @@ class LeasedStore(PostgresStore):
         self._in_transaction = True
 
     def _commit(self) -> None:
+        if self._lost is not None or self._db.pgconn.pipeline_status == ABORTED:
+            raise Unkept("the database refused a write of this round: nothing of it was kept")
         try:
             super()._commit()
         finally:
@@ -156,13 +163,21 @@ class LeasedStore(PostgresStore):
         return found
 
     def _settle(self) -> None:
-        super()._settle()
+        """A request's writes are not waited for: they go with the next request's reads, or
+        with the round's commit, so a round of n requests is n + 1 round trips, not 2n + 1.
+        The lease proves nobody else writes the room, so the database refuses a write only
+        when it or the connection is failing; then the round is lost (`_undo_request`)."""
         self._check_lock()
 
-    def _undo_request(self, number: int) -> None:
-        """Undo a failed request; if the room turned out not to be this shard's, say so
-        rather than what failed on the way (the rules ran on what may be an old table)."""
-        super()._undo_request(number)
+    def _undo_request(self, number: int, failed: BaseException) -> None:
+        """Undo a refused request alone; if the room turned out not to be this shard's, say
+        so rather than what failed on the way (the rules ran on what may be an old table).
+        An error of the database's may be an earlier request's write surfacing here: then
+        nothing of the round can be kept, and its commit is refused (`_commit`)."""
+        if isinstance(failed, psycopg.Error) or self._lost is not None:
+            self._lost = self._lost or failed
+            return  # the pipeline refuses what follows, until the round rolls back
+        super()._undo_request(number, failed)
         with contextlib.suppress(psycopg.Error):  # the pipeline's own failure stays the error
             self._check_lock()
 

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import psycopg
+from psycopg.pq import PipelineStatus, TransactionStatus
 
 from tabletop.rooms.store import NOTIFY_CHANNEL, Store
 
 SCHEMA_LOCK = 7_301_473
 """The advisory lock that orders schema migrations and room creation across processes."""
+
+ABORTED = PipelineStatus.ABORTED
+OPEN = (TransactionStatus.INTRANS, TransactionStatus.INERROR)
+"""A connection's states inside a transaction (a failed one's included)."""
 
 
 class PostgresStore(Store):
@@ -32,13 +37,21 @@ class PostgresStore(Store):
     def batch(self) -> Iterator[None]:
         """A batch in psycopg's pipeline mode: a statement whose answer is not read (a
         savepoint, an insert, its release) goes with the next one that is, so an append is
-        three round trips, not six."""
-        with self._lock, self._db.pipeline() as self._pipeline:
+        three round trips, not six (two under a lease: leased.py). The commit's answer is
+        read as the pipeline ends; if it (or a write before it) was refused, the
+        transaction is rolled back there."""
+        with self._lock:
             try:
-                with super().batch():
-                    yield
-            finally:
-                self._pipeline = None
+                with self._db.pipeline() as self._pipeline:
+                    try:
+                        with super().batch():
+                            yield
+                    finally:
+                        self._pipeline = None
+            except psycopg.Error:
+                if self._db.info.transaction_status in OPEN:
+                    self._db.execute("ROLLBACK")
+                raise
 
     def _settle(self) -> None:
         if self._pipeline is not None:
@@ -60,6 +73,9 @@ class PostgresStore(Store):
         self._db.execute("COMMIT")
 
     def _rollback(self) -> None:
+        if self._pipeline is not None and self._db.pgconn.pipeline_status == ABORTED:
+            with suppress(psycopg.Error):  # raised already where it happened
+                self._pipeline.sync()  # an aborted pipeline takes no statement until then
         self._db.execute("ROLLBACK")
 
     def _notify(self, room: str) -> None:

@@ -270,23 +270,24 @@ class Store:
         number = len(self._batch) + 1
         if number == 1:
             self._begin()
-        else:
-            self._execute(f"SAVEPOINT s{number}")
         self._batch.append(number)
-        try:
+        try:  # every statement inside: an earlier write's refusal may surface in any (leased.py)
+            if number > 1:
+                self._execute(f"SAVEPOINT s{number}")
             self._lock_room(room)
             yield
             self._settle()
-        except BaseException:
-            self._undo_request(number)
+            if number > 1:
+                self._execute(f"RELEASE SAVEPOINT s{number}")
+        except BaseException as failed:
+            self._undo_request(number, failed)
             raise
-        if number > 1:
-            self._execute(f"RELEASE SAVEPOINT s{number}")
         if room and not self.sole_writer:
             self._notify(room)
 
-    def _undo_request(self, number: int) -> None:
-        """Undo what the batch's `number`th `locked` wrote, and only that."""
+    def _undo_request(self, number: int, failed: BaseException) -> None:
+        """Undo what the batch's `number`th `locked` wrote, and only that (it raised
+        `failed`)."""
         assert self._batch is not None
         if number == 1:
             self._rollback()
