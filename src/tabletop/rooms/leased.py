@@ -25,7 +25,7 @@ from tabletop.rooms.leases import (
     Taken,
     TakeResult,
 )
-from tabletop.rooms.postgres import ABORTED, PostgresStore
+from tabletop.rooms.postgres import Answer, PostgresStore, connect
 
 
 @dataclass
@@ -55,7 +55,7 @@ class LeasedStore(PostgresStore):
         self.fenced: set[str] = set()
         """Rooms an append found taken over, for the shard to drop."""
         self._in_transaction = False
-        self._unchecked: tuple[str, psycopg.Cursor[Any]] | None = None
+        self._unchecked: tuple[str, Answer | psycopg.Cursor[Any]] | None = None
         """The room whose lock was sent and the answer not yet read (`_lock_room`)."""
         self._lost: BaseException | None = None
         """What the database refused in this round, which is then not committed."""
@@ -73,7 +73,7 @@ class LeasedStore(PostgresStore):
         return f"tabletop {self.owner}"[:63]
 
     def _connect(self) -> psycopg.Connection[Any]:
-        db = psycopg.connect(self.url, autocommit=True)
+        db = connect(self.url)
         self._configure(db)
         return db
 
@@ -82,11 +82,12 @@ class LeasedStore(PostgresStore):
         paused inside a transaction past `IDLE_IN_TRANSACTION` leases)."""
         if self._db.closed and not self._in_transaction:
             self._db = self._connect()
+            self._forget_prepared()
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         with self._lock:
-            self._reopen()  # before the pipeline, which a closed connection cannot enter
+            self._reopen()  # before the batch prepares its statements on the connection
             try:
                 with super().batch():
                     yield
@@ -103,7 +104,7 @@ class LeasedStore(PostgresStore):
         self._in_transaction = True
 
     def _commit(self) -> None:
-        if self._lost is not None or self._db.pgconn.pipeline_status == ABORTED:
+        if self._lost is not None:
             raise Unkept("the database refused a write of this round: nothing of it was kept")
         try:
             super()._commit()
@@ -122,18 +123,19 @@ class LeasedStore(PostgresStore):
     def _lock_room(self, room: str) -> None:
         """Hold the room's row and read its lease in one statement, and check that the lease
         is still this owner's at the epoch this shard took: else nothing of this append is
-        kept. In a round's pipeline the answer is read with the next one the request waits
-        for (its resent-id check, or its writes settling): one round trip fewer."""
+        kept. In a round the answer is read with the next one the request waits for (its
+        resent-id check, or its writes settling), in the same message: one round trip
+        fewer."""
         if not room:
             super()._lock_room(room)
             return
-        answer = self._db.execute(
+        answer = self._statement(
             "SELECT leases.owner, leases.epoch FROM rooms JOIN leases ON leases.room = rooms.id "
             "WHERE rooms.id = %s FOR UPDATE OF rooms FOR KEY SHARE OF leases",
             (room,),
         )
         self._unchecked = (room, answer)
-        if self._pipeline is None:
+        if self._batch is None:
             self._check_lock()
 
     def _check_lock(self) -> None:
@@ -169,6 +171,10 @@ class LeasedStore(PostgresStore):
         when it or the connection is failing; then the round is lost (`_undo_request`)."""
         self._check_lock()
 
+    def _refused(self, error: psycopg.Error) -> None:
+        if self._batch is not None:
+            self._lost = self._lost or error
+
     def _undo_request(self, number: int, failed: BaseException) -> None:
         """Undo a refused request alone; if the room turned out not to be this shard's, say
         so rather than what failed on the way (the rules ran on what may be an old table).
@@ -176,10 +182,12 @@ class LeasedStore(PostgresStore):
         nothing of the round can be kept, and its commit is refused (`_commit`)."""
         if isinstance(failed, psycopg.Error) or self._lost is not None:
             self._lost = self._lost or failed
-            return  # the pipeline refuses what follows, until the round rolls back
-        super()._undo_request(number, failed)
-        with contextlib.suppress(psycopg.Error):  # the pipeline's own failure stays the error
-            self._check_lock()
+            return  # the failed transaction refuses what follows, until the round rolls back
+        try:
+            with contextlib.suppress(psycopg.Error):  # a refusal on the way stays the error
+                self._check_lock()  # before the undo, which may drop what waits unsent
+        finally:
+            super()._undo_request(number, failed)
 
     def add_room(self, room: str, system: str, seed: str, created: int) -> None:
         """A new room (opened or imported), held by this owner from the same transaction:
