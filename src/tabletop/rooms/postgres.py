@@ -100,7 +100,7 @@ class PostgresStore(Store):
             text = numbered[0] + "".join(f"${i}{part}" for i, part in enumerate(numbered[1:], 1))
             try:
                 self._db.execute(f"PREPARE {name} AS {text}")
-            except psycopg.Error:
+            except psycopg.ProgrammingError:  # e.g. a parameter whose type it cannot tell
                 self._unpreparable.add(sql)
             else:
                 self._prepared[sql] = name
