@@ -52,8 +52,12 @@ nginx:
 
 # In a fixed order (pytest-randomly off), so a first run is stable; .ci/run runs the suite a
 # second time in a random order to show any test that passes only after another.
+# Python may keep its bytecode (an environment can turn that off with
+# PYTHONDONTWRITEBYTECODE): pytest keeps each test module with its asserts rewritten beside
+# it in __pycache__, and without that both test processes rewrite all of them on every run
+# (about 6 s of each one's start on this machine).
 test: lint chromium nginx $(ENGINE_STAMP)
-	$(BIN)/pytest -n 2 --dist loadgroup -p no:randomly -m "not walk"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist loadgroup -p no:randomly -m "not walk"
 
 # The control walks (tests/pages/test_walk.py): every control of each system's room page,
 # pressed as GM, player and observer on phones. About three minutes on two cores, so kept

@@ -130,8 +130,15 @@ def check_laws(table: Table, pick: Pick, steps: int = 25, seed: int = 0) -> Walk
     the_same_dice_give_the_same_events(table, walk, seed)
     for step in [None, *walk.steps]:
         state = walk.start if step is None else step.state
+        # Every member's offers in this state, asked once: each member's check below needs
+        # all of them (`_outside`), and asking again would give the same (rules are pure).
+        before = state.model_dump_json()
+        offers = {member.id: table.session.legal(state, member) for member in table.members}
         for member in table.members:
-            an_intent_outside_legal_is_refused_and_changes_nothing(table, state, member, pick)
+            an_intent_outside_legal_is_refused_and_changes_nothing(
+                table, state, member, pick, offers
+            )
+        assert state.model_dump_json() == before
         the_gm_view_contains_every_players(table, state)
     for member in table.members:
         no_member_receives_what_was_hidden_from_them(table, walk, member)
@@ -161,11 +168,18 @@ def the_same_dice_give_the_same_events(table: Table, walk: Walk, seed: int) -> N
 
 
 def an_intent_outside_legal_is_refused_and_changes_nothing(
-    table: Table, state: BaseModel, member: Member, pick: Pick
+    table: Table,
+    state: BaseModel,
+    member: Member,
+    pick: Pick,
+    offers: dict[str, list[Offer]] | None = None,
 ) -> None:
+    """`offers`: each member's offers in `state` by id, if asked already."""
     before = state.model_dump_json()
-    offered = table.session.legal(state, member)
-    for intent in _outside(table, state, member, offered):
+    if offers is None:
+        offers = {m.id: table.session.legal(state, m) for m in table.members}
+    offered = offers[member.id]
+    for intent in _outside(table, member, offered, offers):
         try:
             table.session.resolve(state, intent, member, SeededDice(0))
         except TabletopError:
@@ -176,13 +190,13 @@ def an_intent_outside_legal_is_refused_and_changes_nothing(
 
 
 def _outside(
-    table: Table, state: BaseModel, member: Member, offered: list[Offer]
+    table: Table, member: Member, offered: list[Offer], offers: dict[str, list[Offer]]
 ) -> list[dict[str, Any]]:
     """Intents no offer to `member` covers: other members' closed choices, and open
     offers with an enumerated field set to a value not among those allowed."""
     found = []
     for other in table.members:
-        for offer in table.session.legal(state, other):
+        for offer in offers[other.id]:
             for intent in offer.intents:
                 if not any(o.kind == offer.kind and o.allows(intent) is None for o in offered):
                     found.append(intent)

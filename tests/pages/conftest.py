@@ -22,10 +22,12 @@ HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
 browser's window machinery; the suite's browser work takes about 40% less CPU with it."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(request, tmp_path_factory):
-    """A room server on SQLite for a module's pages: the pages see the protocol, not the
-    database, and tests/rooms already run every protocol test on PostgreSQL too."""
+    """A room server on SQLite for the pages of a test process: the pages see the protocol,
+    not the database, and tests/rooms already run every protocol test on PostgreSQL too.
+    One for the whole session (it was one a module: a dozen starts of its shard and pool
+    processes), as every test opens rooms of its own and closes its pages when it ends."""
     store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
     running = serve_in_thread(store)
     yield running.url

@@ -222,9 +222,11 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
         process.stderr.close()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
 def server(request, tmp_path_factory):
-    """A server for a module's tests (each opens rooms of its own), on each database."""
+    """A server on each database for the tests of a test process (each opens rooms of its
+    own): one for the session, not one a module, as each start brings up its shard and pool
+    processes and the tests that use it share nothing else."""
     store = open_test_store(request.param, request, tmp_path_factory.mktemp("served"))
     running = serve_in_thread(store)
     yield running.url
