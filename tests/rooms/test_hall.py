@@ -169,8 +169,9 @@ def test_a_write_the_database_refuses_in_a_round_undoes_only_its_own_request(hal
     raised in its own request and undoes only that, and the round's other appends are
     kept, whether it is the round's first request (which is the transaction's beginning:
     undone by rolling the transaction back, and the next request begins another) or a
-    later one (a savepoint of its own). On PostgreSQL the round's writes go in a pipeline,
-    so this is what keeps the error from surfacing in the next request's read instead."""
+    later one (a savepoint of its own). On PostgreSQL a round's writes wait to go with the
+    next read, so this is what keeps the error from surfacing in the next request's read
+    instead (under a lease it may, and loses the round: test_leases.py)."""
     room = hall.create("dice", "the crypt").extra["room"]
     store, roll = hall.store, {"kind": "roll", "notation": "1d6"}
     head = store.head(room)

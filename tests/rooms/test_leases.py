@@ -199,7 +199,7 @@ def test_an_append_after_the_lease_was_taken_over_is_refused_and_keeps_nothing(
 def test_in_a_round_a_room_taken_over_is_refused_and_the_others_appends_are_kept(
     stores, database, room
 ):
-    """In a round's pipeline the lease check's answer is read with the request's next
+    """In a round the lease check's answer is read with the request's next
     (leased.py, `_lock_room`): a room found taken over is refused with `Fenced` even when
     its request failed first for another reason (the rules ran on a table that may be old),
     and nothing of it is kept, while another room's appends in the same round are."""
@@ -379,8 +379,8 @@ def test_a_room_a_shard_opens_is_held_from_the_transaction_that_makes_it(stores,
 
 def test_a_shard_whose_session_postgresql_ended_appends_in_its_next_round(stores, database, room):
     """PostgreSQL ends the session of a process paused inside a transaction (leases.py):
-    the round that finds it ended is refused, and the next opens a new connection (a round
-    runs in psycopg's pipeline, which a closed connection cannot enter)."""
+    the round that finds it ended is refused, and the next opens a new connection (before
+    it prepares the round's statements on it)."""
     name, member = room
     one = stores("one", lease=LONG)
     hall = Hall(one)
