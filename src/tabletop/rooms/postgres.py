@@ -79,8 +79,8 @@ class PostgresStore(Store):
         savepoint, an insert, its release) waits and goes with the next one that is, all in
         one message of statements prepared once per connection and bound here; so an
         append is three round trips, not six (two under a lease: leased.py), each one send
-        and one read. (psycopg's pipeline sends each statement as it comes, which cost a
-        shard twice the CPU a round.)"""
+        and one read. (psycopg's pipeline, used before, sends each statement as it comes:
+        twice the client CPU a round.)"""
         with self._lock:
             self._prepare()
             self._waiting = []

@@ -182,8 +182,8 @@ class Store:
 
     def _settle(self) -> None:
         """Inside a batch, send what waits to be sent and raise its error here, so that a
-        failed write is its own savepoint's (PostgreSQL sends a batch's statements when one is read;
-        SQLite at once)."""
+        failed write is its own savepoint's (PostgreSQL sends a batch's statements when one
+        is read, SQLite each at once)."""
 
     def _notify(self, room: str) -> None:
         """Tell other processes that `room` grew (PostgreSQL only)."""
