@@ -25,7 +25,7 @@ from tabletop.rooms.leases import (
     Taken,
     TakeResult,
 )
-from tabletop.rooms.postgres import Answer, PostgresStore, connect
+from tabletop.rooms.postgres import PostgresStore, Rows, connect
 
 
 @dataclass
@@ -55,7 +55,7 @@ class LeasedStore(PostgresStore):
         self.fenced: set[str] = set()
         """Rooms an append found taken over, for the shard to drop."""
         self._in_transaction = False
-        self._unchecked: tuple[str, Answer | psycopg.Cursor[Any]] | None = None
+        self._unchecked: tuple[str, Rows | psycopg.Cursor[Any]] | None = None
         """The room whose lock was sent and the answer not yet read (`_lock_room`)."""
         self._lost: BaseException | None = None
         """What the database refused in this round, which is then not committed."""
@@ -82,7 +82,7 @@ class LeasedStore(PostgresStore):
         paused inside a transaction past `IDLE_IN_TRANSACTION` leases)."""
         if self._db.closed and not self._in_transaction:
             self._db = self._connect()
-            self._forget_prepared()
+            self._connected()
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:

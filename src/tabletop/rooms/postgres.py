@@ -23,7 +23,7 @@ def connect(url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(url, autocommit=True, prepare_threshold=None)
 
 
-class Answer:
+class Rows:
     """A statement's rows in a batch, read when first asked for: everything waiting to be
     sent goes with it, as one message (`PostgresStore._send`)."""
 
@@ -59,13 +59,13 @@ class PostgresStore(Store):
         super().__init__()
         self.url = self.address = url
         self._db = connect(url)
-        self._waiting: list[tuple[str, Answer]] | None = None
+        self._waiting: list[tuple[str, Rows]] | None = None
         """Inside a batch: statements bound and waiting to be sent, each with its answer."""
-        self._forget_prepared()
+        self._connected()
         self.migrate()
 
-    def _forget_prepared(self) -> None:
-        """A new connection has prepared nothing yet."""
+    def _connected(self) -> None:
+        """A new connection: its client cursor, and nothing prepared on it yet."""
         self._client = psycopg.ClientCursor(self._db)
         self._prepared: dict[str, str] = {}
         """A statement's SQL and the name it is prepared under on this connection."""
@@ -118,7 +118,7 @@ class PostgresStore(Store):
             if sql not in self._unpreparable:
                 self._to_prepare[sql] = None
             text = self._client.mogrify(sql, params)
-        answer = Answer(self)
+        answer = Rows(self)
         self._waiting.append((text, answer))
         return answer
 
