@@ -7,20 +7,24 @@ a condition the database shows, with a generous deadline."""
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tabletop.errors import TabletopError
 from tabletop.rooms import Hall
-from tabletop.rooms.errors import BadLink, Elsewhere, Fenced, Unkept
+from tabletop.rooms.errors import BadLink, Elsewhere, Fenced, RefusedOnRecord, RoomError, Unkept
 from tabletop.rooms.leased import LeasedStore
 from tabletop.rooms.leases import Busy, Taken
 from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.store import NOTIFY_CHANNEL
-from tests.rooms.conftest import new_database
+from tests.rooms.conftest import fixed_seeds, new_database
 
 LEASE = 1.0
 """Seconds each test's leases last, unless one must stay held whatever the machine's load."""
@@ -196,13 +200,15 @@ def test_an_append_after_the_lease_was_taken_over_is_refused_and_keeps_nothing(
     assert isinstance(one.take(name), Busy | Taken)
 
 
+@pytest.mark.parametrize("foreseen", [False, True])
 def test_in_a_round_a_room_taken_over_is_refused_and_the_others_appends_are_kept(
-    stores, database, room
+    stores, database, room, foreseen
 ):
     """In a round the lease check's answer is read with the request's next
-    (leased.py, `_lock_room`): a room found taken over is refused with `Fenced` even when
-    its request failed first for another reason (the rules ran on a table that may be old),
-    and nothing of it is kept, while another room's appends in the same round are."""
+    (leased.py, `_lock_room`), or, foreseen, at the round's opening (`foresee`): a room
+    found taken over is refused with `Fenced` even when its request failed first for
+    another reason (the rules ran on a table that may be old), and nothing of it is kept,
+    while another room's appends in the same round are."""
     name, member = room
     other = Hall(PostgresStore(database)).create("dice", "the other crypt").extra["room"]
     one, two = stores("one"), stores("two")
@@ -212,7 +218,15 @@ def test_in_a_round_a_room_taken_over_is_refused_and_the_others_appends_are_kept
     until(lambda: expired(database, name), "the lease to expire unrenewed")
     assert two.take(name) == Taken(2)
     assert one.take(other) == Taken(1)
+    first.table(other)
     with one.batch():
+        if foreseen:
+            one.foresee(
+                {
+                    other: [("m1", "kept", None), ("m1", "kept too", None)],
+                    name: [(member, "b", None), ("m9", "c", None)],
+                }
+            )
         assert roll(first, other, "m1", "kept") == [4]
         with pytest.raises(Fenced, match="no longer serves"):
             roll(first, name, member, "b")
@@ -262,6 +276,122 @@ def test_in_a_round_a_write_the_database_refuses_loses_the_whole_round(
     hall.unload(name)  # as the shard does with every room of a round that was not kept
     with one.batch():
         assert roll(hall, name, member, "after") == [head + 1]
+
+
+def rolls(hall: Hall, room: str, *clients: str) -> list[list[int]]:
+    """The GM's rolls under these client ids, each answered with its seqs or why not."""
+    told: list[list[int]] = []
+    for client in clients:
+        try:
+            told.append(roll(hall, room, "m1", client))
+        except TabletopError as refused:
+            told.append([-1 if isinstance(refused, RefusedOnRecord) else 0])
+    return told
+
+
+def test_a_foreseen_round_is_two_round_trips_however_many_requests_it_holds(stores, database):
+    """leased.py, `foresee`: the round's opening locks its rooms, checks their leases and
+    reads every resent-id and spent-nonce check at once; each request then waits for no
+    answer, and the commit carries every write: two messages to PostgreSQL in all, once
+    each room's dice seed is known (it is read once a dice session)."""
+    one = stores("one", lease=LONG)
+    hall = Hall(one)
+    rooms = [Hall(PostgresStore(database)).create("dice", name).extra["room"] for name in "ab"]
+    for name in rooms:
+        assert one.take(name) == Taken(1)
+        hall.table(name)
+    with one.batch():
+        assert rolls(hall, rooms[0], "seed") == rolls(hall, rooms[1], "seed") == [[4]]
+    sent: list[list[str]] = []
+    send = one._send
+
+    def counted() -> None:
+        sent.append([text.split(" ")[0] for text, _ in one._waiting or ()])
+        send()
+
+    one._send = counted  # type: ignore[method-assign]
+    for round_ in range(2):  # the first sends its statements bound, the next prepared
+        sent.clear()
+        clients = [f"{round_}-{n}" for n in range(3)]
+        with one.batch():
+            one.foresee({name: [("m1", client, None) for client in clients] for name in rooms})
+            told = [rolls(hall, name, *clients) for name in rooms]
+        assert told == [[[5 + 3 * round_ + n] for n in range(3)]] * 2
+        assert len(sent) == 2 and sent[0][0] == "BEGIN" and sent[1][-1] == "COMMIT"
+    assert [one.head(name) for name in rooms] == [10, 10]
+
+
+CHECKS = st.tuples(
+    st.sampled_from(["m1", "m2"]),
+    st.sampled_from(["a", "b", "c"]),
+    st.sampled_from([None, "x", "y"]),
+    st.booleans(),
+)
+"""A request's actor, client id and nonce, and whether it fails after appending."""
+
+
+class Refused(Exception):
+    """A request that fails after it appended (its savepoint is undone)."""
+
+
+def test_a_foreseen_check_answers_as_the_database_would(stores):
+    """docs/rooms.md, "What the lease saves": what `sent_before` answers from the round's
+    opening, with what the round appended and undid since, is what the database says in
+    the same transaction, request by request: a resent id, a spent nonce, a request undone
+    in the round and sent again, across rounds. One store, a new room each example."""
+    one = stores("one", lease=LONG)
+
+    @settings(max_examples=40, deadline=None, derandomize=True)
+    @given(rounds=st.lists(st.lists(CHECKS, min_size=1, max_size=6), min_size=1, max_size=3))
+    def check(rounds: list[list[tuple[str, str, str | None, bool]]]) -> None:
+        room = f"r{secrets.token_hex(4)}"
+        with one.locked():
+            one.add_room(room, "dice", "00", 0)
+        head = 0
+        for requests in rounds:
+            with one.batch():
+                one.foresee({room: [request[:3] for request in requests]})
+                for actor, client, nonce, fails in requests:
+                    with contextlib.suppress(Refused), one.locked(room):
+                        told = one.sent_before(room, actor, client, nonce)
+                        assert told == PostgresStore.sent_before(one, room, actor, client, nonce)
+                        if told == (None, None):
+                            one.append(room, [(head + 1, actor, client, nonce, "{}")])
+                            if fails:
+                                raise Refused
+                            head += 1
+        assert one.head(room) == head
+
+    check()
+
+
+def test_a_foreseen_round_answers_a_resend_once_and_a_spent_nonce_with_a_refusal(stores, room):
+    """The hall's own path through a foreseen round: a roll sent again in the same round is
+    the first one's answer; a nonce already spent in the round is refused; a roll the rules
+    refuse before any die is undone and, mended and sent again, appended; a roll sent again
+    in the next round is still the first one's answer."""
+    name, member = room
+    one = stores("one", lease=LONG)
+    hall = Hall(one, seeds=fixed_seeds())
+    assert one.take(name) == Taken(1)
+    hall.table(name)
+    d6 = {"kind": "roll", "notation": "1d6"}
+    with one.batch():
+        one.foresee({name: [(member, c, n) for c, n in [("a", None), ("b", "n"), ("c", "n")]]})
+        first = hall.act(name, member, d6, "a")
+        assert hall.act(name, member, d6, "a").duplicate
+        assert [e.seq for e in hall.act(name, member, d6, "b", "n").entries] == [5]
+        with pytest.raises(RoomError, match="already named entry 5"):
+            hall.act(name, member, d6, "c", "n")
+        with pytest.raises(TabletopError):
+            hall.act(name, member, {"kind": "roll", "notation": "1d0"}, "d")
+        assert [e.seq for e in hall.act(name, member, d6, "d").entries] == [6]
+    with one.batch():
+        one.foresee({name: [(member, "a", None), (member, "d", None)]})
+        again = hall.act(name, member, d6, "a")
+        assert again.duplicate and again.entries == first.entries
+        assert hall.act(name, member, d6, "d").duplicate
+    assert one.head(name) == 6
 
 
 def test_an_append_that_passed_the_check_holds_off_a_take_until_it_commits(stores, database, room):

@@ -9,7 +9,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,35 @@ from tabletop.rooms.leases import (
     TakeResult,
 )
 from tabletop.rooms.postgres import PostgresStore, Rows, connect
+from tabletop.rooms.store import Sent
+
+LOCK_ROUND = (
+    "SELECT rooms.id, leases.owner, leases.epoch FROM rooms JOIN leases ON leases.room = rooms.id "
+    "WHERE rooms.id = ANY(%s::text[]) ORDER BY rooms.id FOR UPDATE OF rooms FOR KEY SHARE OF leases"
+)
+"""Hold a round's rooms (in one order, whoever else locks several) and read their leases."""
+
+SENT_BEFORE_ALL = (
+    "SELECT c.room, c.actor, c.client, c.nonce, "
+    "(SELECT MIN(seq) FROM entries e "
+    "WHERE e.room = c.room AND e.actor = c.actor AND e.client = c.client), "
+    "(SELECT MIN(seq) FROM entries e "
+    "WHERE e.room = c.room AND e.actor = c.actor AND e.nonce = c.nonce) "
+    "FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[]) AS c(room, actor, client, nonce)"
+)
+"""`Store.sent_before` for many checks at once, each two lookups of a unique index."""
+
+
+@dataclass(frozen=True)
+class _Appended:
+    """A row a request of the round appended to a foreseen room (`LeasedStore.foresee`)."""
+
+    request: int
+    room: str
+    actor: str | None
+    client: str | None
+    nonce: str | None
+    seq: int
 
 
 @dataclass
@@ -59,6 +88,12 @@ class LeasedStore(PostgresStore):
         """The room whose lock was sent and the answer not yet read (`_lock_room`)."""
         self._lost: BaseException | None = None
         """What the database refused in this round, which is then not committed."""
+        self._locked: dict[str, bool] = {}
+        """The rooms the round's opening locked, and whether each lease was this shard's."""
+        self._foreseen: dict[tuple[str, str, str, str | None], tuple[int | None, int | None]] = {}
+        """What `sent_before` found in the log before the round, check by check."""
+        self._appended: list[_Appended] = []
+        """What the round's requests appended since to the foreseen rooms."""
         super().__init__(url)
         self._configure(self._db)
 
@@ -93,6 +128,7 @@ class LeasedStore(PostgresStore):
                     yield
             finally:
                 self._lost = None
+                self._locked, self._foreseen, self._appended = {}, {}, []
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         self._reopen()
@@ -129,6 +165,10 @@ class LeasedStore(PostgresStore):
         if not room:
             super()._lock_room(room)
             return
+        if room in self._locked:
+            if not self._locked[room]:
+                raise self._fenced(room)
+            return  # held since the round's opening
         answer = self._statement(
             "SELECT leases.owner, leases.epoch FROM rooms JOIN leases ON leases.room = rooms.id "
             "WHERE rooms.id = %s FOR UPDATE OF rooms FOR KEY SHARE OF leases",
@@ -143,26 +183,79 @@ class LeasedStore(PostgresStore):
         if self._unchecked is None:
             return
         (room, answer), self._unchecked = self._unchecked, None
-        row = answer.fetchone()
-        with self._guard:
-            mine = self._held.get(room)
-        if row is None or mine is None or (row[0], row[1]) != (self.owner, mine.epoch):
-            with self._guard:
-                self._held.pop(room, None)
-            self.fenced.add(room)
+        if not self._mine(room, answer.fetchone()):
             if self._batch is None:
                 self._rollback()  # `locked` had not begun its own handling yet
-            raise Fenced(
-                f"this server process no longer serves room {room} (another took it over "
-                "while this one was paused): nothing was appended; send it again"
-            )
+            raise self._fenced(room)
+
+    def _mine(self, room: str, row: tuple[Any, ...] | None) -> bool:
+        """Whether a lock's row `(owner, epoch)` shows the room's lease still this shard's,
+        at the epoch it took; if not, the room is no longer held."""
+        with self._guard:
+            mine = self._held.get(room)
+            if row is not None and mine is not None and tuple(row) == (self.owner, mine.epoch):
+                return True
+            self._held.pop(room, None)
+        self.fenced.add(room)
+        return False
+
+    @staticmethod
+    def _fenced(room: str) -> Fenced:
+        return Fenced(
+            f"this server process no longer serves room {room} (another took it over "
+            "while this one was paused): nothing was appended; send it again"
+        )
+
+    # a round's opening -------------------------------------------------------------------
+
+    def foresee(self, sent: Mapping[str, Sequence[Sent]]) -> None:
+        """Open the round in one round trip: lock each room of `sent` this shard holds,
+        check its lease (fencing), and read every resent-id and spent-nonce check its
+        resolutions will ask (`sent_before`). Each request is then a savepoint that waits
+        for no answer, so a round is two round trips (this and the commit) however many
+        requests it holds."""
+        assert self._batch == [], "a round is foreseen first in its batch"
+        with self._guard:
+            rooms = sorted(room for room in sent if room in self._held)
+        if not rooms:
+            return
+        checks = list(dict.fromkeys((room, *check) for room in rooms for check in sent[room]))
+        self._begin()
+        self._batch.append(0)  # the opening begins the transaction: each request is a savepoint
+        locks = self._statement(LOCK_ROUND, (rooms,))
+        columns = tuple(list(column) for column in zip(*checks, strict=True))
+        found = self._statement(SENT_BEFORE_ALL, columns)
+        rows = {row[0]: row[1:] for row in locks.fetchall()}
+        self._locked = {room: self._mine(room, rows.get(room)) for room in rooms}
+        for room, actor, client, nonce, retried, used in found.fetchall():
+            self._foreseen[room, actor, client, nonce] = (retried, used)
 
     def sent_before(
         self, room: str, actor: str, client: str, nonce: str | None
     ) -> tuple[int | None, int | None]:
-        found = super().sent_before(room, actor, client, nonce)
-        self._check_lock()  # its answer came in the same round trip
-        return found
+        """Foreseen, what the log held before the round and the round appended since;
+        else asked of the database."""
+        before = self._foreseen.get((room, actor, client, nonce))
+        if before is None:
+            found = super().sent_before(room, actor, client, nonce)
+            self._check_lock()  # its answer came in the same round trip
+            return found
+        retried, used = before
+        for row in self._appended:
+            if row.room == room and row.actor == actor:
+                if retried is None and row.client == client:
+                    retried = row.seq
+                if used is None and nonce is not None and row.nonce == nonce:
+                    used = row.seq
+        return retried, used
+
+    def append(self, room: str, rows: list[tuple[Any, ...]]) -> None:
+        super().append(room, rows)
+        if room in self._locked:
+            assert self._batch
+            request = self._batch[-1]
+            for seq, actor, client, nonce, _ in rows:
+                self._appended.append(_Appended(request, room, actor, client, nonce, seq))
 
     def _settle(self) -> None:
         """A request's writes are not waited for: they go with the next request's reads, or
@@ -183,6 +276,7 @@ class LeasedStore(PostgresStore):
         if isinstance(failed, psycopg.Error) or self._lost is not None:
             self._lost = self._lost or failed
             return  # the failed transaction refuses what follows, until the round rolls back
+        self._appended = [row for row in self._appended if row.request != number]
         try:
             with contextlib.suppress(psycopg.Error):  # a refusal on the way stays the error
                 self._check_lock()  # before the undo, which may drop what waits unsent

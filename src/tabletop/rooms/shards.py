@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+import itertools
 import os
 import pickle
 import select
@@ -83,7 +84,7 @@ from tabletop.rooms.messages import (
     Think,
     UseTool,
 )
-from tabletop.rooms.store import Store
+from tabletop.rooms.store import Sent, Store
 from tabletop.session import Decision, Member, Role
 
 if TYPE_CHECKING:
@@ -348,6 +349,7 @@ class Shard:
         told = dict(self.told)
         try:
             with self.store.batch():
+                self.store.foresee(self._foreseen(rooms))
                 for room in rooms:
                     reached.append(room)
                     for _ in range(MAX_STEPS):
@@ -375,6 +377,17 @@ class Shard:
                 self.moving.discard(room)
                 if room in told:
                     self.told[room] = told[room]  # nothing of the round was sent
+
+    def _foreseen(self, rooms: list[str]) -> dict[str, list[Sent]]:
+        """What the round's resolutions from sockets will ask `Store.sent_before` (a link's
+        request names no member until its token is read, and asks when it comes)."""
+        sent: dict[str, list[Sent]] = {}
+        for room in rooms:
+            for work in itertools.islice(self.work.get(room, ()), MAX_STEPS):
+                ask = work.ask if isinstance(work, Call) else None
+                if isinstance(ask, Resolve) and ask.caller.member:
+                    sent.setdefault(room, []).append((ask.caller.member, ask.client, ask.nonce))
+        return sent
 
     def _has_work(self, room: str) -> bool:
         return room in self.resumed or (room in self.work and room not in self.holding)

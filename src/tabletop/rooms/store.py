@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +38,10 @@ CHECKPOINT_EVERY = 1.0
 
 INDEX_BATCH = 1_000
 """Entries read at once while the index of an older room's resolutions is built."""
+
+Sent = tuple[str, str, str | None]
+"""What a resolution will ask `Store.sent_before` of its room: its actor, client id and
+nonce."""
 
 
 def _index_every_room(store: Store) -> None:
@@ -153,8 +157,9 @@ class Store:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._batch: list[int] | None = None
-        """Inside `batch()`: the savepoints taken so far (empty until the first `locked`
-        begins the shared transaction); None outside."""
+        """Inside `batch()`: the savepoints taken so far (empty until the first `locked`,
+        or the round's opening, 0 (`foresee`), begins the shared transaction); None
+        outside."""
 
     # the dialect --------------------------------------------------------------------------
 
@@ -260,6 +265,11 @@ class Store:
                 raise
             finally:
                 self._batch = None
+
+    def foresee(self, sent: Mapping[str, Sequence[Sent]]) -> None:
+        """First in a round's batch: what its resolutions will ask `sent_before`, room by
+        room. A store that can answer them all with one read (leased.py) reads them now;
+        the others ask each when it comes."""
 
     @contextmanager
     def _savepoint(self, room: str) -> Iterator[None]:
