@@ -275,6 +275,7 @@ class LeasedStore(PostgresStore):
         nothing of the round can be kept, and its commit is refused (`_commit`)."""
         if isinstance(failed, psycopg.Error) or self._lost is not None:
             self._lost = self._lost or failed
+            self._request = None  # nothing of it is undone alone
             return  # the failed transaction refuses what follows, until the round rolls back
         self._appended = [row for row in self._appended if row.request != number]
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -50,6 +51,16 @@ class Rows:
         return self.rows
 
 
+@dataclass
+class _Request:
+    """The batch's request under way: its savepoint's number, where its statements begin in
+    those waiting to be sent, and whether its savepoint was taken (`PostgresStore._send`)."""
+
+    number: int
+    start: int
+    saved: bool = False
+
+
 class PostgresStore(Store):
     """Rooms in PostgreSQL; `url` is a libpq URL (`postgresql://user@host/db`)."""
 
@@ -61,6 +72,7 @@ class PostgresStore(Store):
         self._db = connect(url)
         self._waiting: list[tuple[str, Rows]] | None = None
         """Inside a batch: statements bound and waiting to be sent, each with its answer."""
+        self._request: _Request | None = None
         self._connected()
         self.migrate()
 
@@ -88,7 +100,7 @@ class PostgresStore(Store):
                 with super().batch():
                     yield
             finally:
-                self._waiting = None
+                self._waiting, self._request = None, None
 
     def _prepare(self) -> None:
         """Prepare, outside any transaction, each statement a batch sent unprepared (one
@@ -128,6 +140,10 @@ class PostgresStore(Store):
         were not run), and so is this call."""
         if not self._waiting:
             return
+        request = self._request
+        if request is not None and not request.saved:
+            self._waiting.insert(request.start, (f"SAVEPOINT s{request.number}", Rows(self)))
+            request.saved = True
         sent, self._waiting[:] = list(self._waiting), []
         try:
             self._client.execute("; ".join(text for text, _ in sent))
@@ -140,6 +156,34 @@ class PostgresStore(Store):
             if number:
                 self._client.nextset()
             answer.rows = [] if self._client.description is None else self._client.fetchall()
+
+    def _take_savepoint(self, number: int) -> None:
+        """Taken only once something of the request is sent (`_send` puts it first): until
+        then, undoing the request is dropping its statements unsent, and a round whose
+        requests each wait for nothing (leased.py, `foresee`) takes no savepoint at all."""
+        assert self._waiting is not None
+        self._request = _Request(number, len(self._waiting))
+
+    def _release_savepoint(self, number: int) -> None:
+        request, self._request = self._request, None
+        if request is None or request.saved:
+            super()._release_savepoint(number)
+
+    def _roll_back_savepoint(self, number: int) -> None:
+        request, self._request = self._request, None
+        if request is None or request.saved:
+            super()._roll_back_savepoint(number)
+            return
+        assert self._waiting is not None
+        self._drop(self._waiting[request.start :])
+        del self._waiting[request.start :]
+
+    @staticmethod
+    def _drop(waiting: list[tuple[str, Rows]]) -> None:
+        """Answer statements that will never be sent (their request or round was undone)."""
+        dropped = psycopg.OperationalError("undone before it was sent")
+        for _, answer in waiting:
+            answer.error = dropped
 
     def _refused(self, error: psycopg.Error) -> None:
         """A message of a batch was refused (leased.py keeps it, to lose the round)."""
@@ -167,10 +211,9 @@ class PostgresStore(Store):
 
     def _rollback(self) -> None:
         """Roll back now; what waited to be sent is dropped, as the rollback undoes it."""
+        self._request = None
         if self._waiting:
-            dropped = psycopg.OperationalError("rolled back before it was sent")
-            for _, answer in self._waiting:
-                answer.error = dropped
+            self._drop(self._waiting)
             self._waiting.clear()
         self._statement("ROLLBACK")
         self._send()

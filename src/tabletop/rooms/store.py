@@ -284,12 +284,12 @@ class Store:
         self._batch.append(number)
         try:  # every statement inside: an earlier write's refusal may surface in any (leased.py)
             if number > 1:
-                self._execute(f"SAVEPOINT s{number}")
+                self._take_savepoint(number)
             self._lock_room(room)
             yield
             self._settle()
             if number > 1:
-                self._execute(f"RELEASE SAVEPOINT s{number}")
+                self._release_savepoint(number)
         except BaseException as failed:
             self._undo_request(number, failed)
             raise
@@ -304,8 +304,17 @@ class Store:
             self._rollback()
             self._batch.clear()  # nothing of the batch is open: the next `locked` begins it
         else:
-            self._execute(f"ROLLBACK TO SAVEPOINT s{number}")
-            self._execute(f"RELEASE SAVEPOINT s{number}")
+            self._roll_back_savepoint(number)
+
+    def _take_savepoint(self, number: int) -> None:
+        self._execute(f"SAVEPOINT s{number}")
+
+    def _release_savepoint(self, number: int) -> None:
+        self._execute(f"RELEASE SAVEPOINT s{number}")
+
+    def _roll_back_savepoint(self, number: int) -> None:
+        self._execute(f"ROLLBACK TO SAVEPOINT s{number}")
+        self._execute(f"RELEASE SAVEPOINT s{number}")
 
     # rooms --------------------------------------------------------------------------------
 
