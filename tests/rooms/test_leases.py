@@ -320,6 +320,12 @@ def test_a_foreseen_round_is_two_round_trips_however_many_requests_it_holds(stor
         assert len(sent) == 2 and sent[0][0] == "BEGIN" and sent[1][-1] == "COMMIT"
         assert "SAVEPOINT" not in sent[1]  # none is taken: nothing of a request is sent early
     assert [one.head(name) for name in rooms] == [10, 10]
+    plans = one._db.execute(
+        "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements "
+        "WHERE name LIKE 'tabletop%'"
+    ).fetchall()
+    assert any("unnest" in text and generic > 0 for text, generic, _ in plans)
+    assert [text for text, _, custom in plans if custom] == []  # each planned once (connect)
 
 
 CHECKS = st.tuples(
