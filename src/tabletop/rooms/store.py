@@ -7,10 +7,10 @@ is made inside `locked(room)`, a transaction that holds the room against every o
 writer (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's `SELECT … FOR UPDATE`), so a room's log
 has one append path even with several server processes. Inside `batch()` every `locked`
 shares one transaction (each undone alone if it fails: a savepoint each after the first,
-which begins the transaction and is undone by beginning it again) and one
-commit: a shard worker appends what is ready together in one durable commit (group
-commit). The schema is created or migrated when a store opens; `databases.open_store`
-opens one by its address.
+which begins the transaction and is undone by beginning it again; PostgreSQL takes a
+savepoint only once something of its request is sent) and one commit: a shard worker
+appends what is ready together in one durable commit (group commit). The schema is
+created or migrated when a store opens; `databases.open_store` opens one by its address.
 """
 
 from __future__ import annotations
