@@ -46,7 +46,7 @@ SENT_BEFORE_ALL = (
 
 
 @dataclass(frozen=True)
-class _Appended:
+class _RoundRow:
     """A row a request of the round appended to a foreseen room (`LeasedStore.foresee`)."""
 
     request: int
@@ -92,7 +92,7 @@ class LeasedStore(PostgresStore):
         """The rooms the round's opening locked, and whether each lease was this shard's."""
         self._foreseen: dict[tuple[str, str, str, str | None], tuple[int | None, int | None]] = {}
         """What `sent_before` found in the log before the round, check by check."""
-        self._appended: list[_Appended] = []
+        self._appended: list[_RoundRow] = []
         """What the round's requests appended since to the foreseen rooms."""
         super().__init__(url)
         self._configure(self._db)
@@ -211,9 +211,9 @@ class LeasedStore(PostgresStore):
     def foresee(self, sent: Mapping[str, Sequence[Sent]]) -> None:
         """Open the round in one round trip: lock each room of `sent` this shard holds,
         check its lease (fencing), and read every resent-id and spent-nonce check its
-        resolutions will ask (`sent_before`). Each request is then a savepoint that waits
-        for no answer, so a round is two round trips (this and the commit) however many
-        requests it holds."""
+        resolutions will ask (`sent_before`). Each request then waits for no answer (and
+        takes no savepoint: `PostgresStore._take_savepoint`), so a round is two round trips
+        (this and the commit) however many requests it holds."""
         assert self._batch == [], "a round is foreseen first in its batch"
         with self._guard:
             rooms = sorted(room for room in sent if room in self._held)
@@ -255,7 +255,7 @@ class LeasedStore(PostgresStore):
             assert self._batch
             request = self._batch[-1]
             for seq, actor, client, nonce, _ in rows:
-                self._appended.append(_Appended(request, room, actor, client, nonce, seq))
+                self._appended.append(_RoundRow(request, room, actor, client, nonce, seq))
 
     def _settle(self) -> None:
         """A request's writes are not waited for: they go with the next request's reads, or
