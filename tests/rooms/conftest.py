@@ -42,6 +42,14 @@ def fixed_seed() -> bytes:
     return TEST_SEED
 
 
+SLIPPERY = (
+    "it's 100% \\ done'); DELETE FROM entries; -- $1 %s %(x)s ?\n"
+    "\t\"quoted\" \\x00 é 🎲 E'\\'' $$ $tag$"
+)
+"""Text that would change the SQL if a store bound it wrongly, or that a bound form
+could mangle (quotes, backslashes, placeholders of each kind, dollar quoting)."""
+
+
 def fixed_seeds() -> Callable[[], bytes]:
     """The seeds of one test's hall: the same sequence on every run, each dice session its
     own (a new session must commit to a new seed)."""

@@ -10,14 +10,7 @@ import pytest
 from tabletop.errors import TabletopError
 from tabletop.rooms import Hall
 from tabletop.rooms.postgres import PostgresStore
-from tests.rooms.conftest import fixed_seeds, new_database
-
-SLIPPERY = (
-    "it's 100% \\ done'); DELETE FROM entries; -- $1 %s %(x)s ?\n"
-    "\t\"quoted\" \\x00 é 🎲 E'\\'' $$ $tag$"
-)
-"""Text that would change the SQL if a store bound it wrongly, or that a bound form
-could mangle (quotes, backslashes, placeholders of each kind, dollar quoting)."""
+from tests.rooms.conftest import SLIPPERY, fixed_seeds, new_database
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from tabletop.rooms.leased import LeasedStore
 from tabletop.rooms.leases import Busy, Taken
 from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.store import NOTIFY_CHANNEL
-from tests.rooms.conftest import fixed_seeds, new_database
+from tests.rooms.conftest import SLIPPERY, fixed_seeds, new_database
 
 LEASE = 1.0
 """Seconds each test's leases last, unless one must stay held whatever the machine's load."""
@@ -399,6 +399,32 @@ def test_a_foreseen_round_answers_a_resend_once_and_a_spent_nonce_with_a_refusal
         assert again.duplicate and again.entries == first.entries
         assert hall.act(name, member, d6, "d").duplicate
     assert one.head(name) == 6
+
+
+def test_a_foreseen_check_reads_a_hostile_client_id_and_nonce_exactly(stores, room):
+    """A round's opening binds client ids and nonces as array literals (psycopg's quoting):
+    text built to break a wrong quoting, the array syntax's own braces, commas and quotes,
+    and a nonce spelled NULL come back as the same keys, so a resend and a spent nonce are
+    answered from the opening, as the database would answer them."""
+    name, member = room
+    one = stores("one", lease=LONG)
+    hall = Hall(one, seeds=fixed_seeds())
+    assert one.take(name) == Taken(1)
+    hall.table(name)
+    d6 = {"kind": "roll", "notation": "1d6"}
+    client, nonce = SLIPPERY + '{a,"b"}\\', "NULL"
+    with one.batch():
+        assert [e.seq for e in hall.act(name, member, d6, client, nonce).entries] == [4]
+    with one.batch():
+        one.foresee({name: [(member, client, nonce), (member, "other", nonce)]})
+        assert one._foreseen == {
+            (name, member, client, nonce): (4, 4),
+            (name, member, "other", nonce): (None, 4),
+        }
+        assert hall.act(name, member, d6, client, nonce).duplicate
+        with pytest.raises(RoomError, match="already named entry 4"):
+            hall.act(name, member, d6, "other", nonce)
+    assert one.head(name) == 4
 
 
 def test_an_append_that_passed_the_check_holds_off_a_take_until_it_commits(stores, database, room):
