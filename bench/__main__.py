@@ -18,6 +18,7 @@ SUITES = [
     "deadweight_board_ray",
     "deadweight_board_table",
     "rooms",
+    "rooms_store",
 ]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 

@@ -36,6 +36,8 @@ a test renews it, every three seconds)."""
 DEADLINE = 30.0
 """Seconds any condition may take to come true on a busy machine."""
 
+D6 = {"kind": "roll", "notation": "1d6"}
+
 
 def until(condition: Callable[[], object], what: str) -> None:
     deadline = time.monotonic() + DEADLINE
@@ -108,7 +110,7 @@ def expired(database: str, room: str) -> bool:
 
 
 def roll(hall: Hall, room: str, member: str, client: str) -> list[int]:
-    done = hall.act(room, member, {"kind": "roll", "notation": "1d6"}, client)
+    done = hall.act(room, member, D6, client)
     return [e.seq for e in done.entries]
 
 
@@ -372,58 +374,60 @@ def test_a_foreseen_check_answers_as_the_database_would(stores):
     check()
 
 
-def test_a_foreseen_round_answers_a_resend_once_and_a_spent_nonce_with_a_refusal(stores, room):
+@pytest.fixture
+def owner(stores, room) -> tuple[LeasedStore, Hall, str, str]:
+    """A shard's store holding the room's lease (long), its hall with the room loaded, the
+    room and its GM."""
+    name, member = room
+    one = stores("one", lease=LONG)
+    hall = Hall(one, seeds=fixed_seeds())
+    assert one.take(name) == Taken(1)
+    hall.table(name)
+    return one, hall, name, member
+
+
+def test_a_foreseen_round_answers_a_resend_once_and_a_spent_nonce_with_a_refusal(owner):
     """The hall's own path through a foreseen round: a roll sent again in the same round is
     the first one's answer; a nonce already spent in the round is refused; a roll the rules
     refuse before any die is undone and, mended and sent again, appended; a roll sent again
     in the next round is still the first one's answer."""
-    name, member = room
-    one = stores("one", lease=LONG)
-    hall = Hall(one, seeds=fixed_seeds())
-    assert one.take(name) == Taken(1)
-    hall.table(name)
-    d6 = {"kind": "roll", "notation": "1d6"}
+    one, hall, name, member = owner
     with one.batch():
         one.foresee({name: [(member, c, n) for c, n in [("a", None), ("b", "n"), ("c", "n")]]})
-        first = hall.act(name, member, d6, "a")
-        assert hall.act(name, member, d6, "a").duplicate
-        assert [e.seq for e in hall.act(name, member, d6, "b", "n").entries] == [5]
+        first = hall.act(name, member, D6, "a")
+        assert hall.act(name, member, D6, "a").duplicate
+        assert [e.seq for e in hall.act(name, member, D6, "b", "n").entries] == [5]
         with pytest.raises(RoomError, match="already named entry 5"):
-            hall.act(name, member, d6, "c", "n")
+            hall.act(name, member, D6, "c", "n")
         with pytest.raises(TabletopError):
             hall.act(name, member, {"kind": "roll", "notation": "1d0"}, "d")
-        assert [e.seq for e in hall.act(name, member, d6, "d").entries] == [6]
+        assert [e.seq for e in hall.act(name, member, D6, "d").entries] == [6]
     with one.batch():
         one.foresee({name: [(member, "a", None), (member, "d", None)]})
-        again = hall.act(name, member, d6, "a")
+        again = hall.act(name, member, D6, "a")
         assert again.duplicate and again.entries == first.entries
-        assert hall.act(name, member, d6, "d").duplicate
+        assert hall.act(name, member, D6, "d").duplicate
     assert one.head(name) == 6
 
 
-def test_a_foreseen_check_reads_a_hostile_client_id_and_nonce_exactly(stores, room):
+def test_a_foreseen_check_reads_a_hostile_client_id_and_nonce_exactly(owner):
     """A round's opening binds client ids and nonces as array literals (psycopg's quoting):
     text built to break a wrong quoting, the array syntax's own braces, commas and quotes,
     and a nonce spelled NULL come back as the same keys, so a resend and a spent nonce are
     answered from the opening, as the database would answer them."""
-    name, member = room
-    one = stores("one", lease=LONG)
-    hall = Hall(one, seeds=fixed_seeds())
-    assert one.take(name) == Taken(1)
-    hall.table(name)
-    d6 = {"kind": "roll", "notation": "1d6"}
+    one, hall, name, member = owner
     client, nonce = SLIPPERY + '{a,"b"}\\', "NULL"
     with one.batch():
-        assert [e.seq for e in hall.act(name, member, d6, client, nonce).entries] == [4]
+        assert [e.seq for e in hall.act(name, member, D6, client, nonce).entries] == [4]
     with one.batch():
         one.foresee({name: [(member, client, nonce), (member, "other", nonce)]})
         assert one._foreseen == {
             (name, member, client, nonce): (4, 4),
             (name, member, "other", nonce): (None, 4),
         }
-        assert hall.act(name, member, d6, client, nonce).duplicate
+        assert hall.act(name, member, D6, client, nonce).duplicate
         with pytest.raises(RoomError, match="already named entry 4"):
-            hall.act(name, member, d6, "other", nonce)
+            hall.act(name, member, D6, "other", nonce)
     assert one.head(name) == 4
 
 
