@@ -32,7 +32,8 @@ LOCK_ROUND = (
     "SELECT rooms.id, leases.owner, leases.epoch FROM rooms JOIN leases ON leases.room = rooms.id "
     "WHERE rooms.id = ANY(%s::text[]) ORDER BY rooms.id FOR UPDATE OF rooms FOR KEY SHARE OF leases"
 )
-"""Hold a round's rooms (in one order, whoever else locks several) and read their leases."""
+"""Hold a round's rooms, or one request's room, and read their leases (in one order,
+whoever else locks several)."""
 
 SENT_BEFORE_ALL = (
     "SELECT c.room, c.actor, c.client, c.nonce, "
@@ -169,12 +170,7 @@ class LeasedStore(PostgresStore):
             if not self._locked[room]:
                 raise self._fenced(room)
             return  # held since the round's opening
-        answer = self._statement(
-            "SELECT leases.owner, leases.epoch FROM rooms JOIN leases ON leases.room = rooms.id "
-            "WHERE rooms.id = %s FOR UPDATE OF rooms FOR KEY SHARE OF leases",
-            (room,),
-        )
-        self._unchecked = (room, answer)
+        self._unchecked = (room, self._statement(LOCK_ROUND, ([room],)))
         if self._batch is None:
             self._check_lock()
 
@@ -183,7 +179,8 @@ class LeasedStore(PostgresStore):
         if self._unchecked is None:
             return
         (room, answer), self._unchecked = self._unchecked, None
-        if not self._mine(room, answer.fetchone()):
+        row = answer.fetchone()
+        if not self._mine(room, None if row is None else row[1:]):
             if self._batch is None:
                 self._rollback()  # `locked` had not begun its own handling yet
             raise self._fenced(room)
@@ -259,7 +256,8 @@ class LeasedStore(PostgresStore):
 
     def _settle(self) -> None:
         """A request's writes are not waited for: they go with the next request's reads, or
-        with the round's commit, so a round of n requests is n + 1 round trips, not 2n + 1.
+        with the round's commit, so a round of n requests nobody foresaw is n + 1 round
+        trips, not 2n + 1 (a foreseen round is two: `foresee`).
         The lease proves nobody else writes the room, so the database refuses a write only
         when it or the connection is failing; then the round is lost (`_undo_request`)."""
         self._check_lock()

@@ -171,15 +171,16 @@ class PostgresStore(Store):
 
     def _release_savepoint(self, number: int) -> None:
         request, self._request = self._request, None
-        if request is None or request.saved:
+        assert request is not None
+        if request.saved:
             super()._release_savepoint(number)
 
     def _roll_back_savepoint(self, number: int) -> None:
         request, self._request = self._request, None
-        if request is None or request.saved:
+        assert request is not None and self._waiting is not None
+        if request.saved:
             super()._roll_back_savepoint(number)
             return
-        assert self._waiting is not None
         self._drop(self._waiting[request.start :])
         del self._waiting[request.start :]
 

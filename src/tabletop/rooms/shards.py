@@ -349,7 +349,8 @@ class Shard:
         told = dict(self.told)
         try:
             with self.store.batch():
-                self.store.foresee(self._foreseen(rooms))
+                if self.leases is not None:
+                    self.leases.foresee(self._foreseen(rooms))
                 for room in rooms:
                     reached.append(room)
                     for _ in range(MAX_STEPS):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +41,7 @@ INDEX_BATCH = 1_000
 
 Sent = tuple[str, str, str | None]
 """What a resolution will ask `Store.sent_before` of its room: its actor, client id and
-nonce."""
+nonce (a leased round asks them all at once: leased.py, `foresee`)."""
 
 
 def _index_every_room(store: Store) -> None:
@@ -158,8 +158,8 @@ class Store:
         self._lock = threading.RLock()
         self._batch: list[int] | None = None
         """Inside `batch()`: the savepoints taken so far (empty until the first `locked`,
-        or the round's opening, 0 (`foresee`), begins the shared transaction); None
-        outside."""
+        or a leased round's opening, 0 (leased.py, `foresee`), begins the shared
+        transaction); None outside."""
 
     # the dialect --------------------------------------------------------------------------
 
@@ -265,11 +265,6 @@ class Store:
                 raise
             finally:
                 self._batch = None
-
-    def foresee(self, sent: Mapping[str, Sequence[Sent]]) -> None:
-        """First in a round's batch: what its resolutions will ask `sent_before`, room by
-        room. A store that can answer them all with one read (leased.py) reads them now;
-        the others ask each when it comes."""
 
     @contextmanager
     def _savepoint(self, room: str) -> Iterator[None]:
