@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tabletop.rooms.client import create_room
 
@@ -136,11 +137,29 @@ def live(person: Seat) -> None:
 
 
 def offer(person: Seat, text: str, within: str = "body") -> Any:
-    """Open the form of the offer called `text` (in a part of the page) and return it."""
+    """Open the form of the offer called `text` (in a part of the page: a card named there
+    is opened first, if folded) and return it."""
+    if within != "body":
+        unfold(person, within)
     box = person.page.locator(within).locator("details.offer-box", has_text=text).first
     if box.get_attribute("open") is None:
         box.locator("summary").first.click()
     return box.locator("form")
+
+
+def unfold(person: Seat, within: str | Locator) -> None:
+    """Open every folded card that `within` names or holds, as a person presses its Open."""
+    page = person.page
+    scope = page.locator(within) if isinstance(within, str) else within
+    scope.first.wait_for()
+    folded = [
+        *scope.and_(page.locator("article.card.folded")).all(),
+        *scope.locator("article.card.folded").all(),
+    ]
+    for card_id in [card.get_attribute("data-card") for card in folded]:
+        card = page.locator(f'article.card[data-card="{card_id}"]')
+        card.locator(".card-line button.fold").click()
+        expect(card).to_have_class(re.compile(r"\bopen\b"))
 
 
 def submit(form: Any, **fields: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page
 
-from tests.pages.driver import PHONE, Seat, join, offer, open_room, seat, step, submit
+from tests.pages.driver import PHONE, Seat, join, offer, open_room, seat, step, submit, unfold
 
 TARGET = 44
 """The least width and height of a control a finger presses (WCAG 2.5.5, in CSS px)."""
@@ -34,10 +34,17 @@ def write_in(person: Seat, form: Locator, group: str, **fields: Any) -> None:
     step(person, form.locator("button[type=submit]").click)
 
 
-def card(person: Seat, name: str) -> Locator:
-    """The character card whose heading is `name`."""
+def named(person: Seat, name: str) -> Locator:
+    """The card whose heading is `name`, as it is (folded or open)."""
     page = person.page
     return page.locator("article.card", has=page.locator("h3", has_text=name))
+
+
+def card(person: Seat, name: str) -> Locator:
+    """The card whose heading is `name`, opened to its sheet if it was folded."""
+    found = named(person, name)
+    unfold(person, found)
+    return found
 
 
 def entry_form(sheet_card: Locator, text: str) -> Locator:

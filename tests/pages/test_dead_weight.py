@@ -23,6 +23,7 @@ from tests.pages.driver import (
     step,
     submit,
     synced,
+    unfold,
     wait_for_log,
 )
 
@@ -148,6 +149,8 @@ def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server
     step(ada, form.locator("button[type=submit]").click)
     synced(ada, gm)
     for person in (gm, ada):
+        expect(person.page.locator("article.card", has_text="Amber")).to_contain_text("2 wounds")
+        unfold(person, "article.card:has-text('Amber')")
         dex = person.page.locator("article.card", has_text="Amber").locator("[data-attribute=DEX]")
         marks = "2 wounds, 0 fatigue, 1 of 3 dice available"  # an X a wound, as on paper
         expect(dex.locator(".track")).to_have_attribute("aria-label", marks)

@@ -22,6 +22,7 @@ from tests.pages.driver import (
     step,
     submit,
     synced,
+    unfold,
     wait_for_log,
 )
 from tests.pages.test_dead_weight import AMBER
@@ -61,7 +62,10 @@ def finger_sized(person: Seat, within: str) -> None:
 
 
 def npc_card(person: Seat, name: str):
-    return person.page.locator(f"{NPCS} article.npc", has_text=name)
+    """An NPC's card, opened to its numbers if it was folded."""
+    found = person.page.locator("article.npc", has_text=name)
+    unfold(person, found)
+    return found
 
 
 def judged(gm: Seat, player: Seat) -> None:
@@ -101,7 +105,7 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
     synced(gm, ada)
     expect(npc_card(gm, "Ghoul qz")).to_contain_text("Level9")
     expect(npc_card(ada, "Ghoul qz")).to_contain_text("numbers hidden")
-    expect(ada.page.locator("#characters article.card", has_text="Ghoul qz")).to_have_count(0)
+    expect(ada.page.locator("article.card:not(.npc)", has_text="Ghoul qz")).to_have_count(0)
 
     # An opposed test (DW-M48) from the GM's form: Amber's DEX against the kept ghoul's STR.
     form = offer(gm, "an opposed test")
@@ -185,7 +189,7 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
     expect(npc_card(gm, "Sergeant qz")).to_contain_text("from the book: Human in heavy armour")
     expect(npc_card(gm, "Sergeant qz")).to_contain_text("AC30")
 
-    cora = "#characters article.card:has-text('Cora')"
+    cora = "article.card:has-text('Cora')"
     step(ada, lambda: submit(offer(ada, "step into the fight", cora), Side="party"))
     card = f"{NPCS} article.npc:has-text('Sergeant qz')"
     step(gm, lambda: submit(offer(gm, "an NPC steps into the fight", card), Side="foes"))
@@ -221,7 +225,7 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     change(gm, "Gate guard qz", "STR", "4")
     change(gm, "Gate guard qz", "CON", "3")
     expect(npc_card(gm, "Gate guard qz")).to_contain_text("Max HP36")
-    expect(ada.page.locator("#characters article.card")).to_have_count(1)
+    expect(ada.page.locator("article.card:not(.npc)")).to_have_count(1)
 
     form = offer(gm, "a contest between two characters")
     form.get_by_label("First").select_option(label="Ayla")

@@ -22,6 +22,7 @@ from tests.pages.driver import (
     step,
     submit,
     synced,
+    unfold,
     wait_for_log,
     write_down_ash,
 )
@@ -43,8 +44,8 @@ BROKEN_WORDS = """[...document.querySelectorAll('h1, h2, h3, th, dt, legend, lab
 
 def sheet_fits(person: Seat, card: str) -> None:
     """On a phone, the character's sheet shows without sideways scrolling, values kept
-    whole. The sheet is laid out like its book's on the card itself (js/sheets), with no
-    separate "whole sheet" to open."""
+    whole, once its card is opened (js/sheets lays it out like its book's on the card)."""
+    unfold(person, card)
     expect(person.page.locator(card).locator(".sheet")).to_be_visible()
     fits(person.page)
     assert person.page.evaluate(WIDE_ENOUGH) == []

@@ -188,7 +188,9 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
         expect(person.page.locator("section.decision")).to_have_count(0)
         outcome = person.page.locator("#log .entry", has_text=re.compile("the roll (passes|fails)"))
         expect(outcome.first).to_be_visible()
-        expect(person.page.locator(ash)).to_contain_text("Omens0 of 1")
+        expect(person.page.locator(ash)).to_contain_text(
+            "omens 0 of 1"
+        )  # the line a folded card shows
 
     # A STR contest of 4 rolls each (CR-M03, CR-M04) from the form's rows: Ash (STR 20,
     # every roll passes) against a rival of bare score 0 (every roll fails, CR-A17). Both
@@ -210,7 +212,7 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     # (CR-M14, CR-M15); the result shows the armour's step.
     step(gm, lambda: submit(offer(gm, "take a hit", ash), Damage="5", Armour="2"))
     synced(gm, ada)
-    expect(ada.page.locator(ash)).to_contain_text("Health7 of 10")
+    expect(ada.page.locator(ash)).to_contain_text("Health 7 of 10")
     for person in (gm, ada):
         panel = person.page.locator("section.result")
         expect(panel.locator("h2")).to_have_text("Last result · A hit on Ash")
@@ -231,7 +233,7 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     grue = "article.card:has-text('Grue')"
     step(gm, lambda: submit(offer(gm, "take a hit", grue), Damage="4"))
     synced(gm, ada)
-    expect(gm.page.locator(grue)).to_contain_text("Health15 of 19")
+    expect(gm.page.locator(grue)).to_contain_text("Health 15 of 19")
     expect(gm.page.locator(grue)).to_contain_text("third eye qz")
     expect(ada.page.locator(grue)).to_contain_text("hidden: a sheet the GM keeps secret")
     expect(ada.page.locator("#log .entry", has_text="kept secret").first).to_be_visible()

@@ -60,6 +60,9 @@
         const mark = a.dataset.key || a.dataset.draft || a.dataset.kind || (ownId(a.id) ? `#${a.id}` : '')
           || (legend ? legend.textContent.trim() : '');
         if (mark) parts.unshift(mark.replace(/\d+/g, '#'));
+        // a card is the same card wherever the page puts it (the member's own, the one
+        // whose turn it is, the others): its controls are named from the card down
+        if (a.matches('article.card')) break;
       }
       return parts.join(' / ');
     };
@@ -148,10 +151,15 @@
     const ids = new Map(usable.map((unit, i) => [unit.el, i]));
     // controls in a disclosure closed again (its part was drawn anew), by the summary to open
     const closed = [];
+    // (or in a folded card, by its Open button)
+    const openerOf = (el) => {
+      const box = el.closest('details:not([open]), .card-body[hidden]');
+      if (!box) return null;
+      return box.tagName === 'DETAILS' ? box.querySelector(':scope > summary') : document.querySelector(`[aria-controls="${box.id}"]`);
+    };
     for (const unit of units) {
       if (unit.usable) continue;
-      const box = unit.el.closest('details:not([open])');
-      const summary = box && box.querySelector(':scope > summary');
+      const summary = openerOf(unit.el);
       if (summary && ids.has(summary) && !unit.el.closest('.danger, #members .tools')) {
         closed.push([keyOf(unit), ids.get(summary)]);
       }

@@ -24,11 +24,14 @@ function namingField(offer, id) {
   return NAMING.find((f) => offer.fields[f] && offer.fields[f].values && offer.fields[f].values.includes(id));
 }
 
-export function npcPanel(ctx) {
+export function npcPanel(ctx, here = () => true) {
+  // The panel: adding an NPC, and the cards of those `here` says belong in it (the one
+  // whose turn it is leads the table instead).
   const npcs = ctx.view.state.npcs;
   if (!Array.isArray(npcs)) return null;
   const adding = ctx.offers.filter((o) => o.kind === "npc-from-book" || o.kind === "new-npc");
-  if (!npcs.length && !adding.length) return null;
+  const listed = npcs.filter(here);
+  if (!listed.length && !adding.length) return null;
   const gm = ctx.view.me.role === "gm";
   return h(
     "section",
@@ -37,32 +40,54 @@ export function npcPanel(ctx) {
     gm ? null : h("p", { class: "hint", text: "The GM keeps their numbers until showing them." }),
     npcs.length ? null : h("p", { class: "hint", text: "None yet: bring one from the book or type one in." }),
     adding.map((o) => ctx.offerBlock(o)),
-    npcs.map((npc) => npcCard(ctx, npc)),
+    listed.map((npc) => npcCard(ctx, npc)),
   );
 }
 
-function npcCard(ctx, npc) {
-  const titleId = `npc-${npc.id}`;
+export function npcCard(ctx, npc) {
+  // An NPC's card: its line (its health where the member may know it), and in its body
+  // its numbers, show or hide them, and every offer that names it.
   const shown = npc.stats && !npc.stats.hidden;
   const reveal = ctx.offers.find((o) => o.kind === "reveal-npc")?.intents.find((i) => i.npc === npc.id);
   const own = ctx.offers
     .filter((o) => !o.intents.length)
     .map((o) => [o, namingField(o, npc.id)])
     .filter(([, field]) => field);
+  const quick = own.filter(([o]) => ctx.onTheLine.has(o.kind));
+  const rest = own.filter(([o]) => !ctx.onTheLine.has(o.kind));
   const error = h("p", { class: "error", role: "alert" });
-  return h(
-    "article",
-    { class: "card npc", "aria-labelledby": titleId, "data-key": titleId },
-    h("h3", { id: titleId }, h("span", { text: npc.name }),
-      npc.revealed ? h("span", { class: "badge good", text: "shown to players" }) : h("span", { class: "badge secret", text: "numbers hidden" })),
-    npc.creature ? h("p", { class: "hint", text: `from the book: ${npc.creature}` }) : null,
-    shown ? h("div", { class: "npc-stats" }, sheetTree(npc.stats)) : h("p", { class: "hidden-value", text: "Its numbers are the GM's." }),
-    reveal ? h("div", { class: "actions" }, h("button", {
-      type: "button",
-      class: "quiet",
-      onclick: (clicked) => ctx.send(reveal, error, clicked.currentTarget),
-      text: reveal.revealed ? "Show its numbers to the players" : "Hide its numbers again",
-    }), error) : null,
-    own.length ? h("div", { class: "sheet-actions" }, own.map(([o, field]) => ctx.offerBlock(o, { [field]: npc.id }))) : null,
-  );
+  const blocks = (list) => list.map(([o, field]) => ctx.offerBlock(o, { [field]: npc.id }));
+  return ctx.frame({
+    id: npc.id,
+    name: npc.name,
+    kind: "npc",
+    marks: npc.revealed ? h("span", { class: "badge good", text: "shown to players" }) : h("span", { class: "badge secret", text: "numbers hidden" }),
+    by: npc.creature ? `from the book: ${npc.creature}` : "",
+    line: npcLine(ctx, npc),
+    owner: null,
+    acts: () => ({ tools: blocks(quick), now: [], rest: null }),
+    body: () => [
+      shown ? h("div", { class: "npc-stats" }, sheetTree(npc.stats)) : h("p", { class: "hidden-value", text: "Its numbers are the GM's." }),
+      reveal ? h("div", { class: "actions" }, h("button", {
+        type: "button",
+        class: "quiet",
+        onclick: (clicked) => ctx.send(reveal, error, clicked.currentTarget),
+        text: reveal.revealed ? "Show its numbers to the players" : "Hide its numbers again",
+      }), error) : null,
+      rest.length ? h("div", { class: "card-acts" }, blocks(rest)) : null,
+    ],
+  });
+}
+
+function npcLine(ctx, npc) {
+  // What a folded NPC card shows: its sheet's line where it is a character the GM plays
+  // (2d6, roll-under), else its health from the numbers the member may see.
+  const character = (ctx.view.state.characters || []).find((c) => c.id === npc.id);
+  if (character && !character.sheet.hidden) return ctx.sheetLine(character);
+  const stats = npc.stats && !npc.stats.hidden ? npc.stats : null;
+  if (!stats) return { health: "", conditions: [] };
+  if (typeof stats.health === "number") return { health: `Health ${stats.health} of ${stats.max_health ?? stats.health}`, conditions: [] };
+  if (typeof stats.hp === "number") return { health: `HP ${stats.hp}${typeof stats.max_hp === "number" ? ` of ${stats.max_hp}` : ""}`, conditions: [] };
+  if (typeof stats.wounds === "number") return { health: `${stats.wounds} wound${stats.wounds === 1 ? "" : "s"}, dies past ${stats.wound_limit}`, conditions: [] };
+  return { health: "", conditions: [] };
 }

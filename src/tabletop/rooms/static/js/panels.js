@@ -45,9 +45,10 @@ function exchangePanel(ctx) {
   const chooser = test.turn === "gm" ? "the GM" : `${names[current]}'s player`;
   const choices = ctx.advice ? adviceTable(ctx, chooser) : waiting(ctx, exchange, chooser);
   const title = opposed ? `Opposed test: ${names[0]} against ${names[1]}, round ${opposed.round}` : `${names[0]}: ${testName(test)}`;
+  const asking = !exchange.finished && (Boolean(ctx.advice) || Array.isArray(choices));
   return h(
     "section",
-    { class: "panel exchange", "aria-labelledby": "exchange-title" },
+    { class: asking ? "panel exchange asking" : "panel exchange", "aria-labelledby": "exchange-title" },
     h("h2", { id: "exchange-title", text: title }),
     opposed
       ? tests.map((t, i) => h("div", { class: i === current && !exchange.finished ? "side choosing" : "side" }, h("h3", { text: `${names[i]}: ${testName(t)}${t.verdict ? ` · ${String(t.verdict).replace(/_/g, " ")}` : ""}` }), t.hidden ? h("p", { class: "hidden-value", text: `hidden: ${t.hidden}` }) : pool(t, names[i])))
@@ -275,7 +276,7 @@ function decisionPanel(ctx) {
   const answers = ctx.offers.filter((o) => o.kind === "answer" && o.intents.length);
   return h(
     "section",
-    { class: "panel decision", "aria-labelledby": "decision-title" },
+    { class: answers.length ? "panel decision asking" : "panel decision", "aria-labelledby": "decision-title" },
     title,
     decision.results.length
       ? h("ol", { class: "plain results", "aria-label": "the results so far" }, decision.results.map((r, i) => h("li", {}, `result ${i + 1}: `, h("strong", { text: String(r.total) }), passMark(decision.passes, i), ` (${r.line})`)))
@@ -413,6 +414,16 @@ const PANELS = {
   rollunder: [decisionPanel, resultPanel],
   "deadweight-board": [boardPanel],
 };
+
+export const ON_THE_LINE = {
+  ap2d6: new Set(["damage"]),
+  constitution: new Set(["damage"]),
+  rollunder: new Set(["suffer-hit"]),
+  "dead-weight": new Set(["wounds", "npc-wounds"]),
+};
+// Offer kinds a card keeps on its line when folded: what hurts its character, which the
+// GM reaches for at the end of someone else's turn (harm, a hit, wounds), so a folded card
+// costs no press more than an open one (issue 31).
 
 export const HANDLED = {
   "dead-weight": new Set(["reroll", "pass", "dauntless"]),

@@ -3,12 +3,14 @@
 // part from the member's view, offers and advice as the server gives them.
 
 import { Live, RefusedError, Room, call, linkFromLocation, linkUrl, parseLink } from "./api.js";
+import { Folds, WIDE, card, opens } from "./cards.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker, humanize } from "./forms.js";
 import { entryItem } from "./log.js";
-import { NPC_KINDS, namesAnNpc, npcPanel } from "./npcs.js";
-import { HANDLED, hiddenPaths, systemPanels } from "./panels.js";
-import { belongsTo, sheetTree, sheetView } from "./sheets.js";
+import { NPC_KINDS, namesAnNpc, npcCard, npcPanel } from "./npcs.js";
+import { HANDLED, ON_THE_LINE, hiddenPaths, systemPanels } from "./panels.js";
+import { belongsTo, sheetLine, sheetTree, sheetView } from "./sheets.js";
+import { isMine, turnBar, turnOf } from "./turns.js";
 import { checkRollLink, downloadAndVerify, keepNonce } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,6 +32,11 @@ const page = {
   requests: new Map(),
   signatures: new Map(),
   connected: [],
+  turn: null,
+  folds: null,
+  viewFolds: null,
+  popped: new URLSearchParams(location.search).get("sheet"),
+  // The card this window shows alone, when a sheet was popped out (`?sheet=<id>`).
 };
 
 // starting ---------------------------------------------------------------------------------
@@ -95,7 +102,13 @@ function showJoin(who) {
 async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
+  if (page.popped) {
+    // A popped-out sheet seen "as" a member is the GM's read-only view of theirs.
+    page.viewingAs = new URLSearchParams(location.search).get("as");
+    document.body.dataset.popped = "yes";
+  }
   fill($("main"), ...layout());
+  keepTurnHeight();
   const sending = (message) => keepNonce(page.link.room, message);
   page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, sending });
   page.live.start();
@@ -111,7 +124,7 @@ function onPresence(connected) {
 
 function onEntry(entry) {
   page.entries.push(entry);
-  if (!page.viewingAs) appendLog(entry);
+  if (!page.viewingAs && !page.popped) appendLog(entry);
   scheduleRefresh();
 }
 
@@ -187,7 +200,7 @@ async function refresh() {
   }
   if ($("notice").querySelector("[data-from=refresh]")) fill($("notice"));
   render();
-  if (page.view.me.role === "gm" && !page.viewingAs) collectHidden();
+  if (page.view.me.role === "gm" && !page.viewingAs && !page.popped) collectHidden();
 }
 
 function labelOf(key, value) {
@@ -243,6 +256,9 @@ function context() {
     labelOf,
     send,
     offerBlock,
+    frame,
+    onTheLine: ON_THE_LINE[page.system] || new Set(),
+    sheetLine: (character) => sheetLine(page.system, character),
     character: (id) => labelOf("character", id),
   };
 }
@@ -250,24 +266,41 @@ function context() {
 // drawing --------------------------------------------------------------------------------
 
 function layout() {
+  // Each part of the page in the order a phone shows them (app.css): the turn, the member's
+  // own characters, what is asked of them, the log, then the rest; from 900 px the log
+  // keeps a column of its own, always in view.
+  if (page.popped) return [h("div", { id: "popped", class: "area-popped" })];
   return [
-    h("div", { class: "col" },
+    h("div", { id: "turn", class: "area-turn" }),
+    h("div", { class: "col col-main" },
+      h("div", { id: "mine", class: "area-mine" }),
+      h("div", { id: "asks", class: "area-asks" }),
       h("div", { id: "play", class: "area-play" }),
+      h("div", { id: "acting", class: "area-acting" }),
       h("div", { id: "characters", class: "area-characters" }),
       h("div", { id: "npcs", class: "area-npcs" })),
-    h("div", { class: "col" },
+    h("div", { class: "col col-log" },
       h("section", { class: "panel area-log", "aria-labelledby": "log-title" },
         h("h2", { id: "log-title", text: "Log" }),
         h("div", { id: "log-scroll", class: "log", role: "log", "aria-live": "polite", "aria-label": "what happened, newest last", tabindex: "0" },
           h("ol", { id: "log", class: "entries" })),
         diceBox(),
-        chatBox()),
-      h("div", { id: "after", class: "area-after" })),
-    h("div", { class: "col" },
+        chatBox())),
+    h("div", { class: "col col-side" },
       h("div", { id: "actions", class: "area-actions" }),
+      h("div", { id: "gm", class: "area-gm" }),
       h("div", { id: "members", class: "area-members" }),
-      h("div", { id: "gm", class: "area-gm" })),
+      h("div", { id: "after", class: "area-after" })),
   ];
+}
+
+function keepTurnHeight() {
+  // The log's column stays in view under the turn bar, and fits under the page's header
+  // before it scrolls away: app.css reads both heights here.
+  const root = document.documentElement.style;
+  const watch = (el, name) => new ResizeObserver(() => root.setProperty(name, `${el.offsetHeight}px`)).observe(el);
+  if ($("turn")) watch($("turn"), "--turn-height");
+  watch(document.querySelector("header.top"), "--header-height");
 }
 
 function render() {
@@ -277,10 +310,21 @@ function render() {
   document.body.dataset.role = page.view.me.role;
   document.body.dataset.head = page.view.head;
   document.body.dataset.viewingAs = asWho ? "yes" : "";
-  section("play", () => systemPanels(context()));
+  page.turn = turnOf(page.view);
+  if (page.popped) {
+    section("popped", poppedCard);
+    return;
+  }
+  const panels = systemPanels(context());
+  const asking = panels.filter((panel) => panel.classList.contains("asking"));
+  section("turn", () => turnBar(page.turn, page.view, owners()));
+  section("mine", () => cardsPanel("mine", "Your characters"));
+  section("asks", () => [...asking, choicesPanel()]);
+  section("play", () => panels.filter((panel) => !asking.includes(panel)));
+  section("acting", () => cardsPanel("acting", "Now acting"));
   section("actions", actionsPanel);
   section("characters", charactersPanel);
-  section("npcs", () => npcPanel(context()));
+  section("npcs", () => npcPanel(context(), (npc) => placeOf(npc.id, null, true) === "npcs"));
   section("members", membersPanel);
   section("gm", gmPanel);
   section("after", afterPanel);
@@ -300,6 +344,7 @@ function renameLog() {
 function section(id, build) {
   // Redraw a part only when what it shows changed, keeping focus and open details.
   const el = $(id);
+  if (!el) return; // a part the popped-out window does not have
   const built = build();
   const nodes = [built].flat().filter(Boolean);
   const probe = h("div", {}, nodes);
@@ -320,6 +365,7 @@ function keyOf(el) {
   // A stable name for a control across redraws: the part it is in and its label.
   const part = el.closest("[data-kind], [data-key]");
   const where = part ? part.dataset.kind || part.dataset.key : "";
+  if (el.getAttribute("aria-controls")) return `${where}|${el.tagName}|${el.getAttribute("aria-controls")}`; // a fold: Open or Fold
   const field = el.closest(".field");
   const summary = el.tagName === "DETAILS" ? el.querySelector("summary") : null;
   const name = summary || (field && field.querySelector("label")) || el;
@@ -328,6 +374,7 @@ function keyOf(el) {
 
 function appendLog(entry) {
   const scroll = $("log-scroll");
+  if (!scroll) return;
   const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
   $("log").append(entryItem(entry, memberName, myId(), rollCheck()));
   if (entry.event.type === "room.undo") markTakenBack();
@@ -341,6 +388,7 @@ function rollCheck() {
 }
 
 function renderLog(entries) {
+  if (!$("log")) return;
   $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, myId(), rollCheck())));
   markTakenBack();
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
@@ -426,10 +474,30 @@ function cardButtons(id) {
     .map((o) => h("div", { class: "closed-offer" }, h("h4", { text: o.text }), page.forms.buttons(o, send, () => null, new Set(["character"]))));
 }
 
-function actionsPanel() {
-  if (page.viewingAs || page.view.me.role === "observer") return null;
+function usable(offer) {
+  // Whether an offer is this member's to use from the page (View as and observers read).
+  return !page.viewingAs && page.view.me.role !== "observer" && offer.kind !== "roll";
+}
+
+function choicesPanel() {
+  // The closed offers that belong to no card and no entry (a Constitution fight's choices:
+  // initiative, begin, each attack): what is asked of the member now, one press each.
   const handled = HANDLED[page.system] || new Set();
-  const offers = page.offers.filter((o) => o.kind !== "roll" && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
+  const offers = page.offers.filter((o) => usable(o) && o.intents.length && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
+  if (!offers.length) return null;
+  return h(
+    "section",
+    { class: "panel asking choices", "aria-labelledby": "choices-title" },
+    h("h2", { id: "choices-title", text: "Yours to choose now" }),
+    offers.map((o) => offerBlock(o)),
+  );
+}
+
+function actionsPanel() {
+  // The forms that belong to no card: a new character, the GM's march or new NPC, a test
+  // between two sides.
+  const handled = HANDLED[page.system] || new Set();
+  const offers = page.offers.filter((o) => usable(o) && !o.intents.length && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry);
   if (!offers.length) return null;
   return h(
     "section",
@@ -446,57 +514,187 @@ function offerBlock(o, presets = {}) {
   return h("details", { class: "offer-box", "data-key": `${o.kind}${JSON.stringify(presets)}` }, h("summary", { text: o.text }), page.forms.form(o, send, presets));
 }
 
+// the cards -----------------------------------------------------------------------------------
+
+function owners() {
+  // Each card's owner, for whose turn it is (an NPC's is the GM's).
+  const state = page.view.state;
+  return new Map([...(state.characters || []), ...(state.making || [])].map((c) => [c.id, { owner: c.owner }]));
+}
+
+function nowIds() {
+  return new Set((page.turn ? page.turn.order : []).filter((one) => one.state === "now" && one.id).map((one) => one.id));
+}
+
+function placeOf(id, owner, npc = false) {
+  // Where a card goes: the member's own first, then whoever's turn it is, then the rest.
+  if (owner && owner === myId()) return "mine";
+  if (nowIds().has(id)) return "acting";
+  return npc ? "npcs" : "characters";
+}
+
+function tableCards() {
+  // Every card at the table: characters, characters being made, NPCs.
+  const state = page.view.state;
+  return [
+    ...(state.characters || []).filter((c) => !c.npc).map((c) => ({ id: c.id, owner: c.owner, build: () => characterCard(c) })),
+    ...(state.making || []).map((m) => ({ id: m.id, owner: m.owner, build: () => makingCard(m) })),
+    ...(Array.isArray(state.npcs) ? state.npcs : []).map((npc) => ({ id: npc.id, owner: null, npc: true, build: () => npcCard(context(), npc) })),
+  ];
+}
+
+function cardsPanel(place, title) {
+  // The member's own cards, the one whose turn it is first; or the cards acting now.
+  const cards = tableCards().filter((c) => placeOf(c.id, c.owner, c.npc) === place).sort((a, b) => onTurn(b.id) - onTurn(a.id));
+  if (!cards.length) return null;
+  return h("section", { class: `panel cards ${place}`, "aria-labelledby": `${place}-title` },
+    h("h2", { id: `${place}-title`, class: "cards-title", text: title }),
+    cards.map((c) => c.build()));
+}
+
 function charactersPanel() {
   const state = page.view.state;
-  const characters = (state.characters || []).filter((c) => !c.npc);
-  const making = state.making || [];
+  const all = tableCards().filter((c) => !c.npc);
+  const here = all.filter((c) => placeOf(c.id, c.owner) === "characters");
+  if (all.length && !here.length) return null;
   return h(
     "section",
-    { class: "panel", "aria-labelledby": "characters-title" },
-    h("h2", { id: "characters-title", text: "Characters" }),
-    characters.length || making.length ? null : h("p", { class: "hint", text: "No characters yet: make one, or import a sheet saved by the command line." }),
-    characters.map(characterCard),
-    making.map((m) => h("article", { class: "card" }, h("h3", { text: `${m.character.name || "a new character"} (being made)` }), h("p", { class: "hint", text: `by ${memberName(m.owner)}` }), m.decision ? h("div", {}, sheetTree(m.decision)) : null,
-      cardButtons(m.id),
-      page.offers.filter((o) => !o.intents.length && characterField(o) && o.fields[characterField(o)].values.includes(m.id)).map((o) => offerBlock(o, { [characterField(o)]: m.id })))),
+    { class: "panel cards", "aria-labelledby": "characters-title" },
+    h("h2", { id: "characters-title", class: "cards-title", text: all.length > here.length ? "The other characters" : "Characters" }),
+    (state.characters || []).length || (state.making || []).length ? null : h("p", { class: "hint", text: "No characters yet: make one, or import a sheet saved by the command line." }),
+    here.map((c) => c.build()),
   );
+}
+
+function frame(spec) {
+  // A card as this member has it now: folded or open (their choice, or the default), marked
+  // with its place in the turn, with a pop-out link; in the popped-out window, open alone.
+  const entry = (page.turn ? page.turn.order : []).find((one) => one.id && one.id === spec.id) || null;
+  const yours = Boolean(spec.owner) && spec.owner === myId();
+  const role = page.view.me.role;
+  const fallback = opens({ mine: yours, now: entry && entry.state === "now", gm: role === "gm", observer: role === "observer" });
+  if (!page.folds) page.folds = new Folds(page.link.room, page.me ? page.me.id : page.view.me.id);
+  const folds = page.viewingAs ? viewFolds() : page.folds;
+  const open = Boolean(page.popped) || folds.isOpen(spec.id, fallback);
+  const shown = open || onTurn(spec.id) || !ownTurn() || matchMedia(WIDE).matches;
+  const acts = spec.acts(yours ? (shown ? "now" : "body") : "line");
+  return card({
+    ...spec,
+    turn: entry,
+    mine: Boolean(entry) && isMine(entry, page.view, owners()),
+    open,
+    onToggle: page.popped ? null : () => {
+      folds.set(spec.id, !open);
+      render();
+    },
+    popUrl: page.popped ? null : popUrl(spec.id),
+    tools: acts.tools,
+    now: acts.now,
+    body: spec.body ? () => [acts.rest, spec.body()] : null,
+  });
+}
+
+function onTurn(id) {
+  // Whether a card's character may act in the turn now (its turn, or free to act).
+  return Boolean(page.turn && page.turn.order.some((one) => one.id === id && (one.state === "now" || one.state === "ready")));
+}
+
+function ownTurn() {
+  // Whether one of this member's characters has the turn: then, on a phone, only that
+  // one's actions show under its line, so what is asked of them stays in the first screen.
+  const mine = tableCards().filter((c) => c.owner && c.owner === myId());
+  return mine.some((c) => onTurn(c.id));
+}
+
+function viewFolds() {
+  // Folds while viewing as another member: theirs are in their browser, so their defaults,
+  // changed here for the GM's looking only, never kept.
+  if (!page.viewFolds || page.viewFolds.as !== page.viewingAs) page.viewFolds = Object.assign(new Folds(page.link.room, page.viewingAs, false), { as: page.viewingAs });
+  return page.viewFolds;
+}
+
+function popUrl(id) {
+  // The room page showing one card, as this member (or as the member the GM views as).
+  const query = new URLSearchParams({ sheet: id });
+  if (page.viewingAs) query.set("as", page.viewingAs);
+  return `/rooms/${page.link.room}?${query}#${page.link.token}`;
+}
+
+function cardActs(id) {
+  // A card's actions, for `frame`: the closed offers' buttons for its character and the
+  // forms that name it. Under the member's own card's line, all of them (`now`: on a
+  // phone, while another of theirs has the turn, folded with the sheet); on another's, its line
+  // keeps those ON_THE_LINE names (what hurts it: the GM's last step of someone else's
+  // turn) and the rest fold away with the sheet.
+  return (place) => {
+    if (page.viewingAs) return { tools: [], now: [], rest: null };
+    const field = (o) => characterField(o);
+    const forms = page.offers.filter((o) => !o.intents.length && !o.entry && field(o) && o.fields[field(o)].values.includes(id));
+    const quick = ON_THE_LINE[page.system] || new Set();
+    const block = (list) => list.map((o) => offerBlock(o, { [field(o)]: id }));
+    const onLine = block(forms.filter((o) => quick.has(o.kind)));
+    const rest = [...block(forms.filter((o) => !quick.has(o.kind))), ...cardButtons(id)];
+    const acts = (nodes) => (nodes.length ? h("div", { class: "card-acts" }, nodes) : null);
+    if (place === "now") return { tools: [], now: [acts([...onLine, ...rest])].filter(Boolean), rest: null };
+    if (place === "body") return { tools: [], now: [], rest: acts([...onLine, ...rest]) };
+    return { tools: onLine, now: [], rest: acts(rest) };
+  };
 }
 
 function characterCard(character) {
   // A sheet the server keeps from this member shows only its public name and that mark.
   const sheet = character.sheet;
   const name = character.name || sheet.name || character.id;
-  if (sheet.hidden) {
-    return h("article", { class: "card", "aria-labelledby": `char-${character.id}` }, h("h3", { id: `char-${character.id}`, text: name }), h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }), sheetTree(sheet));
-  }
-  const own = page.offers.filter((o) => {
-    const field = characterField(o);
-    return !o.entry && field && o.fields[field].values.includes(character.id);
-  });
+  const line = sheetLine(page.system, character);
   const placed = page.offers.filter((o) => o.entry && belongsTo(o, character.id));
   const ctx = { id: character.id, character, sheet, offers: placed, forms: page.forms, send, labelOf, readOnly: Boolean(page.viewingAs) };
-  return h(
-    "article",
-    { class: "card", "aria-labelledby": `char-${character.id}`, "data-character": character.id },
-    h("h3", { id: `char-${character.id}`, text: name }),
-    h("p", { class: "hint", text: `played by ${memberName(character.owner)}` }),
-    sheetView(page.system, ctx),
-    own.length ? h("div", { class: "sheet-actions" }, h("h4", { text: `More for ${name}` }), own.map((o) => offerBlock(o, { [characterField(o)]: character.id }))) : null,
-    cardButtons(character.id),
-    h("div", { class: "row card-tools" },
-      h("button", { type: "button", class: "quiet", onclick: () => printSheet(character.id), text: "Print this sheet" }),
-      h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" })),
-  );
+  return frame({
+    id: character.id,
+    name,
+    by: character.owner === myId() ? "" : `played by ${memberName(character.owner)}`,
+    line,
+    owner: character.owner,
+    acts: sheet.hidden ? () => ({ tools: [], now: [], rest: null }) : cardActs(character.id),
+    body: sheet.hidden ? null : () => [
+      sheetView(page.system, ctx),
+      h("div", { class: "row sheet-tools" },
+        h("button", { type: "button", class: "quiet", onclick: () => printSheet(character.id), text: "Print this sheet" }),
+        h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" })),
+    ],
+  });
+}
+
+function makingCard(making) {
+  // A character in the making: whose, the decision it waits on, and its steps.
+  return frame({
+    id: making.id,
+    name: `${making.character.name || "a new character"} (being made)`,
+    by: making.owner === myId() ? "" : `by ${memberName(making.owner)}`,
+    line: { health: "", conditions: [] },
+    owner: making.owner,
+    acts: cardActs(making.id),
+    body: () => (making.decision ? h("div", { class: "decision-tree" }, sheetTree(making.decision)) : h("p", { class: "hint", text: "Nothing to decide yet." })),
+  });
+}
+
+function poppedCard() {
+  // The popped-out window: one card, open, following the room live.
+  const found = tableCards().find((c) => c.id === page.popped);
+  if (!found) return h("section", { class: "panel" }, h("h2", { text: "Not at the table" }), h("p", { class: "hint", text: "This card is not at the table (any more): close this window." }));
+  const built = found.build();
+  const name = built.querySelector(".card-line h3 .name");
+  document.title = `${name ? name.textContent : "A sheet"} · ${page.title} · tabletop`;
+  return built;
 }
 
 function printSheet(id) {
   // The print stylesheet shows the sheet marked here alone (app.css, @media print).
-  const card = document.querySelector(`article.card[data-character="${CSS.escape(id)}"]`);
-  if (card) card.classList.add("printing");
+  const printed = document.querySelector(`article.card[data-card="${CSS.escape(id)}"]`);
+  if (printed) printed.classList.add("printing");
   document.body.dataset.print = id;
   window.addEventListener("afterprint", () => {
     delete document.body.dataset.print;
-    if (card) card.classList.remove("printing");
+    if (printed) printed.classList.remove("printing");
   }, { once: true });
   window.print();
 }
@@ -660,6 +858,7 @@ function undoBox() {
 
 function markTakenBack() {
   // Entries an undo took back stay in the log, struck through and marked.
+  if (!$("log")) return;
   const undone = takenBack(page.viewingAs ? page.viewedEntries : page.entries);
   for (const item of $("log").querySelectorAll("li.entry")) {
     const back = undone.has(Number(item.dataset.seq));

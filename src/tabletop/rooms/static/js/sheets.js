@@ -3,19 +3,26 @@
 // creation decision, as a tree of names and values.
 
 import { h } from "./dom.js";
-import { ap2d6Sheet } from "./sheets/ap2d6.js";
-import { constitutionSheet } from "./sheets/constitution.js";
-import { deadWeightSheet } from "./sheets/dead-weight.js";
+import { ap2d6Line, ap2d6Sheet } from "./sheets/ap2d6.js";
+import { constitutionLine, constitutionSheet } from "./sheets/constitution.js";
+import { deadWeightLine, deadWeightSheet } from "./sheets/dead-weight.js";
 import { actions, sheetTree } from "./sheets/parts.js";
+import { rollunderLine, rollunderSheet } from "./sheets/rollunder.js";
 
 export { sheetTree };
-import { rollunderSheet } from "./sheets/rollunder.js";
 
 const LAYOUTS = {
   "dead-weight": deadWeightSheet,
   rollunder: rollunderSheet,
   constitution: constitutionSheet,
   ap2d6: ap2d6Sheet,
+};
+
+const LINES = {
+  "dead-weight": deadWeightLine,
+  rollunder: rollunderLine,
+  constitution: constitutionLine,
+  ap2d6: ap2d6Line,
 };
 
 export function sheetView(system, ctx) {
@@ -25,6 +32,16 @@ export function sheetView(system, ctx) {
   if (!layout) return h("div", { class: "sheet" }, sheetTree(ctx.sheet));
   const name = ctx.sheet.name;
   return h("div", { class: `sheet sheet-${system}` }, actions(ctx, "name", name, { name }), layout(ctx));
+}
+
+export function sheetLine(system, character) {
+  // What a folded card still shows of a character: their health and what ails them, as
+  // the system's sheet words them (none for a sheet the member may not see).
+  const read = LINES[system];
+  if (character.sheet.hidden) return { health: "", conditions: [], hidden: character.sheet.hidden };
+  if (!read) return { health: "", conditions: [] };
+  const { health, conditions } = read(character);
+  return { health, conditions: conditions.filter(Boolean) };
 }
 
 export function belongsTo(offer, id) {

@@ -8,14 +8,13 @@ import { actions, block, line, meter, notesBlock, plainItems, sheetTree, tags } 
 export function ap2d6Sheet(ctx) {
   const sheet = ctx.sheet;
   const derived = ctx.character.derived || {};
-  const life = typeof sheet.life === "string" ? sheet.life : sheet.public_life;
   return [
     block("Health and To-Hit",
       line("Health", meter(sheet.hp, derived.max_hp ?? sheet.hp, "health of maximum health")),
       line("To-Hit", String(derived.to_hit ?? 6)),
       line("Recovery dice", `${sheet.recovery_dice} of ${derived.max_recovery_dice ?? sheet.recovery_dice}`),
       line("Move", `${derived.move ?? sheet.speed} spaces`),
-      line("State", life),
+      line("State", lifeOf(sheet)),
       line("AP per round", String(sheet.tracker?.ap_per_round ?? 3))),
     scores(ctx, "Scores", "scores", sheet.scores || {}),
     Object.keys(sheet.special || {}).length ? scores(ctx, "[special] scores", "special", sheet.special) : null,
@@ -24,7 +23,7 @@ export function ap2d6Sheet(ctx) {
       plainItems(Object.entries(sheet.skills || {}), ([skill, cost]) => h("li", { class: "item" }, h("span", { class: "item-name", text: skill }), h("span", { class: "item-detail", text: `${cost} SP` }))),
       actions(ctx, "skills")),
     block("Statuses and injuries",
-      line("Statuses", tags(Object.entries(sheet.statuses || {}).map(([name, s]) => (s.state?.stacks > 1 ? `${name} ×${s.state.stacks}` : name)))),
+      line("Statuses", tags(statusNames(sheet))),
       line("Scars", String(sheet.injuries?.scars ?? 0)),
       sheet.injuries?.lame ? line("Lame", "yes") : null,
       sheet.injuries?.lost_limbs?.length ? line("Lost limbs", tags(sheet.injuries.lost_limbs)) : null),
@@ -32,6 +31,15 @@ export function ap2d6Sheet(ctx) {
     carried(ctx, sheet, derived),
     notesBlock(ctx, sheet.notes),
   ];
+}
+
+function lifeOf(sheet) {
+  // Up, down or dead: the sheet's own word, or what a player may know of an NPC's.
+  return typeof sheet.life === "string" ? sheet.life : sheet.public_life;
+}
+
+function statusNames(sheet) {
+  return Object.entries(sheet.statuses || {}).map(([name, s]) => (s.state?.stacks > 1 ? `${name} ×${s.state.stacks}` : name));
 }
 
 function scores(ctx, title, table, values) {
@@ -63,4 +71,15 @@ function carried(ctx, sheet, derived) {
       load.bag ? plainItems(load.in_bag, item("in_bag")) || h("p", { class: "quiet", text: "empty" }) : null),
     sheet.statuses?.encumbered ? h("span", { class: "badge bad", text: "[encumbered]" }) : null,
     actions(ctx, "carried"));
+}
+
+export function ap2d6Line(character) {
+  // A folded card's line: Health of its most, and what ails them (statuses, down, dying).
+  const sheet = character.sheet;
+  const derived = character.derived || {};
+  const life = lifeOf(sheet);
+  return {
+    health: `Health ${sheet.hp ?? "?"} of ${derived.max_hp ?? sheet.hp ?? "?"}`,
+    conditions: [life && life !== "up" ? life : null, sheet.dying ? "making death checks" : null, ...statusNames(sheet)],
+  };
 }

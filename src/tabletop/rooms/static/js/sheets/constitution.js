@@ -79,3 +79,16 @@ function gear(ctx, sheet, carrying) {
       actions(ctx, `gear.${i}`, g.name))) || h("p", { class: "quiet", text: "nothing written down" }),
     actions(ctx, "gear"));
 }
+
+export function constitutionLine(character) {
+  // A folded card's line: HP and fatigue, and what ails them (down, wounds, hunger).
+  const sheet = character.sheet;
+  return {
+    health: `HP ${sheet.hp}${sheet.fatigue ? ` · fatigue ${sheet.fatigue}` : ""}`,
+    conditions: [
+      sheet.dead ? "dead" : sheet.standing ? null : "down",
+      ...(sheet.wounds || []).map((w) => `${w.severity} wound`),
+      character.penalty ? `${character.penalty} from deprivation` : null,
+    ],
+  };
+}

@@ -62,15 +62,18 @@ function attributes(ctx, sheet, derived) {
 
 function condition(sheet) {
   const c = sheet.condition || {};
-  const state = c.dead ? "dead" : c.verge_of_death ? "on the verge of death" : c.mortally_wounded ? "mortally wounded" : c.fainted ? `fainted (${c.faint_turns} turns to wait)` : "able";
   const tokens = sheet.tokens || {};
   return block("Condition",
-    line("State", state),
+    line("State", conditionOf(c)),
     c.blind_turns ? line("Blind", `${c.blind_turns} exploration turns`) : null,
     line("Afflictions", tags(sheet.afflictions)),
     line("Traumas", tags(sheet.traumas)),
     tokens.stun || tokens.shield || tokens.dodge ? line("Tokens", `stun ${tokens.stun} · shield ${tokens.shield} · dodge ${tokens.dodge}`) : null,
     (sheet.pending || []).map((p) => line("To choose", `${p.kind}: ${p.options.join(", ")}`)));
+}
+
+function conditionOf(c) {
+  return c.dead ? "dead" : c.verge_of_death ? "on the verge of death" : c.mortally_wounded ? "mortally wounded" : c.fainted ? `fainted (${c.faint_turns} turns to wait)` : "able";
 }
 
 function itemText(item) {
@@ -123,4 +126,18 @@ function magic(ctx, sheet) {
     m.mishaps ? line("Mishaps", String(m.mishaps)) : null,
     m.god_angry ? line("God", "angry: no prayer until a sacrifice") : null,
     prayers.length ? line("Desperate plea", m.desperate_plea_used ? "spent this expedition" : "not spent") : null);
+}
+
+export function deadWeightLine(character) {
+  // A folded card's line: wounds and fatigue on the four attributes, and what ails them
+  // (their condition, afflictions, traumas).
+  const sheet = character.sheet;
+  const marks = Object.values(sheet.attributes || {});
+  const wounds = marks.reduce((n, a) => n + (a.wounds || 0), 0);
+  const fatigue = marks.reduce((n, a) => n + (a.fatigue || 0), 0);
+  const state = conditionOf(sheet.condition || {});
+  return {
+    health: `${wounds} wound${wounds === 1 ? "" : "s"} · ${fatigue} fatigue`,
+    conditions: [state === "able" ? null : state, ...(sheet.afflictions || []), ...(sheet.traumas || [])],
+  };
 }

@@ -61,3 +61,14 @@ function load(ctx, sheet, derived) {
     place("worn", "Worn"), place("held", "Held"), place("stored", "Stored"),
     actions(ctx, "load"));
 }
+
+export function rollunderLine(character) {
+  // A folded card's line: health and omens, and what ails them (dying, incapacitated,
+  // injuries).
+  const sheet = character.sheet;
+  const shown = state(sheet);
+  return {
+    health: `Health ${sheet.health} of ${sheet.max_health} · omens ${sheet.omens} of ${sheet.max_omens}`,
+    conditions: [shown === "able" ? null : shown, ...(sheet.injuries || []).map((i) => i.trait)],
+  };
+}

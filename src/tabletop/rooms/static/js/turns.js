@@ -1,0 +1,210 @@
+// The turn now, read from the member's view in one shape for every system, and the bar at
+// the top of the room page that shows it: the round, whose turn it is, and everyone in
+// the order with where they stand. The cards (js/cards.js) read the same shape for their
+// "acting now" marks and to open the current turn's card.
+//
+// The shape (`Turn`):
+//   { title: "Round 2 · Voss's turn",          what the bar says first
+//     note: "act when you like",               a line on how this turn goes, or ""
+//     order: [{ id, name, state, note, gm }] } everyone in the turn order, first to last
+// `id` is the card's (a character's or an NPC's id in the view), null for someone with no
+// card; `state` is "now" (their turn: the one whose turn it is), "ready" (free to act now,
+// where the rules let several act as they like: 2d6's Main Phase), "next" (still to
+// come), "done" (acted this round), "waiting" (held back) or "out" (down, fled); `note` a
+// few words on them ("2 of 3 AP", "initiative 14"); `gm` is true when the GM makes this
+// one's choices (an NPC, a choice the rules give the GM) rather than the character's
+// player.
+//
+// A system that keeps the shared turn order (issue 31, item 2) puts `turn` in its view:
+//   { round: 2, current: "c1", order: [{ id: "c1", name: "Cora", done: false }], phase: "" }
+// and it is read before any system's own: `shared` below.
+
+import { h } from "./dom.js";
+
+export function turnOf(view) {
+  const state = view.state || {};
+  if (state.turn && Array.isArray(state.turn.order)) return shared(state, state.turn);
+  const read = SYSTEMS[view.system];
+  return read ? read(state) : null;
+}
+
+function shared(state, turn) {
+  const order = turn.order.map((one) => ({
+    id: cardId(state, one.id, one.name),
+    name: one.name,
+    state: one.id === turn.current ? "now" : one.done ? "done" : "next",
+    note: one.note || "",
+    gm: isNpc(state, one.id),
+  }));
+  const now = order.find((one) => one.state === "now");
+  const round = turn.round ? `Round ${turn.round}` : "";
+  return { title: [round, turn.phase, now ? `${now.name}'s turn` : ""].filter(Boolean).join(" · "), note: "", order };
+}
+
+function isNpc(state, id) {
+  return (state.npcs || []).some((npc) => npc.id === id);
+}
+
+function cardId(state, id, name) {
+  // The card a turn order's entry is: an NPC's or character's id, or a character found by
+  // the name the fight knows them by (Constitution and 2d6 fights name characters).
+  if (isNpc(state, id)) return id;
+  const characters = state.characters || [];
+  const byId = characters.find((c) => c.id === id);
+  if (byId) return byId.id;
+  const byName = characters.find((c) => (c.name || c.sheet?.name) === (name ?? id));
+  return byName ? byName.id : null;
+}
+
+// Constitution (§ 5): initiative order, one combatant acting at a time.
+function constitution(state) {
+  const fight = state.fight;
+  if (!fight || !fight.combatants?.length || fight.phase === "over") return null;
+  const byId = new Map(fight.combatants.map((c) => [c.id, c]));
+  const ids = fight.order?.length ? fight.order : fight.combatants.map((c) => c.id);
+  const acting = ids.indexOf(fight.acting);
+  const order = ids.map((id, i) => {
+    const c = byId.get(id) || { name: id };
+    const standing = c.status === undefined || c.status === "fighting";
+    let where = "next";
+    if (!standing) where = "out";
+    else if (i === acting) where = "now";
+    else if (acting >= 0 && i < acting) where = "done";
+    const initiative = typeof c.initiative === "number" ? `initiative ${c.initiative}` : "";
+    return { id: cardId(state, id, c.name), name: c.name, state: where, note: standing ? initiative : c.status, gm: isNpc(state, id) };
+  });
+  const now = order.find((one) => one.state === "now");
+  const title = {
+    setup: "Before the fight: initiative",
+    between_rounds: `Round ${fight.round} is over`,
+  }[fight.phase] || `Round ${fight.round}${now ? ` · ${now.name}'s turn` : ""}`;
+  return { title, note: fight.phase === "setup" ? "each side rolls initiative, then the GM begins" : "", order };
+}
+
+// 2d6 (Initiative Rules B): rounds in phases; in the Main Phase anyone with AP acts when
+// they like, simultaneous actions in AGI order (RU-M25, RU-M26).
+function ap2d6(state) {
+  const fight = state.fight;
+  if (!fight || !fight.characters?.length) return null;
+  const main = fight.phase === "main";
+  const agility = (c) => (typeof c.scores?.AGI === "number" ? c.scores.AGI : -99);
+  const fighters = [...fight.characters].sort((a, b) => agility(b) - agility(a));
+  const order = fighters.map((c) => {
+    const tracker = c.tracker || {};
+    const tokens = tracker.tokens || [];
+    const left = tokens.filter((t) => t === 0).length + (tracker.temp || 0);
+    const life = c.public_life || c.life;
+    let where = "next";
+    if (life && life !== "up") where = "out";
+    else if (tracker.waiting) where = "waiting";
+    else if (main && c.tracker && !tracker.hidden) where = left > 0 ? "ready" : "done";
+    else if (main) where = "ready";
+    const note = where === "out" ? String(life) : c.tracker && !tracker.hidden ? `${left} of ${tokens.length} AP` : "";
+    const id = cardId(state, null, c.name);
+    return { id, name: c.name, state: where, note, gm: Boolean(id && isNpc(state, id)) || isNpcCharacter(state, id) };
+  });
+  const phase = { "not-started": "not started", "beginning-moves": "the Beginning Phase", main: "the Main Phase" }[fight.phase] || "";
+  const title = fight.round ? `Round ${fight.round} · ${phase}` : "A fight, not started";
+  const note = main ? "anyone with AP left acts when they like; at the same moment, higher AGI first" : fight.round ? "" : "the GM starts the first round";
+  return { title, note, order };
+}
+
+function isNpcCharacter(state, id) {
+  return Boolean((state.characters || []).find((c) => c.id === id)?.npc);
+}
+
+// Dead Weight: no turn order in the book; the test under way is the turn, and whoever
+// chooses next in it (the roller's player, or the GM for a kept NPC's test or the GM's
+// own budget) is whose turn it is.
+function deadWeight(state) {
+  const exchange = state.exchange;
+  if (!exchange || exchange.finished) return null;
+  const opposed = exchange.opposed;
+  const tests = opposed ? opposed.tests : [exchange.test];
+  const current = opposed ? opposed.current : 0;
+  const kept = exchange.kept || [];
+  const order = tests.map((test, i) => {
+    const character = exchange.rollers?.[i];
+    const npc = kept[i];
+    const id = character || npc || null;
+    const name = character ? nameOf(state, character) : npc ? nameOf(state, npc) : test.roller?.name || "an NPC";
+    const gm = Boolean(npc) || !character || test.turn === "gm";
+    const whose = test.turn === "gm" ? "the GM chooses" : "";
+    return { id, name, state: i === current ? "now" : i < current ? "done" : "next", note: [test.hidden ? "" : testName(test), i === current ? whose : ""].filter(Boolean).join(", "), gm };
+  });
+  const title = opposed ? `Opposed test, round ${opposed.round}` : `${order[0].name}'s ${testName(tests[0])}`;
+  return { title, note: "", order };
+}
+
+function testName(test) {
+  if (!test || test.hidden || !test.setup) return "a test the GM keeps";
+  return `${test.setup.attribute} ${test.setup.check ? "check" : "test"}`;
+}
+
+function nameOf(state, id) {
+  const found = [...(state.characters || []), ...(state.npcs || [])].find((c) => c.id === id);
+  return found ? found.name || found.sheet?.name || "someone" : "someone";
+}
+
+// Roll-under: the book leaves turn order to the table (CR-G04); the GM begins each
+// activation, and a rule waiting for an answer is put to one chooser.
+function rollunder(state) {
+  const actor = state.activation;
+  const pending = state.pending;
+  if (!actor && !pending) return null;
+  const decision = pending?.decision;
+  const order = [];
+  if (actor) order.push({ id: cardId(state, null, actor), name: actor, state: "now", note: "activation", gm: false });
+  if (decision && !decision.hidden && decision.chooser !== actor) {
+    const gm = decision.chooser === "GM";
+    order.push({ id: gm ? null : cardId(state, null, decision.chooser), name: gm ? "the GM" : decision.chooser, state: "now", note: "decides", gm });
+  }
+  for (const one of order) one.gm = one.gm || Boolean(one.id && isNpcCharacter(state, one.id));
+  const parts = [actor ? `${actor}'s activation` : ""];
+  if (decision) parts.push(decision.hidden ? "a roll is waiting" : `${decision.chooser} decides: ${decision.purpose}`);
+  return { title: parts.filter(Boolean).join(" · "), note: "", order };
+}
+
+const SYSTEMS = { constitution, ap2d6, "dead-weight": deadWeight, rollunder };
+
+// the bar -----------------------------------------------------------------------------------
+
+export const TURN_WORDS = { now: "their turn", done: "acted", waiting: "waiting" };
+// How an entry's state reads beside its name; "ready", "next" and "out" say it in their note.
+
+export function turnWords(one, mine) {
+  // An entry's state in a few words: "your turn" where it is this member's.
+  const word = mine ? "your turn" : TURN_WORDS[one.state];
+  return [word, one.note].filter(Boolean).join(" · ");
+}
+
+export function isMine(one, view, cards) {
+  // Whether this member makes the choice of an entry whose turn it is: the GM for an NPC or
+  // a choice the rules give the GM, a character's owner for their character.
+  if (one.state !== "now" && one.state !== "ready") return false;
+  if (one.gm) return view.me.role === "gm";
+  const card = cards.get(one.id);
+  return Boolean(card && card.owner === view.me.id);
+}
+
+export function turnBar(turn, view, cards) {
+  // What the table reads first: the turn, and for the member whose turn it is, that it is.
+  if (!turn) return null;
+  const mine = turn.order.filter((one) => isMine(one, view, cards));
+  return h(
+    "section",
+    { class: mine.length ? "turn-bar mine" : "turn-bar", "aria-label": "the turn now" },
+    h("p", { class: "turn-title" },
+      mine.length ? h("strong", { class: "your-turn", text: view.me.role === "gm" ? "Your turn, GM" : "Your turn" }) : null,
+      h("span", { text: turn.title }),
+      turn.note ? h("span", { class: "hint", text: turn.note }) : null),
+    turn.order.length
+      ? h("ol", { class: "turn-order", "aria-label": "the turn order", tabindex: "0" }, turn.order.map((one) => h(
+        "li",
+        { class: `turn-${one.state}`, "aria-current": one.state === "now" ? "true" : null },
+        h("span", { class: "who", text: one.name }),
+        h("span", { class: "turn-state", text: turnWords(one, one.state === "now" && isMine(one, view, cards)) }),
+      )))
+      : null,
+  );
+}
