@@ -8,6 +8,7 @@ import itertools
 import os
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -30,6 +31,7 @@ def server(request, tmp_path_factory):
     processes), as every test opens rooms of its own and closes its pages when it ends."""
     store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
     running = serve_in_thread(store)
+    httpx.get(f"{running.url}/systems", timeout=60)  # every system loaded once, before a page waits
     yield running.url
     running.stop()
     store.close()

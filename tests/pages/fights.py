@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
 from tabletop.rooms.client import RoomClient, create_room
 
 AMBER = {"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}
@@ -47,7 +45,6 @@ class Fight:
 
 def table(url: str, system: str, names: dict[str, list[str]]) -> Fight:
     """A room of `system` with Ada and Bo joined; `names`: each player's characters."""
-    httpx.get(f"{url}/systems", timeout=60).raise_for_status()  # loaded once per server, here
     links = create_room(url, system, "The long night")
     fight = Fight(system, {"gm": links["gm"], "observer": links["observer"]})
     fight.clients["GM"] = RoomClient(links["gm"])

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import tempfile
@@ -11,6 +12,7 @@ from pathlib import Path
 from playwright.sync_api import expect, sync_playwright
 
 from tabletop.rooms import SqliteStore
+from tests.pages import scripted
 from tests.pages.conftest import CHROMIUM
 from tests.pages.driver import (
     PHONE,
@@ -43,6 +45,8 @@ def main() -> None:
             npc_scene(browser, running.url)
             for system in SHOWN:
                 sheet_scene(browser, running.url, system)
+            for system in scripted.TURNS:
+                fight_scene(browser, running.url, system)
             board_scene(browser, running.url)
         finally:
             browser.close()
@@ -109,7 +113,7 @@ def npc_scene(browser, url: str) -> None:
         form = offer(gm, "bring a creature from the book", "#npcs")
         form.get_by_label("Creature").select_option(f'"{creature}"')
         step(gm, lambda form=form, name=name: submit(form, Name=name))
-    step(ada, lambda: submit(offer(ada, "step into the fight", "#characters"), Side="party"))
+    step(ada, lambda: submit(offer(ada, "step into the fight", "#mine"), Side="party"))
     for name in ("Sergeant Voss", "Pike"):
         card = f"#npcs article.npc:has-text('{name}')"
         step(gm, lambda card=card: submit(offer(gm, "an NPC steps into the fight", card)))
@@ -160,6 +164,27 @@ def sheet_scene(browser, url: str, system: str) -> None:
     phone.scroll_into_view_if_needed()
     phone.evaluate("el => el.scrollIntoView({block: 'start'})")
     ada.page.screenshot(path=OUT / f"sheet-{system}-phone.png")
+
+
+def fight_scene(browser, url: str, system: str) -> None:
+    """Four characters and three NPCs in a fight (tests/pages/fights.py), taken while the
+    turn waits on a player: the GM's 1366 × 768 laptop, and that player's phone."""
+    table = scripted.at_the_table(browser, url, system)
+
+    def taken(table: scripted.Table, acting: str, next_control) -> None:
+        for person, name in ((table.gm, "gm"), (table.player, "phone")):
+            person.page.evaluate("scrollTo(0, 0)")
+            expect(next_control).to_be_visible()
+            person.page.screenshot(path=OUT / f"fight-{system}-{name}.png")
+        raise Taken
+
+    with contextlib.suppress(Taken):
+        scripted.TURNS[system](table, taken)
+    table.fight.close()
+
+
+class Taken(Exception):
+    """The pictures are taken: the turn goes no further."""
 
 
 def board_scene(browser, url: str) -> None:

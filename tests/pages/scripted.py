@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import Browser, Locator, expect
 
 from tests.pages import fights
@@ -168,6 +169,7 @@ def main(static: str) -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         store = SqliteStore(Path(tmp) / "rooms.sqlite3")
         running = serve_in_thread(store)
+        httpx.get(f"{running.url}/systems", timeout=60)  # every system loaded once
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
         try:
             for system, turn in TURNS.items():

@@ -208,6 +208,15 @@ def test_cards_fold_open_and_pop_out_as_the_gm_a_player_and_an_observer(browser,
     folding(gm, "Brom")
     folding(ada, "Amber")
     folding(wes, "Ghoul", "card")
+
+    # The GM viewing as Ada pops out what Ada sees of the ghoul, read-only as View as is.
+    gm.page.get_by_label("View as").select_option(label="Ada (player)")
+    expect(gm.page.locator("#viewing")).to_contain_text("Viewing as Ada")
+    window = popped(gm, "Ghoul", "card")
+    expect(window.locator("#popped")).to_contain_text("Its numbers are the GM's.")
+    expect(window.locator("#popped details.offer-box")).to_have_count(0)
+    window.close()
+    gm.page.get_by_role("button", name="Back to the GM view").click()
     named(gm, "Brom").locator("button.fold").click()
     expect(named(gm, "Brom").locator(".card-body")).to_be_visible()
     gm.page.goto("about:blank")

@@ -59,6 +59,7 @@ def server(request, tmp_path_factory):
     """tests/pages/conftest.py's server, its bots waiting `BOT_PAUSE` before each move."""
     store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
     running = serve_in_thread(store, bot_pause=BOT_PAUSE)
+    httpx.get(f"{running.url}/systems", timeout=60)  # every system loaded once, before a page waits
     yield running.url
     running.stop()
     store.close()

@@ -79,7 +79,9 @@
     };
     const wordsOf = (el) => {
       // What a control says on its face names it (a button's "drop" beside every item); its
-      // fuller accessible name ("drop: ration") is for the report.
+      // fuller accessible name ("drop: ration") is for the report. A card's Open or Fold goes
+      // by its full name ("Open Ayla's sheet"): each card is opened, so its controls are seen.
+      if (el.matches('button.fold')) return el.getAttribute('aria-label');
       const text = el.tagName === 'FORM' || el.tagName === 'SELECT' ? '' : (el.textContent || '').trim();
       return text || nameOf(el);
     };
@@ -178,7 +180,9 @@
       off,
       units: usable.map((unit, i) => {
         unit.el.setAttribute('data-walk', String(i));
-        const phase = unit.el.closest('.danger') ? 2 : unit.el.closest('#members .tools') ? 1 : 0;
+        // a card's Fold waits, with the GM's controls over members, until nothing else is new
+        const fold = unit.el.matches('button.fold[aria-expanded=true]');
+        const phase = unit.el.closest('.danger') ? 2 : unit.el.closest('#members .tools') || fold ? 1 : 0;
         const tools = unit.el.closest('[data-key^="tools-"]');
         const offer = unit.el.closest('[data-kind]');
         return {
@@ -195,6 +199,7 @@
           name: `${unit.kind} "${unit.name}" in ${unit.where || 'the page'}`,
           key: keyOf(unit),
           popup: unit.el.getAttribute('target') === '_blank',
+          fold,
         };
       }),
     };

@@ -5,7 +5,8 @@ again after each step until none shows anything new. What goes wrong is kept, no
 at once, so one run names every offender; `finish` asserts there was nothing.
 
 Which controls are the same: a control is named by where it sits (the `data-key`,
-`data-draft`, `data-kind`, ids and legends of the parts around it), its kind and the words
+`data-draft`, `data-kind`, ids and legends of the parts around it, up to its card if it is
+on one: the card whose turn it is, drawn first, is the same card), its kind and the words
 on its face, digits and members' names taken out; so the re-roll of die 2 after die 1,
 "Remove Ada" after a rename, "drop" beside every item and the same form on each
 character's card are one control each, walked once. A part holding a single control (the
@@ -26,6 +27,13 @@ option of each pick-list, a number's example or minimum, a needed text's example
 short text, the first boxes of a set that needs some. A form the rules refuse is sent
 again, its choices moved on (`TRIES`); a form the page stops or the schema refuses is the
 page's fault, sent once.
+
+A folded card's Open is pressed like any button, each card's its own (named by the card),
+so every card is opened and what it holds is seen; its Fold waits, as the GM's controls
+over members do, until no page has anything else (a Fold gone before then, with its card
+or with the turn that opened it, is not missed). Controls a fold hid (the turn moved on and
+closed the card that was acting) are reached as those of a disclosure a redraw closed: its
+Open is pressed again.
 
 A table moves on: a control can go before its turn (another member stepped into the fight
 first; a choice made the others go). Such a control passes when its kind is in the log;
@@ -232,13 +240,15 @@ class Walk:
         self.problem(self.people[0], f"the pages did not settle within {deadline:g} s: {where}")
 
     def check(self) -> None:
-        """After a step, on each page that changed: no error shown; on a phone, no sideways
-        scroll and no control under 44 px."""
+        """After a step, on each page that changed: what it shows is seen (so a control
+        another member's step takes away before this page's turn is missed, and brought
+        back); no error shown; on a phone, no sideways scroll and no control under 44 px."""
         for person in self.live_people():
             changes = person.page.evaluate("() => __walker.state()")["changes"]
             if changes == person.checked:
                 continue
             person.checked = changes
+            self.scan(person)  # what every page shows now is seen, not only the one stepping
             found = person.page.evaluate("asked => __walker.check(asked)", [TOUCH, person.phone])
             for text in found["errors"]:
                 self.problem(person, f"error shown: {text}")
@@ -557,8 +567,8 @@ class Walk:
             shown = set() if person.gone else {u["key"] for u in self.scan(person)}
             gone_before: set[str] = set()
             for key, unit in person.seen.items():
-                if key in person.activated:
-                    continue
+                if key in person.activated or (unit["fold"] and key not in shown):
+                    continue  # a Fold gone with its card, or with the turn that opened it
                 if key in shown or unit["intent"] not in anyone:
                     self.problem(person, f"never activated: {unit['name']}", True)
                 else:

@@ -103,12 +103,15 @@ async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   if (page.popped) {
-    // A popped-out sheet seen "as" a member is the GM's read-only view of theirs.
-    page.viewingAs = new URLSearchParams(location.search).get("as");
-    document.body.dataset.popped = "yes";
+    // A popped-out sheet seen "as" a member is the GM's read-only view of theirs (a member
+    // id, nothing else: it becomes part of a path the page asks the server for).
+    const as = new URLSearchParams(location.search).get("as");
+    page.viewingAs = as && /^[A-Za-z0-9_-]{1,64}$/.test(as) ? as : null;
   }
   fill($("main"), ...layout());
   keepTurnHeight();
+  // A card's default follows the screen: drawn again when a window crosses 900 px.
+  matchMedia(WIDE).addEventListener("change", () => page.view && render());
   const sending = (message) => keepNonce(page.link.room, message);
   page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, sending });
   page.live.start();
@@ -474,37 +477,28 @@ function cardButtons(id) {
     .map((o) => h("div", { class: "closed-offer" }, h("h4", { text: o.text }), page.forms.buttons(o, send, () => null, new Set(["character"]))));
 }
 
-function usable(offer) {
-  // Whether an offer is this member's to use from the page (View as and observers read).
-  return !page.viewingAs && page.view.me.role !== "observer" && offer.kind !== "roll";
+function loose(closed) {
+  // The offers this member may use that belong to no card, entry or NPC, closed (a row of
+  // buttons) or open (a form).
+  if (page.viewingAs || page.view.me.role === "observer") return [];
+  const handled = HANDLED[page.system] || new Set();
+  return page.offers.filter((o) => o.kind !== "roll" && Boolean(o.intents.length) === closed && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
+}
+
+function offersPanel(id, title, offers, classes = "panel") {
+  if (!offers.length) return null;
+  return h("section", { class: classes, "aria-labelledby": id }, h("h2", { id, text: title }), offers.map((o) => offerBlock(o)));
 }
 
 function choicesPanel() {
-  // The closed offers that belong to no card and no entry (a Constitution fight's choices:
-  // initiative, begin, each attack): what is asked of the member now, one press each.
-  const handled = HANDLED[page.system] || new Set();
-  const offers = page.offers.filter((o) => usable(o) && o.intents.length && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
-  if (!offers.length) return null;
-  return h(
-    "section",
-    { class: "panel asking choices", "aria-labelledby": "choices-title" },
-    h("h2", { id: "choices-title", text: "Yours to choose now" }),
-    offers.map((o) => offerBlock(o)),
-  );
+  // The closed offers: what is asked of the member now, one press each (a Constitution
+  // fight's initiative, begin, each attack).
+  return offersPanel("choices-title", "Yours to choose now", loose(true), "panel asking choices");
 }
 
 function actionsPanel() {
-  // The forms that belong to no card: a new character, the GM's march or new NPC, a test
-  // between two sides.
-  const handled = HANDLED[page.system] || new Set();
-  const offers = page.offers.filter((o) => usable(o) && !o.intents.length && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry);
-  if (!offers.length) return null;
-  return h(
-    "section",
-    { class: "panel", "aria-labelledby": "actions-title" },
-    h("h2", { id: "actions-title", text: "What you can do" }),
-    offers.map((o) => offerBlock(o)),
-  );
+  // The open ones: a new character, the GM's march or new NPC, a test between two sides.
+  return offersPanel("actions-title", "What you can do", loose(false));
 }
 
 function offerBlock(o, presets = {}) {
@@ -632,12 +626,12 @@ function cardActs(id) {
     const forms = page.offers.filter((o) => !o.intents.length && !o.entry && field(o) && o.fields[field(o)].values.includes(id));
     const quick = ON_THE_LINE[page.system] || new Set();
     const block = (list) => list.map((o) => offerBlock(o, { [field(o)]: id }));
-    const onLine = block(forms.filter((o) => quick.has(o.kind)));
-    const rest = [...block(forms.filter((o) => !quick.has(o.kind))), ...cardButtons(id)];
     const acts = (nodes) => (nodes.length ? h("div", { class: "card-acts" }, nodes) : null);
-    if (place === "now") return { tools: [], now: [acts([...onLine, ...rest])].filter(Boolean), rest: null };
-    if (place === "body") return { tools: [], now: [], rest: acts([...onLine, ...rest]) };
-    return { tools: onLine, now: [], rest: acts(rest) };
+    const all = () => acts([...block(forms), ...cardButtons(id)]);
+    if (place === "now") return { tools: [], now: [all()].filter(Boolean), rest: null };
+    if (place === "body") return { tools: [], now: [], rest: all() };
+    const rest = [...block(forms.filter((o) => !quick.has(o.kind))), ...cardButtons(id)];
+    return { tools: block(forms.filter((o) => quick.has(o.kind))), now: [], rest: acts(rest) };
   };
 }
 

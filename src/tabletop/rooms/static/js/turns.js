@@ -15,30 +15,15 @@
 // one's choices (an NPC, a choice the rules give the GM) rather than the character's
 // player.
 //
-// A system that keeps the shared turn order (issue 31, item 2) puts `turn` in its view:
-//   { round: 2, current: "c1", order: [{ id: "c1", name: "Cora", done: false }], phase: "" }
-// and it is read before any system's own: `shared` below.
+// Each system's reader is below (SYSTEMS). The shared turn order of issue 31, item 2, is
+// to be read into the same shape in `turnOf`, before the system's own reader, so the bar
+// and the cards show it with no other change.
 
 import { h } from "./dom.js";
 
 export function turnOf(view) {
-  const state = view.state || {};
-  if (state.turn && Array.isArray(state.turn.order)) return shared(state, state.turn);
   const read = SYSTEMS[view.system];
-  return read ? read(state) : null;
-}
-
-function shared(state, turn) {
-  const order = turn.order.map((one) => ({
-    id: cardId(state, one.id, one.name),
-    name: one.name,
-    state: one.id === turn.current ? "now" : one.done ? "done" : "next",
-    note: one.note || "",
-    gm: isNpc(state, one.id),
-  }));
-  const now = order.find((one) => one.state === "now");
-  const round = turn.round ? `Round ${turn.round}` : "";
-  return { title: [round, turn.phase, now ? `${now.name}'s turn` : ""].filter(Boolean).join(" · "), note: "", order };
+  return read ? read(view.state || {}) : null;
 }
 
 function isNpc(state, id) {
@@ -46,14 +31,11 @@ function isNpc(state, id) {
 }
 
 function cardId(state, id, name) {
-  // The card a turn order's entry is: an NPC's or character's id, or a character found by
-  // the name the fight knows them by (Constitution and 2d6 fights name characters).
+  // The card a turn order's entry is: an NPC's id, or the character the fight knows by its
+  // name (Constitution's and 2d6's fights and roll-under's activations name characters).
   if (isNpc(state, id)) return id;
-  const characters = state.characters || [];
-  const byId = characters.find((c) => c.id === id);
-  if (byId) return byId.id;
-  const byName = characters.find((c) => (c.name || c.sheet?.name) === (name ?? id));
-  return byName ? byName.id : null;
+  const found = (state.characters || []).find((c) => (c.name || c.sheet?.name) === name);
+  return found ? found.id : null;
 }
 
 // Constitution (§ 5): initiative order, one combatant acting at a time.
@@ -101,7 +83,7 @@ function ap2d6(state) {
     else if (main) where = "ready";
     const note = where === "out" ? String(life) : c.tracker && !tracker.hidden ? `${left} of ${tokens.length} AP` : "";
     const id = cardId(state, null, c.name);
-    return { id, name: c.name, state: where, note, gm: Boolean(id && isNpc(state, id)) || isNpcCharacter(state, id) };
+    return { id, name: c.name, state: where, note, gm: isNpcCharacter(state, id) };
   });
   const phase = { "not-started": "not started", "beginning-moves": "the Beginning Phase", main: "the Main Phase" }[fight.phase] || "";
   const title = fight.round ? `Round ${fight.round} · ${phase}` : "A fight, not started";
