@@ -690,7 +690,7 @@ function replayControls(r, go, players) {
   const turnOn = button("Next turn", () => turnStep(r.steps, r.index, 1));
   const turn = h("input", { type: "number", min: 0, max: lastTurn, inputmode: "numeric" });
   const turnForm = h("form", { class: "row go-turn", "data-key": "replay-turn", "aria-label": "go to a turn" },
-    labelled("Turn", turn, `0 (the setup) to ${lastTurn}`), h("button", { type: "submit", class: "quiet", text: "Go to turn" }));
+    labelled(`Turn (0 to ${lastTurn})`, turn), h("button", { type: "submit", class: "quiet", text: "Go to turn" }));
   turnForm.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     const wanted = Math.round(Number(turn.value));
