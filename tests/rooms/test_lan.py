@@ -138,6 +138,11 @@ def test_lan_refuses_a_key_file_others_can_read_before_anything_listens(
     assert done.code == 2 and len(done.err.strip().splitlines()) == 1
     assert f"chmod 600 {key}" in done.err
     assert not (tmp_path / "rooms.sqlite3").exists()
+    taken = tmp_path / "a-file"
+    taken.write_text("not a folder")
+    done = run(capsys, "serve", "--lan", "--data", str(taken))
+    assert done.code == 2 and len(done.err.strip().splitlines()) == 1
+    assert f"cannot make the folder {taken} for the server key" in done.err
 
 
 def test_serve_on_a_port_another_server_holds_is_one_line(capsys, tmp_path):

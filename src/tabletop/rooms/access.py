@@ -47,6 +47,10 @@ def own_key_file(path: Path) -> bool:
     when someone else could read the key (and so open rooms) or swap it for one they know."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as problem:
+        why = f"cannot make the folder {path.parent} for the server key: {problem.strerror}"
+        raise DataError(why) from None
+    try:
         # O_EXCL: never through a link someone left at `path`; 0o600 before a byte is written
         made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -70,11 +74,17 @@ def _only_mine(path: Path) -> None:
     except OSError as problem:
         raise DataError(f"cannot read the server key {path}: {problem.strerror}") from None
     if not stat.S_ISREG(found.st_mode):
-        raise DataError(f"the server key {path} is not a plain file: move it away")
+        raise DataError(
+            f"the server key {path} is not a plain file (a link or a folder): remove it for a "
+            "new key, or give --key-file another path"
+        )
     if os.name != "posix":  # permission bits mean nothing elsewhere; the file's ACL decides
         return
     if found.st_uid != os.getuid():
-        raise DataError(f"the server key {path} belongs to another user: move it away")
+        raise DataError(
+            f"the server key {path} belongs to another user, who could open rooms with it: "
+            "remove it for a new key, or give --key-file a key of your own"
+        )
     if found.st_mode & 0o077:
         mode = stat.S_IMODE(found.st_mode)
         raise DataError(

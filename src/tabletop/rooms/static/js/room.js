@@ -95,12 +95,19 @@ function showJoin(who) {
 
 async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents`);
-  page.address = await call("GET", "/address");
+  await followAddress();
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   const sending = (message) => keepNonce(page.link.room, message);
   page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, sending });
   page.live.start();
+}
+
+async function followAddress() {
+  // The server's address now, read again at every (re)connection: a server started again
+  // at another address (tabletop serve --lan) moves the links this page shows, QR codes too.
+  page.address = await call("GET", "/address");
+  if (page.view) section("members", membersPanel);
 }
 
 function onPresence(connected) {
@@ -140,6 +147,7 @@ function onStatus(kind, frame) {
   if (kind === "live") {
     fill(status, h("span", { class: "badge good", text: "live" }));
     page.me = frame.member;
+    followAddress().catch((problem) => fill($("notice"), h("span", { "data-from": "refresh", text: `the page could not read the server's address: ${problem.message}` })));
     scheduleRefresh();
   } else if (kind === "reconnecting") {
     fill(status, h("span", { class: "badge warn", text: "reconnecting…" }));
