@@ -158,14 +158,15 @@ def serve_in_thread(
     pool: int = 1,
     rates: Rates | None = None,
     trusted: tuple[str, ...] = (),
+    port: int | None = None,
     **app: Any,
 ) -> Running:
-    """The app over `store` on a free port of 127.0.0.1, in a thread of this process, with
-    its worker processes (one shard and one pool worker unless asked for more). Every test
-    comes from 127.0.0.1, so the address allowance is wide unless `rates` says otherwise;
-    its dice are fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes to
-    `create_app` (a public address, who may open rooms)."""
-    port = free_port()
+    """The app over `store` on `port` of 127.0.0.1 (a free one by default), in a thread of
+    this process, with its worker processes (one shard and one pool worker unless asked for
+    more). Every test comes from 127.0.0.1, so the address allowance is wide unless `rates`
+    says otherwise; its dice are fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes
+    to `create_app` (a public address, who may open rooms)."""
+    port = port or free_port()
     app.setdefault("seeds", fixed_seed)
     rates = rates or Rates(member=rate, address=10_000, address_burst=10_000)
     config = uvicorn.Config(
