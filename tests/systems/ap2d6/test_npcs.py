@@ -93,6 +93,21 @@ def test_a_tied_contest_rolled_again_shows_the_player_each_of_their_rolls():
     assert draws_shown(events[0], AYLA) == [(2, 4), (3, 2), (6, 5), (7, 5)]
 
 
+def test_a_contest_between_two_hidden_npcs_keeps_who_won():
+    """RU-N05: the guard's STR (3) against the innkeeper's (0), both hidden: the players
+    read who contested with what, and neither roll nor who won; no dice come with it."""
+    host = {"kind": "npc-from-book", "creature": "Kindly innkeeper", "name": "Host"}
+    state, _ = play(guarded(), host, GM)
+    contest = {"kind": "contest", "first": "n1", "second": "n2", "score": "STR", "versus": "STR"}
+    _, events = play(state, contest, GM, [3, 3, 2, 2])
+    assert told(events, GM) == [
+        "Guard (STR) vs Host (STR): 2d6 → [3, 3] = 6 +3 = 9  vs  2d6 → [2, 2] = 4 +0 = 4\n"
+        "the first side won (higher total)"
+    ]
+    assert told(events, AYLA) == ["Guard (STR) vs Host (STR): ?  vs  ?\n?"]
+    assert draws_shown(events[0], AYLA) == []
+
+
 def test_a_hidden_npcs_check_reads_to_players_as_a_characters_would():
     """RU-N05, RU-M10: the guard's STR check (2d6 [4, 2] + 3 against DC 8) succeeds. Made
     openly, the players read that it checked STR and not how it went; blind or for the GM,
