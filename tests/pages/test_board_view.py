@@ -46,6 +46,8 @@ DRAG_ACROSS_A_REDRAW = """async svg => {
 }"""
 
 BOX = """s => {
+  // The ship in the middle of the screen (on a phone it is most of a screen tall), and where.
+  s.scrollIntoView({ block: "center" });
   const r = s.getBoundingClientRect();
   return { x: r.x, y: r.y, width: r.width, height: r.height };
 }"""
