@@ -13,13 +13,20 @@ import typer
 from tabletop.cli.output import console
 from tabletop.errors import DataError, TabletopError
 from tabletop.rooms.access import ROOM_QUOTA, Access
-from tabletop.rooms.allowances import ADDRESS_BURST, ADDRESS_RATE, RATE, READ_COST, Rates
+from tabletop.rooms.allowances import (
+    ADDRESS_BURST,
+    ADDRESS_RATE,
+    IPV6_PREFIX,
+    RATE,
+    READ_COST,
+    Rates,
+)
 from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
 from tabletop.rooms.errors import RoomError
 from tabletop.rooms.front import cores, shards_for
 from tabletop.rooms.hosts import PublicAddress, is_loopback
 from tabletop.rooms.leases import IDLE_IN_TRANSACTION, LEASE, RENEWALS
-from tabletop.rooms.live import MAX_BEHIND, MAX_SOCKETS
+from tabletop.rooms.live import MAX_QUEUED, MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
 
 PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
@@ -54,10 +61,12 @@ HELP = "\n\n".join(
         {MAX_MESSAGE // 1024} KiB, /import and /verify {MAX_IMPORT // 2**20} MiB, an
         export {MAX_EXPORT // 2**20} MiB. Each member: --rate requests a second over all
         their sockets and HTTP together (bursts of twice that; a read costs
-        {READ_COST:g}), {MAX_SOCKETS} sockets, {MAX_BEHIND:,} lines waiting for a slow
+        {READ_COST:g}), {MAX_SOCKETS} sockets, {MAX_QUEUED // 2**20} MiB waiting for a slow
         socket. Each client address: --address-rate a second (bursts of
         {ADDRESS_BURST:g}) to open, join, import or verify rooms or with links that open
-        nothing (a body costs one more a MiB). With PostgreSQL, each room's lease: --lease
+        nothing (a body costs one more a MiB); an IPv6 client's allowance is its
+        --ipv6-prefix network's (a /64 by default). X-Forwarded-For is read only from a
+        --trust-proxy address. With PostgreSQL, each room's lease: --lease
         seconds (default {LEASE:g}), renewed {RENEWALS} times a lease; a dead process's
         rooms move after at most one lease; a session paused inside a transaction is
         ended by PostgreSQL after {IDLE_IN_TRANSACTION} leases; an idle room's lease is
@@ -167,6 +176,16 @@ def serve_command(
         int,
         typer.Option("--room-quota", min=1, help="With --open: new rooms an hour, server-wide."),
     ] = ROOM_QUOTA,
+    ipv6_prefix: Annotated[
+        int,
+        typer.Option(
+            "--ipv6-prefix",
+            min=48,
+            max=128,
+            metavar="BITS",
+            help="IPv6 clients share an address allowance per network of this prefix.",
+        ),
+    ] = IPV6_PREFIX,
 ) -> None:
     address = PublicAddress.parse(public_url or _bound(host, port), allowed_host or ())
     access = _access(host, address, open_, key_file, room_quota)
@@ -192,7 +211,7 @@ def serve_command(
         why = first or type(problem).__name__
         raise RoomError(f"cannot open the rooms' database: {why}") from None
     shards, helpers = workers or shards_for(store), pool or cores()
-    rates = Rates(member=rate, address=address_rate)
+    rates = Rates(member=rate, address=address_rate, ipv6_prefix=ipv6_prefix)
     app = create_app(
         data=data,
         database=database,
@@ -223,6 +242,7 @@ def serve_command(
         log_level="warning",
         ws_max_size=MAX_MESSAGE,
         lifespan="on",
+        proxy_headers=False,  # X-Forwarded-For is read by the front, from --trust-proxy only
     )
     # uvicorn shuts down gracefully on SIGTERM and then re-raises it: let that end the
     # process as SIGTERM does, rather than the command line's one-line "terminated".

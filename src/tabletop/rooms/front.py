@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.rooms.allowances import Allowances, Rates
+from tabletop.rooms.allowances import READ_COST, Allowances, Rates
 from tabletop.rooms.databases import kind_of
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch
 from tabletop.rooms.fairdice import new_seed
@@ -41,6 +41,7 @@ from tabletop.rooms.messages import (
     Attach,
     Attached,
     Call,
+    Caller,
     Claim,
     Delegate,
     Detach,
@@ -50,9 +51,11 @@ from tabletop.rooms.messages import (
     Frames,
     Job,
     Moved,
+    Page,
     PoolAsk,
     PoolDone,
     Priority,
+    Read,
     Ready,
     Reply,
     ShardConfig,
@@ -319,9 +322,11 @@ class Front:
         cost: float = 1.0,
         then: Callable[[Any], None] | None = None,
     ) -> Any:
-        """The room's shard's answer to `ask`, charged to the member `token` opens (or,
-        while the front does not know whom, to nobody unless the address keeps sending
-        links that open nothing); a refusal is raised as one line with its status."""
+        """The room's shard's answer to `ask`, charged to the member `token` opens; while
+        the front does not know whom, let through only if the address holds a request's
+        allowance, and charged to it unless the token opened a member (an invite, a room
+        that does not exist, a link that opens nothing: each costs its address). A refusal
+        is raised as one line with its status."""
         allowances = self.allowances
         member = allowances.member_of(room, token) if token else None
         if member is not None:
@@ -336,7 +341,7 @@ class Front:
             if reply.member:
                 allowances.learn(room, token, reply.member)
                 allowances.charge(room, reply.member, cost)
-            elif isinstance(value, Failure) and value.status == 401:
+            else:  # an invite, a room that does not exist, a link that opens nothing
                 allowances.failed(address)
         if isinstance(value, Delegate):
             return await self.pooled(value.payload, value.priority)
@@ -365,7 +370,7 @@ class Front:
             if isinstance(reply.value, Attached):
                 member = reply.value.member["id"]
                 try:
-                    self.listeners.open(socket, member, reply.value.lines)
+                    self.listeners.open(socket, member, reply.value.page)
                 except TooMuch as refused:
                     self.detach(socket.room, member)
                     socket.reason = str(refused)
@@ -374,6 +379,23 @@ class Front:
         if socket.reason:
             raise TooMuch(socket.reason)
         return attached
+
+    async def catch_up(self, socket: Socket) -> None:
+        """Give a socket the rest of its backlog a page at a time, each once it has room for
+        it and charged to its member's allowance (waiting for the allowance, never refused),
+        each page's lines put before any later live line (`Socket.take`, at the reply)."""
+        while socket.catching and not socket.reason:
+            await socket.roomy.wait()
+            if socket.reason:
+                return
+            await asyncio.sleep(self.allowances.wait(socket.room, socket.member, READ_COST))
+            ask = Read(Caller(member=socket.member), "log", socket.after)
+
+            def took(reply: Reply) -> None:
+                if isinstance(reply.value, Page):
+                    socket.take(reply.value)
+
+            await self.ask(socket.room, ask, then=took)
 
     # the pool ----------------------------------------------------------------------------
 

@@ -111,12 +111,14 @@ class UseTool:
 
 @message
 class Read:
-    """A read of the room: `member` names whom the GM looks as (`as`, `as-log`)."""
+    """A read of the room: `member` names whom the GM looks as (`as`, `as-log`); a read of
+    the log is one page after seq `after`, or (with `before`) the last page before it."""
 
     caller: Caller
     what: Reading
     after: int = 0
     member: str = ""
+    before: int = 0
 
 
 @message
@@ -204,10 +206,32 @@ class Answer:
 
 
 @message
+class Page:
+    """One page of a member's lines of the log (reading.py): the lines of the entries from
+    seq `first` to `last` that they receive, and the head when it was read."""
+
+    lines: list[str]
+    first: int
+    last: int
+    head: int
+
+    @property
+    def more(self) -> bool:
+        """Whether entries followed this page when it was read."""
+        return self.last < self.head
+
+    @property
+    def text(self) -> str:
+        return "".join(f"{line}\n" for line in self.lines)
+
+
+@message
 class Attached:
+    """A socket's welcome: who it is, the head, and the first page of its backlog."""
+
     member: dict[str, Any]
     head: int
-    lines: list[str]
+    page: Page
 
 
 @message

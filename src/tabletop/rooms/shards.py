@@ -84,6 +84,7 @@ from tabletop.rooms.messages import (
     Think,
     UseTool,
 )
+from tabletop.rooms.reading import read_page
 from tabletop.rooms.store import Sent, Store
 from tabletop.session import Decision, Member, Role
 
@@ -657,11 +658,11 @@ class Shard:
         if ask.what == "member":
             return me.model_dump(mode="json")
         if ask.what == "log":
-            return self._lines(room, me, max(ask.after, 0))
+            return read_page(self.hall, room, me, ask.after, ask.before)
         target = self._seen_by_gm(room, me, ask.member)
         if ask.what == "as":
             return table.view(room, target)
-        return self._lines(room, target, 0)
+        return read_page(self.hall, room, target, ask.after, ask.before)
 
     def _whoami(self, room: str, token: str) -> tuple[dict[str, Any], str]:
         """What a link opens: a member's own link, or an invite and the role it joins as."""
@@ -676,10 +677,6 @@ class Shard:
             "member": None if me is None else me.model_dump(mode="json"),
         }
         return found, "" if me is None else me.id
-
-    def _lines(self, room: str, member: Member, after: int) -> str:
-        found = (self.hall.project(room, e, member) for e in self.hall.entries(room, after))
-        return "".join(f"{line}\n" for line in found if line is not None)
 
     def _seen_by_gm(self, room: str, me: Member, member: str) -> Member:
         """The member `member` names, for a GM asking to see as them."""
@@ -702,12 +699,10 @@ class Shard:
     def _attach(self, room: str, ask: Attach) -> tuple[Attached, str]:
         me = self.hall.who(room, ask.token)
         self.used[room] = time.monotonic()
-        head = self.hall.table(room).head
-        lines = [self.hall.project(room, e, me) for e in self.hall.entries(room, ask.after, head)]
+        page = read_page(self.hall, room, me, ask.after)  # the rest: a page a step (front.py)
         self.attached.setdefault(room, Counter())[me.id] += 1
-        self.told[room] = max(self.told.get(room, 0), head)
-        found = [line for line in lines if line is not None]
-        return Attached(me.model_dump(mode="json"), head, found), me.id
+        self.told[room] = max(self.told.get(room, 0), page.head)
+        return Attached(me.model_dump(mode="json"), page.head, page), me.id
 
     def _detach(self, room: str, member: str) -> None:
         sockets = self.attached.get(room)
