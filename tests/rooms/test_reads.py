@@ -76,8 +76,10 @@ def test_attack_one_member_reading_a_long_log_does_not_stall_another_room(tmp_pa
         Call(3, long.room, Read(Caller(gm), "as-log", member="m2")),
         roll(4, other.room, other.tokens["Ada"]),
     )
+    while len(answered := {reply.number for reply in sent if hasattr(reply, "number")}) < 4:
+        sent += round_of(shard)  # a busy machine may cut a round at 25 ms: the rest follow
+    assert answered == {1, 2, 3, 4}
     assert read and max(read) <= PAGE + 1, read
-    assert {reply.number for reply in sent if hasattr(reply, "number")} >= {1, 2, 3, 4}
     store.close()
 
 
@@ -160,7 +162,7 @@ def test_a_socket_catches_up_a_page_at_a_time_and_misses_nothing_appended_meanwh
         running.stop()
 
 
-def test_an_export_past_the_old_bound_streams_whole_and_verifies(long_room):
+def test_an_export_streams_whole_at_any_size_and_verifies(long_room):
     """The GM's export of a long room arrives whole, a chunk at a time, and verifies; it
     carries no-store."""
     hall, room = long_room

@@ -21,7 +21,7 @@ from tabletop.rooms.allowances import (
     READ_COST,
     Rates,
 )
-from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
+from tabletop.rooms.budgets import MAX_ROOM_DICE
 from tabletop.rooms.errors import RoomError
 from tabletop.rooms.front import cores, shards_for
 from tabletop.rooms.hosts import PublicAddress, is_loopback
@@ -58,8 +58,8 @@ HELP = "\n\n".join(
         f"""Bounds: an intent throws at most {MAX_ROOM_DICE} dice, counting every explosion
         a die may add and every re-roll (refused whole before any die); MCTS bots think
         2,000 simulations a decision at most; messages and bodies
-        {MAX_MESSAGE // 1024} KiB, /import and /verify {MAX_IMPORT // 2**20} MiB, an
-        export {MAX_EXPORT // 2**20} MiB. Each member: --rate requests a second over all
+        {MAX_MESSAGE // 1024} KiB, /import and /verify {MAX_IMPORT // 2**20} MiB (exports
+        stream at any size). Each member: --rate requests a second over all
         their sockets and HTTP together (bursts of twice that; a read costs
         {READ_COST:g}), {MAX_SOCKETS} sockets, {MAX_QUEUED // 2**20} MiB waiting for a slow
         socket. Each client address: --address-rate a second (bursts of

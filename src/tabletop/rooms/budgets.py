@@ -8,7 +8,7 @@ exploding die with every follow-up it may add, each re-roll, and forty times the
 "re-roll until" rule expects (the engine's own margin) — and an intent past `MAX_ROOM_DICE`
 in all is refused whole, with nothing drawn and nothing appended. MCTS bots are bounded
 where they are seated (2,000 simulations a decision); exports, imports and messages by
-their size (`MAX_EXPORT`, `protocol.MAX_IMPORT`, `protocol.MAX_MESSAGE`).
+their size (`protocol.MAX_IMPORT`, `protocol.MAX_MESSAGE`); reads by pages (reading.py).
 docs/rooms.md ("Design") gives what each bound costs at worst.
 """
 
@@ -27,10 +27,6 @@ MAX_ROOM_DICE = 300
 """Dice one intent may throw at most at a table (the engine allows 10,000): the largest
 roll, its entry and its lines take a worker about 7 ms (measured: 1,000 dice 25 ms), not
 the half second 10,000 took; `14d6!` (each die with its 20 follow-ups) still fits."""
-
-MAX_EXPORT = 64 * 1024 * 1024
-"""Bytes of one export (a pool worker builds it in memory; four times the largest log an
-import takes)."""
 
 MAX_FIELDS = 10_000
 """Text fields of an intent looked at for dice (an intent is at most 64 KiB anyway)."""

@@ -26,15 +26,17 @@ import secrets
 import socket
 import sys
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tabletop.errors import TabletopError
 from tabletop.rooms.allowances import READ_COST, Allowances, Rates
 from tabletop.rooms.databases import kind_of
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch
 from tabletop.rooms.fairdice import new_seed
 from tabletop.rooms.leases import LEASE
+from tabletop.rooms.lines import trailer
 from tabletop.rooms.live import Listeners, Socket
 from tabletop.rooms.messages import (
     Ask,
@@ -42,9 +44,11 @@ from tabletop.rooms.messages import (
     Attached,
     Call,
     Caller,
+    Chunk,
     Claim,
     Delegate,
     Detach,
+    Export,
     Failure,
     Fanout,
     Finished,
@@ -396,6 +400,26 @@ class Front:
                     socket.take(reply.value)
 
             await self.ask(socket.room, ask, then=took)
+
+    async def export(self, plan: Export) -> AsyncIterator[str]:
+        """An export's lines a chunk at a time, each built by the pool and charged to its
+        member (waiting for the allowance, never refused); the next chunk is asked for only
+        once the last was written to the client (the server's flow control), so an export
+        of any size holds one chunk here. A chunk refused ends it without its trailer."""
+        after, head = 0, ""
+        member = plan.member.id
+        while after < plan.head:
+            await asyncio.sleep(self.allowances.wait(plan.room, member, READ_COST))
+            job = pickle.dumps(replace(plan, after=after))
+            try:
+                chunk: Chunk = await self.pooled(job, "member")
+            except TabletopError:
+                return
+            if chunk.last <= after:
+                return
+            after, head = chunk.last, chunk.hash
+            yield chunk.text
+        yield trailer(plan.room, plan.system, plan.member, plan.head, head) + "\n"
 
     # the pool ----------------------------------------------------------------------------
 

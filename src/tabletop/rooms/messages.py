@@ -339,11 +339,24 @@ class Check:
 
 @message
 class Export:
+    """One chunk of an export (the shard fixes the head; the front asks the pool for each
+    chunk after `after` in turn, and answers with them as they come: server.py)."""
+
     address: str
     room: str
     system: str
     member: Any
     head: int
+    after: int = 0
+
+
+@message
+class Chunk:
+    """A chunk of an export's lines, the seq of its last entry and that entry's hash."""
+
+    text: str
+    last: int
+    hash: str
 
 
 @message

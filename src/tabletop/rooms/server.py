@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
@@ -40,6 +40,7 @@ from tabletop.rooms.messages import (
     Caller,
     Chat,
     Check,
+    Export,
     ImportRoom,
     JoinRoom,
     OpenRoom,
@@ -321,11 +322,12 @@ def create_app(
         found: Page = await here.ask(room, ask, key, client, READ)
         return paged(request, found, seqs)
 
-    @app.get("/rooms/{room}/export", response_class=PlainTextResponse)
-    async def export(room: str, key: Token, here: Here, client: Client) -> PlainTextResponse:
-        """The log to verify offline: the GM's in full, a player's as they may see it."""
-        text = await here.ask(room, Plan(Caller(key), "export"), key, client)
-        return PlainTextResponse(text, media_type=NDJSON)
+    @app.get("/rooms/{room}/export", response_class=StreamingResponse)
+    async def export(room: str, key: Token, here: Here, client: Client) -> StreamingResponse:
+        """The log to verify offline: the GM's in full, a player's as they may see it,
+        streamed a chunk at a time at any size (its last line names the head)."""
+        plan: Export = await here.ask(room, Plan(Caller(key), "export"), key, client)
+        return StreamingResponse(here.export(plan), media_type=NDJSON)
 
     @app.post("/import", status_code=201)
     async def import_log(

@@ -687,11 +687,10 @@ class Shard:
             raise RoomError(f"no member {member[:64]!r} in this room")
         return table.member(member)
 
-    def _plan(self, room: str, me: Member, ask: Plan) -> Delegate:
+    def _plan(self, room: str, me: Member, ask: Plan) -> Delegate | Export:
         table = self.hall.table(room)
-        if ask.what == "export":
-            job = Export(self.config.address, room, table.system, me, table.head)
-            return Delegate(pickle.dumps(job))
+        if ask.what == "export":  # the front has the pool build it a chunk at a time
+            return Export(self.config.address, room, table.system, me, table.head)
         if getattr(table.session, "game_record", None) is None:
             raise RoomError(f"{table.system} keeps no game record; export the room's log")
         return Delegate(pickle.dumps(Record(table.system, table.state, me)))
