@@ -28,6 +28,7 @@ from tabletop.rooms.hosts import PublicAddress, is_loopback
 from tabletop.rooms.leases import IDLE_IN_TRANSACTION, LEASE, RENEWALS
 from tabletop.rooms.live import MAX_QUEUED, MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
+from tabletop.rooms.texts import ROOM_TEXT
 
 PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
 
@@ -176,6 +177,17 @@ def serve_command(
         int,
         typer.Option("--room-quota", min=1, help="With --open: new rooms an hour, server-wide."),
     ] = ROOM_QUOTA,
+    room_text: Annotated[
+        float,
+        typer.Option(
+            "--room-text",
+            min=1.0,
+            max=1024.0,
+            metavar="MIB",
+            help="What a room's members (not its GMs) may type in all, chat and notes and "
+            "labels, until its GM gives it another allowance.",
+        ),
+    ] = ROOM_TEXT / 2**20,
     ipv6_prefix: Annotated[
         int,
         typer.Option(
@@ -222,6 +234,7 @@ def serve_command(
         address=address,
         access=access,
         lease=lease,
+        room_text=int(room_text * 2**20),
     )
     where = "PostgreSQL" if database else f"SQLite in {data}"
     who = {"local": "this machine", "open": "anyone (--open)", "key": "holders of the key"}

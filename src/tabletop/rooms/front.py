@@ -55,6 +55,7 @@ from tabletop.rooms.messages import (
     Frames,
     Job,
     Moved,
+    Notice,
     Page,
     PoolAsk,
     PoolDone,
@@ -66,6 +67,7 @@ from tabletop.rooms.messages import (
     Stop,
     frame,
 )
+from tabletop.rooms.texts import ROOM_TEXT
 
 BOT_PAUSE = 0.6
 """Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
@@ -121,6 +123,8 @@ class Settings:
     """Each dice session's secret seed: only test fixtures replace it (never an option)."""
     lease: float = LEASE
     """Seconds a room's lease lasts with PostgreSQL (leases.py); SQLite takes none."""
+    room_text: int = ROOM_TEXT
+    """A room's text allowance unless its GM gives it another (`--room-text`)."""
 
     @property
     def leased(self) -> bool:
@@ -294,7 +298,13 @@ class Front:
         lease = settings.lease if settings.leased else 0.0
         owner = f"{self.name}/{index}"
         return ShardConfig(
-            index, settings.address, settings.bot_pause, owner, lease, settings.seeds
+            index,
+            settings.address,
+            settings.bot_pause,
+            owner,
+            lease,
+            settings.seeds,
+            settings.room_text,
         )
 
     async def start(self) -> None:
@@ -497,6 +507,8 @@ class Front:
         elif isinstance(message, Fanout):
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
+        elif isinstance(message, Notice):
+            self.listeners.notify(message.room, message.to, message.text)
         elif isinstance(message, Moved):
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.close(message.reason, retry=True)

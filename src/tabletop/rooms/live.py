@@ -150,6 +150,13 @@ class Listeners:
                     socket.after = delivery.seq
         return ended
 
+    def notify(self, room: str, members: tuple[str, ...], text: str) -> None:
+        """Tell these members' sockets something (a `notice` frame)."""
+        frame = json.dumps({"type": "notice", "text": text})
+        for socket in self.rooms.get(room, []):
+            if socket.member in members:
+                socket.put(frame)
+
     def stop(self) -> None:
         for sockets in self.rooms.values():
             for socket in sockets:

@@ -48,7 +48,7 @@ def message(cls: type[M]) -> type[M]:
     return made
 
 
-Tool = Literal["undo", "end-session", "kick", "rename", "promote", "invites", "link"]
+Tool = Literal["undo", "end-session", "kick", "rename", "promote", "invites", "link", "allowance"]
 Reading = Literal["view", "legal", "advice", "whoami", "member", "as", "as-log", "log"]
 Priority = Literal["think", "member", "anyone"]
 """Pool queues, served in this order: a bot's decision holds its room; a member's export
@@ -107,6 +107,8 @@ class UseTool:
     tool: Tool
     member: str = ""
     value: str = ""
+    size: int = 0
+    """For `allowance`: the room's text allowance, in bytes."""
 
 
 @message
@@ -305,6 +307,18 @@ class ShardConfig:
     """Seconds a room's lease lasts (leases.py); 0: no leases (SQLite, one process)."""
     seeds: Callable[[], bytes] = new_seed
     """What makes each dice session's secret seed (fixed only by test fixtures)."""
+    room_text: int = 8 * 1024 * 1024
+    """A room's text allowance unless its GM gives it another (texts.ROOM_TEXT)."""
+
+
+@message
+class Notice:
+    """Something the members `to` should be told on their sockets (their room's text
+    allowance spent)."""
+
+    room: str
+    to: tuple[str, ...]
+    text: str
 
 
 @message

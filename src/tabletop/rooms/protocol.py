@@ -80,6 +80,11 @@ class Promote(Message):
     role: Literal[Role.GM, Role.PLAYER, Role.OBSERVER]
 
 
+class TextAllowance(Message):
+    text: int = Field(ge=0, le=2**40)
+    """Bytes the room's members other than its GMs may type (texts.py bounds it)."""
+
+
 class Hello(Message):
     type: Literal["hello"] = "hello"
     token: str = Field(min_length=1, max_length=200)

@@ -67,8 +67,10 @@ from tabletop.rooms.protocol import (
     RoomLinks,
     Say,
     SendIntent,
+    TextAllowance,
 )
 from tabletop.rooms.store import Store
+from tabletop.rooms.texts import ROOM_TEXT
 from tabletop.rooms.tokens import Link, new_room_id
 from tabletop.session import first_problem
 
@@ -122,6 +124,7 @@ def create_app(
     access: Access | None = None,
     seeds: Callable[[], bytes] = new_seed,
     lease: float = LEASE,
+    room_text: int = ROOM_TEXT,
 ) -> FastAPI:
     """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
     opened at startup, which creates or migrates the schema). At startup it starts
@@ -131,8 +134,9 @@ def create_app(
     `X-Forwarded-For`. `address` is where people reach it (links and the hosts a request
     may name; loopback only by default), `access` who may open and import rooms (anyone
     who reaches it, by default); with PostgreSQL a room's `lease` lasts that many
-    seconds. `seeds` makes each dice session's secret seed: only test fixtures replace it,
-    to fix the dice (never a `serve` option)."""
+    seconds, and a room's text allowance is `room_text` bytes until its GM changes it.
+    `seeds` makes each dice session's secret seed: only test fixtures replace it, to fix
+    the dice (never a `serve` option)."""
     address = address or PublicAddress(None)
     access = access or Access()
 
@@ -151,6 +155,7 @@ def create_app(
             bot_pause=bot_pause,
             seeds=seeds,
             lease=lease,
+            room_text=room_text,
         )
         front = app.state.front = Front(settings)
         await front.start()
@@ -302,6 +307,17 @@ def create_app(
         """New invite links (the GM); the old ones stop working at once."""
         made = await here.ask(room, UseTool(Caller(key), "invites"), key, client)
         return links(request, room, {"gm": key, **made.extra["tokens"]})
+
+    @app.post("/rooms/{room}/allowance")
+    async def allowance(
+        room: str, asked: TextAllowance, key: Token, here: Here, client: Client
+    ) -> dict[str, Any]:
+        """Give the room another allowance for what its members type (the GM): what is used
+        of it, and of each invite's share, as the GM's view shows it."""
+        done: Answer = await here.ask(
+            room, UseTool(Caller(key), "allowance", size=asked.text), key, client
+        )
+        return dict(done.extra)
 
     @app.post("/rooms/{room}/link")
     async def rotate_link(

@@ -70,6 +70,7 @@ from tabletop.rooms.messages import (
     ImportRoom,
     JoinRoom,
     Moved,
+    Notice,
     OpenRoom,
     Plan,
     PoolAsk,
@@ -86,6 +87,7 @@ from tabletop.rooms.messages import (
 )
 from tabletop.rooms.reading import read_page
 from tabletop.rooms.store import Sent, Store
+from tabletop.rooms.texts import TextSpent
 from tabletop.session import Decision, Member, Role
 
 if TYPE_CHECKING:
@@ -112,6 +114,9 @@ SWEEP_EVERY = 60.0
 """Seconds between looks for rooms idle long enough to be let go (`Hall.let_go_idle`)."""
 
 MOVED = "another server process serves this room now: send it again"
+
+NOTICE_EVERY = 60.0
+"""Seconds between two notices to a room's GMs that its text allowance is spent."""
 
 ELSEWHERE_FOR = 1.0
 """Seconds a shard answers 503 for a room it found another process holding without asking
@@ -177,7 +182,7 @@ class Shard:
         self.store = store
         self.channel = channel
         self.config = config
-        self.hall = Hall(store, seeds=config.seeds)
+        self.hall = Hall(store, seeds=config.seeds, room_text=config.room_text)
         self.hall.listeners.append(self._appended)
         self.notices: deque[str] = deque()
         """Rooms another process appended to, from the store's listening thread."""
@@ -216,6 +221,8 @@ class Shard:
         """Each room with sockets attached: the seq of the last entry they were sent (a
         room let go while they listen is told from there when another process appends)."""
         self._sweep_at = time.monotonic() + SWEEP_EVERY
+        self.noticed: dict[str, float] = {}
+        """When each room's GMs were last told that its text allowance is spent."""
 
     def stop(self) -> None:
         """Stop after the round in progress (SIGTERM)."""
@@ -425,6 +432,9 @@ class Shard:
         member = ""
         try:
             value, member = ask()
+        except TextSpent as refused:
+            value = failure(refused)
+            self._notice_gms(call.room, str(refused))
         except TabletopError as refused:
             value = failure(refused)
         except Exception as broken:  # a bug: say so in one line, keep the shard serving
@@ -432,6 +442,15 @@ class Shard:
             value = Failure(f"internal error ({type(broken).__name__})", 500)
         if value is not HELD:
             self.out.append(Reply(call.number, value, member))
+
+    def _notice_gms(self, room: str, text: str) -> None:
+        """Tell the room's GMs on their sockets (at most once every `NOTICE_EVERY`)."""
+        now = time.monotonic()
+        if now - self.noticed.get(room, -NOTICE_EVERY) < NOTICE_EVERY:
+            return
+        self.noticed[room] = now
+        gms = tuple(m.id for m in self.hall.table(room).gms())
+        self.out.append(Notice(room, gms, f"A member was refused: {text}."))
 
     def _flush(self) -> None:
         """Send the round's replies and lines, in order, as one message."""
@@ -631,6 +650,8 @@ class Shard:
             return hall.promote(room, me.id, ask.member, Role(ask.value))
         if ask.tool == "invites":
             return hall.rotate_invites(room, me.id)
+        if ask.tool == "allowance":
+            return Appended([], extra={"text": hall.set_text_allowance(room, me.id, ask.size)})
         return hall.rotate_link(room, me.id)
 
     def _acked(self, room: str, me: Member, done: Appended, lines: bool) -> Answer:
@@ -647,7 +668,10 @@ class Shard:
     def _read_room(self, room: str, me: Member, ask: Read) -> Any:
         table = self.hall.table(room)
         if ask.what == "view":
-            return table.view(room, me)
+            seen = table.view(room, me)
+            if me.is_gm:
+                seen["text"] = self.hall.text_use(room)  # the room's text allowance
+            return seen
         if ask.what == "legal":
             return {
                 "offers": [o.model_dump(mode="json") for o in table.session.legal(table.state, me)]
