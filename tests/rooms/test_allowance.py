@@ -77,10 +77,10 @@ def test_the_gm_is_told_on_their_socket_when_a_member_meets_the_allowance(tmp_pa
     try:
         base = f"{running.url}/rooms/{seated.room}"
         gm_socket = Recorder(f"{base}#{seated.tokens['GM']}")
-        with RoomClient(f"{base}#{seated.tokens['Ada']}") as ada:
-            with pytest.raises(TooMuch, match="the GM can raise it"):
-                for _ in range(40):
-                    ada.say(LINE)
+        ada = RoomClient(f"{base}#{seated.tokens['Ada']}")
+        with ada, pytest.raises(TooMuch, match="the GM can raise it"):
+            for _ in range(40):
+                ada.say(LINE)
         told = gm_socket.wait_for(lambda frame: frame.get("type") == "notice")
         assert "the GM can raise it" in told["text"]
         with RoomClient(f"{base}#{seated.tokens['GM']}") as gm:
