@@ -4,7 +4,8 @@ worker anything: a refused request is answered from the event loop at once.
 - **A member** has one token bucket over all their sockets and HTTP requests together (a
   second socket or a reconnect shares it): `rate` a second on average, `burst` at once. A
   write (an intent, chat, a GM's tool) or a socket message costs 1, a read costs
-  `READ_COST` (a page refreshes its view, offers and advice after each entry).
+  `READ_COST` (a page refreshes its view, offers and advice after each entry), and a read
+  of the log or an export one more for each `READ_BYTES` it carries.
 - **A client address** has one for what needs no member's link: opening a room, joining,
   `/verify`, `/import`, QR codes (a body costs one more per MiB), and every link its
   requests name that opens nothing (so guessing tokens is as slow as opening rooms).
@@ -36,6 +37,11 @@ RATE = 20.0
 
 READ_COST = 0.25
 """What a read costs a member's bucket (a write or a socket message costs 1)."""
+
+READ_BYTES = 64 * 1024
+"""Bytes a read carries for each request of the allowance it costs besides: a page of the
+log, a catch-up's page or a chunk of an export costs what it reads (a full page of 256 KiB
+four more), so one member reads about 1.3 MB a second at length, after a burst of 2.5 MB."""
 
 ADDRESS_RATE = 2.0
 """Requests a second, on average, from one client address to what needs no member's link."""
@@ -180,6 +186,11 @@ class Allowances:
 
     def charge(self, room: str, member: str, cost: float = 1.0) -> None:
         self._member(room, member).charge(cost)
+
+    def read(self, room: str, member: str, size: int) -> None:
+        """Charge what a read carried (`READ_BYTES`), past empty if need be: its next
+        request waits or is refused until the bucket refills."""
+        self._member(room, member).charge(size / READ_BYTES)
 
     def wait(self, room: str, member: str, cost: float = READ_COST) -> float:
         """Take `cost` from the member's bucket now, even past empty: the seconds to wait

@@ -361,6 +361,12 @@ class Front:
             return await self.pooled(value.payload, value.priority)
         return _raised(value)
 
+    def read(self, room: str, token: str, size: int) -> None:
+        """Charge the member a link opens for what a read of theirs carried."""
+        member = self.allowances.member_of(room, token)
+        if member is not None:
+            self.allowances.read(room, member, size)
+
     async def claim(self, room: str, address: str) -> None:
         """Whether this process serves the room, before a socket is accepted: with leases,
         raises a 503 (`Relayed`, with `retry_after`) when another live process holds it.
@@ -408,6 +414,7 @@ class Front:
             def took(reply: Reply) -> None:
                 if isinstance(reply.value, Page):
                     socket.take(reply.value)
+                    self.allowances.read(socket.room, socket.member, len(reply.value.text))
 
             await self.ask(socket.room, ask, then=took)
 
@@ -428,6 +435,7 @@ class Front:
             if chunk.last <= after:
                 return
             after, head = chunk.last, chunk.hash
+            self.allowances.read(plan.room, member, len(chunk.text))
             yield chunk.text
         yield trailer(plan.room, plan.system, plan.member, plan.head, head) + "\n"
 

@@ -121,7 +121,9 @@ def add_pages(app: FastAPI) -> None:
         """The GM's "view as player" of the log: exactly the lines that member receives, a
         page at a time as `GET /rooms/{room}/log` gives them."""
         ask = Read(Caller(key), "as-log", seqs.after, member, seqs.before)
-        return paged(request, await here.ask(room, ask, key, client, READ), seqs)
+        found = await here.ask(room, ask, key, client, READ)
+        here.read(room, key, len(found.text))
+        return paged(request, found, seqs)
 
     @app.get("/rooms/{room}/presence")
     async def presence(room: str, key: Token, here: Here, client: Client) -> dict[str, list[str]]:

@@ -336,6 +336,7 @@ def create_app(
         next page (`rel="next"`) and, for a `before` page, the one before (`rel="prev"`)."""
         ask = Read(Caller(key), "log", seqs.after, before=seqs.before)
         found: Page = await here.ask(room, ask, key, client, READ)
+        here.read(room, key, len(found.text))
         return paged(request, found, seqs)
 
     @app.get("/rooms/{room}/export", response_class=StreamingResponse)

@@ -1,0 +1,227 @@
+"""Reads that cost what they read (issue 33): one member reads a long room's whole log in
+loops, as fast as their allowance lets them, while a member of another room on the same
+shard rolls; that room's p99 against its quiet p99 in the same run (the anchor), and the
+server's memory (every process of it) before and during.
+
+The long room is about `--mb` MB of 2,000-character chat lines, written straight into the
+store (a hall on the same SQLite file) before the server starts. The server is `tabletop
+serve` in its own process with its defaults (SQLite: one shard; 20 requests a second a
+member, a page a quarter). Each roll is a `POST …/intents` waited for before the next, at
+most one every `PAUSE` seconds. The reader follows each page's `Link` to the next, and on a
+429 waits its `Retry-After`, as `RoomClient.log` does; a second reader says hello from 0
+on a socket in loops. The goal (docs/rooms.md, "Reads that cost what they read"): the
+loaded p99 within the quiet p99 plus one round (25 ms) and one page step (measured here, on
+the same room, in this process), and the server within 100 MB of where it was.
+
+Run: `.venv/bin/python -m bench.rooms_reads` (about four minutes on two cores; `--mb 8
+--seconds 10` for a quick look).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from tests.rooms.conftest import fixed_seeds, seat, serve_in_process, stop_process
+from websockets.sync.client import connect
+
+from tabletop.rooms import Hall, SqliteStore
+from tabletop.rooms.reading import read_page
+from tabletop.rooms.shards import ROUND_TIME
+
+LINE = "word " * 398
+"""A chat line of 2,000 characters: an entry of about 2.5 KB."""
+
+PAUSE = 0.05
+"""Seconds between two rolls of the quiet room's member."""
+
+
+def build(data: Path, megabytes: float) -> tuple[dict[str, str], dict[str, str], int, float]:
+    """A long room of about `megabytes` MB and a quiet one: their rooms and members' tokens,
+    the long room's size in bytes and the seconds a page step takes on it."""
+    store = SqliteStore(data / "rooms.sqlite3")
+    hall = Hall(store, seeds=fixed_seeds())
+    long, quiet = seat(hall, "dice"), seat(hall, "dice")
+    size, number = 0, 0
+    while size < megabytes * 1e6:
+        with store.batch():
+            for _ in range(500):
+                said = hall.say(long.room, "m1", f"{number} {LINE}")
+                size += len(said.entries[0].text) + 1
+                number += 1
+    hall.let_go_all()
+    step = page_step(hall, long.room, long.member("Ada"))
+    store.close()
+    rooms = {"long": long.room, "quiet": quiet.room}
+    tokens = {
+        "reader": long.tokens["Ada"],
+        "socket": long.tokens["Bo"],
+        "roller": quiet.tokens["Ada"],
+    }
+    return rooms, tokens, size, step
+
+
+def page_step(hall: Hall, room: str, member: object) -> float:
+    """The median seconds a shard takes to read one page of the room from the store."""
+    head, times = hall.table(room).head, []
+    for after in range(0, min(head, 20_000), 1_000):
+        hall.unload(room)
+        hall.table(room)
+        started = time.perf_counter()
+        read_page(hall, room, member, after)  # type: ignore[arg-type]
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def memory(pid: int) -> float:
+    """MB resident in the server process and its children (shards, pool)."""
+    total, waiting = 0, [pid]
+    while waiting:
+        found = waiting.pop()
+        try:
+            with open(f"/proc/{found}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+            with open(f"/proc/{found}/task/{found}/children") as children:
+                waiting += [int(child) for child in children.read().split()]
+        except OSError:
+            continue
+    return total / 1024
+
+
+def rolls(url: str, room: str, token: str, seconds: float) -> list[float]:
+    """Each roll's seconds from its request to its answer, for `seconds`."""
+    times, deadline = [], time.monotonic() + seconds
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=url, timeout=30) as http:
+        number = 0
+        while time.monotonic() < deadline:
+            number += 1
+            body = {
+                "id": f"r{time.time_ns()}{number}",
+                "intent": {"kind": "roll", "notation": "1d6"},
+            }
+            started = time.perf_counter()
+            answer = http.post(f"/rooms/{room}/intents", json=body, headers=headers)
+            times.append(time.perf_counter() - started)
+            answer.raise_for_status()
+            time.sleep(PAUSE)
+    return times
+
+
+def read_loops(url: str, room: str, token: str, stop: threading.Event, read: list[int]) -> None:
+    """The whole log, page after page, again and again, as fast as the allowance lets."""
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=url, timeout=30) as http:
+        while not stop.is_set():
+            path = f"/rooms/{room}/log?after=0"
+            while path and not stop.is_set():
+                answer = http.get(path, headers=headers)
+                if answer.status_code == 429:
+                    time.sleep(float(answer.headers.get("retry-after", "1")))
+                    continue
+                answer.raise_for_status()
+                read[0] += len(answer.content)
+                path = answer.links.get("next", {}).get("url")
+
+
+def hello_loops(url: str, room: str, token: str, stop: threading.Event, read: list[int]) -> None:
+    """A socket that says hello from 0 and reads its whole backlog, again and again."""
+    address = url.replace("http", "ws", 1) + f"/rooms/{room}/live"
+    while not stop.is_set():
+        with connect(address, max_size=None) as live:
+            live.send(json.dumps({"type": "hello", "token": token, "after": 0}))
+            head = json.loads(live.recv(timeout=30))["head"]
+            while not stop.is_set():
+                frame = live.recv(timeout=30)
+                read[0] += len(frame)
+                if json.loads(frame).get("seq", 0) >= head:
+                    break
+
+
+def p99(times: list[float]) -> float:
+    return sorted(times)[max(0, round(0.99 * len(times)) - 1)] * 1000
+
+
+def run(megabytes: float = 64.0, seconds: float = 60.0) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        started = time.monotonic()
+        rooms, tokens, size, step = build(data, megabytes)
+        built = time.monotonic() - started
+        process, url = serve_in_process("--data", str(data), log=data / "server.log")
+        try:
+            rolls(url, rooms["quiet"], tokens["roller"], 3.0)  # warm up
+            before = memory(process.pid)
+            quiet = rolls(url, rooms["quiet"], tokens["roller"], seconds)
+            stop, read, peak = threading.Event(), [0], [before]
+            readers = [
+                threading.Thread(
+                    target=read_loops, args=(url, rooms["long"], tokens["reader"], stop, read)
+                ),
+                threading.Thread(
+                    target=hello_loops, args=(url, rooms["long"], tokens["socket"], stop, read)
+                ),
+            ]
+
+            def watch() -> None:
+                while not stop.wait(0.5):
+                    peak[0] = max(peak[0], memory(process.pid))
+
+            watcher = threading.Thread(target=watch)
+            for thread in [*readers, watcher]:
+                thread.start()
+            loaded = rolls(url, rooms["quiet"], tokens["roller"], seconds)
+            stop.set()
+            for thread in [*readers, watcher]:
+                thread.join(timeout=60)
+        finally:
+            stop_process(process)
+    bound = p99(quiet) + ROUND_TIME * 1000 + step * 1000
+    print("## Reads that cost what they read (bench/rooms_reads.py)\n")
+    print(
+        f"A room of {size / 1e6:.1f} MB ({built:.0f} s to write); one member read its whole log "
+        f"in loops over HTTP and another from a socket's hello from 0, {read[0] / 1e6:.0f} MB "
+        f"in {seconds:g} s, while a member of another room on the same shard rolled 1d6; "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}.\n"
+    )
+    print("| | rolls | p50 ms | p99 ms | max ms | server MB |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, times, mb in (
+        ("quiet (anchor)", quiet, before),
+        ("while one member reads", loaded, peak[0]),
+    ):
+        print(
+            f"| {name} | {len(times)} | {statistics.median(times) * 1000:.1f} | "
+            f"{p99(times):.1f} | {max(times) * 1000:.1f} | {mb:.0f} |"
+        )
+    print(
+        f"\nA page step on this room: {step * 1000:.1f} ms. Bound: the quiet p99 "
+        f"{p99(quiet):.1f} ms + a round {ROUND_TIME * 1000:.0f} ms + a page step = "
+        f"{bound:.1f} ms; loaded p99 {p99(loaded):.1f} ms "
+        f"({p99(loaded) / p99(quiet):.1f}× the anchor): "
+        f"{'within' if p99(loaded) <= bound else 'PAST'} it. Server memory "
+        f"{before:.0f} MB before, {peak[0]:.0f} MB at most while reading "
+        f"(+{peak[0] - before:.0f} MB; the goal: within 100)."
+    )
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=64.0, help="the long room's size")
+    parser.add_argument("--seconds", type=float, default=60.0, help="each phase's length")
+    asked = parser.parse_args(argv)
+    run(asked.mb, asked.seconds)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
