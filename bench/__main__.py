@@ -19,6 +19,7 @@ SUITES = [
     "deadweight_board_table",
     "rooms",
     "rooms_store",
+    "rooms_reads",
 ]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 
