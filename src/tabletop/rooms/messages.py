@@ -359,6 +359,7 @@ class Export:
     address: str
     room: str
     system: str
+    rules: int
     member: Any
     head: int
     after: int = 0
@@ -376,6 +377,7 @@ class Chunk:
 @message
 class Record:
     system: str
+    rules: int
     state: Any
     member: Any
 

@@ -49,8 +49,8 @@ from tabletop.rooms.messages import (
     Stop,
     Think,
 )
+from tabletop.rooms.readings import session_at
 from tabletop.rooms.store import Store
-from tabletop.rooms.table import load_session
 
 EXPORT_CHUNK = 1_000
 """Entries one chunk of an export reads from the store at most."""
@@ -122,14 +122,14 @@ class Worker:
         if isinstance(job, Think):
             thought = job.thinking
             dice = FairDice(thought.seed, thought.member.id, thought.nonce)
-            session = load_session(thought.system)
+            session = session_at(thought.system, thought.rules)
             return session.think(thought.state, thought.intent, thought.member, dice)
         if isinstance(job, Check):
             return _checked(job)
         if isinstance(job, Export):
             return self._export(job)
         if isinstance(job, Record):
-            return dict(load_session(job.system).game_record(job.state, job.member))
+            return dict(session_at(job.system, job.rules).game_record(job.state, job.member))
         assert isinstance(job, Qr)
         buffer = io.BytesIO()
         segno.make(job.text, error="m").save(
@@ -143,7 +143,7 @@ class Worker:
         store = self.stores.get(job.address)
         if store is None:
             store = self.stores[job.address] = open_address(job.address)
-        session = load_session(job.system)
+        session = session_at(job.system, job.rules)
         upto = min(job.head, job.after + EXPORT_CHUNK)
         parts, size, last, hashed = [], 0, job.after, ""
         for body in store.entries(job.room, job.after, upto):

@@ -697,6 +697,7 @@ class Shard:
             "room": room,
             "name": hall.room_name(room),
             "system": hall.table(room).system,
+            "rules": hall.table(room).session.version,
             "invite": None if role is None else str(role),
             "member": None if me is None else me.model_dump(mode="json"),
         }
@@ -714,10 +715,11 @@ class Shard:
     def _plan(self, room: str, me: Member, ask: Plan) -> Delegate | Export:
         table = self.hall.table(room)
         if ask.what == "export":  # the front has the pool build it a chunk at a time
-            return Export(self.config.address, room, table.system, me, table.head)
+            version = table.session.version
+            return Export(self.config.address, room, table.system, version, me, table.head)
         if getattr(table.session, "game_record", None) is None:
             raise RoomError(f"{table.system} keeps no game record; export the room's log")
-        return Delegate(pickle.dumps(Record(table.system, table.state, me)))
+        return Delegate(pickle.dumps(Record(table.system, table.session.version, table.state, me)))
 
     def _attach(self, room: str, ask: Attach) -> tuple[Attached, str]:
         me = self.hall.who(room, ask.token)
