@@ -15,8 +15,12 @@ follows each page's `Link` to the next, and on a 429 waits its `Retry-After`, as
 one round (25 ms) and one page step (measured here, on the same room, in this process),
 and the server within 100 MB of where it was.
 
-Run: `.venv/bin/python -m bench.rooms_reads` (about four minutes on two cores; `--mb 8
---seconds 10` for a quick look).
+Then eleven members of one invite chat 2,000-character lines on their sockets as fast as
+their allowance lets them for `--chat` seconds: what the room keeps and refuses, and
+whether the GM's export streams whole and verifies.
+
+Run: `.venv/bin/python -m bench.rooms_reads` (about five minutes on two cores; `--mb 8
+--seconds 10 --chat 10` for a quick look).
 """
 
 from __future__ import annotations
@@ -35,9 +39,12 @@ import httpx
 from tests.rooms.conftest import fixed_seeds, seat, serve_in_process, stop_process
 from websockets.sync.client import connect
 
-from tabletop.rooms import Hall, SqliteStore
+from tabletop.rooms import Hall, SqliteStore, verify
+from tabletop.rooms.allowances import RATE
+from tabletop.rooms.client import RoomClient, create_room
 from tabletop.rooms.reading import read_page
 from tabletop.rooms.shards import ROUND_TIME
+from tabletop.rooms.tokens import Link
 
 LINE = "word " * 398
 """A chat line of 2,000 characters: an entry of about 2.5 KB."""
@@ -167,7 +174,14 @@ def p99(times: list[float]) -> float:
     return sorted(times)[max(0, round(0.99 * len(times)) - 1)] * 1000
 
 
-def run(megabytes: float = 64.0, seconds: float = 60.0) -> None:
+def run(megabytes: float = 64.0, seconds: float = 60.0, chat: float = 30.0) -> None:
+    """Both measurements: the stall and eleven members chatting."""
+    stall(megabytes, seconds)
+    chatting(seconds=chat)
+
+
+def stall(megabytes: float, seconds: float) -> None:
+    """Another room's p99 while one member reads a long room, against its quiet p99."""
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
         started = time.monotonic()
@@ -231,12 +245,79 @@ def run(megabytes: float = 64.0, seconds: float = 60.0) -> None:
     )
 
 
+def chat_member(url: str, link: str, seconds: float, counts: dict[str, int]) -> None:
+    """One member chatting 2,000-character lines as fast as their allowance lets them (20
+    a second) on their socket for `seconds`; each ack and each refusal counted."""
+    parsed = Link.parse(link)
+    address = url.replace("http", "ws", 1) + f"/rooms/{parsed.room}/live"
+    with connect(address, max_size=None) as live:
+        live.send(json.dumps({"type": "hello", "token": parsed.token, "after": 2**53}))
+        live.recv(timeout=30)
+        deadline, number = time.monotonic() + seconds, 0
+        while time.monotonic() < deadline:
+            number += 1
+            live.send(json.dumps({"type": "say", "id": f"s{number}", "text": LINE}))
+            time.sleep(1 / RATE)
+            try:
+                while True:
+                    frame = json.loads(live.recv(timeout=0))
+                    kind = frame.get("type")
+                    if kind == "ack":
+                        counts["kept"] += 1
+                    elif kind == "error":
+                        counts["refused"] += 1
+                        counts.setdefault("why", frame["error"])  # type: ignore[arg-type]
+            except TimeoutError:
+                pass
+
+
+def chatting(members: int = 11, seconds: float = 30.0) -> None:
+    """Eleven members of one invite chat as fast as allowed: what the room keeps, what it
+    refuses, and whether the GM's export streams whole and verifies."""
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = serve_in_process("--data", folder, log=Path(folder) / "server.log")
+        try:
+            made = create_room(url, "dice", "chatter")
+            links = []
+            for number in range(members):
+                with RoomClient(made["player"]) as invite:
+                    links.append(invite.join(f"Chatter {number}"))
+            counts: dict[str, int] = {"kept": 0, "refused": 0}
+            threads = [
+                threading.Thread(target=chat_member, args=(url, link, seconds, counts))
+                for link in links
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            with RoomClient(made["gm"]) as gm:
+                used = gm.view()["text"]
+                gm.end_session()
+                started = time.monotonic()
+                lines = gm.export()
+                took = time.monotonic() - started
+            audit = verify(lines)
+        finally:
+            stop_process(process)
+    size = sum(len(line) + 1 for line in lines)
+    print(
+        f"\n{members} members of one invite chatted 2,000-character lines as fast as allowed "
+        f"for {seconds:g} s: {counts['kept']:,} kept, {counts['refused']:,} refused "
+        f"(“{counts.get('why', '')}”); typed {used['used'] / 2**20:.2f} MiB of the room's "
+        f"{used['limit'] / 2**20:g} MiB (their invite's share {used['share'] / 2**20:g} MiB). "
+        f"The GM's export: {audit.entries:,} entries, {size / 1e6:.1f} MB, streamed in "
+        f"{took:.1f} s, verifies: {audit.view}."
+    )
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=64.0, help="the long room's size")
     parser.add_argument("--seconds", type=float, default=60.0, help="each phase's length")
+    parser.add_argument("--chat", type=float, default=30.0, help="seconds eleven members chat")
     asked = parser.parse_args(argv)
-    run(asked.mb, asked.seconds)
+    run(asked.mb, asked.seconds, asked.chat)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ nothing of takes a seq of the page and no line.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tabletop.rooms.messages import Page
@@ -24,31 +25,45 @@ PAGE_ENTRIES = 200
 PAGE_BYTES = 256 * 1024
 """Bytes of lines after which a page takes no further entry."""
 
+BATCH = 50
+"""Entries a page reads from the store at once."""
+
 
 def read_page(hall: Hall, room: str, member: Member, after: int = 0, before: int = 0) -> Page:
     """`member`'s lines of one page of the room's log: the first entries after seq `after`,
-    or (with `before`) the last ones before seq `before`."""
+    or (with `before`) the last ones before seq `before`; read `BATCH` entries at a time,
+    so that a page cut short by its bytes reads little more than it holds."""
     head = hall.table(room).head
     if before:
         upto = min(before - 1, head)
         start = max(after, upto - PAGE_ENTRIES)
-        entries = hall.entries(room, start, upto) if upto > start else []
-        entries.reverse()  # the latest first, so a cut keeps the latest
     else:
         start, upto = min(after, head), min(after + PAGE_ENTRIES, head)
-        entries = hall.entries(room, start, upto) if upto > start else []
-    lines, size, seqs = [], 0, []
-    for entry in entries:
+    lines: list[tuple[int, str | None]] = []
+    size = 0
+    for low, high in _batches(start, upto, backwards=bool(before)):
+        found = hall.entries(room, low, high)
+        for entry in reversed(found) if before else found:
+            if size > PAGE_BYTES:
+                break
+            line = hall.project(room, entry, member)
+            lines.append((entry.seq, line))
+            size += len(line) + 1 if line is not None else 0
         if size > PAGE_BYTES:
             break
-        seqs.append(entry.seq)
-        line = hall.project(room, entry, member)
-        if line is not None:
-            lines.append(line)
-            size += len(line) + 1
-    if before:
-        lines.reverse()
-        seqs.reverse()
-    first = seqs[0] if seqs else (upto + 1 if before else start + 1)
-    last = seqs[-1] if seqs else (upto if before else start)
-    return Page(lines, first, last, head)
+    lines.sort(key=lambda seen: seen[0])
+    if not lines:
+        return Page([], upto + 1 if before else start + 1, upto if before else start, head)
+    shown = [line for _, line in lines if line is not None]
+    return Page(shown, lines[0][0], lines[-1][0], head)
+
+
+def _batches(start: int, upto: int, backwards: bool) -> Iterator[tuple[int, int]]:
+    """The ranges (after, upto] of seqs from `start` to `upto`, `BATCH` at a time, from
+    either end."""
+    if backwards:
+        for high in range(upto, start, -BATCH):
+            yield max(start, high - BATCH), high
+    else:
+        for low in range(start, upto, BATCH):
+            yield low, min(upto, low + BATCH)
