@@ -54,7 +54,8 @@ def disguising(text: str) -> str | None:
 
 
 def texts(value: Any, most: int = 10_000) -> Iterator[str]:
-    """Every text in a JSON value (an intent), however deep, `most` values at most."""
+    """Every text in a JSON value (an intent), keys too, however deep, `most` values at
+    most."""
     waiting, seen = [value], 0
     while waiting and seen < most:
         found = waiting.pop()

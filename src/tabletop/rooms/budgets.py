@@ -21,6 +21,7 @@ from typing import Any
 from tabletop.dice import parse
 from tabletop.dice.syntax import BinaryOp, Dice, Negate, Node, RiskDice, UsageDie, most_dice
 from tabletop.errors import TabletopError
+from tabletop.names import texts
 from tabletop.rooms.errors import OverBudget
 
 MAX_ROOM_DICE = 300
@@ -38,7 +39,7 @@ REROLL_MARGIN = 40
 def check_intent(intent: Any) -> None:
     """Refuse an intent whose dice, counted before rolling, pass the room's bound."""
     total = Fraction(0)
-    for text in _texts(intent):
+    for text in texts(intent, MAX_FIELDS):
         total += dice_cost(text)
         if total > MAX_ROOM_DICE:
             raise OverBudget(
@@ -80,17 +81,3 @@ def _terms(node: Node) -> Iterator[Dice | UsageDie | RiskDice]:
             waiting.append(found.operand)
         elif isinstance(found, Dice | UsageDie | RiskDice):
             yield found
-
-
-def _texts(value: Any) -> Iterator[str]:
-    """Every text in an intent, however deep (bounded by `MAX_FIELDS`)."""
-    waiting, seen = [value], 0
-    while waiting and seen < MAX_FIELDS:
-        found = waiting.pop()
-        seen += 1
-        if isinstance(found, str):
-            yield found
-        elif isinstance(found, dict):
-            waiting += found.values()
-        elif isinstance(found, list | tuple):
-            waiting += found
