@@ -53,7 +53,7 @@ PAUSE = 0.05
 """Seconds between two rolls of the quiet room's member."""
 
 WINDOW = 5.0
-"""Seconds of each quiet and each loaded window, taken in turn (`seconds` of each in all)."""
+"""Seconds of each quiet and each loaded window, taken in turn (`seconds` of both in all)."""
 
 
 def build(data: Path, megabytes: float) -> tuple[dict[str, str], dict[str, str], int, float]:
@@ -202,7 +202,8 @@ def stall(megabytes: float, seconds: float) -> None:
             quiet: list[float] = []
             loaded: list[float] = []
             peak = before
-            for _ in range(round(seconds / WINDOW)):  # the machine's other work falls on both
+            windows = max(1, round(seconds / WINDOW / 2))
+            for _ in range(windows):  # the machine's other work falls on both alike
                 quiet += rolls(url, rooms["quiet"], tokens["roller"], WINDOW)
                 on.set()
                 time.sleep(1.0)  # the readers under way
@@ -220,7 +221,8 @@ def stall(megabytes: float, seconds: float) -> None:
     print(
         f"A room of {size / 1e6:.1f} MB ({built:.0f} s to write); one member read its whole log "
         f"in loops over HTTP and another from a socket's hello from 0, {read[0] / 1e6:.0f} MB "
-        f"in {seconds:g} s of windows taken in turn with quiet ones, while a member of "
+        f"in {windows * (WINDOW + 1):g} s of windows taken in turn with quiet ones of "
+        f"{windows * WINDOW:g} s, while a member of "
         "another room on the same shard rolled 1d6; "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}.\n"
     )
@@ -314,7 +316,9 @@ def chatting(members: int = 11, seconds: float = 30.0) -> None:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=64.0, help="the long room's size")
-    parser.add_argument("--seconds", type=float, default=60.0, help="each phase's length")
+    parser.add_argument(
+        "--seconds", type=float, default=60.0, help="seconds of quiet and loaded windows in all"
+    )
     parser.add_argument("--chat", type=float, default=30.0, help="seconds eleven members chat")
     asked = parser.parse_args(argv)
     run(asked.mb, asked.seconds, asked.chat)
