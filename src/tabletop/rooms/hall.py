@@ -266,6 +266,15 @@ class Hall:
                 return found
         return [Entry.from_text(body) for body in self.store.entries(room, after, upto)]
 
+    def texts(self, room: str, after: int, upto: int) -> list[str]:
+        """The stored text of the room's entries after seq `after` up to `upto`, unparsed:
+        the latest from memory, the others from the store."""
+        loaded = self._loaded.peek(room)
+        found = loaded.between(after, upto) if loaded is not None else None
+        if found is not None:
+            return [entry.text for entry in found]
+        return self.store.entries(room, after, upto)
+
     def project(self, room: str, entry: Entry, member: Member) -> str | None:
         """The line `member` receives of `entry` (lines.project)."""
         return project(self.table(room).session, entry, member)

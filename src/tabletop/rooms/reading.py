@@ -10,9 +10,11 @@ nothing of takes a seq of the page and no line.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from tabletop.rooms.log import Entry
 from tabletop.rooms.messages import Page
 from tabletop.session import Member
 
@@ -42,12 +44,12 @@ def read_page(hall: Hall, room: str, member: Member, after: int = 0, before: int
     lines: list[tuple[int, str | None]] = []
     size = 0
     for low, high in _batches(start, upto, backwards=bool(before)):
-        found = hall.entries(room, low, high)
-        for entry in reversed(found) if before else found:
+        found = hall.texts(room, low, high)
+        for text in reversed(found) if before else found:
             if size > PAGE_BYTES:
                 break
-            line = hall.project(room, entry, member)
-            lines.append((entry.seq, line))
+            seq, line = _line(hall, room, text, member)
+            lines.append((seq, line))
             size += len(line) + 1 if line is not None else 0
         if size > PAGE_BYTES:
             break
@@ -56,6 +58,17 @@ def read_page(hall: Hall, room: str, member: Member, after: int = 0, before: int
         return Page([], upto + 1 if before else start + 1, upto if before else start, head)
     shown = [line for _, line in lines if line is not None]
     return Page(shown, lines[0][0], lines[-1][0], head)
+
+
+def _line(hall: Hall, room: str, text: str, member: Member) -> tuple[int, str | None]:
+    """An entry's seq and the line `member` receives of it: the stored text itself when
+    everyone receives all of it (most entries, read without building the event), else
+    what `lines.project` makes of it."""
+    header = json.loads(text)
+    if header["public"] == "all":
+        return int(header["seq"]), text
+    entry = Entry.from_text(text)
+    return entry.seq, hall.project(room, entry, member)
 
 
 def _batches(start: int, upto: int, backwards: bool) -> Iterator[tuple[int, int]]:
