@@ -400,7 +400,9 @@ function watchTop() {
   if (!button || page.watchingTop === button || !("IntersectionObserver" in window)) return;
   page.watchingTop = button;
   new IntersectionObserver((seen) => {
-    if (seen.some((e) => e.isIntersecting) && $("log-scroll").scrollTop > 0) loadEarlier();
+    const scroll = $("log-scroll");
+    // only once the member scrolled up a log taller than its box (not a short one's first draw)
+    if (seen.some((e) => e.isIntersecting) && scroll.scrollHeight > scroll.clientHeight) loadEarlier();
   }, { root: $("log-scroll") }).observe(button);
 }
 
