@@ -34,9 +34,11 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from tests.rooms.conftest import fixed_seeds, seat, serve_in_process, stop_process
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tabletop.rooms import Hall, SqliteStore, verify
@@ -247,30 +249,39 @@ def stall(megabytes: float, seconds: float) -> None:
     )
 
 
-def chat_member(url: str, link: str, seconds: float, counts: dict[str, int]) -> None:
+def chat_member(url: str, link: str, seconds: float, counts: dict[str, Any]) -> None:
     """One member chatting 2,000-character lines as fast as their allowance lets them (20
-    a second) on their socket for `seconds`; each ack and each refusal counted."""
+    a second) on their socket for `seconds`; each ack and each refusal counted (and a
+    socket the server dropped, which a client would open again)."""
     parsed = Link.parse(link)
     address = url.replace("http", "ws", 1) + f"/rooms/{parsed.room}/live"
-    with connect(address, max_size=None) as live:
-        live.send(json.dumps({"type": "hello", "token": parsed.token, "after": 2**53}))
-        live.recv(timeout=30)
-        deadline, number = time.monotonic() + seconds, 0
-        while time.monotonic() < deadline:
-            number += 1
-            live.send(json.dumps({"type": "say", "id": f"s{number}", "text": LINE}))
-            time.sleep(1 / RATE)
-            try:
-                while True:
-                    frame = json.loads(live.recv(timeout=0))
-                    kind = frame.get("type")
-                    if kind == "ack":
-                        counts["kept"] += 1
-                    elif kind == "error":
-                        counts["refused"] += 1
-                        counts.setdefault("why", frame["error"])  # type: ignore[arg-type]
-            except TimeoutError:
-                pass
+    deadline, number = time.monotonic() + seconds, 0
+    try:
+        with connect(address, max_size=None) as live:
+            live.send(json.dumps({"type": "hello", "token": parsed.token, "after": 2**53}))
+            live.recv(timeout=30)
+            while time.monotonic() < deadline:
+                number += 1
+                live.send(json.dumps({"type": "say", "id": f"s{number}", "text": LINE}))
+                time.sleep(1 / RATE)
+                tally(live, counts, 0)
+            tally(live, counts, 2.0)  # the answers still on their way
+    except ConnectionClosed:
+        counts["dropped"] += 1
+
+
+def tally(live: Any, counts: dict[str, Any], wait: float) -> None:
+    """Count the acks and refusals that arrive within `wait` seconds."""
+    try:
+        while True:
+            frame = json.loads(live.recv(timeout=wait))
+            if frame.get("type") == "ack":
+                counts["kept"] += 1
+            elif frame.get("type") == "error":
+                counts["refused"] += 1
+                counts.setdefault("why", frame["error"])
+    except TimeoutError:
+        pass
 
 
 def chatting(members: int = 11, seconds: float = 30.0) -> None:
@@ -284,7 +295,7 @@ def chatting(members: int = 11, seconds: float = 30.0) -> None:
             for number in range(members):
                 with RoomClient(made["player"]) as invite:
                     links.append(invite.join(f"Chatter {number}"))
-            counts: dict[str, int] = {"kept": 0, "refused": 0}
+            counts: dict[str, Any] = {"kept": 0, "refused": 0, "dropped": 0}
             threads = [
                 threading.Thread(target=chat_member, args=(url, link, seconds, counts))
                 for link in links
@@ -306,6 +317,7 @@ def chatting(members: int = 11, seconds: float = 30.0) -> None:
     print(
         f"\n{members} members of one invite chatted 2,000-character lines as fast as allowed "
         f"for {seconds:g} s: {counts['kept']:,} kept, {counts['refused']:,} refused "
+        f"({counts['dropped']} sockets dropped) "
         f"(“{counts.get('why', '')}”); typed {used['used'] / 2**20:.2f} MiB of the room's "
         f"{used['limit'] / 2**20:g} MiB (their invite's share {used['share'] / 2**20:g} MiB). "
         f"The GM's export: {audit.entries:,} entries, {size / 1e6:.1f} MB, streamed in "
