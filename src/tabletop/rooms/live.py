@@ -79,6 +79,8 @@ class Socket:
             self.put(line)
         self.after = max(self.after, page.last)
         self.catching = page.more
+        if self.queued < PAGE_BYTES:  # a page of nothing this member sees: the next at once
+            self.roomy.set()
 
     def close(self, reason: str, retry: bool = False) -> None:
         if not self.reason:
