@@ -174,3 +174,26 @@ def test_an_export_streams_whole_at_any_size_and_verifies(long_room):
         assert verify(lines).entries == hall.table(room.room).head
     finally:
         running.stop()
+
+
+def test_a_socket_catches_up_past_pages_its_member_sees_nothing_of(tmp_path):
+    """Two pages of the GM's self rolls, which Ada receives nothing of, then a line she
+    sees: her hello from before them goes on past the empty pages to it."""
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    hall = Hall(store, seeds=fixed_seeds())
+    room = seat(hall, "dice")
+    seated = hall.table(room.room).head
+    for number in range(2 * PAGE + 10):
+        hall.act(room.room, "m1", {"kind": "roll", "notation": "1d6", "mode": "self"}, f"s{number}")
+    hall.say(room.room, "m1", "after the secrets")
+    running = serve_in_thread(store)
+    try:
+        link = f"{running.url}/rooms/{room.room}#{room.tokens['Ada']}"
+        reader = Recorder(link, after=seated)  # its first page: nothing she sees
+        reader.sync()
+        said = [e for e in reader.entries() if e["event"]["type"] == "room.chat"]
+        assert said and said[-1]["event"]["data"]["text"] == "after the secrets"
+        reader.close()
+    finally:
+        running.stop()
+        store.close()
