@@ -16,7 +16,7 @@ from tabletop.rooms import BadLink, NotAllowed, RoomError, TooMuch, UnknownRoom,
 from tabletop.rooms.client import RoomClient, create_room, import_log
 from tabletop.rooms.live import MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_MESSAGE
-from tabletop.rooms.table import load_session
+from tabletop.rooms.readings import load_session
 from tabletop.systems.registry import SYSTEMS
 from tests.rooms.conftest import Party, Recorder, party
 
@@ -303,8 +303,9 @@ def test_every_member_is_told_who_is_connected_as_sockets_come_and_go(dice):
 
 
 def test_a_retried_intent_is_applied_once_over_http_and_socket(dice):
-    first = dice.ada.act({"kind": "roll", "notation": "1d6"}, id="retry-1")
-    again = dice.ada.act({"kind": "roll", "notation": "1d6"}, id="retry-1")
+    roll = {"kind": "roll", "notation": "1d6"}
+    first = dice.ada.act(roll, id="retry-1", nonce="retried-nonce")
+    again = dice.ada.act(roll, id="retry-1", nonce="retried-nonce")  # a retry is the same
     assert again["duplicate"] and again["seqs"] == first["seqs"]
     assert again["entries"] == first["entries"]
     socket = Recorder(dice.links["Ada"], after=head(dice.gm))
