@@ -181,14 +181,17 @@ def _systems() -> list[dict[str, Any]]:
 
 @functools.cache
 def _intent_schema(name: str, rules: int | None) -> dict[str, Any]:
+    """The intents' schema, with the words a page shows for their ids (`x-words`)."""
     session = load_session(name) if rules is None else session_at(name, rules)
-    return session.intent_schema()
+    return {**session.intent_schema(), "x-words": session.words.model_dump(mode="json")}
 
 
 @functools.cache
 def _options_schema(name: str) -> dict[str, Any]:
     model = system(name).options
-    return model.model_json_schema() if model else {"type": "object", "properties": {}}
+    schema = model.model_json_schema() if model else {"type": "object", "properties": {}}
+    options = load_session(name).words.options
+    return {**schema, "x-words": {k: w.model_dump() for k, w in options.items()}}
 
 
 def _named(name: str) -> System:
