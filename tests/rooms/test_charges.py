@@ -49,7 +49,8 @@ def strict(tmp_path):
 
 def spend(running: Running, requests: int, method: str, path: str, **kwargs) -> list[int]:  # type: ignore[no-untyped-def]
     return [
-        httpx.request(method, f"{running.url}{path}", **kwargs).status_code for _ in range(requests)
+        httpx.request(method, f"{running.url}{path}", timeout=30, **kwargs).status_code
+        for _ in range(requests)
     ]
 
 
@@ -156,6 +157,7 @@ def test_attack_forwarded_for_from_an_untrusted_peer_changes_nothing(tmp_path):
                 f"{url}/rooms/no-such-room/join",
                 json={"name": "x"},
                 headers={**BOGUS, "X-Forwarded-For": f"10.0.{n // 250}.{n % 250}"},
+                timeout=30,
             ).status_code
             for n in range(62)
         ]
@@ -212,7 +214,7 @@ def test_json_answers_are_never_cached(strict):
     running, seated = strict
     gm = {"Authorization": f"Bearer {seated.tokens['GM']}"}
     for path in (f"/rooms/{seated.room}", f"/rooms/{seated.room}/export", "/health", "/systems"):
-        answer = httpx.get(f"{running.url}{path}", headers=gm)
+        answer = httpx.get(f"{running.url}{path}", headers=gm, timeout=30)
         assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store", path
     assert "no-store" not in httpx.get(f"{running.url}/static/app.css").headers.get(
         "cache-control", ""
