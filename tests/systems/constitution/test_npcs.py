@@ -404,6 +404,60 @@ def test_the_npcs_own_rolls_defence_and_morale_are_its_own():
     ]
 
 
+def test_a_shot_into_the_melee_tells_whom_it_strikes_and_keeps_only_the_npcs_dice():
+    """C3-N05, § 5.21: the Brute shoots at Bo from the side (6 in 10) and its d10 of 9
+    strikes Ada instead: the players read whom it struck, not its die (the line carries
+    its dice and no number of its, so it reaches them in words alone). Ada's shot the
+    same way strikes the Brute: her line and its die are hers."""
+    bo = {"id": "Bo", "name": "Bo", "hp": 20, "ac": 0}
+    into = {"ranged": True, "into_melee": "side", "use_direct_hit": False}
+    state = brute_fights({"damage": "1d8+3"}, first="n1", bo=bo)
+    shot = {"action": "attack", "attacker": "n1", "target": "Bo", "other_target": "Ada", **into}
+    _, events = play(state, combat(shot), GM, [5, 9, 1, 10, 10])
+    assert gm_lines(events)[1] == "into the mêlée (6 in 10): it strikes Ada"
+    assert lines(events) == [
+        "Brute attacks Bo (AC 0): ? vs DC 0: success, ?",
+        "into the mêlée (6 in 10): it strikes Ada",
+        "? extra degree(s) to spend (§ 5.19)",
+        "damage ?",
+        "Ada takes 4: HP 1",
+    ]
+    assert [SESSION.view_event(e, ADA).data for e in events[:2]] == [{}, {}]
+    state = brute_fights(bo=bo)
+    shot = {"action": "attack", "attacker": "Ada", "target": "Bo", "other_target": "n1", **into}
+    _, events = play(state, combat(shot), ADA, [5, 9, 4])
+    assert lines(events) == [
+        "Ada attacks Bo (AC 0): 1d20! → [5] = 5; 5 + 19 = 24 vs DC 0: success, 5 degrees",
+        "into the mêlée (6 in 10): it strikes Brute",
+        "4 extra degree(s) to spend (§ 5.19)",
+        "damage 1d6 → [4] = 4",
+        "Brute takes 4: HP ?",
+    ]
+    assert SESSION.view_event(events[1], ADA).data["dice"][0]["text"] == "1d10 → [9] = 9"
+
+
+def test_between_rounds_the_npcs_initiative_stays_its_own():
+    """C3-N05, § 5.5–5.6: the Brute re-orients (7 + wits 10) and pays 2 for a physical
+    action; Ada re-orients too: the players read what each did, Ada's new initiative and
+    not the Brute's."""
+    state = brute_fights(first="n1")
+    for _ in range(2):
+        state, _ = play(state, combat({"action": "end_turn"}), GM)
+    state, its = play(state, combat({"action": "reorient", "id": "n1"}), GM, [7])
+    state, paid = play(state, combat({"action": "spend", "id": "n1", "cost": 2}), GM)
+    state, own = play(state, combat({"action": "reorient", "id": "Ada"}), ADA, [8])
+    assert gm_lines(its + paid + own) == [
+        "Brute re-orients: initiative 17; only reactions next round",
+        "Brute pays 2 for a physical action: initiative 15",
+        "Ada re-orients: initiative 24; only reactions next round",
+    ]
+    assert lines(its + paid + own) == [
+        "Brute re-orients: initiative ?; only reactions next round",
+        "Brute pays 2 for a physical action: initiative ?",
+        "Ada re-orients: initiative 24; only reactions next round",
+    ]
+
+
 def test_a_npc_renamed_in_the_fight_keeps_its_numbers_under_the_name_it_fights_with():
     """C3-N05, C3-N06: the Brute, renamed Grunt while in the fight, still fights as Brute
     (the fight keeps the name it joined with); a line wholly its own is told under that
