@@ -10,17 +10,22 @@ rather than start work it cannot finish.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from math import comb, gcd
 
 from tabletop.dice import limits
 from tabletop.dice.cache import SizedCache
+from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect
 from tabletop.dice.distribution import Distribution
 from tabletop.dice.prepare import prepare
+from tabletop.dice.roller import apply, arithmetic, exact
+from tabletop.dice.spelling import shown
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
+    Call,
     Compare,
     Dice,
     Explode,
@@ -28,10 +33,10 @@ from tabletop.dice.syntax import (
     Name,
     Negate,
     Node,
+    Number,
     Reroll,
     RiskDice,
     UsageDie,
-    notation,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -39,13 +44,18 @@ _SMALL = 256
 """Below this many pairs, combining two distributions pair by pair beats packing."""
 
 
-def distribution(expression: str | Node, names: Mapping[str, int] | None = None) -> Distribution:
-    """The exact distribution of a dice expression's total.
+def distribution(
+    expression: str | Node,
+    names: Mapping[str, int] | None = None,
+    *,
+    dialect: str | Dialect = DEFAULT_DIALECT,
+) -> Distribution:
+    """The exact distribution of a dice expression's total, read in `dialect`.
 
     Explosions without a bound use `limits.DEFAULT_EXPLOSION_DEPTH`, exactly as rolling
     does, so the distribution is the true one for what `roll` does.
     """
-    prepared = prepare(expression, names)
+    prepared = prepare(expression, names, dialect)
     return exact_distribution(prepared.tree, prepared.names)
 
 
@@ -69,7 +79,7 @@ _CACHE: SizedCache[Distribution | LimitError] = SizedCache(budget=1_000_000)
 """Distributions already computed, up to a million outcomes in all (tens of megabytes)."""
 
 
-Weights = dict[int, int]
+Weights = dict[Number, int]
 
 
 class _Evaluator:
@@ -80,7 +90,7 @@ class _Evaluator:
         self.bits = 0
 
     def too_costly(self, amount: int, what: str, limit: int) -> LimitError:
-        text = notation(self.tree)
+        text = shown(self.tree)
         return LimitError(
             f"exact odds for {text!r} would need {amount:,} {what}, over the limit of "
             f"{limit:,}; sample it instead"
@@ -112,6 +122,8 @@ class _Evaluator:
             return {self.names[node.name]: 1}
         if isinstance(node, Negate):
             return {-value: weight for value, weight in self.evaluate(node.operand).items()}
+        if isinstance(node, Call):
+            return self.mapped(self.evaluate(node.operand), node.function)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -132,13 +144,21 @@ class _Evaluator:
     def combine(self, op: str, left: Weights, right: Weights) -> Weights:
         """Multiply or divide pair by pair (each pair costs about three steps of a sum)."""
         self.spend(3 * len(left) * len(right))
-        if op == "/" and 0 in right:
-            raise RollError(f"{notation(self.tree)!r} can divide by zero")
-        result: defaultdict[int, int] = defaultdict(int)
+        if op in ("/", "÷") and 0 in right:
+            raise RollError(f"{shown(self.tree)!r} can divide by zero")
+        result: defaultdict[Number, int] = defaultdict(int)
         for a, wa in left.items():
             for b, wb in right.items():
-                result[a * b if op == "*" else a // b] += wa * wb
+                result[arithmetic(op, a, b)] += wa * wb
         return self.checked(dict(result))
+
+    def mapped(self, weights: Weights, function: str) -> Weights:
+        """The distribution of a function of one outcome (floor, ceil, round, abs, trunc)."""
+        self.spend(len(weights))
+        result: defaultdict[Number, int] = defaultdict(int)
+        for value, weight in weights.items():
+            result[apply(function, value)] += weight
+        return dict(result)
 
     def convolve(self, left: Weights, right: Weights) -> Weights:
         """The distribution of the sum of two independent outcomes."""
@@ -147,13 +167,14 @@ class _Evaluator:
             shift = next(iter(point))
             return {value + shift: weight for value, weight in spread.items()}
         pairs = len(left) * len(right)
-        if pairs <= _SMALL:
+        fractional = not all(isinstance(value, int) for value in (*left, *right))
+        if pairs <= _SMALL or fractional:
             self.spend(pairs)
             result: defaultdict[int, int] = defaultdict(int)
             for a, wa in left.items():
                 for b, wb in right.items():
-                    result[a + b] += wa * wb
-            return dict(result)
+                    result[exact(a + b)] += wa * wb
+            return self.checked(dict(result))
         left_low, right_low = min(left), min(right)
         left_span, right_span = max(left) - left_low + 1, max(right) - right_low + 1
         span = left_span + right_span - 1
@@ -195,6 +216,11 @@ class _Evaluator:
     # -- dice ----------------------------------------------------------------------------
 
     def pool(self, term: Dice) -> Weights:
+        if term.explode is not None and term.explode.separate:
+            if term.keep is not None:
+                return self.checked(self.keep_separate(term))
+            if term.success is not None:
+                return self.power(self.single_die(term, term.success), term.count)
         if term.keep is None and term.success is not None:
             return self.successes(*self.hits_and_misses(term, term.success), term.count)
         die = self.single_die(term)
@@ -243,27 +269,106 @@ class _Evaluator:
             below = reached
         return dict(weights)
 
-    def single_die(self, term: Dice) -> Weights:
-        """One die of the pool after its re-roll and explosion, as integer weights."""
+    def single_die(self, term: Dice, counting: Compare | None = None) -> Weights:
+        """One die of the pool after its re-roll and explosion, as integer weights: its
+        value, or (`counting`) how many successes it and the dice it adds show."""
         if term.sides > limits.MAX_OUTCOMES:
             raise self.too_costly(term.sides, "outcomes", limits.MAX_OUTCOMES)
         first = _rerolled(term.sides, term.reroll)
         if term.explode is None:
             return _reduced(first)
-        return _reduced(self.checked(self.exploded(first, term.sides, term.explode)))
+        return _reduced(self.checked(self.exploded(first, term.sides, term.explode, counting)))
 
-    def exploded(self, first: Weights, sides: int, explode: Explode) -> Weights:
+    def exploded(
+        self, first: Weights, sides: int, explode: Explode, counting: Compare | None
+    ) -> Weights:
+        """A die and its chain of follow-ups: the sum of their values, or the number of them
+        whose value is a success."""
         depth = explode.max_follow_ups
         shift = -1 if explode.penetrating else 0
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
         # Level k of the chain holds about k * sides values, combined with each trigger.
         self.spend(len(triggering) * sides * depth * (depth + 1) // 2 + sides * depth)
+        if counting is None:
+            first_score, follow_score = _value, (lambda face: face + shift)
+        else:
+            first_score = _hit(counting, 0)
+            follow_score = _hit(counting, shift)
         fresh = dict.fromkeys(range(1, sides + 1), 1)
         # follow_up: a follow-up die allowed `level` more follow-ups; total sides**(level+1).
-        follow_up = fresh
+        follow_up: Weights = defaultdict(int)
+        for face in fresh:
+            follow_up[follow_score(face)] += 1
         for level in range(1, depth):
-            follow_up = _chain(fresh, triggering, follow_up, sides**level, shift)
-        return _chain(first, triggering, follow_up, sides**depth, shift)
+            follow_up = _chain(fresh, triggering, follow_up, sides**level, follow_score)
+        return _chain(first, triggering, follow_up, sides**depth, first_score)
+
+    def keep_separate(self, term: Dice) -> Weights:
+        """Keep/drop over a pool whose explosions add dice of their own, exactly: each
+        die's chain of faces is laid into a state holding the dice that decide the kept
+        set (the `n` best or worst so far) and the score of those already settled."""
+        keep, explode = term.keep, term.explode
+        assert keep is not None and explode is not None
+        sides, depth = term.sides, explode.max_follow_ups
+        shift = -1 if explode.penetrating else 0
+        highest = keep.keeps_highest
+        # The dice held apart: the kept ones for kh/kl, the dropped ones for dh/dl.
+        held = keep.count
+        keeps_held = keep.mode in ("kh", "kl")
+        success = term.success
+        score = _value if success is None else _hit(success, 0)
+        triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
+        # A state: the held values, sorted with the first to leave at the front, and the
+        # score of the dice settled outside them.
+        Held = tuple[tuple[int, ...], Number]
+
+        def lay(state: Held, value: int) -> Held:
+            values, settled = state
+            ordered = list(values)
+            # Held kept dice leave worst first; held dropped dice leave best first.
+            leave_key = value if highest == keeps_held else -value
+            insort(ordered, leave_key)
+            if len(ordered) <= held:
+                return tuple(ordered), settled
+            out = ordered.pop(0)
+            if not keeps_held:
+                settled += score(out if highest == keeps_held else -out)
+            return tuple(ordered), settled
+
+        first = _rerolled(sides, term.reroll)
+        states: dict[Held, int] = {((), 0): 1}
+        for _ in range(term.count):
+            result: defaultdict[Held, int] = defaultdict(int)
+            going: defaultdict[Held, int] = defaultdict(int)
+            self.spend(len(states) * len(first))
+            for state, weight in states.items():
+                for face, face_weight in first.items():
+                    laid = lay(state, face)
+                    if face in triggering and depth:
+                        going[laid] += weight * face_weight
+                    else:
+                        result[laid] += weight * face_weight * sides**depth
+            for level in range(1, depth + 1):
+                self.spend(len(going) * sides)
+                following: defaultdict[Held, int] = defaultdict(int)
+                for state, weight in going.items():
+                    for face in range(1, sides + 1):
+                        laid = lay(state, face + shift)
+                        if face in triggering and level < depth:
+                            following[laid] += weight
+                        else:
+                            result[laid] += weight * sides ** (depth - level)
+                going = following
+            states = _reduced(dict(result))  # type: ignore[arg-type]
+            if len(states) > limits.MAX_OUTCOMES:
+                raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
+        totals: defaultdict[Number, int] = defaultdict(int)
+        sign = 1 if highest == keeps_held else -1
+        for (values, settled), weight in states.items():
+            if keeps_held:
+                settled = sum(score(sign * key) for key in values)
+            totals[settled] += weight
+        return dict(totals)
 
     def keep_pool(
         self,
@@ -341,20 +446,33 @@ def _rerolled(sides: int, reroll: Reroll | None) -> Weights:
 
 
 def _chain(
-    first: Weights, triggering: set[int], follow_up: Weights, follow_total: int, shift: int
+    first: Weights,
+    triggering: set[int],
+    follow_up: Weights,
+    follow_total: int,
+    score: Callable[[int], int],
 ) -> Weights:
-    """A die whose triggering faces add a `follow_up` (plus `shift`, -1 when penetrating).
+    """A die scored `score(face)`, whose triggering faces add a `follow_up`'s score.
 
     Faces that do not trigger are scaled by the follow-up's total weight so that every
     outcome is counted over the same total."""
-    result: defaultdict[int, int] = defaultdict(int)
+    result: defaultdict[Number, int] = defaultdict(int)
     for face, weight in first.items():
         if face in triggering:
             for value, follow_weight in follow_up.items():
-                result[face + value + shift] += weight * follow_weight
+                result[score(face) + value] += weight * follow_weight
         else:
-            result[face] += weight * follow_total
+            result[score(face)] += weight * follow_total
     return dict(result)
+
+
+def _value(face: int) -> int:
+    return face
+
+
+def _hit(success: Compare, shift: int) -> Callable[[int], int]:
+    """Scores a face 1 when its value (the face plus `shift`) is a success, else 0."""
+    return lambda face: int(success.matches(face + shift))
 
 
 def _slot_bytes(bound: int) -> int:

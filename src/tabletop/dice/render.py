@@ -7,12 +7,14 @@ Markdown-style marks) or as Rich markup for a colour terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rich.markup import escape
 
 from tabletop.dice.results import (
     Die,
     Rolled,
+    RolledCall,
     RolledInteger,
     RolledName,
     RolledNegate,
@@ -22,7 +24,8 @@ from tabletop.dice.results import (
     RolledUsage,
     RollRecord,
 )
-from tabletop.dice.syntax import infix
+from tabletop.dice.spelling import infix
+from tabletop.dice.syntax import Number
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,22 @@ RICH = Marks(
 def render_line(roll: RollRecord, marks: Marks = PLAIN) -> str:
     """`expression → explanation = total`, the record of a roll on one line."""
     expression = roll.expression if marks is PLAIN else escape(roll.expression)
-    return f"{expression} {marks.arrow} {explain(roll.result, marks)} = {roll.total}"
+    total = shown_number(roll.total)
+    return f"{expression} {marks.arrow} {explain(roll.result, marks)} = {total}"
+
+
+def shown_number(value: Number) -> str:
+    """A value as a player reads it: whole, as a short decimal (`3.5`), or as a fraction
+    (`7/3`) when no short decimal is exact."""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value))
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator == 1 and value.denominator <= 10_000:
+        return str(Decimal(value.numerator) / Decimal(value.denominator))
+    return f"{value.numerator}/{value.denominator}"
 
 
 def explain(node: Rolled, marks: Marks = PLAIN) -> str:
@@ -60,8 +78,17 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
         left_op = node.left.op if isinstance(node.left, RolledOp) else None
         right_op = node.right.op if isinstance(node.right, RolledOp) else None
         return infix(
-            node.op, explain(node.left, marks), left_op, explain(node.right, marks), right_op
+            "/" if node.op == "÷" else node.op,
+            explain(node.left, marks),
+            left_op,
+            explain(node.right, marks),
+            right_op,
+            node.op,
         )
+    if isinstance(node, RolledCall):
+        if node.function == "trunc":  # d20's whole total: the line's total shows it
+            return explain(node.operand, marks)
+        return f"{node.function}({explain(node.operand, marks)})"
     if isinstance(node, RolledInteger):
         return str(node.value)
     if isinstance(node, RolledName):
@@ -86,8 +113,11 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
 
 
 def render_die(die: Die, marks: Marks = PLAIN) -> str:
-    """One die: re-rolled faces struck out, explosions chained with `!+`, fate marked."""
-    parts = [str(die.faces[0])]
+    """One die: re-rolled faces struck out, explosions chained with `!+` (a die that added
+    a die of its own ends in `!`), fate marked."""
+    parts = [f"({die.faces[0]}-1)" if die.added and die.penetrating else str(die.faces[0])]
+    if die.triggered:
+        parts.append(marks.wrap(marks.explosion, "!"))
     for face in die.faces[1:]:
         parts.append(marks.wrap(marks.explosion, "!+"))
         parts.append(f"({face}-1)" if die.penetrating else str(face))

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 
 from tabletop.dice import limits
+from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
 from tabletop.dice.prepare import prepare
 from tabletop.dice.results import (
     Die,
     Rolled,
+    RolledCall,
     RolledInteger,
     RolledName,
     RolledNegate,
@@ -23,11 +27,13 @@ from tabletop.dice.source import DiceSource, dice_source
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
+    Call,
     Dice,
     Integer,
     Name,
     Negate,
     Node,
+    Number,
     RiskDice,
     UsageDie,
 )
@@ -40,38 +46,64 @@ def roll(
     *,
     seed: int | None = None,
     names: Mapping[str, int] | None = None,
+    dialect: str | Dialect = DEFAULT_DIALECT,
 ) -> Roll:
-    """Roll a dice expression and keep the record of every die.
+    """Roll a dice expression, read in `dialect`, and keep the record of every die.
 
     `dice` is the source of faces; without one, `seed` picks a reproducible stream and no
     seed means the operating system's random source. `names` binds names such as `STR`.
     """
-    prepared = prepare(expression, names)
+    reading = dialect_named(dialect)
+    prepared = prepare(expression, names, reading)
     source = dice if dice is not None else dice_source(seed)
-    result = _Roller(source, prepared.names).evaluate(prepared.tree)
-    return Roll(prepared.text, result.value, result)
+    result = _Roller(source, prepared.names, reading).evaluate(prepared.tree)
+    return Roll(prepared.text, result.value, result, reading.name)
 
 
-def arithmetic(op: str, left: int, right: int) -> int:
-    """The four operations of the notation; division rounds down (toward minus infinity)."""
+def arithmetic(op: str, left: Number, right: Number) -> Number:
+    """The operations of the notation: `/` divides rounding down (toward minus infinity),
+    `÷` divides exactly (a whole quotient stays an int)."""
     if op == "+":
-        return left + right
+        return exact(left + right)
     if op == "-":
-        return left - right
+        return exact(left - right)
     if op == "*":
-        return left * right
+        return exact(left * right)
     if right == 0:
         raise RollError("division by zero")
-    return left // right
+    if op == "/":
+        return int(left // right)
+    return exact(Fraction(left) / right)
+
+
+def exact(value: Number) -> Number:
+    """A value as an int when it is whole, so whole values stay ints everywhere."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def apply(function: str, value: Number) -> Number:
+    """floor, ceil, round (halves up, as JavaScript's Math.round), abs, trunc."""
+    if function == "abs":
+        return abs(value)
+    if function == "floor":
+        return math.floor(value)
+    if function == "ceil":
+        return math.ceil(value)
+    if function == "round":
+        return math.floor(value + Fraction(1, 2))
+    return math.trunc(value)
 
 
 class _Roller:
-    __slots__ = ("dice_rolled", "names", "source")
+    __slots__ = ("cap", "dice_rolled", "names", "source")
 
-    def __init__(self, source: DiceSource, names: Mapping[str, int]) -> None:
+    def __init__(self, source: DiceSource, names: Mapping[str, int], dialect: Dialect) -> None:
         self.source = source
         self.names = names
         self.dice_rolled = 0
+        self.cap = (dialect.max_dice, dialect.cap_name) if dialect.max_dice else None
 
     def evaluate(self, node: Node) -> Rolled:
         if isinstance(node, Dice):
@@ -85,6 +117,9 @@ class _Roller:
         if isinstance(node, Negate):
             operand = self.evaluate(node.operand)
             return RolledNegate(operand, -operand.value)
+        if isinstance(node, Call):
+            operand = self.evaluate(node.operand)
+            return RolledCall(node.function, operand, apply(node.function, operand.value))
         if isinstance(node, Name):
             return RolledName(node.name, self.names[node.name])
         if isinstance(node, UsageDie):
@@ -97,6 +132,8 @@ class _Roller:
     def charge(self, count: int) -> None:
         """Count `count` more dice thrown, refusing the roll past the limit."""
         self.dice_rolled += count
+        if self.cap is not None and self.dice_rolled > self.cap[0]:
+            raise LimitError(f"the roll needed more than {self.cap[0]:,} dice; {self.cap[1]}")
         if self.dice_rolled > limits.MAX_DICE:
             raise LimitError(
                 f"the roll needed more than {limits.MAX_DICE:,} dice "
@@ -115,7 +152,10 @@ class _Roller:
             faces = [throw(sides) for _ in range(term.count)]
             dice = tuple(Die(sides, (face,), face) for face in faces)
             return RolledPool(term, dice, sum(faces))
-        rolled = [self.modified_die(term) for _ in range(term.count)]
+        if term.explode is not None and term.explode.separate:
+            rolled = [die for _ in range(term.count) for die in self.separate_dice(term)]
+        else:
+            rolled = [self.modified_die(term) for _ in range(term.count)]
         if term.keep is not None:
             rolled = self.mark_kept(term, rolled)
         if term.success is not None:
@@ -127,17 +167,38 @@ class _Roller:
             value = sum(die.value for die in rolled if die.kept)
         return RolledPool(term, tuple(rolled), value)
 
-    def modified_die(self, term: Dice) -> Die:
-        """One die with its re-rolls and explosion chain."""
-        sides = term.sides
-        face = self.die(sides)
+    def first_face(self, term: Dice) -> tuple[int, list[int]]:
+        """A die's face after its re-roll rule, and the faces thrown away on the way."""
+        face = self.die(term.sides)
         rerolled: list[int] = []
         if term.reroll is not None:
             while term.reroll.when.matches(face):
                 rerolled.append(face)
-                face = self.die(sides)
+                face = self.die(term.sides)
                 if term.reroll.once:
                     break
+        return face, rerolled
+
+    def separate_dice(self, term: Dice) -> list[Die]:
+        """One die and the dice its explosion adds to the pool, each a die of its own."""
+        explode = term.explode
+        assert explode is not None
+        sides = term.sides
+        face, rerolled = self.first_face(term)
+        dice = [Die(sides, (face,), face, tuple(rerolled))]
+        shift = -1 if explode.penetrating else 0
+        while explode.triggers(face, sides) and len(dice) <= explode.max_follow_ups:
+            dice[-1] = replace(dice[-1], triggered=True)
+            face = self.die(sides)
+            dice.append(
+                Die(sides, (face,), face + shift, penetrating=explode.penetrating, added=True)
+            )
+        return dice
+
+    def modified_die(self, term: Dice) -> Die:
+        """One die with its re-rolls and explosion chain."""
+        sides = term.sides
+        face, rerolled = self.first_face(term)
         faces = [face]
         value = face
         explode = term.explode

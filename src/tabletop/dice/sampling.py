@@ -9,18 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from math import gcd
 
 import numpy as np
 
 from tabletop.dice import limits
+from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect
 from tabletop.dice.distribution import Distribution
 from tabletop.dice.exact import exact_distribution
 from tabletop.dice.prepare import prepare
+from tabletop.dice.roller import apply, arithmetic
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
+    Call,
     Dice,
     Integer,
     Name,
@@ -30,6 +34,7 @@ from tabletop.dice.syntax import (
     UsageDie,
     dice_terms,
     most_dice,
+    whole,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -42,9 +47,12 @@ def sample(
     n: int,
     seed: int | None = None,
     names: Mapping[str, int] | None = None,
+    *,
+    dialect: str | Dialect = DEFAULT_DIALECT,
 ) -> np.ndarray:
-    """Totals of `n` independent rolls of `expression` (int64), reproducible with `seed`."""
-    prepared = prepare(expression, names)
+    """Totals of `n` independent rolls of `expression`, read in `dialect`, reproducible
+    with `seed`: int64, or exact `Fraction`s (an object array) when the total can be one."""
+    prepared = prepare(expression, names, dialect)
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise LimitError("the number of samples must be a whole number, 0 or more")
     if n > limits.MAX_SAMPLES:
@@ -58,7 +66,8 @@ def sample(
     sampler = _Sampler(np.random.default_rng(check_seed(seed)), prepared.names)
     chunk = max(1, _CHUNK_ELEMENTS // dice_per_roll)
     parts = [sampler.evaluate(prepared.tree, min(chunk, n - start)) for start in range(0, n, chunk)]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    totals = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return totals.astype(np.int64) if whole(prepared.tree) else totals
 
 
 class _Sampler:
@@ -78,17 +87,25 @@ class _Sampler:
             return np.full(n, self.names[node.name], dtype=np.int64)
         if isinstance(node, Negate):
             return -self.evaluate(node.operand, n)
+        if isinstance(node, Call):
+            operand = self.evaluate(node.operand, n)
+            if operand.dtype != object:  # whole numbers: only abs changes them
+                return np.abs(operand) if node.function == "abs" else operand
+            return _EXACT_APPLY(node.function, operand)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)
+            if node.op in ("/", "÷") and np.any(right == 0):
+                raise RollError("division by zero")
+            if left.dtype == object or right.dtype == object or node.op == "÷":
+                # Exact fractions, value by value: only expressions that divide exactly.
+                return _EXACT_ARITHMETIC(node.op, left, right)
             if node.op == "+":
                 return left + right
             if node.op == "-":
                 return left - right
             if node.op == "*":
                 return left * right
-            if np.any(right == 0):
-                raise RollError("division by zero")
             return np.floor_divide(left, right)
         if isinstance(node, UsageDie):
             return self.faces(node.size, n)
@@ -106,7 +123,11 @@ class _Sampler:
             return rolls.sum(axis=1)
         if term.reroll is not None:
             self.reroll(term, rolls)
-        if term.explode is not None:
+        if term.explode is not None and term.explode.separate:
+            if term.keep is not None or term.success is not None:
+                return self.separate(term, rolls)
+            rolls = self.explode(term, rolls)
+        elif term.explode is not None:
             rolls = self.explode(term, rolls)
         if term.keep is not None:
             rolls = self.kept(term, rolls)
@@ -146,6 +167,35 @@ class _Sampler:
             going = going[explode.triggers(follow, term.sides)]
         return values.reshape(rolls.shape)
 
+    def separate(self, term: Dice, rolls: np.ndarray) -> np.ndarray:
+        """Keep/drop and counts over pools whose explosions add dice of their own: every
+        die and follow-up gets a slot (absent ones masked), then the kept slots are
+        chosen by rank within each sample's pool."""
+        explode = term.explode
+        assert explode is not None
+        shift = -1 if explode.penetrating else 0
+        n, count = rolls.shape
+        depth = explode.max_follow_ups
+        values = np.zeros((n, count, depth + 1), dtype=np.int64)
+        present = np.zeros((n, count, depth + 1), dtype=bool)
+        values[:, :, 0], present[:, :, 0] = rolls, True
+        going = explode.triggers(rolls, term.sides)
+        for level in range(1, depth + 1):
+            rows, dice = np.nonzero(going)
+            if rows.size == 0:
+                break
+            follow = self.faces(term.sides, rows.size)
+            values[rows, dice, level] = follow + shift
+            present[rows, dice, level] = True
+            going = np.zeros_like(going)
+            going[rows, dice] = explode.triggers(follow, term.sides)
+        values = values.reshape(n, -1)
+        present = present.reshape(n, -1)
+        kept = present if term.keep is None else _kept_slots(term, values, present)
+        if term.success is not None:
+            return (term.success.matches(values) & kept).sum(axis=1)
+        return np.where(kept, values, 0).sum(axis=1)
+
     @staticmethod
     def kept(term: Dice, rolls: np.ndarray) -> np.ndarray:
         keep = term.keep
@@ -155,6 +205,31 @@ class _Sampler:
             return rolls
         ordered = np.sort(rolls, axis=1)
         return ordered[:, term.count - kept :] if keep.keeps_highest else ordered[:, :kept]
+
+
+def _kept_slots(term: Dice, values: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Which present slots a keep/drop keeps, ranking each sample's dice by value."""
+    keep = term.keep
+    assert keep is not None
+    big = np.iinfo(np.int64).max
+    # Rank present dice from lowest to highest; absent slots sort after all of them.
+    order = np.argsort(np.where(present, values, big), axis=1, kind="stable")
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(values.shape[1])[None, :], axis=1)
+    size = present.sum(axis=1, keepdims=True)
+    if keep.mode == "kh":
+        chosen = rank >= size - keep.count
+    elif keep.mode == "kl":
+        chosen = rank < keep.count
+    elif keep.mode == "dh":
+        chosen = rank < size - keep.count
+    else:
+        chosen = rank >= keep.count
+    return chosen & present
+
+
+_EXACT_ARITHMETIC = np.frompyfunc(lambda op, a, b: arithmetic(op, Fraction(a), Fraction(b)), 3, 1)
+_EXACT_APPLY = np.frompyfunc(lambda function, value: apply(function, Fraction(value)), 2, 1)
 
 
 _BY_TABLE_FROM = 1_000
