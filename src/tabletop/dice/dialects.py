@@ -76,6 +76,10 @@ class Dialect:
     """Bare names such as `STR` are numbers bound when rolling (tabletop's own)."""
     uppercase_d: bool
     """`3D6` reads as `3d6`."""
+    zero_dice: bool
+    """`0d6` is a pool of no dice, worth 0 (Roll20, d20); tabletop refuses it as a slip."""
+    unary_plus: bool
+    """`+1` and `-+-1` read (d20)."""
     written_order: bool
     """Modifiers take effect in the order written (Foundry, d20); the tree's fixed order
     (re-roll, explode, keep, count) is accepted only where the written order agrees."""
@@ -93,7 +97,11 @@ TABLETOP = Dialect(
     bare_equals=False,
     rerolls={"r": False, "ro": True},
     reroll_default=None,
-    explosions={"!": ExplodeSpelling(separate=False), "!p": ExplodeSpelling(False, True)},
+    explosions={
+        "!": ExplodeSpelling(separate=False),
+        "!p": ExplodeSpelling(separate=False, penetrating=True),
+        "!!": ExplodeSpelling(separate=False),
+    },
     explosion_bound=True,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"},
     keep_count_required=False,
@@ -107,6 +115,8 @@ TABLETOP = Dialect(
     dead_weight=True,
     names=True,
     uppercase_d=True,
+    zero_dice=False,
+    unary_plus=False,
     written_order=False,
     max_dice=None,
 )
@@ -136,6 +146,8 @@ ROLL20 = Dialect(
     dead_weight=False,
     names=False,
     uppercase_d=False,
+    zero_dice=True,
+    unary_plus=False,
     written_order=False,
     max_dice=None,
     sources=("Roll20 Dice Reference (wiki.roll20.net/Dice_Reference)",),
@@ -165,6 +177,8 @@ FOUNDRY = Dialect(
     dead_weight=False,
     names=False,
     uppercase_d=False,
+    zero_dice=False,
+    unary_plus=False,
     written_order=True,
     max_dice=None,
     sources=("Foundry VTT foundry.dice.terms.Die (its MODIFIERS and their docstrings)",),
@@ -191,6 +205,8 @@ AVRAE = Dialect(
     dead_weight=False,
     names=False,
     uppercase_d=False,
+    zero_dice=True,
+    unary_plus=True,
     written_order=True,
     max_dice=1_000,
     cap_name="d20 rolls at most 1,000 dice per expression (its RollContext)",

@@ -42,6 +42,7 @@ from tabletop.dice.syntax import (
     whole,
 )
 from tabletop.dice.unsupported import (
+    FATE,
     MORE_THAN_ONE_REROLL,
     describe,
     missing_feature,
@@ -234,6 +235,9 @@ class _Parser:
             operand, depth = self.unary(level + 1)
             self.check_depth(depth + 1, at)
             return Negate(operand), depth + 1
+        if self.dialect.unary_plus and self.take("+"):  # `+x` is x itself
+            self.check_nesting(level + 1, at)
+            return self.unary(level + 1)
         return self.atom(level)
 
     def group(self, level: int, start: int) -> tuple[Node, int]:
@@ -281,7 +285,7 @@ class _Parser:
             operand, depth = self.group(level, after)
             self.check_depth(depth + 1, start)
             return Call(word, operand), depth + 1  # type: ignore[arg-type]
-        if not self.dialect.names:
+        if not self.dialect.names or FATE.shape.match(self.text, start):
             raise self.refuse(f"{word!r} is not a number or dice in {self.dialect.title}", start)
         self.pos = after
         return Name(word), 1
@@ -314,7 +318,7 @@ class _Parser:
         return UsageDie(size)
 
     def dice(self, count: int, start: int) -> Dice | RiskDice:
-        if count < 1:
+        if count < 1 and not (count == 0 and self.dialect.zero_dice):
             raise self.fail("a pool needs at least one die", start)
         self.refuse_past_limit(count, start)
         self.pos += 1  # the "d"
@@ -441,9 +445,10 @@ class _Parser:
         if compare is not None:
             return compare
         if self.peek().isdigit() and self.dialect.bare_equals:
+            at = self.pos
             face = self.integer(what)
             if self.peek() in ("=", "<", ">"):
-                raise self.refuse(f"expected {what}")
+                raise self.refuse(f"expected {what}", at)
             return Compare("=", face)
         return default
 
@@ -457,6 +462,8 @@ class _Parser:
         if on is not None and on.count(sides) == sides and spelled.separate:
             raise self.fail(f"every face of a d{sides} explodes, so it would never stop", at)
         depth = 1 if spelled.once else None
+        if spelled.once and self.peek() == ":":
+            raise self.fail("an explosion that happens once takes no bound")
         if self.dialect.explosion_bound and self.take(":"):
             at = self.pos
             depth = self.integer("the most follow-up dice after ':'")

@@ -94,7 +94,14 @@ def _spelled(tree: Node, dialect: Dialect) -> str | None:
         text = notation(tree, dialect)
     except Unspellable:
         return None
-    return text if parse(text, dialect) == tree else None
+    again = parse(text, dialect)
+    if again == tree:
+        return text
+    try:  # the same faces spelled otherwise: Roll20's >4 is tabletop's >3
+        same = distribution(again, dialect=dialect) == distribution(tree, dialect=dialect)
+    except TabletopError:
+        return None
+    return text if same else None
 
 
 def _mean(value: Fraction) -> str:

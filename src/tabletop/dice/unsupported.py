@@ -28,8 +28,11 @@ def _missing(name: str, shape: str, *readers: str) -> Missing:
     return Missing(name, re.compile(shape), readers)
 
 
+FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "roll20", "foundry")
+"""Also checked where a name would start: tabletop must never read `dF` as a name."""
+
 MISSING: tuple[Missing, ...] = (
-    _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]", "roll20", "foundry"),
+    FATE,
     _missing("d20's percentile die (d% is a tens die, 0 to 90)", r"(?<=[dD])%", "avrae"),
     _missing("grouped rolls ({4d6, 3d8}kh1)", r"\{", "roll20", "foundry"),
     _missing("sets of rolls ((1d4, 2)kh1)", r",", "avrae"),
@@ -49,7 +52,7 @@ MISSING: tuple[Missing, ...] = (
     _missing("critical ranges (1d20cs>19)", r"c[sf][<>=]?[0-9]", "roll20"),
     _missing("sorting (8d6s, 8d6sd)", r"s[ad]?(?![a-z])", "roll20"),
     _missing(
-        "a re-roll or explosion limited to a count (20d20r1=1)", r"[rx]o?[0-9]+[<>=]", "foundry"
+        "a re-roll or explosion limited to a count (20d20r1=1)", r"(?<=[rxo])[0-9]+[<>=]", "foundry"
     ),
     _missing("re-rolling one die and adding it (ra)", r"ra", "avrae"),
     _missing(
@@ -64,7 +67,10 @@ MISSING: tuple[Missing, ...] = (
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
     _missing("character values (@{strength}, @str)", r"@", "roll20", "foundry"),
     _missing(
-        "trailing text (1d20+5 Roll for initiative)", r"(?<=[ \t])[A-Za-z]", "roll20", "avrae"
+        "trailing text (1d20+5 Roll for initiative)",
+        r"(?<=[0-9)\]A-Za-z][ \t])[A-Za-z]",
+        "roll20",
+        "avrae",
     ),
 )
 

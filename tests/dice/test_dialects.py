@@ -1,0 +1,195 @@
+"""Each dialect reads its tool's notation as that tool's reference and tests define it.
+
+Sources, cited per case below:
+- ROLL20: Roll20's Dice Reference / Dice Specification (wiki.roll20.net/Dice_Reference; the
+  same text is kept in CPAN's Games-Dice-Roll20 Spec.pod).
+- FOUNDRY: Foundry VTT's `foundry.dice.terms.Die` modifier docstrings (as mirrored in
+  League-of-Foundry-Developers/foundry-vtt-types src/foundry/client/dice/terms/die.d.mts)
+  and its `DiceTerm.explode`/`reroll` source (target defaults, 1,000-result limit).
+- D20: avrae/d20 1.1.2 (grammar.lark, expression.py) and its tests/test_dice.py.
+Each case gives the law it must have: the same law as a tabletop expression, or its mean.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tabletop.dice import FixedDice, distribution, parse, roll
+from tabletop.errors import LimitError, NotationError
+from tests.dice.brute import enumerate_odds
+
+ROLL20 = "Roll20 Dice Reference"
+FOUNDRY = "Foundry VTT Die modifiers"
+D20 = "avrae/d20"
+
+# (dialect, text, the tabletop text with the same law, source)
+SAME_LAW_AS = [
+    ("roll20", "3d6>3", "3d6>=3", f"{ROLL20}: Target Number, '3d6>3' counts dice of 3 or more"),
+    ("roll20", "3d6<3", "3d6<=3", f"{ROLL20}: '<' is 'equal to or less than'"),
+    ("roll20", "3d6!>4", "3d6!>=4", f"{ROLL20}: '3d6!>4' explodes on any die of 4 or more"),
+    ("roll20", "3d6!3", "3d6!=3", f"{ROLL20}: '3d6!3' explodes only if a 3 is rolled"),
+    ("roll20", "5d6!!", "5d6!", f"{ROLL20}: Compounding Exploding Dice, '5d6!!'"),
+    ("roll20", "2d8r<2", "2d8r<=2", f"{ROLL20}: Rerolling Dice, '2d8r<2'"),
+    ("roll20", "2d8ro<2", "2d8ro<=2", f"{ROLL20}: Reroll Once, '2d8ro<2'"),
+    ("roll20", "8d10k4", "8d10kh4", f"{ROLL20}: Drop/Keep, '8d100k4' keeps the top 4"),
+    ("roll20", "8d10d3", "8d10dl3", f"{ROLL20}: Drop/Keep, '8d100d3' drops the 3 lowest"),
+    ("roll20", "4d6!p", "4d6!p", f"{ROLL20}: Penetrating Dice subtract 1 from each follow-up"),
+    ("roll20", "floor(7/2)", "3", f"{ROLL20}: floor() rounds toward negative infinity"),
+    ("roll20", "ceil(7/2)", "4", f"{ROLL20}: ceil() rounds toward positive infinity"),
+    ("roll20", "round(5/2)", "3", f"{ROLL20}: round() rounds a fractional part of .5 up"),
+    ("roll20", "round(-5/2)", "-2", f"{ROLL20}: round() rounds .5 toward positive infinity"),
+    ("roll20", "abs(2-7)", "5", f"{ROLL20}: abs() is the absolute value"),
+    ("roll20", "0d6", "0", f"{ROLL20}: Basic Roll, N must be 0 or more"),
+    ("foundry", "20d20r", "20d20ro1", f"{FOUNDRY}: '20d20r' re-rolls 1s (once; rr recurses)"),
+    ("foundry", "20d20r=1", "20d20ro1", f"{FOUNDRY}: '20d20r=1' re-rolls all 1s"),
+    ("foundry", "4d6rr1", "4d6r1", f"{FOUNDRY}: rr re-rolls recursively"),
+    ("foundry", "20d20k", "20d20kh1", f"{FOUNDRY}: '20d20k' keeps the 1 highest die"),
+    ("foundry", "20d20kl10", "20d20kl10", f"{FOUNDRY}: '20d20kl10' keeps the 10 lowest"),
+    ("foundry", "20d20d", "20d20dl1", f"{FOUNDRY}: '20d20d' drops the 1 lowest die"),
+    ("foundry", "20d20dh10", "20d20dh10", f"{FOUNDRY}: '20d20dh10' drops the 10 highest"),
+    ("foundry", "20d20cs", "20d20=20", f"{FOUNDRY}: '20d20cs' counts dice that rolled a 20"),
+    ("foundry", "20d20cs>10", "20d20>10", f"{FOUNDRY}: '20d20cs>10' counts higher than 10"),
+    ("foundry", "20d20cs<10", "20d20<10", f"{FOUNDRY}: '20d20cs<10' counts less than 10"),
+    ("foundry", "2d10x", "2d10!", f"{FOUNDRY}: x explodes the highest result (sums agree)"),
+    ("foundry", "2d10x>=9", "2d10!>=9", f"{FOUNDRY}: x with a target explodes matching dice"),
+    ("foundry", "3d6xo", "3d6!:1", f"{FOUNDRY}: xo explodes once (new dice never explode)"),
+    ("avrae", "4d6kh3", "4d6kh3", f"{D20}: STANDARD_EXPRESSIONS '4d6kh3'"),
+    ("avrae", "4d6pl1", "4d6dl1", f"{D20}: p drops (test_p_op 'ph1pl1')"),
+    ("avrae", "1d20rr<20", "20", f"{D20}: test_rr_op, '1d20rr<20' == 20"),
+    ("avrae", "1d20rr>1", "1", f"{D20}: test_rr_op, '1d20rr>1' == 1"),
+    ("avrae", "1d1ro1", "1", f"{D20}: test_ro_op, '1d1ro1' == 1"),
+    ("avrae", "15 / 2", "7", f"{D20}: test_binop, '15 / 2' == 7"),
+    ("avrae", "15 // 2", "7", f"{D20}: test_binop, '15 // 2' == 7"),
+    ("avrae", "-7 / 2", "-3", f"{D20}: '/' divides exactly and the total is int(): -3.5 -> -3"),
+    ("avrae", "-7 // 2", "-4", f"{D20}: '//' is Python's floor division"),
+    ("avrae", "-+-++---+1", "-1", f"{D20}: test_unop, '-+-++---+1' == -1"),
+    ("avrae", "0d6", "0", f"{D20}: test_dice, '0d6' == 0"),
+    ("avrae", "2d6e6", "2d6!", f"{D20}: e explodes into new dice (sums agree)"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "tabletop", "source"), SAME_LAW_AS)
+def test_each_dialect_reads_its_tools_notation(dialect, text, tabletop, source):
+    assert distribution(text, dialect=dialect) == distribution(tabletop), source
+
+
+# (dialect, text, exact mean, source): meanings tabletop spells otherwise or not at all.
+MEANS = [
+    ("roll20", "7/2", Fraction(7, 2), f"{ROLL20}: '/' keeps the fraction"),
+    ("foundry", "7/2", Fraction(7, 2), "Foundry formulas are JavaScript arithmetic"),
+    ("avrae", "7/2", 3, f"{D20}: '15 / 2' == 7 (int() of the exact quotient)"),
+    ("tabletop", "7/2", 3, "docs/dice-notation.md: '/' rounds down"),
+    ("tabletop", "-7/2", -4, "docs/dice-notation.md: '/' rounds toward minus infinity"),
+    ("roll20", "3d6>3", 2, f"{ROLL20}: a die of 3 or more is a success (mean 3 x 2/3)"),
+    ("tabletop", "3d6>3", Fraction(3, 2), "docs/dice-notation.md: '>' is strict"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "mean", "source"), MEANS)
+def test_each_dialect_has_its_tools_mean(dialect, text, mean, source):
+    assert distribution(text, dialect=dialect).mean == mean, source
+
+
+def test_foundry_r_rerolls_once_where_tabletop_rerolls_until():
+    # FOUNDRY: `r` is reroll(recursive=false); tabletop's (and Roll20's) `r` repeats.
+    once = distribution("1d4r1", dialect="foundry")
+    assert once.probability(1) == Fraction(1, 16)
+    assert distribution("1d4r1").probability(1) == 0
+    assert distribution("1d4r1", dialect="roll20").probability(1) == 0
+
+
+def test_separate_explosions_change_keeps_and_counts_not_sums():
+    # Issue 34: every peer's !/x/e adds dice; tabletop's ! compounds them into one die.
+    assert distribution("5d10!", dialect="roll20") == distribution("5d10!")
+    assert distribution("5d10!k2", dialect="roll20") != distribution("5d10!k2")
+    assert distribution("5d10!k2", dialect="roll20") == distribution("5d10xkh2", dialect="foundry")
+    # `2d6>3!` in Roll20: a 6 adds a die that may succeed too, so up to 2 + 2*20 successes.
+    assert distribution("2d6>3!", dialect="roll20").max == 42
+    assert distribution("2d6>3!").max == 2
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text"),
+    [
+        ("roll20", "2d2!k1"),
+        ("roll20", "2d2!d1"),
+        ("roll20", "2d2!pk1"),
+        ("foundry", "3d3xodh1cs>=2"),
+        ("foundry", "2d4xo>=3kh1"),
+        ("foundry", "2d2xkh1cs>=2"),
+        ("avrae", "2d2e2pl1"),
+        ("roll20", "floor(1d6/4) + round(1d4/2)"),
+        ("avrae", "1d6 / 4 + 1d4 // 3"),
+    ],
+)
+def test_exact_odds_match_every_sequence_of_faces(dialect, text):
+    """Brute force: the roller driven down every sequence of faces it could see."""
+    odds = distribution(text, dialect=dialect)
+    assert dict(odds) == enumerate_odds(text, dialect=dialect)
+
+
+def test_a_separate_explosion_is_a_die_of_its_own_on_the_record():
+    rolled = roll("2d6!k2", FixedDice([6, 6, 2, 3]), dialect="roll20")
+    assert [die.faces for die in rolled.pools()[0].dice] == [(6,), (6,), (2,), (3,)]
+    assert rolled.total == 12
+    assert str(rolled) == "2d6!kh2 → [6!, 6!, ~~2~~, ~~3~~] = 12"
+    compounded = roll("2d6!k2", FixedDice([6, 6, 2, 3]))
+    assert compounded.total == 17  # tabletop: one die of 6+6+2 and one of 3
+
+
+def test_penetrating_follow_ups_show_the_minus_one():
+    rolled = roll("1d6!p", FixedDice([6, 6, 1]), dialect="roll20")
+    assert str(rolled) == "1d6!p → [6!, (6-1)!, (1-1)] = 11"
+    assert rolled.to_json()["dice"]["dice"][1]["added"] is True
+
+
+def test_d20_caps_a_roll_at_a_thousand_dice():
+    # D20 test_invalid_rolls: '1001d6' raises TooManyRolls.
+    with pytest.raises(LimitError, match="1,000 dice"):
+        parse("1001d6", "avrae")
+    assert parse("1000d6", "avrae") == parse("1000d6")
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "words"),
+    [
+        ("roll20", "4dF", "Fate dice (4dF) is not supported yet (read by Roll20 and Foundry VTT)"),
+        ("roll20", "{4d6,3d8}kh1", "grouped rolls"),
+        ("roll20", "1d20+5[fire]", "labels ([fire])"),
+        ("roll20", "1d20+5 Roll for initiative", "trailing text"),
+        ("roll20", "3d6>3f1", "failures"),
+        ("roll20", "2d8r1r3r5r7", "more than one re-roll"),
+        ("roll20", "(1d4)d6", "computed dice"),
+        ("roll20", "7 % 2", "modulo (%)"),
+        ("foundry", "20d20r1=1", "limited to a count"),
+        ("foundry", "6d6min2", "per-die minimum and maximum"),
+        ("foundry", "6d6cf<3", "counting modifiers"),
+        ("foundry", "4d6kh3r1", "in the order written"),
+        ("avrae", "(1, 2, 3)kh1", "sets of rolls"),
+        ("avrae", "10d6mi2", "per-die minimum and maximum"),
+        ("avrae", "1d20 > 10", "comparisons as values"),
+        ("avrae", "4d6k3", "k3 keeps the dice showing 3"),
+        ("avrae", "1d%", "tens die"),
+        ("avrae", "1d6ra6", "(ra)"),
+        ("avrae", "1.5", "decimal numbers"),
+        ("tabletop", "dF", "Fate dice"),
+        ("tabletop", "floor(7/2", "expected ')'"),
+        ("tabletop", "4d6d1", "this is Roll20 and Foundry VTT notation"),
+        ("tabletop", "1d6e6", "this is Avrae (d20) notation, not tabletop's (--dialect avrae)"),
+        ("roll20", "STR + 1", "this is tabletop notation"),
+        ("tabletop", "8d6cs>3", "this is Foundry VTT notation"),
+    ],
+)
+def test_a_refusal_names_the_feature_and_who_reads_it(dialect, text, words):
+    """Issue 34: never 'the expression uses dF but no value was given'."""
+    with pytest.raises(NotationError) as refused:
+        parse(text, dialect)
+    assert words in str(refused.value)
+    assert "no value was given" not in str(refused.value)
+
+
+def test_an_unknown_dialect_is_one_line():
+    with pytest.raises(Exception, match="there is no dice dialect 'rolls20'"):
+        parse("1d6", "rolls20")
