@@ -24,6 +24,7 @@ from tabletop.dice.syntax import (
     Reroll,
     RiskDice,
     UsageDie,
+    whole,
 )
 from tabletop.errors import NotationError
 
@@ -65,6 +66,8 @@ def _notation(node: Node, dialect: Dialect) -> str:
         if not dialect.truncate_total:
             raise Unspellable("rounding toward zero (d20 rounds its total so)", dialect)
         return _Writer(dialect).write(node.operand)
+    if dialect.truncate_total and not whole(node):
+        raise Unspellable("a total that is a fraction (d20 rounds its total toward zero)", dialect)
     return _Writer(dialect).write(node)
 
 
@@ -220,6 +223,9 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "counting successes": bool(dialect.counts),
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,
         "rounding toward zero (d20 rounds its total so)": dialect.truncate_total,
+        "a total that is a fraction (d20 rounds its total toward zero)": (
+            dialect.division == "exact" and not dialect.truncate_total
+        ),
     }
     if feature in probes:
         return probes[feature]
