@@ -73,6 +73,9 @@ def arithmetic(op: str, left: Number, right: Number) -> Number:
         raise RollError("division by zero")
     if op == "/":
         return int(left // right)
+    if isinstance(left, int) and isinstance(right, int):
+        quotient, remainder = divmod(left, right)
+        return quotient if remainder == 0 else Fraction(left, right)
     return exact(Fraction(left) / right)
 
 
