@@ -38,6 +38,8 @@ CASES = [
     "1d20rr>1",
     "1d1ro1",
     "1d2e2",
+    "4*(3d8kh2+9[fire]+(9d2e2+3[cold])/2)",
+    "1d8[slashing] + 2d6 [fire]",
     # README and the dialect table
     "1d20+5",
     "4d6ro1kh3",

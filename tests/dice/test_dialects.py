@@ -42,6 +42,15 @@ SAME_LAW_AS = [
     ("roll20", "round(-5/2)", "-2", f"{ROLL20}: round() rounds .5 toward positive infinity"),
     ("roll20", "abs(2-7)", "5", f"{ROLL20}: abs() is the absolute value"),
     ("roll20", "0d6", "0", f"{ROLL20}: Basic Roll, N must be 0 or more"),
+    ("roll20", "1d20+5[fire]", "1d20+5", f"{ROLL20}: Inline labels are shown, not rolled"),
+    ("roll20", "1d8[slashing]+2d6[fire]", "1d8+2d6", f"{ROLL20}: a label for each term"),
+    (
+        "roll20",
+        "1d20+5 Roll for Initiative",
+        "1d20+5",
+        f"{ROLL20}: '/roll 1d20+5 Roll for Initiative'",
+    ),
+    ("foundry", "2d6[fire] + 1d4", "2d6 + 1d4", "Foundry flavour text on a term"),
     ("foundry", "20d20r", "20d20ro1", f"{FOUNDRY}: '20d20r' re-rolls 1s (once; rr recurses)"),
     ("foundry", "20d20r=1", "20d20ro1", f"{FOUNDRY}: '20d20r=1' re-rolls all 1s"),
     ("foundry", "4d6rr1", "4d6r1", f"{FOUNDRY}: rr re-rolls recursively"),
@@ -139,6 +148,17 @@ def test_a_separate_explosion_is_a_die_of_its_own_on_the_record():
     assert compounded.total == 17  # tabletop: one die of 6+6+2 and one of 3
 
 
+def test_labels_and_comments_are_kept_with_the_roll_and_shown():
+    rolled = roll("(1d6+2)[bludgeoning] + 1d4[fire]", FixedDice([3, 4]), dialect="foundry")
+    assert (
+        str(rolled)
+        == "(1d6 + 2)[bludgeoning] + 1d4[fire] → ([3] + 2) [bludgeoning] + [4] [fire] = 9"
+    )
+    commented = roll("1d20+5 Roll for initiative", FixedDice([12]), dialect="roll20")
+    assert str(commented) == "1d20 + 5 Roll for initiative → [12] + 5 = 17"
+    assert commented.to_json()["dice"]["text"] == "Roll for initiative"
+
+
 def test_penetrating_follow_ups_show_the_minus_one():
     rolled = roll("1d6!p", FixedDice([6, 6, 1]), dialect="roll20")
     assert str(rolled) == "1d6!p → [6!, (6-1)!, (1-1)] = 11"
@@ -157,8 +177,8 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
     [
         ("roll20", "4dF", "Fate dice (4dF) is not supported yet (read by Roll20 and Foundry VTT)"),
         ("roll20", "{4d6,3d8}kh1", "grouped rolls"),
-        ("roll20", "1d20+5[fire]", "labels ([fire])"),
-        ("roll20", "1d20+5 Roll for initiative", "trailing text"),
+        ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
+        ("foundry", "2d6[fire", "this '[' has no matching ']'"),
         ("roll20", "3d6>3f1", "failures"),
         ("roll20", "2d8r1r3r5r7", "more than one re-roll"),
         ("roll20", "(1d4)d6", "computed dice"),

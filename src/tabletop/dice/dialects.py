@@ -80,6 +80,11 @@ class Dialect:
     """`0d6` is a pool of no dice, worth 0 (Roll20, d20); tabletop refuses it as a slip."""
     unary_plus: bool
     """`+1` and `-+-1` read (d20)."""
+    labels: bool
+    """`2d6[fire]`: words in brackets after a term are kept with it and shown."""
+    trailing_text: bool
+    """Words after a whole expression are a comment on the roll (Roll20's
+    `1d20+5 Roll for initiative`)."""
     written_order: bool
     """Modifiers take effect in the order written (Foundry, d20); the tree's fixed order
     (re-roll, explode, keep, count) is accepted only where the written order agrees."""
@@ -117,6 +122,8 @@ TABLETOP = Dialect(
     uppercase_d=True,
     zero_dice=False,
     unary_plus=False,
+    labels=True,
+    trailing_text=False,
     written_order=False,
     max_dice=None,
 )
@@ -148,6 +155,8 @@ ROLL20 = Dialect(
     uppercase_d=False,
     zero_dice=True,
     unary_plus=False,
+    labels=True,
+    trailing_text=True,
     written_order=False,
     max_dice=None,
     sources=("Roll20 Dice Reference (wiki.roll20.net/Dice_Reference)",),
@@ -179,6 +188,8 @@ FOUNDRY = Dialect(
     uppercase_d=False,
     zero_dice=False,
     unary_plus=False,
+    labels=True,
+    trailing_text=False,
     written_order=True,
     max_dice=None,
     sources=("Foundry VTT foundry.dice.terms.Die (its MODIFIERS and their docstrings)",),
@@ -207,6 +218,8 @@ AVRAE = Dialect(
     uppercase_d=False,
     zero_dice=True,
     unary_plus=True,
+    labels=True,
+    trailing_text=False,
     written_order=True,
     max_dice=1_000,
     cap_name="d20 rolls at most 1,000 dice per expression (its RollContext)",

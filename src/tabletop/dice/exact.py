@@ -30,6 +30,7 @@ from tabletop.dice.syntax import (
     Dice,
     Explode,
     Integer,
+    Label,
     Name,
     Negate,
     Node,
@@ -124,6 +125,8 @@ class _Evaluator:
             return {-value: weight for value, weight in self.evaluate(node.operand).items()}
         if isinstance(node, Call):
             return self.mapped(self.evaluate(node.operand), node.function)
+        if isinstance(node, Label):
+            return self.evaluate(node.operand)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)

@@ -32,6 +32,7 @@ from tabletop.dice.syntax import (
     Explode,
     Integer,
     Keep,
+    Label,
     Name,
     Negate,
     Node,
@@ -177,6 +178,11 @@ class _Parser:
         self.skip_space()
         if self.peek() == ")":
             raise self.fail("this ')' has no matching '('")
+        rest = self.text[self.pos :].rstrip()
+        spaced = self.text[self.pos - 1 : self.pos] in (" ", "\t")
+        if rest[:1].isalpha() and self.dialect.trailing_text and spaced:
+            self.pos = len(self.text)
+            return Label(node, rest, trailing=True), depth
         if self.peek():
             raise self.refuse("expected an operator (+ - * /) or the end")
         return node, depth
@@ -251,6 +257,22 @@ class _Parser:
         return node, depth
 
     def atom(self, level: int) -> tuple[Node, int]:
+        """A term, with any labels written after it (`2d6[fire]`)."""
+        node, depth = self.term(level)
+        while self.dialect.labels:
+            after = self.pos
+            self.skip_space()
+            if not self.take("["):
+                self.pos = after
+                break
+            close = self.text.find("]", self.pos)
+            if close < 0:
+                raise self.fail("this '[' has no matching ']'", self.pos - 1)
+            node = Label(node, self.text[self.pos : close])
+            self.pos = close + 1
+        return node, depth
+
+    def term(self, level: int) -> tuple[Node, int]:
         start = self.pos  # unary() has skipped the spaces
         char = self.peek()
         if char == "(":
@@ -387,7 +409,8 @@ class _Parser:
                     raise self.fail(
                         "expected 'h' or 'l' after 'd' (drop highest / drop lowest)", at + 1
                     )
-                if self.peek().isalpha() or self.peek() in ("!", "{", "["):
+                label = self.peek() == "[" and self.dialect.labels
+                if self.peek().isalpha() or (self.peek() in ("!", "{", "[") and not label):
                     raise self.refuse("expected an operator (+ - * /) or the end")
                 break
             spelled, kind = found

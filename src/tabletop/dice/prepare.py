@@ -23,6 +23,7 @@ from tabletop.dice.syntax import (
     Call,
     Dice,
     Integer,
+    Label,
     Name,
     Negate,
     Node,
@@ -105,6 +106,8 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
         if node.op == "÷" and not whole(node.right):
             raise RollError(f"{shown(node)!r} divides by a fraction, which is not supported")
         low, high = _combine(node.op, left, right)
+    elif isinstance(node, Label):
+        low, high = value_bounds(node.operand, bound)
     elif isinstance(node, Call):
         inner = value_bounds(node.operand, bound)
         if node.function == "abs":

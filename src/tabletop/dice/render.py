@@ -16,6 +16,7 @@ from tabletop.dice.results import (
     Rolled,
     RolledCall,
     RolledInteger,
+    RolledLabel,
     RolledName,
     RolledNegate,
     RolledOp,
@@ -85,6 +86,13 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
             right_op,
             node.op,
         )
+    if isinstance(node, RolledLabel):
+        inner = explain(node.operand, marks)
+        if node.trailing:  # the comment is on the line already, with the expression
+            return inner
+        if isinstance(node.operand, RolledOp | RolledNegate):
+            inner = f"({inner})"
+        return f"{inner} [{node.text if marks is PLAIN else escape(node.text)}]"
     if isinstance(node, RolledCall):
         if node.function == "trunc":  # d20's whole total: the line's total shows it
             return explain(node.operand, marks)

@@ -129,6 +129,24 @@ class RolledCall:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class RolledLabel:
+    """A label (or a trailing comment) and the value it is kept with."""
+
+    text: str
+    trailing: bool
+    operand: Rolled
+    value: Number
+
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
+        return {
+            "type": "comment" if self.trailing else "label",
+            "text": self.text,
+            "value": json_number(self.value),
+            "operand": self.operand.to_json(dialect),
+        }
+
+
 def json_number(value: Number) -> int | float:
     """A value for JSON: whole numbers as integers, fractions as the nearest float (the
     exact fraction is in `exact` beside it where it matters)."""
@@ -206,6 +224,7 @@ Rolled = (
     | RolledNegate
     | RolledOp
     | RolledCall
+    | RolledLabel
     | RolledPool
     | RolledUsage
     | RolledRisk

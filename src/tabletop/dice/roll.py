@@ -11,6 +11,7 @@ from tabletop.dice.render import render_line, shown_number
 from tabletop.dice.results import (
     Rolled,
     RolledCall,
+    RolledLabel,
     RolledNegate,
     RolledOp,
     RolledPool,
@@ -39,7 +40,7 @@ class Roll:
             node = stack.pop()
             if isinstance(node, RolledOp):
                 stack.extend((node.right, node.left))
-            elif isinstance(node, RolledNegate | RolledCall):
+            elif isinstance(node, RolledNegate | RolledCall | RolledLabel):
                 stack.append(node.operand)
             elif isinstance(node, RolledPool | RolledUsage | RolledRisk):
                 found.append(node)

@@ -15,6 +15,7 @@ from tabletop.dice.results import (
     Rolled,
     RolledCall,
     RolledInteger,
+    RolledLabel,
     RolledName,
     RolledNegate,
     RolledOp,
@@ -30,6 +31,7 @@ from tabletop.dice.syntax import (
     Call,
     Dice,
     Integer,
+    Label,
     Name,
     Negate,
     Node,
@@ -123,6 +125,9 @@ class _Roller:
         if isinstance(node, Call):
             operand = self.evaluate(node.operand)
             return RolledCall(node.function, operand, apply(node.function, operand.value))
+        if isinstance(node, Label):
+            operand = self.evaluate(node.operand)
+            return RolledLabel(node.text, node.trailing, operand, operand.value)
         if isinstance(node, Name):
             return RolledName(node.name, self.names[node.name])
         if isinstance(node, UsageDie):

@@ -28,6 +28,7 @@ from tabletop.dice.syntax import (
     Dice,
     Integer,
     Keep,
+    Label,
     Name,
     Negate,
     Node,
@@ -93,6 +94,8 @@ class _Sampler:
             return -self.evaluate(node.operand, n)
         if isinstance(node, Call):
             return _applied(node.function, self.evaluate(node.operand, n))
+        if isinstance(node, Label):
+            return self.evaluate(node.operand, n)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)

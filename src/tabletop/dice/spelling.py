@@ -18,6 +18,7 @@ from tabletop.dice.syntax import (
     Explode,
     Integer,
     Keep,
+    Label,
     Name,
     Negate,
     Node,
@@ -96,11 +97,29 @@ class _Writer:
                 _op_of(node.right),
                 node.op,
             )
+        if isinstance(node, Label):
+            return self.label(node)
         if isinstance(node, Call):
             if node.function not in self.dialect.functions:
                 raise Unspellable(f"the function {node.function}()", self.dialect)
             return f"{node.function}({self.write(node.operand)})"
         return self.term(node)
+
+    def label(self, node: Label) -> str:
+        """`2d6[fire]` (parenthesised where the label would bind to a smaller term), or the
+        trailing words of a comment."""
+        inner = self.write(node.operand)
+        if node.trailing:
+            if not self.dialect.trailing_text:
+                raise Unspellable("words after the expression", self.dialect)
+            return f"{inner} {node.text}"
+        if not self.dialect.labels:
+            raise Unspellable("labels", self.dialect)
+        if isinstance(node.operand, BinaryOp | Negate) or (
+            isinstance(node.operand, Label) and node.operand.trailing
+        ):
+            inner = f"({inner})"
+        return f"{inner}[{node.text}]"
 
     def operator(self, op: str) -> str:
         dialect = self.dialect
@@ -221,6 +240,8 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "names bound when rolling": dialect.names,
         "Dead Weight's usage and risk dice": dialect.dead_weight,
         "counting successes": bool(dialect.counts),
+        "labels": dialect.labels,
+        "words after the expression": dialect.trailing_text,
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,
         "rounding toward zero (d20 rounds its total so)": dialect.truncate_total,
         "a total that is a fraction (d20 rounds its total toward zero)": (

@@ -159,6 +159,16 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
+class Label:
+    """Words kept with a value and shown, never evaluated: `2d6[fire]`, or (`trailing`) the
+    rest of the line after a whole expression, `1d20+5 Roll for initiative`."""
+
+    operand: Node
+    text: str
+    trailing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Dice:
     """A pool of `count` dice with `sides` faces and its modifiers, applied in this order:
     re-roll the first face, explode, keep or drop, then sum (or count successes)."""
@@ -203,7 +213,7 @@ class RiskDice:
     count: int
 
 
-Node = Integer | Name | Negate | BinaryOp | Call | Dice | UsageDie | RiskDice
+Node = Integer | Name | Negate | BinaryOp | Call | Label | Dice | UsageDie | RiskDice
 
 
 def most_dice(term: Dice | UsageDie | RiskDice) -> int:
@@ -223,7 +233,7 @@ def children(node: Node) -> tuple[Node, ...]:
     """The operands of a node, left to right (none for a leaf)."""
     if isinstance(node, BinaryOp):
         return (node.left, node.right)
-    if isinstance(node, Negate | Call):
+    if isinstance(node, Negate | Call | Label):
         return (node.operand,)
     return ()
 
@@ -248,6 +258,6 @@ def whole(node: Node) -> bool:
         return node.op == "/" or (node.op != "÷" and whole(node.left) and whole(node.right))
     if isinstance(node, Call):
         return node.function != "abs" or whole(node.operand)
-    if isinstance(node, Negate):
+    if isinstance(node, Negate | Label):
         return whole(node.operand)
     return True

@@ -36,7 +36,6 @@ MISSING: tuple[Missing, ...] = (
     _missing("d20's percentile die (d% is a tens die, 0 to 90)", r"(?<=[dD])%", "avrae"),
     _missing("grouped rolls ({4d6, 3d8}kh1)", r"\{", "roll20", "foundry"),
     _missing("sets of rolls ((1d4, 2)kh1)", r",", "avrae"),
-    _missing("labels ([fire])", r"\[", "roll20", "foundry", "avrae"),
     _missing("modulo (%)", r"%", "roll20", "foundry", "avrae"),
     _missing("exponents (**)", r"\*\*", "roll20", "foundry"),
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
@@ -66,12 +65,6 @@ MISSING: tuple[Missing, ...] = (
     _missing("computed dice ((1d4)d6)", r"(?<=\))[dD]", "roll20", "foundry"),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
     _missing("character values (@{strength}, @str)", r"@", "roll20", "foundry"),
-    _missing(
-        "trailing text (1d20+5 Roll for initiative)",
-        r"(?<=[0-9)\]A-Za-z][ \t])[A-Za-z]",
-        "roll20",
-        "avrae",
-    ),
 )
 
 
