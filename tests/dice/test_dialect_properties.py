@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tabletop.dice import DIALECTS, distribution, notation, parse, sample
 from tabletop.dice.spelling import Unspellable
-from tabletop.dice.syntax import BinaryOp, Dice, Explode, Integer, Negate, Node
+from tabletop.dice.syntax import FATE_FACES, BinaryOp, Dice, Explode, Integer, Negate, Node
 from tabletop.errors import LimitError, NotationError, TabletopError
 from tests.dice.test_properties import dice_terms
 
@@ -21,6 +21,8 @@ from tests.dice.test_properties import dice_terms
 def pools(draw: st.DrawFn) -> Dice:
     """A pool of any dialect: tabletop's, or with explosions that add dice of their own."""
     term = draw(dice_terms(max_count=3, max_sides=6, max_depth=2))
+    if term.reroll is None and term.explode is None and draw(st.booleans()):
+        return replace(term, sides=3, faces=FATE_FACES)  # Fate dice: keep and count only
     if term.explode is not None and draw(st.booleans()):
         explode = term.explode
         depth = draw(st.sampled_from([None, 1]))
@@ -85,6 +87,7 @@ SAMPLED = [
     ("roll20", "5d10!k2"),
     ("roll20", "3d6!>5d1>4"),
     ("roll20", "2d6!p + 7/2"),
+    ("roll20", "6dFkh3 + 4dF>1"),
     ("foundry", "6d6xo>=5dh2cs>=4"),
     ("foundry", "3d8rkh2 / 2"),
     ("avrae", "4d6e6kh3 / 3"),

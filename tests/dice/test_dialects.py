@@ -93,6 +93,10 @@ MEANS = [
     ("tabletop", "-7/2", -4, "docs/dice-notation.md: '/' rounds toward minus infinity"),
     ("roll20", "3d6>3", 2, f"{ROLL20}: a die of 3 or more is a success (mean 3 x 2/3)"),
     ("tabletop", "3d6>3", Fraction(3, 2), "docs/dice-notation.md: '>' is strict"),
+    ("roll20", "4dF", 0, f"{ROLL20}: Fate/Fudge Roll NdF, faces -1, 0 and 1"),
+    ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
+    ("foundry", "4df", 0, "Foundry's FateDie, denomination f"),
+    ("roll20", "4dF>1", Fraction(4, 3), f"{ROLL20}: successes on Fate dice (a + counts)"),
 ]
 
 
@@ -130,6 +134,8 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("foundry", "2d2xkh1cs>=2"),
         ("avrae", "2d2e2pl1"),
         ("roll20", "floor(1d6/4) + round(1d4/2)"),
+        ("roll20", "3dFk2"),
+        ("foundry", "2df + 1d4cs>=3"),
         ("avrae", "1d6 / 4 + 1d4 // 3"),
     ],
 )
@@ -159,6 +165,12 @@ def test_labels_and_comments_are_kept_with_the_roll_and_shown():
     assert commented.to_json()["dice"]["text"] == "Roll for initiative"
 
 
+def test_a_fate_die_shows_its_minus_blank_and_plus():
+    rolled = roll("4dF", FixedDice([1, 2, 3, 3]), dialect="roll20")
+    assert str(rolled) == "4dF → [-1, 0, 1, 1] = 1"
+    assert distribution("4dF", dialect="roll20").probability(0) == Fraction(19, 81)
+
+
 def test_penetrating_follow_ups_show_the_minus_one():
     rolled = roll("1d6!p", FixedDice([6, 6, 1]), dialect="roll20")
     assert str(rolled) == "1d6!p → [6!, (6-1)!, (1-1)] = 11"
@@ -175,7 +187,8 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
 @pytest.mark.parametrize(
     ("dialect", "text", "words"),
     [
-        ("roll20", "4dF", "Fate dice (4dF) is not supported yet (read by Roll20 and Foundry VTT)"),
+        ("tabletop", "4dF", "this is Roll20 notation, not tabletop's (--dialect roll20)"),
+        ("roll20", "4dF!", "a Fate die takes no explosion"),
         ("roll20", "{4d6,3d8}kh1", "grouped rolls"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
         ("foundry", "2d6[fire", "this '[' has no matching ']'"),
@@ -194,7 +207,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "1d%", "tens die"),
         ("avrae", "1d6ra6", "(ra)"),
         ("avrae", "1.5", "decimal numbers"),
-        ("tabletop", "dF", "Fate dice"),
+        ("tabletop", "dF", "this is Roll20 notation"),
         ("tabletop", "floor(7/2", "expected ')'"),
         ("tabletop", "4d6d1", "this is Roll20 and Foundry VTT notation"),
         ("tabletop", "1d6e6", "this is Avrae (d20) notation, not tabletop's (--dialect avrae)"),

@@ -82,6 +82,8 @@ class Dialect:
     """`+1` and `-+-1` read (d20)."""
     labels: bool
     """`2d6[fire]`: words in brackets after a term are kept with it and shown."""
+    fate: str | None
+    """The letter of a Fate die after `d` (Roll20's `4dF`, Foundry's `4df`); None: none."""
     trailing_text: bool
     """Words after a whole expression are a comment on the roll (Roll20's
     `1d20+5 Roll for initiative`)."""
@@ -124,6 +126,7 @@ TABLETOP = Dialect(
     unary_plus=False,
     labels=True,
     trailing_text=False,
+    fate=None,
     written_order=False,
     max_dice=None,
 )
@@ -157,6 +160,7 @@ ROLL20 = Dialect(
     unary_plus=False,
     labels=True,
     trailing_text=True,
+    fate="F",
     written_order=False,
     max_dice=None,
     sources=("Roll20 Dice Reference (wiki.roll20.net/Dice_Reference)",),
@@ -190,6 +194,7 @@ FOUNDRY = Dialect(
     unary_plus=False,
     labels=True,
     trailing_text=False,
+    fate="f",
     written_order=True,
     max_dice=None,
     sources=("Foundry VTT foundry.dice.terms.Die (its MODIFIERS and their docstrings)",),
@@ -220,6 +225,7 @@ AVRAE = Dialect(
     unary_plus=True,
     labels=True,
     trailing_text=False,
+    fate=None,
     written_order=True,
     max_dice=1_000,
     cap_name="d20 rolls at most 1,000 dice per expression (its RollContext)",

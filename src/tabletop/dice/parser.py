@@ -24,6 +24,7 @@ from tabletop.dice.dialects import (
     dialect_named,
 )
 from tabletop.dice.syntax import (
+    FATE_FACES,
     USAGE_DIE_SIZES,
     BinaryOp,
     Call,
@@ -289,7 +290,9 @@ class _Parser:
             if self.peek() == ".":
                 raise self.refuse("expected an operator", self.pos)
             return Integer(value), 1
-        if self.is_dice_letter(char) and (self.peek(1).isdigit() or self.peek(1) in ("%", "!")):
+        after = self.peek(1)
+        fate = after != "" and after == self.dialect.fate
+        if self.is_dice_letter(char) and (after.isdigit() or after in ("%", "!") or fate):
             return self.dice(1, start), 1
         dead_weight = self.dialect.dead_weight
         if dead_weight and char == "U" and self.peek(1) in ("d", "D") and self.peek(2).isdigit():
@@ -348,9 +351,13 @@ class _Parser:
         if self.dialect.dead_weight and self.take("!"):
             self.count_dice(count, start)
             return RiskDice(count)
+        faces = None
         if self.peek() == "%" and self.dialect.percent:
             self.pos += 1
             sides = 100
+        elif self.dialect.fate is not None and self.take(self.dialect.fate):
+            faces = FATE_FACES
+            sides = len(faces)
         elif not self.peek().isdigit():
             raise self.refuse("expected the number of sides after 'd'")
         else:
@@ -362,7 +369,7 @@ class _Parser:
                     f"a d{sides:,} has more than {limits.MAX_SIDES:,} sides, the largest die "
                     f"allowed (at character {at + 1})"
                 )
-        term = self.modifiers(count, sides)
+        term = self.modifiers(count, sides, faces)
         self.count_dice(most_dice(term) if self.dialect.max_dice is None else term.count, start)
         self.expect_rerolls(term, start)
         return term
@@ -392,7 +399,7 @@ class _Parser:
                 return spelled, kind
         return None
 
-    def modifiers(self, count: int, sides: int) -> Dice:
+    def modifiers(self, count: int, sides: int, faces: tuple[int, ...] | None) -> Dice:
         """Read the modifiers after `NdX`, each kind at most once; in a dialect whose tool
         applies them in the order written, only in the order the tree applies them."""
         seen: list[str] = []
@@ -414,6 +421,8 @@ class _Parser:
                     raise self.refuse("expected an operator (+ - * /) or the end")
                 break
             spelled, kind = found
+            if faces is not None and kind in ("reroll", "explode"):
+                raise self.fail(f"a Fate die takes no {_KIND_NAMES[kind]} here (not built yet)")
             self.pos += len(spelled)
             if kind == "advantage":
                 kind = "keep"
@@ -433,7 +442,7 @@ class _Parser:
                 success = self.success(bare=not spelled, sides=sides)
             self.check_order(kind, seen, at)
             seen.append(kind)
-        return Dice(count, sides, reroll, explode, keep, success)
+        return Dice(count, sides, reroll, explode, keep, success, faces)
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:

@@ -138,6 +138,8 @@ def _pool_bounds(term: Dice) -> Bounds:
     separate = explode is not None and explode.separate
     if term.success is not None:
         return 0, most_dice(term) if separate else kept
+    if term.faces is not None:
+        return kept * min(term.faces), kept * max(term.faces)
     highest = term.sides
     if explode is not None:
         highest += explode.max_follow_ups * (term.sides - 1 if explode.penetrating else term.sides)

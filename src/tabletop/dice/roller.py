@@ -154,13 +154,16 @@ class _Roller:
 
     def pool(self, term: Dice) -> RolledPool:
         sides = term.sides
-        if term.plain:
+        if term.plain and term.faces is None:
             self.charge(term.count)
             throw = self.source.roll
             faces = [throw(sides) for _ in range(term.count)]
             dice = tuple(Die(sides, (face,), face) for face in faces)
             return RolledPool(term, dice, sum(faces))
-        if term.explode is not None and term.explode.separate:
+        if term.faces is not None:  # no re-rolls or explosions on these
+            values = [term.value(self.die(sides)) for _ in range(term.count)]
+            rolled = [Die(sides, (value,), value) for value in values]
+        elif term.explode is not None and term.explode.separate:
             rolled = [die for _ in range(term.count) for die in self.separate_dice(term)]
         else:
             rolled = [self.modified_die(term) for _ in range(term.count)]

@@ -122,6 +122,8 @@ class _Sampler:
             if table is not None:
                 return table.draw(self.rng, n)
         rolls = self.faces(term.sides, (n, term.count))
+        if term.faces is not None:
+            rolls = np.asarray(term.faces, dtype=np.int64)[rolls - 1]
         if term.plain:
             return rolls.sum(axis=1)
         if term.reroll is not None:

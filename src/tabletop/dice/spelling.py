@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
+    FATE_FACES,
     BinaryOp,
     Call,
     Compare,
@@ -150,7 +151,14 @@ class _Writer:
         if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
             parts = [reroll, count, explode]
-        return f"{node.count}d{node.sides}" + "".join(parts)
+        return f"{node.count}d{self.sides(node)}" + "".join(parts)
+
+    def sides(self, node: Dice) -> str:
+        if node.faces is None:
+            return str(node.sides)
+        if node.faces != FATE_FACES or self.dialect.fate is None:
+            raise Unspellable("Fate dice", self.dialect)
+        return self.dialect.fate
 
     def compare(self, compare: Compare, bare: bool) -> str:
         """A compare point in the dialect's spelling; `bare` lets "equal to" be a bare face."""
@@ -241,6 +249,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "Dead Weight's usage and risk dice": dialect.dead_weight,
         "counting successes": bool(dialect.counts),
         "labels": dialect.labels,
+        "Fate dice": dialect.fate is not None,
         "words after the expression": dialect.trailing_text,
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,
         "rounding toward zero (d20 rounds its total so)": dialect.truncate_total,

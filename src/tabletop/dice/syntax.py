@@ -37,6 +37,9 @@ _COMPARATORS: dict[str, Callable[[int, int], bool]] = {
 USAGE_DIE_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 """The usage-die chain, smallest first: a usage die steps down one place on a 1 or 2."""
 
+FATE_FACES: tuple[int, ...] = (-1, 0, 1)
+"""A Fate (Fudge) die: minus, blank, plus."""
+
 RISK_DIE_SIDES = 6
 """Risk dice are d6; the risk happens if any shows a 1."""
 
@@ -171,7 +174,10 @@ class Label:
 @dataclass(frozen=True, slots=True)
 class Dice:
     """A pool of `count` dice with `sides` faces and its modifiers, applied in this order:
-    re-roll the first face, explode, keep or drop, then sum (or count successes)."""
+    re-roll the first face, explode, keep or drop, then sum (or count successes).
+
+    `faces`, when given, are the values of the faces 1 to `sides` (a Fate die's -1, 0, +1);
+    such dice take keep/drop and counts, not re-rolls or explosions."""
 
     count: int
     sides: int
@@ -179,6 +185,11 @@ class Dice:
     explode: Explode | None = None
     keep: Keep | None = None
     success: Compare | None = None
+    faces: tuple[int, ...] | None = None
+
+    def value(self, face: int) -> int:
+        """What face number `face` is worth (itself, unless the faces say otherwise)."""
+        return face if self.faces is None else self.faces[face - 1]
 
     @property
     def plain(self) -> bool:
