@@ -38,6 +38,9 @@ CASES = [
     "1d20rr>1",
     "1d1ro1",
     "1d2e2",
+    "10d6mi2",
+    "10d6ma5",
+    "4d6rr1mi3kh3",
     "4*(3d8kh2+9[fire]+(9d2e2+3[cold])/2)",
     "1d8[slashing] + 2d6 [fire]",
     # README and the dialect table
@@ -102,6 +105,8 @@ def avrae_terms(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         text += draw(st.sampled_from(["rr", "ro"])) + selector(1)
     if draw(st.booleans()):
+        text += f"mi{draw(st.integers(1, sides))}"
+    elif draw(st.booleans()):
         text += "e" + str(sides) if draw(st.booleans()) else "e>" + str(sides - 1)
     if draw(st.booleans()):
         count = int(text.split("d")[0])

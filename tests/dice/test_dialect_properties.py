@@ -23,6 +23,9 @@ def pools(draw: st.DrawFn) -> Dice:
     term = draw(dice_terms(max_count=3, max_sides=6, max_depth=2))
     if term.reroll is None and term.explode is None and draw(st.booleans()):
         return replace(term, sides=3, faces=FATE_FACES)  # Fate dice: keep and count only
+    if term.explode is None and draw(st.booleans()):
+        low = draw(st.integers(0, term.sides))
+        return replace(term, minimum=low, maximum=draw(st.none() | st.integers(low, 8)))
     if term.explode is not None and draw(st.booleans()):
         explode = term.explode
         depth = draw(st.sampled_from([None, 1]))

@@ -76,6 +76,12 @@ SAME_LAW_AS = [
     ("avrae", "-+-++---+1", "-1", f"{D20}: test_unop, '-+-++---+1' == -1"),
     ("avrae", "0d6", "0", f"{D20}: test_dice, '0d6' == 0"),
     ("avrae", "2d6e6", "2d6!", f"{D20}: e explodes into new dice (sums agree)"),
+    ("avrae", "10d6mi6", "60", f"{D20}: test_mi_op, '10d6mi6' == 60"),
+    ("avrae", "10d6mi10", "100", f"{D20}: test_mi_op, '10d6mi10' == 100"),
+    ("avrae", "10d6ma1", "10", f"{D20}: test_ma_op, '10d6ma1' == 10"),
+    ("avrae", "10d6ma0", "0", f"{D20}: test_ma_op, '10d6ma0' == 0"),
+    ("foundry", "6d6min2", "6d6min2", f"{FOUNDRY}: '6d6min2', each result at least 2"),
+    ("foundry", "6d6max5", "6d6max5", f"{FOUNDRY}: '6d6max5', each result at most 5"),
 ]
 
 
@@ -136,6 +142,8 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("roll20", "floor(1d6/4) + round(1d4/2)"),
         ("roll20", "3dFk2"),
         ("foundry", "2df + 1d4cs>=3"),
+        ("foundry", "3d4r1min2kh2"),
+        ("avrae", "3d4ro1ma3pl1"),
         ("avrae", "1d6 / 4 + 1d4 // 3"),
     ],
 )
@@ -163,6 +171,12 @@ def test_labels_and_comments_are_kept_with_the_roll_and_shown():
     commented = roll("1d20+5 Roll for initiative", FixedDice([12]), dialect="roll20")
     assert str(commented) == "1d20 + 5 Roll for initiative → [12] + 5 = 17"
     assert commented.to_json()["dice"]["text"] == "Roll for initiative"
+
+
+def test_a_bounded_die_shows_its_face_and_its_value():
+    rolled = roll("3d6min3", FixedDice([1, 5, 2]), dialect="foundry")
+    assert str(rolled) == "3d6min3 → [1→3, 5, 2→3] = 11"
+    assert distribution("1d6min3").probability(3) == Fraction(1, 2)
 
 
 def test_a_fate_die_shows_its_minus_blank_and_plus():
@@ -197,11 +211,12 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("roll20", "(1d4)d6", "computed dice"),
         ("roll20", "7 % 2", "modulo (%)"),
         ("foundry", "20d20r1=1", "limited to a count"),
-        ("foundry", "6d6min2", "per-die minimum and maximum"),
+        ("roll20", "6d6min2", "this is tabletop and Foundry VTT notation"),
+        ("avrae", "1d6e6mi2", "a per-die minimum after an explosion is not supported yet"),
         ("foundry", "6d6cf<3", "counting modifiers"),
         ("foundry", "4d6kh3r1", "in the order written"),
         ("avrae", "(1, 2, 3)kh1", "sets of rolls"),
-        ("avrae", "10d6mi2", "per-die minimum and maximum"),
+        ("avrae", "10d6mil1", "expected the minimum of each die"),
         ("avrae", "1d20 > 10", "comparisons as values"),
         ("avrae", "4d6k3", "k3 keeps the dice showing 3"),
         ("avrae", "1d%", "tens die"),

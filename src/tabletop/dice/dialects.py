@@ -82,6 +82,8 @@ class Dialect:
     """`+1` and `-+-1` read (d20)."""
     labels: bool
     """`2d6[fire]`: words in brackets after a term are kept with it and shown."""
+    bounds: dict[str, str]
+    """Spellings of a per-die bound -> "minimum" or "maximum" (Foundry's `min2`, d20's `mi2`)."""
     fate: str | None
     """The letter of a Fate die after `d` (Roll20's `4dF`, Foundry's `4df`); None: none."""
     trailing_text: bool
@@ -126,6 +128,7 @@ TABLETOP = Dialect(
     unary_plus=False,
     labels=True,
     trailing_text=False,
+    bounds={"min": "minimum", "max": "maximum"},
     fate=None,
     written_order=False,
     max_dice=None,
@@ -160,6 +163,7 @@ ROLL20 = Dialect(
     unary_plus=False,
     labels=True,
     trailing_text=True,
+    bounds={},
     fate="F",
     written_order=False,
     max_dice=None,
@@ -194,6 +198,7 @@ FOUNDRY = Dialect(
     unary_plus=False,
     labels=True,
     trailing_text=False,
+    bounds={"min": "minimum", "max": "maximum"},
     fate="f",
     written_order=True,
     max_dice=None,
@@ -225,6 +230,7 @@ AVRAE = Dialect(
     unary_plus=True,
     labels=True,
     trailing_text=False,
+    bounds={"mi": "minimum", "ma": "maximum"},
     fate=None,
     written_order=True,
     max_dice=1_000,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from math import comb, gcd
 
 from tabletop.dice import limits
@@ -242,7 +242,7 @@ class _Evaluator:
 
     def hits_and_misses(self, term: Dice, success: Compare) -> tuple[int, int]:
         """The weights of one die succeeding and failing."""
-        if term.reroll is None and term.explode is None and term.faces is None:
+        if term.reroll is None and term.explode is None and not term.mapped:
             hits = success.count(term.sides)
             return hits, term.sides - hits
         die = self.single_die(term)
@@ -278,8 +278,8 @@ class _Evaluator:
         if term.sides > limits.MAX_OUTCOMES:
             raise self.too_costly(term.sides, "outcomes", limits.MAX_OUTCOMES)
         first = _rerolled(term.sides, term.reroll)
-        if term.faces is not None:  # no re-rolls or explosions: each face once
-            return _reduced(_counted(term.value(face) for face in first))
+        if term.mapped:  # custom faces or bounds: no explosions
+            return _reduced(_mapped(first, term.value))
         if term.explode is None:
             return _reduced(first)
         return _reduced(self.checked(self.exploded(first, term.sides, term.explode, counting)))
@@ -471,11 +471,11 @@ def _chain(
     return dict(result)
 
 
-def _counted(values: Iterable[Number]) -> Weights:
-    """Each value weighted by how often it appears."""
+def _mapped(faces: Weights, value: Callable[[int], int]) -> Weights:
+    """The weights of each face carried to the value it is worth."""
     counts: defaultdict[Number, int] = defaultdict(int)
-    for value in values:
-        counts[value] += 1
+    for face, weight in faces.items():
+        counts[value(face)] += weight  # type: ignore[arg-type]
     return dict(counts)
 
 

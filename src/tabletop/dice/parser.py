@@ -56,7 +56,7 @@ _SPACES = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-_ORDER = ("reroll", "explode", "keep", "success")
+_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success")
 """The order the tree's modifiers take effect in; written-order dialects must agree."""
 
 
@@ -404,6 +404,7 @@ class _Parser:
         applies them in the order written, only in the order the tree applies them."""
         seen: list[str] = []
         reroll = explode = keep = success = None
+        bounds: dict[str, int] = {}
         while True:
             at = self.pos
             found = self.spelling()
@@ -438,24 +439,29 @@ class _Parser:
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
             elif kind == "reroll":
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
+            elif kind in ("minimum", "maximum"):
+                bounds[kind] = self.integer(f"the {kind} of each die after {spelled!r}")
             else:
                 success = self.success(bare=not spelled, sides=sides)
             self.check_order(kind, seen, at)
             seen.append(kind)
-        return Dice(count, sides, reroll, explode, keep, success, faces)
+        if bounds and explode is not None:
+            raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
+        minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
+        return Dice(count, sides, reroll, explode, keep, success, faces, minimum, maximum)
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:
             if kind == "reroll" and not self.probing:
                 raise self.fail(describe(MORE_THAN_ONE_REROLL, self.dialect), at)
-            raise self.refuse(f"this dice term already has a {_KIND_NAMES[kind]}", at)
+            raise self.refuse(f"this dice term already has {_a(kind)}", at)
         if not self.dialect.written_order:
             return
         later = [done for done in seen if _ORDER.index(done) > _ORDER.index(kind)]
         if later:
             raise self.fail(
-                f"{self.dialect.title} applies modifiers in the order written; a "
-                f"{_KIND_NAMES[kind]} after a {_KIND_NAMES[later[0]]} is not supported yet "
+                f"{self.dialect.title} applies modifiers in the order written; "
+                f"{_a(kind)} after {_a(later[0])} is not supported yet "
                 f"(write it first)",
                 at,
             )
@@ -558,12 +564,21 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
         "advantage": ("adv", "dis") if dialect.advantage else (),
     }
     found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
+    found += [(spelled, bound) for spelled, bound in dialect.bounds.items()]
     return tuple(sorted(found, key=lambda pair: -len(pair[0])))
 
 
 _KIND_NAMES = {
+    "minimum": "per-die minimum",
+    "maximum": "per-die maximum",
     "keep": "keep/drop (or advantage) modifier",
     "explode": "explosion",
     "reroll": "re-roll",
     "success": "success count",
 }
+
+
+def _a(kind: str) -> str:
+    """A modifier's name with its article: "an explosion", "a re-roll"."""
+    name = _KIND_NAMES[kind]
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"

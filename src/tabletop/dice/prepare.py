@@ -138,12 +138,18 @@ def _pool_bounds(term: Dice) -> Bounds:
     separate = explode is not None and explode.separate
     if term.success is not None:
         return 0, most_dice(term) if separate else kept
-    if term.faces is not None:
-        return kept * min(term.faces), kept * max(term.faces)
+    if term.mapped:  # no explosions: each die is worth one of its faces' values
+        values = [term.value(face) for face in _extreme_faces(term)]
+        return kept * min(values), kept * max(values)
     highest = term.sides
     if explode is not None:
         highest += explode.max_follow_ups * (term.sides - 1 if explode.penetrating else term.sides)
     return (0, term.count * highest) if separate else (kept, kept * highest)
+
+
+def _extreme_faces(term: Dice) -> range | tuple[int, ...]:
+    """The faces whose values bound a die's: all of a custom die, the ends of a plain one."""
+    return range(1, term.sides + 1) if term.faces is not None else (1, term.sides)
 
 
 def _combine(op: str, left: Bounds, right: Bounds) -> Bounds:

@@ -126,6 +126,8 @@ def render_die(die: Die, marks: Marks = PLAIN) -> str:
     parts = [f"({die.faces[0]}-1)" if die.added and die.penetrating else str(die.faces[0])]
     if die.triggered:
         parts.append(marks.wrap(marks.explosion, "!"))
+    if len(die.faces) == 1 and not die.added and die.value != die.faces[0]:
+        parts.append(f"→{die.value}")  # a per-die minimum or maximum changed it
     for face in die.faces[1:]:
         parts.append(marks.wrap(marks.explosion, "!+"))
         parts.append(f"({face}-1)" if die.penetrating else str(face))

@@ -160,9 +160,11 @@ class _Roller:
             faces = [throw(sides) for _ in range(term.count)]
             dice = tuple(Die(sides, (face,), face) for face in faces)
             return RolledPool(term, dice, sum(faces))
-        if term.faces is not None:  # no re-rolls or explosions on these
-            values = [term.value(self.die(sides)) for _ in range(term.count)]
-            rolled = [Die(sides, (value,), value) for value in values]
+        if term.mapped:  # custom faces or per-die bounds: no explosions
+            rolled = []
+            for _ in range(term.count):
+                face, rerolled = self.first_face(term)
+                rolled.append(Die(sides, (term.shown(face),), term.value(face), tuple(rerolled)))
         elif term.explode is not None and term.explode.separate:
             rolled = [die for _ in range(term.count) for die in self.separate_dice(term)]
         else:

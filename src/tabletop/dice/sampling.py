@@ -122,12 +122,13 @@ class _Sampler:
             if table is not None:
                 return table.draw(self.rng, n)
         rolls = self.faces(term.sides, (n, term.count))
-        if term.faces is not None:
-            rolls = np.asarray(term.faces, dtype=np.int64)[rolls - 1]
         if term.plain:
             return rolls.sum(axis=1)
         if term.reroll is not None:
             self.reroll(term, rolls)
+        if term.mapped:
+            values = [term.value(face) for face in range(1, term.sides + 1)]
+            rolls = np.asarray([0, *values], dtype=np.int64)[rolls]
         if term.explode is not None and term.explode.separate:
             if term.keep is not None or term.success is not None:
                 return self.separate(term, rolls)

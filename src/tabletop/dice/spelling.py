@@ -144,6 +144,7 @@ class _Writer:
                 raise Unspellable("Dead Weight's usage and risk dice", dialect)
             return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
         reroll = self.reroll(node.reroll) if node.reroll else ""
+        reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""
         keep = self.keep(node.keep) if node.keep else ""
         count = self.success(node.success) if node.success else ""
@@ -152,6 +153,18 @@ class _Writer:
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
             parts = [reroll, count, explode]
         return f"{node.count}d{self.sides(node)}" + "".join(parts)
+
+    def bounds(self, node: Dice) -> str:
+        """Per-die minimum, then maximum, in the dialect's spelling."""
+        text = ""
+        for kind, limit in (("minimum", node.minimum), ("maximum", node.maximum)):
+            if limit is None:
+                continue
+            spelled = next((s for s, k in self.dialect.bounds.items() if k == kind), None)
+            if spelled is None:
+                raise Unspellable("per-die minimum and maximum", self.dialect)
+            text += f"{spelled}{limit}"
+        return text
 
     def sides(self, node: Dice) -> str:
         if node.faces is None:
@@ -250,6 +263,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "counting successes": bool(dialect.counts),
         "labels": dialect.labels,
         "Fate dice": dialect.fate is not None,
+        "per-die minimum and maximum": bool(dialect.bounds),
         "words after the expression": dialect.trailing_text,
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,
         "rounding toward zero (d20 rounds its total so)": dialect.truncate_total,

@@ -177,7 +177,9 @@ class Dice:
     re-roll the first face, explode, keep or drop, then sum (or count successes).
 
     `faces`, when given, are the values of the faces 1 to `sides` (a Fate die's -1, 0, +1);
-    such dice take keep/drop and counts, not re-rolls or explosions."""
+    such dice take keep/drop and counts, not re-rolls or explosions. `minimum` and `maximum`
+    bound each die's value after its re-roll (Foundry's `min2`, d20's `mi2`); they take no
+    explosion."""
 
     count: int
     sides: int
@@ -186,10 +188,26 @@ class Dice:
     keep: Keep | None = None
     success: Compare | None = None
     faces: tuple[int, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def shown(self, face: int) -> int:
+        """What face number `face` shows: itself, unless the faces say otherwise."""
+        return face if self.faces is None else self.faces[face - 1]
 
     def value(self, face: int) -> int:
-        """What face number `face` is worth (itself, unless the faces say otherwise)."""
-        return face if self.faces is None else self.faces[face - 1]
+        """What face number `face` is worth: what it shows, within the bounds."""
+        value = self.shown(face)
+        if self.minimum is not None:
+            value = max(value, self.minimum)
+        if self.maximum is not None:
+            value = min(value, self.maximum)
+        return value
+
+    @property
+    def mapped(self) -> bool:
+        """True when a die's value is not simply its face number (custom faces, bounds)."""
+        return self.faces is not None or self.minimum is not None or self.maximum is not None
 
     @property
     def plain(self) -> bool:
@@ -198,7 +216,8 @@ class Dice:
             self.reroll is None
             and self.explode is None
             and self.keep is None
-            and (self.success is None)
+            and self.success is None
+            and not self.mapped
         )
 
 

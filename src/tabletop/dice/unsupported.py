@@ -39,9 +39,6 @@ MISSING: tuple[Missing, ...] = (
     _missing("exponents (**)", r"\*\*", "roll20", "foundry"),
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
     _missing(
-        "per-die minimum and maximum (6d6min2, 4d6mi2)", r"(min|max|mi|ma)[0-9]", "foundry", "avrae"
-    ),
-    _missing(
         "counting modifiers (cf, df, sf, ms, even, odd)",
         r"(cf|df|sf|ms|even|odd)",
         "foundry",
