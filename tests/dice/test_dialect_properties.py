@@ -91,6 +91,8 @@ SAMPLED = [
     ("roll20", "3d6!>5d1>4"),
     ("roll20", "2d6!p + 7/2"),
     ("roll20", "6dFkh3 + 4dF>1"),
+    ("roll20", "5d6!k3>4f1"),
+    ("foundry", "6d6xodd + 4d6ms>10"),
     ("foundry", "6d6xo>=5dh2cs>=4"),
     ("foundry", "3d8rkh2 / 2"),
     ("avrae", "4d6e6kh3 / 3"),

@@ -81,6 +81,10 @@ SAME_LAW_AS = [
     ("avrae", "10d6ma1", "10", f"{D20}: test_ma_op, '10d6ma1' == 10"),
     ("avrae", "10d6ma0", "0", f"{D20}: test_ma_op, '10d6ma0' == 0"),
     ("foundry", "6d6min2", "6d6min2", f"{FOUNDRY}: '6d6min2', each result at least 2"),
+    ("foundry", "6d6cf", "6d6=1", f"{FOUNDRY}: '6d6cf' counts the dice that rolled a 1"),
+    ("foundry", "6d6cf<=3", "6d6<=3", f"{FOUNDRY}: '6d6cf<=3' counts failures of 3 or less"),
+    ("foundry", "6d6ms>12", "6d6 - 12", f"{FOUNDRY}: '6d6ms>12' subtracts 12 from the total"),
+    ("foundry", "6d6ms<12", "12 - 6d6", f"{FOUNDRY}: ms< takes the total from the target"),
     ("foundry", "6d6max5", "6d6max5", f"{FOUNDRY}: '6d6max5', each result at most 5"),
 ]
 
@@ -100,6 +104,9 @@ MEANS = [
     ("roll20", "3d6>3", 2, f"{ROLL20}: a die of 3 or more is a success (mean 3 x 2/3)"),
     ("tabletop", "3d6>3", Fraction(3, 2), "docs/dice-notation.md: '>' is strict"),
     ("roll20", "4dF", 0, f"{ROLL20}: Fate/Fudge Roll NdF, faces -1, 0 and 1"),
+    ("foundry", "6d6even", 3, f"{FOUNDRY}: '6d6even' counts the even numbers rolled"),
+    ("foundry", "5d6odd", Fraction(5, 2), f"{FOUNDRY}: '6d6odd' counts the odd numbers"),
+    ("roll20", "3d6>3f1", Fraction(3, 2), f"{ROLL20}: '3d6>3f1' takes failures from successes"),
     ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
     ("foundry", "4df", 0, "Foundry's FateDie, denomination f"),
     ("roll20", "4dF>1", Fraction(4, 3), f"{ROLL20}: successes on Fate dice (a + counts)"),
@@ -143,6 +150,10 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("roll20", "3dFk2"),
         ("foundry", "2df + 1d4cs>=3"),
         ("foundry", "3d4r1min2kh2"),
+        ("roll20", "2d4>3f1"),
+        ("roll20", "2d2>2f1!"),
+        ("roll20", "3d4kh2>3f<2"),
+        ("foundry", "2d4xeven"),
         ("avrae", "3d4ro1ma3pl1"),
         ("avrae", "1d6 / 4 + 1d4 // 3"),
     ],
@@ -179,6 +190,12 @@ def test_a_bounded_die_shows_its_face_and_its_value():
     assert distribution("1d6min3").probability(3) == Fraction(1, 2)
 
 
+def test_failures_are_marked_and_taken_from_the_count():
+    rolled = roll("3d6>3f1", FixedDice([1, 4, 2]), dialect="roll20")
+    assert str(rolled) == "3d6>3f1 → [_1_, **4**, 2] = 0"
+    assert rolled.to_json()["dice"]["dice"][0]["failure"] is True
+
+
 def test_a_fate_die_shows_its_minus_blank_and_plus():
     rolled = roll("4dF", FixedDice([1, 2, 3, 3]), dialect="roll20")
     assert str(rolled) == "4dF → [-1, 0, 1, 1] = 1"
@@ -206,14 +223,15 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("roll20", "{4d6,3d8}kh1", "grouped rolls"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
         ("foundry", "2d6[fire", "this '[' has no matching ']'"),
-        ("roll20", "3d6>3f1", "failures"),
         ("roll20", "2d8r1r3r5r7", "more than one re-roll"),
         ("roll20", "(1d4)d6", "computed dice"),
         ("roll20", "7 % 2", "modulo (%)"),
         ("foundry", "20d20r1=1", "limited to a count"),
         ("roll20", "6d6min2", "this is tabletop and Foundry VTT notation"),
         ("avrae", "1d6e6mi2", "a per-die minimum after an explosion is not supported yet"),
-        ("foundry", "6d6cf<3", "counting modifiers"),
+        ("foundry", "6d6df", "deducting or subtracting failures (df, sf) is not supported yet"),
+        ("foundry", "6d6ms=3", "expected a target after 'ms'"),
+        ("roll20", "3d6f1", "failures are taken from a success count"),
         ("foundry", "4d6kh3r1", "in the order written"),
         ("avrae", "(1, 2, 3)kh1", "sets of rolls"),
         ("avrae", "10d6mil1", "expected the minimum of each die"),

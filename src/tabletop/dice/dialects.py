@@ -57,7 +57,11 @@ class Dialect:
     keep_count_required: bool
     """Whether `k`/`d` must be followed by a number (else they keep or drop one)."""
     counts: dict[str, str]
-    """Success-count spellings: "" for a bare compare point after the dice (`3d6>3`)."""
+    """Count spellings -> what they count: "" is a bare compare point after the dice
+    (`3d6>3`); "cs" successes (alone: the highest face), "cf" failures (alone: 1s), "even"
+    and "odd" the dice showing one; "f" (after a count) failures taken from it."""
+    margin: bool
+    """Foundry's `ms>12`: the pool's total less 12 (`ms<12`: 12 less the total)."""
     division: Literal["floor", "exact"]
     """What `/` means: whole-number division rounded down, or exact fractions."""
     floor_division: bool
@@ -115,6 +119,7 @@ TABLETOP = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"},
     keep_count_required=False,
     counts={"": ""},
+    margin=False,
     division="floor",
     floor_division=False,
     truncate_total=False,
@@ -149,7 +154,8 @@ ROLL20 = Dialect(
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
-    counts={"": ""},
+    counts={"": "", "f": "f"},
+    margin=False,
     division="exact",
     floor_division=False,
     truncate_total=False,
@@ -184,7 +190,8 @@ FOUNDRY = Dialect(
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
-    counts={"cs": "cs"},
+    counts={"cs": "cs", "cf": "cf", "even": "even", "odd": "odd"},
+    margin=True,
     division="exact",
     floor_division=False,
     truncate_total=False,
@@ -217,6 +224,7 @@ AVRAE = Dialect(
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},
     keep_count_required=True,
     counts={},
+    margin=False,
     division="exact",
     floor_division=True,
     truncate_total=True,

@@ -223,18 +223,15 @@ class _Evaluator:
             if term.keep is not None:
                 return self.checked(self.keep_separate(term))
             if term.success is not None:
-                return self.power(self.single_die(term, term.success), term.count)
+                return self.power(self.single_die(term, counting=True), term.count)
         if term.keep is None and term.success is not None:
+            if term.failure is not None:
+                return self.power(_mapped(self.single_die(term), term.score), term.count)
             return self.successes(*self.hits_and_misses(term, term.success), term.count)
         die = self.single_die(term)
         if term.keep is None:
             return self.power(die, term.count)
-        success = term.success
-        score: Callable[[int], int] = (
-            (lambda value: value)
-            if success is None
-            else (lambda value: int(success.matches(value)))
-        )
+        score: Callable[[int], int] = _value if term.success is None else term.score
         kept = term.keep.kept_count(term.count)
         if kept == 1:
             return self.keep_one(die, term.count, term.keep.keeps_highest, score)
@@ -272,9 +269,9 @@ class _Evaluator:
             below = reached
         return dict(weights)
 
-    def single_die(self, term: Dice, counting: Compare | None = None) -> Weights:
+    def single_die(self, term: Dice, counting: bool = False) -> Weights:
         """One die of the pool after its re-roll and explosion, as integer weights: its
-        value, or (`counting`) how many successes it and the dice it adds show."""
+        value, or (`counting`) what it and the dice it adds score in the term's count."""
         if term.sides > limits.MAX_OUTCOMES:
             raise self.too_costly(term.sides, "outcomes", limits.MAX_OUTCOMES)
         first = _rerolled(term.sides, term.reroll)
@@ -282,13 +279,18 @@ class _Evaluator:
             return _reduced(_mapped(first, term.value))
         if term.explode is None:
             return _reduced(first)
-        return _reduced(self.checked(self.exploded(first, term.sides, term.explode, counting)))
+        score = term.score if counting else None
+        return _reduced(self.checked(self.exploded(first, term.sides, term.explode, score)))
 
     def exploded(
-        self, first: Weights, sides: int, explode: Explode, counting: Compare | None
+        self,
+        first: Weights,
+        sides: int,
+        explode: Explode,
+        counting: Callable[[int], int] | None,
     ) -> Weights:
-        """A die and its chain of follow-ups: the sum of their values, or the number of them
-        whose value is a success."""
+        """A die and its chain of follow-ups: the sum of their values, or of the scores
+        `counting` gives their values."""
         depth = explode.max_follow_ups
         shift = -1 if explode.penetrating else 0
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
@@ -297,8 +299,8 @@ class _Evaluator:
         if counting is None:
             first_score, follow_score = _value, (lambda face: face + shift)
         else:
-            first_score = _hit(counting, 0)
-            follow_score = _hit(counting, shift)
+            first_score = counting
+            follow_score = lambda face: counting(face + shift)  # noqa: E731
         fresh = dict.fromkeys(range(1, sides + 1), 1)
         # follow_up: a follow-up die allowed `level` more follow-ups; total sides**(level+1).
         follow_up: Weights = defaultdict(int)
@@ -320,8 +322,7 @@ class _Evaluator:
         # The dice held apart: the kept ones for kh/kl, the dropped ones for dh/dl.
         held = keep.count
         keeps_held = keep.mode in ("kh", "kl")
-        success = term.success
-        score = _value if success is None else _hit(success, 0)
+        score = _value if term.success is None else term.score
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
         # A state: the held values, sorted with the first to leave at the front, and the
         # score of the dice settled outside them.
@@ -481,11 +482,6 @@ def _mapped(faces: Weights, value: Callable[[int], int]) -> Weights:
 
 def _value(face: int) -> int:
     return face
-
-
-def _hit(success: Compare, shift: int) -> Callable[[int], int]:
-    """Scores a face 1 when its value (the face plus `shift`) is a success, else 0."""
-    return lambda face: int(success.matches(face + shift))
 
 
 def _slot_bytes(bound: int) -> int:

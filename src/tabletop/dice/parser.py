@@ -56,7 +56,7 @@ _SPACES = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success")
+_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
 """The order the tree's modifiers take effect in; written-order dialects must agree."""
 
 
@@ -342,7 +342,7 @@ class _Parser:
         self.count_dice(1, start)
         return UsageDie(size)
 
-    def dice(self, count: int, start: int) -> Dice | RiskDice:
+    def dice(self, count: int, start: int) -> Node:
         if count < 1 and not (count == 0 and self.dialect.zero_dice):
             raise self.fail("a pool needs at least one die", start)
         self.refuse_past_limit(count, start)
@@ -372,6 +372,8 @@ class _Parser:
         term = self.modifiers(count, sides, faces)
         self.count_dice(most_dice(term) if self.dialect.max_dice is None else term.count, start)
         self.expect_rerolls(term, start)
+        if self.dialect.margin and self.text.startswith("ms", self.pos):
+            return self.margin(term)
         return term
 
     def expect_rerolls(self, term: Dice, start: int) -> None:
@@ -403,13 +405,15 @@ class _Parser:
         """Read the modifiers after `NdX`, each kind at most once; in a dialect whose tool
         applies them in the order written, only in the order the tree applies them."""
         seen: list[str] = []
-        reroll = explode = keep = success = None
+        reroll = explode = keep = success = failure = None
         bounds: dict[str, int] = {}
         while True:
             at = self.pos
             found = self.spelling()
             if found is None and "" in self.dialect.counts and self.peek() in ("=", "<", ">"):
                 found = ("", "success")
+            if found is None and self.dialect.margin and self.text.startswith("ms", at):
+                break  # the margin of success wraps the pool (`dice`)
             if found is None:
                 keeps = self.dialect.keeps
                 drop = self.peek() == "d" and "d" not in keeps and "dh" in keeps
@@ -441,14 +445,21 @@ class _Parser:
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
             elif kind in ("minimum", "maximum"):
                 bounds[kind] = self.integer(f"the {kind} of each die after {spelled!r}")
+            elif self.dialect.counts[spelled] == "f":
+                kind = "failure"
+                if success is None:
+                    raise self.fail("failures are taken from a success count, as in 3d6>3f1", at)
+                failure = self.target("a face that fails", None)
+                if failure is None:
+                    raise self.fail("expected a face that fails, such as f1 or f<2")
             else:
-                success = self.success(bare=not spelled, sides=sides)
+                success = self.success(self.dialect.counts[spelled], sides)
             self.check_order(kind, seen, at)
             seen.append(kind)
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
         minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
-        return Dice(count, sides, reroll, explode, keep, success, faces, minimum, maximum)
+        return Dice(count, sides, reroll, explode, keep, success, faces, minimum, maximum, failure)
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:
@@ -530,14 +541,27 @@ class _Parser:
             raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
         return Reroll(when, once)
 
-    def success(self, bare: bool, sides: int) -> Compare:
-        """A count's compare point: a bare count (`3d6>3`) needs one; Foundry's `cs` alone
-        counts the dice showing their highest face."""
+    def success(self, counted: str, sides: int) -> Compare:
+        """What a count counts: a bare count (`3d6>3`) needs its compare point; Foundry's
+        `cs` alone counts the highest face, `cf` alone the 1s, `even` and `odd` parity."""
+        if counted in ("even", "odd"):
+            return Compare(counted, 0)  # type: ignore[arg-type]
         what = "a number to count successes against"
-        compare = self.target(what, None if bare else Compare("=", sides))
+        default = {"": None, "cs": Compare("=", sides), "cf": Compare("=", 1)}[counted]
+        compare = self.target(what, default)
         if compare is None:
             raise self.fail(f"expected {what}")
         return compare
+
+    def margin(self, term: Dice) -> Node:
+        """Foundry's margin of success: `6d6ms>12` is the total less 12, `ms<12` 12 less it."""
+        at = self.pos
+        self.pos += 2  # "ms"
+        compare = self.compare_point("a target after 'ms', such as ms>12")
+        if compare is None or compare.op == "=":
+            raise self.fail("expected a target after 'ms', such as ms>12 or ms<12", at)
+        target = Integer(compare.target)
+        return BinaryOp("-", term, target) if compare.op[0] == ">" else BinaryOp("-", target, term)
 
     def compare_point(self, what: str) -> Compare | None:
         """A compare point in the dialect's spelling (`>=4`; Roll20's `>4`), or None."""
@@ -575,6 +599,7 @@ _KIND_NAMES = {
     "explode": "explosion",
     "reroll": "re-roll",
     "success": "success count",
+    "failure": "failure count",
 }
 
 

@@ -137,7 +137,8 @@ def _pool_bounds(term: Dice) -> Bounds:
     explode = term.explode
     separate = explode is not None and explode.separate
     if term.success is not None:
-        return 0, most_dice(term) if separate else kept
+        most = most_dice(term) if separate else kept
+        return -most if term.failure is not None else 0, most
     if term.mapped:  # no explosions: each die is worth one of its faces' values
         values = [term.value(face) for face in _extreme_faces(term)]
         return kept * min(values), kept * max(values)

@@ -37,6 +37,7 @@ class Marks:
     success: tuple[str, str]
     explosion: tuple[str, str]
     arrow: str = "→"
+    failure: tuple[str, str] = ("_", "_")
 
     def wrap(self, kind: tuple[str, str], text: str) -> str:
         return f"{kind[0]}{text}{kind[1]}"
@@ -47,6 +48,7 @@ RICH = Marks(
     dropped=("[dim strike]", "[/dim strike]"),
     success=("[bold green]", "[/bold green]"),
     explosion=("[yellow]", "[/yellow]"),
+    failure=("[bold red]", "[/bold red]"),
 )
 
 
@@ -134,7 +136,9 @@ def render_die(die: Die, marks: Marks = PLAIN) -> str:
     text = "".join(parts)
     if not die.kept:
         text = marks.wrap(marks.dropped, text)
-    elif die.success:
+    elif die.success and not die.failure:
         text = marks.wrap(marks.success, text)
+    elif die.failure and not die.success:
+        text = marks.wrap(marks.failure, text)
     rerolled = "".join(marks.wrap(marks.dropped, str(face)) + " " for face in die.rerolled)
     return rerolled + text

@@ -33,6 +33,7 @@ class Die:
     kept: bool = True
     success: bool | None = None
     penetrating: bool = False
+    failure: bool | None = None
     triggered: bool = False
     added: bool = False
 
@@ -64,6 +65,8 @@ class Die:
             data["added"] = True
         if self.success is not None:
             data["success"] = self.success
+        if self.failure is not None:
+            data["failure"] = self.failure
         return data
 
 

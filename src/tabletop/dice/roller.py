@@ -172,10 +172,8 @@ class _Roller:
         if term.keep is not None:
             rolled = self.mark_kept(term, rolled)
         if term.success is not None:
-            rolled = [
-                replace(die, success=die.kept and term.success.matches(die.value)) for die in rolled
-            ]
-            value = sum(1 for die in rolled if die.success)
+            rolled = [self.counted(term, die) for die in rolled]
+            value = sum(term.score(die.value) for die in rolled if die.kept)
         else:
             value = sum(die.value for die in rolled if die.kept)
         return RolledPool(term, tuple(rolled), value)
@@ -228,6 +226,17 @@ class _Roller:
             value,
             tuple(rerolled),
             penetrating=explode is not None and explode.penetrating,
+        )
+
+    @staticmethod
+    def counted(term: Dice, die: Die) -> Die:
+        """A die marked as a success, or a failure (Roll20's `f`), when it is kept."""
+        assert term.success is not None
+        failure = term.failure
+        return replace(
+            die,
+            success=die.kept and bool(term.success.matches(die.value)),
+            failure=None if failure is None else die.kept and bool(failure.matches(die.value)),
         )
 
     @staticmethod

@@ -138,7 +138,7 @@ class _Sampler:
         if term.keep is not None:
             rolls = self.kept(term, rolls)
         if term.success is not None:
-            return term.success.matches(rolls).sum(axis=1)
+            return term.score(rolls).sum(axis=1)
         return rolls.sum(axis=1)
 
     def reroll(self, term: Dice, rolls: np.ndarray) -> None:
@@ -203,7 +203,7 @@ class _Sampler:
         if term.keep is not None:
             kept = _kept_range(term.keep, position, size)
         if term.success is not None:
-            return (term.success.matches(ordered) & kept).sum(axis=1)
+            return (term.score(ordered) * kept).sum(axis=1)
         return np.where(kept, ordered, 0).sum(axis=1)
 
     @staticmethod

@@ -148,6 +148,8 @@ class _Writer:
         explode = self.explode(node.explode, node.sides) if node.explode else ""
         keep = self.keep(node.keep) if node.keep else ""
         count = self.success(node.success) if node.success else ""
+        if node.failure is not None:
+            count += self.failure(node.failure)
         parts = [reroll, explode, keep, count]
         if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
@@ -237,10 +239,19 @@ class _Writer:
 
     def success(self, compare: Compare) -> str:
         counts = self.dialect.counts
-        if not counts:
+        if compare.op in ("even", "odd"):
+            if compare.op not in counts:
+                raise Unspellable("counting even or odd dice", self.dialect)
+            return compare.op
+        spelled = next((text for text, kind in counts.items() if kind in ("", "cs")), None)
+        if spelled is None:
             raise Unspellable("counting successes", self.dialect)
-        spelled = next(iter(counts))
         return spelled + self.compare(compare, bare=bool(spelled) and self.dialect.bare_equals)
+
+    def failure(self, compare: Compare) -> str:
+        if "f" not in self.dialect.counts:
+            raise Unspellable("failures taken from a count", self.dialect)
+        return "f" + self.compare(compare, bare=self.dialect.bare_equals)
 
 
 def _spelling_of(table: dict[str, bool], once: bool) -> str | None:
@@ -261,6 +272,8 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "names bound when rolling": dialect.names,
         "Dead Weight's usage and risk dice": dialect.dead_weight,
         "counting successes": bool(dialect.counts),
+        "counting even or odd dice": "even" in dialect.counts,
+        "failures taken from a count": "f" in dialect.counts,
         "labels": dialect.labels,
         "Fate dice": dialect.fate is not None,
         "per-die minimum and maximum": bool(dialect.bounds),

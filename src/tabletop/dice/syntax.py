@@ -15,7 +15,7 @@ from typing import Literal as TypingLiteral
 
 from tabletop.dice import limits
 
-CompareOp = TypingLiteral["=", "<", "<=", ">", ">="]
+CompareOp = TypingLiteral["=", "<", "<=", ">", ">=", "even", "odd"]
 KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
 ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷"]
 """`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
@@ -32,6 +32,8 @@ _COMPARATORS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
     ">": operator.gt,
     ">=": operator.ge,
+    "even": lambda face, _: face % 2 == 0,
+    "odd": lambda face, _: face % 2 == 1,
 }
 
 USAGE_DIE_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
@@ -46,7 +48,8 @@ RISK_DIE_SIDES = 6
 
 @dataclass(frozen=True, slots=True)
 class Compare:
-    """A compare point such as `>=4`: which faces a re-roll, explosion or count applies to."""
+    """A compare point such as `>=4`: which faces a re-roll, explosion or count applies to.
+    Counts may also select even or odd values (Foundry's `even`, `odd`; target unused)."""
 
     op: CompareOp
     target: int
@@ -68,6 +71,8 @@ class Compare:
 
     def count(self, sides: int) -> int:
         """How many faces of a d`sides` this selects, without visiting them."""
+        if self.op in ("even", "odd"):
+            return sides // 2 if self.op == "even" else (sides + 1) // 2
         low, high = self.span(sides)
         return max(0, high - low + 1)
 
@@ -77,7 +82,7 @@ class Compare:
         return range(low, high + 1)
 
     def __str__(self) -> str:
-        return f"{self.op}{self.target}"
+        return self.op if self.op in ("even", "odd") else f"{self.op}{self.target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +195,15 @@ class Dice:
     faces: tuple[int, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    failure: Compare | None = None
+    """Roll20's failures (`3d6>3f1`): each kept die matching it takes one from the count."""
+
+    def score(self, value: int) -> int:
+        """What a kept die of this value adds to a count: 1 a success, -1 a failure (both: 0);
+        elementwise on numpy arrays."""
+        assert self.success is not None
+        hits = self.success.matches(value) * 1
+        return hits if self.failure is None else hits - self.failure.matches(value) * 1
 
     def shown(self, face: int) -> int:
         """What face number `face` shows: itself, unless the faces say otherwise."""

@@ -39,11 +39,10 @@ MISSING: tuple[Missing, ...] = (
     _missing("exponents (**)", r"\*\*", "roll20", "foundry"),
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
     _missing(
-        "counting modifiers (cf, df, sf, ms, even, odd)",
-        r"(cf|df|sf|ms|even|odd)",
+        "deducting or subtracting failures (df, sf)",
+        r"(?<=[ds])f|[ds]f",
         "foundry",
     ),
-    _missing("failures (3d6>4f1)", r"f[<>=]?[0-9]", "roll20"),
     _missing("critical ranges (1d20cs>19)", r"c[sf][<>=]?[0-9]", "roll20"),
     _missing("sorting (8d6s, 8d6sd)", r"s[ad]?(?![a-z])", "roll20"),
     _missing(
