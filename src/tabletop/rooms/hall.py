@@ -40,9 +40,10 @@ from tabletop.rooms.ledger import UNDO, groups, marks
 from tabletop.rooms.lines import exported, project
 from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
 from tabletop.rooms.log import OUTSIDER, Entry, public_of
+from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
 from tabletop.rooms.store import Credential, Store
-from tabletop.rooms.table import Table, fold, load_session
+from tabletop.rooms.table import Table, fold
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
 from tabletop.session import (
@@ -85,6 +86,7 @@ class Thinking:
 
     room: str
     system: str
+    rules: int
     state: BaseModel
     intent: dict[str, Any]
     member: Member
@@ -101,6 +103,8 @@ class Importing:
     a shard writes it with `Hall.import_room`)."""
 
     system: str
+    rules: int
+    """The version of the system's rules the export was played under."""
     room: str
     """The room the export came from."""
     members: tuple[str, ...]
@@ -285,7 +289,15 @@ class Hall:
         check_intent(intent)
         seed = self._seed(room, table)
         return Thinking(
-            room, table.system, table.state, dict(intent), member, seed, position, client
+            room,
+            table.system,
+            table.session.version,
+            table.state,
+            dict(intent),
+            member,
+            seed,
+            position,
+            client,
         )
 
     def table_thinking(self, room: str) -> Thinking | None:
@@ -297,7 +309,8 @@ class Hall:
             return None
         nonce = table_nonce(table.head + 1, table.latest_nonce)
         seed = self._seed(room, table)
-        return Thinking(room, table.system, table.state, intent, TABLE, seed, nonce, nonce)
+        version = table.session.version
+        return Thinking(room, table.system, version, table.state, intent, TABLE, seed, nonce, nonce)
 
     # changing -----------------------------------------------------------------------------
 
@@ -527,7 +540,7 @@ class Hall:
         public). The first GM still in the room gets a new link; everyone else joins again
         through new invites. The room's table is the plan's snapshot of the export's fold
         (made where it was checked) and the two entries added here, snapshotted at once."""
-        session = load_session(plan.system)
+        session = session_at(plan.system, plan.rules)
         room, seed, token = room or new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
         events = [
@@ -759,6 +772,7 @@ def importing(lines: list[str]) -> Importing:
     table = fold([Entry.from_text(line) for line in lines[:-1]])
     return Importing(
         system=table.system,
+        rules=table.session.version,
         room=table.room,
         members=tuple(table.members),
         gm=table.gms()[0],  # verify refused a log that leaves the room without a GM

@@ -318,6 +318,7 @@ class Export:
     address: str
     room: str
     system: str
+    rules: int
     member: Any
     head: int
 
@@ -325,6 +326,7 @@ class Export:
 @message
 class Record:
     system: str
+    rules: int
     state: Any
     member: Any
 
