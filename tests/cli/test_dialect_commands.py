@@ -59,9 +59,9 @@ def test_an_unknown_dialect_is_one_line_and_exit_2(capsys, monkeypatch):
 
 
 def test_a_refusal_names_the_feature_on_the_command_line(capsys):
-    result = run(capsys, "roll", "--dialect", "roll20", "{4d6, 3d8}kh1")
+    result = run(capsys, "roll", "--dialect", "roll20", "1d20cs>19")
     assert result.code == 2
-    assert "grouped rolls ({4d6, 3d8}kh1) is not supported yet" in result.err
+    assert "critical ranges (1d20cs>19) is not supported yet (read by Roll20)" in result.err
 
 
 def test_help_and_bad_values_still_go_through_typer(capsys):

@@ -85,6 +85,13 @@ SAME_LAW_AS = [
     ("foundry", "6d6cf<=3", "6d6<=3", f"{FOUNDRY}: '6d6cf<=3' counts failures of 3 or less"),
     ("foundry", "6d6ms>12", "6d6 - 12", f"{FOUNDRY}: '6d6ms>12' subtracts 12 from the total"),
     ("foundry", "6d6ms<12", "12 - 6d6", f"{FOUNDRY}: ms< takes the total from the target"),
+    ("foundry", "{1d20, 1d20}kh", "2d20kh1", "Foundry dice pools: {1d20, 1d20}kh keeps the best"),
+    ("roll20", "{1d20, 1d20}kh1", "2d20kh1", f"{ROLL20}: Grouped rolls keep among totals"),
+    ("avrae", "(1d20, 1d20)kh1", "2d20kh1", f"{D20}: sets, '(1d4, 2+2, 3d6kl1)kh1'"),
+    ("avrae", "(1, 2, 3, 4, 5)kh2", "9", f"{D20}: test_selectors, '(1, 2, 3, 4, 5)kh2' == 9"),
+    ("avrae", "(1, 2, 3, 4, 5)ph1", "10", f"{D20}: test_p_op, ph drops the highest"),
+    ("avrae", "(1,)", "1", f"{D20}: test_set, '(1,)' == 1"),
+    ("avrae", "(1, 1)", "2", f"{D20}: test_set, '(1, 1)' == 2"),
     ("foundry", "6d6max5", "6d6max5", f"{FOUNDRY}: '6d6max5', each result at most 5"),
 ]
 
@@ -107,6 +114,13 @@ MEANS = [
     ("foundry", "6d6even", 3, f"{FOUNDRY}: '6d6even' counts the even numbers rolled"),
     ("foundry", "5d6odd", Fraction(5, 2), f"{FOUNDRY}: '6d6odd' counts the odd numbers"),
     ("roll20", "3d6>3f1", Fraction(3, 2), f"{ROLL20}: '3d6>3f1' takes failures from successes"),
+    (
+        "roll20",
+        "{3d6+3}>15",
+        Fraction(3, 8),
+        f"{ROLL20}: '{{3d6+3}}>15' is 1 when the total is 15+",
+    ),
+    ("foundry", "{2d6, 1d12}cs>7", Fraction(5, 6), "Foundry pools count successes per total"),
     ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
     ("foundry", "4df", 0, "Foundry's FateDie, denomination f"),
     ("roll20", "4dF>1", Fraction(4, 3), f"{ROLL20}: successes on Fate dice (a + counts)"),
@@ -151,6 +165,10 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("foundry", "2df + 1d4cs>=3"),
         ("foundry", "3d4r1min2kh2"),
         ("roll20", "2d4>3f1"),
+        ("roll20", "{1d4, 1d6}kh1>3"),
+        ("roll20", "{1d4+1, 1d6, 2}d1"),
+        ("foundry", "{1d4, 1d4, 1d3}kl2cs>=2"),
+        ("avrae", "(1d4, 2, 1d3 / 2)kh1"),
         ("roll20", "2d2>2f1!"),
         ("roll20", "3d4kh2>3f<2"),
         ("foundry", "2d4xeven"),
@@ -196,6 +214,12 @@ def test_failures_are_marked_and_taken_from_the_count():
     assert rolled.to_json()["dice"]["dice"][0]["failure"] is True
 
 
+def test_a_group_shows_which_totals_it_kept():
+    rolled = roll("{2d6, 1d12}kh1", FixedDice([2, 5, 9]), dialect="roll20")
+    assert str(rolled) == "{2d6, 1d12}kh1 → {~~[2, 5]~~, [9]} = 9"
+    assert [member["kept"] for member in rolled.to_json()["dice"]["members"]] == [False, True]
+
+
 def test_a_fate_die_shows_its_minus_blank_and_plus():
     rolled = roll("4dF", FixedDice([1, 2, 3, 3]), dialect="roll20")
     assert str(rolled) == "4dF → [-1, 0, 1, 1] = 1"
@@ -220,7 +244,8 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
     [
         ("tabletop", "4dF", "this is Roll20 notation, not tabletop's (--dialect roll20)"),
         ("roll20", "4dF!", "a Fate die takes no explosion"),
-        ("roll20", "{4d6,3d8}kh1", "grouped rolls"),
+        ("roll20", "{4d6+3d8}k4", "keeping or dropping the dice of one group"),
+        ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
         ("foundry", "2d6[fire", "this '[' has no matching ']'"),
         ("roll20", "2d8r1r3r5r7", "more than one re-roll"),
@@ -233,7 +258,6 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("foundry", "6d6ms=3", "expected a target after 'ms'"),
         ("roll20", "3d6f1", "failures are taken from a success count"),
         ("foundry", "4d6kh3r1", "in the order written"),
-        ("avrae", "(1, 2, 3)kh1", "sets of rolls"),
         ("avrae", "10d6mil1", "expected the minimum of each die"),
         ("avrae", "1d20 > 10", "comparisons as values"),
         ("avrae", "4d6k3", "k3 keeps the dice showing 3"),

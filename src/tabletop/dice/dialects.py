@@ -88,6 +88,9 @@ class Dialect:
     """`2d6[fire]`: words in brackets after a term are kept with it and shown."""
     bounds: dict[str, str]
     """Spellings of a per-die bound -> "minimum" or "maximum" (Foundry's `min2`, d20's `mi2`)."""
+    groups: Literal["braces", "sets"] | None
+    """How expressions are grouped to be judged by their totals: `{a, b}` (Roll20, Foundry,
+    tabletop) or d20's sets `(a, b)` (a set needs its comma: `(a,)`)."""
     fate: str | None
     """The letter of a Fate die after `d` (Roll20's `4dF`, Foundry's `4df`); None: none."""
     trailing_text: bool
@@ -134,6 +137,7 @@ TABLETOP = Dialect(
     labels=True,
     trailing_text=False,
     bounds={"min": "minimum", "max": "maximum"},
+    groups="braces",
     fate=None,
     written_order=False,
     max_dice=None,
@@ -170,6 +174,7 @@ ROLL20 = Dialect(
     labels=True,
     trailing_text=True,
     bounds={},
+    groups="braces",
     fate="F",
     written_order=False,
     max_dice=None,
@@ -206,6 +211,7 @@ FOUNDRY = Dialect(
     labels=True,
     trailing_text=False,
     bounds={"min": "minimum", "max": "maximum"},
+    groups="braces",
     fate="f",
     written_order=True,
     max_dice=None,
@@ -239,6 +245,7 @@ AVRAE = Dialect(
     labels=True,
     trailing_text=False,
     bounds={"mi": "minimum", "ma": "maximum"},
+    groups="sets",
     fate=None,
     written_order=True,
     max_dice=1_000,

@@ -29,7 +29,9 @@ from tabletop.dice.syntax import (
     Compare,
     Dice,
     Explode,
+    Group,
     Integer,
+    Keep,
     Label,
     Name,
     Negate,
@@ -127,6 +129,8 @@ class _Evaluator:
             return self.mapped(self.evaluate(node.operand), node.function)
         if isinstance(node, Label):
             return self.evaluate(node.operand)
+        if isinstance(node, Group):
+            return self.group(node)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -312,69 +316,66 @@ class _Evaluator:
 
     def keep_separate(self, term: Dice) -> Weights:
         """Keep/drop over a pool whose explosions add dice of their own, exactly: each
-        die's chain of faces is laid into a state holding the dice that decide the kept
-        set (the `n` best or worst so far) and the score of those already settled."""
+        die's chain of faces is laid into the kept set one face at a time."""
         keep, explode = term.keep, term.explode
         assert keep is not None and explode is not None
         sides, depth = term.sides, explode.max_follow_ups
         shift = -1 if explode.penetrating else 0
-        highest = keep.keeps_highest
-        # The dice held apart: the kept ones for kh/kl, the dropped ones for dh/dl.
-        held = keep.count
-        keeps_held = keep.mode in ("kh", "kl")
-        score = _value if term.success is None else term.score
+        kept = _KeptSet(keep, _value if term.success is None else term.score)
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
-        # A state: the held values, sorted with the first to leave at the front, and the
-        # score of the dice settled outside them.
-        Held = tuple[tuple[int, ...], Number]
-
-        def lay(state: Held, value: int) -> Held:
-            values, settled = state
-            ordered = list(values)
-            # Held kept dice leave worst first; held dropped dice leave best first.
-            leave_key = value if highest == keeps_held else -value
-            insort(ordered, leave_key)
-            if len(ordered) <= held:
-                return tuple(ordered), settled
-            out = ordered.pop(0)
-            if not keeps_held:
-                settled += score(out if highest == keeps_held else -out)
-            return tuple(ordered), settled
-
         first = _rerolled(sides, term.reroll)
-        states: dict[Held, int] = {((), 0): 1}
+        states = kept.start()
         for _ in range(term.count):
-            result: defaultdict[Held, int] = defaultdict(int)
-            going: defaultdict[Held, int] = defaultdict(int)
+            result: defaultdict[_Held, int] = defaultdict(int)
+            going: defaultdict[_Held, int] = defaultdict(int)
             self.spend(len(states) * len(first))
             for state, weight in states.items():
                 for face, face_weight in first.items():
-                    laid = lay(state, face)
+                    laid = kept.lay(state, face)
                     if face in triggering and depth:
                         going[laid] += weight * face_weight
                     else:
                         result[laid] += weight * face_weight * sides**depth
             for level in range(1, depth + 1):
                 self.spend(len(going) * sides)
-                following: defaultdict[Held, int] = defaultdict(int)
+                following: defaultdict[_Held, int] = defaultdict(int)
                 for state, weight in going.items():
                     for face in range(1, sides + 1):
-                        laid = lay(state, face + shift)
+                        laid = kept.lay(state, face + shift)
                         if face in triggering and level < depth:
                             following[laid] += weight
                         else:
                             result[laid] += weight * sides ** (depth - level)
                 going = following
-            states = _reduced(dict(result))  # type: ignore[arg-type]
-            if len(states) > limits.MAX_OUTCOMES:
-                raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
-        totals: defaultdict[Number, int] = defaultdict(int)
-        sign = 1 if highest == keeps_held else -1
-        for (values, settled), weight in states.items():
-            if keeps_held:
-                settled = sum(score(sign * key) for key in values)
-            totals[settled] += weight
-        return dict(totals)
+            states = self.held(result)
+        return kept.totals(states)
+
+    def held(self, states: Mapping[_Held, int]) -> dict[_Held, int]:
+        """Kept-set states with their common factor taken out, refused past the limit."""
+        if len(states) > limits.MAX_OUTCOMES:
+            raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
+        return _reduced(dict(states))  # type: ignore[arg-type,return-value]
+
+    def group(self, node: Group) -> Weights:
+        """A group's total: its members' totals, kept or dropped by value, then summed or
+        counted, each member independent of the others."""
+        members = [self.evaluate(member) for member in node.members]
+        scored = node.scored
+        if node.keep is None:
+            total: Weights = {0: 1}
+            for member in members:
+                total = self.convolve(total, _mapped(member, scored))
+            return total
+        kept = _KeptSet(node.keep, scored)
+        states = kept.start()
+        for member in members:
+            self.spend(len(states) * len(member))
+            laid: defaultdict[_Held, int] = defaultdict(int)
+            for state, weight in states.items():
+                for value, member_weight in member.items():
+                    laid[kept.lay(state, value)] += weight * member_weight
+            states = self.held(laid)
+        return self.checked(kept.totals(states))
 
     def keep_pool(
         self,
@@ -472,11 +473,53 @@ def _chain(
     return dict(result)
 
 
-def _mapped(faces: Weights, value: Callable[[int], int]) -> Weights:
+_Held = tuple[tuple[Number, ...], Number]
+"""A kept set as it is built: the values held apart (sorted, the first to leave at the
+front) and the score of the values already settled outside them."""
+
+
+class _KeptSet:
+    """Keep or drop over values laid one at a time: kh/kl hold the values kept so far, dh/dl
+    the values dropped so far; a value pushed out is forgotten (kept sets) or settled
+    (dropped sets), so a state stays as small as the keep's count."""
+
+    def __init__(self, keep: Keep, score: Callable[[Number], Number]) -> None:
+        self.size = keep.count
+        self.holds_kept = keep.mode in ("kh", "kl")
+        # Held kept values leave worst first; held dropped values leave best first.
+        self.sign = 1 if keep.keeps_highest == self.holds_kept else -1
+        self.score = score
+
+    @staticmethod
+    def start() -> dict[_Held, int]:
+        return {((), 0): 1}
+
+    def lay(self, state: _Held, value: Number) -> _Held:
+        values, settled = state
+        ordered = list(values)
+        insort(ordered, self.sign * value)
+        if len(ordered) <= self.size:
+            return tuple(ordered), settled
+        out = ordered.pop(0)
+        if not self.holds_kept:
+            settled += self.score(self.sign * out)
+        return tuple(ordered), settled
+
+    def totals(self, states: Mapping[_Held, int]) -> Weights:
+        """The distribution of the kept values' score."""
+        totals: defaultdict[Number, int] = defaultdict(int)
+        for (values, settled), weight in states.items():
+            if self.holds_kept:
+                settled = sum(self.score(self.sign * key) for key in values)
+            totals[exact(settled)] += weight
+        return dict(totals)
+
+
+def _mapped(faces: Weights, value: Callable[[Number], Number]) -> Weights:
     """The weights of each face carried to the value it is worth."""
     counts: defaultdict[Number, int] = defaultdict(int)
     for face, weight in faces.items():
-        counts[value(face)] += weight  # type: ignore[arg-type]
+        counts[value(face)] += weight
     return dict(counts)
 
 

@@ -31,6 +31,7 @@ from tabletop.dice.syntax import (
     Compare,
     Dice,
     Explode,
+    Group,
     Integer,
     Keep,
     Label,
@@ -248,14 +249,61 @@ class _Parser:
         return self.atom(level)
 
     def group(self, level: int, start: int) -> tuple[Node, int]:
-        """A parenthesised sum, the `(` at `start` already seen."""
+        """A parenthesised sum, the `(` at `start` already seen (in d20, with a comma, a set
+        of members judged by their totals)."""
         self.check_nesting(level + 1, start)
         self.pos += 1
         node, depth = self.sum(level + 1)
         self.skip_space()
+        if self.peek() == "," and self.dialect.groups == "sets":
+            return self.members([node], depth, level, start, ")")
         if not self.take(")"):
             raise self.refuse(f"expected ')' to close the '(' at character {start + 1}")
         return node, depth
+
+    def members(
+        self, found: list[Node], depth: int, level: int, start: int, closing: str
+    ) -> tuple[Node, int]:
+        """The rest of a group's members (after the first, `found`), its closing bracket and
+        its modifiers: keep/drop and a success count, over the members' totals."""
+        while self.take(","):
+            self.skip_space()
+            if closing == ")" and self.peek() == ")":
+                break  # d20's one-member set: `(1d6,)`
+            member, member_depth = self.sum(level + 1)
+            found.append(member)
+            depth = max(depth, member_depth)
+            self.skip_space()
+        if not self.take(closing):
+            raise self.fail(f"expected '{closing}' to close the group at character {start + 1}")
+        keep = success = None
+        while True:
+            at = self.pos
+            found_spelling = self.spelling()
+            bare = "" in self.dialect.counts and self.peek() in ("=", "<", ">")
+            if found_spelling is None and bare:
+                found_spelling = ("", "success")
+            if found_spelling is None:
+                break
+            spelled, kind = found_spelling
+            self.pos += len(spelled)
+            if kind == "keep" and keep is None and success is None:
+                if len(found) == 1 and self.dialect.name in ("tabletop", "roll20"):
+                    raise self.fail(
+                        "keeping or dropping the dice of one group ({4d6+3d8}k4) is not "
+                        "supported yet",
+                        at,
+                    )
+                keep = self.keep(self.dialect.keeps[spelled], len(found), at)
+            elif kind == "success" and success is None and self.dialect.counts[spelled] != "f":
+                counted = self.dialect.counts[spelled]
+                if counted in ("cs", "cf"):  # a total has no highest face to count
+                    counted = ""
+                success = self.success(counted, 0)
+            else:
+                raise self.fail("a group takes a keep or drop, then a success count", at)
+        self.check_depth(depth + 1, start)
+        return Group(tuple(found), keep, success), depth + 1
 
     def atom(self, level: int) -> tuple[Node, int]:
         """A term, with any labels written after it (`2d6[fire]`)."""
@@ -276,6 +324,12 @@ class _Parser:
     def term(self, level: int) -> tuple[Node, int]:
         start = self.pos  # unary() has skipped the spaces
         char = self.peek()
+        if char == "{" and self.dialect.groups == "braces":
+            self.check_nesting(level + 1, start)
+            self.pos += 1
+            first, depth = self.sum(level + 1)
+            self.skip_space()
+            return self.members([first], depth, level, start, "}")
         if char == "(":
             node, depth = self.group(level, start)
             if self.is_dice_letter(self.peek()):

@@ -22,6 +22,7 @@ from tabletop.dice.syntax import (
     BinaryOp,
     Call,
     Dice,
+    Group,
     Integer,
     Label,
     Name,
@@ -108,6 +109,13 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
         low, high = _combine(node.op, left, right)
     elif isinstance(node, Label):
         low, high = value_bounds(node.operand, bound)
+    elif isinstance(node, Group):
+        members = [value_bounds(member, bound) for member in node.members]
+        if node.success is not None:
+            low, high = 0, len(members)
+        else:  # any kept subset's sum lies between these
+            low = sum(min(member[0], 0) for member in members)
+            high = sum(max(member[1], 0) for member in members)
     elif isinstance(node, Call):
         inner = value_bounds(node.operand, bound)
         if node.function == "abs":

@@ -15,6 +15,7 @@ from tabletop.dice.results import (
     Die,
     Rolled,
     RolledCall,
+    RolledGroup,
     RolledInteger,
     RolledLabel,
     RolledName,
@@ -88,6 +89,16 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
             right_op,
             node.op,
         )
+    if isinstance(node, RolledGroup):
+        shown = []
+        for index, member in enumerate(node.members):
+            text = explain(member, marks)
+            if not node.kept[index]:
+                text = marks.wrap(marks.dropped, text)
+            elif node.success is not None and node.success[index]:
+                text = marks.wrap(marks.success, text)
+            shown.append(text)
+        return "{" + ", ".join(shown) + "}"
     if isinstance(node, RolledLabel):
         inner = explain(node.operand, marks)
         if node.trailing:  # the comment is on the line already, with the expression

@@ -133,6 +133,25 @@ class RolledCall:
 
 
 @dataclass(frozen=True, slots=True)
+class RolledGroup:
+    """A group's members as rolled, which of them were kept, which succeeded."""
+
+    members: tuple[Rolled, ...]
+    kept: tuple[bool, ...]
+    success: tuple[bool, ...] | None
+    value: Number
+
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
+        members = []
+        for index, member in enumerate(self.members):
+            data = {**member.to_json(dialect), "kept": self.kept[index]}
+            if self.success is not None:
+                data["success"] = self.success[index]
+            members.append(data)
+        return {"type": "group", "value": json_number(self.value), "members": members}
+
+
+@dataclass(frozen=True, slots=True)
 class RolledLabel:
     """A label (or a trailing comment) and the value it is kept with."""
 
@@ -228,6 +247,7 @@ Rolled = (
     | RolledOp
     | RolledCall
     | RolledLabel
+    | RolledGroup
     | RolledPool
     | RolledUsage
     | RolledRisk

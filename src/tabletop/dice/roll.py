@@ -11,6 +11,7 @@ from tabletop.dice.render import render_line, shown_number
 from tabletop.dice.results import (
     Rolled,
     RolledCall,
+    RolledGroup,
     RolledLabel,
     RolledNegate,
     RolledOp,
@@ -42,6 +43,8 @@ class Roll:
                 stack.extend((node.right, node.left))
             elif isinstance(node, RolledNegate | RolledCall | RolledLabel):
                 stack.append(node.operand)
+            elif isinstance(node, RolledGroup):
+                stack.extend(reversed(node.members))
             elif isinstance(node, RolledPool | RolledUsage | RolledRisk):
                 found.append(node)
         return found

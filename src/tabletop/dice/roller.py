@@ -14,6 +14,7 @@ from tabletop.dice.results import (
     Die,
     Rolled,
     RolledCall,
+    RolledGroup,
     RolledInteger,
     RolledLabel,
     RolledName,
@@ -30,7 +31,9 @@ from tabletop.dice.syntax import (
     BinaryOp,
     Call,
     Dice,
+    Group,
     Integer,
+    Keep,
     Label,
     Name,
     Negate,
@@ -128,6 +131,8 @@ class _Roller:
         if isinstance(node, Label):
             operand = self.evaluate(node.operand)
             return RolledLabel(node.text, node.trailing, operand, operand.value)
+        if isinstance(node, Group):
+            return self.group(node)
         if isinstance(node, Name):
             return RolledName(node.name, self.names[node.name])
         if isinstance(node, UsageDie):
@@ -228,6 +233,21 @@ class _Roller:
             penetrating=explode is not None and explode.penetrating,
         )
 
+    def group(self, node: Group) -> RolledGroup:
+        """Each member rolled; the kept ones by total (the earlier first among equals)."""
+        members = tuple(self.evaluate(member) for member in node.members)
+        values = [member.value for member in members]
+        kept = [True] * len(members)
+        if node.keep is not None:
+            kept = _kept_by_value(node.keep, values)
+        success = None
+        if node.success is not None:
+            success = tuple(
+                bool(node.success.matches(v)) and k for v, k in zip(values, kept, strict=True)
+            )
+        total = sum(node.scored(v) for v, k in zip(values, kept, strict=True) if k)
+        return RolledGroup(members, tuple(kept), success, exact(total))
+
     @staticmethod
     def counted(term: Dice, die: Die) -> Die:
         """A die marked as a success, or a failure (Roll20's `f`), when it is kept."""
@@ -242,10 +262,18 @@ class _Roller:
     @staticmethod
     def mark_kept(term: Dice, dice: list[Die]) -> list[Die]:
         """Mark the dropped dice; among equal values the earlier die is kept."""
-        keep = term.keep
-        assert keep is not None
-        kept_count = keep.kept_count(len(dice))
-        sign = -1 if keep.keeps_highest else 1
-        order = sorted(range(len(dice)), key=lambda i: (sign * dice[i].value, i))
-        kept = set(order[:kept_count])
-        return [die if i in kept else replace(die, kept=False) for i, die in enumerate(dice)]
+        assert term.keep is not None
+        kept = _kept_by_value(term.keep, [die.value for die in dice])
+        return [
+            die if stays else replace(die, kept=False)
+            for die, stays in zip(dice, kept, strict=True)
+        ]
+
+
+def _kept_by_value(keep: Keep, values: list[Number]) -> list[bool]:
+    """Which of `values` a keep/drop keeps; among equal values the earlier one."""
+    kept_count = keep.kept_count(len(values))
+    sign = -1 if keep.keeps_highest else 1
+    order = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
+    chosen = set(order[:kept_count])
+    return [index in chosen for index in range(len(values))]

@@ -26,6 +26,7 @@ from tabletop.dice.syntax import (
     BinaryOp,
     Call,
     Dice,
+    Group,
     Integer,
     Keep,
     Label,
@@ -96,6 +97,8 @@ class _Sampler:
             return _applied(node.function, self.evaluate(node.operand, n))
         if isinstance(node, Label):
             return self.evaluate(node.operand, n)
+        if isinstance(node, Group):
+            return self.group(node, n)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)
@@ -115,6 +118,18 @@ class _Sampler:
         if isinstance(node, RiskDice):
             return np.any(self.faces(RISK_DIE_SIDES, (n, node.count)) == 1, axis=1).astype(np.int64)
         raise TypeError(f"not a dice expression node: {node!r}")
+
+    def group(self, node: Group, n: int) -> np.ndarray:
+        """Each member's totals side by side, sorted per sample when a keep chooses among
+        them (fractions as exact `Fraction`s)."""
+        columns = [_exact(self.evaluate(member, n)) for member in node.members]
+        totals = np.stack(columns, axis=1)
+        if node.keep is None:
+            return np.sum(node.scored(totals), axis=1)
+        ordered = np.sort(totals, axis=1)
+        position = np.arange(len(columns))[None, :]
+        kept = _kept_range(node.keep, position, np.full((n, 1), len(columns)))
+        return np.sum(np.where(kept, node.scored(ordered), 0), axis=1)
 
     def pool(self, term: Dice, n: int) -> np.ndarray:
         if term.keep is not None and n >= _BY_TABLE_FROM:

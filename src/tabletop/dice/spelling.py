@@ -17,6 +17,7 @@ from tabletop.dice.syntax import (
     Compare,
     Dice,
     Explode,
+    Group,
     Integer,
     Keep,
     Label,
@@ -100,11 +101,28 @@ class _Writer:
             )
         if isinstance(node, Label):
             return self.label(node)
+        if isinstance(node, Group):
+            return self.group(node)
         if isinstance(node, Call):
             if node.function not in self.dialect.functions:
                 raise Unspellable(f"the function {node.function}()", self.dialect)
             return f"{node.function}({self.write(node.operand)})"
         return self.term(node)
+
+    def group(self, node: Group) -> str:
+        """`{a, b}kh1>3`, or d20's set `(a, b)kh1` (`(a,)` for one member)."""
+        members = ", ".join(self.write(member) for member in node.members)
+        if self.dialect.groups == "braces":
+            text = "{" + members + "}"
+        elif self.dialect.groups == "sets":
+            text = f"({members}{',' if len(node.members) == 1 else ''})"
+        else:
+            raise Unspellable("grouped rolls", self.dialect)
+        if node.keep is not None:
+            text += self.keep(node.keep)
+        if node.success is not None:
+            text += self.success(node.success)
+        return text
 
     def label(self, node: Label) -> str:
         """`2d6[fire]` (parenthesised where the label would bind to a smaller term), or the
@@ -275,6 +293,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "counting even or odd dice": "even" in dialect.counts,
         "failures taken from a count": "f" in dialect.counts,
         "labels": dialect.labels,
+        "grouped rolls": dialect.groups is not None,
         "Fate dice": dialect.fate is not None,
         "per-die minimum and maximum": bool(dialect.bounds),
         "words after the expression": dialect.trailing_text,

@@ -177,6 +177,22 @@ class Label:
 
 
 @dataclass(frozen=True, slots=True)
+class Group:
+    """Expressions rolled together and judged by their totals: `{4d6, 3d8}kh1` keeps the
+    better total, `{3d6+3, 2d10}>15` counts the totals past 15 (Roll20's groups, Foundry's
+    pools, d20's sets). Among equal totals the earlier member is kept."""
+
+    members: tuple[Node, ...]
+    keep: Keep | None = None
+    success: Compare | None = None
+
+    def scored(self, value: Number) -> Number:
+        """What a kept member's total adds: itself, or 1 when it is a success (elementwise
+        on numpy arrays)."""
+        return value if self.success is None else self.success.matches(value) * 1
+
+
+@dataclass(frozen=True, slots=True)
 class Dice:
     """A pool of `count` dice with `sides` faces and its modifiers, applied in this order:
     re-roll the first face, explode, keep or drop, then sum (or count successes).
@@ -257,7 +273,7 @@ class RiskDice:
     count: int
 
 
-Node = Integer | Name | Negate | BinaryOp | Call | Label | Dice | UsageDie | RiskDice
+Node = Integer | Name | Negate | BinaryOp | Call | Label | Group | Dice | UsageDie | RiskDice
 
 
 def most_dice(term: Dice | UsageDie | RiskDice) -> int:
@@ -279,6 +295,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.left, node.right)
     if isinstance(node, Negate | Call | Label):
         return (node.operand,)
+    if isinstance(node, Group):
+        return node.members
     return ()
 
 
@@ -304,4 +322,6 @@ def whole(node: Node) -> bool:
         return node.function != "abs" or whole(node.operand)
     if isinstance(node, Negate | Label):
         return whole(node.operand)
+    if isinstance(node, Group):
+        return node.success is not None or all(whole(member) for member in node.members)
     return True
