@@ -19,6 +19,7 @@ from typing import Any
 from typer.models import ArgumentInfo, OptionInfo
 
 from tabletop.cli import dice
+from tabletop.cli.options import whole_number
 
 QUICK: dict[str, Callable[..., None]] = {"roll": dice.roll_command, "odds": dice.odds_command}
 """The verbs read here, by name."""
@@ -119,9 +120,9 @@ def _value(kind: type, text: str, info: OptionInfo) -> Any:
     """An option's value as its command receives it, or None where Typer must judge it."""
     if kind is not int:
         return text
-    if not text.isascii() or not text.lstrip("-").isdigit():
+    number = whole_number(text) if text.isascii() else None
+    if number is None:  # not a number, or past 18 digits: Typer explains
         return None
-    number = int(text)
     low, high = info.min, info.max
     if (low is not None and number < low) or (high is not None and number > high):
         return None
