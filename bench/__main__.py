@@ -8,6 +8,7 @@ import sys
 
 SUITES = [
     "dice",
+    "dialects",
     "sampling",
     "constitution",
     "ap2d6",
