@@ -15,8 +15,9 @@ import re
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
@@ -24,10 +25,11 @@ from pydantic import Field
 from tabletop.errors import TabletopError
 from tabletop.rooms.allowances import body_cost
 from tabletop.rooms.errors import TooMuch, UnknownSystemName
-from tabletop.rooms.http import NDJSON, Client, Here, Token
+from tabletop.rooms.hosts import is_loopback
+from tabletop.rooms.http import Client, Here, Seqs, Token, paged
 from tabletop.rooms.messages import Caller, Check, Plan, Qr, Read
 from tabletop.rooms.protocol import MAX_IMPORT, Message
-from tabletop.rooms.table import load_session
+from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.tokens import MAX_LINK
 from tabletop.systems.registry import SYSTEMS, System, UnknownSystem, system
 
@@ -76,15 +78,24 @@ def add_pages(app: FastAPI) -> None:
     async def how_to_verify() -> FileResponse:
         return page("verify.html")
 
+    @app.get("/address")
+    async def address(request: Request) -> dict[str, Any]:
+        """Where people reach this server now: the URL every link is built from (the public
+        URL, never the request's Host), and whether only this computer can open it. The GM's
+        page builds the invites it keeps from it, so a restart at a new address moves them."""
+        url = str(request.state.base)
+        return {"url": url, "this_machine_only": is_loopback(urlsplit(url).hostname or "")}
+
     @app.get("/systems")
     async def systems() -> list[dict[str, Any]]:
         """Every system, and whether this installation can play it in a room (and why not)."""
         return _systems()
 
     @app.get("/systems/{name}/intents")
-    async def intents(name: str) -> dict[str, Any]:
-        """The JSON Schema of every intent of a system: a page builds its forms from it."""
-        return _intent_schema(_named(name).name)
+    async def intents(name: str, rules: int | None = Query(None, ge=1, le=1000)) -> dict[str, Any]:
+        """The JSON Schema of every intent of a system (under the version of its rules a
+        room was made with, today's by default): a page builds its forms from it."""
+        return _intent_schema(_named(name).name, rules)
 
     @app.get("/systems/{name}/options")
     async def options(name: str) -> dict[str, Any]:
@@ -115,10 +126,15 @@ def add_pages(app: FastAPI) -> None:
         return await here.ask(room, Read(Caller(key), "as", member=member), key, client, READ)
 
     @app.get("/rooms/{room}/as/{member}/log")
-    async def log_as(room: str, member: str, key: Token, here: Here, client: Client) -> Response:
-        """The GM's "view as player" of the log: exactly the lines that member receives."""
-        ask = Read(Caller(key), "as-log", member=member)
-        return Response(await here.ask(room, ask, key, client, READ), media_type=NDJSON)
+    async def log_as(
+        request: Request, room: str, member: str, key: Token, here: Here, client: Client, seqs: Seqs
+    ) -> Response:
+        """The GM's "view as player" of the log: exactly the lines that member receives, a
+        page at a time as `GET /rooms/{room}/log` gives them."""
+        ask = Read(Caller(key), "as-log", seqs.after, member, seqs.before)
+        found = await here.ask(room, ask, key, client, READ)
+        here.read(room, key, len(found.text))
+        return paged(request, found, seqs)
 
     @app.get("/rooms/{room}/presence")
     async def presence(room: str, key: Token, here: Here, client: Client) -> dict[str, list[str]]:
@@ -164,14 +180,18 @@ def _systems() -> list[dict[str, Any]]:
 
 
 @functools.cache
-def _intent_schema(name: str) -> dict[str, Any]:
-    return load_session(name).intent_schema()
+def _intent_schema(name: str, rules: int | None) -> dict[str, Any]:
+    """The intents' schema, with the words a page shows for their ids (`x-words`)."""
+    session = load_session(name) if rules is None else session_at(name, rules)
+    return {**session.intent_schema(), "x-words": session.words.model_dump(mode="json")}
 
 
 @functools.cache
 def _options_schema(name: str) -> dict[str, Any]:
     model = system(name).options
-    return model.model_json_schema() if model else {"type": "object", "properties": {}}
+    schema = model.model_json_schema() if model else {"type": "object", "properties": {}}
+    options = load_session(name).words.options
+    return {**schema, "x-words": {k: w.model_dump() for k, w in options.items()}}
 
 
 def _named(name: str) -> System:

@@ -62,7 +62,7 @@ export function npcCard(ctx, npc) {
     name: npc.name,
     kind: "npc",
     marks: npc.revealed ? h("span", { class: "badge good", text: "shown to players" }) : h("span", { class: "badge secret", text: "numbers hidden" }),
-    by: npc.creature ? `from the book: ${npc.creature}` : "",
+    by: typeof npc.creature === "string" ? `from the book: ${npc.creature}` : "",
     line: npcLine(ctx, npc),
     owner: null,
     acts: () => ({ tools: blocks(quick), now: [], rest: null }),
