@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from tabletop.rooms import verify
 from tabletop.rooms.client import RoomClient
 from tabletop.rooms.errors import RoomError
+from tabletop.rooms.nonces import read_book
 from tabletop.rooms.tokens import Link
 from tests.pages import driver
 from tests.rooms.conftest import open_test_store, serve_in_thread
@@ -49,6 +50,7 @@ def _seats_from_one():
     each member whose page is open, with the nonces that page kept), and its seats' pages
     are closed."""
     driver.seat_numbers = itertools.count(1)
+    driver.protocol_books.clear()
     yield
     try:
         verify_every_room()
@@ -60,7 +62,8 @@ def _seats_from_one():
 def verify_every_room() -> None:
     """Every honest room verifies (docs/rooms.md): each room an open page shows, once its GM
     ends the dice session, exports in full through the rules and as each member's own
-    with their page's nonce book (`--mine`). A link the test rotated or kicked, or an
+    with their page's nonce book (`--mine`), joined with the book of the test's protocol
+    client for that member (`driver.member_client`). A link the test rotated or kicked, or an
     invite never used, opens nothing and is passed over."""
     books: dict[str, dict[str, dict[str, str]]] = {}
     for context in driver.opened:
@@ -69,6 +72,12 @@ def verify_every_room() -> None:
                 room = Link.parse(page.url).room
                 book = page.evaluate("r => localStorage.getItem('tabletop.nonces.' + r)", room)
                 books.setdefault(room, {})[page.url] = json.loads(book or "{}")
+    for token, (link, path) in driver.protocol_books.items():
+        room = Link.parse(link).room
+        pages = [url for url in books.get(room, {}) if Link.parse(url).token == token]
+        sent = read_book(path, room) if path.exists() else {}
+        for url in pages or [link]:
+            books.setdefault(room, {}).setdefault(url, {}).update(sent)
     for room, kept in books.items():
         roles = {link: _role(link) for link in {*kept, *driver.gm_links.get(room, [])}}
         gm = next((link for link, role in roles.items() if role == "gm"), None)

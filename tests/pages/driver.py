@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,8 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from tabletop.rooms.client import create_room
+from tabletop.rooms.client import RoomClient, create_room
+from tabletop.rooms.tokens import Link
 
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
@@ -54,10 +56,24 @@ gm_links: dict[str, list[str]] = {}
 """The GM links of the rooms the current test made through the protocol, by room: its
 rooms verify when it ends (tests/pages/conftest.py), which needs a GM to end the session."""
 
+protocol_books: dict[str, tuple[str, Path]] = {}
+"""The nonce books of the members the current test acts for through the protocol
+(`member_client`), by their link's token: with their link. Their rooms verify with these
+and the books their pages kept (tests/pages/conftest.py), as a member who plays from both the
+command line and the browser checks their entries with both."""
+
 opened: list[BrowserContext] = []
 """The browser contexts of the current test's seats: tests/pages/conftest.py closes them when
 the test ends, so no page of a finished test stays open in the session's browser (where it
 would keep its socket and, once its server stopped, try to reconnect every 1.5 s)."""
+
+
+def member_client(link: str) -> RoomClient:
+    """A member's protocol client that writes its nonces in the book the room verifies with."""
+    token = Link.parse(link).token
+    if token not in protocol_books:
+        protocol_books[token] = (link, Path(tempfile.mkdtemp(prefix="nonces-")) / "book.jsonl")
+    return RoomClient(link, nonces=protocol_books[token][1])
 
 
 def seat(browser: Browser, viewport: dict[str, int] = DESKTOP) -> Seat:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.rooms.client import RoomClient, create_room
+from tests.pages.driver import gm_links, member_client
 
 AMBER = {"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}
 
@@ -46,12 +47,13 @@ class Fight:
 def table(url: str, system: str, names: dict[str, list[str]]) -> Fight:
     """A room of `system` with Ada and Bo joined; `names`: each player's characters."""
     links = create_room(url, system, "The long night")
+    gm_links.setdefault(links["room"], []).append(links["gm"])
     fight = Fight(system, {"gm": links["gm"], "observer": links["observer"]})
-    fight.clients["GM"] = RoomClient(links["gm"])
+    fight.clients["GM"] = member_client(links["gm"])
     for player in names:
         with RoomClient(links["player"]) as invite:
             fight.links[player] = invite.join(player)
-        fight.clients[player] = RoomClient(fight.links[player])
+        fight.clients[player] = member_client(fight.links[player])
     fight.characters = names
     return fight
 

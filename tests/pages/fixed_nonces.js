@@ -1,14 +1,16 @@
 // A test page's random source, which only the room's request ids and nonces use: the
-// seat's number, then a count kept across reloads of the tab. With the test server's fixed
-// seed (tests/rooms/conftest.py) every die a browser test sees is the same on every run.
+// seat's number, then a count kept across reloads and shared by every window of the seat (a
+// popped-out sheet too: one count, so no two requests of a member share an id). With the
+// test server's fixed seed (tests/rooms/conftest.py) every die a browser test sees is the
+// same on every run.
 (() => {
   const key = "tabletop-test-count";
   const seat = Number("__SEAT__");
   crypto.getRandomValues = (array) => {
     let count;
     try {
-      count = Number(sessionStorage.getItem(key) || 0) + 1;
-      sessionStorage.setItem(key, String(count));
+      count = Number(localStorage.getItem(key) || 0) + 1;
+      localStorage.setItem(key, String(count));
     } catch {
       count = Date.now(); // a page with no storage (about:blank) makes no requests
     }

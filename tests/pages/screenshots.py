@@ -43,7 +43,7 @@ def main(only: list[str]) -> None:
         "rollunder": rollunder_scene,
         "npc": npc_scene,
         "sheets": lambda browser, url: [sheet_scene(browser, url, system) for system in SHOWN],
-        "fights": lambda browser, url: [fight_scene(browser, url, system) for system in scripted.TURNS],
+        "fights": lambda browser, url: [fight_scene(browser, url, s) for s in scripted.TURNS],
         "board": board_scene,
     }
     unknown = set(only) - set(scenes)

@@ -18,10 +18,10 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, expect
 
-from tests.pages import fights, scripted
-from tests.pages.driver import PHONE, Seat, accessible, fits, live, seat
+from tests.pages import fights, scripted, sheets
+from tests.pages.driver import PHONE, Seat, accessible, fits, live, seat, submit
 from tests.pages.scripted import LAPTOP, Table
 from tests.pages.sheets import named
 
@@ -186,6 +186,13 @@ def popped(person: Seat, name: str, kind: str = "sheet"):
     return window
 
 
+def coins(sheet: Locator, silver: str) -> None:
+    """Write silver gained on a Dead Weight sheet, from its Coins line."""
+    box = sheet.locator("details.entry-form", has_text="coins gained or spent")
+    box.locator("summary").click()
+    submit(box.locator("form"), Silver=silver)
+
+
 def readable(response) -> str:
     """A JSON answer's text ("" for anything else, or a body gone with its page)."""
     try:
@@ -230,6 +237,12 @@ def test_cards_fold_open_and_pop_out_as_the_gm_a_player_and_an_observer(browser,
     amber = fight.clients["GM"].view()["state"]["characters"][0]["id"]
     fight.act("GM", {"kind": "fatigue", "character": amber, "attribute": "STR"})
     expect(window.locator(".card-line .health")).to_have_text("0 wounds · 1 fatigue")
+    # What she sends from either window is hers: each request its own id, its nonce in the
+    # one book of the room her pages keep (the teardown verifies her entries against it).
+    coins(sheets.card(ada, "Amber"), "2")
+    expect(named(ada, "Amber")).to_contain_text("Silver2")
+    coins(window.locator("#popped"), "3")
+    expect(window.locator("#popped")).to_contain_text("Silver5")
     window.close()
 
     # The ghoul popped out on a player's phone holds what she sees: its numbers hidden.
