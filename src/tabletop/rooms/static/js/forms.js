@@ -27,7 +27,9 @@ export function describeIntent(intent, labelOf, omit = new Set()) {
     } else if (key === "die" && typeof value === "number") {
       parts.push(`die ${value + 1}`);
     } else if (!(typeof value === "number" && value === 0 && key !== "die")) {
-      parts.push(String(labelOf(key, value)).replace(/_/g, " "));
+      const label = String(labelOf(key, value));
+      // a value the room does not name (a 2d6 basic action, "draw-weapon") reads as words
+      parts.push(label === String(value) ? label.replace(/_/g, " ").replace(/(?<=[a-z])-(?=[a-z])/g, " ") : label);
     }
   };
   for (const [key, value] of Object.entries(intent)) if (key !== "kind" && !omit.has(key)) walk(value, key);

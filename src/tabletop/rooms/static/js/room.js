@@ -982,19 +982,29 @@ function hiddenThings() {
 }
 
 function summary(value) {
-  // A hidden value in a few words: a tracker's name and fill, a roll's total, a record's
-  // names and values, a test's faces, or JSON.
+  // A hidden value in a few words: a tracker's name and fill, a roll's total, a test's
+  // faces, or any record's names and values (an NPC's numbers, a whole sheet), not JSON.
   if (value && typeof value === "object") {
     if ("segments" in value) return `${value.name}: ${value.filled}/${value.segments}${value.kind ? ` (${value.kind})` : ""}`;
     if ("total" in value) return `${value.expression || value.notation || "roll"} = ${value.total}`;
-    const shown = Object.entries(value).filter(([, v]) => v !== null && v !== false);
-    if (!Array.isArray(value) && shown.length && shown.every(([, v]) => typeof v !== "object")) {
-      // A flat record (an NPC's numbers): each name and value, not JSON.
-      return shown.map(([k, v]) => (v === true ? humanize(k) : `${humanize(k)} ${v}`)).join(", ");
-    }
     if (Array.isArray(value.dice) && value.setup) return `${value.setup.attribute} test: ${value.dice.map((d) => d.faces[d.faces.length - 1]).join(", ")}${value.verdict ? `, ${value.verdict}` : ""}`;
   }
-  return JSON.stringify(value);
+  return inWords(value);
+}
+
+function inWords(value) {
+  // A record as names and values ("Mire hound: abilities (STR 10, AGI 10), health 9"),
+  // leaving out what is empty, unset or false.
+  if (Array.isArray(value)) return value.map(inWords).join(", ");
+  if (!value || typeof value !== "object") return String(value);
+  const empty = (v) => v === null || v === false || v === "" || (typeof v === "object" && !Object.keys(v).length);
+  const { name, ...rest } = value;
+  const parts = Object.entries(rest).filter(([, v]) => !empty(v)).map(([k, v]) => {
+    if (v === true) return humanize(k);
+    return typeof v === "object" ? `${humanize(k)} (${inWords(v)})` : `${humanize(k)} ${v}`;
+  });
+  const words = parts.join(", ");
+  return typeof name === "string" ? `${name}${words ? `: ${words}` : ""}` : words;
 }
 
 async function collectHidden() {
