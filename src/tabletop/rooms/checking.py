@@ -103,7 +103,7 @@ def _dice(
 ) -> dict[str, Any]:
     """The entry's dice against the seed of its dice session, once revealed."""
     if cause is None:
-        return {"state": "sealed", "text": "its dice are not yours to see"}
+        return _shown_apart(body)
     draws = cause.get("draws") or []
     if not draws:
         return {"state": "none", "text": "no dice were drawn"}
@@ -124,6 +124,26 @@ def _dice(
     matches = all(d["face"] == d["seed"] for d in shown)
     text = "every die is what the seed gives" if matches else "a die is not what the seed gives"
     return {"state": "good" if matches else "bad", "text": text, "draws": shown}
+
+
+def _shown_apart(body: dict[str, Any]) -> dict[str, Any]:
+    """An entry whose cause is sealed from this member: the dice it shows them apart (theirs,
+    in a line that also holds a hidden NPC's) are named; checking them against the seed
+    needs the cause, which the GM's export holds (`tabletop room verify`)."""
+    event = body.get("event") if isinstance(body.get("event"), dict) else {}
+    data = event.get("data") if isinstance(event.get("data"), dict) else {}
+    draws = data.get("draws") if isinstance(data.get("draws"), list) else []
+    try:
+        named = ", ".join(f"a d{int(d['sides'])} showing {int(d['face'])}" for d in draws)
+    except (KeyError, TypeError, ValueError):
+        return {"state": "bad", "text": "its dice are not dice a seed gives"}
+    if not named:
+        return {"state": "sealed", "text": "its dice are kept from you (the GM's export has them)"}
+    return {
+        "state": "shown",
+        "text": f"your dice here are {named}; the line also holds dice kept from you, so "
+        "the GM's export checks them all (tabletop room verify)",
+    }
 
 
 def _session_of(lines: list[str], seq: int) -> tuple[int, str, bytes | None]:

@@ -366,12 +366,10 @@ class Ap2d6Session(Session[Ap2d6Table]):
                     name=Choice(help="the character's name", example="Ayla"),
                     method=Choice(values=("point-buy", *RANDOM_SCHEMES)),
                     scores=Choice(
-                        help="with point buy: each score bought and the value it is bought to",
-                        example={"STR": 1, "AGI": 1},
+                        help="with point buy: each score bought and the value it is bought to"
                     ),
                     skills=Choice(
-                        help="with point buy: each skill from your group's list and its SP",
-                        example={"STEALTH": 1, "ATHLETICS": 1},
+                        help="with point buy: each skill from your group's list and its SP"
                     ),
                 ),
                 offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
