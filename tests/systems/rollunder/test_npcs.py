@@ -200,23 +200,31 @@ def test_cr_s04_a_contest_against_the_hidden_hound_shows_ash_all_of_his_side_and
 
 def test_cr_s04_the_hounds_decisions_are_the_gms_and_ash_still_sees_his_dice_apart():
     """CR-S03, CR-S04: the hound rolls first and holds an omen, so each of its rolls waits
-    for the GM; Ash's player's view says a decision waits, kept from him, and offers him
-    nothing to answer. Each answer reaches the players as `GM answers a decision kept from
-    you`, the first line of the step that rolls Ash's dice, which carries them apart."""
+    for the GM; Ash's player reads that a decision kept from him waits, as his view says,
+    and is offered nothing to answer. Each answer reaches the players as `GM answers a
+    decision kept from you`: the first line of the step that rolls Ash's dice, it carries
+    them apart."""
     state, events = play(with_hound(1), {**CONTEST, "sides": SIDES[::-1]}, GM, [3])
     assert lines(events, GM) == [
         "a contest of STR, 2 rolls each: them (Mire hound) against us (Ash)",
         "Mire hound's STR roll 1 of 2 (1d20 → [3] = 3, result 1): Mire hound decides",
     ]
     everyone_else_reads(
-        events, ["a contest of STR, 2 rolls each: them (Mire hound) against us (Ash)"]
+        events,
+        [
+            "a contest of STR, 2 rolls each: them (Mire hound) against us (Ash)",
+            "a decision kept from you waits for the GM",
+        ],
     )
     assert SESSION.view(state, ASH)["pending"]["decision"] == {
         "hidden": "a decision on a roll kept from you"
     }
     assert not any(o.kind == "answer" for o in SESSION.legal(state, ASH))
     state, events = play(state, {"kind": "answer", "choice": "keep 1"}, GM, [4])
-    everyone_else_reads(events, ["GM answers a decision kept from you"])
+    everyone_else_reads(
+        events,
+        ["GM answers a decision kept from you", "a decision kept from you waits for the GM"],
+    )
     state, events = play(state, {"kind": "answer", "choice": "keep 1"}, GM, [5, 19])
     assert lines(events, GM) == [
         "GM: keep 1",
@@ -395,7 +403,9 @@ def test_cr_m19b_the_hounds_death_save_is_the_gms_and_reaches_the_players_as_an_
     ]
     everyone_else_reads(events, ["Ash's activation begins"])
     state, events = play(state, {"kind": "end-activation"}, GM)
-    everyone_else_reads(events, ["Ash's activation ends"])
+    everyone_else_reads(
+        events, ["Ash's activation ends", "a decision kept from you waits for the GM"]
+    )
     assert SESSION.view(state, ASH)["pending"]["decision"] == {
         "hidden": "a decision on a roll kept from you"
     }
@@ -411,12 +421,15 @@ def test_cr_m19b_the_hounds_death_save_is_the_gms_and_reaches_the_players_as_an_
 
 def test_cr_s04_steps_without_dice_tell_what_anyone_sees_and_nothing_of_its_sheet():
     """CR-S04, CR-S05, CR-S08: healing the hound, a roll the GM calls trivial, its death the
-    GM declares: words that hide nothing reach the players as they are; the GM's notes on
-    its sheet do not reach them at all."""
+    GM declares: words that hide nothing reach the players as they are; of the GM's notes
+    on its sheet they read only that the GM changes it."""
     state = with_hound()
     for intent, told in (
         ({"kind": "heal", "character": "n1", "amount": 2}, ["Mire hound is healed"]),
-        ({"kind": "write-notes", "character": "n1", "notes": "lair qz"}, []),
+        (
+            {"kind": "write-notes", "character": "n1", "notes": "lair qz"},
+            ["the GM changes Mire hound"],
+        ),
         (
             {"kind": "ability-roll", "character": "n1", "ability": "STR", "level": "trivial"},
             ["Mire hound passes the STR roll (trivial: no roll needed)", "the roll passes"],

@@ -245,7 +245,7 @@ class RollUnderSession(Session[RollUnderTable]):
         if isinstance(intent, SheetEdit):
             changed = edit(state.sheet(intent.character), intent, state.options)
             after = with_sheets(state, (changed.character,))
-            return after, self._told(state, member, changed.events)
+            return after, self._told(state, member, changed.events, changed.character.name)
         if isinstance(intent, EndActivation):
             return self._end_activation(state, member, dice)
         if isinstance(intent, RecruitFollower | DismissFollower | Bury | ReplaceCharacter):
@@ -523,7 +523,8 @@ class RollUnderSession(Session[RollUnderTable]):
             return state.model_copy(update={"characters": seats}), [shown]
         sheet = state.sheet(intent.character)
         changed = self._sheet_rule(state, sheet, intent)
-        return with_sheets(state, (changed.character,)), self._told(state, member, changed.events)
+        told = self._told(state, member, changed.events, sheet.name)
+        return with_sheets(state, (changed.character,)), told
 
     def _sheet_rule(self, state: RollUnderTable, sheet: Character, intent: Any) -> Changed:
         """One character's sheet changed by a rule that needs no dice and no decision."""
@@ -565,10 +566,15 @@ class RollUnderSession(Session[RollUnderTable]):
         return Changed(sheet, (event,))
 
     def _told(
-        self, state: RollUnderTable, member: Member, events: tuple[RulesEvent, ...]
+        self,
+        state: RollUnderTable,
+        member: Member,
+        events: tuple[RulesEvent, ...],
+        changed: str | None = None,
     ) -> list[Event]:
-        """The events of a rule that needs no decision, told as a public step."""
-        return Telling.at(state, member).rules(events)
+        """The events of a rule that needs no decision, told as a public step (`changed`:
+        the one character it changes, if it is about one)."""
+        return Telling.at(state, member).rules(events, changed)
 
     # what each member sees ----------------------------------------------------------------
 
@@ -632,7 +638,7 @@ class RollUnderSession(Session[RollUnderTable]):
     def _sees_decision(
         self, state: RollUnderTable, pending: Pending, decision: Decision, member: Member
     ) -> bool:
-        return Telling.at(state, member, pending).decision(decision).seen_by(member)
+        return Telling.at(state, member, pending).shows(decision, member)
 
     # for clients ----------------------------------------------------------------------------
 

@@ -117,9 +117,16 @@ class Telling:
 
     # the lines ----------------------------------------------------------------------------
 
-    def rules(self, events: Sequence[RulesEvent]) -> list[Event]:
-        """The rules' own events in the protocol's shape, each told as it may be."""
-        return [self._line(e) for e in events]
+    def rules(self, events: Sequence[RulesEvent], changed: str | None = None) -> list[Event]:
+        """The rules' own events in the protocol's shape, each told as it may be. `changed`:
+        the one character a step without dice changes (a sheet edit); where it is kept and
+        nothing else of the step reaches the players, they read that the GM changes it, as
+        for an NPC's number (`tabletop.npcs.changed`), so their page follows the table."""
+        told = [self._line(e) for e in events]
+        owner = self._kept_id(changed)
+        if owner is None or not told or any(_reaches_players(e) for e in told):
+            return told
+        return [self._kept(told[0], owner, f"the GM changes {changed}"), *told[1:]]
 
     def opening(self, contest: Contest) -> Event:
         """A contest's first line: who contests which ability, and how many rolls each."""
@@ -145,7 +152,7 @@ class Telling:
             result=latest.model_dump(mode="json") if latest else None,
             results=len(decision.results),
         )
-        return self._decided(event, decision.chooser)
+        return self._decided(event, decision.chooser, "a decision kept from you waits for the GM")
 
     def answer(self, who: str, choice: str, chooser: str) -> Event:
         """`who` answers the decision `chooser` makes. The players read that a kept
@@ -239,21 +246,34 @@ class Telling:
             return self._in_mode(hidden, words)
         return self._in_mode(event)
 
-    def _decided(self, event: Event, chooser: str, words: str | None = None) -> Event:
-        """A decision or its answer: the chooser's (a character, a bare score) or the whole
-        rule's (a group's roll, the GM's pick of an item); `words`, what the players read
-        of it where it is wholly kept."""
+    def shows(self, decision: Decision, member: Member) -> bool:
+        """Whether `member` sees the open decision (and may answer their part of it): the
+        GM always; a player, as the roll's mode tells it, unless it is a kept character's."""
+        if member.is_gm:
+            return True
+        return self._kept_by(decision.chooser) is None and self.decision(decision).seen_by(member)
+
+    def _kept_by(self, chooser: str) -> Id | None:
+        """The kept character whose decision this is, if it is wholly kept: the chooser's
+        (a character, a bare score), or the whole rule's (a group's roll, the GM's pick of
+        an item) where only kept characters take part."""
         owner = self._kept_id(chooser)
+        if owner is not None or chooser in self._rolling_names():
+            return owner
+        kept_ids, others = self._parts()
+        return kept_ids[0] if kept_ids and not others else None
+
+    def _decided(self, event: Event, chooser: str, words: str) -> Event:
+        """A decision or its answer; `words`, what the players read of it where it is wholly
+        kept (their view shows them one waits)."""
+        owner = self._kept_by(chooser)
         if owner is not None:
             return self._kept(event, owner, words)
-        if chooser in self._rolling_names():
+        kept_ids, _ = self._parts()
+        if chooser in self._rolling_names() or not kept_ids or kept.owners(event.text):
             return self._in_mode(event)
-        kept_ids, others = self._parts()
-        if not kept_ids or kept.owners(event.text):
-            return self._in_mode(event)
-        if not others:
-            return self._kept(event, kept_ids[0], words)
-        # Its facts name the kept characters' re-rolls: the players read the line alone.
+        # A roll shared with kept characters: its facts name their re-rolls, so the players
+        # read the line alone.
         hidden = event.model_copy(update={"text": kept.secret(kept_ids[0], event.text)})
         return self._in_mode(hidden, event.text)
 
@@ -373,6 +393,10 @@ def outcome_text(outcome: Outcome) -> str:
 
 def _told(event: Event, visibility: Visibility, hint: str, audience: tuple[str, ...] = ()) -> Event:
     return event.model_copy(update={"visibility": visibility, "hint": hint, "audience": audience})
+
+
+def _reaches_players(event: Event) -> bool:
+    return event.visibility == Visibility.PUBLIC or bool(event.hint)
 
 
 def _listed(names: Sequence[str]) -> str:
