@@ -177,7 +177,8 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
     """C3-N01..N05: the GM brings a human in heavy armour from the book (AC 30, § 5.15),
     gives it strength 25 and 2d5+3 damage, and steps it into the fight; it and Cora roll
     initiative and whoever acts first attacks the other. Ada's page shows the sergeant's
-    name and place in the order, never its AC, strength, damage or initiative."""
+    name and place in the order, never its AC, strength, damage, initiative or which of the
+    book's creatures it is; Cora's blow shows Ada her own dice, the sergeant's her own AC."""
     gm, ada = table_with(browser, server, "constitution", "roll up a character", Name="Cora")
     from_the_book(gm, "Human in heavy armour", "Sergeant qz")
     change(gm, "Sergeant qz", "strength", "25")
@@ -204,9 +205,20 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
     attacker = ada if acting == "Cora" else gm
     step(attacker, attacker.page.locator(".closed button", has_text="attack").first.click)
     synced(gm, ada)
-    wait_for_log(ada, "AC ?")
+    if acting == "Cora":  # her own dice and total, against an AC she does not see
+        line = r"Cora attacks Sergeant qz \(AC \?\): 1d20! → \[[^\]]+\] = \d+; \d+ \+ \d+ = "
+    else:  # her own AC, and whether it hit, not its roll
+        line = r"Sergeant qz attacks Cora \(AC 20\): \? vs DC 20: (success|failure)"
+    expect(ada.page.locator("#log .entry", has_text=re.compile(line)).first).to_be_visible()
     kept_from(
-        ada, gm, r'"ac":\s*30\b', r"AC 30", r'"strength":\s*25\b', r"strength is now 25", r"2d5\+3"
+        ada,
+        gm,
+        r'"ac":\s*30\b',
+        r"AC 30",
+        r'"strength":\s*25\b',
+        r"strength is now 25",
+        r"2d5\+3",
+        r"Human in heavy armour",
     )
     fits(ada.page)
     assert not (gm.errors or ada.errors)
@@ -215,7 +227,8 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
 def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kept(browser, server):
     """RU-N01..N05: the GM brings the rules' sneering guard (bias −2), gives it STR 4 and
     CON 3 (Health 36), has it contest Ayla's STR, starts a fight with both and harms it
-    from its card. Ada reads who won and that it was hurt, never a number of the guard's."""
+    from its card. Ada reads Ayla's roll and who won, the guard's side as `?`, and that it
+    took 5 damage, never a number of the guard's."""
     gm, ada = table_with(browser, server, "ap2d6", "make a character", Name="Ayla")
     from_the_book(gm, "Sneering guard", "Gate guard qz")
     change(gm, "Gate guard qz", "STR", "4")
@@ -227,7 +240,10 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     form.get_by_label("First").select_option(label="Ayla")
     form.get_by_label("Second").select_option(label="Gate guard qz")
     step(gm, lambda: submit(form, Score="STR", Versus="STR"))
-    wait_for_log(ada, "Ayla (STR) vs Gate guard qz (STR)")
+    wait_for_log(ada, "Ayla (STR) vs Gate guard qz (STR): 2d6 → [")
+    expect(ada.page.locator("#log .entry", has_text="Gate guard qz (STR)")).to_contain_text(
+        re.compile(r"\+0 = \d+\s+vs\s+\?\s*the (first|second) side won \(\?\)")
+    )
     form = offer(gm, "start a fight")
     form.get_by_label("Ayla").check()
     form.get_by_label("Gate guard qz").check()
@@ -236,6 +252,7 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     card = f"{NPCS} article.npc:has-text('Gate guard qz')"
     step(gm, lambda: submit(offer(gm, "harm a character", card), Amount="5"))
     synced(gm, ada)
+    wait_for_log(ada, "Gate guard qz takes 5 damage")
     row = ada.page.locator(".fight tbody tr", has_text="Gate guard qz")
     expect(row.locator("td").nth(0)).to_have_text("?")  # its AP
     expect(row.locator("td").nth(1)).to_have_text("?")  # its HP

@@ -26,39 +26,48 @@ import secrets
 import socket
 import sys
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tabletop.rooms.allowances import Allowances, Rates
+from tabletop.errors import TabletopError
+from tabletop.rooms.allowances import READ_COST, Allowances, Rates
 from tabletop.rooms.databases import kind_of
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch
 from tabletop.rooms.fairdice import new_seed
 from tabletop.rooms.leases import LEASE
+from tabletop.rooms.lines import trailer
 from tabletop.rooms.live import Listeners, Socket
 from tabletop.rooms.messages import (
     Ask,
     Attach,
     Attached,
     Call,
+    Caller,
+    Chunk,
     Claim,
     Delegate,
     Detach,
+    Export,
     Failure,
     Fanout,
     Finished,
     Frames,
     Job,
     Moved,
+    Notice,
+    Page,
     PoolAsk,
     PoolDone,
     Priority,
+    Read,
     Ready,
     Reply,
     ShardConfig,
     Stop,
     frame,
 )
+from tabletop.rooms.texts import ROOM_TEXT
 
 BOT_PAUSE = 0.6
 """Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
@@ -114,6 +123,8 @@ class Settings:
     """Each dice session's secret seed: only test fixtures replace it (never an option)."""
     lease: float = LEASE
     """Seconds a room's lease lasts with PostgreSQL (leases.py); SQLite takes none."""
+    room_text: int = ROOM_TEXT
+    """A room's text allowance unless its GM gives it another (`--room-text`)."""
 
     @property
     def leased(self) -> bool:
@@ -287,7 +298,13 @@ class Front:
         lease = settings.lease if settings.leased else 0.0
         owner = f"{self.name}/{index}"
         return ShardConfig(
-            index, settings.address, settings.bot_pause, owner, lease, settings.seeds
+            index,
+            settings.address,
+            settings.bot_pause,
+            owner,
+            lease,
+            settings.seeds,
+            settings.room_text,
         )
 
     async def start(self) -> None:
@@ -319,9 +336,11 @@ class Front:
         cost: float = 1.0,
         then: Callable[[Any], None] | None = None,
     ) -> Any:
-        """The room's shard's answer to `ask`, charged to the member `token` opens (or,
-        while the front does not know whom, to nobody unless the address keeps sending
-        links that open nothing); a refusal is raised as one line with its status."""
+        """The room's shard's answer to `ask`, charged to the member `token` opens; while
+        the front does not know whom, let through only if the address holds a request's
+        allowance, and charged to it unless the token opened a member (an invite, a room
+        that does not exist, a link that opens nothing: each costs its address). A refusal
+        is raised as one line with its status."""
         allowances = self.allowances
         member = allowances.member_of(room, token) if token else None
         if member is not None:
@@ -336,11 +355,17 @@ class Front:
             if reply.member:
                 allowances.learn(room, token, reply.member)
                 allowances.charge(room, reply.member, cost)
-            elif isinstance(value, Failure) and value.status == 401:
+            else:  # an invite, a room that does not exist, a link that opens nothing
                 allowances.failed(address)
         if isinstance(value, Delegate):
             return await self.pooled(value.payload, value.priority)
         return _raised(value)
+
+    def read(self, room: str, token: str, size: int) -> None:
+        """Charge the member a link opens for what a read of theirs carried."""
+        member = self.allowances.member_of(room, token)
+        if member is not None:
+            self.allowances.read(room, member, size)
 
     async def claim(self, room: str, address: str) -> None:
         """Whether this process serves the room, before a socket is accepted: with leases,
@@ -365,7 +390,7 @@ class Front:
             if isinstance(reply.value, Attached):
                 member = reply.value.member["id"]
                 try:
-                    self.listeners.open(socket, member, reply.value.lines)
+                    self.listeners.open(socket, member, reply.value.page)
                 except TooMuch as refused:
                     self.detach(socket.room, member)
                     socket.reason = str(refused)
@@ -374,6 +399,45 @@ class Front:
         if socket.reason:
             raise TooMuch(socket.reason)
         return attached
+
+    async def catch_up(self, socket: Socket) -> None:
+        """Give a socket the rest of its backlog a page at a time, each once it has room for
+        it and charged to its member's allowance (waiting for the allowance, never refused),
+        each page's lines put before any later live line (`Socket.take`, at the reply)."""
+        while socket.catching and not socket.reason:
+            await socket.roomy.wait()
+            if socket.reason:
+                return
+            await asyncio.sleep(self.allowances.wait(socket.room, socket.member, READ_COST))
+            ask = Read(Caller(member=socket.member), "log", socket.after)
+
+            def took(reply: Reply) -> None:
+                if isinstance(reply.value, Page):
+                    socket.take(reply.value)
+                    self.allowances.read(socket.room, socket.member, len(reply.value.text))
+
+            await self.ask(socket.room, ask, then=took)
+
+    async def export(self, plan: Export) -> AsyncIterator[str]:
+        """An export's lines a chunk at a time, each built by the pool and charged to its
+        member (waiting for the allowance, never refused); the next chunk is asked for only
+        once the last was written to the client (the server's flow control), so an export
+        of any size holds one chunk here. A chunk refused ends it without its trailer."""
+        after, head = 0, ""
+        member = plan.member.id
+        while after < plan.head:
+            await asyncio.sleep(self.allowances.wait(plan.room, member, READ_COST))
+            job = pickle.dumps(replace(plan, after=after))
+            try:
+                chunk: Chunk = await self.pooled(job, "member")
+            except TabletopError:
+                return
+            if chunk.last <= after:
+                return
+            after, head = chunk.last, chunk.hash
+            self.allowances.read(plan.room, member, len(chunk.text))
+            yield chunk.text
+        yield trailer(plan.room, plan.system, plan.member, plan.head, head) + "\n"
 
     # the pool ----------------------------------------------------------------------------
 
@@ -451,6 +515,8 @@ class Front:
         elif isinstance(message, Fanout):
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
+        elif isinstance(message, Notice):
+            self.listeners.notify(message.room, message.to, message.text)
         elif isinstance(message, Moved):
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.close(message.reason, retry=True)

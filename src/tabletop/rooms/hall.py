@@ -22,8 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tabletop import names
 from tabletop.errors import DataError
-from tabletop.rooms import names, roomevents, snapshots
+from tabletop.rooms import roomevents, snapshots
 from tabletop.rooms.budgets import check_intent
 from tabletop.rooms.errors import (
     AuditError,
@@ -40,10 +41,12 @@ from tabletop.rooms.ledger import UNDO, groups, marks
 from tabletop.rooms.lines import exported, project
 from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
 from tabletop.rooms.log import OUTSIDER, Entry, public_of
+from tabletop.rooms.names import BadName, checked
 from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
 from tabletop.rooms.store import Credential, Store
 from tabletop.rooms.table import Table, fold
+from tabletop.rooms.texts import ROOM_TEXT, Typed, allowance_of, typed_size
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
 from tabletop.session import (
@@ -132,6 +135,8 @@ class _Group:
     retried: int | None = None
     refused: str | None = None
     """The error to answer with once a refusal that drew dice is on the record."""
+    typed: int = 0
+    """Bytes of text its asker typed that count against the room's allowance (texts.py)."""
 
 
 class Hall:
@@ -143,10 +148,13 @@ class Hall:
         idle: float = IDLE_SECONDS,
         most: int = MAX_LOADED,
         snapshot_every: int = SNAPSHOT_EVERY,
+        room_text: int = ROOM_TEXT,
     ) -> None:
         if snapshot_every < 1:
             raise ValueError("snapshots are taken every one entry or more")
         self.store = store
+        self.room_text = room_text
+        """A room's text allowance unless its GM set one (texts.py)."""
         self._clock = clock
         self._new_seed = seeds
         """Where dice seeds come from: fresh secrets; a test fixture may fix them."""
@@ -258,6 +266,15 @@ class Hall:
                 return found
         return [Entry.from_text(body) for body in self.store.entries(room, after, upto)]
 
+    def texts(self, room: str, after: int, upto: int) -> list[str]:
+        """The stored text of the room's entries after seq `after` up to `upto`, unparsed:
+        the latest from memory, the others from the store."""
+        loaded = self._loaded.peek(room)
+        found = loaded.between(after, upto) if loaded is not None else None
+        if found is not None:
+            return [entry.text for entry in found]
+        return self.store.entries(room, after, upto)
+
     def project(self, room: str, entry: Entry, member: Member) -> str | None:
         """The line `member` receives of `entry` (lines.project)."""
         return project(self.table(room).session, entry, member)
@@ -331,7 +348,7 @@ class Hall:
         events = [
             roomevents.created(room, system, _short(name), dict(options or {}), session.version),
             roomevents.committed(1, commitment(seed), None),
-            roomevents.joined("m1", names.checked(gm, "the GM's name"), Role.GM),
+            roomevents.joined("m1", checked(gm, "the GM's name"), Role.GM),
         ]
         stamp = self._now()
         entries = self._chain(session, events, 0, "0" * 64, None, None, stamp)
@@ -355,9 +372,16 @@ class Hall:
                 raise TooMuch(f"a room holds at most {MAX_MEMBERS} members")
             member_id = f"m{len(table.members) + 1}"  # never reused: kicked members count
             kept = table.check_name(name)
+            removed = [table.member(m).name for m in self.store.barred(room)]
+            if names.look_alike(kept, removed) is not None:
+                raise BadName(
+                    f"{kept!r} is the name of a member the GM removed, or looks like it; ask "
+                    "the GM for a new invite"
+                )
 
             def write(store: Store) -> None:
-                store.add_member(room, member_id, token_hash(token))
+                store.add_member(room, member_id, token_hash(token), token_hash(invite))
+                self._typed(room).members[member_id] = (token_hash(invite), 0)
 
             event = roomevents.joined(member_id, kept, role)
             return _Group([event], write=write, extra={"member": member_id, "token": token})
@@ -384,6 +408,7 @@ class Hall:
             if retried is not None:
                 return _Group([], retried=retried)
             check_intent(intent)
+            typed = self._typing(room, member, intent)
             position = nonce or new_nonce()
             if used is not None:
                 raise RoomError(
@@ -391,7 +416,9 @@ class Hall:
                     "send each intent with a fresh nonce"
                 )
             dice = FairDice(self._seed(room, table), member_id, position)
-            return _resolved(table, intent, member, dice, client, position, decision)
+            group = _resolved(table, intent, member, dice, client, position, decision)
+            group.typed = typed
+            return group
 
         return self._append(room, make)
 
@@ -427,9 +454,10 @@ class Hall:
                 return _Group([], retried=retried)
             if not text.strip() or len(text) > MAX_TEXT:
                 raise RoomError(f"say something of 1 to {MAX_TEXT} characters")
+            typed = self._typing(room, member, text)
             audience = [self._named(table, name) for name in to]
             event = roomevents.chat(member, text, audience)
-            return _Group([event], member_id, client or None)
+            return _Group([event], member_id, client or None, typed=typed)
 
         return self._append(room, make)
 
@@ -471,7 +499,7 @@ class Hall:
                 raise RoomError("the GM cannot kick themselves; promote another GM first")
 
             def write(store: Store) -> None:
-                store.set_member_token(room, target.id, None)
+                store.bar(room, target.id)  # their link, their invite and their name
 
             return _Group([roomevents.kicked(gm, target)], member_id, write=write)
 
@@ -614,6 +642,10 @@ class Hall:
             if group.write is not None:
                 loaded.links.clear()  # a link it changes opens something else now
                 group.write(self.store)
+            if group.typed:
+                self.store.add_typed(room, str(group.actor), group.typed)
+        if group.typed:
+            self._typed(room).add(str(group.actor), group.typed)
         table.apply(entries)
         self._applied(room, loaded, entries)
         self._tell(room, entries)
@@ -720,6 +752,38 @@ class Hall:
             gone.append(room)
         return gone
 
+    def _typed(self, room: str) -> Typed:
+        """What the room's members typed, and its allowance (read once while loaded)."""
+        loaded = self._room(room)
+        if loaded.typed is None:
+            allowance, members = self.store.typing(room)
+            loaded.typed = Typed(allowance, members, self.room_text)
+        return loaded.typed
+
+    def _typing(self, room: str, member: Member, said: Any) -> int:
+        """The bytes `member` types in `said` (a chat line or an intent) that count against
+        the room's allowance (none for a GM's), refused when past it or when a text could
+        make a line read as another (texts.py)."""
+        size = typed_size(said)
+        if member.is_gm or member.id == TABLE.id:
+            return 0
+        self._typed(room).check(member.id, size)
+        return size
+
+    def text_use(self, room: str) -> dict[str, Any]:
+        """What the GM's view says of the room's text allowance."""
+        return self._typed(room).shown()
+
+    def set_text_allowance(self, room: str, member_id: str, size: int) -> dict[str, Any]:
+        """The GM gives the room another text allowance (kept in the store, not the log: it
+        is the server's policy, like a rate)."""
+        self._gm(self.table(room), member_id)
+        kept = allowance_of(size)
+        with self.store.locked(room):
+            self.store.set_text_allowance(room, kept)
+        self._typed(room).allowance = kept
+        return self.text_use(room)
+
     def _tell(self, room: str, entries: list[Entry]) -> None:
         if entries:
             for listener in self.listeners:
@@ -822,4 +886,4 @@ def _row(entry: Entry, actor: str | None, client: str | None) -> tuple[Any, ...]
 
 def _short(name: str) -> str:
     """A room's name: empty, or a name as `names.checked` keeps one."""
-    return names.checked(name, "a room's name") if name.strip() else ""
+    return checked(name, "a room's name") if name.strip() else ""
