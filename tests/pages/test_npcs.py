@@ -282,7 +282,7 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     contest's outcome reached her as "the GM: outcome, kept secret")."""
     make = "write down a character's scores"
     gm, ada = table_with(browser, server, "rollunder", make, Name="Ash", STR="14")
-    ash = "#characters article.card:has-text('Ash')"
+    ash = "#mine article.card:has-text('Ash')"
     step(ada, lambda: submit(offer(ada, "an ability roll", ash), Ability="STR"))
     synced(ada, gm)
     panel = ada.page.locator("section.result")

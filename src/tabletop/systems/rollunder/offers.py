@@ -224,9 +224,9 @@ def _sheet_offers(state: RollUnderTable, member: Member) -> list[Offer]:
         found.append(
             offer("save-from-death", "spend an omen to live", character=Choice(values=savable))
         )
-    for kind, text, items in (
-        ("drop-item", "put an item down", _carried),
+    for kind, text, items in (  # using an item before putting it down, as a player reads
         ("use-item", "use a held item", _held),
+        ("drop-item", "put an item down", _carried),
     ):
         made = closed_offer(
             kind,

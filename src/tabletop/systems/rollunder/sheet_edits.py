@@ -205,12 +205,12 @@ def _load_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
     for where in PLACES:
         for index, item in enumerate(getattr(load, where)):
             entry = f"load.{where}.{index}"
-            if _works(lambda i=item, w=where: remove(load, i.name, w)):
-                down = DropItem(character=cid, item=item.name, where=where)
-                found.append(entry_action("drop-item", "put down", down, entry))
             if where == "held" and _works(lambda i=item: check_use(load, i.name, options)):
                 used = UseItem(character=cid, item=item.name)
                 found.append(entry_action("use-item", "use", used, entry))
+            if _works(lambda i=item, w=where: remove(load, i.name, w)):
+                down = DropItem(character=cid, item=item.name, where=where)
+                found.append(entry_action("drop-item", "put down", down, entry))
             others = tuple(
                 p for p in PLACES if p != where and _moves(load, item, where, p, options)
             )

@@ -700,7 +700,9 @@ function cardActs(id) {
     const all = () => acts([...block(forms), ...cardButtons(id)]);
     if (place === "now") return { tools: [], now: [all()].filter(Boolean), rest: null };
     if (place === "body") return { tools: [], now: [], rest: all() };
-    const rest = [...block(forms.filter((o) => !quick.has(o.kind))), ...cardButtons(id)];
+    // its one-press choices (use an item, a basic action) before the forms, whose last ones
+    // end it (a character dies)
+    const rest = [...cardButtons(id), ...block(forms.filter((o) => !quick.has(o.kind)))];
     return { tools: block(forms.filter((o) => quick.has(o.kind))), now: [], rest: acts(rest) };
   };
 }
