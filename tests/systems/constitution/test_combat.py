@@ -266,7 +266,7 @@ def test_each_number_of_a_blow_says_whose_it_is():
                 ("2 degrees", ("A",)),
             ],
         ),
-        ("1 extra degree(s) to spend (§ 5.19)", None, [("1", ("A",))]),
+        ("A has extra degrees to spend on B (§ 5.19): 1", None, [("1", ("A",))]),
         ("damage 1d6 → [5] = 5", "A", [("1d6 → [5] = 5", ("A",))]),
         ("B takes 5: HP 0", None, [("5", ("B", "A")), ("0", ("B",))]),
         (strength, "B", [(strength, ("B",))]),

@@ -226,7 +226,7 @@ def test_the_npcs_attack_on_ada_tells_her_her_ac_whether_it_hit_and_her_own_harm
     state, events = play(state, attack, GM, [2, 5, 11, 3])
     assert gm_lines(events) == [
         "Brute attacks Ada (AC 20): 1d20! → [2] = 2; 2 + 27 = 29 vs DC 20: success, 2 degrees",
-        "1 extra degree(s) to spend (§ 5.19)",
+        "Brute has extra degrees to spend on Ada (§ 5.19): 1",
         "damage 1d8 + 3 → [5] + 3 = 8",
         "Ada takes 8: HP 0",
         "strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
@@ -236,7 +236,7 @@ def test_the_npcs_attack_on_ada_tells_her_her_ac_whether_it_hit_and_her_own_harm
     ]
     assert lines(events) == [
         "Brute attacks Ada (AC 20): ? vs DC 20: success, ?",
-        "? extra degree(s) to spend (§ 5.19)",
+        "Brute has extra degrees to spend on Ada (§ 5.19): ?",
         "damage ?",
         "Ada takes 8: HP 0",
         "strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
@@ -245,6 +245,10 @@ def test_the_npcs_attack_on_ada_tells_her_her_ac_whether_it_hit_and_her_own_harm
         "Ada collapses",
     ]
     assert draws_shown(events) == [(2, 20, 11), (3, 20, 3)]
+    assert SESSION.view(state, GM)["fight"]["unspent"]["degrees"] == 1
+    assert SESSION.view(state, ADA)["fight"]["unspent"]["degrees"] == {
+        "hidden": "the extra degrees of an NPC the GM keeps"
+    }
 
 
 def test_a_direct_hit_on_the_npc_and_the_saves_answering_it_are_kept():
@@ -257,7 +261,7 @@ def test_a_direct_hit_on_the_npc_and_the_saves_answering_it_are_kept():
     state, events = play(state, attack, ADA, [20, 5, 5])
     assert lines(events) == [
         "Ada attacks Brute (AC ?): 1d20! → [20!+5] = 25; 25 + 19 = 44 vs DC ?: success, 8 degrees",
-        "7 extra degree(s) to spend (§ 5.19)",
+        "Ada has extra degrees to spend on Brute (§ 5.19): 3",
         "direct hit on Brute (5 damage): pay 10 HP or take the injury saves at DC 25",
     ]
     assert draws_shown(events) == [(0, 20, 20), (1, 20, 5), (2, 6, 5)]
@@ -288,12 +292,11 @@ def test_the_npcs_direct_hit_on_ada_tells_her_what_she_must_choose_between_and_n
     )
     attack = combat({"action": "attack", "attacker": "n1", "target": "Ada"})
     state, events = play(state, attack, GM, [15, 4])
-    assert gm_lines(events)[2:] == [
+    assert gm_lines(events)[1:] == [
         "direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24"
     ]
     assert lines(events) == [
         "Brute attacks Ada (AC 20): ? vs DC 20: success, ?",
-        "? extra degree(s) to spend (§ 5.19)",
         "direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24",
     ]
     assert "4 →" not in received(events, state, ADA)  # its damage die
@@ -339,14 +342,18 @@ def test_a_shield_raised_against_the_npcs_blow_shows_its_bearer_everything_of_th
     assert lines(events) == [
         "Bo pays 5 and raises a shield after the roll: 1d20! → [2] = 2; 2 + 10 = 12 vs DC 0: "
         "success, 3 degrees; the attack against AC 12: ? vs DC 12: success, ?",
-        "? extra degree(s) to spend (§ 5.19)",
+        "Brute has extra degrees to spend on Bo (§ 5.19): ?",
         "damage ?",
         "Bo takes 8: HP 12",
     ]
     assert draws_shown(events) == [(0, 20, 2)]
     let_fall = combat({"action": "answer_shield", "raise_shield": False})
     after, events = play(state, let_fall, ADA, [5])
-    assert lines(events) == ["? extra degree(s) to spend (§ 5.19)", "damage ?", "Bo takes 8: HP 12"]
+    assert lines(events) == [
+        "Brute has extra degrees to spend on Bo (§ 5.19): ?",
+        "damage ?",
+        "Bo takes 8: HP 12",
+    ]
     assert "1d8" not in received(events, after, ADA)
 
 
@@ -418,7 +425,7 @@ def test_a_shot_into_the_melee_tells_whom_it_strikes_and_keeps_only_the_npcs_dic
     assert lines(events) == [
         "Brute attacks Bo (AC 0): ? vs DC 0: success, ?",
         "into the mêlée (6 in 10): it strikes Ada",
-        "? extra degree(s) to spend (§ 5.19)",
+        "Brute has extra degrees to spend on Ada (§ 5.19): ?",
         "damage ?",
         "Ada takes 4: HP 1",
     ]
@@ -429,7 +436,7 @@ def test_a_shot_into_the_melee_tells_whom_it_strikes_and_keeps_only_the_npcs_dic
     assert lines(events) == [
         "Ada attacks Bo (AC 0): 1d20! → [5] = 5; 5 + 19 = 24 vs DC 0: success, 5 degrees",
         "into the mêlée (6 in 10): it strikes Brute",
-        "4 extra degree(s) to spend (§ 5.19)",
+        "Ada has extra degrees to spend on Brute (§ 5.19): 4",
         "damage 1d6 → [4] = 4",
         "Brute takes 4: HP ?",
     ]
@@ -479,14 +486,19 @@ def test_a_npc_renamed_in_the_fight_keeps_its_numbers_under_the_name_it_fights_w
     assert "29" not in told  # its initiative, 19 + wits 10
 
 
-def test_an_npc_taken_away_after_the_fight_takes_its_row_and_numbers_with_it():
-    """C3-N06: once the fight is over the GM takes the sergeant away; its row leaves the
-    fight too, since its numbers would otherwise be nobody's to keep (its id no longer
-    names a hidden NPC)."""
+def test_a_fight_that_ends_clears_the_tracker_and_the_npc_can_be_taken_away():
+    """C3-A64, C3-N06: once the fight is over its tracker is cleared for the next fight (no
+    "round 1 (over)" left standing), the sergeant's HP stays written on it, and the GM takes
+    it away; while it fought that was refused."""
     state, _ = fighting()
+    with pytest.raises(TabletopError, match="in the fight"):
+        play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
     for action in ({"action": "leave", "id": "n1"}, {"action": "end_turn"}):
         state, _ = play(state, combat(action), GM)
-    state, _ = play(state, combat({"action": "end_combat"}), GM)
+    state, ended = play(state, combat({"action": "end_combat"}), GM)
+    assert lines(ended) == ["the fight is over"]
+    assert state.fight.combatants == () and state.fight.phase == "setup"
+    assert SESSION.view(state, ADA)["fight"]["combatants"] == []
+    assert state.npcs["n1"].stats.hp == 4
     state, _ = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
-    assert [c.id for c in state.fight.combatants] == ["Ada"] and state.fight.phase == "over"
-    assert '"ac": 30' not in received([], state, ADA)
+    assert state.npcs == {} and '"ac": 30' not in received([], state, ADA)

@@ -156,7 +156,7 @@ def test_the_fight_form_offers_only_the_choices_open_to_that_member_now():
 
 
 def test_an_unknown_initiation_is_refused():
-    with pytest.raises(ConstitutionError, match="unknown initiation"):
+    with pytest.raises(ConstitutionError, match="initiation must be one of"):
         unknown = {"kind": "new-character", "initiation": "nope"}
         SESSION.resolve(SESSION.new(), unknown, GM, FixedDice([]))
 

@@ -53,8 +53,9 @@ from tabletop.systems.constitution.combat import (
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import build, describe
 from tabletop.systems.constitution.options import DEFAULT, Options
-from tabletop.systems.constitution.session import SESSION, CombatIntent, JoinFight
+from tabletop.systems.constitution.session import SESSION
 from tabletop.systems.constitution.table import ConstitutionTable
+from tabletop.systems.constitution.table_fight import CombatIntent, JoinFight
 
 MAX_SAVE_BYTES = 1_000_000
 """A saved fight larger than this is refused before it is read."""
