@@ -166,16 +166,16 @@ def test_adas_attack_on_the_npc_tells_her_all_of_hers_and_none_of_its():
     state, events = play(state, attack, ADA, [15, 5, 10, 10])
     assert gm_lines(events) == [
         "Ada attacks Sergeant (AC 30): 1d20! → [15] = 15; 15 + 19 = 34 vs DC 30: success, 1 degree",
-        "damage 1d6 → [5] = 5",
+        "Ada's damage 1d6 → [5] = 5",
         "Sergeant takes 5: HP 0",
-        "strength save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
-        "will save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
+        "Sergeant's strength save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
+        "Sergeant's will save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
         "Sergeant: major wound",
         "Sergeant collapses",
     ]
     assert lines(events) == [
         "Ada attacks Sergeant (AC ?): 1d20! → [15] = 15; 15 + 19 = 34 vs DC ?: success, 1 degree",
-        "damage 1d6 → [5] = 5",
+        "Ada's damage 1d6 → [5] = 5",
         "Sergeant takes 5: HP ?",
         "Sergeant: strength save, kept secret",
         "Sergeant: will save, kept secret",
@@ -227,20 +227,20 @@ def test_the_npcs_attack_on_ada_tells_her_her_ac_whether_it_hit_and_her_own_harm
     assert gm_lines(events) == [
         "Brute attacks Ada (AC 20): 1d20! → [2] = 2; 2 + 27 = 29 vs DC 20: success, 2 degrees",
         "Brute has extra degrees to spend on Ada (§ 5.19): 1",
-        "damage 1d8 + 3 → [5] + 3 = 8",
+        "Brute's damage 1d8 + 3 → [5] + 3 = 8",
         "Ada takes 8: HP 0",
-        "strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
-        "will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
+        "Ada's strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
+        "Ada's will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
         "Ada: minor wound",
         "Ada collapses",
     ]
     assert lines(events) == [
         "Brute attacks Ada (AC 20): ? vs DC 20: success, ?",
         "Brute has extra degrees to spend on Ada (§ 5.19): ?",
-        "damage ?",
+        "Brute's damage ?",
         "Ada takes 8: HP 0",
-        "strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
-        "will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
+        "Ada's strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
+        "Ada's will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
         "Ada: minor wound",
         "Ada collapses",
     ]
@@ -262,13 +262,13 @@ def test_a_direct_hit_on_the_npc_and_the_saves_answering_it_are_kept():
     assert lines(events) == [
         "Ada attacks Brute (AC ?): 1d20! → [20!+5] = 25; 25 + 19 = 44 vs DC ?: success, 8 degrees",
         "Ada has extra degrees to spend on Brute (§ 5.19): 3",
-        "direct hit on Brute (5 damage): pay 10 HP or take the injury saves at DC 25",
+        "Ada's direct hit on Brute (5 damage): pay 10 HP or take the injury saves at DC 25",
     ]
     assert draws_shown(events) == [(0, 20, 20), (1, 20, 5), (2, 6, 5)]
     state, events = play(state, combat({"action": "answer_direct_hit", "pay": False}), GM, [10, 10])
     assert gm_lines(events) == [
-        "strength save: 1d20! → [10] = 10; 10 + 27 = 37 vs DC 25: success, 3 degrees",
-        "will save: 1d20! → [10] = 10; 10 + 23 = 33 vs DC 25: success, 2 degrees",
+        "Brute's strength save: 1d20! → [10] = 10; 10 + 27 = 37 vs DC 25: success, 3 degrees",
+        "Brute's will save: 1d20! → [10] = 10; 10 + 23 = 33 vs DC 25: success, 2 degrees",
         "Brute: minor wound",
     ]
     assert lines(events) == [
@@ -293,11 +293,11 @@ def test_the_npcs_direct_hit_on_ada_tells_her_what_she_must_choose_between_and_n
     attack = combat({"action": "attack", "attacker": "n1", "target": "Ada"})
     state, events = play(state, attack, GM, [15, 4])
     assert gm_lines(events)[1:] == [
-        "direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24"
+        "Brute's direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24"
     ]
     assert lines(events) == [
         "Brute attacks Ada (AC 20): ? vs DC 20: success, ?",
-        "direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24",
+        "Brute's direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24",
     ]
     assert "4 →" not in received(events, state, ADA)  # its damage die
     assert SESSION.view(state, ADA)["fight"]["pending_direct_hit"] == {
@@ -322,7 +322,7 @@ def test_a_shield_raised_against_the_npcs_blow_shows_its_bearer_everything_of_th
     state, events = play(state, attack, GM, [15])
     assert lines(events) == [
         "Brute attacks Bo (AC 0): ? vs DC 0: success, ?",
-        "Bo may raise a shield after the roll for 5 initiative (shield), or let it land (noshield)",
+        "Bo may pay 5 initiative to raise a shield after the roll, or let the blow land (§ 5.4)",
     ]
     assert SESSION.view(state, ADA)["fight"]["pending_shield"] == {
         "attacker": "n1",
@@ -343,7 +343,7 @@ def test_a_shield_raised_against_the_npcs_blow_shows_its_bearer_everything_of_th
         "Bo pays 5 and raises a shield after the roll: 1d20! → [2] = 2; 2 + 10 = 12 vs DC 0: "
         "success, 3 degrees; the attack against AC 12: ? vs DC 12: success, ?",
         "Brute has extra degrees to spend on Bo (§ 5.19): ?",
-        "damage ?",
+        "Brute's damage ?",
         "Bo takes 8: HP 12",
     ]
     assert draws_shown(events) == [(0, 20, 2)]
@@ -351,7 +351,7 @@ def test_a_shield_raised_against_the_npcs_blow_shows_its_bearer_everything_of_th
     after, events = play(state, let_fall, ADA, [5])
     assert lines(events) == [
         "Brute has extra degrees to spend on Bo (§ 5.19): ?",
-        "damage ?",
+        "Brute's damage ?",
         "Bo takes 8: HP 12",
     ]
     assert "1d8" not in received(events, after, ADA)
@@ -397,8 +397,8 @@ def test_the_npcs_own_rolls_defence_and_morale_are_its_own():
     assert gm_lines(defended + holds + breaks) == [
         "Brute defends: 1d20! → [4] = 4; 4 + 27 = 31 vs DC 20: success, 3 degrees; AC 31 for "
         "the round",
-        "Brute morale 8: 2d6 → [3, 4] = 7, holds",
-        "Brute morale 8: 2d6 → [6, 5] = 11, breaks",
+        "Brute checks morale 8: 2d6 → [3, 4] = 7, holds",
+        "Brute checks morale 8: 2d6 → [6, 5] = 11, breaks",
         "Brute is out: fled",
         "Ada's turn (initiative 12)",
     ]
@@ -426,7 +426,7 @@ def test_a_shot_into_the_melee_tells_whom_it_strikes_and_keeps_only_the_npcs_dic
         "Brute attacks Bo (AC 0): ? vs DC 0: success, ?",
         "into the mêlée (6 in 10): it strikes Ada",
         "Brute has extra degrees to spend on Ada (§ 5.19): ?",
-        "damage ?",
+        "Brute's damage ?",
         "Ada takes 4: HP 1",
     ]
     assert [SESSION.view_event(e, ADA).data for e in events[:2]] == [{}, {}]
@@ -437,7 +437,7 @@ def test_a_shot_into_the_melee_tells_whom_it_strikes_and_keeps_only_the_npcs_dic
         "Ada attacks Bo (AC 0): 1d20! → [5] = 5; 5 + 19 = 24 vs DC 0: success, 5 degrees",
         "into the mêlée (6 in 10): it strikes Brute",
         "Ada has extra degrees to spend on Brute (§ 5.19): 4",
-        "damage 1d6 → [4] = 4",
+        "Ada's damage 1d6 → [4] = 4",
         "Brute takes 4: HP ?",
     ]
     assert SESSION.view_event(events[1], ADA).data["dice"][0]["text"] == "1d10 → [9] = 9"

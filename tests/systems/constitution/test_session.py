@@ -93,8 +93,8 @@ def test_damage_past_zero_raises_the_injury_dc():
     state, events = play(seated(), damage, GM, [15, 15])
     assert state.characters["c1"].sheet.hp == 0
     assert [e.text for e in events[1:3]] == [
-        "strength save: 1d20! → [15] = 15; 15 + 19 = 34 vs DC 22: success, 3 degrees",
-        "will save: 1d20! → [15] = 15; 15 + 10 = 25 vs DC 22: success, 1 degree",
+        "Ada's strength save: 1d20! → [15] = 15; 15 + 19 = 34 vs DC 22: success, 3 degrees",
+        "Ada's will save: 1d20! → [15] = 15; 15 + 10 = 25 vs DC 22: success, 1 degree",
     ]
 
 

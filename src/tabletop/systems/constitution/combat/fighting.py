@@ -110,8 +110,8 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
         events.append(
             Event(
                 kind="shield_after_roll",
-                message=f"{target.name} may raise a shield after the roll for "
-                f"{SHIELD_AFTER_ROLL_COST} initiative (shield), or let it land (noshield)",
+                message=f"{target.name} may pay {SHIELD_AFTER_ROLL_COST} initiative to raise a "
+                "shield after the roll, or let the blow land (§ 5.4)",
             )
         )
         return combat.evolve(pending_shield=pending), events
@@ -195,7 +195,7 @@ def _land(
         events.append(
             Event.told(
                 "direct_hit",
-                f"direct hit on {target.name} (",
+                f"{attacker.name}'s direct hit on {target.name} (",
                 theirs(result.damage, *both),
                 " damage): pay ",
                 theirs(price, *both),
@@ -210,7 +210,7 @@ def _land(
     events.append(
         Event.told(
             "damage_roll",
-            "damage ",
+            f"{attacker.name}'s damage ",
             theirs(result.damage_roll.text, attacker.id),
             dice=(result.damage_roll,),
             roller=attacker.id,
@@ -443,7 +443,7 @@ def _morale(combat: Combat, action: MoraleCheck, dice: DiceSource, options: Opti
     with rolled_for(combatant.id):
         result = morale_check(combatant.morale, dice)
     verdict = "holds" if result.holds else "breaks"
-    told = f"{combatant.name} morale {combatant.morale}: {result.roll.text}, {verdict}"
+    told = f"{combatant.name} checks morale {combatant.morale}: {result.roll.text}, {verdict}"
     events = [
         Event.told("morale", theirs(told, combatant.id), dice=(result.roll,), roller=combatant.id)
     ]
