@@ -250,3 +250,16 @@ def test_the_walks_reach_the_lines_of_the_fight_and_the_road():
         "left",
         "over",
     } <= reached
+
+
+def test_no_offer_or_its_help_reads_like_code():
+    """What a page builds its buttons and forms from: each offer's text and each field's
+    help, to the GM and to a player, at every fifth step of the walks."""
+    found = set()
+    for walk in walks():
+        for step in walk.steps[::5]:
+            for member in (GM, ADA):
+                for offer in SESSION.offers(step.state, member):
+                    helps = [choice.help for choice in offer.fields.values()]
+                    found |= {text for text in (offer.text, *helps) if code_in(text)}
+    assert found == set()
