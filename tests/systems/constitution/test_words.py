@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import get_args
 
+from tabletop.session import Member
 from tabletop.systems.constitution import SESSION
+from tabletop.systems.constitution.attacks import ARMOUR, ArmourName
 from tabletop.systems.constitution.initiations import catalogue
 from tabletop.systems.constitution.options import Options
 from tabletop.words import missing, only_the_id, refused_words
+
+GM = Member.gm()
 
 
 def test_every_kind_field_and_value_has_words_that_read_like_the_book():
@@ -37,3 +41,15 @@ def test_each_initiation_of_the_book_is_named_with_its_article():
         label = SESSION.words.value("new-character", "initiation", iid)
         assert label is not None and label.startswith(initiation.name), iid
         assert f"(§ {initiation.article})" in label, iid
+
+
+def test_the_books_initiations_and_armour_are_pick_lists_with_their_numbers():
+    """§ 4.4 and § 14.15: rolling up a character offers the book's initiations by name;
+    writing down armour offers its five classes, each with its AC, weight and price."""
+    new = next(o for o in SESSION.offers(SESSION.new(), GM) if o.kind == "new-character")
+    assert new.fields["initiation"].values == (None, *catalogue())
+    assert set(get_args(ArmourName)) == set(ARMOUR)
+    for name, armour in ARMOUR.items():
+        label = SESSION.words.value("stow-gear", "armour", name)
+        assert label is not None and f"AC {armour.ac}" in label, name
+        assert f"{armour.price_sp} sp" in label and "stone" in label, name
