@@ -5,6 +5,7 @@ control to spend them (§ 5.19, C3-A63), and a fight the GM ends leaves no track
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import expect
 
@@ -27,9 +28,9 @@ def detailed(gm, which: str, **fields: str) -> None:
     step(gm, form.locator("button[type=submit]").click)
 
 
-def closed(gm, heading: str):
-    """The button of the one-choice offer headed `heading`."""
-    return gm.page.locator(".closed-offer", has_text=heading).first.locator("button").first
+def closed(gm, face: str):
+    """The button of a choice of the fight whose face reads `face` (a pattern)."""
+    return gm.page.locator(".closed button", has_text=re.compile(face)).first
 
 
 def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_page(browser, server):
@@ -46,23 +47,22 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
         step(gm, form.locator("button[type=submit]").click)
     detailed(gm, "set_initiative", Id="wren", Value="20")
     detailed(gm, "set_initiative", Id="gob", Value="10")
-    step(gm, closed(gm, "Begin the first round").click)
+    step(gm, closed(gm, "^begin$").click)
     # A blow 60 over the AC leaves at least ten extra degrees, whatever the d20 shows.
     detailed(
         gm, "attack", Attacker="wren", Target="gob", Modifier="60", **{"Use direct hit": "off"}
     )
     wait_for_log(gm, "Wren qz has extra degrees to spend on Goblin qz")
-    spend = "Wren qz spends 2 extra degrees on Goblin qz: drives them well back"
-    step(gm, closed(gm, spend).click)
+    step(gm, closed(gm, "^spend degrees · Wren qz · 2 · drives them well back").click)
     synced(gm, ada)
     for person in (gm, ada):
         wait_for_log(person, "Wren qz spends extra degrees (2) on Goblin qz")
-    expect(ada.page.locator(".closed-offer", has_text="extra degree")).to_have_count(0)
+    expect(ada.page.locator(".closed button", has_text="spend degrees")).to_have_count(0)
 
-    step(gm, closed(gm, "Wren qz ends the turn").click)  # what is left lapses (C3-A63)
-    expect(gm.page.locator(".closed-offer", has_text="extra degree")).to_have_count(0)
-    step(gm, closed(gm, "Goblin qz ends the turn").click)
-    step(gm, closed(gm, "End the fight").click)
+    step(gm, closed(gm, "^end turn$").click)  # what is left lapses (C3-A63)
+    expect(gm.page.locator(".closed button", has_text="spend degrees")).to_have_count(0)
+    step(gm, closed(gm, "^end turn$").click)  # the Goblin's
+    step(gm, closed(gm, "^end combat$").click)
     synced(gm, ada)
     for person in (gm, ada):
         wait_for_log(person, "the fight is over")

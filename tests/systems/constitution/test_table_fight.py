@@ -29,11 +29,14 @@ def ada_hits_bo() -> tuple[ConstitutionTable, list]:
     return play(state, blow, ADA, [15, 6, 15, 2])
 
 
-def spending(state: ConstitutionTable, member) -> list[str]:
+def spending(state: ConstitutionTable, member) -> list[tuple[str, int, str]]:
+    """The extra degrees `member` is offered to spend: who, how many, on what effect."""
     return [
-        o.text
+        (action["id"], action["degrees"], action["effect"])
         for o in SESSION.offers(state, member)
-        if o.intents and o.intents[0]["action"]["action"] == "spend_degrees"
+        if o.kind == "combat"
+        for action in (intent["action"] for intent in o.intents)
+        if action["action"] == "spend_degrees"
     ]
 
 
@@ -44,9 +47,8 @@ def test_the_attacker_is_offered_the_extra_degrees_and_spends_them_once():
     state, events = ada_hits_bo()
     assert events[1].text == "Ada has extra degrees to spend on Bo (§ 5.19): 2"
     assert spending(state, ADA) == [
-        "Ada spends 1 extra degree on Bo: drives them back a little (§ 5.19)",
-        "Ada spends 2 extra degrees on Bo: drives them well back: out of a window, over an "
-        "edge (§ 5.19)",
+        ("Ada", 1, "drives them back a little"),
+        ("Ada", 2, "drives them well back: out of a window, over an edge"),
     ]
     assert spending(state, BO) == []
     spend = {"action": "spend_degrees", "id": "Ada", "degrees": 2, "effect": "over the rail"}

@@ -35,7 +35,6 @@ from tabletop.systems.constitution.combat import (
     apply,
     legal_actions,
 )
-from tabletop.systems.constitution.combat.said import said
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import SHALLOW_CUT
 from tabletop.systems.constitution.table import ConstitutionTable
@@ -85,8 +84,8 @@ class CombatIntent(Frozen):
 
 
 def fight_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]) -> list[Offer]:
-    """Stepping into the fight, and each choice of the fight open to `member` now, one offer
-    each, said as the articles say it; the detailed form for what no list can hold."""
+    """Stepping into the fight, and the choices of the fight open to `member` now as one
+    list; the detailed form for what no list can hold."""
     found = []
     setting_up = state.fight.phase in ("setup", "between_rounds")
     outside = tuple(c for c in mine if c not in state.fighters.values())
@@ -110,9 +109,10 @@ def fight_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]
             )
         )
     legal = [a for a in legal_actions(state.fight, state.options) if may(state, member, a)]
-    for action in legal:
-        text = said(state.fight, action, state.options)
-        found.append(closed_offer("combat", text, [CombatIntent(action=action)]))  # type: ignore[arg-type]
+    choices = closed_offer(
+        "combat", "a choice of the fight", [CombatIntent(action=a) for a in legal]
+    )
+    found += [choices] if choices else []
     shapes = _detailed(state, member, legal)
     if shapes and (member.is_gm or _plays_a_fighter(state, member)):
         found.append(
