@@ -26,7 +26,8 @@ def dead_weight(p: Party, said: list[Any]) -> list[str]:
     """DW-N04: a wight of level 11 that dies past 19 wounds, in an opposed test with Amber
     played to its verdict, then wounded (DW-M45). Ada reads Amber's test whole and the
     wight's in words, and the test's first line brings her Amber's die apart, which "check
-    this roll" names as hers; the wight's eleven dice never reach her."""
+    this roll" names as hers; the wight's eleven dice never reach her, nor where hers fall
+    among them (that would count them)."""
     p.gm.act({"kind": "new-npc", "name": "Wight qz", "stats": {"level": 11, "wound_limit": 19}})
     said.append(p.ada.act({"kind": "import-character", "sheet": {"name": "Amber"}}))
     first = {"character": "c1", "setup": {"attribute": "DEX"}}
@@ -39,17 +40,13 @@ def dead_weight(p: Party, said: list[Any]) -> list[str]:
     texts = [line["event"]["text"] for line in lines[start:]]
     assert texts[0] == "Amber: DEX test, 1 die"
     assert "Wight qz: STR test" in texts and "Wight qz rolls its dice" in texts
-    at, hers = 0, []  # the dice of each round: Amber's, then the wight's eleven
+    hers = []  # Amber's dice of each round, the wight's eleven between them kept
     for text in texts:
-        if text == "Wight qz rolls its dice":
-            at += 11
-        elif rolled := re.fullmatch(r"rolled \[([\d, ]+)\]( lowest counts)?", text):
-            faces = [int(face) for face in rolled[1].split(", ")]
-            hers += [(at + k, face) for k, face in enumerate(faces)]
-            at += len(faces)
+        if rolled := re.fullmatch(r"rolled \[([\d, ]+)\]( lowest counts)?", text):
+            hers += [int(face) for face in rolled[1].split(", ")]
     draws = lines[start]["event"]["data"]["draws"]
-    assert [(d["at"], d["face"]) for d in draws] == hers
-    face = hers[0][1]
+    assert draws == [{"sides": 6, "face": face} for face in hers]  # no place among the wight's
+    face = hers[0]
     checked = entry_check(p.ada.export(), lines[start]["seq"], None, None)
     assert checked["dice"]["state"] == "shown"
     assert checked["dice"]["text"].startswith(f"your dice here are a d6 showing {face}")

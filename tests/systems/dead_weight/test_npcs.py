@@ -40,11 +40,14 @@ def told(events: list[Event], member: Member) -> list[str]:
     return [shown.text for e in events if (shown := SESSION.view_event(e, member)) is not None]
 
 
-def draws_shown(event: Event, member: Member) -> list[tuple[int, int]]:
-    """The dice `member` is shown apart with `event`, as (position, face)."""
+def draws_shown(event: Event, member: Member) -> list[int]:
+    """The faces of the d6s `member` is shown apart with `event`, in the order rolled; no
+    position comes with them, since it would count the hidden enemy's dice (DW-N04)."""
     shown = SESSION.view_event(event, member)
     assert shown is not None and shown.cause is None
-    return [(d["at"], d["face"]) for d in shown.data.get("draws", [])]
+    draws = shown.data.get("draws", [])
+    assert all(set(d) == {"sides", "face"} and d["sides"] == 6 for d in draws)
+    return [d["face"] for d in draws]
 
 
 def opposed(first: dict, second: dict) -> dict:
@@ -152,7 +155,7 @@ def test_an_opposed_test_shows_the_player_their_side_and_who_won_and_nothing_of_
     wight = ["Wight: STR test", "Wight rolls its dice", PASSED, PASSED, "Wight's test is judged"]
     for member in (ADA, BO, WATCHER):
         assert told(events, member) == [*amber, *wight]
-        assert draws_shown(events[0], member) == [(0, 1), (1, 4), (2, 6)]
+        assert draws_shown(events[0], member) == [1, 4, 6]
     reroll = {"kind": "reroll", "resource": "proficiency", "die": 0, "helper": 0}
     state, events = play(state, reroll, ADA, [5])
     assert (
@@ -179,7 +182,8 @@ def test_a_tie_with_the_wight_keeps_its_verdict_and_shows_brom_both_of_his_rolls
     """DW-M48, DW-A26, DW-N04: the wight goes first ([4, 2, 2], a success) against Brom's
     STR ([5], a success): a tie, which players read with the wight's verdict as `?`, and
     both test again: the wight [6, 6, 3], Brom [2], and the wight wins. Bo's player is
-    shown Brom's two dice apart, at their places among the wight's."""
+    shown Brom's two dice apart, in order and with no place among the wight's: his second
+    die's place would count the wight's three dice, its level."""
     _, events = play(with_wight(), opposed(WIGHT_STR, BROM_STR), GM, [4, 2, 2, 5, 6, 6, 3, 2])
     wight = ["Wight: STR test", "Wight rolls its dice", PASSED, PASSED, "Wight's test is judged"]
 
@@ -209,7 +213,7 @@ def test_a_tie_with_the_wight_keeps_its_verdict_and_shows_brom_both_of_his_rolls
         "gm has nothing to re-roll",
         "great success",
     ]
-    assert draws_shown(events[0], BO) == [(3, 5), (7, 2)]
+    assert draws_shown(events[0], BO) == [5, 2]
 
 
 def test_an_opposed_test_between_two_hidden_enemies_keeps_who_won():
