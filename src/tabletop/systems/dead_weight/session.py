@@ -231,6 +231,7 @@ class DeadWeightTable(Frozen):
 
     @property
     def npc_names(self) -> dict[str, str]:
+        """Every kept enemy's name by id, shown or hidden: what its lines call it."""
         return {nid: npc.name for nid, npc in self.npcs.items()}
 
     def whose(

@@ -6,7 +6,8 @@ A test's dice give away the level it tests with (one die per level), so each lin
 hidden enemy's own test reaches the players in words that name it and what it did (it
 tests STR, rolls its dice, a die is re-rolled, its test is judged), and their view of the
 test holds none of its dice; in an opposed test its verdict is its part of the contest's
-lines, and who won is everyone's (DW-N04). Its wounds and death read in words (DW-N05).
+lines, and who won is everyone's unless both sides are hidden enemies (DW-N04). Its wounds
+and death read in words (DW-N05).
 """
 
 from __future__ import annotations
