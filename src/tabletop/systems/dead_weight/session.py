@@ -745,19 +745,6 @@ class DeadWeightSession(Session[DeadWeightTable]):
     def kept_from_players(self, state: DeadWeightTable) -> dict[str, str]:
         return state.hidden_npcs
 
-    def view_event(self, event: Event, member: Member) -> Event | None:
-        """As at every table, but the dice a player is shown apart carry no position: where
-        their die falls among a step's draws would count the hidden enemy's dice before it,
-        and so its level (DW-N04); they come in the order they were rolled."""
-        shown = super().view_event(event, member)
-        if shown is None or event.cause is None or event.cause.seen_by(member):
-            return shown
-        draws = shown.data.get("draws")
-        if not draws:
-            return shown
-        unplaced = [{k: v for k, v in draw.items() if k != "at"} for draw in draws]
-        return shown.model_copy(update={"data": {**shown.data, "draws": unplaced}})
-
     def _characters(
         self,
         state: DeadWeightTable,
