@@ -4,28 +4,18 @@ control to spend them (§ 5.19, C3-A63), and a fight the GM ends leaves no track
 
 from __future__ import annotations
 
-import json
 import re
 
 from playwright.sync_api import expect
 
-from tests.pages.driver import gm_and_ada, offer, step, synced, wait_for_log
+from tests.pages.driver import gm_and_ada, offer, step, submit, synced, wait_for_log
 
 
-def detailed(gm, which: str, **fields: str) -> None:
+def detailed(gm, which: str, **fields) -> None:
     """Send one choice of the fight from the GM's detailed form."""
     form = offer(gm, "a choice of the fight with its details")
     form.get_by_label("Which").select_option(which)
-    for label, value in fields.items():
-        control = form.get_by_label(label, exact=True).first
-        tag = control.evaluate("el => el.tagName + ':' + (el.type || '')")
-        if tag.startswith("SELECT"):
-            control.select_option(json.dumps(value))
-        elif tag == "INPUT:checkbox":
-            control.set_checked(value == "on")
-        else:
-            control.fill(value)
-    step(gm, form.locator("button[type=submit]").click)
+    step(gm, lambda: submit(form, **fields))
 
 
 def closed(gm, face: str):
@@ -50,7 +40,7 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
     step(gm, closed(gm, "^begin$").click)
     # A blow 60 over the AC leaves at least ten extra degrees, whatever the d20 shows.
     detailed(
-        gm, "attack", Attacker="wren", Target="gob", Modifier="60", **{"Use direct hit": "off"}
+        gm, "attack", Attacker="wren", Target="gob", Modifier="60", **{"Use direct hit": False}
     )
     wait_for_log(gm, "Wren qz has extra degrees to spend on Goblin qz")
     step(gm, closed(gm, "^spend degrees · Wren qz · 2 · drives them well back").click)
