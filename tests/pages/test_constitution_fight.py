@@ -38,6 +38,7 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
     detailed(gm, "set_initiative", Id="wren", Value="20")
     detailed(gm, "set_initiative", Id="gob", Value="10")
     step(gm, closed(gm, "^begin$").click)
+    expect(gm.page.locator("#fight-title")).to_have_text("Initiative: round 1 (in the round)")
     # A blow 60 over the AC leaves at least ten extra degrees, whatever the d20 shows.
     detailed(
         gm, "attack", Attacker="wren", Target="gob", Modifier="60", **{"Use direct hit": False}
@@ -52,6 +53,7 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
     step(gm, closed(gm, "^end turn$").click)  # what is left lapses (C3-A63)
     expect(gm.page.locator(".closed button", has_text="spend degrees")).to_have_count(0)
     step(gm, closed(gm, "^end turn$").click)  # the Goblin's
+    expect(gm.page.locator("#fight-title")).to_have_text("Initiative: round 1 (between rounds)")
     step(gm, closed(gm, "^end combat$").click)
     synced(gm, ada)
     for person in (gm, ada):
