@@ -4,13 +4,13 @@ its readings, and every kind of line a hint names has a label in the Core Rules'
 
 from __future__ import annotations
 
-from typing import Literal, get_args, get_origin
+from typing import get_args
 
 from tabletop.systems.rollunder import SESSION
 from tabletop.systems.rollunder.carrying import ItemKind
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import EventKind
-from tabletop.words import missing, only_the_id, refused_words
+from tabletop.words import missing, only_the_id, refused_words, unworded_options
 
 
 def test_every_kind_field_and_value_has_words_that_read_like_the_book():
@@ -21,15 +21,7 @@ def test_every_kind_field_and_value_has_words_that_read_like_the_book():
 def test_every_rule_option_and_each_of_its_readings_has_words():
     """The lobby's "Rules of this table": each option (CR-A01 … CR-A26, CR-G01) a label and
     help; each reading it takes from a list a label of its own."""
-    words = SESSION.words
-    for name, field in RollUnderOptions.model_fields.items():
-        wording = words.options.get(name)
-        assert wording is not None and wording.help, name
-        assert not only_the_id(wording.label, name), name
-        if get_origin(field.annotation) is Literal:
-            for reading in get_args(field.annotation):
-                label = words.values.get(name, {}).get(reading)
-                assert label is not None and not only_the_id(label, reading), (name, reading)
+    assert unworded_options(RollUnderOptions, SESSION.words) == []
 
 
 def test_the_books_abilities_and_item_sorts_are_named_in_words():
