@@ -49,11 +49,11 @@ def told(events: list[Event], member: Member) -> list[str]:
     return [shown.text for e in events if (shown := SESSION.view_event(e, member)) is not None]
 
 
-def draws_shown(event: Event, member: Member) -> list[tuple[int, int]]:
-    """The dice `member` is shown apart with `event` (its hint's), as (position, face)."""
+def draws_shown(event: Event, member: Member) -> list[int]:
+    """The faces of the dice `member` is shown apart with `event` (its hint's)."""
     shown = SESSION.view_event(event, member)
     assert shown is not None and shown.cause is None
-    return [(d["at"], d["face"]) for d in shown.data.get("draws", [])]
+    return [d["face"] for d in shown.data.get("draws", [])]
 
 
 def test_a_contest_with_a_hidden_npc_shows_the_player_their_roll_and_who_won():
@@ -68,7 +68,7 @@ def test_a_contest_with_a_hidden_npc_shows_the_player_their_roll_and_who_won():
     ]
     ayla = "Ayla (STR) vs Guard (STR): 2d6 → [6, 6] = 12 +0 = 12  vs  ?\nthe first side won (?)"
     assert told(events, AYLA) == told(events, BRAN) == told(events, WATCHER) == [ayla]
-    assert draws_shown(events[0], AYLA) == [(0, 6), (1, 6)]
+    assert draws_shown(events[0], AYLA) == [6, 6]
     assert "+3" not in received(events, state, AYLA)
 
 
@@ -90,7 +90,7 @@ def test_a_tied_contest_rolled_again_shows_the_player_each_of_their_rolls():
         "?  vs  2d6 → [5, 5] = 10 +0 = 10\n"
         "the second side won (?)"
     ]
-    assert draws_shown(events[0], AYLA) == [(2, 4), (3, 2), (6, 5), (7, 5)]
+    assert draws_shown(events[0], AYLA) == [4, 2, 5, 5]
 
 
 def test_a_contest_between_two_hidden_npcs_keeps_who_won():
@@ -146,21 +146,24 @@ def test_harm_to_a_hidden_npc_reads_in_words_and_its_death_checks_keep_their_ver
     assert told(events, GM) == [
         "Guard takes 15 damage (HP -2)",
         "Guard is down",
-        "the GM's secret death DC: 2d6 → [4, 4] = 8",
+        "the GM's secret death DC for Guard: 2d6 → [4, 4] = 8",
     ]
     assert told(events, AYLA) == ["Guard takes 15 damage", "Guard is down"]
     log = []
     for faces in ([3, 4], [5, 4], [6, 4], [6, 5]):
         state, events = play(state, {"kind": "death-check", "character": "n1"}, GM, faces)
         log += events
-    assert told(log, GM)[:2] == ["death check: 2d6 → [3, 4] = 7", "against DC 8: failure by 1"]
+    assert told(log, GM)[:2] == [
+        "Guard's death check: 2d6 → [3, 4] = 7",
+        "Guard's death check against DC 8: failure by 1",
+    ]
     assert told(log, AYLA) == [
         *["Guard makes a death check"] * 4,
         "Guard makes no more death checks",
     ]
     state, events = play(state, {"kind": "check-on", "character": "n1"}, AYLA)
-    assert told(events, GM) == ["someone checks on them: alive", "[weak] for 1 hour"]
-    assert told(events, AYLA) == ["someone checks on them: alive"]
+    assert told(events, GM) == ["someone checks on Guard: alive", "Guard: [weak] for 1 hour"]
+    assert told(events, AYLA) == ["someone checks on Guard: alive"]
     _, events = play(state, {"kind": "damage", "character": "n1", "amount": 3}, GM)
     assert told(events, AYLA) == [
         "Guard takes 3 damage",
@@ -215,7 +218,7 @@ def test_a_fights_lines_tell_the_players_everything_but_the_guards_numbers():
         "Ayla interrupts Guard: 2d6 → [5, 4] = 9 +2 = 11  vs  ?: Guard acts first",
         "Ayla: interrupt: spent (1n1)",
     ]
-    assert draws_shown(events[0], AYLA) == [(0, 5), (1, 4)]
+    assert draws_shown(events[0], AYLA) == [5, 4]
     state, events = play(state, {"kind": "tracker", "character": "n1", "change": "wait"}, GM)
     assert told(events, AYLA) == ["Guard: waits: gains 1 AP when the next round starts"]
     _, events = play(state, {"kind": "next-round"}, GM)
@@ -247,7 +250,7 @@ def test_a_roll_off_for_order_shows_ayla_her_roll_and_the_order_not_the_guards_r
         "Ayla: 2d6 → [4, 2] = 6 → 8",
         "in order: Ayla, Guard",
     ]
-    assert draws_shown(events[0], AYLA) == [(2, 4), (3, 2)]
+    assert draws_shown(events[0], AYLA) == [4, 2]
 
 
 def test_in_a_fight_players_see_the_npcs_name_and_whether_it_is_up():
@@ -279,17 +282,18 @@ def test_edits_keep_full_health_full_and_refuse_bad_values_in_one_line():
 
 def test_resting_a_hidden_npc_tells_players_it_rolled_and_nothing_of_its_health():
     """RU-N05, RU-M33: the GM rests the guard (CON 4, Health 42) after 5 damage, spending two
-    recovery dice; each hour's line is the guard's own, though it names nobody: the players
-    read that it rolled a recovery die, never the die or its health."""
+    recovery dice; each line is the guard's own: the players read that it rested and
+    rolled a recovery die, never the die or its health."""
     state, _ = play(seated(), GUARD, GM)
     state, _ = play(state, {"kind": "edit-npc", "npc": "n1", "stat": "CON", "value": "4"}, GM)
     state, _ = play(state, {"kind": "damage", "character": "n1", "amount": 5}, GM)
     rest = {"kind": "rest", "character": "n1", "hours": 2, "recovery_dice": 2}
     state, events = play(state, rest, GM, [3, 2])
     assert told(events, GM) == [
-        "hour 1: recovery die 1d6 → [3] = 3 (HP 40)",
-        "hour 2: recovery die 1d6 → [2] = 2 (HP 42)",
+        "Guard rests 2 hours, 2 recovery dice to roll",
+        "Guard, hour 1: recovery die 1d6 → [3] = 3 (HP 40)",
+        "Guard, hour 2: recovery die 1d6 → [2] = 2 (HP 42)",
     ]
-    assert told(events, AYLA) == ["Guard rolls a recovery die"] * 2
+    assert told(events, AYLA) == ["Guard rests", *["Guard rolls a recovery die"] * 2]
     said = received(events, state, AYLA)
     assert "40" not in said and "42" not in said
