@@ -18,10 +18,11 @@ from pydantic import Field, ValidationError
 
 from tabletop.errors import TabletopError
 from tabletop.rooms.errors import AuditError, RoomError
-from tabletop.rooms.fairdice import FairDice, commitment
+from tabletop.rooms.fairdice import FairDice, commitment, seeded_position, witnessed_position
 from tabletop.rooms.log import lines_of
 from tabletop.rooms.protocol import MAX_IMPORT, ClientId, Message
-from tabletop.rooms.verify import chained, verify
+from tabletop.rooms.verify import asked_seal, chained, verify
+from tabletop.rooms.witness import rebuilt_call
 from tabletop.session import first_problem
 
 MAX_BOOK = 100_000
@@ -107,6 +108,8 @@ def _dice(
     draws = cause.get("draws") or []
     if not draws:
         return {"state": "none", "text": "no dice were drawn"}
+    if "witnessed" in body:
+        return _witnessed(seq, body, draws)
     session, commit, seed = _session_of(lines, seq)
     if seed is None:
         return {"state": "pending", "text": "dice are checkable once the GM ends the session"}
@@ -114,15 +117,37 @@ def _dice(
         return {"state": "bad", "text": f"the revealed seed is not session {session}'s"}
     try:
         member = str(cause["member"]["id"])
-        dice = FairDice(seed, member, str(body.get("nonce") or ""))
+        dice = FairDice(seed, seeded_position(member, str(body.get("nonce") or "")))
+    except (KeyError, TypeError, ValueError):
+        return {"state": "bad", "text": "its dice are not dice a seed gives"}
+    return _against(dice, draws, "the seed")
+
+
+def _witnessed(seq: int, body: dict[str, Any], draws: list[Any]) -> dict[str, Any]:
+    """A format-3 entry's dice against its secret, its call and its witnesses' reveals."""
+    header = body["witnessed"]
+    try:
+        secret = bytes.fromhex(str(body.get("secret")))
+        if commitment(secret) != header["commitment"]:
+            return {"state": "bad", "text": "its secret is not the one its call committed to"}
+        call = rebuilt_call(seq, str(body["prev"]), asked_seal(body), header)
+        dice = FairDice(secret, witnessed_position(call, header["reveals"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return {"state": "bad", "text": "its dice are not dice a witnessed call gives"}
+    return _against(dice, draws, "its secret and witnesses")
+
+
+def _against(dice: FairDice, draws: list[Any], source: str) -> dict[str, Any]:
+    """Each die shown beside what `dice` gives."""
+    try:
         shown = [
             {"sides": d["sides"], "face": d["face"], "seed": dice.roll(int(d["sides"]))}
             for d in draws
         ]
     except (KeyError, TypeError, ValueError, OverflowError, TabletopError):
-        return {"state": "bad", "text": "its dice are not dice a seed gives"}
+        return {"state": "bad", "text": f"its dice are not dice {source} give"}
     matches = all(d["face"] == d["seed"] for d in shown)
-    text = "every die is what the seed gives" if matches else "a die is not what the seed gives"
+    text = f"every die is what {source} give" if matches else f"a die is not what {source} give"
     return {"state": "good" if matches else "bad", "text": text, "draws": shown}
 
 

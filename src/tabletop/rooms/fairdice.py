@@ -1,14 +1,16 @@
-"""Dice anyone can audit: every face comes from a seed the server committed to in advance.
+"""Dice anyone can audit: every face comes from a keyed stream nobody could predict while
+the roll's inputs could still change (docs/rooms.md, "Dice anyone can audit").
 
-Before the first roll of a session the log publishes `commitment(seed)`, the SHA-256 of a
-secret 256-bit seed. Each resolution's dice are the stream HMAC-SHA256(seed,
-"<member>:<nonce>:<counter>") for counter 0, 1, 2…, read as big-endian 64-bit numbers; a
-die of `sides` faces takes the next number below the largest multiple of `sides` under
-2**64 (rejection sampling, so every face is exactly as likely) and shows
-`number % sides + 1`. `member` is who asked and `nonce` a string their client chose, used
-once (docs/rooms.md, "Why nobody can choose a die"); the table's own moves use
-`table_nonce`. When the GM ends the session the log reveals the seed, and anyone can
-recompute every die offline (`tabletop room verify`).
+A stream is HMAC-SHA256(key, "<position>:<counter>") for counter 0, 1, 2…, read as
+big-endian 64-bit numbers; a die of `sides` faces takes the next number below the largest
+multiple of `sides` under 2**64 (rejection sampling, so every face is exactly as likely)
+and shows `number % sides + 1`.
+
+Log format 3 (witnessed): the key is a fresh secret of the entry, committed in the roll's
+call, and the position is the call's digest and the digest of every witness's reveal, each
+reveal the next value down that witness's hash chain. Log format 2: the key is the dice
+session's seed, revealed at its end, and the position is "<member>:<nonce>" (the table's
+own moves use `table_nonce`).
 """
 
 from __future__ import annotations
@@ -17,10 +19,18 @@ import hashlib
 import hmac
 import secrets
 
+from tabletop.data import canonical
 from tabletop.errors import RollError
 
 SEED_BYTES = 32
 _SPAN = 1 << 64
+
+CHAIN = 1024
+"""Values in a witness's hash chain: rolls one chain witnesses before its client names another."""
+
+MOST_SKIPPED = 64
+"""Values of a witness's chain a reveal may pass over (each one revealed for a call that was
+never appended); past it the reveal is not taken."""
 
 
 def new_seed() -> bytes:
@@ -30,6 +40,53 @@ def new_seed() -> bytes:
 def commitment(seed: bytes) -> str:
     """What the log publishes before any roll: binds the server to the seed, reveals nothing."""
     return hashlib.sha256(seed).hexdigest()
+
+
+def digest(value: object) -> str:
+    """The SHA-256 of a value's canonical JSON (docs/rooms.md, "The log")."""
+    return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
+
+
+def chain_step(value: str) -> str:
+    """The value a chain's next-revealed value hashes to: the one revealed before it."""
+    return hashlib.sha256(bytes.fromhex(value)).hexdigest()
+
+
+def new_chain(secret: bytes, length: int = CHAIN) -> list[str]:
+    """A witness's chain from its secret: `[v_0, v_1, …, v_length]`; it commits the last
+    (the head) and reveals the others from the end, each the preimage of the one before."""
+    values = [secret.hex()]
+    for _ in range(length):
+        values.append(chain_step(values[-1]))
+    return values
+
+
+def steps_down(value: str, last: str, most: int = MOST_SKIPPED + 1) -> int | None:
+    """How many hashes take `value` to `last` (the witness's value before): 1 for the next
+    value of its chain, more when values were revealed for calls never appended; None when
+    it is not a value of that chain within `most` steps (or not 32 bytes of hex)."""
+    if len(value) != 64:
+        return None
+    try:
+        for steps in range(1, most + 1):
+            value = chain_step(value)
+            if value == last:
+                return steps
+    except ValueError:
+        return None
+    return None
+
+
+def call_digest(seq: int, prev: str, committed: str, asked: str, witnesses: list[str]) -> str:
+    """What a roll's call fixes before any witness reveals: where it is appended, the hash of
+    the entry's secret, the hash of who asked with which nonce and intent, and who witnesses."""
+    call = {"seq": seq, "prev": prev, "commitment": committed, "asked": asked}
+    return digest({**call, "witnesses": witnesses})
+
+
+def witnessed_position(call: str, reveals: dict[str, str]) -> str:
+    """A witnessed roll's position in its secret's stream: the call and every reveal."""
+    return f"{call}:{digest(reveals)}"
 
 
 def table_nonce(seq: int, latest: str) -> str:
@@ -45,14 +102,19 @@ def new_nonce() -> str:
     return secrets.token_hex(16)
 
 
+def seeded_position(member: str, nonce: str) -> str:
+    """A format-2 roll's position in its dice session's seed: who asked, at which nonce."""
+    return f"{member}:{nonce}"
+
+
 class FairDice:
-    """A `DiceSource` whose faces follow from (seed, member, nonce) alone."""
+    """A `DiceSource` whose faces follow from (key, position) alone."""
 
     __slots__ = ("_buffer", "_counter", "_key", "_prefix")
 
-    def __init__(self, seed: bytes, member: str, nonce: str) -> None:
-        self._key = seed
-        self._prefix = f"{member}:{nonce}:".encode()
+    def __init__(self, key: bytes, position: str) -> None:
+        self._key = key
+        self._prefix = f"{position}:".encode()
         self._counter = 0
         self._buffer: list[int] = []
 

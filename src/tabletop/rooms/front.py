@@ -41,6 +41,7 @@ from tabletop.rooms.messages import (
     Attach,
     Attached,
     Call,
+    Calling,
     Claim,
     Delegate,
     Detach,
@@ -55,10 +56,12 @@ from tabletop.rooms.messages import (
     Priority,
     Ready,
     Reply,
+    Reveal,
     ShardConfig,
     Stop,
     frame,
 )
+from tabletop.rooms.witness import WITNESS_WAIT
 
 BOT_PAUSE = 0.6
 """Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
@@ -114,6 +117,8 @@ class Settings:
     """Each dice session's secret seed: only test fixtures replace it (never an option)."""
     lease: float = LEASE
     """Seconds a room's lease lasts with PostgreSQL (leases.py); SQLite takes none."""
+    witness_wait: float = WITNESS_WAIT
+    """Seconds a roll's call waits for its witnesses (a test server's is short)."""
 
     @property
     def leased(self) -> bool:
@@ -287,7 +292,13 @@ class Front:
         lease = settings.lease if settings.leased else 0.0
         owner = f"{self.name}/{index}"
         return ShardConfig(
-            index, settings.address, settings.bot_pause, owner, lease, settings.seeds
+            index,
+            settings.address,
+            settings.bot_pause,
+            owner,
+            lease,
+            settings.seeds,
+            settings.witness_wait,
         )
 
     async def start(self) -> None:
@@ -352,14 +363,24 @@ class Front:
             if not await self.ask(room, Claim()):
                 self.allowances.failed(address)
 
-    def detach(self, room: str, member: str) -> None:
+    def detach(self, room: str, member: str, witness: bool = False) -> None:
         """A socket closed: its room's shard stops making lines for it."""
+        self._tell_shard(room, Detach(member, witness))
+
+    def reveal(self, room: str, member: str, call: str, value: str) -> None:
+        """A witness's value for a roll's call, to the room's shard (no answer)."""
+        self._tell_shard(room, Reveal(member, call, value))
+
+    def _tell_shard(self, room: str, ask: Detach | Reveal) -> None:
         shard = self.shards[shard_of(room, len(self.shards))]
         with contextlib.suppress(Relayed):
-            shard.send(Call(0, room, Detach(member)))
+            shard.send(Call(0, room, ask))
 
-    async def attach(self, socket: Socket, token: str, after: int, address: str) -> Attached:
-        """Say hello on a socket: it listens from its answer on (backlog first)."""
+    async def attach(
+        self, socket: Socket, token: str, after: int, address: str, witness: str | None = None
+    ) -> Attached:
+        """Say hello on a socket: it listens from its answer on (backlog first); with
+        `witness`, its client's chain head (it witnesses the room's rolls)."""
 
         def listen(reply: Reply) -> None:
             if isinstance(reply.value, Attached):
@@ -367,10 +388,11 @@ class Front:
                 try:
                     self.listeners.open(socket, member, reply.value.lines)
                 except TooMuch as refused:
-                    self.detach(socket.room, member)
+                    self.detach(socket.room, member, witness is not None)
                     socket.reason = str(refused)
 
-        attached = await self.ask(socket.room, Attach(token, after), token, address, 0.25, listen)
+        hello = Attach(token, after, witness)
+        attached = await self.ask(socket.room, hello, token, address, 0.25, listen)
         if socket.reason:
             raise TooMuch(socket.reason)
         return attached
@@ -451,6 +473,9 @@ class Front:
         elif isinstance(message, Fanout):
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
+        elif isinstance(message, Calling):
+            for socket in self.listeners.rooms.get(message.room, []):
+                socket.put(message.frame)
         elif isinstance(message, Moved):
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.close(message.reason, retry=True)

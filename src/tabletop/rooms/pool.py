@@ -118,7 +118,7 @@ class Worker:
     def _do(self, job: Any) -> Any:
         if isinstance(job, Think):
             thought = job.thinking
-            dice = FairDice(thought.seed, thought.member.id, thought.nonce)
+            dice = FairDice(thought.key, thought.position)
             session = load_session(thought.system)
             return session.think(thought.state, thought.intent, thought.member, dice)
         if isinstance(job, Check):

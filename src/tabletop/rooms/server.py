@@ -64,9 +64,11 @@ from tabletop.rooms.protocol import (
     RoomLinks,
     Say,
     SendIntent,
+    SendReveal,
 )
 from tabletop.rooms.store import Store
 from tabletop.rooms.tokens import Link, new_room_id
+from tabletop.rooms.witness import WITNESS_WAIT
 from tabletop.session import first_problem
 
 HELLO_WAIT = 10.0
@@ -115,6 +117,7 @@ def create_app(
     access: Access | None = None,
     seeds: Callable[[], bytes] = new_seed,
     lease: float = LEASE,
+    witness_wait: float = WITNESS_WAIT,
 ) -> FastAPI:
     """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
     opened at startup, which creates or migrates the schema). At startup it starts
@@ -144,6 +147,7 @@ def create_app(
             bot_pause=bot_pause,
             seeds=seeds,
             lease=lease,
+            witness_wait=witness_wait,
         )
         front = app.state.front = Front(settings)
         await front.start()
@@ -246,7 +250,7 @@ def create_app(
     @app.post("/rooms/{room}/intents")
     async def act(room: str, asked: SendIntent, key: Token, here: Here, client: Client) -> Ack:
         """Resolve any intent of the room's system with the room's fair dice."""
-        ask = Resolve(Caller(key), asked.intent, asked.id, asked.nonce)
+        ask = Resolve(Caller(key), asked.intent, asked.id, asked.nonce, digest=asked.digest)
         return await answered(here, room, ask, key, client, asked.id)
 
     @app.post("/rooms/{room}/say")
@@ -379,7 +383,7 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
     try:
         first = await asyncio.wait_for(websocket.receive_text(), HELLO_WAIT)
         hello = Hello.model_validate_json(_bounded(first))
-        attached = await front.attach(socket, hello.token, hello.after, client)
+        attached = await front.attach(socket, hello.token, hello.after, client, hello.witness)
     except (TimeoutError, ValidationError, TabletopError) as error:
         await _refuse(websocket, error)
         return
@@ -397,14 +401,16 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
                 if sender in done:
                     received.cancel()
                     break
-                socket.put(await _handle(front, room, member, received.result()))
+                answer = await _handle(front, room, member, received.result())
+                if answer:
+                    socket.put(answer)
         finally:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
     finally:
         if front.listeners.close(socket):
-            front.detach(room, member)
+            front.detach(room, member, hello.witness is not None)
 
 
 async def _handle(front: Front, room: str, member: str, text: str) -> str:
@@ -415,9 +421,14 @@ async def _handle(front: Front, room: str, member: str, text: str) -> str:
         asked = Incoming.validate_json(_bounded(text))
         if isinstance(asked, Ping):
             return json.dumps({"type": "pong"})
+        if isinstance(asked, SendReveal):
+            front.reveal(room, member, asked.call, asked.value)
+            return ""
         caller = Caller(member=member)
         if isinstance(asked, SendIntent):
-            ask: Any = Resolve(caller, asked.intent, asked.id, asked.nonce, lines=False)
+            ask: Any = Resolve(
+                caller, asked.intent, asked.id, asked.nonce, lines=False, digest=asked.digest
+            )
         else:
             assert isinstance(asked, Say)
             ask = Chat(caller, asked.text, tuple(asked.to), asked.id or "", lines=False)

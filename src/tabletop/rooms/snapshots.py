@@ -57,6 +57,7 @@ def encode(table: Table) -> str:
             "commitment": table.commitment,
             "committing": table.committing,
             "latest_nonce": table.latest_nonce,
+            "witnesses": table.witnesses,
             "head": table.head,
             "head_hash": table.head_hash,
         }
@@ -86,6 +87,7 @@ def decode(created: Event, seq: int, hashed: str, body: str, ledger: Ledger) -> 
         table.commitment = str(data["commitment"])
         table.committing = bool(data["committing"])
         table.latest_nonce = str(data["latest_nonce"])
+        table.witnesses = {str(m): str(v) for m, v in data.get("witnesses", {}).items()}
         table.head, table.head_hash = int(data["head"]), str(data["head_hash"])
     except (ValueError, KeyError, TypeError, ValidationError) as problem:
         raise DataError(f"it does not hold a table ({str(problem)[:200]})") from None

@@ -15,7 +15,8 @@ from tabletop.errors import DataError, TabletopError
 from tabletop.rooms import names, roomevents
 from tabletop.rooms.errors import SystemUnavailable
 from tabletop.rooms.ledger import Ledger, MemoryLedger, groups
-from tabletop.rooms.log import FORMAT, GENESIS, Entry
+from tabletop.rooms.log import FORMATS, GENESIS, Entry
+from tabletop.rooms.witness import advance
 from tabletop.session import TABLE, Event, Member, Role, Session
 from tabletop.systems.registry import system
 
@@ -44,6 +45,10 @@ class Table:
     state: BaseModel
     members: dict[str, Member] = field(default_factory=dict)
     kicked: set[str] = field(default_factory=set)
+    format: int = 3
+    """The log's format (docs/rooms.md, "The log, version 3"): 2 keeps a dice seed a session."""
+    witnesses: dict[str, str] = field(default_factory=dict)
+    """Each member's witness chain: the value it revealed last (its head, before any)."""
     ledger: Ledger = field(default_factory=MemoryLedger)
     """What is in force and where each resolution lies: in memory, or in the store."""
     dice_session: int = 0
@@ -63,10 +68,11 @@ class Table:
         if created.type != "room.created":
             raise DataError("a room's log opens with room.created")
         data = created.data
-        if data.get("format") != FORMAT:
+        form = data.get("format")
+        if form not in FORMATS or isinstance(form, bool):
             raise DataError(
                 f"this log is of format {data.get('format', 1)}; this installation reads "
-                f"format {FORMAT} only"
+                f"formats {' and '.join(map(str, FORMATS))}"
             )
         name = str(data["system"])
         session = load_session(name)
@@ -79,11 +85,13 @@ class Table:
         if data.get("name") and names.checked(str(data["name"]), "a room's name") != data["name"]:
             raise DataError("room.created holds a room name the server would not have kept")
         expected = roomevents.created(
-            str(data["room"]), name, str(data["name"]), options, session.version
+            str(data["room"]), name, str(data["name"]), options, session.version, int(form)
         )
         if created.model_copy(update={"cause": None}) != expected:
             raise DataError("room.created does not hold what a new room's first entry holds")
-        return cls(str(data["room"]), name, session, options, session.new(options))
+        table = cls(str(data["room"]), name, session, options, session.new(options))
+        table.format = int(form)
+        return table
 
     def member(self, member_id: str) -> Member:
         return self.members[member_id]
@@ -150,6 +158,7 @@ class Table:
                 self.head, self.head_hash = entry.seq, entry.hash
         else:
             self._resolution(first, [entry.event for entry in entries])
+            self._witnessed(first)
             self.ledger.note(entries)
             self.head, self.head_hash = entries[-1].seq, entries[-1].hash
 
@@ -165,6 +174,12 @@ class Table:
         self.committing = False
         if asker != TABLE and first.nonce is not None:
             self.latest_nonce = first.nonce
+
+    def _witnessed(self, first: Entry) -> None:
+        """Move each revealing witness's chain down to the value it revealed, which must be
+        its next (less the values its header says were skipped)."""
+        if first.witnessed is not None:
+            advance(self.witnesses, first.witnessed)
 
     def _room_event(self, entry: Entry) -> None:
         event = entry.event
@@ -185,6 +200,10 @@ class Table:
             self.dice_session, self.commitment = data["session"], data["commitment"]
         elif kind == "undo":
             self._undo(int(data["undoes"][0]), entry.seq)
+        elif kind == "witness":
+            self.witnesses[data["member"]] = data["head"]
+        elif kind == "session-ended" and self.format >= 3:
+            self.dice_session += 1
 
     def _update(self, member_id: str, **changes: Any) -> None:
         self.members[member_id] = self.members[member_id].model_copy(update=changes)
