@@ -165,7 +165,8 @@ class Hall:
         self.store = store
         self._clock = clock
         self._new_seed = seeds
-        """Where dice seeds come from: fresh secrets; a test fixture may fix them."""
+        """Where dice secrets come from (format 3: each roll's; format 2: each session's
+        seed): fresh secrets; a test fixture may fix them."""
         self._loaded = Residents(idle, most)
         self.log_format = log_format
         """The format new rooms' logs are written in: format 2 only for tests and fixtures
@@ -414,6 +415,7 @@ class Hall:
             listed,
             lasts,
             self._clock(),
+            self._new_seed(),  # each roll's secret (fixed only by test fixtures)
         )
 
     @staticmethod
@@ -459,7 +461,9 @@ class Hall:
         invites = {role: new_token() for role in INVITE_ROLES}
         form = self.log_format
         events = [
-            roomevents.created(room, system, _short(name), dict(options or {}), session.version, form),
+            roomevents.created(
+                room, system, _short(name), dict(options or {}), session.version, form
+            ),
             roomevents.joined("m1", names.checked(gm, "the GM's name"), Role.GM),
         ]
         if form < 3:  # a dice seed a session

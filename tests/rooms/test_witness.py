@@ -1,0 +1,278 @@
+"""Witnessed dice (log format 3), tried as the host who plays, a dishonest server and a
+witness that drops out (docs/rooms.md, "Why nobody can choose a die" and "Threat model").
+Each test fails on a48a6db, where the seed in the server's database let its holder compute
+every die in advance. Time is a clock passed in, never waited for."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from tabletop.rooms import AuditError, Hall, SqliteStore, verify
+from tabletop.rooms.fairdice import (
+    FairDice,
+    chain_step,
+    commitment,
+    digest,
+    new_chain,
+    witnessed_position,
+)
+from tabletop.rooms.table import load_session
+from tabletop.rooms.verify import asked_seal
+from tabletop.rooms.witness import WITNESS_WAIT, rebuilt_call
+from tabletop.session import Member
+from tests.rooms.conftest import Seated, fixed_seeds, seat
+from tests.rooms.forge import rechained
+
+D20 = {"kind": "roll", "notation": "1d20"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_767_225_600.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Witness:
+    """A member's client as a witness: its chain, revealed from the end."""
+
+    def __init__(self, room: Seated, name: str) -> None:
+        self.member = room.member(name).id
+        self.values = new_chain(hashlib.sha256(name.encode()).digest(), 64)
+        self.used = 0
+        room.hall.witness(room.room, self.member, self.values[-1])
+
+    def next(self) -> str:
+        self.used += 1
+        return self.values[-1 - self.used]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def room(tmp_path, clock) -> Seated:
+    hall = Hall(SqliteStore(tmp_path / "rooms.sqlite3"), clock=clock, seeds=fixed_seeds())
+    return seat(hall, "dice")
+
+
+def called_roll(room: Seated, name: str, witnesses, intent=D20, client="r1", nonce="n1"):
+    hall = room.hall
+    member = room.member(name).id
+    return hall.call(room.room, member, intent, client, nonce, tuple(w.member for w in witnesses))
+
+
+def settle(room: Seated, name: str, called, intent=D20):
+    hall = room.hall
+    member = room.member(name).id
+    return hall.act(room.room, member, intent, called.client, called.nonce, called=called)
+
+
+def faces(dice: FairDice) -> list[int]:
+    return [dice.roll(20) for _ in range(8)]
+
+
+def test_attack_the_hosts_grind_cannot_see_a_die_before_the_reveals(room):
+    """The host reads its database (the call's secret), picks the nonce, runs a sockpuppet
+    witness (the GM's own device) and sees the call before anyone: every die it can compute
+    then differs from the die Bo's reveal gives, and the only value the call takes for Bo
+    is the next one down Bo's chain, which the host cannot make."""
+    bo, puppet = Witness(room, "Bo"), Witness(room, "GM")
+    called = called_roll(room, "Ada", [bo, puppet])
+    assert called is not None and called.witnesses == ("m1", "m3")
+    assert called.take("m1", called.digest, puppet.next())
+    # What the host can compute before Bo reveals: Bo's head, the puppet's values, guesses.
+    known = [bo.values[-1], puppet.values[-1], puppet.values[-3], "00" * 32]
+    guesses = [
+        faces(
+            FairDice(
+                called.secret,
+                witnessed_position(called.digest, {"m1": puppet.values[-2], "m3": value}),
+            )
+        )
+        for value in known
+    ]
+    for forged in known:
+        assert not called.take("m3", called.digest, forged)  # not the next value of Bo's chain
+    assert called.take("m3", called.digest, bo.next()) and called.complete
+    assert all(faces(called.dice()) != guess for guess in guesses)
+    rolled = settle(room, "Ada", called).entries[0]
+    assert rolled.witnessed["reveals"] == {"m1": puppet.values[-2], "m3": bo.values[-2]}
+    assert verify(room.hall.export(room.room, room.member("GM"))).witnessed == 1
+
+
+def test_attack_withholding_a_sockpuppet_names_it_absent(room, clock):
+    """The host withholds its sockpuppet's value after seeing Bo's: the roll is resolved at
+    the bound, and every member's line of it names the puppet absent."""
+    bo, puppet = Witness(room, "Bo"), Witness(room, "GM")
+    called = called_roll(room, "Ada", [bo, puppet])
+    assert called.take("m3", called.digest, bo.next()) and not called.due(clock())
+    clock.now += WITNESS_WAIT
+    assert called.due(clock())
+    rolled = settle(room, "Ada", called).entries[0]
+    assert rolled.witnessed["absent"] == ["m1"] and list(rolled.witnessed["reveals"]) == ["m3"]
+    for name in ("Ada", "Bo", "Watcher"):
+        line = json.loads(room.hall.project(room.room, rolled, room.member(name)) or "{}")
+        assert line["witnessed"]["absent"] == ["m1"]
+    assert verify(room.hall.export(room.room, room.member("Watcher"))).entries
+
+
+def test_a_witness_that_drops_out_is_named_and_the_roll_waits_only_the_bound(room, clock):
+    """Bo's device drops out after the call: the roll is due exactly at the bound (not a
+    moment later), resolved with Ada's reveal, Bo named absent; no roll without a witness
+    goes unmarked."""
+    ada, bo = Witness(room, "Ada"), Witness(room, "Bo")
+    called = called_roll(room, "Ada", [ada, bo])
+    assert called.take("m2", called.digest, ada.next())
+    clock.now += WITNESS_WAIT - 0.001
+    assert not called.due(clock())
+    clock.now += 0.001
+    assert called.due(clock())
+    rolled = settle(room, "Ada", called).entries[0]
+    assert rolled.witnessed["absent"] == ["m3"]
+    alone = room.hall.act(room.room, "m2", D20, "r2", "n2").entries[0]
+    assert alone.witnessed["witnesses"] == [] and alone.witnessed["reveals"] == {}
+    assert verify(room.hall.export(room.room, room.member("GM"))).unwitnessed == 1
+
+
+def test_attack_an_honest_reveal_used_for_another_call_is_caught(room):
+    """The server takes Bo's value for one call, dislikes the outcome, and makes another
+    call that claims the same value: Bo's kept reveal names the roll as replaced."""
+    bo = Witness(room, "Bo")
+    first = called_roll(room, "Ada", [bo])
+    value = bo.next()
+    assert first.take("m3", first.digest, value)
+    kept = {"seq": first.seq, "call": first.digest, "value": value}
+    second = called_roll(room, "Ada", [bo])
+    assert second.take("m3", second.digest, value)  # the server's own hand: no check stops it
+    settle(room, "Ada", second)
+    lines = room.hall.export(room.room, room.member("Bo"))
+    assert verify(lines).entries  # alone, the export is sound
+    with pytest.raises(AuditError, match="another call here"):
+        verify(lines, member="m3", heads=[kept])
+
+
+def test_attack_the_intent_swap_is_named_by_the_nonce_book(room):
+    """Ada's page resends two pending intents after a reconnect the server forced; the
+    server pairs her d20 with the nonce of her d100. Her nonce book binds each nonce to
+    the digest of its intent: `verify --mine` names the entry, and a resend carrying the
+    digest of another intent is refused."""
+    d100 = {"kind": "roll", "notation": "1d100"}
+    book = {
+        "p1": {"nonce": "n1", "intent": digest(d100)},
+        "p2": {"nonce": "n2", "intent": digest(D20)},
+    }
+    with pytest.raises(Exception, match="not the one its digest names"):
+        room.hall.call(room.room, "m2", D20, "p1", "n1", sent=digest(d100))
+    room.hall.act(room.room, "m2", D20, "p1", "n1")  # the swap
+    lines = room.hall.export(room.room, room.member("Ada"))
+    with pytest.raises(AuditError, match="another intent than you sent"):
+        verify(lines, mine=book)
+
+
+def forged_roll(lines: list[str], seq: int, face: int) -> list[str]:
+    """The host's rewrite after the game: the roll at `seq` given a secret of its choosing
+    whose d20 shows `face`, resolved again, every hash and call made to agree."""
+    bodies = [json.loads(line) for line in lines]
+    body = bodies[seq - 1]
+    header, session = body["witnessed"], load_session("dice")
+    for attempt in range(10_000):
+        secret = hashlib.sha256(f"forged {attempt}".encode()).digest()
+        header["commitment"] = commitment(secret)
+        call = rebuilt_call(seq, body["prev"], asked_seal(body), header)
+        dice = FairDice(secret, witnessed_position(call, header["reveals"]))
+        if dice.roll(20) == face:
+            break
+    dice = FairDice(secret, witnessed_position(call, header["reveals"]))
+    cause = body["event"]["cause"]
+    event = session.resolve(session.new({}), cause["intent"], Member(**cause["member"]), dice)[0]
+    body["event"], body["secret"] = event.model_dump(mode="json"), secret.hex()
+    return rechained([json.dumps(b) for b in bodies])
+
+
+def test_attack_a_rewrite_after_end_session_is_caught_by_kept_heads(room):
+    """After the session the host rewrites Ada's roll to a natural 20 with a secret of its
+    choosing and chains every hash again: the bare export verifies, Bo's kept heads do not."""
+    rolled = room.hall.act(room.room, "m2", D20, "r1", "n1").entries[0]
+    room.hall.end_session(room.room, "m1")
+    lines = room.hall.export(room.room, room.member("GM"))
+    heads = [{"seq": json.loads(x)["seq"], "hash": json.loads(x)["hash"]} for x in lines[:-1]]
+    forged = forged_roll(lines, rolled.seq, 20)
+    assert verify(forged).ruled
+    with pytest.raises(AuditError, match=f"line {rolled.seq}: you saw entry {rolled.seq} as"):
+        verify(forged, heads=heads)
+
+
+def test_attack_a_cut_tail_and_a_fork_are_caught_by_kept_heads(room):
+    room.hall.act(room.room, "m2", D20, "r1", "n1")
+    lines = room.hall.export(room.room, room.member("Bo"))
+    heads = [{"seq": json.loads(x)["seq"], "hash": json.loads(x)["hash"]} for x in lines[:-1]]
+    cut = rechained(lines[:-2] + lines[-1:])
+    assert verify(cut).entries == len(lines) - 2
+    with pytest.raises(AuditError, match="cut short"):
+        verify(cut, heads=heads)
+
+
+def test_attack_the_bot_dice_cannot_be_previewed(tmp_path):
+    """The table's move is called like a member's roll: its nonce is drawn fresh (nothing in
+    the log names it), and its dice wait on the witnesses, so a host holding the database
+    cannot preview a bot's dice, and a chat line sent during the pause moves nothing."""
+    hall = Hall(SqliteStore(tmp_path / "rooms.sqlite3"), seeds=fixed_seeds())
+    room = seat(hall, "deadweight-board")
+    for number in range(2):
+        hall.act(room.room, "m1", {"kind": "seat-bot", "bot": "random"}, f"bot{number}")
+    hall.act(room.room, "m1", {"kind": "start"}, "start", nonce="gm-start")
+    bo = Witness(room, "Bo")
+    called = hall.table_call(room.room, (bo.member,))
+    again = hall.table_call(room.room, (bo.member,))
+    assert called.nonce != again.nonce  # nothing the host knows fixes the table's nonce
+    before = faces(FairDice(called.secret, witnessed_position(called.digest, {})))
+    assert called.take(bo.member, called.digest, bo.next())
+    assert faces(called.dice()) != before
+    moved = hall.table_move(room.room, called=called).entries[0]
+    assert moved.witnessed["reveals"] == {bo.member: bo.values[-2]}
+    assert verify(hall.export(room.room, room.member("GM"))).ruled
+
+
+def secrets_in(lines: list[str]) -> set[str]:
+    return {json.loads(x)["secret"] for x in lines if '"secret"' in x}
+
+
+def test_attack_a_blind_roller_cannot_compute_their_dice_after_end_session(room):
+    """Ada's blind roll: after end-session she holds her nonce, her intent and every
+    reveal, never the roll's secret, so she can never compute her dice; ending the
+    session reveals nothing."""
+    blind = {"kind": "roll", "notation": "1d20", "mode": "blind"}
+    rolled = room.hall.act(room.room, "m2", blind, "b1", "nb").entries[0]
+    ended = room.hall.end_session(room.room, "m1").entries[0]
+    assert ended.event.data == {"session": 0}
+    mine = room.hall.export(room.room, room.member("Ada"))
+    line = json.loads(mine[rolled.seq - 1])
+    assert line["nonce"] == "nb" and "witnessed" in line and "secret" not in line
+    assert rolled.secret not in "".join(mine)
+    assert rolled.secret in secrets_in(room.hall.export(room.room, room.member("GM")))
+
+
+def test_attack_face_down_board_cards_stay_unknown_after_end_session(tmp_path):
+    """The board's setup deals face-down cards from its dice: after the session ends, no
+    player's or observer's bytes hold the setup's secret."""
+    hall = Hall(SqliteStore(tmp_path / "rooms.sqlite3"), seeds=fixed_seeds())
+    room = seat(hall, "deadweight-board")
+    for number in range(2):
+        hall.act(room.room, "m1", {"kind": "seat-bot", "bot": "random"}, f"bot{number}")
+    setup = hall.act(room.room, "m1", {"kind": "start"}, "start", nonce="gm-start").entries[0]
+    hall.end_session(room.room, "m1")
+    assert setup.secret is not None and setup.event.cause.draws
+    for name in ("Ada", "Bo", "Watcher"):
+        assert setup.secret not in "".join(hall.export(room.room, room.member(name)))
+
+
+def test_a_chain_value_is_the_preimage_of_the_one_before():
+    values = new_chain(bytes(32), 4)
+    assert all(chain_step(values[i]) == values[i + 1] for i in range(4))
