@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
 
 import pytest
 
@@ -276,3 +278,48 @@ def test_attack_face_down_board_cards_stay_unknown_after_end_session(tmp_path):
 def test_a_chain_value_is_the_preimage_of_the_one_before():
     values = new_chain(bytes(32), 4)
     assert all(chain_step(values[i]) == values[i + 1] for i in range(4))
+
+
+def test_a_following_client_witnesses_every_roll_and_keeps_its_heads(tmp_path):
+    """Through a real server: Bo's `follow` answers each call with its chain's next value
+    and keeps every head; Ada's roll lists Bo and holds his value, Bo's kept heads verify
+    Ada's export, and a roll made while Bo's client is silent names him absent after the
+    server's bound (short on a test server)."""
+    from tabletop.rooms.client import RoomClient
+    from tabletop.rooms.nonces import read_heads
+    from tests.rooms.conftest import create_room, serve_in_thread
+
+    running = serve_in_thread(SqliteStore(tmp_path / "rooms.sqlite3"), witness_wait=0.3)
+    try:
+        made = create_room(running.url, "dice")
+        with RoomClient(made["player"]) as invite:
+            ada_link = invite.join("Ada")
+        with RoomClient(made["player"]) as invite:
+            bo_link = invite.join("Bo")
+        chain, heads = tmp_path / "chain.json", tmp_path / "heads.jsonl"
+        bo = RoomClient(bo_link, witness=(chain, heads))
+        seen: list[dict] = []
+        welcomed = threading.Event()
+
+        def follow() -> None:  # Bo's device, reading (and answering) as frames come
+            for text in bo.follow(reconnect=False):
+                seen.append(json.loads(text))
+                welcomed.set()
+
+        threading.Thread(target=follow, daemon=True).start()
+        assert welcomed.wait(10)
+        with RoomClient(ada_link) as ada:
+            seq = ada.roll("1d20")["seqs"][0]
+            rolled = ada.log(seq - 1)
+            header = json.loads(rolled[0])["witnessed"]
+            assert header["witnesses"] == ["m3"] and list(header["reveals"]) == ["m3"]
+            assert not any(f.get("type") == "alarm" for f in seen)
+            deadline = time.monotonic() + 10
+            while not any(f.get("seq") == seq and "type" not in f for f in seen):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            kept = read_heads(heads, made["room"])
+            assert verify(ada.export(), member="m3", heads=kept).heads == len(kept)
+        bo.close()
+    finally:
+        running.stop()

@@ -23,7 +23,13 @@ from tabletop.cli.output import as_text, console, errors, one_line, print_json
 from tabletop.errors import DataError
 from tabletop.rooms import AuditError, RoomError, verify
 from tabletop.rooms.log import lines_of
-from tabletop.rooms.nonces import default_book, read_book
+from tabletop.rooms.nonces import (
+    default_book,
+    default_chain,
+    default_heads,
+    read_book,
+    read_heads,
+)
 from tabletop.session import RollMode
 from tabletop.systems.registry import system
 
@@ -343,15 +349,25 @@ def verify_command(
             "every entry you asked for must carry a nonce you sent.",
         ),
     ] = None,
+    heads: Annotated[
+        Path | None,
+        typer.Option(
+            "--heads",
+            help="The heads your client kept (under ~/.local/share/tabletop/heads/): every "
+            "entry you saw must be in the export as you saw it.",
+        ),
+    ] = None,
     json_: Json = False,
 ) -> None:
-    """Check an export offline: every line's hash, the chain, every die against the
-    revealed seed, and the rules (all of them for the GM's export, your rolls for yours).
-    Exit 1 naming the first line that fails."""
+    """Check an export offline: every line's hash, the chain, every die against its
+    secret and witnesses (or a format-2 room's revealed seed), and the rules (all of them
+    for the GM's export, your rolls for yours). Exit 1 naming the first line that fails."""
     lines = _read(file)
-    sent = None if mine is None else read_book(mine, _export_room(lines))
+    room = _export_room(lines)
+    sent = None if mine is None else read_book(mine, room)
+    kept = None if heads is None else read_heads(heads, room)
     try:
-        audit = verify(lines, mine=sent)
+        audit = verify(lines, mine=sent, heads=kept)
     except AuditError as failed:
         if json_:
             print_json({"ok": False, "line": failed.line, "error": failed.problem})
@@ -422,4 +438,5 @@ def _client(link: str) -> RoomClient:
     from tabletop.rooms.tokens import Link
 
     parsed = Link.parse(link)
-    return RoomClient(parsed, nonces=default_book(parsed.room))
+    witness = (default_chain(parsed.room), default_heads(parsed.room))
+    return RoomClient(parsed, nonces=default_book(parsed.room), witness=witness)
