@@ -128,6 +128,7 @@ def check_laws(table: Table, pick: Pick, steps: int = 25, seed: int = 0) -> Walk
     events_round_trip_through_json(walk)
     folding_from_the_start_gives_the_state_of_play(table, walk)
     the_same_dice_give_the_same_events(table, walk, seed)
+    resolution_reads_the_intent_as_its_canonical_json(table, walk)
     for step in [None, *walk.steps]:
         state = walk.start if step is None else step.state
         # Every member's offers in this state, asked once: each member's check below needs
@@ -165,6 +166,33 @@ def the_same_dice_give_the_same_events(table: Table, walk: Walk, seed: int) -> N
         again = table.session.resolve(state, step.intent, step.member, SeededDice(step.seed))
         assert again == step.events
         state = step.state
+
+
+def resolution_reads_the_intent_as_its_canonical_json(table: Table, walk: Walk) -> None:
+    """An intent resolves the same whatever order its objects' keys arrive in: a room
+    stores the canonical JSON (keys sorted) and `verify` re-resolves that, so a rule that
+    read the keys in arrival order would tell a live room one thing and its check another
+    (docs/rooms.md, "Every honest room verifies"). Both orders must give the same events
+    and the same state, the state's own key order included (later lines read it)."""
+    state = walk.start
+    for step in walk.steps:
+        reordered = _keys_reversed(step.intent)
+        if json.dumps(reordered) != json.dumps(step.intent):
+            again = table.session.resolve(state, reordered, step.member, SeededDice(step.seed))
+            assert again == step.events, f"{step.intent} resolves otherwise in another order"
+            for event in again:
+                state = table.session.fold(state, event)
+            assert state.model_dump_json() == step.state.model_dump_json()
+        state = step.state
+
+
+def _keys_reversed(value: Any) -> Any:
+    """`value` with the keys of every object in it in the reverse order."""
+    if isinstance(value, dict):
+        return {key: _keys_reversed(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_keys_reversed(item) for item in value]
+    return value
 
 
 def an_intent_outside_legal_is_refused_and_changes_nothing(

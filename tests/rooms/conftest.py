@@ -6,9 +6,11 @@ import hashlib
 import itertools
 import json
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -71,11 +73,17 @@ class Seated:
 
 
 @pytest.fixture(scope="session")
-def postgres(tmp_path_factory):
-    """A real PostgreSQL 16 (pgserver), started once per test process, stopped at the end."""
+def postgres():
+    """A real PostgreSQL 16 (pgserver), started once per test process, stopped at the end.
+    Its data lies outside pytest's own temporary directory: run as root, pgserver opens that
+    directory's parents to its `pgserver` user, and every pytest session that starts on the
+    machine (another engineer's, or a second worker) closes /tmp/pytest-of-<user> again, so
+    PostgreSQL, started there, lost its own files mid-run (initdb's "pg_control: Permission
+    denied")."""
     import pgserver
 
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    data = Path(tempfile.mkdtemp(prefix="tabletop-pg-"))
+    server = pgserver.get_server(data, cleanup_mode="stop")
     # The tests kill servers of rooms, never PostgreSQL: its own flushes to disk only slow
     # them down (stopping it took 17 s of fsync on this machine).
     server.psql("ALTER SYSTEM SET fsync = off;")
@@ -83,6 +91,7 @@ def postgres(tmp_path_factory):
     server.psql("SELECT pg_reload_conf();")
     yield server
     server.cleanup()
+    shutil.rmtree(data, ignore_errors=True)
 
 
 def new_database(postgres: Any) -> str:

@@ -16,7 +16,7 @@ from tabletop.rooms import BadLink, NotAllowed, RoomError, TooMuch, UnknownRoom,
 from tabletop.rooms.client import RoomClient, create_room, import_log
 from tabletop.rooms.live import MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_MESSAGE
-from tabletop.rooms.table import load_session
+from tabletop.rooms.readings import load_session
 from tabletop.systems.registry import SYSTEMS
 from tests.rooms.conftest import Party, Recorder, party
 

@@ -21,7 +21,7 @@ from tabletop.rooms.fairdice import (
     new_chain,
     witnessed_position,
 )
-from tabletop.rooms.table import load_session
+from tabletop.rooms.readings import load_session
 from tabletop.rooms.verify import asked_seal
 from tabletop.rooms.witness import WITNESS_WAIT, rebuilt_call
 from tabletop.session import Member

@@ -49,9 +49,10 @@ from tabletop.rooms.ledger import UNDO, groups, marks
 from tabletop.rooms.lines import exported, project
 from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
 from tabletop.rooms.log import FORMAT, OUTSIDER, Asked, Entry, Witnessed, public_of
+from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
 from tabletop.rooms.store import Credential, Store
-from tabletop.rooms.table import Table, fold, load_session
+from tabletop.rooms.table import Table, fold
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
 from tabletop.rooms.witness import Call
@@ -95,6 +96,7 @@ class Thinking:
 
     room: str
     system: str
+    rules: int
     state: BaseModel
     intent: dict[str, Any]
     member: Member
@@ -115,6 +117,8 @@ class Importing:
     a shard writes it with `Hall.import_room`)."""
 
     system: str
+    rules: int
+    """The version of the system's rules the export was played under."""
     room: str
     """The room the export came from."""
     members: tuple[str, ...]
@@ -319,6 +323,7 @@ class Hall:
         return Thinking(
             room,
             table.system,
+            table.session.version,
             table.state,
             dict(intent),
             member,
@@ -344,7 +349,17 @@ class Hall:
             nonce = table_nonce(table.head + 1, table.latest_nonce)
             key, where = self._seed(room, table), seeded_position(TABLE.id, nonce)
         return Thinking(
-            room, table.system, table.state, intent, TABLE, key, where, nonce, nonce, called
+            room,
+            table.system,
+            table.session.version,
+            table.state,
+            intent,
+            TABLE,
+            key,
+            where,
+            nonce,
+            nonce,
+            called,
         )
 
     # witnessed calls (format 3) -----------------------------------------------------------
@@ -715,7 +730,7 @@ class Hall:
         public). The first GM still in the room gets a new link; everyone else joins again
         through new invites. The room's table is the plan's snapshot of the export's fold
         (made where it was checked) and the two entries added here, snapshotted at once."""
-        session = load_session(plan.system)
+        session = session_at(plan.system, plan.rules)
         room, seed, token = room or new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
         events = [roomevents.imported(plan.gm, plan.room, plan.audit_head)]
@@ -935,6 +950,7 @@ def importing(lines: list[str]) -> Importing:
     table = fold([Entry.from_text(line) for line in lines[:-1]])
     return Importing(
         system=table.system,
+        rules=table.session.version,
         room=table.room,
         members=tuple(table.members),
         gm=table.gms()[0],  # verify refused a log that leaves the room without a GM

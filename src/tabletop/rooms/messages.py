@@ -343,6 +343,7 @@ class Export:
     address: str
     room: str
     system: str
+    rules: int
     member: Any
     head: int
 
@@ -350,6 +351,7 @@ class Export:
 @message
 class Record:
     system: str
+    rules: int
     state: Any
     member: Any
 

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
@@ -27,7 +27,7 @@ from tabletop.rooms.errors import TooMuch, UnknownSystemName
 from tabletop.rooms.http import NDJSON, Client, Here, Token
 from tabletop.rooms.messages import Caller, Check, Plan, Qr, Read
 from tabletop.rooms.protocol import MAX_IMPORT, Message
-from tabletop.rooms.table import load_session
+from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.tokens import MAX_LINK
 from tabletop.systems.registry import SYSTEMS, System, UnknownSystem, system
 
@@ -82,9 +82,10 @@ def add_pages(app: FastAPI) -> None:
         return _systems()
 
     @app.get("/systems/{name}/intents")
-    async def intents(name: str) -> dict[str, Any]:
-        """The JSON Schema of every intent of a system: a page builds its forms from it."""
-        return _intent_schema(_named(name).name)
+    async def intents(name: str, rules: int | None = Query(None, ge=1, le=1000)) -> dict[str, Any]:
+        """The JSON Schema of every intent of a system (under the version of its rules a
+        room was made with, today's by default): a page builds its forms from it."""
+        return _intent_schema(_named(name).name, rules)
 
     @app.get("/systems/{name}/options")
     async def options(name: str) -> dict[str, Any]:
@@ -164,8 +165,9 @@ def _systems() -> list[dict[str, Any]]:
 
 
 @functools.cache
-def _intent_schema(name: str) -> dict[str, Any]:
-    return load_session(name).intent_schema()
+def _intent_schema(name: str, rules: int | None) -> dict[str, Any]:
+    session = load_session(name) if rules is None else session_at(name, rules)
+    return session.intent_schema()
 
 
 @functools.cache

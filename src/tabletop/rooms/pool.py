@@ -49,8 +49,8 @@ from tabletop.rooms.messages import (
     Stop,
     Think,
 )
+from tabletop.rooms.readings import session_at
 from tabletop.rooms.store import Store
-from tabletop.rooms.table import load_session
 
 EXPORT_CHUNK = 1_000
 """Entries an export reads from the store at a time."""
@@ -119,14 +119,14 @@ class Worker:
         if isinstance(job, Think):
             thought = job.thinking
             dice = FairDice(thought.key, thought.position)
-            session = load_session(thought.system)
+            session = session_at(thought.system, thought.rules)
             return session.think(thought.state, thought.intent, thought.member, dice)
         if isinstance(job, Check):
             return _checked(job)
         if isinstance(job, Export):
             return self._export(job)
         if isinstance(job, Record):
-            return dict(load_session(job.system).game_record(job.state, job.member))
+            return dict(session_at(job.system, job.rules).game_record(job.state, job.member))
         assert isinstance(job, Qr)
         buffer = io.BytesIO()
         segno.make(job.text, error="m").save(
@@ -140,7 +140,7 @@ class Worker:
         store = self.stores.get(job.address)
         if store is None:
             store = self.stores[job.address] = open_address(job.address)
-        session = load_session(job.system)
+        session = session_at(job.system, job.rules)
         lines = exported(
             session, job.room, job.system, _entries(store, job.room, job.head), job.member
         )

@@ -748,6 +748,7 @@ class Shard:
             "room": room,
             "name": hall.room_name(room),
             "system": hall.table(room).system,
+            "rules": hall.table(room).session.version,
             "invite": None if role is None else str(role),
             "member": None if me is None else me.model_dump(mode="json"),
         }
@@ -769,11 +770,13 @@ class Shard:
     def _plan(self, room: str, me: Member, ask: Plan) -> Delegate:
         table = self.hall.table(room)
         if ask.what == "export":
-            job = Export(self.config.address, room, table.system, me, table.head)
+            job = Export(
+                self.config.address, room, table.system, table.session.version, me, table.head
+            )
             return Delegate(pickle.dumps(job))
         if getattr(table.session, "game_record", None) is None:
             raise RoomError(f"{table.system} keeps no game record; export the room's log")
-        return Delegate(pickle.dumps(Record(table.system, table.state, me)))
+        return Delegate(pickle.dumps(Record(table.system, table.session.version, table.state, me)))
 
     def _attach(self, room: str, ask: Attach) -> tuple[Attached, str]:
         me = self.hall.who(room, ask.token)

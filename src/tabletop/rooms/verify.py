@@ -44,7 +44,8 @@ from tabletop.rooms.log import (
     told_part,
     why_part,
 )
-from tabletop.rooms.table import Table, load_session
+from tabletop.rooms.readings import session_at
+from tabletop.rooms.table import Table
 from tabletop.rooms.witness import advance, rebuilt_call
 from tabletop.session import TABLE, Cause, Event, Session
 
@@ -536,7 +537,8 @@ def _own_rolls(audit: Audit, read: list[_Line]) -> None:
     if created is None:
         return
     try:
-        session = load_session(str(created.event.data.get("system")))
+        data = created.event.data
+        session = session_at(str(data.get("system")), int(data.get("rules", 0)))
         state = session.new(dict(created.event.data.get("options") or {}))
     except (TabletopError, TypeError, ValueError):
         return  # not a system this installation plays: the chain and dice still hold

@@ -184,6 +184,8 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "skill": marker,
         "cost": pick([1, 3]),
         "points": pick([1, 4]),
+        "scores": pick([{"STR": 1, "AGI": 1}, {"SOCIAL": 1, "CON": 1, "AGI": -1}]),
+        "skills": pick([{"STEALTH": 1, "ATHLETICS": 2}, {}]),
     }
     return values.get(name, NO_VALUE)
 

@@ -18,6 +18,7 @@ from tabletop.systems.ap2d6.scores import (
     RANDOM_SCHEMES,
     STANDARD_SCORES,
     check_score,
+    in_sheet_order,
     raise_cost,
     score_name,
 )
@@ -43,7 +44,8 @@ def point_buy(
     (RU-A45)."""
     if not -MAX_BUDGET <= budget <= MAX_BUDGET:
         raise Ap2d6Error(f"a skill-point budget is between -{MAX_BUDGET} and {MAX_BUDGET}")
-    chosen = {score_name(key): check_score(value, key) for key, value in (scores or {}).items()}
+    typed = {score_name(key): check_score(value, key) for key, value in (scores or {}).items()}
+    chosen = {key: typed[key] for key in in_sheet_order(typed)}
     events: list[Event] = []
     balance = budget
     spent = 0
@@ -78,6 +80,7 @@ def point_buy(
 def buy_skills(character: Character, skills: Mapping[str, int]) -> tuple[Character, list[Event]]:
     """Spend unspent SP on skills, each at the cost the group's skill list gives (RU-G01)."""
     events = []
+    skills = {skill: skills[skill] for skill in sorted(skills)}  # no order in the rules
     for skill, cost in skills.items():
         if not 0 <= cost <= MAX_BUDGET:
             raise Ap2d6Error(f"the skill {skill!r} must cost 0 to {MAX_BUDGET} SP")

@@ -7,6 +7,7 @@ the character does not have is `None`: it is not 0, it is the absence of the abi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from tabletop.systems.ap2d6.errors import Ap2d6Error, InvalidValueError
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
@@ -35,6 +36,15 @@ def score_name(text: str) -> str:
     if not _NAME.fullmatch(name):
         raise InvalidValueError(f"{text!r} is not a score name (letters, digits and _, e.g. STR)")
     return name
+
+
+def in_sheet_order(names: Iterable[str]) -> list[str]:
+    """Score names as a sheet lists them: the standard six in their order, then any others
+    by name. The rules give no order to scores bought or raised together, so this is the
+    order they are told in, however they were asked for (docs/rules/ap2d6.md, RU-S04)."""
+    named = set(names)
+    others = sorted(name for name in named if name not in STANDARD_SCORES)
+    return [name for name in STANDARD_SCORES if name in named] + others
 
 
 def named_scores(value: object) -> object:

@@ -322,6 +322,7 @@ GM_CHANGES = ("gain", "lose", "temp")
 
 class Ap2d6Session(Session[Ap2d6Table]):
     name = "ap2d6"
+    version = 2
     state = Ap2d6Table
     error = Ap2d6Error
     explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
@@ -364,6 +365,14 @@ class Ap2d6Session(Session[Ap2d6Table]):
                     "make a character",
                     name=Choice(help="the character's name", example="Ayla"),
                     method=Choice(values=("point-buy", *RANDOM_SCHEMES)),
+                    scores=Choice(
+                        help="with point buy: each score bought and the value it is bought to",
+                        example={"STR": 1, "AGI": 1},
+                    ),
+                    skills=Choice(
+                        help="with point buy: each skill from your group's list and its SP",
+                        example={"STEALTH": 1, "ATHLETICS": 1},
+                    ),
                 ),
                 offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
             ]

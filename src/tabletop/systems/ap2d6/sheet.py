@@ -23,6 +23,7 @@ from tabletop.systems.ap2d6.scores import (
     STANDARD_SCORES,
     Score,
     check_score,
+    in_sheet_order,
     named_scores,
     score_name,
 )
@@ -105,8 +106,7 @@ class Character(BaseModel):
             return value
         named = named_scores(value)
         assert isinstance(named, dict)
-        others = sorted(name for name in named if name not in STANDARD_SCORES)
-        return {name: named.get(name, 0) for name in (*STANDARD_SCORES, *others)}
+        return {name: named.get(name, 0) for name in in_sheet_order({*STANDARD_SCORES, *named})}
 
     _special_names = field_validator("special", mode="before")(named_scores)
 

@@ -139,7 +139,8 @@ class Character(Model):
 
 def check_sheet(character: Character, options: RollUnderOptions) -> Character:
     """The sheet, if it carries exactly the abilities the options name (CR-G01) and its
-    hands hold what the options allow (CR-A26)."""
+    hands hold what the options allow (CR-A26), its abilities in the game's order: however
+    they were typed, a sheet reads the same (docs/rules/rollunder.md, CR-S09)."""
     if set(character.abilities) != set(options.abilities):
         raise RollUnderError(
             f"{character.name}'s abilities ({', '.join(character.abilities)}) are not the "
@@ -147,7 +148,10 @@ def check_sheet(character: Character, options: RollUnderOptions) -> Character:
         )
     if character.load is not None:
         check_hands(character.load, options)
-    return character
+    if list(character.abilities) == list(options.abilities):
+        return character
+    ordered = {ability: character.abilities[ability] for ability in options.abilities}
+    return character.model_copy(update={"abilities": ordered})
 
 
 def sheet_from(data: Any, origin: str = "the sheet") -> Character:

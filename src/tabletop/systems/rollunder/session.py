@@ -244,6 +244,7 @@ def _telling(state: RollUnderTable, member: Member, pending: Pending | None = No
 
 class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
+    version = 2
     state = RollUnderTable
     error = RollUnderError
     intents = (*INTENTS, *SHEET_INTENTS, NewNpc[NpcStats], EditNpc, RemoveNpc, RevealNpc)
@@ -465,7 +466,7 @@ class RollUnderSession(Session[RollUnderTable]):
             data["health"] = intent.max_health if intent.health is None else intent.health
             data["max_omens"] = intent.omens if intent.max_omens is None else intent.max_omens
             sheet = sheet_from(data, "the character")
-        check_sheet(sheet, state.options)
+        sheet = check_sheet(sheet, state.options)
         company = state.company.with_members((*state.company.members, sheet))
         state = with_company(state, company, owner, intent.secret)
         cid = state.id_of(sheet.name)

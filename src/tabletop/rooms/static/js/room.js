@@ -49,6 +49,7 @@ async function boot() {
     return;
   }
   page.system = who.system;
+  page.rules = who.rules;
   page.name = who.name;
   const systems = await call("GET", "/systems");
   page.title = (systems.find((s) => s.name === who.system) || {}).title || who.system;
@@ -93,7 +94,7 @@ function showJoin(who) {
 }
 
 async function start() {
-  const schema = await call("GET", `/systems/${page.system}/intents`);
+  const schema = await call("GET", `/systems/${page.system}/intents?rules=${page.rules}`);
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   const sending = (message) => keepNonce(page.link.room, message);
