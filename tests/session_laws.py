@@ -272,9 +272,16 @@ def no_member_receives_what_was_hidden_from_them(table: Table, walk: Walk, membe
             shown_in_full.append(event.model_dump_json())
         else:
             hidden.append(event.model_dump_json())
-            assert shown is None or (shown.cause is None and not shown.data), (
-                "a hint carries no facts"
+            assert shown is None or (shown.cause is None and set(shown.data) <= {"draws"}), (
+                "a hint carries no facts but the draws shown apart"
             )
+            if shown is not None and shown.data:
+                assert event.cause is not None, "only a resolution's first line shows draws"
+                shown_apart = [(d["at"], d["sides"], d["face"]) for d in shown.data["draws"]]
+                drawn = event.cause.draws
+                assert shown_apart == [
+                    (at, drawn[at].sides, drawn[at].face) for at in event.cause.open_draws
+                ]
     secrets = set(markers("\n".join(hidden))) - set(markers("\n".join(shown_in_full)))
     seen = "\n".join(received) + json.dumps(table.session.view(walk.state, member))
     leaked = sorted(m for m in secrets if m in seen)
@@ -286,3 +293,46 @@ def markers(text: str) -> list[str]:
     import re
 
     return re.findall(r"mk\d+x\d+q", text)
+
+
+# a hidden NPC's numbers -------------------------------------------------------------------
+
+
+def check_hidden_npc_laws(
+    table: Table, pick: Pick, secrets: Sequence[str], steps: int = 25, seed: int = 0
+) -> Walk:
+    """Walk a table that keeps a hidden NPC (its start holds one with numbers no rule would
+    give anyone else) and check what every player receives (docs/rooms.md, "What a member
+    sees of an NPC's line"):
+
+    - no pattern of `secrets` (the NPC's numbers, its book name) appears in any byte a
+      player receives, of any event or of their view of the state;
+    - no player receives the cause of a resolution that kept something from them, nor the
+      draws of one apart from those rolled for someone whose numbers they see;
+    - no line reaches anyone with a mark in it (`kept.secret`), and the GM's lines are whole.
+    """
+    import re
+
+    from tabletop import kept
+
+    walk = table.walk(pick, steps, seed)
+    patterns = [re.compile(p) for p in secrets]
+    for member in table.members:
+        received = []
+        for event in walk.events:
+            assert kept.MARKS.isdisjoint(event.text + event.hint), "a mark reached the log"
+            shown = table.session.view_event(event, member)
+            if shown is None:
+                continue
+            received.append(shown.model_dump_json())
+            if member.is_gm:
+                assert shown == event
+            elif shown.cause is not None:
+                assert not shown.cause.open_draws, "a cause that kept something reached a player"
+        if member.is_gm:
+            continue
+        seen = "\n".join(received) + json.dumps(table.session.view(walk.state, member))
+        for pattern in patterns:
+            found = pattern.search(seen)
+            assert found is None, f"{member.id} received {found.group()!r} ({pattern.pattern})"
+    return walk

@@ -244,13 +244,15 @@ def npc_view(
     stats: dict[str, Any],
     member: Member,
 ) -> dict[str, Any]:
-    """One NPC in a member's view: its name always, its numbers to the GM or once revealed."""
+    """One NPC in a member's view: its name always; its numbers, and which of the book's
+    creatures it is, to the GM or once revealed (the book's entry would tell its numbers)."""
+    shown = member.is_gm or revealed
     return {
         "id": nid,
         "name": name,
         "revealed": revealed,
-        "creature": creature,
-        "stats": stats if member.is_gm or revealed else hidden(f"{name}'s numbers, kept by the GM"),
+        "creature": creature if shown or creature is None else hidden("which creature it is"),
+        "stats": stats if shown else hidden(f"{name}'s numbers, kept by the GM"),
     }
 
 

@@ -16,12 +16,23 @@ session the same way. Design notes and a worked example: docs/architecture.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+)
 
+from tabletop import kept
 from tabletop.dice import (
     PLAIN,
     DiceSource,
@@ -152,6 +163,19 @@ class Cause(Frozen):
     refused: str | None = None
     """Why the rules refused the intent after these dice were drawn (a refusal on the
     record: folding skips it, re-resolving must fail the same way)."""
+    open_draws: tuple[int, ...] = ()
+    """In a resolution that keeps part of what it tells from the players (a hidden NPC's
+    numbers), the positions in `draws` of the dice rolled for someone whose numbers they
+    see (`rolled_for`): the players are shown these draws, and no other."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_open_draws(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """A cause that shows the players no draws apart is written as before such causes
+        existed, so a log made then keeps its hashes."""
+        written = handler(self)
+        if not self.open_draws and isinstance(written, dict):
+            written.pop("open_draws", None)
+        return written
 
     def seen_by(self, member: Member) -> bool:
         if member.is_gm or self.visibility == Visibility.PUBLIC:
@@ -297,6 +321,38 @@ def accepts(rule: Callable[[], object], refusal: type[Exception]) -> bool:
     except refusal:
         return False
     return True
+
+
+# whose dice ------------------------------------------------------------------------------
+
+_ROLLING_FOR: ContextVar[str | None] = ContextVar("rolling_for", default=None)
+
+
+@contextmanager
+def rolled_for(owner: str) -> Iterator[None]:
+    """The dice rolled inside are `owner`'s (a character's or an NPC's id): where a line
+    keeps a hidden NPC's numbers from the players, they are still shown the dice of those
+    whose numbers they see, and never a die rolled for nobody in particular."""
+    token = _ROLLING_FOR.set(owner)
+    try:
+        yield
+    finally:
+        _ROLLING_FOR.reset(token)
+
+
+class _Owned:
+    """Passes rolls through and keeps, for each, whom it was rolled for (`rolled_for`)."""
+
+    __slots__ = ("_dice", "owners")
+
+    def __init__(self, dice: DiceSource) -> None:
+        self._dice = dice
+        self.owners: list[str | None] = []
+
+    def roll(self, sides: int) -> int:
+        face = self._dice.roll(sides)
+        self.owners.append(_ROLLING_FOR.get())
+        return face
 
 
 # the rolls every table can make ----------------------------------------------------------
@@ -545,6 +601,8 @@ class Session(Generic[StateT]):
         `decision` is `decide`'s answer made elsewhere (a worker) with these same dice."""
         asked = self.parse_intent(intent)
         as_json = asked.model_dump(mode="json")
+        if _marks_in(as_json):
+            raise DataError("text may not hold the private-use characters U+E000 to U+E002")
         self._check_offered(state, as_json, member)
         recorder = RecordingDice(dice)
         try:
@@ -553,23 +611,28 @@ class Session(Generic[StateT]):
             else:
                 _draw_again(decision.draws, recorder)
             decided, replayed = decision.intent, _Decided(decision.draws, recorder)
-            _, events = self._apply(state, decided, member, replayed)
+            owned = _Owned(replayed)
+            after, events = self._apply(state, decided, member, owned)
             replayed.check_used_up()
         except TabletopError as problem:
             if not recorder.draws or isinstance(problem, DrawnRefusal):
                 raise
             refusal = refusal_event(asked, member, recorder.draws, problem)
             raise DrawnRefusal(problem, refusal) from problem
+        hidden = {**self.kept_from_players(state), **self.kept_from_players(after)}
+        events, keeps = _settled(events, hidden)
         if not events:  # the intent still happened, and its cause must be on the record
             events = [note(asked.kind, f"{member.name or member.id}: {asked.kind}, no change")]
         told = [e.model_copy(update={"actor": member.id}) for e in events]
         applied = decided.model_dump(mode="json")
+        shown = (i for i, owner in enumerate(owned.owners) if owner and owner not in hidden)
         cause = Cause(
             member=member,
             intent=applied,
             asked=None if applied == as_json else as_json,
             draws=tuple(recorder.draws),
             visibility=_seen_by_all(told, member),
+            open_draws=tuple(shown) if keeps else (),
         )
         return [told[0].model_copy(update={"cause": cause}), *told[1:]]
 
@@ -632,7 +695,9 @@ class Session(Generic[StateT]):
         raise NotImplementedError(f"{type(self).__name__} must say what each member sees")
 
     def view_event(self, event: Event, member: Member) -> Event | None:
-        """What `member` receives of `event`: all of it, its hint alone, or nothing.
+        """What `member` receives of `event`: all of it, its hint alone, or nothing. With
+        the hint of a resolution's first event come the draws of its dice rolled for those
+        whose numbers the players see (`Cause.open_draws`), at their positions.
         Systems that hide part of an event they show override this."""
         if event.seen_by(member):
             if event.cause is not None and not event.cause.seen_by(member):
@@ -643,10 +708,17 @@ class Session(Generic[StateT]):
         return Event(
             type=event.type,
             text=event.hint,
+            data=_open_draws(event.cause),
             visibility=event.visibility,
             hint=event.hint,
             actor=event.actor,
         )
+
+    def kept_from_players(self, state: StateT) -> dict[str, str]:
+        """Everyone at the table whose numbers the players may not see (an NPC the GM keeps
+        hidden, a secret character), by id, with the name the players know them by: their
+        parts of a line (`kept.secret`) reach the players as `?`."""
+        return {}
 
     def intent_schema(self) -> dict[str, Any]:
         """The JSON Schema of every intent this session takes: a page builds its forms from
@@ -752,6 +824,67 @@ class Session(Generic[StateT]):
         if isinstance(intent, RollDice):
             return state, [roll_event(intent, member.name or member.id, dice)]
         return self.apply(state, intent, member, dice)
+
+
+def _settled(events: Sequence[Event], hidden: Mapping[str, str]) -> tuple[list[Event], bool]:
+    """Each event with its marks (`kept.secret`) settled, and whether any kept something:
+    the GM's line reads whole; a line with a part of someone in `hidden` reaches the
+    players with that part as `?`, or as its hint when the whole line is theirs; a line
+    only its actor and the GM see (a roll for the GM) becomes the actor's line with those
+    parts as `?` and the GM's whole line beside it."""
+    settled: list[Event] = []
+    keeps = False
+    for event in events:
+        marked = kept.owners(event.text) | kept.owners(event.hint)
+        whole = event.model_copy(
+            update={"text": kept.plain(event.text), "hint": kept.masked(event.hint, hidden)}
+        )
+        if not marked & hidden.keys() or event.visibility in (Visibility.GM, Visibility.HIDDEN):
+            settled.append(whole)
+            continue
+        keeps = True
+        owner = kept.whole_owner(event.text)
+        if whole.hint:
+            players = whole.hint
+        elif owner is not None:
+            players = f"{hidden[owner]}: {event.type.replace('_', ' ')}, kept secret"
+        else:
+            players = kept.masked(event.text, hidden)
+        if event.visibility == Visibility.PUBLIC:
+            update = {"visibility": Visibility.HIDDEN, "audience": (), "hint": players}
+            settled.append(whole.model_copy(update=update))
+            continue
+        mine = Event(
+            type=event.type,
+            text=players,
+            visibility=event.visibility,
+            audience=event.audience,
+            hint=kept.masked(event.hint, hidden),
+            actor=event.actor,
+        )
+        settled += [
+            mine,
+            whole.model_copy(update={"visibility": Visibility.GM, "audience": (), "hint": ""}),
+        ]
+    return settled, keeps
+
+
+def _marks_in(value: Any) -> bool:
+    """Whether any text in an intent holds the characters the rules mark a line with."""
+    if isinstance(value, str):
+        return not kept.MARKS.isdisjoint(value)
+    if isinstance(value, dict):
+        return any(_marks_in(k) or _marks_in(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_marks_in(item) for item in value)
+    return False
+
+
+def _open_draws(cause: Cause | None) -> dict[str, Any]:
+    """The draws a resolution shows the players apart, with their positions."""
+    if cause is None or not cause.open_draws:
+        return {}
+    return {"draws": [{"at": at, **cause.draws[at].model_dump()} for at in cause.open_draws]}
 
 
 def _seen_by_all(events: Sequence[Event], actor: Member) -> Visibility:

@@ -55,7 +55,7 @@ function npcCard(ctx, npc) {
     { class: "card npc", "aria-labelledby": titleId, "data-key": titleId },
     h("h3", { id: titleId }, h("span", { text: npc.name }),
       npc.revealed ? h("span", { class: "badge good", text: "shown to players" }) : h("span", { class: "badge secret", text: "numbers hidden" })),
-    npc.creature ? h("p", { class: "hint", text: `from the book: ${npc.creature}` }) : null,
+    typeof npc.creature === "string" ? h("p", { class: "hint", text: `from the book: ${npc.creature}` }) : null,
     shown ? h("div", { class: "npc-stats" }, sheetTree(npc.stats)) : h("p", { class: "hidden-value", text: "Its numbers are the GM's." }),
     reveal ? h("div", { class: "actions" }, h("button", {
       type: "button",
