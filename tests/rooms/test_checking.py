@@ -62,7 +62,7 @@ def test_checking_a_witnessed_roll_before_the_session_ends_shows_its_dice_at_onc
     assert answer["ok"], answer
     entry = answer["entry"]
     assert entry["seq"] == seq and len(entry["hash"]) == 64 and "rolls 3d6" in entry["text"]
-    assert entry["dice"]["text"] == "every die is what its secret and witnesses give"
+    assert entry["dice"]["text"] == "every die is what its keys and witnesses give"
     assert entry["nonce"]["state"] == "good" and "n-one" in entry["nonce"]["text"]
 
 

@@ -16,13 +16,20 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
+from tabletop.dice.source import DiceSource
 from tabletop.errors import TabletopError
 from tabletop.rooms.errors import AuditError, RoomError
-from tabletop.rooms.fairdice import FairDice, commitment, seeded_position, witnessed_position
+from tabletop.rooms.fairdice import (
+    FairDice,
+    SplitDice,
+    commitment,
+    seeded_position,
+    witnessed_position,
+)
 from tabletop.rooms.log import lines_of
 from tabletop.rooms.protocol import MAX_IMPORT, ClientId, Message
-from tabletop.rooms.verify import asked_seal, chained, verify
-from tabletop.rooms.witness import rebuilt_call
+from tabletop.rooms.verify import chained, verify
+from tabletop.rooms.witness import keys_of, open_key
 from tabletop.session import first_problem
 
 MAX_BOOK = 100_000
@@ -104,7 +111,7 @@ def _dice(
 ) -> dict[str, Any]:
     """The entry's dice against the seed of its dice session, once revealed."""
     if cause is None:
-        return {"state": "sealed", "text": "its dice are not yours to see"}
+        return _open_dice(seq, body)
     draws = cause.get("draws") or []
     if not draws:
         return {"state": "none", "text": "no dice were drawn"}
@@ -124,20 +131,39 @@ def _dice(
 
 
 def _witnessed(seq: int, body: dict[str, Any], draws: list[Any]) -> dict[str, Any]:
-    """A format-3 entry's dice against its secret, its call and its witnesses' reveals."""
+    """A format-3 entry's dice against its keys, its call and its witnesses' reveals."""
     header = body["witnessed"]
     try:
-        secret = bytes.fromhex(str(body.get("secret")))
-        if commitment(secret) != header["commitment"]:
-            return {"state": "bad", "text": "its secret is not the one its call committed to"}
-        call = rebuilt_call(seq, str(body["prev"]), asked_seal(body), header)
-        dice = FairDice(secret, witnessed_position(call, header["reveals"]))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return {"state": "bad", "text": "its dice are not dice a witnessed call gives"}
-    return _against(dice, draws, "its secret and witnesses")
+        kept, opened, open_at = keys_of(body.get("secret"), header)
+        where = _where(seq, body, header)
+        dice = SplitDice(FairDice(kept, where), FairDice(opened, where), replay=open_at)
+    except (KeyError, TypeError, ValueError, AttributeError, TabletopError):
+        return {"state": "bad", "text": "its dice are not dice its witnessed call gives"}
+    return _against(dice, draws, "its keys and witnesses")
 
 
-def _against(dice: FairDice, draws: list[Any], source: str) -> dict[str, Any]:
+def _open_dice(seq: int, body: dict[str, Any]) -> dict[str, Any]:
+    """The dice a line shows its reader apart (their own, beside a hidden NPC's) against
+    the open key its header shows; any other cause's dice are not the reader's to see."""
+    event = body.get("event") if isinstance(body.get("event"), dict) else {}
+    shown = (event.get("data") or {}).get("draws") if isinstance(event, dict) else None
+    header = body.get("witnessed")
+    if not isinstance(shown, list) or not isinstance(header, dict) or "open" not in header:
+        return {"state": "sealed", "text": "its dice are not yours to see"}
+    try:
+        dice = FairDice(open_key(header), _where(seq, body, header))
+    except (KeyError, TypeError, ValueError, AttributeError, TabletopError):
+        return {"state": "bad", "text": "its dice are not dice its witnessed call gives"}
+    return _against(dice, shown, "its open key and witnesses")
+
+
+def _where(seq: int, body: dict[str, Any], header: dict[str, Any]) -> str:
+    """Where a witnessed entry's dice are drawn in each key's stream: its seq and its
+    witnesses' reveals (its call, which fixed its keys, is checked by `verify`)."""
+    return witnessed_position(seq, header["reveals"])
+
+
+def _against(dice: DiceSource, draws: list[Any], source: str) -> dict[str, Any]:
     """Each die shown beside what `dice` gives."""
     try:
         shown = [

@@ -29,9 +29,10 @@ from websockets.sync.client import connect
 from tabletop.rooms.errors import BadLink, NotAllowed, RoomError, TooMuch, UnknownRoom
 from tabletop.rooms.fairdice import digest
 from tabletop.rooms.log import lines_of
-from tabletop.rooms.nonces import Chain, keep, keep_head
+from tabletop.rooms.nonces import keep
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.tokens import Link
+from tabletop.rooms.witnessing import Witnessing
 
 RETRIES = 3
 """Attempts at a request whose connection failed (a write is retried with the same id)."""
@@ -75,48 +76,6 @@ def hello(token: str, after: int, witness: str | None = None) -> str:
     if witness is not None:
         said["witness"] = witness
     return json.dumps(said)
-
-
-class Witnessing:
-    """A client's part in its room's dice (docs/rooms.md, "Dice anyone can audit"): it
-    answers every call that lists it with the next value of its chain, keeps the hash of
-    every entry it receives and every value it revealed, and says when a roll appended while
-    it was connected does not list it or did not use its value."""
-
-    def __init__(self, room: str, chain: Path, heads: Path) -> None:
-        self.room, self.chain, self.heads = room, Chain(chain), heads
-        self.member = ""
-        self.since = 0
-        """The head when this connection said hello: rolls after it must list this client."""
-        self.revealed: dict[int, str] = {}
-
-    def answer(self, frame: Mapping[str, Any]) -> str | None:
-        """The reveal to send for a call that lists this client (kept before it is sent)."""
-        if frame.get("type") == "welcome":
-            self.member, self.since = str(frame["member"]["id"]), int(frame["head"])
-        if frame.get("type") != "call" or self.member not in frame.get("witnesses", ()):
-            return None
-        value = self.chain.reveal()
-        seq = int(frame["seq"])
-        self.revealed[seq] = value
-        keep_head(
-            self.heads, {"room": self.room, "seq": seq, "call": frame["call"], "value": value}
-        )
-        return json.dumps({"type": "reveal", "call": frame["call"], "value": value})
-
-    def received(self, entry: Mapping[str, Any]) -> str | None:
-        """Keep an entry's head; an alarm when its roll passed over this witness."""
-        seq = int(entry["seq"])
-        keep_head(self.heads, {"room": self.room, "seq": seq, "hash": entry["hash"]})
-        header = entry.get("witnessed")
-        if header is None or seq <= self.since or not self.member:
-            return None
-        mine = self.revealed.pop(seq, None)
-        if self.member not in header.get("witnesses", ()):
-            return f"entry {seq}: a roll made while you were connected does not list you"
-        if mine is not None and header.get("reveals", {}).get(self.member) != mine:
-            return f"entry {seq}: the roll does not hold the value you revealed for it"
-        return None
 
 
 def is_entry(frame: Mapping[str, Any]) -> bool:
@@ -186,9 +145,11 @@ class RoomClient:
                             reveal = witnessing.answer(frame)
                             if reveal is not None:
                                 socket.send(reveal)
-                            alarm = witnessing.received(frame) if is_entry(frame) else None
-                            if alarm is not None:
+                            if is_entry(frame):
+                                witnessing.received(frame)
+                            for alarm in witnessing.alarms:
                                 yield json.dumps({"type": "alarm", "text": alarm})
+                            witnessing.alarms.clear()
                         if frame.get("type") == "error":
                             status = frame.get("status", 400)
                             if status in RETRY_STATUSES and reconnect:

@@ -6,9 +6,11 @@ big-endian 64-bit numbers; a die of `sides` faces takes the next number below th
 multiple of `sides` under 2**64 (rejection sampling, so every face is exactly as likely)
 and shows `number % sides + 1`.
 
-Log format 3 (witnessed): the key is a fresh secret of the entry, committed in the roll's
-call, and the position is the call's digest and the digest of every witness's reveal, each
-reveal the next value down that witness's hash chain. Log format 2: the key is the dice
+Log format 3 (witnessed): the key is one of two fresh secrets of the entry, both committed
+in the roll's call (`SplitDice`: the open key for the dice of those whose numbers the
+players see, the kept key for every other die), and the position is the call's digest and
+the digest of every witness's reveal, each reveal the next value down that witness's hash
+chain. Log format 2: the key is the dice
 session's seed, revealed at its end, and the position is "<member>:<nonce>" (the table's
 own moves use `table_nonce`).
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable, Collection, Mapping
 
 from tabletop.data import canonical
 from tabletop.errors import RollError
@@ -77,16 +80,26 @@ def steps_down(value: str, last: str, most: int = MOST_SKIPPED + 1) -> int | Non
     return None
 
 
-def call_digest(seq: int, prev: str, committed: str, asked: str, witnesses: list[str]) -> str:
-    """What a roll's call fixes before any witness reveals: where it is appended, the hash of
-    the entry's secret, the hash of who asked with which nonce and intent, and who witnesses."""
-    call = {"seq": seq, "prev": prev, "commitment": committed, "asked": asked}
+def call_digest(
+    seq: int, prev: str, committed: Mapping[str, str], asked: str, witnesses: list[str]
+) -> str:
+    """What a roll's call fixes before any witness reveals: where it is appended, the hashes
+    of the entry's two keys, the hash of who asked with which nonce and intent, and who
+    witnesses."""
+    call = {"seq": seq, "prev": prev, "commitment": dict(committed), "asked": asked}
     return digest({**call, "witnesses": witnesses})
 
 
-def witnessed_position(call: str, reveals: dict[str, str]) -> str:
-    """A witnessed roll's position in its secret's stream: the call and every reveal."""
-    return f"{call}:{digest(reveals)}"
+def witnessed_position(seq: int, reveals: Mapping[str, str]) -> str:
+    """A witnessed roll's position in each of its keys' streams: its entry and every
+    reveal (the call, which the witnesses answered, fixed the keys and everything else)."""
+    return f"{seq}:{digest(dict(reveals))}"
+
+
+def roll_keys(seed: bytes) -> tuple[bytes, bytes]:
+    """A witnessed roll's kept and open keys, from the one secret drawn for it: neither
+    tells anything of the other."""
+    return hmac.digest(seed, b"kept", "sha256"), hmac.digest(seed, b"open", "sha256")
 
 
 def table_nonce(seq: int, latest: str) -> str:
@@ -135,3 +148,40 @@ class FairDice:
             self._counter += 1
             self._buffer = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
         return self._buffer.pop()
+
+
+class SplitDice:
+    """A witnessed roll's dice (format 3): each die from the open key's stream when it is
+    rolled for someone whose numbers the players see, else from the kept key's, so that a
+    line showing the players their own dice beside a hidden NPC's can open the first key
+    and not the second (docs/rooms.md, "Dice anyone can audit"). Checking a roll, the dice
+    drawn from the open key are given (`replay`) instead."""
+
+    __slots__ = ("_kept", "_open", "_owner", "_replay", "drawn", "hidden", "open_at")
+
+    def __init__(
+        self,
+        kept: FairDice,
+        opened: FairDice,
+        hidden: Collection[str] = (),
+        owner: Callable[[], str | None] = lambda: None,
+        replay: Collection[int] | None = None,
+    ) -> None:
+        self._kept, self._open, self._owner, self._replay = kept, opened, owner, replay
+        self.hidden = hidden
+        """Who the players may not see the numbers of, as the roll began."""
+        self.open_at: list[int] = []
+        """The positions among the roll's dice drawn from the open key."""
+        self.drawn = 0
+
+    def roll(self, sides: int) -> int:
+        if self._replay is not None:
+            opened = self.drawn in self._replay
+        else:
+            owner = self._owner()
+            opened = owner is not None and owner not in self.hidden
+        if opened:
+            self.open_at.append(self.drawn)
+        face = (self._open if opened else self._kept).roll(sides)
+        self.drawn += 1
+        return face

@@ -367,9 +367,11 @@ class Front:
         """A socket closed: its room's shard stops making lines for it."""
         self._tell_shard(room, Detach(member, witness))
 
-    def reveal(self, room: str, member: str, call: str, value: str) -> None:
+    def reveal(
+        self, room: str, member: str, call: str, value: str, passed: tuple[str, ...] = ()
+    ) -> None:
         """A witness's value for a roll's call, to the room's shard (no answer)."""
-        self._tell_shard(room, Reveal(member, call, value))
+        self._tell_shard(room, Reveal(member, call, value, passed))
 
     def _tell_shard(self, room: str, ask: Detach | Reveal) -> None:
         shard = self.shards[shard_of(room, len(self.shards))]

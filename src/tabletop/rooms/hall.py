@@ -55,7 +55,7 @@ from tabletop.rooms.store import Credential, Store
 from tabletop.rooms.table import Table, fold
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
-from tabletop.rooms.witness import Call
+from tabletop.rooms.witness import Call, published
 from tabletop.session import (
     MAX_NAME,
     MAX_TEXT,
@@ -66,6 +66,7 @@ from tabletop.session import (
     Member,
     Role,
     Session,
+    rolling_for,
 )
 
 IMPORTS = "a room is imported from the GM's whole export, once it verifies in full"
@@ -570,8 +571,10 @@ class Hall:
             called = self._call(table, room, member, intent, client, nonce, ())
         if (called.seq, called.prev) != (table.head + 1, table.head_hash):
             raise RoomError("the room moved on while this roll was called: send it again")
-        group = _resolved(table, intent, member, called.dice(), client, nonce, decision)
-        group.asked, group.witnessed = asked, called.witnessed()
+        hidden = table.session.kept_from_players(table.state)
+        dice = called.dice(hidden, rolling_for)
+        group = _resolved(table, intent, member, dice, client, nonce, decision)
+        group.asked, group.witnessed = asked, called.witnessed(dice.open_at)
         return group
 
     def table_move(
@@ -828,7 +831,8 @@ class Hall:
         for number, event in enumerate(events):
             public = public_of(event, session.view_event(event, OUTSIDER))
             if number == 0:
-                asked = (group.client, group.nonce, group.asked, group.witnessed)
+                witnessed = group.witnessed and published(group.witnessed, public)
+                asked = (group.client, group.nonce, group.asked, witnessed)
                 entry = Entry.make(head + 1, stamp, event, prev, public, *asked)
             else:
                 entry = Entry.make(head + number + 1, stamp, event, prev, public)

@@ -70,8 +70,8 @@ def told_part(event: dict[str, Any], salt: str) -> dict[str, Any]:
     return {"event": {k: v for k, v in event.items() if k != "cause"}, "salt": salt}
 
 
-def why_part(cause: Any, salt: str, secret: str | None = None) -> dict[str, Any]:
-    """The cause, and (format 3) the entry's dice secret, opened with it."""
+def why_part(cause: Any, salt: str, secret: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The cause, and (format 3) the entry's dice keys, opened with it."""
     part = {"cause": cause, "salt": salt}
     return part if secret is None else {**part, "secret": secret}
 
@@ -109,11 +109,14 @@ class Asked:
 
 @dataclass(frozen=True)
 class Witnessed:
-    """A witnessed roll's inputs besides the asked part: the secret and the header."""
+    """A witnessed roll's inputs besides the asked part: its keys and the header."""
 
-    secret: str
+    secret: dict[str, Any]
+    """`{kept, open, open_at}`: the two keys and the positions of the dice drawn from the
+    open one (in the `why` part, opened with the cause)."""
     header: dict[str, Any]
-    """`{commitment, witnesses, reveals, absent, skipped}`."""
+    """`{commitment, witnesses, reveals, absent, skipped}`, and `open` (the open key) when
+    what everyone sees of the entry shows exactly the dice drawn from it."""
     asked_salt: str
     """The asked part's salt, fixed when the call was made (the call holds its hash)."""
 
@@ -146,8 +149,8 @@ class Entry:
     salt: dict[str, str]
     asked: Asked | None = None
     """Format 3: who asked and the intent as sent (the `asked` part besides id and nonce)."""
-    secret: str | None = None
-    """Format 3: the dice secret of a witnessed roll, in the `why` part."""
+    secret: dict[str, Any] | None = None
+    """Format 3: a witnessed roll's keys, in the `why` part (`Witnessed.secret`)."""
     witnessed: dict[str, Any] | None = None
     """Format 3: the header's record of a roll's witnesses (public)."""
 
@@ -294,7 +297,7 @@ class Entry:
 
 
 def _format3(
-    asked: Asked | None, secret: str | None, witnessed: dict[str, Any] | None
+    asked: Asked | None, secret: dict[str, Any] | None, witnessed: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The fields a format-3 entry's text holds besides format 2's (none for format 2)."""
     fields: dict[str, Any] = {}

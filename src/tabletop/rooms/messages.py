@@ -156,6 +156,7 @@ class Reveal:
     member: str
     call: str
     value: str
+    passed: tuple[str, ...] = ()
 
 
 @message

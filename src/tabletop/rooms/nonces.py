@@ -69,18 +69,21 @@ def read_heads(path: Path, room: str | None = None) -> list[dict[str, Any]]:
 
 
 class Chain:
-    """A witness's hash chain, kept in a file: its secret and how many values it revealed.
-    A used-up chain is replaced by a fresh one (its head is committed again)."""
+    """A witness's hash chain, kept in a file: its secret, how many values it revealed and,
+    of those, the ones no roll of the log has used yet, with the call each was revealed for
+    (a roll that uses a later value names them). A used-up chain is replaced by a fresh one
+    (its head is committed again)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
             kept = json.loads(path.read_text(encoding="utf-8"))
             secret, self.used = bytes.fromhex(kept["secret"]), int(kept["used"])
+            self.pending = [(str(call), str(value)) for call, value in kept["pending"]]
         except (OSError, ValueError, KeyError, TypeError):
-            secret, self.used = secrets.token_bytes(32), 0
+            secret, self.used, self.pending = secrets.token_bytes(32), 0, []
         if self.used >= CHAIN:
-            secret, self.used = secrets.token_bytes(32), 0
+            secret, self.used, self.pending = secrets.token_bytes(32), 0, []
         self._secret = secret
         self.values = new_chain(secret)
         self._save()
@@ -89,15 +92,33 @@ class Chain:
     def head(self) -> str:
         return self.values[-1]
 
-    def reveal(self) -> str:
-        """The next value down the chain (written down as used before it is sent)."""
+    @property
+    def spent(self) -> bool:
+        """Every value revealed: the client stays silent until it names a fresh chain."""
+        return self.used >= CHAIN
+
+    def passed(self) -> list[str]:
+        """The calls of the values revealed that no roll used: the next reveal passes them."""
+        return [call for call, _ in self.pending]
+
+    def reveal(self, call: str) -> str:
+        """The next value down the chain, for `call` (written down before it is sent)."""
         self.used += 1
+        value = self.values[-1 - self.used]
+        self.pending.append((call, value))
         self._save()
-        return self.values[-1 - self.used]
+        return value
+
+    def settle(self, value: str) -> None:
+        """A roll used `value`: it and every value revealed before it are settled."""
+        found = [i for i, (_, kept) in enumerate(self.pending) if kept == value]
+        if found:
+            self.pending = self.pending[found[0] + 1 :]
+            self._save()
 
     def _save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        kept = {"secret": self._secret.hex(), "used": self.used}
+        kept = {"secret": self._secret.hex(), "used": self.used, "pending": self.pending}
         self.path.write_text(json.dumps(kept), encoding="utf-8")
 
 

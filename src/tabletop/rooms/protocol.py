@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from tabletop.rooms.fairdice import MOST_SKIPPED
 from tabletop.session import MAX_NAME, MAX_TEXT, Role
 
 MAX_MESSAGE = 64 * 1024
@@ -101,6 +102,9 @@ class SendReveal(Message):
     type: Literal["reveal"] = "reveal"
     call: Hex
     value: Hex
+    passed: list[Hex] = Field(default_factory=list, max_length=MOST_SKIPPED)
+    """The calls of the values this witness revealed since the last its room's log holds
+    (each for a call whose roll did not use it), oldest first: the roll names them."""
 
 
 Incoming = TypeAdapter(Annotated[SendIntent | Say | Ping | SendReveal, Field(discriminator="type")])

@@ -71,6 +71,10 @@ from tabletop.rooms.tokens import Link, new_room_id
 from tabletop.rooms.witness import WITNESS_WAIT
 from tabletop.session import first_problem
 
+IN_FLIGHT = 16
+"""Requests of one socket waiting for their answers at once: the socket reads no more until
+one is answered (its reveals, read meanwhile, answer nothing and wait for nothing)."""
+
 HELLO_WAIT = 10.0
 """Seconds a new socket has to say hello."""
 
@@ -392,6 +396,7 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
     try:
         await websocket.send_text(json.dumps(welcome))
         sender = asyncio.create_task(_send(websocket, socket))
+        asking: set[asyncio.Task[str]] = set()
         try:
             while not sender.done():
                 received = asyncio.create_task(websocket.receive_text())
@@ -401,11 +406,18 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
                 if sender in done:
                     received.cancel()
                     break
-                answer = await _handle(front, room, member, received.result())
-                if answer:
-                    socket.put(answer)
+                answer = _handle(front, room, member, received.result())
+                if isinstance(answer, str):
+                    if answer:
+                        socket.put(answer)
+                    continue
+                _answer_later(socket, asking, answer)
+                if len(asking) >= IN_FLIGHT:
+                    await asyncio.wait(asking, return_when=asyncio.FIRST_COMPLETED)
         finally:
             sender.cancel()
+            for task in asking:
+                task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
     finally:
@@ -413,35 +425,59 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
             front.detach(room, member, hello.witness is not None)
 
 
-async def _handle(front: Front, room: str, member: str, text: str) -> str:
-    """One message from a socket: the ack or the error frame to send back."""
-    asked: Any = None
+def _answer_later(socket: Socket, asking: set[asyncio.Task[str]], ask: Awaitable[str]) -> None:
+    """Wait for a request's answer beside the socket's reading, which goes on (a witness's
+    reveal must be read while its own roll waits for it); its ack is sent when it comes."""
+    task = asyncio.ensure_future(ask)
+    asking.add(task)
+
+    def done(finished: asyncio.Task[str]) -> None:
+        asking.discard(finished)
+        if not finished.cancelled():
+            socket.put(finished.result())
+
+    task.add_done_callback(done)
+
+
+def _handle(front: Front, room: str, member: str, text: str) -> str | Awaitable[str]:
+    """One message from a socket: the frame to send back now ("" for none), or, for an
+    intent or a chat line, what waits for its ack or its error frame."""
     try:
         front.allowances.take(room, member)
         asked = Incoming.validate_json(_bounded(text))
-        if isinstance(asked, Ping):
-            return json.dumps({"type": "pong"})
-        if isinstance(asked, SendReveal):
-            front.reveal(room, member, asked.call, asked.value)
-            return ""
-        caller = Caller(member=member)
-        if isinstance(asked, SendIntent):
-            ask: Any = Resolve(
-                caller, asked.intent, asked.id, asked.nonce, lines=False, digest=asked.digest
-            )
-        else:
-            assert isinstance(asked, Say)
-            ask = Chat(caller, asked.text, tuple(asked.to), asked.id or "", lines=False)
-        done: Answer = await front.ask(room, ask)
-        ack = Ack(id=asked.id, seqs=done.seqs, duplicate=done.duplicate)
-        return ack.model_dump_json()
     except ValidationError as error:
         return json.dumps({"type": "error", "id": None, "error": first_problem(error)})
     except TabletopError as error:
-        frame = {"type": "error", "id": getattr(asked, "id", None), "error": str(error)}
-        if getattr(error, "seq", None) is not None:
-            frame["seq"] = error.seq  # type: ignore[attr-defined]
-        return json.dumps(frame)
+        return _error_frame(None, error)
+    if isinstance(asked, Ping):
+        return json.dumps({"type": "pong"})
+    if isinstance(asked, SendReveal):
+        front.reveal(room, member, asked.call, asked.value, tuple(asked.passed))
+        return ""
+    caller = Caller(member=member)
+    if isinstance(asked, SendIntent):
+        ask: Any = Resolve(
+            caller, asked.intent, asked.id, asked.nonce, lines=False, digest=asked.digest
+        )
+    else:
+        assert isinstance(asked, Say)
+        ask = Chat(caller, asked.text, tuple(asked.to), asked.id or "", lines=False)
+    return _acked(front, room, ask, asked.id)
+
+
+async def _acked(front: Front, room: str, ask: Any, id: str | None) -> str:
+    try:
+        done: Answer = await front.ask(room, ask)
+    except TabletopError as error:
+        return _error_frame(id, error)
+    return Ack(id=id, seqs=done.seqs, duplicate=done.duplicate).model_dump_json()
+
+
+def _error_frame(id: str | None, error: TabletopError) -> str:
+    frame = {"type": "error", "id": id, "error": str(error)}
+    if getattr(error, "seq", None) is not None:
+        frame["seq"] = error.seq  # type: ignore[attr-defined]
+    return json.dumps(frame)
 
 
 def _bounded(text: str) -> str:

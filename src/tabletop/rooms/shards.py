@@ -208,8 +208,9 @@ class Shard:
         """Each room's members with sockets open on the front, and how many."""
         self.witnessing: dict[str, Counter[str]] = {}
         """Each room's members whose clients witness its rolls, and how many sockets."""
-        self.calls: dict[str, tuple[int, Call]] = {}
-        """Each room's roll whose call is out: its job (in `held`) and the call."""
+        self.calls: dict[str, tuple[int, WitnessCall, int | None]] = {}
+        """Each room's roll whose call is out: its job (in `held`), the call, and the
+        number of the request it answers (None for the table's own move)."""
         self.call_timers: list[tuple[float, int, str]] = []
         """When each call's bound passes (`ShardConfig.witness_wait`), by job."""
         self.timers: list[tuple[float, int, str, int]] = []
@@ -258,9 +259,18 @@ class Shard:
             if stop_renewing is not None:
                 stop_renewing()
             stop_listening()
-            self._let_go(self.hall.let_go_all)  # each room snapshotted: a restart folds little
+            self._finish()
             if leases is not None:
                 leases.release()  # a clean stop: the next process takes the rooms at once
+
+    def _finish(self) -> None:
+        """Stopping: a roll whose call is out is refused (never left waiting: it is sent
+        again and called afresh), and every room is snapshotted (a restart folds little)."""
+        for room in list(self.calls):
+            self._refuse_call(room, "the server is stopping: send it again")
+        with contextlib.suppress(OSError):  # the front may be gone already
+            self._flush()
+        self._let_go(self.hall.let_go_all)
 
     def _sweep(self) -> None:
         """Every `SWEEP_EVERY` seconds, let go of the rooms idle for the hall's time (each
@@ -516,9 +526,7 @@ class Shard:
             if isinstance(work, Call):
                 refused = Failure(reason, 503, retry_after=retry_after)
                 self.out.append(Reply(work.number, refused))
-        pending = self.calls.get(room)
-        if pending is not None:
-            self._settle(room, pending[0])  # its request is refused below, as a pool answer's
+        self._refuse_call(room, reason, retry_after)
         if room in self.resumed:  # a pool answer: its request is refused (the room is gone)
             then, result = self.resumed.pop(room)
             self.holding.discard(room)
@@ -631,6 +639,7 @@ class Shard:
             lambda: self._answer(
                 call, lambda: (self._resolve_called(call, ask, me, called), me.id)
             ),
+            call.number,
         )
         return HELD
 
@@ -661,14 +670,17 @@ class Shard:
 
     # witnessed calls -----------------------------------------------------------------------
 
-    def _call_out(self, room: str, called: WitnessCall, then: Callable[[], None]) -> None:
+    def _call_out(
+        self, room: str, called: WitnessCall, then: Callable[[], None], number: int | None = None
+    ) -> None:
         """Send the call to every socket of the room and hold the room until its witnesses
-        answered or its bound passed; then `then` resolves it."""
+        answered or its bound passed; then `then` resolves it (the request numbered
+        `number`, if any, waits for that)."""
         self._jobs += 1
         job = self._jobs
         self.held[job] = (room, lambda _: then())
         self.holding.add(room)
-        self.calls[room] = (job, called)
+        self.calls[room] = (job, called, number)
         due = time.monotonic() + self.config.witness_wait
         heapq.heappush(self.call_timers, (due, job, room))
         self.out.append(Calling(room, json.dumps(called.frame())))
@@ -679,8 +691,33 @@ class Shard:
         pending = self.calls.get(room)
         if pending is None:
             return
-        job, called = pending
-        if called.take(reveal.member, reveal.call, reveal.value) and called.complete:
+        job, called, _ = pending
+        taken = called.take(reveal.member, reveal.call, reveal.value, reveal.passed)
+        if taken and called.complete:
+            self._settle(room, job)
+
+    def _refuse_call(self, room: str, reason: str, retry_after: float = 1.0) -> None:
+        """The room is no longer served here with a roll's call out: the roll is refused,
+        nothing appended (its request is sent again, to be called afresh; each witness's
+        value revealed for this call is passed over, and named, by its next roll)."""
+        pending = self.calls.pop(room, None)
+        if pending is None:
+            return
+        job, _, number = pending
+        self.held.pop(job, None)
+        self.holding.discard(room)
+        if number is not None:
+            self.out.append(Reply(number, Failure(reason, 503, retry_after=retry_after)))
+
+    def _gone(self, room: str) -> None:
+        """A witness's last socket closed: a call out that now waits only for witnesses
+        no longer connected is settled at once (they are named absent), not at its bound."""
+        pending = self.calls.get(room)
+        if pending is None:
+            return
+        job, called, _ = pending
+        connected = self.witnessing.get(room, Counter())
+        if not any(w in connected for w in called.witnesses if w not in called.reveals):
             self._settle(room, job)
 
     def _settle(self, room: str, job: int) -> None:
@@ -797,6 +834,7 @@ class Shard:
             witnesses[member] -= 1
             if witnesses[member] <= 0:
                 del witnesses[member]
+                self._gone(room)
             if not witnesses:
                 del self.witnessing[room]
         sockets = self.attached.get(room)

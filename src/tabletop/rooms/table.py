@@ -120,7 +120,11 @@ class Table:
             "me": me.model_dump(mode="json"),
             "members": members,
             "head": self.head,
-            "dice": {"session": self.dice_session, "commitment": self.commitment},
+            "dice": {
+                "format": self.format,
+                "session": self.dice_session,
+                "commitment": self.commitment,
+            },
             "state": self.session.view(self.state, me),
         }
 

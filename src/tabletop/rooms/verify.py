@@ -21,11 +21,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from tabletop.dice.source import DiceSource
 from tabletop.errors import DataError, TabletopError
 from tabletop.rooms.errors import AuditError, SystemUnavailable
 from tabletop.rooms.fairdice import (
     FairDice,
-    commitment,
+    SplitDice,
     seeded_position,
     table_nonce,
     witnessed_position,
@@ -37,6 +38,7 @@ from tabletop.rooms.log import (
     PARTS,
     Asked,
     Entry,
+    Witnessed,
     asked_part,
     digest,
     header_hash,
@@ -46,7 +48,7 @@ from tabletop.rooms.log import (
 )
 from tabletop.rooms.readings import session_at
 from tabletop.rooms.table import Table
-from tabletop.rooms.witness import advance, rebuilt_call
+from tabletop.rooms.witness import advance, keys_of, open_key, published, rebuilt_call
 from tabletop.session import TABLE, Cause, Event, Session
 
 Kept = str | Mapping[str, Any]
@@ -356,12 +358,32 @@ def _witnesses(audit: Audit, number: int, line: _Line) -> None:
         return
     try:
         advance(audit._chains, header)
+        if "open" in header and line.entry is None:
+            _open_dice(audit, number, line, header)
     except DataError as problem:
         raise AuditError(number, str(problem)) from None
     if header["reveals"]:
         audit.witnessed += 1
     else:
         audit.unwitnessed += 1
+
+
+def _open_dice(audit: Audit, number: int, line: _Line, header: dict[str, Any]) -> None:
+    """A line that shows the players their own dice beside dice kept from them: each die it
+    shows apart is what the open key, shown in the header, gives at the roll's call."""
+    shown = line.event.data.get("draws") if line.event is not None else None
+    if not isinstance(shown, list):
+        return
+    dice = FairDice(open_key(header), witnessed_position(line.body["seq"], header["reveals"]))
+    for count, draw in enumerate(shown, start=1):
+        face = dice.roll(int(draw["sides"]))
+        if face != draw["face"]:
+            raise AuditError(
+                number,
+                f"your die {count} (a d{draw['sides']}) shows {draw['face']}; "
+                f"the open key gives {face}",
+            )
+    audit.dice += len(shown)
 
 
 def _witnessed_dice(audit: Audit, number: int, entry: Entry) -> None:
@@ -379,12 +401,17 @@ def _witnessed_dice(audit: Audit, number: int, entry: Entry) -> None:
         if cause.draws:
             raise AuditError(number, "it drew dice without a call (no witnesses, no secret)")
         return
-    secret = bytes.fromhex(str(entry.secret))
-    if commitment(secret) != header["commitment"]:
-        raise AuditError(number, "its secret is not the one its call committed to")
-    call = rebuilt_call(entry.seq, entry.prev, entry.seals["asked"], header)
-    dice = FairDice(secret, witnessed_position(call, header["reveals"]))
-    _check_draws(audit, number, entry, dice, "its secret and witnesses give")
+    with _at(number, "its dice cannot be checked"):
+        kept, opened, open_at = keys_of(entry.secret, header)
+        shown = {k: v for k, v in header.items() if k != "open"}
+        expected = published(Witnessed(dict(entry.secret), shown, ""), entry.public).header
+        if expected.get("open") != header.get("open"):
+            raise AuditError(number, "its header shows its open key over dice kept from someone")
+    where = witnessed_position(entry.seq, header["reveals"])
+    dice = SplitDice(FairDice(kept, where), FairDice(opened, where), replay=open_at)
+    _check_draws(audit, number, entry, dice, "its keys and witnesses give")
+    if dice.open_at != open_at:
+        raise AuditError(number, "it says dice were drawn from its open key that it never drew")
 
 
 def _position(audit: Audit, number: int, member: str, nonce: str) -> None:
@@ -419,7 +446,7 @@ def _number(number: int, value: Any) -> int:
     return value
 
 
-def _check_draws(audit: Audit, number: int, entry: Entry, dice: FairDice, source: str) -> None:
+def _check_draws(audit: Audit, number: int, entry: Entry, dice: DiceSource, source: str) -> None:
     """Every die of the entry's cause is what `dice` gives, in order."""
     assert entry.event.cause is not None
     for count, draw in enumerate(entry.event.cause.draws, start=1):
@@ -596,6 +623,7 @@ def _heads(
     """What a member's client kept during play: the hash of every entry it received and
     the value it revealed for every call it witnessed. The export must hold them all."""
     by_seq = {int(line.body["seq"]): line for line in read}
+    named = {call for line in read for call in _skipped(line.body, member)}
     for kept in heads:
         seq = kept.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
@@ -612,13 +640,22 @@ def _heads(
                 f"you saw entry {seq} as {str(kept['hash'])[:12]}…; this export has "
                 f"{line.body['hash'][:12]}… (rewritten or forked)",
             )
-        if "call" in kept:
+        if "call" in kept and kept["call"] not in named:
             _kept_reveal(line, kept, member)
         audit.heads += 1
 
 
+def _skipped(body: dict[str, Any], member: str) -> list[str]:
+    """The calls a line's roll names as those of `member`'s values it passed over."""
+    header = body.get("witnessed")
+    skipped = header.get("skipped") if isinstance(header, dict) else None
+    calls = skipped.get(member) if isinstance(skipped, dict) else None
+    return [str(call) for call in calls] if isinstance(calls, list) else []
+
+
 def _kept_reveal(line: _Line, kept: Mapping[str, Any], member: str) -> None:
-    """The entry at a call's seq was resolved for that call, with the value revealed."""
+    """The entry at a call's seq was resolved for that call, with the value revealed (or
+    a later roll names the call as one whose value it passed over)."""
     header = line.body.get("witnessed")
     if not isinstance(header, dict):
         raise AuditError(line.number, "you witnessed a roll here; this entry is no roll")

@@ -3,16 +3,18 @@ bound on waiting for them, and the check every reader of a log makes of each rol
 witnesses (docs/rooms.md, "Dice anyone can audit" and "Why nobody can choose a die").
 
 A call fixes everything a roll depends on but the witnesses' values: where it is appended,
-the hash of a fresh secret, who asks with which nonce and intent (the `asked` part's hash)
-and which witnesses are connected. Each witness answers with the next value down its hash
-chain; the roll is resolved once every listed witness answered or `WITNESS_WAIT` seconds
-after the call, whichever comes first, the silent ones named absent.
+the hashes of two fresh keys (the open key, for the dice of those whose numbers the players
+see, and the kept key, for every other die), who asks with which nonce and intent (the
+`asked` part's hash) and which witnesses are connected. Each witness answers with the next
+value down its hash chain, naming the calls it revealed the values it passes over for; the
+roll is resolved once every listed witness answered or `WITNESS_WAIT` seconds after the
+call, whichever comes first, the silent ones named absent.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +22,10 @@ from tabletop.errors import DataError
 from tabletop.rooms.fairdice import (
     MOST_SKIPPED,
     FairDice,
+    SplitDice,
     call_digest,
     commitment,
+    roll_keys,
     steps_down,
     witnessed_position,
 )
@@ -49,18 +53,31 @@ class Call:
     """Each listed witness's value before this roll (its chain's head, or its last reveal)."""
     opened: float
     """When the call went out, by the clock of whoever waits for it."""
-    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    seed: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    """The roll's fresh secret, whence its two keys (`roll_keys`)."""
     asked_salt: str = field(default_factory=lambda: secrets.token_hex(16), repr=False)
     reveals: dict[str, str] = field(default_factory=dict)
-    skipped: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, list[str]] = field(default_factory=dict)
+    """Each witness's values passed over, by the call each was revealed for."""
 
     @property
     def asked(self) -> Asked:
         return Asked(self.member.id, self.intent)
 
     @property
-    def commitment(self) -> str:
-        return commitment(self.secret)
+    def secret(self) -> bytes:
+        """The kept key: every die not rolled for someone whose numbers the players see."""
+        return roll_keys(self.seed)[0]
+
+    @property
+    def open_secret(self) -> bytes:
+        """The open key: the dice rolled for those whose numbers the players see."""
+        return roll_keys(self.seed)[1]
+
+    @property
+    def commitment(self) -> dict[str, str]:
+        """The hashes of the two keys, fixed by the call."""
+        return {"kept": commitment(self.secret), "open": commitment(self.open_secret)}
 
     @property
     def digest(self) -> str:
@@ -78,17 +95,17 @@ class Call:
             "witnesses": list(self.witnesses),
         }
 
-    def take(self, member: str, call: str, value: str) -> bool:
+    def take(self, member: str, call: str, value: str, passed: Sequence[str] = ()) -> bool:
         """Keep a witness's reveal if it is one this call awaits (a listed witness, this
-        call, the next value of its chain); whether it was kept."""
+        call, the next value of its chain once past one value for each call in `passed`:
+        those it revealed for calls whose rolls did not use them); whether it was kept."""
         if member not in self.witnesses or member in self.reveals or call != self.digest:
             return False
-        steps = steps_down(value, self.lasts[member])
-        if steps is None:
+        if steps_down(value, self.lasts[member]) != len(passed) + 1:
             return False
         self.reveals[member] = value
-        if steps > 1:
-            self.skipped[member] = steps - 1
+        if passed:
+            self.skipped[member] = list(passed)
         return True
 
     @property
@@ -99,8 +116,9 @@ class Call:
         """Whether the roll is to be resolved now: every witness answered, or the bound passed."""
         return self.complete or now >= self.opened + wait
 
-    def witnessed(self) -> Witnessed:
-        """The secret and the header the roll's entry is appended with."""
+    def witnessed(self, open_at: Sequence[int]) -> Witnessed:
+        """The keys and the header the roll's entry is appended with; `open_at` are the
+        positions of its dice drawn from the open key."""
         header = {
             "commitment": self.commitment,
             "witnesses": list(self.witnesses),
@@ -108,16 +126,61 @@ class Call:
             "absent": [w for w in self.witnesses if w not in self.reveals],
             "skipped": dict(sorted(self.skipped.items())),
         }
-        return Witnessed(self.secret.hex(), header, self.asked_salt)
+        keys = {"kept": self.secret.hex(), "open": self.open_secret.hex(), "open_at": [*open_at]}
+        return Witnessed(keys, header, self.asked_salt)
 
     @property
     def dice_position(self) -> str:
-        """Where in the secret's stream the roll draws: at the call and every reveal."""
-        return witnessed_position(self.digest, self.reveals)
+        """Where in each key's stream the roll draws: at the call and every reveal."""
+        return witnessed_position(self.seq, self.reveals)
 
-    def dice(self) -> FairDice:
-        """The roll's dice: the secret's stream at the call and every reveal."""
-        return FairDice(self.secret, self.dice_position)
+    def dice(
+        self, hidden: Collection[str] = (), owner: Callable[[], str | None] = lambda: None
+    ) -> SplitDice:
+        """The roll's dice: each key's stream at the call and every reveal, a die rolled
+        for `owner()` from the open key unless they are among `hidden`."""
+        where = self.dice_position
+        return SplitDice(
+            FairDice(self.secret, where), FairDice(self.open_secret, where), hidden, owner
+        )
+
+
+def keys_of(secret: Any, header: Mapping[str, Any]) -> tuple[bytes, bytes, list[int]]:
+    """A witnessed entry's kept and open keys and the positions drawn from the open key, as
+    its `why` part opens them, each checked against the call's commitment; `DataError`."""
+    if not isinstance(secret, Mapping):
+        raise DataError("its keys are not what a witnessed roll opens")
+    kept, opened = bytes.fromhex(str(secret["kept"])), bytes.fromhex(str(secret["open"]))
+    committed = header["commitment"]
+    if commitment(kept) != committed["kept"] or commitment(opened) != committed["open"]:
+        raise DataError("its keys are not the ones its call committed to")
+    open_at = secret["open_at"]
+    if not (isinstance(open_at, list) and all(type(at) is int for at in open_at)):
+        raise DataError("the positions of its open dice are not a list of numbers")
+    if "open" in header and header["open"] != secret["open"]:
+        raise DataError("the open key its header shows is not the one its cause opens")
+    return kept, opened, open_at
+
+
+def open_key(header: Mapping[str, Any]) -> bytes:
+    """The open key a witnessed entry's header shows everyone (beside dice the players are
+    shown apart), checked against the call's commitment; `DataError`."""
+    opened = bytes.fromhex(str(header["open"]))
+    if commitment(opened) != header["commitment"]["open"]:
+        raise DataError("the open key its header shows is not the one its call committed to")
+    return opened
+
+
+def published(witnessed: Witnessed, public: Any) -> Witnessed:
+    """The roll's header with its open key shown everyone when what everyone sees of the
+    entry (`public`, a hint) shows exactly the dice drawn from it: the players' own dice
+    beside a hidden NPC's, which they may then check without the kept key."""
+    open_at = witnessed.secret["open_at"]
+    shown = public.get("data", {}).get("draws") if isinstance(public, dict) else None
+    if not open_at or not isinstance(shown, list) or [d.get("at") for d in shown] != open_at:
+        return witnessed
+    header = {**witnessed.header, "open": witnessed.secret["open"]}
+    return Witnessed(witnessed.secret, header, witnessed.asked_salt)
 
 
 def advance(chains: dict[str, str], header: Mapping[str, Any]) -> None:
@@ -139,17 +202,27 @@ def advance(chains: dict[str, str], header: Mapping[str, Any]) -> None:
         if member not in chains:
             raise DataError(f"it lists {member} as a witness, who committed no chain")
     for member, value in reveals.items():
-        passed = skipped.get(member, 0)
-        if not isinstance(passed, int) or isinstance(passed, bool) or passed < 0:
-            raise DataError(f"{member}'s skipped values are not a count")
+        passed = skipped.get(member, [])
+        if member in skipped and not _calls(passed):
+            raise DataError(f"{member}'s skipped values are not the calls they were for")
         steps = steps_down(str(value), chains[member], MOST_SKIPPED + 1)
-        if steps != passed + 1:
+        if steps != len(passed) + 1:
             raise DataError(f"{member}'s reveal is not the next value of the chain it committed")
         chains[member] = str(value)
 
 
+def _calls(passed: Any) -> bool:
+    """Whether `passed` names the calls of one to `MOST_SKIPPED` values passed over."""
+    return (
+        isinstance(passed, list)
+        and 0 < len(passed) <= MOST_SKIPPED
+        and all(isinstance(call, str) and len(call) == 64 for call in passed)
+    )
+
+
 def rebuilt_call(entry_seq: int, prev: str, asked_seal: str, header: Mapping[str, Any]) -> str:
     """The call a witnessed entry was resolved for, from its header and its asked part's hash."""
-    return call_digest(
-        entry_seq, prev, str(header["commitment"]), asked_seal, list(header["witnesses"])
-    )
+    committed = header["commitment"]
+    if not isinstance(committed, Mapping):
+        raise DataError("its call's commitment is not the hashes of two keys")
+    return call_digest(entry_seq, prev, committed, asked_seal, list(header["witnesses"]))
