@@ -44,6 +44,7 @@ from tabletop.dice import (
     roll,
 )
 from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
+from tabletop.words import Words, words_of
 
 MAX_NAME = 60
 """Characters in a member's or a character's name."""
@@ -730,6 +731,12 @@ class Session(Generic[StateT]):
         """The JSON Schema of every intent this session takes: a page builds its forms from
         it and the offers of `legal`."""
         return dict(self._intents.json_schema())
+
+    @property
+    def words(self) -> Words:
+        """What this table shows people for its ids (`tabletop.words`): the system's own
+        words over those every table shares."""
+        return words_of(type(self).__module__.rpartition(".")[0])
 
     # what systems give --------------------------------------------------------------------
 

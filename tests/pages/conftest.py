@@ -5,12 +5,17 @@ free port."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tabletop.rooms import verify
+from tabletop.rooms.client import RoomClient
+from tabletop.rooms.errors import RoomError
+from tabletop.rooms.tokens import Link
 from tests.pages import driver
 from tests.rooms.conftest import open_test_store, serve_in_thread
 
@@ -38,11 +43,54 @@ def server(request, tmp_path_factory):
 @pytest.fixture(autouse=True)
 def _seats_from_one():
     """Each test numbers its seats from 1, so its pages' nonces (and so its dice) do not
-    depend on which tests ran before it; its seats' pages are closed when it ends."""
+    depend on which tests ran before it; its rooms verify when it ends (as the GM, and as
+    each member whose page is open, with the nonces that page kept), and its seats' pages
+    are closed."""
     driver.seat_numbers = itertools.count(1)
     yield
-    while driver.opened:
-        driver.opened.pop().close()
+    try:
+        verify_every_room()
+    finally:
+        while driver.opened:
+            driver.opened.pop().close()
+
+
+def verify_every_room() -> None:
+    """Every honest room verifies (docs/rooms.md): each room an open page shows, once its GM
+    ends the dice session, exports in full through the rules and as each member's own
+    with their page's nonce book (`--mine`). A link the test rotated or kicked, or an
+    invite never used, opens nothing and is passed over."""
+    books: dict[str, dict[str, dict[str, str]]] = {}
+    for context in driver.opened:
+        for page in context.pages:
+            if "/rooms/" in page.url and "#" in page.url:
+                room = Link.parse(page.url).room
+                book = page.evaluate("r => localStorage.getItem('tabletop.nonces.' + r)", room)
+                books.setdefault(room, {})[page.url] = json.loads(book or "{}")
+    for room, kept in books.items():
+        roles = {link: _role(link) for link in {*kept, *driver.gm_links.get(room, [])}}
+        gm = next((link for link, role in roles.items() if role == "gm"), None)
+        if gm is None:
+            continue
+        with RoomClient(gm) as client:
+            client.end_session()
+            audit = verify(client.export())
+            assert audit.view == "full" and audit.ruled
+        for link, book in kept.items():
+            if roles[link] is not None:
+                with RoomClient(link) as member:
+                    verify(member.export(), book, member.view()["me"]["id"])
+    driver.gm_links.clear()
+
+
+def _role(link: str) -> str | None:
+    """The role of the member whose own link this is; None for an invite, or a link that
+    opens nothing any more."""
+    with RoomClient(link) as client:
+        try:
+            return str(client.view()["me"]["role"])
+        except RoomError:  # an invite, a link rotated or kicked, a server the test stopped
+            return None
 
 
 expect.set_options(timeout=15_000)  # the whole suite runs beside these on two cores

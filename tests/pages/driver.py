@@ -49,6 +49,10 @@ FIXED_NONCES = (Path(__file__).parent / "fixed_nonces.js").read_text()
 seat_numbers = itertools.count(1)
 """Seats made in the current test; tests/pages/conftest.py starts it again for each test."""
 
+gm_links: dict[str, list[str]] = {}
+"""The GM links of the rooms the current test made through the protocol, by room: its
+rooms verify when it ends (tests/pages/conftest.py), which needs a GM to end the session."""
+
 opened: list[BrowserContext] = []
 """The browser contexts of the current test's seats: tests/pages/conftest.py closes them when
 the test ends, so no page of a finished test stays open in the session's browser (where it
@@ -237,7 +241,9 @@ that there is something to keep from players and observers (AMB-16)."""
 def board_room(url: str) -> dict[str, str]:
     """A board room made through the protocol with the short game's options (test_lobby.py
     opens one from the lobby's "Rules of this table")."""
-    return create_room(url, "deadweight-board", "the sinking ship", SHORT_GAME)
+    made = create_room(url, "deadweight-board", "the sinking ship", SHORT_GAME)
+    gm_links.setdefault(made["room"], []).append(made["gm"])
+    return made
 
 
 def board_table(browser: Browser, url: str) -> tuple[Seat, Seat, Seat]:

@@ -45,7 +45,7 @@ def test_check_this_roll_shows_its_hash_its_dice_and_your_nonce(browser, server)
     # Ada's blind roll: she holds its nonce, not its dice
     blind = ada.page.locator("#log .entry").filter(has=ada.page.locator(".check-roll")).nth(1)
     blind.get_by_role("button", name="check entry").click()
-    expect(report.locator(".dice-check")).to_contain_text("not yours to see")
+    expect(report.locator(".dice-check")).to_contain_text("kept from you")
     expect(report.locator(".nonce-check")).to_contain_text("it carries the nonce you sent")
     # the whole log, downloaded and verified with the nonces this browser kept
     with ada.page.expect_download():

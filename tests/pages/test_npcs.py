@@ -215,7 +215,8 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
 def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kept(browser, server):
     """RU-N01..N05: the GM brings the rules' sneering guard (bias −2), gives it STR 4 and
     CON 3 (Health 36), has it contest Ayla's STR, starts a fight with both and harms it
-    from its card. Ada reads who won and that it was hurt, never a number of the guard's."""
+    from its card. Ada reads Ayla's roll and who won, the guard's side as `?`, and that it
+    took 5 damage, never a number of the guard's."""
     gm, ada = table_with(browser, server, "ap2d6", "make a character", Name="Ayla")
     from_the_book(gm, "Sneering guard", "Gate guard qz")
     change(gm, "Gate guard qz", "STR", "4")
@@ -227,7 +228,10 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     form.get_by_label("First").select_option(label="Ayla")
     form.get_by_label("Second").select_option(label="Gate guard qz")
     step(gm, lambda: submit(form, Score="STR", Versus="STR"))
-    wait_for_log(ada, "Ayla (STR) vs Gate guard qz (STR)")
+    wait_for_log(ada, "Ayla (STR) vs Gate guard qz (STR): 2d6 → [")
+    expect(ada.page.locator("#log .entry", has_text="Gate guard qz (STR)")).to_contain_text(
+        re.compile(r"\+0 = \d+\s+vs\s+\?\s*the (first|second) side won \(\?\)")
+    )
     form = offer(gm, "start a fight")
     form.get_by_label("Ayla").check()
     form.get_by_label("Gate guard qz").check()
@@ -236,6 +240,7 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     card = f"{NPCS} article.npc:has-text('Gate guard qz')"
     step(gm, lambda: submit(offer(gm, "harm a character", card), Amount="5"))
     synced(gm, ada)
+    wait_for_log(ada, "Gate guard qz takes 5 damage")
     row = ada.page.locator(".fight tbody tr", has_text="Gate guard qz")
     expect(row.locator("td").nth(0)).to_have_text("?")  # its AP
     expect(row.locator("td").nth(1)).to_have_text("?")  # its HP

@@ -25,9 +25,11 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tabletop.rooms import Hall, SqliteStore, Store
+from tabletop.rooms import Hall, SqliteStore, Store, verify
 from tabletop.rooms.allowances import RATE, Rates
 from tabletop.rooms.client import RoomClient, create_room, hello, is_entry
+from tabletop.rooms.errors import BadLink, TooMuch
+from tabletop.rooms.nonces import read_book
 from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.server import BOT_PAUSE, create_app
@@ -156,14 +158,15 @@ def serve_in_thread(
     pool: int = 1,
     rates: Rates | None = None,
     trusted: tuple[str, ...] = (),
+    port: int | None = None,
     **app: Any,
 ) -> Running:
-    """The app over `store` on a free port of 127.0.0.1, in a thread of this process, with
-    its worker processes (one shard and one pool worker unless asked for more). Every test
-    comes from 127.0.0.1, so the address allowance is wide unless `rates` says otherwise;
-    its dice are fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes to
-    `create_app` (a public address, who may open rooms)."""
-    port = free_port()
+    """The app over `store` on `port` of 127.0.0.1 (a free one by default), in a thread of
+    this process, with its worker processes (one shard and one pool worker unless asked for
+    more). Every test comes from 127.0.0.1, so the address allowance is wide unless `rates`
+    says otherwise; its dice are fixed (`fixed_seed`) unless `app` names `seeds`; `app` goes
+    to `create_app` (a public address, who may open rooms)."""
+    port = port or free_port()
     app.setdefault("seeds", fixed_seed)
     rates = rates or Rates(member=rate, address=10_000, address_burst=10_000)
     config = uvicorn.Config(
@@ -253,7 +256,8 @@ def server(request, tmp_path_factory):
 
 @dataclass
 class Party:
-    """A room on a running server: the GM's, two players' and an observer's clients."""
+    """A room on a running server: the GM's, two players' and an observer's clients, each
+    keeping the nonces it sends in a book of its own."""
 
     url: str
     room: str
@@ -263,9 +267,42 @@ class Party:
     bo: RoomClient
     watcher: RoomClient
 
-    def close(self) -> None:
-        for client in (self.gm, self.ada, self.bo, self.watcher):
-            client.close()
+    @property
+    def clients(self) -> tuple[RoomClient, ...]:
+        return (self.gm, self.ada, self.bo, self.watcher)
+
+    def verified(self) -> None:
+        """Every honest room verifies (docs/rooms.md): the GM's full export through the
+        rules, and each member's own, each with the nonces that member sent (`--mine`),
+        once the GM has ended the dice session so that every die can be checked. A link
+        the test rotated or kicked opens nothing any more, and is passed over."""
+        for client in self.clients:
+            try:
+                me, export = self._exported(client)
+            except BadLink:
+                continue
+            except TooMuch:  # the test spent the member's allowance: it refills in a second
+                time.sleep(1.5)
+                me, export = self._exported(client)
+            mine = read_book(client.nonces, self.room) if client.nonces.exists() else {}
+            audit = verify(export, mine, me)
+            assert client is not self.gm or (audit.view == "full" and audit.ruled)
+
+    def _exported(self, client: RoomClient) -> tuple[str, list[str]]:
+        """Whose the client is and its export (the GM's once the session is ended)."""
+        if client is self.gm:
+            client.end_session()
+        return client.view()["me"]["id"], client.export()
+
+    def close(self, verified: bool = True) -> None:
+        """The clients closed, after checking the room verifies (`verified`: a test that
+        took the room's server away says False)."""
+        try:
+            if verified:
+                self.verified()
+        finally:
+            for client in self.clients:
+                client.close()
 
 
 def party(url: str, system: str) -> Party:
@@ -274,15 +311,10 @@ def party(url: str, system: str) -> Party:
     for name, invite in (("Ada", "player"), ("Bo", "player"), ("Watcher", "observer")):
         with RoomClient(made[invite]) as inviting:
             joined[name] = inviting.join(name)
-    return Party(
-        url,
-        made["room"],
-        {**made, **joined},
-        RoomClient(made["gm"]),
-        RoomClient(joined["Ada"]),
-        RoomClient(joined["Bo"]),
-        RoomClient(joined["Watcher"]),
-    )
+    books = Path(tempfile.mkdtemp(prefix="nonces-"))
+    links = {"GM": made["gm"], **joined}
+    clients = [RoomClient(link, nonces=books / f"{name}.jsonl") for name, link in links.items()]
+    return Party(url, made["room"], {**made, **joined}, *clients)
 
 
 class Recorder:

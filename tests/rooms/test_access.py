@@ -89,6 +89,25 @@ def test_links_come_from_the_public_url_not_the_requests_host(keyed):
     assert made["gm"].startswith("https://rooms.example/rooms/")
 
 
+def test_the_address_a_page_builds_invites_from_is_the_servers_whatever_a_request_says(
+    keyed, loopback
+):
+    """A stranger must not make the GM's page show invites to another site: `/address`, from
+    which the page builds the invites it keeps, is the public URL whatever Host (an allowed
+    one) or forwarding header a request carries; another Host gets 400."""
+    evil = ({}, {"X-Forwarded-Host": "evil.example"}, {"Forwarded": "host=evil.example"})
+    for host in ("rooms.example", "127.0.0.1"):
+        for forwarded in evil:
+            said = httpx.get(f"{keyed}/address", headers={"Host": host, **forwarded}).json()
+            assert said == {"url": "https://rooms.example", "this_machine_only": False}
+    error_of(httpx.get(f"{keyed}/address", headers=EVIL), 400)
+    port = loopback.rsplit(":", 1)[1]
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}"):  # no public URL: the name used
+        said = httpx.get(f"{loopback}/address", headers={"Host": host}).json()
+        assert said == {"url": f"http://{host}", "this_machine_only": True}
+    error_of(httpx.get(f"{loopback}/address", headers=EVIL), 400)
+
+
 def test_a_loopback_server_answers_to_its_other_loopback_names_only(loopback):
     port = loopback.rsplit(":", 1)[1]
     for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):

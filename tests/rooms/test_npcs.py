@@ -66,13 +66,25 @@ def constitution(p: Party, said: list[Any]) -> list[str]:
 
 def ap2d6(p: Party, said: list[Any]) -> list[str]:
     """RU-N05: the rules' kindly innkeeper (bias +2) with STR 5 and CON 4 (Health 42)
-    contests Ayla's STR, fights her, and takes 5 damage (Health 37)."""
+    contests Ayla's STR, fights her, and takes 5 damage (Health 37). Ada reads Ayla's roll
+    and who won, the innkeeper's roll and why as `?`, and with it Ayla's two dice."""
     p.gm.act({"kind": "npc-from-book", "creature": "Kindly innkeeper", "name": "Innkeeper qz"})
     for stat, value in (("STR", "5"), ("CON", "4")):
         p.gm.act({"kind": "edit-npc", "npc": "n1", "stat": stat, "value": value})
     said.append(p.ada.act({"kind": "new-character", "name": "Ayla"}))
     contest = {"first": "c1", "second": "n1", "score": "STR", "versus": "STR"}
     p.gm.act({"kind": "contest", **contest})
+    (read,) = [e for line in p.ada.log() if (e := json.loads(line)["event"])["type"] == "contest"]
+    mine = re.fullmatch(
+        r"Ayla \(STR\) vs Innkeeper qz \(STR\): 2d6 → \[(\d), (\d)\] = \d+ \+0 = \d+  vs  \?\n"
+        r"(the first side won|the second side won|a tie) \(\?\)",
+        read["text"],
+    )
+    assert mine, read["text"]
+    assert [(d["at"], d["face"]) for d in read["data"]["draws"]] == [
+        (0, int(mine[1])),
+        (1, int(mine[2])),
+    ]
     p.gm.act({"kind": "start-fight", "characters": ["c1", "n1"]})
     p.gm.act({"kind": "next-round"})
     p.gm.act({"kind": "damage", "character": "n1", "amount": 5})

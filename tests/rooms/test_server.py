@@ -304,8 +304,9 @@ def test_every_member_is_told_who_is_connected_as_sockets_come_and_go(dice):
 
 
 def test_a_retried_intent_is_applied_once_over_http_and_socket(dice):
-    first = dice.ada.act({"kind": "roll", "notation": "1d6"}, id="retry-1")
-    again = dice.ada.act({"kind": "roll", "notation": "1d6"}, id="retry-1")
+    roll = {"kind": "roll", "notation": "1d6"}
+    first = dice.ada.act(roll, id="retry-1", nonce="retried-nonce")
+    again = dice.ada.act(roll, id="retry-1", nonce="retried-nonce")  # a retry is the same
     assert again["duplicate"] and again["seqs"] == first["seqs"]
     assert again["entries"] == first["entries"]
     socket = Recorder(dice.links["Ada"], after=head(dice.gm))
@@ -437,9 +438,11 @@ def test_too_many_requests_from_one_member_are_refused(dice):
 def test_each_systems_options_schema_is_its_options_model_and_an_unknown_one_is_a_404(server):
     for known in SYSTEMS:
         schema = httpx.get(f"{server}/systems/{known.name}/options").json()
+        words = schema.pop("x-words")  # the lobby's words for each option (tabletop.words)
         model = known.options
         empty = {"type": "object", "properties": {}}
         assert schema == (model.model_json_schema() if model else empty), known.name
+        assert set(words) <= set(schema["properties"]), known.name
     assert httpx.get(f"{server}/systems/deadweight-board/options").json()["properties"][
         "turn_cap"
     ] == {"default": 600, "maximum": 100_000, "minimum": 1, "title": "Turn Cap", "type": "integer"}

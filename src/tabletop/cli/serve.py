@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import ipaddress
+import os
 import signal
+import socket
 import sys
 import textwrap
 from pathlib import Path
@@ -12,22 +16,35 @@ import typer
 
 from tabletop.cli.output import console
 from tabletop.errors import DataError, TabletopError
-from tabletop.rooms.access import ROOM_QUOTA, Access
+from tabletop.rooms.access import ROOM_QUOTA, Access, own_key_file
 from tabletop.rooms.allowances import ADDRESS_BURST, ADDRESS_RATE, RATE, READ_COST, Rates
 from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
 from tabletop.rooms.errors import RoomError
 from tabletop.rooms.front import cores, shards_for
-from tabletop.rooms.hosts import PublicAddress, is_loopback
+from tabletop.rooms.hosts import PublicAddress, is_loopback, lan_address
 from tabletop.rooms.leases import IDLE_IN_TRANSACTION, LEASE, RENEWALS
 from tabletop.rooms.live import MAX_BEHIND, MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
 
 PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
 
+LOOPBACK = "127.0.0.1"
+
+BACKLOG = 2048
+"""Connections waiting to be accepted on each listening socket (uvicorn's own default)."""
+
+KEY_NAME = "server-key"
+"""The file in --data where `--lan` keeps its server key, unless --key-file names another."""
+
 HELP = "\n\n".join(
     textwrap.fill(" ".join(paragraph.split()), 76)  # within an 80-column terminal
     for paragraph in (
-        "Serve rooms: a GM opens one with `tabletop room new --server URL --system S`.",
+        """Serve rooms: a GM opens one in the lobby (the address it prints) or with `tabletop
+        room new --server URL --system S`.""",
+        """Phones and other computers on your network: `tabletop serve --lan` finds this
+        computer's address there, listens on it and on 127.0.0.1 (nowhere else), puts it in
+        every link and QR code, and makes a server key in --data (or at --key-file) that
+        opening a room then needs. Without --lan the server is on this computer alone.""",
         """On this machine alone (a loopback address) anyone who reaches it may open rooms;
         listening or answering anywhere else needs --open or --key-file (docs/rooms.md, "Who
         may open rooms").""",
@@ -36,8 +53,8 @@ HELP = "\n\n".join(
         store), one request of a room at a time in arrival order; a --pool of
         lower-priority processes thinks for bots and verifies, imports and exports logs.""",
         """One process, SQLite: `tabletop serve` (127.0.0.1:8000, rooms in --data; on a
-        LAN add --host 0.0.0.0 --public-url http://ADDRESS:8000 --key-file KEY). SQLite
-        takes no leases: one process only.""",
+        LAN add --lan, or say it all: --host 0.0.0.0 --public-url http://ADDRESS:8000
+        --key-file KEY). SQLite takes no leases: one process only.""",
         """Several processes behind nginx, one PostgreSQL: start each on its own loopback
         port with the same --database, e.g. `tabletop serve --port 8001 --database
         postgresql://tabletop@/rooms --public-url https://tables.example.org --key-file
@@ -67,7 +84,20 @@ HELP = "\n\n".join(
 
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    host: Annotated[
+        str | None,
+        typer.Option(
+            "--host", help="Address to listen on (default 127.0.0.1: this computer alone)."
+        ),
+    ] = None,
+    lan: Annotated[
+        bool,
+        typer.Option(
+            "--lan",
+            help="Reach it from phones on this network: listen on this computer's address "
+            "there and on 127.0.0.1, build links from it, and make (or reuse) a server key.",
+        ),
+    ] = False,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
     data: Annotated[
         Path, typer.Option("--data", help="Directory of the embedded SQLite database.")
@@ -168,8 +198,14 @@ def serve_command(
         typer.Option("--room-quota", min=1, help="With --open: new rooms an hour, server-wide."),
     ] = ROOM_QUOTA,
 ) -> None:
-    address = PublicAddress.parse(public_url or _bound(host, port), allowed_host or ())
-    access = _access(host, address, open_, key_file, room_quota)
+    allowed = tuple(allowed_host or ())
+    found, said = _lan(host, public_url, open_) if lan else (None, [])
+    if found is not None:
+        key_file = key_file or data / KEY_NAME
+        said.append(_key_line(key_file, own_key_file(key_file)))
+    listen = (found, LOOPBACK) if found else (host or LOOPBACK,)
+    address = _address(found, listen[0], public_url, port, allowed)
+    access = _access(listen[0], address, open_, key_file, room_quota)
     fresh = not database and not (data / "rooms.sqlite3").exists()
     import uvicorn  # the server's libraries load only when a server starts
 
@@ -191,6 +227,12 @@ def serve_command(
         first = str(problem).strip().splitlines()[0] if str(problem).strip() else ""
         why = first or type(problem).__name__
         raise RoomError(f"cannot open the rooms' database: {why}") from None
+    sockets = _listen(listen, port)
+    if port == 0:  # the port the system chose, in links and in the names requests give
+        port = sockets[0].getsockname()[1]
+        address = _address(found, listen[0], public_url, port, allowed)
+    if found is not None:
+        said[:0] = _listening(found, port)
     shards, helpers = workers or shards_for(store), pool or cores()
     rates = Rates(member=rate, address=address_rate)
     app = create_app(
@@ -206,19 +248,25 @@ def serve_command(
     )
     where = "PostgreSQL" if database else f"SQLite in {data}"
     who = {"local": "this machine", "open": "anyone (--open)", "key": "holders of the key"}
+    for line in said:
+        console.print(line, **PLAIN_LINE)
     console.print(
         f"tabletop rooms on {address.url} ({where}, {shards} shard and {helpers} pool "
         f"workers; rooms opened by {who[access.mode]}); Ctrl-C stops",
         **PLAIN_LINE,
     )
+    for line in _reach(address, found):
+        console.print(line, **PLAIN_LINE)
     if fresh:
+        keyed = f" --key-file {key_file}" if access.mode == "key" else ""
         console.print(
-            f"create a room: tabletop room new --server {address.url} --system dice", **PLAIN_LINE
+            f"create a room: tabletop room new --server {address.url} --system dice{keyed}",
+            **PLAIN_LINE,
         )
     sys.stdout.flush()
     config = uvicorn.Config(
         app,
-        host=host,
+        host=listen[0],
         port=port,
         log_level="warning",
         ws_max_size=MAX_MESSAGE,
@@ -228,7 +276,7 @@ def serve_command(
     # process as SIGTERM does, rather than the command line's one-line "terminated".
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     quiet_collector()
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=sockets)
 
 
 serve_command.__doc__ = HELP
@@ -237,6 +285,101 @@ serve_command.__doc__ = HELP
 def _bound(host: str, port: int) -> str:
     """The URL of the address `serve` binds (an IPv6 address in brackets)."""
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _lan(host: str | None, public_url: str, open_: bool) -> tuple[str | None, list[str]]:
+    """`--lan`: this computer's address on its network, or None and the line that says it
+    serves this computer alone for now; `DataError` for an option that says otherwise."""
+    for given, option, what in (
+        (host, "--host", "listens on this computer's network address and 127.0.0.1"),
+        (public_url, "--public-url", "puts this computer's network address in links"),
+        (open_, "--open", "opens rooms for holders of the server key it makes"),
+    ):
+        if given:
+            raise DataError(f"--lan {what}: give --lan or {option}, not both")
+    found = lan_address()
+    if found is None:
+        return None, [
+            "--lan: this computer is on no network (it has no address but its own: is Wi-Fi "
+            "on, or a cable in?), so for now it serves this computer alone"
+        ]
+    return found, []
+
+
+def _address(
+    found: str | None, host: str, public_url: str, port: int, allowed: tuple[str, ...]
+) -> PublicAddress:
+    """Where links point: this computer's network address with --lan, else --public-url
+    or the address bound."""
+    if found is not None:
+        return PublicAddress.on_lan(found, port, allowed)
+    return PublicAddress.parse(public_url or _bound(host, port), allowed)
+
+
+def _listen(hosts: tuple[str, ...], port: int) -> list[socket.socket]:
+    """A listening socket on each of `hosts`, all on one port (the first one's, when the
+    system picks it), or `DataError` in one line before the server starts."""
+    sockets: list[socket.socket] = []
+    for host in hosts:
+        name = host.strip("[]")
+        listening = socket.socket(socket.AF_INET6 if ":" in name else socket.AF_INET)
+        sockets.append(listening)
+        try:
+            if os.name == "posix":  # as uvicorn does: a restart need not wait out TIME_WAIT
+                listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listening.bind((name, port))
+            listening.listen(BACKLOG)
+        except OSError as problem:
+            for made in sockets:
+                made.close()
+            why = problem.strerror or type(problem).__name__
+            busy = problem.errno == errno.EADDRINUSE
+            hint = " (another server is on it: pick another with --port)" if busy else ""
+            raise DataError(f"cannot listen on {host} port {port}: {why}{hint}") from None
+        port = sockets[0].getsockname()[1]
+    return sockets
+
+
+def _key_line(key_file: Path, made: bool) -> str:
+    """What `--lan` did with the server key, and where the key is."""
+    kept = key_file.resolve()
+    return (
+        f"--lan: {'made a' if made else 'using the'} server key in {kept} (only you can read "
+        "it); opening a room asks for it: the lobby once a tab, or `tabletop room new "
+        f"--key-file {kept}`"
+    )
+
+
+def _listening(found: str, port: int) -> list[str]:
+    """Where `--lan` listens, and what an internet address there means."""
+    lines = [
+        f"--lan: this computer is {found} on its network; listening there and on "
+        f"{LOOPBACK} (this computer), port {port}, and on no other address"
+    ]
+    if ipaddress.ip_address(found).is_global:
+        lines.append(
+            f"--lan: {found} is an internet address, not a private one: anyone who can reach "
+            "this computer can reach the server (opening a room still needs the key)"
+        )
+    return lines
+
+
+def _reach(address: PublicAddress, found: str | None) -> list[str]:
+    """Who can open the links, in the terminal: a new GM's first question."""
+    if found is not None:
+        return [
+            "phones and computers on the same network open its invite links and QR codes; "
+            "rooms opened before keep their invites, now at this address (the GM's page "
+            "shows them)"
+        ]
+    if not address.loopback or address.own is None:
+        return []
+    return [
+        f"only this computer can open its links: they point at {address.own[0]}, which on a "
+        "phone or another computer means that device itself. To play with people on your "
+        "network, stop it (Ctrl-C) and start `tabletop serve --lan`: rooms and their "
+        "invites carry over"
+    ]
 
 
 def _access(

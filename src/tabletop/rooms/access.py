@@ -6,7 +6,8 @@ Three answers, chosen by `tabletop serve`:
   may open rooms (there is nobody else);
 - **open** (`--open`): anyone who can reach it may, within a server-wide quota of new rooms
   an hour (`--room-quota`, `ROOM_QUOTA` by default), so a stranger cannot fill its disk;
-- **key** (`--key-file PATH`): a request must carry `Authorization: Bearer <server key>`.
+- **key** (`--key-file PATH`): a request must carry `Authorization: Bearer <server key>`;
+  `tabletop serve --lan` makes the file (`own_key_file`) or reuses its own.
 
 Joining, playing and verifying need no server key: a room's own links decide those.
 """
@@ -16,6 +17,9 @@ from __future__ import annotations
 import collections
 import hmac
 import math
+import os
+import secrets
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +39,58 @@ QUOTA_WINDOW = 3600.0
 MIN_KEY = 16
 """Characters a server key has at least: it is the only thing between a stranger and the
 server's disk."""
+
+
+def own_key_file(path: Path) -> bool:
+    """Make a new server key in `path` that only this user can read, or keep the one there
+    if only this user can read or change it: True when made. `DataError` when it cannot, or
+    when someone else could read the key (and so open rooms) or swap it for one they know."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as problem:
+        why = f"cannot make the folder {path.parent} for the server key: {problem.strerror}"
+        raise DataError(why) from None
+    try:
+        # O_EXCL: never through a link someone left at `path`; 0o600 before a byte is written
+        made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        _only_mine(path)
+        return False
+    except OSError as problem:
+        raise DataError(f"cannot make the server key {path}: {problem.strerror}") from None
+    try:
+        with os.fdopen(made, "w", encoding="utf-8") as file:
+            file.write(secrets.token_urlsafe(32) + "\n")
+    except OSError as problem:  # a full disk: no half-written key stays to be reused
+        path.unlink(missing_ok=True)
+        raise DataError(f"cannot write the server key {path}: {problem.strerror}") from None
+    return True
+
+
+def _only_mine(path: Path) -> None:
+    """Refuse a key file that is a link, not a file, someone else's, or open to others."""
+    try:
+        found = path.lstat()
+    except OSError as problem:
+        raise DataError(f"cannot read the server key {path}: {problem.strerror}") from None
+    if not stat.S_ISREG(found.st_mode):
+        raise DataError(
+            f"the server key {path} is not a plain file (a link or a folder): remove it for a "
+            "new key, or give --key-file another path"
+        )
+    if os.name != "posix":  # permission bits mean nothing elsewhere; the file's ACL decides
+        return
+    if found.st_uid != os.getuid():
+        raise DataError(
+            f"the server key {path} belongs to another user, who could open rooms with it: "
+            "remove it for a new key, or give --key-file a key of your own"
+        )
+    if found.st_mode & 0o077:
+        mode = stat.S_IMODE(found.st_mode)
+        raise DataError(
+            f"others can read or change the server key {path} (mode {mode:o}): "
+            f"chmod 600 {path}, or remove it for a new key"
+        )
 
 
 @dataclass

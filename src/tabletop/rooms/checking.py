@@ -144,12 +144,12 @@ def _witnessed(seq: int, body: dict[str, Any], draws: list[Any]) -> dict[str, An
 
 def _open_dice(seq: int, body: dict[str, Any]) -> dict[str, Any]:
     """The dice a line shows its reader apart (their own, beside a hidden NPC's) against
-    the open key its header shows; any other cause's dice are not the reader's to see."""
+    the open key its header shows (format 3); without one, only named."""
     event = body.get("event") if isinstance(body.get("event"), dict) else {}
     shown = (event.get("data") or {}).get("draws") if isinstance(event, dict) else None
     header = body.get("witnessed")
     if not isinstance(shown, list) or not isinstance(header, dict) or "open" not in header:
-        return {"state": "sealed", "text": "its dice are not yours to see"}
+        return _shown_apart(body)
     try:
         dice = FairDice(open_key(header), _where(seq, body, header))
     except (KeyError, TypeError, ValueError, AttributeError, TabletopError):
@@ -175,6 +175,26 @@ def _against(dice: DiceSource, draws: list[Any], source: str) -> dict[str, Any]:
     matches = all(d["face"] == d["seed"] for d in shown)
     text = f"every die is what {source} give" if matches else f"a die is not what {source} give"
     return {"state": "good" if matches else "bad", "text": text, "draws": shown}
+
+
+def _shown_apart(body: dict[str, Any]) -> dict[str, Any]:
+    """An entry whose cause is sealed from this member: the dice it shows them apart (theirs,
+    in a line that also holds a hidden NPC's) are named; checking them against the seed
+    needs the cause, which the GM's export holds (`tabletop room verify`)."""
+    event = body.get("event") if isinstance(body.get("event"), dict) else {}
+    data = event.get("data") if isinstance(event.get("data"), dict) else {}
+    draws = data.get("draws") if isinstance(data.get("draws"), list) else []
+    try:
+        named = ", ".join(f"a d{int(d['sides'])} showing {int(d['face'])}" for d in draws)
+    except (KeyError, TypeError, ValueError):
+        return {"state": "bad", "text": "its dice are not dice a seed gives"}
+    if not named:
+        return {"state": "sealed", "text": "its dice are kept from you (the GM's export has them)"}
+    return {
+        "state": "shown",
+        "text": f"your dice here are {named}; the line also holds dice kept from you, so "
+        "the GM's export checks them all (tabletop room verify)",
+    }
 
 
 def _session_of(lines: list[str], seq: int) -> tuple[int, str, bytes | None]:

@@ -4,15 +4,17 @@ before any handler sees it (a link echoing `Host: evil.example` would send a mem
 to whoever owns that name; a DNS-rebinding page would reach a server on 127.0.0.1).
 
 `tabletop serve` passes `--public-url` (default: the address it binds) and any
-`--allowed-host`; an app made without a public URL (tests, embedding) answers to loopback
-names only, on any port, and builds links from the host it was reached at.
+`--allowed-host`, or with `--lan` this machine's address on its network (`lan_address`); an
+app made without a public URL (tests, embedding) answers to loopback names only, on any
+port, and builds links from the host it was reached at.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable, Iterable
+import socket
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +26,10 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
+PROBE = "10.255.255.254"
+"""A private address `lan_address` asks the way to: wherever there is a default route (a
+router hands one out with or without internet) the way is through the LAN's interface."""
+
 
 def is_loopback(host: str) -> bool:
     """Whether `host` (a name or an address, without a port) is this machine only."""
@@ -34,6 +40,48 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def outgoing_address(target: str) -> str | None:
+    """The address this machine would send from to reach `target`, or None with no way
+    there: "connecting" a UDP socket only asks the system for a route, and sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect((target, 9))  # the discard port: nothing is sent to it anyway
+            return str(probe.getsockname()[0])
+        except OSError:
+            return None
+
+
+def addresses_to_try() -> Iterator[str | None]:
+    """Where this machine sends from on its default route, then the addresses its own name
+    stands for (some systems name their LAN address so, with or without a router)."""
+    yield outgoing_address(PROBE)
+    try:
+        yield from socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        return
+
+
+def lan_address(
+    candidates: Callable[[], Iterable[str | None]] = addresses_to_try,
+) -> str | None:
+    """This machine's IPv4 address on its network, the one phones beside it can open, or
+    None when it is on no network (no Wi-Fi, no cable: its only address is its own)."""
+    for found in candidates():
+        if found is not None and _on_a_network(found):
+            return found
+    return None
+
+
+def _on_a_network(address: str) -> bool:
+    """Whether another machine could reach `address`: not this machine's own, not "any",
+    not a self-assigned link-local one (a network with no router to hand out addresses)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return not (ip.is_loopback or ip.is_unspecified or ip.is_link_local or ip.is_multicast)
 
 
 def split_host(value: str, default_port: int | None = None) -> tuple[str, int | None]:
@@ -91,6 +139,14 @@ class PublicAddress:
         shown = f"[{host}]" if ":" in host else host
         base = f"{parts.scheme}://{shown}" + (f":{port}" if port is not None else "")
         return cls(base, frozenset(hosts))
+
+    @classmethod
+    def on_lan(cls, lan: str, port: int, allowed: Iterable[str] = ()) -> PublicAddress:
+        """`--lan`: links name this machine's address on its network, and its loopback names
+        are still answered on that port, so the GM's links on 127.0.0.1 (and the invites their
+        browser keeps for them) go on working."""
+        loopback = (f"{name}:{port}" for name in ("127.0.0.1", "localhost"))
+        return cls.parse(f"http://{lan}:{port}", [*allowed, *loopback])
 
     @property
     def own(self) -> tuple[str, int | None] | None:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, Response
@@ -24,6 +25,7 @@ from pydantic import Field
 from tabletop.errors import TabletopError
 from tabletop.rooms.allowances import body_cost
 from tabletop.rooms.errors import TooMuch, UnknownSystemName
+from tabletop.rooms.hosts import is_loopback
 from tabletop.rooms.http import NDJSON, Client, Here, Token
 from tabletop.rooms.messages import Caller, Check, Plan, Qr, Read
 from tabletop.rooms.protocol import MAX_IMPORT, Message
@@ -75,6 +77,14 @@ def add_pages(app: FastAPI) -> None:
     @app.get("/help/verify", include_in_schema=False)
     async def how_to_verify() -> FileResponse:
         return page("verify.html")
+
+    @app.get("/address")
+    async def address(request: Request) -> dict[str, Any]:
+        """Where people reach this server now: the URL every link is built from (the public
+        URL, never the request's Host), and whether only this computer can open it. The GM's
+        page builds the invites it keeps from it, so a restart at a new address moves them."""
+        url = str(request.state.base)
+        return {"url": url, "this_machine_only": is_loopback(urlsplit(url).hostname or "")}
 
     @app.get("/systems")
     async def systems() -> list[dict[str, Any]]:
@@ -166,14 +176,17 @@ def _systems() -> list[dict[str, Any]]:
 
 @functools.cache
 def _intent_schema(name: str, rules: int | None) -> dict[str, Any]:
+    """The intents' schema, with the words a page shows for their ids (`x-words`)."""
     session = load_session(name) if rules is None else session_at(name, rules)
-    return session.intent_schema()
+    return {**session.intent_schema(), "x-words": session.words.model_dump(mode="json")}
 
 
 @functools.cache
 def _options_schema(name: str) -> dict[str, Any]:
     model = system(name).options
-    return model.model_json_schema() if model else {"type": "object", "properties": {}}
+    schema = model.model_json_schema() if model else {"type": "object", "properties": {}}
+    options = load_session(name).words.options
+    return {**schema, "x-words": {k: w.model_dump() for k, w in options.items()}}
 
 
 def _named(name: str) -> System:

@@ -381,4 +381,4 @@ def test_rua41_resting_a_secretly_dead_character_is_refused_no_differently() -> 
     assert [e.kind for e in events][:1] == ["checked-on"] and rested.hp == 3
     assert rested.dying.revealed and rested.life == "unconscious"
     found, events = rest(lost, 1, 1, FixedDice([4]))
-    assert found.public_life == "dead" and [e.kind for e in events] == ["checked-on", "rest"]
+    assert found.public_life == "dead" and [e.kind for e in events] == ["checked-on", "too-late"]

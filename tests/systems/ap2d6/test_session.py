@@ -14,7 +14,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
 from tabletop.session import Member, Offer
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Error, Ap2d6Table
-from tests.session_laws import NO_VALUE, Pick, Table, check_laws
+from tests.session_laws import NO_VALUE, Pick, Table, check_hidden_npc_laws, check_laws
 
 GM = Member.gm()
 AYLA = Member.player("p1", "Ayla's player")
@@ -197,3 +197,69 @@ TABLE = Table(SESSION, [GM, AYLA, BRAN, WATCHER], filler=fill, start=seated)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_ap2d6_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=20, seed=seed)
+
+
+# a hidden NPC -----------------------------------------------------------------------------
+
+OGRE = {"scores": {"STR": 7, "AGI": 6, "CON": 9}, "bias": 5}
+"""An NPC typed in with numbers no rule here gives a character: scores of 6 and more (a
+character's are 3 at most, so a check's bonus is too), Health 72 (36 at most), bias +5."""
+
+NPC_SECRETS = (
+    r'"STR":\s*7\b',
+    r'"AGI":\s*6\b',
+    r'"CON":\s*9\b',
+    r'"bias":\s*[52]\b',
+    r'"max_hp":\s*72\b',
+    r"\+[6-9] = ",
+    r"HP (3[7-9]|[4-9]\d)\b",
+    r"Kindly innkeeper",
+)
+"""The ogre's numbers (its health while above any character's), the innkeeper's bias and the
+book's name for it."""
+
+
+def with_hidden_npcs() -> Ap2d6Table:
+    """Ayla and Bran, the ogre typed in (n1), and the book's kindly innkeeper as Host (n2)."""
+    state, _ = play(seated(), {"kind": "new-npc", "name": "Ogre", "stats": OGRE}, GM)
+    host = {"kind": "npc-from-book", "creature": "Kindly innkeeper", "name": "Host"}
+    state, _ = play(state, host, GM)
+    return state
+
+
+def fighting_hidden_npcs() -> Ap2d6Table:
+    everyone = {"kind": "start-fight", "characters": ["c1", "c2", "n1", "n2"]}
+    state, _ = play(with_hidden_npcs(), everyone, GM)
+    state, _ = play(state, {"kind": "next-round"}, GM)
+    return state
+
+
+def fill_with_npcs(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
+    """`fill`, with fights and orders that take the NPCs in."""
+    if name == "characters":
+        return pick([["c1", "n1"], ["n2", "c2", "n1"], ["c1", "c2", "n1", "n2"]])
+    return fill(offer, name, pick, marker)
+
+
+def never_shown(items: Any) -> list[Any]:
+    """The walk's choices but the GM's showing an NPC's numbers (then they are the players')."""
+    return [i for i in items if not (isinstance(i, tuple) and _reveals(i[-1]))]
+
+
+def _reveals(choice: Any) -> bool:
+    return isinstance(choice, Offer) and choice.kind == "reveal-npc"
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10_000), fighting=st.booleans())
+def test_no_player_receives_a_hidden_npcs_numbers_or_book_name(data, seed, fighting):
+    """RU-N05, issue 29: walks of a table that keeps two NPCs hidden, in a fight or not;
+    no byte a player or the observer receives holds the ogre's numbers or the innkeeper's
+    bias or book name, and no line reaches anyone with a mark in it."""
+    start = fighting_hidden_npcs if fighting else with_hidden_npcs
+    table = Table(SESSION, [GM, AYLA, BRAN, WATCHER], filler=fill_with_npcs, start=start)
+
+    def pick(items: Any) -> Any:
+        return data.draw(st.sampled_from(never_shown(items)))
+
+    check_hidden_npc_laws(table, pick, NPC_SECRETS, steps=25, seed=seed)

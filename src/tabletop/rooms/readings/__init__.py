@@ -34,6 +34,7 @@ from tabletop.session import (
     Session,
 )
 from tabletop.systems.registry import system
+from tabletop.words import Words
 
 KEPT: dict[tuple[str, int], str] = {
     ("dice", 1): "a48a6db",
@@ -201,6 +202,11 @@ class Reading(Session[Any]):
 
     def intent_schema(self) -> dict[str, Any]:
         return self._kept.intent_schema()
+
+    @property
+    def words(self) -> Words:
+        """Today's words for the system: a kept release's ids are named as today's are."""
+        return load_session(self.name).words
 
     def parse_intent(self, intent: BaseModel | Mapping[str, Any]) -> Any:
         asked = _json(intent) if isinstance(intent, BaseModel) else dict(intent)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tabletop.dice import DiceSource
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
+from tabletop.systems.ap2d6.owners import part, rolled
 from tabletop.systems.ap2d6.records import TwoDice, roll_2d6
 from tabletop.systems.ap2d6.scores import Score, incapable, passive
 
@@ -199,6 +200,9 @@ class Side(BaseModel):
 
 Winner = Literal["first", "second"] | None
 
+Kept = tuple[str | None, str | None]
+"""For each side of a contest, the owner whose numbers a table keeps from its players, or None."""
+
 
 class Contest(BaseModel):
     """A contest (RU-M11): each round of rolls, the winner (None for a tie) and what decided it."""
@@ -224,10 +228,24 @@ class Contest(BaseModel):
             return None
         return self.first.total - self.second.total
 
-    def describe(self, first: str = "the first side", second: str = "the second side") -> str:
-        """Each round of rolls on a line, then who won and why."""
-        lines = [f"{_side_text(a)}  vs  {_side_text(b)}" for a, b in self.rounds]
-        verdict = {"first": f"{first} won", "second": f"{second} won", None: "a tie"}
+    def rolls(self, kept: Kept = (None, None)) -> list[str]:
+        """Each round of rolls, the two sides' in one line; the side of an owner in `kept`
+        (an id, or None) is marked as theirs (`kept.secret`)."""
+        return [
+            f"{part(kept[0], _side_text(a))}  vs  {part(kept[1], _side_text(b))}"
+            for a, b in self.rounds
+        ]
+
+    def describe(
+        self,
+        first: str = "the first side",
+        second: str = "the second side",
+        kept: Kept = (None, None),
+    ) -> str:
+        """Each round of rolls on a line, then who won and why. With a side's owner in
+        `kept`, its rolls and why the contest went as it did (which tells of its total, its
+        score or its dice) are its part of the line, and so is who won when both are kept."""
+        verdict = {"first": f"{first} won", "second": f"{second} won", None: "a tie"}[self.winner]
         how = {
             "total": "higher total",
             "score": "totals tied, higher score",
@@ -235,7 +253,11 @@ class Contest(BaseModel):
             "incapable": "a side could not act",
             "tie": "totals and scores tied",
         }[self.decided_by]
-        return "\n".join([*lines, f"{verdict[self.winner]} ({how})"])
+        if all(kept):
+            decided = part(kept[0], f"{verdict} ({how})")
+        else:
+            decided = f"{verdict} ({part(kept[0] or kept[1], how)})"
+        return "\n".join([*self.rolls(kept), decided])
 
     def __str__(self) -> str:
         return self.describe()
@@ -258,13 +280,15 @@ def contest(
     full_tie: Literal["tie", "redo"] | None = None,
     score_breaks_ties: bool = True,
     options: Options = DEFAULTS,
+    whose: tuple[str | None, str | None] = (None, None),
 ) -> Contest:
     """Both sides roll 2d6 + score; the higher total wins, then the higher score (RU-M11).
 
     Equal totals and scores are a tie, or are rolled again (`full_tie`, default from the
     options); `score_breaks_ties=False` makes equal totals a tie whatever the scores (social
     contests, RU-A34). A side that cannot use its score loses without rolling (RU-M02); a
-    natural double 1 loses to any other roll (RU-A12)."""
+    natural double 1 loses to any other roll (RU-A12). `whose` says for whom each side's
+    dice are rolled at a shared table (`rolled_for`)."""
     redo = (full_tie or options.full_contest_tie) == "redo"
     blocked = (incapable(first, options), incapable(second, options))
     if any(blocked):
@@ -276,9 +300,13 @@ def contest(
         return Contest(rounds=(sides,), winner=winner, decided_by="incapable")
     rounds: list[tuple[Side, Side]] = []
     while True:
+        with rolled(whose[0]):
+            first_roll = roll_2d6(dice)
+        with rolled(whose[1]):
+            second_roll = roll_2d6(dice)
         pair = (
-            Side(score=first, modifier=first_modifier, roll=roll_2d6(dice)),
-            Side(score=second, modifier=second_modifier, roll=roll_2d6(dice)),
+            Side(score=first, modifier=first_modifier, roll=first_roll),
+            Side(score=second, modifier=second_modifier, roll=second_roll),
         )
         rounds.append(pair)
         winner, decided_by = decide(pair, score_breaks_ties, options)

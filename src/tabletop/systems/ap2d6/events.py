@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -15,7 +16,9 @@ Role = Literal["gm", "player"]
 class Event(BaseModel):
     """One thing that happened: a kind for programs, a sentence for people, the dice rolled.
 
-    `gm_only` events (the secret death DC, hidden outcomes) never reach a player's view."""
+    `gm_only` events (the secret death DC, hidden outcomes) never reach a player's view;
+    `who` names the character a line is about, where the rules that made it know, so a
+    table that keeps that character's numbers from its players can keep the line (RU-N05)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -24,9 +27,15 @@ class Event(BaseModel):
     dice: tuple[DiceRecord, ...] = ()
     data: dict[str, Any] = {}
     gm_only: bool = False
+    who: str | None = None
 
     def visible_to(self, role: Role) -> bool:
         return role == "gm" or not self.gm_only
+
+
+def whose(events: Iterable[Event], name: str) -> list[Event]:
+    """`events`, each that does not say whose it is told as `name`'s."""
+    return [e if e.who is not None else e.model_copy(update={"who": name}) for e in events]
 
 
 def for_role(events: list[Event] | tuple[Event, ...], role: Role) -> list[Event]:

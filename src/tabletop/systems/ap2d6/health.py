@@ -59,7 +59,13 @@ def take_damage(
         raise Ap2d6Error(f"{character.name} is already dead")
     hp = character.current_hp - amount
     update: dict[str, Any] = {"hp": hp}
-    events = [Event(kind="damage", summary=f"{character.name} takes {amount} damage (HP {hp})")]
+    events = [
+        Event(
+            kind="damage",
+            summary=f"{character.name} takes {amount} damage (HP {hp})",
+            data={"amount": amount},
+        )
+    ]
     outright = dies_outright(hp, character.max_hp)
     if character.down or character.secretly_dead:
         assert character.dying is not None
@@ -116,7 +122,8 @@ def heal(
         character, events = check_on(character, dice, statuses=statuses, options=options)
     if character.life == "dead":
         if events:
-            return character, [*events, Event(kind="heal", summary="healing cannot help the dead")]
+            too_late = Event(kind="too-late", summary="healing cannot help the dead")
+            return character, [*events, too_late]
         raise Ap2d6Error(f"{character.name} is dead; healing cannot help")
     hp = min(character.current_hp + amount, max(character.max_hp, character.current_hp))
     update: dict[str, Any] = {"hp": hp}
@@ -250,7 +257,7 @@ def rest(
     if fate_unknown(character):
         character, events = check_on(character, dice, statuses=statuses, options=options)
         if character.life == "dead":
-            return character, [*events, Event(kind="rest", summary="the dead do not rest")]
+            return character, [*events, Event(kind="too-late", summary="the dead do not rest")]
         # A lowered CON may have taken recovery dice away with the Max HP they came from.
         left = min(left, character.max_recovery_dice)
         dice_to_spend = min(dice_to_spend, left)

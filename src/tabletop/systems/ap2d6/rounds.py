@@ -23,8 +23,9 @@ from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.checks import Check, check, contest
 from tabletop.systems.ap2d6.costs import ActionCost, Cost, basic_action
 from tabletop.systems.ap2d6.errors import Ap2d6Error
-from tabletop.systems.ap2d6.events import Event, Role
+from tabletop.systems.ap2d6.events import Event, Role, whose
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
+from tabletop.systems.ap2d6.owners import NOBODY, Owners
 from tabletop.systems.ap2d6.records import TwoDice, roll_2d6
 from tabletop.systems.ap2d6.sheet import ActiveStatus, Character
 from tabletop.systems.ap2d6.statuses import Status
@@ -143,9 +144,10 @@ def begin_round(
     dice: DiceSource,
     choices: Mapping[str, BeginningChoices] | None = None,
     options: Options = DEFAULTS,
+    owners: Owners = NOBODY,
 ) -> Outcome:
     """Start the next round: Effect Activation, then Status Management, then the window for
-    beginning-of-round moves (RU-M25)."""
+    beginning-of-round moves (RU-M25). Each character's lines are told as theirs."""
     choices = choices or {}
     unknown = set(choices) - {c.name for c in combat.characters}
     if unknown:
@@ -155,11 +157,11 @@ def begin_round(
     changed = []
     for character in combat.characters:
         character, activated = activate_effects(
-            character, dice, choices.get(character.name, BeginningChoices()), options
+            character, dice, choices.get(character.name, BeginningChoices()), options, owners
         )
         character, managed = manage_statuses(character, options)
         changed.append(character)
-        events += activated + managed
+        events += whose(activated + managed, character.name)
     after = combat.model_copy(
         update={
             "characters": tuple(changed),
@@ -192,10 +194,16 @@ def ignorable(character: Character) -> dict[str, int]:
 
 
 def activate_effects(
-    character: Character, dice: DiceSource, choice: BeginningChoices, options: Options = DEFAULTS
+    character: Character,
+    dice: DiceSource,
+    choice: BeginningChoices,
+    options: Options = DEFAULTS,
+    owners: Owners = NOBODY,
 ) -> tuple[Character, list[Event]]:
     """Sub-phase 1: each status that acts per stack hurts or heals, less the stacks CON
-    ignores; ignored stacks stay on the character (RU-M06)."""
+    ignores; ignored stacks stay on the character (RU-M06). Healing that finds out how a
+    downed character's checks went rolls their consequences, their dice (`owners`); the
+    death DC harm may make the GM roll is nobody's."""
     if character.public_life == "dead":
         return character, []
     limits = ignorable(character)
@@ -233,9 +241,10 @@ def activate_effects(
             events.append(Event(kind="status-effect", summary=f"[{name}] x{counted}"))
             events += more
         if spec.heal_per_stack:
-            character, more = health.heal(
-                character, spec.heal_per_stack * counted, dice, options=options
-            )
+            with owners.rolling(character.name):
+                character, more = health.heal(
+                    character, spec.heal_per_stack * counted, dice, options=options
+                )
             events.append(Event(kind="status-effect", summary=f"[{name}] x{counted}"))
             events += more
     return character, events
@@ -356,7 +365,8 @@ def _double_six_temp_ap(
     if options.double_six_temp_ap == "attacks" and not attack:
         return combat, []
     after, events = tracker_change(combat, name, "temp", options)
-    return after, [e.model_copy(update={"summary": "double 6s: " + e.summary}) for e in events]
+    told = [e.model_copy(update={"summary": "double 6s: " + e.summary}) for e in events]
+    return after, whose(told, name)
 
 
 def roll_check(
@@ -369,9 +379,11 @@ def roll_check(
     special: bool = False,
     defender_wins_ties: bool = False,
     options: Options = DEFAULTS,
+    owners: Owners = NOBODY,
 ) -> tuple[Combat, Check, list[Event]]:
     """A check during the fight with the character's score and its status modifiers.
-    `special` marks a [special] score: without it on their sheet, the check fails (RU-M02)."""
+    `special` marks a [special] score: without it on their sheet, the check fails (RU-M02).
+    Its result is the character's part of the line (`owners`)."""
     character = _actor(combat, name)
     rolled = check(
         character.special_score(score) if special else character.score(score),
@@ -381,7 +393,8 @@ def roll_check(
         defender_wins_ties=defender_wins_ties,
         options=options,
     )
-    events = [Event(kind="check", summary=f"{name} ({score}): {rolled}", dice=_dice(rolled))]
+    summary = f"{name} ({score}): {owners.part(name, rolled)}"
+    events = [Event(kind="check", summary=summary, dice=_dice(rolled), who=name)]
     combat, more = _double_six_temp_ap(combat, name, rolled.roll, False, options)
     return combat, rolled, events + more
 
@@ -440,11 +453,16 @@ def _initiative_modifier(character: Character, options: Options) -> int:
 
 
 def order(
-    combat: Combat, names: Sequence[str], dice: DiceSource, options: Options = DEFAULTS
+    combat: Combat,
+    names: Sequence[str],
+    dice: DiceSource,
+    options: Options = DEFAULTS,
+    owners: Owners = NOBODY,
 ) -> tuple[list[str], list[Event]]:
     """Who goes first among characters acting at the same time: higher AGI first; on a tie,
     whoever acted least recently (RU-M26, RU-A32); characters who have not acted yet and
-    tie on AGI roll an AGI contest, or keep the listed order if the table prefers."""
+    tie on AGI roll an AGI contest, or keep the listed order if the table prefers. Each
+    roll of it is its character's (`owners`)."""
     if not names:
         raise Ap2d6Error("name the characters acting at the same moment")
     characters = [combat.character(name) for name in names]
@@ -461,7 +479,7 @@ def order(
         groups.setdefault(key(character), []).append(character)
     for (_, acted), group in groups.items():
         if len(group) > 1 and acted == 0 and options.unacted_initiative_tie == "contest":
-            names_in_order, rolled = _roll_off(group, dice, options)
+            names_in_order, rolled = _roll_off(group, dice, options, owners)
             ordered += names_in_order
             events += rolled
         else:
@@ -470,7 +488,7 @@ def order(
 
 
 def _roll_off(
-    group: list[Character], dice: DiceSource, options: Options
+    group: list[Character], dice: DiceSource, options: Options, owners: Owners
 ) -> tuple[list[str], list[Event]]:
     """Order characters tied on AGI by an AGI contest among them, rolling again while tied."""
     pending = [group]
@@ -485,7 +503,8 @@ def _roll_off(
             continue
         totals: dict[int, list[Character]] = {}
         for character in tied:
-            rolled = roll_2d6(dice)
+            with owners.rolling(character.name):
+                rolled = roll_2d6(dice)
             total = rolled.total + character.score("AGI") + _initiative_modifier(character, options)
             totals.setdefault(total, []).append(character)
             events.append(
@@ -493,6 +512,7 @@ def _roll_off(
                     kind="initiative-roll",
                     summary=f"{character.name}: {rolled} → {total}",
                     dice=(rolled,),
+                    who=character.name,
                 )
             )
         pending = [totals[total] for total in sorted(totals, reverse=True)] + pending
@@ -509,10 +529,13 @@ def interrupt(
     *,
     tagged: bool = False,
     options: Options = DEFAULTS,
+    owners: Owners = NOBODY,
 ) -> tuple[Combat, str, list[Event]]:
     """Try to act before `target`'s action: an initiative (AGI) contest, paying (1n1) unless
     the move has [interrupt] (RU-M27, RU-A14). Returns who acts first; the other still acts.
-    A double 6 on either side's roll is a roll in initiative: 1 temp AP (RU-A13)."""
+    A double 6 on either side's roll is a roll in initiative: 1 temp AP (RU-A13). Each
+    side's dice and rolls are its character's (`owners`); who acts first is everyone's.
+    The contest's line comes first, the (1n1) paid for it after: it is the step's line."""
     character = _actor(combat, interrupter)
     if character.tracker.waiting:
         raise Ap2d6Error(f"{interrupter} is waiting and can do nothing else this round")
@@ -522,9 +545,9 @@ def interrupt(
     if opponent.life != "up" or opponent.tracker.waiting:
         why = "waiting" if opponent.life == "up" else opponent.public_life
         raise Ap2d6Error(f"{target} is {why}: there is no action of theirs to interrupt")
-    events: list[Event] = []
+    paid: list[Event] = []
     if not tagged:
-        combat, events = act(combat, interrupter, "interrupt")
+        combat, paid = act(combat, interrupter, "interrupt")
     elif options.interrupt_tag_waives == "cost-and-contest":
         return (
             combat,
@@ -539,16 +562,17 @@ def interrupt(
         second_modifier=_initiative_modifier(opponent, options),
         full_tie="redo",
         options=options,
+        whose=(owners.id(interrupter), owners.id(target)),
     )
     first = interrupter if result.winner == "first" else target
     rolls = tuple(side.roll for pair in result.rounds for side in pair if side.roll is not None)
-    events.append(
-        Event(
-            kind="interrupt",
-            summary=f"{interrupter} interrupts {target}: {first} acts first",
-            dice=rolls,
-        )
+    sides = ", then ".join(result.rolls((owners.kept_id(interrupter), owners.kept_id(target))))
+    contested = Event(
+        kind="interrupt",
+        summary=f"{interrupter} interrupts {target}: {sides}: {first} acts first",
+        dice=rolls,
     )
+    events = [contested, *whose(paid, interrupter)]
     for pair in result.rounds:
         for name, side in zip((interrupter, target), pair, strict=True):
             combat, more = _double_six_temp_ap(combat, name, side.roll, False, options)

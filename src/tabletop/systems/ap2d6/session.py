@@ -5,6 +5,10 @@ The death DC is the GM's secret (RU-M37): the GM rolls it when a character goes 
 every verdict against it, and may reveal it; until then no player receives it, not even in
 the draws of their own death check. A fight runs Initiative Rules B: the GM starts rounds,
 each character's player spends their AP, waits, interrupts and makes death checks.
+
+An NPC the GM keeps hidden is a character whose numbers the players may not see
+(`kept_from_players`): its own lines reach them in words or not at all, and a line that
+tells of it and of a character of theirs reaches them with its part as `?` (RU-N05).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from tabletop import kept
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.npcs import (
@@ -25,7 +30,6 @@ from tabletop.npcs import (
     brought,
     changed,
     check_name,
-    lines_kept,
     next_id,
     removed,
     roster_offers,
@@ -49,6 +53,7 @@ from tabletop.session import (
     note,
     offer,
     owner_for,
+    rolled_for,
 )
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.checks import check, check_against, contest
@@ -59,6 +64,7 @@ from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event as RulesEvent
 from tabletop.systems.ap2d6.gear import MAX_BAGS_IN_USE, Bag, Carried, Item
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
+from tabletop.systems.ap2d6.owners import NOBODY, Owners
 from tabletop.systems.ap2d6.rounds import (
     Combat,
     act,
@@ -90,6 +96,7 @@ from tabletop.systems.ap2d6.table_npcs import (
     bestiary,
     edited,
     fighter_view,
+    npc_line,
     npc_sheet,
     roster_view,
     stats_view,
@@ -134,8 +141,15 @@ class Ap2d6Table(Frozen):
         return [(cid, s.sheet, s.npc) for cid, s in self.characters.items() if s.npc is not None]
 
     @property
-    def secret_names(self) -> list[str]:
-        return [s.sheet.name for s in self.characters.values() if s.hidden_npc]
+    def hidden_npcs(self) -> dict[str, str]:
+        """The NPCs whose numbers the players may not see: id to name (RU-N05)."""
+        return {cid: s.sheet.name for cid, s in self.characters.items() if s.hidden_npc}
+
+    @property
+    def owners(self) -> Owners:
+        """Each character's id by name, and which are kept from the players."""
+        ids = {seat.sheet.name: cid for cid, seat in self.characters.items()}
+        return Owners(ids=ids, kept=frozenset(self.hidden_npcs))
 
     def id_of(self, name: str) -> str:
         return next(cid for cid, seat in self.characters.items() if seat.sheet.name == name)
@@ -366,12 +380,10 @@ class Ap2d6Session(Session[Ap2d6Table]):
                     name=Choice(help="the character's name", example="Ayla"),
                     method=Choice(values=("point-buy", *RANDOM_SCHEMES)),
                     scores=Choice(
-                        help="with point buy: each score bought and the value it is bought to",
-                        example={"STR": 1, "AGI": 1},
+                        help="with point buy: each score bought and the value it is bought to"
                     ),
                     skills=Choice(
-                        help="with point buy: each skill from your group's list and its SP",
-                        example={"STEALTH": 1, "ATHLETICS": 1},
+                        help="with point buy: each skill from your group's list and its SP"
                     ),
                 ),
                 offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
@@ -563,12 +575,10 @@ class Ap2d6Session(Session[Ap2d6Table]):
     ) -> tuple[Ap2d6Table, list[Event]]:
         if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc):
             return self._npcs(state, intent, member)
-        after, events = self._rules(state, intent, member, dice)
-        names = [seat.sheet.name for table in (state, after) for seat in table.characters.values()]
-        seat = state.characters.get(getattr(intent, "character", None) or "")
-        subject = seat.sheet.name if seat is not None else None  # whom the step is for
-        # a hidden NPC's lines keep their numbers from the players (RU-N05)
-        return after, lines_kept(events, state.secret_names, names, subject)
+        return self._rules(state, intent, member, dice)
+
+    def kept_from_players(self, state: Ap2d6Table) -> dict[str, str]:
+        return state.hidden_npcs
 
     def _rules(
         self, state: Ap2d6Table, intent: Any, member: Member, dice: DiceSource
@@ -584,8 +594,11 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 dice,
                 full_tie="redo" if intent.redo_ties else None,
                 options=options,
+                whose=(intent.first, intent.second),
             )
-            text = f"{first.name} ({intent.score}) vs {second.name} ({intent.versus}): {result}"
+            kept_sides = (state.owners.kept_id(first.name), state.owners.kept_id(second.name))
+            told = result.describe(kept=kept_sides)
+            text = f"{first.name} ({intent.score}) vs {second.name} ({intent.versus}): {told}"
             return state, [note("contest", text, **result.model_dump(mode="json"))]
         if isinstance(intent, RevealDeathDc):
             sheet = _sheet(state, intent.character)
@@ -602,8 +615,11 @@ class Ap2d6Session(Session[Ap2d6Table]):
         if isinstance(intent, StartFight | NextRound | EndFight | Interrupt | Order):
             return self._fight(state, intent, dice)
         if isinstance(intent, CheckOn):
-            sheet, events = health.check_on(_sheet(state, intent.character), dice, options=options)
-            return _with_sheet(state, intent.character, sheet), _told(events)
+            sheet = _sheet(state, intent.character)
+            with rolled_for(intent.character):  # what dying cost them is rolled for them
+                sheet, events = health.check_on(sheet, dice, options=options)
+            told = _told(events, state.owners, sheet.name)
+            return _with_sheet(state, intent.character, sheet), told
         if isinstance(intent, SheetEdit):
             return self._edit(state, intent)
         return self._own(state, intent, member, dice)
@@ -711,17 +727,17 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 fight, events = tracker_change(fight, sheet.name, intent.change, options)
             else:
                 fight, events = _spend(fight, sheet.name, intent)
-            return _with_fight(state, fight), _told(events)
+            return _with_fight(state, fight), _told(events, state.owners, sheet.name)
         if isinstance(intent, DeathCheckIntent) and fight is not None:
-            fight, events = death_check(fight, sheet.name, dice, options)
-            return _with_fight(state, fight), _told(events)
-        if isinstance(intent, DeathCheckIntent):
-            sheet, events = health.death_check(sheet, dice, options=options)
-        elif isinstance(intent, Damage):
+            with rolled_for(intent.character):
+                fight, events = death_check(fight, sheet.name, dice, options)
+            return _with_fight(state, fight), _told(events, state.owners, sheet.name)
+        if isinstance(intent, Damage):  # the death DC it may roll is the GM's: nobody's dice
             sheet, events = health.take_damage(sheet, intent.amount, dice, is_hit=intent.is_hit)
-        elif isinstance(intent, Heal):
-            sheet, events = health.heal(sheet, intent.amount, dice, options=options)
-        elif isinstance(intent, Carry):
+        elif isinstance(intent, DeathCheckIntent | Heal | Rest):
+            with rolled_for(intent.character):  # their death checks, recovery dice, consequences
+                sheet, events = _recovered(sheet, intent, dice, options)
+        else:
             bags = [(load.bag, list(load.items)) for load in intent.bags]
             carry(sheet.score("STR"), intent.items, bags, bags_allowed=MAX_BAGS_IN_USE)
             carried = Carried(
@@ -730,11 +746,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 in_bag=intent.bags[0].items if intent.bags else (),
             )
             sheet, events = weighed(sheet, carried, f"{sheet.name} carries a new load")
-        else:
-            sheet, events = health.rest(
-                sheet, intent.hours, intent.recovery_dice, dice, options=options
-            )
-        return _with_sheet(state, intent.character, sheet), _told(events)
+        return _with_sheet(state, intent.character, sheet), _told(events, state.owners, sheet.name)
 
     def _edit(self, state: Ap2d6Table, intent: SheetEdit) -> tuple[Ap2d6Table, list[Event]]:
         """One of a sheet's own edits; a rename keeps names unique and waits for the end of
@@ -769,50 +781,50 @@ class Ap2d6Session(Session[Ap2d6Table]):
         member: Member,
         dice: DiceSource,
     ) -> tuple[Ap2d6Table, list[Event]]:
+        """A check, its result the character's part of the line (a hidden NPC's reaches the
+        players as `?`); made blind or for the GM, the others read only that a roll was made,
+        as of any character's (RU-N05)."""
         if (intent.dc is None) == (intent.against is None):
             raise Ap2d6Error("a check is against a DC or against a score, one of them")
+        owners = state.owners
         score = sheet.score(intent.score)
         modifier = intent.modifier + sheet.check_modifier(intent.score)
-        if intent.against is not None:
-            result = check_against(
-                score, intent.against, dice, modifier=modifier, options=state.options
-            )
-            events = [
-                note(
-                    "check",
-                    f"{sheet.name} ({intent.score}): {result}",
-                    **result.model_dump(mode="json"),
+        with rolled_for(intent.character):
+            if intent.against is None and fight is not None:
+                fight, _, raw = roll_check(
+                    fight,
+                    sheet.name,
+                    intent.score,
+                    intent.dc or 0,
+                    dice,
+                    defender_wins_ties=intent.defender_wins_ties,
+                    options=state.options,
+                    owners=owners,
                 )
-            ]
-        elif fight is not None:
-            fight, result, raw = roll_check(
-                fight,
-                sheet.name,
-                intent.score,
-                intent.dc or 0,
-                dice,
-                defender_wins_ties=intent.defender_wins_ties,
-                options=state.options,
-            )
-            state, events = _with_fight(state, fight), _told(raw)
-        else:
-            result = check(
-                score,
-                intent.dc or 0,
-                dice,
-                modifier=modifier,
-                defender_wins_ties=intent.defender_wins_ties,
-                options=state.options,
-            )
-            events = [
-                note(
-                    "check",
-                    f"{sheet.name} ({intent.score}): {result}",
-                    **result.model_dump(mode="json"),
-                )
-            ]
+                state, events = _with_fight(state, fight), _told(raw, owners, sheet.name)
+            else:
+                if intent.against is not None:
+                    result = check_against(
+                        score, intent.against, dice, modifier=modifier, options=state.options
+                    )
+                else:
+                    result = check(
+                        score,
+                        intent.dc or 0,
+                        dice,
+                        modifier=modifier,
+                        defender_wins_ties=intent.defender_wins_ties,
+                        options=state.options,
+                    )
+                text = f"{sheet.name} ({intent.score}): {owners.part(sheet.name, result)}"
+                events = [note("check", text, **result.model_dump(mode="json"))]
+        if intent.mode == RollMode.PUBLIC:
+            return state, events
         who = member.name or member.id
-        return state, [in_mode(e, intent.mode, who) for e in events]
+        return state, [
+            e if e.visibility == Visibility.GM else in_mode(_plain(e), intent.mode, who)
+            for e in events
+        ]
 
     def _fight(
         self,
@@ -829,25 +841,25 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return state.model_copy(update={"fight": fight}), [
                 note("fight", f"into initiative: {names}")
             ]
-        fight = state.fight
+        fight, owners = state.fight, state.owners
         assert fight is not None
         if isinstance(intent, NextRound):
-            fight, events = begin_round(fight, dice, options=state.options)
+            fight, events = begin_round(fight, dice, options=state.options, owners=owners)
             fight, more = start_main_phase(fight)
-            return _with_fight(state, fight), _told(events + more)
+            return _with_fight(state, fight), _told(events + more, owners)
         if isinstance(intent, Order):
             names = [_sheet(state, cid).name for cid in intent.characters]
-            ordered, events = order(fight, names, dice, state.options)
+            ordered, events = order(fight, names, dice, state.options, owners)
             return state, [
-                *_told(events),
+                *_told(events, owners),
                 note("order", "in order: " + ", ".join(ordered), order=ordered),
             ]
         if isinstance(intent, Interrupt):
             who, whom = _sheet(state, intent.character).name, _sheet(state, intent.target).name
             fight, _, events = interrupt(
-                fight, who, whom, dice, tagged=intent.tagged, options=state.options
+                fight, who, whom, dice, tagged=intent.tagged, options=state.options, owners=owners
             )
-            return _with_fight(state, fight), _told(events)
+            return _with_fight(state, fight), _told(events, owners)
         after, events = end_fight(fight)
         state = _with_fight(state, fight).model_copy(update={"fight": None})
         for sheet in after:
@@ -1009,17 +1021,46 @@ def _sheet_view(sheet: Character, everything: bool) -> dict[str, Any]:
     return data
 
 
-def _told(events: list[RulesEvent]) -> list[Event]:
-    """The rules' events in the protocol's shape: the GM's alone stay the GM's (RU-M37)."""
-    return [
-        Event(
-            type=e.kind,
-            text=e.summary,
-            data={**e.data, "dice": [d.model_dump(mode="json") for d in e.dice]},
-            visibility=Visibility.GM if e.gm_only else Visibility.PUBLIC,
+def _told(
+    events: list[RulesEvent], owners: Owners = NOBODY, subject: str | None = None
+) -> list[Event]:
+    """The rules' events in the protocol's shape: the GM's alone stay the GM's (RU-M37). A
+    line that is a hidden NPC's own (it says whose, or it is of `subject`'s step and marks
+    nobody's part) is told as its own (`npc_line`, RU-N05); a line that marks parts is
+    settled by the session."""
+    told = []
+    for e in events:
+        name = e.who or subject
+        owner = owners.kept_id(name)
+        text, hint, gm_only = e.summary, "", e.gm_only
+        if name is not None and owner is not None and not kept.owners(text):
+            text, hint, gm_only = npc_line(e, name, owner)
+        told.append(
+            Event(
+                type=e.kind,
+                text=text,
+                data={**e.data, "dice": [d.model_dump(mode="json") for d in e.dice]},
+                visibility=Visibility.GM if gm_only else Visibility.PUBLIC,
+                hint=hint,
+            )
         )
-        for e in events
-    ]
+    return told
+
+
+def _plain(event: Event) -> Event:
+    """`event` with no part marked: a roll only its maker and the GM see keeps nothing."""
+    return event.model_copy(update={"text": kept.plain(event.text)})
+
+
+def _recovered(
+    sheet: Character, intent: DeathCheckIntent | Heal | Rest, dice: DiceSource, options: Options
+) -> tuple[Character, list[RulesEvent]]:
+    """A death check out of a fight, healing or rest: what the character rolls for it."""
+    if isinstance(intent, DeathCheckIntent):
+        return health.death_check(sheet, dice, options=options)
+    if isinstance(intent, Heal):
+        return health.heal(sheet, intent.amount, dice, options=options)
+    return health.rest(sheet, intent.hours, intent.recovery_dice, dice, options=options)
 
 
 SESSION = Ap2d6Session()

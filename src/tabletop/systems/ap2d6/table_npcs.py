@@ -5,8 +5,9 @@ the attitude it starts from (§ Communicative Skills, Bias, and Reputation). It 
 checks, contests, damage and fights by its id like any character (RU-N04).
 
 Until the GM shows them, its sheet is the GM's: a player's view holds its name and what the
-table sees of it (up, down or dead), and a line about it reaches players with every number
-turned to `?` (RU-N05).
+table sees of it (up, down or dead). Of a line that is its own the players read what it
+did in words, or nothing where the line is the GM's bookkeeping of its sheet; of a line
+that also tells of a character of theirs, everything but its part (RU-N05).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from pydantic import Field
 
+from tabletop import kept
 from tabletop.npcs import (
     NAMES_NOT_NUMBERS,
     Bestiary,
@@ -26,9 +28,12 @@ from tabletop.npcs import (
     npc_view,
 )
 from tabletop.session import Frozen, Member
+from tabletop.systems.ap2d6.costs import basic_actions
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
+from tabletop.systems.ap2d6.events import Event
 from tabletop.systems.ap2d6.scores import STANDARD_SCORES
 from tabletop.systems.ap2d6.sheet import Character, ScoreTable
+from tabletop.systems.ap2d6.tracker import ATTACK
 
 BIAS_RANGE = 6
 """Bias runs the reputation scale, −6 to +6 (RU-M43)."""
@@ -116,3 +121,80 @@ def fighter_view(sheet: dict[str, Any]) -> dict[str, Any]:
     """A hidden NPC's sheet in the fight: its name and whether it is up, its numbers left
     out (its card in the NPC list marks them hidden)."""
     return {key: value for key, value in sheet.items() if key in KEPT_IN_FIGHT}
+
+
+# its lines --------------------------------------------------------------------------------
+
+OPEN_KINDS = frozenset(
+    {
+        "round",
+        "main-phase",
+        "shift",
+        "wait",
+        "free",
+        "interrupt",
+        "downed",
+        "killed",
+        "wake",
+        "checked-on",
+        "too-late",
+        "fight-over",
+    }
+)
+"""A hidden NPC's lines that hold none of its numbers or verdicts, read as they are: its
+tokens sliding toward 0 as everyone's do, its waiting, going down, dying outright, waking,
+and what someone who goes to it finds (RU-N05)."""
+
+GM_KINDS = frozenset(
+    {
+        "gain",
+        "lose",
+        "temp",
+        "temp-expired",
+        "lost-returned",
+        "ignored",
+        "status-effect",
+        "status-ended",
+        "load",
+        "encumbered",
+        "unencumbered",
+        "consequence",
+    }
+)
+"""A hidden NPC's lines that are the GM's bookkeeping of its sheet, of which the players hear
+nothing: the AP the GM gives or takes and its double 6s' temp AP, its AP coming back, its
+statuses and load, and what dying cost it (RU-N05)."""
+
+_TOLD_AS = {
+    "damage": "{name} takes {amount} damage",
+    "heal": "{name} regains health",
+    "spend": "{name} acts",
+    "death-check": "{name} makes a death check",
+    "hit-while-down": "{name} is hit while down: a failed death check",
+    "stop-rolling": "{name} makes no more death checks",
+    "keep-rolling": "{name}'s death checks start again",
+    "initiative-roll": "{name} rolls for initiative",
+    "recovery-die": "{name} rolls a recovery die",
+    "long-rest": "{name} ends a long rest",
+}
+"""What the players read of a hidden NPC's own line: what it did, none of its numbers."""
+
+
+def npc_line(event: Event, name: str, owner: str) -> tuple[str, str, bool]:
+    """The hidden NPC `name`'s (id `owner`) own line as the table tells it: its text, the
+    words the players read in its place, and whether it is the GM's alone (RU-N05)."""
+    if event.gm_only or event.kind in GM_KINDS:
+        return event.summary, "", True
+    if event.kind in OPEN_KINDS:
+        return event.summary, "", False
+    return kept.secret(owner, event.summary), _told_as(event, name), False
+
+
+def _told_as(event: Event, name: str) -> str:
+    """The words for the players; none of a kind this table does not know (they read that
+    it was kept, and whose it was)."""
+    if event.kind == "pay":
+        action = str(event.data.get("action", ""))
+        return f"{name}: {action}" if action in (*basic_actions(), ATTACK) else f"{name} acts"
+    told = _TOLD_AS.get(event.kind, "")
+    return told.format_map({**event.data, "name": name})

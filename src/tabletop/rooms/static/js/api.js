@@ -9,8 +9,9 @@ export function linkFromLocation() {
   return match && token ? { room: match[1], token } : null;
 }
 
-export function linkUrl(link) {
-  return `${location.origin}/rooms/${link.room}#${link.token}`;
+export function linkUrl(link, base = location.origin) {
+  // A link at `base`: this page's own origin, or the server's address for others to open.
+  return `${base}/rooms/${link.room}#${link.token}`;
 }
 
 export function parseLink(text) {

@@ -1,7 +1,7 @@
 // The lobby: a GM opens a room for a system, under the rule readings chosen in "Rules of this
 // table", and lands on its page with the invites ready.
 
-import { call } from "./api.js";
+import { call, linkUrl, parseLink } from "./api.js";
 import { fill, h } from "./dom.js";
 import { FormMaker } from "./forms.js";
 import { serverKeyField } from "./serverkey.js";
@@ -111,7 +111,8 @@ async function boot() {
       });
       serverKey.keep();
       localStorage.setItem(`tabletop:invites:${made.room}`, JSON.stringify({ player: made.player, observer: made.observer }));
-      location.assign(made.gm);
+      // Stay at this page's own address: the invites kept above are this origin's.
+      location.assign(linkUrl(parseLink(made.gm)));
     } catch (problem) {
       error.textContent = problem.message;
     }

@@ -22,6 +22,7 @@ const page = {
   view: null,
   offers: [],
   advice: null,
+  address: null,
   entries: [],
   viewingAs: null,
   viewedEntries: [],
@@ -95,11 +96,19 @@ function showJoin(who) {
 
 async function start() {
   const schema = await call("GET", `/systems/${page.system}/intents?rules=${page.rules}`);
+  await followAddress();
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   const sending = (message) => keepNonce(page.link.room, message);
   page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, sending });
   page.live.start();
+}
+
+async function followAddress() {
+  // The server's address now, read again at every (re)connection: a server started again
+  // at another address (tabletop serve --lan) moves the links this page shows, QR codes too.
+  page.address = await call("GET", "/address");
+  if (page.view) section("members", membersPanel);
 }
 
 function onPresence(connected) {
@@ -139,6 +148,7 @@ function onStatus(kind, frame) {
   if (kind === "live") {
     fill(status, h("span", { class: "badge good", text: "live" }));
     page.me = frame.member;
+    followAddress().catch((problem) => fill($("notice"), h("span", { "data-from": "refresh", text: `the page could not read the server's address: ${problem.message}` })));
     scheduleRefresh();
   } else if (kind === "reconnecting") {
     fill(status, h("span", { class: "badge warn", text: "reconnecting…" }));
@@ -522,7 +532,7 @@ function membersPanel() {
       gm && m.id !== page.view.me.id ? memberTools(m) : null,
     ))),
     gm ? invitesPanel() : null,
-    h("details", { "data-key": "my-link" }, h("summary", { text: "your own link (keep it to come back)" }), h("p", { class: "link", text: linkUrl(page.link) })),
+    h("details", { "data-key": "my-link" }, h("summary", { text: "your own link (keep it to come back)" }), h("p", { class: "link", text: linkUrl(page.link, page.address.url) })),
   );
 }
 
@@ -550,11 +560,26 @@ function memberTools(member) {
 }
 
 function storedInvites() {
+  // The invites this browser kept, at the server's address now (not the one they were
+  // made at): a server started again with --lan turns yesterday's invites into links
+  // a phone can open.
   try {
-    return JSON.parse(localStorage.getItem(`tabletop:invites:${page.link.room}`) || "null");
+    const kept = JSON.parse(localStorage.getItem(`tabletop:invites:${page.link.room}`) || "null");
+    return kept && { player: linkUrl(parseLink(kept.player), page.address.url), observer: linkUrl(parseLink(kept.observer), page.address.url) };
   } catch {
     return null;
   }
+}
+
+function thisComputerOnly() {
+  // What a GM on a server only this computer can reach needs to hear, and what to do.
+  if (!page.address.this_machine_only) return null;
+  return h(
+    "div",
+    { class: "reach", role: "note", "data-key": "reach" },
+    h("p", { text: "Only this computer can open these links. Phones and other computers cannot reach the server: it was started for this computer alone." }),
+    h("p", {}, "To play with people on your network, stop the server and start it again with ", h("code", { text: "tabletop serve --lan" }), ". These invites and their QR codes then open on their phones."),
+  );
 }
 
 function invitesPanel() {
@@ -574,6 +599,7 @@ function invitesPanel() {
     "div",
     { class: "invites", "data-key": "invites" },
     h("h3", { text: "Invite links" }),
+    thisComputerOnly(),
     invites
       ? ["player", "observer"].map((role) => inviteLink(role, invites[role]))
       : h("p", { class: "hint", text: "This browser did not open the room, so it has no invite links; make new ones." }),

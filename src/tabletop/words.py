@@ -1,0 +1,237 @@
+"""The words a table shows people for what its rules call by ids: each intent kind, field,
+value, rule option and event type a label and a line of help, in the book's terms.
+
+The rules name things for code (`new-character`, `defender_wins_ties`, `d4-2`); a page
+must never show those names. Every system keeps its words in `data/words.toml` beside its
+rules, over the words every table shares (`words.toml` beside this module): a page builds
+its forms and lines from them, and `missing` finds any kind, field or value of a schema
+that has no words of its own (a test asks it of every system). docs/architecture.md, "The
+words a table shows".
+
+    [kinds.check]                      # an intent kind: its button or form, and its help
+    label = "Make a check"
+    help = "2d6 plus a score against a difficulty."
+    [fields.dc]                        # a field of any kind …
+    label = "DC"
+    help = "The difficulty the total must reach."
+    [fields."check.score"]             # … or of one kind only
+    [values.mode]                      # a field's values (any kind's, or "kind.field")
+    public = "Everyone sees it"
+    [options.tie_on_set_dc]            # a rule option in the lobby's "Rules of this table"
+    [events]                           # an event type, as a hint names what happened
+    health_lost = "lost health"
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tabletop.data import validated
+from tabletop.errors import DataError
+
+
+class Wording(BaseModel):
+    """What a person reads for one id: a label, and a line of help."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    label: str = Field(min_length=1, max_length=80)
+    help: str = Field(default="", max_length=300)
+
+
+class Words(BaseModel):
+    """A system's words, over those every table shares."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kinds: dict[str, Wording] = {}
+    fields: dict[str, Wording] = {}
+    values: dict[str, dict[str, str]] = {}
+    options: dict[str, Wording] = {}
+    events: dict[str, str] = {}
+
+    def over(self, base: Words) -> Words:
+        """These words, and the base's wherever these have none."""
+        values = {**base.values}
+        for field, named in self.values.items():
+            values[field] = {**values.get(field, {}), **named}
+        return Words(
+            kinds={**base.kinds, **self.kinds},
+            fields={**base.fields, **self.fields},
+            values=values,
+            options={**base.options, **self.options},
+            events={**base.events, **self.events},
+        )
+
+    def kind(self, kind: str) -> Wording | None:
+        return self.kinds.get(kind)
+
+    def field(self, kind: str, name: str) -> Wording | None:
+        return self.fields.get(f"{kind}.{name}") or self.fields.get(name)
+
+    def value(self, kind: str, name: str, value: object) -> str | None:
+        for key in (f"{kind}.{name}", name):
+            named = self.values.get(key, {})
+            if str(value) in named:
+                return named[str(value)]
+        return None
+
+    def event(self, type: str) -> str:
+        """An event type in words (how a hint says what happened), or the type's own words
+        where a system gives none."""
+        return self.events.get(type) or type.replace("_", " ").replace("-", " ")
+
+
+def _read(package: str, name: str) -> Words:
+    try:
+        text = resources.files(package).joinpath(name).read_text("utf-8")
+    except FileNotFoundError:
+        return Words()
+    return validated(Words, tomllib.loads(text), f"{package}: {name}")
+
+
+@cache
+def shared() -> Words:
+    """The words every table shares: rolls, characters' names and notes, NPCs."""
+    return _read("tabletop", "words.toml")
+
+
+@cache
+def words_of(package: str) -> Words:
+    """A system's words (its package's `data/words.toml`) over the shared ones, read and
+    checked once."""
+    return _read(package, "data/words.toml").over(shared())
+
+
+# what a schema asks words for -------------------------------------------------------------
+
+
+def wanted(schema: Mapping[str, Any]) -> Iterator[tuple[str, str, str | None]]:
+    """Every (kind, field, value) an intent schema holds: each kind with field "" and
+    value None, each field of it (nested objects' fields by their own name) with value
+    None, and each value a field may only take from a list."""
+    defs = schema.get("$defs", {})
+    for model in _models(schema, defs):
+        kind = model["properties"]["kind"].get("const") or model["properties"]["kind"]["default"]
+        yield kind, "", None
+        yield from _fields(kind, model, defs, set())
+
+
+def _models(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if "properties" in schema and "kind" in schema["properties"]:
+        return [dict(schema)]
+    found = []
+    for option in schema.get("oneOf", schema.get("anyOf", [])):
+        found.append(_resolved(option, defs))
+    return found
+
+
+def _fields(
+    kind: str, model: Mapping[str, Any], defs: Mapping[str, Any], seen: set[str]
+) -> Iterator[tuple[str, str, str | None]]:
+    for name, spec in model.get("properties", {}).items():
+        if name == "kind":
+            continue
+        yield kind, name, None
+        for value in _choices(spec, defs):
+            yield kind, name, value
+        for nested in _nested(spec, defs, seen):
+            yield from _fields(kind, nested, defs, seen)
+
+
+def _resolved(spec: Mapping[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
+    found = dict(spec)
+    while "$ref" in found:
+        found = {**defs[found.pop("$ref").split("/")[-1]], **found}
+    return found
+
+
+def _alternatives(spec: Mapping[str, Any], defs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    spec = _resolved(spec, defs)
+    options = spec.get("anyOf") or spec.get("oneOf")
+    if options:
+        return [alt for option in options for alt in _alternatives(option, defs)]
+    if spec.get("type") == "array" and isinstance(spec.get("items"), dict):
+        return _alternatives(spec["items"], defs)
+    return [spec]
+
+
+def _choices(spec: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]:
+    """The values a field may take only from a list: an enum's, or consts."""
+    found: list[str] = []
+    for alternative in _alternatives(spec, defs):
+        if "enum" in alternative:
+            found += [str(v) for v in alternative["enum"] if v is not None]
+        elif "const" in alternative and not isinstance(alternative["const"], bool):
+            found.append(str(alternative["const"]))
+    return found
+
+
+def _nested(
+    spec: Mapping[str, Any], defs: Mapping[str, Any], seen: set[str]
+) -> list[dict[str, Any]]:
+    """The object models a field holds (a test's setup, a contest's sides), each once."""
+    found = []
+    for alternative in _alternatives(spec, defs):
+        title = alternative.get("title", "")
+        if alternative.get("properties") and title not in seen:
+            seen.add(title)
+            found.append(alternative)
+    return found
+
+
+_SEPARATORS = re.compile(r"[-_.\s]+")
+
+
+def only_the_id(text: str, id: str) -> bool:
+    """Whether `text` says nothing but the id, its separators replaced."""
+    return _SEPARATORS.sub(" ", text).strip().lower() == _SEPARATORS.sub(" ", id).strip().lower()
+
+
+def missing(schema: Mapping[str, Any], words: Words) -> list[str]:
+    """What a schema asks words for and `words` do not give, one line each: a kind or field
+    with no label, no help, or nothing but its id; a listed value with no label, or one
+    that is only the value."""
+    problems = []
+    for kind, field, value in wanted(schema):
+        if value is not None:
+            named = words.value(kind, field, value)
+            if named is None or (only_the_id(named, value) and not value.isupper()):
+                problems.append(f"{kind}: {field} = {value!r} has no words of its own")
+            continue
+        wording = words.field(kind, field) if field else words.kind(kind)
+        what = f"{kind}: {field}" if field else f"{kind}"
+        if wording is None:
+            problems.append(f"{what} has no words")
+        elif not wording.help or only_the_id(wording.help, field or kind):
+            problems.append(f"{what} has no line of help")
+        elif only_the_id(wording.label, field or kind) and only_the_id(wording.help, wording.label):
+            problems.append(f"{what} says only its id")
+    return problems
+
+
+def refused_words(words: Words) -> None:
+    """Refuse words that would put code on a page: a label or help that holds an id's
+    separators in a word (`draw-weapon`, `take_lowest`) or JSON."""
+    for where, text in _texts(words):
+        if re.search(r"\b\w+_\w+\b|[{}]|`", text):
+            raise DataError(f"the words for {where} read like code: {text!r}")
+
+
+def _texts(words: Words) -> Iterator[tuple[str, str]]:
+    for table in (words.kinds, words.fields, words.options):
+        for key, wording in table.items():
+            yield key, wording.label
+            yield key, wording.help
+    for key, named in words.values.items():
+        for value, label in named.items():
+            yield f"{key} = {value}", label
+    for key, text in words.events.items():
+        yield key, text
