@@ -507,3 +507,56 @@ def test_a_witness_client_alarms_at_a_call_dropped_and_called_again_and_at_a_rol
     assert device.alarms == [
         f"entry {alone.seq}: a roll made while your device was connected does not list it"
     ]
+
+
+def test_a_member_witnesses_with_the_device_named_last_and_each_goes_on_down_its_chain(room):
+    """Bo's laptop witnesses a roll; its hello again appends nothing; his phone says hello
+    (a `room.witness` line), and the next call lists Bo at the phone's chain, whose value
+    alone it takes; back on the laptop, its chain goes on where it stopped. The whole log
+    verifies."""
+    laptop = Witness(room, "Bo")
+    first = called_roll(room, "Ada", [laptop])
+    assert first.take("m3", first.digest, laptop.next())
+    settle(room, "Ada", first)
+    assert not room.hall.witness(room.room, "m3", laptop.values[-1]).entries
+    phone = Witness(room, "Bo")
+    phone.values = new_chain(b"phone" * 6 + b"12", 64)
+    assert room.hall.witness(room.room, "m3", phone.values[-1]).entries
+    second = called_roll(room, "Ada", [laptop], client="r2", nonce="n2")
+    assert second.frame()["heads"] == {"m3": phone.values[-1]}
+    assert not second.take("m3", second.digest, laptop.next())
+    assert second.take("m3", second.digest, phone.next())
+    settle(room, "Ada", second)
+    assert room.hall.witness(room.room, "m3", laptop.values[-1]).entries
+    third = called_roll(room, "Ada", [laptop], client="r3", nonce="n3")
+    assert third.take("m3", third.digest, laptop.values[-3])  # the laptop's next, unspent
+    settle(room, "Ada", third)
+    assert verify(room.hall.export(room.room, room.member("GM"))).witnessed == 3
+
+
+def test_a_player_checks_their_own_dice_beside_a_hidden_npcs_and_learns_nothing_of_its(tmp_path):
+    """RU-N05: the GM contests Ayla's STR against a hidden innkeeper. Ada's line shows her
+    two dice apart; they came from the roll's open key, which the header shows everyone, and
+    the innkeeper's from the kept key, which no byte of hers holds. Her export checks her
+    dice against the open key; a face changed in her line and every hash chained again is
+    named; the GM's export checks them all."""
+    hall = Hall(SqliteStore(tmp_path / "rooms.sqlite3"), seeds=fixed_seeds())
+    room = seat(hall, "ap2d6")
+    gm, ada = room.member("GM").id, room.member("Ada").id
+    hall.act(room.room, gm, {"kind": "npc-from-book", "creature": "Kindly innkeeper"}, "a")
+    hall.act(room.room, ada, {"kind": "new-character", "name": "Ayla"}, "b")
+    contest = {"kind": "contest", "first": "c1", "second": "n1", "score": "STR", "versus": "STR"}
+    rolled = hall.act(room.room, gm, contest, "c").entries[0]
+    assert rolled.secret["open_at"] == [0, 1] and rolled.witnessed["open"] == rolled.secret["open"]
+    mine = hall.export(room.room, room.member("Ada"))
+    line = json.loads(mine[rolled.seq - 1])
+    assert [d["at"] for d in line["event"]["data"]["draws"]] == [0, 1]
+    assert rolled.secret["kept"] not in "".join(mine)
+    assert verify(mine).dice == 2
+    assert verify(hall.export(room.room, room.member("GM"))).ruled
+    bodies = [json.loads(text) for text in mine]
+    draws = bodies[rolled.seq - 1]["public"]["data"]["draws"]
+    draws[0]["face"] = draws[0]["face"] % 6 + 1
+    bodies[rolled.seq - 1]["event"]["data"]["draws"] = draws
+    with pytest.raises(AuditError, match=r"your die 1 .* the open key gives"):
+        verify(rechained([json.dumps(b) for b in bodies]))

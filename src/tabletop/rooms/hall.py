@@ -416,10 +416,9 @@ class Hall:
         witnesses: tuple[str, ...],
     ) -> Call:
         """A call at the room's next seq, listing the connected witnesses with a chain."""
-        listed = tuple(
-            sorted(w for w in set(witnesses) if w in table.witnesses and w not in table.kicked)
-        )
-        lasts = {w: table.witnesses[w] for w in listed}
+        chains = table.witnesses.active()
+        listed = tuple(sorted(w for w in set(witnesses) if w in chains and w not in table.kicked))
+        lasts = {w: chains[w] for w in listed}
         return Call(
             room,
             member,
@@ -432,6 +431,7 @@ class Hall:
             lasts,
             self._clock(),
             self._new_seed(),  # each roll's secret (fixed only by test fixtures)
+            heads={w: table.witnesses.heads[w] for w in listed},
         )
 
     @staticmethod
@@ -451,7 +451,7 @@ class Hall:
 
         def make(table: Table) -> _Group:
             member = self._present(table, member_id)
-            if table.format < 3 or table.witnesses.get(member_id) == head:
+            if table.format < 3 or table.witnesses.heads.get(member_id) == head:
                 return _Group([])
             if len(head) != 64 or head.strip("0123456789abcdef"):
                 raise RoomError("a witness's head is 32 bytes of lowercase hex")

@@ -7,11 +7,14 @@ from who did what.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tabletop.errors import DataError
 from tabletop.rooms.log import FORMAT
 from tabletop.session import MAX_TEXT, Event, Member, Role, Visibility
+
+if TYPE_CHECKING:
+    from tabletop.rooms.witness import Chains
 
 
 class Table(Protocol):
@@ -19,7 +22,7 @@ class Table(Protocol):
 
     members: dict[str, Member]
     format: int
-    witnesses: dict[str, str]
+    witnesses: Chains
     dice_session: int
     commitment: str
     committing: bool
@@ -234,8 +237,8 @@ def _witness(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Even
         raise DataError("witnesses commit chains in logs of format 3")
     if len(head) != 64 or head.strip("0123456789abcdef"):
         raise DataError("a witness's head is 32 bytes of lowercase hex")
-    if table.witnesses.get(str(event.actor)) == head:
-        raise DataError("a witness commits a chain's head once")
+    if table.witnesses.heads.get(str(event.actor)) == head:
+        raise DataError("a witness names a chain that already witnesses for them")
     return witness(table.present(str(event.actor)), head)
 
 

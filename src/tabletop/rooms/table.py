@@ -16,7 +16,7 @@ from tabletop.rooms import names, roomevents
 from tabletop.rooms.ledger import Ledger, MemoryLedger, groups
 from tabletop.rooms.log import FORMATS, GENESIS, Entry
 from tabletop.rooms.readings import session_at
-from tabletop.rooms.witness import advance
+from tabletop.rooms.witness import Chains
 from tabletop.session import TABLE, Event, Member, Role, Session
 
 
@@ -33,8 +33,8 @@ class Table:
     kicked: set[str] = field(default_factory=set)
     format: int = 3
     """The log's format (docs/rooms.md, "The log, version 3"): 2 keeps a dice seed a session."""
-    witnesses: dict[str, str] = field(default_factory=dict)
-    """Each member's witness chain: the value it revealed last (its head, before any)."""
+    witnesses: Chains = field(default_factory=Chains)
+    """Each member's witness chains: the active one, and how far each went."""
     ledger: Ledger = field(default_factory=MemoryLedger)
     """What is in force and where each resolution lies: in memory, or in the store."""
     dice_session: int = 0
@@ -168,7 +168,7 @@ class Table:
         """Move each revealing witness's chain down to the value it revealed, which must be
         its next (less the values its header says were skipped)."""
         if first.witnessed is not None:
-            advance(self.witnesses, first.witnessed)
+            self.witnesses.advance(first.witnessed)
 
     def _room_event(self, entry: Entry) -> None:
         event = entry.event
@@ -190,7 +190,7 @@ class Table:
         elif kind == "undo":
             self._undo(int(data["undoes"][0]), entry.seq)
         elif kind == "witness":
-            self.witnesses[data["member"]] = data["head"]
+            self.witnesses.named(str(data["member"]), str(data["head"]))
         elif kind == "session-ended" and self.format >= 3:
             self.dice_session += 1
 

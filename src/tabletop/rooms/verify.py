@@ -48,7 +48,7 @@ from tabletop.rooms.log import (
 )
 from tabletop.rooms.readings import session_at
 from tabletop.rooms.table import Table
-from tabletop.rooms.witness import advance, keys_of, open_key, published, rebuilt_call
+from tabletop.rooms.witness import Chains, keys_of, open_key, published, rebuilt_call
 from tabletop.session import TABLE, Cause, Event, Session
 
 Kept = str | Mapping[str, Any]
@@ -85,7 +85,7 @@ class Audit:
     """Rolls (format 3) that drew dice with no witness's reveal."""
     heads: int = 0
     """Kept heads of a member's client found in the export."""
-    _chains: dict[str, str] = field(default_factory=dict)
+    _chains: Chains = field(default_factory=Chains)
     _pending: dict[int, list[tuple[int, Entry]]] = field(default_factory=dict)
     _commitments: dict[int, str] = field(default_factory=dict)
     _session: int = 0
@@ -352,12 +352,12 @@ def _witnesses(audit: Audit, number: int, line: _Line) -> None:
         return
     event = line.event
     if event is not None and event.type == "room.witness":
-        audit._chains[str(event.data.get("member"))] = str(event.data.get("head"))
+        audit._chains.named(str(event.data.get("member")), str(event.data.get("head")))
     header = line.body.get("witnessed")
     if header is None:
         return
     try:
-        advance(audit._chains, header)
+        audit._chains.advance(header)
         if "open" in header and line.entry is None:
             _open_dice(audit, number, line, header)
     except DataError as problem:

@@ -56,6 +56,9 @@ class Call:
     seed: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     """The roll's fresh secret, whence its two keys (`roll_keys`)."""
     asked_salt: str = field(default_factory=lambda: secrets.token_hex(16), repr=False)
+    heads: dict[str, str] = field(default_factory=dict)
+    """Each listed witness's active chain, by its head: the one device of the member that
+    answers (another device of theirs stays silent)."""
     reveals: dict[str, str] = field(default_factory=dict)
     skipped: dict[str, list[str]] = field(default_factory=dict)
     """Each witness's values passed over, by the call each was revealed for."""
@@ -93,6 +96,7 @@ class Call:
             "prev": self.prev,
             "call": self.digest,
             "witnesses": list(self.witnesses),
+            "heads": dict(self.heads),
         }
 
     def take(self, member: str, call: str, value: str, passed: Sequence[str] = ()) -> bool:
@@ -181,6 +185,44 @@ def published(witnessed: Witnessed, public: Any) -> Witnessed:
         return witnessed
     header = {**witnessed.header, "open": witnessed.secret["open"]}
     return Witnessed(witnessed.secret, header, witnessed.asked_salt)
+
+
+@dataclass
+class Chains:
+    """Every member's witness chains as the log holds them: the head each named last (its
+    active chain: a member witnesses with one device at a time) and, for every head a
+    member named, the value it revealed last (the head, before any), so that a device
+    named again goes on down its own chain."""
+
+    heads: dict[str, str] = field(default_factory=dict)
+    lasts: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def named(self, member: str, head: str) -> None:
+        """`room.witness`: the member's device with chain `head` witnesses from now on."""
+        self.heads[member] = head
+        self.lasts.setdefault(member, {}).setdefault(head, head)
+
+    def active(self) -> dict[str, str]:
+        """Each member's value revealed last on their active chain."""
+        return {member: self.lasts[member][head] for member, head in self.heads.items()}
+
+    def advance(self, header: Mapping[str, Any]) -> None:
+        """Check a roll's witnesses against the active chains and move them down (`DataError`
+        naming what does not hold)."""
+        moved = self.active()
+        advance(moved, header)
+        for member, last in moved.items():
+            self.lasts[member][self.heads[member]] = last
+
+    def encode(self) -> dict[str, Any]:
+        return {"heads": dict(self.heads), "lasts": {m: dict(v) for m, v in self.lasts.items()}}
+
+    @classmethod
+    def decode(cls, data: Mapping[str, Any]) -> Chains:
+        lasts = {
+            str(m): {str(h): str(v) for h, v in kept.items()} for m, kept in data["lasts"].items()
+        }
+        return cls({str(m): str(h) for m, h in data["heads"].items()}, lasts)
 
 
 def advance(chains: dict[str, str], header: Mapping[str, Any]) -> None:

@@ -26,6 +26,8 @@ class Witnessing:
         """The head when this connection said hello: rolls after it must list this client."""
         self.answered: dict[int, tuple[str, str, list[str]]] = {}
         """This connection's reveals by seq: the call, the value and the calls it passed."""
+        self.active = True
+        """Whether this device's chain was its member's active one at the latest call."""
         self.alarms: list[str] = []
         """What this client found wrong, to be shown as it is found."""
 
@@ -34,8 +36,10 @@ class Witnessing:
         if frame.get("type") == "welcome":
             self.member, self.since = str(frame["member"]["id"]), int(frame["head"])
             self.answered = {}
-        listed = self.member in frame.get("witnesses", ())
-        if frame.get("type") != "call" or not listed or self.chain.spent:
+        if frame.get("type") != "call" or self.member not in frame.get("witnesses", ()):
+            return None
+        self.active = self._mine(frame)
+        if not self.active or self.chain.spent:
             return None
         seq, call = int(frame["seq"]), str(frame["call"])
         if seq in self.answered and self.answered[seq][0] != call:
@@ -48,6 +52,11 @@ class Witnessing:
         kept = {"room": self.room, "seq": seq, "call": call, "value": value}
         keep_head(self.heads, kept)
         return json.dumps({"type": "reveal", "call": call, "value": value, "passed": passed})
+
+    def _mine(self, frame: Mapping[str, Any]) -> bool:
+        """Whether this device's chain is the one its member witnesses with now (the latest
+        named: another device of theirs may have said hello since)."""
+        return frame.get("heads", {}).get(self.member, self.chain.head) == self.chain.head
 
     def received(self, entry: Mapping[str, Any]) -> None:
         """Keep an entry's head; an alarm when its roll passed over this witness."""
@@ -70,8 +79,10 @@ class Witnessing:
         if self.member not in header.get("witnesses", ()):
             return f"entry {seq}: a roll made while your device was connected does not list it"
         mine = self.answered.pop(seq, None)
-        if mine is None:
+        if mine is None and self.active:
             return f"entry {seq}: the roll lists your device, but no call for it reached it"
+        if mine is None:
+            return None  # another device of this member witnesses now
         call, value, passed = mine
         if rebuilt_call(seq, str(entry["prev"]), asked_seal(dict(entry)), header) != call:
             return f"entry {seq}: the call your device answered was dropped and called again"
