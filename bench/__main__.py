@@ -8,6 +8,7 @@ import sys
 
 SUITES = [
     "dice",
+    "dialects",
     "sampling",
     "constitution",
     "ap2d6",
@@ -19,6 +20,7 @@ SUITES = [
     "deadweight_board_table",
     "rooms",
     "rooms_store",
+    "rooms_reads",
 ]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from tabletop.data import shipped_data, validated
 from tabletop.errors import TabletopError
+from tabletop.names import hiding, look_alike
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -175,10 +176,17 @@ def next_id(taken: Iterable[str], counter: int) -> tuple[NpcId, int]:
 
 
 def check_name(name: str, taken: Iterable[str], error: type[TabletopError]) -> None:
-    """Refuse a name another character or NPC at the table already has: fights, contests
-    and the log tell them apart by name."""
-    if name in set(taken):
+    """Refuse a name that could hide or fake text, or that looks like one another character
+    or NPC at the table already has (letters that look or fold alike count as one, as for
+    members: tabletop.names): fights, contests and the log tell them apart by name."""
+    hidden = hiding(name)
+    if hidden is not None:
+        raise error(f"a name may not hold {hidden}: it could hide or fake text")
+    other = look_alike(name, taken)
+    if other == name:
         raise error(f"there is already someone called {name} at this table")
+    if other is not None:
+        raise error(f"{name!r} looks like {other!r}, someone at this table; choose another name")
 
 
 # offers -----------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from tabletop.dice import (
     roll,
 )
 from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
+from tabletop.names import hiding
 from tabletop.words import Words, words_of
 
 MAX_NAME = 60
@@ -426,10 +427,15 @@ def naming_offers(cid: str, name: str, notes: str) -> list[Offer]:
 
 
 def clean_name(name: str) -> str:
-    """A name as typed, without the spaces around it; one of spaces alone is refused."""
+    """A name as typed, without the spaces around it; one of spaces alone, or one holding a
+    character that could hide or fake text (a zero-width space, a bidi override, a
+    newline: tabletop.names), is refused."""
     stripped = name.strip()
     if not stripped:
         raise DataError("a name needs a letter or a digit, not only spaces")
+    hidden = hiding(stripped)
+    if hidden is not None:
+        raise DataError(f"a name may not hold {hidden}: it could hide or fake text")
     return stripped
 
 

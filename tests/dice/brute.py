@@ -31,14 +31,16 @@ class _Script:
         return face
 
 
-def enumerate_odds(expression: str, names: dict[str, int] | None = None) -> dict[int, Fraction]:
+def enumerate_odds(
+    expression: str, names: dict[str, int] | None = None, dialect: str = "tabletop"
+) -> dict[int | Fraction, Fraction]:
     """Total -> exact probability, by walking every sequence of faces the roller could see."""
-    odds: defaultdict[int, Fraction] = defaultdict(Fraction)
+    odds: defaultdict[int | Fraction, Fraction] = defaultdict(Fraction)
     pending: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
     while pending:
         faces, chance = pending.pop()
         try:
-            total = roll(expression, _Script(faces), names=names).total
+            total = roll(expression, _Script(faces), names=names, dialect=dialect).total
         except _NeedFace as need:
             share = chance / need.sides
             pending.extend(([*faces, face], share) for face in range(1, need.sides + 1))

@@ -258,7 +258,8 @@ def board_table(browser: Browser, url: str) -> tuple[Seat, Seat, Seat]:
     submit(offer(ann, "sit as Red"))
     seats = gm.page.locator(".board .seats")
     expect(seats).to_contain_text("Red: Ann")
-    for kind, budget, seated in (("greedy", "200", "Blue: greedy bot"), ("mcts", "30", "mcts:30")):
+    mcts = "Green: MCTS bot, 30 simulations"
+    for kind, budget, seated in (("greedy", "200", "Blue: greedy bot"), ("mcts", "30", mcts)):
         form = offer(gm, "Seat a bot")
         form.get_by_label("Bot").select_option(kind)
         form.get_by_label("MCTS simulations").fill(budget)

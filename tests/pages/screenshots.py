@@ -1,10 +1,12 @@
 """Screenshots of the main pages for the README and docs/rooms.md, desktop and phone:
-`python -m tests.pages.screenshots` (a server on a free port, Debian's Chromium)."""
+`python -m tests.pages.screenshots` (a server on a free port, Debian's Chromium), or only
+some scenes: `python -m tests.pages.screenshots board npc`."""
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -32,18 +34,26 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
 AMBER = '{"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}'
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
+    """Every scene, or the ones named (room, rollunder, npc, sheets, board)."""
+    scenes = {
+        "room": scene,
+        "rollunder": rollunder_scene,
+        "npc": npc_scene,
+        "sheets": lambda browser, url: [sheet_scene(browser, url, system) for system in SHOWN],
+        "board": board_scene,
+    }
+    unknown = set(only) - set(scenes)
+    if unknown:
+        raise SystemExit(f"no scene called {', '.join(sorted(unknown))}: {', '.join(scenes)}")
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         store = SqliteStore(Path(tmp) / "rooms.sqlite3")
         running = serve_in_thread(store)
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
         try:
-            scene(browser, running.url)
-            rollunder_scene(browser, running.url)
-            npc_scene(browser, running.url)
-            for system in SHOWN:
-                sheet_scene(browser, running.url, system)
-            board_scene(browser, running.url)
+            for name, shoot in scenes.items():
+                if not only or name in only:
+                    shoot(browser, running.url)
         finally:
             browser.close()
             running.stop()
@@ -164,7 +174,8 @@ def sheet_scene(browser, url: str, system: str) -> None:
 
 def board_scene(browser, url: str) -> None:
     """A board game under way: Ann (Red) against a greedy and an MCTS bot, an observer on
-    a phone; taken on Ann's move, the places her moves point at glowing."""
+    a phone; taken on Ann's move, the places her moves point at glowing. Then the key to
+    the ship on the phone, and the finished game replayed on Ann's laptop."""
     gm, ann, wes = board_table(browser, url)
     submit(offer(gm, "set the ship up and start"))
     for _ in range(9):
@@ -174,7 +185,24 @@ def board_scene(browser, url: str) -> None:
     synced(ann, wes)
     ann.page.screenshot(path=OUT / "board-desktop.png")
     wes.page.screenshot(path=OUT / "board-phone.png")
+    key = wes.page.locator("details", has_text="Key to the ship")
+    key.locator("summary").click()
+    key.evaluate("el => el.scrollIntoView({block: 'start'})")
+    wes.page.screenshot(path=OUT / "board-key-phone.png")
+    status = ann.page.locator(".board .status-line")
+    while "Game over" not in status.inner_text():
+        if ann.page.locator(".moves").count():
+            my_move(ann)
+        else:
+            ann.page.wait_for_timeout(100)
+    ann.page.get_by_role("button", name="Replay the game").click()
+    ann.page.get_by_role("spinbutton", name="Turn").fill("5")
+    ann.page.get_by_role("button", name="Go to turn").click()
+    ann.page.get_by_role("button", name="Next", exact=True).click()
+    ann.page.set_viewport_size({"width": 1280, "height": 1080})
+    ann.page.locator(".panel.board").evaluate("el => el.scrollIntoView({block: 'start'})")
+    ann.page.screenshot(path=OUT / "board-replay.png")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

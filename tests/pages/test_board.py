@@ -25,6 +25,7 @@ from tests.pages.driver import (
     seat,
     submit,
 )
+from tests.pages.test_board_view import small_text
 
 ROLLS = set(CHANCE_NAMES) - {"reveal_card", "tie_draw"}
 """The chance events that roll the fate die (state.CHANCE_NAMES)."""
@@ -58,7 +59,7 @@ def start_causes(person: Seat) -> list[Any]:
 
 def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, tmp_path):
     gm, ann, watcher = board_table(browser, server)
-    expect(gm.page.locator(".board .seats")).to_contain_text("Green: mcts:30 bot")
+    expect(gm.page.locator(".board .seats")).to_contain_text("Green: MCTS bot, 30 simulations")
     accessible(gm.page)
     submit(offer(gm, "set the ship up and start"))
     expect(ann.page.locator(".ship")).to_be_visible()
@@ -94,17 +95,13 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
     gm_views = [v for v in views(gm) if v["state"].get("game")]
     assert any("emerald" in c for v in gm_views for c in v["state"]["game"]["chests"])
 
-    # Step through the finished game, then download its log and replay it.
-    # The steps' icons are drawn in the page (no font has ⏮ or ⏭ everywhere).
-    icons = ann.page.locator(".stepper svg.icon")
-    expect(icons).to_have_count(4)
-    assert all(box and box["width"] > 0 for box in (i.bounding_box() for i in icons.all()))
-    ann.page.get_by_role("button", name="First").click()
-    expect(ann.page.locator(".replay .step-text")).to_contain_text("Step 0 of")
-    ann.page.get_by_role("button", name="Next").click()
-    expect(ann.page.locator(".replay .step-text")).to_contain_text("Step 1 of")
-    expect(ann.page.locator(".ship")).to_be_visible()
-    ann.page.get_by_role("button", name="Last").click()
+    # Replay the finished game on the ship: Ann by step, turn and player on her laptop, Wes
+    # on his phone, the GM with the slider; every step shows its board and says what it did.
+    record = replay_by_turn_and_player(ann)
+    watch_on_a_phone(watcher, record)
+    gm.page.get_by_role("button", name="Replay the game").click()
+    gm.page.get_by_role("slider", name="Step of the game").fill("2")
+    showing(gm, record, 2)
     with ann.page.expect_download() as downloading:
         ann.page.get_by_role("button", name="Download the game log").click()
     path = tmp_path / "game.jsonl"
@@ -121,6 +118,94 @@ def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, 
     accessible(watcher.page)
     accessible(ann.page)
     assert not (gm.errors or ann.errors or watcher.errors)
+
+
+def showing(person: Seat, record: dict[str, Any], index: int) -> None:
+    """The page shows step `index` of the record: its words, what it did a line each, and
+    its board (each player where the record puts them)."""
+    page, steps = person.page, record["steps"]
+    step, last = steps[index], len(steps) - 1
+    turn = f"turn {step['turn']}" if step["turn"] else "the setup"
+    said = f"Step {index} of {last}, {turn}: {step['by']}'s move"
+    if not step["by"]:
+        said = f"Step 0 of {last}: the ship as it was set up"
+    expect(page.locator(".replay .step-text")).to_have_text(said)
+    expect(page.locator(".replay .step-events li")).to_have_text(step["events"] or [step["text"]])
+    expect(page.get_by_role("slider", name="Step of the game")).to_have_value(str(index))
+    where = page.locator(".board .players tbody td:nth-child(2)")
+    expect(where).to_have_text([p["position"] for p in step["state"]["players"]])
+
+
+def replay_by_turn_and_player(person: Seat) -> dict[str, Any]:
+    """Ann replays the game with every control of the replay, each named in words; the
+    record her page fetched."""
+    page = person.page
+    page.get_by_role("button", name="Replay the game").click()
+    expect(page.locator(".replay .step-text")).to_be_visible()
+    record = next(b for b in person.bodies if b.url.split("?")[0].endswith("/record")).json()
+    steps = record["steps"]
+    last = len(steps) - 1
+    showing(person, record, last)  # the replay opens on the last step
+    # The steps' icons are drawn in the page (no font has ⏮ or ⏭ everywhere).
+    icons = page.locator(".stepper svg.icon")
+    expect(icons).to_have_count(4)
+    assert all(box and box["width"] > 0 for box in (i.bounding_box() for i in icons.all()))
+    names = page.locator(".replay button").evaluate_all("found => found.map(b => b.innerText)")
+    assert [name.strip() for name in names] == [
+        "First", "Back", "Next", "Last", "Previous turn", "Next turn", "Go to turn",
+        "Previous move", "Next move", "Download the game log",
+    ]  # fmt: skip
+    fields = (("slider", "Step of the game"), ("spinbutton", "Turn"), ("combobox", "Player"))
+    for role, name in fields:
+        expect(page.get_by_role(role, name=name)).to_be_visible()
+    expect(page.get_by_role("group", name="Red's moves")).to_be_visible()  # her own first
+    for name in ("Next", "Last", "Next move"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_disabled()
+
+    def press(name: str, index: int) -> None:
+        page.get_by_role("button", name=name, exact=True).click()
+        showing(person, record, index)
+
+    press("First", 0)
+    for name in ("First", "Back", "Previous turn"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_disabled()
+    press("Next", 1)
+    turn_one = next(i for i, step in enumerate(steps) if step["turn"] == 1)
+    press("Next turn", turn_one)
+    press("Next turn", next(i for i, step in enumerate(steps) if step["turn"] == 2))
+    press("Previous turn", turn_one)
+    page.get_by_role("spinbutton", name="Turn").fill("3")
+    press("Go to turn", next(i for i, step in enumerate(steps) if step["turn"] == 3))
+    page.get_by_role("combobox", name="Player").select_option("Blue")
+    here = int(page.get_by_role("slider", name="Step of the game").input_value())
+    blue = [i for i, step in enumerate(steps) if step["by"] == "Blue" and i > here]
+    expect(page.get_by_role("group", name="Blue's moves")).to_be_visible()
+    press("Next move", blue[0])
+    press("Next move", blue[1])
+    press("Previous move", blue[0])
+    page.get_by_role("slider", name="Step of the game").fill("5")
+    showing(person, record, 5)
+    page.get_by_role("slider", name="Step of the game").press("ArrowRight")
+    showing(person, record, 6)
+    press("Back", 5)
+    press("Last", last)
+    return record
+
+
+def watch_on_a_phone(person: Seat, record: dict[str, Any]) -> None:
+    """Wes replays on his phone: turn by turn, one player's moves; every word of the board
+    still 12 px or more, nothing sideways."""
+    page, steps = person.page, record["steps"]
+    page.get_by_role("button", name="Replay the game").click()
+    page.get_by_role("button", name="First", exact=True).click()
+    showing(person, record, 0)
+    page.get_by_role("button", name="Next turn").click()
+    showing(person, record, next(i for i, step in enumerate(steps) if step["turn"] == 1))
+    page.get_by_role("combobox", name="Player").select_option("Green")
+    page.get_by_role("button", name="Next move").click()
+    showing(person, record, next(i for i, step in enumerate(steps) if step["by"] == "Green"))
+    assert small_text(page) == []
+    fits(page)
 
 
 def test_at_the_end_of_a_session_the_page_says_the_bots_wait(browser, server):

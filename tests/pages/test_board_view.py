@@ -5,7 +5,9 @@ and the GM's Undo works in the board room too."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import re
+
+from playwright.sync_api import Page, expect
 
 from tabletop.rooms.client import RoomClient
 from tests.pages.driver import PHONE, board_room, join, live, offer, seat, step, submit
@@ -20,6 +22,7 @@ PINCH = """svg => {
   at("pointerdown", 11, -20); at("pointerdown", 12, 20);
   at("pointermove", 11, -60); at("pointermove", 12, 60);
   at("pointerup", 11, -60); at("pointerup", 12, 60);
+  return svg.getAttribute("viewBox");  // read at once: a bot's move may redraw the ship
 }"""
 
 DRAG_ACROSS_A_REDRAW = """async svg => {
@@ -43,6 +46,8 @@ DRAG_ACROSS_A_REDRAW = """async svg => {
 }"""
 
 BOX = """s => {
+  // The ship in the middle of the screen (on a phone it is most of a screen tall), and where.
+  s.scrollIntoView({ block: "center" });
   const r = s.getBoundingClientRect();
   return { x: r.x, y: r.y, width: r.width, height: r.height };
 }"""
@@ -77,6 +82,78 @@ CHEST_OVERLAPS = """() => [...document.querySelectorAll(".ship .chest")].flatMap
 })"""
 
 
+SMALL_TEXT = """() => {
+  // Every piece of text the board panel shows (its folded parts opened), at the size it is
+  // drawn: an SVG text's font size times how much its drawing is scaled down on the page.
+  document.querySelectorAll(".panel.board details").forEach((d) => { d.open = true; });
+  const board = document.querySelector(".panel.board");
+  const walk = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+  const found = { measured: 0, drawn: 0, small: [] };
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el.closest("title, option")) continue;
+    if (!el.getClientRects().length) continue; // not shown
+    const drawn = el instanceof SVGElement;
+    const size = parseFloat(getComputedStyle(el).fontSize) * (drawn ? el.getScreenCTM().a : 1);
+    found.measured += 1;
+    found.drawn += drawn ? 1 : 0;
+    const words = node.textContent.trim().slice(0, 40);
+    if (size < 12) found.small.push(`${words}: ${size.toFixed(1)} px`);
+  }
+  return found;
+}"""
+
+
+def small_text(page: Page) -> list[str]:
+    """The board's words drawn smaller than 12 CSS px, having measured them all (the ship's
+    and every line of the panel; see SMALL_TEXT)."""
+    found = page.evaluate(SMALL_TEXT)
+    assert found["drawn"] >= 40 and found["measured"] >= found["drawn"] + 40, found
+    return found["small"]
+
+
+KEY = [
+    "A brown plank is dry",
+    "A blue plank is flooded",
+    "FS and BS: the front and back stations",
+    "Em emerald (green), Pe pearl (white), Ru ruby (red), Di diamond (blue)",
+    "A circle with a letter is a player",
+    "L is the lantern",
+    "is a wall, where a Mariner can stand",
+    "M on a wall is a player's Mariner, in its owner's colour",
+    "C1 to C5 are the chests below deck",
+    "A lifeboat takes one kind of loot",
+    "Coloured squares under a lifeboat are Mariners that reached it",
+    "A glowing yellow edge is a place one of your moves goes",
+]
+"""What each line of the key to the ship begins by naming, in order."""
+
+PLANK_ACTIONS = [
+    ("Trade", "swap 2 loot for 2 of other kinds", "swap a life ring for any loot, or a loot for a"
+     " life ring"),
+    ("Rope", "take a rope", "take a rope from a player"),
+    ("Shortcut", "go to the plank across the hold", "go to any other plank (nothing happens where"
+     " you land)"),
+    ("Switch", "swap places with a player", "swap any two players"),
+    ("Sabotage", "try to steal from any player", "make a player skip their next turn"),
+    ("+1 Ring", "gain a life ring", "take a life ring from a player"),
+    ("Walk the Plank", "roll 1 or 4 to lift the centre chest's loot", "roll 1, 3 or 4 to lift it"),
+    ("Plain", "loot only", "loot only"),
+]  # fmt: skip
+"""The rules' plank actions, brown side then flooded (seed §4 Tile Actions; the plain tenth
+plank is AMB-03, Walk the Plank's rolls AMB-38)."""
+
+RAW = re.compile(r"\w_\w|[{}\[\]]|\b(null|None|undefined|NaN|true|false)\b|mcts:|\[object")
+"""What a program's value looks like on a page: a snake_case name, JSON's brackets, a null,
+a bot's spec."""
+
+
+def unreadable(page: Page) -> list[str]:
+    """Lines of the board panel that show a program's value rather than words."""
+    lines = page.locator(".panel.board").inner_text().splitlines()
+    return [line for line in lines if RAW.search(line)]
+
+
 def width_of(view_box: str | None) -> float:
     assert view_box
     return float(view_box.split()[2])
@@ -108,6 +185,19 @@ def test_the_ship_zooms_pans_takes_a_finger_and_the_gm_may_undo(browser, server)
     expect(ship).to_be_visible()
     whole = width_of(ship.get_attribute("viewBox"))
 
+    # On the phone the ship stands upright and every word of the board is 12 px or more as
+    # the page opens; the laptop's lies on its side. The key and the rules read in words.
+    expect(ship).to_have_attribute("data-shape", "tall")
+    expect(gm.page.locator(".ship")).to_have_attribute("data-shape", "wide")
+    wes.page.get_by_text("Key to the ship: what each mark means").click()
+    expect(wes.page.locator(".ship-key li")).to_contain_text(KEY)
+    wes.page.get_by_text("The rules in short").click()
+    rows = wes.page.locator(".plank-actions tbody tr")
+    cells = "found => found.map(row => [...row.cells].map(cell => cell.innerText))"
+    assert [tuple(row) for row in rows.evaluate_all(cells)] == PLANK_ACTIONS
+    assert small_text(wes.page) == []
+    assert unreadable(wes.page) == []
+
     # The buttons zoom in and back; the view stays while the bots move and redraw it.
     wes.page.get_by_role("button", name="zoom in").click()
     assert width_of(ship.get_attribute("viewBox")) < whole
@@ -130,8 +220,7 @@ def test_the_ship_zooms_pans_takes_a_finger_and_the_gm_may_undo(browser, server)
     wes.page.get_by_role("button", name="show the whole ship").click()
     assert width_of(ship.get_attribute("viewBox")) == whole
     # Two fingers spreading zoom in three times.
-    ship.evaluate(PINCH)
-    assert abs(width_of(ship.get_attribute("viewBox")) - whole / 3) < 1
+    assert abs(width_of(ship.evaluate(PINCH)) - whole / 3) < 1
     wes.page.get_by_role("button", name="show the whole ship").click()
     buttons = wes.page.locator(".zoom button").evaluate_all(
         "found => found.map(b => b.getBoundingClientRect()).map(r => [r.width, r.height])"

@@ -148,6 +148,8 @@ def free_port() -> int:
 class Running:
     url: str
     stop: Callable[[], None]
+    app: Any = None
+    """The app served (its front is `app.state.front` once started)."""
 
 
 def serve_in_thread(
@@ -169,20 +171,16 @@ def serve_in_thread(
     port = port or free_port()
     app.setdefault("seeds", fixed_seed)
     rates = rates or Rates(member=rate, address=10_000, address_burst=10_000)
+    served = create_app(
+        store, bot_pause=bot_pause, workers=workers, pool=pool, rates=rates, trusted=trusted, **app
+    )
     config = uvicorn.Config(
-        create_app(
-            store,
-            bot_pause=bot_pause,
-            workers=workers,
-            pool=pool,
-            rates=rates,
-            trusted=trusted,
-            **app,
-        ),
+        served,
         host="127.0.0.1",
         port=port,
         log_level="warning",
         ws_max_size=MAX_MESSAGE,
+        proxy_headers=False,  # as `tabletop serve` runs it
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -197,7 +195,7 @@ def serve_in_thread(
         server.should_exit = True
         thread.join(timeout=10)
 
-    return Running(f"http://127.0.0.1:{port}", stop)
+    return Running(f"http://127.0.0.1:{port}", stop, served)
 
 
 def serve_in_process(*args: str, log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:

@@ -129,7 +129,7 @@ def test_attack_a_name_with_a_newline_cannot_fake_a_gm_roll_in_the_terminal(tabl
     fake = "Mallory\n    9  GM rolls 1d20 → [1] = 1"
     with RoomClient(table["links"]["player"]) as invite, pytest.raises(RoomError, match="hide"):
         invite.join(fake)
-    table["Ada"].say("hi\n    9  GM rolls 1d20 → [1] = 1\x1b[2K")
+    table["Ada"].say("hi\n    9  GM rolls 1d20 → [1] = 1")  # an escape is refused (test_charges)
     link = table["links"]["gm"]
     for verb in (("log", link), ("view", link)):
         printed = run(capsys, "room", *verb)
@@ -165,11 +165,15 @@ def test_attack_an_invite_holder_cannot_fill_a_room_for_good(url):
     """Join, get kicked, join again: on faae75d every kicked member counted against the cap
     of 64, so the room was full for good after 60 such rounds."""
     made = create_room(url, "dice")
-    with RoomClient(made["gm"]) as gm, RoomClient(made["player"]) as invite:
+    invite = made["player"]
+    with RoomClient(made["gm"]) as gm:
         for number in range(70):
-            invite.join(f"Guest {number}")
-            gm.kick(f"Guest {number}")
-        assert "/rooms/" in invite.join("A real player")
+            with RoomClient(invite) as inviting:
+                inviting.join(f"Guest {number}")
+            gm.kick(f"Guest {number}")  # which retires the invite (test_allowance.py)
+            invite = gm.rotate_invites()["player"]
+        with RoomClient(invite) as inviting:
+            assert "/rooms/" in inviting.join("A real player")
         members = [m["id"] for m in gm.view()["members"]]
     assert len(members) == len(set(members)) == 2
 

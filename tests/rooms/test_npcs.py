@@ -44,7 +44,8 @@ def dead_weight(p: Party, said: list[Any]) -> list[str]:
 
 def constitution(p: Party, said: list[Any]) -> list[str]:
     """C3-N05: a shield-bearer from the book given strength 27 and AC 33 fights Cora; whoever
-    acts first attacks the other."""
+    acts first attacks the other: Ada reads her own dice or her own AC, and neither its
+    roll nor its AC nor which creature it is."""
     p.gm.act({"kind": "npc-from-book", "creature": "Shield-bearer", "name": "Warden qz"})
     for stat, value in (("strength", "27"), ("ac", "33")):
         p.gm.act({"kind": "edit-npc", "npc": "n1", "stat": stat, "value": value})
@@ -59,9 +60,21 @@ def constitution(p: Party, said: list[Any]) -> list[str]:
     acting = p.gm.view()["state"]["fight"]["acting"]
     attack = {"action": "attack", "attacker": acting, "target": "Cora" if acting == "n1" else "n1"}
     (p.gm if acting == "n1" else p.ada).act({"kind": "combat", "action": attack})
-    assert "attacks" in "".join(p.ada.log())
+    blow = next(t for t in read(p.ada) if " attacks " in t)
+    if acting == "n1":  # Cora's AC and whether it hit are hers; its roll is not
+        assert re.fullmatch(
+            r"Warden qz attacks Cora \(AC 20\): \? vs DC 20: (success|failure), \?", blow
+        )
+    else:  # her dice, total and degrees are hers; its AC is not
+        shown = r"Cora attacks Warden qz \(AC \?\): 1d20! → \[[^\]]+\] = \d+; .* vs DC \?: \w+, \d"
+        assert re.fullmatch(shown + r".*", blow), blow
     told = r"\+ 27\b" if acting == "n1" else r"\(AC 33\)"  # its attack roll, or its AC
-    return [r'"ac":\s*33\b', r'"strength":\s*27\b', r"strength is now 27", told]
+    return [r'"ac":\s*33\b', r'"strength":\s*27\b', r"strength is now 27", told, "Shield-bearer"]
+
+
+def read(client: RoomClient) -> list[str]:
+    """The lines of the log as `client`'s member reads them."""
+    return [json.loads(line)["event"]["text"] for line in client.log()]
 
 
 def ap2d6(p: Party, said: list[Any]) -> list[str]:
@@ -110,7 +123,7 @@ def constitution_nameless(p: Party, said: list[Any]) -> list[str]:
     it still fights as Brute qz; it hits Shieldy (a shield-bearer the GM gives Ada), and
     Ada raises the shield: that line names Shieldy and holds the Brute's attack roll (+ 27);
     Cora's direct hit on it is answered with its injury saves, lines that name nobody
-    (strength 27, will 23)."""
+    (strength 27, will 23), each wholly its own and told under the name it fights with."""
     stats = {"strength": 27, "will": 23, "hp": 9, "ac": 5, "damage": "1d8+3"}
     p.gm.act({"kind": "new-npc", "name": "Brute qz", "stats": stats})
     said.append(p.ada.act({"kind": "new-character", "name": "Cora"}))
@@ -132,7 +145,8 @@ def constitution_nameless(p: Party, said: list[Any]) -> list[str]:
     hit = {"action": "attack", "attacker": "Cora", "target": "n1", "modifier": 40}
     said.append(p.ada.act({"kind": "combat", "action": hit}))
     p.gm.act({"kind": "combat", "action": {"action": "answer_direct_hit", "pay": False}})
-    assert "will save" in "".join(p.ada.log())
+    saves = ["Brute qz: strength save, kept secret", "Brute qz: will save, kept secret"]
+    assert saves[0] in read(p.ada) and saves[1] in read(p.ada)
     landed = [r"1d8 \+ 3"] if "1d8 + 3" in "".join(p.gm.log()) else []  # unless the shield held
     return [r"Brute qz: initiative \d", r"\+ 27 = ", r"\+ 23 = ", *landed]
 

@@ -77,8 +77,9 @@ def test_a_room_is_served_by_one_process_and_moves_when_it_stops(two_servers):
 
 def test_sockets_asking_for_rooms_that_do_not_exist_spend_their_address_allowance(postgres):
     """Before a socket is accepted its room is claimed, which costs the database a look: an
-    address asking for rooms that do not exist is charged as one guessing links is, and
-    then refused before the handshake (429), while a room that exists is not charged."""
+    address asking for rooms that do not exist is charged as one guessing links is (and its
+    hello once more, as any request naming a missing room), and then refused before the
+    handshake (429), while a room that exists is not charged."""
     store = PostgresStore(new_database(postgres))
     running = serve_in_thread(store, rates=Rates(address=0.001, address_burst=3))
     try:
@@ -91,10 +92,11 @@ def test_sockets_asking_for_rooms_that_do_not_exist_spend_their_address_allowanc
                     outcomes.append(("frame", json.loads(socket.recv(timeout=30))["status"]))
             except InvalidStatus as denied:
                 outcomes.append(("handshake", denied.response.status_code))
-        # two answered "no such room" after the handshake; the third spent the last of the
-        # allowance (its hello was refused); from then on the handshake itself is refused
-        assert outcomes[:2] == [("frame", 404)] * 2
-        assert outcomes[2] == ("frame", 429) and outcomes[3:] == [("handshake", 429)] * 3
+        # the claim and the hello of a room that does not exist each cost a request: the
+        # first answered "no such room" after the handshake; the second's claim spent the
+        # last of the allowance (its hello was refused); from then on the handshake itself
+        assert outcomes[0] == ("frame", 404) and outcomes[1] == ("frame", 429)
+        assert outcomes[2:] == [("handshake", 429)] * 4
     finally:
         running.stop()
         store.close()

@@ -11,15 +11,21 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from pydantic import ValidationError
 from rich.markup import escape
 from typer.core import TyperGroup
+from typer.models import CommandInfo
 
-from tabletop.cli import dice, serve, showcase
+from tabletop.cli import dice
 from tabletop.cli.output import errors
+from tabletop.cli.quick import run_quickly
 from tabletop.errors import TabletopError
-from tabletop.session import first_problem
 from tabletop.systems.registry import SYSTEMS, load
+
+COMMANDS = {
+    "showcase": "tabletop.cli.showcase:showcase_command",
+    "serve": "tabletop.cli.serve:serve_command",
+}
+"""Root commands loaded only when typed (`serve` loads the rooms, `showcase` every system)."""
 
 GROUPS = {
     "table": "tabletop.cli.tables:app",
@@ -35,9 +41,15 @@ class LazyGroup(TyperGroup):
     """The root command: its own commands, then `GROUPS`, each loaded on first use."""
 
     def list_commands(self, ctx: typer.Context) -> list[str]:
-        return [*super().list_commands(ctx), *GROUPS]
+        return [*super().list_commands(ctx), *COMMANDS, *GROUPS]
 
     def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        if cmd_name in COMMANDS:
+            return typer.main.get_command_from_info(
+                CommandInfo(name=cmd_name, callback=load(COMMANDS[cmd_name])),
+                pretty_exceptions_short=False,
+                rich_markup_mode="rich",
+            )
         if cmd_name not in GROUPS:
             return super().get_command(ctx, cmd_name)
         holder = typer.Typer(add_completion=False)  # built as `add_typer` would build it
@@ -56,8 +68,6 @@ app = typer.Typer(
 )
 app.command("roll", context_settings={"ignore_unknown_options": True})(dice.roll_command)
 app.command("odds", context_settings={"ignore_unknown_options": True})(dice.odds_command)
-app.command("showcase")(showcase.showcase_command)
-app.command("serve")(serve.serve_command)
 
 USAGE_EXIT = 2
 
@@ -90,8 +100,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     # SIGTERM unwinds like Ctrl-C, so worker pools and files are closed on the way out.
     signal.signal(signal.SIGTERM, _terminated)
     try:
-        args = list(argv) if argv is not None else None
-        result = _command().main(args=args, standalone_mode=False)
+        args = list(argv) if argv is not None else sys.argv[1:]
+        result = None if run_quickly(args) else _command().main(args=args, standalone_mode=False)
     except TabletopError as error:
         fail(str(error))
     except typer.TyperException as error:
@@ -106,9 +116,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail("terminated", 143)
     except RecursionError:
         fail("the input is nested too deeply to handle")
-    except ValidationError as problem:  # a value from the command line that a model refuses
-        fail(f"not a valid value: {first_problem(problem)}")
     except Exception as error:
+        if _refused_by_a_model(error):  # a value from the command line a model refuses
+            from tabletop.session import first_problem
+
+            fail(f"not a valid value: {first_problem(error)}")  # type: ignore[arg-type]
         if os.environ.get("TABLETOP_DEBUG"):
             raise
         problem = f"{type(error).__name__}: {error}"[:100]
@@ -118,6 +130,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             fail("interrupted", INTERRUPTED)
         if isinstance(result, int) and result:
             sys.exit(result)
+
+
+def _refused_by_a_model(error: Exception) -> bool:
+    """Whether `error` is pydantic's ValidationError (only possible once pydantic loaded)."""
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(error, pydantic.ValidationError)
 
 
 INTERRUPTED = 130

@@ -1,4 +1,5 @@
-"""`tabletop roll` and `tabletop odds`: any dice expression, rolled or weighed exactly."""
+"""`tabletop roll` and `tabletop odds`: any dice expression, in any dialect, rolled or weighed
+exactly; what another dialect would read differently is noted on stderr."""
 
 from __future__ import annotations
 
@@ -6,12 +7,23 @@ from fractions import Fraction
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from tabletop.cli.odds_table import odds_table
 from tabletop.cli.options import Json, Seed, whole_number
-from tabletop.cli.output import console, fraction, percent, print_json, print_roll
-from tabletop.dice import Distribution, dice_source, distribution, notation, parse, roll
-from tabletop.dice.syntax import dice_terms, most_dice
+from tabletop.cli.output import console, fraction, notes, percent, print_json, print_roll
+from tabletop.dice import (
+    DIALECTS,
+    Distribution,
+    dice_source,
+    distribution,
+    notation,
+    other_readings,
+    parse,
+    roll,
+)
+from tabletop.dice.dialects import DIALECT_VARIABLE, user_dialect
+from tabletop.dice.syntax import Node, dice_terms, most_dice
 from tabletop.errors import LimitError, RollError
 
 MAX_TIMES = 10_000
@@ -22,6 +34,17 @@ MAX_DICE_SHOWN = 100_000
 
 Expression = Annotated[
     str, typer.Argument(help="A dice expression, e.g. '4d6kh3 + 2' (see docs/dice-notation.md).")
+]
+DialectName = Annotated[
+    str | None,
+    typer.Option(
+        "--dialect",
+        help=(
+            f"Read the expression as {', '.join(DIALECTS)} does (default: ${DIALECT_VARIABLE}, "
+            "else tabletop; see docs/dice-notation.md)."
+        ),
+        metavar="DIALECT",
+    ),
 ]
 Names = Annotated[
     list[str] | None,
@@ -45,8 +68,19 @@ def read_names(pairs: list[str] | None) -> dict[str, int]:
     return names
 
 
+def read(expression: str, dialect: str | None, names: dict[str, int]) -> tuple[Node, str]:
+    """The tree of `expression` in the chosen dialect, after noting (on stderr) every other
+    dialect that reads the same text with another meaning."""
+    chosen = dialect or user_dialect()
+    tree = parse(expression, chosen)
+    for reading in other_readings(expression, chosen, names):
+        notes.print(f"[yellow]note:[/yellow] {escape(str(reading))}", soft_wrap=True)
+    return tree, chosen
+
+
 def roll_command(
     expression: Expression,
+    dialect: DialectName = None,
     seed: Seed = None,
     times: Annotated[
         int, typer.Option("--times", "-n", min=1, max=MAX_TIMES, help="Roll this many times.")
@@ -57,17 +91,17 @@ def roll_command(
     """Roll dice and show every die: kept, dropped, re-rolled, exploded.
 
     With --times and --json, each roll is one JSON object on its own line."""
-    tree = parse(expression)
     names = read_names(var)
+    tree, chosen = read(expression, dialect, names)
     most = max(1, sum(most_dice(term) for term in dice_terms(tree)))
     if most * times > MAX_DICE_SHOWN:
         raise LimitError(
-            f"{times:,} rolls of {notation(tree)!r} could throw {most * times:,} dice; "
+            f"{times:,} rolls of {notation(tree, chosen)!r} could throw {most * times:,} dice; "
             f"--times may throw at most {MAX_DICE_SHOWN:,}"
         )
     source = dice_source(seed)
     for _ in range(times):
-        rolled = roll(tree, source, names=names)
+        rolled = roll(tree, source, names=names, dialect=chosen)
         if json:
             print_json(rolled.to_json())
         else:
@@ -76,6 +110,7 @@ def roll_command(
 
 def odds_command(
     expression: Expression,
+    dialect: DialectName = None,
     at_least: Annotated[
         int | None, typer.Option("--at-least", help="Also give P(total ≥ T).")
     ] = None,
@@ -89,9 +124,10 @@ def odds_command(
     """Exact odds of a dice expression: every total as a fraction, mean and spread."""
     if at_least is not None and at_most is not None:
         raise RollError("give --at-least or --at-most, not both")
-    tree = parse(expression)
-    odds = distribution(tree, read_names(var))
-    text = notation(tree)
+    names = read_names(var)
+    tree, chosen = read(expression, dialect, names)
+    odds = distribution(tree, names, dialect=chosen)
+    text = notation(tree, chosen)
     threshold = _threshold(odds, at_least, at_most)
     if json:
         data = {"expression": text, **odds.to_json()}

@@ -13,6 +13,8 @@ from rich.table import Table
 
 from tabletop.cli.output import fraction, percent
 from tabletop.dice import Distribution
+from tabletop.dice.render import shown_number
+from tabletop.dice.syntax import Number
 from tabletop.errors import LimitError
 
 SHOWN_BELOW = Fraction(1, 100_000)
@@ -38,8 +40,8 @@ MIN_BAR = 5
 class _Row:
     """One line of the table: a total (or a range of them) and its chances."""
 
-    low: int
-    high: int
+    low: Number
+    high: Number
     chance: Fraction
     at_least: Fraction
     at_most: Fraction
@@ -92,7 +94,9 @@ def _cells(row: _Row) -> tuple[str, str, str, str, str]:
     """A row's numbers as text: the total or range, chance, exact fraction, ≥ and ≤."""
     exact = fraction(row.chance)
     return (
-        str(row.low) if row.low == row.high else f"{row.low}–{row.high}",
+        shown_number(row.low)
+        if row.low == row.high
+        else f"{shown_number(row.low)}–{shown_number(row.high)}",
         percent(float(row.chance)),
         exact if len(exact) <= MAX_FRACTION_CHARS else "…",
         percent(float(row.at_least)),

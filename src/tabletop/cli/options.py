@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import typing
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from pydantic import BaseModel, ValidationError
 
 from tabletop.errors import DataError
+
+if TYPE_CHECKING:  # pydantic loads only for the verbs that read rule options
+    from pydantic import BaseModel
 
 Seed = Annotated[
     int | None,
@@ -26,7 +28,7 @@ RuleOptions = Annotated[
     ),
 ]
 
-Options = TypeVar("Options", bound=BaseModel)
+Options = TypeVar("Options", bound="BaseModel")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ def read_rule_options(
     """`["key=value", …]` as the system's validated options (over `base`, if given): unknown
     keys, repeated keys and values a key does not take are one-line errors. Lists are
     written comma-separated."""
+    from pydantic import ValidationError
+
     chosen: dict[str, Any] = {} if base is None else base.model_dump()
     given: set[str] = set()
     for pair in pairs or []:

@@ -17,14 +17,22 @@ import typer
 from tabletop.cli.output import console
 from tabletop.errors import DataError, TabletopError
 from tabletop.rooms.access import ROOM_QUOTA, Access, own_key_file
-from tabletop.rooms.allowances import ADDRESS_BURST, ADDRESS_RATE, RATE, READ_COST, Rates
-from tabletop.rooms.budgets import MAX_EXPORT, MAX_ROOM_DICE
+from tabletop.rooms.allowances import (
+    ADDRESS_BURST,
+    ADDRESS_RATE,
+    IPV6_PREFIX,
+    RATE,
+    READ_COST,
+    Rates,
+)
+from tabletop.rooms.budgets import MAX_ROOM_DICE
 from tabletop.rooms.errors import RoomError
 from tabletop.rooms.front import cores, shards_for
 from tabletop.rooms.hosts import PublicAddress, is_loopback, lan_address
 from tabletop.rooms.leases import IDLE_IN_TRANSACTION, LEASE, RENEWALS
-from tabletop.rooms.live import MAX_BEHIND, MAX_SOCKETS
+from tabletop.rooms.live import MAX_QUEUED, MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_IMPORT, MAX_MESSAGE
+from tabletop.rooms.texts import ROOM_TEXT
 
 PLAIN_LINE = {"markup": False, "highlight": False, "soft_wrap": True}
 
@@ -68,13 +76,15 @@ HELP = "\n\n".join(
         f"""Bounds: an intent throws at most {MAX_ROOM_DICE} dice, counting every explosion
         a die may add and every re-roll (refused whole before any die); MCTS bots think
         2,000 simulations a decision at most; messages and bodies
-        {MAX_MESSAGE // 1024} KiB, /import and /verify {MAX_IMPORT // 2**20} MiB, an
-        export {MAX_EXPORT // 2**20} MiB. Each member: --rate requests a second over all
+        {MAX_MESSAGE // 1024} KiB, /import and /verify {MAX_IMPORT // 2**20} MiB (exports
+        stream at any size). Each member: --rate requests a second over all
         their sockets and HTTP together (bursts of twice that; a read costs
-        {READ_COST:g}), {MAX_SOCKETS} sockets, {MAX_BEHIND:,} lines waiting for a slow
+        {READ_COST:g}), {MAX_SOCKETS} sockets, {MAX_QUEUED // 2**20} MiB waiting for a slow
         socket. Each client address: --address-rate a second (bursts of
         {ADDRESS_BURST:g}) to open, join, import or verify rooms or with links that open
-        nothing (a body costs one more a MiB). With PostgreSQL, each room's lease: --lease
+        nothing (a body costs one more a MiB); an IPv6 client's allowance is its
+        --ipv6-prefix network's (a /64 by default). X-Forwarded-For is read only from a
+        --trust-proxy address. With PostgreSQL, each room's lease: --lease
         seconds (default {LEASE:g}), renewed {RENEWALS} times a lease; a dead process's
         rooms move after at most one lease; a session paused inside a transaction is
         ended by PostgreSQL after {IDLE_IN_TRANSACTION} leases; an idle room's lease is
@@ -197,6 +207,27 @@ def serve_command(
         int,
         typer.Option("--room-quota", min=1, help="With --open: new rooms an hour, server-wide."),
     ] = ROOM_QUOTA,
+    room_text: Annotated[
+        float,
+        typer.Option(
+            "--room-text",
+            min=1.0,
+            max=1024.0,
+            metavar="MIB",
+            help="What a room's members (not its GMs) may type in all, chat and notes and "
+            "labels, until its GM gives it another allowance.",
+        ),
+    ] = ROOM_TEXT / 2**20,
+    ipv6_prefix: Annotated[
+        int,
+        typer.Option(
+            "--ipv6-prefix",
+            min=48,
+            max=128,
+            metavar="BITS",
+            help="IPv6 clients share an address allowance per network of this prefix.",
+        ),
+    ] = IPV6_PREFIX,
 ) -> None:
     allowed = tuple(allowed_host or ())
     found, said = _lan(host, public_url, open_) if lan else (None, [])
@@ -234,7 +265,7 @@ def serve_command(
     if found is not None:
         said[:0] = _listening(found, port)
     shards, helpers = workers or shards_for(store), pool or cores()
-    rates = Rates(member=rate, address=address_rate)
+    rates = Rates(member=rate, address=address_rate, ipv6_prefix=ipv6_prefix)
     app = create_app(
         data=data,
         database=database,
@@ -245,6 +276,7 @@ def serve_command(
         address=address,
         access=access,
         lease=lease,
+        room_text=int(room_text * 2**20),
     )
     where = "PostgreSQL" if database else f"SQLite in {data}"
     who = {"local": "this machine", "open": "anyone (--open)", "key": "holders of the key"}
@@ -271,6 +303,7 @@ def serve_command(
         log_level="warning",
         ws_max_size=MAX_MESSAGE,
         lifespan="on",
+        proxy_headers=False,  # X-Forwarded-For is read by the front, from --trust-proxy only
     )
     # uvicorn shuts down gracefully on SIGTERM and then re-raises it: let that end the
     # process as SIGTERM does, rather than the command line's one-line "terminated".

@@ -1,4 +1,5 @@
-"""An exact probability distribution over whole numbers.
+"""An exact probability distribution over whole numbers (and fractions, once an expression
+divides exactly).
 
 Held as integer weights over a common total, so every probability is an exact fraction
 and nothing is rounded until a float is asked for.
@@ -12,13 +13,16 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+Value = int | Fraction
+"""An outcome: whole, or a fraction."""
+
 
 class Distribution:
     """Outcomes with exact probabilities: `weights[value] / total`."""
 
     __slots__ = ("_total", "_weights")
 
-    def __init__(self, weights: Mapping[int, int]) -> None:
+    def __init__(self, weights: Mapping[Value, int]) -> None:
         cleaned = {value: weight for value, weight in sorted(weights.items()) if weight}
         if not cleaned:
             raise ValueError("a distribution needs at least one outcome")
@@ -28,7 +32,7 @@ class Distribution:
         self._total = sum(cleaned.values())
 
     @classmethod
-    def of_weights(cls, weights: Mapping[int, int]) -> Distribution:
+    def of_weights(cls, weights: Mapping[Value, int]) -> Distribution:
         """From positive integer weights already checked by the caller (the evaluator)."""
         made = cls.__new__(cls)
         made._weights = dict(sorted(weights.items()))
@@ -36,7 +40,7 @@ class Distribution:
         return made
 
     @classmethod
-    def point(cls, value: int) -> Distribution:
+    def point(cls, value: Value) -> Distribution:
         """The certain outcome `value`."""
         return cls({value: 1})
 
@@ -48,7 +52,7 @@ class Distribution:
     # -- reading -------------------------------------------------------------------------
 
     @property
-    def weights(self) -> Mapping[int, int]:
+    def weights(self) -> Mapping[Value, int]:
         """Value -> integer weight, sorted by value; probabilities are weight / total.
         Read-only: a distribution may be shared from the cache."""
         return MappingProxyType(self._weights)
@@ -58,34 +62,34 @@ class Distribution:
         return self._total
 
     @property
-    def outcomes(self) -> list[int]:
+    def outcomes(self) -> list[Value]:
         return list(self._weights)
 
     @property
-    def min(self) -> int:
+    def min(self) -> Value:
         return next(iter(self._weights))
 
     @property
-    def max(self) -> int:
+    def max(self) -> Value:
         return next(reversed(self._weights))
 
     def __len__(self) -> int:
         return len(self._weights)
 
-    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
+    def __iter__(self) -> Iterator[tuple[Value, Fraction]]:
         """(value, probability) pairs in increasing value."""
         total = self._total
         for value, weight in self._weights.items():
             yield value, Fraction(weight, total)
 
-    def probability(self, value: int) -> Fraction:
+    def probability(self, value: Value) -> Fraction:
         return Fraction(self._weights.get(value, 0), self._total)
 
-    def at_least(self, threshold: int) -> Fraction:
+    def at_least(self, threshold: Value) -> Fraction:
         """P(outcome ≥ threshold)."""
         return Fraction(sum(w for v, w in self._weights.items() if v >= threshold), self._total)
 
-    def at_most(self, threshold: int) -> Fraction:
+    def at_most(self, threshold: Value) -> Fraction:
         """P(outcome ≤ threshold)."""
         return Fraction(sum(w for v, w in self._weights.items() if v <= threshold), self._total)
 
@@ -117,10 +121,16 @@ class Distribution:
         return f"Distribution({{{shown}{more}}})"
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's shape: outcomes sorted by value with float and exact probability."""
+        """The contract's shape: outcomes sorted by value with float and exact probability
+        (a fractional value is its nearest float, with `exact_value` beside it)."""
         return {
             "outcomes": [
-                {"value": value, "probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+                {
+                    "value": value if isinstance(value, int) else float(value),
+                    **({} if isinstance(value, int) else {"exact_value": str(value)}),
+                    "probability": float(p),
+                    "exact": f"{p.numerator}/{p.denominator}",
+                }
                 for value, p in self
             ],
             "mean": float(self.mean),

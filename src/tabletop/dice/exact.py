@@ -10,28 +10,36 @@ rather than start work it cannot finish.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from math import comb, gcd
 
 from tabletop.dice import limits
 from tabletop.dice.cache import SizedCache
+from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect
 from tabletop.dice.distribution import Distribution
 from tabletop.dice.prepare import prepare
+from tabletop.dice.roller import apply, arithmetic, exact
+from tabletop.dice.spelling import shown
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
+    Call,
     Compare,
     Dice,
     Explode,
+    Group,
     Integer,
+    Keep,
+    Label,
     Name,
     Negate,
     Node,
+    Number,
     Reroll,
     RiskDice,
     UsageDie,
-    notation,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -39,13 +47,18 @@ _SMALL = 256
 """Below this many pairs, combining two distributions pair by pair beats packing."""
 
 
-def distribution(expression: str | Node, names: Mapping[str, int] | None = None) -> Distribution:
-    """The exact distribution of a dice expression's total.
+def distribution(
+    expression: str | Node,
+    names: Mapping[str, int] | None = None,
+    *,
+    dialect: str | Dialect = DEFAULT_DIALECT,
+) -> Distribution:
+    """The exact distribution of a dice expression's total, read in `dialect`.
 
     Explosions without a bound use `limits.DEFAULT_EXPLOSION_DEPTH`, exactly as rolling
     does, so the distribution is the true one for what `roll` does.
     """
-    prepared = prepare(expression, names)
+    prepared = prepare(expression, names, dialect)
     return exact_distribution(prepared.tree, prepared.names)
 
 
@@ -69,7 +82,7 @@ _CACHE: SizedCache[Distribution | LimitError] = SizedCache(budget=1_000_000)
 """Distributions already computed, up to a million outcomes in all (tens of megabytes)."""
 
 
-Weights = dict[int, int]
+Weights = dict[Number, int]
 
 
 class _Evaluator:
@@ -80,7 +93,7 @@ class _Evaluator:
         self.bits = 0
 
     def too_costly(self, amount: int, what: str, limit: int) -> LimitError:
-        text = notation(self.tree)
+        text = shown(self.tree)
         return LimitError(
             f"exact odds for {text!r} would need {amount:,} {what}, over the limit of "
             f"{limit:,}; sample it instead"
@@ -112,6 +125,12 @@ class _Evaluator:
             return {self.names[node.name]: 1}
         if isinstance(node, Negate):
             return {-value: weight for value, weight in self.evaluate(node.operand).items()}
+        if isinstance(node, Call):
+            return self.mapped(self.evaluate(node.operand), node.function)
+        if isinstance(node, Label):
+            return self.evaluate(node.operand)
+        if isinstance(node, Group):
+            return self.group(node)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -132,13 +151,21 @@ class _Evaluator:
     def combine(self, op: str, left: Weights, right: Weights) -> Weights:
         """Multiply or divide pair by pair (each pair costs about three steps of a sum)."""
         self.spend(3 * len(left) * len(right))
-        if op == "/" and 0 in right:
-            raise RollError(f"{notation(self.tree)!r} can divide by zero")
-        result: defaultdict[int, int] = defaultdict(int)
+        if op in ("/", "÷") and 0 in right:
+            raise RollError(f"{shown(self.tree)!r} can divide by zero")
+        result: defaultdict[Number, int] = defaultdict(int)
         for a, wa in left.items():
             for b, wb in right.items():
-                result[a * b if op == "*" else a // b] += wa * wb
+                result[arithmetic(op, a, b)] += wa * wb
         return self.checked(dict(result))
+
+    def mapped(self, weights: Weights, function: str) -> Weights:
+        """The distribution of a function of one outcome (floor, ceil, round, abs, trunc)."""
+        self.spend(len(weights))
+        result: defaultdict[Number, int] = defaultdict(int)
+        for value, weight in weights.items():
+            result[apply(function, value)] += weight
+        return dict(result)
 
     def convolve(self, left: Weights, right: Weights) -> Weights:
         """The distribution of the sum of two independent outcomes."""
@@ -147,13 +174,14 @@ class _Evaluator:
             shift = next(iter(point))
             return {value + shift: weight for value, weight in spread.items()}
         pairs = len(left) * len(right)
-        if pairs <= _SMALL:
+        fractional = not all(isinstance(value, int) for value in (*left, *right))
+        if pairs <= _SMALL or fractional:
             self.spend(pairs)
             result: defaultdict[int, int] = defaultdict(int)
             for a, wa in left.items():
                 for b, wb in right.items():
-                    result[a + b] += wa * wb
-            return dict(result)
+                    result[exact(a + b)] += wa * wb
+            return self.checked(dict(result))
         left_low, right_low = min(left), min(right)
         left_span, right_span = max(left) - left_low + 1, max(right) - right_low + 1
         span = left_span + right_span - 1
@@ -195,17 +223,19 @@ class _Evaluator:
     # -- dice ----------------------------------------------------------------------------
 
     def pool(self, term: Dice) -> Weights:
+        if term.explode is not None and term.explode.separate:
+            if term.keep is not None:
+                return self.checked(self.keep_separate(term))
+            if term.success is not None:
+                return self.power(self.single_die(term, counting=True), term.count)
         if term.keep is None and term.success is not None:
+            if term.failure is not None:
+                return self.power(_mapped(self.single_die(term), term.score), term.count)
             return self.successes(*self.hits_and_misses(term, term.success), term.count)
         die = self.single_die(term)
         if term.keep is None:
             return self.power(die, term.count)
-        success = term.success
-        score: Callable[[int], int] = (
-            (lambda value: value)
-            if success is None
-            else (lambda value: int(success.matches(value)))
-        )
+        score: Callable[[int], int] = _value if term.success is None else term.score
         kept = term.keep.kept_count(term.count)
         if kept == 1:
             return self.keep_one(die, term.count, term.keep.keeps_highest, score)
@@ -213,7 +243,7 @@ class _Evaluator:
 
     def hits_and_misses(self, term: Dice, success: Compare) -> tuple[int, int]:
         """The weights of one die succeeding and failing."""
-        if term.reroll is None and term.explode is None:
+        if term.reroll is None and term.explode is None and not term.mapped:
             hits = success.count(term.sides)
             return hits, term.sides - hits
         die = self.single_die(term)
@@ -243,27 +273,109 @@ class _Evaluator:
             below = reached
         return dict(weights)
 
-    def single_die(self, term: Dice) -> Weights:
-        """One die of the pool after its re-roll and explosion, as integer weights."""
+    def single_die(self, term: Dice, counting: bool = False) -> Weights:
+        """One die of the pool after its re-roll and explosion, as integer weights: its
+        value, or (`counting`) what it and the dice it adds score in the term's count."""
         if term.sides > limits.MAX_OUTCOMES:
             raise self.too_costly(term.sides, "outcomes", limits.MAX_OUTCOMES)
         first = _rerolled(term.sides, term.reroll)
+        if term.mapped:  # custom faces or bounds: no explosions
+            return _reduced(_mapped(first, term.value))
         if term.explode is None:
             return _reduced(first)
-        return _reduced(self.checked(self.exploded(first, term.sides, term.explode)))
+        score = term.score if counting else None
+        return _reduced(self.checked(self.exploded(first, term.sides, term.explode, score)))
 
-    def exploded(self, first: Weights, sides: int, explode: Explode) -> Weights:
+    def exploded(
+        self,
+        first: Weights,
+        sides: int,
+        explode: Explode,
+        counting: Callable[[int], int] | None,
+    ) -> Weights:
+        """A die and its chain of follow-ups: the sum of their values, or of the scores
+        `counting` gives their values."""
         depth = explode.max_follow_ups
         shift = -1 if explode.penetrating else 0
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
         # Level k of the chain holds about k * sides values, combined with each trigger.
         self.spend(len(triggering) * sides * depth * (depth + 1) // 2 + sides * depth)
+        if counting is None:
+            first_score, follow_score = _value, (lambda face: face + shift)
+        else:
+            first_score = counting
+            follow_score = lambda face: counting(face + shift)  # noqa: E731
         fresh = dict.fromkeys(range(1, sides + 1), 1)
         # follow_up: a follow-up die allowed `level` more follow-ups; total sides**(level+1).
-        follow_up = fresh
+        follow_up: Weights = defaultdict(int)
+        for face in fresh:
+            follow_up[follow_score(face)] += 1
         for level in range(1, depth):
-            follow_up = _chain(fresh, triggering, follow_up, sides**level, shift)
-        return _chain(first, triggering, follow_up, sides**depth, shift)
+            follow_up = _chain(fresh, triggering, follow_up, sides**level, follow_score)
+        return _chain(first, triggering, follow_up, sides**depth, first_score)
+
+    def keep_separate(self, term: Dice) -> Weights:
+        """Keep/drop over a pool whose explosions add dice of their own, exactly: each
+        die's chain of faces is laid into the kept set one face at a time."""
+        keep, explode = term.keep, term.explode
+        assert keep is not None and explode is not None
+        sides, depth = term.sides, explode.max_follow_ups
+        shift = -1 if explode.penetrating else 0
+        kept = _KeptSet(keep, _value if term.success is None else term.score)
+        triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
+        first = _rerolled(sides, term.reroll)
+        states = kept.start()
+        for _ in range(term.count):
+            result: defaultdict[_Held, int] = defaultdict(int)
+            going: defaultdict[_Held, int] = defaultdict(int)
+            self.spend(len(states) * len(first))
+            for state, weight in states.items():
+                for face, face_weight in first.items():
+                    laid = kept.lay(state, face)
+                    if face in triggering and depth:
+                        going[laid] += weight * face_weight
+                    else:
+                        result[laid] += weight * face_weight * sides**depth
+            for level in range(1, depth + 1):
+                self.spend(len(going) * sides)
+                following: defaultdict[_Held, int] = defaultdict(int)
+                for state, weight in going.items():
+                    for face in range(1, sides + 1):
+                        laid = kept.lay(state, face + shift)
+                        if face in triggering and level < depth:
+                            following[laid] += weight
+                        else:
+                            result[laid] += weight * sides ** (depth - level)
+                going = following
+            states = self.held(result)
+        return kept.totals(states)
+
+    def held(self, states: Mapping[_Held, int]) -> dict[_Held, int]:
+        """Kept-set states with their common factor taken out, refused past the limit."""
+        if len(states) > limits.MAX_OUTCOMES:
+            raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
+        return _reduced(dict(states))  # type: ignore[arg-type,return-value]
+
+    def group(self, node: Group) -> Weights:
+        """A group's total: its members' totals, kept or dropped by value, then summed or
+        counted, each member independent of the others."""
+        members = [self.evaluate(member) for member in node.members]
+        scored = node.scored
+        if node.keep is None:
+            total: Weights = {0: 1}
+            for member in members:
+                total = self.convolve(total, _mapped(member, scored))
+            return total
+        kept = _KeptSet(node.keep, scored)
+        states = kept.start()
+        for member in members:
+            self.spend(len(states) * len(member))
+            laid: defaultdict[_Held, int] = defaultdict(int)
+            for state, weight in states.items():
+                for value, member_weight in member.items():
+                    laid[kept.lay(state, value)] += weight * member_weight
+            states = self.held(laid)
+        return self.checked(kept.totals(states))
 
     def keep_pool(
         self,
@@ -341,20 +453,78 @@ def _rerolled(sides: int, reroll: Reroll | None) -> Weights:
 
 
 def _chain(
-    first: Weights, triggering: set[int], follow_up: Weights, follow_total: int, shift: int
+    first: Weights,
+    triggering: set[int],
+    follow_up: Weights,
+    follow_total: int,
+    score: Callable[[int], int],
 ) -> Weights:
-    """A die whose triggering faces add a `follow_up` (plus `shift`, -1 when penetrating).
+    """A die scored `score(face)`, whose triggering faces add a `follow_up`'s score.
 
     Faces that do not trigger are scaled by the follow-up's total weight so that every
     outcome is counted over the same total."""
-    result: defaultdict[int, int] = defaultdict(int)
+    result: defaultdict[Number, int] = defaultdict(int)
     for face, weight in first.items():
         if face in triggering:
             for value, follow_weight in follow_up.items():
-                result[face + value + shift] += weight * follow_weight
+                result[score(face) + value] += weight * follow_weight
         else:
-            result[face] += weight * follow_total
+            result[score(face)] += weight * follow_total
     return dict(result)
+
+
+_Held = tuple[tuple[Number, ...], Number]
+"""A kept set as it is built: the values held apart (sorted, the first to leave at the
+front) and the score of the values already settled outside them."""
+
+
+class _KeptSet:
+    """Keep or drop over values laid one at a time: kh/kl hold the values kept so far, dh/dl
+    the values dropped so far; a value pushed out is forgotten (kept sets) or settled
+    (dropped sets), so a state stays as small as the keep's count."""
+
+    def __init__(self, keep: Keep, score: Callable[[Number], Number]) -> None:
+        self.size = keep.count
+        self.holds_kept = keep.mode in ("kh", "kl")
+        # Held kept values leave worst first; held dropped values leave best first.
+        self.sign = 1 if keep.keeps_highest == self.holds_kept else -1
+        self.score = score
+
+    @staticmethod
+    def start() -> dict[_Held, int]:
+        return {((), 0): 1}
+
+    def lay(self, state: _Held, value: Number) -> _Held:
+        values, settled = state
+        ordered = list(values)
+        insort(ordered, self.sign * value)
+        if len(ordered) <= self.size:
+            return tuple(ordered), settled
+        out = ordered.pop(0)
+        if not self.holds_kept:
+            settled += self.score(self.sign * out)
+        return tuple(ordered), settled
+
+    def totals(self, states: Mapping[_Held, int]) -> Weights:
+        """The distribution of the kept values' score."""
+        totals: defaultdict[Number, int] = defaultdict(int)
+        for (values, settled), weight in states.items():
+            if self.holds_kept:
+                settled = sum(self.score(self.sign * key) for key in values)
+            totals[exact(settled)] += weight
+        return dict(totals)
+
+
+def _mapped(faces: Weights, value: Callable[[Number], Number]) -> Weights:
+    """The weights of each face carried to the value it is worth."""
+    counts: defaultdict[Number, int] = defaultdict(int)
+    for face, weight in faces.items():
+        counts[value(face)] += weight
+    return dict(counts)
+
+
+def _value(face: int) -> int:
+    return face
 
 
 def _slot_bytes(bound: int) -> int:

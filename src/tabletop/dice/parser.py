@@ -1,9 +1,11 @@
-"""Dice notation text -> syntax tree, with errors that point at the character.
+"""Dice notation text -> syntax tree, in any dialect, with errors that point at the character.
 
 A small recursive-descent parser over the grammar in docs/dice-notation.md. Written by hand
 rather than with a parser generator because the grammar is tiny, every error must name the
 exact character, and the limits (length, nesting, dice counts) must be enforced before any
-work is done.
+work is done. Each dialect (`tabletop.dice.dialects`) is a table of spellings this one
+parser reads; what a dialect's tool writes but tabletop cannot hold yet is refused with the
+name of the feature and the dialects that read it (`tabletop.dice.unsupported`).
 """
 
 from __future__ import annotations
@@ -14,14 +16,25 @@ from fractions import Fraction
 from functools import lru_cache
 
 from tabletop.dice import limits
+from tabletop.dice.dialects import (
+    DEFAULT_DIALECT,
+    DIALECTS,
+    Dialect,
+    ExplodeSpelling,
+    dialect_named,
+)
 from tabletop.dice.syntax import (
+    FATE_FACES,
     USAGE_DIE_SIZES,
     BinaryOp,
+    Call,
     Compare,
     Dice,
     Explode,
+    Group,
     Integer,
     Keep,
+    Label,
     Name,
     Negate,
     Node,
@@ -29,17 +42,28 @@ from tabletop.dice.syntax import (
     RiskDice,
     UsageDie,
     most_dice,
+    whole,
 )
-from tabletop.errors import LimitError, NotationError
+from tabletop.dice.unsupported import (
+    FATE,
+    MORE_THAN_ONE_REROLL,
+    describe,
+    missing_feature,
+    other_readers,
+)
+from tabletop.errors import LimitError, NotationError, TabletopError
 
 _SPACES = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
-_COMPARE = re.compile(r"(>=|<=|[<>=])([0-9]*)")
-_MODIFIER_STARTS = frozenset("akdr!=<>")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
+"""The order the tree's modifiers take effect in; written-order dialects must agree."""
 
 
-def parse(text: str) -> Node:
-    """Parse a dice expression such as `4d6kh3 + 2` into its syntax tree."""
+def parse(text: str, dialect: str | Dialect = DEFAULT_DIALECT) -> Node:
+    """Parse a dice expression such as `4d6kh3 + 2`, read in `dialect`, into its tree."""
+    reading = dialect_named(dialect)
     if not isinstance(text, str):
         raise NotationError(repr(text), 0, "a dice expression must be text")
     if len(text) > limits.MAX_EXPRESSION_LENGTH:
@@ -47,21 +71,34 @@ def parse(text: str) -> Node:
             f"dice expression is {len(text):,} characters long; "
             f"the limit is {limits.MAX_EXPRESSION_LENGTH:,}"
         )
-    return _parse_cached(text)
+    return _parse_cached(text, reading.name)
 
 
 @lru_cache(maxsize=4096)
-def _parse_cached(text: str) -> Node:
-    parser = _Parser(text)
+def _parse_cached(text: str, dialect: str) -> Node:
+    parser = _Parser(text, dialect_named(dialect))
     node, _ = parser.expression()
+    if parser.dialect.truncate_total and not whole(node):
+        return Call("trunc", node)
     return node
 
 
-class _Parser:
-    __slots__ = ("dice_count", "pos", "rerolls", "text")
+def reads(text: str, dialect: Dialect) -> bool:
+    """Whether `dialect` reads the whole of `text`, its refusals left unexplained."""
+    try:
+        _Parser(text, dialect, probing=True).expression()
+    except TabletopError:
+        return False
+    return True
 
-    def __init__(self, text: str) -> None:
+
+class _Parser:
+    __slots__ = ("dialect", "dice_count", "pos", "probing", "rerolls", "text")
+
+    def __init__(self, text: str, dialect: Dialect, probing: bool = False) -> None:
         self.text = text
+        self.dialect = dialect
+        self.probing = probing
         self.pos = 0
         self.dice_count = 0
         self.rerolls: Fraction | int = 0
@@ -70,6 +107,25 @@ class _Parser:
 
     def fail(self, problem: str, position: int | None = None) -> NotationError:
         return NotationError(self.text, self.pos if position is None else position, problem)
+
+    def refuse(self, fallback: str, position: int | None = None) -> NotationError:
+        """The error for text this dialect does not read here: the feature it looks like, and
+        the dialects that read it, when it is one; `fallback` otherwise."""
+        at = self.pos if position is None else position
+        if self.probing:
+            return self.fail(fallback, at)
+        problem = missing_feature(self.text, at, self.dialect, own=True)
+        if problem is None:
+            readers = [
+                other
+                for other in DIALECTS.values()
+                if other is not self.dialect and reads(self.text, other)
+            ]
+            if readers:
+                problem = other_readers(readers, self.dialect)
+        if problem is None:
+            problem = missing_feature(self.text, at, self.dialect, own=False) or fallback
+        return self.fail(problem, at)
 
     def peek(self, offset: int = 0) -> str:
         index = self.pos + offset
@@ -94,6 +150,9 @@ class _Parser:
 
     def optional_integer(self, default: int) -> int:
         return self.integer("a number") if self.peek().isdigit() else default
+
+    def is_dice_letter(self, char: str) -> bool:
+        return char == "d" or (char == "D" and self.dialect.uppercase_d)
 
     def check_nesting(self, level: int, position: int) -> None:
         if level > limits.MAX_NESTING:
@@ -121,28 +180,56 @@ class _Parser:
         self.skip_space()
         if self.peek() == ")":
             raise self.fail("this ')' has no matching '('")
+        rest = self.text[self.pos :].rstrip()
+        spaced = self.text[self.pos - 1 : self.pos] in (" ", "\t")
+        if rest[:1].isalpha() and self.dialect.trailing_text and spaced:
+            self.pos = len(self.text)
+            return Label(node, rest, trailing=True), depth
         if self.peek():
-            raise self.fail("expected an operator (+ - * /) or the end")
+            raise self.refuse("expected an operator (+ - * /) or the end")
         return node, depth
 
     def sum(self, level: int) -> tuple[Node, int]:
-        return self.operations(level, ("+", "-"), self.product)
+        return self.operations(level, self.sum_operator, self.product)
 
     def product(self, level: int) -> tuple[Node, int]:
-        return self.operations(level, ("*", "/"), self.unary)
+        return self.operations(level, self.product_operator, self.unary)
+
+    def sum_operator(self) -> str | None:
+        char = self.peek()
+        if char in ("+", "-"):
+            self.pos += 1
+            return char
+        return None
+
+    def product_operator(self) -> str | None:
+        if self.peek() == "*" and self.peek(1) != "*":
+            self.pos += 1
+            return "*"
+        if self.peek() != "/":
+            return None
+        if self.peek(1) == "/":
+            if not self.dialect.floor_division:
+                raise self.refuse("expected a term after '/'", self.pos + 1)
+            self.pos += 2
+            return "/"
+        self.pos += 1
+        return "/" if self.dialect.division == "floor" else "÷"
 
     def operations(
-        self, level: int, ops: tuple[str, str], operand: Callable[[int], tuple[Node, int]]
+        self,
+        level: int,
+        operator: Callable[[], str | None],
+        operand: Callable[[int], tuple[Node, int]],
     ) -> tuple[Node, int]:
         """Operands joined by operators of one precedence, grouped from the left."""
         node, depth = operand(level)
         while True:
             self.skip_space()
-            op = self.peek()
-            if op not in ops:
-                return node, depth
             at = self.pos
-            self.pos += 1
+            op = operator()
+            if op is None:
+                return node, depth
             right, right_depth = operand(level)
             depth = max(depth, right_depth) + 1
             self.check_depth(depth, at)
@@ -156,43 +243,144 @@ class _Parser:
             operand, depth = self.unary(level + 1)
             self.check_depth(depth + 1, at)
             return Negate(operand), depth + 1
+        if self.dialect.unary_plus and self.take("+"):  # `+x` is x itself
+            self.check_nesting(level + 1, at)
+            return self.unary(level + 1)
         return self.atom(level)
 
+    def group(self, level: int, start: int) -> tuple[Node, int]:
+        """A parenthesised sum, the `(` at `start` already seen (in d20, with a comma, a set
+        of members judged by their totals)."""
+        self.check_nesting(level + 1, start)
+        self.pos += 1
+        node, depth = self.sum(level + 1)
+        self.skip_space()
+        if self.peek() == "," and self.dialect.groups == "sets":
+            return self.members([node], depth, level, start, ")")
+        if not self.take(")"):
+            raise self.refuse(f"expected ')' to close the '(' at character {start + 1}")
+        return node, depth
+
+    def members(
+        self, found: list[Node], depth: int, level: int, start: int, closing: str
+    ) -> tuple[Node, int]:
+        """The rest of a group's members (after the first, `found`), its closing bracket and
+        its modifiers: keep/drop and a success count, over the members' totals."""
+        while self.take(","):
+            self.skip_space()
+            if closing == ")" and self.peek() == ")":
+                break  # d20's one-member set: `(1d6,)`
+            member, member_depth = self.sum(level + 1)
+            found.append(member)
+            depth = max(depth, member_depth)
+            self.skip_space()
+        if not self.take(closing):
+            raise self.fail(f"expected '{closing}' to close the group at character {start + 1}")
+        keep = success = None
+        while True:
+            at = self.pos
+            found_spelling = self.spelling()
+            bare = "" in self.dialect.counts and self.peek() in ("=", "<", ">")
+            if found_spelling is None and bare:
+                found_spelling = ("", "success")
+            if found_spelling is None:
+                break
+            spelled, kind = found_spelling
+            self.pos += len(spelled)
+            if kind == "keep" and keep is None and success is None:
+                if len(found) == 1 and self.dialect.name in ("tabletop", "roll20"):
+                    raise self.fail(
+                        "keeping or dropping the dice of one group ({4d6+3d8}k4) is not "
+                        "supported yet",
+                        at,
+                    )
+                keep = self.keep(self.dialect.keeps[spelled], len(found), at)
+            elif kind == "success" and success is None and self.dialect.counts[spelled] != "f":
+                counted = self.dialect.counts[spelled]
+                if counted in ("cs", "cf"):  # a total has no highest face to count
+                    counted = ""
+                success = self.success(counted, 0)
+            else:
+                raise self.fail("a group takes a keep or drop, then a success count", at)
+        self.check_depth(depth + 1, start)
+        return Group(tuple(found), keep, success), depth + 1
+
     def atom(self, level: int) -> tuple[Node, int]:
+        """A term, with any labels written after it (`2d6[fire]`)."""
+        node, depth = self.term(level)
+        while self.dialect.labels:
+            after = self.pos
+            self.skip_space()
+            if not self.take("["):
+                self.pos = after
+                break
+            close = self.text.find("]", self.pos)
+            if close < 0:
+                raise self.fail("this '[' has no matching ']'", self.pos - 1)
+            node = Label(node, self.text[self.pos : close])
+            self.pos = close + 1
+        return node, depth
+
+    def term(self, level: int) -> tuple[Node, int]:
         start = self.pos  # unary() has skipped the spaces
         char = self.peek()
-        if char == "(":
+        if char == "{" and self.dialect.groups == "braces":
             self.check_nesting(level + 1, start)
             self.pos += 1
-            node, depth = self.sum(level + 1)
+            first, depth = self.sum(level + 1)
             self.skip_space()
-            if not self.take(")"):
-                raise self.fail(f"expected ')' to close the '(' at character {start + 1}")
+            return self.members([first], depth, level, start, "}")
+        if char == "(":
+            node, depth = self.group(level, start)
+            if self.is_dice_letter(self.peek()):
+                raise self.refuse("expected an operator after ')'")
             return node, depth
         if not char:
             raise self.fail("expected a number, dice or '(' here")
         if "0" <= char <= "9":
             value = self.integer("a number")
-            if self.peek() in ("d", "D"):
+            if self.is_dice_letter(self.peek()):
                 return self.dice(value, start), 1
+            if self.peek() == ".":
+                raise self.refuse("expected an operator", self.pos)
             return Integer(value), 1
-        if char in ("d", "D") and (self.peek(1).isdigit() or self.peek(1) in ("%", "!")):
+        after = self.peek(1)
+        fate = after != "" and after == self.dialect.fate
+        if self.is_dice_letter(char) and (after.isdigit() or after in ("%", "!") or fate):
             return self.dice(1, start), 1
-        if char == "U" and self.peek(1) in ("d", "D") and self.peek(2).isdigit():
+        dead_weight = self.dialect.dead_weight
+        if dead_weight and char == "U" and self.peek(1) in ("d", "D") and self.peek(2).isdigit():
             return self.usage_die(start), 1
-        if char.isalpha() or char == "_":
-            while self.peek().isalnum() or self.peek() == "_":
-                self.pos += 1
-            return Name(self.text[start : self.pos]), 1
-        raise self.fail("expected a number, dice or '(' here")
+        word = _WORD.match(self.text, self.pos)
+        if word is not None:
+            return self.word(word.group(), level, start)
+        raise self.refuse("expected a number, dice or '(' here")
+
+    def word(self, word: str, level: int, start: int) -> tuple[Node, int]:
+        """A function call such as `floor(…)`, or (in tabletop) a name bound when rolling."""
+        after = start + len(word)
+        if word in self.dialect.functions and self.text.startswith("(", after):
+            self.pos = after
+            operand, depth = self.group(level, after)
+            self.check_depth(depth + 1, start)
+            return Call(word, operand), depth + 1  # type: ignore[arg-type]
+        if not self.dialect.names or FATE.shape.match(self.text, start):
+            raise self.refuse(f"{word!r} is not a number or dice in {self.dialect.title}", start)
+        self.pos = after
+        return Name(word), 1
 
     def count_dice(self, count: int, start: int) -> None:
         """Add a term's most dice to the roll's total, refusing it past the limit."""
         self.refuse_past_limit(self.dice_count + count, start)
         self.dice_count += count
 
-    @staticmethod
-    def refuse_past_limit(dice: int, start: int) -> None:
+    def refuse_past_limit(self, dice: int, start: int) -> None:
+        cap = self.dialect.max_dice
+        if cap is not None and dice > cap:
+            raise LimitError(
+                f"dice expression throws {dice:,} dice; {self.dialect.cap_name} "
+                f"(at character {start + 1})"
+            )
         if dice > limits.MAX_DICE:
             raise LimitError(
                 f"dice expression could throw {dice:,} dice; the limit is "
@@ -208,19 +396,26 @@ class _Parser:
         self.count_dice(1, start)
         return UsageDie(size)
 
-    def dice(self, count: int, start: int) -> Dice | RiskDice:
-        if count < 1:
+    def dice(self, count: int, start: int) -> Node:
+        if count < 1 and not (count == 0 and self.dialect.zero_dice):
             raise self.fail("a pool needs at least one die", start)
         self.refuse_past_limit(count, start)
         self.pos += 1  # the "d"
-        if self.take("!"):
+        at = self.pos
+        if self.dialect.dead_weight and self.take("!"):
             self.count_dice(count, start)
             return RiskDice(count)
-        at = self.pos
-        if self.take("%"):
+        faces = None
+        if self.peek() == "%" and self.dialect.percent:
+            self.pos += 1
             sides = 100
+        elif self.dialect.fate is not None and self.take(self.dialect.fate):
+            faces = FATE_FACES
+            sides = len(faces)
+        elif not self.peek().isdigit():
+            raise self.refuse("expected the number of sides after 'd'")
         else:
-            sides = self.integer("the number of sides after 'd' (or % or !)")
+            sides = self.integer("the number of sides after 'd'")
             if sides < 1:
                 raise self.fail("a die needs at least one side", at)
             if sides > limits.MAX_SIDES:
@@ -228,9 +423,11 @@ class _Parser:
                     f"a d{sides:,} has more than {limits.MAX_SIDES:,} sides, the largest die "
                     f"allowed (at character {at + 1})"
                 )
-        term = self.modifiers(count, sides)
-        self.count_dice(most_dice(term), start)
+        term = self.modifiers(count, sides, faces)
+        self.count_dice(most_dice(term) if self.dialect.max_dice is None else term.count, start)
         self.expect_rerolls(term, start)
+        if self.dialect.margin and self.text.startswith("ms", self.pos):
+            return self.margin(term)
         return term
 
     def expect_rerolls(self, term: Dice, start: int) -> None:
@@ -249,57 +446,94 @@ class _Parser:
                 f"{limits.MAX_DICE:,} dice (at character {start + 1})"
             )
 
-    def modifiers(self, count: int, sides: int) -> Dice:
-        """Read the modifiers after `NdX`, in any order, each kind at most once."""
-        seen: set[str] = set()
-        reroll = explode = keep = success = None
-        text = self.text
+    # -- modifiers -------------------------------------------------------------------------
+
+    def spelling(self) -> tuple[str, str] | None:
+        """The longest modifier spelling of the dialect at the cursor, and its kind."""
+        for spelled, kind in _spellings(self.dialect):
+            if self.text.startswith(spelled, self.pos):
+                return spelled, kind
+        return None
+
+    def modifiers(self, count: int, sides: int, faces: tuple[int, ...] | None) -> Dice:
+        """Read the modifiers after `NdX`, each kind at most once; in a dialect whose tool
+        applies them in the order written, only in the order the tree applies them."""
+        seen: list[str] = []
+        reroll = explode = keep = success = failure = None
+        bounds: dict[str, int] = {}
         while True:
             at = self.pos
-            char = text[at] if at < len(text) else ""
-            if char not in _MODIFIER_STARTS:
+            found = self.spelling()
+            if found is None and "" in self.dialect.counts and self.peek() in ("=", "<", ">"):
+                found = ("", "success")
+            if found is None and self.dialect.margin and self.text.startswith("ms", at):
+                break  # the margin of success wraps the pool (`dice`)
+            if found is None:
+                keeps = self.dialect.keeps
+                drop = self.peek() == "d" and "d" not in keeps and "dh" in keeps
+                if drop and not self.peek(1).isdigit():
+                    raise self.fail(
+                        "expected 'h' or 'l' after 'd' (drop highest / drop lowest)", at + 1
+                    )
+                label = self.peek() == "[" and self.dialect.labels
+                if self.peek().isalpha() or (self.peek() in ("!", "{", "[") and not label):
+                    raise self.refuse("expected an operator (+ - * /) or the end")
                 break
-            kind: str
-            if text.startswith("adv", at) or text.startswith("dis", at):
+            spelled, kind = found
+            if faces is not None and kind in ("reroll", "explode"):
+                raise self.fail(f"a Fate die takes no {_KIND_NAMES[kind]} here (not built yet)")
+            self.pos += len(spelled)
+            if kind == "advantage":
                 kind = "keep"
-                self.pos += 3
                 extra = self.optional_integer(1)
                 if extra < 1:
                     raise self.fail("advantage needs at least one extra die", at)
                 self.refuse_past_limit(count + extra, at)
-                keep = Keep("kh" if char == "a" else "kl", count)
+                keep = Keep("kh" if spelled == "adv" else "kl", count)
                 count += extra
-            elif char == "k" or char == "d":
-                kind = "keep"
-                keep = self.keep(count)
-            elif char == "!":
-                kind = "explode"
-                explode = self.explode(sides)
-            elif char == "r":
-                kind = "reroll"
-                reroll = self.reroll(sides)
-            elif char == "a":
-                break
+            elif kind == "keep":
+                keep = self.keep(self.dialect.keeps[spelled], count, at)
+            elif kind == "explode":
+                explode = self.explode(self.dialect.explosions[spelled], sides, at)
+            elif kind == "reroll":
+                reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
+            elif kind in ("minimum", "maximum"):
+                bounds[kind] = self.integer(f"the {kind} of each die after {spelled!r}")
+            elif self.dialect.counts[spelled] == "f":
+                kind = "failure"
+                if success is None:
+                    raise self.fail("failures are taken from a success count, as in 3d6>3f1", at)
+                failure = self.target("a face that fails", None)
+                if failure is None:
+                    raise self.fail("expected a face that fails, such as f1 or f<2")
             else:
-                kind = "success"
-                success = self.compare("a number to count successes against")
-            if kind in seen:
-                raise self.fail(f"this dice term already has a {_KIND_NAMES[kind]}", at)
-            seen.add(kind)
-        return Dice(count, sides, reroll, explode, keep, success)
+                success = self.success(self.dialect.counts[spelled], sides)
+            self.check_order(kind, seen, at)
+            seen.append(kind)
+        if bounds and explode is not None:
+            raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
+        minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
+        return Dice(count, sides, reroll, explode, keep, success, faces, minimum, maximum, failure)
 
-    def keep(self, count: int) -> Keep:
-        at = self.pos
-        letter = self.text[self.pos]
-        self.pos += 1
-        side = self.peek()
-        if side in ("h", "l"):
-            self.pos += 1
-        elif letter == "k":
-            side = "h"
-        else:
-            raise self.fail("expected 'h' or 'l' after 'd' (drop highest / drop lowest)")
-        mode = f"{letter}{side}"
+    def check_order(self, kind: str, seen: list[str], at: int) -> None:
+        if kind in seen:
+            if kind == "reroll" and not self.probing:
+                raise self.fail(describe(MORE_THAN_ONE_REROLL, self.dialect), at)
+            raise self.refuse(f"this dice term already has {_a(kind)}", at)
+        if not self.dialect.written_order:
+            return
+        later = [done for done in seen if _ORDER.index(done) > _ORDER.index(kind)]
+        if later:
+            raise self.fail(
+                f"{self.dialect.title} applies modifiers in the order written; "
+                f"{_a(kind)} after {_a(later[0])} is not supported yet "
+                f"(write it first)",
+                at,
+            )
+
+    def keep(self, mode: str, count: int, at: int) -> Keep:
+        if not self.peek().isdigit() and self.dialect.keep_count_required:
+            raise self.refuse("expected how many dice to keep or drop", at)
         number = self.optional_integer(1)
         if mode in ("kh", "kl") and not 1 <= number <= count:
             raise self.fail(f"can keep between 1 and {count} of {count} dice", at)
@@ -307,33 +541,53 @@ class _Parser:
             raise self.fail(f"can drop between 0 and {count - 1} of {count} dice", at)
         return Keep(mode, number)  # type: ignore[arg-type]
 
-    def explode(self, sides: int) -> Explode:
-        self.pos += 1  # "!"
-        penetrating = self.take("p")
-        on = None
-        if self.peek() in ("=", "<", ">"):
+    def target(self, what: str, default: Compare | None) -> Compare | None:
+        """A compare point, a bare face where the dialect reads one as "equal to", or
+        `default` when nothing is written."""
+        compare = self.compare_point(what)
+        if compare is not None:
+            return compare
+        if self.peek().isdigit() and self.dialect.bare_equals:
             at = self.pos
-            on = self.compare("a number to explode on")
-            if not on.count(sides):
-                raise self.fail(f"a d{sides} never rolls {on}, so it would never explode", at)
-        depth = None
-        if self.take(":"):
+            face = self.integer(what)
+            if self.peek() in ("=", "<", ">"):
+                raise self.refuse(f"expected {what}", at)
+            return Compare("=", face)
+        return default
+
+    def explode(self, spelled: ExplodeSpelling, sides: int, start: int) -> Explode:
+        at = self.pos
+        on = self.target("a face to explode on", None)
+        if on is None and self.dialect.name == "avrae":
+            raise self.fail("d20 needs the faces to explode on, such as e6 or e>5", at)
+        if on is not None and not on.count(sides):
+            raise self.fail(f"a d{sides} never rolls {on}, so it would never explode", at)
+        if on is not None and on.count(sides) == sides and spelled.separate:
+            raise self.fail(f"every face of a d{sides} explodes, so it would never stop", at)
+        depth = 1 if spelled.once else None
+        if spelled.once and self.peek() == ":":
+            raise self.fail("an explosion that happens once takes no bound")
+        if self.dialect.explosion_bound and self.take(":"):
             at = self.pos
             depth = self.integer("the most follow-up dice after ':'")
             if not 1 <= depth <= limits.MAX_EXPLOSION_DEPTH:
                 raise self.fail(
                     f"an explosion bound must be between 1 and {limits.MAX_EXPLOSION_DEPTH}", at
                 )
-        return Explode(on, penetrating, depth)
+        return Explode(on, spelled.penetrating, depth, spelled.separate)
 
-    def reroll(self, sides: int) -> Reroll:
-        self.pos += 1  # "r"
-        once = self.take("o")
+    def reroll(self, once: bool, sides: int, start: int) -> Reroll:
         at = self.pos
-        if self.peek().isdigit():
-            when = Compare("=", self.integer("a face to re-roll"))
+        default = self.dialect.reroll_default
+        if self.peek().isdigit() and not self.dialect.bare_equals:  # tabletop's r1
+            when: Compare | None = Compare("=", self.integer("a face to re-roll"))
         else:
-            when = self.compare("a face to re-roll, such as r1 or r<3")
+            when = self.target(
+                "a face to re-roll, such as r1 or r<3",
+                None if default is None else Compare("=", default),
+            )
+        if when is None:
+            raise self.refuse("expected a face to re-roll, such as r1 or r<3")
         matching = when.count(sides)
         if not matching:
             raise self.fail(f"a d{sides} never rolls {when}, so nothing would be re-rolled", at)
@@ -341,20 +595,69 @@ class _Parser:
             raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
         return Reroll(when, once)
 
-    def compare(self, what: str) -> Compare:
-        match = _COMPARE.match(self.text, self.pos)
-        if match is None:
+    def success(self, counted: str, sides: int) -> Compare:
+        """What a count counts: a bare count (`3d6>3`) needs its compare point; Foundry's
+        `cs` alone counts the highest face, `cf` alone the 1s, `even` and `odd` parity."""
+        if counted in ("even", "odd"):
+            return Compare(counted, 0)  # type: ignore[arg-type]
+        what = "a number to count successes against"
+        default = {"": None, "cs": Compare("=", sides), "cf": Compare("=", 1)}[counted]
+        compare = self.target(what, default)
+        if compare is None:
             raise self.fail(f"expected {what}")
-        self.pos = match.end(1)
-        if not match[2]:
-            raise self.fail(f"expected {what}")
-        self.pos = match.end()
-        return Compare(match[1], int(match[2]))  # type: ignore[arg-type]
+        return compare
+
+    def margin(self, term: Dice) -> Node:
+        """Foundry's margin of success: `6d6ms>12` is the total less 12, `ms<12` 12 less it."""
+        at = self.pos
+        self.pos += 2  # "ms"
+        compare = self.compare_point("a target after 'ms', such as ms>12")
+        if compare is None or compare.op == "=":
+            raise self.fail("expected a target after 'ms', such as ms>12 or ms<12", at)
+        target = Integer(compare.target)
+        return BinaryOp("-", term, target) if compare.op[0] == ">" else BinaryOp("-", target, term)
+
+    def compare_point(self, what: str) -> Compare | None:
+        """A compare point in the dialect's spelling (`>=4`; Roll20's `>4`), or None."""
+        spellings = self.dialect.compares
+        for spelled in sorted(spellings, key=len, reverse=True):
+            if self.text.startswith(spelled, self.pos):
+                self.pos += len(spelled)
+                if not self.peek().isdigit():
+                    raise self.refuse(f"expected {what}")
+                return Compare(spellings[spelled], self.integer(what))  # type: ignore[arg-type]
+        if self.peek() in ("<", ">", "=", "!"):
+            raise self.refuse(f"expected {what}")
+        return None
+
+
+@lru_cache(maxsize=16)
+def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
+    """Every modifier spelling of a dialect with its kind, longest first."""
+    tables = {
+        "reroll": dialect.rerolls,
+        "explode": dialect.explosions,
+        "keep": dialect.keeps,
+        "success": dialect.counts,
+        "advantage": ("adv", "dis") if dialect.advantage else (),
+    }
+    found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
+    found += [(spelled, bound) for spelled, bound in dialect.bounds.items()]
+    return tuple(sorted(found, key=lambda pair: -len(pair[0])))
 
 
 _KIND_NAMES = {
+    "minimum": "per-die minimum",
+    "maximum": "per-die maximum",
     "keep": "keep/drop (or advantage) modifier",
     "explode": "explosion",
     "reroll": "re-roll",
     "success": "success count",
+    "failure": "failure count",
 }
+
+
+def _a(kind: str) -> str:
+    """A modifier's name with its article: "an explosion", "a re-roll"."""
+    name = _KIND_NAMES[kind]
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"

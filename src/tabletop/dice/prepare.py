@@ -9,27 +9,35 @@ and mean can be shown as a float).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from tabletop.dice import limits
+from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
 from tabletop.dice.parser import parse
+from tabletop.dice.spelling import notation, shown
 from tabletop.dice.syntax import (
     BinaryOp,
+    Call,
     Dice,
+    Group,
     Integer,
+    Label,
     Name,
     Negate,
     Node,
+    Number,
     RiskDice,
     UsageDie,
+    most_dice,
     names,
-    notation,
+    whole,
 )
 from tabletop.errors import LimitError, RollError
 
-Bounds = tuple[int, int]
+Bounds = tuple[Number, Number]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,19 +46,25 @@ class Prepared:
 
     tree: Node
     names: Mapping[str, int]
+    dialect: str = DEFAULT_DIALECT
 
     @property
     def text(self) -> str:
-        """The canonical notation (docs/dice-notation.md)."""
-        return _canonical(self.tree)
+        """The canonical notation in the dialect it was read in (docs/dice-notation.md)."""
+        return _canonical(self.tree, self.dialect)
 
 
-def prepare(expression: str | Node, bound: Mapping[str, int] | None = None) -> Prepared:
+def prepare(
+    expression: str | Node,
+    bound: Mapping[str, int] | None = None,
+    dialect: str | Dialect = DEFAULT_DIALECT,
+) -> Prepared:
     """Check an expression and its names once, the same way for every entry point."""
-    text = expression if isinstance(expression, str) else _canonical(expression)
-    tree, needed = _read(text)
+    reading = dialect_named(dialect).name
+    text = expression if isinstance(expression, str) else _canonical(expression, reading)
+    tree, needed = _read(text, reading)
     if not needed:
-        return Prepared(tree, {})
+        return Prepared(tree, {}, reading)
     given = dict(bound or {})
     missing = sorted(needed - given.keys())
     if missing:
@@ -62,12 +76,12 @@ def prepare(expression: str | Node, bound: Mapping[str, int] | None = None) -> P
         if abs(value) > limits.MAX_VALUE:
             raise LimitError(f"the value given for {name!r} is beyond ±{limits.MAX_VALUE:,}")
     value_bounds(tree, given)
-    return Prepared(tree, given)
+    return Prepared(tree, given, reading)
 
 
 @lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[Node, frozenset[str]]:
-    tree = parse(text)
+def _read(text: str, dialect: str) -> tuple[Node, frozenset[str]]:
+    tree = parse(text, dialect)
     needed = frozenset(names(tree))
     if not needed:
         value_bounds(tree, {})
@@ -75,8 +89,8 @@ def _read(text: str) -> tuple[Node, frozenset[str]]:
 
 
 @lru_cache(maxsize=4096)
-def _canonical(tree: Node) -> str:
-    return notation(tree)
+def _canonical(tree: Node, dialect: str) -> str:
+    return notation(tree, dialect)
 
 
 def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
@@ -90,7 +104,25 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
         low, high = -inner[1], -inner[0]
     elif isinstance(node, BinaryOp):
         left, right = value_bounds(node.left, bound), value_bounds(node.right, bound)
+        if node.op == "÷" and not whole(node.right):
+            raise RollError(f"{shown(node)!r} divides by a fraction, which is not supported")
         low, high = _combine(node.op, left, right)
+    elif isinstance(node, Label):
+        low, high = value_bounds(node.operand, bound)
+    elif isinstance(node, Group):
+        members = [value_bounds(member, bound) for member in node.members]
+        if node.success is not None:
+            low, high = 0, len(members)
+        else:  # any kept subset's sum lies between these
+            low = sum(min(member[0], 0) for member in members)
+            high = sum(max(member[1], 0) for member in members)
+    elif isinstance(node, Call):
+        inner = value_bounds(node.operand, bound)
+        if node.function == "abs":
+            low = 0 if inner[0] <= 0 <= inner[1] else min(abs(inner[0]), abs(inner[1]))
+            high = max(abs(inner[0]), abs(inner[1]))
+        else:
+            low, high = math.floor(inner[0]), math.ceil(inner[1])
     elif isinstance(node, Dice):
         low, high = _pool_bounds(node)
     elif isinstance(node, UsageDie):
@@ -100,22 +132,33 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
         low, high = 0, 1
     if max(abs(low), abs(high)) > limits.MAX_VALUE:
         raise LimitError(
-            f"{notation(node)!r} can reach {high if abs(high) >= abs(low) else low:,}, beyond "
+            f"{shown(node)!r} can reach {round(high if abs(high) >= abs(low) else low):,}, beyond "
             f"the ±{limits.MAX_VALUE:,} a dice expression may reach"
         )
     return low, high
 
 
 def _pool_bounds(term: Dice) -> Bounds:
+    """Bounds that hold every value (not always the tightest: a separate explosion's pool
+    grows, so its bounds are those of all its dice)."""
     kept = term.keep.kept_count(term.count) if term.keep is not None else term.count
+    explode = term.explode
+    separate = explode is not None and explode.separate
     if term.success is not None:
-        return 0, kept
+        most = most_dice(term) if separate else kept
+        return -most if term.failure is not None else 0, most
+    if term.mapped:  # no explosions: each die is worth one of its faces' values
+        values = [term.value(face) for face in _extreme_faces(term)]
+        return kept * min(values), kept * max(values)
     highest = term.sides
-    if term.explode is not None:
-        highest += term.explode.max_follow_ups * (
-            term.sides - 1 if term.explode.penetrating else term.sides
-        )
-    return kept, kept * highest
+    if explode is not None:
+        highest += explode.max_follow_ups * (term.sides - 1 if explode.penetrating else term.sides)
+    return (0, term.count * highest) if separate else (kept, kept * highest)
+
+
+def _extreme_faces(term: Dice) -> range | tuple[int, ...]:
+    """The faces whose values bound a die's: all of a custom die, the ends of a plain one."""
+    return range(1, term.sides + 1) if term.faces is not None else (1, term.sides)
 
 
 def _combine(op: str, left: Bounds, right: Bounds) -> Bounds:
@@ -126,6 +169,6 @@ def _combine(op: str, left: Bounds, right: Bounds) -> Bounds:
     if op == "*":
         corners = [a * b for a in left for b in right]
         return min(corners), max(corners)
-    # Whole-number division never grows a value's size (and dividing by zero is refused).
+    # Dividing by a whole number never grows a value's size (dividing by zero is refused).
     size = max(abs(left[0]), abs(left[1]))
     return -size, size

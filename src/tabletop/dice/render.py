@@ -7,13 +7,17 @@ Markdown-style marks) or as Rich markup for a colour terminal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rich.markup import escape
 
 from tabletop.dice.results import (
     Die,
     Rolled,
+    RolledCall,
+    RolledGroup,
     RolledInteger,
+    RolledLabel,
     RolledName,
     RolledNegate,
     RolledOp,
@@ -22,7 +26,8 @@ from tabletop.dice.results import (
     RolledUsage,
     RollRecord,
 )
-from tabletop.dice.syntax import infix
+from tabletop.dice.spelling import infix
+from tabletop.dice.syntax import Number
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,7 @@ class Marks:
     success: tuple[str, str]
     explosion: tuple[str, str]
     arrow: str = "→"
+    failure: tuple[str, str] = ("_", "_")
 
     def wrap(self, kind: tuple[str, str], text: str) -> str:
         return f"{kind[0]}{text}{kind[1]}"
@@ -43,13 +49,29 @@ RICH = Marks(
     dropped=("[dim strike]", "[/dim strike]"),
     success=("[bold green]", "[/bold green]"),
     explosion=("[yellow]", "[/yellow]"),
+    failure=("[bold red]", "[/bold red]"),
 )
 
 
 def render_line(roll: RollRecord, marks: Marks = PLAIN) -> str:
     """`expression → explanation = total`, the record of a roll on one line."""
     expression = roll.expression if marks is PLAIN else escape(roll.expression)
-    return f"{expression} {marks.arrow} {explain(roll.result, marks)} = {roll.total}"
+    total = shown_number(roll.total)
+    return f"{expression} {marks.arrow} {explain(roll.result, marks)} = {total}"
+
+
+def shown_number(value: Number) -> str:
+    """A value as a player reads it: whole, as a short decimal (`3.5`), or as a fraction
+    (`7/3`) when no short decimal is exact."""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value))
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator == 1 and value.denominator <= 10_000:
+        return str(Decimal(value.numerator) / Decimal(value.denominator))
+    return f"{value.numerator}/{value.denominator}"
 
 
 def explain(node: Rolled, marks: Marks = PLAIN) -> str:
@@ -60,8 +82,34 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
         left_op = node.left.op if isinstance(node.left, RolledOp) else None
         right_op = node.right.op if isinstance(node.right, RolledOp) else None
         return infix(
-            node.op, explain(node.left, marks), left_op, explain(node.right, marks), right_op
+            "/" if node.op == "÷" else node.op,
+            explain(node.left, marks),
+            left_op,
+            explain(node.right, marks),
+            right_op,
+            node.op,
         )
+    if isinstance(node, RolledGroup):
+        shown = []
+        for index, member in enumerate(node.members):
+            text = explain(member, marks)
+            if not node.kept[index]:
+                text = marks.wrap(marks.dropped, text)
+            elif node.success is not None and node.success[index]:
+                text = marks.wrap(marks.success, text)
+            shown.append(text)
+        return "{" + ", ".join(shown) + "}"
+    if isinstance(node, RolledLabel):
+        inner = explain(node.operand, marks)
+        if node.trailing:  # the comment is on the line already, with the expression
+            return inner
+        if isinstance(node.operand, RolledOp | RolledNegate):
+            inner = f"({inner})"
+        return f"{inner} [{node.text if marks is PLAIN else escape(node.text)}]"
+    if isinstance(node, RolledCall):
+        if node.function == "trunc":  # d20's whole total: the line's total shows it
+            return explain(node.operand, marks)
+        return f"{node.function}({explain(node.operand, marks)})"
     if isinstance(node, RolledInteger):
         return str(node.value)
     if isinstance(node, RolledName):
@@ -86,15 +134,22 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
 
 
 def render_die(die: Die, marks: Marks = PLAIN) -> str:
-    """One die: re-rolled faces struck out, explosions chained with `!+`, fate marked."""
-    parts = [str(die.faces[0])]
+    """One die: re-rolled faces struck out, explosions chained with `!+` (a die that added
+    a die of its own ends in `!`), fate marked."""
+    parts = [f"({die.faces[0]}-1)" if die.added and die.penetrating else str(die.faces[0])]
+    if die.triggered:
+        parts.append(marks.wrap(marks.explosion, "!"))
+    if len(die.faces) == 1 and not die.added and die.value != die.faces[0]:
+        parts.append(f"→{die.value}")  # a per-die minimum or maximum changed it
     for face in die.faces[1:]:
         parts.append(marks.wrap(marks.explosion, "!+"))
         parts.append(f"({face}-1)" if die.penetrating else str(face))
     text = "".join(parts)
     if not die.kept:
         text = marks.wrap(marks.dropped, text)
-    elif die.success:
+    elif die.success and not die.failure:
         text = marks.wrap(marks.success, text)
+    elif die.failure and not die.success:
+        text = marks.wrap(marks.failure, text)
     rerolled = "".join(marks.wrap(marks.dropped, str(face)) + " " for face in die.rerolled)
     return rerolled + text

@@ -10,16 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from tabletop.dice.syntax import ArithmeticOp, Dice, RiskDice, UsageDie, dice_notation
+from tabletop.dice.dialects import DEFAULT_DIALECT
+from tabletop.dice.spelling import notation
+from tabletop.dice.syntax import ArithmeticOp, Dice, Function, Number, RiskDice, UsageDie
 
 
 @dataclass(frozen=True, slots=True)
 class Die:
     """One die of a pool.
 
-    `faces` is the face that stood after any re-roll followed by each explosion follow-up,
-    as rolled; `value` is what the die is worth (a penetrating follow-up counts one less).
-    `rerolled` lists the faces thrown away by re-rolls, in order.
+    `faces` is the face that stood after any re-roll followed by each compounding
+    explosion's follow-up, as rolled; `value` is what the die is worth (a penetrating
+    follow-up counts one less). `rerolled` lists the faces thrown away by re-rolls, in order.
+    A separate explosion's follow-up is a die of its own, `added` to the pool by the die
+    before it, which is marked `triggered`.
     """
 
     sides: int
@@ -29,6 +33,9 @@ class Die:
     kept: bool = True
     success: bool | None = None
     penetrating: bool = False
+    failure: bool | None = None
+    triggered: bool = False
+    added: bool = False
 
     @property
     def face(self) -> int:
@@ -50,10 +57,16 @@ class Die:
             data["rerolled"] = list(self.rerolled)
         if self.exploded:
             data["exploded"] = True
-        if self.penetrating and self.exploded:
+        if self.penetrating and (self.exploded or self.added):
             data["penetrating"] = True
+        if self.triggered:
+            data["triggered"] = True
+        if self.added:
+            data["added"] = True
         if self.success is not None:
             data["success"] = self.success
+        if self.failure is not None:
+            data["failure"] = self.failure
         return data
 
 
@@ -61,7 +74,7 @@ class Die:
 class RolledInteger:
     value: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
         return {"type": "integer", "value": self.value}
 
 
@@ -70,17 +83,21 @@ class RolledName:
     name: str
     value: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
         return {"type": "name", "name": self.name, "value": self.value}
 
 
 @dataclass(frozen=True, slots=True)
 class RolledNegate:
     operand: Rolled
-    value: int
+    value: Number
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "negate", "value": self.value, "operand": self.operand.to_json()}
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
+        return {
+            "type": "negate",
+            "value": json_number(self.value),
+            "operand": self.operand.to_json(dialect),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,16 +105,74 @@ class RolledOp:
     op: ArithmeticOp
     left: Rolled
     right: Rolled
-    value: int
+    value: Number
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
         return {
             "type": "operation",
             "op": self.op,
-            "value": self.value,
-            "left": self.left.to_json(),
-            "right": self.right.to_json(),
+            "value": json_number(self.value),
+            "left": self.left.to_json(dialect),
+            "right": self.right.to_json(dialect),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class RolledCall:
+    function: Function
+    operand: Rolled
+    value: Number
+
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": self.function,
+            "value": json_number(self.value),
+            "operand": self.operand.to_json(dialect),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RolledGroup:
+    """A group's members as rolled, which of them were kept, which succeeded."""
+
+    members: tuple[Rolled, ...]
+    kept: tuple[bool, ...]
+    success: tuple[bool, ...] | None
+    value: Number
+
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
+        members = []
+        for index, member in enumerate(self.members):
+            data = {**member.to_json(dialect), "kept": self.kept[index]}
+            if self.success is not None:
+                data["success"] = self.success[index]
+            members.append(data)
+        return {"type": "group", "value": json_number(self.value), "members": members}
+
+
+@dataclass(frozen=True, slots=True)
+class RolledLabel:
+    """A label (or a trailing comment) and the value it is kept with."""
+
+    text: str
+    trailing: bool
+    operand: Rolled
+    value: Number
+
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
+        return {
+            "type": "comment" if self.trailing else "label",
+            "text": self.text,
+            "value": json_number(self.value),
+            "operand": self.operand.to_json(dialect),
+        }
+
+
+def json_number(value: Number) -> int | float:
+    """A value for JSON: whole numbers as integers, fractions as the nearest float (the
+    exact fraction is in `exact` beside it where it matters)."""
+    return value if isinstance(value, int) else float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +183,10 @@ class RolledPool:
     dice: tuple[Die, ...]
     value: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
         return {
             "type": "dice",
-            "notation": dice_notation(self.term),
+            "notation": notation(self.term, dialect),
             "value": self.value,
             "dice": [die.to_json() for die in self.dice],
         }
@@ -133,10 +208,10 @@ class RolledUsage:
         """The usage die afterwards: the same size, the next smaller one, or None if gone."""
         return self.term.next_size if self.steps_down else self.term.size
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
         return {
             "type": "usage",
-            "notation": dice_notation(self.term),
+            "notation": notation(self.term, dialect),
             "value": self.value,
             "steps_down": self.steps_down,
             "next_size": self.next_size,
@@ -155,10 +230,10 @@ class RolledRisk:
     def triggered(self) -> bool:
         return self.value == 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
         return {
             "type": "risk",
-            "notation": dice_notation(self.term),
+            "notation": notation(self.term, dialect),
             "value": self.value,
             "faces": list(self.faces),
             "triggered": self.triggered,
@@ -166,7 +241,16 @@ class RolledRisk:
 
 
 Rolled = (
-    RolledInteger | RolledName | RolledNegate | RolledOp | RolledPool | RolledUsage | RolledRisk
+    RolledInteger
+    | RolledName
+    | RolledNegate
+    | RolledOp
+    | RolledCall
+    | RolledLabel
+    | RolledGroup
+    | RolledPool
+    | RolledUsage
+    | RolledRisk
 )
 
 
@@ -178,7 +262,7 @@ class RollRecord(Protocol):
     def expression(self) -> str: ...
 
     @property
-    def total(self) -> int: ...
+    def total(self) -> Number: ...
 
     @property
     def result(self) -> Rolled: ...

@@ -6,24 +6,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.dice.render import render_line
+from tabletop.dice.dialects import DEFAULT_DIALECT
+from tabletop.dice.render import render_line, shown_number
 from tabletop.dice.results import (
     Rolled,
+    RolledCall,
+    RolledGroup,
+    RolledLabel,
     RolledNegate,
     RolledOp,
     RolledPool,
     RolledRisk,
     RolledUsage,
+    json_number,
 )
+from tabletop.dice.syntax import Number
 
 
 @dataclass(frozen=True, slots=True)
 class Roll:
-    """A finished roll: the normalised expression, its total and the record of every die."""
+    """A finished roll: the normalised expression (in the dialect it was read in), its total
+    and the record of every die."""
 
     expression: str
-    total: int
+    total: Number
     result: Rolled
+    dialect: str = DEFAULT_DIALECT
 
     def pools(self) -> list[RolledPool | RolledUsage | RolledRisk]:
         """Every dice term's record, left to right."""
@@ -33,14 +41,25 @@ class Roll:
             node = stack.pop()
             if isinstance(node, RolledOp):
                 stack.extend((node.right, node.left))
-            elif isinstance(node, RolledNegate):
+            elif isinstance(node, RolledNegate | RolledCall | RolledLabel):
                 stack.append(node.operand)
+            elif isinstance(node, RolledGroup):
+                stack.extend(reversed(node.members))
             elif isinstance(node, RolledPool | RolledUsage | RolledRisk):
                 found.append(node)
         return found
 
     def to_json(self) -> dict[str, Any]:
-        return {"expression": self.expression, "total": self.total, "dice": self.result.to_json()}
+        data: dict[str, Any] = {
+            "expression": self.expression,
+            "total": json_number(self.total),
+            "dice": self.result.to_json(self.dialect),
+        }
+        if self.dialect != DEFAULT_DIALECT:
+            data["dialect"] = self.dialect
+        if not isinstance(self.total, int):
+            data["exact"] = shown_number(self.total)
+        return data
 
     def __str__(self) -> str:
         return render_line(self)

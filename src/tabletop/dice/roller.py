@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 
 from tabletop.dice import limits
+from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
 from tabletop.dice.prepare import prepare
 from tabletop.dice.results import (
     Die,
     Rolled,
+    RolledCall,
+    RolledGroup,
     RolledInteger,
+    RolledLabel,
     RolledName,
     RolledNegate,
     RolledOp,
@@ -23,11 +29,16 @@ from tabletop.dice.source import DiceSource, dice_source
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
+    Call,
     Dice,
+    Group,
     Integer,
+    Keep,
+    Label,
     Name,
     Negate,
     Node,
+    Number,
     RiskDice,
     UsageDie,
 )
@@ -40,38 +51,67 @@ def roll(
     *,
     seed: int | None = None,
     names: Mapping[str, int] | None = None,
+    dialect: str | Dialect = DEFAULT_DIALECT,
 ) -> Roll:
-    """Roll a dice expression and keep the record of every die.
+    """Roll a dice expression, read in `dialect`, and keep the record of every die.
 
     `dice` is the source of faces; without one, `seed` picks a reproducible stream and no
     seed means the operating system's random source. `names` binds names such as `STR`.
     """
-    prepared = prepare(expression, names)
+    reading = dialect_named(dialect)
+    prepared = prepare(expression, names, reading)
     source = dice if dice is not None else dice_source(seed)
-    result = _Roller(source, prepared.names).evaluate(prepared.tree)
-    return Roll(prepared.text, result.value, result)
+    result = _Roller(source, prepared.names, reading).evaluate(prepared.tree)
+    return Roll(prepared.text, result.value, result, reading.name)
 
 
-def arithmetic(op: str, left: int, right: int) -> int:
-    """The four operations of the notation; division rounds down (toward minus infinity)."""
+def arithmetic(op: str, left: Number, right: Number) -> Number:
+    """The operations of the notation: `/` divides rounding down (toward minus infinity),
+    `÷` divides exactly (a whole quotient stays an int)."""
     if op == "+":
-        return left + right
+        return exact(left + right)
     if op == "-":
-        return left - right
+        return exact(left - right)
     if op == "*":
-        return left * right
+        return exact(left * right)
     if right == 0:
         raise RollError("division by zero")
-    return left // right
+    if op == "/":
+        return int(left // right)
+    if isinstance(left, int) and isinstance(right, int):
+        quotient, remainder = divmod(left, right)
+        return quotient if remainder == 0 else Fraction(left, right)
+    return exact(Fraction(left) / right)
+
+
+def exact(value: Number) -> Number:
+    """A value as an int when it is whole, so whole values stay ints everywhere."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def apply(function: str, value: Number) -> Number:
+    """floor, ceil, round (halves up, as JavaScript's Math.round), abs, trunc."""
+    if function == "abs":
+        return abs(value)
+    if function == "floor":
+        return math.floor(value)
+    if function == "ceil":
+        return math.ceil(value)
+    if function == "round":
+        return math.floor(value + Fraction(1, 2))
+    return math.trunc(value)
 
 
 class _Roller:
-    __slots__ = ("dice_rolled", "names", "source")
+    __slots__ = ("cap", "dice_rolled", "names", "source")
 
-    def __init__(self, source: DiceSource, names: Mapping[str, int]) -> None:
+    def __init__(self, source: DiceSource, names: Mapping[str, int], dialect: Dialect) -> None:
         self.source = source
         self.names = names
         self.dice_rolled = 0
+        self.cap = (dialect.max_dice, dialect.cap_name) if dialect.max_dice else None
 
     def evaluate(self, node: Node) -> Rolled:
         if isinstance(node, Dice):
@@ -85,6 +125,14 @@ class _Roller:
         if isinstance(node, Negate):
             operand = self.evaluate(node.operand)
             return RolledNegate(operand, -operand.value)
+        if isinstance(node, Call):
+            operand = self.evaluate(node.operand)
+            return RolledCall(node.function, operand, apply(node.function, operand.value))
+        if isinstance(node, Label):
+            operand = self.evaluate(node.operand)
+            return RolledLabel(node.text, node.trailing, operand, operand.value)
+        if isinstance(node, Group):
+            return self.group(node)
         if isinstance(node, Name):
             return RolledName(node.name, self.names[node.name])
         if isinstance(node, UsageDie):
@@ -97,6 +145,8 @@ class _Roller:
     def charge(self, count: int) -> None:
         """Count `count` more dice thrown, refusing the roll past the limit."""
         self.dice_rolled += count
+        if self.cap is not None and self.dice_rolled > self.cap[0]:
+            raise LimitError(f"the roll needed more than {self.cap[0]:,} dice; {self.cap[1]}")
         if self.dice_rolled > limits.MAX_DICE:
             raise LimitError(
                 f"the roll needed more than {limits.MAX_DICE:,} dice "
@@ -109,35 +159,62 @@ class _Roller:
 
     def pool(self, term: Dice) -> RolledPool:
         sides = term.sides
-        if term.plain:
+        if term.plain and term.faces is None:
             self.charge(term.count)
             throw = self.source.roll
             faces = [throw(sides) for _ in range(term.count)]
             dice = tuple(Die(sides, (face,), face) for face in faces)
             return RolledPool(term, dice, sum(faces))
-        rolled = [self.modified_die(term) for _ in range(term.count)]
+        if term.mapped:  # custom faces or per-die bounds: no explosions
+            rolled = []
+            for _ in range(term.count):
+                face, rerolled = self.first_face(term)
+                rolled.append(Die(sides, (term.shown(face),), term.value(face), tuple(rerolled)))
+        elif term.explode is not None and term.explode.separate:
+            rolled = [die for _ in range(term.count) for die in self.separate_dice(term)]
+        else:
+            rolled = [self.modified_die(term) for _ in range(term.count)]
         if term.keep is not None:
             rolled = self.mark_kept(term, rolled)
         if term.success is not None:
-            rolled = [
-                replace(die, success=die.kept and term.success.matches(die.value)) for die in rolled
-            ]
-            value = sum(1 for die in rolled if die.success)
+            rolled = [self.counted(term, die) for die in rolled]
+            value = sum(term.score(die.value) for die in rolled if die.kept)
         else:
             value = sum(die.value for die in rolled if die.kept)
         return RolledPool(term, tuple(rolled), value)
 
-    def modified_die(self, term: Dice) -> Die:
-        """One die with its re-rolls and explosion chain."""
-        sides = term.sides
-        face = self.die(sides)
+    def first_face(self, term: Dice) -> tuple[int, list[int]]:
+        """A die's face after its re-roll rule, and the faces thrown away on the way."""
+        face = self.die(term.sides)
         rerolled: list[int] = []
         if term.reroll is not None:
             while term.reroll.when.matches(face):
                 rerolled.append(face)
-                face = self.die(sides)
+                face = self.die(term.sides)
                 if term.reroll.once:
                     break
+        return face, rerolled
+
+    def separate_dice(self, term: Dice) -> list[Die]:
+        """One die and the dice its explosion adds to the pool, each a die of its own."""
+        explode = term.explode
+        assert explode is not None
+        sides = term.sides
+        face, rerolled = self.first_face(term)
+        dice = [Die(sides, (face,), face, tuple(rerolled))]
+        shift = -1 if explode.penetrating else 0
+        while explode.triggers(face, sides) and len(dice) <= explode.max_follow_ups:
+            dice[-1] = replace(dice[-1], triggered=True)
+            face = self.die(sides)
+            dice.append(
+                Die(sides, (face,), face + shift, penetrating=explode.penetrating, added=True)
+            )
+        return dice
+
+    def modified_die(self, term: Dice) -> Die:
+        """One die with its re-rolls and explosion chain."""
+        sides = term.sides
+        face, rerolled = self.first_face(term)
         faces = [face]
         value = face
         explode = term.explode
@@ -156,13 +233,47 @@ class _Roller:
             penetrating=explode is not None and explode.penetrating,
         )
 
+    def group(self, node: Group) -> RolledGroup:
+        """Each member rolled; the kept ones by total (the earlier first among equals)."""
+        members = tuple(self.evaluate(member) for member in node.members)
+        values = [member.value for member in members]
+        kept = [True] * len(members)
+        if node.keep is not None:
+            kept = _kept_by_value(node.keep, values)
+        success = None
+        if node.success is not None:
+            success = tuple(
+                bool(node.success.matches(v)) and k for v, k in zip(values, kept, strict=True)
+            )
+        total = sum(node.scored(v) for v, k in zip(values, kept, strict=True) if k)
+        return RolledGroup(members, tuple(kept), success, exact(total))
+
+    @staticmethod
+    def counted(term: Dice, die: Die) -> Die:
+        """A die marked as a success, or a failure (Roll20's `f`), when it is kept."""
+        assert term.success is not None
+        failure = term.failure
+        return replace(
+            die,
+            success=die.kept and bool(term.success.matches(die.value)),
+            failure=None if failure is None else die.kept and bool(failure.matches(die.value)),
+        )
+
     @staticmethod
     def mark_kept(term: Dice, dice: list[Die]) -> list[Die]:
         """Mark the dropped dice; among equal values the earlier die is kept."""
-        keep = term.keep
-        assert keep is not None
-        kept_count = keep.kept_count(len(dice))
-        sign = -1 if keep.keeps_highest else 1
-        order = sorted(range(len(dice)), key=lambda i: (sign * dice[i].value, i))
-        kept = set(order[:kept_count])
-        return [die if i in kept else replace(die, kept=False) for i, die in enumerate(dice)]
+        assert term.keep is not None
+        kept = _kept_by_value(term.keep, [die.value for die in dice])
+        return [
+            die if stays else replace(die, kept=False)
+            for die, stays in zip(dice, kept, strict=True)
+        ]
+
+
+def _kept_by_value(keep: Keep, values: list[Number]) -> list[bool]:
+    """Which of `values` a keep/drop keeps; among equal values the earlier one."""
+    kept_count = keep.kept_count(len(values))
+    sign = -1 if keep.keeps_highest else 1
+    order = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
+    chosen = set(order[:kept_count])
+    return [index in chosen for index in range(len(values))]

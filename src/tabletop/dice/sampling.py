@@ -9,20 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from math import gcd
 
 import numpy as np
 
 from tabletop.dice import limits
+from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect
 from tabletop.dice.distribution import Distribution
 from tabletop.dice.exact import exact_distribution
 from tabletop.dice.prepare import prepare
+from tabletop.dice.roller import apply, arithmetic, exact
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
+    Call,
     Dice,
+    Group,
     Integer,
+    Keep,
+    Label,
     Name,
     Negate,
     Node,
@@ -30,6 +37,7 @@ from tabletop.dice.syntax import (
     UsageDie,
     dice_terms,
     most_dice,
+    whole,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -42,9 +50,12 @@ def sample(
     n: int,
     seed: int | None = None,
     names: Mapping[str, int] | None = None,
+    *,
+    dialect: str | Dialect = DEFAULT_DIALECT,
 ) -> np.ndarray:
-    """Totals of `n` independent rolls of `expression` (int64), reproducible with `seed`."""
-    prepared = prepare(expression, names)
+    """Totals of `n` independent rolls of `expression`, read in `dialect`, reproducible
+    with `seed`: int64, or exact `Fraction`s (an object array) when the total can be one."""
+    prepared = prepare(expression, names, dialect)
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise LimitError("the number of samples must be a whole number, 0 or more")
     if n > limits.MAX_SAMPLES:
@@ -57,8 +68,12 @@ def sample(
         )
     sampler = _Sampler(np.random.default_rng(check_seed(seed)), prepared.names)
     chunk = max(1, _CHUNK_ELEMENTS // dice_per_roll)
-    parts = [sampler.evaluate(prepared.tree, min(chunk, n - start)) for start in range(0, n, chunk)]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    parts = [
+        _exact(sampler.evaluate(prepared.tree, min(chunk, n - start)))
+        for start in range(0, n, chunk)
+    ]
+    totals = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return totals.astype(np.int64) if whole(prepared.tree) else totals
 
 
 class _Sampler:
@@ -69,7 +84,7 @@ class _Sampler:
     def faces(self, sides: int, shape: int | tuple[int, ...]) -> np.ndarray:
         return self.rng.integers(1, sides + 1, size=shape, dtype=np.int64)
 
-    def evaluate(self, node: Node, n: int) -> np.ndarray:
+    def evaluate(self, node: Node, n: int) -> np.ndarray | Ratios:
         if isinstance(node, Dice):
             return self.pool(node, n)
         if isinstance(node, Integer):
@@ -78,23 +93,43 @@ class _Sampler:
             return np.full(n, self.names[node.name], dtype=np.int64)
         if isinstance(node, Negate):
             return -self.evaluate(node.operand, n)
+        if isinstance(node, Call):
+            return _applied(node.function, self.evaluate(node.operand, n))
+        if isinstance(node, Label):
+            return self.evaluate(node.operand, n)
+        if isinstance(node, Group):
+            return self.group(node, n)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)
+            if node.op in ("/", "÷") and np.any(_numerators(right) == 0):
+                raise RollError("division by zero")
+            if isinstance(left, Ratios) or isinstance(right, Ratios) or node.op == "÷":
+                return Ratios.of(left).combine(node.op, Ratios.of(right))
             if node.op == "+":
                 return left + right
             if node.op == "-":
                 return left - right
             if node.op == "*":
                 return left * right
-            if np.any(right == 0):
-                raise RollError("division by zero")
             return np.floor_divide(left, right)
         if isinstance(node, UsageDie):
             return self.faces(node.size, n)
         if isinstance(node, RiskDice):
             return np.any(self.faces(RISK_DIE_SIDES, (n, node.count)) == 1, axis=1).astype(np.int64)
         raise TypeError(f"not a dice expression node: {node!r}")
+
+    def group(self, node: Group, n: int) -> np.ndarray:
+        """Each member's totals side by side, sorted per sample when a keep chooses among
+        them (fractions as exact `Fraction`s)."""
+        columns = [_exact(self.evaluate(member, n)) for member in node.members]
+        totals = np.stack(columns, axis=1)
+        if node.keep is None:
+            return np.sum(node.scored(totals), axis=1)
+        ordered = np.sort(totals, axis=1)
+        position = np.arange(len(columns))[None, :]
+        kept = _kept_range(node.keep, position, np.full((n, 1), len(columns)))
+        return np.sum(np.where(kept, node.scored(ordered), 0), axis=1)
 
     def pool(self, term: Dice, n: int) -> np.ndarray:
         if term.keep is not None and n >= _BY_TABLE_FROM:
@@ -106,12 +141,19 @@ class _Sampler:
             return rolls.sum(axis=1)
         if term.reroll is not None:
             self.reroll(term, rolls)
-        if term.explode is not None:
+        if term.mapped:
+            values = [term.value(face) for face in range(1, term.sides + 1)]
+            rolls = np.asarray([0, *values], dtype=np.int64)[rolls]
+        if term.explode is not None and term.explode.separate:
+            if term.keep is not None or term.success is not None:
+                return self.separate(term, rolls)
+            rolls = self.explode(term, rolls)
+        elif term.explode is not None:
             rolls = self.explode(term, rolls)
         if term.keep is not None:
             rolls = self.kept(term, rolls)
         if term.success is not None:
-            return term.success.matches(rolls).sum(axis=1)
+            return term.score(rolls).sum(axis=1)
         return rolls.sum(axis=1)
 
     def reroll(self, term: Dice, rolls: np.ndarray) -> None:
@@ -146,6 +188,39 @@ class _Sampler:
             going = going[explode.triggers(follow, term.sides)]
         return values.reshape(rolls.shape)
 
+    def separate(self, term: Dice, rolls: np.ndarray) -> np.ndarray:
+        """Keep/drop and counts over pools whose explosions add dice of their own: every
+        die and follow-up gets a slot (absent ones sort last), each sample's slots are
+        sorted, and the kept ones are a range of positions in that order."""
+        explode = term.explode
+        assert explode is not None
+        shift = -1 if explode.penetrating else 0
+        n, count = rolls.shape
+        depth = explode.max_follow_ups
+        absent = np.iinfo(np.int64).max
+        values = np.full((n, count, depth + 1), absent, dtype=np.int64)
+        values[:, :, 0] = rolls
+        going = explode.triggers(rolls, term.sides)
+        levels = 1
+        for level in range(1, depth + 1):
+            rows, dice = np.nonzero(going)
+            if rows.size == 0:
+                break
+            follow = self.faces(term.sides, rows.size)
+            values[rows, dice, level] = follow + shift
+            going = np.zeros_like(going)
+            going[rows, dice] = explode.triggers(follow, term.sides)
+            levels = level + 1
+        ordered = np.sort(values[:, :, :levels].reshape(n, -1), axis=1)
+        size = (ordered != absent).sum(axis=1, keepdims=True)
+        position = np.arange(ordered.shape[1])[None, :]
+        kept = position < size
+        if term.keep is not None:
+            kept = _kept_range(term.keep, position, size)
+        if term.success is not None:
+            return (term.score(ordered) * kept).sum(axis=1)
+        return np.where(kept, ordered, 0).sum(axis=1)
+
     @staticmethod
     def kept(term: Dice, rolls: np.ndarray) -> np.ndarray:
         keep = term.keep
@@ -155,6 +230,128 @@ class _Sampler:
             return rolls
         ordered = np.sort(rolls, axis=1)
         return ordered[:, term.count - kept :] if keep.keeps_highest else ordered[:, :kept]
+
+
+def _kept_range(keep: Keep, position: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Which positions of each sample's sorted pool (`size` dice, lowest first) stay."""
+    if keep.mode == "kh":
+        return (position >= size - keep.count) & (position < size)
+    if keep.mode == "kl":
+        return position < keep.count
+    if keep.mode == "dh":
+        return position < size - keep.count
+    return (position >= keep.count) & (position < size)
+
+
+_HALF_BITS = 1 << 31
+"""Ratios multiply in int64 while every numerator and denominator stays below 2**31."""
+
+
+@dataclass(frozen=True)
+class Ratios:
+    """Fractions, one a sample, as int64 numerators over positive denominators in lowest
+    terms; past int64's reach they fall back to Python's exact `Fraction`s."""
+
+    numerator: np.ndarray
+    denominator: np.ndarray
+
+    @classmethod
+    def of(cls, values: np.ndarray | Ratios) -> Ratios:
+        if isinstance(values, Ratios):
+            return values
+        return cls(values, np.ones_like(values))
+
+    def combine(self, op: str, other: Ratios) -> Ratios:
+        """`self op other` for + - * / (rounded down) and ÷ (exact)."""
+        if max(_largest(self), _largest(other)) >= _HALF_BITS:
+            return _Objects(self.fractions()).combine(op, other)
+        a, b, c, d = self.numerator, self.denominator, other.numerator, other.denominator
+        if op in ("+", "-"):
+            top = a * d + c * b if op == "+" else a * d - c * b
+            return _lowest(top, b * d)
+        if op == "*":
+            return _lowest(a * c, b * d)
+        top, bottom = a * d, b * c
+        top, bottom = np.where(bottom < 0, -top, top), np.abs(bottom)
+        if op == "/":
+            return Ratios.of(np.floor_divide(top, bottom))
+        return _lowest(top, bottom)
+
+    def fractions(self) -> np.ndarray:
+        """The exact values as an object array of `Fraction`s."""
+        return _FRACTION(self.numerator, self.denominator)
+
+    def __neg__(self) -> Ratios:
+        return Ratios(-self.numerator, self.denominator)
+
+
+class _Objects(Ratios):
+    """Fractions too large for int64, held as Python `Fraction`s (slow, exact)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        object.__setattr__(self, "numerator", values)
+        object.__setattr__(self, "denominator", np.ones(len(values), dtype=np.int64))
+
+    def combine(self, op: str, other: Ratios) -> Ratios:
+        values = other.fractions() if not isinstance(other, _Objects) else other.numerator
+        return _Objects(_ARITHMETIC(op, self.numerator, values))
+
+    def fractions(self) -> np.ndarray:
+        return self.numerator
+
+    def __neg__(self) -> Ratios:
+        return _Objects(-self.numerator)
+
+
+def _lowest(top: np.ndarray, bottom: np.ndarray) -> Ratios:
+    common = np.gcd(top, bottom)
+    return Ratios(top // common, bottom // common)
+
+
+def _largest(ratios: Ratios) -> int:
+    if isinstance(ratios, _Objects) or ratios.numerator.size == 0:
+        return 0 if not isinstance(ratios, _Objects) else _HALF_BITS
+    return int(max(np.abs(ratios.numerator).max(), ratios.denominator.max()))
+
+
+def _numerators(values: np.ndarray | Ratios) -> np.ndarray:
+    if isinstance(values, _Objects):
+        return np.array([value != 0 for value in values.numerator]) == 0
+    return values.numerator if isinstance(values, Ratios) else values
+
+
+def _applied(function: str, values: np.ndarray | Ratios) -> np.ndarray | Ratios:
+    """floor, ceil, round (halves up), abs or trunc of every sample."""
+    if not isinstance(values, Ratios):
+        return np.abs(values) if function == "abs" else values
+    if isinstance(values, _Objects):
+        return _Objects(_APPLY(function, values.numerator))
+    top, bottom = values.numerator, values.denominator
+    if function == "abs":
+        return Ratios(np.abs(top), bottom)
+    if function == "floor":
+        whole = np.floor_divide(top, bottom)
+    elif function == "ceil":
+        whole = -np.floor_divide(-top, bottom)
+    elif function == "round":
+        whole = np.floor_divide(2 * top + bottom, 2 * bottom)
+    else:
+        whole = np.sign(top) * np.floor_divide(np.abs(top), bottom)
+    return Ratios.of(whole)
+
+
+def _exact(values: np.ndarray | Ratios) -> np.ndarray:
+    """Totals as an array: int64 where every one is whole, exact `Fraction`s otherwise."""
+    if not isinstance(values, Ratios):
+        return values
+    if not isinstance(values, _Objects) and np.all(values.denominator == 1):
+        return values.numerator
+    return values.fractions()
+
+
+_FRACTION = np.frompyfunc(lambda top, bottom: exact(Fraction(int(top), int(bottom))), 2, 1)
+_ARITHMETIC = np.frompyfunc(lambda op, a, b: arithmetic(op, a, b), 3, 1)
+_APPLY = np.frompyfunc(lambda function, value: apply(function, value), 2, 1)
 
 
 _BY_TABLE_FROM = 1_000

@@ -2,7 +2,8 @@
 
 Every rule takes a `DiceSource`. Real play uses the operating system's cryptographic
 source; `SeededDice` gives a reproducible stream for `--seed`; `FixedDice` lets a test or a
-GM dictate each face exactly.
+GM dictate each face exactly. Recording and replaying draws lives in
+`tabletop.dice.record`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from tabletop.dice.draw import draw_below
-from tabletop.errors import DataError, RollError
+from tabletop.errors import RollError
 
 
 @runtime_checkable
@@ -100,60 +99,3 @@ def check_seed(seed: int | None) -> int | None:
 def dice_source(seed: int | None = None) -> DiceSource:
     """The usual source: seeded when a seed is given, the OS's otherwise."""
     return SystemDice() if seed is None else SeededDice(seed)
-
-
-class Draw(BaseModel):
-    """One number a dice source gave: a face from 1 to `sides`."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    sides: int = Field(ge=1)
-    face: int = Field(ge=1)
-
-
-class RecordingDice:
-    """Passes rolls through to another source and keeps every draw, in order, so that what
-    happened can be stored and replayed exactly (`ReplayDice`)."""
-
-    __slots__ = ("_source", "draws")
-
-    def __init__(self, source: DiceSource) -> None:
-        self._source = source
-        self.draws: list[Draw] = []
-
-    def roll(self, sides: int) -> int:
-        face = self._source.roll(sides)
-        self.draws.append(Draw(sides=sides, face=face))
-        return face
-
-
-class ReplayDice:
-    """Gives back recorded draws in order; `DataError` if the rules ask for a different die,
-    for more draws than were recorded, or (`check_used_up`) for fewer."""
-
-    __slots__ = ("_draws", "_next")
-
-    def __init__(self, draws: Iterable[Draw]) -> None:
-        self._draws = tuple(draws)
-        self._next = 0
-
-    def roll(self, sides: int) -> int:
-        if self._next >= len(self._draws):
-            raise DataError(f"the record ran out of dice (the rules asked for a d{sides})")
-        draw = self._draws[self._next]
-        if draw.sides != sides or draw.face > sides:
-            raise DataError(
-                f"draw {self._next + 1} of the record is a d{draw.sides} showing {draw.face}, "
-                f"but the rules asked for a d{sides}"
-            )
-        self._next += 1
-        return draw.face
-
-    @property
-    def used_up(self) -> bool:
-        return self._next == len(self._draws)
-
-    def check_used_up(self) -> None:
-        if self._next != len(self._draws):
-            left = len(self._draws) - self._next
-            raise DataError(f"the record holds {left} more draw(s) than the rules used")

@@ -1,7 +1,8 @@
-"""The syntax tree of a dice expression and its canonical notation.
+"""The syntax tree of a dice expression, shared by every dialect.
 
-Nodes are frozen, hashable values. `notation(node)` prints a tree so that parsing the text
-gives back an equal tree; the grammar is documented in docs/dice-notation.md.
+Nodes are frozen, hashable values. `tabletop.dice.spelling.notation(node, dialect)` prints a
+tree so that parsing the text in that dialect gives back an equal tree; the grammar of each
+dialect is documented in docs/dice-notation.md.
 """
 
 from __future__ import annotations
@@ -9,13 +10,21 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal as TypingLiteral
 
 from tabletop.dice import limits
 
-CompareOp = TypingLiteral["=", "<", "<=", ">", ">="]
+CompareOp = TypingLiteral["=", "<", "<=", ">", ">=", "even", "odd"]
 KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
-ArithmeticOp = TypingLiteral["+", "-", "*", "/"]
+ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷"]
+"""`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
+value may be a fraction (Roll20's, Foundry's and d20's `/`)."""
+Function = TypingLiteral["floor", "ceil", "round", "abs", "trunc"]
+"""`round` rounds halves up (JavaScript's Math.round, which Roll20 and Foundry use);
+`trunc` rounds toward zero (d20's whole-number total)."""
+Number = int | Fraction
+"""A value of an expression: whole, or a fraction once exact division is involved."""
 
 _COMPARATORS: dict[str, Callable[[int, int], bool]] = {
     "=": operator.eq,
@@ -23,10 +32,15 @@ _COMPARATORS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
     ">": operator.gt,
     ">=": operator.ge,
+    "even": lambda face, _: face % 2 == 0,
+    "odd": lambda face, _: face % 2 == 1,
 }
 
 USAGE_DIE_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 """The usage-die chain, smallest first: a usage die steps down one place on a 1 or 2."""
+
+FATE_FACES: tuple[int, ...] = (-1, 0, 1)
+"""A Fate (Fudge) die: minus, blank, plus."""
 
 RISK_DIE_SIDES = 6
 """Risk dice are d6; the risk happens if any shows a 1."""
@@ -34,7 +48,8 @@ RISK_DIE_SIDES = 6
 
 @dataclass(frozen=True, slots=True)
 class Compare:
-    """A compare point such as `>=4`: which faces a re-roll, explosion or count applies to."""
+    """A compare point such as `>=4`: which faces a re-roll, explosion or count applies to.
+    Counts may also select even or odd values (Foundry's `even`, `odd`; target unused)."""
 
     op: CompareOp
     target: int
@@ -56,6 +71,8 @@ class Compare:
 
     def count(self, sides: int) -> int:
         """How many faces of a d`sides` this selects, without visiting them."""
+        if self.op in ("even", "odd"):
+            return sides // 2 if self.op == "even" else (sides + 1) // 2
         low, high = self.span(sides)
         return max(0, high - low + 1)
 
@@ -65,7 +82,7 @@ class Compare:
         return range(low, high + 1)
 
     def __str__(self) -> str:
-        return f"{self.op}{self.target}"
+        return self.op if self.op in ("even", "odd") else f"{self.op}{self.target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,22 +92,21 @@ class Reroll:
     when: Compare
     once: bool
 
-    def __str__(self) -> str:
-        when = str(self.when.target) if self.when.op == "=" else str(self.when)
-        return ("ro" if self.once else "r") + when
-
 
 @dataclass(frozen=True, slots=True)
 class Explode:
     """Roll again and add while the new face matches (`on`, default: the maximum face).
 
     Penetrating explosions add each follow-up face minus one. `depth` bounds the follow-ups
-    per die; None means the engine default (`limits.DEFAULT_EXPLOSION_DEPTH`).
+    per die; None means the engine default (`limits.DEFAULT_EXPLOSION_DEPTH`). A compounding
+    explosion (`separate` False) adds its follow-ups into the die that exploded; a separate
+    one adds them to the pool as dice of their own, which keep/drop and counts then see.
     """
 
     on: Compare | None = None
     penetrating: bool = False
     depth: int | None = None
+    separate: bool = False
 
     @property
     def max_follow_ups(self) -> int:
@@ -100,16 +116,6 @@ class Explode:
     def triggers(self, face: int, sides: int) -> bool:
         """Whether `face` explodes (elementwise on a numpy array of faces, for sampling)."""
         return face == sides if self.on is None else self.on.matches(face)
-
-    def __str__(self) -> str:
-        text = "!"
-        if self.penetrating:
-            text += "p"
-        if self.on is not None:
-            text += str(self.on)
-        if self.depth is not None:
-            text += f":{self.depth}"
-        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +132,6 @@ class Keep:
     @property
     def keeps_highest(self) -> bool:
         return self.mode in ("kh", "dl")
-
-    def __str__(self) -> str:
-        return f"{self.mode}{self.count}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +159,48 @@ class BinaryOp:
 
 
 @dataclass(frozen=True, slots=True)
+class Call:
+    """A function of one value: `floor(7/2)`."""
+
+    function: Function
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """Words kept with a value and shown, never evaluated: `2d6[fire]`, or (`trailing`) the
+    rest of the line after a whole expression, `1d20+5 Roll for initiative`."""
+
+    operand: Node
+    text: str
+    trailing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Expressions rolled together and judged by their totals: `{4d6, 3d8}kh1` keeps the
+    better total, `{3d6+3, 2d10}>15` counts the totals past 15 (Roll20's groups, Foundry's
+    pools, d20's sets). Among equal totals the earlier member is kept."""
+
+    members: tuple[Node, ...]
+    keep: Keep | None = None
+    success: Compare | None = None
+
+    def scored(self, value: Number) -> Number:
+        """What a kept member's total adds: itself, or 1 when it is a success (elementwise
+        on numpy arrays)."""
+        return value if self.success is None else self.success.matches(value) * 1
+
+
+@dataclass(frozen=True, slots=True)
 class Dice:
     """A pool of `count` dice with `sides` faces and its modifiers, applied in this order:
-    re-roll the first face, explode, keep or drop, then sum (or count successes)."""
+    re-roll the first face, explode, keep or drop, then sum (or count successes).
+
+    `faces`, when given, are the values of the faces 1 to `sides` (a Fate die's -1, 0, +1);
+    such dice take keep/drop and counts, not re-rolls or explosions. `minimum` and `maximum`
+    bound each die's value after its re-roll (Foundry's `min2`, d20's `mi2`); they take no
+    explosion."""
 
     count: int
     sides: int
@@ -166,6 +208,36 @@ class Dice:
     explode: Explode | None = None
     keep: Keep | None = None
     success: Compare | None = None
+    faces: tuple[int, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    failure: Compare | None = None
+    """Roll20's failures (`3d6>3f1`): each kept die matching it takes one from the count."""
+
+    def score(self, value: int) -> int:
+        """What a kept die of this value adds to a count: 1 a success, -1 a failure (both: 0);
+        elementwise on numpy arrays."""
+        assert self.success is not None
+        hits = self.success.matches(value) * 1
+        return hits if self.failure is None else hits - self.failure.matches(value) * 1
+
+    def shown(self, face: int) -> int:
+        """What face number `face` shows: itself, unless the faces say otherwise."""
+        return face if self.faces is None else self.faces[face - 1]
+
+    def value(self, face: int) -> int:
+        """What face number `face` is worth: what it shows, within the bounds."""
+        value = self.shown(face)
+        if self.minimum is not None:
+            value = max(value, self.minimum)
+        if self.maximum is not None:
+            value = min(value, self.maximum)
+        return value
+
+    @property
+    def mapped(self) -> bool:
+        """True when a die's value is not simply its face number (custom faces, bounds)."""
+        return self.faces is not None or self.minimum is not None or self.maximum is not None
 
     @property
     def plain(self) -> bool:
@@ -174,7 +246,8 @@ class Dice:
             self.reroll is None
             and self.explode is None
             and self.keep is None
-            and (self.success is None)
+            and self.success is None
+            and not self.mapped
         )
 
 
@@ -200,7 +273,7 @@ class RiskDice:
     count: int
 
 
-Node = Integer | Name | Negate | BinaryOp | Dice | UsageDie | RiskDice
+Node = Integer | Name | Negate | BinaryOp | Call | Label | Group | Dice | UsageDie | RiskDice
 
 
 def most_dice(term: Dice | UsageDie | RiskDice) -> int:
@@ -216,76 +289,39 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
     return term.count * throws
 
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
-
-
-def dice_notation(node: Dice | UsageDie | RiskDice) -> str:
-    """The canonical text of one dice term, modifiers in evaluation order."""
-    if isinstance(node, UsageDie):
-        return f"Ud{node.size}"
-    if isinstance(node, RiskDice):
-        return f"{node.count}d!"
-    modifiers = [node.reroll, node.explode, node.keep, node.success]
-    explode = node.explode
-    if explode and explode.on is None and explode.depth is None and node.keep is None:
-        # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
-        modifiers = [node.reroll, node.success, node.explode]
-    return f"{node.count}d{node.sides}" + "".join(str(m) for m in modifiers if m is not None)
-
-
-def notation(node: Node) -> str:
-    """The canonical text of a tree; `parse(notation(tree)) == tree`."""
-    if isinstance(node, Integer):
-        return str(node.value)
-    if isinstance(node, Name):
-        return node.name
-    if isinstance(node, Negate):
-        inner = notation(node.operand)
-        return f"-({inner})" if isinstance(node.operand, BinaryOp) else f"-{inner}"
+def children(node: Node) -> tuple[Node, ...]:
+    """The operands of a node, left to right (none for a leaf)."""
     if isinstance(node, BinaryOp):
-        return infix(
-            node.op,
-            notation(node.left),
-            _op_of(node.left),
-            notation(node.right),
-            _op_of(node.right),
-        )
-    return dice_notation(node)
-
-
-def _op_of(node: Node) -> str | None:
-    return node.op if isinstance(node, BinaryOp) else None
-
-
-def infix(op: str, left: str, left_op: str | None, right: str, right_op: str | None) -> str:
-    """Join two operands with the fewest parentheses that keep the tree's shape.
-
-    `left_op`/`right_op` are the operators at the top of each operand (None for a leaf)."""
-    level = _PRECEDENCE[op]
-    if left_op is not None and _PRECEDENCE[left_op] < level:
-        left = f"({left})"
-    if right_op is not None and _PRECEDENCE[right_op] <= level:
-        right = f"({right})"
-    return f"{left} {op} {right}"
+        return (node.left, node.right)
+    if isinstance(node, Negate | Call | Label):
+        return (node.operand,)
+    if isinstance(node, Group):
+        return node.members
+    return ()
 
 
 def dice_terms(node: Node) -> list[Dice | UsageDie | RiskDice]:
     """Every dice term in the tree, left to right."""
     if isinstance(node, Dice | UsageDie | RiskDice):
         return [node]
-    if isinstance(node, Negate):
-        return dice_terms(node.operand)
-    if isinstance(node, BinaryOp):
-        return dice_terms(node.left) + dice_terms(node.right)
-    return []
+    return [term for child in children(node) for term in dice_terms(child)]
 
 
 def names(node: Node) -> set[str]:
     """The names the tree needs bound before it can be rolled."""
     if isinstance(node, Name):
         return {node.name}
-    if isinstance(node, Negate):
-        return names(node.operand)
+    return set().union(*(names(child) for child in children(node)))
+
+
+def whole(node: Node) -> bool:
+    """Whether every value `node` can take is a whole number (no exact division escapes)."""
     if isinstance(node, BinaryOp):
-        return names(node.left) | names(node.right)
-    return set()
+        return node.op == "/" or (node.op != "÷" and whole(node.left) and whole(node.right))
+    if isinstance(node, Call):
+        return node.function != "abs" or whole(node.operand)
+    if isinstance(node, Negate | Label):
+        return whole(node.operand)
+    if isinstance(node, Group):
+        return node.success is not None or all(whole(member) for member in node.members)
+    return True

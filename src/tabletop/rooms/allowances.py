@@ -4,13 +4,16 @@ worker anything: a refused request is answered from the event loop at once.
 - **A member** has one token bucket over all their sockets and HTTP requests together (a
   second socket or a reconnect shares it): `rate` a second on average, `burst` at once. A
   write (an intent, chat, a GM's tool) or a socket message costs 1, a read costs
-  `READ_COST` (a page refreshes its view, offers and advice after each entry).
+  `READ_COST` (a page refreshes its view, offers and advice after each entry), and a read
+  of the log or an export one more for each `READ_BYTES` it carries.
 - **A client address** has one for what needs no member's link: opening a room, joining,
   `/verify`, `/import`, QR codes (a body costs one more per MiB), and every link its
   requests name that opens nothing (so guessing tokens is as slow as opening rooms).
   Behind a reverse proxy every request comes from the proxy: with `trusted` proxies,
   a request from one of them is taken to come from the address its `X-Forwarded-For` names
-  (the rightmost one that is not itself a trusted proxy).
+  (the rightmost one that is not itself a trusted proxy); from any other peer the header is
+  ignored. An IPv6 client is charged as its /64 (`ipv6_prefix`): one host commonly holds
+  a whole /64, and a bucket per address would give it 2^64 of them.
 
 The front learns which member a token opens from the shard's first answer to it and
 forgets it when the member's link ends (a kick, a new link); the shard still checks every
@@ -34,6 +37,11 @@ RATE = 20.0
 
 READ_COST = 0.25
 """What a read costs a member's bucket (a write or a socket message costs 1)."""
+
+READ_BYTES = 64 * 1024
+"""Bytes a read carries for each request of the allowance it costs besides: a page of the
+log, a catch-up's page or a chunk of an export costs what it reads (a full page of 256 KiB
+four more), so one member reads about 1.3 MB a second at length, after a burst of 2.5 MB."""
 
 ADDRESS_RATE = 2.0
 """Requests a second, on average, from one client address to what needs no member's link."""
@@ -78,19 +86,35 @@ class Bucket:
         return self._refill() >= cost
 
     @property
+    def level(self) -> float:
+        return self._refill()
+
+    @property
+    def owed(self) -> float:
+        """Seconds until the bucket is out of debt (0 when it is not)."""
+        return max(0.0, -self._refill() / self.rate)
+
+    @property
     def full(self) -> bool:
         return self._refill() >= self.burst
 
 
+IPV6_PREFIX = 64
+"""The IPv6 network one address bucket covers: one host is commonly given a whole /64."""
+
+
 @dataclass(frozen=True)
 class Rates:
-    """The allowances a server grants (`tabletop serve --rate`, `--address-rate`)."""
+    """The allowances a server grants (`tabletop serve --rate`, `--address-rate`,
+    `--ipv6-prefix`)."""
 
     member: float = RATE
     member_burst: float | None = None
     """Default: twice `member`, at least one request."""
     address: float = ADDRESS_RATE
     address_burst: float = ADDRESS_BURST
+    ipv6_prefix: int = IPV6_PREFIX
+    """IPv6 clients share a bucket per network of this prefix (48 to 128)."""
 
     @property
     def burst(self) -> float:
@@ -152,14 +176,28 @@ class Allowances:
 
     def take(self, room: str, member: str, cost: float = 1.0) -> None:
         """Take from the member's bucket, or refuse with one line."""
-        if not self._member(room, member).take(cost):
+        bucket = self._member(room, member)
+        if not bucket.take(cost):
             raise TooMuch(
                 f"slow down: at most {self.rates.member:g} messages a second from one member, "
-                "over all their sockets and requests"
+                "over all their sockets and requests",
+                retry_after=(cost - bucket.level) / bucket.rate,
             )
 
     def charge(self, room: str, member: str, cost: float = 1.0) -> None:
         self._member(room, member).charge(cost)
+
+    def read(self, room: str, member: str, size: int) -> None:
+        """Charge what a read carried (`READ_BYTES`), past empty if need be: its next
+        request waits or is refused until the bucket refills."""
+        self._member(room, member).charge(size / READ_BYTES)
+
+    def wait(self, room: str, member: str, cost: float = READ_COST) -> float:
+        """Take `cost` from the member's bucket now, even past empty: the seconds to wait
+        before using it (a catch-up or an export is paced by the allowance, not refused)."""
+        bucket = self._member(room, member)
+        bucket.charge(cost)
+        return bucket.owed
 
     def take_address(self, address: str, cost: float = 1.0) -> None:
         """Take from the address's bucket, or refuse with one line."""
@@ -189,12 +227,27 @@ class Allowances:
         return bucket
 
     def _address(self, address: str) -> Bucket:
-        bucket = self._addresses.get(address)
+        key = bucket_of(address, self.rates.ipv6_prefix)
+        bucket = self._addresses.get(key)
         if bucket is None:
             _forget_full(self._addresses)
             rates = self.rates
-            bucket = self._addresses[address] = Bucket(rates.address, rates.address_burst)
+            bucket = self._addresses[key] = Bucket(rates.address, rates.address_burst)
         return bucket
+
+
+def bucket_of(address: str, ipv6_prefix: int = IPV6_PREFIX) -> str:
+    """The bucket an address is charged to: an IPv4 address its own (an IPv4-mapped IPv6
+    one too), an IPv6 address its network of `ipv6_prefix` bits; anything else as given."""
+    try:
+        found = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return str(found.ipv4_mapped)
+    if isinstance(found, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{found}/{ipv6_prefix}", strict=False))
+    return str(found)
 
 
 def body_cost(size: int) -> float:

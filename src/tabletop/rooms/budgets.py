@@ -8,7 +8,7 @@ exploding die with every follow-up it may add, each re-roll, and forty times the
 "re-roll until" rule expects (the engine's own margin) — and an intent past `MAX_ROOM_DICE`
 in all is refused whole, with nothing drawn and nothing appended. MCTS bots are bounded
 where they are seated (2,000 simulations a decision); exports, imports and messages by
-their size (`MAX_EXPORT`, `protocol.MAX_IMPORT`, `protocol.MAX_MESSAGE`).
+their size (`protocol.MAX_IMPORT`, `protocol.MAX_MESSAGE`); reads by pages (reading.py).
 docs/rooms.md ("Design") gives what each bound costs at worst.
 """
 
@@ -21,16 +21,13 @@ from typing import Any
 from tabletop.dice import parse
 from tabletop.dice.syntax import BinaryOp, Dice, Negate, Node, RiskDice, UsageDie, most_dice
 from tabletop.errors import TabletopError
+from tabletop.names import texts
 from tabletop.rooms.errors import OverBudget
 
 MAX_ROOM_DICE = 300
 """Dice one intent may throw at most at a table (the engine allows 10,000): the largest
 roll, its entry and its lines take a worker about 7 ms (measured: 1,000 dice 25 ms), not
 the half second 10,000 took; `14d6!` (each die with its 20 follow-ups) still fits."""
-
-MAX_EXPORT = 64 * 1024 * 1024
-"""Bytes of one export (a pool worker builds it in memory; four times the largest log an
-import takes)."""
 
 MAX_FIELDS = 10_000
 """Text fields of an intent looked at for dice (an intent is at most 64 KiB anyway)."""
@@ -42,7 +39,7 @@ REROLL_MARGIN = 40
 def check_intent(intent: Any) -> None:
     """Refuse an intent whose dice, counted before rolling, pass the room's bound."""
     total = Fraction(0)
-    for text in _texts(intent):
+    for text in texts(intent, MAX_FIELDS):
         total += dice_cost(text)
         if total > MAX_ROOM_DICE:
             raise OverBudget(
@@ -84,17 +81,3 @@ def _terms(node: Node) -> Iterator[Dice | UsageDie | RiskDice]:
             waiting.append(found.operand)
         elif isinstance(found, Dice | UsageDie | RiskDice):
             yield found
-
-
-def _texts(value: Any) -> Iterator[str]:
-    """Every text in an intent, however deep (bounded by `MAX_FIELDS`)."""
-    waiting, seen = [value], 0
-    while waiting and seen < MAX_FIELDS:
-        found = waiting.pop()
-        seen += 1
-        if isinstance(found, str):
-            yield found
-        elif isinstance(found, dict):
-            waiting += found.values()
-        elif isinstance(found, list | tuple):
-            waiting += found

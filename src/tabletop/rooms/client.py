@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 from websockets.asyncio.client import ClientConnection
@@ -123,8 +124,16 @@ class RoomClient:
         return self._call("GET", "/legal").json()
 
     def log(self, after: int = 0) -> list[str]:
-        """This member's view of the log after `after`, each line exactly as sent."""
-        return lines_of(self._call("GET", "/log", params={"after": after}).text)
+        """This member's view of the log after `after`, each line exactly as sent, read a
+        page at a time (each answer's `Link` names the next)."""
+        lines: list[str] = []
+        while True:
+            answer = self._call("GET", "/log", params={"after": after})
+            lines += lines_of(answer.text)
+            following = answer.links.get("next", {}).get("url")
+            if not following:
+                return lines
+            after = int(parse_qs(urlsplit(following).query)["after"][0])
 
     def export(self) -> list[str]:
         return lines_of(self._call("GET", "/export").text)
@@ -249,12 +258,14 @@ def request(
 ) -> httpx.Response:
     """One request, retried when it is safe to: on a failed connection, and, for up to
     `RETRY_FOR` seconds, on a 503 after its `Retry-After` (the server did nothing and asks
-    for it again: the room is moving to another process). A refusal becomes the room error
+    for it again: the room is moving to another process), and a read answered 429 with when
+    the member's allowance holds it again. A refusal becomes the room error
     its status means, with the server's one line."""
     deadline = time.monotonic() + RETRY_FOR
     while True:
         answer = _attempt(http, method, path, retry, **kwargs)
-        if not retry or answer.status_code not in RETRY_STATUSES:
+        paced = method == "GET" and answer.status_code == 429 and "retry-after" in answer.headers
+        if not retry or (answer.status_code not in RETRY_STATUSES and not paced):
             break
         pause = _retry_after(answer)
         if time.monotonic() + pause > deadline:
@@ -284,7 +295,7 @@ def _attempt(
 
 
 def _retry_after(answer: httpx.Response) -> float:
-    """The seconds a 503 asks to wait (at least a tenth, at most five)."""
+    """The seconds a 503 or 429 asks to wait (at least a tenth, at most five)."""
     try:
         return min(max(float(answer.headers.get("retry-after", "0.5")), 0.1), 5.0)
     except ValueError:

@@ -46,9 +46,20 @@ class NotAllowed(RoomError):
 
 
 class TooMuch(RoomError):
-    """A message, a rate or a count past one of the room's documented bounds."""
+    """A message, a rate or a count past one of the room's documented bounds; for a rate,
+    `retry_after` says in how many seconds the allowance holds the request again."""
 
     status = 429
+
+    def __init__(self, problem: str, retry_after: float | None = None) -> None:
+        super().__init__(problem)
+        self.retry_after = retry_after
+
+
+class SlowBody(RoomError):
+    """A request's body that did not arrive whole in time (`server.BODY_WAIT`)."""
+
+    status = 408
 
 
 class SystemUnavailable(RoomError):

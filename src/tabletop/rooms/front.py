@@ -26,34 +26,42 @@ import secrets
 import socket
 import sys
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tabletop.rooms.allowances import Allowances, Rates
+from tabletop.errors import TabletopError
+from tabletop.rooms.allowances import READ_COST, Allowances, Rates
 from tabletop.rooms.databases import kind_of
 from tabletop.rooms.errors import Relayed, RoomError, TooMuch
 from tabletop.rooms.fairdice import new_seed
 from tabletop.rooms.leases import LEASE
+from tabletop.rooms.lines import trailer
 from tabletop.rooms.live import Listeners, Socket
 from tabletop.rooms.messages import (
     Ask,
     Attach,
     Attached,
     Call,
+    Caller,
     Calling,
+    Chunk,
     Claim,
     Delegate,
     Detach,
+    Export,
     Failure,
     Fanout,
     Finished,
     Frames,
     Job,
     Moved,
+    Notice,
+    Page,
     PoolAsk,
     PoolDone,
     Priority,
+    Read,
     Ready,
     Reply,
     Reveal,
@@ -61,6 +69,7 @@ from tabletop.rooms.messages import (
     Stop,
     frame,
 )
+from tabletop.rooms.texts import ROOM_TEXT
 from tabletop.rooms.witness import WITNESS_WAIT
 
 BOT_PAUSE = 0.6
@@ -119,6 +128,8 @@ class Settings:
     """Seconds a room's lease lasts with PostgreSQL (leases.py); SQLite takes none."""
     witness_wait: float = WITNESS_WAIT
     """Seconds a roll's call waits for its witnesses (a test server's is short)."""
+    room_text: int = ROOM_TEXT
+    """A room's text allowance unless its GM gives it another (`--room-text`)."""
 
     @property
     def leased(self) -> bool:
@@ -299,6 +310,7 @@ class Front:
             lease,
             settings.seeds,
             settings.witness_wait,
+            settings.room_text,
         )
 
     async def start(self) -> None:
@@ -330,9 +342,11 @@ class Front:
         cost: float = 1.0,
         then: Callable[[Any], None] | None = None,
     ) -> Any:
-        """The room's shard's answer to `ask`, charged to the member `token` opens (or,
-        while the front does not know whom, to nobody unless the address keeps sending
-        links that open nothing); a refusal is raised as one line with its status."""
+        """The room's shard's answer to `ask`, charged to the member `token` opens; while
+        the front does not know whom, let through only if the address holds a request's
+        allowance, and charged to it unless the token opened a member (an invite, a room
+        that does not exist, a link that opens nothing: each costs its address). A refusal
+        is raised as one line with its status."""
         allowances = self.allowances
         member = allowances.member_of(room, token) if token else None
         if member is not None:
@@ -347,11 +361,17 @@ class Front:
             if reply.member:
                 allowances.learn(room, token, reply.member)
                 allowances.charge(room, reply.member, cost)
-            elif isinstance(value, Failure) and value.status == 401:
+            else:  # an invite, a room that does not exist, a link that opens nothing
                 allowances.failed(address)
         if isinstance(value, Delegate):
             return await self.pooled(value.payload, value.priority)
         return _raised(value)
+
+    def read(self, room: str, token: str, size: int) -> None:
+        """Charge the member a link opens for what a read of theirs carried."""
+        member = self.allowances.member_of(room, token)
+        if member is not None:
+            self.allowances.read(room, member, size)
 
     async def claim(self, room: str, address: str) -> None:
         """Whether this process serves the room, before a socket is accepted: with leases,
@@ -388,7 +408,7 @@ class Front:
             if isinstance(reply.value, Attached):
                 member = reply.value.member["id"]
                 try:
-                    self.listeners.open(socket, member, reply.value.lines)
+                    self.listeners.open(socket, member, reply.value.page)
                 except TooMuch as refused:
                     self.detach(socket.room, member, witness is not None)
                     socket.reason = str(refused)
@@ -398,6 +418,45 @@ class Front:
         if socket.reason:
             raise TooMuch(socket.reason)
         return attached
+
+    async def catch_up(self, socket: Socket) -> None:
+        """Give a socket the rest of its backlog a page at a time, each once it has room for
+        it and charged to its member's allowance (waiting for the allowance, never refused),
+        each page's lines put before any later live line (`Socket.take`, at the reply)."""
+        while socket.catching and not socket.reason:
+            await socket.roomy.wait()
+            if socket.reason:
+                return
+            await asyncio.sleep(self.allowances.wait(socket.room, socket.member, READ_COST))
+            ask = Read(Caller(member=socket.member), "log", socket.after)
+
+            def took(reply: Reply) -> None:
+                if isinstance(reply.value, Page):
+                    socket.take(reply.value)
+                    self.allowances.read(socket.room, socket.member, len(reply.value.text))
+
+            await self.ask(socket.room, ask, then=took)
+
+    async def export(self, plan: Export) -> AsyncIterator[str]:
+        """An export's lines a chunk at a time, each built by the pool and charged to its
+        member (waiting for the allowance, never refused); the next chunk is asked for only
+        once the last was written to the client (the server's flow control), so an export
+        of any size holds one chunk here. A chunk refused ends it without its trailer."""
+        after, head = 0, ""
+        member = plan.member.id
+        while after < plan.head:
+            await asyncio.sleep(self.allowances.wait(plan.room, member, READ_COST))
+            job = pickle.dumps(replace(plan, after=after))
+            try:
+                chunk: Chunk = await self.pooled(job, "member")
+            except TabletopError:
+                return
+            if chunk.last <= after:
+                return
+            after, head = chunk.last, chunk.hash
+            self.allowances.read(plan.room, member, len(chunk.text))
+            yield chunk.text
+        yield trailer(plan.room, plan.system, plan.member, plan.head, head) + "\n"
 
     # the pool ----------------------------------------------------------------------------
 
@@ -478,6 +537,8 @@ class Front:
         elif isinstance(message, Calling):
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.put(message.frame)
+        elif isinstance(message, Notice):
+            self.listeners.notify(message.room, message.to, message.text)
         elif isinstance(message, Moved):
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.close(message.reason, retry=True)

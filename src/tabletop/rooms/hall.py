@@ -22,9 +22,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tabletop import names
 from tabletop.dice.source import DiceSource
 from tabletop.errors import DataError
-from tabletop.rooms import names, roomevents, snapshots
+from tabletop.rooms import roomevents, snapshots
 from tabletop.rooms.budgets import check_intent
 from tabletop.rooms.errors import (
     AuditError,
@@ -49,10 +50,12 @@ from tabletop.rooms.ledger import UNDO, groups, marks
 from tabletop.rooms.lines import exported, project
 from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
 from tabletop.rooms.log import FORMAT, OUTSIDER, Asked, Entry, Witnessed, public_of
+from tabletop.rooms.names import BadName, checked
 from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
 from tabletop.rooms.store import Credential, Store
 from tabletop.rooms.table import Table, fold
+from tabletop.rooms.texts import ROOM_TEXT, Typed, allowance_of, typed_size
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
 from tabletop.rooms.witness import Call, published
@@ -152,6 +155,8 @@ class _Group:
     """Format 3: who asked, with the intent as sent (the first entry's `asked` part)."""
     witnessed: Witnessed | None = None
     """Format 3: the roll's secret and witnesses, for its first entry."""
+    typed: int = 0
+    """Bytes of text its asker typed that count against the room's allowance (texts.py)."""
 
 
 class Hall:
@@ -164,10 +169,13 @@ class Hall:
         most: int = MAX_LOADED,
         snapshot_every: int = SNAPSHOT_EVERY,
         log_format: int = FORMAT,
+        room_text: int = ROOM_TEXT,
     ) -> None:
         if snapshot_every < 1:
             raise ValueError("snapshots are taken every one entry or more")
         self.store = store
+        self.room_text = room_text
+        """A room's text allowance unless its GM set one (texts.py)."""
         self._clock = clock
         self._new_seed = seeds
         """Where dice secrets come from (format 3: each roll's; format 2: each session's
@@ -282,6 +290,15 @@ class Hall:
             if found is not None:
                 return found
         return [Entry.from_text(body) for body in self.store.entries(room, after, upto)]
+
+    def texts(self, room: str, after: int, upto: int) -> list[str]:
+        """The stored text of the room's entries after seq `after` up to `upto`, unparsed:
+        the latest from memory, the others from the store."""
+        loaded = self._loaded.peek(room)
+        found = loaded.between(after, upto) if loaded is not None else None
+        if found is not None:
+            return [entry.text for entry in found]
+        return self.store.entries(room, after, upto)
 
     def project(self, room: str, entry: Entry, member: Member) -> str | None:
         """The line `member` receives of `entry` (lines.project)."""
@@ -480,7 +497,7 @@ class Hall:
             roomevents.created(
                 room, system, _short(name), dict(options or {}), session.version, form
             ),
-            roomevents.joined("m1", names.checked(gm, "the GM's name"), Role.GM),
+            roomevents.joined("m1", checked(gm, "the GM's name"), Role.GM),
         ]
         if form < 3:  # a dice seed a session
             events.insert(1, roomevents.committed(1, commitment(seed), None))
@@ -506,9 +523,16 @@ class Hall:
                 raise TooMuch(f"a room holds at most {MAX_MEMBERS} members")
             member_id = f"m{len(table.members) + 1}"  # never reused: kicked members count
             kept = table.check_name(name)
+            removed = [table.member(m).name for m in self.store.barred(room)]
+            if names.look_alike(kept, removed) is not None:
+                raise BadName(
+                    f"{kept!r} is the name of a member the GM removed, or looks like it; ask "
+                    "the GM for a new invite"
+                )
 
             def write(store: Store) -> None:
-                store.add_member(room, member_id, token_hash(token))
+                store.add_member(room, member_id, token_hash(token), token_hash(invite))
+                self._typed(room).members[member_id] = (token_hash(invite), 0)
 
             event = roomevents.joined(member_id, kept, role)
             return _Group([event], write=write, extra={"member": member_id, "token": token})
@@ -538,14 +562,20 @@ class Hall:
             if retried is not None:
                 return _Group([], retried=retried)
             check_intent(intent)
+            typed = self._typing(room, member, intent)
             position = called.nonce if called is not None else nonce or new_nonce()
             if used is not None:
                 raise _spent(position, used)
             if table.format < 3:
                 where = seeded_position(member_id, position)
                 dice = FairDice(self._seed(room, table), where)
-                return _resolved(table, intent, member, dice, client, position, decision)
-            return self._settled(table, room, member, intent, client, position, decision, called)
+                group = _resolved(table, intent, member, dice, client, position, decision)
+            else:
+                group = self._settled(
+                    table, room, member, intent, client, position, decision, called
+                )
+            group.typed = typed
+            return group
 
         return self._append(room, make)
 
@@ -618,9 +648,10 @@ class Hall:
                 return _Group([], retried=retried)
             if not text.strip() or len(text) > MAX_TEXT:
                 raise RoomError(f"say something of 1 to {MAX_TEXT} characters")
+            typed = self._typing(room, member, text)
             audience = [self._named(table, name) for name in to]
             event = roomevents.chat(member, text, audience)
-            return _Group([event], member_id, client or None)
+            return _Group([event], member_id, client or None, typed=typed)
 
         return self._append(room, make)
 
@@ -664,7 +695,7 @@ class Hall:
                 raise RoomError("the GM cannot kick themselves; promote another GM first")
 
             def write(store: Store) -> None:
-                store.set_member_token(room, target.id, None)
+                store.bar(room, target.id)  # their link, their invite and their name
 
             return _Group([roomevents.kicked(gm, target)], member_id, write=write)
 
@@ -800,6 +831,10 @@ class Hall:
             if group.write is not None:
                 loaded.links.clear()  # a link it changes opens something else now
                 group.write(self.store)
+            if group.typed:
+                self.store.add_typed(room, str(group.actor), group.typed)
+        if group.typed:
+            self._typed(room).add(str(group.actor), group.typed)
         table.apply(entries)
         self._applied(room, loaded, entries)
         self._tell(room, entries)
@@ -901,6 +936,38 @@ class Hall:
             self._seeds.pop(room, None)
             gone.append(room)
         return gone
+
+    def _typed(self, room: str) -> Typed:
+        """What the room's members typed, and its allowance (read once while loaded)."""
+        loaded = self._room(room)
+        if loaded.typed is None:
+            allowance, members = self.store.typing(room)
+            loaded.typed = Typed(allowance, members, self.room_text)
+        return loaded.typed
+
+    def _typing(self, room: str, member: Member, said: Any) -> int:
+        """The bytes `member` types in `said` (a chat line or an intent) that count against
+        the room's allowance (none for a GM's), refused when past it or when a text could
+        make a line read as another (texts.py)."""
+        size = typed_size(said)
+        if member.is_gm or member.id == TABLE.id:
+            return 0
+        self._typed(room).check(member.id, size)
+        return size
+
+    def text_use(self, room: str) -> dict[str, Any]:
+        """What the GM's view says of the room's text allowance."""
+        return self._typed(room).shown()
+
+    def set_text_allowance(self, room: str, member_id: str, size: int) -> dict[str, Any]:
+        """The GM gives the room another text allowance (kept in the store, not the log: it
+        is the server's policy, like a rate)."""
+        self._gm(self.table(room), member_id)
+        kept = allowance_of(size)
+        with self.store.locked(room):
+            self.store.set_text_allowance(room, kept)
+        self._typed(room).allowance = kept
+        return self.text_use(room)
 
     def _tell(self, room: str, entries: list[Entry]) -> None:
         if entries:
@@ -1030,4 +1097,4 @@ def _row(entry: Entry, actor: str | None, client: str | None) -> tuple[Any, ...]
 
 def _short(name: str) -> str:
     """A room's name: empty, or a name as `names.checked` keeps one."""
-    return names.checked(name, "a room's name") if name.strip() else ""
+    return checked(name, "a room's name") if name.strip() else ""

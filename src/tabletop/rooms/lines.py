@@ -38,12 +38,18 @@ def exported(
     count, head = 0, ""
     for entry in entries:
         count, head = count + 1, entry.hash
-        yield project(session, entry, member) or entry.stub()
-    trailer = {
-        "room": room,
-        "system": system,
-        "view": "full" if member.is_gm else member.id,
-        "count": count,
-        "head": head,
-    }
-    yield canonical({"export": trailer})
+        yield exported_line(session, entry, member)
+    yield trailer(room, system, member, count, head)
+
+
+def exported_line(session: Session[Any], entry: Entry, member: Member) -> str:
+    """An entry's line in `member`'s export: their line, or a stub that links the chain."""
+    return project(session, entry, member) or entry.stub()
+
+
+def trailer(room: str, system: str, member: Member, count: int, head: str) -> str:
+    """An export's last line: what it is of, how many entries it holds and the last hash."""
+    view = "full" if member.is_gm else member.id
+    return canonical(
+        {"export": {"room": room, "system": system, "view": view, "count": count, "head": head}}
+    )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from tabletop.rooms.log import Entry
 from tabletop.rooms.store import Credential
 from tabletop.rooms.table import Table
+from tabletop.rooms.texts import Typed
 
 IDLE_SECONDS = 600.0
 """A loaded room nobody has used for this long is let go (ten minutes)."""
@@ -34,6 +35,9 @@ class Loaded:
     """The seq of the room's latest snapshot this hall knows of (0: none)."""
     used: float
     recent: deque[Entry] = field(default_factory=lambda: deque(maxlen=WINDOW))
+    typed: Typed | None = None
+    """What its members typed and its text allowance, read from the store when first
+    needed (texts.py)."""
     links: dict[str, Credential] = field(default_factory=dict)
     """What the room's links opened when last asked (by token hash), kept only while this
     hall is the room's one writer (`Store.sole_writer`): every change to them is its own."""

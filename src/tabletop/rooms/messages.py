@@ -49,7 +49,7 @@ def message(cls: type[M]) -> type[M]:
     return made
 
 
-Tool = Literal["undo", "end-session", "kick", "rename", "promote", "invites", "link"]
+Tool = Literal["undo", "end-session", "kick", "rename", "promote", "invites", "link", "allowance"]
 Reading = Literal["view", "legal", "advice", "whoami", "member", "as", "as-log", "log"]
 Priority = Literal["think", "member", "anyone"]
 """Pool queues, served in this order: a bot's decision holds its room; a member's export
@@ -110,16 +110,20 @@ class UseTool:
     tool: Tool
     member: str = ""
     value: str = ""
+    size: int = 0
+    """For `allowance`: the room's text allowance, in bytes."""
 
 
 @message
 class Read:
-    """A read of the room: `member` names whom the GM looks as (`as`, `as-log`)."""
+    """A read of the room: `member` names whom the GM looks as (`as`, `as-log`); a read of
+    the log is one page after seq `after`, or (with `before`) the last page before it."""
 
     caller: Caller
     what: Reading
     after: int = 0
     member: str = ""
+    before: int = 0
 
 
 @message
@@ -220,10 +224,32 @@ class Answer:
 
 
 @message
+class Page:
+    """One page of a member's lines of the log (reading.py): the lines of the entries from
+    seq `first` to `last` that they receive, and the head when it was read."""
+
+    lines: list[str]
+    first: int
+    last: int
+    head: int
+
+    @property
+    def more(self) -> bool:
+        """Whether entries followed this page when it was read."""
+        return self.last < self.head
+
+    @property
+    def text(self) -> str:
+        return "".join(f"{line}\n" for line in self.lines)
+
+
+@message
 class Attached:
+    """A socket's welcome: who it is, the head, and the first page of its backlog."""
+
     member: dict[str, Any]
     head: int
-    lines: list[str]
+    page: Page
 
 
 @message
@@ -299,6 +325,8 @@ class ShardConfig:
     """What makes each dice session's secret seed (fixed only by test fixtures)."""
     witness_wait: float = WITNESS_WAIT
     """Seconds a roll's call waits for its witnesses (witness.py; a test server's is short)."""
+    room_text: int = 8 * 1024 * 1024
+    """A room's text allowance unless its GM gives it another (texts.ROOM_TEXT)."""
 
 
 @message
@@ -307,6 +335,16 @@ class Calling:
 
     room: str
     frame: str
+
+
+@message
+class Notice:
+    """Something the members `to` should be told on their sockets (their room's text
+    allowance spent)."""
+
+    room: str
+    to: tuple[str, ...]
+    text: str
 
 
 @message
@@ -341,12 +379,25 @@ class Check:
 
 @message
 class Export:
+    """One chunk of an export (the shard fixes the head; the front asks the pool for each
+    chunk after `after` in turn, and answers with them as they come: server.py)."""
+
     address: str
     room: str
     system: str
     rules: int
     member: Any
     head: int
+    after: int = 0
+
+
+@message
+class Chunk:
+    """A chunk of an export's lines, the seq of its last entry and that entry's hash."""
+
+    text: str
+    last: int
+    hash: str
 
 
 @message

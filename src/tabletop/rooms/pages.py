@@ -26,7 +26,7 @@ from tabletop.errors import TabletopError
 from tabletop.rooms.allowances import body_cost
 from tabletop.rooms.errors import TooMuch, UnknownSystemName
 from tabletop.rooms.hosts import is_loopback
-from tabletop.rooms.http import NDJSON, Client, Here, Token
+from tabletop.rooms.http import Client, Here, Seqs, Token, paged
 from tabletop.rooms.messages import Caller, Check, Plan, Qr, Read
 from tabletop.rooms.protocol import MAX_IMPORT, Message
 from tabletop.rooms.readings import load_session, session_at
@@ -126,10 +126,15 @@ def add_pages(app: FastAPI) -> None:
         return await here.ask(room, Read(Caller(key), "as", member=member), key, client, READ)
 
     @app.get("/rooms/{room}/as/{member}/log")
-    async def log_as(room: str, member: str, key: Token, here: Here, client: Client) -> Response:
-        """The GM's "view as player" of the log: exactly the lines that member receives."""
-        ask = Read(Caller(key), "as-log", member=member)
-        return Response(await here.ask(room, ask, key, client, READ), media_type=NDJSON)
+    async def log_as(
+        request: Request, room: str, member: str, key: Token, here: Here, client: Client, seqs: Seqs
+    ) -> Response:
+        """The GM's "view as player" of the log: exactly the lines that member receives, a
+        page at a time as `GET /rooms/{room}/log` gives them."""
+        ask = Read(Caller(key), "as-log", seqs.after, member, seqs.before)
+        found = await here.ask(room, ask, key, client, READ)
+        here.read(room, key, len(found.text))
+        return paged(request, found, seqs)
 
     @app.get("/rooms/{room}/presence")
     async def presence(room: str, key: Token, here: Here, client: Client) -> dict[str, list[str]]:

@@ -28,17 +28,17 @@ from typing import Any
 import segno
 
 from tabletop.errors import TabletopError
-from tabletop.rooms.budgets import MAX_EXPORT
 from tabletop.rooms.checking import check, read_request
 from tabletop.rooms.databases import open_address
-from tabletop.rooms.errors import OverBudget, RoomError, status_of
+from tabletop.rooms.errors import RoomError, status_of
 from tabletop.rooms.fairdice import FairDice
 from tabletop.rooms.hall import importing
-from tabletop.rooms.lines import exported
+from tabletop.rooms.lines import exported_line
 from tabletop.rooms.log import Entry, lines_of
 from tabletop.rooms.messages import (
     Channel,
     Check,
+    Chunk,
     Export,
     Failure,
     Finished,
@@ -53,7 +53,10 @@ from tabletop.rooms.readings import session_at
 from tabletop.rooms.store import Store
 
 EXPORT_CHUNK = 1_000
-"""Entries an export reads from the store at a time."""
+"""Entries one chunk of an export reads from the store at most."""
+
+CHUNK_BYTES = 1024 * 1024
+"""Bytes of lines after which a chunk of an export takes no further entry."""
 
 
 def run(sock: socket.socket, nice: int) -> None:
@@ -134,26 +137,24 @@ class Worker:
         )
         return buffer.getvalue()
 
-    def _export(self, job: Export) -> str:
-        """The export's text, read from the store up to the head the shard saw, and refused
-        once it passes `MAX_EXPORT` bytes."""
+    def _export(self, job: Export) -> Chunk:
+        """One chunk of an export: the lines of the entries after `job.after` (up to the
+        head the shard saw), at most `EXPORT_CHUNK` of them and none past `CHUNK_BYTES`."""
         store = self.stores.get(job.address)
         if store is None:
             store = self.stores[job.address] = open_address(job.address)
         session = session_at(job.system, job.rules)
-        lines = exported(
-            session, job.room, job.system, _entries(store, job.room, job.head), job.member
-        )
-        parts, size = [], 0
-        for line in lines:
-            size += len(line) + 1
-            if size > MAX_EXPORT:
-                raise OverBudget(
-                    f"this room's log is past {MAX_EXPORT // 2**20} MiB, more than one export "
-                    "holds; ask the server's operator for a copy of its database"
-                )
+        upto = min(job.head, job.after + EXPORT_CHUNK)
+        parts, size, last, hashed = [], 0, job.after, ""
+        for body in store.entries(job.room, job.after, upto):
+            entry = Entry.from_text(body)
+            line = exported_line(session, entry, job.member)
             parts.append(f"{line}\n")
-        return "".join(parts)
+            size += len(line) + 1
+            last, hashed = entry.seq, entry.hash
+            if size > CHUNK_BYTES:
+                break
+        return Chunk("".join(parts), last, hashed)
 
 
 def _checked(job: Check) -> Any:
@@ -167,15 +168,3 @@ def _checked(job: Check) -> Any:
     except UnicodeDecodeError:
         raise RoomError("an export is UTF-8 text") from None
     return importing(lines), lines
-
-
-def _entries(store: Store, room: str, head: int) -> Any:
-    """The room's entries up to `head`, read a chunk at a time."""
-    after = 0
-    while after < head:
-        bodies = store.entries(room, after, min(head, after + EXPORT_CHUNK))
-        if not bodies:
-            return
-        for body in bodies:
-            yield Entry.from_text(body)
-        after += len(bodies)

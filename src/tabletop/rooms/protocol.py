@@ -22,6 +22,10 @@ MAX_MESSAGE = 64 * 1024
 MAX_IMPORT = 16 * 1024 * 1024
 """Bytes in an imported log."""
 
+MAX_SEQ = 2**53
+"""The largest seq a client may name: JSON's exact integers (the stores' integers are 64-bit;
+a larger number is refused in one line before it reaches one)."""
+
 ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 """The id a client gives a request, so that a retry of it is applied once."""
 
@@ -83,10 +87,15 @@ class Promote(Message):
     role: Literal[Role.GM, Role.PLAYER, Role.OBSERVER]
 
 
+class TextAllowance(Message):
+    text: int = Field(ge=0, le=2**40)
+    """Bytes the room's members other than its GMs may type (texts.py bounds it)."""
+
+
 class Hello(Message):
     type: Literal["hello"] = "hello"
     token: str = Field(min_length=1, max_length=200)
-    after: int = Field(default=0, ge=0)
+    after: int = Field(default=0, ge=0, le=MAX_SEQ)
     """The last seq this client saw: it receives every entry after it, then live ones."""
     witness: Hex | None = None
     """The head of this client's hash chain: it witnesses the room's rolls (format 3)."""

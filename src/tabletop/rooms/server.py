@@ -20,7 +20,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
@@ -28,11 +28,11 @@ from tabletop.errors import TabletopError
 from tabletop.rooms.access import Access
 from tabletop.rooms.allowances import RATE, Rates, body_cost
 from tabletop.rooms.databases import kind_of, open_store
-from tabletop.rooms.errors import Relayed, RoomError, TooMuch, status_of
+from tabletop.rooms.errors import Relayed, RoomError, SlowBody, TooMuch, status_of
 from tabletop.rooms.fairdice import new_seed
 from tabletop.rooms.front import BOT_PAUSE, Front, Settings, cores, shards_for
 from tabletop.rooms.hosts import HostCheck, PublicAddress
-from tabletop.rooms.http import NDJSON, Client, Credentials, Here, Token
+from tabletop.rooms.http import NDJSON, Client, Credentials, Here, Seqs, Token, paged
 from tabletop.rooms.leases import LEASE
 from tabletop.rooms.live import CLOSE, RETRY, Socket
 from tabletop.rooms.messages import (
@@ -40,14 +40,17 @@ from tabletop.rooms.messages import (
     Caller,
     Chat,
     Check,
+    Export,
     ImportRoom,
     JoinRoom,
     OpenRoom,
+    Page,
     Plan,
     Read,
     Resolve,
     UseTool,
 )
+from tabletop.rooms.origins import NoStore, SameOrigin
 from tabletop.rooms.protocol import (
     MAX_IMPORT,
     MAX_MESSAGE,
@@ -65,8 +68,10 @@ from tabletop.rooms.protocol import (
     Say,
     SendIntent,
     SendReveal,
+    TextAllowance,
 )
 from tabletop.rooms.store import Store
+from tabletop.rooms.texts import ROOM_TEXT
 from tabletop.rooms.tokens import Link, new_room_id
 from tabletop.rooms.witness import WITNESS_WAIT
 from tabletop.session import first_problem
@@ -78,11 +83,15 @@ one is answered (its reveals, read meanwhile, answer nothing and wait for nothin
 HELLO_WAIT = 10.0
 """Seconds a new socket has to say hello."""
 
+BODY_WAIT = 30.0
+"""Seconds a request's body has to arrive whole (16 MiB at 4.5 Mbit/s): a slower one is
+refused, so that half-sent bodies hold nothing for long."""
+
 LARGE_BODIES = ("/import", "/verify")
 """Paths whose body is a whole log, bounded by `MAX_IMPORT` instead of `MAX_MESSAGE`."""
 
 ERRORS: dict[int, dict[str, Any]] = {
-    code: {"model": Problem} for code in (400, 401, 403, 404, 405, 413, 422, 429)
+    code: {"model": Problem} for code in (400, 401, 403, 404, 405, 408, 413, 422, 429)
 }
 
 FRAMEWORK = {404: "no such endpoint", 405: "not allowed on this endpoint"}
@@ -122,6 +131,7 @@ def create_app(
     seeds: Callable[[], bytes] = new_seed,
     lease: float = LEASE,
     witness_wait: float = WITNESS_WAIT,
+    room_text: int = ROOM_TEXT,
 ) -> FastAPI:
     """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
     opened at startup, which creates or migrates the schema). At startup it starts
@@ -131,8 +141,9 @@ def create_app(
     `X-Forwarded-For`. `address` is where people reach it (links and the hosts a request
     may name; loopback only by default), `access` who may open and import rooms (anyone
     who reaches it, by default); with PostgreSQL a room's `lease` lasts that many
-    seconds. `seeds` makes each dice session's secret seed: only test fixtures replace it,
-    to fix the dice (never a `serve` option)."""
+    seconds, and a room's text allowance is `room_text` bytes until its GM changes it.
+    `seeds` makes each dice session's secret seed: only test fixtures replace it, to fix
+    the dice (never a `serve` option)."""
     address = address or PublicAddress(None)
     access = access or Access()
 
@@ -152,6 +163,7 @@ def create_app(
             seeds=seeds,
             lease=lease,
             witness_wait=witness_wait,
+            room_text=room_text,
         )
         front = app.state.front = Front(settings)
         await front.start()
@@ -187,6 +199,11 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        """A request of the wrong shape (a huge number, a malformed body): one line, and a
+        request of its address's allowance."""
+        here: Front = request.app.state.front
+        peer = request.client.host if request.client else None
+        here.allowances.failed(here.allowances.client(peer, request.headers.get("x-forwarded-for")))
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(part) for part in first.get("loc", ()))
         return JSONResponse({"error": f"{where}: {first.get('msg')}"[:300]}, status_code=422)
@@ -299,6 +316,17 @@ def create_app(
         made = await here.ask(room, UseTool(Caller(key), "invites"), key, client)
         return links(request, room, {"gm": key, **made.extra["tokens"]})
 
+    @app.post("/rooms/{room}/allowance")
+    async def allowance(
+        room: str, asked: TextAllowance, key: Token, here: Here, client: Client
+    ) -> dict[str, Any]:
+        """Give the room another allowance for what its members type (the GM): what is used
+        of it, and of each invite's share, as the GM's view shows it."""
+        done: Answer = await here.ask(
+            room, UseTool(Caller(key), "allowance", size=asked.text), key, client
+        )
+        return dict(done.extra)
+
     @app.post("/rooms/{room}/link")
     async def rotate_link(
         request: Request, room: str, key: Token, here: Here, client: Client
@@ -309,17 +337,22 @@ def create_app(
 
     @app.get("/rooms/{room}/log", response_class=PlainTextResponse)
     async def log(
-        room: str, key: Token, here: Here, client: Client, after: int = 0
+        request: Request, room: str, key: Token, here: Here, client: Client, seqs: Seqs
     ) -> PlainTextResponse:
-        """This member's view of every entry after `after`, one JSON object a line."""
-        text = await here.ask(room, Read(Caller(key), "log", after), key, client, READ)
-        return PlainTextResponse(text, media_type=NDJSON)
+        """This member's view of one page of the log, one JSON object a line: the first
+        entries after `after`, or the last ones before `before`; a `Link` header names the
+        next page (`rel="next"`) and, for a `before` page, the one before (`rel="prev"`)."""
+        ask = Read(Caller(key), "log", seqs.after, before=seqs.before)
+        found: Page = await here.ask(room, ask, key, client, READ)
+        here.read(room, key, len(found.text))
+        return paged(request, found, seqs)
 
-    @app.get("/rooms/{room}/export", response_class=PlainTextResponse)
-    async def export(room: str, key: Token, here: Here, client: Client) -> PlainTextResponse:
-        """The log to verify offline: the GM's in full, a player's as they may see it."""
-        text = await here.ask(room, Plan(Caller(key), "export"), key, client)
-        return PlainTextResponse(text, media_type=NDJSON)
+    @app.get("/rooms/{room}/export", response_class=StreamingResponse)
+    async def export(room: str, key: Token, here: Here, client: Client) -> StreamingResponse:
+        """The log to verify offline: the GM's in full, a player's as they may see it,
+        streamed a chunk at a time at any size (its last line names the head)."""
+        plan: Export = await here.ask(room, Plan(Caller(key), "export"), key, client)
+        return StreamingResponse(here.export(plan), media_type=NDJSON)
 
     @app.post("/import", status_code=201)
     async def import_log(
@@ -328,12 +361,15 @@ def create_app(
         """A new room from a GM's full export (the body, JSON lines) that verifies in full
         (with the server's key as the bearer, on a server that asks for one); the pool
         checks it, the new room's shard writes it."""
-        with access.new_room(key.credentials if key else None):
-            body = await request.body()
-            if len(body) > MAX_IMPORT:
-                raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
-            here.allowances.take_address(client, body_cost(len(body)))
-            checked = await here.pooled(pickle.dumps(Check(body, "import")), "anyone", raw=True)
+        bearer = key.credentials if key else None
+        here.allowances.take_address(client)  # before the key: guesses are metered
+        access.allow_new_room(bearer)
+        body = await request.body()  # within BODY_WAIT (BodyLimit)
+        if len(body) > MAX_IMPORT:
+            raise TooMuch(f"an imported log has at most {MAX_IMPORT} bytes")
+        here.allowances.take_address(client, body_cost(len(body)) - 1)
+        checked = await here.pooled(pickle.dumps(Check(body, "import")), "anyone", raw=True)
+        with access.new_room(bearer):  # the quota counts a room only while it is written
             room = new_room_id()
             made = await here.ask(room, ImportRoom(checked))
         return links(request, room, made.extra["tokens"])
@@ -360,6 +396,8 @@ def create_app(
     from tabletop.rooms.pages import add_pages  # the pages' endpoints, on the same front
 
     add_pages(app)
+    app.add_middleware(NoStore)
+    app.add_middleware(SameOrigin)  # after the Host check, whose Host it compares Origin with
     app.add_middleware(HostCheck, address=address)  # outermost: before anything reads Host
     return app
 
@@ -371,9 +409,9 @@ def problem(error: TabletopError) -> JSONResponse:
     if seq is not None:
         body["seq"] = seq
     status = status_of(error)
-    if status != 503:
+    retry_after = getattr(error, "retry_after", None) or (1.0 if status == 503 else None)
+    if retry_after is None:
         return JSONResponse(body, status_code=status)
-    retry_after = getattr(error, "retry_after", None) or 1.0
     headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
     return JSONResponse(body, status_code=status, headers=headers)
 
@@ -385,10 +423,17 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
     )
     socket = Socket(room)
     try:
-        first = await asyncio.wait_for(websocket.receive_text(), HELLO_WAIT)
-        hello = Hello.model_validate_json(_bounded(first))
+        first = await asyncio.wait_for(websocket.receive(), HELLO_WAIT)
+        if first["type"] == "websocket.disconnect":
+            return
+        if first.get("text") is None:
+            front.allowances.failed(client)
+            raise RoomError("send JSON text frames, not binary ones")
+        hello = Hello.model_validate_json(_bounded(first["text"]))
         attached = await front.attach(socket, hello.token, hello.after, client, hello.witness)
     except (TimeoutError, ValidationError, TabletopError) as error:
+        if not isinstance(error, TabletopError):
+            front.allowances.failed(client)  # a malformed or missing hello costs its address
         await _refuse(websocket, error)
         return
     welcome = {"type": "welcome", "member": attached.member, "head": attached.head}
@@ -398,15 +443,21 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
         sender = asyncio.create_task(_send(websocket, socket))
         asking: set[asyncio.Task[str]] = set()
         try:
+            # its messages are read once it has caught up: an ack or a pong comes after
+            # every entry appended before it was asked for
+            await _caught_up(front, socket, sender)
             while not sender.done():
-                received = asyncio.create_task(websocket.receive_text())
+                received = asyncio.create_task(websocket.receive())
                 done, _ = await asyncio.wait(
                     {received, sender}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if sender in done:
                     received.cancel()
                     break
-                answer = _handle(front, room, member, received.result())
+                message = received.result()
+                if message["type"] == "websocket.disconnect":
+                    break
+                answer = _handle(front, room, member, message)
                 if isinstance(answer, str):
                     if answer:
                         socket.put(answer)
@@ -425,6 +476,24 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
             front.detach(room, member, hello.witness is not None)
 
 
+async def _caught_up(front: Front, socket: Socket, sender: asyncio.Task[None]) -> None:
+    """The socket's backlog, a page at a time, unless its sender ends first (its client
+    left, or it was closed); a page refused (the room moved, a worker restarted) closes
+    it, and its client resumes from its last seq."""
+    catching = asyncio.ensure_future(front.catch_up(socket))
+    done, _ = await asyncio.wait({catching, sender}, return_when=asyncio.FIRST_COMPLETED)
+    if catching not in done:
+        catching.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await catching
+        return
+    failed = catching.exception()
+    if isinstance(failed, TabletopError):
+        socket.close(str(failed), retry=True)
+    elif failed is not None:
+        raise failed
+
+
 def _answer_later(socket: Socket, asking: set[asyncio.Task[str]], ask: Awaitable[str]) -> None:
     """Wait for a request's answer beside the socket's reading, which goes on (a witness's
     reveal must be read while its own roll waits for it); its ack is sent when it comes."""
@@ -439,11 +508,14 @@ def _answer_later(socket: Socket, asking: set[asyncio.Task[str]], ask: Awaitable
     task.add_done_callback(done)
 
 
-def _handle(front: Front, room: str, member: str, text: str) -> str | Awaitable[str]:
+def _handle(front: Front, room: str, member: str, message: dict[str, Any]) -> str | Awaitable[str]:
     """One message from a socket: the frame to send back now ("" for none), or, for an
     intent or a chat line, what waits for its ack or its error frame."""
     try:
         front.allowances.take(room, member)
+        text = message.get("text")
+        if text is None:
+            raise RoomError("send JSON text frames, not binary ones")
         asked = Incoming.validate_json(_bounded(text))
     except ValidationError as error:
         return json.dumps({"type": "error", "id": None, "error": first_problem(error)})
@@ -496,6 +568,7 @@ async def _send(websocket: WebSocket, socket: Socket) -> None:
             await websocket.send_text(json.dumps(bye))
             await websocket.close(code=RETRY if socket.retry else 4403)
             return
+        socket.sent(line)
         await websocket.send_text(line)
 
 
@@ -526,6 +599,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        receive = _in_time(receive)
         limit = MAX_IMPORT if scope["path"] in LARGE_BODIES else MAX_MESSAGE
         declared = dict(scope.get("headers", [])).get(b"content-length")
         if declared is not None:
@@ -536,7 +610,11 @@ class BodyLimit:
             return
         chunks, seen = [], 0
         while True:
-            message = await receive()
+            try:
+                message = await receive()
+            except SlowBody as slow:
+                await problem(slow)(scope, receive, send)
+                return
             if message["type"] != "http.request":
                 return  # the client left before it finished sending
             chunks.append(message.get("body", b""))
@@ -556,6 +634,28 @@ class BodyLimit:
             return dict(await receive())
 
         await self.app(scope, replayed, send)
+
+
+def _in_time(receive: Any) -> Callable[[], Awaitable[dict[str, Any]]]:
+    """`receive` for a request whose body must arrive whole within `BODY_WAIT` seconds
+    (a slower one is refused with `SlowBody`); once it has, as it was (a streamed answer
+    listens on it for the client leaving)."""
+    deadline = asyncio.get_running_loop().time() + BODY_WAIT
+    whole = False
+
+    async def timed() -> dict[str, Any]:
+        nonlocal whole
+        if whole:
+            return dict(await receive())
+        try:
+            async with asyncio.timeout_at(deadline):
+                message = dict(await receive())
+        except TimeoutError:
+            raise SlowBody(f"a request's body must arrive within {BODY_WAIT:g} seconds") from None
+        whole = message["type"] != "http.request" or not message.get("more_body")
+        return message
+
+    return timed
 
 
 def _too_large(limit: int) -> JSONResponse:

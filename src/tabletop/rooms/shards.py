@@ -72,6 +72,7 @@ from tabletop.rooms.messages import (
     ImportRoom,
     JoinRoom,
     Moved,
+    Notice,
     OpenRoom,
     Plan,
     PoolAsk,
@@ -87,7 +88,9 @@ from tabletop.rooms.messages import (
     Think,
     UseTool,
 )
+from tabletop.rooms.reading import read_page
 from tabletop.rooms.store import Sent, Store
+from tabletop.rooms.texts import TextSpent
 from tabletop.rooms.witness import Call as WitnessCall
 from tabletop.session import Decision, Member, Role
 
@@ -115,6 +118,9 @@ SWEEP_EVERY = 60.0
 """Seconds between looks for rooms idle long enough to be let go (`Hall.let_go_idle`)."""
 
 MOVED = "another server process serves this room now: send it again"
+
+NOTICE_EVERY = 60.0
+"""Seconds between two notices to a room's GMs that its text allowance is spent."""
 
 ELSEWHERE_FOR = 1.0
 """Seconds a shard answers 503 for a room it found another process holding without asking
@@ -180,7 +186,7 @@ class Shard:
         self.store = store
         self.channel = channel
         self.config = config
-        self.hall = Hall(store, seeds=config.seeds)
+        self.hall = Hall(store, seeds=config.seeds, room_text=config.room_text)
         self.hall.listeners.append(self._appended)
         self.notices: deque[str] = deque()
         """Rooms another process appended to, from the store's listening thread."""
@@ -226,6 +232,8 @@ class Shard:
         """Each room with sockets attached: the seq of the last entry they were sent (a
         room let go while they listen is told from there when another process appends)."""
         self._sweep_at = time.monotonic() + SWEEP_EVERY
+        self.noticed: dict[str, float] = {}
+        """When each room's GMs were last told that its text allowance is spent."""
 
     def stop(self) -> None:
         """Stop after the round in progress (SIGTERM)."""
@@ -450,6 +458,9 @@ class Shard:
         member = ""
         try:
             value, member = ask()
+        except TextSpent as refused:
+            value = failure(refused)
+            self._notice_gms(call.room, str(refused))
         except TabletopError as refused:
             value = failure(refused)
         except Exception as broken:  # a bug: say so in one line, keep the shard serving
@@ -457,6 +468,15 @@ class Shard:
             value = Failure(f"internal error ({type(broken).__name__})", 500)
         if value is not HELD:
             self.out.append(Reply(call.number, value, member))
+
+    def _notice_gms(self, room: str, text: str) -> None:
+        """Tell the room's GMs on their sockets (at most once every `NOTICE_EVERY`)."""
+        now = time.monotonic()
+        if now - self.noticed.get(room, -NOTICE_EVERY) < NOTICE_EVERY:
+            return
+        self.noticed[room] = now
+        gms = tuple(m.id for m in self.hall.table(room).gms())
+        self.out.append(Notice(room, gms, f"A member was refused: {text}."))
 
     def _flush(self) -> None:
         """Send the round's replies and lines, in order, as one message."""
@@ -743,6 +763,8 @@ class Shard:
             return hall.promote(room, me.id, ask.member, Role(ask.value))
         if ask.tool == "invites":
             return hall.rotate_invites(room, me.id)
+        if ask.tool == "allowance":
+            return Appended([], extra={"text": hall.set_text_allowance(room, me.id, ask.size)})
         return hall.rotate_link(room, me.id)
 
     def _acked(self, room: str, me: Member, done: Appended, lines: bool) -> Answer:
@@ -759,7 +781,10 @@ class Shard:
     def _read_room(self, room: str, me: Member, ask: Read) -> Any:
         table = self.hall.table(room)
         if ask.what == "view":
-            return table.view(room, me)
+            seen = table.view(room, me)
+            if me.is_gm:
+                seen["text"] = self.hall.text_use(room)  # the room's text allowance
+            return seen
         if ask.what == "legal":
             return {
                 "offers": [o.model_dump(mode="json") for o in table.session.legal(table.state, me)]
@@ -770,11 +795,11 @@ class Shard:
         if ask.what == "member":
             return me.model_dump(mode="json")
         if ask.what == "log":
-            return self._lines(room, me, max(ask.after, 0))
+            return read_page(self.hall, room, me, ask.after, ask.before)
         target = self._seen_by_gm(room, me, ask.member)
         if ask.what == "as":
             return table.view(room, target)
-        return self._lines(room, target, 0)
+        return read_page(self.hall, room, target, ask.after, ask.before)
 
     def _whoami(self, room: str, token: str) -> tuple[dict[str, Any], str]:
         """What a link opens: a member's own link, or an invite and the role it joins as."""
@@ -791,10 +816,6 @@ class Shard:
         }
         return found, "" if me is None else me.id
 
-    def _lines(self, room: str, member: Member, after: int) -> str:
-        found = (self.hall.project(room, e, member) for e in self.hall.entries(room, after))
-        return "".join(f"{line}\n" for line in found if line is not None)
-
     def _seen_by_gm(self, room: str, me: Member, member: str) -> Member:
         """The member `member` names, for a GM asking to see as them."""
         if not me.is_gm:
@@ -804,13 +825,11 @@ class Shard:
             raise RoomError(f"no member {member[:64]!r} in this room")
         return table.member(member)
 
-    def _plan(self, room: str, me: Member, ask: Plan) -> Delegate:
+    def _plan(self, room: str, me: Member, ask: Plan) -> Delegate | Export:
         table = self.hall.table(room)
-        if ask.what == "export":
-            job = Export(
-                self.config.address, room, table.system, table.session.version, me, table.head
-            )
-            return Delegate(pickle.dumps(job))
+        if ask.what == "export":  # the front has the pool build it a chunk at a time
+            version = table.session.version
+            return Export(self.config.address, room, table.system, version, me, table.head)
         if getattr(table.session, "game_record", None) is None:
             raise RoomError(f"{table.system} keeps no game record; export the room's log")
         return Delegate(pickle.dumps(Record(table.system, table.session.version, table.state, me)))
@@ -821,12 +840,10 @@ class Shard:
         if ask.witness is not None:
             self.hall.witness(room, me.id, ask.witness)
             self.witnessing.setdefault(room, Counter())[me.id] += 1
-        head = self.hall.table(room).head
-        lines = [self.hall.project(room, e, me) for e in self.hall.entries(room, ask.after, head)]
+        page = read_page(self.hall, room, me, ask.after)  # the rest: a page a step (front.py)
         self.attached.setdefault(room, Counter())[me.id] += 1
-        self.told[room] = max(self.told.get(room, 0), head)
-        found = [line for line in lines if line is not None]
-        return Attached(me.model_dump(mode="json"), head, found), me.id
+        self.told[room] = max(self.told.get(room, 0), page.head)
+        return Attached(me.model_dump(mode="json"), page.head, page), me.id
 
     def _detach(self, room: str, member: str, witness: bool = False) -> None:
         witnesses = self.witnessing.get(room)

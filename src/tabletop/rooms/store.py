@@ -62,6 +62,22 @@ def _index_every_room(store: Store) -> None:
             store.index(room, marks(held))
 
 
+def _typing_columns(store: Store) -> None:
+    """Step 6: what members type (rooms' text allowance), the invite each member joined
+    through, and the members a kick keeps out until the GM invites again (docs/rooms.md,
+    "Reads that cost what they read"); each column added unless it is there."""
+    for table, column, kind in TYPING_COLUMNS:
+        if column not in store._columns(table):
+            store._execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+TYPING_COLUMNS = (
+    ("members", "invite", "TEXT"),
+    ("members", "typed", "BIGINT NOT NULL DEFAULT 0"),
+    ("members", "barred", "INTEGER NOT NULL DEFAULT 0"),
+    ("rooms", "text_allowance", "BIGINT"),
+)
+
 Step = str | Callable[["Store"], None]
 
 MIGRATIONS: tuple[Step, ...] = (
@@ -125,6 +141,7 @@ MIGRATIONS: tuple[Step, ...] = (
         expires TIMESTAMPTZ NOT NULL
     );
     """,
+    _typing_columns,
 )
 """Each step of the schema, in order; a store at version n runs steps n+1… at startup.
 A step is SQL, or a function that fills what the step before added from the log."""
@@ -219,6 +236,13 @@ class Store:
                     else:
                         step(self)
                     self._execute("UPDATE schema_version SET version = ?", (number,))
+
+    def _columns(self, table: str) -> set[str]:
+        """The columns a table of the schema has now."""
+        rows = self._execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,)
+        ).fetchall()
+        return {str(row[0]) for row in rows}
 
     def _run_script(self, script: str) -> None:
         for statement in script.split(";"):
@@ -333,10 +357,51 @@ class Store:
 
     # members and invites ------------------------------------------------------------------
 
-    def add_member(self, room: str, member: str, token: str | None) -> None:
+    def add_member(
+        self, room: str, member: str, token: str | None, invite: str | None = None
+    ) -> None:
+        """A member with their token hash, and the hash of the invite they joined through."""
         self._execute(
-            "INSERT INTO members (room, id, token) VALUES (?, ?, ?)", (room, member, token)
+            "INSERT INTO members (room, id, token, invite) VALUES (?, ?, ?, ?)",
+            (room, member, token, invite),
         )
+
+    def bar(self, room: str, member: str) -> None:
+        """A kick: the member's link opens nothing, the invite they joined through is
+        retired, and their name stays barred until the GM invites again (`retire_invites`)."""
+        self._execute(
+            "UPDATE invites SET live = 0 WHERE token = "
+            "(SELECT invite FROM members WHERE room = ? AND id = ?)",
+            (room, member),
+        )
+        self._execute(
+            "UPDATE members SET token = NULL, barred = 1 WHERE room = ? AND id = ?", (room, member)
+        )
+
+    def barred(self, room: str) -> list[str]:
+        """The members kicked since the GM last made invites."""
+        rows = self._execute(
+            "SELECT id FROM members WHERE room = ? AND barred = 1 ORDER BY id", (room,)
+        ).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def typing(self, room: str) -> tuple[int | None, dict[str, tuple[str | None, int]]]:
+        """The room's text allowance (None: the server's), and each member's invite and the
+        bytes they typed."""
+        row = self._execute("SELECT text_allowance FROM rooms WHERE id = ?", (room,)).fetchone()
+        rows = self._execute(
+            "SELECT id, invite, typed FROM members WHERE room = ?", (room,)
+        ).fetchall()
+        allowance = None if row is None or row[0] is None else int(row[0])
+        return allowance, {str(r[0]): (r[1], int(r[2])) for r in rows}
+
+    def add_typed(self, room: str, member: str, size: int) -> None:
+        self._execute(
+            "UPDATE members SET typed = typed + ? WHERE room = ? AND id = ?", (size, room, member)
+        )
+
+    def set_text_allowance(self, room: str, size: int) -> None:
+        self._execute("UPDATE rooms SET text_allowance = ? WHERE id = ?", (size, room))
 
     def member_count(self, room: str) -> int:
         row = self._execute("SELECT COUNT(*) FROM members WHERE room = ?", (room,)).fetchone()
@@ -354,7 +419,10 @@ class Store:
         )
 
     def retire_invites(self, room: str) -> None:
+        """New invites are made: the old ones open nothing, and the names of members kicked
+        before are free again."""
         self._execute("UPDATE invites SET live = 0 WHERE room = ?", (room,))
+        self._execute("UPDATE members SET barred = 0 WHERE room = ? AND barred = 1", (room,))
 
     def credential(self, token: str) -> Credential | None:
         """What the token with this hash opens, if anything (kicking forgets the token, so
@@ -501,6 +569,9 @@ class SqliteStore(Store):
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         return self._db.execute(sql, params)
+
+    def _columns(self, table: str) -> set[str]:
+        return {str(row[1]) for row in self._db.execute(f"PRAGMA table_info({table})")}
 
     def _begin(self) -> None:
         """Take SQLite's write lock, waiting for another process's transaction to end by

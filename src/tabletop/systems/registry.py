@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop.errors import TabletopError
-from tabletop.session import Session
+
+if TYPE_CHECKING:  # loaded with a system's session, so `tabletop roll` never loads it
+    from tabletop.session import Session
 
 
 class UnknownSystem(TabletopError):

@@ -6,7 +6,9 @@ names the place it points at."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections.abc import Iterator
 from random import Random
 
@@ -16,6 +18,7 @@ from tabletop.dice import Draw, ReplayDice, SeededDice
 from tabletop.errors import DataError
 from tabletop.games.deadweight_board import BoardError, Position
 from tabletop.games.deadweight_board.actions import PASS, TRADE, name_of
+from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.bots import GreedyBot, MctsBot, RandomBot, make_bot
 from tabletop.games.deadweight_board.errors import BoardDataError
 from tabletop.games.deadweight_board.log import replay
@@ -188,6 +191,26 @@ def test_a_finished_game_is_a_log_replay_accepts_and_boards_to_step_through(tmp_
     assert record["steps"][0]["text"] == "the ship is set up"
     assert record["steps"][-1]["state"] == SESSION.view(state, GM)["game"]
     assert SESSION.view(state, ANN)["record"] is True
+
+
+def test_each_board_of_the_record_names_its_turn_its_player_and_its_events():
+    """What a page replays by turn and by player: each board after the setup names the turn
+    its decision was taken in and who took it (the seat that was to decide on the board
+    before), and tells the decision and what the rules did, a line each, as the table's log
+    tells them."""
+    state, log = to_the_end(*started({"turn_cap": 4}, bots=("random", "greedy", "random")))
+    boards = SESSION.game_record(state, WATCHER)["steps"]
+    assert (boards[0]["turn"], boards[0]["by"], boards[0]["events"]) == (0, None, [])
+    for before, board in itertools.pairwise(boards):
+        assert board["by"] == COLOURS[before["state"]["machine"]["owner"]]
+        assert board["turn"] == before["state"]["machine"]["turn"]
+        assert board["events"][0] == board["text"].split("; ")[0]
+    assert [board["turn"] for board in boards] == sorted(board["turn"] for board in boards)
+    assert {board["turn"] for board in boards} == set(range(5))
+    bot = re.compile(r"^(Red|Blue|Green) \((random|greedy)\): ")  # the log names the bot
+    kept = [e for e in log if e.type not in ("seat", "setup", "setup-sealed")]
+    told = [bot.sub(r"\1: ", event.text) for event in kept]
+    assert [line for board in boards for line in board["events"]] == told
 
 
 def test_the_record_waits_for_the_end_of_a_started_game():

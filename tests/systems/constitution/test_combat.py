@@ -237,9 +237,43 @@ def test_c3_m42_damage_past_hp_rolls_the_injury_saves_in_combat():
     """§ 6.6–6.8: HP 1, damage 5 → DC 24; strength [3] fails → major wound; will [2] → down."""
     combat = fight(fighter("A"), fighter("B", "foes", hp=1), initiative={"A": 20, "B": 10})
     combat, events = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([15, 5, 3, 2]))
-    kinds = [e.kind for e in events]
-    assert "major_wound" in kinds and "collapsed" in kinds
+    told = [(e.kind, e.message) for e in events]
+    assert ("wound", "B: major wound") in told and ("collapsed", "B collapses") in told
     assert combat.get("B").status == "down" and combat.get("B").major_wound_marks == 1
+
+
+def test_each_number_of_a_blow_says_whose_it_is():
+    """C3-N05: the tracker's lines read as the referee reads them, and tell by combatant id
+    whose each number is, so a table can keep one combatant's: the attack's dice, total and
+    degrees are A's, the AC (and DC) B's; the damage B takes is both A's roll and B's loss;
+    B's HP, saves and wound are B's; that A hit and that B collapses are anyone's."""
+    combat = fight(fighter("A"), fighter("B", "foes", hp=1), initiative={"A": 20, "B": 10})
+    combat, events = apply(combat, AttackAction(attacker="A", target="B"), FixedDice([15, 5, 3, 2]))
+    told = [
+        (e.message, e.roller, [(e.message[p.start : p.end], p.owners) for p in e.parts])
+        for e in events
+    ]
+    strength = "strength save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 24: failure, 3 degrees"
+    will = "will save: 1d20! → [2] = 2; 2 + 10 = 12 vs DC 24: failure, 3 degrees"
+    assert told == [
+        (
+            "A attacks B (AC 20): 1d20! → [15] = 15; 15 + 10 = 25 vs DC 20: success, 2 degrees",
+            "A",
+            [
+                ("20", ("B",)),
+                ("1d20! → [15] = 15; 15 + 10 = 25", ("A",)),
+                ("20", ("B",)),
+                ("2 degrees", ("A",)),
+            ],
+        ),
+        ("1 extra degree(s) to spend (§ 5.19)", None, [("1", ("A",))]),
+        ("damage 1d6 → [5] = 5", "A", [("1d6 → [5] = 5", ("A",))]),
+        ("B takes 5: HP 0", None, [("5", ("B", "A")), ("0", ("B",))]),
+        (strength, "B", [(strength, ("B",))]),
+        (will, "B", [(will, ("B",))]),
+        ("B: major wound", None, [("B: major wound", ("B",))]),
+        ("B collapses", None, []),
+    ]
 
 
 def test_c3_m35_a_direct_hit_waits_for_the_defender_to_pay_or_take_it():

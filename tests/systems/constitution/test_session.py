@@ -14,7 +14,8 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
 from tabletop.session import Member, Offer
 from tabletop.systems.constitution import SESSION, ConstitutionError, ConstitutionTable
-from tests.session_laws import NO_VALUE, Pick, Table, check_laws
+from tabletop.systems.constitution.table_npcs import bestiary
+from tests.session_laws import NO_VALUE, Pick, Table, check_hidden_npc_laws, check_laws
 
 GM = Member.gm()
 ADA = Member.player("p1", "Ada's player")
@@ -200,3 +201,72 @@ TABLE = Table(SESSION, [GM, ADA, BO, WATCHER], filler=fill, start=seated)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_constitution_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=25, seed=seed)
+
+
+# a hidden NPC in the fight ----------------------------------------------------------------
+
+THUG = {
+    "kind": "new-npc",
+    "name": "Thug",
+    "stats": {
+        "wits": 37,
+        "strength": 38,
+        "will": 39,
+        "hp": 613,
+        "ac": 1,
+        "damage": "1d3+71",
+        "morale": 11,
+        "can_defend_as_reaction": True,
+    },
+}
+"""Numbers no rule gives anyone else at this table: Ada's and Bo's scores are at most 19,
+their HP a few, their AC 20; AC 1 makes every blow on it a direct hit (§ 5.20), and its
+strength makes its own shield hold."""
+
+THUGS_NUMBERS = (
+    r"\+ 3[789] = ",  # its attack, defence and saves (and any initiative written as a sum)
+    r"[AD]C 1\b",
+    r'"wits":\s*37\b|"strength":\s*38\b|"will":\s*39\b',
+    r'"ac":\s*1\b|"hp":\s*6\d\d\b|"morale":\s*11\b',
+    r"\b6\d\d\b",  # its HP
+    r"\+ ?71\b|1d3",  # its damage, though a blow that lands tells its victim the total
+    r"morale 11",
+    r"Thug[^\"]*initiative \d",  # its initiative, on its own lines and its turn
+    r"Thug[^\"]* at \d",  # its initiative after a superior turn
+    *bestiary().names,  # which of the book's creatures the Guard (or any NPC) is
+)
+
+
+def hidden_npcs_in_the_fight() -> ConstitutionTable:
+    """Ada and Bo in the fight being set up with the Thug and a guard from the book, both
+    hidden."""
+    state, _ = play(seated(), THUG, GM)
+    guard = {"kind": "npc-from-book", "creature": "Human in heavy armour", "name": "Guard"}
+    state, _ = play(state, guard, GM, [4])
+    state, _ = play(state, {"kind": "join-fight", "character": "c1"}, ADA)
+    state, _ = play(state, {"kind": "join-fight", "character": "c2"}, BO)
+    for nid in ("n1", "n2"):
+        state, _ = play(state, {"kind": "npc-joins-fight", "npc": nid}, GM)
+    return state
+
+
+HIDDEN_TABLE = Table(SESSION, [GM, ADA, BO, WATCHER], filler=fill, start=hidden_npcs_in_the_fight)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10_000))
+def test_no_player_receives_a_hidden_npcs_numbers_or_book_name(data, seed):
+    """C3-N05: walks of a fight with the hidden Thug and a guard from the book, most steps
+    a choice of the fight (and no NPC is ever shown): no byte a player receives holds the
+    Thug's numbers or any creature's book name, and no draw of theirs goes with a hint."""
+
+    def pick(items):
+        items = list(items)
+        if items and isinstance(items[0], tuple) and isinstance(items[0][1], Offer):
+            items = [item for item in items if item[1].kind != "reveal-npc"]
+            fight = [item for item in items if item[1].kind == "combat" and item[1].closed]
+            if fight and data.draw(st.integers(0, 4)):
+                items = fight
+        return data.draw(st.sampled_from(items))
+
+    check_hidden_npc_laws(HIDDEN_TABLE, pick, THUGS_NUMBERS, steps=40, seed=seed)

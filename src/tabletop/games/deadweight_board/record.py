@@ -25,6 +25,7 @@ from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.errors import BoardDataError, IllegalActionError
 from tabletop.games.deadweight_board.log import GameLog
 from tabletop.games.deadweight_board.model import GameStateModel, from_model, to_model
+from tabletop.games.deadweight_board.narrate import event_line
 from tabletop.games.deadweight_board.observe import ALL_SEEING, observation
 from tabletop.games.deadweight_board.rules import apply_in_place, describe
 from tabletop.games.deadweight_board.state import CHANCE, FIELDS, State
@@ -108,14 +109,16 @@ class Step(Frozen):
 
 class Moment:
     """One step as it is re-applied: the state before it, whether it was a chance node, who
-    decided (the seat, or -1 at a chance node), and its line of text."""
+    decided (the seat, or -1 at a chance node), the turn it was taken in, and its line of
+    text."""
 
-    __slots__ = ("chance", "player", "step", "text")
+    __slots__ = ("chance", "player", "step", "text", "turn")
 
     def __init__(self, state: State, step: Step) -> None:
         self.step = step
         self.chance = state.chance if state.phase == CHANCE else -1
         self.player = -1 if self.chance >= 0 else state.owner
+        self.turn = state.turn
         self.text = describe(state, step.action)
 
 
@@ -141,17 +144,22 @@ def finished(
       lines record); `bots` names each seat's holder at the start, and each bot's decision
       names the bot and the seed it drew, so that replay asks it again;
     - its boards as a page steps through them: after the setup, then after each decision with
-      the chance nodes it led to, each with what happened in words. Seen whole
-      (ALL_SEEING): once the game is over its log, which anyone at the table may download,
-      holds every state in full anyway.
+      the chance nodes it led to. Each board names the turn the decision was taken in, who
+      took it (`by`, None for the setup), the decision and its outcomes in one line
+      (`text`), and `events`: the decision, then what the rules did, a line each, as the
+      table's log tells them (narrate.py). Seen whole (ALL_SEEING): once the game is over
+      its log, which anyone at the table may download, holds every state in full anyway.
 
     The steps must lead to `game`, the game the table kept; else `BoardDataError`.
     """
     state = setup.clone()
+    state.events = []
     log = GameLog(0)
     log.setup(None, list(bots), [None] * len(bots), state)
-    boards = [{"text": "the ship is set up", "state": observation(state, ALL_SEEING)}]
+    setup_board = {"turn": state.turn, "by": None, "text": "the ship is set up", "events": []}
+    boards = [{**setup_board, "state": observation(state, ALL_SEEING)}]
     told: list[str] = []
+    lines: list[str] = []
     for moment in play_record(state, steps):
         step, text = moment.step, moment.text
         if moment.chance >= 0:
@@ -160,10 +168,22 @@ def finished(
         else:
             log.decision(moment.player, step.action, text, state, step.bot, step.bot_seed)
             told.append(f"{COLOURS[moment.player]}: {text}")
+            lines.append(told[-1])
+            board = {"turn": moment.turn, "by": COLOURS[moment.player]}
+        lines += _lines_of(state.events, text if moment.chance >= 0 else None)
+        state.events = []
         if state.phase != CHANCE:
-            boards.append({"text": "; ".join(told), "state": observation(state, ALL_SEEING)})
-            told = []
+            board.update(text="; ".join(told), events=lines, state=observation(state, ALL_SEEING))
+            boards.append(board)
+            told, lines = [], []
     if KeptGame(state) != KeptGame(game):
         raise BoardDataError("the table's record does not lead from its setup to its game")
     log.end(state)
     return log.lines, boards
+
+
+def _lines_of(events: list[dict[str, Any]] | None, outcome: str | None) -> list[str]:
+    """What one step made happen, a line each (narrate.py); a chance outcome no event
+    tells (`outcome`, its line of text) keeps that line."""
+    found = [line for line in map(event_line, events or ()) if line]
+    return found if found or outcome is None else [outcome]

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.errors import ConstitutionDataError
-from tabletop.systems.constitution.models import DiceRecord, Model
+from tabletop.systems.constitution.models import DiceRecord, Model, Piece, joined, theirs
 from tabletop.systems.constitution.options import DEFAULT, Options
 
 DEGREE_STEP = 5
@@ -98,21 +98,38 @@ class Check(Model):
 
     def describe(self) -> str:
         """One line for the table: the dice, the total against the DC, the degree."""
-        outcome = (
-            f"success, {self.degree} degree{'s' if self.degree > 1 else ''}"
-            if self.success
-            else f"failure, {-self.degree} degree{'s' if self.degree < -1 else ''}"
-        )
+        return joined(self.told(""))
+
+    def told(
+        self, roller: str, against: str | None = None, verdict: str | None = None
+    ) -> tuple[Piece, ...]:
+        """`describe`'s line in pieces, each with whose it is: the dice, the total and the
+        degree are `roller`'s; the DC is `against`'s (the target whose AC it is; the
+        roller's when None); whether it succeeded is `verdict`'s (None: anyone may see it,
+        as whether a blow landed)."""
+        against = roller if against is None else against
         sign = "+" if self.score >= 0 else "−"
         note = " (natural 1)" if self.natural_one else ""
         shown = self.total - self.score
         face = f"−{-shown}" if shown < 0 else str(shown)
         if shown != self.die:
             note = f" (natural 1, scored as {face})"
-        return (
-            f"{self.roll.text}; {face} {sign} {abs(self.score)} = {self.total} "
-            f"vs DC {self.dc}: {outcome}{note}"
+        degrees = abs(self.degree)
+        counted = f"{degrees} degree{'s' if degrees > 1 else ''}{note}"
+        outcome = "success" if self.success else "failure"
+        judged: tuple[Piece, ...] = (
+            (theirs(f"{outcome}, {counted}", roller),)
+            if verdict == roller
+            else (f"{outcome}, ", theirs(counted, roller))
         )
+        pieces = (
+            theirs(f"{self.roll.text}; {face} {sign} {abs(self.score)} = {self.total}", roller),
+            " vs DC ",
+            theirs(self.dc, against),
+            ": ",
+            *judged,
+        )
+        return (theirs(joined(pieces), roller),) if against == verdict == roller else pieces
 
 
 def check(

@@ -15,7 +15,7 @@ from tabletop.dice import DiceSource, roll
 from tabletop.systems.constitution.character import Character, Wound, bonuses
 from tabletop.systems.constitution.check import Check, check
 from tabletop.systems.constitution.errors import ConstitutionError
-from tabletop.systems.constitution.models import DiceRecord, Event, Model
+from tabletop.systems.constitution.models import DiceRecord, Event, Model, theirs
 from tabletop.systems.constitution.options import DEFAULT, Options
 
 INJURY_DC = 20
@@ -152,21 +152,28 @@ def roll_injury(
     )
 
 
-def injury_events(name: str, injury: Injury) -> list[Event]:
-    """The saves and their outcome, as events."""
+def injury_events(name: str, injury: Injury, who: str = "") -> list[Event]:
+    """The saves and their outcome, as events: the saves and the wound are `who`'s own (a
+    combatant's id, where a table may keep its numbers); a death or a collapse is seen."""
     events = [
-        Event(
-            kind="strength_save",
-            message="strength save: " + injury.strength_save.describe(),
+        Event.told(
+            "strength_save",
+            theirs("strength save: " + injury.strength_save.describe(), who),
             dice=(injury.strength_save.roll,),
+            roller=who or None,
         ),
-        Event(
-            kind="will_save",
-            message="will save: " + injury.will_save.describe(),
+        Event.told(
+            "will_save",
+            theirs("will save: " + injury.will_save.describe(), who),
             dice=(injury.will_save.roll,),
+            roller=who or None,
         ),
-        Event(kind=injury.outcome, message=f"{name}: {injury.outcome.replace('_', ' ')}"),
     ]
+    outcome = injury.outcome.replace("_", " ")
+    if injury.outcome == "dead":
+        events.append(Event(kind="dead", message=f"{name}: {outcome}"))
+    else:
+        events.append(Event.told("wound", theirs(f"{name}: {outcome}", who)))
     if not injury.standing and injury.outcome != "dead":
         events.append(Event(kind="collapsed", message=f"{name} collapses"))
     return events

@@ -6,9 +6,9 @@ again, so a rule can never leave half-applied or out-of-range state behind.
 
 from __future__ import annotations
 
-from typing import Any, Self, TypeVar
+from typing import Any, NamedTuple, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tabletop.data import describe, validated
 from tabletop.dice import Roll, render_line
@@ -53,9 +53,71 @@ class DiceRecord(Model):
         )
 
 
+class Theirs(NamedTuple):
+    """A piece of a line that is someone's numbers or verdict: the combatants (by id) it
+    belongs to, any one of whom may be shown it (the damage a blow deals is the striker's
+    roll and the struck one's loss)."""
+
+    text: str
+    owners: tuple[str, ...]
+
+
+Piece = str | Theirs
+"""A piece of a line: words anyone may read, or someone's numbers."""
+
+
+def theirs(value: object, *owners: str) -> Piece:
+    """`value` as a piece of a line that is `owners`' own (plain words when it is nobody's:
+    a line told outside a fight)."""
+    named = tuple(owner for owner in owners if owner)
+    return Theirs(str(value), named) if named else str(value)
+
+
+def joined(pieces: tuple[Piece, ...] | list[Piece]) -> str:
+    """The line the pieces make, as the rules' own reader (the referee, a command line)
+    reads it."""
+    return "".join(piece if isinstance(piece, str) else piece.text for piece in pieces)
+
+
+class Part(Model):
+    """Characters `start` to `end` of an event's message: a combatant's numbers or verdict."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    owners: tuple[str, ...] = Field(min_length=1)
+
+
 class Event(Model):
-    """Something that happened: a kind a program can switch on, a line for people, the dice."""
+    """Something that happened: a kind a program can switch on, a line for people, the dice;
+    and, where a table may keep someone's numbers from its players, whose they are."""
 
     kind: str
     message: str
     dice: tuple[DiceRecord, ...] = ()
+    parts: tuple[Part, ...] = ()
+    """The spans of `message` that are a combatant's numbers or verdicts (C3-N05)."""
+    roller: str | None = None
+    """The combatant `dice` were rolled for."""
+
+    @classmethod
+    def told(
+        cls,
+        kind: str,
+        *pieces: Piece,
+        dice: tuple[DiceRecord, ...] = (),
+        roller: str | None = None,
+    ) -> Event:
+        """The event whose message is `pieces` joined, with a part for each of theirs (one
+        for neighbouring pieces of the same owners)."""
+        parts: list[Part] = []
+        at = 0
+        for piece in pieces:
+            end = at + len(piece if isinstance(piece, str) else piece.text)
+            if isinstance(piece, Theirs) and end > at:
+                last = parts[-1] if parts else None
+                if last is not None and last.end == at and last.owners == piece.owners:
+                    parts[-1] = Part(start=last.start, end=end, owners=piece.owners)
+                else:
+                    parts.append(Part(start=at, end=end, owners=piece.owners))
+            at = end
+        return cls(kind=kind, message=joined(pieces), dice=dice, parts=tuple(parts), roller=roller)

@@ -81,12 +81,13 @@ from tabletop.systems.constitution.table_npcs import (
     NpcJoinsFight,
     NpcStats,
     bestiary,
-    check_not_fighting,
     combatant,
     fight_view,
     in_fight,
+    kept_names,
     made,
-    told,
+    secret_ids,
+    taken_from_fight,
     written_back,
 )
 from tabletop.systems.constitution.told import protocol_events
@@ -174,6 +175,8 @@ class CombatIntent(Frozen):
 
 class ConstitutionSession(Session[ConstitutionTable]):
     name = "constitution"
+    version = 2
+    """2: a hidden NPC's numbers are kept part by part, each line's own (C3-N05)."""
     state = ConstitutionTable
     error = ConstitutionError
     explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
@@ -414,9 +417,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
             controllers[action.combatant.id] = intent.controller
         npcs = written_back(state.npcs, fight)
         after = state.model_copy(update={"fight": fight, "controllers": controllers, "npcs": npcs})
-        fights = (state.fight, fight)
-        everyone = state.names + after.names
-        return after, told(state.npcs, everyone, protocol_events(events), fights, action)
+        return after, protocol_events(events, secret_ids(state.npcs))
 
     def _join(
         self, state: ConstitutionTable, intent: JoinFight, member: Member, dice: DiceSource
@@ -444,9 +445,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
             kept = ROSTER.kept(state.npcs, intent.npc)
             fighter = combatant(intent.npc, kept, intent.side)
             fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
-            after = state.model_copy(update={"fight": fight})
-            everyone = state.names + after.names
-            return after, told(state.npcs, everyone, protocol_events(events), (state.fight, fight))
+            return state.model_copy(update={"fight": fight}), protocol_events(events)
         if isinstance(intent, BookNpc | NewNpc):
             if isinstance(intent, BookNpc):
                 creature = bestiary().creature(intent.creature, ConstitutionError)
@@ -455,12 +454,16 @@ class ConstitutionSession(Session[ConstitutionTable]):
                 npc = made(intent.name, intent.stats, dice)
             npcs, counter, events = ROSTER.add(state.npcs, state.next_npc, npc, state.names)
             return state.model_copy(update={"npcs": npcs, "next_npc": counter}), events
+        fight = state.fight
         if isinstance(intent, RemoveNpc):
-            check_not_fighting(state.fight, intent.npc)
+            fight = taken_from_fight(fight, intent.npc)
         npcs, events = ROSTER.change(state.npcs, intent, state.names)
-        return state.model_copy(update={"npcs": npcs}), events
+        return state.model_copy(update={"npcs": npcs, "fight": fight}), events
 
     # views --------------------------------------------------------------------------------
+
+    def kept_from_players(self, state: ConstitutionTable) -> dict[str, str]:
+        return kept_names(state.npcs, state.fight)
 
     def view(self, state: ConstitutionTable, member: Member) -> dict[str, Any]:
         return {

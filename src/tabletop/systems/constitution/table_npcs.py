@@ -2,40 +2,25 @@
 (`data/bestiary.toml`) or typed in, each with the numbers the initiative tracker needs, joined
 to a fight as a combatant (article 5), their numbers kept from the players (C3-N05).
 
-A hidden NPC's line in the fight (its attack, its initiative, a hit on it) reaches the
-players with every number turned to `?`: they read who did what to whom and how it went.
-Which lines those are is read from the fight by id as well as from the lines by name: the
-name the NPC fights under (the one it joined with), whom a step is taken for, and whose
-attack a shield answers.
+The fight tells whose each number in its lines is, by combatant id (`models.Part`); an NPC
+fights under its NPC id, so the session keeps from the players exactly the parts of a
+hidden NPC's (`told.protocol_events`): they read who did what to whom, their own dice and
+results, and none of its numbers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
 from tabletop.dice import DiceSource, roll
-from tabletop.npcs import (
-    Bestiary,
-    Kept,
-    NpcId,
-    Roster,
-    lines_kept,
-    load_bestiary,
-    numbers_kept,
-)
-from tabletop.session import Event, Frozen, Member, hidden
+from tabletop.npcs import Bestiary, Kept, NpcId, Roster, load_bestiary
+from tabletop.session import Frozen, Member, hidden
 from tabletop.systems.constitution.attacks import DEFAULT_DAMAGE, damage_expression
-from tabletop.systems.constitution.combat import (
-    Action,
-    AnswerDirectHit,
-    AnswerShield,
-    Combat,
-    Combatant,
-)
+from tabletop.systems.constitution.combat import Combat, Combatant
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import Model
 
@@ -127,55 +112,16 @@ def written_back(npcs: Mapping[NpcId, KeptNpc], fight: Combat) -> dict[NpcId, Ke
     return kept
 
 
-def told(
-    npcs: Mapping[NpcId, KeptNpc],
-    everyone: Iterable[str],
-    events: list[Event],
-    fights: Iterable[Combat] = (),
-    action: Action | None = None,
-) -> list[Event]:
-    """The fight's events, each line that tells of a hidden NPC (its attack, a hit on it and
-    the saves that follow) kept from the players with its numbers turned to `?` (C3-N05).
-
-    A hidden NPC goes by its name and by the name it fights under in `fights` (the fight
-    before and after the step: a fight keeps the name it joined with). The lines at the
-    start of `action`'s step that name nobody are those of whom it is taken for (the saves
-    answering a direct hit name nobody). A shield answered against a hidden NPC's attack,
-    or by one, is kept whole: its first line names the target and holds the attacker's
-    roll, and the degrees and damage after it are the attacker's."""
-    hiding = secret_ids(npcs)
-    names = [npcs[nid].name for nid in hiding]
-    fights = list(fights)
-    for fight in fights:
-        names += [c.name for c in fight.combatants if c.id in hiding]
-    if isinstance(action, AnswerShield) and fights and fights[0].pending_shield is not None:
-        pending = fights[0].pending_shield
-        if {pending.attacker, pending.target} & hiding:
-            return [numbers_kept(event, everyone) for event in events]
-    subject = _subject(fights[0], action) if fights and action is not None else None
-    return lines_kept(events, names, everyone, subject)
-
-
 def secret_ids(npcs: Mapping[NpcId, KeptNpc]) -> set[NpcId]:
     """The NPCs whose numbers the players do not see."""
     return {nid for nid, npc in npcs.items() if not npc.revealed}
 
 
-def _subject(fight: Combat, action: Action) -> str | None:
-    """The name of whom a step of `fight` is taken for: the defender answering a direct hit,
-    else the combatant the action names first (who rolls, attacks, shoots or commands)."""
-    if isinstance(action, AnswerDirectHit) and fight.pending_direct_hit is not None:
-        cid: object = fight.pending_direct_hit.target
-    else:
-        cid = next(
-            (
-                getattr(action, f)
-                for f in ("id", "attacker", "shooter", "commander")
-                if isinstance(getattr(action, f, None), str)
-            ),
-            None,
-        )
-    return next((c.name for c in fight.combatants if c.id == cid), None)
+def kept_names(npcs: Mapping[NpcId, KeptNpc], fight: Combat) -> dict[NpcId, str]:
+    """The NPCs whose numbers the players do not see, each with the name the players know
+    it by: the one it fights under while in the fight (it keeps the name it joined with)."""
+    fighting = {c.id: c.name for c in fight.combatants}
+    return {nid: fighting.get(nid, npcs[nid].name) for nid in secret_ids(npcs)}
 
 
 SHOWN = ("id", "name", "side", "status", "turns_left", "reorienting", "commander")
@@ -184,8 +130,8 @@ SHOWN = ("id", "name", "side", "status", "turns_left", "reorienting", "commander
 
 def fight_view(fight: Combat, npcs: Mapping[NpcId, KeptNpc], member: Member) -> dict[str, Any]:
     """The fight as `member` sees it: a hidden NPC's numbers are left out (its card in the
-    NPC list marks them hidden), and so is the roll of its attack waiting for a shield;
-    `order` gives who acts first, for everyone."""
+    NPC list marks them hidden), and so are its part of a blow waiting to be answered (its
+    attack roll and damage, or its AC); `order` gives who acts first, for everyone."""
     shown = fight.model_dump(mode="json")
     shown["order"] = [c.id for c in fight.order()]
     if member.is_gm:
@@ -197,12 +143,24 @@ def fight_view(fight: Combat, npcs: Mapping[NpcId, KeptNpc], member: Member) -> 
         else fighter
         for fighter in shown["combatants"]
     ]
-    pending = shown.get("pending_shield")
-    if pending and pending["attacker"] in secret:
-        pending["roll"] = hidden("the roll of an NPC the GM keeps")
+    shield = shown.get("pending_shield")
+    if shield and shield["attacker"] in secret:
+        shield["roll"] = hidden("the roll of an NPC the GM keeps")
+        shield["damage"] = hidden("the damage of an NPC the GM keeps")
+    elif shield and shield["target"] in secret:
+        shield["roll"]["dc"] = hidden("the AC of an NPC the GM keeps")
+    direct = shown.get("pending_direct_hit")
+    if direct and {direct["attacker"], direct["target"]} <= secret:
+        direct["damage"] = hidden("the damage of an NPC the GM keeps")
+        direct["price"] = hidden("the level of an NPC the GM keeps")
     return shown
 
 
-def check_not_fighting(fight: Combat, nid: NpcId) -> None:
-    if nid in in_fight(fight) and fight.phase != "over":
+def taken_from_fight(fight: Combat, nid: NpcId) -> Combat:
+    """The fight once NPC `nid` is taken away: refused while it fights; once the fight is
+    over, its row goes too, since nothing would keep its numbers from the players then."""
+    if nid not in in_fight(fight):
+        return fight
+    if fight.phase != "over":
         raise ConstitutionError("that NPC is in the fight; take it away once the fight is over")
+    return fight.without(nid)

@@ -36,9 +36,22 @@ export async function call(method, path, { token, body, raw } = {}) {
     throw new RefusedError(problem || `the server answered ${response.status}`);
   }
   if (type === "application/json") return response.json();
-  if (type === NDJSON) return new Lines(await response.text());
+  if (type === NDJSON) return new Lines(await response.text(), linksOf(response));
   return response.text();
 }
+
+// The pages around a page of the log, from its `Link` header: `{ next, prev }` (paths).
+function linksOf(response) {
+  const found = {};
+  for (const part of (response.headers.get("link") || "").split(",")) {
+    const match = part.match(/<([^>]*)>\s*;\s*rel="(next|prev)"/);
+    if (match) found[match[2]] = match[1];
+  }
+  return found;
+}
+
+// `before` past any head: the last page of the log, the tail.
+export const TAIL = 2 ** 53;
 
 const NDJSON = "application/x-ndjson";
 
@@ -49,11 +62,12 @@ function mediaType(response) {
 }
 
 export class Lines {
-  // JSON lines as the server sent them (`text`, byte for byte, to download or verify) and
-  // each line read (`items`).
-  constructor(text) {
+  // JSON lines as the server sent them (`text`, byte for byte, to download or verify), each
+  // line read (`items`), and for a page of the log the pages around it (`links`).
+  constructor(text, links = {}) {
     this.text = text;
     this.items = text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    this.links = links;
   }
 }
 
@@ -88,9 +102,14 @@ export class Room {
   }
 
   async lines(path) {
-    const got = await this.get(path);
+    return (await this.page(path)).items;
+  }
+
+  async page(path) {
+    // One page of the log (`path` from the room's base, or a `Link` the server gave).
+    const got = path.startsWith("/rooms/") ? await call("GET", path, { token: this.link.token }) : await this.get(path);
     if (!(got instanceof Lines)) throw new RefusedError(`${path} did not answer with JSON lines`);
-    return got.items;
+    return got;
   }
 }
 
@@ -145,6 +164,8 @@ export class Live {
       }
     } else if (frame.type === "presence") {
       this.on.presence(frame.connected);
+    } else if (frame.type === "notice") {
+      if (this.on.notice) this.on.notice(frame.text);
     } else if (frame.type === "bye") {
       // The server is stopping, or this socket fell behind, or the link was revoked: try
       // again; a revoked link's hello is refused, which stops for good.

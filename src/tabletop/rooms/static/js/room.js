@@ -2,7 +2,7 @@
 // the fragment), joins through an invite, then follows the live socket and redraws each
 // part from the member's view, offers and advice as the server gives them.
 
-import { Live, RefusedError, Room, call, linkFromLocation, linkUrl, parseLink } from "./api.js";
+import { Live, RefusedError, Room, TAIL, call, linkFromLocation, linkUrl, parseLink } from "./api.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker, humanize } from "./forms.js";
 import { entryItem } from "./log.js";
@@ -100,8 +100,52 @@ async function start() {
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   const sending = (message) => keepNonce(page.link.room, message);
-  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, sending });
+  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, notice: onNotice, sending });
+  // The tail first: a long room shows its latest entries at once; earlier pages load as the
+  // log is scrolled to its top (each a read of the member's allowance, never a burst).
+  try {
+    const tail = await page.room.page(`/log?before=${TAIL}`);
+    page.entries = tail.items;
+    page.earlier = tail.links.prev || null;
+    if (tail.items.length) page.live.after = tail.items[tail.items.length - 1].seq;
+  } catch (problem) {
+    fill($("notice"), h("span", { text: problem.message }));
+  }
+  renderLog(page.entries);
   page.live.start();
+}
+
+async function loadEarlier() {
+  // The page of the log before the earliest entry shown, put above it where it was.
+  if (!page.earlier || page.loadingEarlier) return;
+  page.loadingEarlier = true;
+  try {
+    const got = await page.room.page(page.earlier);
+    page.earlier = got.links.prev || null;
+    page.entries = [...got.items, ...page.entries];
+    if (!page.viewingAs) {
+      const scroll = $("log-scroll");
+      const below = scroll.scrollHeight - scroll.scrollTop;
+      $("log").prepend(...got.items.map((e) => entryItem(e, memberName, myId(), rollCheck())));
+      markTakenBack();
+      scroll.scrollTop = scroll.scrollHeight - below;
+    }
+  } catch (problem) {
+    fill($("notice"), h("span", { text: problem.message }));
+  } finally {
+    page.loadingEarlier = false;
+    showEarlier();
+  }
+}
+
+function showEarlier() {
+  const button = $("earlier");
+  if (button) button.hidden = !page.earlier || Boolean(page.viewingAs);
+}
+
+function onNotice(text) {
+  // What the server tells this member (a GM: a member met the room's text allowance).
+  fill($("notice"), h("span", { text }));
 }
 
 async function followAddress() {
@@ -177,7 +221,7 @@ function scheduleRefresh() {
 async function refresh() {
   try {
     if (page.viewingAs) {
-      const [view, lines] = await Promise.all([page.room.get(`/as/${page.viewingAs}`), page.room.lines(`/as/${page.viewingAs}/log`)]);
+      const [view, lines] = await Promise.all([page.room.get(`/as/${page.viewingAs}`), page.room.lines(`/as/${page.viewingAs}/log?before=${TAIL}`)]);
       page.view = view;
       page.offers = [];
       page.advice = null;
@@ -270,6 +314,7 @@ function layout() {
       h("section", { class: "panel area-log", "aria-labelledby": "log-title" },
         h("h2", { id: "log-title", text: "Log" }),
         h("div", { id: "log-scroll", class: "log", role: "log", "aria-live": "polite", "aria-label": "what happened, newest last", tabindex: "0" },
+          h("button", { id: "earlier", type: "button", class: "earlier", hidden: true, onclick: loadEarlier, text: "Show earlier entries" }),
           h("ol", { id: "log", class: "entries" })),
         diceBox(),
         chatBox()),
@@ -355,6 +400,20 @@ function renderLog(entries) {
   $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, myId(), rollCheck())));
   markTakenBack();
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
+  showEarlier();
+  watchTop();
+}
+
+function watchTop() {
+  // Scrolling the log to its top loads the page before (as pressing the button does).
+  const button = $("earlier");
+  if (!button || page.watchingTop === button || !("IntersectionObserver" in window)) return;
+  page.watchingTop = button;
+  new IntersectionObserver((seen) => {
+    const scroll = $("log-scroll");
+    // only once the member scrolled up a log taller than its box (not a short one's first draw)
+    if (seen.some((e) => e.isIntersecting) && scroll.scrollHeight > scroll.clientHeight) loadEarlier();
+  }, { root: $("log-scroll") }).observe(button);
 }
 
 function diceBox() {
@@ -648,9 +707,31 @@ function gmPanel() {
     { class: "panel gm-screen", "aria-labelledby": "gm-title" },
     h("h2", { id: "gm-title", text: "GM screen" }),
     labelled("View as", chooser, "renders exactly what that member's page shows"),
+    page.viewingAs || !page.view.text ? null : textAllowance(page.view.text),
     page.viewingAs ? null : undoBox(),
     page.viewingAs ? null : h("div", { id: "hidden-things" }, hiddenThings()),
   );
+}
+
+function textAllowance(text) {
+  // What the members (not the GMs) have typed of the room's allowance, and a way to give
+  // them more: the server refuses their chat and notes once it is spent, and says so here.
+  const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 1)} MiB`;
+  const error = h("p", { class: "error", role: "alert" });
+  const raise = async () => {
+    error.textContent = "";
+    try {
+      await page.room.post("/allowance", { text: Math.min(text.limit * 2, 2 ** 30) });
+      scheduleRefresh();
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  };
+  return h("div", { class: "allowance", "data-key": "allowance" },
+    h("h3", { text: "What members type" }),
+    h("p", { text: `${mib(text.used)} of ${mib(text.limit)} used by chat, notes and labels (each invite's members may use ${mib(text.share)}).` }),
+    text.limit < 2 ** 30 ? h("button", { type: "button", onclick: raise, text: `Allow ${mib(Math.min(text.limit * 2, 2 ** 30))}` }) : null,
+    error);
 }
 
 function takenBack(entries) {

@@ -4,6 +4,7 @@ morale and leaving the fight (§ 5.12–5.22, § 6.6–6.12)."""
 from __future__ import annotations
 
 from tabletop.dice import DiceSource, roll
+from tabletop.session import rolled_for
 from tabletop.systems.constitution.attacks import (
     DIRECT_HIT_DEGREE,
     Attack,
@@ -50,7 +51,7 @@ from tabletop.systems.constitution.health import (
     overflow,
     roll_injury,
 )
-from tabletop.systems.constitution.models import DiceRecord, Event
+from tabletop.systems.constitution.models import DiceRecord, Event, theirs
 from tabletop.systems.constitution.options import Options
 
 
@@ -70,22 +71,26 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
     combat = use_action(combat, attacker.id)
     armour = target.current_ac + action.ac_change
     shield_may_follow = _may_shield_after(combat, target.id, action, options)
-    result = attack(
-        attacker.strength + attacker.fighter_level + action.modifier,
-        armour,
-        dice,
-        damage=damage,
-        with_damage=not (action.store or action.into_melee or shield_may_follow),
-        advantage=action.advantage,
-        disadvantage=action.disadvantage,
-        options=options,
-    )
+    with rolled_for(attacker.id):
+        result = attack(
+            attacker.strength + attacker.fighter_level + action.modifier,
+            armour,
+            dice,
+            damage=damage,
+            with_damage=not (action.store or action.into_melee or shield_may_follow),
+            advantage=action.advantage,
+            disadvantage=action.disadvantage,
+            options=options,
+        )
     events = [
-        Event(
-            kind="attack",
-            message=f"{attacker.name} attacks {target.name} (AC {armour}): "
-            + result.roll.describe(),
+        Event.told(
+            "attack",
+            f"{attacker.name} attacks {target.name} (AC ",
+            theirs(armour, target.id),
+            "): ",
+            *result.roll.told(attacker.id, target.id),
             dice=(result.roll.roll,),
+            roller=attacker.id,
         )
     ]
     combat = combat.replace(combat.get(target.id).evolve(guard=None))
@@ -142,7 +147,8 @@ def _land(
     attacker = combat.get(action.attacker)
     target = combat.get(action.target)
     if action.into_melee and action.other_target is not None:
-        stray = stray_shot(action.into_melee, dice, aimed_tenths=action.aimed_tenths)
+        with rolled_for(attacker.id):
+            stray = stray_shot(action.into_melee, dice, aimed_tenths=action.aimed_tenths)
         if not stray.on_chosen_target:
             target = combat.get(action.other_target)
         events.append(
@@ -150,16 +156,19 @@ def _land(
                 kind="stray_shot",
                 message=f"into the mêlée ({stray.chance_in_ten} in 10): it strikes {target.name}",
                 dice=(stray.roll,),
+                roller=attacker.id,
             )
         )
     if result.damage_roll is None and not action.store:
-        amount, record = roll_damage(damage, dice)
+        with rolled_for(attacker.id):
+            amount, record = roll_damage(damage, dice)
         result = result.evolve(damage=amount, damage_roll=record)
     if result.roll.extra_degrees:
         events.append(
-            Event(
-                kind="extra_degrees",
-                message=f"{result.roll.extra_degrees} extra degree(s) to spend (§ 5.19)",
+            Event.told(
+                "extra_degrees",
+                theirs(result.roll.extra_degrees, attacker.id),
+                " extra degree(s) to spend (§ 5.19)",
             )
         )
     if action.store:
@@ -174,24 +183,32 @@ def _land(
         pending = PendingDirectHit(
             attacker=attacker.id, target=target.id, damage=result.damage, price=price
         )
+        both = (attacker.id, target.id)
         events.append(
-            Event(
-                kind="direct_hit",
-                message=f"direct hit on {target.name} ({result.damage} damage): pay {price} HP "
-                f"or take the injury saves at DC {direct_hit_dc(result.damage, options)}",
+            Event.told(
+                "direct_hit",
+                f"direct hit on {target.name} (",
+                theirs(result.damage, *both),
+                " damage): pay ",
+                theirs(price, *both),
+                " HP or take the injury saves at DC ",
+                theirs(direct_hit_dc(result.damage, options), *both),
                 dice=(result.damage_roll,) if result.damage_roll else (),
+                roller=attacker.id,
             )
         )
         return combat.evolve(pending_direct_hit=pending), events
     assert result.damage_roll is not None
     events.append(
-        Event(
-            kind="damage_roll",
-            message=f"damage {result.damage_roll.text}",
+        Event.told(
+            "damage_roll",
+            "damage ",
+            theirs(result.damage_roll.text, attacker.id),
             dice=(result.damage_roll,),
+            roller=attacker.id,
         )
     )
-    return hurt(combat, target.id, result.damage, INJURY_DC, dice, options, events)
+    return hurt(combat, target.id, result.damage, INJURY_DC, dice, options, events, by=attacker.id)
 
 
 def _answer_shield(
@@ -213,19 +230,25 @@ def _answer_shield(
         hit = Attack(roll=rolled, direct_hit=rolled.degree >= DIRECT_HIT_DEGREE)
         return _land(combat, blow, hit, pending.damage, dice, options, [])
     target = pay(combat.get(pending.target), SHIELD_AFTER_ROLL_COST, options)
-    raised, defence = active_defence(
-        target.strength + target.fighter_level, target.ac, dice, options
-    )
+    with rolled_for(target.id):
+        raised, defence = active_defence(
+            target.strength + target.fighter_level, target.ac, dice, options
+        )
     armour = max(rolled.dc, raised + pending.ac_change)
     judged = rolled.evolve(
         dc=armour, degree=resolve_degree(rolled.die, rolled.score, armour, options)
     )
     events = [
-        Event(
-            kind="defence",
-            message=f"{target.name} pays {SHIELD_AFTER_ROLL_COST} and raises a shield after "
-            f"the roll: {defence.describe()}; the attack against AC {armour}: {judged.describe()}",
+        Event.told(
+            "defence",
+            f"{target.name} pays {SHIELD_AFTER_ROLL_COST} and raises a shield after the roll: ",
+            *defence.told(target.id, verdict=target.id),
+            "; the attack against AC ",
+            theirs(armour, target.id),
+            ": ",
+            *judged.told(pending.attacker, target.id),
             dice=(defence.roll,),
+            roller=target.id,
         )
     ]
     combat = combat.replace(target)
@@ -244,27 +267,38 @@ def hurt(
     options: Options,
     events: list[Event],
     *,
+    by: str,
     bypass: bool = False,
 ) -> tuple[Combat, list[Event]]:
-    """Take damage off HP; if it gets past them (or bypasses them) roll the injury saves."""
+    """Take damage dealt `by` a combatant off HP; if it gets past them (or bypasses them)
+    roll the injury saves."""
     target = combat.get(target_id)
     spill = damage if bypass else overflow(target.hp, damage)
     if not bypass:
         target = target.evolve(hp=max(0, target.hp - damage))
-        events.append(Event(kind="damage", message=f"{target.name} takes {damage}: HP {target.hp}"))
+        events.append(
+            Event.told(
+                "damage",
+                f"{target.name} takes ",
+                theirs(damage, target.id, by),
+                ": HP ",
+                theirs(target.hp, target.id),
+            )
+        )
     combat = combat.replace(target).evolve(last_damaged=target.id)
     if spill == 0 and not bypass:
         return combat, events
     bonus = target.fighter_level if options.fighter_bonus_scope == "combat" else 0
-    injury = roll_injury(
-        target.strength + bonus,
-        target.will + bonus,
-        base_dc + spill,
-        dice,
-        may_take_major_wound=target.major_wound_marks < target.level,
-        options=options,
-    )
-    events.extend(injury_events(target.name, injury))
+    with rolled_for(target.id):
+        injury = roll_injury(
+            target.strength + bonus,
+            target.will + bonus,
+            base_dc + spill,
+            dice,
+            may_take_major_wound=target.major_wound_marks < target.level,
+            options=options,
+        )
+    events.extend(injury_events(target.name, injury, target.id))
     if injury.outcome == "major_wound":
         target = target.evolve(major_wound_marks=target.major_wound_marks + 1)
     elif injury.outcome == "dead":
@@ -291,11 +325,12 @@ def _answer_direct_hit(
                 f"{target.name} has {target.hp} HP, not the {pending.price} needed"
             )
         paid = target.evolve(hp=target.hp - pending.price)
-        return combat.replace(paid), [
-            Event(kind="hp_paid", message=f"{target.name} pays {pending.price} HP")
-        ]
+        price = theirs(pending.price, pending.attacker, target.id)
+        return combat.replace(paid), [Event.told("hp_paid", f"{target.name} pays ", price, " HP")]
     extra = direct_hit_dc(pending.damage, options) - INJURY_DC
-    return hurt(combat, target.id, extra, INJURY_DC, dice, options, [], bypass=True)
+    return hurt(
+        combat, target.id, extra, INJURY_DC, dice, options, [], by=pending.attacker, bypass=True
+    )
 
 
 def _defend(combat: Combat, action: Defend, dice: DiceSource, options: Options) -> Outcome:
@@ -307,15 +342,21 @@ def _defend(combat: Combat, action: Defend, dice: DiceSource, options: Options) 
             f"{defender.name} needs a shield or training to defend as a reaction"
         )
     combat = use_action(combat, defender.id)
-    ac, rolled = active_defence(
-        defender.strength + defender.fighter_level, defender.ac, dice, options
-    )
+    with rolled_for(defender.id):
+        ac, rolled = active_defence(
+            defender.strength + defender.fighter_level, defender.ac, dice, options
+        )
     defender = defender.evolve(defence=ac) if own_turn else defender.evolve(guard=ac)
     lasting = "for the round" if own_turn else "against the next attack"
-    event = Event(
-        kind="defence",
-        message=f"{defender.name} defends: {rolled.describe()}; AC {ac} {lasting}",
+    event = Event.told(
+        "defence",
+        f"{defender.name} defends: ",
+        *rolled.told(defender.id, verdict=defender.id),
+        "; AC ",
+        theirs(ac, defender.id),
+        f" {lasting}",
         dice=(rolled.roll,),
+        roller=defender.id,
     )
     return combat.replace(defender), [event]
 
@@ -333,22 +374,28 @@ def _release_stored(
     remaining = list(shooter.stored)
     remaining.remove(shots[0])
     combat = combat.replace(shooter.evolve(stored=tuple(remaining)))
-    rolled = roll(shots[0].damage, dice)
+    with rolled_for(shooter.id):
+        rolled = roll(shots[0].damage, dice)
     events = [
-        Event(
-            kind="stored_released",
-            message=f"{shooter.name}'s stored shot: {rolled}",
+        Event.told(
+            "stored_released",
+            f"{shooter.name}'s stored shot: ",
+            theirs(rolled, shooter.id),
             dice=(DiceRecord.of(rolled),),
+            roller=shooter.id,
         )
     ]
-    return hurt(combat, shots[0].target, max(0, rolled.total), INJURY_DC, dice, options, events)
+    damage = max(0, rolled.total)
+    return hurt(combat, shots[0].target, damage, INJURY_DC, dice, options, events, by=shooter.id)
 
 
 def _lose_track(combat: Combat, action: LoseTrack, dice: DiceSource, options: Options) -> Outcome:
     shooter = combat.get(action.shooter)
-    event = Event(
-        kind="stored_lost",
-        message=f"{shooter.name} loses track: {len(shooter.stored)} stored shot(s) lost",
+    event = Event.told(
+        "stored_lost",
+        f"{shooter.name} loses track: ",
+        theirs(len(shooter.stored), shooter.id),
+        " stored shot(s) lost",
     )
     return combat.replace(shooter.evolve(stored=())), [event]
 
@@ -358,14 +405,12 @@ def _morale(combat: Combat, action: MoraleCheck, dice: DiceSource, options: Opti
     combatant = in_fight(combat, action.id)
     if combatant.morale is None:
         raise ConstitutionError(f"{combatant.name} has no morale score")
-    result = morale_check(combatant.morale, dice)
+    with rolled_for(combatant.id):
+        result = morale_check(combatant.morale, dice)
     verdict = "holds" if result.holds else "breaks"
+    told = f"{combatant.name} morale {combatant.morale}: {result.roll.text}, {verdict}"
     events = [
-        Event(
-            kind="morale",
-            message=f"{combatant.name} morale {combatant.morale}: {result.roll.text}, {verdict}",
-            dice=(result.roll,),
-        )
+        Event.told("morale", theirs(told, combatant.id), dice=(result.roll,), roller=combatant.id)
     ]
     if result.holds:
         return combat, events

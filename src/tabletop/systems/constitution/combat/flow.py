@@ -4,6 +4,7 @@ rounds, re-orienting, forced bouts (§ 5.1–5.11)."""
 from __future__ import annotations
 
 from tabletop.dice import DiceSource, roll
+from tabletop.session import rolled_for
 from tabletop.systems.constitution.attacks import (
     damage_expression,
 )
@@ -32,7 +33,7 @@ from tabletop.systems.constitution.combat.state import (
     Outcome,
 )
 from tabletop.systems.constitution.errors import ConstitutionError
-from tabletop.systems.constitution.models import DiceRecord, Event
+from tabletop.systems.constitution.models import DiceRecord, Event, theirs
 from tabletop.systems.constitution.options import Options
 
 
@@ -128,7 +129,8 @@ def _initiative_roll(
     if surprise == "flat_footed":
         return 0, ()
     net = {"advantage": 1, "penalty": -1}.get(surprise, 0)
-    rolled = roll(d20_expression(net), dice)
+    with rolled_for(combatant.id):
+        rolled = roll(d20_expression(net), dice)
     return max(0, rolled.total + score), (DiceRecord.of(rolled),)
 
 
@@ -142,9 +144,15 @@ def _roll_initiative(
     if combatant.initiative is not None:
         raise ConstitutionError(f"{combatant.name} already has initiative {combatant.initiative}")
     value, records = _initiative_roll(combatant, dice, action.surprise, action.bonus)
-    how = f" ({records[0].text})" if records else f" ({action.surprise.replace('_', ' ')})"
-    event = Event(
-        kind="initiative", message=f"{combatant.name}: initiative {value}{how}", dice=records
+    score = theirs(f"{value} ({records[0].text})" if records else value, combatant.id)
+    how = "" if records else f" ({action.surprise.replace('_', ' ')})"
+    event = Event.told(
+        "initiative",
+        f"{combatant.name}: initiative ",
+        score,
+        how,
+        dice=records,
+        roller=combatant.id,
     )
     return combat.replace(combatant.evolve(initiative=value)), [event]
 
@@ -154,7 +162,9 @@ def _set_initiative(
 ) -> Outcome:
     require_phase(combat, "setup", "between_rounds")
     combatant = in_fight(combat, action.id)
-    event = Event(kind="initiative", message=f"{combatant.name}: initiative {action.value}")
+    event = Event.told(
+        "initiative", f"{combatant.name}: initiative ", theirs(action.value, combatant.id)
+    )
     return combat.replace(combatant.evolve(initiative=action.value)), [event]
 
 
@@ -215,7 +225,9 @@ def advance(combat: Combat, events: list[Event]) -> tuple[Combat, list[Event]]:
         return ended, events
     combat = combat.evolve(acting=actor.id, main_action_used=False)
     events.append(
-        Event(kind="turn", message=f"{actor.name}'s turn (initiative {actor.initiative})")
+        Event.told(
+            "turn", f"{actor.name}'s turn (initiative ", theirs(actor.initiative, actor.id), ")"
+        )
     )
     if actor.casting:
         events.append(
@@ -254,9 +266,10 @@ def _end_turn(combat: Combat, action: EndTurn, dice: DiceSource, options: Option
         turns += 1
         combat = combat.evolve(superior=tuple(i for i in combat.superior if i != actor.id))
         events.append(
-            Event(
-                kind="superior_turn",
-                message=f"{actor.name} takes −10 for another turn at {actor.initiative}",
+            Event.told(
+                "superior_turn",
+                f"{actor.name} takes −10 for another turn at ",
+                theirs(actor.initiative, actor.id),
             )
         )
     combat = combat.replace(actor.evolve(turns_left=max(0, turns)))
@@ -280,10 +293,13 @@ def _reorient(combat: Combat, action: Reorient, dice: DiceSource, options: Optio
     else:
         value, records = _initiative_roll(combatant, dice, surprise, 0)
         note = " with a penalty die (§ 5.9)" if surprise == "penalty" else ""
-    event = Event(
-        kind="reorient",
-        message=f"{combatant.name} re-orients{note}: initiative {value}; only reactions next round",
+    event = Event.told(
+        "reorient",
+        f"{combatant.name} re-orients{note}: initiative ",
+        theirs(value, combatant.id),
+        "; only reactions next round",
         dice=records,
+        roller=combatant.id,
     )
     combat = combat.replace(combatant.evolve(initiative=value, reorienting=True))
     return combat.evolve(respite_taken=True), [event]
@@ -293,10 +309,10 @@ def _spend(combat: Combat, action: Spend, dice: DiceSource, options: Options) ->
     require_phase(combat, "between_rounds")
     combatant = in_fight(combat, action.id)
     paid = pay(combatant, action.cost, options)
-    event = Event(
-        kind="spend",
-        message=f"{combatant.name} pays {action.cost} for {action.what}: "
-        f"initiative {paid.initiative}",
+    event = Event.told(
+        "spend",
+        f"{combatant.name} pays {action.cost} for {action.what}: initiative ",
+        theirs(paid.initiative, combatant.id),
     )
     return combat.replace(paid).evolve(respite_taken=True), [event]
 
@@ -340,14 +356,18 @@ def _force_bout(combat: Combat, action: ForceBout, dice: DiceSource, options: Op
             changed.append(c)
             continue
         c = c.evolve(initiative=max(0, (c.initiative or 0) - FORCED_BOUT_COST))
-        loss = roll(options.forced_bout_hp_loss, dice)
+        with rolled_for(c.id):
+            loss = roll(options.forced_bout_hp_loss, dice)
         if loss.total > 0:
             c = c.evolve(hp=max(0, c.hp - loss.total))
             events.append(
-                Event(
-                    kind="strain",
-                    message=f"{c.name} loses {loss.total} HP",
+                Event.told(
+                    "strain",
+                    f"{c.name} loses ",
+                    theirs(loss.total, c.id),
+                    " HP",
                     dice=(DiceRecord.of(loss),),
+                    roller=c.id,
                 )
             )
         changed.append(c)

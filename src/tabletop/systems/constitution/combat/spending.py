@@ -24,7 +24,7 @@ from tabletop.systems.constitution.combat.state import (
     Outcome,
 )
 from tabletop.systems.constitution.errors import ConstitutionError
-from tabletop.systems.constitution.models import Event
+from tabletop.systems.constitution.models import Event, theirs
 from tabletop.systems.constitution.options import Options
 
 
@@ -42,10 +42,10 @@ def _react(combat: Combat, action: React, dice: DiceSource, options: Options) ->
     if reactor.disoriented:
         raise ConstitutionError(f"{reactor.name} is at initiative 0 and cannot react (§ 5.9)")
     paid = pay(reactor, action.cost, options)
-    event = Event(
-        kind="reaction",
-        message=f"{reactor.name} pays {action.cost} for {action.what}: "
-        f"initiative {paid.initiative}",
+    event = Event.told(
+        "reaction",
+        f"{reactor.name} pays {action.cost} for {action.what}: initiative ",
+        theirs(paid.initiative, reactor.id),
     )
     combat = combat.replace(paid).evolve(permits=(*combat.permits, reactor.id))
     return combat, [event]
@@ -59,9 +59,10 @@ def _extra_action(
         raise ConstitutionError(f"{actor.name} has no bow training (§ 7.8)")
     cost = options.extra_action_cost // 2 if action.bow else options.extra_action_cost
     paid = pay(actor, cost, options)
-    event = Event(
-        kind="extra_action",
-        message=f"{actor.name} pays {cost} for an extra action: initiative {paid.initiative}",
+    event = Event.told(
+        "extra_action",
+        f"{actor.name} pays {cost} for an extra action: initiative ",
+        theirs(paid.initiative, actor.id),
     )
     return combat.replace(paid).evolve(permits=(*combat.permits, actor.id)), [event]
 
@@ -97,10 +98,11 @@ def _command(combat: Combat, action: Command, dice: DiceSource, options: Options
             cost_note = f"paying {CHAIN_OF_COMMAND_COST}"
         combat = combat.replace(follower).evolve(permits=(*combat.permits, follower.id))
         events.append(
-            Event(
-                kind="command",
-                message=f"{follower.name} acts on {commander.name}'s order "
-                f"at {commander.initiative}, {cost_note}",
+            Event.told(
+                "command",
+                f"{follower.name} acts on {commander.name}'s order at ",
+                theirs(commander.initiative, commander.id),
+                f", {cost_note}",
             )
         )
     return combat, events

@@ -222,6 +222,31 @@ class Combat(Model):
             combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
         )
 
+    def without(self, combatant_id: str) -> Combat:
+        """The fight over, as if `combatant_id` had never been in it (an NPC taken away from
+        the table once the fight is over): no order of its, no stored shot at it, nothing
+        else that names it."""
+        if self.phase != "over":
+            raise ConstitutionError("a combatant is taken out of a fight only once it is over")
+
+        def others(ids: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(i for i in ids if i != combatant_id)
+
+        return self.evolve(
+            combatants=tuple(
+                c.evolve(
+                    commander=None if c.commander == combatant_id else c.commander,
+                    stored=tuple(s for s in c.stored if s.target != combatant_id),
+                )
+                for c in self.combatants
+                if c.id != combatant_id
+            ),
+            superior=others(self.superior),
+            permits=others(self.permits),
+            tactical_used=others(self.tactical_used),
+            last_damaged=None if self.last_damaged == combatant_id else self.last_damaged,
+        )
+
     def order(self) -> list[Combatant]:
         """Fighting combatants from the highest initiative down; ties go to higher wits,
         then to whoever joined first (C3-A38)."""

@@ -1,0 +1,157 @@
+"""Dice dialects (issue 34): parsing and rolling in every dialect against `d20`, exact odds of
+the dialects' own features against icepool, and the start of `tabletop roll` as a whole
+process against `python -c "import typer, rich.console"`. Every ratio is taken in the same
+run. Goals: every dialect at least as fast as d20; exact odds at least as fast as icepool;
+a roll under 0.2 s."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import d20
+
+from bench.timing import cold_seconds, rate, ratio
+from tabletop.dice import SeededDice, prepare, roll
+from tabletop.dice.parser import _parse_cached
+
+# (dialect, our text, d20's text of the same roll)
+ROLLS = [
+    ("tabletop", "4d6kh3", "4d6kh3"),
+    ("roll20", "4d6k3", "4d6kh3"),
+    ("foundry", "4d6kh3", "4d6kh3"),
+    ("avrae", "4d6kh3", "4d6kh3"),
+    ("roll20", "1d20+5", "1d20+5"),
+    ("roll20", "8d6r<1!k3", "8d6rr1e6kh3"),
+    ("foundry", "8d6rr1xkh3", "8d6rr1e6kh3"),
+    ("avrae", "8d6rr1e6kh3", "8d6rr1e6kh3"),
+    ("roll20", "2d6 / 3 + 1", "2d6 / 3 + 1"),
+]
+
+# (label, dialect, our text, icepool's expression of the same law)
+EXACT = [
+    ("count 3 or more on 3d6", "roll20", "3d6>3", "3 @ (icepool.d6 >= 3)"),
+    ("count 7 or more on 8d10", "roll20", "8d10>7", "8 @ (icepool.d10 >= 7)"),
+    (
+        "5d10, separate explosions, keep 2",
+        "roll20",
+        "5d10!k2",
+        "icepool.d10.explode_to_pool(5, depth=20).highest(2).sum()",
+    ),
+    (
+        "8d6, separate explosions, keep 3",
+        "foundry",
+        "8d6xkh3",
+        "icepool.d6.explode_to_pool(8, depth=20).highest(3).sum()",
+    ),
+    ("4d6, re-roll 1s once", "foundry", "4d6r1", "4 @ icepool.d6.reroll([1], depth=1)"),
+    ("floor(2d6 / 3)", "roll20", "floor(2d6/3)", "(2 @ icepool.d6) // 3"),
+]
+
+COMMANDS = {
+    "tabletop roll 4d6kh3": ["roll", "4d6kh3", "--seed", "1"],
+    "tabletop roll --dialect roll20 '5d10!k2>6' --json": [
+        "roll",
+        "--dialect",
+        "roll20",
+        "5d10!k2>6",
+        "--json",
+        "--seed",
+        "1",
+    ],
+    "tabletop odds 3d6>3": ["odds", "3d6>3"],
+}
+ANCHOR = [sys.executable, "-c", "import typer, rich.console"]
+RUNS = 15
+
+
+def _rolls() -> None:
+    print("### Parse and roll in each dialect, against `d20` (rolls per second)\n")
+    print(
+        "Each row first with tabletop's parse caches cleared before every roll, then warm "
+        "(`d20` keeps its own parse cache, so its rate is the warm one).\n"
+    )
+    print(
+        "| dialect | expression | tabletop, parsing every time | tabletop, warm | d20 | "
+        "cold ÷ d20 |\n| --- | --- | ---: | ---: | ---: | ---: |"
+    )
+    dice = SeededDice(1)
+    for dialect, ours, theirs in ROLLS:
+
+        def cold(text: str = ours, reading: str = dialect) -> object:
+            _parse_cached.cache_clear()
+            prepare._read.cache_clear()
+            prepare._canonical.cache_clear()
+            return roll(text, dice, dialect=reading)
+
+        parsing = rate(cold)
+        warm = rate(lambda text=ours, reading=dialect: roll(text, dice, dialect=reading))
+        rival = rate(lambda text=theirs: d20.roll(text))
+        print(
+            f"| {dialect} | `{ours}` | {parsing:,.0f} | {warm:,.0f} | {rival:,.0f} | "
+            f"{ratio(parsing, rival)} |"
+        )
+
+
+def _exact() -> None:
+    print(
+        "\n### Exact odds of the dialects' features, first time asked, against icepool "
+        "(fresh interpreter warmed up on d4s; best of 9 interleaved runs), in milliseconds\n"
+    )
+    print("| question | dialect | tabletop | icepool | icepool ÷ tabletop |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for label, dialect, ours, theirs in EXACT:
+        warm_ours = ours.replace("d10", "d4").replace("d6", "d4")
+        warm_theirs = theirs.replace("d10", "d4").replace("d6", "d4")
+        cases = {
+            "tabletop": (
+                "from tabletop.dice import distribution",
+                f"distribution({warm_ours!r}, dialect={dialect!r}).total",
+                f"distribution({ours!r}, dialect={dialect!r}).total",
+            ),
+            "icepool": (
+                "import icepool",
+                f"({warm_theirs}).denominator()",
+                f"({theirs}).denominator()",
+            ),
+        }
+        times = cold_seconds(cases)
+        print(
+            f"| {label} | {dialect} `{ours}` | {times['tabletop'] * 1e3:.2f} | "
+            f"{times['icepool'] * 1e3:.2f} | {ratio(times['icepool'], times['tabletop'])} |"
+        )
+
+
+def _start() -> None:
+    print(
+        f'\n### A command as a whole process, against `python -c "import typer, rich.console"`'
+        f" (median of {RUNS} interleaved runs), in seconds\n"
+    )
+    tabletop = str(Path(sys.executable).with_name("tabletop"))
+    runs: dict[str, list[float]] = {name: [] for name in [*COMMANDS, "anchor"]}
+    for _ in range(RUNS):
+        for name, args in COMMANDS.items():
+            runs[name].append(_seconds([tabletop, *args]))
+        runs["anchor"].append(_seconds(ANCHOR))
+    anchor = statistics.median(runs["anchor"])
+    print("| command | median | fastest | median ÷ anchor |\n| --- | ---: | ---: | ---: |")
+    for name, times in runs.items():
+        middle = statistics.median(times)
+        print(f"| `{name}` | {middle:.3f} | {min(times):.3f} | {ratio(middle, anchor)} |")
+
+
+def _seconds(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def run() -> None:
+    print("## Dice dialects\n")
+    _rolls()
+    _exact()
+    _start()
+    print()

@@ -1,0 +1,341 @@
+"""Trees back to text: `notation(tree, dialect)` writes a tree in a dialect's spelling.
+
+Parsing the text in the same dialect gives back the tree (for any tree that dialect's
+parser makes). A tree holding something the dialect has no spelling for is refused with
+`NotationError`, naming the feature and the dialects that do spell it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
+from tabletop.dice.syntax import (
+    FATE_FACES,
+    BinaryOp,
+    Call,
+    Compare,
+    Dice,
+    Explode,
+    Group,
+    Integer,
+    Keep,
+    Label,
+    Name,
+    Negate,
+    Node,
+    Reroll,
+    RiskDice,
+    UsageDie,
+    whole,
+)
+from tabletop.errors import NotationError
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2}
+
+
+class Unspellable(NotationError):
+    """A tree holding a feature the dialect has no spelling for."""
+
+    def __init__(self, feature: str, dialect: Dialect) -> None:
+        spellers = [other.title for other in DIALECTS.values() if _spells(other, feature)]
+        where = f"; {' and '.join(spellers)} can" if spellers else ""
+        super().__init__("", 0, f"{dialect.title} has no spelling for {feature}{where}")
+
+    def _describe(self) -> str:
+        return self.problem
+
+
+def notation(node: Node, dialect: str | Dialect = DEFAULT_DIALECT) -> str:
+    """The text of a tree in `dialect`; `parse(notation(tree, d), d) == tree` for every tree
+    the parser of `d` makes."""
+    return _notation(node, dialect_named(dialect))
+
+
+def shown(node: Node, dialect: str | Dialect = DEFAULT_DIALECT) -> str:
+    """A tree's text for a message: in `dialect` if it spells it, else in the first dialect
+    that does."""
+    first = dialect_named(dialect)
+    for reading in (first, *DIALECTS.values()):
+        try:
+            return _notation(node, reading)
+        except Unspellable:
+            continue
+    return "the expression"
+
+
+def _notation(node: Node, dialect: Dialect) -> str:
+    if isinstance(node, Call) and node.function == "trunc":
+        if not dialect.truncate_total:
+            raise Unspellable("rounding toward zero (d20 rounds its total so)", dialect)
+        return _Writer(dialect).write(node.operand)
+    if dialect.truncate_total and not whole(node):
+        raise Unspellable("a total that is a fraction (d20 rounds its total toward zero)", dialect)
+    return _Writer(dialect).write(node)
+
+
+class _Writer:
+    __slots__ = ("dialect",)
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+
+    def write(self, node: Node) -> str:
+        if isinstance(node, Integer):
+            return str(node.value)
+        if isinstance(node, Name):
+            if not self.dialect.names:
+                raise Unspellable("names bound when rolling", self.dialect)
+            return node.name
+        if isinstance(node, Negate):
+            inner = self.write(node.operand)
+            return f"-({inner})" if isinstance(node.operand, BinaryOp) else f"-{inner}"
+        if isinstance(node, BinaryOp):
+            return infix(
+                self.operator(node.op),
+                self.write(node.left),
+                _op_of(node.left),
+                self.write(node.right),
+                _op_of(node.right),
+                node.op,
+            )
+        if isinstance(node, Label):
+            return self.label(node)
+        if isinstance(node, Group):
+            return self.group(node)
+        if isinstance(node, Call):
+            if node.function not in self.dialect.functions:
+                raise Unspellable(f"the function {node.function}()", self.dialect)
+            return f"{node.function}({self.write(node.operand)})"
+        return self.term(node)
+
+    def group(self, node: Group) -> str:
+        """`{a, b}kh1>3`, or d20's set `(a, b)kh1` (`(a,)` for one member)."""
+        members = ", ".join(self.write(member) for member in node.members)
+        if self.dialect.groups == "braces":
+            text = "{" + members + "}"
+        elif self.dialect.groups == "sets":
+            text = f"({members}{',' if len(node.members) == 1 else ''})"
+        else:
+            raise Unspellable("grouped rolls", self.dialect)
+        if node.keep is not None:
+            text += self.keep(node.keep)
+        if node.success is not None:
+            text += self.success(node.success)
+        return text
+
+    def label(self, node: Label) -> str:
+        """`2d6[fire]` (parenthesised where the label would bind to a smaller term), or the
+        trailing words of a comment."""
+        inner = self.write(node.operand)
+        if node.trailing:
+            if not self.dialect.trailing_text:
+                raise Unspellable("words after the expression", self.dialect)
+            return f"{inner} {node.text}"
+        if not self.dialect.labels:
+            raise Unspellable("labels", self.dialect)
+        if isinstance(node.operand, BinaryOp | Negate) or (
+            isinstance(node.operand, Label) and node.operand.trailing
+        ):
+            inner = f"({inner})"
+        return f"{inner}[{node.text}]"
+
+    def operator(self, op: str) -> str:
+        dialect = self.dialect
+        if op in ("+", "-", "*"):
+            return op
+        if op == "/":
+            if dialect.division == "floor":
+                return "/"
+            if dialect.floor_division:
+                return "//"
+            raise Unspellable("whole-number division rounded down", dialect)
+        if dialect.division == "exact":
+            return "/"
+        raise Unspellable("exact division (fractions)", dialect)
+
+    def term(self, node: Dice | UsageDie | RiskDice) -> str:
+        """The text of one dice term, modifiers in the order they take effect."""
+        dialect = self.dialect
+        if isinstance(node, UsageDie | RiskDice):
+            if not dialect.dead_weight:
+                raise Unspellable("Dead Weight's usage and risk dice", dialect)
+            return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
+        reroll = self.reroll(node.reroll) if node.reroll else ""
+        reroll += self.bounds(node)
+        explode = self.explode(node.explode, node.sides) if node.explode else ""
+        keep = self.keep(node.keep) if node.keep else ""
+        count = self.success(node.success) if node.success else ""
+        if node.failure is not None:
+            count += self.failure(node.failure)
+        parts = [reroll, explode, keep, count]
+        if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
+            # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
+            parts = [reroll, count, explode]
+        return f"{node.count}d{self.sides(node)}" + "".join(parts)
+
+    def bounds(self, node: Dice) -> str:
+        """Per-die minimum, then maximum, in the dialect's spelling."""
+        text = ""
+        for kind, limit in (("minimum", node.minimum), ("maximum", node.maximum)):
+            if limit is None:
+                continue
+            spelled = next((s for s, k in self.dialect.bounds.items() if k == kind), None)
+            if spelled is None:
+                raise Unspellable("per-die minimum and maximum", self.dialect)
+            text += f"{spelled}{limit}"
+        return text
+
+    def sides(self, node: Dice) -> str:
+        if node.faces is None:
+            return str(node.sides)
+        if node.faces != FATE_FACES or self.dialect.fate is None:
+            raise Unspellable("Fate dice", self.dialect)
+        return self.dialect.fate
+
+    def compare(self, compare: Compare, bare: bool) -> str:
+        """A compare point in the dialect's spelling; `bare` lets "equal to" be a bare face."""
+        spellings = self.dialect.compares
+        op, target = compare.op, compare.target
+        if op == "=" and bare:
+            return str(target)
+        for spelled, meant in spellings.items():
+            if meant == op:
+                return f"{spelled}{target}"
+        # The same faces with the other kind of inequality: > 3 is >= 4, <= 2 is < 3.
+        other = {">": (">=", 1), ">=": (">", -1), "<": ("<=", -1), "<=": ("<", 1)}.get(op)
+        if other is not None:
+            for spelled, meant in spellings.items():
+                if meant == other[0]:
+                    return f"{spelled}{target + other[1]}"
+        raise Unspellable(f"the compare point {compare}", self.dialect)
+
+    def reroll(self, reroll: Reroll) -> str:
+        spelled = _spelling_of(self.dialect.rerolls, reroll.once)
+        if spelled is None:
+            raise Unspellable(
+                "re-rolling once" if reroll.once else "re-rolling until", self.dialect
+            )
+        return spelled + self.compare(reroll.when, bare=True)
+
+    def explode(self, explode: Explode, sides: int) -> str:
+        dialect = self.dialect
+        once = explode.depth == 1 and not dialect.explosion_bound
+        wanted = (explode.separate, explode.penetrating, once)
+        spelled = next(
+            (
+                text
+                for text, meaning in dialect.explosions.items()
+                if (meaning.separate, meaning.penetrating, meaning.once) == wanted
+            ),
+            None,
+        )
+        if spelled is None:
+            raise Unspellable(_explosion_name(explode), dialect)
+        if explode.on is not None:
+            spelled += self.compare(explode.on, bare=dialect.bare_equals)
+        elif dialect.name == "avrae":
+            spelled += str(sides)
+        if explode.depth is not None and not once:
+            if not dialect.explosion_bound:
+                raise Unspellable("a bound on the follow-ups of an explosion (:N)", dialect)
+            spelled += f":{explode.depth}"
+        return spelled
+
+    def keep(self, keep: Keep) -> str:
+        spelled = next(
+            (
+                text
+                for text, mode in self.dialect.keeps.items()
+                if mode == keep.mode and len(text) == 2
+            ),
+            None,
+        )
+        if spelled is None:
+            raise Unspellable(f"the keep/drop {keep.mode}", self.dialect)
+        return f"{spelled}{keep.count}"
+
+    def success(self, compare: Compare) -> str:
+        counts = self.dialect.counts
+        if compare.op in ("even", "odd"):
+            if compare.op not in counts:
+                raise Unspellable("counting even or odd dice", self.dialect)
+            return compare.op
+        spelled = next((text for text, kind in counts.items() if kind in ("", "cs")), None)
+        if spelled is None:
+            raise Unspellable("counting successes", self.dialect)
+        return spelled + self.compare(compare, bare=bool(spelled) and self.dialect.bare_equals)
+
+    def failure(self, compare: Compare) -> str:
+        if "f" not in self.dialect.counts:
+            raise Unspellable("failures taken from a count", self.dialect)
+        return "f" + self.compare(compare, bare=self.dialect.bare_equals)
+
+
+def _spelling_of(table: dict[str, bool], once: bool) -> str | None:
+    return next((text for text, meaning in table.items() if meaning == once), None)
+
+
+def _explosion_name(explode: Explode) -> str:
+    kind = "separate" if explode.separate else "compounding"
+    return f"{'penetrating ' if explode.penetrating else ''}{kind} explosions"
+
+
+@lru_cache(maxsize=64)
+def _spells(dialect: Dialect, feature: str) -> bool:
+    """Whether `dialect` spells `feature` (by the name `Unspellable` gives it)."""
+    probes = {
+        "exact division (fractions)": dialect.division == "exact",
+        "whole-number division rounded down": dialect.division == "floor" or dialect.floor_division,
+        "names bound when rolling": dialect.names,
+        "Dead Weight's usage and risk dice": dialect.dead_weight,
+        "counting successes": bool(dialect.counts),
+        "counting even or odd dice": "even" in dialect.counts,
+        "failures taken from a count": "f" in dialect.counts,
+        "labels": dialect.labels,
+        "grouped rolls": dialect.groups is not None,
+        "Fate dice": dialect.fate is not None,
+        "per-die minimum and maximum": bool(dialect.bounds),
+        "words after the expression": dialect.trailing_text,
+        "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,
+        "rounding toward zero (d20 rounds its total so)": dialect.truncate_total,
+        "a total that is a fraction (d20 rounds its total toward zero)": (
+            dialect.division == "exact" and not dialect.truncate_total
+        ),
+    }
+    if feature in probes:
+        return probes[feature]
+    if feature.startswith("the function "):
+        return feature.removeprefix("the function ").removesuffix("()") in dialect.functions
+    if feature.endswith("explosions"):
+        separate = "separate" in feature
+        penetrating = feature.startswith("penetrating")
+        return any(
+            (meaning.separate, meaning.penetrating) == (separate, penetrating)
+            for meaning in dialect.explosions.values()
+        )
+    return False
+
+
+def _op_of(node: Node) -> str | None:
+    return node.op if isinstance(node, BinaryOp) else None
+
+
+def infix(
+    op: str,
+    left: str,
+    left_op: str | None,
+    right: str,
+    right_op: str | None,
+    tree_op: str | None = None,
+) -> str:
+    """Join two operands with the fewest parentheses that keep the tree's shape.
+
+    `left_op`/`right_op` are the tree's operators at the top of each operand (None for a
+    leaf); `op` is the operator as written, `tree_op` the tree's (when they differ)."""
+    level = _PRECEDENCE[tree_op or op]
+    if left_op is not None and _PRECEDENCE[left_op] < level:
+        left = f"({left})"
+    if right_op is not None and _PRECEDENCE[right_op] <= level:
+        right = f"({right})"
+    return f"{left} {op} {right}"

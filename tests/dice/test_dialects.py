@@ -1,0 +1,285 @@
+"""Each dialect reads its tool's notation as that tool's reference and tests define it.
+
+Sources, cited per case below:
+- ROLL20: Roll20's Dice Reference / Dice Specification (wiki.roll20.net/Dice_Reference; the
+  same text is kept in CPAN's Games-Dice-Roll20 Spec.pod).
+- FOUNDRY: Foundry VTT's `foundry.dice.terms.Die` modifier docstrings (as mirrored in
+  League-of-Foundry-Developers/foundry-vtt-types src/foundry/client/dice/terms/die.d.mts)
+  and its `DiceTerm.explode`/`reroll` source (target defaults, 1,000-result limit).
+- D20: avrae/d20 1.1.2 (grammar.lark, expression.py) and its tests/test_dice.py.
+Each case gives the law it must have: the same law as a tabletop expression, or its mean.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tabletop.dice import FixedDice, distribution, parse, roll
+from tabletop.errors import LimitError, NotationError
+from tests.dice.brute import enumerate_odds
+
+ROLL20 = "Roll20 Dice Reference"
+FOUNDRY = "Foundry VTT Die modifiers"
+D20 = "avrae/d20"
+
+# (dialect, text, the tabletop text with the same law, source)
+SAME_LAW_AS = [
+    ("roll20", "3d6>3", "3d6>=3", f"{ROLL20}: Target Number, '3d6>3' counts dice of 3 or more"),
+    ("roll20", "3d6<3", "3d6<=3", f"{ROLL20}: '<' is 'equal to or less than'"),
+    ("roll20", "3d6!>4", "3d6!>=4", f"{ROLL20}: '3d6!>4' explodes on any die of 4 or more"),
+    ("roll20", "3d6!3", "3d6!=3", f"{ROLL20}: '3d6!3' explodes only if a 3 is rolled"),
+    ("roll20", "5d6!!", "5d6!", f"{ROLL20}: Compounding Exploding Dice, '5d6!!'"),
+    ("roll20", "2d8r<2", "2d8r<=2", f"{ROLL20}: Rerolling Dice, '2d8r<2'"),
+    ("roll20", "2d8ro<2", "2d8ro<=2", f"{ROLL20}: Reroll Once, '2d8ro<2'"),
+    ("roll20", "8d10k4", "8d10kh4", f"{ROLL20}: Drop/Keep, '8d100k4' keeps the top 4"),
+    ("roll20", "8d10d3", "8d10dl3", f"{ROLL20}: Drop/Keep, '8d100d3' drops the 3 lowest"),
+    ("roll20", "4d6!p", "4d6!p", f"{ROLL20}: Penetrating Dice subtract 1 from each follow-up"),
+    ("roll20", "floor(7/2)", "3", f"{ROLL20}: floor() rounds toward negative infinity"),
+    ("roll20", "ceil(7/2)", "4", f"{ROLL20}: ceil() rounds toward positive infinity"),
+    ("roll20", "round(5/2)", "3", f"{ROLL20}: round() rounds a fractional part of .5 up"),
+    ("roll20", "round(-5/2)", "-2", f"{ROLL20}: round() rounds .5 toward positive infinity"),
+    ("roll20", "abs(2-7)", "5", f"{ROLL20}: abs() is the absolute value"),
+    ("roll20", "0d6", "0", f"{ROLL20}: Basic Roll, N must be 0 or more"),
+    ("roll20", "1d20+5[fire]", "1d20+5", f"{ROLL20}: Inline labels are shown, not rolled"),
+    ("roll20", "1d8[slashing]+2d6[fire]", "1d8+2d6", f"{ROLL20}: a label for each term"),
+    (
+        "roll20",
+        "1d20+5 Roll for Initiative",
+        "1d20+5",
+        f"{ROLL20}: '/roll 1d20+5 Roll for Initiative'",
+    ),
+    ("foundry", "2d6[fire] + 1d4", "2d6 + 1d4", "Foundry flavour text on a term"),
+    ("foundry", "20d20r", "20d20ro1", f"{FOUNDRY}: '20d20r' re-rolls 1s (once; rr recurses)"),
+    ("foundry", "20d20r=1", "20d20ro1", f"{FOUNDRY}: '20d20r=1' re-rolls all 1s"),
+    ("foundry", "4d6rr1", "4d6r1", f"{FOUNDRY}: rr re-rolls recursively"),
+    ("foundry", "20d20k", "20d20kh1", f"{FOUNDRY}: '20d20k' keeps the 1 highest die"),
+    ("foundry", "20d20kl10", "20d20kl10", f"{FOUNDRY}: '20d20kl10' keeps the 10 lowest"),
+    ("foundry", "20d20d", "20d20dl1", f"{FOUNDRY}: '20d20d' drops the 1 lowest die"),
+    ("foundry", "20d20dh10", "20d20dh10", f"{FOUNDRY}: '20d20dh10' drops the 10 highest"),
+    ("foundry", "20d20cs", "20d20=20", f"{FOUNDRY}: '20d20cs' counts dice that rolled a 20"),
+    ("foundry", "20d20cs>10", "20d20>10", f"{FOUNDRY}: '20d20cs>10' counts higher than 10"),
+    ("foundry", "20d20cs<10", "20d20<10", f"{FOUNDRY}: '20d20cs<10' counts less than 10"),
+    ("foundry", "2d10x", "2d10!", f"{FOUNDRY}: x explodes the highest result (sums agree)"),
+    ("foundry", "2d10x>=9", "2d10!>=9", f"{FOUNDRY}: x with a target explodes matching dice"),
+    ("foundry", "3d6xo", "3d6!:1", f"{FOUNDRY}: xo explodes once (new dice never explode)"),
+    ("avrae", "4d6kh3", "4d6kh3", f"{D20}: STANDARD_EXPRESSIONS '4d6kh3'"),
+    ("avrae", "4d6pl1", "4d6dl1", f"{D20}: p drops (test_p_op 'ph1pl1')"),
+    ("avrae", "1d20rr<20", "20", f"{D20}: test_rr_op, '1d20rr<20' == 20"),
+    ("avrae", "1d20rr>1", "1", f"{D20}: test_rr_op, '1d20rr>1' == 1"),
+    ("avrae", "1d1ro1", "1", f"{D20}: test_ro_op, '1d1ro1' == 1"),
+    ("avrae", "15 / 2", "7", f"{D20}: test_binop, '15 / 2' == 7"),
+    ("avrae", "15 // 2", "7", f"{D20}: test_binop, '15 // 2' == 7"),
+    ("avrae", "-7 / 2", "-3", f"{D20}: '/' divides exactly and the total is int(): -3.5 -> -3"),
+    ("avrae", "-7 // 2", "-4", f"{D20}: '//' is Python's floor division"),
+    ("avrae", "-+-++---+1", "-1", f"{D20}: test_unop, '-+-++---+1' == -1"),
+    ("avrae", "0d6", "0", f"{D20}: test_dice, '0d6' == 0"),
+    ("avrae", "2d6e6", "2d6!", f"{D20}: e explodes into new dice (sums agree)"),
+    ("avrae", "10d6mi6", "60", f"{D20}: test_mi_op, '10d6mi6' == 60"),
+    ("avrae", "10d6mi10", "100", f"{D20}: test_mi_op, '10d6mi10' == 100"),
+    ("avrae", "10d6ma1", "10", f"{D20}: test_ma_op, '10d6ma1' == 10"),
+    ("avrae", "10d6ma0", "0", f"{D20}: test_ma_op, '10d6ma0' == 0"),
+    ("foundry", "6d6min2", "6d6min2", f"{FOUNDRY}: '6d6min2', each result at least 2"),
+    ("foundry", "6d6cf", "6d6=1", f"{FOUNDRY}: '6d6cf' counts the dice that rolled a 1"),
+    ("foundry", "6d6cf<=3", "6d6<=3", f"{FOUNDRY}: '6d6cf<=3' counts failures of 3 or less"),
+    ("foundry", "6d6ms>12", "6d6 - 12", f"{FOUNDRY}: '6d6ms>12' subtracts 12 from the total"),
+    ("foundry", "6d6ms<12", "12 - 6d6", f"{FOUNDRY}: ms< takes the total from the target"),
+    ("foundry", "{1d20, 1d20}kh", "2d20kh1", "Foundry dice pools: {1d20, 1d20}kh keeps the best"),
+    ("roll20", "{1d20, 1d20}kh1", "2d20kh1", f"{ROLL20}: Grouped rolls keep among totals"),
+    ("avrae", "(1d20, 1d20)kh1", "2d20kh1", f"{D20}: sets, '(1d4, 2+2, 3d6kl1)kh1'"),
+    ("avrae", "(1, 2, 3, 4, 5)kh2", "9", f"{D20}: test_selectors, '(1, 2, 3, 4, 5)kh2' == 9"),
+    ("avrae", "(1, 2, 3, 4, 5)ph1", "10", f"{D20}: test_p_op, ph drops the highest"),
+    ("avrae", "(1,)", "1", f"{D20}: test_set, '(1,)' == 1"),
+    ("avrae", "(1, 1)", "2", f"{D20}: test_set, '(1, 1)' == 2"),
+    ("foundry", "6d6max5", "6d6max5", f"{FOUNDRY}: '6d6max5', each result at most 5"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "tabletop", "source"), SAME_LAW_AS)
+def test_each_dialect_reads_its_tools_notation(dialect, text, tabletop, source):
+    assert distribution(text, dialect=dialect) == distribution(tabletop), source
+
+
+# (dialect, text, exact mean, source): meanings tabletop spells otherwise or not at all.
+MEANS = [
+    ("roll20", "7/2", Fraction(7, 2), f"{ROLL20}: '/' keeps the fraction"),
+    ("foundry", "7/2", Fraction(7, 2), "Foundry formulas are JavaScript arithmetic"),
+    ("avrae", "7/2", 3, f"{D20}: '15 / 2' == 7 (int() of the exact quotient)"),
+    ("tabletop", "7/2", 3, "docs/dice-notation.md: '/' rounds down"),
+    ("tabletop", "-7/2", -4, "docs/dice-notation.md: '/' rounds toward minus infinity"),
+    ("roll20", "3d6>3", 2, f"{ROLL20}: a die of 3 or more is a success (mean 3 x 2/3)"),
+    ("tabletop", "3d6>3", Fraction(3, 2), "docs/dice-notation.md: '>' is strict"),
+    ("roll20", "4dF", 0, f"{ROLL20}: Fate/Fudge Roll NdF, faces -1, 0 and 1"),
+    ("foundry", "6d6even", 3, f"{FOUNDRY}: '6d6even' counts the even numbers rolled"),
+    ("foundry", "5d6odd", Fraction(5, 2), f"{FOUNDRY}: '6d6odd' counts the odd numbers"),
+    ("roll20", "3d6>3f1", Fraction(3, 2), f"{ROLL20}: '3d6>3f1' takes failures from successes"),
+    (
+        "roll20",
+        "{3d6+3}>15",
+        Fraction(3, 8),
+        f"{ROLL20}: '{{3d6+3}}>15' is 1 when the total is 15+",
+    ),
+    ("foundry", "{2d6, 1d12}cs>7", Fraction(5, 6), "Foundry pools count successes per total"),
+    ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
+    ("foundry", "4df", 0, "Foundry's FateDie, denomination f"),
+    ("roll20", "4dF>1", Fraction(4, 3), f"{ROLL20}: successes on Fate dice (a + counts)"),
+]
+
+
+@pytest.mark.parametrize(("dialect", "text", "mean", "source"), MEANS)
+def test_each_dialect_has_its_tools_mean(dialect, text, mean, source):
+    assert distribution(text, dialect=dialect).mean == mean, source
+
+
+def test_foundry_r_rerolls_once_where_tabletop_rerolls_until():
+    # FOUNDRY: `r` is reroll(recursive=false); tabletop's (and Roll20's) `r` repeats.
+    once = distribution("1d4r1", dialect="foundry")
+    assert once.probability(1) == Fraction(1, 16)
+    assert distribution("1d4r1").probability(1) == 0
+    assert distribution("1d4r1", dialect="roll20").probability(1) == 0
+
+
+def test_separate_explosions_change_keeps_and_counts_not_sums():
+    # Issue 34: every peer's !/x/e adds dice; tabletop's ! compounds them into one die.
+    assert distribution("5d10!", dialect="roll20") == distribution("5d10!")
+    assert distribution("5d10!k2", dialect="roll20") != distribution("5d10!k2")
+    assert distribution("5d10!k2", dialect="roll20") == distribution("5d10xkh2", dialect="foundry")
+    # `2d6>3!` in Roll20: a 6 adds a die that may succeed too, so up to 2 + 2*20 successes.
+    assert distribution("2d6>3!", dialect="roll20").max == 42
+    assert distribution("2d6>3!").max == 2
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text"),
+    [
+        ("roll20", "2d2!k1"),
+        ("roll20", "2d2!d1"),
+        ("roll20", "2d2!pk1"),
+        ("foundry", "3d3xodh1cs>=2"),
+        ("foundry", "2d4xo>=3kh1"),
+        ("foundry", "2d2xkh1cs>=2"),
+        ("avrae", "2d2e2pl1"),
+        ("roll20", "floor(1d6/4) + round(1d4/2)"),
+        ("roll20", "3dFk2"),
+        ("foundry", "2df + 1d4cs>=3"),
+        ("foundry", "3d4r1min2kh2"),
+        ("roll20", "2d4>3f1"),
+        ("roll20", "{1d4, 1d6}kh1>3"),
+        ("roll20", "{1d4+1, 1d6, 2}d1"),
+        ("foundry", "{1d4, 1d4, 1d3}kl2cs>=2"),
+        ("avrae", "(1d4, 2, 1d3 / 2)kh1"),
+        ("roll20", "2d2>2f1!"),
+        ("roll20", "3d4kh2>3f<2"),
+        ("foundry", "2d4xeven"),
+        ("avrae", "3d4ro1ma3pl1"),
+        ("avrae", "1d6 / 4 + 1d4 // 3"),
+    ],
+)
+def test_exact_odds_match_every_sequence_of_faces(dialect, text):
+    """Brute force: the roller driven down every sequence of faces it could see."""
+    odds = distribution(text, dialect=dialect)
+    assert dict(odds) == enumerate_odds(text, dialect=dialect)
+
+
+def test_a_separate_explosion_is_a_die_of_its_own_on_the_record():
+    rolled = roll("2d6!k2", FixedDice([6, 6, 2, 3]), dialect="roll20")
+    assert [die.faces for die in rolled.pools()[0].dice] == [(6,), (6,), (2,), (3,)]
+    assert rolled.total == 12
+    assert str(rolled) == "2d6!kh2 → [6!, 6!, ~~2~~, ~~3~~] = 12"
+    compounded = roll("2d6!k2", FixedDice([6, 6, 2, 3]))
+    assert compounded.total == 17  # tabletop: one die of 6+6+2 and one of 3
+
+
+def test_labels_and_comments_are_kept_with_the_roll_and_shown():
+    rolled = roll("(1d6+2)[bludgeoning] + 1d4[fire]", FixedDice([3, 4]), dialect="foundry")
+    assert (
+        str(rolled)
+        == "(1d6 + 2)[bludgeoning] + 1d4[fire] → ([3] + 2) [bludgeoning] + [4] [fire] = 9"
+    )
+    commented = roll("1d20+5 Roll for initiative", FixedDice([12]), dialect="roll20")
+    assert str(commented) == "1d20 + 5 Roll for initiative → [12] + 5 = 17"
+    assert commented.to_json()["dice"]["text"] == "Roll for initiative"
+
+
+def test_a_bounded_die_shows_its_face_and_its_value():
+    rolled = roll("3d6min3", FixedDice([1, 5, 2]), dialect="foundry")
+    assert str(rolled) == "3d6min3 → [1→3, 5, 2→3] = 11"
+    assert distribution("1d6min3").probability(3) == Fraction(1, 2)
+
+
+def test_failures_are_marked_and_taken_from_the_count():
+    rolled = roll("3d6>3f1", FixedDice([1, 4, 2]), dialect="roll20")
+    assert str(rolled) == "3d6>3f1 → [_1_, **4**, 2] = 0"
+    assert rolled.to_json()["dice"]["dice"][0]["failure"] is True
+
+
+def test_a_group_shows_which_totals_it_kept():
+    rolled = roll("{2d6, 1d12}kh1", FixedDice([2, 5, 9]), dialect="roll20")
+    assert str(rolled) == "{2d6, 1d12}kh1 → {~~[2, 5]~~, [9]} = 9"
+    assert [member["kept"] for member in rolled.to_json()["dice"]["members"]] == [False, True]
+
+
+def test_a_fate_die_shows_its_minus_blank_and_plus():
+    rolled = roll("4dF", FixedDice([1, 2, 3, 3]), dialect="roll20")
+    assert str(rolled) == "4dF → [-1, 0, 1, 1] = 1"
+    assert distribution("4dF", dialect="roll20").probability(0) == Fraction(19, 81)
+
+
+def test_penetrating_follow_ups_show_the_minus_one():
+    rolled = roll("1d6!p", FixedDice([6, 6, 1]), dialect="roll20")
+    assert str(rolled) == "1d6!p → [6!, (6-1)!, (1-1)] = 11"
+    assert rolled.to_json()["dice"]["dice"][1]["added"] is True
+
+
+def test_d20_caps_a_roll_at_a_thousand_dice():
+    # D20 test_invalid_rolls: '1001d6' raises TooManyRolls.
+    with pytest.raises(LimitError, match="1,000 dice"):
+        parse("1001d6", "avrae")
+    assert parse("1000d6", "avrae") == parse("1000d6")
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "words"),
+    [
+        ("tabletop", "4dF", "this is Roll20 notation, not tabletop's (--dialect roll20)"),
+        ("roll20", "4dF!", "a Fate die takes no explosion"),
+        ("roll20", "{4d6+3d8}k4", "keeping or dropping the dice of one group"),
+        ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
+        ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
+        ("foundry", "2d6[fire", "this '[' has no matching ']'"),
+        ("roll20", "2d8r1r3r5r7", "more than one re-roll"),
+        ("roll20", "(1d4)d6", "computed dice"),
+        ("roll20", "7 % 2", "modulo (%)"),
+        ("foundry", "20d20r1=1", "limited to a count"),
+        ("roll20", "6d6min2", "this is tabletop and Foundry VTT notation"),
+        ("avrae", "1d6e6mi2", "a per-die minimum after an explosion is not supported yet"),
+        ("foundry", "6d6df", "deducting or subtracting failures (df, sf) is not supported yet"),
+        ("foundry", "6d6ms=3", "expected a target after 'ms'"),
+        ("roll20", "3d6f1", "failures are taken from a success count"),
+        ("foundry", "4d6kh3r1", "in the order written"),
+        ("avrae", "10d6mil1", "expected the minimum of each die"),
+        ("avrae", "1d20 > 10", "comparisons as values"),
+        ("avrae", "4d6k3", "k3 keeps the dice showing 3"),
+        ("avrae", "1d%", "tens die"),
+        ("avrae", "1d6ra6", "(ra)"),
+        ("avrae", "1.5", "decimal numbers"),
+        ("tabletop", "dF", "this is Roll20 notation"),
+        ("tabletop", "floor(7/2", "expected ')'"),
+        ("tabletop", "4d6d1", "this is Roll20 and Foundry VTT notation"),
+        ("tabletop", "1d6e6", "this is Avrae (d20) notation, not tabletop's (--dialect avrae)"),
+        ("roll20", "STR + 1", "this is tabletop notation"),
+        ("tabletop", "8d6cs>3", "this is Foundry VTT notation"),
+    ],
+)
+def test_a_refusal_names_the_feature_and_who_reads_it(dialect, text, words):
+    """Issue 34: never 'the expression uses dF but no value was given'."""
+    with pytest.raises(NotationError) as refused:
+        parse(text, dialect)
+    assert words in str(refused.value)
+    assert "no value was given" not in str(refused.value)
+
+
+def test_an_unknown_dialect_is_one_line():
+    with pytest.raises(Exception, match="there is no dice dialect 'rolls20'"):
+        parse("1d6", "rolls20")

@@ -1,0 +1,72 @@
+"""Never a silent second meaning: every other dialect's reading of the same text, compared by
+law (issue 34's cases), and no note where the laws agree."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tabletop.dice import other_readings
+
+
+def notes(text: str, dialect: str = "tabletop") -> dict[str, str]:
+    return {reading.dialect.name: str(reading) for reading in other_readings(text, dialect)}
+
+
+def test_a_strict_compare_point_names_roll20s_reading():
+    found = notes("3d6>3")
+    assert set(found) == {"roll20"}
+    assert found["roll20"] == (
+        "Roll20 reads '3d6>3' otherwise: as '3d6>=3' in tabletop (mean 2 there, 1.5 here)"
+    )
+
+
+def test_roll20s_reading_names_tabletops_in_roll20_spelling():
+    assert notes("3d6>3", "roll20")["tabletop"] == (
+        "tabletop reads '3d6>3' otherwise: as '3d6>4' in Roll20 (mean 1.5 there, 2 here)"
+    )
+
+
+def test_foundrys_r_is_once_and_the_others_repeat():
+    found = notes("20d20r1", "foundry")
+    assert set(found) == {"tabletop", "roll20"}
+    assert "as '20d20rr1' in Foundry VTT" in found["tabletop"]
+
+
+def test_separate_explosions_are_noted_only_where_the_law_differs():
+    assert notes("5d10!") == {}  # the sums agree
+    assert "roll20" in notes("5d10!k2")
+    assert "roll20" in notes("2d6>3!")
+
+
+def test_division_is_noted_in_every_reading_that_rounds_otherwise():
+    found = notes("-7/2")
+    assert set(found) == {"roll20", "foundry", "avrae"}
+    assert "(mean -3 there, -4 here)" in found["avrae"]
+    assert "(mean -3.5 there, -4 here)" in found["roll20"]
+
+
+@pytest.mark.parametrize(
+    ("text", "dialects"),
+    [
+        ("4d6kh3", ("tabletop", "roll20", "foundry", "avrae")),
+        ("1d20 + 5", ("tabletop", "roll20", "foundry", "avrae")),
+        ("3d6!", ("tabletop", "roll20")),
+        ("floor(7/2)", ("tabletop", "roll20", "foundry")),
+        ("4d6dl1", ("tabletop", "roll20", "foundry")),
+    ],
+)
+def test_the_same_meaning_everywhere_is_no_note(text, dialects):
+    for dialect in dialects:
+        assert other_readings(text, dialect) == []
+
+
+def test_past_the_exact_limits_the_trees_decide_and_the_note_says_so():
+    found = notes("2d200000kh1>3")
+    assert "its odds are past the exact limits" in found["roll20"]
+
+
+def test_a_note_carries_both_means_exactly():
+    (reading,) = other_readings("3d6>3")
+    assert reading.means == (Fraction(2), Fraction(3, 2))
