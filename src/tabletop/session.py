@@ -709,12 +709,14 @@ class Session(Generic[StateT]):
 
     def view_event(self, event: Event, member: Member) -> Event | None:
         """What `member` receives of `event`: all of it, its hint alone, or nothing. With
-        the hint of a resolution's first event come the draws of its dice rolled for those
-        whose numbers the players see (`Cause.open_draws`), at their positions.
+        a resolution's first event, its hint or the whole line when they see that but not
+        the cause, come the draws of its dice rolled for those whose numbers the players
+        see (`Cause.open_draws`), at their positions.
         Systems that hide part of an event they show override this."""
         if event.seen_by(member):
             if event.cause is not None and not event.cause.seen_by(member):
-                return event.model_copy(update={"cause": None})
+                data = {**event.data, **_open_draws(event.cause)}
+                return event.model_copy(update={"cause": None, "data": data})
             return event
         if not event.hint:
             return None

@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -28,6 +29,15 @@ class Seat:
     bodies: list[Any] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     """Uncaught script errors: every test ends by checking there were none."""
+
+    def entries(self) -> dict[int, dict[str, Any]]:
+        """Every log entry this page was given, by seq: live on its socket, or a page of
+        the log it read over HTTP (the tail at start, earlier pages as it scrolls)."""
+        lines = [json.loads(frame) for frame in self.frames]
+        for body in self.bodies:
+            if urlsplit(body.url).path.endswith("/log") and body.ok and _readable(body):
+                lines += [json.loads(text) for text in body.text().splitlines() if text]
+        return {line["seq"]: line["event"] for line in lines if "seq" in line and "event" in line}
 
     def received(self) -> str:
         """Everything that reached this page: its frames, HTTP answers and its DOM now."""

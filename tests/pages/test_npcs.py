@@ -270,11 +270,19 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
 
 
 def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser, server):
-    """CR-N01, CR-N02: the chapter has no monsters, so the GM types one in (STR 19, AGI 17,
-    health 23); it contests Ash's STR and takes a hit. Ada's page shows the contest's
-    ranking and her own rolls, and the hound's name, never its scores or health."""
+    """CR-N01, CR-N02, CR-S04: the chapter has no monsters, so the GM types one in (STR 19,
+    AGI 17, health 23); it contests Ash's STR and takes a hit. Ada's page shows her own
+    rolls and the ranking, the hound's successes as `?`, that it took a hit, and the hound's
+    name, never its scores or health. Her "Last result" panel, which showed her STR roll,
+    shows the contest with her row and place (on a48a6db it stayed on the STR roll: the
+    contest's outcome reached her as "the GM: outcome, kept secret")."""
     make = "write down a character's scores"
     gm, ada = table_with(browser, server, "rollunder", make, Name="Ash", STR="14")
+    ash = "#characters article.card:has-text('Ash')"
+    step(ada, lambda: submit(offer(ada, "an ability roll", ash), Ability="STR"))
+    synced(ada, gm)
+    panel = ada.page.locator("section.result")
+    expect(panel.locator("h2")).to_have_text("Last result · Ability roll: Ash")
 
     form = offer(gm, "type in an NPC", NPCS)
     form.get_by_label("Name").fill("Mire hound qz")
@@ -290,12 +298,21 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     them.get_by_label("Mire hound qz").check()
     them.get_by_role("button", name="Remove score 1").click()
     step(gm, lambda: submit(form, Ability="STR"))
-    wait_for_log(ada, "Mire hound qz: contest rolls, kept secret")
+    wait_for_log(ada, "Mire hound qz passes ? of 4 rolls")
+    expect(ada.page.locator("#log .entry", has_text="Ash rolls").first).to_be_visible()
+    expect(panel.locator("h2")).to_have_text("Last result · Contest of STR")
+    expect(panel.locator("tbody tr")).to_have_text(
+        [re.compile(r"^[12]Ash \(us\)([✓✗]\d+){4}\d of 4$")]
+    )
+    expect(panel.locator(".status-line")).to_have_text(
+        re.compile(r"^ranking: (us; them|them; us)$")
+    )
+    expect(gm.page.locator("section.result tbody tr")).to_have_count(2)
     card = f"{NPCS} article.npc:has-text('Mire hound qz')"
     step(gm, lambda: submit(offer(gm, "take a hit", card), Damage="d6"))
-    synced(gm, ada)
-    secret_outcomes = ada.page.locator("#log .entry", has_text="the GM: outcome, kept secret")
-    expect(secret_outcomes).to_have_count(2)  # the contest's and the hit's (CR-S04)
+    wait_for_log(ada, "Mire hound qz takes a hit")
+    expect(ada.page.locator("#log .entry", has_text="kept secret")).to_have_count(0)
+    expect(panel.locator("h2")).to_have_text("Last result · Contest of STR")  # not hers
     kept_from(ada, gm, r'"max_health":\s*23\b', r'"STR":\s*19\b', r'"AGI":\s*17\b', r"\bof 23\b")
     fits(ada.page)
     accessible(ada.page)

@@ -26,6 +26,7 @@ what it found, activated and skipped, the kinds offered and reached, and its tim
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any
 
@@ -85,11 +86,22 @@ def blind(
     return walk, gm, ada, wes
 
 
+KEEP_NONCE = """([room, id, nonce]) => {
+  const key = `tabletop.nonces.${room}`;
+  const book = JSON.parse(localStorage.getItem(key) || "{}");
+  localStorage.setItem(key, JSON.stringify({ ...book, [id]: nonce }));
+}"""
+
+
 def plant(walk: Walk, gm: Walking, intent: dict[str, Any]) -> None:
-    """The GM asks for `intent` as any client would, then every page has drawn it."""
+    """The GM asks for `intent` as any client would, then every page has drawn it. Its id
+    and nonce go into the GM page's nonce book first, as the page keeps what it sends: the
+    room's end-of-test check holds the GM to every nonce in their entries."""
+    sent = {"id": f"plant-{intent['kind']}", "nonce": secrets.token_hex(16)}
+    gm.page.evaluate(KEEP_NONCE, [walk.room, sent["id"], sent["nonce"]])
     answer = httpx.post(
         f"{walk.url}/rooms/{walk.room}/intents",
-        json={"intent": intent, "id": f"plant-{intent['kind']}", "nonce": "0" * 32},
+        json={"intent": intent, **sent},
         headers={"Authorization": f"Bearer {gm.token}"},
         timeout=10,
     )

@@ -581,11 +581,7 @@ class Walk:
         planted), in the player's socket frames, HTTP answers or page. Only entries up to
         `kept_until`, when set: a walk on after planting may reveal what it planted (the
         GM's 'Show' is a control too), and the check right after planting covered them."""
-        theirs = {}
-        for frame in player.seat.frames:
-            entry = json.loads(frame)
-            if "seq" in entry and "event" in entry:
-                theirs[entry["seq"]] = entry["event"]
+        theirs = player.seat.entries()
         public = {e["text"] for e in theirs.values() if e["visibility"] == "public"}
         last = max(theirs, default=0)  # a removed player is sent nothing after
         hidden = set(planted)

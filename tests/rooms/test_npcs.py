@@ -106,7 +106,9 @@ def ap2d6(p: Party, said: list[Any]) -> list[str]:
 
 
 def rollunder(p: Party, said: list[Any]) -> list[str]:
-    """CR-N02: a bog wight typed in (STR 18, health 21) contests Ash's STR and takes a hit."""
+    """CR-N02, CR-S04: a bog wight typed in (STR 18, health 21) contests Ash's STR and takes
+    a hit. Ada reads Ash's four rolls whole, with his d20s apart on the contest's first line,
+    the wight's successes as `?`, the ranking, and that it took a hit."""
     stats = {"abilities": {"STR": 18, "AGI": 16, "WIT": 2}, "max_health": 21}
     p.gm.act({"kind": "new-npc", "name": "Bog wight qz", "stats": stats})
     ash = {"kind": "new-character", "name": "Ash", "abilities": {"STR": 12, "AGI": 10, "WIT": 9}}
@@ -114,7 +116,17 @@ def rollunder(p: Party, said: list[Any]) -> list[str]:
     sides = [{"name": "us", "characters": ["c1"]}, {"name": "them", "characters": ["n1"]}]
     p.gm.act({"kind": "contest", "ability": "STR", "sides": sides})
     p.gm.act({"kind": "suffer-hit", "character": "n1", "damage": "d6"})
-    assert "Bog wight qz" in "".join(p.ada.log())
+    read = [json.loads(line)["event"] for line in p.ada.log() if "event" in json.loads(line)]
+    texts = [event["text"] for event in read]
+    opening = read[
+        texts.index("a contest of STR, 4 rolls each: us (Ash) against them (Bog wight qz)")
+    ]
+    rolls = [e for e in read if e["type"] == "ability_roll" and e["data"]["character"] == "Ash"]
+    assert [d["face"] for d in opening["data"]["draws"]] == [
+        e["data"]["values"]["face"] for e in rolls
+    ]
+    assert "Bog wight qz passes ? of 4 rolls" in texts and "Bog wight qz takes a hit" in texts
+    assert any(re.fullmatch(r"ranking: (us; them|them; us|us = them)", text) for text in texts)
     return [r'"max_health":\s*21\b', r'"STR":\s*18\b', r"\bof 21\b", r"against STR 18\b"]
 
 

@@ -213,8 +213,8 @@ def test_cr_s02_a_collective_roll_may_use_only_characters_you_play():
 
 def test_cr_s04_a_secret_monster_keeps_its_sheet_from_the_players():
     """CR-S04: the GM's orc. Players see its name and that things happen to it, never its
-    numbers or what it carries, not even the best score of a group roll it joins (STR 17),
-    until the GM shows its sheet."""
+    numbers or what it carries, not even the best score of a group roll it joins (STR 17,
+    which they read as `?`), until the GM shows its sheet."""
     load = {"carry_limit": 20, "held": [{"name": "mk-cursed-blade", "bulk": 2}]}
     orc = character("Orc", abilities={"STR": 17, "AGI": 7, "WIT": 3}, max_health=23, load=load)
     state, log = play(seated(), {"kind": "import-character", "sheet": orc, "secret": True}, GM)
@@ -227,7 +227,8 @@ def test_cr_s04_a_secret_monster_keeps_its_sheet_from_the_players():
     for member in (ASH, BO, WATCHER):
         told = received(log, state, member)
         assert "Orc" in told and "mk-cursed-blade" not in told and "23" not in told
-        assert "Orc: health lost, kept secret" in told and "17" not in told
+        assert "Orc takes a hit" in told and "17" not in told
+        assert "the group rolls 16 against its best STR ?" in told
     assert SESSION.view(state, GM)["characters"][2]["sheet"]["health"] == 5
     with pytest.raises(RollUnderError, match="secret must be one of False"):
         SESSION.resolve(

@@ -26,6 +26,8 @@ ChallengeLevel = Literal["trivial", "challenging", "impossible"]
 D20 = "1d20"
 MAX_GROUP = 50
 """Rollers in one collective roll."""
+GROUP = "the group"
+"""Whom a collective roll's lines and its single d20 are about."""
 
 
 T = TypeVar("T")
@@ -166,7 +168,7 @@ def group_check(
     group's result depends on it (CR-A02). Returns passed, rolled, omens spent by name."""
     spent = {roller.name: 0 for roller in rollers}
     able = [r for r in rollers if not r.incapacitated or options.incapacitated_rolls == "roll"]
-    who = rollers[0].name if len(rollers) == 1 else "the group"
+    who = rollers[0].name if len(rollers) == 1 else GROUP
     automatic = _automatic(who, ability, level, bool(able))
     if automatic is not None:
         log.append(automatic)
@@ -193,7 +195,7 @@ def group_check(
         Event.about(
             None,
             "ability_roll",
-            f"the group rolls {answer.total} against its best {ability} {best}",
+            group_roll_text(answer.total, ability, best),
             dice=answer.result,
             ability=ability,
             score=best,
@@ -221,6 +223,11 @@ def group_check(
     return passed, True, spent
 
 
+def group_roll_text(face: object, ability: object, best: object) -> str:
+    """A group's d20 against its best score (a table may keep that score apart, CR-S04)."""
+    return f"the group rolls {face} against its best {ability} {best}"
+
+
 def _automatic(who: str, ability: str, level: ChallengeLevel, can_roll: bool) -> Event | None:
     """The result without a roll, if there is one (CR-M05, CR-A21), as an event."""
     if level == "trivial":
@@ -232,7 +239,7 @@ def _automatic(who: str, ability: str, level: ChallengeLevel, can_roll: bool) ->
     else:
         return None
     return Event.about(
-        None if who == "the group" else who,
+        None if who == GROUP else who,
         "automatic_result",
         f"{who} {'passes' if passed else 'fails'} the {ability} roll ({reason})",
         ability=ability,

@@ -5,6 +5,7 @@ with more rolls (CR-M03, CR-M04, CR-A16).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -139,7 +140,7 @@ class _Contest:
                     Event.about(
                         member.name,
                         "contest_rolls",
-                        f"{member.name} passes {passes} of {rolls} rolls",
+                        passes_text(member.name, passes, rolls),
                         side=side.name,
                         successes=passes,
                         rolls=rolls,
@@ -158,9 +159,8 @@ class _Contest:
             scores = {}
             for side in tied:
                 scores[side.name] = yield from self.side_rolls(side, per_round, "tie_break")
-            shown = ", ".join(f"{name} {score}" for name, score in scores.items())
             self.log.append(
-                Event(kind="tie_break", text=f"tie-break round: {shown}", values=dict(scores))
+                Event(kind="tie_break", text=tie_break_text(scores), values=dict(scores))
             )
             levels = sorted(set(scores.values()), reverse=True)
             if len(levels) > 1:
@@ -185,3 +185,13 @@ class _Contest:
                 return False
             fixed.add(sum(bool(result) for result in certain))
         return len(fixed) == 1
+
+
+def passes_text(name: str, passes: object, rolls: object) -> str:
+    """A contestant's successes (a table may keep the number apart, CR-S04)."""
+    return f"{name} passes {passes} of {rolls} rolls"
+
+
+def tie_break_text(scores: Mapping[str, object]) -> str:
+    """A tie-break round's successes by side (a table may keep some apart, CR-S04)."""
+    return "tie-break round: " + ", ".join(f"{side} {score}" for side, score in scores.items())

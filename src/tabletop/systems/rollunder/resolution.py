@@ -11,6 +11,7 @@ exactly, and a refused choice changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -75,6 +76,15 @@ Outcome = (
 
 KEEP, REROLL = "keep", "reroll"
 
+Rolling = Callable[[str], AbstractContextManager[object]]
+"""Whose dice a roll is, by the name of the one it is rolled for (a request's `owner`): a
+shared table says so (`tabletop.session.rolled_for`); alone, nobody's."""
+
+
+def nobodys(owner: str) -> AbstractContextManager[object]:
+    """The dice are nobody's in particular (the command line's, a rule run on its own)."""
+    return nullcontext()
+
 
 class Decision(Model):
     """The open choice: what it is about, who makes it, and every legal answer.
@@ -110,8 +120,11 @@ class _Run:
     `Resolution` and `resolve` drive one, so a rule run to its end with a policy is fed each
     answer once (replaying the answers at every decision made a long rule quadratic)."""
 
-    def __init__(self, intent: Intent, options: RollUnderOptions) -> None:
+    def __init__(
+        self, intent: Intent, options: RollUnderOptions, rolling: Rolling = nobodys
+    ) -> None:
         self.options = options
+        self.rolling = rolling
         self.log: list[Event] = []
         self.answers: list[RollAnswer | ChoiceAnswer] = []
         self.results: tuple[DiceRecord, ...] = ()
@@ -143,7 +156,7 @@ class _Run:
             if answer is not None:
                 self.feed(answer)
             elif isinstance(self.request, RollRequest) and not self.results:
-                self.results = (roll_for(self.request, dice),)
+                self.results = (self._roll(self.request, dice),)
             else:
                 return
 
@@ -173,9 +186,14 @@ class _Run:
             kept = int(rest) - 1
             self.feed(RollAnswer(results=self.results, rerolled_by=self.rerolls, kept=kept))
         else:
-            self.results = (*self.results, roll_for(self.request, dice))
+            self.results = (*self.results, self._roll(self.request, dice))
             self.rerolls = (*self.rerolls, rest)
         self.settle(dice)
+
+    def _roll(self, request: RollRequest, dice: DiceSource) -> DiceRecord:
+        """The request's dice, rolled for its owner (a re-roll too, whoever pays for it)."""
+        with self.rolling(request.owner):
+            return roll_for(request, dice)
 
 
 class Resolution(Model):
@@ -196,12 +214,17 @@ class Resolution(Model):
 
     @classmethod
     def start(
-        cls, intent: Intent, dice: DiceSource, options: RollUnderOptions | None = None
+        cls,
+        intent: Intent,
+        dice: DiceSource,
+        options: RollUnderOptions | None = None,
+        rolling: Rolling = nobodys,
     ) -> tuple[Resolution, Replay]:
         """`begin`, and where the rule stands, read from the same live run (a table that
-        tells every step needs both, and a second replay would double the cost)."""
+        tells every step needs both, and a second replay would double the cost); `rolling`
+        says whose each roll is."""
         start = cls(intent=intent, options=options or RollUnderOptions())
-        run = _Run(start.intent, start.options)
+        run = _Run(start.intent, start.options, rolling)
         run.settle(dice)
         return start._at(run), run.where()
 
@@ -238,16 +261,18 @@ class Resolution(Model):
         """Answer the open decision with one of its choices and advance."""
         return self.answer(choice, dice)[0]
 
-    def answer(self, choice: str, dice: DiceSource) -> tuple[Resolution, Replay]:
+    def answer(
+        self, choice: str, dice: DiceSource, rolling: Rolling = nobodys
+    ) -> tuple[Resolution, Replay]:
         """`choose`, and where the rule stands after it, from the same live run."""
-        run = self._resumed()
+        run = self._resumed(rolling)
         run.choose(choice, dice)
         return self._at(run), run.where()
 
-    def _resumed(self) -> _Run:
+    def _resumed(self, rolling: Rolling = nobodys) -> _Run:
         """The rule run live through the saved answers (each checked against its request),
         with the open roll's results so far."""
-        run = _Run(self.intent, self.options)
+        run = _Run(self.intent, self.options, rolling)
         for answer in self.answers:
             if run.request is not None:
                 check_answer(run.request, answer, self.options.omen_repeat_rerolls)

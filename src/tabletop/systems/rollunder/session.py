@@ -13,7 +13,6 @@ roll has a mode, so the GM can roll in the open, for themselves, or blind.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, get_args
 
 from tabletop.dice import DiceSource
@@ -44,10 +43,8 @@ from tabletop.session import (
     hidden,
     note,
     owner_for,
-    roll_visibility,
 )
 from tabletop.systems.rollunder.abilities import (
-    AbilityOutcome,
     AbilityRoll,
     CollectiveRoll,
     GroupOutcome,
@@ -59,16 +56,13 @@ from tabletop.systems.rollunder.carrying import Load, check_use, place, remove
 from tabletop.systems.rollunder.character import Character, check_sheet, sheet_from
 from tabletop.systems.rollunder.contests import Contest, ContestOutcome
 from tabletop.systems.rollunder.corruption import (
-    CorruptionOutcome,
     SufferCorruption,
     choose_mutation,
     load_mutation_table,
 )
 from tabletop.systems.rollunder.damage import (
     DamageDice,
-    DamageOutcome,
     Hit,
-    HitOutcome,
     RollDamage,
     SufferHit,
     parse_damage,
@@ -77,7 +71,6 @@ from tabletop.systems.rollunder.death import bury, replace_character
 from tabletop.systems.rollunder.dying import (
     EndOfActivation,
     LoseAbility,
-    Survival,
     begin_activation,
 )
 from tabletop.systems.rollunder.errors import RollUnderError, validated
@@ -130,7 +123,6 @@ from tabletop.systems.rollunder.offers import (
     why_not,
 )
 from tabletop.systems.rollunder.omens import (
-    ChanceOutcome,
     ChanceRoll,
     cast_sacred_spell,
     save_from_death,
@@ -169,75 +161,10 @@ from tabletop.systems.rollunder.table_npcs import (
     stat_names,
     stats_view,
 )
+from tabletop.systems.rollunder.telling import Telling
 
 RULES_KINDS = frozenset(get_args(EventKind))
 """Event types that carry one of the rules' own events (see `rules_events`)."""
-
-# how one step's events are told -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Telling:
-    """Who sees the events of one step: the one place a roll-under table keeps its secrets.
-
-    An event about a secret character is the GM's alone; players learn from its hint that
-    something happened to that character (its name is public, its sheet is not). So is a
-    group's roll, a decision or an outcome that would show a secret character's numbers.
-    Everything else is told as the roll's mode says; the asker of a roll made for the GM
-    sees it too, whoever answers its decisions."""
-
-    secret: frozenset[str]
-    """Names of the secret characters at the table."""
-    secret_taking_part: bool
-    mode: RollMode
-    asker: str
-    roller: str
-    """Who rolls now, named in the hint of a roll made for the GM."""
-
-    def tell(self, event: Event, about: str | None, reveals_group: bool = False) -> Event:
-        """`event` with its visibility: `about` the character it concerns (if any), and
-        `reveals_group` when it shows the numbers of everyone taking part."""
-        if about in self.secret or (reveals_group and self.secret_taking_part):
-            hint = f"{about or 'the GM'}: {event.type.replace('_', ' ')}, kept secret"
-            return event.model_copy(
-                update={"visibility": Visibility.HIDDEN, "hint": hint, "audience": ()}
-            )
-        visibility, hint = roll_visibility(self.mode, self.roller)
-        audience = (self.asker,) if visibility == Visibility.ACTOR else ()
-        return event.model_copy(
-            update={"visibility": visibility, "hint": hint, "audience": audience}
-        )
-
-    def rules(self, events: tuple[RulesEvent, ...] | list[RulesEvent]) -> list[Event]:
-        """The rules' events in the protocol's shape, each told as it may be."""
-        return [
-            self.tell(
-                Event(
-                    type=e.kind,
-                    text=e.text,
-                    data={
-                        "character": e.character,
-                        "values": e.values,
-                        "dice": e.dice.model_dump(mode="json") if e.dice else None,
-                    },
-                ),
-                e.character,
-                reveals_group=e.character is None and e.kind == "ability_roll",
-            )
-            for e in events
-        ]
-
-
-def _telling(state: RollUnderTable, member: Member, pending: Pending | None = None) -> Telling:
-    taking_part = set(pending.characters) if pending else set()
-    return Telling(
-        secret=state.secret_names,
-        secret_taking_part=bool(taking_part & state.secret_names),
-        mode=pending.mode if pending else RollMode.PUBLIC,
-        asker=pending.asker if pending else member.id,
-        roller=member.name or member.id,
-    )
-
 
 # the session ------------------------------------------------------------------------------
 
@@ -299,14 +226,15 @@ class RollUnderSession(Session[RollUnderTable]):
             return self._npcs(state, intent, member)
         if isinstance(intent, RuleIntent):
             rule, taking_part = self._rule(state, intent, member)
-            resolution, where = Resolution.start(rule, dice, state.options)
+            mode = getattr(intent, "mode", RollMode.PUBLIC)
+            telling = Telling.of(state, member, rule, taking_part, mode)
+            resolution, where = Resolution.start(rule, dice, state.options, telling.rolling)
             pending = Pending(
-                resolution=resolution,
-                asker=member.id,
-                mode=getattr(intent, "mode", RollMode.PUBLIC),
-                characters=taking_part,
+                resolution=resolution, asker=member.id, mode=mode, characters=taking_part
             )
-            return self._advanced(state, pending, where, member, dice)
+            after, told = self._advanced(state, pending, where, member, dice)
+            opening = [telling.opening(rule)] if isinstance(rule, Contest) else []
+            return after, [*opening, *told]
         if isinstance(intent, CharacterIntent):
             return self._join(state, intent, member)
         if isinstance(intent, RenameCharacter):
@@ -317,7 +245,7 @@ class RollUnderSession(Session[RollUnderTable]):
         if isinstance(intent, SheetEdit):
             changed = edit(state.sheet(intent.character), intent, state.options)
             after = with_sheets(state, (changed.character,))
-            return after, self._told(state, member, changed.events)
+            return after, self._told(state, member, changed.events, changed.character.name)
         if isinstance(intent, EndActivation):
             return self._end_activation(state, member, dice)
         if isinstance(intent, RecruitFollower | DismissFollower | Bury | ReplaceCharacter):
@@ -380,12 +308,9 @@ class RollUnderSession(Session[RollUnderTable]):
         assert pending is not None  # only offered while a decision is open
         decision = pending.resolution.decision
         assert decision is not None
-        said = _telling(state, member, pending).tell(
-            note("answer", f"{member.name or member.id}: {intent.choice}", choice=intent.choice),
-            decision.chooser,
-            reveals_group=decision.chooser not in pending.characters,
-        )
-        resolution, where = pending.resolution.answer(intent.choice, dice)
+        telling = Telling.at(state, member, pending)
+        said = telling.answer(member.name or member.id, intent.choice, decision.chooser)
+        resolution, where = pending.resolution.answer(intent.choice, dice, telling.rolling)
         pending = pending.model_copy(update={"resolution": resolution})
         state, events = self._advanced(state, pending, where, member, dice)
         return state, [said, *events]
@@ -402,28 +327,24 @@ class RollUnderSession(Session[RollUnderTable]):
         its outcome back and run the next rule in the queue."""
         told: list[Event] = []
         while True:
-            telling = _telling(state, member, pending)
+            telling = Telling.at(state, member, pending)
             told += telling.rules(where.events[pending.told :])
             if where.decision is not None:
-                told.append(_decision_event(telling, pending, where.decision))
+                told.append(telling.decision(where.decision))
                 held = pending.model_copy(update={"told": len(where.events)})
                 return state.model_copy(update={"pending": held}), told
             assert where.outcome is not None
             state = with_sheets(state, _sheets(state, pending, where.outcome))
-            told.append(_outcome_event(telling, pending, where.outcome))
+            told.append(telling.outcome(where.outcome))
             if not pending.queue:
                 return state.model_copy(update={"pending": None}), told
             nxt, rest = pending.queue[0], pending.queue[1:]
-            sheet = state.sheet(nxt)
-            rule = EndOfActivation(character=sheet, actor=pending.actor or "")
-            resolution, where = Resolution.start(rule, dice, state.options)
+            facing = {state.sheet(nxt).name: nxt}
+            rule = EndOfActivation(character=state.sheet(nxt), actor=pending.actor or "")
+            rolling = Telling.of(state, member, rule, facing, pending.mode, pending.asker).rolling
+            resolution, where = Resolution.start(rule, dice, state.options, rolling)
             pending = pending.model_copy(
-                update={
-                    "resolution": resolution,
-                    "characters": {sheet.name: nxt},
-                    "told": 0,
-                    "queue": rest,
-                }
+                update={"resolution": resolution, "characters": facing, "told": 0, "queue": rest}
             )
 
     def _end_activation(
@@ -440,15 +361,12 @@ class RollUnderSession(Session[RollUnderTable]):
         )
         if not facing:
             return state, [ended]
-        first = state.sheet(facing[0])
-        rule = EndOfActivation(character=first, actor=actor)
-        resolution, where = Resolution.start(rule, dice, state.options)
+        first = {state.sheet(facing[0]).name: facing[0]}
+        rule = EndOfActivation(character=state.sheet(facing[0]), actor=actor)
+        rolling = Telling.of(state, member, rule, first).rolling
+        resolution, where = Resolution.start(rule, dice, state.options, rolling)
         pending = Pending(
-            resolution=resolution,
-            asker=member.id,
-            characters={first.name: facing[0]},
-            queue=facing[1:],
-            actor=actor,
+            resolution=resolution, asker=member.id, characters=first, queue=facing[1:], actor=actor
         )
         state, told = self._advanced(state, pending, where, member, dice)
         return state, [ended, *told]
@@ -605,7 +523,8 @@ class RollUnderSession(Session[RollUnderTable]):
             return state.model_copy(update={"characters": seats}), [shown]
         sheet = state.sheet(intent.character)
         changed = self._sheet_rule(state, sheet, intent)
-        return with_sheets(state, (changed.character,)), self._told(state, member, changed.events)
+        told = self._told(state, member, changed.events, sheet.name)
+        return with_sheets(state, (changed.character,)), told
 
     def _sheet_rule(self, state: RollUnderTable, sheet: Character, intent: Any) -> Changed:
         """One character's sheet changed by a rule that needs no dice and no decision."""
@@ -647,10 +566,15 @@ class RollUnderSession(Session[RollUnderTable]):
         return Changed(sheet, (event,))
 
     def _told(
-        self, state: RollUnderTable, member: Member, events: tuple[RulesEvent, ...]
+        self,
+        state: RollUnderTable,
+        member: Member,
+        events: tuple[RulesEvent, ...],
+        changed: str | None = None,
     ) -> list[Event]:
-        """The events of a rule that needs no decision, told as a public step."""
-        return _telling(state, member).rules(events)
+        """The events of a rule that needs no decision, told as a public step (`changed`:
+        the one character it changes, if it is about one)."""
+        return Telling.at(state, member).rules(events, changed)
 
     # what each member sees ----------------------------------------------------------------
 
@@ -685,20 +609,27 @@ class RollUnderSession(Session[RollUnderTable]):
             ],
         }
 
+    def kept_from_players(self, state: RollUnderTable) -> dict[str, str]:
+        """The GM's secret characters, NPCs the GM has not shown among them (CR-S04, CR-N02)."""
+        return {cid: seat.sheet.name for cid, seat in state.characters.items() if seat.secret}
+
     def _pending_view(self, state: RollUnderTable, member: Member) -> dict[str, Any] | None:
         pending = state.pending
         if pending is None:
             return None
         decision = pending.resolution.decision
         assert decision is not None
-        seen = member.is_gm or self._sees_decision(state, pending, decision, member)
+        if member.is_gm:
+            seen: dict[str, Any] = decision.model_dump(mode="json")
+        elif self._sees_decision(state, pending, decision, member):
+            seen = Telling.at(state, member, pending).decision_view(decision)
+        else:
+            seen = hidden("a decision on a roll kept from you")
         shown: dict[str, Any] = {
             "asked_by": pending.asker,
             "mode": pending.mode.value,
             "queue": list(pending.queue),
-            "decision": decision.model_dump(mode="json")
-            if seen
-            else hidden("a decision on a roll kept from you"),
+            "decision": seen,
         }
         if member.is_gm:
             shown["resolution"] = pending.resolution.model_dump(mode="json")
@@ -707,8 +638,7 @@ class RollUnderSession(Session[RollUnderTable]):
     def _sees_decision(
         self, state: RollUnderTable, pending: Pending, decision: Decision, member: Member
     ) -> bool:
-        told = _decision_event(_telling(state, member, pending), pending, decision)
-        return told.seen_by(member)
+        return Telling.at(state, member, pending).shows(decision, member)
 
     # for clients ----------------------------------------------------------------------------
 
@@ -766,44 +696,6 @@ def _contest(state: RollUnderTable, intent: ContestIntent) -> Contest:
     ]
     data = {"ability": intent.ability, "sides": sides, "rolls": intent.rolls}
     return validated(Contest, data, "the contest")
-
-
-def _decision_event(telling: Telling, pending: Pending, decision: Decision) -> Event:
-    """The decision the rule waits for, with the roll's newest result (the earlier ones
-    were told before it; `view` shows them all)."""
-    latest = decision.results[-1] if decision.results else None
-    shown = f" ({latest.line}, result {len(decision.results)})" if latest else ""
-    event = note(
-        "decision",
-        f"{decision.purpose}{shown}: {decision.chooser} decides",
-        **decision.model_dump(mode="json", exclude={"results", "passes"}),
-        result=latest.model_dump(mode="json") if latest else None,
-        results=len(decision.results),
-    )
-    return telling.tell(
-        event, decision.chooser, reveals_group=decision.chooser not in pending.characters
-    )
-
-
-def _outcome_event(telling: Telling, pending: Pending, outcome: Outcome) -> Event:
-    rule = pending.resolution.intent.intent
-    data = {"rule": rule, "outcome": outcome.model_dump(mode="json")}
-    return telling.tell(note("outcome", _outcome_text(outcome), **data), None, reveals_group=True)
-
-
-def _outcome_text(outcome: Outcome) -> str:
-    if isinstance(outcome, ScoreOutcome | AbilityOutcome | GroupOutcome):
-        return "the roll passes" if outcome.passed else "the roll fails"
-    if isinstance(outcome, ContestOutcome):
-        return "ranking: " + "; ".join(" = ".join(place.sides) for place in outcome.places)
-    if isinstance(outcome, DamageOutcome):
-        return f"{outcome.character.name} deals {outcome.damage} damage"
-    if isinstance(outcome, ChanceOutcome):
-        return f"{outcome.character.name} rolls {outcome.result.total}"
-    assert isinstance(outcome, HitOutcome | CorruptionOutcome | Survival)
-    sheet = outcome.character
-    state = f"dead ({sheet.death})" if sheet.death else f"health {sheet.health}"
-    return f"{sheet.name}: {state} of {sheet.max_health}"
 
 
 def _sheets(state: RollUnderTable, pending: Pending, outcome: Outcome) -> tuple[Character, ...]:
