@@ -86,6 +86,7 @@ def test_every_page_witnesses_each_roll_and_checks_it_on_its_own_machine(browser
     line.locator(".check-roll").click()
     report = ada.page.locator("#verified .entry-check")
     expect(report).to_contain_text("every die is what its keys and witnesses give")
+    expect(report).to_contain_text(re.compile(r"witnessed by .*nobody could know a die before"))
     expect(report).to_contain_text("it holds the value your device revealed for its call")
     expect(report).to_contain_text("it carries the nonce this browser sent and the intent")
     expect(report).to_contain_text("tabletop room verify")

@@ -296,7 +296,7 @@ class Walk:
                     }.values()
                 )[::-1]  # each key once, at its first place
                 if not fresh and phase == 0:
-                    fresh = self._reopen(person) or self._enable(person)
+                    fresh = self._reopen(person) or self._enable(person) or self._carry_on(person)
                 if not fresh:
                     continue
                 moved = True
@@ -381,6 +381,31 @@ class Walk:
                 self.recovered += 1
                 return [{**again[0], "key": f"{again[0]['key']} (again, for {key})"}]
         return []
+
+    def _carry_on(self, person: Walking) -> list[dict[str, Any]]:
+        """A test its dice left waiting on the table (a re-roll exchange the walk passed in
+        an earlier test, so its buttons are no longer new) while a page holds controls it
+        hides until then: this page's exchange button, pressed again. `RECOVERIES` at most."""
+        if self.recovered >= RECOVERIES or not any(map(self._hidden_for_now, self.people)):
+            return []
+        for unit in self.scan(person):
+            if unit["where"] == "#main / #play" and unit["key"] in person.activated:
+                self.recovered += 1
+                return [{**unit, "key": f"{unit['key']} (again, {self.recovered})"}]
+        return []
+
+    def _hidden_for_now(self, person: Walking) -> bool:
+        """Whether the page showed a control the walk never activated, hidden now, whose
+        kind reached nobody's log."""
+        if person.gone:
+            return False
+        shown = {u["key"] for u in self.scan(person)}
+        reached = set().union(*self.reached(self.people[0]).values())
+        return any(
+            key not in person.activated and key not in shown and unit["intent"] not in reached
+            for key, unit in person.seen.items()
+            if unit["intent"]
+        )
 
     def _reopen(self, person: Walking) -> list[dict[str, Any]]:
         """A disclosure the walk opened once and a redraw closed again (a card's forms

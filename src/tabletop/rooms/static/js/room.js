@@ -434,7 +434,7 @@ function rollCheck() {
 
 function checking() {
   // What verify.js checks with: this member, their link, this device's witness and book.
-  return { link: page.link, room: page.room, me: () => page.view.me, witness: page.witness, book: () => keptNonces(page.link.room) };
+  return { link: page.link, room: page.room, me: () => page.view.me, names: memberName, witness: page.witness, book: () => keptNonces(page.link.room) };
 }
 
 function renderLog(entries) {

@@ -8,7 +8,8 @@
 // being checked but the export.
 
 import { download, fill, h } from "./dom.js";
-import { checkRecord, diceCheck, lineHash, nonceCheck, parseExact, plain, seedsOf, witnessCheck, bundle } from "./check.js";
+import { bundle, checkRecord, diceCheck, lineHash, nonceCheck, parseExact, plain, seedsOf, witnessCheck } from "./check.js";
+import { witnessWords } from "./witness.js";
 
 const MAX_KEPT = 100000;
 
@@ -99,6 +100,14 @@ function rollReport(ctx, seq) {
   const dice = diceCheck(body, seedsOf([...witness.lines.values()].map(parseExact))(seq));
   const faces = (dice.draws || []).map((d) => `d${d.sides}: ${d.face} (${d.face === d.expected ? "matches" : `the keys give ${d.expected}`})`);
   row("Dice", dice.state, [dice.text, ...faces].join("; "));
+  const header = body.witnessed ? plain(body.witnessed) : null;
+  if (header) {
+    const words = witnessWords({ witnessed: header }, ctx.names, me);
+    const fair = Object.keys(header.reveals).length
+      ? "its keys were fixed, by their hashes, in the call those devices answered, so nobody could know a die before the last answer came"
+      : "no device answered its call, so its dice are only as fair as the server";
+    row("Witnesses", Object.keys(header.reveals).length ? "good" : "bad", `${words}: ${fair}`);
+  }
   const witnessed = witnessCheck(body, me, witness.reveals());
   if (witnessed) row("Your device as a witness", witnessed.state, witnessed.text);
   const nonce = nonceCheck(body, ctx.book(), me);
