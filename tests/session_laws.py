@@ -277,11 +277,11 @@ def no_member_receives_what_was_hidden_from_them(table: Table, walk: Walk, membe
             )
             if shown is not None and shown.data:
                 assert event.cause is not None, "only a resolution's first line shows draws"
-                shown_apart = [(d["at"], d["sides"], d["face"]) for d in shown.data["draws"]]
                 drawn = event.cause.draws
-                assert shown_apart == [
-                    (at, drawn[at].sides, drawn[at].face) for at in event.cause.open_draws
-                ]
+                assert shown.data["draws"] == [
+                    {"sides": drawn[at].sides, "face": drawn[at].face}
+                    for at in event.cause.open_draws
+                ], "the draws shown apart are the member's own, with no place among the others"
     secrets = set(markers("\n".join(hidden))) - set(markers("\n".join(shown_in_full)))
     seen = "\n".join(received) + json.dumps(table.session.view(walk.state, member))
     leaked = sorted(m for m in secrets if m in seen)

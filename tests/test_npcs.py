@@ -1,6 +1,5 @@
 """What every RPG's NPCs share (tabletop.npcs): the book's creatures checked once, one
-number changed in one line or not at all, ids never reused, and lines about a hidden NPC
-told without a number."""
+number changed in one line or not at all, ids never reused."""
 
 from __future__ import annotations
 
@@ -16,12 +15,8 @@ from tabletop.npcs import (
     Kept,
     Roster,
     edited,
-    lines_kept,
-    names_in,
     next_id,
-    redacted,
 )
-from tabletop.session import Visibility, note
 
 
 class Stats(BaseModel):
@@ -30,37 +25,6 @@ class Stats(BaseModel):
 
 
 ROSTER = Roster(Stats, RulesError, lambda stats: f"level {stats.level}")
-
-
-def test_numbers_turn_to_question_marks_except_inside_names():
-    names = ["Goblin 2", "Ada"]
-    assert redacted("Goblin 2 attacks Ada (AC 22): 14 + 3 = 17", names) == (
-        "Goblin 2 attacks Ada (AC ?): ? + ? = ?"
-    )
-    assert redacted("٣ wounds", []) == "? wounds"  # any script's digits
-    assert names_in("Alma strikes Al", ["Al", "Alma"]) == ["Alma", "Al"]
-
-
-def test_a_line_that_names_nobody_follows_the_subject_before_it():
-    """Ada's blow on a hidden wight: the line naming it is kept; her damage roll after it
-    (no name, her line's subject) is everyone's; the hit on the wight and the save it forces
-    (no name again) are kept; then a line about Ada and what follows it are everyone's."""
-    lines = [
-        note("attack", "Ada attacks Wight (AC 30): hit"),
-        note("damage_roll", "damage 1d6 → [5] = 5"),
-        note("damage", "Wight takes 5: HP 0"),
-        note("save", "strength save: 12 vs DC 21"),
-        note("damage", "Ada takes 3: HP 4"),
-        note("save", "strength save: 9 vs DC 20"),
-    ]
-    told = lines_kept(lines, ["Wight"], ["Ada", "Wight"])
-    hidden, public = Visibility.HIDDEN, Visibility.PUBLIC
-    assert [e.visibility for e in told] == [hidden, public, hidden, hidden, public, public]
-    assert [e.hint for e in told if e.hint] == [
-        "Ada attacks Wight (AC ?): hit",
-        "Wight takes ?: HP ?",
-        "strength save: ? vs DC ?",
-    ]
 
 
 def test_one_number_changes_as_the_model_reads_it_or_not_at_all():

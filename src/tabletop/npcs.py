@@ -5,13 +5,13 @@ Weight enemy's level and wounds, a whole 2d6 sheet), and joins them to its own t
 fights and contests. What they share lives here: the intents that bring an NPC (typed in,
 or one of the book's creatures), change one number, take it away and show or hide its
 numbers; the book's creatures as data, validated once; the offers for them, GM's only; how
-one reaches a member's view; and how an event that would show a hidden NPC's numbers is
-told to the players: as a hint with its name and no number (docs/rooms.md, "NPCs").
+one reaches a member's view. How a line that mixes a hidden NPC and a character is told
+to the players is each rule's, by marks (`tabletop.kept`; docs/rooms.md, "What a member
+sees of an NPC's line").
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Literal, TypeVar
 
@@ -303,82 +303,6 @@ def shown(nid: NpcId, name: str, revealed: bool, stats: dict[str, Any]) -> Event
     if revealed:
         return note("npc revealed", f"the GM shows {name}'s numbers", npc=nid, stats=stats)
     return note("npc hidden", f"the GM hides {name}'s numbers again", npc=nid)
-
-
-def kept_secret(event: Event, name: str) -> Event:
-    """`event` about a hidden NPC: the GM's alone; the others hear its name and what kind of
-    thing happened, no number."""
-    return event.model_copy(
-        update={
-            "visibility": Visibility.HIDDEN,
-            "audience": (),
-            "hint": f"{name}: {event.type.replace('_', ' ')}, kept secret",
-        }
-    )
-
-
-def numbers_kept(event: Event, names: Iterable[str]) -> Event:
-    """`event` that names a hidden NPC: the GM's alone; the others read its line with every
-    number in it turned to `?` (the names keep their digits), so they learn who did what to
-    whom and how it went, and nothing of its numbers."""
-    return event.model_copy(
-        update={
-            "visibility": Visibility.HIDDEN,
-            "audience": (),
-            "hint": redacted(event.text, names),
-        }
-    )
-
-
-def redacted(text: str, names: Iterable[str]) -> str:
-    """`text` with each run of digits turned to `?`, outside the names given."""
-    pattern = _names_pattern(names)
-    if pattern is None:
-        return _NUMBER.sub("?", text)
-    parts, last = [], 0
-    for found in pattern.finditer(text):
-        parts += [_NUMBER.sub("?", text[last : found.start()]), found.group()]
-        last = found.end()
-    return "".join([*parts, _NUMBER.sub("?", text[last:])])
-
-
-def names_in(text: str, names: Iterable[str]) -> list[str]:
-    """The `names` the line `text` mentions, in the order it mentions them (the longest
-    name wins where one is part of another)."""
-    pattern = _names_pattern(names)
-    return [] if pattern is None else [found.group() for found in pattern.finditer(text)]
-
-
-def lines_kept(
-    events: Sequence[Event],
-    secret: Iterable[str],
-    everyone: Iterable[str],
-    subject: str | None = None,
-) -> list[Event]:
-    """The lines of one step, each that tells of a hidden NPC kept from the players with its
-    numbers turned to `?` (`numbers_kept`). A line tells of one when it names it, or names
-    nobody and follows a line whose subject (the first name in it) is a hidden NPC: the
-    rules tell a blow's damage roll and the saves it forces without naming whose they are.
-    The lines before the first that names anyone are `subject`'s, whom the step is taken
-    for: resting an NPC tells its hours of rest, and answering a direct hit on it its
-    saves, without naming it. `secret` holds every name a hidden NPC goes by."""
-    hiding, names = set(secret), list(everyone)
-    told, subject_hidden = [], subject is not None and subject in hiding
-    for event in events:
-        named = names_in(event.text, names)
-        if named:
-            subject_hidden = named[0] in hiding
-        secret_line = any(name in hiding for name in named) or (not named and subject_hidden)
-        told.append(numbers_kept(event, names) if secret_line else event)
-    return told
-
-
-def _names_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    known = sorted({n for n in names if n}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(n) for n in known)) if known else None
-
-
-_NUMBER = re.compile(r"\d+")
 
 
 # keeping them -----------------------------------------------------------------------------

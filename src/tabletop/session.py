@@ -902,10 +902,12 @@ def _marks_in(value: Any) -> bool:
 
 
 def _open_draws(cause: Cause | None) -> dict[str, Any]:
-    """The draws a resolution shows the players apart, with their positions."""
+    """The draws a resolution shows the players apart, in the order rolled and with no
+    place among the others: a place would count the hidden dice before it (how many dice a
+    hidden NPC threw tells its level, its advantage or its weapon)."""
     if cause is None or not cause.open_draws:
         return {}
-    return {"draws": [{"at": at, **cause.draws[at].model_dump()} for at in cause.open_draws]}
+    return {"draws": [cause.draws[at].model_dump() for at in cause.open_draws]}
 
 
 def _seen_by_all(events: Sequence[Event], actor: Member) -> Visibility:

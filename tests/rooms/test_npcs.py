@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tabletop.rooms.checking import entry_check
 from tabletop.rooms.client import RoomClient
 from tabletop.rooms.verify import verify
 from tests.rooms.conftest import Party, Recorder, party, seat
@@ -23,12 +24,32 @@ def offers(client: RoomClient, kind: str) -> list[dict[str, Any]]:
 
 def dead_weight(p: Party, said: list[Any]) -> list[str]:
     """DW-N04: a wight of level 11 that dies past 19 wounds, in an opposed test with Amber
-    played to its verdict, then wounded (DW-M45)."""
+    played to its verdict, then wounded (DW-M45). Ada reads Amber's test whole and the
+    wight's in words, and the test's first line brings her Amber's die apart, which "check
+    this roll" names as hers; the wight's eleven dice never reach her, nor where hers fall
+    among them (that would count them)."""
     p.gm.act({"kind": "new-npc", "name": "Wight qz", "stats": {"level": 11, "wound_limit": 19}})
     said.append(p.ada.act({"kind": "import-character", "sheet": {"name": "Amber"}}))
     first = {"character": "c1", "setup": {"attribute": "DEX"}}
     second = {"kept": "n1", "setup": {"attribute": "STR"}}
     p.gm.act({"kind": "opposed-test", "first": first, "second": second})
+    lines = [json.loads(line) for line in p.ada.export()[:-1]]
+    start = next(
+        i for i, line in enumerate(lines) if line.get("event", {}).get("type") == "test announced"
+    )
+    texts = [line["event"]["text"] for line in lines[start:]]
+    assert texts[0] == "Amber: DEX test, 1 die"
+    assert "Wight qz: STR test" in texts and "Wight qz rolls its dice" in texts
+    hers = []  # Amber's dice of each round, the wight's eleven between them kept
+    for text in texts:
+        if rolled := re.fullmatch(r"rolled \[([\d, ]+)\]( lowest counts)?", text):
+            hers += [int(face) for face in rolled[1].split(", ")]
+    draws = lines[start]["event"]["data"]["draws"]
+    assert draws == [{"sides": 6, "face": face} for face in hers]  # no place among the wight's
+    face = hers[0]
+    checked = entry_check(p.ada.export(), lines[start]["seq"], None, None)
+    assert checked["dice"]["state"] == "shown"
+    assert checked["dice"]["text"].startswith(f"your dice here are a d6 showing {face}")
     for _ in range(400):
         open_now = [(c, o) for c in (p.ada, p.gm) for o in offers(c, "pass") if o["intents"]]
         if not open_now:
@@ -94,10 +115,7 @@ def ap2d6(p: Party, said: list[Any]) -> list[str]:
         read["text"],
     )
     assert mine, read["text"]
-    assert [(d["at"], d["face"]) for d in read["data"]["draws"]] == [
-        (0, int(mine[1])),
-        (1, int(mine[2])),
-    ]
+    assert [d["face"] for d in read["data"]["draws"]] == [int(mine[1]), int(mine[2])]
     p.gm.act({"kind": "start-fight", "characters": ["c1", "n1"]})
     p.gm.act({"kind": "next-round"})
     p.gm.act({"kind": "damage", "character": "n1", "amount": 5})

@@ -49,11 +49,11 @@ def told(events: list[Event], member: Member) -> list[str]:
     return [shown.text for e in events if (shown := SESSION.view_event(e, member)) is not None]
 
 
-def draws_shown(event: Event, member: Member) -> list[tuple[int, int]]:
-    """The dice `member` is shown apart with `event` (its hint's), as (position, face)."""
+def draws_shown(event: Event, member: Member) -> list[int]:
+    """The faces of the dice `member` is shown apart with `event` (its hint's)."""
     shown = SESSION.view_event(event, member)
     assert shown is not None and shown.cause is None
-    return [(d["at"], d["face"]) for d in shown.data.get("draws", [])]
+    return [d["face"] for d in shown.data.get("draws", [])]
 
 
 def test_a_contest_with_a_hidden_npc_shows_the_player_their_roll_and_who_won():
@@ -68,7 +68,7 @@ def test_a_contest_with_a_hidden_npc_shows_the_player_their_roll_and_who_won():
     ]
     ayla = "Ayla (STR) vs Guard (STR): 2d6 → [6, 6] = 12 +0 = 12  vs  ?\nthe first side won (?)"
     assert told(events, AYLA) == told(events, BRAN) == told(events, WATCHER) == [ayla]
-    assert draws_shown(events[0], AYLA) == [(0, 6), (1, 6)]
+    assert draws_shown(events[0], AYLA) == [6, 6]
     assert "+3" not in received(events, state, AYLA)
 
 
@@ -90,7 +90,7 @@ def test_a_tied_contest_rolled_again_shows_the_player_each_of_their_rolls():
         "?  vs  2d6 → [5, 5] = 10 +0 = 10\n"
         "the second side won (?)"
     ]
-    assert draws_shown(events[0], AYLA) == [(2, 4), (3, 2), (6, 5), (7, 5)]
+    assert draws_shown(events[0], AYLA) == [4, 2, 5, 5]
 
 
 def test_a_contest_between_two_hidden_npcs_keeps_who_won():
@@ -215,7 +215,7 @@ def test_a_fights_lines_tell_the_players_everything_but_the_guards_numbers():
         "Ayla interrupts Guard: 2d6 → [5, 4] = 9 +2 = 11  vs  ?: Guard acts first",
         "Ayla: interrupt: spent (1n1)",
     ]
-    assert draws_shown(events[0], AYLA) == [(0, 5), (1, 4)]
+    assert draws_shown(events[0], AYLA) == [5, 4]
     state, events = play(state, {"kind": "tracker", "character": "n1", "change": "wait"}, GM)
     assert told(events, AYLA) == ["Guard: waits: gains 1 AP when the next round starts"]
     _, events = play(state, {"kind": "next-round"}, GM)
@@ -247,7 +247,7 @@ def test_a_roll_off_for_order_shows_ayla_her_roll_and_the_order_not_the_guards_r
         "Ayla: 2d6 → [4, 2] = 6 → 8",
         "in order: Ayla, Guard",
     ]
-    assert draws_shown(events[0], AYLA) == [(2, 4), (3, 2)]
+    assert draws_shown(events[0], AYLA) == [4, 2]
 
 
 def test_in_a_fight_players_see_the_npcs_name_and_whether_it_is_up():

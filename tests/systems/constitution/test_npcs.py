@@ -68,11 +68,11 @@ def gm_lines(events: list[Event]) -> list[str]:
     return lines(events, GM)
 
 
-def draws_shown(events: list[Event], member: Member = ADA) -> list[tuple[int, int, int]]:
-    """The draws shown apart with the hint of a resolution's first line: (at, sides, face)."""
+def draws_shown(events: list[Event], member: Member = ADA) -> list[tuple[int, int]]:
+    """The draws shown apart with the hint of a resolution's first line: (sides, face)."""
     shown = SESSION.view_event(events[0], member)
     assert shown is not None
-    return [(d["at"], d["sides"], d["face"]) for d in shown.data.get("draws", [])]
+    return [(d["sides"], d["face"]) for d in shown.data.get("draws", [])]
 
 
 def combat(action: dict) -> dict:
@@ -182,7 +182,7 @@ def test_adas_attack_on_the_npc_tells_her_all_of_hers_and_none_of_its():
         "Sergeant: wound, kept secret",
         "Sergeant collapses",
     ]
-    assert draws_shown(events) == draws_shown(events, BO) == [(0, 20, 15), (1, 6, 5)]
+    assert draws_shown(events) == draws_shown(events, BO) == [(20, 15), (6, 5)]
     assert lines(events, WATCHER) == lines(events)
     assert state.npcs["n1"].stats.hp == 0
     with pytest.raises(ConstitutionError, match="in the fight"):
@@ -244,7 +244,7 @@ def test_the_npcs_attack_on_ada_tells_her_her_ac_whether_it_hit_and_her_own_harm
         "Ada: minor wound",
         "Ada collapses",
     ]
-    assert draws_shown(events) == [(2, 20, 11), (3, 20, 3)]
+    assert draws_shown(events) == [(20, 11), (20, 3)]
 
 
 def test_a_direct_hit_on_the_npc_and_the_saves_answering_it_are_kept():
@@ -260,7 +260,7 @@ def test_a_direct_hit_on_the_npc_and_the_saves_answering_it_are_kept():
         "7 extra degree(s) to spend (§ 5.19)",
         "direct hit on Brute (5 damage): pay 10 HP or take the injury saves at DC 25",
     ]
-    assert draws_shown(events) == [(0, 20, 20), (1, 20, 5), (2, 6, 5)]
+    assert draws_shown(events) == [(20, 20), (20, 5), (6, 5)]
     state, events = play(state, combat({"action": "answer_direct_hit", "pay": False}), GM, [10, 10])
     assert gm_lines(events) == [
         "strength save: 1d20! → [10] = 10; 10 + 27 = 37 vs DC 25: success, 3 degrees",
@@ -343,7 +343,7 @@ def test_a_shield_raised_against_the_npcs_blow_shows_its_bearer_everything_of_th
         "damage ?",
         "Bo takes 8: HP 12",
     ]
-    assert draws_shown(events) == [(0, 20, 2)]
+    assert draws_shown(events) == [(20, 2)]
     let_fall = combat({"action": "answer_shield", "raise_shield": False})
     after, events = play(state, let_fall, ADA, [5])
     assert lines(events) == ["? extra degree(s) to spend (§ 5.19)", "damage ?", "Bo takes 8: HP 12"]

@@ -3,6 +3,7 @@ the laws every session obeys."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -15,7 +16,7 @@ from tabletop.errors import PermissionDenied
 from tabletop.session import Member, Offer, Visibility
 from tabletop.systems.dead_weight import SESSION, Attribute, DeadWeightError
 from tabletop.systems.dead_weight.session import DeadWeightTable
-from tests.session_laws import NO_VALUE, Pick, Table, check_laws
+from tests.session_laws import NO_VALUE, Pick, Table, check_hidden_npc_laws, check_laws
 
 GM = Member.gm()
 ADA = Member.player("p1", "Ada")
@@ -243,3 +244,81 @@ TABLE = Table(SESSION, [GM, ADA, BO, WATCHER], filler=fill, start=seated)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_dead_weight_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=20, seed=seed)
+
+
+# hidden enemies ---------------------------------------------------------------------------
+
+WRAITH = {"level": 13, "wound_limit": 17}
+SHADE = {"level": 12, "wound_limit": 16}
+"""Enemies typed in with numbers no rule here gives anyone else: a character of this table
+throws 4 dice at most (a pool of 3, or the zero-dice rule's 4), the walk's other enemies 4,
+and no one else's sheet lists a level or a wound limit."""
+
+NPC_SECRETS = (
+    r'"level":\s*1[23]\b',
+    r'"wound_limit":\s*1[67]\b',
+    r"level 1[23]\b",
+    r"past 1[67]\b",
+    r"\b1[23] dice\b",
+    r'"(pool|thrown)":\s*1[23]\b',
+    r"\[(\d, ){11,12}\d\]",
+)
+"""Their levels and wound limits as the GM's lines and views write them, and their pools:
+as a count, or as the twelve or thirteen dice (or owners) of a test's list."""
+
+
+def with_hidden_enemies() -> DeadWeightTable:
+    """Amber and Brom, and two enemies kept hidden: the wraith (n1) and the shade (n2)."""
+    state = seated()
+    for name, stats in (("Wraith", WRAITH), ("Shade", SHADE)):
+        state, _ = play(state, {"kind": "new-npc", "name": name, "stats": stats}, GM)
+    return state
+
+
+SIDES = ({"character": "c1"}, {"character": "c2"}, {"kept": "n1"}, {"kept": "n2"})
+
+
+def fill_with_enemies(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
+    """`fill`, with opposed tests between any of the characters and the kept enemies."""
+    if name in ("first", "second"):
+        return {**pick(SIDES), "setup": {"attribute": pick(["STR", "DEX"])}}
+    return fill(offer, name, pick, marker)
+
+
+PLAYED = frozenset({"opposed-test", "npc-test", "npc-wounds", "reroll", "pass"})
+"""The offers that play the enemies' lines: the walk takes one of them when it leans so."""
+
+
+def walked(items: Any, leaning: bool) -> list[Any]:
+    """The walk's choices but the GM's showing an enemy's numbers (then they are everyone's),
+    and, `leaning`, only those that play the enemies' lines while any is offered."""
+    offers = [i for i in items if not (isinstance(i, tuple) and _kind(i[-1]) == "reveal-npc")]
+    played = [i for i in offers if isinstance(i, tuple) and _kind(i[-1]) in PLAYED]
+    return played if leaning and played else offers
+
+
+def _kind(choice: Any) -> str | None:
+    return choice.kind if isinstance(choice, Offer) else None
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 10_000))
+def test_no_player_receives_a_hidden_enemys_numbers(data, seed):
+    """DW-N04, DW-N05, issue 29: walks of a table that keeps two enemies hidden, tested,
+    set against the characters and each other and wounded; no byte a player or the
+    observer receives holds their levels, wound limits or pools (nor a place among a
+    step's draws, which would count them), no line reaches anyone with a mark in it, and
+    the GM reads every line whole."""
+    table = Table(
+        SESSION, [GM, ADA, BO, WATCHER], filler=fill_with_enemies, start=with_hidden_enemies
+    )
+
+    def pick(items: Any) -> Any:
+        leaning = data.draw(st.integers(0, 3)) > 0
+        return data.draw(st.sampled_from(walked(items, leaning)))
+
+    walk = check_hidden_npc_laws(table, pick, NPC_SECRETS, steps=25, seed=seed)
+    for event, member in itertools.product(walk.events, (ADA, BO, WATCHER)):
+        shown = SESSION.view_event(event, member)
+        draws = shown.data.get("draws", []) if shown is not None else []
+        assert all("at" not in draw for draw in draws), "a die's place counts an enemy's dice"

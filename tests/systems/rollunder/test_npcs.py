@@ -52,14 +52,14 @@ def lines(events, member: Member) -> list[str]:
     return [shown.text for e in events if (shown := SESSION.view_event(e, member)) is not None]
 
 
-def shown_apart(events, member: Member) -> list[tuple[int, int, int]]:
-    """The draws `member` is shown apart (position, sides, face): their own dice in a
+def shown_apart(events, member: Member) -> list[tuple[int, int]]:
+    """The draws `member` is shown apart (sides, face): their own dice in a
     resolution that keeps a part from them."""
     found = []
     for event in events:
         shown = SESSION.view_event(event, member)
         if shown is not None:
-            found += [(d["at"], d["sides"], d["face"]) for d in shown.data.get("draws", ())]
+            found += [(d["sides"], d["face"]) for d in shown.data.get("draws", ())]
     return found
 
 
@@ -184,7 +184,7 @@ def test_cr_s04_a_contest_against_the_hidden_hound_shows_ash_all_of_his_side_and
             "ranking: them; us",
         ],
     )
-    assert shown_apart(events, ASH) == [(0, 20, 5), (1, 20, 19)]
+    assert shown_apart(events, ASH) == [(20, 5), (20, 19)]
     assert shown_apart(events, GM) == []
     outcome = SESSION.view_event(events[-1], ASH)
     assert outcome.visibility == Visibility.PUBLIC and outcome.data == {
@@ -248,7 +248,7 @@ def test_cr_s04_the_hounds_decisions_are_the_gms_and_ash_still_sees_his_dice_apa
             "ranking: them; us",
         ],
     )
-    assert shown_apart(events, ASH) == [(0, 20, 5), (1, 20, 19)]
+    assert shown_apart(events, ASH) == [(20, 5), (20, 19)]
     assert state.characters["n1"].sheet.omens == 1  # kept, not spent
 
 
@@ -269,7 +269,7 @@ def test_cr_a16_a_tie_break_against_the_hound_shows_its_successes_as_a_question_
         "ranking, best first: us; them",
         "ranking: us; them",
     ]
-    assert shown_apart(events, ASH) == [(0, 20, 5), (2, 20, 6)]
+    assert shown_apart(events, ASH) == [(20, 5), (20, 6)]
 
 
 # a collective roll: the group's die and verdict are everyone's ----------------------------
@@ -287,7 +287,7 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     decided = "the group's STR roll (1d20 → [19] = 19, result 1): the group decides"
     assert lines(events, GM) == [decided]
     everyone_else_reads(events, [decided])
-    assert shown_apart(events, ASH) == [(0, 20, 19)]
+    assert shown_apart(events, ASH) == [(20, 19)]
     seen = SESSION.view(state, ASH)["pending"]["decision"]
     assert seen["choices"] == ["keep 1", "reroll Ash"] and "passes" not in seen
     assert SESSION.view(state, GM)["pending"]["decision"]["choices"] == [
@@ -302,7 +302,7 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     again = "the group's STR roll (1d20 → [16] = 16, result 2): the group decides"
     assert lines(events, GM) == ["GM: reroll Mire hound", again]
     everyone_else_reads(events, ["GM: reroll ?", again])
-    assert shown_apart(events, ASH) == [(0, 20, 16)]
+    assert shown_apart(events, ASH) == [(20, 16)]
     state, events = play(state, {"kind": "answer", "choice": "keep 2"}, GM)
     assert lines(events, GM) == [
         "GM: keep 2",

@@ -354,6 +354,7 @@ def announce_test(
             "test announced",
             _announcement(test),
             attribute=setup.attribute,
+            check=setup.check,
             pool=own_pool,
             take_lowest=take_lowest,
             proficiency=proficiency,

@@ -2,7 +2,11 @@
 (both succeed or both fail, whatever the grade, DW-A26) means both test again, each
 re-test a full test with its fatigue. NPCs test with their level (DW-M50). A re-test
 announces again what can still be announced, and a side that can no longer act loses
-(DW-X20)."""
+(DW-X20).
+
+At a shared table each side's dice are rolled for it, and the verdict of a side whose
+numbers the players may not see (a hidden kept enemy) is its part of the contest's lines
+(`owners.Whose`, DW-N04); from the command line nothing is anybody's."""
 
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from tabletop.systems.dead_weight.evaluation import Outcome
 from tabletop.systems.dead_weight.events import Event, event, sided
 from tabletop.systems.dead_weight.npc import Npc
 from tabletop.systems.dead_weight.options import DEFAULT, Options
+from tabletop.systems.dead_weight.owners import NOBODY, Whose
 
 MAX_OPPOSED_ROUNDS = 100
 """Re-tests one opposed test may take before it is called off."""
@@ -63,13 +68,17 @@ class OpposedTest(BaseModel):
     def choices(self) -> list[Choice]:
         return [] if self.finished else self.tests[self.current].choices()
 
-    def choose(self, choice: Choice, dice: DiceSource) -> tuple[OpposedTest, list[Event]]:
+    def choose(
+        self, choice: Choice, dice: DiceSource, whose: Whose = NOBODY
+    ) -> tuple[OpposedTest, list[Event]]:
         if self.finished:
             raise DeadWeightError("the opposed test is over")
         side = self.current
-        test, events = self.tests[side].choose(choice, dice)
+        with whose.rolling(side):
+            test, events = self.tests[side].choose(choice, dice)
         tests = (test, self.tests[1]) if side == 0 else (self.tests[0], test)
-        return _settle(self.model_copy(update={"tests": tests}), dice, sided(events, side))
+        contest = self.model_copy(update={"tests": tests})
+        return _settle(contest, dice, sided(events, side), whose)
 
 
 def start_opposed(
@@ -79,28 +88,37 @@ def start_opposed(
     second_setup: TestSetup,
     dice: DiceSource,
     options: Options = DEFAULT,
+    whose: Whose = NOBODY,
 ) -> tuple[OpposedTest, list[Event]]:
     """Throw both tests; the returned contest waits for the first open choice."""
-    one, events = start_test(first, first_setup, dice, options=options)
-    two, more = start_test(second, second_setup, dice, options=options)
+    with whose.rolling(0):
+        one, events = start_test(first, first_setup, dice, options=options)
+    with whose.rolling(1):
+        two, more = start_test(second, second_setup, dice, options=options)
     contest = OpposedTest(setups=(first_setup, second_setup), options=options, tests=(one, two))
-    return _settle(contest, dice, sided(events, 0) + sided(more, 1))
+    return _settle(contest, dice, sided(events, 0) + sided(more, 1), whose)
 
 
 def _settle(
-    contest: OpposedTest, dice: DiceSource, events: list[Event]
+    contest: OpposedTest, dice: DiceSource, events: list[Event], whose: Whose
 ) -> tuple[OpposedTest, list[Event]]:
+    """Judge the contest once both tests are: a winner, or both test again. A kept side's
+    verdict in a tie is its part of the line, and so is who won when both sides are kept
+    (either verdict would tell the other's)."""
     while all(test.finished for test in contest.tests):
         one, two = contest.tests
         assert one.verdict is not None and two.verdict is not None
         winner = opposed_winner(one.verdict, two.verdict)
         if winner is not None:
             name = contest.tests[winner].roller.label
-            events.append(event("opposed", f"{name} wins the opposed test", winner=winner))
+            both_kept = whose.kept_id(0) and whose.kept_id(1)
+            told = whose.part(winner, name) if both_kept else name
+            events.append(event("opposed", f"{told} wins the opposed test", winner=winner))
             return contest.model_copy(update={"winner": winner}), events
         if contest.round >= MAX_OPPOSED_ROUNDS:
             raise LimitError(f"still tied after {MAX_OPPOSED_ROUNDS} rounds")
-        events.append(event("opposed", f"a tie ({one.verdict} and {two.verdict}): test again"))
+        verdicts = f"{whose.part(0, one.verdict)} and {whose.part(1, two.verdict)}"
+        events.append(event("opposed", f"a tie ({verdicts}): test again"))
         able = [_can_act(test.roller) for test in contest.tests]
         if able != [True, True]:
             if not any(able):
@@ -112,8 +130,10 @@ def _settle(
             text = f"{contest.tests[1 - winner].roller.label} cannot test again: {name} wins"
             events.append(event("opposed", text, winner=winner))
             return contest.model_copy(update={"winner": winner}), events
-        first, more = _retest(one.roller, contest.setups[0], dice, contest.options)
-        second, again = _retest(two.roller, contest.setups[1], dice, contest.options)
+        with whose.rolling(0):
+            first, more = _retest(one.roller, contest.setups[0], dice, contest.options)
+        with whose.rolling(1):
+            second, again = _retest(two.roller, contest.setups[1], dice, contest.options)
         events += sided(more, 0) + sided(again, 1)
         contest = contest.model_copy(update={"tests": (first, second), "round": contest.round + 1})
     return contest, events

@@ -6,10 +6,17 @@ character) makes the player's choices, the GM the GM's, and `advice` gives whoev
 choosing the exact odds of each choice. The doom and omens trackers start hidden (DW-X21),
 as may any tracker the GM makes: players learn that a hidden tracker moved, never where it
 stands; a character with the Third eye sees the omens tracker (DW-M52).
+
+The enemies the GM keeps hidden are the table's whose numbers the players may not see
+(`kept_from_players`): each line of such an enemy's own test, and its wounds, reach the
+players in words; its verdict in an opposed test's line is its part of that line; each
+side's dice are rolled for it, so a player is shown their own in a step that keeps the
+enemy's (DW-N04, DW-N05). The advisor answers only whoever chooses, on their own test.
 """
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from typing import Any, Literal
 
 from pydantic import Field
@@ -77,6 +84,7 @@ from tabletop.systems.dead_weight.npc import Npc, NpcStats
 from tabletop.systems.dead_weight.odds import advise
 from tabletop.systems.dead_weight.opposed import OpposedTest, start_opposed
 from tabletop.systems.dead_weight.options import DEFAULT, Options
+from tabletop.systems.dead_weight.owners import Whose
 from tabletop.systems.dead_weight.rest import Snore, interlude, rest_at_camp
 from tabletop.systems.dead_weight.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.dead_weight.sheet_edits import (
@@ -93,10 +101,10 @@ from tabletop.systems.dead_weight.table_npcs import (
     ROSTER,
     KeptNpc,
     NpcWounds,
-    hide_sides,
     living,
     tester,
     told_of,
+    told_sides,
     wounded,
 )
 from tabletop.systems.dead_weight.tables import TABLES, system_table
@@ -209,6 +217,32 @@ class DeadWeightTable(Frozen):
     @property
     def testing(self) -> bool:
         return self.exchange is not None and not self.exchange.finished
+
+    @property
+    def hidden_npcs(self) -> dict[str, str]:
+        """The kept enemies whose numbers the players may not see: id to name (DW-N04)."""
+        return {nid: npc.name for nid, npc in self.npcs.items() if not npc.revealed}
+
+    def hides(self, nid: str) -> bool:
+        """Whether the players may not see the numbers of the kept enemy `nid`; one taken
+        away is kept hidden (its finished test may still be on the table)."""
+        npc = self.npcs.get(nid)
+        return npc is None or not npc.revealed
+
+    @property
+    def npc_names(self) -> dict[str, str]:
+        """Every kept enemy's name by id, shown or hidden: what its lines call it."""
+        return {nid: npc.name for nid, npc in self.npcs.items()}
+
+    def whose(
+        self, rollers: tuple[str | None, ...], kept: tuple[str | None, ...], opposed: bool
+    ) -> Whose:
+        """Whose each side of a test is: in an opposed test its character or kept enemy, in
+        one test a kept enemy only (a character's test shares its dice with its helpers,
+        and keeps nothing from anyone); with the hidden enemies among them."""
+        sides = zip_longest(rollers, kept)
+        ids = tuple(nid or (cid if opposed else None) for cid, nid in sides)
+        return Whose(ids=ids, kept=frozenset(self.hidden_npcs) & set(ids))
 
 
 # intents ----------------------------------------------------------------------------------
@@ -436,6 +470,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
+    version = 2
+    """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05)."""
     explained = frozenset(
         {
             *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),
@@ -706,6 +742,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
         npcs, events = ROSTER.change(state.npcs, intent, state.names)
         return state.model_copy(update={"npcs": npcs}), events
 
+    def kept_from_players(self, state: DeadWeightTable) -> dict[str, str]:
+        return state.hidden_npcs
+
     def _characters(
         self,
         state: DeadWeightTable,
@@ -778,22 +817,31 @@ class DeadWeightSession(Session[DeadWeightTable]):
                 return done.model_copy(update={"exchange": None}), told_of(events)
         elif isinstance(intent, OpposedTestIntent):
             sides = [_contender(state, side) for side in (intent.first, intent.second)]
-            contest, events = start_opposed(
-                sides[0], intent.first.setup, sides[1], intent.second.setup, dice, state.options
-            )
             rollers = (intent.first.character, intent.second.character)
             kept = (intent.first.kept, intent.second.kept)
+            whose = state.whose(rollers, kept, opposed=True)
+            contest, events = start_opposed(
+                sides[0],
+                intent.first.setup,
+                sides[1],
+                intent.second.setup,
+                dice,
+                state.options,
+                whose,
+            )
             exchange = Exchange(opposed=contest, rollers=rollers, kept=kept)
-            told = hide_sides(state.npcs, kept, events, opposed=True)
+            told = told_sides(events, whose, state.npc_names, opposed=True)
             return _written_back(state, exchange), told
         elif isinstance(intent, NpcTest):
             if (intent.kept is None) == (intent.npc is None):
                 raise DeadWeightError("an NPC test is for a kept NPC or one typed in, not both")
             npc = tester(state.npcs, intent.kept) if intent.kept else intent.npc
             assert npc is not None
-            test, events = start_test(npc, intent.setup, dice, options=state.options)
+            whose = state.whose((None,), (intent.kept,), opposed=False)
+            with whose.rolling(0):
+                test, events = start_test(npc, intent.setup, dice, options=state.options)
             exchange = Exchange(test=test, rollers=(None,), kept=(intent.kept,))
-            told = hide_sides(state.npcs, exchange.kept, events, opposed=False)
+            told = told_sides(events, whose, state.npc_names, opposed=False)
             return _written_back(state, exchange), told
         else:
             roller = _sheet_of(state, intent.roller)
@@ -812,16 +860,19 @@ class DeadWeightSession(Session[DeadWeightTable]):
     ) -> tuple[DeadWeightTable, list[Event]]:
         exchange = state.exchange
         assert exchange is not None
+        opposed = exchange.opposed is not None
+        whose = state.whose(exchange.rollers, exchange.kept, opposed)
         if exchange.opposed is not None:
-            opposed, events = exchange.opposed.choose(choice, dice)
-            exchange = exchange.model_copy(update={"opposed": opposed})
+            contest, events = exchange.opposed.choose(choice, dice, whose)
+            exchange = exchange.model_copy(update={"opposed": contest})
         elif exchange.casting is not None:
             casting, events = exchange.casting.choose(choice, dice)
             exchange = exchange.model_copy(update={"casting": casting})
         else:
-            test, events = exchange.open_test.choose(choice, dice)
+            with whose.rolling(0):
+                test, events = exchange.open_test.choose(choice, dice)
             exchange = exchange.model_copy(update={"test": test})
-        told = hide_sides(state.npcs, exchange.kept, events, exchange.opposed is not None)
+        told = told_sides(events, whose, state.npc_names, opposed)
         return _written_back(state, exchange), told
 
     def _trackers(
@@ -1008,7 +1059,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
         )
 
     def _exchange_view(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:
-        """The test under way; a hidden kept NPC's test shows a player none of its dice."""
+        """The test under way; a hidden kept NPC's test shows a player none of its dice nor
+        what it was announced with, and who won an opposed test between two of them is the
+        GM's (DW-N04)."""
         exchange = state.exchange
         if exchange is None:
             return None
@@ -1023,15 +1076,21 @@ class DeadWeightSession(Session[DeadWeightTable]):
             }
         if exchange.opposed is not None:
             shown["opposed"]["current"] = exchange.opposed.current
-        for side, nid in enumerate(exchange.kept):
-            kept = state.npcs.get(nid) if nid is not None else None
-            if member.is_gm or kept is None or kept.revealed:
+        if member.is_gm:
+            return shown
+        kept = [nid if nid is not None and state.hides(nid) else None for nid in exchange.kept]
+        for side, nid in enumerate(kept):
+            if nid is None:
                 continue
-            secret = hidden(f"{kept.name}'s test, which the GM keeps")
+            name = state.npcs[nid].name if nid in state.npcs else "an NPC"
+            secret = hidden(f"{name}'s test, which the GM keeps")
             if exchange.opposed is not None:
                 shown["opposed"]["tests"][side] = secret
+                shown["opposed"]["setups"][side] = hidden(f"what {name} tests with")
             else:
                 shown["test"] = secret
+        if exchange.opposed is not None and all(kept):
+            shown["opposed"]["winner"] = hidden("who won, which the GM keeps")
         return shown
 
     def advice(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:

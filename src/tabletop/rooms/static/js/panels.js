@@ -35,7 +35,7 @@ function exchangePanel(ctx) {
   }
   const status = exchange.finished
     ? opposed
-      ? `judged: ${opposed.winner === null || opposed.winner === undefined ? "a draw" : `${names[opposed.winner]} wins`} after ${opposed.round} round${opposed.round > 1 ? "s" : ""}`
+      ? `judged: ${opposed.winner === null || opposed.winner === undefined ? "a draw" : opposed.winner.hidden ? "who won is the GM's" : `${names[opposed.winner]} wins`} after ${opposed.round} round${opposed.round > 1 ? "s" : ""}`
       : `judged: ${test.verdict ? String(test.verdict).replace(/_/g, " ") : "done"}${test.fatigue ? ", with fatigue" : ""}`
     : test.hidden ? `the GM chooses for ${names[current]}` : `${test.turn === "gm" ? "the GM" : `${names[current]}'s player`} chooses (${test.phase})`;
   const budgets = Object.entries(test.budgets || {})
