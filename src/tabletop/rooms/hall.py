@@ -866,7 +866,7 @@ class Hall:
         for number, event in enumerate(events):
             public = public_of(event, session.view_event(event, OUTSIDER))
             if number == 0:
-                witnessed = group.witnessed and published(group.witnessed, public)
+                witnessed = group.witnessed and published(group.witnessed, public, head + 1)
                 asked = (group.client, group.nonce, group.asked, witnessed)
                 entry = Entry.make(head + 1, stamp, event, prev, public, *asked)
             else:

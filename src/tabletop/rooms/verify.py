@@ -404,7 +404,8 @@ def _witnessed_dice(audit: Audit, number: int, entry: Entry) -> None:
     with _at(number, "its dice cannot be checked"):
         kept, opened, open_at = keys_of(entry.secret, header)
         shown = {k: v for k, v in header.items() if k != "open"}
-        expected = published(Witnessed(dict(entry.secret), shown, ""), entry.public).header
+        opened_as = Witnessed(dict(entry.secret), shown, "")
+        expected = published(opened_as, entry.public, entry.seq).header
         if expected.get("open") != header.get("open"):
             raise AuditError(number, "its header shows its open key over dice kept from someone")
     where = witnessed_position(entry.seq, header["reveals"])

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.errors import DataError
+from tabletop.errors import DataError, RollError
 from tabletop.rooms.fairdice import (
     MOST_SKIPPED,
     FairDice,
@@ -175,13 +175,22 @@ def open_key(header: Mapping[str, Any]) -> bytes:
     return opened
 
 
-def published(witnessed: Witnessed, public: Any) -> Witnessed:
-    """The roll's header with its open key shown everyone when what everyone sees of the
-    entry (`public`, a hint) shows exactly the dice drawn from it: the players' own dice
-    beside a hidden NPC's, which they may then check without the kept key."""
+def published(witnessed: Witnessed, public: Any, seq: int) -> Witnessed:
+    """The roll's header with its open key shown everyone when what everyone sees of entry
+    `seq` (`public`, a hint) shows exactly the dice drawn from it, in the order drawn: the
+    players' own dice beside a hidden NPC's (shown with no place among the others), which
+    they may then check without the kept key."""
     open_at = witnessed.secret["open_at"]
     shown = public.get("data", {}).get("draws") if isinstance(public, dict) else None
-    if not open_at or not isinstance(shown, list) or [d.get("at") for d in shown] != open_at:
+    if not open_at or not isinstance(shown, list) or len(shown) != len(open_at):
+        return witnessed
+    where = witnessed_position(seq, witnessed.header["reveals"])
+    dice = FairDice(bytes.fromhex(witnessed.secret["open"]), where)
+    try:
+        drawn = [dice.roll(int(draw["sides"])) == draw["face"] for draw in shown]
+    except (KeyError, TypeError, ValueError, RollError):
+        return witnessed
+    if not all(drawn):
         return witnessed
     header = {**witnessed.header, "open": witnessed.secret["open"]}
     return Witnessed(witnessed.secret, header, witnessed.asked_salt)
