@@ -635,7 +635,9 @@ class Session(Generic[StateT]):
         hidden = {**self.kept_from_players(state), **self.kept_from_players(after)}
         events, keeps = _settled(events, hidden, self.words)
         if not events:  # the intent still happened, and its cause must be on the record
-            events = [note(asked.kind, f"{member.name or member.id}: {asked.kind}, no change")]
+            events = [
+                note(asked.kind, f"{member.name or member.id}: {self._said(asked.kind)}, no change")
+            ]
         told = [e.model_copy(update={"actor": member.id}) for e in events]
         applied = decided.model_dump(mode="json")
         shown = (i for i, owner in enumerate(owned.owners) if owner and owner not in hidden)
@@ -739,6 +741,11 @@ class Session(Generic[StateT]):
         """The JSON Schema of every intent this session takes: a page builds its forms from
         it and the offers of `legal`."""
         return dict(self._intents.json_schema())
+
+    def _said(self, kind: str) -> str:
+        """An intent kind as a line says it: its label in the system's words."""
+        wording = self.words.kind(kind)
+        return self.words.event(kind) if wording is None else wording.label
 
     @property
     def words(self) -> Words:
