@@ -132,7 +132,7 @@ def test_a_monster_renamed_keeps_its_followers_and_its_abilities_in_the_tables_o
     shuffled = {**HOUND, "stats": {**HOUND["stats"], "abilities": {"WIT": 4, "STR": 17, "AGI": 15}}}
     state, events = play(seated(), shuffled, GM)
     assert list(state.characters["n1"].sheet.abilities) == ["STR", "AGI", "WIT"]
-    assert "'STR': 17, 'AGI': 15, 'WIT': 4" in events[0].text
+    assert events[0].text == "Mire hound: STR 17, AGI 15, WIT 4; health 23 of 23"
     recruit = {"kind": "recruit-follower", "leader": "n1", "sheet": character("Pup")}
     state, events = play(state, recruit, GM)
     assert lines(events, ASH) == ["Pup now follows Mire hound", "the GM brings Pup to the table"]

@@ -159,6 +159,7 @@ from tabletop.systems.rollunder.table_npcs import (
     example,
     npc_sheet,
     stat_names,
+    statblock,
     stats_view,
 )
 from tabletop.systems.rollunder.telling import Telling
@@ -419,9 +420,8 @@ class RollUnderSession(Session[RollUnderTable]):
             nid, counter = next_id(state.characters, state.next_npc)
             seat = Seat(owner=member.id, sheet=sheet, secret=True, npc=True)
             seats = {**state.characters, nid: seat}
-            details = ", ".join(f"{k} {v}" for k, v in stats_view(sheet).items() if v)
             after = state.model_copy(update={"characters": seats, "next_npc": counter})
-            return after, brought(nid, sheet.name, details, None)
+            return after, brought(nid, sheet.name, statblock(sheet), None)
         seat = state.characters.get(intent.npc)
         if seat is None or not seat.npc:
             raise RollUnderError(f"no NPC {intent.npc!r} at this table")

@@ -82,6 +82,18 @@ def edited(sheet: Character, intent: EditNpc, options: RollUnderOptions) -> Char
     return check_sheet(sheet_from(data, "the NPC"), options)
 
 
+def statblock(sheet: Character) -> str:
+    """A monster's numbers as the GM's line reads them: 'STR 11, AGI 9, WIT 8; health 6 of
+    6; 1 omen'."""
+    parts = [
+        ", ".join(f"{name} {score}" for name, score in sheet.abilities.items()),
+        f"health {sheet.health} of {sheet.max_health}",
+    ]
+    if sheet.omens:
+        parts.append(f"{sheet.omens} omen{'' if sheet.omens == 1 else 's'}")
+    return "; ".join(parts)
+
+
 def stats_view(sheet: Character) -> dict[str, Any]:
     """What the NPC panel shows the GM of a monster."""
     return {
