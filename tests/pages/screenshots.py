@@ -71,7 +71,7 @@ def scene(browser, url: str) -> None:
     ada.page.screenshot(path=OUT / "join-phone.png")
     join(ada, invites["player"], "Ada")
     join(bo, invites["player"], "Bo")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     submit(offer(bo, "make a character"), Name="Brom")
     submit(offer(gm, "start a tracker"), Name="the doom of the crypt", **{"Tracker kind": "doom"})
     submit(offer(gm, "start a tracker"), Name="torchlight", Segments="4")
@@ -118,7 +118,7 @@ def npc_scene(browser, url: str) -> None:
     for creature, name in (("Human in heavy armour", "Sergeant Voss"), ("Henchman", "Pike")):
         form = offer(gm, "bring a creature from the book", "#npcs")
         form.get_by_label("Creature").select_option(f'"{creature}"')
-        step(gm, lambda form=form, name=name: submit(form, Name=name))
+        step(gm, lambda form=form, name=name: submit(form, Called=name))
     step(ada, lambda: submit(offer(ada, "step into the fight", "#characters"), Side="party"))
     for name in ("Sergeant Voss", "Pike"):
         card = f"#npcs article.npc:has-text('{name}')"
@@ -146,7 +146,7 @@ def sheet_scene(browser, url: str, system: str) -> None:
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, url, system, "A sheet")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(SHOWN[system])})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(SHOWN[system])})
     synced(gm, ada)
     name = SHOWN[system]["name"]
     desktop = card(gm, name)

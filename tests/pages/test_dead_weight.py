@@ -44,9 +44,9 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
     join(ada, invites["player"], "Ada")
     join(bo, invites["player"], "Bo")
 
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     expect(ada.page.locator("article.card h3", has_text="Amber")).to_be_visible()
-    submit(offer(bo, "bring a saved sheet"), **{"Sheet (JSON)": '{"name": "Brom"}'})
+    submit(offer(bo, "bring a saved sheet"), **{"Saved sheet (JSON)": '{"name": "Brom"}'})
     expect(gm.page.locator("article.card h3")).to_have_count(2)
 
     # Ada tests DEX with a disadvantage die from Amber's card (DW-M28).
@@ -135,7 +135,7 @@ def finish_exchange(gm: Seat, player: Seat, *others: Seat) -> None:
 
 def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server):
     gm, ada = gm_and_ada(browser, server, "dead-weight")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
     # Ada places two wounds on DEX from Amber's card, a row per wound (DW-A14: DEX 3 holds

@@ -89,12 +89,12 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, server, "dead-weight")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
     form = offer(gm, "type in an NPC", NPCS)
     form.get_by_label("Name").fill("Ghoul qz")
-    stats = form.get_by_role("group", name="Stats")
+    stats = form.get_by_role("group", name="Numbers")
     stats.get_by_label("Level").fill("9")
     stats.get_by_label("Wound limit").fill("17")
     step(gm, form.locator("button[type=submit]").click)
@@ -154,7 +154,7 @@ def kept_from(player: Seat, gm: Seat, *patterns: str) -> None:
 def change(gm: Seat, name: str, stat: str, value: str) -> None:
     """The GM changes one of an NPC's numbers from its card."""
     form = offer(gm, "change an NPC's number or name", f"{NPCS} article.npc:has-text('{name}')")
-    step(gm, lambda: submit(form, Stat=stat, Value=value))
+    step(gm, lambda: submit(form, **{"What to change": stat, "New value": value}))
 
 
 def table_with(browser, server, system: str, make: str, **character: str) -> tuple[Seat, Seat]:
@@ -170,7 +170,7 @@ def table_with(browser, server, system: str, make: str, **character: str) -> tup
 def from_the_book(gm: Seat, creature: str, name: str) -> None:
     form = offer(gm, "bring a creature from the book", NPCS)
     form.get_by_label("Creature").select_option(f'"{creature}"')
-    step(gm, lambda: submit(form, Name=name))
+    step(gm, lambda: submit(form, Called=name))
 
 
 def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(browser, server):

@@ -74,7 +74,7 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, server, "dead-weight")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(AMBER)})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(AMBER)})
     amber = card(ada, "Amber")
     expect(amber.locator(".sheet-dead-weight")).to_be_visible()
     dex = amber.locator(".attribute[data-attribute=DEX]")
@@ -136,10 +136,11 @@ def test_a_rollunder_sheet_carries_rolls_and_keeps_the_gms_secret_sheet(browser,
         "health": 10,
         "load": {"carry_limit": 10, "worn": [{"name": "clothes", "bulk": 0, "kind": "clothes"}]},
     }
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(ash_sheet)})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(ash_sheet)})
     grue = {"name": "Grue", "abilities": {"STR": 13, "AGI": 9, "WIT": 7}, "max_health": 19}
     grue |= {"health": 19, "omens": 1, "max_omens": 1}
-    submit(offer(gm, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(grue), "Secret": True})
+    secret = {"Saved sheet (JSON)": json.dumps(grue), "Secret": True}
+    submit(offer(gm, "bring a saved sheet"), **secret)
     expect(gm.page.locator("article.card")).to_have_count(2)
     ash = card(ada, "Ash")
 

@@ -75,7 +75,7 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
     expect(ada.page.locator(".trackers button")).to_have_count(0)
 
     # Whose choice an exchange waits for, in each member's words.
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     card = "article.card:has-text('Amber')"
     form = offer(ada, "test or check an attribute", card)
     form.get_by_label("Attribute").select_option('"DEX"')
@@ -123,7 +123,7 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
     card = ada.page.locator("article.card", has_text="Ayla")
     basic = card.locator(".closed-offer", has_text="a basic action")
     expect(basic.get_by_role("button", name="move", exact=True)).to_be_visible()
-    expect(basic.get_by_role("button", name="search-bag", exact=True)).to_be_visible()
+    expect(basic.get_by_role("button", name="search bag", exact=True)).to_be_visible()
     step(ada, basic.get_by_role("button", name="move", exact=True).click)
     wait_for_log(ada, "Ayla: ")
 
@@ -134,13 +134,13 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
     attack = offer(ada, "pay for an attack", "article.card")
     submit(attack)
     expect(attack.locator(".error")).not_to_be_empty()
-    expect(basic.get_by_role("button", name="search-bag", exact=True)).to_have_count(0)
+    expect(basic.get_by_role("button", name="search bag", exact=True)).to_have_count(0)
     step(ada, basic.get_by_role("button", name="move", exact=True).click)
     tokens = ada.page.locator(".fight tbody tr", has_text="Ayla").locator(".ap")
     expect(tokens).to_have_attribute("aria-label", re.compile(r"^0 of 3 AP left"))
     # With no AP left, only what is free is offered.
     expect(basic.get_by_role("button", name="move", exact=True)).to_have_count(0)
-    expect(basic.get_by_role("button", name="free-action", exact=True)).to_be_visible()
+    expect(basic.get_by_role("button", name="free action", exact=True)).to_be_visible()
     sheet_fits(ada, "article.card:has-text('Ayla')")
     assert not (gm.errors or ada.errors)
 
