@@ -11,6 +11,12 @@ from playwright.sync_api import expect
 from tabletop.words import Words, only_the_id, wanted
 from tests.pages.driver import PHONE, Seat, gm_and_ada, offer, seat, submit
 
+CLOSED = """() => [...document.querySelectorAll("div.offer[data-kind]")].map((offer) => ({
+  kind: offer.dataset.kind,
+  choices: [...offer.querySelectorAll("button")].map((el) => el.textContent),
+}))"""
+"""Every closed offer on the page: its kind and what each of its buttons says."""
+
 SHOWN = """() => [...document.querySelectorAll("form.offer")].map((form) => ({
   kind: form.dataset.kind,
   labels: [...form.querySelectorAll("label, legend")]
@@ -79,6 +85,9 @@ def read_forms(person: Seat, schema: dict, words: Words) -> int:
             if label in helps:  # a field's label in words shows a help of that label's
                 from_words += 1
                 assert helps[label] & set(form["hints"]), (kind, label, form["hints"])
+    for closed in person.page.evaluate(CLOSED):
+        said = said_for(schema, words, closed["kind"])
+        assert not raw_names(closed["choices"], said["choices"]), closed
     return from_words
 
 
