@@ -284,7 +284,7 @@ def changed(nid: NpcId, name: str, stat: str, value: str, revealed: bool) -> lis
     everyone's, since the players know it by its name."""
     told = Event(
         type="npc changed",
-        text=f"{name}: {stat} is now {value}",
+        text=f"{name}: {stat.replace('_', ' ')} is now {value}",
         data={"npc": nid, "stat": stat},
         visibility=Visibility.PUBLIC if revealed else Visibility.GM,
         hint="" if revealed else f"the GM changes {name}",

@@ -273,6 +273,18 @@ def test_every_legal_choice_typed_back_is_the_same_choice(seed, choices):
         combat, _ = apply(combat, legal[choice % len(legal)], dice)
 
 
+def test_a_hits_extra_degrees_are_listed_and_spent_at_the_tracker(capsys, monkeypatch):
+    """§ 5.19, C3-A63: `legal` lists the two effects of the notes after a hit 20 over the
+    AC, and `degrees A 2` spends two on the notes' own effect for two."""
+    script = (
+        "add A str=30\nadd B side=foes hp=20\nset A 20\nset B 10\nbegin\n"
+        "attack A B nodirect\nlegal\ndegrees A 2\n"
+    )
+    code, out, _ = run(capsys, "combat", "--seed", "3", stdin=script, monkeypatch=monkeypatch)
+    assert code == 0 and "degrees A 1 drives them back a little" in out
+    assert "A spends extra degrees (2) on B: drives them well back: out of a window" in out
+
+
 def test_save_without_a_file_name_says_how(capsys, monkeypatch):
     _, out, _ = run(capsys, "combat", stdin="save\n", monkeypatch=monkeypatch)
     assert "usage: save FILE" in out

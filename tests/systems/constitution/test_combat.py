@@ -253,8 +253,8 @@ def test_each_number_of_a_blow_says_whose_it_is():
         (e.message, e.roller, [(e.message[p.start : p.end], p.owners) for p in e.parts])
         for e in events
     ]
-    strength = "strength save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 24: failure, 3 degrees"
-    will = "will save: 1d20! → [2] = 2; 2 + 10 = 12 vs DC 24: failure, 3 degrees"
+    strength = "B's strength save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 24: failure, 3 degrees"
+    will = "B's will save: 1d20! → [2] = 2; 2 + 10 = 12 vs DC 24: failure, 3 degrees"
     assert told == [
         (
             "A attacks B (AC 20): 1d20! → [15] = 15; 15 + 10 = 25 vs DC 20: success, 2 degrees",
@@ -266,8 +266,8 @@ def test_each_number_of_a_blow_says_whose_it_is():
                 ("2 degrees", ("A",)),
             ],
         ),
-        ("1 extra degree(s) to spend (§ 5.19)", None, [("1", ("A",))]),
-        ("damage 1d6 → [5] = 5", "A", [("1d6 → [5] = 5", ("A",))]),
+        ("A has extra degrees to spend on B (§ 5.19): 1", None, [("1", ("A",))]),
+        ("A's damage 1d6 → [5] = 5", "A", [("1d6 → [5] = 5", ("A",))]),
         ("B takes 5: HP 0", None, [("5", ("B", "A")), ("0", ("B",))]),
         (strength, "B", [(strength, ("B",))]),
         (will, "B", [(will, ("B",))]),

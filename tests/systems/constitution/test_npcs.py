@@ -166,16 +166,16 @@ def test_adas_attack_on_the_npc_tells_her_all_of_hers_and_none_of_its():
     state, events = play(state, attack, ADA, [15, 5, 10, 10])
     assert gm_lines(events) == [
         "Ada attacks Sergeant (AC 30): 1d20! → [15] = 15; 15 + 19 = 34 vs DC 30: success, 1 degree",
-        "damage 1d6 → [5] = 5",
+        "Ada's damage 1d6 → [5] = 5",
         "Sergeant takes 5: HP 0",
-        "strength save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
-        "will save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
+        "Sergeant's strength save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
+        "Sergeant's will save: 1d20! → [10] = 10; 10 + 10 = 20 vs DC 21: failure, 1 degree",
         "Sergeant: major wound",
         "Sergeant collapses",
     ]
     assert lines(events) == [
         "Ada attacks Sergeant (AC ?): 1d20! → [15] = 15; 15 + 19 = 34 vs DC ?: success, 1 degree",
-        "damage 1d6 → [5] = 5",
+        "Ada's damage 1d6 → [5] = 5",
         "Sergeant takes 5: HP ?",
         "Sergeant: strength save, kept secret",
         "Sergeant: will save, kept secret",
@@ -226,25 +226,29 @@ def test_the_npcs_attack_on_ada_tells_her_her_ac_whether_it_hit_and_her_own_harm
     state, events = play(state, attack, GM, [2, 5, 11, 3])
     assert gm_lines(events) == [
         "Brute attacks Ada (AC 20): 1d20! → [2] = 2; 2 + 27 = 29 vs DC 20: success, 2 degrees",
-        "1 extra degree(s) to spend (§ 5.19)",
-        "damage 1d8 + 3 → [5] + 3 = 8",
+        "Brute has extra degrees to spend on Ada (§ 5.19): 1",
+        "Brute's damage 1d8 + 3 → [5] + 3 = 8",
         "Ada takes 8: HP 0",
-        "strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
-        "will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
+        "Ada's strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
+        "Ada's will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
         "Ada: minor wound",
         "Ada collapses",
     ]
     assert lines(events) == [
         "Brute attacks Ada (AC 20): ? vs DC 20: success, ?",
-        "? extra degree(s) to spend (§ 5.19)",
-        "damage ?",
+        "Brute has extra degrees to spend on Ada (§ 5.19): ?",
+        "Brute's damage ?",
         "Ada takes 8: HP 0",
-        "strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
-        "will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
+        "Ada's strength save: 1d20! → [11] = 11; 11 + 19 = 30 vs DC 23: success, 2 degrees",
+        "Ada's will save: 1d20! → [3] = 3; 3 + 10 = 13 vs DC 23: failure, 3 degrees",
         "Ada: minor wound",
         "Ada collapses",
     ]
     assert draws_shown(events) == [(20, 11), (20, 3)]
+    assert SESSION.view(state, GM)["fight"]["unspent"]["degrees"] == 1
+    assert SESSION.view(state, ADA)["fight"]["unspent"]["degrees"] == {
+        "hidden": "the extra degrees of an NPC the GM keeps"
+    }
 
 
 def test_a_direct_hit_on_the_npc_and_the_saves_answering_it_are_kept():
@@ -257,14 +261,14 @@ def test_a_direct_hit_on_the_npc_and_the_saves_answering_it_are_kept():
     state, events = play(state, attack, ADA, [20, 5, 5])
     assert lines(events) == [
         "Ada attacks Brute (AC ?): 1d20! → [20!+5] = 25; 25 + 19 = 44 vs DC ?: success, 8 degrees",
-        "7 extra degree(s) to spend (§ 5.19)",
-        "direct hit on Brute (5 damage): pay 10 HP or take the injury saves at DC 25",
+        "Ada has extra degrees to spend on Brute (§ 5.19): 3",
+        "Ada's direct hit on Brute (5 damage): pay 10 HP or take the injury saves at DC 25",
     ]
     assert draws_shown(events) == [(20, 20), (20, 5), (6, 5)]
     state, events = play(state, combat({"action": "answer_direct_hit", "pay": False}), GM, [10, 10])
     assert gm_lines(events) == [
-        "strength save: 1d20! → [10] = 10; 10 + 27 = 37 vs DC 25: success, 3 degrees",
-        "will save: 1d20! → [10] = 10; 10 + 23 = 33 vs DC 25: success, 2 degrees",
+        "Brute's strength save: 1d20! → [10] = 10; 10 + 27 = 37 vs DC 25: success, 3 degrees",
+        "Brute's will save: 1d20! → [10] = 10; 10 + 23 = 33 vs DC 25: success, 2 degrees",
         "Brute: minor wound",
     ]
     assert lines(events) == [
@@ -288,13 +292,12 @@ def test_the_npcs_direct_hit_on_ada_tells_her_what_she_must_choose_between_and_n
     )
     attack = combat({"action": "attack", "attacker": "n1", "target": "Ada"})
     state, events = play(state, attack, GM, [15, 4])
-    assert gm_lines(events)[2:] == [
-        "direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24"
+    assert gm_lines(events)[1:] == [
+        "Brute's direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24"
     ]
     assert lines(events) == [
         "Brute attacks Ada (AC 20): ? vs DC 20: success, ?",
-        "? extra degree(s) to spend (§ 5.19)",
-        "direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24",
+        "Brute's direct hit on Ada (4 damage): pay 20 HP or take the injury saves at DC 24",
     ]
     assert "4 →" not in received(events, state, ADA)  # its damage die
     assert SESSION.view(state, ADA)["fight"]["pending_direct_hit"] == {
@@ -319,7 +322,7 @@ def test_a_shield_raised_against_the_npcs_blow_shows_its_bearer_everything_of_th
     state, events = play(state, attack, GM, [15])
     assert lines(events) == [
         "Brute attacks Bo (AC 0): ? vs DC 0: success, ?",
-        "Bo may raise a shield after the roll for 5 initiative (shield), or let it land (noshield)",
+        "Bo may pay 5 initiative to raise a shield after the roll, or let the blow land (§ 5.4)",
     ]
     assert SESSION.view(state, ADA)["fight"]["pending_shield"] == {
         "attacker": "n1",
@@ -339,14 +342,18 @@ def test_a_shield_raised_against_the_npcs_blow_shows_its_bearer_everything_of_th
     assert lines(events) == [
         "Bo pays 5 and raises a shield after the roll: 1d20! → [2] = 2; 2 + 10 = 12 vs DC 0: "
         "success, 3 degrees; the attack against AC 12: ? vs DC 12: success, ?",
-        "? extra degree(s) to spend (§ 5.19)",
-        "damage ?",
+        "Brute has extra degrees to spend on Bo (§ 5.19): ?",
+        "Brute's damage ?",
         "Bo takes 8: HP 12",
     ]
     assert draws_shown(events) == [(20, 2)]
     let_fall = combat({"action": "answer_shield", "raise_shield": False})
     after, events = play(state, let_fall, ADA, [5])
-    assert lines(events) == ["? extra degree(s) to spend (§ 5.19)", "damage ?", "Bo takes 8: HP 12"]
+    assert lines(events) == [
+        "Brute has extra degrees to spend on Bo (§ 5.19): ?",
+        "Brute's damage ?",
+        "Bo takes 8: HP 12",
+    ]
     assert "1d8" not in received(events, after, ADA)
 
 
@@ -390,8 +397,8 @@ def test_the_npcs_own_rolls_defence_and_morale_are_its_own():
     assert gm_lines(defended + holds + breaks) == [
         "Brute defends: 1d20! → [4] = 4; 4 + 27 = 31 vs DC 20: success, 3 degrees; AC 31 for "
         "the round",
-        "Brute morale 8: 2d6 → [3, 4] = 7, holds",
-        "Brute morale 8: 2d6 → [6, 5] = 11, breaks",
+        "Brute checks morale 8: 2d6 → [3, 4] = 7, holds",
+        "Brute checks morale 8: 2d6 → [6, 5] = 11, breaks",
         "Brute is out: fled",
         "Ada's turn (initiative 12)",
     ]
@@ -418,8 +425,8 @@ def test_a_shot_into_the_melee_tells_whom_it_strikes_and_keeps_only_the_npcs_dic
     assert lines(events) == [
         "Brute attacks Bo (AC 0): ? vs DC 0: success, ?",
         "into the mêlée (6 in 10): it strikes Ada",
-        "? extra degree(s) to spend (§ 5.19)",
-        "damage ?",
+        "Brute has extra degrees to spend on Ada (§ 5.19): ?",
+        "Brute's damage ?",
         "Ada takes 4: HP 1",
     ]
     assert [SESSION.view_event(e, ADA).data for e in events[:2]] == [{}, {}]
@@ -429,8 +436,8 @@ def test_a_shot_into_the_melee_tells_whom_it_strikes_and_keeps_only_the_npcs_dic
     assert lines(events) == [
         "Ada attacks Bo (AC 0): 1d20! → [5] = 5; 5 + 19 = 24 vs DC 0: success, 5 degrees",
         "into the mêlée (6 in 10): it strikes Brute",
-        "4 extra degree(s) to spend (§ 5.19)",
-        "damage 1d6 → [4] = 4",
+        "Ada has extra degrees to spend on Brute (§ 5.19): 4",
+        "Ada's damage 1d6 → [4] = 4",
         "Brute takes 4: HP ?",
     ]
     assert SESSION.view_event(events[1], ADA).data["dice"][0]["text"] == "1d10 → [9] = 9"
@@ -479,14 +486,19 @@ def test_a_npc_renamed_in_the_fight_keeps_its_numbers_under_the_name_it_fights_w
     assert "29" not in told  # its initiative, 19 + wits 10
 
 
-def test_an_npc_taken_away_after_the_fight_takes_its_row_and_numbers_with_it():
-    """C3-N06: once the fight is over the GM takes the sergeant away; its row leaves the
-    fight too, since its numbers would otherwise be nobody's to keep (its id no longer
-    names a hidden NPC)."""
+def test_a_fight_that_ends_clears_the_tracker_and_the_npc_can_be_taken_away():
+    """C3-A64, C3-N06: once the fight is over its tracker is cleared for the next fight (no
+    "round 1 (over)" left standing), the sergeant's HP stays written on it, and the GM takes
+    it away; while it fought that was refused."""
     state, _ = fighting()
+    with pytest.raises(TabletopError, match="in the fight"):
+        play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
     for action in ({"action": "leave", "id": "n1"}, {"action": "end_turn"}):
         state, _ = play(state, combat(action), GM)
-    state, _ = play(state, combat({"action": "end_combat"}), GM)
+    state, ended = play(state, combat({"action": "end_combat"}), GM)
+    assert lines(ended) == ["the fight is over"]
+    assert state.fight.combatants == () and state.fight.phase == "setup"
+    assert SESSION.view(state, ADA)["fight"]["combatants"] == []
+    assert state.npcs["n1"].stats.hp == 4
     state, _ = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
-    assert [c.id for c in state.fight.combatants] == ["Ada"] and state.fight.phase == "over"
-    assert '"ac": 30' not in received([], state, ADA)
+    assert state.npcs == {} and '"ac": 30' not in received([], state, ADA)

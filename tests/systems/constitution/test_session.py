@@ -93,8 +93,8 @@ def test_damage_past_zero_raises_the_injury_dc():
     state, events = play(seated(), damage, GM, [15, 15])
     assert state.characters["c1"].sheet.hp == 0
     assert [e.text for e in events[1:3]] == [
-        "strength save: 1d20! → [15] = 15; 15 + 19 = 34 vs DC 22: success, 3 degrees",
-        "will save: 1d20! → [15] = 15; 15 + 10 = 25 vs DC 22: success, 1 degree",
+        "Ada's strength save: 1d20! → [15] = 15; 15 + 19 = 34 vs DC 22: success, 3 degrees",
+        "Ada's will save: 1d20! → [15] = 15; 15 + 10 = 25 vs DC 22: success, 1 degree",
     ]
 
 
@@ -156,7 +156,7 @@ def test_the_fight_form_offers_only_the_choices_open_to_that_member_now():
 
 
 def test_an_unknown_initiation_is_refused():
-    with pytest.raises(ConstitutionError, match="unknown initiation"):
+    with pytest.raises(ConstitutionError, match="initiation must be one of"):
         unknown = {"kind": "new-character", "initiation": "nope"}
         SESSION.resolve(SESSION.new(), unknown, GM, FixedDice([]))
 

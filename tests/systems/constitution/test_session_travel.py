@@ -21,13 +21,14 @@ def test_a_days_march_on_a_road_rolls_one_check_plus_one_per_six_miles_for_the_g
     (a d6 of 1 or 2); C3-A61: the checks are the referee's, the players learn only that
     they are rolled."""
     state, events = play(seated(), {"kind": "march", "terrain": "road"}, GM, [1, 3, 4, 5, 6])
-    assert events[0].text == "day 1: the party marches 24 miles over road (fair, unencumbered)"
+    marched = "day 1: the party marches 24 miles over country roads (fair, unencumbered)"
+    assert events[0].text == marched
     assert events[1].data["encounters"] == 1
     assert state.clock.marched and state.clock.miles == 24
-    assert "1 encounter(s) in 5" in received(events, state, GM)
+    assert "1 encounter in 5" in received(events, state, GM)
     for member in (ADA, BO, WATCHER):
         told = received(events, state, member)
-        assert "the GM rolls for encounters" in told and "encounter(s) in" not in told
+        assert "the GM rolls for encounters" in told and "encounter in" not in told
         assert "marches 24 miles" in told
 
 
@@ -138,10 +139,10 @@ def test_time_passes_on_the_gms_clock_while_lights_burn_down_in_view_of_all():
     explore = {"kind": "explore", "turns": 6, "encounters": "each_hour"}
     state, events = play(state, explore, GM, [1])
     assert state.clock.turns.turns == 6 and state.clock.turns.lights == ()
-    assert "1 encounter(s) in 1" in received(events, state, GM)
+    assert "1 encounter in 1" in received(events, state, GM)
     told = received(events, state, ADA)
-    assert "a torch goes out" in told and "time passes" in told
-    assert "60 minutes" not in told and "encounter(s) in" not in told
+    assert "Ada's torch goes out" in told and "time passes" in told
+    assert "60 minutes" not in told and "encounter in" not in told
     assert '"turns": {"hidden": "the time of day"}' in told
 
 

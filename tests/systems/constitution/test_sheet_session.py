@@ -13,7 +13,7 @@ from tabletop.errors import TabletopError
 from tabletop.session import Member
 from tabletop.systems.constitution import SESSION
 from tabletop.systems.constitution.errors import ConstitutionError
-from tabletop.systems.constitution.session import ConstitutionTable
+from tabletop.systems.constitution.table import ConstitutionTable
 from tests.systems.playing import played
 
 GM = Member.gm()

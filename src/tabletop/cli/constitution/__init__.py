@@ -42,7 +42,8 @@ from tabletop.systems.constitution.encumbrance import SPEED
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.odds import check_odds, hit_point_odds
 from tabletop.systems.constitution.options import Options
-from tabletop.systems.constitution.session import SESSION, Rest
+from tabletop.systems.constitution.session import SESSION
+from tabletop.systems.constitution.table_characters import Rest
 from tabletop.systems.constitution.travel import (
     MILES_PER_DAY,
     TRAPPER_SPEED,

@@ -34,7 +34,8 @@ from tabletop.session import Event as Told
 from tabletop.systems.constitution.character import ABILITIES, Character, read_sheet
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.initiations import Initiation, catalogue
-from tabletop.systems.constitution.session import SESSION, NewCharacter
+from tabletop.systems.constitution.session import SESSION
+from tabletop.systems.constitution.table_characters import NewCharacter
 
 CLASSES = {
     "fighter": "excels at combat",

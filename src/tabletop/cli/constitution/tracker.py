@@ -47,14 +47,17 @@ from tabletop.systems.constitution.combat import (
     RollInitiative,
     SetInitiative,
     Spend,
+    SpendDegrees,
     Tactical,
     legal_actions,
 )
+from tabletop.systems.constitution.combat.state import DRIVE_BACK, DRIVE_OUT
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import build, describe
 from tabletop.systems.constitution.options import DEFAULT, Options
-from tabletop.systems.constitution.session import SESSION, CombatIntent, JoinFight
+from tabletop.systems.constitution.session import SESSION
 from tabletop.systems.constitution.table import ConstitutionTable
+from tabletop.systems.constitution.table_fight import CombatIntent, JoinFight
 
 MAX_SAVE_BYTES = 1_000_000
 """A saved fight larger than this is refused before it is read."""
@@ -71,6 +74,7 @@ in a round   (the acting combatant's main action, or after paying initiative)
                           melee=side|behind_closer|behind_further other=ID aim=N]
   defend ID            react ID 2|5|10 [what]      extra [bow]      tactical ID
   command COMMANDER FOLLOWER…   release SHOOTER     losetrack SHOOTER
+  degrees ID N [effect]   (the attacker spends a hit's extra degrees, § 5.19)
   pay | take           (answer a direct hit)
   shield | noshield    (the target of a hit: a shield after the roll, 5 initiative, § 5.4)
   end [superior]       (end the acting combatant's turn; superior: −10 and go again)
@@ -99,6 +103,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "tactical": ("tactical ID", "a tactician's free tactical action"),
     "command": ("command COMMANDER FOLLOWER…", "a commander lets followers act"),
     "release": ("release SHOOTER", "loose a stored shot"),
+    "degrees": ("degrees ID N [effect]", "spend extra degrees of the hit just made (§ 5.19)"),
     "losetrack": ("losetrack SHOOTER", "a shooter loses the stored target"),
     "shield": ("shield", "hit, the target raises a shield after the roll: 5 initiative (§ 5.4)"),
     "noshield": ("noshield", "hit, the target lets the roll land without a shield"),
@@ -275,6 +280,14 @@ def _spend(words: list[str]) -> BaseModel:
     return build(Spend, {"id": words[0], "cost": _int(words[1], "the cost"), "what": what})
 
 
+def _degrees(words: list[str]) -> BaseModel:
+    """`degrees ID N [effect]`: without an effect, the notes' own for one degree or two."""
+    _need(words, 2, "degrees ID N [effect]")
+    degrees = _int(words[1], "the degrees")
+    effect = " ".join(words[2:]) or (DRIVE_BACK if degrees == 1 else DRIVE_OUT)
+    return build(SpendDegrees, {"id": words[0], "degrees": degrees, "effect": effect})
+
+
 def _leave(words: list[str]) -> BaseModel:
     _need(words, 1, "leave ID [down|fled|dead]")
     status = words[1] if len(words) > 1 else "fled"
@@ -340,6 +353,7 @@ PARSERS: dict[str, Callable[[list[str]], BaseModel]] = {
     "tactical": _one("tactical ID", lambda i: Tactical(id=i)),
     "command": _command,
     "release": _one("release SHOOTER", lambda i: ReleaseStored(shooter=i)),
+    "degrees": _degrees,
     "losetrack": _one("losetrack SHOOTER", lambda i: LoseTrack(shooter=i)),
     "shield": _none(lambda: AnswerShield(raise_shield=True), "shield"),
     "noshield": _none(lambda: AnswerShield(raise_shield=False), "noshield"),
@@ -434,6 +448,7 @@ _COMMANDS: dict[type[BaseModel], tuple[str, tuple[str, ...]]] = {
     Tactical: ("tactical", ("id",)),
     Command: ("command", ("commander", "followers")),
     ReleaseStored: ("release", ("shooter",)),
+    SpendDegrees: ("degrees", ("id", "degrees", "effect")),
     LoseTrack: ("losetrack", ("shooter",)),
     EndTurn: ("end", ("superior",)),
     Reorient: ("reorient", ("id",)),

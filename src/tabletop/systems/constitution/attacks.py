@@ -33,6 +33,9 @@ class Armour(Model):
     price_sp: int = Field(ge=0)
 
 
+ArmourName = Literal["leather", "half-chain", "full chain", "half-plate", "full plate"]
+"""The general classes of armour § 14.15 names, as a pick-list offers them."""
+
 ARMOUR: dict[str, Armour] = {
     armour.name: armour
     for armour in (

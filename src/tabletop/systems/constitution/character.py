@@ -326,10 +326,15 @@ def improvement_roll(
         if rolled.total > score:
             raised = character.abilities.evolve(**{ability: score + 1})
             events.append(
-                Event(kind="improved", message=f"{ability} rises to {score + 1}", dice=record)
+                Event(
+                    kind="improved",
+                    message=f"{character.name}: {ability} rises to {score + 1}",
+                    dice=record,
+                )
             )
             return character.evolve(abilities=raised), events
-        events.append(Event(kind="not_improved", message=f"{ability} {score} stays", dice=record))
+        stays = f"{character.name}: {ability} stays at {score}"
+        events.append(Event(kind="not_improved", message=stays, dice=record))
     return character, events
 
 

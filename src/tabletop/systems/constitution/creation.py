@@ -9,8 +9,9 @@ from tabletop.systems.constitution.initiations import CharacterClass
 from tabletop.systems.constitution.models import DiceRecord, Event, build
 
 
-def roll_abilities(dice: DiceSource) -> tuple[Abilities, list[Event]]:
-    """3d6 for each ability, in the order of § 4.1, no swapping (§ 4.2)."""
+def roll_abilities(dice: DiceSource, name: str = "") -> tuple[Abilities, list[Event]]:
+    """3d6 for each ability, in the order of § 4.1, no swapping (§ 4.2), told as `name`'s."""
+    whose = f"{name}: " if name else ""
     scores = {}
     events = []
     for ability in ABILITIES:
@@ -18,7 +19,9 @@ def roll_abilities(dice: DiceSource) -> tuple[Abilities, list[Event]]:
         scores[ability] = rolled.total
         events.append(
             Event(
-                kind="ability", message=f"{ability} {rolled.total}", dice=(DiceRecord.of(rolled),)
+                kind="ability",
+                message=f"{whose}{ability} {rolled.total}",
+                dice=(DiceRecord.of(rolled),),
             )
         )
     return Abilities(**scores), events
@@ -31,7 +34,7 @@ def new_character(
     initiation: str | None = None,
 ) -> tuple[Character, list[Event]]:
     """A level-1 character with its one initiation (if chosen) and a first HP roll (§ 6.1)."""
-    abilities, events = roll_abilities(dice)
+    abilities, events = roll_abilities(dice, name)
     character = build(
         Character,
         {

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from tabletop.systems.constitution.attacks import ARMOUR
+from tabletop.systems.constitution.attacks import ARMOUR, ArmourName
 from tabletop.systems.constitution.errors import ConstitutionDataError
 from tabletop.systems.constitution.models import Model
 from tabletop.systems.constitution.options import DEFAULT, Options
@@ -123,7 +123,7 @@ class Gear(Model):
     name: str = Field(min_length=1, max_length=60)
     size: GearSize = "small"
     count: int = Field(default=1, ge=1, le=100)
-    armour: str | None = None
+    armour: ArmourName | None = None
     """Which armour (§ 14.15), for a line of size "armour"."""
     where: str = Field(default="", max_length=40)
 
@@ -131,8 +131,6 @@ class Gear(Model):
     def _armour_is_armour(self) -> Gear:
         if (self.size == "armour") != (self.armour is not None):
             raise ValueError("a line of size armour names its armour, and only such a line does")
-        if self.armour is not None and self.armour not in ARMOUR:
-            raise ValueError(f"unknown armour {self.armour!r}; choose from {', '.join(ARMOUR)}")
         if self.size == "armour" and self.count != 1:
             raise ValueError("armour is one suit a line")
         return self

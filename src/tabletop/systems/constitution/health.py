@@ -80,7 +80,8 @@ def short_rest(
         events.append(event)
     if gain_fatigue and (reroll or options.fatigue_without_reroll):
         character = character.evolve(fatigue=character.fatigue + 1)
-        events.append(Event(kind="fatigue", message=f"fatigue {character.fatigue}"))
+        told = f"{character.name}: fatigue {character.fatigue}"
+        events.append(Event(kind="fatigue", message=told))
     return character, events
 
 
@@ -158,13 +159,13 @@ def injury_events(name: str, injury: Injury, who: str = "") -> list[Event]:
     events = [
         Event.told(
             "strength_save",
-            theirs("strength save: " + injury.strength_save.describe(), who),
+            theirs(f"{name}'s strength save: " + injury.strength_save.describe(), who),
             dice=(injury.strength_save.roll,),
             roller=who or None,
         ),
         Event.told(
             "will_save",
-            theirs("will save: " + injury.will_save.describe(), who),
+            theirs(f"{name}'s will save: " + injury.will_save.describe(), who),
             dice=(injury.will_save.roll,),
             roller=who or None,
         ),
@@ -235,7 +236,7 @@ def take_damage(
         raise ConstitutionError(f"{character.name} is already dead")
     spill = overflow(character.hp, damage)
     hurt = character.evolve(hp=max(0, character.hp - damage))
-    events = [Event(kind="damage", message=f"{character.name} takes {damage}, HP {hurt.hp}")]
+    events = [Event(kind="damage", message=f"{character.name} takes {damage}: HP {hurt.hp}")]
     if spill == 0:
         return hurt, None, events
     hurt, injury, more = injury_saves(

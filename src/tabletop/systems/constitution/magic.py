@@ -66,7 +66,7 @@ def ask_blessing(
     events = [Event(kind="blessing", message=f"{priest.name} asks a blessing on {subject}")]
     if not just:
         priest = priest.evolve(penance=priest.penance + 1)
-        events.append(Event(kind="penance", message=f"penance {priest.penance}"))
+        events.append(Event(kind="penance", message=f"{priest.name}: penance {priest.penance}"))
     return priest, blessing, events
 
 
@@ -252,7 +252,10 @@ def prepare_spells(character: Character, spells: Sequence[str]) -> tuple[Charact
     ]
     if fatigue > character.fatigue:
         events.append(
-            Event(kind="fatigue", message=f"a second preparation today: fatigue {fatigue}")
+            Event(
+                kind="fatigue",
+                message=f"{character.name} prepares a second time today: fatigue {fatigue}",
+            )
         )
     prepared = character.evolve(
         prepared=tuple(spells),
@@ -310,7 +313,7 @@ def spell_improvement(
     )
     event = Event(
         kind="spell_improved",
-        message=f"{spell}: {known.rating}% → {rating}%",
+        message=f"{character.name}: {spell} {known.rating}% → {rating}%",
         dice=tuple(records),
     )
     return improved, [event]

@@ -36,7 +36,7 @@ from tabletop.systems.constitution.expedition import (
 )
 from tabletop.systems.constitution.survival import Sleep, effects
 from tabletop.systems.constitution.table import ConstitutionTable
-from tabletop.systems.constitution.told import protocol_events
+from tabletop.systems.constitution.told import counted, protocol_events
 from tabletop.systems.constitution.travel import (
     LIGHT_TURNS,
     MAX_TURNS,
@@ -210,6 +210,26 @@ FURTHER_THAN_A_DAY = 1_000
 """Miles of a march with no nearer goal: more than any day covers (24 at best, § 13.4)."""
 TIME_HINT = "time passes"
 
+OVER = {
+    "road": "country roads",
+    "plains": "plains",
+    "trail": "wilderness trails",
+    "desert": "desert",
+    "hills": "hills",
+    "forest": "forest",
+    "jungle": "jungle",
+    "mountains": "mountains",
+    "swamp": "swamp",
+}
+"""Each terrain as a march's line says it (§ 13.4)."""
+
+HUNTING = {
+    "ranged": "hunts with a ranged weapon",
+    "traps": "hunts with traps",
+    "forage": "forages",
+}
+"""Each way of finding food as a hunt's line says it (§ 13.6, § 13.9)."""
+
 
 def march(
     state: ConstitutionTable, intent: March, dice: DiceSource
@@ -235,7 +255,7 @@ def march(
     shown = f"{float(walked):.3g}"
     marched = note(
         "march",
-        f"day {clock.day}: the party marches {shown} miles over {intent.terrain} "
+        f"day {clock.day}: the party marches {shown} miles over {OVER[intent.terrain]} "
         f"({intent.weather}, {intent.pace.replace('_', ' ')})",
         day=clock.day,
         miles=str(walked),
@@ -244,7 +264,7 @@ def march(
         speed=str(speed),
         encounter_checks=day.encounter_checks,
     )
-    found = "no encounter" if not day.encounters else f"{day.encounters} encounter(s)"
+    found = counted(day.encounters, "encounter") if day.encounters else "no encounter"
     checks = note(
         "encounter-check",
         f"encounter checks on day {clock.day}: {found} in {day.encounter_checks} (1 in 3 each)",
@@ -295,7 +315,7 @@ def explore(
     turns, out = before.advance(intent.turns)
     passed = note(
         "explore",
-        f"{intent.turns} exploration turn(s) pass: {turns.minutes} minutes today",
+        f"{counted(intent.turns, 'exploration turn')} pass: {turns.minutes} minutes today",
         turns=intent.turns,
         today=turns.turns,
     ).model_copy(update={"visibility": Visibility.HIDDEN, "hint": TIME_HINT})
@@ -309,7 +329,7 @@ def explore(
     rolled = [dungeon_encounter(dice) for _ in range(checks)]
     if rolled:
         met = sum(1 for hit, _ in rolled if hit)
-        found = "no encounter" if not met else f"{met} encounter(s)"
+        found = counted(met, "encounter") if met else "no encounter"
         events.append(
             note(
                 "encounter-check",
@@ -334,7 +354,7 @@ def on_the_road(
         raise ConstitutionError(f"{seat.sheet.name} is dead")
     clock = state.clock
     if isinstance(intent, LightIntent):
-        lit = clock.evolve(turns=clock.turns.light(intent.light))
+        lit = clock.evolve(turns=clock.turns.light(intent.light, seat.sheet.name))
         told = note(
             "light",
             f"{seat.sheet.name} lights a {intent.light} ({LIGHT_TURNS[intent.light]} turns)",
@@ -396,8 +416,8 @@ def _hunt(
     supplies = seat.supplies.evolve(food=min(MAX_RATIONS, seat.supplies.food + got.rations))
     lost = f"{float(got.distance_lost):.0%} of the day's march"
     text = (
-        f"{sheet.name} {'forages' if intent.method == 'forage' else 'hunts'} "
-        f"({intent.method}): {got.check.describe()}; {got.rations} ration(s), {lost}"
+        f"{sheet.name} {HUNTING[intent.method]}: {got.check.describe()}; "
+        f"{counted(got.rations, 'ration')} of food, {lost}"
     )
     told = note(
         "hunt",

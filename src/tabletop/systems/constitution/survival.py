@@ -95,6 +95,14 @@ def total_penalty(state: Deprivation, strength: int, options: Options = DEFAULT)
     return sum(penalties(state, strength, options).values())
 
 
+EFFECTS_TOLD = {
+    "half_speed": "travels overland at half speed (§ 15.7)",
+    "morning_fatigue": "starts the day with a point of fatigue (§ 15.7)",
+    "daily_injury_save": "must make an injury save each day (§ 15.7)",
+}
+"""What each effect of the combined penalty does, as the log says it."""
+
+
 def effects(state: Deprivation, strength: int, options: Options = DEFAULT) -> dict[str, bool]:
     """What the combined penalty does (§ 15.7): at half the strength score, half speed and a
     point of fatigue each morning; at the full score, an injury save every day."""
@@ -106,8 +114,9 @@ def effects(state: Deprivation, strength: int, options: Options = DEFAULT) -> di
     }
 
 
-def _eat(state: Deprivation, meal: Meal, exerted: bool, strength: int, options: Options):
+def _eat(state: Deprivation, meal: Meal, exerted: bool, character: Character, options: Options):
     """One day's food (§ 15.2–15.4)."""
+    name, strength = character.name, character.abilities.strength
     events = []
     if meal == "full":
         if not (state.fasting or state.starving):
@@ -116,12 +125,12 @@ def _eat(state: Deprivation, meal: Meal, exerted: bool, strength: int, options: 
         if state.starving:
             if eaten >= state.starving_days:
                 events.append(
-                    Event(kind="starvation_ends", message="starvation ends; still fasting")
+                    Event(kind="starvation_ends", message=f"{name}: starvation ends; still fasting")
                 )
                 return state.evolve(starving=False, starving_days=0, eaten_well=0), events
             return state.evolve(eaten_well=eaten), events
         if eaten >= min(state.fasting_days, MAX_RECOVERY_DAYS):
-            events.append(Event(kind="fast_ends", message="the fast is over"))
+            events.append(Event(kind="fast_ends", message=f"{name}'s fast is over"))
             return Deprivation(
                 dehydration=state.dehydration,
                 failed_water_saves=state.failed_water_saves,
@@ -130,11 +139,11 @@ def _eat(state: Deprivation, meal: Meal, exerted: bool, strength: int, options: 
             ), events
         return state.evolve(eaten_well=eaten), events
     if not state.fasting:
-        events.append(Event(kind="fasting", message="fasting: −2 to all checks"))
+        events.append(Event(kind="fasting", message=f"{name} is fasting: −2 to all checks"))
     strain = state.strain + (meal == "none") + exerted
     starving = state.starving or strain >= strain_threshold(strength, options)
     if starving and not state.starving:
-        events.append(Event(kind="starving", message="starvation sets in"))
+        events.append(Event(kind="starving", message=f"{name}: starvation sets in"))
     return state.evolve(
         fasting=True,
         fasting_days=state.fasting_days + (0 if state.starving else 1),
@@ -160,7 +169,11 @@ def _drink(
         penalty += state.dehydration
     failures = state.failed_water_saves + (0 if save.success else 1)
     events = [
-        Event(kind="thirst", message="a day without water: " + save.describe(), dice=(save.roll,))
+        Event(
+            kind="thirst",
+            message=f"{character.name} goes a day without water: " + save.describe(),
+            dice=(save.roll,),
+        )
     ]
     dead = failures >= DEHYDRATION_DEATHS
     if dead:
@@ -193,16 +206,16 @@ def pass_day(
     if state.dead:
         raise ConstitutionError(f"{character.name} is dead")
     strength = character.abilities.strength
-    state, events = _eat(state, meal, exerted, strength, options)
+    state, events = _eat(state, meal, exerted, character, options)
     state, thirst, _ = _drink(state, drank, character, dice, options)
     state = _sleep(state, slept)
     events += thirst
     penalty = total_penalty(state, strength, options)
     if penalty:
-        events.append(Event(kind="penalty", message=f"{penalty} to all checks"))
+        events.append(Event(kind="penalty", message=f"{character.name}: {penalty} to all checks"))
     for effect, applies in effects(state, strength, options).items():
         if applies:
-            events.append(Event(kind=effect, message=effect.replace("_", " ")))
+            events.append(Event(kind=effect, message=f"{character.name} {EFFECTS_TOLD[effect]}"))
     return state, events
 
 

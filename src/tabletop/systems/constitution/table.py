@@ -37,6 +37,8 @@ class ConstitutionTable(Frozen):
     """The initiative tracker; a fight with nobody in it is waiting to be set up."""
     controllers: dict[str, str] = Field(default_factory=dict)
     """Which member plays each combatant (by combatant id); the rest are the GM's."""
+    fighters: dict[str, str] = Field(default_factory=dict)
+    """The seated characters in the fight: each one's character id by combatant id."""
     next_id: int = Field(default=1, ge=1)
     clock: Clock = Clock()
     """The party's days, turns and lights: the referee's clock (§ 13.3)."""

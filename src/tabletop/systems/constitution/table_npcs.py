@@ -131,7 +131,8 @@ SHOWN = ("id", "name", "side", "status", "turns_left", "reorienting", "commander
 def fight_view(fight: Combat, npcs: Mapping[NpcId, KeptNpc], member: Member) -> dict[str, Any]:
     """The fight as `member` sees it: a hidden NPC's numbers are left out (its card in the
     NPC list marks them hidden), and so are its part of a blow waiting to be answered (its
-    attack roll and damage, or its AC); `order` gives who acts first, for everyone."""
+    attack roll and damage, or its AC) and the extra degrees its blow left to spend;
+    `order` gives who acts first, for everyone."""
     shown = fight.model_dump(mode="json")
     shown["order"] = [c.id for c in fight.order()]
     if member.is_gm:
@@ -149,6 +150,9 @@ def fight_view(fight: Combat, npcs: Mapping[NpcId, KeptNpc], member: Member) -> 
         shield["damage"] = hidden("the damage of an NPC the GM keeps")
     elif shield and shield["target"] in secret:
         shield["roll"]["dc"] = hidden("the AC of an NPC the GM keeps")
+    unspent = shown.get("unspent")
+    if unspent and unspent["attacker"] in secret:
+        unspent["degrees"] = hidden("the extra degrees of an NPC the GM keeps")
     direct = shown.get("pending_direct_hit")
     if direct and {direct["attacker"], direct["target"]} <= secret:
         direct["damage"] = hidden("the damage of an NPC the GM keeps")
@@ -156,11 +160,8 @@ def fight_view(fight: Combat, npcs: Mapping[NpcId, KeptNpc], member: Member) -> 
     return shown
 
 
-def taken_from_fight(fight: Combat, nid: NpcId) -> Combat:
-    """The fight once NPC `nid` is taken away: refused while it fights; once the fight is
-    over, its row goes too, since nothing would keep its numbers from the players then."""
-    if nid not in in_fight(fight):
-        return fight
-    if fight.phase != "over":
+def taken_from_fight(fight: Combat, nid: NpcId) -> None:
+    """Refuse to take an NPC away while it is in the fight: the fight holds its numbers
+    until it ends, and then the tracker is cleared for the next one."""
+    if nid in in_fight(fight):
         raise ConstitutionError("that NPC is in the fight; take it away once the fight is over")
-    return fight.without(nid)

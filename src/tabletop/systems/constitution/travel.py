@@ -70,6 +70,8 @@ MAX_TURNS = 100_000
 class Light(Model):
     kind: Literal["torch", "candle", "lantern"]
     turns_left: int = Field(ge=0)
+    by: str = ""
+    """Who lit it, as the log names them."""
 
 
 class TurnClock(Model):
@@ -82,8 +84,9 @@ class TurnClock(Model):
     def minutes(self) -> int:
         return self.turns * TURN_MINUTES
 
-    def light(self, kind: Literal["torch", "candle", "lantern"]) -> TurnClock:
-        return self.evolve(lights=(*self.lights, Light(kind=kind, turns_left=LIGHT_TURNS[kind])))
+    def light(self, kind: Literal["torch", "candle", "lantern"], by: str = "") -> TurnClock:
+        lit = Light(kind=kind, turns_left=LIGHT_TURNS[kind], by=by)
+        return self.evolve(lights=(*self.lights, lit))
 
     def advance(self, turns: int = 1) -> tuple[TurnClock, list[Event]]:
         """Let `turns` pass; lights burn down and go out."""
@@ -94,7 +97,8 @@ class TurnClock(Model):
         for light in self.lights:
             left = light.turns_left - turns
             if left <= 0:
-                events.append(Event(kind="light_out", message=f"a {light.kind} goes out"))
+                whose = f"{light.by}'s" if light.by else "a"
+                events.append(Event(kind="light_out", message=f"{whose} {light.kind} goes out"))
             else:
                 burning.append(light.evolve(turns_left=left))
         return self.evolve(turns=self.turns + turns, lights=tuple(burning)), events
@@ -295,7 +299,8 @@ def hunt(
     to_rations = extra if extra_for_rations is None else extra_for_rations
     if not 0 <= to_rations <= extra:
         raise ConstitutionError(
-            f"{extra} extra degree(s) to share between rations and the distance roll"
+            f"{extra} extra degrees to share between rations and the distance roll, "
+            f"not {to_rations}"
         )
     food = roll("1d4", dice)
     records = [DiceRecord.of(food)]

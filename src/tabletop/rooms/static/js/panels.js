@@ -9,6 +9,25 @@ import { boardPanel } from "./board.js";
 import { describeIntent, humanize } from "./forms.js";
 import { diceIn, dieChip } from "./log.js";
 
+// Where a fight or a test stands, as a player says it (the rules' own names are ids).
+const PHASES = {
+  setup: "before the first round",
+  round: "in the round",
+  between_rounds: "between rounds",
+  over: "over",
+  "not-started": "not started",
+  "beginning-moves": "the beginning moves",
+  main: "the Main Phase",
+  announced: "announced",
+  rerolling: "re-rolling",
+  dauntless: "a dauntless re-roll",
+  finished: "finished",
+};
+
+function phaseWords(phase) {
+  return PHASES[phase] || humanize(String(phase));
+}
+
 const OUTCOMES = [
   ["great_success", "great", "great success"],
   ["success", "success", "success"],
@@ -37,7 +56,7 @@ function exchangePanel(ctx) {
     ? opposed
       ? `judged: ${opposed.winner === null || opposed.winner === undefined ? "a draw" : opposed.winner.hidden ? "who won is the GM's" : `${names[opposed.winner]} wins`} after ${opposed.round} round${opposed.round > 1 ? "s" : ""}`
       : `judged: ${test.verdict ? String(test.verdict).replace(/_/g, " ") : "done"}${test.fatigue ? ", with fatigue" : ""}`
-    : test.hidden ? `the GM chooses for ${names[current]}` : `${test.turn === "gm" ? "the GM" : `${names[current]}'s player`} chooses (${test.phase})`;
+    : test.hidden ? `the GM chooses for ${names[current]}` : `${test.turn === "gm" ? "the GM" : `${names[current]}'s player`} chooses (${phaseWords(test.phase)})`;
   const budgets = Object.entries(test.budgets || {})
     .filter(([, v]) => typeof v === "number")
     .map(([k, v]) => `${k} ${v}`)
@@ -198,7 +217,7 @@ function apFightPanel(ctx) {
   return h(
     "section",
     { class: "panel fight", "aria-labelledby": "fight-title" },
-    h("h2", { id: "fight-title", text: `Fight: round ${fight.round} (${fight.phase})` }),
+    h("h2", { id: "fight-title", text: `Fight: round ${fight.round} (${phaseWords(fight.phase)})` }),
     h("table", { class: "grid" }, h("caption", { text: "Action points" }),
       h("thead", {}, h("tr", {}, ["who", "AP", "HP", "life", ""].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, rows)),
@@ -215,7 +234,7 @@ function initiativePanel(ctx) {
   return h(
     "section",
     { class: "panel fight", "aria-labelledby": "fight-title" },
-    h("h2", { id: "fight-title", text: `Initiative: round ${fight.round} (${fight.phase})` }),
+    h("h2", { id: "fight-title", text: `Initiative: round ${fight.round} (${phaseWords(fight.phase)})` }),
     // six columns outgrow a phone with names and states in them: the table scrolls, not the page
     h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the initiative order (scrolls sideways)" }, h("table", { class: "grid" }, h("caption", { text: "In initiative order" }),
       h("thead", {}, h("tr", {}, ["who", "side", "init.", "turns", "HP", "status"].map((t) => h("th", { scope: "col", text: t })))),

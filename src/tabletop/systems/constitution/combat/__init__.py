@@ -34,6 +34,7 @@ from tabletop.systems.constitution.combat.actions import (
     RollInitiative,
     SetInitiative,
     Spend,
+    SpendDegrees,
     Tactical,
 )
 from tabletop.systems.constitution.combat.flow import can_act
@@ -52,6 +53,7 @@ from tabletop.systems.constitution.combat.state import (
     PendingDirectHit,
     PendingShield,
     StoredAttack,
+    UnspentDegrees,
 )
 
 __all__ = [
@@ -90,8 +92,10 @@ __all__ = [
     "RollInitiative",
     "SetInitiative",
     "Spend",
+    "SpendDegrees",
     "StoredAttack",
     "Tactical",
+    "UnspentDegrees",
     "apply",
     "can_act",
     "legal_actions",

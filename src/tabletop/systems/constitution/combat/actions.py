@@ -8,7 +8,9 @@ from pydantic import Field, field_validator
 
 from tabletop.systems.constitution.attacks import FiringPosition, state_ac_change
 from tabletop.systems.constitution.combat.state import (
+    DRIVE_BACK,
     MAX_COMBATANTS,
+    MAX_EXTRA_DEGREES,
     Combatant,
 )
 from tabletop.systems.constitution.models import Model
@@ -133,6 +135,16 @@ class AnswerShield(Model):
     raise_shield: bool
 
 
+class SpendDegrees(Model):
+    """The attacker spends extra degrees of a blow that landed on an effect (§ 5.19): driving
+    the foe back, the book's example, or another the table agrees on (C3-A63)."""
+
+    action: Literal["spend_degrees"] = "spend_degrees"
+    id: str
+    degrees: int = Field(default=1, ge=1, le=MAX_EXTRA_DEGREES)
+    effect: str = Field(default=DRIVE_BACK, min_length=1, max_length=80)
+
+
 class ReleaseStored(Model):
     """Add a stored ranged attack's damage while its target is taking damage (§ 5.22)."""
 
@@ -216,6 +228,7 @@ Action = Annotated[
     | Tactical
     | AttackAction
     | Defend
+    | SpendDegrees
     | ReleaseStored
     | LoseTrack
     | AnswerDirectHit

@@ -25,6 +25,7 @@ from tabletop.systems.constitution.combat.actions import (
     LoseTrack,
     MoraleCheck,
     ReleaseStored,
+    SpendDegrees,
 )
 from tabletop.systems.constitution.combat.flow import (
     advance,
@@ -41,6 +42,7 @@ from tabletop.systems.constitution.combat.state import (
     PendingDirectHit,
     PendingShield,
     StoredAttack,
+    UnspentDegrees,
 )
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import (
@@ -108,8 +110,8 @@ def _attack(combat: Combat, action: AttackAction, dice: DiceSource, options: Opt
         events.append(
             Event(
                 kind="shield_after_roll",
-                message=f"{target.name} may raise a shield after the roll for "
-                f"{SHIELD_AFTER_ROLL_COST} initiative (shield), or let it land (noshield)",
+                message=f"{target.name} may pay {SHIELD_AFTER_ROLL_COST} initiative to raise a "
+                "shield after the roll, or let the blow land (§ 5.4)",
             )
         )
         return combat.evolve(pending_shield=pending), events
@@ -163,12 +165,18 @@ def _land(
         with rolled_for(attacker.id):
             amount, record = roll_damage(damage, dice)
         result = result.evolve(damage=amount, damage_roll=record)
-    if result.roll.extra_degrees:
+    extra = result.roll.extra_degrees
+    if result.direct_hit and action.use_direct_hit and not action.store:
+        extra -= DIRECT_HIT_DEGREE - 1  # four of them buy the direct hit (§ 5.20)
+    if extra > 0 and not action.store:
+        combat = combat.evolve(
+            unspent=UnspentDegrees(attacker=attacker.id, target=target.id, degrees=extra)
+        )
         events.append(
             Event.told(
                 "extra_degrees",
-                theirs(result.roll.extra_degrees, attacker.id),
-                " extra degree(s) to spend (§ 5.19)",
+                f"{attacker.name} has extra degrees to spend on {target.name} (§ 5.19): ",
+                theirs(extra, attacker.id),
             )
         )
     if action.store:
@@ -187,7 +195,7 @@ def _land(
         events.append(
             Event.told(
                 "direct_hit",
-                f"direct hit on {target.name} (",
+                f"{attacker.name}'s direct hit on {target.name} (",
                 theirs(result.damage, *both),
                 " damage): pay ",
                 theirs(price, *both),
@@ -202,7 +210,7 @@ def _land(
     events.append(
         Event.told(
             "damage_roll",
-            "damage ",
+            f"{attacker.name}'s damage ",
             theirs(result.damage_roll.text, attacker.id),
             dice=(result.damage_roll,),
             roller=attacker.id,
@@ -299,7 +307,9 @@ def hurt(
             options=options,
         )
     events.extend(injury_events(target.name, injury, target.id))
-    if injury.outcome == "major_wound":
+    if injury.outcome == "minor_wound":
+        target = target.evolve(minor_wounds=target.minor_wounds + 1)
+    elif injury.outcome == "major_wound":
         target = target.evolve(major_wound_marks=target.major_wound_marks + 1)
     elif injury.outcome == "dead":
         target = target.evolve(status="dead")
@@ -389,6 +399,31 @@ def _release_stored(
     return hurt(combat, shots[0].target, damage, INJURY_DC, dice, options, events, by=shooter.id)
 
 
+def _spend_degrees(
+    combat: Combat, action: SpendDegrees, dice: DiceSource, options: Options
+) -> Outcome:
+    """The attacker spends extra degrees of the blow that just landed (§ 5.19; C3-A63)."""
+    unspent = combat.unspent
+    if unspent is None or unspent.attacker != action.id:
+        raise ConstitutionError("no blow of theirs has extra degrees left to spend")
+    if action.degrees > unspent.degrees:
+        raise ConstitutionError(
+            f"the blow has {unspent.degrees} extra degrees, not {action.degrees}"
+        )
+    attacker, target = combat.get(unspent.attacker), combat.get(unspent.target)
+    left = unspent.degrees - action.degrees
+    effect = action.effect.strip()
+    if not effect:
+        raise ConstitutionError("say what the extra degrees do")
+    event = Event.told(
+        "degrees_spent",
+        f"{attacker.name} spends extra degrees (",
+        theirs(action.degrees, attacker.id),
+        f") on {target.name}: {effect} (§ 5.19)",
+    )
+    return combat.evolve(unspent=unspent.evolve(degrees=left) if left else None), [event]
+
+
 def _lose_track(combat: Combat, action: LoseTrack, dice: DiceSource, options: Options) -> Outcome:
     shooter = combat.get(action.shooter)
     event = Event.told(
@@ -408,7 +443,7 @@ def _morale(combat: Combat, action: MoraleCheck, dice: DiceSource, options: Opti
     with rolled_for(combatant.id):
         result = morale_check(combatant.morale, dice)
     verdict = "holds" if result.holds else "breaks"
-    told = f"{combatant.name} morale {combatant.morale}: {result.roll.text}, {verdict}"
+    told = f"{combatant.name} checks morale {combatant.morale}: {result.roll.text}, {verdict}"
     events = [
         Event.told("morale", theirs(told, combatant.id), dice=(result.roll,), roller=combatant.id)
     ]
@@ -442,6 +477,7 @@ HANDLERS = {
     AnswerShield: _answer_shield,
     Defend: _defend,
     ReleaseStored: _release_stored,
+    SpendDegrees: _spend_degrees,
     LoseTrack: _lose_track,
     MoraleCheck: _morale,
     Leave: leave_fight,

@@ -381,7 +381,9 @@ def _force_bout(combat: Combat, action: ForceBout, dice: DiceSource, options: Op
 
 def _end_combat(combat: Combat, action: EndCombat, dice: DiceSource, options: Options) -> Outcome:
     require_phase(combat, "between_rounds")
-    return combat.evolve(phase="over", acting=None), [Event(kind="over", message="the combat ends")]
+    return combat.evolve(phase="over", acting=None), [
+        Event(kind="over", message="the fight is over")
+    ]
 
 
 HANDLERS = {

@@ -26,6 +26,7 @@ from tabletop.systems.constitution.combat.actions import (
     Reorient,
     RollInitiative,
     Spend,
+    SpendDegrees,
     Tactical,
 )
 from tabletop.systems.constitution.combat.flow import (
@@ -34,6 +35,8 @@ from tabletop.systems.constitution.combat.flow import (
 )
 from tabletop.systems.constitution.combat.state import (
     CHAIN_OF_COMMAND_COST,
+    DRIVE_BACK,
+    DRIVE_OUT,
     ORDER_COST,
     REACTION_COSTS,
     SUPERIOR_COST,
@@ -61,12 +64,25 @@ def legal_actions(combat: Combat, options: Options = DEFAULT) -> list[Model]:
     if combat.phase == "setup":
         choices: list[Model] = [RollInitiative(id=c.id) for c in fighting if c.initiative is None]
         return choices or ([Begin()] if fighting else [])
-    choices = [MoraleCheck(id=c.id) for c in fighting if c.morale is not None]
+    choices = _degrees(combat)
+    choices += [MoraleCheck(id=c.id) for c in fighting if c.morale is not None]
     choices += [Leave(id=c.id) for c in fighting]
     choices += [LoseTrack(shooter=c.id) for c in fighting if c.stored]
     if combat.phase == "between_rounds":
         return choices + _respite_choices(combat, fighting, options)
     return choices + _round_choices(combat, fighting, options)
+
+
+def _degrees(combat: Combat) -> list[Model]:
+    """Spending the extra degrees of the blow that just landed: driving the foe back, one
+    degree or two (the notes to § 5.19), while the attacker still fights."""
+    unspent = combat.unspent
+    if unspent is None or not combat.get(unspent.attacker).fighting:
+        return []
+    found: list[Model] = [SpendDegrees(id=unspent.attacker, degrees=1, effect=DRIVE_BACK)]
+    if unspent.degrees > 1:
+        found.append(SpendDegrees(id=unspent.attacker, degrees=2, effect=DRIVE_OUT))
+    return found
 
 
 def _respite_choices(combat: Combat, fighting: list[Combatant], options: Options) -> list[Model]:
@@ -145,9 +161,12 @@ def apply(
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise ConstitutionError(f"unknown action {action!r}")
-    if not isinstance(action, ReleaseStored):
-        # Stored shots join damage as it is dealt (§ 5.22); anything else moves past it.
+    if not isinstance(action, ReleaseStored | SpendDegrees):
+        # Stored shots join damage as it is dealt (§ 5.22), and extra degrees are spent on
+        # the blow that won them (§ 5.19); anything else moves past both.
         combat = combat.evolve(last_damaged=None)
+        if not isinstance(action, AnswerDirectHit):
+            combat = combat.evolve(unspent=None)
     return handler(combat, action, dice, options)
 
 

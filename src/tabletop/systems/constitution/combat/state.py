@@ -47,6 +47,16 @@ MAX_COMBATANTS = 100
 """Combatants one tracker holds: a documented bound."""
 
 
+MAX_EXTRA_DEGREES = 1_000
+"""Extra degrees one blow may leave to spend: more than any roll gives."""
+
+
+DRIVE_BACK = "drives them back a little"
+DRIVE_OUT = "drives them well back: out of a window, over an edge"
+"""The effect § 5.19 names for extra degrees of an attack, for one degree and for two (its
+notes: one drove a pelican slightly back, two drove it out of a window)."""
+
+
 class StoredAttack(Model):
     """A successful ranged attack kept without damage (§ 5.22)."""
 
@@ -85,6 +95,8 @@ class Combatant(Model):
     guard: int | None = None
     """AC won by defending as a reaction, for the next attack only (§ 5.17)."""
     major_wound_marks: int = Field(default=0, ge=0)
+    minor_wounds: int = Field(default=0, ge=0)
+    """Minor wounds taken in this fight (§ 6.7): a character's sheet gets each one."""
     stored: tuple[StoredAttack, ...] = ()
     casting: str | None = None
     status: Literal["fighting", "down", "fled", "dead"] = "fighting"
@@ -157,6 +169,15 @@ class PendingShield(Model):
     """The target's state this attack (blind, constrained, unaware: § 5.15)."""
 
 
+class UnspentDegrees(Model):
+    """Extra degrees of a blow that landed, which its attacker may still spend (§ 5.19)
+    until the fight moves on (C3-A63)."""
+
+    attacker: str
+    target: str
+    degrees: int = Field(ge=1, le=MAX_EXTRA_DEGREES)
+
+
 class Combat(Model):
     """The whole fight: who is in it, the phase, whose turn, what is open."""
 
@@ -176,6 +197,7 @@ class Combat(Model):
     last_damaged: str | None = None
     pending_direct_hit: PendingDirectHit | None = None
     pending_shield: PendingShield | None = None
+    unspent: UnspentDegrees | None = None
 
     @model_validator(mode="after")
     def _names_who_is_here(self) -> Combat:
@@ -197,6 +219,7 @@ class Combat(Model):
             "pending_shield": [self.pending_shield.attacker, self.pending_shield.target]
             if self.pending_shield
             else [],
+            "unspent": [self.unspent.attacker, self.unspent.target] if self.unspent else [],
         }
         for c in self.combatants:
             if c.commander == c.id:
@@ -220,31 +243,6 @@ class Combat(Model):
     def replace(self, combatant: Combatant) -> Combat:
         return self.evolve(
             combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
-        )
-
-    def without(self, combatant_id: str) -> Combat:
-        """The fight over, as if `combatant_id` had never been in it (an NPC taken away from
-        the table once the fight is over): no order of its, no stored shot at it, nothing
-        else that names it."""
-        if self.phase != "over":
-            raise ConstitutionError("a combatant is taken out of a fight only once it is over")
-
-        def others(ids: tuple[str, ...]) -> tuple[str, ...]:
-            return tuple(i for i in ids if i != combatant_id)
-
-        return self.evolve(
-            combatants=tuple(
-                c.evolve(
-                    commander=None if c.commander == combatant_id else c.commander,
-                    stored=tuple(s for s in c.stored if s.target != combatant_id),
-                )
-                for c in self.combatants
-                if c.id != combatant_id
-            ),
-            superior=others(self.superior),
-            permits=others(self.permits),
-            tactical_used=others(self.tactical_used),
-            last_damaged=None if self.last_damaged == combatant_id else self.last_damaged,
         )
 
     def order(self) -> list[Combatant]:

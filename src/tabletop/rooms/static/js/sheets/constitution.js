@@ -31,7 +31,7 @@ export function constitutionSheet(ctx) {
       sheet.penance ? line("Penance", String(sheet.penance)) : null,
       line("Major wound marks", `${sheet.major_wound_marks} of ${sheet.level}`),
       line("State", sheet.dead ? "dead" : sheet.standing ? "standing" : "down"),
-      plainItems(sheet.wounds || [], (w) => h("li", { class: "item" }, h("span", { class: "item-name", text: `${w.severity}: ${w.description}` }), h("span", { class: "item-detail", text: `${w.penalty} to ${w.applies_to}, until ${w.until}` }))),
+      plainItems(sheet.wounds || [], (w) => h("li", { class: "item" }, h("span", { class: "item-name", text: `${w.severity}: ${w.description}` }), h("span", { class: "item-detail", text: woundDetail(w) }))),
       character.penalty ? line("Deprivation", `${character.penalty} on every check`) : null),
     block("Skills",
       plainItems(Object.entries(sheet.skills || {}), ([skill, rating]) => h("li", { class: "item" },
@@ -47,6 +47,11 @@ export function constitutionSheet(ctx) {
       actions(ctx, "coins")),
     notesBlock(ctx, sheet.notes),
   ];
+}
+
+function woundDetail(w) {
+  // A shallow cut's −2 to heavy tasks (§ 6.9); a major wound's penalty is the referee's words.
+  return [w.penalty ? `${w.penalty} to ${w.applies_to}` : null, `until ${w.until}`].filter(Boolean).join(", ");
 }
 
 function spells(ctx, sheet) {

@@ -1,0 +1,268 @@
+"""The fight at a 3d6 Constitution table (article 5): characters and the referee's NPCs step
+into the initiative tracker, each combatant's member (or the GM) makes its choices, each
+offered as the articles say it, and what the fight does to a character is written on their
+sheet. A fight that ends clears the tracker for the next one: a table has many fights.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+from pydantic import Field
+
+from tabletop.dice import DiceSource
+from tabletop.errors import PermissionDenied
+from tabletop.session import (
+    Choice,
+    Event,
+    Frozen,
+    Member,
+    Offer,
+    closed_offer,
+    controls,
+    offer,
+)
+from tabletop.systems.constitution.character import Character, Wound
+from tabletop.systems.constitution.combat import (
+    Action,
+    Add,
+    AnswerDirectHit,
+    AnswerShield,
+    Combat,
+    Combatant,
+    EndTurn,
+    ExtraAction,
+    apply,
+    legal_actions,
+)
+from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.health import SHALLOW_CUT
+from tabletop.systems.constitution.table import ConstitutionTable
+from tabletop.systems.constitution.table_npcs import (
+    ROSTER,
+    NpcJoinsFight,
+    combatant,
+    in_fight,
+    secret_ids,
+    written_back,
+)
+from tabletop.systems.constitution.told import protocol_events
+
+ACTIONS: tuple[str, ...] = tuple(
+    shape.model_fields["action"].default for shape in get_args(get_args(Action)[0])
+)
+"""Every choice of the fight, in the order the tracker lists them."""
+
+GM_ACTIONS = ("begin", "next_round", "force_bout", "end_combat", "add")
+"""Choices that move the whole fight along, or bring someone into it: the GM's."""
+
+MAJOR_WOUND = Wound(
+    severity="major", description="a major wound the referee describes", until="the referee says"
+)
+"""What a major wound taken in the fight writes on the sheet (§ 6.10): the referee's words."""
+
+
+class JoinFight(Frozen):
+    """A seated character steps into the fight being set up, played by their owner."""
+
+    kind: Literal["join-fight"] = "join-fight"
+    character: str
+    side: str = Field(default="party", min_length=1, max_length=30)
+    ac: int = Field(default=20, ge=0, le=60)
+
+
+class CombatIntent(Frozen):
+    """One choice of the initiative tracker; `controller` gives a combatant brought in with
+    `add` to a player."""
+
+    kind: Literal["combat"] = "combat"
+    action: Action
+    controller: str | None = None
+
+
+# offers -----------------------------------------------------------------------------------
+
+
+def fight_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]) -> list[Offer]:
+    """Stepping into the fight, and the choices of the fight open to `member` now as one
+    list; the detailed form for what no list can hold."""
+    found = []
+    setting_up = state.fight.phase in ("setup", "between_rounds")
+    outside = tuple(c for c in mine if c not in state.fighters.values())
+    if outside and setting_up:
+        found.append(
+            offer(
+                "join-fight",
+                "step into the fight",
+                character=Choice(values=outside),
+                side=Choice(values=("party", "foes")),
+            )
+        )
+    waiting = tuple(nid for nid in state.npcs if nid not in in_fight(state.fight))
+    if member.is_gm and waiting and setting_up:
+        found.append(
+            offer(
+                "npc-joins-fight",
+                "an NPC steps into the fight",
+                npc=Choice(values=waiting),
+                side=Choice(values=("foes", "party")),
+            )
+        )
+    legal = [a for a in legal_actions(state.fight, state.options) if may(state, member, a)]
+    choices = closed_offer(
+        "combat", "a choice of the fight", [CombatIntent(action=a) for a in legal]
+    )
+    found += [choices] if choices else []
+    shapes = _detailed(state, member, legal)
+    if shapes and (member.is_gm or _plays_a_fighter(state, member)):
+        found.append(
+            offer(
+                "combat",
+                "a choice of the fight with its details: a modifier, a shot, a cost",
+                action=Choice(
+                    help="the choice, then what it needs",
+                    example=legal[0].model_dump(mode="json") if legal else {"action": shapes[0]},
+                    shapes=shapes,
+                ),
+            )
+        )
+    return found
+
+
+def _plays_a_fighter(state: ConstitutionTable, member: Member) -> bool:
+    return any(
+        controller == member.id and state.fight.get(cid).fighting
+        for cid, controller in state.controllers.items()
+    )
+
+
+def _detailed(state: ConstitutionTable, member: Member, legal: list[Any]) -> tuple[str, ...]:
+    """The fight's choices the detailed form offers `member` now: each one open (its
+    details free), and what no list can give: a combatant brought in by the GM and an
+    initiative typed in before a round, a spell declared between rounds (§ 5.1, § 5.5)."""
+    open_now = {a.action for a in legal}
+    phase = state.fight.phase
+    if phase in ("setup", "between_rounds"):
+        open_now |= {"add"} if member.is_gm else set()
+        own = [c for c in state.fight.combatants if c.fighting and _may_id(state, member, c.id)]
+        open_now |= {"set_initiative"} if own else set()
+        open_now |= {"declare_spell"} if own and phase == "between_rounds" else set()
+    return tuple(a for a in ACTIONS if a in open_now)
+
+
+def may(state: ConstitutionTable, member: Member, action: Any) -> bool:
+    """Whether `member` makes this choice: the GM any, a player those of their own."""
+    if member.is_gm:
+        return True
+    actor = _actor(state.fight, action)
+    return actor is not None and state.controllers.get(actor) == member.id
+
+
+def _may_id(state: ConstitutionTable, member: Member, cid: str) -> bool:
+    return member.is_gm or state.controllers.get(cid) == member.id
+
+
+def _actor(fight: Combat, action: Any) -> str | None:
+    """The combatant whose choice `action` is; None for the GM's own (the fight's pace)."""
+    if action.action in GM_ACTIONS:
+        return None
+    if isinstance(action, EndTurn | ExtraAction):
+        return fight.acting
+    if isinstance(action, AnswerDirectHit):
+        return fight.pending_direct_hit.target if fight.pending_direct_hit else None
+    if isinstance(action, AnswerShield):
+        return fight.pending_shield.target if fight.pending_shield else None
+    for field in ("id", "attacker", "shooter", "commander"):
+        if hasattr(action, field):
+            return str(getattr(action, field))
+    return None
+
+
+# the rules --------------------------------------------------------------------------------
+
+
+def fight_step(
+    state: ConstitutionTable, intent: CombatIntent, member: Member, dice: DiceSource
+) -> tuple[ConstitutionTable, list[Event]]:
+    """One choice of the fight, by whoever may make it."""
+    action = intent.action
+    if not may(state, member, action):
+        raise PermissionDenied(f"that choice of the fight is not {member.name or member.id}'s")
+    if intent.controller is not None and not isinstance(action, Add):
+        raise ConstitutionError("only a combatant being added is given to a player")
+    fight, events = apply(state.fight, action, dice, state.options)
+    controllers = dict(state.controllers)
+    if isinstance(action, Add) and intent.controller is not None:
+        controllers[action.combatant.id] = intent.controller
+    changed = state.model_copy(update={"controllers": controllers})
+    return _after(changed, fight), protocol_events(events, secret_ids(state.npcs))
+
+
+def join_fight(
+    state: ConstitutionTable, intent: JoinFight, member: Member, dice: DiceSource
+) -> tuple[ConstitutionTable, list[Event]]:
+    """A seated character steps into the fight, played by the one who plays them."""
+    seat = state.characters.get(intent.character)
+    if seat is None:
+        raise ConstitutionError(f"no character {intent.character!r} at this table")
+    if not controls(member, seat.owner):
+        raise PermissionDenied(f"{seat.sheet.name} is not {member.name or member.id}'s")
+    if intent.character in state.fighters.values():
+        raise ConstitutionError(f"{seat.sheet.name} is in the fight already")
+    fighter = Combatant.of(seat.sheet, side=intent.side, ac=intent.ac)
+    fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
+    after = state.model_copy(
+        update={
+            "fight": fight,
+            "controllers": {**state.controllers, fighter.id: seat.owner},
+            "fighters": {**state.fighters, fighter.id: intent.character},
+        }
+    )
+    return after, protocol_events(events)
+
+
+def npc_joins_fight(
+    state: ConstitutionTable, intent: NpcJoinsFight, dice: DiceSource
+) -> tuple[ConstitutionTable, list[Event]]:
+    """A kept NPC steps into the fight as the GM's combatant, under its NPC id (C3-N05)."""
+    fighter = combatant(intent.npc, ROSTER.kept(state.npcs, intent.npc), intent.side)
+    fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
+    return state.model_copy(update={"fight": fight}), protocol_events(events)
+
+
+def _after(state: ConstitutionTable, fight: Combat) -> ConstitutionTable:
+    """The table once the fight has moved on: what it did to each NPC and character written
+    back (C3-N06, C3-A64), and, once it is over, a clear tracker for the next fight."""
+    seats = dict(state.characters)
+    for fighter_id, cid in state.fighters.items():
+        seat = seats[cid]
+        sheet = _marked(seat.sheet, state.fight.get(fighter_id), fight.get(fighter_id))
+        seats[cid] = seat.model_copy(update={"sheet": sheet})
+    kept = written_back(state.npcs, fight)
+    if fight.phase == "over":
+        return state.model_copy(
+            update={
+                "characters": seats,
+                "npcs": kept,
+                "fight": Combat(),
+                "controllers": {},
+                "fighters": {},
+            }
+        )
+    return state.model_copy(update={"characters": seats, "npcs": kept, "fight": fight})
+
+
+def _marked(sheet: Character, before: Combatant, after: Combatant) -> Character:
+    """The sheet with what one step of the fight did to its character: the HP lost or paid,
+    wounds taken, a collapse or death (§ 5.18, § 6.6–6.11)."""
+    if before == after:
+        return sheet
+    minor = after.minor_wounds - before.minor_wounds
+    major = after.major_wound_marks - before.major_wound_marks
+    return sheet.evolve(
+        hp=max(0, sheet.hp + after.hp - before.hp),
+        wounds=(*sheet.wounds, *[SHALLOW_CUT] * minor, *[MAJOR_WOUND] * major),
+        major_wound_marks=sheet.major_wound_marks + major,
+        dead=sheet.dead or after.status == "dead",
+        standing=sheet.standing and after.status not in ("down", "dead"),
+    )

@@ -1,0 +1,265 @@
+"""Every line a 3d6 Constitution table writes reads as a person would say it (issue 30, item
+2): it names the character it is about, and holds no id, snake_case or kebab-case name,
+Python value or JSON. Dice notation and a die list such as `[4, 1]` are words."""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+
+from tabletop.dice import SeededDice
+from tabletop.session import Event
+from tabletop.systems.constitution import SESSION, ConstitutionTable
+from tests.session_laws import Step, Table, Walk
+from tests.systems.constitution.test_session import ADA, GM, HIDDEN_TABLE, TABLE
+
+CODE = re.compile(
+    r"\b[cn]\d+\b"  # a character's or an NPC's id
+    r"|\b[A-Za-z]+_\w+\b"  # snake_case
+    r"|\b(?:new|join|npc|award|import|stow|drop|move|rate|cast|prepare|write)-[a-z]+\b"
+    r"|[{\[]\s*['\"{]"  # a dict's or a list's repr, JSON
+    r"|['\"]\s*:\s"  # a key of one
+    r"|\b(?:None|True|False|null|true|false)\b"
+    r"|(?:^|[\s(:=,])'[^'\s][^']*'(?=$|[\s),.:;])"  # a quoted Python string
+)
+"""What a line must not hold: code, not words."""
+
+IMPERSONAL = frozenset(
+    {"round", "round_end", "over", "forced", "bout_over", "camp", "march", "explore"}
+    | {"encounter-check", "roll"}
+)
+"""Lines about the whole fight, the party's day or the GM's clock, which name nobody."""
+
+
+def code_in(text: str) -> list[str]:
+    return [found.group(0) for found in CODE.finditer(text)]
+
+
+def test_the_lint_finds_code_and_passes_dice():
+    assert code_in("Ada: scores {'STR': 0}") == ["{'", "': "]
+    assert code_in("STR takes a wound on c1, heavily_encumbered, each-hour") == [
+        "c1",
+        "heavily_encumbered",
+    ]
+    assert code_in("stats None; 'ranged'") == ["None", " 'ranged'"]
+    assert code_in("Ada's damage {2d20}kh1 → [4, 1] = 5; Bo's re-roll") == []
+
+
+def names(*states: ConstitutionTable) -> set[str]:
+    """Everyone a line could be about: the characters, the NPCs and those in the fight."""
+    found: set[str] = set()
+    for state in states:
+        found |= {seat.sheet.name for seat in state.characters.values()}
+        found |= {npc.name for npc in state.npcs.values()}
+        found |= {c.name for c in state.fight.combatants}
+    return found
+
+
+def combat(action: dict) -> dict:
+    return {"kind": "combat", "action": action}
+
+
+def add(**combatant) -> dict:
+    return combat({"action": "add", "combatant": combatant})
+
+
+SCENE = [
+    add(id="Ana", name="Ana", side="party", strength=15, tactician=True, bow_training=True, hp=30),
+    add(id="Boss", name="Boss", side="foes", hp=40, ac=10, morale=2),
+    add(id="Hench", name="Hench", side="foes", henchman=True, commander="Boss", hp=3),
+    add(id="Cal", name="Cal", side="party", hp=10),
+    *[
+        combat({"action": "set_initiative", "id": who, "value": value})
+        for who, value in (("Ana", 30), ("Boss", 20), ("Cal", 15))
+    ],
+    combat({"action": "begin"}),
+    combat({"action": "tactical", "id": "Ana"}),
+    combat(
+        {
+            "action": "attack",
+            "attacker": "Ana",
+            "target": "Boss",
+            "ranged": True,
+            "store": True,
+            "modifier": 40,
+            "use_direct_hit": False,
+        }
+    ),
+    combat({"action": "extra_action", "bow": True}),
+    combat(
+        {
+            "action": "attack",
+            "attacker": "Ana",
+            "target": "Boss",
+            "modifier": 12,
+            "use_direct_hit": False,
+        }
+    ),
+    combat({"action": "spend_degrees", "id": "Ana", "degrees": 1, "effect": "back to the wall"}),
+    combat({"action": "release_stored", "shooter": "Ana"}),
+    combat({"action": "end_turn"}),
+    combat({"action": "command", "commander": "Boss", "followers": ["Hench"]}),
+    combat({"action": "end_turn"}),
+    combat(
+        {
+            "action": "attack",
+            "attacker": "Cal",
+            "target": "Boss",
+            "ranged": True,
+            "into_melee": "side",
+            "other_target": "Ana",
+            "modifier": 40,
+            "use_direct_hit": False,
+        }
+    ),
+    combat({"action": "extra_action"}),
+    combat(
+        {
+            "action": "attack",
+            "attacker": "Cal",
+            "target": "Boss",
+            "ranged": True,
+            "store": True,
+            "modifier": 40,
+        }
+    ),
+    combat({"action": "lose_track", "shooter": "Cal"}),
+    combat({"action": "end_turn"}),
+    combat({"action": "declare_spell", "id": "Ana", "spell": "Sleep"}),
+    combat({"action": "spend", "id": "Cal", "cost": 2, "what": "a drink from a flask"}),
+    combat({"action": "next_round"}),
+    combat({"action": "attack", "attacker": "Ana", "target": "Hench", "modifier": 60}),
+    combat({"action": "answer_direct_hit", "pay": False}),
+    combat({"action": "end_turn"}),
+    combat({"action": "morale", "id": "Boss"}),
+    combat({"action": "leave", "id": "Cal", "status": "down"}),
+    combat({"action": "end_combat"}),
+]
+"""The GM's fight of the choices a walk rarely reaches: a tactician's free action, a shot
+stored, released and lost, extra degrees spent, an order, a shot into a mêlée, a spell
+declared, a respite action, a direct hit, a morale check, the fight's end."""
+
+
+def scene() -> Walk:
+    walk = Walk(start=SESSION.new())
+    state = walk.start
+    for number, intent in enumerate(SCENE):
+        events = SESSION.resolve(state, intent, GM, SeededDice(number))
+        for event in events:
+            state = SESSION.fold(state, event)
+        walk.steps.append(Step(GM, intent, events, state, number))
+    return walk
+
+
+@cache
+def walks() -> tuple[Walk, ...]:
+    """Seeded walks of a table and of a fight with hidden NPCs, most steps a choice of the
+    fight where one is open, and the scene above."""
+    done = [scene()]
+    for table, seed in [(t, s) for t in (TABLE, HIDDEN_TABLE) for s in range(12)]:
+        done.append(_walk(table, seed))
+    return tuple(done)
+
+
+def _walk(table: Table, seed: int) -> Walk:
+    chance = random.Random(seed)
+
+    def pick(items):
+        items = list(items)
+        if items and isinstance(items[0], tuple) and hasattr(items[0][1], "closed"):
+            fight = [item for item in items if item[1].kind == "combat" and item[1].closed]
+            if fight and chance.random() < 0.7:
+                items = fight
+        return chance.choice(items)
+
+    return table.walk(pick, 40, seed)
+
+
+def read(event: Event) -> list[str]:
+    """The line as the GM and as a player read it (text and hint)."""
+    shown = [SESSION.view_event(event, member) for member in (GM, ADA)]
+    return [t for e in shown if e is not None for t in (e.text, e.hint) if t]
+
+
+def test_no_line_of_the_walks_holds_code():
+    found = {
+        (event.type, text)
+        for walk in walks()
+        for event in walk.events
+        for text in read(event)
+        if code_in(text)
+    }
+    assert found == set()
+
+
+def test_each_line_of_the_walks_names_who_it_is_about():
+    """ "Ada: fatigue 2", "Ada's strength save: …", "Ada's torch goes out": never a line
+    that leaves the table to guess whose it is (a roll in a mode names whose player made
+    it)."""
+    nameless = set()
+    for walk in walks():
+        before = walk.start
+        for step in walk.steps:
+            about = names(before, step.state) | {step.member.name or "the GM"}
+            for event in step.events:
+                if event.type in IMPERSONAL:
+                    continue
+                for text in read(event):
+                    if not any(name in text for name in about):
+                        nameless.add((event.type, text))
+            before = step.state
+    assert nameless == set()
+
+
+def test_the_walks_reach_the_lines_of_the_fight_and_the_road():
+    """The walks above are worth what they reach: every part of a fight's blow, the injury
+    saves, the day's supplies and the lights."""
+    reached = {event.type for walk in walks() for event in walk.events}
+    assert {
+        "attack",
+        "extra_degrees",
+        "damage_roll",
+        "damage",
+        "strength_save",
+        "will_save",
+        "wound",
+        "collapsed",
+        "direct_hit",
+        "defence",
+        "morale",
+        "initiative",
+        "reaction",
+        "hit_points",
+        "fatigue",
+        "penalty",
+        "supper",
+        "light",
+        "hunt",
+        "ability",
+        "tactical",
+        "stored",
+        "stored_released",
+        "stored_lost",
+        "degrees_spent",
+        "command",
+        "stray_shot",
+        "casting",
+        "spell",
+        "spend",
+        "left",
+        "over",
+    } <= reached
+
+
+def test_no_offer_or_its_help_reads_like_code():
+    """What a page builds its buttons and forms from: each offer's text and each field's
+    help, to the GM and to a player, at every fifth step of the walks."""
+    found = set()
+    for walk in walks():
+        for step in walk.steps[::5]:
+            for member in (GM, ADA):
+                for offer in SESSION.offers(step.state, member):
+                    helps = [choice.help for choice in offer.fields.values()]
+                    found |= {text for text in (offer.text, *helps) if code_in(text)}
+    assert found == set()
