@@ -124,10 +124,12 @@ def npc_scene(browser, url: str) -> None:
         card = f"#npcs article.npc:has-text('{name}')"
         step(gm, lambda card=card: submit(offer(gm, "an NPC steps into the fight", card)))
     synced(gm, ada)
-    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(ada, ada.page.locator(".closed button", has_text="roll for initiative").first.click)
     synced(gm, ada)
-    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
-    step(gm, gm.page.locator(".closed button", has_text=re.compile("^begin$")).click)
+    step(gm, gm.page.locator(".closed button", has_text="roll for initiative").first.click)
+    step(
+        gm, gm.page.locator(".closed button", has_text=re.compile("^Begin the first round$")).click
+    )
     synced(gm, ada)
     acting = gm.page.locator(".fight tr[aria-current=true] th").inner_text()
     attacker = ada if acting == "Cora" else gm

@@ -192,11 +192,15 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
     step(gm, lambda: submit(offer(gm, "an NPC steps into the fight", card), Side="foes"))
     synced(gm, ada)
     expect(ada.page.locator(".fight tbody tr")).to_have_count(2)
-    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(ada, ada.page.locator(".closed button", has_text="roll for initiative").first.click)
     synced(gm, ada)
-    initiative = gm.page.locator(".closed button", has_text=re.compile("roll initiative.*Sergeant"))
+    initiative = gm.page.locator(
+        ".closed button", has_text=re.compile("Roll for initiative.*Sergeant")
+    )
     step(gm, initiative.click)
-    step(gm, gm.page.locator(".closed button", has_text=re.compile("^begin$")).click)
+    step(
+        gm, gm.page.locator(".closed button", has_text=re.compile("^Begin the first round$")).click
+    )
     synced(gm, ada)
     row = ada.page.locator(".fight tbody tr", has_text="Sergeant qz")
     expect(row.locator("td").nth(1)).to_have_text("?")  # its initiative

@@ -203,7 +203,7 @@ def test_a_constitution_sheet_takes_gear_and_checks_from_an_ability(browser, ser
     expect(cora.locator(".sheet-constitution")).to_be_visible()
     gear = {"Name": "backpack", "Size": "backpack", "Where": "back"}
     write_in(ada, entry_form(cora, "write down gear"), "Gear", **gear)
-    gear = {"Name": "torch", "Size": "small", "Count": 3, "Where": "backpack"}
+    gear = {"Name": "torch", "Size": "small", "How many": 3, "Where": "backpack"}
     write_in(ada, entry_form(cora, "write down gear"), "Gear", **gear)
     synced(ada, gm)
     equipment = card(gm, "Cora").locator(".sheet-block", has_text="Equipment")

@@ -114,8 +114,8 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
     synced(gm, ada)
     expect(ada.page.locator(".fight tbody tr")).to_have_count(2)
     # Each side rolls initiative from the closed offers (C3-A53); the order follows it.
-    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
-    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(ada, ada.page.locator(".closed button", has_text="roll for initiative").first.click)
+    step(gm, gm.page.locator(".closed button", has_text="roll for initiative").first.click)
     synced(gm, ada)
     for person in (gm, ada):
         cells = person.page.locator(".fight tbody tr td:nth-child(3)").all_inner_texts()
@@ -135,7 +135,7 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
         expect(person.page.locator(".road")).to_contain_text("24 miles marched")
     wait_for_log(ada, "the GM rolls for encounters")
     wait_for_log(gm, "encounter checks on day 1")
-    step(gm, lambda: submit(offer(gm, "make camp"), Sleep="well"))
+    step(gm, lambda: submit(offer(gm, "make camp"), **{"How the party slept": "well"}))
     synced(gm, ada)
     for person in (gm, ada):
         expect(person.page.locator(".road h2")).to_have_text("On the road: day 2")
