@@ -627,9 +627,11 @@ class Session(Generic[StateT]):
             refusal = refusal_event(asked, member, recorder.draws, problem)
             raise DrawnRefusal(problem, refusal) from problem
         hidden = {**self.kept_from_players(state), **self.kept_from_players(after)}
-        events, keeps = _settled(events, hidden)
+        events, keeps = _settled(events, hidden, self.words)
         if not events:  # the intent still happened, and its cause must be on the record
-            events = [note(asked.kind, f"{member.name or member.id}: {asked.kind}, no change")]
+            events = [
+                note(asked.kind, f"{member.name or member.id}: {self._said(asked.kind)}, no change")
+            ]
         told = [e.model_copy(update={"actor": member.id}) for e in events]
         applied = decided.model_dump(mode="json")
         shown = (i for i, owner in enumerate(owned.owners) if owner and owner not in hidden)
@@ -733,6 +735,11 @@ class Session(Generic[StateT]):
         """The JSON Schema of every intent this session takes: a page builds its forms from
         it and the offers of `legal`."""
         return dict(self._intents.json_schema())
+
+    def _said(self, kind: str) -> str:
+        """An intent kind as a line says it: its label in the system's words."""
+        wording = self.words.kind(kind)
+        return self.words.event(kind) if wording is None else wording.label
 
     @property
     def words(self) -> Words:
@@ -841,7 +848,9 @@ class Session(Generic[StateT]):
         return self.apply(state, intent, member, dice)
 
 
-def _settled(events: Sequence[Event], hidden: Mapping[str, str]) -> tuple[list[Event], bool]:
+def _settled(
+    events: Sequence[Event], hidden: Mapping[str, str], words: Words
+) -> tuple[list[Event], bool]:
     """Each event with its marks (`kept.secret`) settled, and whether any kept something:
     the GM's line reads whole; a line with a part of someone in `hidden` reaches the
     players with that part as `?`, or as its hint when the whole line is theirs; a line
@@ -862,7 +871,7 @@ def _settled(events: Sequence[Event], hidden: Mapping[str, str]) -> tuple[list[E
         if whole.hint:
             players = whole.hint
         elif owner is not None:
-            players = f"{hidden[owner]}: {event.type.replace('_', ' ')}, kept secret"
+            players = f"{hidden[owner]}: {words.event(event.type)}, kept secret"
         else:
             players = kept.masked(event.text, hidden)
         if event.visibility == Visibility.PUBLIC:

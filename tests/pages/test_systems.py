@@ -95,7 +95,8 @@ def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, ser
     total = re.search(r"= (\d+)", dc)
     assert total, dc
     received = ada.received()
-    assert "secret death DC:" not in received
+    assert "secret death DC for Ayla" not in received
+    assert "secret death DC for Ayla" in gm.received()  # the line the GM alone reads
     assert re.search(r'"dc_roll":\s*\{"hidden"', received)
     step(gm, lambda: submit(offer(gm, "show everyone a death DC")))
     wait_for_log(ada, f"death DC was {total.group(1)}")

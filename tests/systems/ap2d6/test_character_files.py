@@ -53,7 +53,10 @@ def test_damage_rest_and_heal_are_written_back_and_dry_run_is_not(capsys, tmp_pa
         "--json",
     )
     data = json.loads(rested.out)
-    assert [e["summary"].split(":")[0] for e in data["events"][:2]] == ["hour 1", "hour 2"]
+    assert [e["summary"].split(":")[0] for e in data["events"][1:3]] == [
+        "Ayla, hour 1",
+        "Ayla, hour 2",
+    ]
     assert sheet(path).current_hp == full - 2
     assert run(capsys, "ap2d6", "heal", "5", "--character", path).code == 0
     assert sheet(path).current_hp == full

@@ -146,21 +146,24 @@ def test_harm_to_a_hidden_npc_reads_in_words_and_its_death_checks_keep_their_ver
     assert told(events, GM) == [
         "Guard takes 15 damage (HP -2)",
         "Guard is down",
-        "the GM's secret death DC: 2d6 → [4, 4] = 8",
+        "the GM's secret death DC for Guard: 2d6 → [4, 4] = 8",
     ]
     assert told(events, AYLA) == ["Guard takes 15 damage", "Guard is down"]
     log = []
     for faces in ([3, 4], [5, 4], [6, 4], [6, 5]):
         state, events = play(state, {"kind": "death-check", "character": "n1"}, GM, faces)
         log += events
-    assert told(log, GM)[:2] == ["death check: 2d6 → [3, 4] = 7", "against DC 8: failure by 1"]
+    assert told(log, GM)[:2] == [
+        "Guard's death check: 2d6 → [3, 4] = 7",
+        "Guard's death check against DC 8: failure by 1",
+    ]
     assert told(log, AYLA) == [
         *["Guard makes a death check"] * 4,
         "Guard makes no more death checks",
     ]
     state, events = play(state, {"kind": "check-on", "character": "n1"}, AYLA)
-    assert told(events, GM) == ["someone checks on them: alive", "[weak] for 1 hour"]
-    assert told(events, AYLA) == ["someone checks on them: alive"]
+    assert told(events, GM) == ["someone checks on Guard: alive", "Guard: [weak] for 1 hour"]
+    assert told(events, AYLA) == ["someone checks on Guard: alive"]
     _, events = play(state, {"kind": "damage", "character": "n1", "amount": 3}, GM)
     assert told(events, AYLA) == [
         "Guard takes 3 damage",
@@ -279,17 +282,18 @@ def test_edits_keep_full_health_full_and_refuse_bad_values_in_one_line():
 
 def test_resting_a_hidden_npc_tells_players_it_rolled_and_nothing_of_its_health():
     """RU-N05, RU-M33: the GM rests the guard (CON 4, Health 42) after 5 damage, spending two
-    recovery dice; each hour's line is the guard's own, though it names nobody: the players
-    read that it rolled a recovery die, never the die or its health."""
+    recovery dice; each line is the guard's own: the players read that it rested and
+    rolled a recovery die, never the die or its health."""
     state, _ = play(seated(), GUARD, GM)
     state, _ = play(state, {"kind": "edit-npc", "npc": "n1", "stat": "CON", "value": "4"}, GM)
     state, _ = play(state, {"kind": "damage", "character": "n1", "amount": 5}, GM)
     rest = {"kind": "rest", "character": "n1", "hours": 2, "recovery_dice": 2}
     state, events = play(state, rest, GM, [3, 2])
     assert told(events, GM) == [
-        "hour 1: recovery die 1d6 → [3] = 3 (HP 40)",
-        "hour 2: recovery die 1d6 → [2] = 2 (HP 42)",
+        "Guard rests 2 hours, 2 recovery dice to roll",
+        "Guard, hour 1: recovery die 1d6 → [3] = 3 (HP 40)",
+        "Guard, hour 2: recovery die 1d6 → [2] = 2 (HP 42)",
     ]
-    assert told(events, AYLA) == ["Guard rolls a recovery die"] * 2
+    assert told(events, AYLA) == ["Guard rests", *["Guard rolls a recovery die"] * 2]
     said = received(events, state, AYLA)
     assert "40" not in said and "42" not in said

@@ -404,8 +404,8 @@ def test_the_npcs_own_rolls_defence_and_morale_are_its_own():
     ]
     assert lines(defended + holds + breaks) == [
         "Brute defends: ?; AC ? for the round",
-        "Brute: morale, kept secret",
-        "Brute: morale, kept secret",
+        "Brute: morale check, kept secret",
+        "Brute: morale check, kept secret",
         "Brute is out: fled",
         "Ada's turn (initiative 12)",
     ]

@@ -111,6 +111,8 @@ class BasicAction(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     cost: ActionCost
+    label: str = Field(min_length=1, max_length=40)
+    """The action in a line's words: "draw a weapon"."""
     summary: str
     vulnerable: bool = False
     attack: bool = False
@@ -124,6 +126,22 @@ def basic_actions() -> dict[str, BasicAction]:
         name: validated(BasicAction, entry, f"actions.toml: {name}")
         for name, entry in shipped("actions.toml").items()
     }
+
+
+def action_words(kind: str) -> str:
+    """What a line calls an action a character pays for: a basic action's label, or the
+    kind itself (a cost such as (2n2), or "attack")."""
+    found = basic_actions().get(kind)
+    return found.label if found else kind
+
+
+def basic_named(text: str) -> str | None:
+    """The basic action `text` names, by its name or its label (any case), if any."""
+    wanted = text.strip().lower()
+    for name, action in basic_actions().items():
+        if wanted in (name, action.label.lower()):
+            return name
+    return None
 
 
 def basic_action(name: str) -> BasicAction:

@@ -62,12 +62,12 @@ def point_buy(
         )
     for key in lowered:
         balance += 1
-        events.append(Event(kind="lower", summary=f"{key} lowered to -1: +1 SP"))
+        events.append(Event(kind="lower", summary=f"{name} lowers {key} to -1 for 1 SP"))
     for key, value in chosen.items():
         if value > 0:
             cost = raise_cost(0, value)
             spent += cost
-            events.append(Event(kind="raise", summary=f"{key} 0 → {value}: {cost} SP"))
+            events.append(Event(kind="raise", summary=f"{name} buys {key} {value} for {cost} SP"))
     if spent and balance - spent < 0:
         raise Ap2d6Error(f"those scores cost {spent} SP and only {balance} are available")
     character = validated(
@@ -86,7 +86,8 @@ def buy_skills(character: Character, skills: Mapping[str, int]) -> tuple[Charact
             raise Ap2d6Error(f"the skill {skill!r} must cost 0 to {MAX_BUDGET} SP")
         if skill in character.skills:
             raise Ap2d6Error(f"{character.name} already has the skill {skill!r}")
-        events.append(Event(kind="skill", summary=f"skill {skill}: {cost} SP"))
+        told = f"{character.name} buys the skill {skill} for {cost} SP"
+        events.append(Event(kind="skill", summary=told))
     spent = sum(skills.values())
     if spent and character.unspent_sp - spent < 0:
         raise Ap2d6Error(f"the skills cost {spent} SP and only {character.unspent_sp} are left")
@@ -100,10 +101,11 @@ def buy_skills(character: Character, skills: Mapping[str, int]) -> tuple[Charact
 
 
 def random_scores(
-    scheme: str, dice: DiceSource, priority: Sequence[str] | None = None
+    name: str, scheme: str, dice: DiceSource, priority: Sequence[str] | None = None
 ) -> tuple[dict[str, int], list[Event]]:
-    """Roll each standard score with `scheme` ("d4-2" or "d6-3", RU-M09): in sheet order, or,
-    given a `priority` of all six scores, the highest roll to the first score listed."""
+    """Roll each of `name`'s standard scores with `scheme` ("d4-2" or "d6-3", RU-M09): in
+    sheet order, or, given a `priority` of all six scores, the highest roll to the first
+    score listed."""
     if scheme not in RANDOM_SCHEMES:
         raise Ap2d6Error(f"random scores use {' or '.join(RANDOM_SCHEMES)}, not {scheme!r}")
     rolls = [roll_dice(RANDOM_SCHEMES[scheme], dice) for _ in STANDARD_SCORES]
@@ -116,10 +118,13 @@ def random_scores(
             raise Ap2d6Error(f"the priority must list each of {', '.join(STANDARD_SCORES)} once")
         values = sorted((rolled.total for rolled in rolls), reverse=True)
     events = [
-        Event(kind="roll-score", summary=f"rolled {rolled}", dice=(rolled,)) for rolled in rolls
+        Event(kind="roll-score", summary=f"{name} rolls {rolled}", dice=(rolled,))
+        for rolled in rolls
     ]
     scores = dict(zip(order, values, strict=True))
-    events += [Event(kind="assign", summary=f"{key} = {value}") for key, value in scores.items()]
+    events += [
+        Event(kind="assign", summary=f"{name}'s {key}: {value}") for key, value in scores.items()
+    ]
     return scores, events
 
 
@@ -131,7 +136,7 @@ def random_character(
     options: Options = DEFAULTS,
 ) -> tuple[Character, list[Event]]:
     """A character with rolled scores and `options.random_character_sp` SP for skills."""
-    scores, events = random_scores(scheme, dice, priority)
+    scores, events = random_scores(name, scheme, dice, priority)
     character = validated(
         Character,
         {"name": name, "scores": scores, "unspent_sp": options.random_character_sp},

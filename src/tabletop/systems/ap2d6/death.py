@@ -13,7 +13,7 @@ no field that could carry the DC, a margin, a success or the outcome before the 
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +31,8 @@ CHECKS_TO_END = 3
 End = Literal["stabilised", "dead", "healed", "killed-outright"]
 """How the checks stopped: three successes, three failures, healed above 0 HP (RU-A20), or
 reduced to -(Max HP / 2) while down (RU-M34)."""
+ENDS: dict[str, str] = {end: end.replace("-", " ") for end in get_args(End)}
+"""How each end of dying reads in a line."""
 
 
 class DeathCheck(BaseModel):
@@ -70,7 +72,7 @@ class Consequence(BaseModel):
         if self.scars:
             parts.append("scars")
         if self.status:
-            parts.append(f"[{self.status}] for {_hours(self.hours or 0)}")
+            parts.append(f"[{self.status}] for {hours_words(self.hours or 0)}")
         if self.lowered_score:
             parts.append(f"{self.lowered_score} lowered by 1")
         if self.lame:
@@ -80,7 +82,8 @@ class Consequence(BaseModel):
         return ", ".join(parts) or "no lasting harm"
 
 
-def _hours(hours: int) -> str:
+def hours_words(hours: int) -> str:
+    """A stretch of time as a line says it: 8 hours, 2 days."""
     if hours % 24 == 0:
         days = hours // 24
         return f"{days} day" + ("s" if days != 1 else "")
@@ -128,19 +131,24 @@ class DeathRecord(BaseModel):
         return self.end in ("stabilised", "healed")
 
 
-def start(dice: DiceSource) -> tuple[DeathRecord, Event]:
-    """The GM rolls the secret death DC: 2d6, no modifiers (RU-M37)."""
+def start(dice: DiceSource, name: str) -> tuple[DeathRecord, Event]:
+    """The GM rolls `name`'s secret death DC: 2d6, no modifiers (RU-M37)."""
     dc_roll = roll_2d6(dice)
     return DeathRecord(dc_roll=dc_roll), Event(
         kind="death-dc",
-        summary=f"the GM's secret death DC: {dc_roll}",
+        summary=f"the GM's secret death DC for {name}: {dc_roll}",
         dice=(dc_roll,),
         gm_only=True,
     )
 
 
 def roll_check(
-    record: DeathRecord, dice: DiceSource, *, modifier: int = 0, options: Options = DEFAULTS
+    record: DeathRecord,
+    dice: DiceSource,
+    name: str,
+    *,
+    modifier: int = 0,
+    options: Options = DEFAULTS,
 ) -> tuple[DeathRecord, list[Event]]:
     """The player's death check: 2d6 (+ any outside modifier, RU-A21); meeting the DC succeeds.
 
@@ -154,12 +162,16 @@ def roll_check(
     check = DeathCheck(roll=rolled, modifier=modifier, success=success, margin=margin)
     after = _ended(record.model_copy(update={"checks": (*record.checks, check)}))
     shown = f"{rolled}" + (f" {modifier:+d} = {total}" if modifier else "")
-    events = [Event(kind="death-check", summary=f"death check: {shown}", dice=(rolled,))]
+    events = [Event(kind="death-check", summary=f"{name}'s death check: {shown}", dice=(rolled,))]
     verdict = "success" if success else f"failure by {margin}"
     events.append(
-        Event(kind="death-check-result", summary=f"against DC {record.dc}: {verdict}", gm_only=True)
+        Event(
+            kind="death-check-result",
+            summary=f"{name}'s death check against DC {record.dc}: {verdict}",
+            gm_only=True,
+        )
     )
-    events.extend(_stop_events(record, after))
+    events.extend(_stop_events(record, after, name))
     return after, events
 
 
@@ -170,27 +182,25 @@ def check_succeeds(rolled: TwoDice, modifier: int, dc: int, options: Options = D
     return rolled.total + modifier >= dc
 
 
-def hit(record: DeathRecord, damage: int) -> tuple[DeathRecord, list[Event]]:
+def hit(record: DeathRecord, damage: int, name: str) -> tuple[DeathRecord, list[Event]]:
     """A hit while down adds a failed death check with no consequence row (RU-M39, RU-A23);
     a third failure kills even a character already stabilised (RU-A39)."""
     check = DeathCheck(damage=damage, success=False)
     after = record.model_copy(update={"checks": (*record.checks, check)})
     if after.failures >= CHECKS_TO_END and after.survived is not False:
         after = after.model_copy(update={"end": "dead"})
-    events = [
-        Event(kind="hit-while-down", summary=f"hit while down for {damage}: a failed death check")
-    ]
-    return after, events + _stop_events(record, after)
+    told = f"{name} is hit while down for {damage}: a failed death check"
+    return after, [Event(kind="hit-while-down", summary=told), *_stop_events(record, after, name)]
 
 
-def end_by(record: DeathRecord, end: End | None) -> tuple[DeathRecord, list[Event]]:
+def end_by(record: DeathRecord, end: End | None, name: str) -> tuple[DeathRecord, list[Event]]:
     """Change how the checks stand for a reason outside them: healed above 0 HP, killed
     outright, or (None) hurt back to 0 or below after healing, so the checks resume."""
     after = record.model_copy(update={"end": end})
-    return after, _stop_events(record, after)
+    return after, _stop_events(record, after, name)
 
 
-def check_on(record: DeathRecord, dice: DiceSource) -> tuple[DeathRecord, list[Event]]:
+def check_on(record: DeathRecord, dice: DiceSource, name: str) -> tuple[DeathRecord, list[Event]]:
     """Someone checks on the character: consequences are rolled if they lived, and the
     outcome becomes known to everyone (RU-M38)."""
     if record.rolling:
@@ -199,9 +209,11 @@ def check_on(record: DeathRecord, dice: DiceSource) -> tuple[DeathRecord, list[E
         return record, []
     after = resolve_consequences(record, dice).model_copy(update={"revealed": True})
     found = "alive" if after.survived else "dead"
-    events = [Event(kind="checked-on", summary=f"someone checks on them: {found}")]
+    events = [Event(kind="checked-on", summary=f"someone checks on {name}: {found}")]
     events.extend(
-        Event(kind="consequence", summary=consequence.describe(), dice=consequence.dice)
+        Event(
+            kind="consequence", summary=f"{name}: {consequence.describe()}", dice=consequence.dice
+        )
         for consequence in after.consequences
     )
     return after, events
@@ -215,14 +227,17 @@ def _ended(record: DeathRecord) -> DeathRecord:
     return record
 
 
-def _stop_events(before: DeathRecord, after: DeathRecord) -> list[Event]:
+def _stop_events(before: DeathRecord, after: DeathRecord, name: str) -> list[Event]:
     events = []
     if before.rolling and not after.rolling:
-        events.append(Event(kind="stop-rolling", summary="the GM says: stop rolling death checks"))
+        events.append(
+            Event(kind="stop-rolling", summary=f"the GM says: {name} stops rolling death checks")
+        )
     elif after.rolling and not before.rolling:
-        events.append(Event(kind="keep-rolling", summary="death checks start again"))
+        events.append(Event(kind="keep-rolling", summary=f"{name}'s death checks start again"))
     if after.end != before.end and after.end is not None:
-        events.append(Event(kind="death-outcome", summary=f"secretly {after.end}", gm_only=True))
+        told = f"{name}, secretly: {ENDS[after.end]}"
+        events.append(Event(kind="death-outcome", summary=told, gm_only=True))
     return events
 
 

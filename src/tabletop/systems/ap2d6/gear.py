@@ -17,6 +17,15 @@ MAX_BAGS_IN_USE = 1
 """One bag at a time unless something says otherwise (RU-M50)."""
 
 ItemKind = Literal["weapon", "heavy-weapon", "food-day", "small", "negligible", "other"]
+KIND_WORDS: dict[str, str] = {
+    "weapon": "weapon",
+    "heavy-weapon": "[heavy] weapon",
+    "food-day": "day's food and water",
+    "small": "small item",
+    "negligible": "negligible item",
+    "other": "item",
+}
+"""How a line names an item that has no name of its own, by its kind."""
 
 
 class Item(BaseModel):

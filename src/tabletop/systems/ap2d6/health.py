@@ -69,19 +69,21 @@ def take_damage(
     outright = dies_outright(hp, character.max_hp)
     if character.down or character.secretly_dead:
         assert character.dying is not None
-        record, more = death.hit(character.dying, amount) if is_hit else (character.dying, [])
+        record, more = (
+            death.hit(character.dying, amount, character.name) if is_hit else (character.dying, [])
+        )
         events += more
         if outright:
-            record, _ = death.end_by(record, "killed-outright")
+            record, _ = death.end_by(record, "killed-outright", character.name)
             record = record.model_copy(update={"revealed": True})
         elif record.end == "healed" and hp <= 0:
-            record, more = death.end_by(record, None)
+            record, more = death.end_by(record, None, character.name)
             events += more
         update |= {"dying": record, "life": _life(record)}
     elif outright:
         update["life"] = "dead"
     elif hp <= 0:
-        record, rolled = death.start(dice)
+        record, rolled = death.start(dice, character.name)
         update |= {"dying": record, "life": "dying"}
         events += [Event(kind="downed", summary=f"{character.name} is down"), rolled]
     if outright:
@@ -101,7 +103,9 @@ def death_check(
     """The downed character's death check for this turn (RU-M38)."""
     if character.dying is None:
         raise Ap2d6Error(f"{character.name} is not down")
-    record, events = death.roll_check(character.dying, dice, modifier=modifier, options=options)
+    record, events = death.roll_check(
+        character.dying, dice, character.name, modifier=modifier, options=options
+    )
     return character.model_copy(update={"dying": record, "life": _life(record)}), events
 
 
@@ -122,7 +126,9 @@ def heal(
         character, events = check_on(character, dice, statuses=statuses, options=options)
     if character.life == "dead":
         if events:
-            too_late = Event(kind="too-late", summary="healing cannot help the dead")
+            too_late = Event(
+                kind="too-late", summary=f"{character.name} is dead: healing cannot help"
+            )
             return character, [*events, too_late]
         raise Ap2d6Error(f"{character.name} is dead; healing cannot help")
     hp = min(character.current_hp + amount, max(character.max_hp, character.current_hp))
@@ -130,7 +136,7 @@ def heal(
     events.append(Event(kind="heal", summary=f"{character.name} regains health (HP {hp})"))
     if character.life == "dying" and hp > 0:
         assert character.dying is not None
-        record, more = death.end_by(character.dying, "healed")
+        record, more = death.end_by(character.dying, "healed", character.name)
         update |= {"dying": record, "life": "unconscious"}
         events += more
     healed = character.model_copy(update=update)
@@ -156,7 +162,7 @@ def check_on(
     consequence of each failed check is rolled and applied to the sheet (RU-M38, RU-A22)."""
     if character.dying is None:
         raise Ap2d6Error(f"{character.name} has not been down")
-    record, events = death.check_on(character.dying, dice)
+    record, events = death.check_on(character.dying, dice, character.name)
     if record.survived and not character.dying.revealed:
         character = apply_consequences(character, record.consequences, statuses, options)
     checked = character.model_copy(update={"dying": record})
@@ -257,10 +263,18 @@ def rest(
     if fate_unknown(character):
         character, events = check_on(character, dice, statuses=statuses, options=options)
         if character.life == "dead":
-            return character, [*events, Event(kind="too-late", summary="the dead do not rest")]
+            return character, [
+                *events,
+                Event(kind="too-late", summary=f"{character.name} is dead: the dead do not rest"),
+            ]
         # A lowered CON may have taken recovery dice away with the Max HP they came from.
         left = min(left, character.max_recovery_dice)
         dice_to_spend = min(dice_to_spend, left)
+    dice_words = "recovery die" if dice_to_spend == 1 else "recovery dice"
+    spent = f", {dice_to_spend} {dice_words} to roll" if dice_to_spend else ""
+    events.append(
+        Event(kind="rest", summary=f"{character.name} rests {death.hours_words(hours)}{spent}")
+    )
     for hour in range(1, hours + 1):
         if hour <= dice_to_spend:
             rolled = roll_dice("1d6", dice)
@@ -271,7 +285,10 @@ def rest(
             events.append(
                 Event(
                     kind="recovery-die",
-                    summary=f"hour {hour}: recovery die {rolled} (HP {character.current_hp})",
+                    summary=(
+                        f"{character.name}, hour {hour}: recovery die {rolled}"
+                        f" (HP {character.current_hp})"
+                    ),
                     dice=(rolled,),
                 )
             )
@@ -280,7 +297,12 @@ def rest(
         character, events = _maybe_wake(character, events, dice, statuses, options)
     if hours >= LONG_REST_HOURS:
         character = character.model_copy(update={"recovery_dice": character.max_recovery_dice})
-        events.append(Event(kind="long-rest", summary="a long rest: every recovery die is back"))
+        events.append(
+            Event(
+                kind="long-rest",
+                summary=f"{character.name} ends a long rest: every recovery die is back",
+            )
+        )
     return character, events
 
 
@@ -298,6 +320,7 @@ def pass_rounds(character: Character, rounds: int) -> Outcome:
             )
             kept[name] = ActiveStatus(spec=active.spec, state=state)
         else:
-            events.append(Event(kind="status-ended", summary=f"[{name}] wears off"))
+            told = f"{character.name}'s [{name}] wears off"
+            events.append(Event(kind="status-ended", summary=told))
     changed = character.model_copy(update={"statuses": kept})
     return changed, events

@@ -57,7 +57,7 @@ from tabletop.session import (
 )
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.checks import check, check_against, contest
-from tabletop.systems.ap2d6.costs import action_cost, basic_actions
+from tabletop.systems.ap2d6.costs import action_cost, basic_actions, basic_named
 from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
 from tabletop.systems.ap2d6.encumbrance import carry
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
@@ -94,6 +94,7 @@ from tabletop.systems.ap2d6.table_npcs import (
     NpcMark,
     NpcStats,
     bestiary,
+    card_words,
     edited,
     fighter_view,
     npc_line,
@@ -645,11 +646,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
             mark = NpcMark(creature=whence, bias=stats.bias)
             nid, counter = next_id(state.characters, state.next_npc)
             seats = {**state.characters, nid: Seat(owner=member.id, sheet=sheet, npc=mark)}
-            details = f"bias {mark.bias:+d}, " + ", ".join(
-                f"{k} {v}" for k, v in stats_view(sheet, mark).items() if k != "bias"
-            )
             after = state.model_copy(update={"characters": seats, "next_npc": counter})
-            return after, brought(nid, name, details, whence)
+            return after, brought(nid, name, card_words(sheet, mark), whence)
         seat = state.characters.get(intent.npc)
         if seat is None or seat.npc is None:
             raise Ap2d6Error(f"no NPC {intent.npc!r} at this table")
@@ -910,7 +908,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
 # helpers ----------------------------------------------------------------------------------
 
 
-_BASIC = f"a basic action ({', '.join(basic_actions())})"
+_BASIC = f"a basic action ({', '.join(a.label for a in basic_actions().values())})"
 
 
 def _may_pay(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
@@ -984,11 +982,12 @@ def _spend(
         cost = action_cost(intent.speed)
         pick = action_cost(intent.pick).steps[0][0] if intent.pick else None
         return act(fight, name, cost, kind=ATTACK, choice=pick)
-    if intent.action.lower() in basic_actions() and not intent.attack:
-        return act(fight, name, intent.action.lower())
+    basic = basic_named(intent.action)
+    if basic is not None and not intent.attack:
+        return act(fight, name, basic)
     if not any(ch.isdigit() for ch in intent.action):
         raise Ap2d6Error(
-            f"{intent.action[:40]!r} is neither a basic action ({', '.join(basic_actions())}) "
+            f"{intent.action[:40]!r} is neither {_BASIC} "
             "nor a cost such as (2n2); an attack is paid at its weapon's speed (attack)"
         )
     cost = action_cost(intent.action)

@@ -30,7 +30,7 @@ from tabletop.systems.ap2d6.creation import MAX_BUDGET, buy_skills
 from tabletop.systems.ap2d6.encumbrance import apply_encumbrance, carry
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.events import Event
-from tabletop.systems.ap2d6.gear import MAX_LINES, Bag, Carried, Item
+from tabletop.systems.ap2d6.gear import KIND_WORDS, MAX_LINES, Bag, Carried, Item
 from tabletop.systems.ap2d6.scores import MAX_SCORE, score_name, step_cost
 from tabletop.systems.ap2d6.sheet import Character
 
@@ -163,7 +163,7 @@ def _carrying(carried: Carried, intent: Carrying) -> tuple[Carried, str]:
     if isinstance(intent, DropBag):
         if carried.bag is None:
             raise Ap2d6Error("there is no bag to take off")
-        left = "".join(f", {i.name or i.kind}" for i in carried.in_bag)
+        left = "".join(f", {_named(i)}" for i in carried.in_bag)
         done = carried.model_copy(update={"bag": None, "in_bag": ()})
         return done, f"takes off the {carried.bag.name}{' with' + left[1:] if left else ''}"
     if isinstance(intent, StowItem):
@@ -328,8 +328,11 @@ def _fits(sheet: Character, carried: Carried) -> bool:
 
 
 def _named(item: Item) -> str:
-    what = item.name or item.kind
-    return f"{item.count} × {what}" if item.count > 1 else what
+    """An item as a line names it: its name, or what kind of thing it is."""
+    what = item.name or KIND_WORDS[item.kind]
+    if item.count > 1:
+        return f"{item.count} × {what}"
+    return what if item.name else ("an " if what[0] in "aeiou" else "a ") + what
 
 
 def _told(kind: str, text: str) -> Event:

@@ -28,7 +28,7 @@ from tabletop.npcs import (
     npc_view,
 )
 from tabletop.session import Frozen, Member
-from tabletop.systems.ap2d6.costs import basic_actions
+from tabletop.systems.ap2d6.costs import action_words, basic_actions
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event
 from tabletop.systems.ap2d6.scores import STANDARD_SCORES
@@ -104,6 +104,15 @@ def stats_view(sheet: Character, mark: NpcMark) -> dict[str, Any]:
     }
 
 
+def card_words(sheet: Character, mark: NpcMark) -> str:
+    """The NPC's numbers in a line, as a statblock writes them: "bias -2; Health 18 of 18,
+    To-Hit 6; STR 1, AGI 0, …"."""
+    scores = [f"{key} {value}" for key, value in sheet.scores.items()]
+    scores += [f"{key} {value} [special]" for key, value in sheet.special.items()]
+    health = f"Health {sheet.current_hp} of {sheet.max_hp}, To-Hit {sheet.to_hit}"
+    return f"bias {mark.bias:+d}; {health}; {', '.join(scores)}"
+
+
 def roster_view(
     npcs: Iterable[tuple[NpcId, Character, NpcMark]], member: Member
 ) -> list[dict[str, Any]]:
@@ -176,6 +185,7 @@ _TOLD_AS = {
     "initiative-roll": "{name} rolls for initiative",
     "recovery-die": "{name} rolls a recovery die",
     "long-rest": "{name} ends a long rest",
+    "rest": "{name} rests",
 }
 """What the players read of a hidden NPC's own line: what it did, none of its numbers."""
 
@@ -195,6 +205,7 @@ def _told_as(event: Event, name: str) -> str:
     it was kept, and whose it was)."""
     if event.kind == "pay":
         action = str(event.data.get("action", ""))
-        return f"{name}: {action}" if action in (*basic_actions(), ATTACK) else f"{name} acts"
+        known = action in (*basic_actions(), ATTACK)
+        return f"{name}: {action_words(action)}" if known else f"{name} acts"
     told = _TOLD_AS.get(event.kind, "")
     return told.format_map({**event.data, "name": name})

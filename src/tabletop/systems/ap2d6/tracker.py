@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tabletop.systems.ap2d6.costs import MAX_AP_COST, MAX_RETURN, ActionCost, Cost
+from tabletop.systems.ap2d6.costs import MAX_AP_COST, MAX_RETURN, ActionCost, Cost, action_words
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.events import Event
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
@@ -110,7 +110,8 @@ class APTracker(BaseModel):
             raise Ap2d6Error(f"({chosen}) is not a cost of this action now; it costs {shown}")
         uses = {**self.uses, kind: self.uses.get(kind, 0) + 1}
         counted = len(action.steps) > 1 or kind == ATTACK
-        label = f"{kind} #{uses[kind]} this round: spent" if counted else f"{kind}: spent"
+        what = action_words(kind)
+        label = f"{what} #{uses[kind]} this round: spent" if counted else f"{what}: spent"
         return self._paid(chosen, uses, label, kind)
 
     def _paid(

@@ -1,0 +1,72 @@
+"""What every table's lines are held to (issue 30, item 2), over walks of its session: no
+line holds code (an id, a snake_case or kebab-case name, a Python value or JSON), and each
+line names whom it is about. Dice notation such as `{2d20}kh1` or (1n1) and a die list such
+as `[4, 1]` are words. A system's test gives its walks, how a line reads to the GM and a
+player, and who a step's lines may be about."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable
+
+from pydantic import BaseModel
+
+from tabletop.session import Event
+from tests.session_laws import Step, Walk
+
+CODE = re.compile(
+    r"\b[cnm]\d+\b"  # a character's, an NPC's or a member's id
+    r"|\b[A-Za-z]+_\w+\b"  # snake_case
+    r"|\b[a-z]+-[a-z]+(?:-[a-z]+)*\b"  # kebab-case
+    r"|[{\[]\s*['\"{]"  # a dict's or a list's repr, JSON
+    r"|['\"]\s*:\s"  # a key of one
+    r"|\b(?:None|True|False|null|true|false)\b"
+    r"|(?:^|[\s(:=,])'[^'\s][^']*'(?=$|[\s),.:;])"  # a quoted Python string
+)
+"""What a line must not hold: code, not words."""
+
+Read = Callable[[Event], list[str]]
+"""A line as the members who read it see it (its text and its hint)."""
+
+
+def code_in(text: str, words: Collection[str] = ()) -> list[str]:
+    """The code in `text`, but for the hyphenated `words` of the book and of English."""
+    return [f.group(0) for f in CODE.finditer(text) if f.group(0).lower() not in words]
+
+
+def lines_with_code(
+    walks: Iterable[Walk], read: Read, words: Collection[str] = ()
+) -> set[tuple[str, str]]:
+    """Each (event type, line) of the walks that holds code."""
+    return {
+        (event.type, text)
+        for walk in walks
+        for event in walk.events
+        for text in read(event)
+        if code_in(text, words)
+    }
+
+
+def nameless_lines(
+    walks: Iterable[Walk],
+    read: Read,
+    about: Callable[[BaseModel, Step], set[str]],
+    impersonal: Collection[str] = (),
+) -> set[tuple[str, str]]:
+    """Each (event type, line) of the walks that names none of those its step may be about
+    (`about(state before, step)`), but for the `impersonal` types (the whole fight's)."""
+    nameless = set()
+    for walk in walks:
+        before = walk.start
+        for step in walk.steps:
+            names = about(before, step)
+            for event in step.events:
+                if event.type in impersonal:
+                    continue
+                nameless |= {
+                    (event.type, text)
+                    for text in read(event)
+                    if not any(name in text for name in names)
+                }
+            before = step.state
+    return nameless

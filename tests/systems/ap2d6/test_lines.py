@@ -1,0 +1,183 @@
+"""Every line a 2d6 table writes reads as a person would say it (issue 30, item 2): it names
+the character it is about, and holds no id, snake_case or kebab-case name, Python value or
+JSON. Dice notation such as (1n1) and a die list such as `[4, 1]` are words (RU-S05)."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from tabletop.dice import SeededDice
+from tabletop.errors import TabletopError
+from tabletop.session import Event
+from tabletop.systems.ap2d6 import SESSION, Ap2d6Table
+from tests.lines import code_in, lines_with_code, nameless_lines
+from tests.session_laws import Step, Table, Walk
+from tests.systems.ap2d6.test_session import (
+    AYLA,
+    BRAN,
+    GM,
+    TABLE,
+    WATCHER,
+    fighting,
+    fighting_hidden_npcs,
+    fill_with_npcs,
+    seated,
+    with_hidden_npcs,
+)
+
+WORDS = frozenset({"one-handed", "two-handed", "well-liked", "re-roll", "re-rolls"})
+"""Hyphenated words of the book and of English, not ids."""
+
+IMPERSONAL = frozenset({"round", "main-phase", "fight-over", "fight", "order"})
+"""Lines about the whole fight, which name nobody in particular."""
+
+
+def test_the_lint_finds_code_and_passes_dice():
+    assert code_in("Ayla: scores {'STR': 0}", WORDS) == ["{'", "': "]
+    assert code_in("STR lowered on c1, heavily_encumbered, draw-weapon", WORDS) == [
+        "c1",
+        "heavily_encumbered",
+        "draw-weapon",
+    ]
+    assert code_in("death check None; 'gain'", WORDS) == ["None", " 'gain'"]
+    assert code_in("Ayla: 2d6 [4, 1] +2 = 7 (1n1)->(2n1); a two-handed sword", WORDS) == []
+
+
+def names(*states: Ap2d6Table) -> set[str]:
+    """Everyone a line could be about: the characters and the NPCs."""
+    return {seat.sheet.name for state in states for seat in state.characters.values()}
+
+
+MEMBERS = [GM, AYLA, BRAN, WATCHER]
+TABLES = (
+    TABLE,
+    Table(SESSION, MEMBERS, filler=TABLE.filler, start=fighting),
+    Table(SESSION, MEMBERS, filler=fill_with_npcs, start=with_hidden_npcs),
+    Table(SESSION, MEMBERS, filler=fill_with_npcs, start=fighting_hidden_npcs),
+)
+
+
+SCENE = [
+    (AYLA, {"kind": "new-character", "name": "Cora", "method": "d4-2"}),
+    (AYLA, {"kind": "stow-item", "character": "c3", "item": {"kind": "heavy-weapon"}}),
+    (AYLA, {"kind": "use-bag", "character": "c3", "bag": {"name": "sack", "maximum": 6}}),
+    (
+        AYLA,
+        {
+            "kind": "stow-item",
+            "character": "c3",
+            "item": {"kind": "small", "count": 3},
+            "in_bag": True,
+        },
+    ),
+    (AYLA, {"kind": "drop-bag", "character": "c3"}),
+    (GM, {"kind": "start-fight", "characters": ["c2", "c3"]}),
+    (GM, {"kind": "next-round"}),
+    (BRAN, {"kind": "spend", "character": "c2", "action": "draw a weapon"}),
+    (AYLA, {"kind": "spend", "character": "c3", "action": "pick-up-weapon"}),
+    (AYLA, {"kind": "spend", "character": "c3", "action": "free-action"}),
+    (GM, {"kind": "tracker", "character": "c2", "change": "lose"}),
+    (GM, {"kind": "tracker", "character": "c3", "change": "gain"}),
+    (BRAN, {"kind": "interrupt", "character": "c2", "target": "c3"}),
+    (GM, {"kind": "next-round"}),
+    (GM, {"kind": "end-fight"}),
+    (GM, {"kind": "damage", "character": "c1", "amount": 20}),
+    *[(AYLA, {"kind": "death-check", "character": "c1"})] * 3,
+    (GM, {"kind": "reveal-death-dc", "character": "c1"}),
+    (BRAN, {"kind": "check-on", "character": "c1"}),
+    (GM, {"kind": "heal", "character": "c1", "amount": 20}),
+    (AYLA, {"kind": "rest", "character": "c1", "hours": 8, "recovery_dice": 1}),
+]
+"""What the walks rarely reach: rolled scores, unnamed gear and a bag, basic actions by
+their words, the tracker's changes, an interrupt, and dying from the first check to the
+rest after."""
+
+
+def scene(seed: int) -> Walk:
+    walk = Walk(start=seated())
+    state = walk.start
+    for number, (member, intent) in enumerate(SCENE):
+        try:
+            events = SESSION.resolve(state, intent, member, SeededDice(seed + number))
+        except TabletopError:
+            continue
+        for event in events:
+            state = SESSION.fold(state, event)
+        walk.steps.append(Step(member, intent, events, state, seed + number))
+    return walk
+
+
+@cache
+def walks() -> tuple[Walk, ...]:
+    """Seeded walks of a table, a fight, and both with hidden NPCs, and the scene above."""
+    done = [scene(seed) for seed in range(4)]
+    return tuple(done + [_walk(table, seed) for table in TABLES for seed in range(4)])
+
+
+def _walk(table: Table, seed: int) -> Walk:
+    chance = random.Random(seed)
+    return table.walk(lambda items: chance.choice(list(items)), 30, seed)
+
+
+def read(event: Event) -> list[str]:
+    """The line as the GM and as a player read it (text and hint)."""
+    shown = [SESSION.view_event(event, member) for member in (GM, AYLA)]
+    return [t for e in shown if e is not None for t in (e.text, e.hint) if t]
+
+
+def test_no_line_of_the_walks_holds_code():
+    assert lines_with_code(walks(), read, WORDS) == set()
+
+
+def test_each_line_of_the_walks_names_who_it_is_about():
+    """ "Ayla lowers AGI to -1 for 1 SP", "Ayla, hour 1: recovery die …": never a line that
+    leaves the table to guess whose it is (a roll in a mode names whose player made it)."""
+
+    def about(before: Ap2d6Table, step: Step) -> set[str]:
+        return names(before, step.state) | {step.member.name or "the GM"}
+
+    assert nameless_lines(walks(), read, about, IMPERSONAL) == set()
+
+
+def test_the_walks_reach_the_lines_of_the_table():
+    """The walks above are worth what they reach."""
+    reached = {event.type for walk in walks() for event in walk.events}
+    assert {
+        "character",
+        "roll-score",
+        "assign",
+        "lower",
+        "raise",
+        "skill",
+        "load",
+        "check",
+        "contest",
+        "damage",
+        "downed",
+        "death-dc",
+        "death-check",
+        "death-check-result",
+        "stop-rolling",
+        "checked-on",
+        "heal",
+        "rest",
+        "recovery-die",
+        "long-rest",
+        "fight",
+        "round",
+        "shift",
+        "pay",
+        "free",
+        "gain",
+        "lose",
+        "interrupt",
+        "fight-over",
+        "npc",
+    } <= reached
+
+
+def test_every_kind_of_line_has_words_for_a_hint():
+    """A hint names what happened by the words for its event type (data/words.toml)."""
+    reached = {event.type for walk in walks() for event in walk.events}
+    assert {kind for kind in reached if kind not in SESSION.words.events} == set()
