@@ -241,9 +241,10 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     expect(ada.page.locator("#characters article.card")).to_have_count(1)
 
     form = offer(gm, "a contest between two characters")
-    form.get_by_label("First").select_option(label="Ayla")
-    form.get_by_label("Second").select_option(label="Gate guard qz")
-    step(gm, lambda: submit(form, Score="STR", Versus="STR"))
+    form.get_by_label("One side").select_option(label="Ayla")
+    form.get_by_label("The other side").select_option(label="Gate guard qz")
+    scores = {"First side's score": "STR", "Other side's score": "STR"}
+    step(gm, lambda: submit(form, **scores))
     wait_for_log(ada, "Ayla (STR) vs Gate guard qz (STR): 2d6 → [")
     expect(ada.page.locator("#log .entry", has_text="Gate guard qz (STR)")).to_contain_text(
         re.compile(r"\+0 = \d+\s+vs\s+\?\s*the (first|second) side won \(\?\)")
@@ -254,7 +255,7 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     step(gm, lambda: submit(form))
     step(gm, lambda: submit(offer(gm, "start the next round")))
     card = f"{NPCS} article.npc:has-text('Gate guard qz')"
-    step(gm, lambda: submit(offer(gm, "harm a character", card), Amount="5"))
+    step(gm, lambda: submit(offer(gm, "harm a character", card), Damage="5"))
     synced(gm, ada)
     wait_for_log(ada, "Gate guard qz takes 5 damage")
     row = ada.page.locator(".fight tbody tr", has_text="Gate guard qz")

@@ -85,7 +85,7 @@ def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, ser
 
     # Ayla drops to 0 HP: her player rolls death checks against a DC only the GM sees
     # (RU-M35..M38), until the GM reveals it.
-    step(gm, lambda: submit(offer(gm, "harm a character", "article.card"), Amount="20"))
+    step(gm, lambda: submit(offer(gm, "harm a character", "article.card"), Damage="20"))
     synced(gm, ada)
     step(ada, lambda: submit(offer(ada, "a death check", "article.card")))
     synced(ada, gm)
