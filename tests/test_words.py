@@ -4,11 +4,22 @@ line of help of its own, never only its id with the separators replaced."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
+from pydantic import BaseModel
 
 from tabletop.errors import DataError
 from tabletop.systems.plain_dice.session import SESSION as DICE
-from tabletop.words import Wording, Words, missing, only_the_id, refused_words, shared
+from tabletop.words import (
+    Wording,
+    Words,
+    missing,
+    only_the_id,
+    refused_words,
+    shared,
+    unworded_options,
+)
 
 SCHEMA = {
     "properties": {
@@ -57,3 +68,30 @@ def test_every_roll_has_its_words_and_the_shared_words_read_like_prose():
     assert missing(DICE.intent_schema(), DICE.words) == []
     refused_words(shared())
     assert DICE.words.value("roll", "mode", "blind") == "The GM alone"
+
+
+class _Rules(BaseModel):
+    wake_on: Literal["risk_triggers", "never"] = "risk_triggers"
+    cap: Literal["low", "high"] | None = None
+    strict: bool = False
+    max_score: int | None = None
+
+
+def test_a_rule_option_or_setting_without_words_of_its_own_is_found():
+    """The lobby once read 'Wake on', 'risk_triggers'; a number or a yes/no has no list."""
+    lazy = Words(
+        options={
+            "wake_on": Wording(label="Wake on", help="When a fainted one wakes."),
+            "cap": Wording(label="A cap", help="How high."),
+            "strict": Wording(label="Strict", help="strict"),
+        },
+        values={"wake_on": {"risk_triggers": "risk triggers", "never": "Never wakes"}},
+    )
+    assert unworded_options(_Rules, lazy) == [
+        "option wake_on has no words of its own",
+        "option wake_on = 'risk_triggers' has no words of its own",
+        "option cap = 'low' has no words of its own",
+        "option cap = 'high' has no words of its own",
+        "option strict has no words of its own",
+        "option max_score has no words of its own",
+    ]

@@ -29,7 +29,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -215,6 +215,29 @@ def missing(schema: Mapping[str, Any], words: Words) -> list[str]:
         elif only_the_id(wording.label, field or kind) and only_the_id(wording.help, wording.label):
             problems.append(f"{what} says only its id")
     return problems
+
+
+def unworded_options(options: type[BaseModel], words: Words) -> list[str]:
+    """Each rule option of a system's `Options` that the lobby would show by its id, one
+    line each: an option with no label of its own or no help, a setting it takes from a
+    list with no label of its own."""
+    problems = []
+    for name, field in options.model_fields.items():
+        wording = words.options.get(name)
+        if wording is None or not wording.help or only_the_id(wording.label, name):
+            problems.append(f"option {name} has no words of its own")
+        for setting in _settings(field.annotation):
+            label = words.values.get(name, {}).get(setting)
+            if label is None or only_the_id(label, setting):
+                problems.append(f"option {name} = {setting!r} has no words of its own")
+    return problems
+
+
+def _settings(annotation: Any) -> list[str]:
+    """The settings an option takes from a list (its Literal's, also inside `| None`)."""
+    if get_origin(annotation) is Literal:
+        return [str(value) for value in get_args(annotation)]
+    return [setting for arg in get_args(annotation) for setting in _settings(arg)]
 
 
 def refused_words(words: Words) -> None:

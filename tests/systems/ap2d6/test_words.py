@@ -4,11 +4,9 @@ readings, and every kind of line the rules write has words in the book's terms."
 
 from __future__ import annotations
 
-from typing import Literal, get_args, get_origin
-
 from tabletop.systems.ap2d6 import SESSION
 from tabletop.systems.ap2d6.options import Options
-from tabletop.words import missing, only_the_id, refused_words
+from tabletop.words import missing, refused_words, unworded_options
 
 
 def test_every_kind_field_and_value_has_words_that_read_like_the_book():
@@ -19,15 +17,7 @@ def test_every_kind_field_and_value_has_words_that_read_like_the_book():
 def test_every_rule_option_and_each_of_its_readings_has_words():
     """The lobby's "Rules of this table": each option (RU-A01 … RU-A37) a label and help;
     each reading it takes from a list a label of its own."""
-    words = SESSION.words
-    for name, field in Options.model_fields.items():
-        wording = words.options.get(name)
-        assert wording is not None and wording.help, name
-        assert not only_the_id(wording.label, name), name
-        if get_origin(field.annotation) is Literal:
-            for reading in get_args(field.annotation):
-                label = words.value("", name, reading)
-                assert label is not None and not only_the_id(label, reading), (name, reading)
+    assert unworded_options(Options, SESSION.words) == []
 
 
 def test_the_random_schemes_and_tracker_changes_read_as_the_book_has_them():

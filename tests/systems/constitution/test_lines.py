@@ -5,25 +5,18 @@ Python value or JSON. Dice notation and a die list such as `[4, 1]` are words.""
 from __future__ import annotations
 
 import random
-import re
 from functools import cache
 
 from tabletop.dice import SeededDice
 from tabletop.session import Event
 from tabletop.systems.constitution import SESSION, ConstitutionTable
+from tests.lines import code_in, lines_with_code, nameless_lines
 from tests.session_laws import Step, Table, Walk
 from tests.systems.constitution.test_session import ADA, GM, HIDDEN_TABLE, TABLE
 
-CODE = re.compile(
-    r"\b[cn]\d+\b"  # a character's or an NPC's id
-    r"|\b[A-Za-z]+_\w+\b"  # snake_case
-    r"|\b(?:new|join|npc|award|import|stow|drop|move|rate|cast|prepare|write)-[a-z]+\b"
-    r"|[{\[]\s*['\"{]"  # a dict's or a list's repr, JSON
-    r"|['\"]\s*:\s"  # a key of one
-    r"|\b(?:None|True|False|null|true|false)\b"
-    r"|(?:^|[\s(:=,])'[^'\s][^']*'(?=$|[\s),.:;])"  # a quoted Python string
-)
-"""What a line must not hold: code, not words."""
+WORDS = frozenset({"re-roll", "re-rolls", "re-orient", "re-orients", "ten-minute"})
+"""The book's and English's hyphenated words a line may hold."""
+
 
 IMPERSONAL = frozenset(
     {"round", "round_end", "over", "forced", "bout_over", "camp", "march", "explore"}
@@ -32,18 +25,15 @@ IMPERSONAL = frozenset(
 """Lines about the whole fight, the party's day or the GM's clock, which name nobody."""
 
 
-def code_in(text: str) -> list[str]:
-    return [found.group(0) for found in CODE.finditer(text)]
-
-
 def test_the_lint_finds_code_and_passes_dice():
-    assert code_in("Ada: scores {'STR': 0}") == ["{'", "': "]
-    assert code_in("STR takes a wound on c1, heavily_encumbered, each-hour") == [
+    assert code_in("Ada: scores {'STR': 0}", WORDS) == ["{'", "': "]
+    assert code_in("STR takes a wound on c1, heavily_encumbered, each-hour", WORDS) == [
         "c1",
         "heavily_encumbered",
+        "each-hour",
     ]
-    assert code_in("stats None; 'ranged'") == ["None", " 'ranged'"]
-    assert code_in("Ada's damage {2d20}kh1 → [4, 1] = 5; Bo's re-roll") == []
+    assert code_in("stats None; 'ranged'", WORDS) == ["None", " 'ranged'"]
+    assert code_in("Ada's damage {2d20}kh1 → [4, 1] = 5; Bo's re-roll", WORDS) == []
 
 
 def names(*states: ConstitutionTable) -> set[str]:
@@ -183,33 +173,18 @@ def read(event: Event) -> list[str]:
 
 
 def test_no_line_of_the_walks_holds_code():
-    found = {
-        (event.type, text)
-        for walk in walks()
-        for event in walk.events
-        for text in read(event)
-        if code_in(text)
-    }
-    assert found == set()
+    assert lines_with_code(walks(), read, WORDS) == set()
 
 
 def test_each_line_of_the_walks_names_who_it_is_about():
     """ "Ada: fatigue 2", "Ada's strength save: …", "Ada's torch goes out": never a line
     that leaves the table to guess whose it is (a roll in a mode names whose player made
     it)."""
-    nameless = set()
-    for walk in walks():
-        before = walk.start
-        for step in walk.steps:
-            about = names(before, step.state) | {step.member.name or "the GM"}
-            for event in step.events:
-                if event.type in IMPERSONAL:
-                    continue
-                for text in read(event):
-                    if not any(name in text for name in about):
-                        nameless.add((event.type, text))
-            before = step.state
-    assert nameless == set()
+
+    def about(before: ConstitutionTable, step: Step) -> set[str]:
+        return names(before, step.state) | {step.member.name or "the GM"}
+
+    assert nameless_lines(walks(), read, about, IMPERSONAL) == set()
 
 
 def test_the_walks_reach_the_lines_of_the_fight_and_the_road():
@@ -261,5 +236,5 @@ def test_no_offer_or_its_help_reads_like_code():
             for member in (GM, ADA):
                 for offer in SESSION.offers(step.state, member):
                     helps = [choice.help for choice in offer.fields.values()]
-                    found |= {text for text in (offer.text, *helps) if code_in(text)}
+                    found |= {text for text in (offer.text, *helps) if code_in(text, WORDS)}
     assert found == set()

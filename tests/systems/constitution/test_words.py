@@ -11,7 +11,7 @@ from tabletop.systems.constitution import SESSION
 from tabletop.systems.constitution.attacks import ARMOUR, ArmourName
 from tabletop.systems.constitution.initiations import catalogue
 from tabletop.systems.constitution.options import Options
-from tabletop.words import missing, only_the_id, refused_words
+from tabletop.words import missing, refused_words, unworded_options
 
 GM = Member.gm()
 
@@ -24,14 +24,7 @@ def test_every_kind_field_and_value_has_words_that_read_like_the_book():
 def test_every_rule_option_and_each_of_its_readings_has_words():
     """The lobby's "Rules of this table": each option a label and help; each reading it
     takes from a list a label of its own (C3-A05 … C3-A27)."""
-    words = SESSION.words
-    for name, field in Options.model_fields.items():
-        wording = words.options.get(name)
-        assert wording is not None and wording.help, name
-        assert not only_the_id(wording.label, name), name
-        for reading in get_args(field.annotation):
-            label = words.values.get(name, {}).get(reading)
-            assert label is not None and not only_the_id(label, reading), (name, reading)
+    assert unworded_options(Options, SESSION.words) == []
 
 
 def test_each_initiation_of_the_book_is_named_with_its_article():
