@@ -105,12 +105,16 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
 
     # An opposed test (DW-M48) from the GM's form: Amber's DEX against the kept ghoul's STR.
     form = offer(gm, "an opposed test")
-    first = form.get_by_role("group", name="First")
-    second = form.get_by_role("group", name="Second")
-    first.get_by_label("Character").select_option(label="Amber")
-    first.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"DEX"')
-    second.get_by_label("Kept").select_option(label="Ghoul qz")
-    second.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"STR"')
+    first = form.get_by_role("group", name="One side")
+    second = form.get_by_role("group", name="The other side")
+    first.get_by_label("Adventurer").select_option(label="Amber")
+    first.get_by_role("group", name="What is announced").get_by_label("Attribute").select_option(
+        '"DEX"'
+    )
+    second.get_by_label("One of your enemies").select_option(label="Ghoul qz")
+    second.get_by_role("group", name="What is announced").get_by_label("Attribute").select_option(
+        '"STR"'
+    )
     step(gm, form.locator("button[type=submit]").click)
     synced(gm, ada)
     for person in (gm, ada):
@@ -291,10 +295,10 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
 
     form = offer(gm, "type in an NPC", NPCS)
     form.get_by_label("Name").fill("Mire hound qz")
-    abilities = form.get_by_role("group", name="Abilities")
+    abilities = form.get_by_role("group", name="Ability scores")
     for ability, score in (("STR", "19"), ("AGI", "17"), ("WIT", "3")):
         abilities.get_by_label(ability, exact=True).fill(score)
-    step(gm, lambda: submit(form, **{"Max health": "23"}))
+    step(gm, lambda: submit(form, Health="23"))
     synced(gm, ada)
     expect(npc_card(ada, "Mire hound qz")).to_contain_text("numbers hidden")
 

@@ -90,7 +90,7 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
 
     # Guided creation's buttons name the character's choices, never an internal id.
     form = offer(bo, "make a character")
-    submit(form, Name="Brom qz", Guided=True)
+    submit(form, Name="Brom qz", **{"A step at a time": True})
     making = bo.page.locator("article.card", has_text="Brom qz (being made)")
     expect(making.locator("button.choice").first).to_be_visible()
     for label in making.locator("button.choice").all_inner_texts():

@@ -161,7 +161,10 @@ markers no player's page may receive."""
 def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(browser, server):
     gm, ada = gm_and_ada(browser, server, "rollunder")
     write_down_ash(gm, ada, strength=20, omens=1)
-    submit(offer(gm, "bring a saved sheet"), **{"Saved sheet (JSON)": GRUE, "Secret": True})
+    submit(
+        offer(gm, "bring a saved sheet"),
+        **{"Saved sheet (JSON)": GRUE, "The GM's secret character": True},
+    )
     expect(gm.page.locator("article.card")).to_have_count(2)
     synced(gm, ada)
     expect(ada.page.locator("article.card")).to_have_count(2)
