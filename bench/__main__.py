@@ -21,6 +21,7 @@ SUITES = [
     "rooms",
     "rooms_store",
     "rooms_reads",
+    "witness",
 ]
 """Benchmark modules under bench/, each with a `run()` that prints its tables."""
 

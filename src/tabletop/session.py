@@ -342,6 +342,12 @@ def rolled_for(owner: str) -> Iterator[None]:
         _ROLLING_FOR.reset(token)
 
 
+def rolling_for() -> str | None:
+    """Whom the dice rolled now are for (`rolled_for`), if anyone: a source of dice that
+    keeps a hidden owner's dice apart (the rooms' witnessed dice) asks it at each roll."""
+    return _ROLLING_FOR.get()
+
+
 class _Owned:
     """Passes rolls through and keeps, for each, whom it was rolled for (`rolled_for`)."""
 

@@ -92,13 +92,13 @@ def test_an_export_verifies_and_a_tampered_one_exits_1_naming_the_line(room, cap
     out = tmp_path / "log.jsonl"
     assert run(capsys, "room", "export", room["gm"], "--out", str(out)).code == 0
     ok = run(capsys, "room", "verify", str(out))
-    assert ok.code == 0 and ok.out.startswith("ok: 7 entries") and "3 dice" in ok.out
+    assert ok.code == 0 and ok.out.startswith("ok: 5 entries") and "3 dice" in ok.out
     lines = out.read_text().splitlines()
-    lines[4] = lines[4].replace('"face":', '"face":1', 1)
+    lines[3] = lines[3].replace('"face":', '"face":1', 1)
     out.write_text("\n".join(lines) + "\n")
     failed = run(capsys, "room", "verify", str(out), "--json")
-    assert failed.code == 1 and json.loads(failed.out)["line"] == 5
-    assert "line 5: what it shows does not match its hash" in failed.err
+    assert failed.code == 1 and json.loads(failed.out)["line"] == 4
+    assert "line 4: what it shows does not match its hash" in failed.err
 
 
 def test_verify_mine_checks_that_your_entries_carry_the_nonces_you_sent(room, capsys, tmp_path):
@@ -170,3 +170,52 @@ def test_the_gm_renames_and_promotes_from_the_command_line(room, capsys):
     assert run(capsys, "room", "roll", room["ada"], "1d6").code == 2  # observers only watch
     refused = run(capsys, "room", "promote", room["ada"], "GM", "player")
     assert refused.code == 2 and "only the GM" in refused.err
+
+
+def test_a_members_bundle_catches_a_cut_tail_the_export_alone_passes(room, capsys, tmp_path):
+    """Ada's terminal follows the room (a witness: it answers each call and keeps every
+    head) while she rolls; `room export --bundle` writes her export, nonce book and heads as
+    one file that `room verify` checks together. Her log cut short and chained again
+    verifies alone, and fails her bundle."""
+    import threading
+
+    from tabletop.cli.rooms import _client
+    from tabletop.rooms import RoomError
+    from tests.rooms.forge import rechained
+
+    seen: list[dict] = []
+    follower = _client(room["ada"])
+
+    def follow() -> None:
+        with contextlib.suppress(RoomError):
+            for text in follower.follow(reconnect=False):
+                seen.append(json.loads(text))
+
+    threading.Thread(target=follow, daemon=True).start()
+    until(lambda: any(f.get("type") == "welcome" for f in seen))
+    rolled = json.loads(run(capsys, "room", "roll", room["ada"], "1d20", "--json").out)
+    until(lambda: any(f.get("seq") == rolled["seqs"][0] and "type" not in f for f in seen))
+    follower.close()
+    assert not any(f.get("type") == "alarm" for f in seen)
+    out = tmp_path / "ada.bundle"
+    assert run(capsys, "room", "export", room["ada"], "--bundle", "--out", str(out)).code == 0
+    checked = run(capsys, "room", "verify", str(out), "--json")
+    assert checked.code == 0, checked.err
+    summary = json.loads(checked.out)
+    assert summary["mine"] == 1 and summary["heads"] >= 2 and summary["witnessed"] == 1
+    bundle = json.loads(out.read_text())
+    lines = bundle["export"].splitlines()
+    cut = rechained(lines[:-2] + lines[-1:])
+    (tmp_path / "cut.jsonl").write_text("\n".join(cut) + "\n")
+    assert run(capsys, "room", "verify", str(tmp_path / "cut.jsonl")).code == 0
+    bundle["export"] = "\n".join(cut) + "\n"
+    out.write_text(json.dumps(bundle))
+    failed = run(capsys, "room", "verify", str(out))
+    assert failed.code == 1 and "cut short" in failed.err
+
+
+def until(done, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(0.01)

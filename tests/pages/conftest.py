@@ -5,9 +5,9 @@ free port."""
 from __future__ import annotations
 
 import itertools
-import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -55,18 +55,30 @@ def _seats_from_one():
             driver.opened.pop().close()
 
 
+KEPT = """room => {
+  const kept = (key) => JSON.parse(localStorage.getItem(key) || "{}");
+  const mine = (key) => key.startsWith(`tabletop.heads.${room}.`);
+  const heads = Object.keys(localStorage).filter(mine);
+  return {
+    book: kept(`tabletop.nonces.${room}`),
+    heads: Object.fromEntries(heads.map((key) => [key.split(".").pop(), kept(key)])),
+  };
+}"""
+"""What a page's browser kept of a room: its nonce book, and the heads it kept by member."""
+
+
 def verify_every_room() -> None:
     """Every honest room verifies (docs/rooms.md): each room an open page shows, once its GM
     ends the dice session, exports in full through the rules and as each member's own
-    with their page's nonce book (`--mine`). A link the test rotated or kicked, or an
-    invite never used, opens nothing and is passed over."""
-    books: dict[str, dict[str, dict[str, str]]] = {}
+    with their page's nonce book (`--mine`) and the heads their page kept as a witness. A
+    link the test rotated or kicked, or an invite never used, opens nothing and is passed
+    over."""
+    books: dict[str, dict[str, dict[str, Any]]] = {}
     for context in driver.opened:
         for page in context.pages:
             if "/rooms/" in page.url and "#" in page.url:
                 room = Link.parse(page.url).room
-                book = page.evaluate("r => localStorage.getItem('tabletop.nonces.' + r)", room)
-                books.setdefault(room, {})[page.url] = json.loads(book or "{}")
+                books.setdefault(room, {})[page.url] = page.evaluate(KEPT, room)
     for room, kept in books.items():
         roles = {link: _role(link) for link in {*kept, *driver.gm_links.get(room, [])}}
         gm = next((link for link, role in roles.items() if role == "gm"), None)
@@ -76,10 +88,13 @@ def verify_every_room() -> None:
             client.end_session()
             audit = verify(client.export())
             assert audit.view == "full" and audit.ruled
-        for link, book in kept.items():
+        for link, page in kept.items():
             if roles[link] is not None:
                 with RoomClient(link) as member:
-                    verify(member.export(), book, member.view()["me"]["id"])
+                    me = member.view()["me"]["id"]
+                    seen = page["heads"].get(me, {})
+                    heads = [{"seq": int(seq), "hash": hash} for seq, hash in seen.items()]
+                    verify(member.export(), page["book"], me, heads)
     driver.gm_links.clear()
 
 

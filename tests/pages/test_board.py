@@ -224,7 +224,7 @@ def test_at_the_end_of_a_session_the_page_says_the_bots_wait(browser, server):
     status = gm.page.locator(".board .status-line")
     expect(status).to_contain_text("is thinking…")
     gm.page.once("dialog", lambda dialog: dialog.accept())
-    gm.page.get_by_role("button", name="End the session (reveal the seed)").click()
+    gm.page.get_by_role("button", name="End the session", exact=True).click()
     expect(status).to_contain_text("The session has ended")
     title = gm.page.locator(".board h2").first.inner_text()
     gm.page.wait_for_timeout(1500)  # more than two of the server's bot pauses

@@ -116,9 +116,15 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
         expect(person.page.get_by_role("heading", name="Invite links")).to_have_count(0)
         received = person.received()
         assert person.frames, "the page followed the room over its websocket"
+        if person is bo:  # his own line's asked part gives back the intent he sent, no more
+            received = re.sub(OWN_BLIND_INTENT, "", received)
         assert DOOM not in received and BLIND not in received
     assert DOOM in gm.received() and BLIND in gm.received()
     assert not (gm.errors or ada.errors or bo.errors)
+
+
+OWN_BLIND_INTENT = r'"intent":\{"kind":"roll","label":"[^"]*","mode":"blind"'
+"""The intent of Bo's blind roll as his own line shows it back to him (format 3's asked part)."""
 
 
 def finish_exchange(gm: Seat, player: Seat, *others: Seat) -> None:

@@ -5,11 +5,12 @@ downloads and verifies on every page."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from playwright.sync_api import expect
 
+from tabletop.rooms import verify
+from tabletop.rooms.bundles import read_bundle
 from tests.pages.driver import (
     PHONE,
     Seat,
@@ -146,17 +147,19 @@ def test_the_gm_views_as_a_player_undoes_and_everyone_verifies_the_log(browser, 
     undo.click()
     expect(entry(gm, "in the open qz")).not_to_have_class(re.compile(r"\bundone\b"))
 
-    # Download and verify once the GM has ended the session (its seed revealed): the GM's
-    # full export and a player's own both verify.
+    # Once the GM has ended the session, the GM's record and a player's own check on their
+    # own machines, and each downloads as the one file `room verify` checks.
     gm.page.once("dialog", lambda dialog: dialog.accept())
-    step(gm, gm.page.get_by_role("button", name="End the session (reveal the seed)").click)
+    step(gm, gm.page.get_by_role("button", name="End the session", exact=True).click)
     synced(gm, ada)
     for person in (gm, ada):
+        person.page.get_by_role("button", name="Check my record here").click()
+        expect(person.page.locator("#verified")).to_contain_text("Your record checks here")
         with person.page.expect_download() as got:
-            person.page.get_by_role("button", name="Download and verify the log").click()
-        lines = got.value.path().read_text().splitlines()
-        assert lines and all(json.loads(line) for line in lines)
-        expect(person.page.locator("#verified")).to_contain_text("The log verifies")
+            person.page.get_by_role("button", name="Download my record").click()
+        bundle = read_bundle(got.value.path().read_text())
+        assert bundle is not None
+        verify(bundle.export, mine=bundle.nonces, member=bundle.member, heads=bundle.heads)
     fits(ada.page)
     accessible(gm.page)
     assert not (gm.errors or ada.errors or bo.errors)

@@ -64,9 +64,10 @@ STILL = 70
 """Milliseconds a page must stay unchanged, nothing in flight, to count as settled."""
 TRIES = 7
 """How many times a form the rules refuse is sent, its choices moved on each time."""
-BUDGET = float(os.environ.get("WALK_BUDGET", 300))
-"""Seconds a room's walk may take before it counts as stuck: several times what one takes
-on an idle machine (20 to 40 s), since the suite runs beside it on two cores
+BUDGET = float(os.environ.get("WALK_BUDGET", 480))
+"""Seconds a room's walk may take before it counts as stuck: a few times what the longest
+takes beside another walk on two cores (Dead Weight's, 130 s before witnessed dice, 215 s
+since each roll waits for every page's answer), so a loaded machine does not fail it
 (WALK_BUDGET=… to change)."""
 RECOVERIES = 6
 """How many controls a walk may press again to bring back one another step took away."""
@@ -296,7 +297,7 @@ class Walk:
                     }.values()
                 )[::-1]  # each key once, at its first place
                 if not fresh and phase == 0:
-                    fresh = self._reopen(person) or self._enable(person)
+                    fresh = self._reopen(person) or self._enable(person) or self._carry_on(person)
                 if not fresh:
                     continue
                 moved = True
@@ -381,6 +382,31 @@ class Walk:
                 self.recovered += 1
                 return [{**again[0], "key": f"{again[0]['key']} (again, for {key})"}]
         return []
+
+    def _carry_on(self, person: Walking) -> list[dict[str, Any]]:
+        """A test its dice left waiting on the table (a re-roll exchange the walk passed in
+        an earlier test, so its buttons are no longer new) while a page holds controls it
+        hides until then: this page's exchange button, pressed again. `RECOVERIES` at most."""
+        if self.recovered >= RECOVERIES or not any(map(self._hidden_for_now, self.people)):
+            return []
+        for unit in self.scan(person):
+            if unit["where"] == "#main / #play" and unit["key"] in person.activated:
+                self.recovered += 1
+                return [{**unit, "key": f"{unit['key']} (again, {self.recovered})"}]
+        return []
+
+    def _hidden_for_now(self, person: Walking) -> bool:
+        """Whether the page showed a control the walk never activated, hidden now, whose
+        kind reached nobody's log."""
+        if person.gone:
+            return False
+        shown = {u["key"] for u in self.scan(person)}
+        reached = set().union(*self.reached(self.people[0]).values())
+        return any(
+            key not in person.activated and key not in shown and unit["intent"] not in reached
+            for key, unit in person.seen.items()
+            if unit["intent"]
+        )
 
     def _reopen(self, person: Walking) -> list[dict[str, Any]]:
         """A disclosure the walk opened once and a redraw closed again (a card's forms

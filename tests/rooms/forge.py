@@ -7,18 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tabletop.rooms.log import GENESIS, PARTS, asked_part, digest, header_hash, told_part, why_part
+from tabletop.rooms.log import GENESIS, PARTS, digest, header_hash
+from tabletop.rooms.verify import part_of
 
 
 def seals_of(body: dict[str, Any]) -> dict[str, str]:
     """Each part's hash as the line shows it: from its content when open, else sealed."""
     salt, sealed, event = body.get("salt", {}), body.get("sealed", {}), body.get("event") or {}
-    made = {
-        "told": lambda s: told_part(event, s),
-        "why": lambda s: why_part(event.get("cause"), s),
-        "asked": lambda s: asked_part(body.get("client"), body.get("nonce"), s),
-    }
-    return {p: digest(made[p](salt[p])) if p in salt else sealed[p] for p in PARTS}
+    return {p: digest(part_of(p, body, event, salt[p])) if p in salt else sealed[p] for p in PARTS}
 
 
 def rechained(lines: list[str]) -> list[str]:
@@ -28,7 +24,7 @@ def rechained(lines: list[str]) -> list[str]:
     for body in bodies[:-1]:
         body["prev"] = prev
         body["hash"] = prev = header_hash(
-            body["seq"], body["time"], prev, body["public"], seals_of(body)
+            body["seq"], body["time"], prev, body["public"], seals_of(body), body.get("witnessed")
         )
     bodies[-1]["export"]["head"] = prev
     bodies[-1]["export"]["count"] = len(bodies) - 1
@@ -39,7 +35,9 @@ def sealed_copy(body: dict[str, Any]) -> dict[str, Any]:
     """A full line made to look like a line of someone who sees only its public part."""
     seals = seals_of(body)
     shown = body["public"] if isinstance(body["public"], dict) else None
+    witnessed = {"witnessed": body["witnessed"]} if "witnessed" in body else {}
     return {
+        **witnessed,
         "seq": body["seq"],
         "time": body["time"],
         "prev": body["prev"],

@@ -54,13 +54,15 @@ def test_the_nonces_a_browser_kept_are_checked_like_verify_mine(played):
     assert checked(server, export=full, mine={"g1": "g-one"}, member="m1")["mine"] == 1
 
 
-def test_checking_a_roll_before_the_seed_is_revealed_says_when_its_dice_can_be(played):
+def test_checking_a_witnessed_roll_before_the_session_ends_shows_its_dice_at_once(played):
+    """Format 3: a roll's dice check as soon as it is on the log (nothing waits for a seed)."""
     server, ada, _, seq = played
-    answer = checked(server, export="\n".join(ada.export()), mine={"r1": "n-one"}, entry=seq)
-    assert not answer["ok"] and "not revealed" in answer["error"]
+    mine = {"r1": "n-one", "r2": "n-two"}
+    answer = checked(server, export="\n".join(ada.export()), mine=mine, entry=seq)
+    assert answer["ok"], answer
     entry = answer["entry"]
     assert entry["seq"] == seq and len(entry["hash"]) == 64 and "rolls 3d6" in entry["text"]
-    assert entry["dice"]["text"] == "dice are checkable once the GM ends the session"
+    assert entry["dice"]["text"] == "every die is what its keys and witnesses give"
     assert entry["nonce"]["state"] == "good" and "n-one" in entry["nonce"]["text"]
 
 

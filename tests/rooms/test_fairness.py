@@ -103,9 +103,11 @@ def test_self_rolls_and_their_refusals_reach_the_gm(fixed):
 
 
 def test_the_tables_moves_draw_at_a_position_the_server_cannot_pick(tmp_path):
-    """A board room's bot moves are made at table_nonce(seq, latest member nonce); a log
-    whose table move was made anywhere else fails verify."""
-    hall = Hall(SqliteStore(tmp_path / "rooms.sqlite3"), seeds=lambda: bytes(range(32)))
+    """A format-2 board room's bot moves are made at table_nonce(seq, latest member nonce);
+    a log whose table move was made anywhere else fails verify (format 3 witnesses them:
+    test_witness.py)."""
+    store = SqliteStore(tmp_path / "rooms.sqlite3")
+    hall = Hall(store, seeds=lambda: bytes(range(32)), log_format=2)
     room = seat(hall, "deadweight-board")
     gm = room.member("GM")
     for number in range(2):
@@ -125,7 +127,7 @@ def test_the_tables_moves_draw_at_a_position_the_server_cannot_pick(tmp_path):
         for b in forged
         if b.get("event", {}).get("type") == "room.session-ended"
     )
-    dice = FairDice(seed, TABLE.id, chosen)
+    dice = FairDice(seed, f"{TABLE.id}:{chosen}")
     body["nonce"] = chosen
     for draw in body["event"]["cause"]["draws"]:
         draw["face"] = dice.roll(draw["sides"])

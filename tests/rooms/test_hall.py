@@ -23,8 +23,9 @@ def log_types(room: Seated) -> list[str]:
     return [e.event.type for e in room.hall.entries(room.room)]
 
 
-def test_a_room_opens_with_its_system_its_dice_commitment_and_its_gm(dice_room):
-    assert log_types(dice_room)[:3] == ["room.created", "room.dice-committed", "room.joined"]
+def test_a_room_opens_with_its_system_its_log_format_and_its_gm(dice_room):
+    assert log_types(dice_room)[:2] == ["room.created", "room.joined"]
+    assert dice_room.hall.entries(dice_room.room)[0].event.data["format"] == 3
     members = dice_room.hall.table(dice_room.room).members
     assert {m.name: m.role for m in members.values()} == {
         "GM": Role.GM,
@@ -153,11 +154,17 @@ def test_a_system_whose_session_does_not_load_cannot_open_a_room(hall, monkeypat
         hall.create("nope")
 
 
-def test_end_session_reveals_the_seed_and_commits_to_the_next(dice_room):
-    hall, room = dice_room.hall, dice_room.room
-    table = hall.table(room)
+def test_end_session_reveals_nothing_in_format_3_and_the_seed_in_format_2(hall, dice_room):
+    """docs/rooms.md, "Dice anyone can audit": a witnessed roll's dice check at once, so
+    ending a session reveals nothing; a format-2 room reveals its seed and commits anew."""
+    ended = hall.end_session(dice_room.room, dice_room.member("GM").id)
+    assert [e.event.type for e in ended.entries] == ["room.session-ended"]
+    assert ended.entries[0].event.data == {"session": 0}
+    hall.log_format = 2
+    old = hall.create("dice", "before").extra["room"]
+    table = hall.table(old)
     first = table.commitment
-    ended = hall.end_session(room, dice_room.member("GM").id)
+    ended = hall.end_session(old, "m1")
     assert [e.event.type for e in ended.entries] == ["room.session-ended", "room.dice-committed"]
     assert ended.entries[0].event.data["commitment"] == first
     assert table.dice_session == 2 and table.commitment != first

@@ -161,7 +161,7 @@ def test_an_owner_takes_its_own_lease_back_at_once_with_a_new_epoch(stores, data
     assert new.take(name) == Taken(2)
     with pytest.raises(Fenced):
         roll(Hall(old), name, member, "from-the-old-one")
-    assert roll(Hall(new), name, member, "from-the-new-one") == [4]
+    assert roll(Hall(new), name, member, "from-the-new-one") == [3]
 
 
 def test_a_released_lease_is_taken_at_once_and_its_epoch_goes_on(stores, database, room):
@@ -186,14 +186,14 @@ def test_an_append_after_the_lease_was_taken_over_is_refused_and_keeps_nothing(
     one, two = stores("one"), stores("two")
     first, second = Hall(one), Hall(two)
     assert one.take(name) == Taken(1)
-    assert roll(first, name, member, "a") == [4]
+    assert roll(first, name, member, "a") == [3]
     until(lambda: expired(database, name), "the lease to expire unrenewed")
     assert two.take(name) == Taken(2)
     with pytest.raises(Fenced, match="no longer serves"):
         roll(first, name, member, "b")
     assert name in one.fenced and not one.holds(name)
-    assert [e.seq for e in second.entries(name)] == [1, 2, 3, 4]
-    assert roll(second, name, member, "b") == [5]  # the same request, sent again, is kept once
+    assert [e.seq for e in second.entries(name)] == [1, 2, 3]
+    assert roll(second, name, member, "b") == [4]  # the same request, sent again, is kept once
     with psycopg.connect(database, autocommit=True) as db:
         kept = db.execute("SELECT count(*) FROM entries WHERE client = 'b'").fetchone()
     assert kept == (1,)
@@ -229,12 +229,12 @@ def test_in_a_round_a_room_taken_over_is_refused_and_the_others_appends_are_kept
                     name: [(member, "b", None), ("m9", "c", None)],
                 }
             )
-        assert roll(first, other, "m1", "kept") == [4]
+        assert roll(first, other, "m1", "kept") == [3]
         with pytest.raises(Fenced, match="no longer serves"):
             roll(first, name, member, "b")
         with pytest.raises(Fenced, match="no longer serves"):
             roll(first, name, "m9", "c")  # no such member: that is not what it is told
-        assert roll(first, other, "m1", "kept too") == [5]
+        assert roll(first, other, "m1", "kept too") == [4]
     assert name in one.fenced
     with psycopg.connect(database, autocommit=True) as db:
         rows = db.execute("SELECT room, client FROM entries WHERE client IS NOT NULL").fetchall()
@@ -289,7 +289,7 @@ def test_a_foreseen_round_is_two_round_trips_however_many_requests_it_holds(stor
     """leased.py, `foresee`: the round's opening locks its rooms, checks their leases and
     reads every resent-id and spent-nonce check at once; each request then waits for no
     answer, and the commit carries every write: two messages to PostgreSQL in all, once
-    each room's dice seed is known (it is read once a dice session)."""
+    each room is loaded (a format-2 room also reads its dice seed once a dice session)."""
     one = stores("one", lease=LONG)
     hall = Hall(one)
     rooms = [Hall(PostgresStore(database)).create("dice", name).extra["room"] for name in "ab"]
@@ -297,7 +297,7 @@ def test_a_foreseen_round_is_two_round_trips_however_many_requests_it_holds(stor
         assert one.take(name) == Taken(1)
         hall.table(name)
     with one.batch():
-        assert rolls(hall, rooms[0], "seed") == rolls(hall, rooms[1], "seed") == [[4]]
+        assert rolls(hall, rooms[0], "seed") == rolls(hall, rooms[1], "seed") == [[3]]
     sent: list[list[str]] = []
     send = one._send
 
@@ -312,10 +312,10 @@ def test_a_foreseen_round_is_two_round_trips_however_many_requests_it_holds(stor
         with one.batch():
             one.foresee({name: [("m1", client, None) for client in clients] for name in rooms})
             told = [rolls(hall, name, *clients) for name in rooms]
-        assert told == [[[5 + 3 * round_ + n] for n in range(3)]] * 2
+        assert told == [[[4 + 3 * round_ + n] for n in range(3)]] * 2
         assert len(sent) == 2 and sent[0][0] == "BEGIN" and sent[1][-1] == "COMMIT"
         assert "SAVEPOINT" not in sent[1]  # none is taken: nothing of a request is sent early
-    assert [one.head(name) for name in rooms] == [10, 10]
+    assert [one.head(name) for name in rooms] == [9, 9]
     plans = one._db.execute(
         "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements "
         "WHERE name LIKE 'tabletop%'"
@@ -396,18 +396,18 @@ def test_a_foreseen_round_answers_a_resend_once_and_a_spent_nonce_with_a_refusal
         one.foresee({name: [(member, c, n) for c, n in [("a", None), ("b", "n"), ("c", "n")]]})
         first = hall.act(name, member, D6, "a")
         assert hall.act(name, member, D6, "a").duplicate
-        assert [e.seq for e in hall.act(name, member, D6, "b", "n").entries] == [5]
-        with pytest.raises(RoomError, match="already named entry 5"):
+        assert [e.seq for e in hall.act(name, member, D6, "b", "n").entries] == [4]
+        with pytest.raises(RoomError, match="already named entry 4"):
             hall.act(name, member, D6, "c", "n")
         with pytest.raises(TabletopError):
             hall.act(name, member, {"kind": "roll", "notation": "1d0"}, "d")
-        assert [e.seq for e in hall.act(name, member, D6, "d").entries] == [6]
+        assert [e.seq for e in hall.act(name, member, D6, "d").entries] == [5]
     with one.batch():
         one.foresee({name: [(member, "a", None), (member, "d", None)]})
         again = hall.act(name, member, D6, "a")
         assert again.duplicate and again.entries == first.entries
         assert hall.act(name, member, D6, "d").duplicate
-    assert one.head(name) == 6
+    assert one.head(name) == 5
 
 
 def test_a_foreseen_check_reads_a_hostile_client_id_and_nonce_exactly(owner):
@@ -418,17 +418,17 @@ def test_a_foreseen_check_reads_a_hostile_client_id_and_nonce_exactly(owner):
     one, hall, name, member = owner
     client, nonce = SLIPPERY + '{a,"b"}\\', "NULL"
     with one.batch():
-        assert [e.seq for e in hall.act(name, member, D6, client, nonce).entries] == [4]
+        assert [e.seq for e in hall.act(name, member, D6, client, nonce).entries] == [3]
     with one.batch():
         one.foresee({name: [(member, client, nonce), (member, "other", nonce)]})
         assert one._foreseen == {
-            (name, member, client, nonce): (4, 4),
-            (name, member, "other", nonce): (None, 4),
+            (name, member, client, nonce): (3, 3),
+            (name, member, "other", nonce): (None, 3),
         }
         assert hall.act(name, member, D6, client, nonce).duplicate
-        with pytest.raises(RoomError, match="already named entry 4"):
+        with pytest.raises(RoomError, match="already named entry 3"):
             hall.act(name, member, D6, "other", nonce)
-    assert one.head(name) == 4
+    assert one.head(name) == 3
 
 
 def test_an_append_that_passed_the_check_holds_off_a_take_until_it_commits(stores, database, room):
@@ -480,9 +480,9 @@ def test_an_owner_appends_without_catching_up_or_notifying_anyone(stores, databa
     one.entries = lambda *asked: reads.append(asked) or read(*asked)  # type: ignore[method-assign]
     with psycopg.connect(database, autocommit=True) as listener:
         listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
-        assert roll(hall, name, member, "a") == [4]
+        assert roll(hall, name, member, "a") == [3]
         with one.batch():
-            assert roll(hall, name, member, "b") == [5]
+            assert roll(hall, name, member, "b") == [4]
         # a notice sent after the appends: every notice of theirs would arrive before it
         with psycopg.connect(database, autocommit=True) as other:
             other.execute("SELECT pg_notify(%s, 'after')", (NOTIFY_CHANNEL,))
@@ -539,7 +539,7 @@ def test_a_room_a_shard_opens_is_held_from_the_transaction_that_makes_it(stores,
     made = Hall(one).create("dice", "fresh")
     name = made.extra["room"]
     assert one.holds(name) and lease_row(database, name) == ("one", 1, False)
-    assert roll(Hall(one), name, "m1", "first") == [4]
+    assert roll(Hall(one), name, "m1", "first") == [3]
     one.release([name])
     assert stores("two").take(name) == Taken(2)
 
@@ -558,4 +558,4 @@ def test_a_shard_whose_session_postgresql_ended_appends_in_its_next_round(stores
     with pytest.raises(psycopg.OperationalError), one.batch():
         roll(hall, name, member, "lost")
     with one.batch():
-        assert roll(hall, name, member, "after") == [4]
+        assert roll(hall, name, member, "after") == [3]

@@ -26,8 +26,8 @@ def dead_weight(p: Party, said: list[Any]) -> list[str]:
     """DW-N04: a wight of level 11 that dies past 19 wounds, in an opposed test with Amber
     played to its verdict, then wounded (DW-M45). Ada reads Amber's test whole and the
     wight's in words, and the test's first line brings her Amber's die apart, which "check
-    this roll" names as hers; the wight's eleven dice never reach her, nor where hers fall
-    among them (that would count them)."""
+    this roll" checks against the open key its header shows; the wight's eleven dice never
+    reach her, nor where hers fall among them (that would count them)."""
     p.gm.act({"kind": "new-npc", "name": "Wight qz", "stats": {"level": 11, "wound_limit": 19}})
     said.append(p.ada.act({"kind": "import-character", "sheet": {"name": "Amber"}}))
     first = {"character": "c1", "setup": {"attribute": "DEX"}}
@@ -48,8 +48,11 @@ def dead_weight(p: Party, said: list[Any]) -> list[str]:
     assert draws == [{"sides": 6, "face": face} for face in hers]  # no place among the wight's
     face = hers[0]
     checked = entry_check(p.ada.export(), lines[start]["seq"], None, None)
-    assert checked["dice"]["state"] == "shown"
-    assert checked["dice"]["text"].startswith(f"your dice here are a d6 showing {face}")
+    # the header shows the open key, which drew her dice alone: she checks them (format 3)
+    assert lines[start]["witnessed"]["open"], "the open key is shown beside her dice"
+    assert checked["dice"]["state"] == "good", checked["dice"]
+    assert [d["face"] for d in checked["dice"]["draws"]] == hers[: len(draws)]
+    assert face == draws[0]["face"]
     for _ in range(400):
         open_now = [(c, o) for c in (p.ada, p.gm) for o in offers(c, "pass") if o["intents"]]
         if not open_now:

@@ -12,7 +12,7 @@ def test_every_test_the_threat_model_names_exists():
     text = (ROOT / "docs" / "rooms.md").read_text(encoding="utf-8")
     section = text[text.index("## Threat model") : text.index("## Deployment with PostgreSQL")]
     named, current = [], None
-    for file, test in re.findall(r"`((?:tests/pages/)?[\w.]+\.py|…)(?:::(\w+))?`", section):
+    for file, test in re.findall(r"`((?:tests/\w+/)?[\w.]+\.py|…)(?:::(\w+))?`", section):
         current = current if file == "…" else file
         named.append((current, test))
     assert len(named) >= 20

@@ -23,7 +23,13 @@ from tabletop.cli.output import as_text, console, errors, one_line, print_json
 from tabletop.errors import DataError
 from tabletop.rooms import AuditError, RoomError, verify
 from tabletop.rooms.log import lines_of
-from tabletop.rooms.nonces import default_book, read_book
+from tabletop.rooms.nonces import (
+    default_book,
+    default_chain,
+    default_heads,
+    read_book,
+    read_heads,
+)
 from tabletop.session import RollMode
 from tabletop.systems.registry import system
 
@@ -57,11 +63,29 @@ def field(value: Any) -> str:
     return one_line(str(value))
 
 
-def show_entry(line: str) -> None:
-    """One log line as a person reads it: its seq and its text, on one line."""
+def show_entry(line: str, names: dict[str, str] | None = None) -> None:
+    """One log line as a person reads it: its seq and its text, on one line, and whose
+    devices witnessed it when it is a roll."""
     body = json.loads(line)
     event = body.get("event") or {}
-    say_line(f"{field(body.get('seq')):>5}  {field(event.get('text', ''))}")
+    witnessed = witness_words(body.get("witnessed"), names or {})
+    say_line(f"{field(body.get('seq')):>5}  {field(event.get('text', ''))}{witnessed}")
+
+
+def witness_words(header: Any, names: dict[str, str]) -> str:
+    """A roll's witnesses in words ("" for an entry that is no roll)."""
+    if not isinstance(header, dict):
+        return ""
+    name = lambda member: names.get(member, member)  # noqa: E731
+    revealed = [name(m) for m in header.get("witnesses", []) if m in header.get("reveals", {})]
+    absent = [name(m) for m in header.get("absent", [])]
+    said = f"witnessed by {', '.join(revealed)}" if revealed else "unwitnessed"
+    if absent:
+        said += f"; {', '.join(absent)} did not answer"
+    skipped = [name(m) for m in header.get("skipped", {})]
+    if skipped:
+        said += f"; passed over values of {', '.join(skipped)} revealed for a dropped call"
+    return f"  ({said})"
 
 
 def show_ack(answer: dict[str, Any], as_json: bool) -> None:
@@ -227,9 +251,13 @@ def log_command(
     from tabletop.rooms.client import is_entry
 
     with _client(link) as client:
+        names = {m["id"]: m["name"] for m in client.view().get("members", [])}
         lines = client.follow(after) if follow else iter(client.log(after))
         for line in lines:
             frame = json.loads(line)
+            if frame.get("type") == "alarm":  # this client's witness found a roll wrong
+                errors.print(f"alarm: {field(frame.get('text'))}", markup=False, highlight=False)
+                continue
             if not is_entry(frame):
                 if frame.get("type") == "bye":
                     raise RoomError(str(frame.get("reason")))
@@ -237,8 +265,8 @@ def log_command(
             if json_:
                 sys.stdout.write(line + "\n")
                 sys.stdout.flush()
-            else:
-                show_entry(line)
+            elif frame.get("event") is not None:  # a witness's stub of a roll it may not see
+                show_entry(line, names)
 
 
 @app.command("kick")
@@ -308,10 +336,29 @@ def end_session_command(link: LinkArg, json_: Json = False) -> None:
 def export_command(
     link: LinkArg,
     out: Annotated[Path | None, typer.Option("--out", help="Write here, not to stdout.")] = None,
+    bundle: Annotated[
+        bool,
+        typer.Option(
+            "--bundle",
+            help="Your record as one file: the export, your nonce book and the heads your "
+            "client kept, for `room verify` to check together.",
+        ),
+    ] = False,
 ) -> None:
     """The log as JSON lines: the GM's link gives all of it, a player's their view."""
+    from tabletop.rooms.bundles import bundled
+
     with _client(link) as client:
-        text = "".join(f"{line}\n" for line in client.export())
+        lines = client.export()
+        room = client.link.room
+        if bundle:
+            me = str(client.view()["me"]["id"])
+            book, heads = default_book(room), default_heads(room)
+            sent = read_book(book, room) if book.exists() else {}
+            kept = read_heads(heads, room) if heads.exists() else []
+            text = bundled(room, me, lines, sent, kept) + "\n"
+        else:
+            text = "".join(f"{line}\n" for line in lines)
     if out is None:
         sys.stdout.write(text)
     else:
@@ -334,7 +381,9 @@ def import_command(
 
 @app.command("verify")
 def verify_command(
-    file: Annotated[Path, typer.Argument(help="An export (`room export`).")],
+    file: Annotated[
+        Path, typer.Argument(help="An export, or a member's bundle (`room export --bundle`).")
+    ],
     mine: Annotated[
         Path | None,
         typer.Option(
@@ -343,15 +392,34 @@ def verify_command(
             "every entry you asked for must carry a nonce you sent.",
         ),
     ] = None,
+    heads: Annotated[
+        Path | None,
+        typer.Option(
+            "--heads",
+            help="The heads your client kept (under ~/.local/share/tabletop/heads/): every "
+            "entry you saw must be in the export as you saw it.",
+        ),
+    ] = None,
     json_: Json = False,
 ) -> None:
-    """Check an export offline: every line's hash, the chain, every die against the
-    revealed seed, and the rules (all of them for the GM's export, your rolls for yours).
-    Exit 1 naming the first line that fails."""
+    """Check an export offline: every line's hash, the chain, every die against its
+    secret and witnesses (or a format-2 room's revealed seed), and the rules (all of them
+    for the GM's export, your rolls for yours). Exit 1 naming the first line that fails."""
+    from tabletop.rooms.bundles import read_bundle
+
     lines = _read(file)
-    sent = None if mine is None else read_book(mine, _export_room(lines))
+    member = None
+    bundle = read_bundle("\n".join(lines))
+    if bundle is not None:
+        if mine is not None or heads is not None:
+            raise DataError(f"{file} is a bundle: it carries its own nonces and heads")
+        lines, member, sent, kept = bundle.export, bundle.member, bundle.nonces, bundle.heads
+    else:
+        room = _export_room(lines)
+        sent = None if mine is None else read_book(mine, room)
+        kept = None if heads is None else read_heads(heads, room)
     try:
-        audit = verify(lines, mine=sent)
+        audit = verify(lines, mine=sent, member=member, heads=kept)
     except AuditError as failed:
         if json_:
             print_json({"ok": False, "line": failed.line, "error": failed.problem})
@@ -369,6 +437,9 @@ def verify_command(
                 "rules": audit.ruled,
                 "recomputed": audit.recomputed,
                 "mine": audit.mine,
+                "heads": audit.heads,
+                "witnessed": audit.witnessed,
+                "unwitnessed": audit.unwitnessed,
             }
         )
     else:
@@ -422,4 +493,5 @@ def _client(link: str) -> RoomClient:
     from tabletop.rooms.tokens import Link
 
     parsed = Link.parse(link)
-    return RoomClient(parsed, nonces=default_book(parsed.room))
+    witness = (default_chain(parsed.room), default_heads(parsed.room))
+    return RoomClient(parsed, nonces=default_book(parsed.room), witness=witness)

@@ -16,12 +16,20 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
+from tabletop.dice.source import DiceSource
 from tabletop.errors import TabletopError
 from tabletop.rooms.errors import AuditError, RoomError
-from tabletop.rooms.fairdice import FairDice, commitment
+from tabletop.rooms.fairdice import (
+    FairDice,
+    SplitDice,
+    commitment,
+    seeded_position,
+    witnessed_position,
+)
 from tabletop.rooms.log import lines_of
 from tabletop.rooms.protocol import MAX_IMPORT, ClientId, Message
 from tabletop.rooms.verify import chained, verify
+from tabletop.rooms.witness import keys_of, open_key
 from tabletop.session import first_problem
 
 MAX_BOOK = 100_000
@@ -103,10 +111,12 @@ def _dice(
 ) -> dict[str, Any]:
     """The entry's dice against the seed of its dice session, once revealed."""
     if cause is None:
-        return _shown_apart(body)
+        return _open_dice(seq, body)
     draws = cause.get("draws") or []
     if not draws:
         return {"state": "none", "text": "no dice were drawn"}
+    if "witnessed" in body:
+        return _witnessed(seq, body, draws)
     session, commit, seed = _session_of(lines, seq)
     if seed is None:
         return {"state": "pending", "text": "dice are checkable once the GM ends the session"}
@@ -114,15 +124,56 @@ def _dice(
         return {"state": "bad", "text": f"the revealed seed is not session {session}'s"}
     try:
         member = str(cause["member"]["id"])
-        dice = FairDice(seed, member, str(body.get("nonce") or ""))
+        dice = FairDice(seed, seeded_position(member, str(body.get("nonce") or "")))
+    except (KeyError, TypeError, ValueError):
+        return {"state": "bad", "text": "its dice are not dice a seed gives"}
+    return _against(dice, draws, "the seed")
+
+
+def _witnessed(seq: int, body: dict[str, Any], draws: list[Any]) -> dict[str, Any]:
+    """A format-3 entry's dice against its keys, its call and its witnesses' reveals."""
+    header = body["witnessed"]
+    try:
+        kept, opened, open_at = keys_of(body.get("secret"), header)
+        where = _where(seq, body, header)
+        dice = SplitDice(FairDice(kept, where), FairDice(opened, where), replay=open_at)
+    except (KeyError, TypeError, ValueError, AttributeError, TabletopError):
+        return {"state": "bad", "text": "its dice are not dice its witnessed call gives"}
+    return _against(dice, draws, "its keys and witnesses")
+
+
+def _open_dice(seq: int, body: dict[str, Any]) -> dict[str, Any]:
+    """The dice a line shows its reader apart (their own, beside a hidden NPC's) against
+    the open key its header shows (format 3); without one, only named."""
+    event = body.get("event") if isinstance(body.get("event"), dict) else {}
+    shown = (event.get("data") or {}).get("draws") if isinstance(event, dict) else None
+    header = body.get("witnessed")
+    if not isinstance(shown, list) or not isinstance(header, dict) or "open" not in header:
+        return _shown_apart(body)
+    try:
+        dice = FairDice(open_key(header), _where(seq, body, header))
+    except (KeyError, TypeError, ValueError, AttributeError, TabletopError):
+        return {"state": "bad", "text": "its dice are not dice its witnessed call gives"}
+    return _against(dice, shown, "its open key and witnesses")
+
+
+def _where(seq: int, body: dict[str, Any], header: dict[str, Any]) -> str:
+    """Where a witnessed entry's dice are drawn in each key's stream: its seq and its
+    witnesses' reveals (its call, which fixed its keys, is checked by `verify`)."""
+    return witnessed_position(seq, header["reveals"])
+
+
+def _against(dice: DiceSource, draws: list[Any], source: str) -> dict[str, Any]:
+    """Each die shown beside what `dice` gives."""
+    try:
         shown = [
             {"sides": d["sides"], "face": d["face"], "seed": dice.roll(int(d["sides"]))}
             for d in draws
         ]
     except (KeyError, TypeError, ValueError, OverflowError, TabletopError):
-        return {"state": "bad", "text": "its dice are not dice a seed gives"}
+        return {"state": "bad", "text": f"its dice are not dice {source} give"}
     matches = all(d["face"] == d["seed"] for d in shown)
-    text = "every die is what the seed gives" if matches else "a die is not what the seed gives"
+    text = f"every die is what {source} give" if matches else f"a die is not what {source} give"
     return {"state": "good" if matches else "bad", "text": text, "draws": shown}
 
 

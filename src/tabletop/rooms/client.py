@@ -28,10 +28,12 @@ from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketExcepti
 from websockets.sync.client import connect
 
 from tabletop.rooms.errors import BadLink, NotAllowed, RoomError, TooMuch, UnknownRoom
+from tabletop.rooms.fairdice import digest
 from tabletop.rooms.log import lines_of
 from tabletop.rooms.nonces import keep
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.tokens import Link
+from tabletop.rooms.witnessing import Witnessing
 
 RETRIES = 3
 """Attempts at a request whose connection failed (a write is retried with the same id)."""
@@ -68,23 +70,35 @@ def new_nonce() -> str:
     return secrets.token_hex(16)
 
 
-def hello(token: str, after: int) -> str:
-    """A socket's first message: who this is, and the last seq they saw."""
-    return json.dumps({"type": "hello", "token": token, "after": after})
+def hello(token: str, after: int, witness: str | None = None) -> str:
+    """A socket's first message: who this is, the last seq they saw, and the head of the
+    chain they witness the room's rolls with (if they do)."""
+    said: dict[str, Any] = {"type": "hello", "token": token, "after": after}
+    if witness is not None:
+        said["witness"] = witness
+    return json.dumps(said)
 
 
 def is_entry(frame: Mapping[str, Any]) -> bool:
     """Log entries carry a `seq`; control frames (welcome, ack, error, bye, presence) a `type`."""
-    return "seq" in frame
+    return "seq" in frame and "type" not in frame
 
 
 class RoomClient:
     """One member's (or invite's) link to one room."""
 
-    def __init__(self, link: str | Link, timeout: float = 10.0, nonces: Path | None = None) -> None:
+    def __init__(
+        self,
+        link: str | Link,
+        timeout: float = 10.0,
+        nonces: Path | None = None,
+        witness: tuple[Path, Path] | None = None,
+    ) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
         self.nonces = nonces
-        """Where each intent's id and nonce are written down before it is sent, if kept."""
+        """Where each intent's id, nonce and digest are written down before it is sent."""
+        self.witness = witness
+        """Where `follow` keeps its chain and the heads it receives: it witnesses rolls."""
         self._http = httpx.Client(
             base_url=self.link.server,
             timeout=timeout,
@@ -128,12 +142,23 @@ class RoomClient:
         """Every frame the live socket sends, as sent; after a dropped connection, resume
         from the last seq received, so nothing is missed or repeated."""
         url = self.link.server.replace("http", "ws", 1) + f"/rooms/{self.link.room}/live"
+        witnessing = None if self.witness is None else Witnessing(self.link.room, *self.witness)
         while True:
             try:
                 with connect(url, max_size=None, open_timeout=10) as socket:
-                    socket.send(hello(self.link.token, after))
+                    head = None if witnessing is None else witnessing.chain.head
+                    socket.send(hello(self.link.token, after, head))
                     for text in socket:
                         frame = json.loads(text)
+                        if witnessing is not None:
+                            reveal = witnessing.answer(frame)
+                            if reveal is not None:
+                                socket.send(reveal)
+                            if is_entry(frame):
+                                witnessing.received(frame)
+                            for alarm in witnessing.alarms:
+                                yield json.dumps({"type": "alarm", "text": alarm})
+                            witnessing.alarms.clear()
                         if frame.get("type") == "error":
                             status = frame.get("status", 400)
                             if status in RETRY_STATUSES and reconnect:
@@ -158,8 +183,9 @@ class RoomClient:
     ) -> dict[str, Any]:
         """Ask for any intent of the room's system; the ack with this member's view."""
         body = {"id": id or new_id(), "intent": dict(intent), "nonce": nonce or new_nonce()}
+        body["digest"] = digest(body["intent"])
         if self.nonces is not None:
-            keep(self.nonces, self.link.room, body["id"], body["nonce"])
+            keep(self.nonces, self.link.room, body["id"], body["nonce"], body["intent"])
         return self._call("POST", "/intents", json=body).json()
 
     def roll(self, notation: str, mode: str = "public", label: str = "") -> dict[str, Any]:

@@ -44,6 +44,7 @@ from tabletop.rooms.messages import (
     Attached,
     Call,
     Caller,
+    Calling,
     Chunk,
     Claim,
     Delegate,
@@ -63,11 +64,13 @@ from tabletop.rooms.messages import (
     Read,
     Ready,
     Reply,
+    Reveal,
     ShardConfig,
     Stop,
     frame,
 )
 from tabletop.rooms.texts import ROOM_TEXT
+from tabletop.rooms.witness import WITNESS_WAIT
 
 BOT_PAUSE = 0.6
 """Seconds a bot's seat waits before it moves, so the people at the table can follow it."""
@@ -123,6 +126,8 @@ class Settings:
     """Each dice session's secret seed: only test fixtures replace it (never an option)."""
     lease: float = LEASE
     """Seconds a room's lease lasts with PostgreSQL (leases.py); SQLite takes none."""
+    witness_wait: float = WITNESS_WAIT
+    """Seconds a roll's call waits for its witnesses (a test server's is short)."""
     room_text: int = ROOM_TEXT
     """A room's text allowance unless its GM gives it another (`--room-text`)."""
 
@@ -304,6 +309,7 @@ class Front:
             owner,
             lease,
             settings.seeds,
+            settings.witness_wait,
             settings.room_text,
         )
 
@@ -377,14 +383,26 @@ class Front:
             if not await self.ask(room, Claim()):
                 self.allowances.failed(address)
 
-    def detach(self, room: str, member: str) -> None:
+    def detach(self, room: str, member: str, witness: bool = False) -> None:
         """A socket closed: its room's shard stops making lines for it."""
+        self._tell_shard(room, Detach(member, witness))
+
+    def reveal(
+        self, room: str, member: str, call: str, value: str, passed: tuple[str, ...] = ()
+    ) -> None:
+        """A witness's value for a roll's call, to the room's shard (no answer)."""
+        self._tell_shard(room, Reveal(member, call, value, passed))
+
+    def _tell_shard(self, room: str, ask: Detach | Reveal) -> None:
         shard = self.shards[shard_of(room, len(self.shards))]
         with contextlib.suppress(Relayed):
-            shard.send(Call(0, room, Detach(member)))
+            shard.send(Call(0, room, ask))
 
-    async def attach(self, socket: Socket, token: str, after: int, address: str) -> Attached:
-        """Say hello on a socket: it listens from its answer on (backlog first)."""
+    async def attach(
+        self, socket: Socket, token: str, after: int, address: str, witness: str | None = None
+    ) -> Attached:
+        """Say hello on a socket: it listens from its answer on (backlog first); with
+        `witness`, its client's chain head (it witnesses the room's rolls)."""
 
         def listen(reply: Reply) -> None:
             if isinstance(reply.value, Attached):
@@ -392,10 +410,11 @@ class Front:
                 try:
                     self.listeners.open(socket, member, reply.value.page)
                 except TooMuch as refused:
-                    self.detach(socket.room, member)
+                    self.detach(socket.room, member, witness is not None)
                     socket.reason = str(refused)
 
-        attached = await self.ask(socket.room, Attach(token, after), token, address, 0.25, listen)
+        hello = Attach(token, after, witness)
+        attached = await self.ask(socket.room, hello, token, address, 0.25, listen)
         if socket.reason:
             raise TooMuch(socket.reason)
         return attached
@@ -515,6 +534,9 @@ class Front:
         elif isinstance(message, Fanout):
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
+        elif isinstance(message, Calling):
+            for socket in self.listeners.rooms.get(message.room, []):
+                socket.put(message.frame)
         elif isinstance(message, Notice):
             self.listeners.notify(message.room, message.to, message.text)
         elif isinstance(message, Moved):

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from tabletop import names
+from tabletop.dice.source import DiceSource
 from tabletop.errors import DataError
 from tabletop.rooms import roomevents, snapshots
 from tabletop.rooms.budgets import check_intent
@@ -36,11 +37,19 @@ from tabletop.rooms.errors import (
     TooMuch,
     UnknownRoom,
 )
-from tabletop.rooms.fairdice import FairDice, commitment, new_nonce, new_seed, table_nonce
+from tabletop.rooms.fairdice import (
+    FairDice,
+    commitment,
+    digest,
+    new_nonce,
+    new_seed,
+    seeded_position,
+    table_nonce,
+)
 from tabletop.rooms.ledger import UNDO, groups, marks
 from tabletop.rooms.lines import exported, project
 from tabletop.rooms.loaded import IDLE_SECONDS, MAX_LOADED, WINDOW, Loaded, Residents
-from tabletop.rooms.log import OUTSIDER, Entry, public_of
+from tabletop.rooms.log import FORMAT, OUTSIDER, Asked, Entry, Witnessed, public_of
 from tabletop.rooms.names import BadName, checked
 from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.snapshots import SNAPSHOT_EVERY, StoreLedger
@@ -49,6 +58,7 @@ from tabletop.rooms.table import Table, fold
 from tabletop.rooms.texts import ROOM_TEXT, Typed, allowance_of, typed_size
 from tabletop.rooms.tokens import new_room_id, new_token, token_hash
 from tabletop.rooms.verify import verify
+from tabletop.rooms.witness import Call, published
 from tabletop.session import (
     MAX_NAME,
     MAX_TEXT,
@@ -59,6 +69,7 @@ from tabletop.session import (
     Member,
     Role,
     Session,
+    rolling_for,
 )
 
 IMPORTS = "a room is imported from the GM's whole export, once it verifies in full"
@@ -93,11 +104,15 @@ class Thinking:
     state: BaseModel
     intent: dict[str, Any]
     member: Member
-    seed: bytes
+    key: bytes
+    position: str
+    """Where in `key`'s stream the resolution draws (fairdice.FairDice)."""
     nonce: str
     """The dice position's nonce: the client's (drawn here when it sent none, and handed
     to `act`), or the table's for a bot's move."""
     client: str
+    called: Call | None = None
+    """Format 3: the witnessed call the decision was made with, handed to `act`."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +129,7 @@ class Importing:
     gm: Member
     """The first GM still in the room: they get a new link."""
     dice_session: int
+    format: int
     head: int
     head_hash: str
     audit_head: str
@@ -135,6 +151,10 @@ class _Group:
     retried: int | None = None
     refused: str | None = None
     """The error to answer with once a refusal that drew dice is on the record."""
+    asked: Asked | None = None
+    """Format 3: who asked, with the intent as sent (the first entry's `asked` part)."""
+    witnessed: Witnessed | None = None
+    """Format 3: the roll's secret and witnesses, for its first entry."""
     typed: int = 0
     """Bytes of text its asker typed that count against the room's allowance (texts.py)."""
 
@@ -148,6 +168,7 @@ class Hall:
         idle: float = IDLE_SECONDS,
         most: int = MAX_LOADED,
         snapshot_every: int = SNAPSHOT_EVERY,
+        log_format: int = FORMAT,
         room_text: int = ROOM_TEXT,
     ) -> None:
         if snapshot_every < 1:
@@ -157,8 +178,12 @@ class Hall:
         """A room's text allowance unless its GM set one (texts.py)."""
         self._clock = clock
         self._new_seed = seeds
-        """Where dice seeds come from: fresh secrets; a test fixture may fix them."""
+        """Where dice secrets come from (format 3: each roll's; format 2: each session's
+        seed): fresh secrets; a test fixture may fix them."""
         self._loaded = Residents(idle, most)
+        self.log_format = log_format
+        """The format new rooms' logs are written in: format 2 only for tests and fixtures
+        of rooms made before witnessed dice."""
         self.snapshot_every = snapshot_every
         self._writing = False
         """Inside an append's transaction: no other room is let go (its snapshot would be
@@ -292,19 +317,27 @@ class Hall:
         intent: Mapping[str, Any],
         client: str,
         nonce: str | None = None,
+        called: Call | None = None,
     ) -> Thinking | None:
         """What a worker must decide before `act` resolves this intent, when its kind takes
         thinking (`Session.thinks`) and `act` would resolve it now; else None (`act` alone
-        answers: a retried id, a spent nonce, an intent that needs no thinking)."""
+        answers: a retried id, a spent nonce, an intent that needs no thinking). In a
+        format-3 room it decides with the dice of `called` (an unwitnessed call if none)."""
         table = self.table(room)
         if intent.get("kind") not in table.session.thinks:
             return None
         member = self._present(table, member_id)
-        if any(seq is not None for seq in self.store.sent_before(room, member_id, client, nonce)):
+        if called is None and any(
+            seq is not None for seq in self.store.sent_before(room, member_id, client, nonce)
+        ):
             return None
-        position = nonce or new_nonce()  # `act` is then given this one
         check_intent(intent)
-        seed = self._seed(room, table)
+        position = called.nonce if called is not None else nonce or new_nonce()
+        if table.format >= 3:
+            called = called or self._call(table, room, member, intent, client, position, ())
+            key, where = called.secret, called.dice_position
+        else:
+            key, where = self._seed(room, table), seeded_position(member_id, position)
         return Thinking(
             room,
             table.system,
@@ -312,22 +345,136 @@ class Hall:
             table.state,
             dict(intent),
             member,
-            seed,
+            key,
+            where,
             position,
             client,
+            called,
         )
 
-    def table_thinking(self, room: str) -> Thinking | None:
+    def table_thinking(self, room: str, called: Call | None = None) -> Thinking | None:
         """What a worker must decide before `table_move` plays the table's move now (a
         bot's search), if one is due and its kind takes thinking."""
         table = self.table(room)
         intent = table.session.table_move(table.state)
         if intent is None or intent.get("kind") not in table.session.thinks:
             return None
-        nonce = table_nonce(table.head + 1, table.latest_nonce)
-        seed = self._seed(room, table)
-        version = table.session.version
-        return Thinking(room, table.system, version, table.state, intent, TABLE, seed, nonce, nonce)
+        if table.format >= 3:
+            called = called or self.table_call(room)
+            assert called is not None
+            key, where, nonce = called.secret, called.dice_position, called.nonce
+        else:
+            nonce = table_nonce(table.head + 1, table.latest_nonce)
+            key, where = self._seed(room, table), seeded_position(TABLE.id, nonce)
+        return Thinking(
+            room,
+            table.system,
+            table.session.version,
+            table.state,
+            intent,
+            TABLE,
+            key,
+            where,
+            nonce,
+            nonce,
+            called,
+        )
+
+    # witnessed calls (format 3) -----------------------------------------------------------
+
+    def call(
+        self,
+        room: str,
+        member_id: str,
+        intent: Mapping[str, Any],
+        client: str,
+        nonce: str | None = None,
+        witnesses: tuple[str, ...] = (),
+        sent: str | None = None,
+    ) -> Call | None:
+        """The witnessed call of this intent's roll, its inputs fixed before any witness
+        reveals; None when `act` answers it at once (a format-2 room, a retried id, an intent
+        that draws no dice). A refusal decided before any die raises here, before any call.
+        `sent` is the digest the client gave of its intent (a resend's), checked."""
+        table = self.table(room)
+        check_sent(intent, sent)
+        if table.format < 3:
+            return None
+        member = self._present(table, member_id)
+        retried, used = self.store.sent_before(room, member_id, client, nonce)
+        if retried is not None:
+            return None
+        check_intent(intent)
+        position = nonce or new_nonce()
+        if used is not None:
+            raise _spent(position, used)
+        if not self._draws(table, intent, member):
+            return None
+        return self._call(table, room, member, intent, client, position, witnesses)
+
+    def table_call(self, room: str, witnesses: tuple[str, ...] = ()) -> Call | None:
+        """The witnessed call of the table's own move now (a bot's seat deciding), if one is
+        due in a format-3 room; its nonce is drawn here, so nothing in the log names it."""
+        table = self.table(room)
+        intent = table.session.table_move(table.state)
+        if intent is None or table.format < 3:
+            return None
+        nonce = new_nonce()
+        return self._call(table, room, TABLE, intent, nonce, nonce, witnesses)
+
+    def _call(
+        self,
+        table: Table,
+        room: str,
+        member: Member,
+        intent: Mapping[str, Any],
+        client: str,
+        nonce: str,
+        witnesses: tuple[str, ...],
+    ) -> Call:
+        """A call at the room's next seq, listing the connected witnesses with a chain."""
+        chains = table.witnesses.active()
+        listed = tuple(sorted(w for w in set(witnesses) if w in chains and w not in table.kicked))
+        lasts = {w: chains[w] for w in listed}
+        return Call(
+            room,
+            member,
+            dict(intent),
+            client,
+            nonce,
+            table.head + 1,
+            table.head_hash,
+            listed,
+            lasts,
+            self._clock(),
+            self._new_seed(),  # each roll's secret (fixed only by test fixtures)
+            heads={w: table.witnesses.heads[w] for w in listed},
+        )
+
+    @staticmethod
+    def _draws(table: Table, intent: Mapping[str, Any], member: Member) -> bool:
+        """Whether resolving the intent now would draw a die (the rules asked with dice
+        that stop at the first draw); a refusal before any die raises."""
+        if intent.get("kind") in table.session.thinks:
+            return True  # a bot's search draws its seed
+        try:
+            table.session.resolve(table.state, intent, member, _NoDice())
+        except _Drew:
+            return True
+        return False
+
+    def witness(self, room: str, member_id: str, head: str) -> Appended:
+        """A member's client commits the head of its chain (nothing when the log holds it)."""
+
+        def make(table: Table) -> _Group:
+            member = self._present(table, member_id)
+            if table.format < 3 or table.witnesses.heads.get(member_id) == head:
+                return _Group([])
+            if len(head) != 64 or head.strip("0123456789abcdef"):
+                raise RoomError("a witness's head is 32 bytes of lowercase hex")
+            return _Group([roomevents.witness(member, head)], member_id)
+
+        return self._append(room, make)
 
     # changing -----------------------------------------------------------------------------
 
@@ -345,13 +492,17 @@ class Hall:
         session.new(dict(options or {}))  # options the system refuses are refused here
         room, seed, token = room or new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
+        form = self.log_format
         events = [
-            roomevents.created(room, system, _short(name), dict(options or {}), session.version),
-            roomevents.committed(1, commitment(seed), None),
+            roomevents.created(
+                room, system, _short(name), dict(options or {}), session.version, form
+            ),
             roomevents.joined("m1", checked(gm, "the GM's name"), Role.GM),
         ]
+        if form < 3:  # a dice seed a session
+            events.insert(1, roomevents.committed(1, commitment(seed), None))
         stamp = self._now()
-        entries = self._chain(session, events, 0, "0" * 64, None, None, stamp)
+        entries = self._chain(session, events, 0, "0" * 64, _Group([]), stamp)
         with self.store.locked():
             self.store.add_room(room, system, seed.hex(), stamp)
             self.store.add_member(room, "m1", token_hash(token))
@@ -396,11 +547,14 @@ class Hall:
         client: str,
         nonce: str | None = None,
         decision: Decision | None = None,
+        called: Call | None = None,
     ) -> Appended:
         """Resolve a system intent with the room's fair dice and append its events (or, if
         the rules refused it after drawing dice, the refusal, and answer with the error).
         Its work is bounded before any die (budgets.py). `decision` is what a worker decided
-        for it (`thinking`), with these same dice."""
+        for it (`thinking`), with these same dice. In a format-3 room the dice are those of
+        `called`, with whatever its witnesses revealed; without a call, a roll is called
+        and resolved at once, unwitnessed."""
 
         def make(table: Table) -> _Group:
             member = self._present(table, member_id)
@@ -409,21 +563,56 @@ class Hall:
                 return _Group([], retried=retried)
             check_intent(intent)
             typed = self._typing(room, member, intent)
-            position = nonce or new_nonce()
+            position = called.nonce if called is not None else nonce or new_nonce()
             if used is not None:
-                raise RoomError(
-                    f"the nonce {position[:64]!r} already named entry {used}'s dice: "
-                    "send each intent with a fresh nonce"
+                raise _spent(position, used)
+            if table.format < 3:
+                where = seeded_position(member_id, position)
+                dice = FairDice(self._seed(room, table), where)
+                group = _resolved(table, intent, member, dice, client, position, decision)
+            else:
+                group = self._settled(
+                    table, room, member, intent, client, position, decision, called
                 )
-            dice = FairDice(self._seed(room, table), member_id, position)
-            group = _resolved(table, intent, member, dice, client, position, decision)
             group.typed = typed
             return group
 
         return self._append(room, make)
 
+    def _settled(
+        self,
+        table: Table,
+        room: str,
+        member: Member,
+        intent: Mapping[str, Any],
+        client: str,
+        nonce: str,
+        decision: Decision | None,
+        called: Call | None,
+    ) -> _Group:
+        """A format-3 resolution: with its call's witnessed dice, or with none when it draws
+        no die (it must still be at the seq its call named)."""
+        asked = Asked(member.id, dict(intent))
+        if called is None:
+            if not self._draws(table, intent, member):
+                group = _resolved(table, intent, member, _NoDice(), client, nonce, decision)
+                group.asked = asked
+                return group
+            called = self._call(table, room, member, intent, client, nonce, ())
+        if (called.seq, called.prev) != (table.head + 1, table.head_hash):
+            raise RoomError("the room moved on while this roll was called: send it again")
+        hidden = table.session.kept_from_players(table.state)
+        dice = called.dice(hidden, rolling_for)
+        group = _resolved(table, intent, member, dice, client, nonce, decision)
+        group.asked, group.witnessed = asked, called.witnessed(dice.open_at)
+        return group
+
     def table_move(
-        self, room: str, decision: Decision | None = None, nonce: str | None = None
+        self,
+        room: str,
+        decision: Decision | None = None,
+        nonce: str | None = None,
+        called: Call | None = None,
     ) -> Appended:
         """The move the table makes by itself now, if any (a bot's seat deciding), resolved
         with the room's fair dice and appended like a member's; nothing when none is due.
@@ -434,10 +623,15 @@ class Hall:
             intent = table.session.table_move(table.state)
             if intent is None:
                 return _Group([])
+            if table.format >= 3:
+                if called is not None and called.intent != intent:
+                    return _Group([])  # the table moved on since the call
+                drawn = called.nonce if called is not None else new_nonce()
+                return self._settled(table, room, TABLE, intent, drawn, drawn, decision, called)
             due = table_nonce(table.head + 1, table.latest_nonce)
             if nonce is not None and nonce != due:
                 return _Group([])
-            dice = FairDice(self._seed(room, table), TABLE.id, due)
+            dice = FairDice(self._seed(room, table), seeded_position(TABLE.id, due))
             return _resolved(table, intent, TABLE, dice, due, due, decision)
 
         return self._append(room, make)
@@ -480,6 +674,8 @@ class Hall:
 
         def make(table: Table) -> _Group:
             gm = self._gm(table, member_id)
+            if table.format >= 3:  # nothing to reveal: every die already checks
+                return _Group([roomevents.session_closed(gm, table.dice_session)], member_id)
             seed, fresh = self.store.seed(room), self._new_seed()
             ended = roomevents.session_ended(gm, table.dice_session, seed, table.commitment)
 
@@ -571,12 +767,11 @@ class Hall:
         session = session_at(plan.system, plan.rules)
         room, seed, token = room or new_room_id(), self._new_seed(), new_token()
         invites = {role: new_token() for role in INVITE_ROLES}
-        events = [
-            roomevents.imported(plan.gm, plan.room, plan.audit_head),
-            roomevents.committed(plan.dice_session + 1, commitment(seed), plan.gm.id),
-        ]
+        events = [roomevents.imported(plan.gm, plan.room, plan.audit_head)]
+        if plan.format < 3:  # a format-2 room goes on with a seed a dice session
+            events.append(roomevents.committed(plan.dice_session + 1, commitment(seed), plan.gm.id))
         stamp = self._now()
-        added = self._chain(session, events, plan.head, plan.head_hash, None, None, stamp)
+        added = self._chain(session, events, plan.head, plan.head_hash, _Group([]), stamp)
         entries = [Entry.from_text(line) for line in lines[:-1]]
         with self.store.locked():
             self.store.add_room(room, plan.system, seed.hex(), stamp)
@@ -624,13 +819,7 @@ class Hall:
             if not group.events and group.write is None:
                 return Appended([])  # nothing was due (the table had no move to make)
             entries = self._chain(
-                table.session,
-                group.events,
-                table.head,
-                table.head_hash,
-                group.client,
-                group.nonce,
-                self._now(),
+                table.session, group.events, table.head, table.head_hash, group, self._now()
             )
             rows = [
                 _row(e, group.actor, group.client if i == 0 else None)
@@ -669,23 +858,19 @@ class Hall:
         events: list[Event],
         head: int,
         prev: str,
-        client: str | None,
-        nonce: str | None,
+        group: _Group,
         stamp: int,
     ) -> list[Entry]:
+        """The entries of `events` after `head`, the first carrying the group's request."""
         entries = []
         for number, event in enumerate(events):
-            first = number == 0
             public = public_of(event, session.view_event(event, OUTSIDER))
-            entry = Entry.make(
-                head + number + 1,
-                stamp,
-                event,
-                prev,
-                public,
-                client if first else None,
-                nonce if first else None,
-            )
+            if number == 0:
+                witnessed = group.witnessed and published(group.witnessed, public, head + 1)
+                asked = (group.client, group.nonce, group.asked, witnessed)
+                entry = Entry.make(head + 1, stamp, event, prev, public, *asked)
+            else:
+                entry = Entry.make(head + number + 1, stamp, event, prev, public)
             entries.append(entry)
             prev = entry.hash
         return entries
@@ -841,6 +1026,7 @@ def importing(lines: list[str]) -> Importing:
         members=tuple(table.members),
         gm=table.gms()[0],  # verify refused a log that leaves the room without a GM
         dice_session=table.dice_session,
+        format=table.format,
         head=table.head,
         head_hash=table.head_hash,
         audit_head=audit.head,
@@ -852,7 +1038,7 @@ def _resolved(
     table: Table,
     intent: Mapping[str, Any],
     member: Member,
-    dice: FairDice,
+    dice: DiceSource,
     client: str,
     nonce: str,
     decision: Decision | None = None,
@@ -867,6 +1053,31 @@ def _resolved(
             [refused.event], member.id, client, nonce, refused=_answer_refusal(refused.event)
         )
     return _Group(events, member.id, client, nonce)
+
+
+def check_sent(intent: Mapping[str, Any], sent: str | None) -> None:
+    """A client that names its intent's digest (a resend, from its nonce book) must send
+    that very intent."""
+    if sent is not None and digest(dict(intent)) != sent:
+        raise RoomError("this intent is not the one its digest names: send the intent you kept")
+
+
+def _spent(nonce: str, used: int) -> RoomError:
+    return RoomError(
+        f"the nonce {nonce[:64]!r} already named entry {used}'s dice: "
+        "send each intent with a fresh nonce"
+    )
+
+
+class _Drew(Exception):
+    """The rules asked for a die (`Hall._draws` stops them there)."""
+
+
+class _NoDice:
+    """Dice for asking the rules whether an intent draws: the first draw stops them."""
+
+    def roll(self, sides: int) -> int:
+        raise _Drew
 
 
 def _answer_refusal(event: Event) -> str | None:

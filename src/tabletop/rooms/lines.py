@@ -17,12 +17,14 @@ from tabletop.session import Member, Session
 def project(session: Session[Any], entry: Entry, member: Member) -> str | None:
     """The line `member` receives of `entry`: all of it, the parts they may see, or
     nothing. Whoever asked always receives its `asked` part (their nonce). Every member
-    receives at least what the entry's `public` says everyone does: all of it, for most."""
+    receives at least what the entry's `public` says everyone does: all of it, for most.
+    A witness a roll lists receives at least its stub, to see that its value was used."""
     if entry.public == "all":
         return entry.text
     shown = session.view_event(entry.event, member)
     if shown is None:
-        return None
+        witnessed = entry.witnessed or {}
+        return entry.stub() if member.id in witnessed.get("witnesses", ()) else None
     cause = entry.event.cause
     asker = cause.member.id if cause is not None else entry.event.actor
     return entry.line(shown, member.id == asker)

@@ -32,8 +32,11 @@ from tabletop.data import canonical
 from tabletop.errors import DataError
 from tabletop.session import Event, Member, Role
 
-FORMAT = 2
-"""The log format this installation writes and reads (recorded in `room.created`)."""
+FORMAT = 3
+"""The log format this installation writes (recorded in `room.created`): witnessed dice."""
+
+FORMATS = (2, 3)
+"""The log formats it reads: a room or an export of format 2 keeps format 2's dice."""
 
 GENESIS = "0" * 64
 """The `prev` of a room's first entry."""
@@ -67,17 +70,55 @@ def told_part(event: dict[str, Any], salt: str) -> dict[str, Any]:
     return {"event": {k: v for k, v in event.items() if k != "cause"}, "salt": salt}
 
 
-def why_part(cause: Any, salt: str) -> dict[str, Any]:
-    return {"cause": cause, "salt": salt}
+def why_part(cause: Any, salt: str, secret: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The cause, and (format 3) the entry's dice keys, opened with it."""
+    part = {"cause": cause, "salt": salt}
+    return part if secret is None else {**part, "secret": secret}
 
 
-def asked_part(client: str | None, nonce: str | None, salt: str) -> dict[str, Any]:
-    return {"client": client, "nonce": nonce, "salt": salt}
+def asked_part(
+    client: str | None, nonce: str | None, salt: str, asked: Asked | None = None
+) -> dict[str, Any]:
+    """The request's id and nonce, and (format 3) who asked and the intent as they sent it."""
+    part = {"client": client, "nonce": nonce, "salt": salt}
+    return part if asked is None else {**part, "intent": asked.intent, "member": asked.member}
 
 
-def header_hash(seq: int, time_ms: int, prev: str, public: Public, seals: dict[str, str]) -> str:
-    """The entry's hash: over its header, in which each part stands as its own hash."""
-    return digest({"seq": seq, "time": time_ms, "prev": prev, "public": public, **seals})
+def header_hash(
+    seq: int,
+    time_ms: int,
+    prev: str,
+    public: Public,
+    seals: dict[str, str],
+    witnessed: dict[str, Any] | None = None,
+) -> str:
+    """The entry's hash: over its header, in which each part stands as its own hash (and,
+    for a witnessed roll, who witnessed it with which values)."""
+    header = {"seq": seq, "time": time_ms, "prev": prev, "public": public, **seals}
+    return digest(header if witnessed is None else {**header, "witnessed": witnessed})
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a format-3 resolution's `asked` part holds beside the id and nonce."""
+
+    member: str
+    intent: dict[str, Any]
+    """The intent exactly as the client sent it (its digest is in the nonce book)."""
+
+
+@dataclass(frozen=True)
+class Witnessed:
+    """A witnessed roll's inputs besides the asked part: its keys and the header."""
+
+    secret: dict[str, Any]
+    """`{kept, open, open_at}`: the two keys and the positions of the dice drawn from the
+    open one (in the `why` part, opened with the cause)."""
+    header: dict[str, Any]
+    """`{commitment, witnesses, reveals, absent, skipped}`, and `open` (the open key) when
+    what everyone sees of the entry shows exactly the dice drawn from it."""
+    asked_salt: str
+    """The asked part's salt, fixed when the call was made (the call holds its hash)."""
 
 
 def public_of(event: Event, shown: Event | None) -> Public:
@@ -106,6 +147,12 @@ class Entry:
     text: str
     public: Public
     salt: dict[str, str]
+    asked: Asked | None = None
+    """Format 3: who asked and the intent as sent (the `asked` part besides id and nonce)."""
+    secret: dict[str, Any] | None = None
+    """Format 3: a witnessed roll's keys, in the `why` part (`Witnessed.secret`)."""
+    witnessed: dict[str, Any] | None = None
+    """Format 3: the header's record of a roll's witnesses (public)."""
 
     @classmethod
     def make(
@@ -117,15 +164,21 @@ class Entry:
         public: Public,
         client: str | None = None,
         nonce: str | None = None,
+        asked: Asked | None = None,
+        witnessed: Witnessed | None = None,
     ) -> Entry:
         salt = {part: secrets.token_hex(16) for part in PARTS}
+        secret, header = None, None
+        if witnessed is not None:
+            salt["asked"] = witnessed.asked_salt
+            secret, header = witnessed.secret, witnessed.header
         shown = event.model_dump(mode="json")
         seals = {
             "told": digest(told_part(shown, salt["told"])),
-            "why": digest(why_part(shown.get("cause"), salt["why"])),
-            "asked": digest(asked_part(client, nonce, salt["asked"])),
+            "why": digest(why_part(shown.get("cause"), salt["why"], secret)),
+            "asked": digest(asked_part(client, nonce, salt["asked"], asked)),
         }
-        hashed = header_hash(seq, time_ms, prev, public, seals)
+        hashed = header_hash(seq, time_ms, prev, public, seals, header)
         body = {
             "seq": seq,
             "time": time_ms,
@@ -136,8 +189,23 @@ class Entry:
             "nonce": nonce,
             "salt": salt,
             "hash": hashed,
+            **_format3(asked, secret, header),
         }
-        made = cls(seq, time_ms, event, client, nonce, prev, hashed, canonical(body), public, salt)
+        made = cls(
+            seq,
+            time_ms,
+            event,
+            client,
+            nonce,
+            prev,
+            hashed,
+            canonical(body),
+            public,
+            salt,
+            asked,
+            secret,
+            header,
+        )
         made.__dict__["seals"] = seals  # already computed: no need to hash the parts again
         return made
 
@@ -147,20 +215,31 @@ class Entry:
         body = json.loads(text)
         if "salt" not in body or not isinstance(body["salt"], dict):
             raise DataError(
-                f"entry {body.get('seq')} is not of log format {FORMAT} (an older tabletop "
-                "wrote it; this installation cannot open it)"
+                f"entry {body.get('seq')} is not of log format {FORMATS[0]} or later (an older "
+                "tabletop wrote it; this installation cannot open it)"
             )
+        return cls.from_body(body, text)
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any], text: str = "") -> Entry:
+        """An entry from a line that opens every part (stored, or checked by `verify`)."""
+        asked = None
+        if "member" in body:
+            asked = Asked(str(body["member"]), body["intent"])
         return cls(
             body["seq"],
             body["time"],
             Event.model_validate(body["event"]),
-            body["client"],
-            body["nonce"],
+            body.get("client"),
+            body.get("nonce"),
             body["prev"],
             body["hash"],
             text,
             body["public"],
             body["salt"],
+            asked,
+            body.get("secret"),
+            body.get("witnessed"),
         )
 
     @property
@@ -173,9 +252,15 @@ class Entry:
         shown = self.event.model_dump(mode="json")
         return {
             "told": digest(told_part(shown, self.salt["told"])),
-            "why": digest(why_part(shown.get("cause"), self.salt["why"])),
-            "asked": digest(asked_part(self.client, self.nonce, self.salt["asked"])),
+            "why": digest(why_part(shown.get("cause"), self.salt["why"], self.secret)),
+            "asked": digest(asked_part(self.client, self.nonce, self.salt["asked"], self.asked)),
         }
+
+    @property
+    def asker(self) -> str | None:
+        """Who asked for this entry's resolution (or made its room event)."""
+        cause = self.event.cause
+        return cause.member.id if cause is not None else self.event.actor
 
     def line(self, shown: Event | None, opens_asked: bool) -> str:
         """The line for a member who sees `shown` of the event (all of it, the event
@@ -191,6 +276,8 @@ class Entry:
             "public": self.public,
             "hash": self.hash,
         }
+        if self.witnessed is not None:
+            body["witnessed"] = self.witnessed
         opened: dict[str, str] = {}
         if shown is not None:
             body["event"] = shown.model_dump(mode="json")
@@ -198,6 +285,7 @@ class Entry:
                 opened["told"] = self.salt["told"]
         if opens_asked:
             body["client"], body["nonce"] = self.client, self.nonce
+            body.update(_format3(self.asked, None, None))
             opened["asked"] = self.salt["asked"]
         body["salt"] = opened
         body["sealed"] = {part: seals[part] for part in PARTS if part not in opened}
@@ -206,3 +294,17 @@ class Entry:
     def stub(self) -> str:
         """The export line for an entry a member receives nothing of: only its links."""
         return self.line(None, False)
+
+
+def _format3(
+    asked: Asked | None, secret: dict[str, Any] | None, witnessed: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The fields a format-3 entry's text holds besides format 2's (none for format 2)."""
+    fields: dict[str, Any] = {}
+    if asked is not None:
+        fields["intent"], fields["member"] = asked.intent, asked.member
+    if secret is not None:
+        fields["secret"] = secret
+    if witnessed is not None:
+        fields["witnessed"] = witnessed
+    return fields

@@ -26,6 +26,7 @@ from operator import attrgetter
 from typing import Any, Literal, TypeVar
 
 from tabletop.rooms.fairdice import new_seed
+from tabletop.rooms.witness import WITNESS_WAIT
 
 HEADER = struct.Struct("!Q")
 """Each frame: its length, then the pickled message."""
@@ -88,6 +89,8 @@ class Resolve:
     nonce: str | None = None
     lines: bool = True
     """Whether the reply carries the caller's lines (a socket has them as entry frames)."""
+    digest: str | None = None
+    """The digest of the intent the client's nonce book keeps for this id (a resend's)."""
 
 
 @message
@@ -134,17 +137,30 @@ class Plan:
 
 @message
 class Attach:
-    """A socket's hello: its backlog after `after`, then every new entry's line."""
+    """A socket's hello: its backlog after `after`, then every new entry's line; with
+    `witness`, the head of its client's hash chain (it witnesses the room's rolls)."""
 
     token: str
     after: int
+    witness: str | None = None
 
 
 @message
 class Detach:
-    """A socket of `member` closed (no reply)."""
+    """A socket of `member` closed (no reply); `witness`: it was a witness."""
 
     member: str
+    witness: bool = False
+
+
+@message
+class Reveal:
+    """A witness's value for a roll's call (no reply: the roll's line says what was used)."""
+
+    member: str
+    call: str
+    value: str
+    passed: tuple[str, ...] = ()
 
 
 @message
@@ -171,7 +187,7 @@ Ask = OpenRoom | JoinRoom | Resolve | Chat | UseTool | Read | Plan | Attach | Im
 class Call:
     number: int
     room: str
-    ask: Ask | Detach
+    ask: Ask | Detach | Reveal
 
 
 @message
@@ -307,8 +323,18 @@ class ShardConfig:
     """Seconds a room's lease lasts (leases.py); 0: no leases (SQLite, one process)."""
     seeds: Callable[[], bytes] = new_seed
     """What makes each dice session's secret seed (fixed only by test fixtures)."""
+    witness_wait: float = WITNESS_WAIT
+    """Seconds a roll's call waits for its witnesses (witness.py; a test server's is short)."""
     room_text: int = 8 * 1024 * 1024
     """A room's text allowance unless its GM gives it another (texts.ROOM_TEXT)."""
+
+
+@message
+class Calling:
+    """A roll's call, for every socket of the room (witnesses answer it with a `Reveal`)."""
+
+    room: str
+    frame: str
 
 
 @message

@@ -121,7 +121,7 @@ class Worker:
     def _do(self, job: Any) -> Any:
         if isinstance(job, Think):
             thought = job.thinking
-            dice = FairDice(thought.seed, thought.member.id, thought.nonce)
+            dice = FairDice(thought.key, thought.position)
             session = session_at(thought.system, thought.rules)
             return session.think(thought.state, thought.intent, thought.member, dice)
         if isinstance(job, Check):

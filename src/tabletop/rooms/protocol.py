@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from tabletop.rooms.fairdice import MOST_SKIPPED
 from tabletop.session import MAX_NAME, MAX_TEXT, Role
 
 MAX_MESSAGE = 64 * 1024
@@ -29,6 +30,9 @@ ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0
 """The id a client gives a request, so that a retry of it is applied once."""
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+
+Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+"""32 bytes as lowercase hex: a chain's head or value, a call, a digest."""
 
 
 class Message(BaseModel):
@@ -56,6 +60,9 @@ class SendIntent(Message):
     nonce: ClientId | None = None
     """Names this intent's dice: unguessable (128 random bits), never used twice by one
     member; the server draws one when none is given (then `verify --mine` cannot check it)."""
+    digest: Hex | None = None
+    """The digest of `intent` as the client's nonce book keeps it (a resend sends it): the
+    server refuses an intent that does not match it."""
 
 
 class Say(Message):
@@ -90,13 +97,26 @@ class Hello(Message):
     token: str = Field(min_length=1, max_length=200)
     after: int = Field(default=0, ge=0, le=MAX_SEQ)
     """The last seq this client saw: it receives every entry after it, then live ones."""
+    witness: Hex | None = None
+    """The head of this client's hash chain: it witnesses the room's rolls (format 3)."""
 
 
 class Ping(Message):
     type: Literal["ping"] = "ping"
 
 
-Incoming = TypeAdapter(Annotated[SendIntent | Say | Ping, Field(discriminator="type")])
+class SendReveal(Message):
+    """A witness's answer to a roll's call: the next value down its chain."""
+
+    type: Literal["reveal"] = "reveal"
+    call: Hex
+    value: Hex
+    passed: list[Hex] = Field(default_factory=list, max_length=MOST_SKIPPED)
+    """The calls of the values this witness revealed since the last its room's log holds
+    (each for a call whose roll did not use it), oldest first: the roll names them."""
+
+
+Incoming = TypeAdapter(Annotated[SendIntent | Say | Ping | SendReveal, Field(discriminator="type")])
 """What a client may send on a socket after its `Hello`."""
 
 

@@ -7,17 +7,22 @@ from who did what.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tabletop.errors import DataError
 from tabletop.rooms.log import FORMAT
 from tabletop.session import MAX_TEXT, Event, Member, Role, Visibility
+
+if TYPE_CHECKING:
+    from tabletop.rooms.witness import Chains
 
 
 class Table(Protocol):
     """What rebuilding a room event reads of the table before it (`rooms.table.Table`)."""
 
     members: dict[str, Member]
+    format: int
+    witnesses: Chains
     dice_session: int
     commitment: str
     committing: bool
@@ -33,7 +38,10 @@ def _room(kind: str, text: str, actor: str | None, /, **data: Any) -> Event:
     return Event(type=f"room.{kind}", text=text, data=data, actor=actor)
 
 
-def created(room: str, system: str, name: str, options: dict[str, Any], rules: int) -> Event:
+def created(
+    room: str, system: str, name: str, options: dict[str, Any], rules: int, form: int = FORMAT
+) -> Event:
+    """The first entry: the room, its system and rules version, and its log's format."""
     text = f"room {name or room} opened for {system}"
     return _room(
         "created",
@@ -43,7 +51,7 @@ def created(room: str, system: str, name: str, options: dict[str, Any], rules: i
         system=system,
         name=name,
         options=options,
-        format=FORMAT,
+        format=form,
         rules=rules,
     )
 
@@ -103,6 +111,17 @@ def session_ended(gm: Member, session: int, seed: str, commitment: str) -> Event
     return _room("session-ended", text, gm.id, session=session, seed=seed, commitment=commitment)
 
 
+def session_closed(gm: Member, session: int) -> Event:
+    """The end of a dice session in format 3: nothing to reveal, every die already checks."""
+    return _room("session-ended", f"the GM ended session {session}", gm.id, session=session)
+
+
+def witness(member: Member, head: str) -> Event:
+    """A member's client commits the head of the hash chain it reveals a value of per roll."""
+    text = f"{member.name}'s device witnesses the dice"
+    return _room("witness", text, member.id, member=member.id, head=head)
+
+
 def imported(gm: Member, origin: str, head: str) -> Event:
     return _room("imported", f"moved here from room {origin}", gm.id, origin=origin, head=head)
 
@@ -136,7 +155,7 @@ def _created(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Even
 
 
 def _committed(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event:
-    if not table.committing:
+    if not table.committing or table.format >= 3:
         raise DataError("dice are committed when a room opens, ends a session or is imported")
     return committed(table.dice_session + 1, str(data["commitment"]), event.actor)
 
@@ -207,7 +226,20 @@ def _undo(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event:
 
 def _ended(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event:
     gm = _gm(table, event)
+    if table.format >= 3:
+        return session_closed(gm, table.dice_session)
     return session_ended(gm, table.dice_session, str(data["seed"]), table.commitment)
+
+
+def _witness(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event:
+    head = str(data["head"])
+    if table.format < 3:
+        raise DataError("witnesses commit chains in logs of format 3")
+    if len(head) != 64 or head.strip("0123456789abcdef"):
+        raise DataError("a witness's head is 32 bytes of lowercase hex")
+    if table.witnesses.heads.get(str(event.actor)) == head:
+        raise DataError("a witness names a chain that already witnesses for them")
+    return witness(table.present(str(event.actor)), head)
 
 
 def _imported(table: Table, seq: int, event: Event, data: dict[str, Any]) -> Event:
@@ -227,4 +259,5 @@ _REBUILD: dict[str, Callable[[Table, int, Event, dict[str, Any]], Event]] = {
     "undo": _undo,
     "session-ended": _ended,
     "imported": _imported,
+    "witness": _witness,
 }

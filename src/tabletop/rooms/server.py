@@ -67,12 +67,18 @@ from tabletop.rooms.protocol import (
     RoomLinks,
     Say,
     SendIntent,
+    SendReveal,
     TextAllowance,
 )
 from tabletop.rooms.store import Store
 from tabletop.rooms.texts import ROOM_TEXT
 from tabletop.rooms.tokens import Link, new_room_id
+from tabletop.rooms.witness import WITNESS_WAIT
 from tabletop.session import first_problem
+
+IN_FLIGHT = 16
+"""Requests of one socket waiting for their answers at once: the socket reads no more until
+one is answered (its reveals, read meanwhile, answer nothing and wait for nothing)."""
 
 HELLO_WAIT = 10.0
 """Seconds a new socket has to say hello."""
@@ -124,6 +130,7 @@ def create_app(
     access: Access | None = None,
     seeds: Callable[[], bytes] = new_seed,
     lease: float = LEASE,
+    witness_wait: float = WITNESS_WAIT,
     room_text: int = ROOM_TEXT,
 ) -> FastAPI:
     """The ASGI app over the rooms in `store` (or in the database `database`/`data` name,
@@ -155,6 +162,7 @@ def create_app(
             bot_pause=bot_pause,
             seeds=seeds,
             lease=lease,
+            witness_wait=witness_wait,
             room_text=room_text,
         )
         front = app.state.front = Front(settings)
@@ -263,7 +271,7 @@ def create_app(
     @app.post("/rooms/{room}/intents")
     async def act(room: str, asked: SendIntent, key: Token, here: Here, client: Client) -> Ack:
         """Resolve any intent of the room's system with the room's fair dice."""
-        ask = Resolve(Caller(key), asked.intent, asked.id, asked.nonce)
+        ask = Resolve(Caller(key), asked.intent, asked.id, asked.nonce, digest=asked.digest)
         return await answered(here, room, ask, key, client, asked.id)
 
     @app.post("/rooms/{room}/say")
@@ -422,7 +430,7 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
             front.allowances.failed(client)
             raise RoomError("send JSON text frames, not binary ones")
         hello = Hello.model_validate_json(_bounded(first["text"]))
-        attached = await front.attach(socket, hello.token, hello.after, client)
+        attached = await front.attach(socket, hello.token, hello.after, client, hello.witness)
     except (TimeoutError, ValidationError, TabletopError) as error:
         if not isinstance(error, TabletopError):
             front.allowances.failed(client)  # a malformed or missing hello costs its address
@@ -433,6 +441,7 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
     try:
         await websocket.send_text(json.dumps(welcome))
         sender = asyncio.create_task(_send(websocket, socket))
+        asking: set[asyncio.Task[str]] = set()
         try:
             # its messages are read once it has caught up: an ack or a pong comes after
             # every entry appended before it was asked for
@@ -448,14 +457,23 @@ async def serve_socket(front: Front, websocket: WebSocket, room: str) -> None:
                 message = received.result()
                 if message["type"] == "websocket.disconnect":
                     break
-                socket.put(await _handle(front, room, member, message))
+                answer = _handle(front, room, member, message)
+                if isinstance(answer, str):
+                    if answer:
+                        socket.put(answer)
+                    continue
+                _answer_later(socket, asking, answer)
+                if len(asking) >= IN_FLIGHT:
+                    await asyncio.wait(asking, return_when=asyncio.FIRST_COMPLETED)
         finally:
             sender.cancel()
+            for task in asking:
+                task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
     finally:
         if front.listeners.close(socket):
-            front.detach(room, member)
+            front.detach(room, member, hello.witness is not None)
 
 
 async def _caught_up(front: Front, socket: Socket, sender: asyncio.Task[None]) -> None:
@@ -476,33 +494,62 @@ async def _caught_up(front: Front, socket: Socket, sender: asyncio.Task[None]) -
         raise failed
 
 
-async def _handle(front: Front, room: str, member: str, message: dict[str, Any]) -> str:
-    """One message from a socket: the ack or the error frame to send back."""
-    asked: Any = None
+def _answer_later(socket: Socket, asking: set[asyncio.Task[str]], ask: Awaitable[str]) -> None:
+    """Wait for a request's answer beside the socket's reading, which goes on (a witness's
+    reveal must be read while its own roll waits for it); its ack is sent when it comes."""
+    task = asyncio.ensure_future(ask)
+    asking.add(task)
+
+    def done(finished: asyncio.Task[str]) -> None:
+        asking.discard(finished)
+        if not finished.cancelled():
+            socket.put(finished.result())
+
+    task.add_done_callback(done)
+
+
+def _handle(front: Front, room: str, member: str, message: dict[str, Any]) -> str | Awaitable[str]:
+    """One message from a socket: the frame to send back now ("" for none), or, for an
+    intent or a chat line, what waits for its ack or its error frame."""
     try:
         front.allowances.take(room, member)
         text = message.get("text")
         if text is None:
             raise RoomError("send JSON text frames, not binary ones")
         asked = Incoming.validate_json(_bounded(text))
-        if isinstance(asked, Ping):
-            return json.dumps({"type": "pong"})
-        caller = Caller(member=member)
-        if isinstance(asked, SendIntent):
-            ask: Any = Resolve(caller, asked.intent, asked.id, asked.nonce, lines=False)
-        else:
-            assert isinstance(asked, Say)
-            ask = Chat(caller, asked.text, tuple(asked.to), asked.id or "", lines=False)
-        done: Answer = await front.ask(room, ask)
-        ack = Ack(id=asked.id, seqs=done.seqs, duplicate=done.duplicate)
-        return ack.model_dump_json()
     except ValidationError as error:
         return json.dumps({"type": "error", "id": None, "error": first_problem(error)})
     except TabletopError as error:
-        frame = {"type": "error", "id": getattr(asked, "id", None), "error": str(error)}
-        if getattr(error, "seq", None) is not None:
-            frame["seq"] = error.seq  # type: ignore[attr-defined]
-        return json.dumps(frame)
+        return _error_frame(None, error)
+    if isinstance(asked, Ping):
+        return json.dumps({"type": "pong"})
+    if isinstance(asked, SendReveal):
+        front.reveal(room, member, asked.call, asked.value, tuple(asked.passed))
+        return ""
+    caller = Caller(member=member)
+    if isinstance(asked, SendIntent):
+        ask: Any = Resolve(
+            caller, asked.intent, asked.id, asked.nonce, lines=False, digest=asked.digest
+        )
+    else:
+        assert isinstance(asked, Say)
+        ask = Chat(caller, asked.text, tuple(asked.to), asked.id or "", lines=False)
+    return _acked(front, room, ask, asked.id)
+
+
+async def _acked(front: Front, room: str, ask: Any, id: str | None) -> str:
+    try:
+        done: Answer = await front.ask(room, ask)
+    except TabletopError as error:
+        return _error_frame(id, error)
+    return Ack(id=id, seqs=done.seqs, duplicate=done.duplicate).model_dump_json()
+
+
+def _error_frame(id: str | None, error: TabletopError) -> str:
+    frame = {"type": "error", "id": id, "error": str(error)}
+    if getattr(error, "seq", None) is not None:
+        frame["seq"] = error.seq  # type: ignore[attr-defined]
+    return json.dumps(frame)
 
 
 def _bounded(text: str) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import heapq
 import itertools
+import json
 import os
 import pickle
 import select
@@ -57,6 +58,7 @@ from tabletop.rooms.messages import (
     Attached,
     Call,
     Caller,
+    Calling,
     Channel,
     Chat,
     Claim,
@@ -80,6 +82,7 @@ from tabletop.rooms.messages import (
     Record,
     Reply,
     Resolve,
+    Reveal,
     ShardConfig,
     Stop,
     Think,
@@ -88,6 +91,7 @@ from tabletop.rooms.messages import (
 from tabletop.rooms.reading import read_page
 from tabletop.rooms.store import Sent, Store
 from tabletop.rooms.texts import TextSpent
+from tabletop.rooms.witness import Call as WitnessCall
 from tabletop.session import Decision, Member, Role
 
 if TYPE_CHECKING:
@@ -208,6 +212,13 @@ class Shard:
         self.resumed: dict[str, tuple[Callable[[Any], None], Any]] = {}
         self.attached: dict[str, Counter[str]] = {}
         """Each room's members with sockets open on the front, and how many."""
+        self.witnessing: dict[str, Counter[str]] = {}
+        """Each room's members whose clients witness its rolls, and how many sockets."""
+        self.calls: dict[str, tuple[int, WitnessCall, int | None]] = {}
+        """Each room's roll whose call is out: its job (in `held`), the call, and the
+        number of the request it answers (None for the table's own move)."""
+        self.call_timers: list[tuple[float, int, str]] = []
+        """When each call's bound passes (`ShardConfig.witness_wait`), by job."""
         self.timers: list[tuple[float, int, str, int]] = []
         self.moving: set[str] = set()
         """Rooms whose table move (a bot's) is waiting out its pause."""
@@ -256,9 +267,18 @@ class Shard:
             if stop_renewing is not None:
                 stop_renewing()
             stop_listening()
-            self._let_go(self.hall.let_go_all)  # each room snapshotted: a restart folds little
+            self._finish()
             if leases is not None:
                 leases.release()  # a clean stop: the next process takes the rooms at once
+
+    def _finish(self) -> None:
+        """Stopping: a roll whose call is out is refused (never left waiting: it is sent
+        again and called afresh), and every room is snapshotted (a restart folds little)."""
+        for room in list(self.calls):
+            self._refuse_call(room, "the server is stopping: send it again")
+        with contextlib.suppress(OSError):  # the front may be gone already
+            self._flush()
+        self._let_go(self.hall.let_go_all)
 
     def _sweep(self) -> None:
         """Every `SWEEP_EVERY` seconds, let go of the rooms idle for the hall's time (each
@@ -288,8 +308,9 @@ class Shard:
         self._wake()
 
     def _wait(self) -> float:
-        if self.timers:
-            return max(0.0, min(IDLE, self.timers[0][0] - time.monotonic()))
+        soonest = min([t[0] for t in self.timers[:1] + self.call_timers[:1]], default=None)
+        if soonest is not None:
+            return max(0.0, min(IDLE, soonest - time.monotonic()))
         return IDLE
 
     def _take(self, timeout: float) -> None:
@@ -313,7 +334,9 @@ class Shard:
     def _sort(self, message: Any) -> None:
         if isinstance(message, Call):
             if isinstance(message.ask, Detach):
-                self._detach(message.room, message.ask.member)
+                self._detach(message.room, message.ask.member, message.ask.witness)
+            elif isinstance(message.ask, Reveal):
+                self._revealed(message.room, message.ask)
             else:
                 self.work.setdefault(message.room, deque()).append(message)
         elif isinstance(message, PoolDone):
@@ -333,6 +356,9 @@ class Shard:
         while self.timers and self.timers[0][0] <= now:
             _, _, room, dice_session = heapq.heappop(self.timers)
             self.work.setdefault(room, deque()).append(_Due(dice_session))
+        while self.call_timers and self.call_timers[0][0] <= now:
+            _, job, room = heapq.heappop(self.call_timers)
+            self._settle(room, job)  # the silent witnesses are named absent
 
     def _ready(self) -> list[str]:
         """Rooms with work to do now: rooms being opened or imported first, then by name,
@@ -520,6 +546,7 @@ class Shard:
             if isinstance(work, Call):
                 refused = Failure(reason, 503, retry_after=retry_after)
                 self.out.append(Reply(work.number, refused))
+        self._refuse_call(room, reason, retry_after)
         if room in self.resumed:  # a pool answer: its request is refused (the room is gone)
             then, result = self.resumed.pop(room)
             self.holding.discard(room)
@@ -617,24 +644,110 @@ class Shard:
         return self.hall.table(room).member(caller.member)
 
     def _resolve(self, call: Call, ask: Resolve, me: Member) -> Any:
+        """Resolve a member's intent: in a format-3 room a roll is called first and its
+        witnesses answered (or the bound passed) before anything is decided or drawn."""
+        room = call.room
+        witnesses = tuple(self.witnessing.get(room, ()))
+        called = self.hall.call(
+            room, me.id, ask.intent, ask.client, ask.nonce, witnesses, ask.digest
+        )
+        if called is None or not called.witnesses:
+            return self._resolve_called(call, ask, me, called)
+        self._call_out(
+            room,
+            called,
+            lambda: self._answer(
+                call, lambda: (self._resolve_called(call, ask, me, called), me.id)
+            ),
+            call.number,
+        )
+        return HELD
+
+    def _resolve_called(self, call: Call, ask: Resolve, me: Member, called: Any) -> Any:
+        """The intent resolved (after its bot's thinking, if it takes any) with the dice
+        of `called` (format 3), or of the room's seed (format 2)."""
         room, hall = call.room, self.hall
-        thinking = hall.thinking(room, me.id, ask.intent, ask.client, ask.nonce)
+        nonce = called.nonce if called is not None else ask.nonce
+        thinking = hall.thinking(room, me.id, ask.intent, ask.client, nonce, called)
         if thinking is None:
-            done = hall.act(room, me.id, ask.intent, ask.client, ask.nonce)
+            done = hall.act(room, me.id, ask.intent, ask.client, nonce, called=called)
             return self._acked(room, me, done, ask.lines)
 
         def decided(result: Any) -> None:
             decision = result.value if isinstance(result, Finished) else None
 
             def act() -> tuple[Any, str]:
-                nonce = thinking.nonce  # the client's, or the one drawn for it
-                done = hall.act(room, me.id, ask.intent, ask.client, nonce, decision)
+                position = thinking.nonce  # the client's, or the one drawn for it
+                done = hall.act(
+                    room, me.id, ask.intent, ask.client, position, decision, thinking.called
+                )
                 return self._acked(room, me, done, ask.lines), me.id
 
             self._answer(call, act)
 
         self._think(room, thinking, decided)
         return HELD
+
+    # witnessed calls -----------------------------------------------------------------------
+
+    def _call_out(
+        self, room: str, called: WitnessCall, then: Callable[[], None], number: int | None = None
+    ) -> None:
+        """Send the call to every socket of the room and hold the room until its witnesses
+        answered or its bound passed; then `then` resolves it (the request numbered
+        `number`, if any, waits for that)."""
+        self._jobs += 1
+        job = self._jobs
+        self.held[job] = (room, lambda _: then())
+        self.holding.add(room)
+        self.calls[room] = (job, called, number)
+        due = time.monotonic() + self.config.witness_wait
+        heapq.heappush(self.call_timers, (due, job, room))
+        self.out.append(Calling(room, json.dumps(called.frame())))
+
+    def _revealed(self, room: str, reveal: Reveal) -> None:
+        """A witness answered a call: kept if it is one the call awaits; the last awaited
+        answer resolves the roll at once."""
+        pending = self.calls.get(room)
+        if pending is None:
+            return
+        job, called, _ = pending
+        taken = called.take(reveal.member, reveal.call, reveal.value, reveal.passed)
+        if taken and called.complete:
+            self._settle(room, job)
+
+    def _refuse_call(self, room: str, reason: str, retry_after: float = 1.0) -> None:
+        """The room is no longer served here with a roll's call out: the roll is refused,
+        nothing appended (its request is sent again, to be called afresh; each witness's
+        value revealed for this call is passed over, and named, by its next roll)."""
+        pending = self.calls.pop(room, None)
+        if pending is None:
+            return
+        job, _, number = pending
+        self.held.pop(job, None)
+        self.holding.discard(room)
+        if number is not None:
+            self.out.append(Reply(number, Failure(reason, 503, retry_after=retry_after)))
+
+    def _gone(self, room: str) -> None:
+        """A witness's last socket closed: a call out that now waits only for witnesses
+        no longer connected is settled at once (they are named absent), not at its bound."""
+        pending = self.calls.get(room)
+        if pending is None:
+            return
+        job, called, _ = pending
+        connected = self.witnessing.get(room, Counter())
+        if not any(w in connected for w in called.witnesses if w not in called.reveals):
+            self._settle(room, job)
+
+    def _settle(self, room: str, job: int) -> None:
+        """The call's wait is over (every witness answered, or the bound passed): its room
+        resolves the roll in its next step."""
+        held = self.held.pop(job, None)
+        if held is None:
+            return  # settled already (the timer of a call its witnesses completed)
+        self.calls.pop(room, None)
+        self.resumed[room] = (held[1], None)
 
     def _tool(self, room: str, me: Member, ask: UseTool) -> Appended:
         hall = self.hall
@@ -724,12 +837,23 @@ class Shard:
     def _attach(self, room: str, ask: Attach) -> tuple[Attached, str]:
         me = self.hall.who(room, ask.token)
         self.used[room] = time.monotonic()
+        if ask.witness is not None:
+            self.hall.witness(room, me.id, ask.witness)
+            self.witnessing.setdefault(room, Counter())[me.id] += 1
         page = read_page(self.hall, room, me, ask.after)  # the rest: a page a step (front.py)
         self.attached.setdefault(room, Counter())[me.id] += 1
         self.told[room] = max(self.told.get(room, 0), page.head)
         return Attached(me.model_dump(mode="json"), page.head, page), me.id
 
-    def _detach(self, room: str, member: str) -> None:
+    def _detach(self, room: str, member: str, witness: bool = False) -> None:
+        witnesses = self.witnessing.get(room)
+        if witness and witnesses is not None:
+            witnesses[member] -= 1
+            if witnesses[member] <= 0:
+                del witnesses[member]
+                self._gone(room)
+            if not witnesses:
+                del self.witnessing[room]
         sockets = self.attached.get(room)
         if sockets is None:
             return
@@ -802,18 +926,30 @@ class Shard:
         try:
             if self.hall.table(room).dice_session != dice_session:
                 return
-            thinking = self.hall.table_thinking(room)
+        except TabletopError:
+            return
+        called = self.hall.table_call(room, tuple(self.witnessing.get(room, ())))
+        if called is not None and called.witnesses:
+            self._call_out(room, called, lambda: self._table_called(room, called))
+        else:
+            self._table_called(room, called)
+
+    def _table_called(self, room: str, called: WitnessCall | None) -> None:
+        """The table's move, once its call (format 3) was witnessed: thought out in the
+        pool when its kind takes thinking, then appended."""
+        try:
+            thinking = self.hall.table_thinking(room, called)
         except TabletopError:
             return
         if thinking is None:
             with contextlib.suppress(TabletopError):
-                self.hall.table_move(room)
+                self.hall.table_move(room, called=called)
             return
 
         def decided(result: Any) -> None:
             decision: Decision | None = result.value if isinstance(result, Finished) else None
             with contextlib.suppress(TabletopError):
-                self.hall.table_move(room, decision, thinking.nonce)
+                self.hall.table_move(room, decision, thinking.nonce, thinking.called)
 
         self._think(room, thinking, decided)
 

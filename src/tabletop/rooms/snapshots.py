@@ -27,6 +27,7 @@ from tabletop.rooms.ledger import Ledger, groups
 from tabletop.rooms.log import Entry
 from tabletop.rooms.store import Store
 from tabletop.rooms.table import Table
+from tabletop.rooms.witness import Chains
 from tabletop.session import Event, Member
 
 SNAPSHOT_EVERY = 200
@@ -57,6 +58,7 @@ def encode(table: Table) -> str:
             "commitment": table.commitment,
             "committing": table.committing,
             "latest_nonce": table.latest_nonce,
+            "witnesses": table.witnesses.encode(),
             "head": table.head,
             "head_hash": table.head_hash,
         }
@@ -86,6 +88,7 @@ def decode(created: Event, seq: int, hashed: str, body: str, ledger: Ledger) -> 
         table.commitment = str(data["commitment"])
         table.committing = bool(data["committing"])
         table.latest_nonce = str(data["latest_nonce"])
+        table.witnesses = Chains.decode(data.get("witnesses") or {"heads": {}, "lasts": {}})
         table.head, table.head_hash = int(data["head"]), str(data["head_hash"])
     except (ValueError, KeyError, TypeError, ValidationError) as problem:
         raise DataError(f"it does not hold a table ({str(problem)[:200]})") from None

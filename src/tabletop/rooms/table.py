@@ -14,8 +14,9 @@ from pydantic import BaseModel
 from tabletop.errors import DataError
 from tabletop.rooms import names, roomevents
 from tabletop.rooms.ledger import Ledger, MemoryLedger, groups
-from tabletop.rooms.log import FORMAT, GENESIS, Entry
+from tabletop.rooms.log import FORMATS, GENESIS, Entry
 from tabletop.rooms.readings import session_at
+from tabletop.rooms.witness import Chains
 from tabletop.session import TABLE, Event, Member, Role, Session
 
 
@@ -30,6 +31,10 @@ class Table:
     state: BaseModel
     members: dict[str, Member] = field(default_factory=dict)
     kicked: set[str] = field(default_factory=set)
+    format: int = 3
+    """The log's format (docs/rooms.md, "The log, version 3"): 2 keeps a dice seed a session."""
+    witnesses: Chains = field(default_factory=Chains)
+    """Each member's witness chains: the active one, and how far each went."""
     ledger: Ledger = field(default_factory=MemoryLedger)
     """What is in force and where each resolution lies: in memory, or in the store."""
     dice_session: int = 0
@@ -49,10 +54,11 @@ class Table:
         if created.type != "room.created":
             raise DataError("a room's log opens with room.created")
         data = created.data
-        if data.get("format") != FORMAT:
+        form = data.get("format")
+        if form not in FORMATS or isinstance(form, bool):
             raise DataError(
                 f"this log is of format {data.get('format', 1)}; this installation reads "
-                f"format {FORMAT} only"
+                f"formats {' and '.join(map(str, FORMATS))}"
             )
         name = str(data["system"])
         rules = data.get("rules")
@@ -63,11 +69,13 @@ class Table:
         if data.get("name") and names.checked(str(data["name"]), "a room's name") != data["name"]:
             raise DataError("room.created holds a room name the server would not have kept")
         expected = roomevents.created(
-            str(data["room"]), name, str(data["name"]), options, session.version
+            str(data["room"]), name, str(data["name"]), options, session.version, int(form)
         )
         if created.model_copy(update={"cause": None}) != expected:
             raise DataError("room.created does not hold what a new room's first entry holds")
-        return cls(str(data["room"]), name, session, options, session.new(options))
+        table = cls(str(data["room"]), name, session, options, session.new(options))
+        table.format = int(form)
+        return table
 
     def member(self, member_id: str) -> Member:
         return self.members[member_id]
@@ -112,7 +120,11 @@ class Table:
             "me": me.model_dump(mode="json"),
             "members": members,
             "head": self.head,
-            "dice": {"session": self.dice_session, "commitment": self.commitment},
+            "dice": {
+                "format": self.format,
+                "session": self.dice_session,
+                "commitment": self.commitment,
+            },
             "state": self.session.view(self.state, me),
         }
 
@@ -135,6 +147,7 @@ class Table:
                 self.head, self.head_hash = entry.seq, entry.hash
         else:
             self._resolution(first, [entry.event for entry in entries])
+            self._witnessed(first)
             self.ledger.note(entries)
             self.head, self.head_hash = entries[-1].seq, entries[-1].hash
 
@@ -150,6 +163,12 @@ class Table:
         self.committing = False
         if asker != TABLE and first.nonce is not None:
             self.latest_nonce = first.nonce
+
+    def _witnessed(self, first: Entry) -> None:
+        """Move each revealing witness's chain down to the value it revealed, which must be
+        its next (less the values its header says were skipped)."""
+        if first.witnessed is not None:
+            self.witnesses.advance(first.witnessed)
 
     def _room_event(self, entry: Entry) -> None:
         event = entry.event
@@ -170,6 +189,10 @@ class Table:
             self.dice_session, self.commitment = data["session"], data["commitment"]
         elif kind == "undo":
             self._undo(int(data["undoes"][0]), entry.seq)
+        elif kind == "witness":
+            self.witnesses.named(str(data["member"]), str(data["head"]))
+        elif kind == "session-ended" and self.format >= 3:
+            self.dice_session += 1
 
     def _update(self, member_id: str, **changes: Any) -> None:
         self.members[member_id] = self.members[member_id].model_copy(update=changes)

@@ -21,15 +21,24 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tabletop.errors import TabletopError
+from tabletop.dice.source import DiceSource
+from tabletop.errors import DataError, TabletopError
 from tabletop.rooms.errors import AuditError, SystemUnavailable
-from tabletop.rooms.fairdice import FairDice, table_nonce
+from tabletop.rooms.fairdice import (
+    FairDice,
+    SplitDice,
+    seeded_position,
+    table_nonce,
+    witnessed_position,
+)
 from tabletop.rooms.ledger import groups
 from tabletop.rooms.log import (
     GENESIS,
     OUTSIDER,
     PARTS,
+    Asked,
     Entry,
+    Witnessed,
     asked_part,
     digest,
     header_hash,
@@ -39,7 +48,12 @@ from tabletop.rooms.log import (
 )
 from tabletop.rooms.readings import session_at
 from tabletop.rooms.table import Table
-from tabletop.session import TABLE, Event, Session
+from tabletop.rooms.witness import Chains, keys_of, open_key, published, rebuilt_call
+from tabletop.session import TABLE, Cause, Event, Session
+
+Kept = str | Mapping[str, Any]
+"""What a nonce book keeps of one request: its nonce, or `{"nonce", "intent"}` (format 3:
+the digest of the intent sent under that id too)."""
 
 MAX_LINE = 4 * 1024 * 1024
 """Characters in one line of an export: far past any entry a room's bounds let through."""
@@ -64,6 +78,14 @@ class Audit:
     """Resolutions re-resolved with their recorded dice and found identical."""
     mine: int = 0
     """Entries this member caused whose nonce was found among those they sent."""
+    format: int = 0
+    witnessed: int = 0
+    """Rolls (format 3) with at least one witness's reveal."""
+    unwitnessed: int = 0
+    """Rolls (format 3) that drew dice with no witness's reveal."""
+    heads: int = 0
+    """Kept heads of a member's client found in the export."""
+    _chains: Chains = field(default_factory=Chains)
     _pending: dict[int, list[tuple[int, Entry]]] = field(default_factory=dict)
     _commitments: dict[int, str] = field(default_factory=dict)
     _session: int = 0
@@ -73,10 +95,17 @@ class Audit:
         rules = ", every event follows from the rules" if self.ruled else ""
         recomputed = f", {self.recomputed} recomputed" if self.recomputed else ""
         mine = f", {self.mine} of yours carry your nonces" if self.mine else ""
+        heads = f", {self.heads} kept heads match" if self.heads else ""
+        if self.format >= 3:
+            dice = (
+                f"{self.dice} dice match their secrets, {self.witnessed} roll(s) witnessed, "
+                f"{self.unwitnessed} unwitnessed"
+            )
+        else:
+            dice = f"{self.dice} dice match {self.sessions} revealed seed(s)"
         return (
             f"ok: {self.entries} entries, chain intact to {self.head[:16]}…, "
-            f"{self.full} checked in full, {self.dice} dice match {self.sessions} revealed "
-            f"seed(s){recomputed}{rules}{mine}"
+            f"{self.full} checked in full, {dice}{recomputed}{rules}{mine}{heads}"
         )
 
 
@@ -88,15 +117,21 @@ class _Line:
     """The whole entry, when the line opens every part."""
     event: Event | None
     """What the line shows of the event."""
+    asked_seal: str = ""
+    """The hash of the entry's asked part (opened or sealed)."""
 
 
 def verify(
-    lines: Iterable[str], mine: Mapping[str, str] | None = None, member: str | None = None
+    lines: Iterable[str],
+    mine: Mapping[str, Kept] | None = None,
+    member: str | None = None,
+    heads: Sequence[Mapping[str, Any]] | None = None,
 ) -> Audit:
     """The audit of an export's lines, or `AuditError` naming the first line that fails.
-    With `mine` (a member's sent request ids → nonces) every entry that member caused
-    must carry a nonce they sent; the member is the export's (`member` for the GM's full
-    export, which names no member)."""
+    With `mine` (a member's sent request ids → what their nonce book kept) every entry that
+    member caused must carry a nonce they sent, with the intent they sent; the member is
+    the export's (`member` for the GM's full export, which names no member). With `heads`
+    (what their client kept during play) every entry they saw must be as they saw it."""
     rows = [line for line in lines if line.strip()]
     if not rows:
         raise AuditError(1, "the export is empty")
@@ -106,6 +141,7 @@ def verify(
         with _at(number, "not an entry of a room's log"):
             checked = _line(audit, number, _json(number, line))
             read.append(checked)
+            _witnesses(audit, number, checked)
             if checked.entry is not None:
                 _dice(audit, number, checked.entry)
     with _at(len(rows), "not the trailer of an export"):
@@ -123,6 +159,8 @@ def verify(
         _own_rolls(audit, read)
     if mine is not None:
         _mine(audit, read, mine, member or audit.view)
+    if heads is not None:
+        _heads(audit, read, heads, member or audit.view)
     return audit
 
 
@@ -188,12 +226,18 @@ def _line(audit: Audit, number: int, body: dict[str, Any]) -> _Line:
     seals, opened = _seals(number, body, event)
     public = body.get("public")
     _shows_public(number, public, opened, event)
-    if body.get("hash") != header_hash(body["seq"], time, body["prev"], public, seals):
+    witnessed = body.get("witnessed")
+    if witnessed is not None and not isinstance(witnessed, dict):
+        raise AuditError(number, "its witnesses are not what a log holds")
+    hashed = header_hash(body["seq"], time, body["prev"], public, seals, witnessed)
+    if body.get("hash") != hashed:
         raise AuditError(number, "what it shows does not match its hash (edited?)")
+    if body["seq"] == 1 and event is not None:
+        audit.format = event.data.get("format") if isinstance(event.data, dict) else 0
     audit.entries += 1
     audit.head = body["hash"]
     if len(opened) < len(PARTS) or event is None:
-        return _Line(number, body, None, event)
+        return _Line(number, body, None, event, seals["asked"])
     audit.full += 1
     entry = Entry(
         body["seq"],
@@ -206,8 +250,26 @@ def _line(audit: Audit, number: int, body: dict[str, Any]) -> _Line:
         "",
         public,
         body["salt"],
+        _asked(body),
+        body.get("secret"),
+        witnessed,
     )
-    return _Line(number, body, entry, event)
+    return _Line(number, body, entry, event, seals["asked"])
+
+
+def asked_seal(body: dict[str, Any]) -> str:
+    """The hash of a line's asked part: from its content where the line opens it."""
+    salt = (body.get("salt") or {}).get("asked")
+    if isinstance(salt, str):
+        return digest(part_of("asked", body, None, salt))
+    return str((body.get("sealed") or {}).get("asked"))
+
+
+def _asked(body: dict[str, Any]) -> Asked | None:
+    """A format-3 line's asked part beyond the id and nonce, when it opens it."""
+    if "member" not in body:
+        return None
+    return Asked(str(body["member"]), body.get("intent"))  # type: ignore[arg-type]
 
 
 def _seals(
@@ -225,7 +287,7 @@ def _seals(
                 raise AuditError(number, f"its {part} part is both open and sealed")
             if part != "asked" and shown is None:
                 raise AuditError(number, f"opens its {part} part without an event")
-            seals[part] = digest(_part(part, body, shown, salt[part]))
+            seals[part] = digest(part_of(part, body, shown, salt[part]))
         elif isinstance(sealed.get(part), str):
             seals[part] = sealed[part]
         else:
@@ -237,12 +299,12 @@ def _seals(
     return seals, set(salt)
 
 
-def _part(part: str, body: dict[str, Any], shown: dict[str, Any] | None, salt: str) -> Any:
+def part_of(part: str, body: dict[str, Any], shown: dict[str, Any] | None, salt: str) -> Any:
     if part == "told":
         return told_part(shown or {}, salt)
     if part == "why":
-        return why_part((shown or {}).get("cause"), salt)
-    return asked_part(body.get("client"), body.get("nonce"), salt)
+        return why_part((shown or {}).get("cause"), salt, body.get("secret"))
+    return asked_part(body.get("client"), body.get("nonce"), salt, _asked(body))
 
 
 def _shows_public(number: int, public: Any, opened: set[str], event: Event | None) -> None:
@@ -266,7 +328,9 @@ def _dice(audit: Audit, number: int, entry: Entry) -> None:
     """Track seeds and hold each resolution's dice until its session's seed is revealed;
     every position (who asked, their nonce) names one resolution."""
     event, data = entry.event, entry.event.data
-    if event.type == "room.dice-committed":
+    if audit.format >= 3:
+        _witnessed_dice(audit, number, entry)
+    elif event.type == "room.dice-committed":
         audit._session = _number(number, data.get("session"))
         audit._commitments[audit._session] = str(data.get("commitment"))
     elif event.type == "room.session-ended":
@@ -274,14 +338,91 @@ def _dice(audit: Audit, number: int, entry: Entry) -> None:
     elif event.cause is not None:
         if not isinstance(entry.nonce, str):
             raise AuditError(number, "a resolution without the nonce its dice were drawn at")
-        position = (event.cause.member.id, entry.nonce)
-        if position in audit._positions:
-            raise AuditError(
-                number, f"its dice position was already drawn at line {audit._positions[position]}"
-            )
-        audit._positions[position] = number
+        _position(audit, number, event.cause.member.id, entry.nonce)
         if event.cause.draws:
             audit._pending.setdefault(audit._session, []).append((number, entry))
+
+
+def _witnesses(audit: Audit, number: int, line: _Line) -> None:
+    """Format 3, every line (a stub's header holds its witnesses too): each chain committed,
+    and each roll's reveals the next values of their witnesses' chains."""
+    if audit.format < 3:
+        if "witnessed" in line.body:
+            raise AuditError(number, "a log of format 2 holds no witnesses")
+        return
+    event = line.event
+    if event is not None and event.type == "room.witness":
+        audit._chains.named(str(event.data.get("member")), str(event.data.get("head")))
+    header = line.body.get("witnessed")
+    if header is None:
+        return
+    try:
+        audit._chains.advance(header)
+        if "open" in header and line.entry is None:
+            _open_dice(audit, number, line, header)
+    except DataError as problem:
+        raise AuditError(number, str(problem)) from None
+    if header["reveals"]:
+        audit.witnessed += 1
+    else:
+        audit.unwitnessed += 1
+
+
+def _open_dice(audit: Audit, number: int, line: _Line, header: dict[str, Any]) -> None:
+    """A line that shows the players their own dice beside dice kept from them: each die it
+    shows apart is what the open key, shown in the header, gives at the roll's call."""
+    shown = line.event.data.get("draws") if line.event is not None else None
+    if not isinstance(shown, list):
+        return
+    dice = FairDice(open_key(header), witnessed_position(line.body["seq"], header["reveals"]))
+    for count, draw in enumerate(shown, start=1):
+        face = dice.roll(int(draw["sides"]))
+        if face != draw["face"]:
+            raise AuditError(
+                number,
+                f"your die {count} (a d{draw['sides']}) shows {draw['face']}; "
+                f"the open key gives {face}",
+            )
+    audit.dice += len(shown)
+
+
+def _witnessed_dice(audit: Audit, number: int, entry: Entry) -> None:
+    """Format 3: a resolution's dice are its secret's stream at its call and reveals."""
+    cause = entry.event.cause
+    if cause is None:
+        return
+    if not isinstance(entry.nonce, str) or entry.asked is None:
+        raise AuditError(number, "a resolution without its nonce and the intent as sent")
+    if entry.asked.member != cause.member.id:
+        raise AuditError(number, "its asked part names another member than its cause")
+    _position(audit, number, cause.member.id, entry.nonce)
+    header = entry.witnessed
+    if header is None:
+        if cause.draws:
+            raise AuditError(number, "it drew dice without a call (no witnesses, no secret)")
+        return
+    with _at(number, "its dice cannot be checked"):
+        kept, opened, open_at = keys_of(entry.secret, header)
+        shown = {k: v for k, v in header.items() if k != "open"}
+        opened_as = Witnessed(dict(entry.secret), shown, "")
+        expected = published(opened_as, entry.public, entry.seq).header
+        if expected.get("open") != header.get("open"):
+            raise AuditError(number, "its header shows its open key over dice kept from someone")
+    where = witnessed_position(entry.seq, header["reveals"])
+    dice = SplitDice(FairDice(kept, where), FairDice(opened, where), replay=open_at)
+    _check_draws(audit, number, entry, dice, "its keys and witnesses give")
+    if dice.open_at != open_at:
+        raise AuditError(number, "it says dice were drawn from its open key that it never drew")
+
+
+def _position(audit: Audit, number: int, member: str, nonce: str) -> None:
+    """Each position (who asked, their nonce) names one resolution."""
+    if (member, nonce) in audit._positions:
+        raise AuditError(
+            number,
+            f"its dice position was already drawn at line {audit._positions[member, nonce]}",
+        )
+    audit._positions[member, nonce] = number
 
 
 def _revealed(audit: Audit, number: int, data: dict[str, Any]) -> None:
@@ -293,8 +434,10 @@ def _revealed(audit: Audit, number: int, data: dict[str, Any]) -> None:
     if hashlib.sha256(seed).hexdigest() != audit._commitments.get(session):
         raise AuditError(number, f"the revealed seed is not the one session {session} committed to")
     for line, rolled in audit._pending.pop(session, []):
-        _check_draws(line, rolled, seed)
-        audit.dice += len(rolled.event.cause.draws) if rolled.event.cause else 0
+        cause = rolled.event.cause
+        assert cause is not None
+        dice = FairDice(seed, seeded_position(cause.member.id, rolled.nonce or ""))
+        _check_draws(audit, line, rolled, dice, "the seed gives")
     audit.sessions += 1
 
 
@@ -304,16 +447,17 @@ def _number(number: int, value: Any) -> int:
     return value
 
 
-def _check_draws(number: int, entry: Entry, seed: bytes) -> None:
+def _check_draws(audit: Audit, number: int, entry: Entry, dice: DiceSource, source: str) -> None:
+    """Every die of the entry's cause is what `dice` gives, in order."""
     assert entry.event.cause is not None
-    dice = FairDice(seed, entry.event.cause.member.id, entry.nonce or "")
     for count, draw in enumerate(entry.event.cause.draws, start=1):
         with _at(number, f"die {count} is not a die"):
             face = dice.roll(draw.sides)
         if face != draw.face:
             raise AuditError(
-                number, f"die {count} (a d{draw.sides}) shows {draw.face}; the seed gives {face}"
+                number, f"die {count} (a d{draw.sides}) shows {draw.face}; {source} {face}"
             )
+    audit.dice += len(entry.event.cause.draws)
 
 
 def _trailer(audit: Audit, number: int, body: dict[str, Any]) -> None:
@@ -377,10 +521,12 @@ def _recomputed(audit: Audit, number: int, table: Table, group: list[Entry]) -> 
     cause = first.event.cause
     if cause is None:
         raise AuditError(number, "a resolution's first event carries its cause")
-    if cause.member == TABLE:
+    if cause.member == TABLE and table.format < 3:
         expected = table_nonce(first.seq, table.latest_nonce)
         if first.nonce != expected:
             raise AuditError(number, "the table's move was not made at its own dice position")
+    if table.format >= 3:
+        _sent_intent(number, table.session, first, cause)
     again = table.session.resolve_again(table.state, cause)
     recorded = [entry.event for entry in group]
     for offset, (made, kept) in enumerate(zip(again, recorded, strict=False)):
@@ -393,6 +539,16 @@ def _recomputed(audit: Audit, number: int, table: Table, group: list[Entry]) -> 
             number, f"its cause gives {len(again)} event(s), the log holds {len(recorded)}"
         )
     audit.recomputed += 1
+
+
+def _sent_intent(number: int, session: Session[Any], entry: Entry, cause: Cause) -> None:
+    """Format 3: the intent the asked part holds, as the client sent it, is the one the
+    cause resolved (as asked, when a decision settled it into another)."""
+    if entry.asked is None:
+        raise AuditError(number, "a resolution without the intent as sent")
+    parsed = session.parse_intent(entry.asked.intent).model_dump(mode="json")
+    if parsed != (cause.asked if cause.asked is not None else cause.intent):
+        raise AuditError(number, "its cause resolved another intent than the one sent")
 
 
 def _differs(made: Event, kept: Event) -> str:
@@ -426,6 +582,8 @@ def _own_roll(audit: Audit, number: int, session: Session[Any], state: Any, entr
     cause = entry.event.cause
     if cause is None or cause.intent.get("kind") != "roll":
         return
+    if entry.asked is not None:
+        _sent_intent(number, session, entry, cause)
     again = session.resolve_again(state, cause)
     if again != [entry.event]:
         shown = _differs(again[0], entry.event) if again else "it gives nothing"
@@ -433,8 +591,9 @@ def _own_roll(audit: Audit, number: int, session: Session[Any], state: Any, entr
     audit.recomputed += 1
 
 
-def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, str], member: str) -> None:
-    """Every entry `member` asked for carries a nonce they sent, with its id."""
+def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, Kept], member: str) -> None:
+    """Every entry `member` asked for carries a nonce they sent, with its id, and (format 3)
+    the intent they sent under that id."""
     for line in read:
         event = line.event
         if event is None or event.type.startswith("room."):
@@ -447,6 +606,62 @@ def _mine(audit: Audit, read: list[_Line], sent: Mapping[str, str], member: str)
             raise AuditError(line.number, "a resolution you asked for does not show its nonce")
         if nonce is None:
             continue  # an event that followed from one of yours
-        if sent.get(str(line.body.get("client"))) != nonce:
+        kept = sent.get(str(line.body.get("client")))
+        nonce_kept = kept.get("nonce") if isinstance(kept, Mapping) else kept
+        if nonce_kept != nonce:
             raise AuditError(line.number, "an entry you caused carries a nonce you did not send")
+        intent = kept.get("intent") if isinstance(kept, Mapping) else None
+        if intent is not None and "intent" in line.body and digest(line.body["intent"]) != intent:
+            raise AuditError(
+                line.number, "an entry you caused carries another intent than you sent with it"
+            )
         audit.mine += 1
+
+
+def _heads(
+    audit: Audit, read: list[_Line], heads: Sequence[Mapping[str, Any]], member: str
+) -> None:
+    """What a member's client kept during play: the hash of every entry it received and
+    the value it revealed for every call it witnessed. The export must hold them all."""
+    by_seq = {int(line.body["seq"]): line for line in read}
+    named = {call for line in read for call in _skipped(line.body, member)}
+    for kept in heads:
+        seq = kept.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            raise AuditError(len(read) + 1, "a kept head names no entry")
+        line = by_seq.get(seq)
+        if line is None:
+            raise AuditError(
+                len(read) + 1,
+                f"you saw entry {seq}; this export ends at entry {len(read)} (cut short)",
+            )
+        if "hash" in kept and kept["hash"] != line.body["hash"]:
+            raise AuditError(
+                line.number,
+                f"you saw entry {seq} as {str(kept['hash'])[:12]}…; this export has "
+                f"{line.body['hash'][:12]}… (rewritten or forked)",
+            )
+        if "call" in kept and kept["call"] not in named:
+            _kept_reveal(line, kept, member)
+        audit.heads += 1
+
+
+def _skipped(body: dict[str, Any], member: str) -> list[str]:
+    """The calls a line's roll names as those of `member`'s values it passed over."""
+    header = body.get("witnessed")
+    skipped = header.get("skipped") if isinstance(header, dict) else None
+    calls = skipped.get(member) if isinstance(skipped, dict) else None
+    return [str(call) for call in calls] if isinstance(calls, list) else []
+
+
+def _kept_reveal(line: _Line, kept: Mapping[str, Any], member: str) -> None:
+    """The entry at a call's seq was resolved for that call, with the value revealed (or
+    a later roll names the call as one whose value it passed over)."""
+    header = line.body.get("witnessed")
+    if not isinstance(header, dict):
+        raise AuditError(line.number, "you witnessed a roll here; this entry is no roll")
+    call = rebuilt_call(line.body["seq"], line.body["prev"], line.asked_seal, header)
+    if call != kept["call"]:
+        raise AuditError(line.number, "you witnessed another call here (the roll was replaced)")
+    if header.get("reveals", {}).get(member) != kept.get("value"):
+        raise AuditError(line.number, "the roll you witnessed here does not hold your value")

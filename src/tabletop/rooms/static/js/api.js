@@ -1,5 +1,9 @@
 // The room protocol from a page: HTTP for reads and the GM's tools, one websocket for live
-// entries and for intents, resumed from the last seq after any drop (docs/rooms.md).
+// entries and for intents, resumed from the last seq after any drop (docs/rooms.md). The
+// socket also witnesses the room's dice (witness.js): its hello names the page's chain,
+// and it answers each call that lists it.
+
+import { digest } from "./canon.js";
 
 export class RefusedError extends Error {}
 
@@ -62,11 +66,13 @@ function mediaType(response) {
 }
 
 export class Lines {
-  // JSON lines as the server sent them (`text`, byte for byte, to download or verify), each
-  // line read (`items`), and for a page of the log the pages around it (`links`).
+  // JSON lines as the server sent them (`text`, byte for byte, to download or verify; each
+  // line's text in `rows`, for a witness to keep), each line read (`items`), and for a page
+  // of the log the pages around it (`links`).
   constructor(text, links = {}) {
     this.text = text;
-    this.items = text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    this.rows = text.split("\n").filter(Boolean);
+    this.items = this.rows.map((line) => JSON.parse(line));
     this.links = links;
   }
 }
@@ -117,10 +123,12 @@ const BACKOFF = [250, 500, 1000, 1500];
 
 export class Live {
   // The socket: every entry after the last seen, then each new one; intents sent on it are
-  // kept until acknowledged and sent again (same id) after a reconnect, so none is lost.
-  constructor(room, handlers) {
+  // kept until acknowledged and sent again (same id, nonce and digest) after a reconnect,
+  // so none is lost. With a `witness`, every line and call goes through it first.
+  constructor(room, handlers, witness = null) {
     this.room = room;
     this.on = handlers;
+    this.witness = witness;
     this.after = 0;
     this.pending = new Map();
     this.attempt = 0;
@@ -132,20 +140,29 @@ export class Live {
     const socket = new WebSocket(`${scheme}://${location.host}${this.room.base}/live`);
     this.socket = socket;
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", token: this.room.link.token, after: this.after }));
+      const hello = { type: "hello", token: this.room.link.token, after: this.after };
+      if (this.witness) hello.witness = this.witness.hello();
+      socket.send(JSON.stringify(hello));
     });
-    socket.addEventListener("message", (message) => this.receive(JSON.parse(message.data)));
+    socket.addEventListener("message", (message) => this.receive(JSON.parse(message.data), message.data));
     socket.addEventListener("close", () => this.dropped(socket));
   }
 
-  receive(frame) {
+  receive(frame, raw) {
+    if (frame.type === "call") {
+      const reveal = this.witness && this.witness.answer(frame);
+      if (reveal && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(reveal));
+      return;
+    }
     if ("seq" in frame) {
       if (frame.seq <= this.after) return;
       this.after = frame.seq;
-      this.on.entry(frame);
+      if (this.witness) this.witness.received(raw);
+      if (frame.event) this.on.entry(frame); // a stub (a roll this page witnessed, not seen) is kept, not shown
       return;
     }
     if (frame.type === "welcome") {
+      if (this.witness) this.witness.welcome(frame);
       this.attempt = 0;
       this.on.status("live", frame);
       for (const message of this.pending.values()) this.socket.send(JSON.stringify(message));
@@ -192,7 +209,7 @@ export class Live {
   }
 
   intent(intent) {
-    const message = { type: "intent", intent, id: newId(), nonce: newNonce() };
+    const message = { type: "intent", intent, id: newId(), nonce: newNonce(), digest: digest(intent) };
     if (this.on.sending) this.on.sending(message); // kept before it goes out (verify.js)
     return this.send(message);
   }

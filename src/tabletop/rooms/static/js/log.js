@@ -2,6 +2,7 @@
 // re-rolled, exploded) and a mark on anything not everyone saw.
 
 import { h } from "./dom.js";
+import { witnessWords } from "./witness.js";
 
 const MARKED = /(\*\*[^*\n]+\*\*|~~[^~\n]+~~)/;
 
@@ -98,6 +99,7 @@ export function entryItem(entry, names, me = null, extra = null) {
     badges.push(h("span", { class: "badge seen", text: hint ? `secret · ${seenBy(event, names, me)}` : seenBy(event, names, me) }));
   }
   const plainFaces = !dice.length && event.data && Array.isArray(event.data.faces) ? event.data.faces : null;
+  const witnessed = witnessWords(entry, names, me);
   const time = new Date(entry.time);
   return h(
     "li",
@@ -109,6 +111,7 @@ export function entryItem(entry, names, me = null, extra = null) {
     dice.length ? h("span", { class: "dice", role: "group", "aria-label": "dice" }, dice.map(dieChip)) : null,
     plainFaces ? facesChips(plainFaces, "dice") : null,
     total(event.data),
+    witnessed ? h("span", { class: `witnesses${entry.witnessed.reveals && Object.keys(entry.witnessed.reveals).length ? "" : " unwitnessed"}`, text: witnessed }) : null,
     extra ? extra(entry) : null,
   );
 }

@@ -9,7 +9,8 @@ import { entryItem } from "./log.js";
 import { NPC_KINDS, namesAnNpc, npcPanel } from "./npcs.js";
 import { HANDLED, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetTree, sheetView } from "./sheets.js";
-import { checkRollLink, downloadAndVerify, keepNonce } from "./verify.js";
+import { checkRecordHere, checkRollLink, downloadRecord, keepNonce, keptNonces } from "./verify.js";
+import { PageWitness } from "./witness.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,6 +32,7 @@ const page = {
   requests: new Map(),
   signatures: new Map(),
   connected: [],
+  alarms: new Map(),
 };
 
 // starting ---------------------------------------------------------------------------------
@@ -51,6 +53,7 @@ async function boot() {
   }
   page.system = who.system;
   page.rules = who.rules;
+  page.memberId = who.member && who.member.id;
   page.name = who.name;
   const systems = await call("GET", "/systems");
   page.title = (systems.find((s) => s.name === who.system) || {}).title || who.system;
@@ -84,6 +87,7 @@ function showJoin(who) {
       const joined = await call("POST", `/rooms/${page.link.room}/join`, { token: page.link.token, body: { name: name.value } });
       page.link = parseLink(joined.link);
       page.room = new Room(page.link);
+      page.memberId = typeof joined.member === "string" ? joined.member : joined.member.id;
       history.replaceState(null, "", `/rooms/${page.link.room}#${page.link.token}`);
       start();
     } catch (problem) {
@@ -100,12 +104,14 @@ async function start() {
   page.forms = new FormMaker(schema, labelOf, page.drafts, knownValues);
   fill($("main"), ...layout());
   const sending = (message) => keepNonce(page.link.room, message);
-  page.live = new Live(page.room, { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, notice: onNotice, sending });
+  page.witness = new PageWitness(page.link.room, page.memberId, onAlarm);
+  const handlers = { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, notice: onNotice, sending };
+  page.live = new Live(page.room, handlers, page.witness);
   // The tail first: a long room shows its latest entries at once; earlier pages load as the
   // log is scrolled to its top (each a read of the member's allowance, never a burst).
   try {
     const tail = await page.room.page(`/log?before=${TAIL}`);
-    page.entries = tail.items;
+    page.entries = seen(tail);
     page.earlier = tail.links.prev || null;
     if (tail.items.length) page.live.after = tail.items[tail.items.length - 1].seq;
   } catch (problem) {
@@ -115,6 +121,14 @@ async function start() {
   page.live.start();
 }
 
+function seen(got) {
+  // A page of the log read over HTTP: every line kept by this device's witness (its hash,
+  // for the heads), and the lines to show (a roll's stub, which a witness that may not see
+  // the roll receives, is not shown).
+  for (const row of got.rows) page.witness.received(row);
+  return got.items.filter((line) => line.event);
+}
+
 async function loadEarlier() {
   // The page of the log before the earliest entry shown, put above it where it was.
   if (!page.earlier || page.loadingEarlier) return;
@@ -122,11 +136,12 @@ async function loadEarlier() {
   try {
     const got = await page.room.page(page.earlier);
     page.earlier = got.links.prev || null;
-    page.entries = [...got.items, ...page.entries];
+    const earlier = seen(got);
+    page.entries = [...earlier, ...page.entries];
     if (!page.viewingAs) {
       const scroll = $("log-scroll");
       const below = scroll.scrollHeight - scroll.scrollTop;
-      $("log").prepend(...got.items.map((e) => entryItem(e, memberName, myId(), rollCheck())));
+      $("log").prepend(...earlier.map((e) => entryItem(e, memberName, myId(), rollCheck())));
       markTakenBack();
       scroll.scrollTop = scroll.scrollHeight - below;
     }
@@ -153,6 +168,26 @@ async function followAddress() {
   // at another address (tabletop serve --lan) moves the links this page shows, QR codes too.
   page.address = await call("GET", "/address");
   if (page.view) section("members", membersPanel);
+}
+
+function onAlarm(text, seq) {
+  // What this device's witness found wrong with a roll: said at the top, and on its line.
+  page.alarms.set(seq, text);
+  const alarm = $("alarm");
+  alarm.hidden = false;
+  alarm.append(h("p", {}, h("strong", { text: "Your device's check of the dice: " }), text));
+  markAlarms();
+}
+
+function markAlarms() {
+  if (page.viewingAs) return;
+  for (const [seq, text] of page.alarms) {
+    const item = document.querySelector(`#log li.entry[data-seq="${seq}"]`);
+    if (item && !item.classList.contains("alarm")) {
+      item.classList.add("alarm");
+      item.append(h("span", { class: "alarm-text", text: `Alarm: ${text}` }));
+    }
+  }
 }
 
 function onPresence(connected) {
@@ -225,8 +260,8 @@ async function refresh() {
       page.view = view;
       page.offers = [];
       page.advice = null;
-      page.viewedEntries = lines;
-      renderLog(lines);
+      page.viewedEntries = lines.filter((line) => line.event); // a witness's stubs are not shown
+      renderLog(page.viewedEntries);
     } else {
       const [view, legal, advice] = await Promise.all([page.room.get(""), page.room.get("/legal"), page.room.get("/advice")]);
       page.view = view;
@@ -387,18 +422,25 @@ function appendLog(entry) {
   const atBottom = scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight < 60;
   $("log").append(entryItem(entry, memberName, myId(), rollCheck()));
   if (entry.event.type === "room.undo") markTakenBack();
+  markAlarms();
   if (atBottom) scroll.scrollTop = scroll.scrollHeight;
 }
 
 function rollCheck() {
   // "check this roll" on the member's own log (not while the GM views as another member).
   if (page.viewingAs) return null;
-  return checkRollLink({ link: page.link, room: page.room, me: () => page.view.me });
+  return checkRollLink(checking());
+}
+
+function checking() {
+  // What verify.js checks with: this member, their link, this device's witness and book.
+  return { link: page.link, room: page.room, me: () => page.view.me, names: memberName, witness: page.witness, book: () => keptNonces(page.link.room) };
 }
 
 function renderLog(entries) {
   $("log").replaceChildren(...entries.map((e) => entryItem(e, memberName, myId(), rollCheck())));
   markTakenBack();
+  markAlarms();
   $("log-scroll").scrollTop = $("log-scroll").scrollHeight;
   showEarlier();
   watchTop();
@@ -836,31 +878,37 @@ function afterPanel() {
   const gm = page.view.me.role === "gm";
   const result = h("div", { id: "verified", role: "status" });
   const error = h("p", { class: "error", role: "alert" });
+  const dice = page.view.dice;
+  const witnessed = dice.format >= 3;
   const end = async () => {
-    if (!confirm("End the session? Its dice seed is revealed and a new one is committed.")) return;
+    const asked = witnessed ? "End the session?" : "End the session? Its dice seed is revealed and a new one is committed.";
+    if (!confirm(asked)) return;
     try {
       await page.room.post("/end-session");
     } catch (problem) {
       error.textContent = problem.message;
     }
   };
-  const exportLog = async () => {
+  const doing = (work) => async () => {
     error.textContent = "";
     try {
-      await downloadAndVerify({ link: page.link, room: page.room, me: () => page.view.me }, result);
+      await work();
     } catch (problem) {
       error.textContent = problem.message;
     }
   };
-  const dice = page.view.dice;
+  const about = witnessed
+    ? "Every die is drawn when the devices connected to the room have answered its call: each line says whose devices witnessed it. This device keeps what it saw and answered, and checks each roll as it comes."
+    : ["Dice session ", String(dice.session), ", committed to ", h("code", { text: `${dice.commitment.slice(0, 16)}…` }), ". Every die comes from that seed, revealed when the GM ends the session."];
   return h(
     "section",
     { class: "panel", "aria-labelledby": "after-title" },
     h("h2", { id: "after-title", text: "Dice and the log" }),
-    h("p", { class: "hint" }, `Dice session ${dice.session}, committed to `, h("code", { text: `${dice.commitment.slice(0, 16)}…` }), ". Every die comes from that seed, revealed when the GM ends the session."),
+    h("p", { class: "hint" }, about),
     h("div", { class: "row" },
-      gm ? h("button", { type: "button", onclick: end, text: "End the session (reveal the seed)" }) : null,
-      h("button", { type: "button", onclick: exportLog, text: "Download and verify the log" })),
+      gm ? h("button", { type: "button", onclick: end, text: witnessed ? "End the session" : "End the session (reveal the seed)" }) : null,
+      h("button", { type: "button", onclick: doing(() => checkRecordHere(checking(), result)), text: "Check my record here" }),
+      h("button", { type: "button", onclick: doing(() => downloadRecord(checking())), text: "Download my record" })),
     result,
     error,
     h("p", {}, h("a", { href: "/help/verify", target: "_blank", rel: "noopener", text: "How anyone can check a log themselves" })),
