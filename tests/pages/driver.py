@@ -157,7 +157,7 @@ def write_down_ash(gm: Seat, player: Seat, strength: int, omens: int) -> None:
     its own entry, not for this one arriving late)."""
     form = offer(player, "write down a character's scores")
     form.locator("details.more summary").click()
-    submit(form, Name="Ash", STR=str(strength), **{"Max health": "10", "Omens": str(omens)})
+    submit(form, Name="Ash", STR=str(strength), **{"Maximum health": "10", "Omens": str(omens)})
     for person in (gm, player):
         expect(person.page.locator("article.card h3", has_text="Ash")).to_be_visible()
 

@@ -74,11 +74,11 @@ def scene(browser, url: str) -> None:
     ada.page.screenshot(path=OUT / "join-phone.png")
     join(ada, invites["player"], "Ada")
     join(bo, invites["player"], "Bo")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     submit(offer(bo, "make a character"), Name="Brom")
-    submit(offer(gm, "start a tracker"), Name="the doom of the crypt", **{"Tracker kind": "doom"})
+    submit(offer(gm, "start a tracker"), Name="the doom of the crypt", Kind="doom")
     submit(offer(gm, "start a tracker"), Name="torchlight", Segments="4")
-    step(gm, lambda: submit(offer(gm, "advance a tracker"), Name="the doom of the crypt"))
+    step(gm, lambda: submit(offer(gm, "advance a tracker"), Tracker="the doom of the crypt"))
     step(bo, lambda: roll(bo, "4d6kh3", label="a lucky find"))
     step(bo, lambda: roll(bo, "2d6", "blind", "listening at the door"))
     form = offer(ada, "test or check an attribute", "article.card >> nth=0")
@@ -121,16 +121,18 @@ def npc_scene(browser, url: str) -> None:
     for creature, name in (("Human in heavy armour", "Sergeant Voss"), ("Henchman", "Pike")):
         form = offer(gm, "bring a creature from the book", "#npcs")
         form.get_by_label("Creature").select_option(f'"{creature}"')
-        step(gm, lambda form=form, name=name: submit(form, Name=name))
+        step(gm, lambda form=form, name=name: submit(form, Called=name))
     step(ada, lambda: submit(offer(ada, "step into the fight", "#mine"), Side="party"))
     for name in ("Sergeant Voss", "Pike"):
         card = f"#npcs article.npc:has-text('{name}')"
         step(gm, lambda card=card: submit(offer(gm, "an NPC steps into the fight", card)))
     synced(gm, ada)
-    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(ada, ada.page.locator(".closed button", has_text="roll for initiative").first.click)
     synced(gm, ada)
-    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
-    step(gm, gm.page.locator(".closed button", has_text=re.compile("^begin$")).click)
+    step(gm, gm.page.locator(".closed button", has_text="roll for initiative").first.click)
+    step(
+        gm, gm.page.locator(".closed button", has_text=re.compile("^Begin the first round$")).click
+    )
     synced(gm, ada)
     acting = gm.page.locator(".fight tr[aria-current=true] th").inner_text()
     attacker = ada if acting == "Cora" else gm
@@ -149,7 +151,7 @@ def sheet_scene(browser, url: str, system: str) -> None:
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, url, system, "A sheet")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(SHOWN[system])})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(SHOWN[system])})
     synced(gm, ada)
     name = SHOWN[system]["name"]
     desktop = card(gm, name)

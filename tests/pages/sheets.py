@@ -72,7 +72,8 @@ BROKEN_WORDS = """(selector) => {
     const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walk.nextNode(); node; node = walk.nextNode()) {
       if (!node.parentElement.checkVisibility()) continue;
-      for (const word of node.data.matchAll(/\\S+/g)) {
+      // a hyphenated word may break after its hyphen ("half-" / "chain"), as print does
+      for (const word of node.data.matchAll(/[^\\s-]+-?|-/g)) {
         const range = document.createRange();
         range.setStart(node, word.index);
         range.setEnd(node, word.index + word[0].length);
@@ -94,7 +95,7 @@ SMALL_TARGETS = """([selector, least]) => [...document.querySelectorAll(selector
 
 def broken_words(page: Page, selector: str = ".sheet") -> list[str]:
     """Words of the sheet that the layout broke across two lines (a header cut mid-word,
-    a value one letter a line)."""
+    a value one letter a line); a break after a word's hyphen is not one."""
     return page.evaluate(BROKEN_WORDS, selector)
 
 

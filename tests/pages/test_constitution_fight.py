@@ -32,29 +32,33 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
         form = offer(gm, "a choice of the fight with its details")
         form.get_by_label("Which").select_option("add")
         fighter = form.get_by_role("group", name="Combatant")
-        for label, value in (("Id", cid), ("Name", name), ("Side", side), ("HP", hp)):
+        for label, value in (("Who", cid), ("Name", name), ("Side", side), ("HP", hp)):
             fighter.get_by_label(label, exact=True).fill(value)
         step(gm, form.locator("button[type=submit]").click)
-    detailed(gm, "set_initiative", Id="wren", Value="20")
-    detailed(gm, "set_initiative", Id="gob", Value="10")
-    step(gm, closed(gm, "^begin$").click)
+    detailed(gm, "set_initiative", Who="wren", Initiative="20")
+    detailed(gm, "set_initiative", Who="gob", Initiative="10")
+    step(gm, closed(gm, "^Begin the first round$").click)
     expect(gm.page.locator("#fight-title")).to_have_text("Initiative: round 1 (in the round)")
     # A blow 60 over the AC leaves at least ten extra degrees, whatever the d20 shows.
     detailed(
-        gm, "attack", Attacker="wren", Target="gob", Modifier="60", **{"Use direct hit": False}
+        gm,
+        "attack",
+        Attacker="wren",
+        Target="gob",
+        **{"Bonus or penalty": "60", "Use a direct hit": False},
     )
     wait_for_log(gm, "Wren qz has extra degrees to spend on Goblin qz")
-    step(gm, closed(gm, "^spend degrees · Wren qz · 2 · drives them well back").click)
+    step(gm, closed(gm, "^Spend extra degrees · Wren qz · 2 · drives them well back").click)
     synced(gm, ada)
     for person in (gm, ada):
         wait_for_log(person, "Wren qz spends extra degrees (2) on Goblin qz")
-    expect(ada.page.locator(".closed button", has_text="spend degrees")).to_have_count(0)
+    expect(ada.page.locator(".closed button", has_text="Spend extra degrees")).to_have_count(0)
 
-    step(gm, closed(gm, "^end turn$").click)  # what is left lapses (C3-A63)
-    expect(gm.page.locator(".closed button", has_text="spend degrees")).to_have_count(0)
-    step(gm, closed(gm, "^end turn$").click)  # the Goblin's
+    step(gm, closed(gm, "^End the turn$").click)  # what is left lapses (C3-A63)
+    expect(gm.page.locator(".closed button", has_text="Spend extra degrees")).to_have_count(0)
+    step(gm, closed(gm, "^End the turn$").click)  # the Goblin's
     expect(gm.page.locator("#fight-title")).to_have_text("Initiative: round 1 (between rounds)")
-    step(gm, closed(gm, "^end combat$").click)
+    step(gm, closed(gm, "^End the fight$").click)
     synced(gm, ada)
     for person in (gm, ada):
         wait_for_log(person, "the fight is over")

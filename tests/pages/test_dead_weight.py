@@ -45,9 +45,9 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
     join(ada, invites["player"], "Ada")
     join(bo, invites["player"], "Bo")
 
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     expect(ada.page.locator("article.card h3", has_text="Amber")).to_be_visible()
-    submit(offer(bo, "bring a saved sheet"), **{"Sheet (JSON)": '{"name": "Brom"}'})
+    submit(offer(bo, "bring a saved sheet"), **{"Saved sheet (JSON)": '{"name": "Brom"}'})
     expect(gm.page.locator("article.card h3")).to_have_count(2)
 
     # Ada tests DEX with a disadvantage die from Amber's card (DW-M28).
@@ -86,10 +86,10 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
     submit(
         offer(gm, "start a tracker"),
         Name=DOOM,
-        **{"Tracker kind": "doom", "Segments": "6"},
+        **{"Kind": "doom", "Segments": "6"},
     )
     expect(gm.page.locator(".trackers li", has_text=DOOM)).to_contain_text("hidden from players")
-    submit(offer(gm, "advance a tracker"), Name=DOOM)
+    submit(offer(gm, "advance a tracker"), Tracker=DOOM)
     expect(gm.page.locator(".trackers li", has_text=DOOM)).to_contain_text("1/6")
     expect(gm.page.locator("#hidden-things")).to_contain_text(DOOM)
     for person in (ada, bo):
@@ -142,7 +142,7 @@ def finish_exchange(gm: Seat, player: Seat, *others: Seat) -> None:
 
 def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server):
     gm, ada = gm_and_ada(browser, server, "dead-weight")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
     # Ada places two wounds on DEX from Amber's card, a row per wound (DW-A14: DEX 3 holds
@@ -164,10 +164,12 @@ def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server
     # The GM tests for a ghoul of level 2 (DW-M50): its name, level and attribute are
     # fields, not JSON; every page shows the ghoul's DEX test.
     form = offer(gm, "test for an NPC")
-    npc = form.get_by_role("group", name="Npc")
+    npc = form.get_by_role("group", name="Or an enemy typed in")
     npc.get_by_label("Name").fill("Ghoul qz")
     npc.get_by_label("Level").fill("2")
-    form.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"DEX"')
+    form.get_by_role("group", name="What is announced").get_by_label("Attribute").select_option(
+        '"DEX"'
+    )
     step(gm, form.locator("button[type=submit]").click)
     synced(gm, ada)
     for person in (gm, ada):
@@ -176,12 +178,16 @@ def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server
 
     # An opposed test (DW-M36): Amber, chosen by name, tests DEX against the ghoul's STR.
     form = offer(gm, "an opposed test")
-    first = form.get_by_role("group", name="First")
-    second = form.get_by_role("group", name="Second")
-    first.get_by_label("Character").select_option(label="Amber")
-    first.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"DEX"')
-    second.get_by_role("group", name="Npc").get_by_label("Name").fill("Ghoul qz")
-    second.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"STR"')
+    first = form.get_by_role("group", name="One side")
+    second = form.get_by_role("group", name="The other side")
+    first.get_by_label("Adventurer").select_option(label="Amber")
+    first.get_by_role("group", name="What is announced").get_by_label("Attribute").select_option(
+        '"DEX"'
+    )
+    second.get_by_role("group", name="Or an enemy typed in").get_by_label("Name").fill("Ghoul qz")
+    second.get_by_role("group", name="What is announced").get_by_label("Attribute").select_option(
+        '"STR"'
+    )
     step(gm, form.locator("button[type=submit]").click)
     synced(gm, ada)
     for person in (gm, ada):

@@ -18,14 +18,16 @@ def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(br
     page.goto(server)
     page.get_by_label("Game system").select_option("dead-weight")
     page.locator("details#rules summary").click()
-    expect(page.get_by_label("Insight reroll", exact=True)).to_have_value('"up_to_two_dice"')
+    expect(page.get_by_label("What an insight point re-rolls", exact=True)).to_have_value(
+        '"up_to_two_dice"'
+    )
     page.get_by_label("Game system").select_option("deadweight-board")
     rules = page.locator("details#rules")
     expect(rules).to_have_attribute("open", "")
     expect(rules.get_by_label("Turn cap", exact=True)).to_have_value("600")
     expect(rules.get_by_label("Chest visibility", exact=True)).to_have_value('"public"')
     expect(rules.get_by_label("Steal requires item", exact=True)).to_have_value("false")
-    expect(rules.get_by_label("Insight reroll", exact=True)).to_have_count(0)
+    expect(rules.get_by_label("What an insight point re-rolls", exact=True)).to_have_count(0)
     fits(page)
     accessible(page)
 

@@ -93,12 +93,12 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, server, "dead-weight")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
     form = offer(gm, "type in an NPC", NPCS)
     form.get_by_label("Name").fill("Ghoul qz")
-    stats = form.get_by_role("group", name="Stats")
+    stats = form.get_by_role("group", name="Numbers")
     stats.get_by_label("Level").fill("9")
     stats.get_by_label("Wound limit").fill("17")
     step(gm, form.locator("button[type=submit]").click)
@@ -109,12 +109,16 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
 
     # An opposed test (DW-M48) from the GM's form: Amber's DEX against the kept ghoul's STR.
     form = offer(gm, "an opposed test")
-    first = form.get_by_role("group", name="First")
-    second = form.get_by_role("group", name="Second")
-    first.get_by_label("Character").select_option(label="Amber")
-    first.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"DEX"')
-    second.get_by_label("Kept").select_option(label="Ghoul qz")
-    second.get_by_role("group", name="Setup").get_by_label("Attribute").select_option('"STR"')
+    first = form.get_by_role("group", name="One side")
+    second = form.get_by_role("group", name="The other side")
+    first.get_by_label("Adventurer").select_option(label="Amber")
+    first.get_by_role("group", name="What is announced").get_by_label("Attribute").select_option(
+        '"DEX"'
+    )
+    second.get_by_label("One of your enemies").select_option(label="Ghoul qz")
+    second.get_by_role("group", name="What is announced").get_by_label("Attribute").select_option(
+        '"STR"'
+    )
     step(gm, form.locator("button[type=submit]").click)
     synced(gm, ada)
     for person in (gm, ada):
@@ -158,7 +162,7 @@ def kept_from(player: Seat, gm: Seat, *patterns: str) -> None:
 def change(gm: Seat, name: str, stat: str, value: str) -> None:
     """The GM changes one of an NPC's numbers from its card."""
     form = offer(gm, "change an NPC's number or name", f"{NPCS} article.npc:has-text('{name}')")
-    step(gm, lambda: submit(form, Stat=stat, Value=value))
+    step(gm, lambda: submit(form, **{"What to change": stat, "New value": value}))
 
 
 def table_with(browser, server, system: str, make: str, **character: str) -> tuple[Seat, Seat]:
@@ -174,7 +178,7 @@ def table_with(browser, server, system: str, make: str, **character: str) -> tup
 def from_the_book(gm: Seat, creature: str, name: str) -> None:
     form = offer(gm, "bring a creature from the book", NPCS)
     form.get_by_label("Creature").select_option(f'"{creature}"')
-    step(gm, lambda: submit(form, Name=name))
+    step(gm, lambda: submit(form, Called=name))
 
 
 def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(browser, server):
@@ -196,11 +200,15 @@ def test_a_constitution_npc_from_the_book_fights_cora_with_its_numbers_kept(brow
     step(gm, lambda: submit(offer(gm, "an NPC steps into the fight", card), Side="foes"))
     synced(gm, ada)
     expect(ada.page.locator(".fight tbody tr")).to_have_count(2)
-    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(ada, ada.page.locator(".closed button", has_text="roll for initiative").first.click)
     synced(gm, ada)
-    initiative = gm.page.locator(".closed button", has_text=re.compile("roll initiative.*Sergeant"))
+    initiative = gm.page.locator(
+        ".closed button", has_text=re.compile("Roll for initiative.*Sergeant")
+    )
     step(gm, initiative.click)
-    step(gm, gm.page.locator(".closed button", has_text=re.compile("^begin$")).click)
+    step(
+        gm, gm.page.locator(".closed button", has_text=re.compile("^Begin the first round$")).click
+    )
     synced(gm, ada)
     row = ada.page.locator(".fight tbody tr", has_text="Sergeant qz")
     expect(row.locator("td").nth(1)).to_have_text("?")  # its initiative
@@ -241,9 +249,10 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     expect(ada.page.locator("article.card:not(.npc)")).to_have_count(1)
 
     form = offer(gm, "a contest between two characters")
-    form.get_by_label("First").select_option(label="Ayla")
-    form.get_by_label("Second").select_option(label="Gate guard qz")
-    step(gm, lambda: submit(form, Score="STR", Versus="STR"))
+    form.get_by_label("One side").select_option(label="Ayla")
+    form.get_by_label("The other side").select_option(label="Gate guard qz")
+    scores = {"First side's score": "STR", "Other side's score": "STR"}
+    step(gm, lambda: submit(form, **scores))
     wait_for_log(ada, "Ayla (STR) vs Gate guard qz (STR): 2d6 → [")
     expect(ada.page.locator("#log .entry", has_text="Gate guard qz (STR)")).to_contain_text(
         re.compile(r"\+0 = \d+\s+vs\s+\?\s*the (first|second) side won \(\?\)")
@@ -254,7 +263,7 @@ def test_a_2d6_guard_from_the_book_contests_and_fights_ayla_with_its_numbers_kep
     step(gm, lambda: submit(form))
     step(gm, lambda: submit(offer(gm, "start the next round")))
     card = f"{NPCS} article.npc:has-text('Gate guard qz')"
-    step(gm, lambda: submit(offer(gm, "harm a character", card), Amount="5"))
+    step(gm, lambda: submit(offer(gm, "harm a character", card), Damage="5"))
     synced(gm, ada)
     wait_for_log(ada, "Gate guard qz takes 5 damage")
     row = ada.page.locator(".fight tbody tr", has_text="Gate guard qz")
@@ -290,10 +299,10 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
 
     form = offer(gm, "type in an NPC", NPCS)
     form.get_by_label("Name").fill("Mire hound qz")
-    abilities = form.get_by_role("group", name="Abilities")
+    abilities = form.get_by_role("group", name="Ability scores")
     for ability, score in (("STR", "19"), ("AGI", "17"), ("WIT", "3")):
         abilities.get_by_label(ability, exact=True).fill(score)
-    step(gm, lambda: submit(form, **{"Max health": "23"}))
+    step(gm, lambda: submit(form, Health="23"))
     synced(gm, ada)
     expect(npc_card(ada, "Mire hound qz")).to_contain_text("numbers hidden")
 

@@ -75,7 +75,7 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, server, "dead-weight")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(AMBER)})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(AMBER)})
     amber = card(ada, "Amber")
     expect(amber.locator(".sheet-dead-weight")).to_be_visible()
     dex = amber.locator(".attribute[data-attribute=DEX]")
@@ -95,8 +95,8 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
 
     # A rope goes into the bag; the GM's page shows it there with the bag's slots.
     form = entry_form(amber, "write an item in")
-    form.get_by_role("group", name="Item").get_by_label("Name").fill("rope")
-    fill(form, Place="bag")
+    form.get_by_role("group", name="Item").get_by_label("Item", exact=True).fill("rope")
+    fill(form, Where="bag")
     step(ada, form.locator("button[type=submit]").click)
     synced(ada, gm)
     bag = card(gm, "Amber").locator(".place[data-entry='inventory.places.2']")
@@ -106,8 +106,8 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
     # An axe does not fit the full belt: one line says why, and nothing is appended.
     before = ada.page.locator("body").get_attribute("data-head")
     form = entry_form(amber, "write an item in")
-    form.get_by_role("group", name="Item").get_by_label("Name").fill("axe")
-    fill(form, Place="belt")
+    form.get_by_role("group", name="Item").get_by_label("Item", exact=True).fill("axe")
+    fill(form, Where="belt")
     form.locator("button[type=submit]").click()
     expect(form.locator(".error")).to_have_text(
         "no room in the belt: 0 of 1 slots free, axe takes 1"
@@ -137,16 +137,17 @@ def test_a_rollunder_sheet_carries_rolls_and_keeps_the_gms_secret_sheet(browser,
         "health": 10,
         "load": {"carry_limit": 10, "worn": [{"name": "clothes", "bulk": 0, "kind": "clothes"}]},
     }
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(ash_sheet)})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(ash_sheet)})
     grue = {"name": "Grue", "abilities": {"STR": 13, "AGI": 9, "WIT": 7}, "max_health": 19}
     grue |= {"health": 19, "omens": 1, "max_omens": 1}
-    submit(offer(gm, "bring a saved sheet"), **{"Sheet (JSON)": json.dumps(grue), "Secret": True})
+    secret = {"Saved sheet (JSON)": json.dumps(grue), "The GM's secret character": True}
+    submit(offer(gm, "bring a saved sheet"), **secret)
     expect(gm.page.locator("article.card")).to_have_count(2)
     ash = card(ada, "Ash")
 
     form = entry_form(ash, "carry an item")
     item = form.get_by_role("group", name="Item")
-    item.get_by_label("Name").fill("lantern")
+    item.get_by_label("Item", exact=True).fill("lantern")
     item.get_by_label("Bulk").fill("1")
     fill(form, Where="held")
     step(ada, form.locator("button[type=submit]").click)
@@ -164,11 +165,12 @@ def test_a_rollunder_sheet_carries_rolls_and_keeps_the_gms_secret_sheet(browser,
     # The GM writes on Grue's sheet through its entries; Ada's page shows only his name.
     grue_card = card(gm, "Grue")
     step(gm, lambda: submit(entry_form(grue_card, "write notes"), Notes="lair under the altar qz"))
-    step(gm, lambda: submit(entry_form(grue_card, "write a sacred spell"), Spell="black hymn qz"))
+    spell = {"Sacred spell": "black hymn qz"}
+    step(gm, lambda: submit(entry_form(grue_card, "write a sacred spell"), **spell))
     step(
         gm,
         lambda: submit(
-            entry_form(grue_card, "coins gained or spent"), Amount="41", Reason="tithe qz"
+            entry_form(grue_card, "coins gained or spent"), Coins="41", **{"For what": "tithe qz"}
         ),
     )
     expect(grue_card.locator(".notes")).to_have_text("lair under the altar qz")
@@ -202,7 +204,7 @@ def test_a_constitution_sheet_takes_gear_and_checks_from_an_ability(browser, ser
     expect(cora.locator(".sheet-constitution")).to_be_visible()
     gear = {"Name": "backpack", "Size": "backpack", "Where": "back"}
     write_in(ada, entry_form(cora, "write down gear"), "Gear", **gear)
-    gear = {"Name": "torch", "Size": "small", "Count": 3, "Where": "backpack"}
+    gear = {"Name": "torch", "Size": "small", "How many": 3, "Where": "backpack"}
     write_in(ada, entry_form(cora, "write down gear"), "Gear", **gear)
     synced(ada, gm)
     equipment = card(gm, "Cora").locator(".sheet-block", has_text="Equipment")

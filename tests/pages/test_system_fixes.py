@@ -76,7 +76,7 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
     expect(ada.page.locator(".trackers button")).to_have_count(0)
 
     # Whose choice an exchange waits for, in each member's words.
-    submit(offer(ada, "bring a saved sheet"), **{"Sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     card = "article.card:has-text('Amber')"
     form = offer(ada, "test or check an attribute", card)
     form.get_by_label("Attribute").select_option('"DEX"')
@@ -91,7 +91,7 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
 
     # Guided creation's buttons name the character's choices, never an internal id.
     form = offer(bo, "make a character")
-    submit(form, Name="Brom qz", Guided=True)
+    submit(form, Name="Brom qz", **{"A step at a time": True})
     making = bo.page.locator("article.card", has_text="Brom qz (being made)")
     expect(making.locator("button.choice").first).to_be_visible()
     for label in making.locator("button.choice").all_inner_texts():
@@ -191,11 +191,12 @@ def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(
     # combatant's id is typed in (issue 23: a pick-list of the combatants there).
     form = offer(gm, "a choice of the fight with its details")
     which = form.get_by_label("Which")
-    expect(which.locator("option")).to_have_text(["Add", "Roll initiative", "Set initiative"])
+    open_now = ["Bring someone into the fight", "Roll for initiative: a d20 and wits"]
+    expect(which.locator("option")).to_have_text([*open_now, "Set an initiative"])
     which.select_option("add")
     npc = form.get_by_role("group", name="Combatant")
-    expect(npc.get_by_label("Id", exact=True)).to_have_js_property("tagName", "INPUT")
-    npc.get_by_label("Id", exact=True).fill("gob")
+    expect(npc.get_by_label("Who", exact=True)).to_have_js_property("tagName", "INPUT")
+    npc.get_by_label("Who", exact=True).fill("gob")
     npc.get_by_label("Name", exact=True).fill("Goblin qz")
     npc.get_by_label("Side", exact=True).fill("foes")
     npc.get_by_label("HP", exact=True).fill("3")
@@ -205,11 +206,12 @@ def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(
         expect(person.page.locator(".fight tbody tr", has_text="Goblin qz")).to_be_visible()
 
     # In the round, the acting combatant's player is offered that combatant's choices only.
-    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
-    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(ada, ada.page.locator(".closed button", has_text="roll for initiative").first.click)
+    step(gm, gm.page.locator(".closed button", has_text="roll for initiative").first.click)
     step(gm, gm.page.locator(".closed button", has_text="begin").first.click)
     synced(gm, ada)
     shapes = offer(gm, "a choice of the fight with its details").get_by_label("Which")
     listed = shapes.locator("option").all_inner_texts()
-    assert "Add" not in listed and "Begin" not in listed and len(listed) < 10, listed
+    assert open_now[0] not in listed and "Begin the first round" not in listed, listed
+    assert len(listed) < 10, listed
     assert not (gm.errors or ada.errors)

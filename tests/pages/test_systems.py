@@ -85,7 +85,7 @@ def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, ser
 
     # Ayla drops to 0 HP: her player rolls death checks against a DC only the GM sees
     # (RU-M35..M38), until the GM reveals it.
-    step(gm, lambda: submit(offer(gm, "harm a character", "article.card"), Amount="20"))
+    step(gm, lambda: submit(offer(gm, "harm a character", "article.card"), Damage="20"))
     synced(gm, ada)
     step(ada, lambda: submit(offer(ada, "a death check", "article.card")))
     synced(ada, gm)
@@ -115,8 +115,8 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
     synced(gm, ada)
     expect(ada.page.locator(".fight tbody tr")).to_have_count(2)
     # Each side rolls initiative from the closed offers (C3-A53); the order follows it.
-    step(ada, ada.page.locator(".closed button", has_text="roll initiative").first.click)
-    step(gm, gm.page.locator(".closed button", has_text="roll initiative").first.click)
+    step(ada, ada.page.locator(".closed button", has_text="roll for initiative").first.click)
+    step(gm, gm.page.locator(".closed button", has_text="roll for initiative").first.click)
     synced(gm, ada)
     for person in (gm, ada):
         cells = person.page.locator(".fight tbody tr td:nth-child(3)").all_inner_texts()
@@ -136,7 +136,7 @@ def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):
         expect(person.page.locator(".road")).to_contain_text("24 miles marched")
     wait_for_log(ada, "the GM rolls for encounters")
     wait_for_log(gm, "encounter checks on day 1")
-    step(gm, lambda: submit(offer(gm, "make camp"), Sleep="well"))
+    step(gm, lambda: submit(offer(gm, "make camp"), **{"How the party slept": "well"}))
     synced(gm, ada)
     for person in (gm, ada):
         expect(person.page.locator(".road h2")).to_have_text("On the road: day 2")
@@ -161,7 +161,10 @@ markers no player's page may receive."""
 def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(browser, server):
     gm, ada = gm_and_ada(browser, server, "rollunder")
     write_down_ash(gm, ada, strength=20, omens=1)
-    submit(offer(gm, "bring a saved sheet"), **{"Sheet (JSON)": GRUE, "Secret": True})
+    submit(
+        offer(gm, "bring a saved sheet"),
+        **{"Saved sheet (JSON)": GRUE, "The GM's secret character": True},
+    )
     expect(gm.page.locator("article.card")).to_have_count(2)
     synced(gm, ada)
     expect(ada.page.locator("article.card")).to_have_count(2)

@@ -445,6 +445,8 @@ def test_each_systems_options_schema_is_its_options_model_and_an_unknown_one_is_
         empty = {"type": "object", "properties": {}}
         assert schema == (model.model_json_schema() if model else empty), known.name
         assert set(words) <= set(schema["properties"]), known.name
+        for name, said in words.items():  # its values' words name values it takes
+            assert set(said["values"]) <= set(schema["properties"][name].get("enum", [])), name
     assert httpx.get(f"{server}/systems/deadweight-board/options").json()["properties"][
         "turn_cap"
     ] == {"default": 600, "maximum": 100_000, "minimum": 1, "title": "Turn Cap", "type": "integer"}

@@ -188,10 +188,17 @@ def _intent_schema(name: str, rules: int | None) -> dict[str, Any]:
 
 @functools.cache
 def _options_schema(name: str) -> dict[str, Any]:
+    """The rule options' schema, with each option's words and its listed values' (`x-words`)."""
     model = system(name).options
     schema = model.model_json_schema() if model else {"type": "object", "properties": {}}
-    options = load_session(name).words.options
-    return {**schema, "x-words": {k: w.model_dump() for k, w in options.items()}}
+    words = load_session(name).words
+    said: dict[str, dict[str, Any]] = {}
+    for option in schema["properties"]:
+        wording = words.options.get(option)
+        values = words.values.get(option)
+        if wording or values:
+            said[option] = {**(wording.model_dump() if wording else {}), "values": values or {}}
+    return {**schema, "x-words": said}
 
 
 def _named(name: str) -> System:

@@ -4,7 +4,8 @@
 // sides of a contest) become rows to add and remove, maps (scores by name) a field per
 // name, a choice between shapes (a fight's actions) a picker and that shape's fields; only
 // free-form data (a whole sheet, a table file) stays JSON. Nothing here knows a system's
-// rules: `known(name)` gives the values the room holds for a field (its characters).
+// rules: `known(name)` gives the values the room holds for a field (its characters), and
+// every label, help line and listed value's words come from the system's words (`Words`).
 
 import { h, labelled, uid } from "./dom.js";
 
@@ -12,37 +13,94 @@ export function humanize(name) {
   return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()).replace(/\b(npc|hp|ac|xp|ap|dc)\b/gi, (short) => short.toUpperCase());
 }
 
-export function describeIntent(intent, labelOf, omit = new Set()) {
+export class Words {
+  // What a system calls its ids for people (the server's `x-words`, tabletop/words.py): an
+  // intent kind's label and help, a field's (that kind's own first, then any kind's), a
+  // listed value's words; null where the system has none yet, and the caller humanizes.
+  constructor(words = {}) {
+    this.kinds = words.kinds || {};
+    this.fields = words.fields || {};
+    this.values = words.values || {};
+  }
+
+  kind(kind) {
+    return own(this.kinds, kind);
+  }
+
+  field(kind, name) {
+    return own(this.fields, `${kind}.${name}`) || own(this.fields, name);
+  }
+
+  value(kind, name, value) {
+    for (const key of [`${kind}.${name}`, name]) {
+      const said = own(own(this.values, key) || {}, String(value));
+      if (said) return said;
+    }
+    return null;
+  }
+
+  fieldTitle(kind, name) {
+    return this.field(kind, name)?.label || humanize(name);
+  }
+
+  kindTitle(kind) {
+    return this.kind(kind)?.label || humanize(kind.replace(/-/g, " "));
+  }
+}
+
+let tableWords = new Words();
+// The words of the table this page shows (set by its form maker), for the lines outside a
+// form that name an intent's values (a closed offer's buttons, an exchange's choices).
+
+export function describeIntent(intent, labelOf, omit = new Set(), words = tableWords) {
   // A closed offer's intent in a few words: its values, without the kind (nor the fields
   // in `omit`, such as the character of the card the button sits on).
   const parts = [];
+  const said = (key, value) => words.value(intent.kind, key, value) ?? asWords(labelOf(key, value), value);
   const walk = (value, key) => {
     if (value === null || value === false || value === "" || value === "none") return;
     if (Array.isArray(value)) {
-      if (value.length) parts.push(`${humanize(key)} ${value.map((v) => labelOf(key, v)).join(", ")}`);
+      if (value.length) parts.push(`${words.fieldTitle(intent.kind, key)} ${value.map((v) => said(key, v)).join(", ")}`);
     } else if (typeof value === "object") {
       for (const [k, v] of Object.entries(value)) walk(v, k);
     } else if (value === true) {
-      parts.push(humanize(key).toLowerCase());
+      parts.push(words.fieldTitle(intent.kind, key).toLowerCase());
     } else if (key === "die" && typeof value === "number") {
       parts.push(`die ${value + 1}`);
     } else if (!(typeof value === "number" && value === 0 && key !== "die")) {
-      const label = String(labelOf(key, value));
-      // a value the room does not name (a 2d6 basic action, "draw-weapon") reads as words
-      parts.push(label === String(value) ? label.replace(/_/g, " ").replace(/(?<=[a-z])-(?=[a-z])/g, " ") : label);
+      parts.push(said(key, value));
     }
   };
   for (const [key, value] of Object.entries(intent)) if (key !== "kind" && !omit.has(key)) walk(value, key);
-  return parts.join(" · ") || humanize(intent.kind);
+  return parts.join(" · ") || words.kindTitle(intent.kind);
 }
 
 export class FormMaker {
-  constructor(schema, labelOf, drafts, known = () => null) {
+  constructor(schema, labelOf, drafts, known = () => null, words = null) {
+    // `words`: the system's words for the schema's ids, those it sent with it by default.
     this.schema = schema;
     this.defs = schema.$defs || {};
     this.labelOf = labelOf;
     this.drafts = drafts;
     this.known = known;
+    this.words = words || new Words(schema["x-words"]);
+    if (!words) tableWords = this.words;
+  }
+
+  title(key, name) {
+    // A field's label: the system's words for it on this kind's form, else its name.
+    return this.words.fieldTitle(kindOf(key), name);
+  }
+
+  help(key, name, offered, spec) {
+    // A field's line of help: the system's, else what the offer or the schema says.
+    return this.words.field(kindOf(key), name)?.help || (offered && offered.help) || spec.description || "";
+  }
+
+  valueText(key, name, value) {
+    // A listed value in words: the system's, else what the room calls it (a character's
+    // name for its id), else the value as words.
+    return this.words.value(kindOf(key), name, value) ?? asWords(this.labelOf(name, value), value);
   }
 
   resolve(prop) {
@@ -89,18 +147,20 @@ export class FormMaker {
         continue;
       }
       const field = nested
-        ? this.objectControl(`${base}/${name}`, humanize(name), (offered && offered.help) || spec.description || "", spec, required.has(name), initial[name], offered && offered.example, presets[name])
+        ? this.objectControl(`${base}/${name}`, this.title(base, name), this.help(base, name, offered, spec), spec, required.has(name), initial[name], offered && offered.example, presets[name])
         : this.control(`${base}/${name}`, name, prop, offered, required.has(name), initial[name]);
       readers.push([name, field.read]);
       if (field.el) (offered || required.has(name) || name in initial ? main : more).push(field.el);
     }
     const errorSlot = h("p", { class: "error", role: "alert" });
+    const about = this.words.kind(offer.kind)?.help;
     const form = h(
       "form",
       { class: "offer", "data-kind": offer.kind, "data-draft": base },
+      about ? h("p", { class: "hint about", text: about }) : null,
       main,
       more.length ? h("details", { class: "more" }, h("summary", { text: "more options" }), more) : null,
-      h("div", { class: "actions" }, h("button", { type: "submit", text: options.label || humanize(offer.kind.replace(/-/g, " ")) })),
+      h("div", { class: "actions" }, h("button", { type: "submit", text: this.words.kind(offer.kind)?.label || options.label || this.words.kindTitle(offer.kind) })),
       errorSlot,
     );
     form.addEventListener("submit", (submitted) => {
@@ -132,8 +192,8 @@ export class FormMaker {
   control(key, name, prop, offered, required, initial) {
     // One field's control and how to read its value; `initial` fills a row made from an example.
     const spec = this.resolve(prop);
-    const title = humanize(name);
-    const help = (offered && offered.help) || spec.description || "";
+    const title = spec["x-label"] || this.title(key, name);
+    const help = spec["x-label"] ? "" : this.help(key, name, offered, spec);
     const draft = this.drafts.get(key);
     const keep = (el, read) => {
       el.addEventListener("input", () => this.drafts.set(key, read()));
@@ -147,7 +207,7 @@ export class FormMaker {
       const defaulted = values.some((v) => JSON.stringify(v) === JSON.stringify(spec.default));
       if (!required && !offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
       for (const value of values) {
-        el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.labelOf(name, value)) }));
+        el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.valueText(key, name, value)) }));
       }
       const start = initial !== undefined ? initial : spec.default;
       if (draft !== undefined) el.value = draft;
@@ -163,8 +223,12 @@ export class FormMaker {
       keep(el, () => el.checked);
       const id = uid();
       el.id = id;
+      const box = h("div", { class: "field check" }, el, h("label", { for: id, text: title }));
+      // its help under the box and its label, not squeezed beside them
+      const hintId = help ? uid("hint") : null;
+      if (hintId) el.setAttribute("aria-describedby", hintId);
       return {
-        el: h("div", { class: "field check" }, el, h("label", { for: id, text: title })),
+        el: help ? h("div", { class: "field" }, box, h("small", { id: hintId, class: "hint", text: help })) : box,
         read: () => (el.checked === Boolean(spec.default) && !required ? undefined : el.checked),
       };
     }
@@ -210,7 +274,7 @@ export class FormMaker {
         },
       };
     }
-    if (spec.oneOf && spec.discriminator) return this.unionControl(key, title, help, spec, offered, initial);
+    if (spec.oneOf && spec.discriminator) return this.unionControl(key, name, title, help, spec, offered, initial);
     if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial, offered && offered.example);
     if (spec.type === "object" && !spec.properties && typeof spec.additionalProperties === "object") {
       const example = initial !== undefined ? initial : offered && offered.example;
@@ -296,7 +360,7 @@ export class FormMaker {
     const boxes = choices.map((value) => {
       // ticked as an attribute (see above): a new example's ticks redraw the form
       const box = h("input", { type: "checkbox", value: JSON.stringify(value), id: uid(), checked: on.has(JSON.stringify(value)) });
-      return [box, h("span", { class: "check" }, box, h("label", { for: box.id, text: this.labelOf(name, value) }))];
+      return [box, h("span", { class: "check" }, box, h("label", { for: box.id, text: this.valueText(key, name, value) }))];
     });
     const read = () => boxes.filter(([box]) => box.checked).map(([box]) => JSON.parse(box.value));
     for (const [box] of boxes) box.addEventListener("change", () => this.drafts.set(key, read()));
@@ -332,7 +396,7 @@ export class FormMaker {
         },
       };
     }
-    const pair = { type: "object", required: ["name", "value"], properties: { name: { type: "string", title: "Name" }, value: { ...values, title: "Value" } } };
+    const pair = { type: "object", required: ["name", "value"], properties: { name: { type: "string", "x-label": "Name" }, value: { ...values, "x-label": "Value" } } };
     const rows = this.listControl(key, "entry", title, help || "one row per name", { minItems: 0 }, pair, false, []);
     return {
       el: rows.el,
@@ -398,7 +462,7 @@ export class FormMaker {
     }
   }
 
-  unionControl(key, title, help, spec, offered, initial) {
+  unionControl(key, name, title, help, spec, offered, initial) {
     // One of several shapes told apart by a field (a fight's action): pick it, then its fields.
     const tag = spec.discriminator.propertyName;
     const open = offered && offered.shapes ? new Set(offered.shapes) : null;
@@ -408,14 +472,15 @@ export class FormMaker {
     if (!shapes.length) return { el: this.group(title, help, h("p", { class: "hint", text: "nothing is open now" })), read: () => undefined };
     const example = initial || (offered && offered.example) || {};
     const picker = h("select");
-    for (const [value, shape] of shapes) picker.append(h("option", { value, text: humanize(value), title: shape.description || "" }));
+    const shapeTitle = (value) => this.words.value(kindOf(key), tag, value) || humanize(value);
+    for (const [value, shape] of shapes) picker.append(h("option", { value, text: shapeTitle(value), title: shape.description || "" }));
     const wanted = [this.drafts.get(`${key}#shape`), example[tag]].find((v) => shapes.some(([value]) => value === v));
     picker.value = wanted || shapes[0][0];
     const slot = h("div", { class: "shape" });
     let current = null;
     const draw = () => {
       const shape = shapes.find(([value]) => value === picker.value)[1];
-      current = this.objectControl(`${key}/${picker.value}`, humanize(picker.value), shape.description || "", shape, true, example[tag] === picker.value ? example : undefined);
+      current = this.objectControl(`${key}/${picker.value}`, shapeTitle(picker.value), shape.description || "", shape, true, example[tag] === picker.value ? example : undefined);
       slot.replaceChildren(current.el);
     };
     picker.addEventListener("change", () => {
@@ -423,7 +488,10 @@ export class FormMaker {
       draw();
     });
     draw();
-    return { el: this.group(title, help, labelled("Which", picker), slot), read: () => current.read() };
+    // The picker takes the field's words ("Which" where the system has none): a legend
+    // above it saying the same would be read twice; the shape's own fields are a group.
+    const named = this.words.field(kindOf(key), name) ? title : "Which";
+    return { el: h("div", { class: "union" }, labelled(named, picker, help), slot), read: () => current.read() };
   }
 
   jsonControl(key, title, help, offered, required, draft) {
@@ -477,6 +545,22 @@ export class FormMaker {
 
 const LONG_TEXT = 200;
 // A free text allowed more characters than this (a sheet's notes) gets a box of several lines.
+
+function asWords(named, value) {
+  // What the room calls a value, or, where neither the system nor the room names it, the
+  // value as words: "draw-weapon" as "draw weapon", "behind_closer" as "behind closer".
+  const text = String(named);
+  return text === String(value) ? text.replace(/_/g, " ").replace(/(?<=[a-z])-(?=[a-z])/g, " ") : text;
+}
+
+function kindOf(key) {
+  // The intent kind a field's key belongs to: keys start with the kind (and its presets).
+  return key.split("/")[0].split("@")[0];
+}
+
+function own(object, key) {
+  return Object.hasOwn(object, key) ? object[key] : null;
+}
 
 function isPlain(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);

@@ -3,7 +3,7 @@
 
 import { call, linkUrl, parseLink } from "./api.js";
 import { fill, h } from "./dom.js";
-import { FormMaker } from "./forms.js";
+import { FormMaker, Words } from "./forms.js";
 import { serverKeyField } from "./serverkey.js";
 
 const SCALARS = new Set(["string", "integer", "number", "boolean"]);
@@ -24,20 +24,39 @@ function typed(spec) {
   return `Default: ${spoken(spec.default)}${bounds}.`;
 }
 
+function optionWords(said, properties, resolve) {
+  // The system's words for its rule options (the server's `x-words`), as a form's: each
+  // option's label and help (a typed one's default and bounds after it), and its values'
+  // words, the default's marked.
+  const fields = {};
+  const values = {};
+  for (const [name, words] of Object.entries(said || {})) {
+    const spec = resolve(properties[name] || {});
+    const more = spec.enum || spec.type === undefined ? "" : typed(spec);
+    if (words.label) fields[name] = { label: words.label, help: [words.help, more].filter(Boolean).join(" ") };
+    values[name] = Object.fromEntries(Object.entries(words.values || {}).map(([value, text]) => [value, text + (value === String(spec.default) ? " (default)" : "")]));
+  }
+  return new Words({ fields, values });
+}
+
 async function rulesOf(system, box) {
   // One field per option of `system` that one field can hold, its default chosen; returns
   // a reader of the options changed from their defaults.
   const schema = await call("GET", `/systems/${encodeURIComponent(system)}/options`);
   const properties = schema.properties || {};
   const defaults = {};
-  const maker = new FormMaker(schema, (name, value) => spoken(value) + (same(value, defaults[name]) ? " (default)" : ""), new Map());
+  const unsaid = (name, value) => spoken(value) + (same(value, defaults[name]) ? " (default)" : "");
+  const maker = new FormMaker(schema, unsaid, new Map(), () => null, new Words());
+  const words = optionWords(schema["x-words"], properties, (prop) => maker.resolve(prop));
+  maker.words = words;
   const fields = [];
   const readers = [];
   const skipped = [];
   for (const [name, prop] of Object.entries(properties)) {
     const spec = maker.resolve(prop);
     if (!SCALARS.has(spec.type)) {
-      skipped.push(name);
+      // the command line takes the option by its name, so the name follows the words
+      skipped.push(words.field("rules", name) ? `${words.fieldTitle("rules", name)} (${name})` : name);
       continue;
     }
     defaults[name] = spec.default;
