@@ -87,25 +87,26 @@ def ap2d6(table: Table, checkpoint: Checkpoint) -> None:
     guard she hit (RU-M19, the chain issue 31 item 3 will run as one action)."""
     ada, gm = table.player, table.gm
     checkpoint(table, "Ayla", summary(ada, "Ayla", "pay for an attack"))
-    table.use(ada, "Ayla", "pay for an attack", Speed="(1n1)->(2n1)")
+    table.use(ada, "Ayla", "pay for an attack", **{"Weapon's speed": "(1n1)->(2n1)"})
     table.use(ada, "Ayla", "a check with a score", Score="AGI", DC="8")
     table.roll(ada, "1d6")
-    table.use(gm, "Gate guard", "harm a character", Amount="3")
+    table.use(gm, "Gate guard", "harm a character", Damage="3")
 
 
 def constitution(table: Table, checkpoint: Checkpoint) -> None:
     """The character whose turn it is attacks the first foe, then ends the turn (§ 5)."""
-    attack = table.player.page.get_by_role("button", name=re.compile(r"^attack · \w+ · Pike"))
+    blow = re.compile(r"^Attack: strength against the AC · \w+ · Pike")
+    attack = table.player.page.get_by_role("button", name=blow)
     checkpoint(table, attack.first.inner_text().split(" · ")[1], attack.first)
-    table.choose(table.player, re.compile(r"^attack · \w+ · Pike"))
-    table.choose(table.player, "end turn")
+    table.choose(table.player, blow)
+    table.choose(table.player, "End the turn")
 
 
 def dead_weight(table: Table, checkpoint: Checkpoint) -> None:
     """Amber tests DEX and keeps her dice; the GM wounds the ghoul (DW-M45)."""
     ada, gm = table.player, table.gm
     table.use(ada, "Amber", "test or check an attribute", Attribute="DEX")
-    keep = re.compile("^pass$", re.IGNORECASE)
+    keep = re.compile("^No more re-rolls$")
     checkpoint(table, "Amber", ada.page.get_by_role("button", name=keep).first)
     table.choose(ada, keep)
     table.use(gm, "Ghoul", "wound an NPC", Wounds="1")

@@ -224,6 +224,8 @@ def test_cards_fold_open_and_pop_out_as_the_gm_a_player_and_an_observer(browser,
     expect(window.locator("#popped details.offer-box")).to_have_count(0)
     window.close()
     gm.page.get_by_role("button", name="Back to the GM view").click()
+    # the GM's own cards are drawn again once the room is read back (not Ada's view of them)
+    expect(gm.page.locator("body")).to_have_attribute("data-viewing-as", "")
     named(gm, "Brom").locator("button.fold").click()
     expect(named(gm, "Brom").locator(".card-body")).to_be_visible()
     gm.page.goto("about:blank")
