@@ -16,7 +16,7 @@ def test_a_point_buy_typed_str_then_agi_verifies_as_the_gm_and_as_each_member(ha
     typed = {"kind": "new-character", "name": "Mara", "scores": {"STR": 1, "AGI": 2}}
     hall.act(room.room, ada.id, typed, "buy", nonce="buy")
     told = [e.event.text for e in hall.entries(room.room) if e.event.type == "raise"]
-    assert told == ["STR 0 → 1: 1 SP", "AGI 0 → 2: 3 SP"]  # the sheet's order
+    assert told == ["Mara buys STR 1 for 1 SP", "Mara buys AGI 2 for 3 SP"]  # the sheet's order
     hall.end_session(room.room, gm.id)
     full = verify(hall.export(room.room, gm))
     assert full.ruled and full.entries == full.full
