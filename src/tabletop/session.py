@@ -713,7 +713,7 @@ class Session(Generic[StateT]):
         """What `member` receives of `event`: all of it, its hint alone, or nothing. With
         a resolution's first event, its hint or the whole line when they see that but not
         the cause, come the draws of its dice rolled for those whose numbers the players
-        see (`Cause.open_draws`), at their positions.
+        see (`Cause.open_draws`), in the order rolled.
         Systems that hide part of an event they show override this."""
         if event.seen_by(member):
             if event.cause is not None and not event.cause.seen_by(member):
