@@ -85,3 +85,17 @@ def test_what_the_fight_does_is_written_on_the_sheet_and_an_ended_fight_clears()
     assert state.characters["c2"].sheet == bo
     state, _ = play(state, {"kind": "join-fight", "character": "c2"}, BO)
     assert state.fight.get("Bo").hp == 0
+
+
+def test_a_character_steps_in_beside_a_combatant_the_gm_brought_under_the_same_name():
+    """The GM's detailed form brought someone in as 'Ada'; Ada's own character still steps
+    in, under an id of her own (the control walk met 'there is already a combatant')."""
+    state = seated()
+    brought = {"id": "Ada", "name": "Ada's double", "side": "foes", "hp": 5}
+    state, _ = play(state, combat({"action": "add", "combatant": brought}), GM)
+    state, _ = play(state, {"kind": "join-fight", "character": "c1"}, ADA)
+    assert [(c.id, c.name) for c in state.fight.combatants] == [
+        ("Ada", "Ada's double"),
+        ("Ada2", "Ada"),
+    ]
+    assert state.fighters == {"Ada2": "c1"} and state.controllers["Ada2"] == ADA.id

@@ -322,3 +322,19 @@ def test_no_player_receives_a_hidden_enemys_numbers(data, seed):
         shown = SESSION.view_event(event, member)
         draws = shown.data.get("draws", []) if shown is not None else []
         assert all("at" not in draw for draw in draws), "a die's place counts an enemy's dice"
+
+
+def test_a_character_who_cannot_act_is_offered_no_test():
+    """§ Fainting: a fainted character takes no action, so neither the table's test nor the
+    tests at their sheet's attributes are offered for them (the control walk pressed one
+    and met 'cannot act')."""
+    state = SESSION.new()
+    down = {**sheet("Amber"), "condition": {"fainted": True}}
+    state, _ = play(state, {"kind": "import-character", "sheet": down}, ADA)
+    kinds = {o.kind for o in SESSION.offers(state, ADA)}
+    assert "test" not in kinds
+    state, _ = play(state, {"kind": "import-character", "sheet": sheet("Cara")}, ADA)
+    (test,) = [o for o in SESSION.offers(state, ADA) if o.kind == "test" and not o.entry]
+    assert [state.characters[c].sheet.name for c in test.fields["roller"].values] == ["Cara"]
+    attribute_tests = [o for o in SESSION.offers(state, ADA) if o.kind == "test" and o.entry]
+    assert {o.preset["roller"] for o in attribute_tests} == {"c2"}

@@ -209,7 +209,7 @@ def join_fight(
         raise PermissionDenied(f"{seat.sheet.name} is not {member.name or member.id}'s")
     if intent.character in state.fighters.values():
         raise ConstitutionError(f"{seat.sheet.name} is in the fight already")
-    fighter = Combatant.of(seat.sheet, side=intent.side, ac=intent.ac)
+    fighter = _unique(Combatant.of(seat.sheet, side=intent.side, ac=intent.ac), state.fight)
     fight, events = apply(state.fight, Add(combatant=fighter), dice, state.options)
     after = state.model_copy(
         update={
@@ -219,6 +219,17 @@ def join_fight(
         }
     )
     return after, protocol_events(events)
+
+
+def _unique(fighter: Combatant, fight: Combat) -> Combatant:
+    """`fighter` under an id no combatant holds yet: two characters may share a name, or
+    the GM may have brought someone in under it ('Nameless', then 'Nameless2')."""
+    taken = {c.id for c in fight.combatants}
+    if fighter.id not in taken:
+        return fighter
+    stem = fighter.id[:21]
+    free = next(f"{stem}{n}" for n in range(2, 1000) if f"{stem}{n}" not in taken)
+    return fighter.model_copy(update={"id": free})
 
 
 def npc_joins_fight(

@@ -556,12 +556,13 @@ class DeadWeightSession(Session[DeadWeightTable]):
             found += sheet_offers(cid, state.characters[cid].sheet, state.testing)
         if not mine:
             return found
-        if not state.testing:
+        able = tuple(c for c in mine if state.characters[c].sheet.condition.can_act)
+        if not state.testing and able:
             found.append(
                 offer(
                     "test",
                     "test or check an attribute",
-                    roller=Choice(values=mine),
+                    roller=Choice(values=able),
                     setup=Choice(help="attribute, advantage, disadvantage, …", example={}),
                 )
             )

@@ -219,6 +219,9 @@ def sheet_offers(cid: Id, sheet: Character, testing: bool) -> list[Offer]:
 
 
 def _tests(cid: Id, sheet: Character) -> list[Offer]:
+    """A test at each attribute, while the character can act (§ Fainting)."""
+    if not sheet.condition.can_act:
+        return []
     return [
         entry_offer(
             "test",
