@@ -72,6 +72,10 @@ STILL = 70
 """Milliseconds a page must stay unchanged, nothing in flight, to count as settled."""
 TRIES = 7
 """How many times a form the rules refuse is sent, its choices moved on each time."""
+EXCHANGES = ("#main / #play", "#main / #asks")
+"""Where a page shows the choices of a test under way: the play panel, and what is asked
+of the member now (the layout puts a re-roll exchange's choices there)."""
+
 BUDGET = float(os.environ.get("WALK_BUDGET", 480))
 """Seconds a room's walk may take before it counts as stuck: a few times what the longest
 takes beside another walk on two cores (Dead Weight's, 130 s before witnessed dice, 215 s
@@ -400,7 +404,7 @@ class Walk:
         if self.recovered >= RECOVERIES or not any(map(self._hidden_for_now, self.people)):
             return []
         for unit in self.scan(person):
-            if unit["where"] == "#main / #play" and unit["key"] in person.activated:
+            if unit["where"] in EXCHANGES and unit["key"] in person.activated:
                 self.recovered += 1
                 return [{**unit, "key": f"{unit['key']} (again, {self.recovered})"}]
         return []
