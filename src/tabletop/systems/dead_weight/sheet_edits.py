@@ -26,7 +26,6 @@ from tabletop.session import (
     entry_offer,
     naming_offers,
 )
-from tabletop.systems.dead_weight.attribute_test import require_able
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import Trait
 from tabletop.systems.dead_weight.character import Character, revise
@@ -291,7 +290,7 @@ def _item_entry(labels: list[str], where: str, index: int) -> str:
 def _magic(cid: Id, sheet: Character) -> list[Offer]:
     magic = sheet.magic
     found: list[Offer] = []
-    able = accepts(lambda: require_able(sheet), DeadWeightError)
+    able = sheet.condition.can_act
     for index, spell in enumerate(magic.spells_known):
         entry = f"magic.spells_known.{index}"
         if able and sheet.has(Trait.MAGIC_USER) and spell in magic.spells_memorised:
