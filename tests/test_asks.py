@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from tabletop.asks import AskRoll, Asks, ask_offers, ask_view, asked, taken
+from tabletop.asks import AskRoll, Asks, ask_offers, ask_view, asked, gm_lever, taken
 from tabletop.errors import PermissionDenied, RulesError
 from tabletop.session import Member
 
@@ -65,3 +65,10 @@ def test_only_the_player_of_the_character_answers_with_one_tap_and_only_the_gm_a
         taken(rest, "a1", ADA, plays(ADA))
     with pytest.raises(PermissionDenied, match="only the GM"):
         asked(Asks(), AskRoll[Score](character="c1", what=Score(score="AGI")), ADA, NAMES, "x")
+
+
+def test_a_player_sets_no_dc_advantage_or_harm_unless_the_table_hands_it_over():
+    gm_lever(GM, False, "the DC")
+    gm_lever(ADA, True, "the DC")
+    with pytest.raises(PermissionDenied, match="the GM sets wounds at this table"):
+        gm_lever(ADA, False, "wounds")

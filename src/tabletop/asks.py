@@ -29,6 +29,20 @@ GM_KEEPS = "the GM's difficulty"
 them as `?`."""
 
 
+LEVERS_HANDED_OVER = "players_set_difficulty"
+"""The table option (in each RPG's options, off unless the GM turns it on) that hands the
+players what the rules give the GM: the DC, (dis)advantage, and wounds and healing."""
+
+
+def gm_lever(member: Member, handed_over: bool, what: str) -> None:
+    """Refuse a player's intent that sets what the rules give the GM (`what`: "the DC",
+    "advantage", "wounds", "healing"), unless the table's option hands it over."""
+    if not (member.is_gm or handed_over):
+        raise PermissionDenied(
+            f"the GM sets {what} at this table (a table option can hand it to the players)"
+        )
+
+
 class AskRoll(Frozen, Generic[WhatT]):
     """The GM asks whoever plays `character` for a roll of `what`, against `dc` (shown to
     them, or kept by the GM), for a reason the table reads."""

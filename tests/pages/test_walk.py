@@ -100,17 +100,7 @@ def plant(walk: Walk, gm: Walking, intent: dict[str, Any]) -> None:
     room's end-of-test check holds the GM to every nonce in their entries."""
     sent = {"id": f"plant-{intent['kind']}", "nonce": secrets.token_hex(16)}
     gm.page.evaluate(KEEP_NONCE, [walk.room, sent["id"], sent["nonce"]])
-    for _ in range(10):  # the GM's allowance is the page's too, and the walk may have spent it
-        answer = httpx.post(
-            f"{walk.url}/rooms/{walk.room}/intents",
-            json={"intent": intent, **sent},
-            headers={"Authorization": f"Bearer {gm.token}"},
-            timeout=10,
-        )
-        if answer.status_code != 429:
-            break
-        time.sleep(float(answer.headers.get("Retry-After", 1)))
-    answer.raise_for_status()
+    walk.send("POST", gm, "/intents", json={"intent": intent, **sent})
     walk.settle()
 
 
