@@ -50,9 +50,10 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
     submit(offer(bo, "bring a saved sheet"), **{"Saved sheet (JSON)": '{"name": "Brom"}'})
     expect(gm.page.locator("article.card h3")).to_have_count(2)
 
-    # Ada tests DEX with a disadvantage die from Amber's card (DW-M28).
+    # The GM announces Amber's DEX test with a disadvantage die, from her card (DW-M28):
+    # advantage and disadvantage are the GM's to announce (DW-T01).
     card = ada.page.locator("article.card", has_text="Amber")
-    form = offer(ada, "test or check an attribute", "article.card >> nth=0")
+    form = offer(gm, "test or check an attribute", "article.card >> nth=0")
     form.get_by_label("Attribute").select_option('"DEX"')
     form.get_by_label("Disadvantage").fill("1")
     form.locator("button[type=submit]").click()
@@ -145,15 +146,15 @@ def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server
     submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
-    # Ada places two wounds on DEX from Amber's card, a row per wound (DW-A14: DEX 3 holds
-    # them while it has no fatigue, so before the tests, whose re-rolls may tire her); the
-    # sheet's DEX row shows 2 wounds on both pages.
-    form = offer(ada, "take wounds", "article.card >> nth=0")
+    # The GM deals Amber two wounds (DW-T01) placed on DEX from her card, a row per wound
+    # (DW-A14: DEX 3 holds them while it has no fatigue, so before the tests, whose re-rolls
+    # may tire her); the sheet's DEX row shows 2 wounds on both pages.
+    form = offer(gm, "take wounds", "article.card >> nth=0")
     form.get_by_role("group", name="Placement 1").get_by_label("Attribute").select_option('"DEX"')
     form.get_by_role("button", name="Add a placement").click()
     form.get_by_role("group", name="Placement 2").get_by_label("Attribute").select_option('"DEX"')
-    step(ada, form.locator("button[type=submit]").click)
-    synced(ada, gm)
+    step(gm, form.locator("button[type=submit]").click)
+    synced(gm, ada)
     for person in (gm, ada):
         expect(person.page.locator("article.card", has_text="Amber")).to_contain_text("2 wounds")
         unfold(person, "article.card:has-text('Amber')")

@@ -82,12 +82,14 @@ from tabletop.systems.dead_weight.table_tests import (
     OpposedTestIntent,
     Test,
     advice_for,
+    announces,
     begin_test,
     choose,
     exchange_offers,
     exchange_view,
     gm_test_offers,
     test_offers,
+    why_not_announced,
 )
 from tabletop.systems.dead_weight.table_trackers import (
     AdvanceTracker,
@@ -158,10 +160,11 @@ class DeadWeightSession(Session[DeadWeightTable]):
             for cid, seat in state.characters.items()
             if controls(member, seat.owner) and cid not in taking_part
         )
+        levers = announces(state, member)
         for cid in mine:
-            found += sheet_offers(cid, state.characters[cid].sheet, state.testing)
+            found += sheet_offers(cid, state.characters[cid].sheet, state.testing, levers)
         if mine:
-            found += test_offers(state, mine) + body_offers(state, mine)
+            found += test_offers(state, mine, member) + body_offers(state, mine, member)
         found += exchange_offers(state, member) + dice_offers()
         if member.is_gm:
             able = living(state.npcs)
@@ -177,6 +180,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return "it is not your choice now"
         if kind in ("test", "npc-test", "opposed-test", "cast-spell", "pray") and state.testing:
             return "a test is under way; finish it first"
+        if kind == "test":
+            return why_not_announced(state, intent.get("setup"), member) or "not open to you now"
         return "not open to you now"
 
     # the rules ----------------------------------------------------------------------------
@@ -189,7 +194,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
         if isinstance(intent, NewCharacter | ImportCharacter | CreationStep):
             return seat_character(state, intent, member, dice)
         if isinstance(intent, Test | NpcTest | OpposedTestIntent | CastSpell | Pray):
-            return begin_test(state, intent, dice)
+            return begin_test(state, intent, member, dice)
         if isinstance(intent, SheetEdit):
             return edited(state, intent, dice)
         if isinstance(intent, Reroll | Pass | DauntlessRoll):
@@ -197,7 +202,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
         if isinstance(intent, NewTracker | AdvanceTracker | ShowTracker):
             return tracker_step(state, intent)
         if isinstance(intent, SheetChange):
-            return change_sheet(state, intent, dice)
+            return change_sheet(state, intent, member, dice)
         if isinstance(intent, NewNpc | EditNpc | RemoveNpc | RevealNpc | NpcWounds):
             return self._npcs(state, intent)
         return state, [rolled(intent, member, dice)]

@@ -8,8 +8,9 @@ from typing import Literal
 
 from pydantic import Field
 
+from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
-from tabletop.session import MAX_NAME, Choice, Event, Frozen, Offer, note, offer
+from tabletop.session import MAX_NAME, Choice, Event, Frozen, Member, Offer, note, offer
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import (
     StabiliseMeans,
@@ -144,23 +145,40 @@ _ATTRIBUTES = Choice(values=tuple(Attribute))
 STABILISE_MEANS: tuple[StabiliseMeans, ...] = ("first aid kit", "medical supply", "healing spell")
 
 
-def body_offers(state: DeadWeightTable, mine: tuple[str, ...]) -> list[Offer]:
-    """What the body chapter lets the characters of `mine` do between tests."""
+DEALT = {
+    "fatigue": "fatigue and wounds",
+    "wounds": "fatigue and wounds",
+    "recover": "healing",
+    "heal": "healing",
+}
+"""The sheet changes the book gives the GM (DW-T01), by kind: harm dealt, and healing and
+recovery (how much and when is the GM's call, DW-G09)."""
+
+
+def gm_deals(state: DeadWeightTable, member: Member) -> bool:
+    """Whether `member` may deal harm and healing at this table (DW-T01)."""
+    return member.is_gm or state.options.players_set_difficulty
+
+
+def body_offers(state: DeadWeightTable, mine: tuple[str, ...], member: Member) -> list[Offer]:
+    """What the body chapter lets the characters of `mine` do between tests; harm and
+    healing only to whoever deals them (DW-T01)."""
     found = []
-    for kind, text in (
-        ("fatigue", "take fatigue"),
-        ("recover", "recover fatigue"),
-        ("heal", "heal wounds"),
-    ):
-        found.append(offer(kind, text, character=Choice(values=mine), attribute=_ATTRIBUTES))
-    found.append(
-        offer(
-            "wounds",
-            "take wounds, placed one by one",
-            character=Choice(values=mine),
-            placements=Choice(help="where each wound goes", example=[{"attribute": "STR"}]),
+    if gm_deals(state, member):
+        for kind, text in (
+            ("fatigue", "take fatigue"),
+            ("recover", "recover fatigue"),
+            ("heal", "heal wounds"),
+        ):
+            found.append(offer(kind, text, character=Choice(values=mine), attribute=_ATTRIBUTES))
+        found.append(
+            offer(
+                "wounds",
+                "take wounds, placed one by one",
+                character=Choice(values=mine),
+                placements=Choice(help="where each wound goes", example=[{"attribute": "STR"}]),
+            )
         )
-    )
     found += _fallen_offers(state, mine)
     found += [
         offer(
@@ -227,9 +245,12 @@ def _fallen_offers(state: DeadWeightTable, mine: tuple[str, ...]) -> list[Offer]
 
 
 def change_sheet(
-    state: DeadWeightTable, intent: SheetChange, dice: DiceSource
+    state: DeadWeightTable, intent: SheetChange, member: Member, dice: DiceSource
 ) -> tuple[DeadWeightTable, list[Event]]:
-    """A change the body chapter makes to one sheet, written back at the table."""
+    """A change the body chapter makes to one sheet, written back at the table; harm and
+    healing only from whoever deals them (DW-T01)."""
+    if intent.kind in DEALT:
+        gm_lever(member, state.options.players_set_difficulty, DEALT[intent.kind])
     seat = state.characters[intent.character]
     sheet = seat.sheet
     if isinstance(intent, Fatigue):

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
+from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
+from tabletop.errors import PermissionDenied
 from tabletop.session import Choice, Event, Frozen, Member, Offer, closed_offer, hidden, offer
 from tabletop.systems.dead_weight.attribute_test import (
+    GM_ANNOUNCES,
     DauntlessRoll,
     Help,
     Pass,
     Reroll,
     TestSetup,
+    gm_levers,
     start_test,
 )
 from tabletop.systems.dead_weight.character import Character
@@ -25,7 +29,7 @@ from tabletop.systems.dead_weight.magic import cast_spell, pray
 from tabletop.systems.dead_weight.npc import Npc
 from tabletop.systems.dead_weight.odds import advise
 from tabletop.systems.dead_weight.opposed import start_opposed
-from tabletop.systems.dead_weight.sheet_edits import CastSpell, Pray
+from tabletop.systems.dead_weight.sheet_edits import CastSpell, Pray, setup_choice
 from tabletop.systems.dead_weight.table import DeadWeightTable, Exchange, Id, sheet_of
 from tabletop.systems.dead_weight.table_npcs import tester, told_of, told_sides
 
@@ -71,17 +75,39 @@ class OpposedTestIntent(Frozen):
 ExchangeChoice = Reroll | Pass | DauntlessRoll
 
 
-def test_offers(state: DeadWeightTable, mine: tuple[str, ...]) -> list[Offer]:
+def announced_by(state: DeadWeightTable, setup: TestSetup, member: Member) -> None:
+    """Refuse a player's announcement that sets what the GM sets, unless the table hands it
+    over (`players_set_difficulty`, DW-T01)."""
+    for what in gm_levers(setup):
+        gm_lever(member, state.options.players_set_difficulty, what)
+
+
+def why_not_announced(state: DeadWeightTable, setup: Any, member: Member) -> str | None:
+    """Why a player's test the offers refuse is refused, when it announces the GM's part."""
+    try:
+        announced_by(state, TestSetup.model_validate(setup or {}), member)
+    except (PermissionDenied, ValidationError) as refused:
+        return str(refused) if isinstance(refused, PermissionDenied) else None
+    return None
+
+
+def announces(state: DeadWeightTable, member: Member) -> bool:
+    """Whether `member` announces the GM's part of a test at this table (DW-T01)."""
+    return member.is_gm or state.options.players_set_difficulty
+
+
+def test_offers(state: DeadWeightTable, mine: tuple[str, ...], member: Member) -> list[Offer]:
     """A test for each character of `mine` who can act, while no test is under way."""
     able = tuple(c for c in mine if state.characters[c].sheet.condition.can_act)
     if state.testing or not able:
         return []
+    levers = announces(state, member)
     return [
-        offer(
-            "test",
-            "test or check an attribute",
-            roller=Choice(values=able),
-            setup=Choice(help="attribute, advantage, disadvantage, …", example={}),
+        Offer(
+            kind="test",
+            text="test or check an attribute",
+            fields={"roller": Choice(values=able), "setup": setup_choice(levers)},
+            preset={} if levers else {"setup": GM_ANNOUNCES},
         )
     ]
 
@@ -146,6 +172,7 @@ def decides(state: DeadWeightTable, member: Member) -> bool:
 def begin_test(
     state: DeadWeightTable,
     intent: Test | NpcTest | OpposedTestIntent | CastSpell | Pray,
+    member: Member,
     dice: DiceSource,
 ) -> tuple[DeadWeightTable, list[Event]]:
     """A test begins: its dice are rolled and the exchange waits for the first choice."""
@@ -194,6 +221,7 @@ def begin_test(
         told = told_sides(events, whose, state.npc_names, opposed=False)
         return _written_back(state, exchange), told
     else:
+        announced_by(state, intent.setup, member)
         roller = sheet_of(state, intent.roller)
         if intent.roller in intent.helpers or len(set(intent.helpers)) < len(intent.helpers):
             raise DeadWeightError("each helper is another character, named once")
