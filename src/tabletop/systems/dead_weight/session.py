@@ -68,6 +68,16 @@ from tabletop.systems.dead_weight.table_dice import (
     dice_offers,
     rolled,
 )
+from tabletop.systems.dead_weight.table_fights import (
+    FIGHT_INTENTS,
+    FIGHT_KINDS,
+    FightIntent,
+    attack_view,
+    fight_offers,
+    fight_step,
+    follow,
+    why_not_in_fight,
+)
 from tabletop.systems.dead_weight.table_npcs import (
     EXAMPLE,
     ROSTER,
@@ -146,6 +156,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
         RemoveNpc,
         RevealNpc,
         NpcWounds,
+        *FIGHT_INTENTS,
     )
 
     # what each member may ask for ---------------------------------------------------------
@@ -165,6 +176,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             found += sheet_offers(cid, state.characters[cid].sheet, state.testing, levers)
         if mine:
             found += test_offers(state, mine, member) + body_offers(state, mine, member)
+        found += fight_offers(state, member, mine)
         found += exchange_offers(state, member) + dice_offers()
         if member.is_gm:
             able = living(state.npcs)
@@ -180,11 +192,12 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return "it is not your choice now"
         if kind in ("test", "npc-test", "opposed-test", "cast-spell", "pray") and state.testing:
             return "a test is under way; finish it first"
-        if kind == "test":
-            return why_not_announced(state, intent.get("setup"), member) or "not open to you now"
+        if kind in ("test", "attack") and state.attack is None:
+            refused = why_not_announced(state, intent.get("setup"), member)
+            return refused or "not open to you now"
+        if kind in FIGHT_KINDS:
+            return why_not_in_fight(state, kind)
         return "not open to you now"
-
-    # the rules ----------------------------------------------------------------------------
 
     # the rules ----------------------------------------------------------------------------
 
@@ -198,7 +211,11 @@ class DeadWeightSession(Session[DeadWeightTable]):
         if isinstance(intent, SheetEdit):
             return edited(state, intent, dice)
         if isinstance(intent, Reroll | Pass | DauntlessRoll):
-            return choose(state, intent, dice)
+            chosen, events = choose(state, intent, dice)
+            followed, more = follow(chosen)
+            return followed, events + more
+        if isinstance(intent, FightIntent):
+            return fight_step(state, intent, member, dice)
         if isinstance(intent, NewTracker | AdvanceTracker | ShowTracker):
             return tracker_step(state, intent)
         if isinstance(intent, SheetChange):
@@ -220,14 +237,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             made = KeptNpc(name=intent.name, stats=intent.stats)
             npcs, counter, events = ROSTER.add(state.npcs, state.next_npc, made, state.names)
             return state.model_copy(update={"npcs": npcs, "next_npc": counter}), events
-        exchange = state.exchange
-        if (
-            isinstance(intent, RemoveNpc)
-            and exchange
-            and state.testing
-            and intent.npc in exchange.kept
-        ):
-            raise DeadWeightError("that NPC is in the test under way; finish it first")
+        if isinstance(intent, RemoveNpc) and state.in_play(intent.npc):
+            raise DeadWeightError("that NPC is in the test (or attack) under way; finish it first")
         npcs, events = ROSTER.change(state.npcs, intent, state.names)
         return state.model_copy(update={"npcs": npcs}), events
 
@@ -252,6 +263,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             "making": making_view(state),
             "trackers": trackers_view(state, member),
             "exchange": exchange_view(state, member),
+            "attack": attack_view(state),
             "npcs": ROSTER.view(state.npcs, member),
         }
 

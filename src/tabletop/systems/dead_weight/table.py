@@ -4,11 +4,13 @@ way (the re-roll exchange), the trackers and the enemies the GM keeps."""
 from __future__ import annotations
 
 from itertools import zip_longest
+from typing import Literal
 
 from pydantic import Field
 
 from tabletop.session import Frozen
 from tabletop.systems.dead_weight.attribute_test import AttributeTest, DauntlessRoll, Pass, Reroll
+from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.character import Character
 from tabletop.systems.dead_weight.creation import Creation
 from tabletop.systems.dead_weight.errors import DeadWeightError
@@ -88,6 +90,24 @@ class Exchange(Frozen):
         return {r for r in self.rollers if r is not None} | set(self.helpers)
 
 
+AttackStep = Literal["test", "damage", "armour", "hardened", "hardened-test", "place"]
+"""Where an attack stands (DW-T02): the attacker's test under way, the blow's wounds for the
+GM to give, the defender's armour roll, their choice to test Hardened and that test, and
+the wounds to place."""
+
+
+class Attack(Frozen):
+    """An attack the book chains (DW-T02), waiting for its next step."""
+
+    attacker: Id
+    """A character or a kept enemy."""
+    target: Id
+    attribute: Attribute
+    step: AttackStep = "test"
+    wounds: int = 0
+    """The blow's wounds still coming at a character once the GM has given them."""
+
+
 class DeadWeightTable(Frozen):
     options: Options = DEFAULT
     characters: dict[str, Seat] = Field(default_factory=dict)
@@ -98,6 +118,8 @@ class DeadWeightTable(Frozen):
     npcs: dict[str, KeptNpc] = Field(default_factory=dict)
     """The enemies the GM keeps, by id (`n1`, …): their numbers are the GM's (DW-N04)."""
     next_npc: int = Field(default=1, ge=1)
+    attack: Attack | None = None
+    """The attack under way, if any, and its next step (DW-T02)."""
 
     @property
     def names(self) -> list[str]:
@@ -120,6 +142,18 @@ class DeadWeightTable(Frozen):
         away is kept hidden (its finished test may still be on the table)."""
         npc = self.npcs.get(nid)
         return npc is None or not npc.revealed
+
+    def in_play(self, nid: Id) -> bool:
+        """Whether kept enemy `nid` is in the test or the attack under way."""
+        testing = self.testing and self.exchange is not None and nid in self.exchange.kept
+        attack = self.attack
+        return testing or (attack is not None and nid in (attack.attacker, attack.target))
+
+    def label(self, who: Id) -> str:
+        """What lines call a character or a kept enemy."""
+        if who in self.characters:
+            return self.characters[who].sheet.label
+        return self.npcs[who].name if who in self.npcs else who
 
     @property
     def npc_names(self) -> dict[str, str]:
