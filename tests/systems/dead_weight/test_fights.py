@@ -122,7 +122,8 @@ def test_a_hidden_enemy_attacks_through_armour_and_hardened_to_the_wounds_placed
     state, events = played(SESSION, state, {"kind": "blow", "wounds": 3}, GM)
     assert told(events, ADA) == ["Wight's blow deals 3 wound(s) to Amber"]
     assert state.attack.step == "armour"
-    assert "defend" in kinds(state, ADA) and "defend" not in kinds(state, BO)
+    assert {"defend", "no-armour"} <= kinds(state, ADA)
+    assert not {"defend", "no-armour"} & kinds(state, BO)
     coat = {"kind": "defend", "armour": "leather coat", "part": 0, "dice": 2}
     refused_to(state, coat, BO)
     refused_to(state, {"kind": "place-wounds", "placements": []}, ADA)  # not that step yet
@@ -132,8 +133,8 @@ def test_a_hidden_enemy_attacks_through_armour_and_hardened_to_the_wounds_placed
     ]
     assert state.attack.step == "hardened" and state.attack.wounds == 2
 
-    refused_to(state, {"kind": "hardened", "resist": True}, BO)
-    state, events = played(SESSION, state, {"kind": "hardened", "resist": True}, ADA, [4, 5])
+    refused_to(state, {"kind": "hardened", "answer": "test"}, BO)
+    state, events = played(SESSION, state, {"kind": "hardened", "answer": "test"}, ADA, [4, 5])
     assert told(events, BO)[-1] == "Amber resists 1 wound(s) with Hardened; 1 left"
     assert state.attack.step == "place" and state.attack.wounds == 1
 

@@ -59,19 +59,26 @@ class Blow(Frozen):
 
 
 class Defend(Frozen):
-    """The struck character rolls one part of one worn piece of armour, or none (§ Armor)."""
+    """The struck character rolls one part of one worn piece of armour (§ Armor)."""
 
     kind: Literal["defend"] = "defend"
-    armour: str | None = Field(default=None, max_length=200)
+    armour: str = Field(min_length=1, max_length=200)
     part: int = Field(default=0, ge=0, le=10)
-    dice: int = Field(default=0, ge=0, le=20)
+    dice: int = Field(default=1, ge=1, le=20)
+
+
+class NoArmour(Frozen):
+    """The struck character rolls no armour: "Players may always choose to roll fewer or
+    zero armor dice" (§ Armor)."""
+
+    kind: Literal["no-armour"] = "no-armour"
 
 
 class Harden(Frozen):
     """The struck character tests STR to resist wounds with Hardened, or not (DW-A35)."""
 
     kind: Literal["hardened"] = "hardened"
-    resist: bool
+    answer: Literal["test", "decline"]
 
 
 class PlaceWounds(Frozen):
@@ -87,8 +94,8 @@ class DropAttack(Frozen):
     kind: Literal["drop-attack"] = "drop-attack"
 
 
-FIGHT_INTENTS = (AttackIntent, Blow, Defend, Harden, PlaceWounds, DropAttack)
-FightIntent = AttackIntent | Blow | Defend | Harden | PlaceWounds | DropAttack
+FIGHT_INTENTS = (AttackIntent, Blow, Defend, NoArmour, Harden, PlaceWounds, DropAttack)
+FightIntent = AttackIntent | Blow | Defend | NoArmour | Harden | PlaceWounds | DropAttack
 FIGHT_KINDS = frozenset(intent.model_fields["kind"].default for intent in FIGHT_INTENTS)
 
 
@@ -168,16 +175,19 @@ def _defenders_offers(state: DeadWeightTable, attack: Attack) -> list[Offer]:
     """The struck character's step: armour to roll, Hardened to test, wounds to place."""
     name = state.label(attack.target)
     if attack.step == "armour":
-        rolls = [{"kind": "defend", "armour": None, "part": 0, "dice": 0}]
-        for piece, part, points in _armour_parts(state, attack.target):
-            rolls += [
-                {"kind": "defend", "armour": piece, "part": part, "dice": k}
-                for k in range(1, points + 1)
-            ]
+        rolls = tuple(
+            {"kind": "defend", "armour": piece, "part": part, "dice": k}
+            for piece, part, points in _armour_parts(state, attack.target)
+            for k in range(1, points + 1)
+        )
         text = f"{name}'s armour against {attack.wounds} wound(s)"
-        return [Offer(kind="defend", text=text, intents=tuple(rolls))]
+        bare = ({"kind": "no-armour"},)
+        return [
+            Offer(kind="defend", text=text, intents=rolls),
+            Offer(kind="no-armour", text=f"{name} rolls no armour", intents=bare),
+        ]
     if attack.step == "hardened":
-        tested = tuple({"kind": "hardened", "resist": resist} for resist in (True, False))
+        tested = tuple({"kind": "hardened", "answer": said} for said in ("test", "decline"))
         return [Offer(kind="hardened", text=f"{name}: test Hardened", intents=tested)]
     sheet = state.characters[attack.target].sheet
     if not can_hold_a_wound(sheet):
@@ -249,12 +259,12 @@ def fight_step(
     _at(attack, *DEFENDERS_STEPS)
     if not _defends(state, member, attack):
         raise PermissionDenied(f"{state.label(attack.target)}'s player takes this step")
-    if isinstance(intent, Defend):
+    if isinstance(intent, Defend | NoArmour):
         _at(attack, "armour")
         return _armoured(state, attack, intent, dice)
     if isinstance(intent, Harden):
         _at(attack, "hardened")
-        return _hardened(state, attack, intent.resist, member, dice)
+        return _hardened(state, attack, intent.answer == "test", member, dice)
     _at(attack, "place")
     return _placed(state, attack, intent, dice)
 
@@ -355,12 +365,12 @@ def _unhurt(state: DeadWeightTable, nid: Id) -> Event:
 
 
 def _armoured(
-    state: DeadWeightTable, attack: Attack, intent: Defend, dice: DiceSource
+    state: DeadWeightTable, attack: Attack, intent: Defend | NoArmour, dice: DiceSource
 ) -> tuple[DeadWeightTable, list[Event]]:
     """The armour roll (DW-M40, M41): one part of one piece, as many dice as chosen."""
     name = state.label(attack.target)
     seat = state.characters[attack.target]
-    if intent.armour is None or intent.dice == 0:
+    if isinstance(intent, NoArmour):
         line = note("armour roll", f"{name} rolls no armour", wounds=attack.wounds)
         return _next(state, attack.model_copy(update={"step": "hardened"}), [line])
     sheet, left, events = defend(
