@@ -117,6 +117,8 @@ def ask_offers(
                 character=Choice(values=tuple(characters)),
                 what=Choice(example=dict(example)),
                 dc=Choice(example=8),
+                dc_shown=Choice(),
+                reason=Choice(example="to climb the wall"),
             )
         )
     for aid, ask in asks.waiting.items():
