@@ -190,7 +190,8 @@ export function isMine(one, view, cards) {
 
 export function turnBar(turn, view, cards, teller = null) {
   // What the table reads first: the turn, and for the member whose turn it is, that it is
-  // (and, once it has just become theirs, a notice a screen reader says aloud).
+  // (and a notice a screen reader says aloud); while it is another's, a player's toggle to
+  // be told when it is theirs, kept off their own turn's first screen.
   if (!turn) return null;
   const mine = turn.order.filter((one) => isMine(one, view, cards));
   const player = view.me.role === "player";
@@ -201,8 +202,9 @@ export function turnBar(turn, view, cards, teller = null) {
       mine.length ? h("strong", { class: "your-turn", text: view.me.role === "gm" ? "Your turn, GM" : "Your turn" }) : null,
       h("span", { text: turn.title }),
       turn.note ? h("span", { class: "hint", text: turn.note }) : null,
-      teller && player ? teller.toggle() : null),
-    teller && player && mine.length ? h("p", { class: "turn-notice", role: "status", text: `It is your turn: ${mine.map((one) => one.name).join(", ")}.` }) : null,
+      teller && player && !mine.length ? teller.toggle() : null),
+    // said aloud to a screen reader; the badge above shows it
+    teller && player && mine.length ? h("p", { class: "turn-notice visually-hidden", role: "status", text: `It is your turn: ${mine.map((one) => one.name).join(", ")}.` }) : null,
     turn.order.length
       ? h("ol", { class: "turn-order", "aria-label": "the turn order", tabindex: "0" }, turn.order.map((one) => h(
         "li",
