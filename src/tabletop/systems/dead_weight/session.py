@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls
@@ -37,6 +38,7 @@ from tabletop.systems.dead_weight.sheet_edits import (
     sheet_offers,
 )
 from tabletop.systems.dead_weight.table import DeadWeightTable
+from tabletop.systems.dead_weight.table_asks import ASKS, NO_DC, ask_offers, ask_step
 from tabletop.systems.dead_weight.table_body import (
     BeginExpedition,
     Fatigue,
@@ -109,6 +111,8 @@ from tabletop.systems.dead_weight.table_trackers import (
     tracker_step,
     trackers_view,
 )
+from tabletop.systems.dead_weight.table_turns import TURNS
+from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
 
 
 class DeadWeightSession(Session[DeadWeightTable]):
@@ -157,6 +161,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
         RevealNpc,
         NpcWounds,
         *FIGHT_INTENTS,
+        *TURNS.intents,
+        *ASKS.intents,
     )
 
     # what each member may ask for ---------------------------------------------------------
@@ -182,7 +188,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             able = living(state.npcs)
             found += ROSTER.offers(state.npcs, EXAMPLE) + wound_offers(able)
             found += gm_test_offers(state, able) + tracker_offers(state)
-        return found
+        return found + TURNS.offers(state, member) + ask_offers(state, member)
 
     def why_not(self, state: DeadWeightTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]
@@ -197,6 +203,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return refused or "not open to you now"
         if kind in FIGHT_KINDS:
             return why_not_in_fight(state, kind)
+        if kind == "ask-roll" and intent.get("dc") is not None:
+            return NO_DC
         return "not open to you now"
 
     # the rules ----------------------------------------------------------------------------
@@ -216,6 +224,10 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return followed, events + more
         if isinstance(intent, FightIntent):
             return fight_step(state, intent, member, dice)
+        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
+            return TURNS.apply(state, intent, member)
+        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
+            return ask_step(state, intent, member, dice)
         if isinstance(intent, NewTracker | AdvanceTracker | ShowTracker):
             return tracker_step(state, intent)
         if isinstance(intent, SheetChange):
@@ -239,6 +251,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return state.model_copy(update={"npcs": npcs, "next_npc": counter}), events
         if isinstance(intent, RemoveNpc) and state.in_play(intent.npc):
             raise DeadWeightError("that NPC is in the test (or attack) under way; finish it first")
+        if isinstance(intent, RemoveNpc):
+            state = TURNS.without(state, intent.npc)
         npcs, events = ROSTER.change(state.npcs, intent, state.names)
         return state.model_copy(update={"npcs": npcs}), events
 
@@ -264,6 +278,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             "trackers": trackers_view(state, member),
             "exchange": exchange_view(state, member),
             "attack": attack_view(state),
+            "turn": TURNS.view(state),
+            "asks": ASKS.view(state, member),
             "npcs": ROSTER.view(state.npcs, member),
         }
 

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from tabletop.asks import Asks
 from tabletop.session import Frozen
 from tabletop.systems.dead_weight.attribute_test import AttributeTest, DauntlessRoll, Pass, Reroll
 from tabletop.systems.dead_weight.attributes import Attribute
@@ -20,6 +21,7 @@ from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.owners import Whose
 from tabletop.systems.dead_weight.table_npcs import KeptNpc
 from tabletop.systems.dead_weight.trackers import Tracker
+from tabletop.turns import Turns
 
 Id = str
 
@@ -120,6 +122,10 @@ class DeadWeightTable(Frozen):
     next_npc: int = Field(default=1, ge=1)
     attack: Attack | None = None
     """The attack under way, if any, and its next step (DW-T02)."""
+    turns: Turns = Turns()
+    """The GM's turn order (DW-T05)."""
+    asks: Asks = Asks()
+    """The tests the GM has asked of players, waiting for their answer (DW-T04)."""
 
     @property
     def names(self) -> list[str]:
