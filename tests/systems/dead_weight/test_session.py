@@ -286,7 +286,10 @@ def fill_with_enemies(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
     return fill(offer, name, pick, marker)
 
 
-PLAYED = frozenset({"opposed-test", "npc-test", "npc-wounds", "reroll", "pass"})
+PLAYED = frozenset(
+    {"opposed-test", "npc-test", "npc-wounds", "reroll", "pass", "attack", "blow"}
+    | {"defend", "no-armour", "hardened", "place-wounds"}
+)
 """The offers that play the enemies' lines: the walk takes one of them when it leans so."""
 
 
