@@ -83,7 +83,7 @@ since each roll waits for every page's answer), so a loaded machine does not fai
 (WALK_BUDGET=… to change)."""
 RECOVERIES = 6
 """How many controls a walk may press again to bring back one another step took away."""
-PAGE_FAULTS = r"fill it in|not an intent|not JSON"
+PAGE_FAULTS = r"fill it in|not an intent|cannot read this as a saved file"
 """What a form's error says when the page, not the rules, is at fault."""
 
 SCRIPT = (Path(__file__).parent / "walker.js").read_text()

@@ -6,7 +6,7 @@ import { Live, RefusedError, Room, TAIL, call, linkFromLocation, linkUrl, parseL
 import { Folds, WIDE, card, opens } from "./cards.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker, humanize } from "./forms.js";
-import { entryItem } from "./log.js";
+import { entryItem, marked, unmarked } from "./log.js";
 import { NPC_KINDS, namesAnNpc, npcCard, npcPanel } from "./npcs.js";
 import { HANDLED, ON_THE_LINE, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetLine, sheetTree, sheetView } from "./sheets.js";
@@ -15,6 +15,8 @@ import { checkRecordHere, checkRollLink, downloadRecord, keepNonce, keptNonces }
 import { PageWitness } from "./witness.js";
 
 const $ = (id) => document.getElementById(id);
+
+const READ_ONLY = "Viewing as another member is read-only: the dice box and chat are yours again in the GM view.";
 
 const page = {
   link: null,
@@ -256,6 +258,11 @@ function onStatus(kind, frame) {
 
 function send(intent, slot, control, done) {
   slot.textContent = "";
+  if (page.viewingAs) {
+    // "View as" is read-only: nothing is sent as the GM from another member's page.
+    slot.textContent = READ_ONLY;
+    return;
+  }
   if (control) control.setAttribute("aria-busy", "true");
   const id = page.live.intent(intent);
   page.requests.set(id, { slot, control, done });
@@ -378,6 +385,7 @@ function layout() {
         h("div", { id: "log-scroll", class: "log", role: "log", "aria-live": "polite", "aria-label": "what happened, newest last", tabindex: "0" },
           h("button", { id: "earlier", type: "button", class: "earlier", hidden: true, onclick: loadEarlier, text: "Show earlier entries" }),
           h("ol", { id: "log", class: "entries" })),
+        h("p", { class: "hint viewing-note", text: READ_ONLY }),
         diceBox(),
         chatBox())),
     h("div", { class: "col col-side" },
@@ -533,6 +541,10 @@ function chatBox() {
   const form = h("form", { class: "chat", "data-key": "chat", "aria-label": "chat" }, labelled("Message", text), whisper, button, error);
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
+    if (page.viewingAs) {
+      error.textContent = READ_ONLY;
+      return;
+    }
     const to = [...whisper.querySelectorAll("input:checked")].map((box) => box.value);
     const id = page.live.say(text.value, to);
     page.requests.set(id, {
@@ -767,7 +779,7 @@ function characterCard(character) {
       sheetView(page.system, ctx),
       h("div", { class: "row sheet-tools" },
         h("button", { type: "button", class: "quiet", onclick: () => printSheet(character.id), text: "Print this sheet" }),
-        h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" })),
+        h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Save the character file (for the command line)" })),
     ],
   });
 }
@@ -981,13 +993,44 @@ function lastInForce() {
   return page.entries.findLast((e) => !e.event.type.startsWith("room.") && e.event.cause && !e.event.cause.refused && !undone.has(e.seq));
 }
 
+const ACTING = ["character", "roller", "attacker", "npc", "id"];
+// The fields through which an intent names whom it is for, first found first.
+
+function resolutionOf(first) {
+  // The lines of the resolution that starts at `first`: it and those that follow from it.
+  const at = page.entries.indexOf(first);
+  const after = page.entries.slice(at + 1);
+  const end = after.findIndex((e) => e.event.type.startsWith("room.") || e.event.cause);
+  return [first, ...(end < 0 ? after : after.slice(0, end))];
+}
+
+function undoWords(first) {
+  // What an undo takes back, as the GM knows it: the action, whom it was for (else who
+  // asked), and every line it wrote, not only the first.
+  const cause = first.event.cause;
+  const intent = cause.intent || {};
+  const action = page.forms.words.kindTitle(intent.kind || first.event.type);
+  const named = ACTING.map((field) => intent[field]).find((value) => typeof value === "string");
+  const by = named ? labelOf("character", named) : cause.member && cause.member.id ? memberName(cause.member.id) : "";
+  return { what: `“${action}”${by ? ` by ${by}` : ""}`, lines: resolutionOf(first).map((e) => e.event.text).filter(Boolean) };
+}
+
+function undoLines(lines) {
+  // A resolution's lines on the undo button: the first three, and how many more.
+  const shown = lines.slice(0, 3).flatMap((line, i) => [i ? " · " : "", ...marked(line)]);
+  const more = lines.length - 3;
+  return more > 0 ? [...shown, ` · and ${more} more line${more === 1 ? "" : "s"}`] : shown;
+}
+
 function undoBox() {
   // The GM takes back the latest resolution still in force, after saying yes to what it is.
   const latest = lastInForce();
   const error = h("p", { class: "error", role: "alert" });
+  const words = latest ? undoWords(latest) : null;
   const undo = async () => {
     error.textContent = "";
-    if (!confirm(`Undo #${latest.seq} “${latest.event.text}”? The log keeps it, marked as taken back.`)) return;
+    const lines = words.lines.map((line) => `• ${unmarked(line)}`).join("\n");
+    if (!confirm(`Undo ${words.what}? It takes back:\n${lines}\nThe log keeps it, marked as taken back.`)) return;
     try {
       await page.room.post("/undo");
     } catch (problem) {
@@ -997,7 +1040,7 @@ function undoBox() {
   return h("div", { class: "undo", "data-key": "undo" },
     h("h3", { text: "Undo" }),
     latest
-      ? h("button", { type: "button", class: "quiet", onclick: undo, text: `Undo #${latest.seq}: ${latest.event.text}`.slice(0, 90) })
+      ? h("button", { type: "button", class: "quiet", onclick: undo }, `Undo ${words.what}: `, undoLines(words.lines))
       : h("p", { class: "hint", text: "Nothing to undo." }),
     error);
 }
