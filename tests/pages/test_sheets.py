@@ -110,10 +110,16 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
     bag = card(gm, "Amber").locator(".place[data-entry='inventory.places.2']")
     expect(bag.locator(".item-name", has_text="rope")).to_be_visible()
     expect(bag.locator(".slots")).to_have_text("2/4")
+    # The table took it: its form closes, empty for the next item (issue 30).
+    expect(form).to_be_hidden()
 
-    # An axe does not fit the full belt: one line says why, and nothing is appended.
+    # An axe does not fit the full belt: one line says why, and nothing is appended; the
+    # form stays open with what was typed.
     before = ada.page.locator("body").get_attribute("data-head")
     form = entry_form(amber, "write an item in")
+    expect(form.get_by_role("group", name="Item").get_by_label("Item", exact=True)).to_have_value(
+        ""
+    )
     form.get_by_role("group", name="Item").get_by_label("Item", exact=True).fill("axe")
     fill(form, Where="belt")
     form.locator("button[type=submit]").click()
@@ -121,6 +127,9 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
         "no room in the belt: 0 of 1 slots free, axe takes 1"
     )
     assert ada.page.locator("body").get_attribute("data-head") == before
+    expect(form.get_by_role("group", name="Item").get_by_label("Item", exact=True)).to_have_value(
+        "axe"
+    )
 
     # The torches' usage die is rolled from their line (DW-X26), and the DEX test from the
     # DEX row (DW-M28): the GM's log has both, whatever the dice.
