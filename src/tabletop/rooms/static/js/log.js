@@ -32,12 +32,12 @@ function rollMode(event) {
 const MODES = { gm: "GM roll", blind: "blind roll", self: "self roll" };
 // A roll's mode as its badge names it (a public roll's says only who sees it).
 
-function seenBy(event, names, me, hint) {
+export function readers(event, names, me, hint = false) {
   // Who can read this line as it stands, from this member's side: a hint (what the others
   // are told of a secret) is everyone's to read, though the whole line is not.
   if (event.visibility === "public" || hint) return "everyone";
-  const readers = [...(event.visibility === "actor" && event.actor ? [event.actor] : []), ...(event.audience || [])];
-  const named = [...new Set(readers)].map((id) => (id === me ? "you" : names(id)));
+  const who = [...(event.visibility === "actor" && event.actor ? [event.actor] : []), ...(event.audience || [])];
+  const named = [...new Set(who)].map((id) => (id === me ? "you" : names(id)));
   return named.length ? `${named.join(", ")} and the GM` : "GM only";
 }
 
@@ -102,10 +102,10 @@ export function entryItem(entry, names, me = null, extra = null) {
   if (chat && event.data && event.data.to && event.data.to.length) {
     badges.push(h("span", { class: "badge whisper", text: `whisper to ${event.data.to.map(names).join(", ")}` }));
   } else if (mode) {
-    const seen = seenBy(event, names, me, hint);
+    const seen = readers(event, names, me, hint);
     badges.push(h("span", { class: "badge seen", text: MODES[mode] ? `${MODES[mode]} · ${seen}` : seen }));
   } else if (event.visibility !== "public") {
-    badges.push(h("span", { class: "badge seen", text: seenBy(event, names, me, hint) }));
+    badges.push(h("span", { class: "badge seen", text: readers(event, names, me, hint) }));
   }
   const plainFaces = !dice.length && event.data && Array.isArray(event.data.faces) ? event.data.faces : null;
   const witnessed = witnessWords(entry, names, me);

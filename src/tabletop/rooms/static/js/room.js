@@ -6,7 +6,7 @@ import { Live, RefusedError, Room, TAIL, call, linkFromLocation, linkUrl, parseL
 import { Folds, WIDE, card, opens } from "./cards.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker, humanize } from "./forms.js";
-import { entryItem, marked, unmarked } from "./log.js";
+import { entryItem, marked, readers, unmarked } from "./log.js";
 import { NPC_KINDS, namesAnNpc, npcCard, npcPanel } from "./npcs.js";
 import { HANDLED, ON_THE_LINE, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetLine, sheetTree, sheetView } from "./sheets.js";
@@ -15,6 +15,9 @@ import { checkRecordHere, checkRollLink, downloadRecord, keepNonce, keptNonces }
 import { PageWitness } from "./witness.js";
 
 const $ = (id) => document.getElementById(id);
+
+const ROLES = { gm: "GM", player: "player", observer: "observer" };
+// A member's role as the page says it.
 
 const READ_ONLY = "Viewing as another member is read-only: the dice box and chat are yours again in the GM view.";
 
@@ -33,6 +36,7 @@ const page = {
   viewedEntries: [],
   forms: null,
   drafts: new Map(),
+  formerNames: new Map(),
   requests: new Map(),
   signatures: new Map(),
   connected: [],
@@ -144,7 +148,9 @@ function seen(got) {
   // for the heads), and the lines to show (a roll's stub, which a witness that may not see
   // the roll receives, is not shown).
   for (const row of got.rows) page.witness.received(row);
-  return got.items.filter((line) => line.event);
+  const lines = got.items.filter((line) => line.event);
+  rememberNames(lines);
+  return lines;
 }
 
 async function loadEarlier() {
@@ -218,6 +224,7 @@ function onPresence(connected) {
 
 function onEntry(entry) {
   page.entries.push(entry);
+  rememberNames([entry]);
   if (!page.viewingAs && !page.popped) appendLog(entry);
   scheduleRefresh();
 }
@@ -314,7 +321,8 @@ function labelOf(key, value) {
   const combatant = (page.view.state.fight?.combatants || []).find((c) => c.id === value);
   if (combatant) return combatant.name;
   const member = page.view.members.find((m) => m.id === value);
-  return member ? member.name : value;
+  if (member || page.formerNames.has(value)) return memberName(value);
+  return value;
 }
 
 const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers", "helper_effort"]);
@@ -341,8 +349,18 @@ function myId() {
 }
 
 function memberName(id) {
+  // A member's name; one the GM removed is called what the log last called them.
   const member = page.view && page.view.members.find((m) => m.id === id);
-  return member ? member.name : id;
+  if (member) return member.name;
+  return page.formerNames.get(id) || (page.view ? "a member who has left" : "a member");
+}
+
+function rememberNames(entries) {
+  // The names the log gives members as they join or are renamed: what a line names a
+  // member by once the GM has removed them from the room.
+  for (const { event } of entries) {
+    if ((event.type === "room.joined" || event.type === "room.renamed") && event.data.member) page.formerNames.set(event.data.member, event.data.name);
+  }
 }
 
 function context() {
@@ -407,7 +425,7 @@ function keepTurnHeight() {
 
 function render() {
   const asWho = page.viewingAs ? memberName(page.viewingAs) : null;
-  fill($("me"), page.view.me.name, " ", h("span", { class: "badge", text: page.view.me.role }));
+  fill($("me"), page.view.me.name, " ", h("span", { class: "badge", text: ROLES[page.view.me.role] }));
   fill($("viewing"), asWho ? h("p", { class: "banner", role: "status" }, `Viewing as ${asWho}: exactly what they see (read-only). `, h("button", { type: "button", onclick: () => viewAs(null), text: "Back to the GM view" })) : "");
   document.body.dataset.role = page.view.me.role;
   document.body.dataset.head = page.view.head;
@@ -834,7 +852,7 @@ function membersPanel() {
       { "data-key": `member-${m.id}`, "data-connected": online.has(m.id) ? "yes" : "no" },
       h("span", { class: online.has(m.id) ? "dot on" : "dot", "aria-hidden": "true" }),
       h("span", { class: "name", text: m.name }),
-      h("span", { class: "badge", text: m.role }),
+      h("span", { class: "badge", text: ROLES[m.role] }),
       h("span", { class: online.has(m.id) ? "presence on" : "presence", text: online.has(m.id) ? "connected" : "away" }),
       gm && m.id !== page.view.me.id ? memberTools(m) : null,
     ))),
@@ -846,7 +864,7 @@ function membersPanel() {
 function memberTools(member) {
   const error = h("p", { class: "error", role: "alert" });
   const newName = h("input", { type: "text", maxlength: 60, value: member.name });
-  const role = select(["player", "observer", "gm"], member.role);
+  const role = select(["player", "observer", "gm"], member.role, (r) => ROLES[r]);
   const act = (path, body) => async () => {
     error.textContent = "";
     try {
@@ -948,7 +966,7 @@ async function copy(text, button) {
 function gmPanel() {
   if (page.view.me.role !== "gm" && !page.viewingAs) return null;
   const others = page.view.members.filter((m) => m.role !== "gm");
-  const chooser = select([null, ...others.map((m) => m.id)], page.viewingAs, (id) => (id ? `${memberName(id)} (${page.view.members.find((m) => m.id === id).role})` : "myself, the GM"));
+  const chooser = select([null, ...others.map((m) => m.id)], page.viewingAs, (id) => (id ? `${memberName(id)} (${ROLES[page.view.members.find((m) => m.id === id).role]})` : "myself, the GM"));
   chooser.addEventListener("change", () => viewAs(chosen(chooser)));
   return h(
     "section",
@@ -993,7 +1011,7 @@ function lastInForce() {
   return page.entries.findLast((e) => !e.event.type.startsWith("room.") && e.event.cause && !e.event.cause.refused && !undone.has(e.seq));
 }
 
-const ACTING = ["character", "roller", "attacker", "npc", "id"];
+const ACTING = ["character", "roller", "attacker", "npc"];
 // The fields through which an intent names whom it is for, first found first.
 
 function resolutionOf(first) {
@@ -1011,7 +1029,8 @@ function undoWords(first) {
   const intent = cause.intent || {};
   const action = page.forms.words.kindTitle(intent.kind || first.event.type);
   const named = ACTING.map((field) => intent[field]).find((value) => typeof value === "string");
-  const by = named ? labelOf("character", named) : cause.member && cause.member.id ? memberName(cause.member.id) : "";
+  const asker = cause.member && cause.member.id ? memberName(cause.member.id) : "";
+  const by = named && labelOf("character", named) !== named ? labelOf("character", named) : asker;
   return { what: `“${action}”${by ? ` by ${by}` : ""}`, lines: resolutionOf(first).map((e) => e.event.text).filter(Boolean) };
 }
 
@@ -1064,7 +1083,7 @@ function hiddenThings() {
     paths.length || secret.length ? null : h("p", { class: "hint", text: "Nothing is hidden now." }),
     h("ul", { class: "plain secrets" },
       paths.map((p) => h("li", {}, h("span", { class: "badge secret", text: "hidden" }), ` ${p.what}: `, h("strong", { text: summary(p.value) }))),
-      secret.map((e) => h("li", {}, h("span", { class: "badge secret", text: e.event.visibility }), ` #${e.seq} ${e.event.text}`))),
+      secret.map((e) => h("li", {}, h("span", { class: "badge secret", text: readers(e.event, memberName, myId()) }), ` #${e.seq} `, marked(e.event.text)))),
   ];
 }
 
