@@ -707,7 +707,8 @@ def not_words(person: Walking) -> tuple[set[str], set[str]]:
         except Exception:  # a body the page navigated away from is gone
             continue
         if response.url.split("?")[0].endswith("/intents"):
-            values |= _schema_values(body)
+            prose = " ".join(_strings(body.get("x-words", {})))
+            values |= {v for v in _schema_values(body) if not _said(v, prose)}
         else:
             ids |= _ids(body)
     person.not_words = (len(person.read), ids, values)
@@ -722,6 +723,25 @@ def _ids(value: Any) -> set[str]:
     named = {value[key] for key in ID_FIELDS if isinstance(value.get(key), str)}
     found = {id for id in named if ID.fullmatch(id)}
     return found.union(*map(_ids, value.values()))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return [value] if isinstance(value, str) else []
+
+
+def _said(value: str, prose: str) -> bool:
+    """Whether a schema value is also a word people use: the system's own words write it
+    in their labels and help (the book's `half-chain`), or it is dice notation (`d4-2`)."""
+    return bool(
+        DICE.fullmatch(value) or re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", prose)
+    )
+
+
+DICE = re.compile(r"\d*d\d+(?:[-+]\d+)?")
 
 
 def _schema_values(schema: Any) -> set[str]:
