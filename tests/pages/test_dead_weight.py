@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     Seat,
     accessible,
@@ -45,9 +46,12 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
     join(ada, invites["player"], "Ada")
     join(bo, invites["player"], "Bo")
 
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     expect(ada.page.locator("article.card h3", has_text="Amber")).to_be_visible()
-    submit(offer(bo, "bring a saved sheet"), **{"Saved sheet (JSON)": '{"name": "Brom"}'})
+    submit(
+        offer(bo, "bring a saved sheet"),
+        **{PASTE_SAVED: '{"name": "Brom"}'},
+    )
     expect(gm.page.locator("article.card h3")).to_have_count(2)
 
     # Ada tests DEX with a disadvantage die from Amber's card (DW-M28).
@@ -142,7 +146,7 @@ def finish_exchange(gm: Seat, player: Seat, *others: Seat) -> None:
 
 def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server):
     gm, ada = gm_and_ada(browser, server, "dead-weight")
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
     # Ada places two wounds on DEX from Amber's card, a row per wound (DW-A14: DEX 3 holds

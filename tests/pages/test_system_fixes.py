@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     Seat,
     fits,
@@ -76,7 +77,7 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
     expect(ada.page.locator(".trackers button")).to_have_count(0)
 
     # Whose choice an exchange waits for, in each member's words.
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     card = "article.card:has-text('Amber')"
     form = offer(ada, "test or check an attribute", card)
     form.get_by_label("Attribute").select_option('"DEX"')
