@@ -98,6 +98,11 @@ class RollUnderOptions(Model):
     """CR-A24: when a player character dies, their followers pass to the player's
     replacement character, or leave the company."""
 
+    players_set_difficulty: bool = False
+    """CR-S10: what the chapter gives the GM (the challenge level, the scores a roll is made
+    against, the damage, ability loss, corruption and healing a character takes outside a
+    rule that deals them) stays the GM's (False), or the players may set it too (True)."""
+
     @field_validator("abilities")
     @classmethod
     def _named_abilities(cls, names: tuple[str, ...]) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
 from tabletop.session import Event, Member, Offer, RollMode, controls, hidden, note
@@ -75,6 +76,7 @@ def start(
     state: RollUnderTable, intent: RuleIntent, member: Member, dice: DiceSource
 ) -> tuple[RollUnderTable, list[Event]]:
     """Begin a rule on the table's sheets: told up to its first decision, or to its end."""
+    gm_sets(state, intent, member)
     rule, taking_part = rule_for(state, intent, member)
     mode = getattr(intent, "mode", RollMode.PUBLIC)
     telling = Telling.of(state, member, rule, taking_part, mode)
@@ -83,6 +85,21 @@ def start(
     after, told = advanced(state, pending, where, member, dice)
     opening = [telling.opening(rule)] if isinstance(rule, Contest) else []
     return after, [*opening, *told]
+
+
+def gm_sets(state: RollUnderTable, intent: RuleIntent, member: Member) -> None:
+    """Refuse a player's intent that sets what the chapter gives the GM: the challenge level
+    (§ Challenge Levels), the scores a roll is made against, and harm taken outside a rule
+    that deals it, unless the table hands them over (CR-S10)."""
+    handed = state.options.players_set_difficulty
+    if getattr(intent, "level", "challenging") != "challenging":
+        gm_lever(member, handed, "the challenge level")
+    if isinstance(intent, ScoreRollIntent) or (
+        isinstance(intent, ContestIntent) and any(side.scores for side in intent.sides)
+    ):
+        gm_lever(member, handed, "the scores rolled against")
+    if isinstance(intent, SufferHitIntent | SufferCorruptionIntent | LoseAbilityIntent):
+        gm_lever(member, handed, "wounds")
 
 
 def rule_for(state: RollUnderTable, intent: Any, member: Member) -> tuple[Intent, dict[str, Id]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.asks import gm_lever
 from tabletop.session import Event, Member, note
 from tabletop.systems.rollunder.carrying import Load, check_use, place, remove
 from tabletop.systems.rollunder.character import Character
@@ -72,6 +73,8 @@ def plain(state: RollUnderTable, intent: Any, member: Member) -> tuple[RollUnder
             sheet=dump(seat.sheet),
         )
         return state.model_copy(update={"characters": seats}), [shown]
+    if isinstance(intent, GainAbility | Heal):  # CR-S10
+        gm_lever(member, options.players_set_difficulty, "healing")
     sheet = state.sheet(intent.character)
     changed = _sheet_rule(state, sheet, intent)
     told = tell(state, member, changed.events, sheet.name)
