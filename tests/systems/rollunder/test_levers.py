@@ -59,7 +59,9 @@ def first_of_each(offers: list[Offer]) -> dict[str, Offer]:
     return {o.kind: o for o in reversed(offers)}
 
 
-@pytest.mark.parametrize(("intent", "what"), zip([i for i, _ in SET_BY_THE_GM], WHAT, strict=True))
+@pytest.mark.parametrize(
+    ("intent", "what"), list(zip([i for i, _ in SET_BY_THE_GM], WHAT, strict=True))
+)
 def test_cr_s10_a_players_intent_setting_the_gms_part_is_refused_and_changes_nothing(intent, what):
     """CR-S10, § Challenge Levels: refused on the wire (no offer covers it) and by the rules
     themselves (`apply`, which the command line and any caller reach), with one line that

@@ -11,8 +11,8 @@ their sheets from the players, who learn only that something happened to them; a
 roll has a mode, so the GM can roll in the open, for themselves, or blind.
 
 Each part of the chapter has its module: the rules that may stop for a decision
-(table_rules), those that need none (table_sheets), the characters and the company
-(table_characters) and the GM's NPCs (table_npcs); this one routes.
+(table_rules), those that need none (table_sheets), attacks (table_fight), the characters
+and the company (table_characters) and the GM's NPCs (table_npcs); this one routes.
 """
 
 from __future__ import annotations
@@ -48,6 +48,18 @@ from tabletop.systems.rollunder.table_characters import (
     rename,
     sheet_edit,
 )
+from tabletop.systems.rollunder.table_fight import INTENTS as FIGHT_INTENTS
+from tabletop.systems.rollunder.table_fight import (
+    AttackIntent,
+    EndAttack,
+    MeetBlow,
+    attack,
+    attack_offers,
+    attack_view,
+    end_attack,
+    meet_blow,
+)
+from tabletop.systems.rollunder.table_fight import why_not as fight_why_not
 from tabletop.systems.rollunder.table_npcs import (
     NpcStats,
     example,
@@ -75,7 +87,15 @@ class RollUnderSession(Session[RollUnderTable]):
     version = 2
     state = RollUnderTable
     error = RollUnderError
-    intents = (*INTENTS, *SHEET_INTENTS, NewNpc[NpcStats], EditNpc, RemoveNpc, RevealNpc)
+    intents = (
+        *INTENTS,
+        *FIGHT_INTENTS,
+        *SHEET_INTENTS,
+        NewNpc[NpcStats],
+        EditNpc,
+        RemoveNpc,
+        RevealNpc,
+    )
     explained = frozenset(
         {
             *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),
@@ -88,7 +108,7 @@ class RollUnderSession(Session[RollUnderTable]):
     def offers(self, state: RollUnderTable, member: Member) -> list[Offer]:
         if state.pending is not None:
             return answer_offers(state, state.pending, member)
-        found = table_offers(state, member)
+        found = table_offers(state, member) + attack_offers(state, member)
         if member.is_gm:
             listed = [(cid, not s.secret) for cid, s in state.characters.items() if s.npc]
             options = state.options
@@ -96,7 +116,7 @@ class RollUnderSession(Session[RollUnderTable]):
         return found
 
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
-        return why_not(state, intent)
+        return fight_why_not(state, intent["kind"]) or why_not(state, intent)
 
     def refusal(self, state: RollUnderTable, intent: Any, member: Member) -> str | None:
         """While a decision waits, that is the reason for everything else (CR-S03)."""
@@ -113,6 +133,12 @@ class RollUnderSession(Session[RollUnderTable]):
             return npc_step(state, intent, member)
         if isinstance(intent, RuleIntent):
             return start(state, intent, member, dice)
+        if isinstance(intent, AttackIntent):
+            return attack(state, intent, member, dice)
+        if isinstance(intent, MeetBlow):
+            return meet_blow(state, intent, member, dice)
+        if isinstance(intent, EndAttack):
+            return end_attack(state, member)
         if isinstance(intent, CharacterIntent):
             return join(state, intent, member)
         if isinstance(intent, RenameCharacter):
@@ -151,6 +177,7 @@ class RollUnderSession(Session[RollUnderTable]):
                 for cid, seat in state.characters.items()
             ],
             "pending": pending_view(state, member),
+            "attack": attack_view(state, member),
             "npcs": [
                 npc_view(cid, s.sheet.name, not s.secret, None, stats_view(s.sheet), member)
                 for cid, s in state.characters.items()

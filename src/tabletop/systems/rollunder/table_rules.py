@@ -31,6 +31,7 @@ from tabletop.systems.rollunder.corruption import SufferCorruption
 from tabletop.systems.rollunder.damage import DamageDice, Hit, RollDamage, SufferHit, parse_damage
 from tabletop.systems.rollunder.dying import EndOfActivation, LoseAbility
 from tabletop.systems.rollunder.errors import RollUnderError, validated
+from tabletop.systems.rollunder.fight import Next, followed
 from tabletop.systems.rollunder.followers import loyalty_roll
 from tabletop.systems.rollunder.intents import (
     AbilityRollIntent,
@@ -79,9 +80,25 @@ def start(
     gm_sets(state, intent, member)
     rule, taking_part = rule_for(state, intent, member)
     mode = getattr(intent, "mode", RollMode.PUBLIC)
+    return begin(state, rule, taking_part, mode, member, dice)
+
+
+def begin(
+    state: RollUnderTable,
+    rule: Intent,
+    taking_part: dict[str, Id],
+    mode: RollMode,
+    member: Member,
+    dice: DiceSource,
+    attack: bool = False,
+) -> tuple[RollUnderTable, list[Event]]:
+    """Run `rule` on the characters taking part, as `member` asked, to its first decision
+    or its end (`attack`: a step of the attack under way, which goes on once it settles)."""
     telling = Telling.of(state, member, rule, taking_part, mode)
     resolution, where = Resolution.start(rule, dice, state.options, telling.rolling)
-    pending = Pending(resolution=resolution, asker=member.id, mode=mode, characters=taking_part)
+    pending = Pending(
+        resolution=resolution, asker=member.id, mode=mode, characters=taking_part, attack=attack
+    )
     after, told = advanced(state, pending, where, member, dice)
     opening = [telling.opening(rule)] if isinstance(rule, Contest) else []
     return after, [*opening, *told]
@@ -173,7 +190,8 @@ def advanced(
     dice: DiceSource,
 ) -> tuple[RollUnderTable, list[Event]]:
     """Tell what the rule did since the last step; then hold it at its decision, or write
-    its outcome back and run the next rule in the queue."""
+    its outcome back and run the next rule: the attack's next step, or the next character
+    in the queue."""
     told: list[Event] = []
     while True:
         telling = Telling.at(state, member, pending)
@@ -185,16 +203,32 @@ def advanced(
         assert where.outcome is not None
         state = with_sheets(state, _sheets(state, pending, where.outcome))
         told.append(telling.outcome(where.outcome))
-        if not pending.queue:
+        state, said, rule, facing = _following(state, pending, where.outcome)
+        told += said
+        if rule is None:
             return state.model_copy(update={"pending": None}), told
-        nxt, rest = pending.queue[0], pending.queue[1:]
-        facing = {state.sheet(nxt).name: nxt}
-        rule = EndOfActivation(character=state.sheet(nxt), actor=pending.actor or "")
         rolling = Telling.of(state, member, rule, facing, pending.mode, pending.asker).rolling
         resolution, where = Resolution.start(rule, dice, state.options, rolling)
         pending = pending.model_copy(
-            update={"resolution": resolution, "characters": facing, "told": 0, "queue": rest}
+            update={
+                "resolution": resolution,
+                "characters": facing,
+                "told": 0,
+                "queue": pending.queue[1:],
+            }
         )
+
+
+def _following(state: RollUnderTable, pending: Pending, outcome: Outcome) -> Next:
+    """What follows a settled rule: the attack's next step, or the next character in the
+    queue facing the end of the activation (CR-S07)."""
+    if pending.attack:
+        return followed(state, outcome)
+    if not pending.queue:
+        return state, [], None, {}
+    nxt = pending.queue[0]
+    rule = EndOfActivation(character=state.sheet(nxt), actor=pending.actor or "")
+    return state, [], rule, {state.sheet(nxt).name: nxt}
 
 
 def end_activation(
