@@ -84,7 +84,8 @@ RULES_KINDS = frozenset(get_args(EventKind))
 
 class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
-    version = 2
+    version = 3
+    """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05)."""
     state = RollUnderTable
     error = RollUnderError
     intents = (
