@@ -12,13 +12,15 @@ roll has a mode, so the GM can roll in the open, for themselves, or blind.
 
 Each part of the chapter has its module: the rules that may stop for a decision
 (table_rules), those that need none (table_sheets), attacks (table_fight), the characters
-and the company (table_characters) and the GM's NPCs (table_npcs); this one routes.
+and the company (table_characters), the GM's NPCs (table_npcs), turns (table_turns) and the
+GM's asks (table_asks); this one routes.
 """
 
 from __future__ import annotations
 
 from typing import Any, get_args
 
+from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc, npc_view, roster_offers
 from tabletop.session import Event, Member, Offer, Session, hidden
@@ -41,6 +43,7 @@ from tabletop.systems.rollunder.resolution import Decision
 from tabletop.systems.rollunder.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.rollunder.sheet_edits import RenameCharacter, SheetEdit, derived
 from tabletop.systems.rollunder.table import RollUnderTable
+from tabletop.systems.rollunder.table_asks import ASKS, check_asked
 from tabletop.systems.rollunder.table_characters import (
     company_rule,
     dump,
@@ -75,6 +78,8 @@ from tabletop.systems.rollunder.table_rules import (
     start,
 )
 from tabletop.systems.rollunder.table_sheets import plain
+from tabletop.systems.rollunder.table_turns import TURNS
+from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
 
 RULES_KINDS = frozenset(get_args(EventKind))
 """Event types that carry one of the rules' own events (see `rules_events`)."""
@@ -96,6 +101,8 @@ class RollUnderSession(Session[RollUnderTable]):
         EditNpc,
         RemoveNpc,
         RevealNpc,
+        *TURNS.intents,
+        *ASKS.intents,
     )
     explained = frozenset(
         {
@@ -114,7 +121,7 @@ class RollUnderSession(Session[RollUnderTable]):
             listed = [(cid, not s.secret) for cid, s in state.characters.items() if s.npc]
             options = state.options
             found += roster_offers(listed, stat_names(options), example(options))
-        return found
+        return found + TURNS.offers(state, member) + ASKS.offers(state, member)
 
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
         return fight_why_not(state, intent["kind"]) or why_not(state, intent)
@@ -131,9 +138,15 @@ class RollUnderSession(Session[RollUnderTable]):
         if isinstance(intent, Answer):
             return answer(state, intent, member, dice)
         if isinstance(intent, NewNpc | EditNpc | RemoveNpc | RevealNpc):
-            return npc_step(state, intent, member)
+            return left(*npc_step(state, intent, member))
         if isinstance(intent, RuleIntent):
             return start(state, intent, member, dice)
+        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
+            return TURNS.apply(state, intent, member)
+        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
+            if isinstance(intent, AskRoll):
+                check_asked(state, intent.what)
+            return ASKS.apply(state, intent, member, dice)
         if isinstance(intent, AttackIntent):
             return attack(state, intent, member, dice)
         if isinstance(intent, MeetBlow):
@@ -149,7 +162,7 @@ class RollUnderSession(Session[RollUnderTable]):
         if isinstance(intent, EndActivation):
             return end_activation(state, member, dice)
         if isinstance(intent, RecruitFollower | DismissFollower | Bury | ReplaceCharacter):
-            return company_rule(state, intent, member)
+            return left(*company_rule(state, intent, member))
         return plain(state, intent, member)
 
     # what each member sees ----------------------------------------------------------------
@@ -179,6 +192,8 @@ class RollUnderSession(Session[RollUnderTable]):
             ],
             "pending": pending_view(state, member),
             "attack": attack_view(state, member),
+            "turn": TURNS.view(state),
+            "asks": ASKS.view(state, member),
             "npcs": [
                 npc_view(cid, s.sheet.name, not s.secret, None, stats_view(s.sheet), member)
                 for cid, s in state.characters.items()
@@ -211,6 +226,18 @@ def outcome_of(events: list[Event]) -> dict[str, Any] | None:
     """The outcome of the last rule settled among these events (JSON data), if any."""
     settled = [e for e in events if e.type == "outcome"]
     return settled[-1].data["outcome"] if settled else None
+
+
+def left(state: RollUnderTable, events: list[Event]) -> tuple[RollUnderTable, list[Event]]:
+    """The table once characters have left it (an NPC taken away, a follower let go, the
+    dead replaced): out of the turn order, asked for nothing, in no attack (CR-F05)."""
+    for gone in {*state.turns.order, *(ask.character for ask in state.asks.waiting.values())}:
+        if gone not in state.characters:
+            state = ASKS.without(TURNS.without(state, gone), gone)
+    attack = state.attack
+    if attack is not None and not {attack.attacker, attack.target} <= state.characters.keys():
+        state = state.model_copy(update={"attack": None})
+    return state, events
 
 
 SESSION = RollUnderSession()

@@ -12,12 +12,14 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from tabletop.asks import Asks
 from tabletop.session import Frozen, RollMode
 from tabletop.systems.rollunder.character import Character
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.followers import Company
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.resolution import Resolution
+from tabletop.turns import Turns
 
 Id = str
 
@@ -83,6 +85,10 @@ class RollUnderTable(Frozen):
     pending: Pending | None = None
     activation: str | None = None
     """Whose activation is under way (CR-G04: the GM says when one begins and ends)."""
+    turns: Turns = Turns()
+    """The GM's turn order (CR-S11)."""
+    asks: Asks = Asks()
+    """The rolls the GM asked for, waiting (CR-S12)."""
     attack: Attack | None = None
     """The attack under way, and its next step (CR-F02)."""
     mutation_table: dict[str, Any] | None = None
