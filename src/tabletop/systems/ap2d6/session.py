@@ -3,7 +3,12 @@ healing, hidden death checks, and a fight on the AP tracker, as intents, events 
 
 Each part of the book has its module: the characters and the GM's NPCs
 (table_characters), checks and contests (table_checks), harm, rest and dying
-(table_health), the fight (table_fight); the table's state is in table; this one routes.
+(table_health), the fight (table_fight) and an attack on someone as the book chains it
+(table_strike); the table's state is in table; this one routes.
+
+What the book gives the GM (a check's DC and bonuses, harm, healing, dealing an attack's
+damage) is the GM's unless the table's option `players_set_difficulty` hands it over
+(RU-S06): the players are not offered it and the rules refuse it from them.
 
 An NPC the GM keeps hidden is a character whose numbers the players may not see
 (`kept_from_players`): its own lines reach them in words or not at all, and a line that
@@ -77,13 +82,16 @@ from tabletop.systems.ap2d6.table_npcs import (
     fighter_view,
     roster_view,
 )
+from tabletop.systems.ap2d6.table_strike import STRIKE_INTENTS, strike_offers, strike_step
 
 __all__ = ["SESSION", "SUGGESTED_POINTS", "Ap2d6Session", "Ap2d6Table"]
 
 
 class Ap2d6Session(Session[Ap2d6Table]):
     name = "ap2d6"
-    version = 2
+    version = 3
+    """2: a hidden NPC's numbers are kept part by part (RU-N05); 3: the GM's levers are the
+    GM's (RU-S06) and an attack on someone runs as the book chains it (RU-A49)."""
     state = Ap2d6Table
     error = Ap2d6Error
     explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
@@ -112,6 +120,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         EditNpc,
         RemoveNpc,
         RevealNpc,
+        *STRIKE_INTENTS,
         *SHEET_INTENTS,
     )
 
@@ -121,12 +130,17 @@ class Ap2d6Session(Session[Ap2d6Table]):
         everyone = tuple(state.characters)
         mine = tuple(c for c, seat in state.characters.items() if controls(member, seat.owner))
         up = tuple(c for c in mine if state.characters[c].sheet.life == "up")
-        found = seat_offers(state) + check_offers(up) + rest_offers(mine) + carry_offers(mine)
+        levers = member.is_gm or state.options.players_set_difficulty  # RU-S06
+        found = seat_offers(state) + check_offers(up, levers) + rest_offers(mine, levers)
+        found += carry_offers(mine)
         for cid in mine:
             seat = state.characters[cid]
             if seat.npc is None:  # an NPC's numbers change through edit-npc (RU-N04)
-                found += sheet_offers(cid, seat.sheet, cid in up, member.is_gm)
+                found += sheet_offers(cid, seat.sheet, cid in up, member.is_gm, levers)
         found += dying_offers(state, mine) + fight_offers(state, member, mine)
+        found += strike_offers(state, member, mine)
+        if levers and not member.is_gm:
+            found += harm_offers(everyone)
         if member.is_gm:
             listed = [(cid, mark.revealed) for cid, _, mark in state.npcs]
             found += roster_offers(listed, STATS, EXAMPLE, bestiary())
@@ -158,7 +172,9 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return pay_step(state, intent, member)
         if isinstance(intent, Carry):
             return carry_step(state, intent)
-        return health_step(state, intent, dice)
+        if isinstance(intent, STRIKE_INTENTS):
+            return strike_step(state, intent, member, dice)
+        return health_step(state, intent, member, dice)
 
     def kept_from_players(self, state: Ap2d6Table) -> dict[str, str]:
         return state.hidden_npcs

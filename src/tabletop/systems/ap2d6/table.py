@@ -5,6 +5,8 @@ has shown. Every part of the table's rules reads and writes it through the helpe
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from tabletop.session import Frozen
@@ -14,6 +16,7 @@ from tabletop.systems.ap2d6.owners import Owners
 from tabletop.systems.ap2d6.rounds import Combat
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.table_npcs import NpcMark
+from tabletop.systems.ap2d6.weapons import Weapon
 
 MAX_CHARACTERS = 100
 
@@ -33,11 +36,25 @@ class Seat(Frozen):
         return self.npc is not None and not self.npc.revealed
 
 
+class Strike(Frozen):
+    """An attack under way: whom it is on, with what, and the step it waits for."""
+
+    target: Id
+    weapon: Weapon
+    step: Literal["hit", "damage", "harm"] = "hit"
+    doubled: bool = False
+    """Double 6s on the hit: twice the damage dice (RU-A13)."""
+    rolled: int = Field(default=0, ge=0)
+    """The damage rolled, waiting for the GM."""
+
+
 class Ap2d6Table(Frozen):
     options: Options = DEFAULTS
     characters: dict[str, Seat] = Field(default_factory=dict)
     fight: Combat | None = None
     """The fight in initiative; its sheets are the characters' while it lasts."""
+    strikes: dict[str, Strike] = Field(default_factory=dict)
+    """Attacks under way, by attacker, each waiting for its next step."""
     revealed: tuple[str, ...] = ()
     """Characters whose death DC the GM has shown to everyone."""
     next_id: int = Field(default=1, ge=1)

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
 from tabletop.session import (
     Choice,
@@ -23,7 +24,9 @@ from tabletop.session import (
 )
 from tabletop.systems.ap2d6.checks import check, check_against, contest
 from tabletop.systems.ap2d6.errors import Ap2d6Error
-from tabletop.systems.ap2d6.rounds import Combat, roll_check
+from tabletop.systems.ap2d6.records import roll_2d6
+from tabletop.systems.ap2d6.rounds import Combat, double_six_temp_ap, roll_check
+from tabletop.systems.ap2d6.scores import incapable
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.table import Ap2d6Table, Id, fight_of, sheet_of, with_fight
 from tabletop.systems.ap2d6.told import plain, told
@@ -53,17 +56,19 @@ class ContestIntent(Frozen):
     redo_ties: bool = False
 
 
-def check_offers(up: tuple[str, ...]) -> list[Offer]:
-    """A check for each character of the member's who is up."""
+def check_offers(up: tuple[str, ...], sets_dc: bool) -> list[Offer]:
+    """A check for each character of the member's who is up; its DC only for whoever sets
+    difficulty at this table, the GM unless handed over (RU-S06)."""
     if not up:
         return []
+    dc = {"dc": Choice(help="the DC", example=8)} if sets_dc else {}
     return [
         offer(
             "check",
             "a check with a score",
             character=Choice(values=up),
             score=Choice(help="the score", example="AGI"),
-            dc=Choice(help="the DC", example=8),
+            **dc,
             mode=Choice(values=tuple(RollMode)),
         )
     ]
@@ -93,16 +98,64 @@ def check_step(
     as of any character's (RU-N05)."""
     sheet = sheet_of(state, intent.character)
     fight = fight_of(state, sheet.name)
-    if (intent.dc is None) == (intent.against is None):
-        raise Ap2d6Error("a check is against a DC or against a score, one of them")
+    if _sets_difficulty(intent):
+        gm_lever(member, state.options.players_set_difficulty, "the DC and its bonuses")
+    if intent.dc is not None and intent.against is not None:
+        raise Ap2d6Error("a check is against a DC or against a score, not both")
     with rolled_for(intent.character):
-        state, events = _rolled(state, intent, sheet, fight, dice)
+        if intent.dc is None and intent.against is None:
+            state, events = _judged(state, intent, sheet, fight, dice)
+        else:
+            state, events = _rolled(state, intent, sheet, fight, dice)
     if intent.mode == RollMode.PUBLIC:
         return state, events
     who = member.name or member.id
     return state, [
         e if e.visibility == Visibility.GM else in_mode(plain(e), intent.mode, who) for e in events
     ]
+
+
+def _sets_difficulty(intent: CheckIntent) -> bool:
+    """Whether a check names what the book gives the GM: its DC, a defender's score, a
+    bonus or penalty, who wins ties (§ A Simple Example of a "Check")."""
+    return (
+        intent.dc is not None
+        or intent.against is not None
+        or intent.modifier != 0
+        or intent.defender_wins_ties
+    )
+
+
+def _judged(
+    state: Ap2d6Table,
+    intent: CheckIntent,
+    sheet: Character,
+    fight: Combat | None,
+    dice: DiceSource,
+) -> tuple[Ap2d6Table, list[Event]]:
+    """A roll with no DC on the table: 2d6 + the score, which the GM judges against the DC
+    they know (§ A Simple Example of a "Check", RU-S06). A score that cannot be used fails
+    without a die (RU-A03); in a fight, double 6s give a temp AP (RU-A13)."""
+    owners, name = state.owners, sheet.name
+    if fight is not None and fight.character(name).life != "up":
+        raise Ap2d6Error(f"{name} is {sheet.public_life} and cannot act")
+    score = sheet.score(intent.score)
+    cannot = incapable(score, state.options)
+    if cannot is not None:
+        return state, [note("check", f"{name} ({intent.score}): fails: {cannot}")]
+    rolled = roll_2d6(dice)
+    bonus = score + sheet.check_modifier(intent.score)
+    said = owners.part(name, f"{rolled} {bonus:+d} = {rolled.total + bonus}")
+    text = f"{name} ({intent.score}): {said}, for the GM to judge"
+    if rolled.double_one:
+        text += " (double 1s: a critical failure)"
+    elif rolled.double_six:
+        text += " (double 6s)"
+    events = [note("check", text, total=rolled.total + bonus, score=intent.score)]
+    if fight is None:
+        return state, events
+    fight, temp = double_six_temp_ap(fight, name, rolled, False, state.options)
+    return with_fight(state, fight), events + told(temp, owners, name)
 
 
 def _rolled(

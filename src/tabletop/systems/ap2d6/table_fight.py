@@ -127,7 +127,7 @@ def fight_offers(state: Ap2d6Table, member: Member, mine: tuple[str, ...]) -> li
     # Only what the rules can grant: paying with AP left to spend, waiting before any
     # is spent (a player's; the GM's tracker changes stay open), acting before someone
     # else's action.
-    paying = tuple(c for c in acting if _may_pay(state, fight, c))
+    paying = tuple(c for c in acting if may_pay(state, fight, c))
     waiting = tuple(c for c in acting if _may_wait(state, fight, c))
     found = [
         *([closed] if (closed := closed_offer("spend", "a basic action", basic)) else []),
@@ -250,13 +250,13 @@ def fight_step(
         )
         return with_fight(state, fight), told(events, owners)
     after, events = end_fight(fight)
-    state = with_fight(state, fight).model_copy(update={"fight": None})
+    state = with_fight(state, fight).model_copy(update={"fight": None, "strikes": {}})
     for sheet in after:
         state = with_sheet(state, state.id_of(sheet.name), sheet)
     return state, told(events)
 
 
-def _may_pay(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
+def may_pay(state: Ap2d6Table, fight: Combat, cid: str) -> bool:
     """Whether a character has AP to spend now (RU-M18): none while waiting."""
     tracker = fight.character(state.characters[cid].sheet.name).tracker
     return not tracker.waiting and tracker.spendable > 0

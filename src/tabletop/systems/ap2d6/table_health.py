@@ -9,8 +9,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
-from tabletop.session import Choice, Event, Frozen, Offer, hidden, note, offer, rolled_for
+from tabletop.session import Choice, Event, Frozen, Member, Offer, hidden, note, offer, rolled_for
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.events import Event as RulesEvent
 from tabletop.systems.ap2d6.options import Options
@@ -74,17 +75,21 @@ class RevealDeathDc(Frozen):
 HealthIntent = Damage | Heal | Rest | DeathCheckIntent | CheckOn | RevealDeathDc
 
 
-def rest_offers(mine: tuple[str, ...]) -> list[Offer]:
-    """Healing and rest for the member's characters."""
+def rest_offers(mine: tuple[str, ...], heals: bool) -> list[Offer]:
+    """Rest for the member's characters, and healing for whoever gives it at this table:
+    the GM, unless handed over (RU-S06)."""
     if not mine:
         return []
-    return [
+    healing = [
         offer(
             "heal",
             "regain health",
             character=Choice(values=mine),
             amount=Choice(help="HP", example=3),
-        ),
+        )
+    ]
+    return [
+        *(healing if heals else []),
         offer(
             "rest",
             "rest for some hours",
@@ -111,7 +116,7 @@ def dying_offers(state: Ap2d6Table, mine: tuple[str, ...]) -> list[Offer]:
 
 
 def harm_offers(everyone: tuple[str, ...]) -> list[Offer]:
-    """The GM's: harm anyone."""
+    """Harm anyone: the GM's, unless handed over (RU-S06)."""
     if not everyone:
         return []
     return [
@@ -147,11 +152,15 @@ def _may_check_death(state: Ap2d6Table, cid: str) -> bool:
 
 
 def health_step(
-    state: Ap2d6Table, intent: HealthIntent, dice: DiceSource
+    state: Ap2d6Table, intent: HealthIntent, member: Member, dice: DiceSource
 ) -> tuple[Ap2d6Table, list[Event]]:
-    """What harm, healing, rest or dying does to one character."""
+    """What harm, healing, rest or dying does to one character; harm and healing are the
+    GM's to give unless the table hands them over (RU-S06)."""
     options = state.options
     sheet = sheet_of(state, intent.character)
+    if isinstance(intent, Damage | Heal):
+        what = "harm" if isinstance(intent, Damage) else "healing"
+        gm_lever(member, options.players_set_difficulty, what)
     if isinstance(intent, RevealDeathDc):
         assert sheet.dying is not None
         shown = note(
