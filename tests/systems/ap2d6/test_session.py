@@ -319,3 +319,27 @@ def test_no_player_receives_a_hidden_npcs_numbers_or_book_name(data, seed, fight
         return data.draw(st.sampled_from(never_shown(items)))
 
     check_hidden_npc_laws(table, pick, NPC_SECRETS, steps=25, seed=seed)
+
+
+def test_rus07_a_check_picks_its_score_from_the_books_list_and_the_sheets():
+    """RU-S07, § "Standard" Scores: the check's score is one of STR, AGI, DEX, CON,
+    PERCEPTION and SOCIAL, or one written on the character's sheet (a [special] PYROMANCY);
+    a score on nobody's sheet is not offered, and each standard one has the book's words."""
+    state = seated()
+    sheet = {"name": "Pyra", "scores": {}, "special": {"PYROMANCY": 0}}
+    state, _ = play(state, {"kind": "import-character", "sheet": sheet}, AYLA)
+    (check,) = [o for o in SESSION.legal(state, AYLA) if o.kind == "check" and not o.entry]
+    assert check.fields["score"].values == (
+        "STR",
+        "AGI",
+        "DEX",
+        "CON",
+        "PERCEPTION",
+        "SOCIAL",
+        "PYROMANCY",
+    )
+    with pytest.raises(Ap2d6Error, match="score must be one of"):
+        SESSION.resolve(
+            state, {"kind": "check", "character": "c1", "score": "MEDICINE"}, AYLA, FixedDice([])
+        )
+    assert SESSION.words.value("check", "score", "CON").startswith("CON: constitution")

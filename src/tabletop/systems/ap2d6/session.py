@@ -131,7 +131,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         mine = tuple(c for c, seat in state.characters.items() if controls(member, seat.owner))
         up = tuple(c for c in mine if state.characters[c].sheet.life == "up")
         levers = member.is_gm or state.options.players_set_difficulty  # RU-S06
-        found = seat_offers(state) + check_offers(up, levers) + rest_offers(mine, levers)
+        found = seat_offers(state) + check_offers(state, up, levers) + rest_offers(mine, levers)
         found += carry_offers(mine)
         for cid in mine:
             seat = state.characters[cid]
@@ -144,7 +144,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         if member.is_gm:
             listed = [(cid, mark.revealed) for cid, _, mark in state.npcs]
             found += roster_offers(listed, STATS, EXAMPLE, bestiary())
-            found += harm_offers(everyone) + contest_offers(everyone)
+            found += harm_offers(everyone) + contest_offers(state)
             found += reveal_offers(state) + round_offers(state)
         return found
 

@@ -26,7 +26,7 @@ from tabletop.systems.ap2d6.checks import check, check_against, contest
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.records import roll_2d6
 from tabletop.systems.ap2d6.rounds import Combat, double_six_temp_ap, roll_check
-from tabletop.systems.ap2d6.scores import incapable
+from tabletop.systems.ap2d6.scores import STANDARD_SCORES, incapable
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.table import Ap2d6Table, Id, fight_of, sheet_of, with_fight
 from tabletop.systems.ap2d6.told import plain, told
@@ -56,9 +56,20 @@ class ContestIntent(Frozen):
     redo_ties: bool = False
 
 
-def check_offers(up: tuple[str, ...], sets_dc: bool) -> list[Offer]:
-    """A check for each character of the member's who is up; its DC only for whoever sets
-    difficulty at this table, the GM unless handed over (RU-S06)."""
+def scores_of(state: Ap2d6Table, cids: tuple[str, ...]) -> tuple[str, ...]:
+    """The scores to pick from: the book's standard six, then every other score and
+    [special] score on these characters' sheets (RU-S07)."""
+    found = dict.fromkeys(STANDARD_SCORES)
+    for cid in cids:
+        sheet = state.characters[cid].sheet
+        found.update(dict.fromkeys((*sheet.scores, *sheet.special)))
+    return tuple(found)
+
+
+def check_offers(state: Ap2d6Table, up: tuple[str, ...], sets_dc: bool) -> list[Offer]:
+    """A check for each character of the member's who is up, with a score from the list;
+    its DC only for whoever sets difficulty at this table, the GM unless handed over
+    (RU-S06)."""
     if not up:
         return []
     dc = {"dc": Choice(help="the DC", example=8)} if sets_dc else {}
@@ -67,25 +78,27 @@ def check_offers(up: tuple[str, ...], sets_dc: bool) -> list[Offer]:
             "check",
             "a check with a score",
             character=Choice(values=up),
-            score=Choice(help="the score", example="AGI"),
+            score=Choice(values=scores_of(state, up)),
             **dc,
             mode=Choice(values=tuple(RollMode)),
         )
     ]
 
 
-def contest_offers(everyone: tuple[str, ...]) -> list[Offer]:
-    """The GM's: a contest between any two characters."""
+def contest_offers(state: Ap2d6Table) -> list[Offer]:
+    """The GM's: a contest between any two characters, each with a score from the list."""
+    everyone = tuple(state.characters)
     if len(everyone) < 2:
         return []
+    scores = scores_of(state, everyone)
     return [
         offer(
             "contest",
             "a contest between two characters",
             first=Choice(values=everyone),
             second=Choice(values=everyone),
-            score=Choice(help="the first side's score", example="STR"),
-            versus=Choice(help="the second side's score", example="STR"),
+            score=Choice(values=scores),
+            versus=Choice(values=scores),
         )
     ]
 
