@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from tabletop.asks import AskRoll, Asks, ask_offers, ask_view, asked, gm_lever, taken
+from tabletop import kept
+from tabletop.asks import GM_KEEPS, AskRoll, Asks, ask_offers, ask_view, asked, gm_lever, taken
 from tabletop.errors import PermissionDenied, RulesError
 from tabletop.session import Member
 
@@ -37,9 +38,13 @@ def test_the_gm_asks_and_the_line_says_the_dc_only_when_it_is_shown():
     asks, events = ask(dc_shown=True)
     assert [e.text for e in events] == ["the GM asks Mara for an AGI check against DC 9"]
     asks, events = ask(dc_shown=False)
-    assert [e.text for e in events] == [
-        "the GM asks Mara for an AGI check against a DC the GM keeps"
+    assert [(kept.plain(e.text), e.hint) for e in events] == [
+        (
+            "the GM asks Mara for an AGI check against DC 9, which the GM keeps",
+            "the GM asks Mara for an AGI check against a DC the GM keeps",
+        )
     ]
+    assert kept.owners(events[0].text) == {GM_KEEPS}
     assert ask_view(asks, ADA, describe) == [
         {"id": "a1", "character": "c1", "text": "Mara: a AGI check", "dc": None, "dc_kept": True}
     ]

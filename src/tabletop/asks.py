@@ -3,10 +3,10 @@ own: a score, an attribute, an ability), for which character, against what (a DC
 player sees or does not), and the player answers with one tap.
 
 The asks wait in the table's state until answered or dropped. Answering runs the system's
-own rule with the GM's DC (`Session` code in each system gives `roll_asked`); a DC the GM
-keeps reaches the player's line as `?`, and so does the verdict it decides, because the
-system marks both as the GM's (`kept.secret(GM_KEEPS, …)`) and counts `GM_KEEPS` among what
-it keeps from the players. docs/architecture.md, "The GM asks for a roll".
+own rule with the GM's DC (`roll_asked`, which each system gives `AskDesk`); a DC the GM
+keeps reaches the players as `?`, and so does the verdict it decides, because the lines mark
+both as the GM's (`kept.secret(GM_KEEPS, …)`), which every session keeps from the players
+(`kept.KEPT_BY_THE_GM`). docs/architecture.md, "The GM asks for a roll".
 """
 
 from __future__ import annotations
@@ -16,17 +16,27 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied, RulesError
-from tabletop.session import MAX_NAME, Choice, Event, Frozen, Member, Offer, note, offer
+from tabletop.kept import GM_KEEPS, secret
+from tabletop.session import (
+    MAX_NAME,
+    Choice,
+    Event,
+    Frozen,
+    Member,
+    Offer,
+    Seated,
+    note,
+    offer,
+    plays,
+)
 
 WhatT = TypeVar("WhatT", bound=BaseModel)
+StateT = TypeVar("StateT", bound=BaseModel)
 
 MAX_ASKS = 20
 """Asks one table keeps waiting at once."""
-
-GM_KEEPS = "the GM's difficulty"
-"""The owner a system marks a kept DC and its verdict with (`kept.secret`): players read
-them as `?`."""
 
 
 LEVERS_HANDED_OVER = "players_set_difficulty"
@@ -107,6 +117,8 @@ def ask_offers(
                 character=Choice(values=tuple(characters)),
                 what=Choice(example=dict(example)),
                 dc=Choice(example=8),
+                dc_shown=Choice(),
+                reason=Choice(example="to climb the wall"),
             )
         )
     for aid, ask in asks.waiting.items():
@@ -125,7 +137,7 @@ def asked(
     asks: Asks, intent: AskRoll[Any], member: Member, names: Mapping[str, str], said: str
 ) -> tuple[Asks, list[Event]]:
     """The asks with the GM's new one waiting, and the line that asks it (`said`: what is
-    asked, in the system's words: "an AGI check")."""
+    asked, in the system's words: "an AGI check"); a kept DC is the GM's part of it."""
     if not member.is_gm:
         raise PermissionDenied("only the GM asks for a roll")
     if intent.character not in names:
@@ -134,12 +146,15 @@ def asked(
         raise RulesError(f"a table keeps at most {MAX_ASKS} asks waiting")
     aid = f"a{asks.counter}"
     ask = Ask.model_validate(intent.model_dump(mode="json", exclude={"kind"}))
-    against = _against(ask)
     why = f" ({intent.reason})" if intent.reason else ""
-    text = f"the GM asks {names[intent.character]} for {said}{against}{why}"
+    asking = f"the GM asks {names[intent.character]} for {said}"
+    told = note("ask", f"{asking}{_against(ask)}{why}", ask=aid, character=intent.character)
+    if ask.dc is not None and not ask.dc_shown:
+        kept_dc = f" against DC {secret(GM_KEEPS, ask.dc)}, which the GM keeps"
+        told = told.model_copy(update={"text": f"{asking}{kept_dc}{why}", "hint": told.text})
     waiting = {**asks.waiting, aid: ask}
     after = asks.model_copy(update={"waiting": waiting, "counter": asks.counter + 1})
-    return after, [note("ask", text, ask=aid, character=intent.character)]
+    return after, [told]
 
 
 def _against(ask: Ask) -> str:
@@ -176,3 +191,105 @@ def ask_view(asks: Asks, member: Member, describe: Callable[[Ask], str]) -> list
             }
         )
     return shown
+
+
+# one table's asks ---------------------------------------------------------------------------
+
+RollAsked = Callable[[Any, Ask, DiceSource], list[Event]]
+"""A system's rule for an answered ask: its own roll of `ask.what` for `ask.character`
+against the GM's DC (the system's usual one when None), the DC and verdict of a kept DC
+marked `secret(GM_KEEPS, …)` and the dice rolled for the character (`rolled_for`)."""
+
+
+class AskDesk(Generic[StateT, WhatT]):
+    """How a table keeps the GM's asks in its state's `field`: the intents, offers, rules
+    step, view and what is left when a character leaves. The system gives what a roll is
+    (`what`, its model), how its words say one (`said`: "a wits check"), an example for the
+    GM's form, who may be asked (`seated`: its characters with their players) and its rule
+    for an answered ask (`roll_asked`)."""
+
+    def __init__(
+        self,
+        what: type[WhatT],
+        said: Callable[[WhatT], str],
+        example: Mapping[str, Any],
+        seated: Callable[[StateT], Mapping[str, Seated]],
+        roll_asked: RollAsked,
+        field: str = "asks",
+    ) -> None:
+        self.what = what
+        self.said = said
+        self.example = dict(example)
+        self.seated = seated
+        self.roll_asked = roll_asked
+        self.field = field
+        self.intents = (AskRoll[what], AnswerAsk, DropAsk)  # type: ignore[valid-type]
+
+    def asks(self, state: StateT) -> Asks:
+        found: Asks = getattr(state, self.field)
+        return found
+
+    def read(self, ask: Ask) -> WhatT:
+        """What `ask` asks for, as the system's model reads it."""
+        return self.what.model_validate(ask.what)
+
+    def describe(self, state: StateT) -> Callable[[Ask], str]:
+        """How one ask reads on a button and in the view: whose roll, what, against what."""
+        seated = self.seated(state)
+
+        def told(ask: Ask) -> str:
+            name = seated[ask.character].name if ask.character in seated else ask.character
+            why = f" ({ask.reason})" if ask.reason else ""
+            return f"{name}: {self.said(self.read(ask))}{_against(ask)}{why}"
+
+        return told
+
+    def offers(self, state: StateT, member: Member) -> list[Offer]:
+        seated = self.seated(state)
+        asked_of = [who for who, one in seated.items() if one.player is not None]
+        return ask_offers(
+            self.asks(state),
+            member,
+            asked_of,
+            plays(member, seated),
+            self.describe(state),
+            self.example,
+        )
+
+    def apply(
+        self,
+        state: StateT,
+        intent: AskRoll[Any] | AnswerAsk | DropAsk,
+        member: Member,
+        dice: DiceSource,
+    ) -> tuple[StateT, list[Event]]:
+        """The GM asks or takes an ask back; the player (or the GM) answers it, which runs
+        the system's roll with the ask's DC."""
+        seated = self.seated(state)
+        asks = self.asks(state)
+        if isinstance(intent, AskRoll):
+            names = {who: one.name for who, one in seated.items()}
+            after, events = asked(asks, intent, member, names, self.said(intent.what))
+            return state.model_copy(update={self.field: after}), events
+        if isinstance(intent, DropAsk) and not member.is_gm:
+            raise PermissionDenied("only the GM takes back a roll asked for")
+        rest, ask = taken(asks, intent.ask, member, plays(member, seated))
+        state = state.model_copy(update={self.field: rest})
+        if isinstance(intent, DropAsk):
+            return state, [
+                note(
+                    "ask dropped", f"the GM takes back {self.describe(state)(ask)}", ask=intent.ask
+                )
+            ]
+        events = self.roll_asked(state, ask, dice)
+        first = events[0].model_copy(update={"data": {**events[0].data, "ask": intent.ask}})
+        return state, [first, *events[1:]]
+
+    def view(self, state: StateT, member: Member) -> list[dict[str, Any]]:
+        return ask_view(self.asks(state), member, self.describe(state))
+
+    def without(self, state: StateT, gone: str) -> StateT:
+        """The state once `gone` has left the table: no roll is asked of them any more."""
+        asks = self.asks(state)
+        waiting = {aid: ask for aid, ask in asks.waiting.items() if ask.character != gone}
+        return state.model_copy(update={self.field: asks.model_copy(update={"waiting": waiting})})

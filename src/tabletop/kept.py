@@ -26,6 +26,14 @@ _PART = re.compile(f"{OPEN}([^{BETWEEN}{CLOSE}]*){BETWEEN}([^{OPEN}{CLOSE}]*){CL
 SHOWN = "?"
 """What the players read in place of a hidden owner's part."""
 
+GM_KEEPS = "the GM's difficulty"
+"""The owner of what the GM keeps at every table: a DC the GM asked a roll against without
+showing it, and the verdict it decides (`tabletop.asks`)."""
+
+KEPT_BY_THE_GM = {GM_KEEPS: "the GM"}
+"""What every session keeps from the players besides its own (`Session.resolve`), with the
+name a line's hint gives it."""
+
 
 def secret(owner: str, value: object) -> str:
     """`value` as `owner`'s part of a line (`owner` an NPC's or a character's id)."""

@@ -368,7 +368,8 @@ class Roster(Generic[StatsT]):
         else:
             stats = edited(kept.stats, intent.stat, intent.value, self.error)
             now = kept.model_copy(update={"stats": stats})
-            value = str(getattr(stats, intent.stat))
+            number = getattr(stats, intent.stat)
+            value = "none" if number is None else str(number)  # as the GM typed it
         events = changed(intent.npc, kept.name, intent.stat, value, kept.revealed)
         return {**npcs, intent.npc: now}, events
 

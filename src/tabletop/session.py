@@ -112,6 +112,24 @@ def controls(member: Member, owner: str) -> bool:
     return member.is_gm or member.id == owner
 
 
+class Seated(NamedTuple):
+    """One at the table who takes turns and is asked for rolls: the name the table knows
+    them by, and the member who plays them (None: the GM's own, an NPC)."""
+
+    name: str
+    player: str | None = None
+
+
+def plays(member: Member, seated: Mapping[str, Seated]) -> Callable[[str], bool]:
+    """Whether `member` plays the one at the table with this id (the GM plays everyone)."""
+
+    def theirs(who: str) -> bool:
+        found = seated.get(who)
+        return found is not None and (member.is_gm or found.player == member.id)
+
+    return theirs
+
+
 def owner_for(asked: str | None, member: Member) -> str:
     """Who plays what `member` brings to the table: themselves, or anyone the GM names."""
     if asked is None or asked == member.id:
@@ -632,7 +650,11 @@ class Session(Generic[StateT]):
                 raise
             refusal = refusal_event(asked, member, recorder.draws, problem)
             raise DrawnRefusal(problem, refusal) from problem
-        hidden = {**self.kept_from_players(state), **self.kept_from_players(after)}
+        hidden = {
+            **kept.KEPT_BY_THE_GM,
+            **self.kept_from_players(state),
+            **self.kept_from_players(after),
+        }
         events, keeps = _settled(events, hidden, self.words)
         if not events:  # the intent still happened, and its cause must be on the record
             events = [

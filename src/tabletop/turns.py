@@ -11,12 +11,14 @@ docs/architecture.md, "Turns everyone can see".
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from tabletop.errors import PermissionDenied, RulesError
-from tabletop.session import Choice, Event, Frozen, Member, Offer, note, offer
+from tabletop.session import Choice, Event, Frozen, Member, Offer, Seated, note, offer, plays
+
+StateT = TypeVar("StateT", bound=BaseModel)
 
 MAX_ORDER = 100
 """Characters and NPCs one turn order holds (a table keeps at most as many)."""
@@ -166,3 +168,71 @@ def turn_view(
         "round": round,
         "by": by,
     }
+
+
+# one table's turns --------------------------------------------------------------------------
+
+
+class Ruled(NamedTuple):
+    """The order a system's rules keep while they keep one (a Constitution fight's
+    initiative): each one in it (id and name) in order, whose turn it is, the round, and the
+    member who plays each one a player plays."""
+
+    order: Sequence[tuple[str, str]]
+    whose: str | None
+    round: int
+    players: Mapping[str, str]
+
+
+class TurnKeeper(Generic[StateT]):
+    """How a table keeps its turns in its state's `field`: the offers, the rules step for
+    `TURN_INTENTS`, the view and what is left when one leaves. The system gives who is at
+    the table (`seated`: each id's name and player) and, where its book keeps an order of
+    its own, `ruled`: that order while the rules keep it (the GM's levers step aside)."""
+
+    intents = TURN_INTENTS
+
+    def __init__(
+        self,
+        seated: Callable[[StateT], Mapping[str, Seated]],
+        ruled: Callable[[StateT], Ruled | None] | None = None,
+        field: str = "turns",
+    ) -> None:
+        self.seated = seated
+        self.ruled = ruled or (lambda state: None)
+        self.field = field
+
+    def turns(self, state: StateT) -> Turns:
+        found: Turns = getattr(state, self.field)
+        return found
+
+    def offers(self, state: StateT, member: Member) -> list[Offer]:
+        if self.ruled(state) is not None:
+            return []
+        seated = self.seated(state)
+        return turn_offers(self.turns(state), member, list(seated), plays(member, seated))
+
+    def apply(
+        self, state: StateT, intent: TurnIntent, member: Member
+    ) -> tuple[StateT, list[Event]]:
+        """The GM's or the current player's step, refused while the rules keep the order."""
+        if self.ruled(state) is not None:
+            raise RulesError("the rules move the turn now; the GM's turn order waits")
+        seated = self.seated(state)
+        names = {who: one.name for who, one in seated.items()}
+        after, events = take_turns(self.turns(state), intent, names, member, plays(member, seated))
+        return state.model_copy(update={self.field: after}), events
+
+    def view(self, state: StateT) -> dict[str, Any] | None:
+        """The turns every member sees: the rules' order while they keep one, else the GM's."""
+        ruled = self.ruled(state)
+        if ruled is not None:
+            return turn_view(ruled.order, ruled.whose, ruled.round, ruled.players, "the rules")
+        turns, seated = self.turns(state), self.seated(state)
+        order = [(who, seated[who].name if who in seated else who) for who in turns.order]
+        players = {who: one.player for who, one in seated.items() if one.player is not None}
+        return turn_view(order, turns.whose, turns.round, players)
+
+    def without(self, state: StateT, gone: str) -> StateT:
+        """The state once `gone` has left the table: out of the turn order."""
+        return state.model_copy(update={self.field: without(self.turns(state), gone)})

@@ -180,6 +180,7 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "value": pick(["3", "1d4", "none", marker]),
         "notes": marker,
         "reason": marker,
+        "dc_shown": pick([True, False]),
         "where": marker,
         "skill": marker,
         "gear": pick(

@@ -105,8 +105,9 @@ class Check(Model):
     ) -> tuple[Piece, ...]:
         """`describe`'s line in pieces, each with whose it is: the dice, the total and the
         degree are `roller`'s; the DC is `against`'s (the target whose AC it is; the
-        roller's when None); whether it succeeded is `verdict`'s (None: anyone may see it,
-        as whether a blow landed)."""
+        roller's when None); whether it succeeded, and by how many degrees, is `verdict`'s
+        (None: anyone may see whether it succeeded, as whether a blow landed, and the degrees
+        are the roller's)."""
         against = roller if against is None else against
         sign = "+" if self.score >= 0 else "−"
         note = " (natural 1)" if self.natural_one else ""
@@ -118,8 +119,8 @@ class Check(Model):
         counted = f"{degrees} degree{'s' if degrees > 1 else ''}{note}"
         outcome = "success" if self.success else "failure"
         judged: tuple[Piece, ...] = (
-            (theirs(f"{outcome}, {counted}", roller),)
-            if verdict == roller
+            (theirs(f"{outcome}, {counted}", verdict),)
+            if verdict is not None
             else (f"{outcome}, ", theirs(counted, roller))
         )
         pieces = (

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls
@@ -37,6 +38,7 @@ from tabletop.systems.constitution.road import (
 from tabletop.systems.constitution.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.constitution.sheet_edits import carrying
 from tabletop.systems.constitution.table import ConstitutionTable
+from tabletop.systems.constitution.table_asks import ASKS
 from tabletop.systems.constitution.table_characters import (
     AwardXp,
     CheckIntent,
@@ -66,6 +68,8 @@ from tabletop.systems.constitution.table_npcs import (
     made,
     taken_from_fight,
 )
+from tabletop.systems.constitution.table_turns import TURNS
+from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
 
 NpcIntent = BookNpc | NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc
 
@@ -99,6 +103,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
         RemoveNpc,
         RevealNpc,
         NpcJoinsFight,
+        *TURNS.intents,
+        *ASKS.intents,
     )
 
     def offers(self, state: ConstitutionTable, member: Member) -> list[Offer]:
@@ -106,7 +112,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
         found = character_offers(state, member, mine) + road_offers(state, member, mine)
         if member.is_gm:
             found += ROSTER.offers(state.npcs, EXAMPLE, bestiary())
-        return found + fight_offers(state, member, mine)
+        found += fight_offers(state, member, mine)
+        return found + TURNS.offers(state, member) + ASKS.offers(state, member)
 
     def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
         return why_not_on_the_road(state, intent["kind"])
@@ -124,6 +131,10 @@ class ConstitutionSession(Session[ConstitutionTable]):
             return npc_joins_fight(state, intent, dice)
         if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc):
             return self._npcs(state, intent, dice)
+        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
+            return TURNS.apply(state, intent, member)
+        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
+            return ASKS.apply(state, intent, member, dice)
         if isinstance(intent, March):
             return march(state, intent, dice)
         if isinstance(intent, Camp):
@@ -151,6 +162,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
             return state.model_copy(update={"npcs": npcs, "next_npc": counter}), events
         if isinstance(intent, RemoveNpc):
             taken_from_fight(state.fight, intent.npc)
+            state = TURNS.without(state, intent.npc)
         npcs, events = ROSTER.change(state.npcs, intent, state.names)
         return state.model_copy(update={"npcs": npcs}), events
 
@@ -179,6 +191,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
             "controllers": state.controllers,
             "clock": clock_view(state.clock, member),
             "npcs": ROSTER.view(state.npcs, member),
+            "turn": TURNS.view(state),
+            "asks": ASKS.view(state, member),
         }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from tabletop.asks import Asks
 from tabletop.session import Frozen
 from tabletop.systems.constitution.character import Character
 from tabletop.systems.constitution.combat import Combat
@@ -14,6 +15,7 @@ from tabletop.systems.constitution.expedition import Clock, Supplies
 from tabletop.systems.constitution.options import DEFAULT, Options
 from tabletop.systems.constitution.survival import Deprivation, total_penalty
 from tabletop.systems.constitution.table_npcs import KeptNpc
+from tabletop.turns import Turns
 
 
 class Seat(Frozen):
@@ -45,6 +47,10 @@ class ConstitutionTable(Frozen):
     npcs: dict[str, KeptNpc] = Field(default_factory=dict)
     """The referee's NPCs by id (`n1`, …), their numbers hidden until shown (C3-N05)."""
     next_npc: int = Field(default=1, ge=1)
+    turns: Turns = Turns()
+    """The referee's turn order out of a fight (a fight keeps its own: table_turns)."""
+    asks: Asks = Asks()
+    """The checks the referee has asked of players, waiting for their answer."""
 
     @property
     def names(self) -> list[str]:

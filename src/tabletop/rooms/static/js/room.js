@@ -3,6 +3,7 @@
 // part from the member's view, offers and advice as the server gives them.
 
 import { Live, RefusedError, Room, TAIL, call, linkFromLocation, linkUrl, parseLink } from "./api.js";
+import { ASK_KINDS, askPanel, askedOfYou } from "./asks.js";
 import { Folds, WIDE, card, opens } from "./cards.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker, humanize } from "./forms.js";
@@ -10,7 +11,7 @@ import { entryItem } from "./log.js";
 import { NPC_KINDS, namesAnNpc, npcCard, npcPanel } from "./npcs.js";
 import { HANDLED, ON_THE_LINE, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetLine, sheetTree, sheetView } from "./sheets.js";
-import { isMine, turnBar, turnOf } from "./turns.js";
+import { TurnTeller, isMine, turnBar, turnOf } from "./turns.js";
 import { checkRecordHere, checkRollLink, downloadRecord, keepNonce, keptNonces } from "./verify.js";
 import { PageWitness } from "./witness.js";
 
@@ -36,6 +37,7 @@ const page = {
   connected: [],
   alarms: new Map(),
   turn: null,
+  teller: null,
   folds: null,
   viewFolds: null,
   popped: new URLSearchParams(location.search).get("sheet"),
@@ -405,25 +407,33 @@ function render() {
   document.body.dataset.head = page.view.head;
   document.body.dataset.viewingAs = asWho ? "yes" : "";
   page.turn = turnOf(page.view);
+  const teller = page.viewingAs || page.popped ? null : tellerOf();
+  if (teller) teller.heard(page.turn, page.view, owners());
   if (page.popped) {
     section("popped", poppedCard);
     return;
   }
   const panels = systemPanels(context());
   const asking = panels.filter((panel) => panel.classList.contains("asking"));
-  section("turn", () => turnBar(page.turn, page.view, owners()));
+  section("turn", () => turnBar(page.turn, page.view, owners(), teller));
   section("mine", () => cardsPanel("mine", "Your characters"));
-  section("asks", () => [...asking, choicesPanel()]);
+  section("asks", () => [askedOfYou(context()), ...asking, choicesPanel()]);
   section("play", () => panels.filter((panel) => !asking.includes(panel)));
   section("acting", () => cardsPanel("acting", "Now acting"));
   section("actions", actionsPanel);
   section("characters", charactersPanel);
   section("npcs", () => npcPanel(context(), (npc) => placeOf(npc.id, null, true) === "npcs"));
   section("members", membersPanel);
-  section("gm", gmPanel);
+  section("gm", gmArea);
   section("after", afterPanel);
   fillWhisperList();
   renameLog();
+}
+
+function tellerOf() {
+  // Who tells this member when the turn becomes theirs (js/turns.js), made once.
+  if (!page.teller) page.teller = new TurnTeller(page.link.room, page.view.me.id, render);
+  return page.teller;
 }
 
 function renameLog() {
@@ -594,7 +604,7 @@ function loose(closed) {
   // buttons) or open (a form).
   if (page.viewingAs || page.view.me.role === "observer") return [];
   const handled = HANDLED[page.system] || new Set();
-  return page.offers.filter((o) => o.kind !== "roll" && Boolean(o.intents.length) === closed && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
+  return page.offers.filter((o) => o.kind !== "roll" && Boolean(o.intents.length) === closed && !handled.has(o.kind) && !NPC_KINDS.has(o.kind) && !ASK_KINDS.has(o.kind) && !namesAnNpc(o) && !characterField(o) && !o.entry && !onCards(o));
 }
 
 function offersPanel(id, title, offers, classes = "panel") {
@@ -735,7 +745,7 @@ function cardActs(id) {
   return (place) => {
     if (page.viewingAs) return { tools: [], now: [], rest: null };
     const field = (o) => characterField(o);
-    const forms = page.offers.filter((o) => !o.intents.length && !o.entry && field(o) && o.fields[field(o)].values.includes(id));
+    const forms = page.offers.filter((o) => !o.intents.length && !o.entry && !ASK_KINDS.has(o.kind) && field(o) && o.fields[field(o)].values.includes(id));
     const quick = ON_THE_LINE[page.system] || new Set();
     const block = (list) => list.map((o) => offerBlock(o, { [field(o)]: id }));
     const acts = (nodes) => (nodes.length ? h("div", { class: "card-acts" }, nodes) : null);
@@ -933,6 +943,11 @@ async function copy(text, button) {
   }
 }
 
+function gmArea() {
+  // The GM's side: asking for rolls (js/asks.js), then the GM screen.
+  return [askPanel(context()), gmPanel()];
+}
+
 function gmPanel() {
   if (page.view.me.role !== "gm" && !page.viewingAs) return null;
   const others = page.view.members.filter((m) => m.role !== "gm");
@@ -1068,7 +1083,7 @@ async function collectHidden() {
     }
   }
   page.hiddenPaths = found;
-  section("gm", gmPanel);
+  section("gm", gmArea);
 }
 
 async function viewAs(memberId) {

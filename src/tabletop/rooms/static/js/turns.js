@@ -15,15 +15,34 @@
 // one's choices (an NPC, a choice the rules give the GM) rather than the character's
 // player.
 //
-// Each system's reader is below (SYSTEMS). The shared turn order of issue 31, item 2, is
-// to be read into the same shape in `turnOf`, before the system's own reader, so the bar
-// and the cards show it with no other change.
+// The shared turn order (`turn` in the view: tabletop.turns, the same at every RPG table)
+// is read first, while the GM keeps it; where the rules keep the order (a Constitution
+// fight's initiative) the system's own reader below (SYSTEMS) says more of it (initiative,
+// AP left), and the shared one serves where a system has no reader.
 
 import { h } from "./dom.js";
 
 export function turnOf(view) {
+  const state = view.state || {};
+  const shared = state.turn;
+  if (shared && shared.by !== "the rules") return sharedTurn(shared);
   const read = SYSTEMS[view.system];
-  return read ? read(view.state || {}) : null;
+  return (read && read(state)) || (shared ? sharedTurn(shared) : null);
+}
+
+function sharedTurn(turn) {
+  // `{order: [{id, name, player}], current, round, by}`: each one's id is its card's.
+  const at = turn.order.findIndex((one) => one.id === turn.current);
+  const order = turn.order.map((one, i) => ({
+    id: one.id,
+    name: one.name,
+    state: i === at ? "now" : at >= 0 && i < at ? "done" : "next",
+    note: "",
+    gm: !one.player,
+  }));
+  const now = order[at];
+  const title = `Round ${turn.round}${now ? ` · ${now.name}'s turn` : ""}`;
+  return { title, note: turn.by === "the rules" ? "the rules move the turn on" : "", order };
 }
 
 function isNpc(state, id) {
@@ -169,17 +188,23 @@ export function isMine(one, view, cards) {
   return Boolean(card && card.owner === view.me.id);
 }
 
-export function turnBar(turn, view, cards) {
-  // What the table reads first: the turn, and for the member whose turn it is, that it is.
+export function turnBar(turn, view, cards, teller = null) {
+  // What the table reads first: the turn, and for the member whose turn it is, that it is
+  // (and a notice a screen reader says aloud); while it is another's, a player's toggle to
+  // be told when it is theirs, kept off their own turn's first screen.
   if (!turn) return null;
   const mine = turn.order.filter((one) => isMine(one, view, cards));
+  const player = view.me.role === "player";
   return h(
     "section",
     { class: mine.length ? "turn-bar mine" : "turn-bar", "aria-label": "the turn now" },
     h("p", { class: "turn-title" },
       mine.length ? h("strong", { class: "your-turn", text: view.me.role === "gm" ? "Your turn, GM" : "Your turn" }) : null,
       h("span", { text: turn.title }),
-      turn.note ? h("span", { class: "hint", text: turn.note }) : null),
+      turn.note ? h("span", { class: "hint", text: turn.note }) : null,
+      teller && player && !mine.length ? teller.toggle() : null),
+    // said aloud to a screen reader; the badge above shows it
+    teller && player && mine.length ? h("p", { class: "turn-notice visually-hidden", role: "status", text: `It is your turn: ${mine.map((one) => one.name).join(", ")}.` }) : null,
     turn.order.length
       ? h("ol", { class: "turn-order", "aria-label": "the turn order", tabindex: "0" }, turn.order.map((one) => h(
         "li",
@@ -189,4 +214,59 @@ export function turnBar(turn, view, cards) {
       )))
       : null,
   );
+}
+
+// telling a member it is their turn ----------------------------------------------------------
+
+export class TurnTeller {
+  // Tells a player when the turn becomes one they play: the browser's notification, where
+  // they asked for it with the toggle (permission is asked from that click, never on load)
+  // and the page is out of sight; the bar's notice says it on the page itself. Whether they
+  // asked is kept in this browser, per room and member.
+  constructor(room, member, redraw) {
+    this.key = `tabletop:tell-my-turn:${room}:${member}`;
+    this.redraw = redraw;
+    this.was = null;
+  }
+
+  get wanted() {
+    return localStorage.getItem(this.key) === "yes" && "Notification" in window && Notification.permission === "granted";
+  }
+
+  toggle() {
+    // The control beside the turn, where the browser can notify at all.
+    if (!("Notification" in window)) return null;
+    const on = this.wanted;
+    const blocked = Notification.permission === "denied";
+    return h("button", {
+      type: "button",
+      class: "quiet tell-me",
+      "aria-pressed": on ? "true" : "false",
+      disabled: blocked && !on,
+      title: blocked ? "this browser blocks this room's notifications; allow them in its site settings" : null,
+      onclick: () => this.press(),
+      text: on ? "Telling you when it is your turn" : "Tell me when it is my turn",
+    });
+  }
+
+  async press() {
+    if (this.wanted) {
+      localStorage.setItem(this.key, "no");
+    } else {
+      const answer = await Notification.requestPermission();
+      localStorage.setItem(this.key, answer === "granted" ? "yes" : "no");
+    }
+    this.redraw();
+  }
+
+  heard(turn, view, cards) {
+    // The turn as drawn now: notify once when it has just become this member's.
+    const mine = turn ? turn.order.filter((one) => one.state === "now" && isMine(one, view, cards)) : [];
+    const now = mine.length ? `${turn.title}|${mine.map((one) => one.id).join()}` : null;
+    const fresh = now !== null && now !== this.was;
+    this.was = now;
+    if (fresh && this.wanted && document.visibilityState !== "visible") {
+      new Notification("Your turn", { body: `${mine.map((one) => one.name).join(", ")}: ${turn.title}`, tag: this.key });
+    }
+  }
 }
