@@ -4,7 +4,8 @@ healing, hidden death checks, and a fight on the AP tracker, as intents, events 
 Each part of the book has its module: the characters and the GM's NPCs
 (table_characters), checks and contests (table_checks), harm, rest and dying
 (table_health), the fight (table_fight) and an attack on someone as the book chains it
-(table_strike); the table's state is in table; this one routes.
+(table_strike), the turns the GM keeps (table_turns) and the checks the GM asks for
+(table_asks); the table's state is in table; this one routes.
 
 What the book gives the GM (a check's DC and bonuses, harm, healing, dealing an attack's
 damage) is the GM's unless the table's option `players_set_difficulty` hands it over
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc, roster_offers
 from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, hidden
@@ -26,6 +28,7 @@ from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.ap2d6.sheet_edits import SheetEdit, derived, sheet_offers
 from tabletop.systems.ap2d6.table import Ap2d6Table
+from tabletop.systems.ap2d6.table_asks import ASKS
 from tabletop.systems.ap2d6.table_characters import (
     SUGGESTED_POINTS,
     Carry,
@@ -83,6 +86,8 @@ from tabletop.systems.ap2d6.table_npcs import (
     roster_view,
 )
 from tabletop.systems.ap2d6.table_strike import STRIKE_INTENTS, strike_offers, strike_step
+from tabletop.systems.ap2d6.table_turns import TURNS
+from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
 
 __all__ = ["SESSION", "SUGGESTED_POINTS", "Ap2d6Session", "Ap2d6Table"]
 
@@ -122,6 +127,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
         RevealNpc,
         *STRIKE_INTENTS,
         *SHEET_INTENTS,
+        *TURNS.intents,
+        *ASKS.intents,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -146,7 +153,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
             found += roster_offers(listed, STATS, EXAMPLE, bestiary())
             found += harm_offers(everyone) + contest_offers(state)
             found += reveal_offers(state) + round_offers(state)
-        return found
+        return found + TURNS.offers(state, member) + ASKS.offers(state, member)
 
     def why_not(self, state: Ap2d6Table, intent: Any, member: Member) -> str:
         return why_not_in_fight(state, intent["kind"])
@@ -157,7 +164,13 @@ class Ap2d6Session(Session[Ap2d6Table]):
         self, state: Ap2d6Table, intent: Any, member: Member, dice: DiceSource
     ) -> tuple[Ap2d6Table, list[Event]]:
         if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc):
+            if isinstance(intent, RemoveNpc):
+                state = TURNS.without(state, intent.npc)
             return npc_step(state, intent, member)
+        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
+            return TURNS.apply(state, intent, member)
+        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
+            return ASKS.apply(state, intent, member, dice)
         if isinstance(intent, NewCharacter | ImportCharacter):
             return seat_character(state, intent, member, dice)
         if isinstance(intent, ContestIntent):
@@ -215,6 +228,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
             "fight": fight,
             "revealed": list(state.revealed),
             "npcs": roster_view(state.npcs, member),
+            "turn": TURNS.view(state),
+            "asks": ASKS.view(state, member),
         }
 
 

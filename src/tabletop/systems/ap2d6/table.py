@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from tabletop.asks import Asks
 from tabletop.session import Frozen
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.options import DEFAULTS, Options
@@ -17,6 +18,7 @@ from tabletop.systems.ap2d6.rounds import Combat
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.table_npcs import NpcMark
 from tabletop.systems.ap2d6.weapons import Weapon
+from tabletop.turns import Turns
 
 MAX_CHARACTERS = 100
 
@@ -59,6 +61,10 @@ class Ap2d6Table(Frozen):
     """Characters whose death DC the GM has shown to everyone."""
     next_id: int = Field(default=1, ge=1)
     next_npc: int = Field(default=1, ge=1)
+    turns: Turns = Turns()
+    """The turn order the GM keeps, if any (RU-S08)."""
+    asks: Asks = Asks()
+    """The rolls the GM has asked for, waiting for their answers."""
 
     @property
     def npcs(self) -> list[tuple[str, Character, NpcMark]]:

@@ -117,7 +117,7 @@ def check_step(
         raise Ap2d6Error("a check is against a DC or against a score, not both")
     with rolled_for(intent.character):
         if intent.dc is None and intent.against is None:
-            state, events = _judged(state, intent, sheet, fight, dice)
+            state, events = judged(state, intent, sheet, fight, dice)
         else:
             state, events = _rolled(state, intent, sheet, fight, dice)
     if intent.mode == RollMode.PUBLIC:
@@ -139,7 +139,7 @@ def _sets_difficulty(intent: CheckIntent) -> bool:
     )
 
 
-def _judged(
+def judged(
     state: Ap2d6Table,
     intent: CheckIntent,
     sheet: Character,
