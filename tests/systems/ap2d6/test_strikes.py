@@ -109,7 +109,13 @@ def test_rua50_the_hidden_guards_attack_keeps_its_roll_and_its_damage_dice():
     she takes 5 (HP 18 → 13). The players read that it hit and what she took, never its
     roll or its STR."""
     state = in_the_fight()
-    state, _ = play(state, {"kind": "strike", "character": "n1", "target": "c1", **CLUB}, GM)
+    state, begun = play(state, {"kind": "strike", "character": "n1", "target": "c1", **CLUB}, GM)
+    assert told(begun, GM)[-1] == "Guard attacks Ayla with club"
+    assert told(begun, AYLA) == ["Guard: attack", "Guard attacks Ayla"]
+    assert "1d6" not in received(begun, state, AYLA)
+    assert SESSION.view(state, AYLA)["attacks"] == [
+        {"character": "n1", "target": "c1", "waits": "roll to hit"}
+    ]
     assert steps_for(state, AYLA) == []
     refused(state, {"kind": "roll-to-hit", "character": "n1"}, AYLA)
     state, hit = play(state, {"kind": "roll-to-hit", "character": "n1"}, GM, [2, 2])

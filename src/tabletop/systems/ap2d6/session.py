@@ -85,7 +85,12 @@ from tabletop.systems.ap2d6.table_npcs import (
     fighter_view,
     roster_view,
 )
-from tabletop.systems.ap2d6.table_strike import STRIKE_INTENTS, strike_offers, strike_step
+from tabletop.systems.ap2d6.table_strike import (
+    STRIKE_INTENTS,
+    strike_offers,
+    strike_step,
+    strikes_view,
+)
 from tabletop.systems.ap2d6.table_turns import TURNS
 from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
 
@@ -228,6 +233,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
             "fight": fight,
             "revealed": list(state.revealed),
             "npcs": roster_view(state.npcs, member),
+            "attacks": strikes_view(state),
             "turn": TURNS.view(state),
             "asks": ASKS.view(state, member),
         }

@@ -248,13 +248,26 @@ def _begin(
     fight, paid = act(fight, attacker.name, weapon.speed, kind=ATTACK, choice=pick)
     strikes = {**state.strikes, intent.character: Strike(target=intent.target, weapon=weapon)}
     after = with_fight(state, fight).model_copy(update={"strikes": strikes})
+    # A hidden NPC's weapon is its own: the players read whom it attacks, and the entry's
+    # intent (its weapon's numbers) stays the GM's (RU-A50).
+    armed = state.owners.part(attacker.name, f"with {intent.weapon}")
+    hint = "" if armed.startswith("with") else f"{attacker.name} attacks {target.name}"
     begun = note(
         "attack begun",
-        f"{attacker.name} attacks {target.name} with {intent.weapon}",
+        f"{attacker.name} attacks {target.name} {armed}",
         character=intent.character,
         target=intent.target,
-    )
+    ).model_copy(update={"hint": hint})
     return after, [*told(paid, state.owners, attacker.name), begun]
+
+
+def strikes_view(state: Ap2d6Table) -> list[dict[str, str]]:
+    """The attacks under way as every member sees them: who attacks whom and what it waits
+    for, never the weapon (a hidden NPC's is its own, RU-A50)."""
+    return [
+        {"character": cid, "target": strike.target, "waits": STEP_TEXT[strike.step]}
+        for cid, strike in state.strikes.items()
+    ]
 
 
 def _hit(
