@@ -14,6 +14,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
 from tabletop.session import Member, Offer
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Error, Ap2d6Table
+from tests.effort import tried
 from tests.session_laws import NO_VALUE, Pick, Table, check_hidden_npc_laws, check_laws
 
 GM = Member.gm()
@@ -249,7 +250,7 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
 TABLE = Table(SESSION, [GM, AYLA, BRAN, WATCHER], filler=fill, start=seated)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=tried(25), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_ap2d6_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=20, seed=seed)
@@ -306,7 +307,7 @@ def _reveals(choice: Any) -> bool:
     return isinstance(choice, Offer) and choice.kind == "reveal-npc"
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=tried(20), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000), fighting=st.booleans())
 def test_no_player_receives_a_hidden_npcs_numbers_or_book_name(data, seed, fighting):
     """RU-N05, issue 29: walks of a table that keeps two NPCs hidden, in a fight or not;

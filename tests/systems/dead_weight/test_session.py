@@ -16,6 +16,7 @@ from tabletop.errors import PermissionDenied
 from tabletop.session import Member, Offer, Visibility
 from tabletop.systems.dead_weight import SESSION, Attribute, DeadWeightError
 from tabletop.systems.dead_weight.session import DeadWeightTable
+from tests.effort import tried
 from tests.session_laws import NO_VALUE, Pick, Table, check_hidden_npc_laws, check_laws
 
 GM = Member.gm()
@@ -240,7 +241,7 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
 TABLE = Table(SESSION, [GM, ADA, BO, WATCHER], filler=fill, start=seated)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=tried(25), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_dead_weight_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=20, seed=seed)
@@ -301,7 +302,7 @@ def _kind(choice: Any) -> str | None:
     return choice.kind if isinstance(choice, Offer) else None
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=tried(20), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_no_player_receives_a_hidden_enemys_numbers(data, seed):
     """DW-N04, DW-N05, issue 29: walks of a table that keeps two enemies hidden, tested,
