@@ -230,3 +230,29 @@ def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(
     assert open_now[0] not in listed and "Begin the first round" not in listed, listed
     assert len(listed) < 10, listed
     assert not (gm.errors or ada.errors)
+
+
+def test_ap2d6_npc_cards_carry_their_basic_actions_and_attacks_step_by_step(browser, server):
+    """Issue 30's broken 2d6 NPC card: in a fight the GM's gate guard card lists the basic
+    actions the server offers it (a48a6db listed none) and no form on it holds an empty
+    list; its attack on Ayla (RU-A49) waits on the card as a Roll to hit button."""
+    from tests.pages import scripted
+
+    table = scripted.at_the_table(browser, server, "ap2d6")
+    gm = table.gm
+    guard = gm.page.locator("article.card", has=gm.page.locator("h3", has_text="Gate guard")).first
+    guard.locator("button.fold").click()
+    expect(guard.get_by_role("button", name="move", exact=True)).to_be_visible()
+    for select in guard.locator("select").all():
+        assert select.locator("option").count(), select.evaluate("el => el.outerHTML")[:200]
+    attack = guard.locator("details.offer-box", has_text="attack someone").first
+    attack.locator("summary").first.click()
+    weapon = {"Weapon's speed": "(1n1)", "To-hit": "STR", "Damage": "1d6+STR"}
+    step(
+        gm,
+        lambda: submit(attack, Whom="c1", Weapon="club", **weapon, **{"Damage type": "B"}),
+    )
+    expect(guard.get_by_role("button", name="Roll to hit")).to_be_visible()
+    expect(table.player.page.get_by_role("button", name="Roll to hit")).to_have_count(0)
+    assert not (gm.errors or table.player.errors)
+    table.fight.close()
