@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tabletop.systems.dead_weight import ArmourPart, Character, Item, PlaceKind, stow
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     Seat,
     accessible,
@@ -61,9 +62,12 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
     join(ada, invites["player"], "Ada")
     join(bo, invites["player"], "Bo")
 
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     expect(ada.page.locator("article.card h3", has_text="Amber")).to_be_visible()
-    submit(offer(bo, "bring a saved sheet"), **{"Saved sheet (JSON)": '{"name": "Brom"}'})
+    submit(
+        offer(bo, "bring a saved sheet"),
+        **{PASTE_SAVED: '{"name": "Brom"}'},
+    )
     expect(gm.page.locator("article.card h3")).to_have_count(2)
 
     # The GM announces Amber's DEX test with a disadvantage die, from her card (DW-M28):
@@ -159,7 +163,7 @@ def finish_exchange(gm: Seat, player: Seat, *others: Seat) -> None:
 
 def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server):
     gm, ada = gm_and_ada(browser, server, "dead-weight")
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
     # The GM deals Amber two wounds (DW-T01) placed on DEX from her card, a row per wound
