@@ -9,7 +9,7 @@ import random
 from functools import cache
 
 from tabletop.session import Event
-from tests.lines import code_in, lines_with_code, nameless_lines
+from tests.lines import code_in, lines_with_code, nameless_lines, offers_with_code
 from tests.session_laws import Step, Table, Walk
 from tests.systems.dead_weight.test_session import (
     ADA,
@@ -106,13 +106,5 @@ def test_the_lint_finds_code():
 
 
 def test_no_offer_or_its_help_reads_like_code():
-    """What a page builds its buttons and forms from: each offer's text and each field's
-    help, to the GM and to a player, at every fifth step of the walks."""
-    found = set()
-    for walk in walks():
-        for step in walk.steps[::5]:
-            for member in (GM, ADA):
-                for offer in SESSION.offers(step.state, member):
-                    helps = [choice.help for choice in offer.fields.values()]
-                    found |= {text for text in (offer.text, *helps) if code_in(text, WORDS)}
-    assert found == set()
+    """What a page builds its buttons and forms from, to the GM and to a player."""
+    assert offers_with_code(walks(), SESSION.offers, (GM, ADA), WORDS) == set()
