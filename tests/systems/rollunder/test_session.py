@@ -229,7 +229,7 @@ def test_cr_s04_a_secret_monster_keeps_its_sheet_from_the_players():
         told = received(log, state, member)
         assert "Orc" in told and "mk-cursed-blade" not in told and "23" not in told
         assert "Orc takes a hit" in told and "17" not in told
-        assert "the group rolls 16 against its best STR ?" in told
+        assert "the group (Ash, Orc) rolls 16 against its best STR ?" in told
     assert SESSION.view(state, GM)["characters"][2]["sheet"]["health"] == 5
     with pytest.raises(RollUnderError, match="secret must be one of False"):
         SESSION.resolve(
@@ -464,6 +464,10 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "table": None,
         "stats": {"abilities": scores, "max_health": pick([3, 9])},
         "value": pick(["4", "9", marker]),
+        "weapon": pick(["d6", "d8+1"]),
+        "what": {"ability": pick(["STR", "AGI"])},
+        "dc": pick([None, 8]),
+        "order": pick([["c1", "c2"], ["c2", "c1"]]),
     }
     return values.get(name, NO_VALUE)
 
