@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     Seat,
     accessible,
@@ -93,7 +94,7 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, server, "dead-weight")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
     form = offer(gm, "type in an NPC", NPCS)

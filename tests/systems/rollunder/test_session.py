@@ -29,6 +29,7 @@ from tabletop.systems.rollunder import (
     rules_events,
     sheet_from,
 )
+from tests.effort import tried
 from tests.session_laws import NO_VALUE, Pick, Table, check_laws
 
 GM = Member.gm()
@@ -385,7 +386,7 @@ def test_cr_g09_a_chance_roll_with_an_omen_re_roll():
     assert outcome_of(events)["result"]["total"] == 6
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=tried(40), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     health=st.integers(1, 14),
@@ -477,7 +478,7 @@ TABLE = Table(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=tried(25), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_rollunder_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=25, seed=seed)
