@@ -203,11 +203,12 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     # every roll passes) against a rival of bare score 0 (every roll fails, CR-A17), which
     # the GM sets (CR-S10). Both pages show each roll, the successes and the places.
     form = offer(gm, "an ability contest")
-    form.get_by_role("group", name="Side 1", exact=True).get_by_label("Ash", exact=True).check()
-    them = form.get_by_role("group", name="Side 2", exact=True)
-    them.get_by_role("button", name="Add a score").click()
-    rival = them.get_by_role("group", name="Score 1", exact=True)
-    rival.get_by_label("Name", exact=True).fill("Rival")
+    us = form.get_by_role("group", name="Side 1", exact=True)
+    us.get_by_label("Ash", exact=True).check()
+    us.get_by_role("button", name="Remove score 1").click()
+    rival = form.get_by_role("group", name="Side 2", exact=True).get_by_role(
+        "group", name="Score 1"
+    )
     rival.get_by_label("Score", exact=True).fill("0")
     step(gm, lambda: submit(form, Ability="STR"))
     synced(ada, gm)

@@ -90,7 +90,7 @@ def test_each_line_of_the_walks_names_who_it_is_about():
 
 def test_the_walks_reach_the_lines_of_a_fight_an_ask_and_the_turns():
     """The walks above are worth what they reach: an attack's blow, armour and hit, a
-    roll the GM asks for, the turns, contests and group rolls."""
+    roll the GM asks for, the turns, contests and rolls the GM calls."""
     reached = {event.type for walk in walks() for event in walk.events}
     assert {
         "attack",
@@ -104,7 +104,6 @@ def test_the_walks_reach_the_lines_of_a_fight_an_ask_and_the_turns():
         "turn",
         "contest_rolls",
         "contest_result",
-        "group_result",
         "automatic_result",
         "omen_spent",
         "decision",

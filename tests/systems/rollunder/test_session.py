@@ -199,9 +199,9 @@ def test_cr_t03_a_contest_of_a_character_against_a_bare_score():
     }
     _, events = play(seated(), contest, GM, [3, 15, 9, 11, 12, 13, 2, 20, 4, 16])
     assert [p["sides"] for p in outcome_of(events)["places"]] == [["Ash"], ["Rival"]]
-    with pytest.raises(PermissionDenied, match="not yours"):
+    with pytest.raises(PermissionDenied, match="Bo is not yours"):
         contest["sides"][1] = {"name": "Bo", "characters": ["c2"]}
-        SESSION.resolve(seated(), contest, ASH, FixedDice([1] * 10))
+        SESSION.apply(seated(), SESSION.parse_intent(contest), ASH, FixedDice([1] * 10))
 
 
 def test_cr_s02_a_collective_roll_may_use_only_characters_you_play():
