@@ -106,8 +106,8 @@ def ask_offers(
     example: Mapping[str, Any],
 ) -> list[Offer]:
     """The GM's: ask for a roll (of any character at the table), drop a waiting ask; the
-    player's: answer each ask for a character they play, one tap each, labelled with what
-    is asked (`describe`)."""
+    player's: answer each ask for a character they play (`plays`), one tap each, labelled
+    with what is asked (`describe`)."""
     found: list[Offer] = []
     if member.is_gm and characters and len(asks.waiting) < MAX_ASKS:
         found.append(
@@ -122,7 +122,7 @@ def ask_offers(
             )
         )
     for aid, ask in asks.waiting.items():
-        if member.is_gm or plays(ask.character):
+        if plays(ask.character):
             intent = {"kind": "answer-ask", "ask": aid}
             found.append(Offer(kind="answer-ask", text=describe(ask), intents=(intent,)))
         if member.is_gm:
@@ -251,7 +251,7 @@ class AskDesk(Generic[StateT, WhatT]):
             self.asks(state),
             member,
             asked_of,
-            plays(member, seated),
+            lambda who: who in seated and seated[who].player == member.id,
             self.describe(state),
             self.example,
         )
@@ -263,8 +263,8 @@ class AskDesk(Generic[StateT, WhatT]):
         member: Member,
         dice: DiceSource,
     ) -> tuple[StateT, list[Event]]:
-        """The GM asks or takes an ask back; the player (or the GM) answers it, which runs
-        the system's roll with the ask's DC."""
+        """The GM asks or takes an ask back; whoever plays the character answers it, which
+        runs the system's roll with the ask's DC."""
         seated = self.seated(state)
         asks = self.asks(state)
         if isinstance(intent, AskRoll):
