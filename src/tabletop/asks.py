@@ -107,7 +107,8 @@ def ask_offers(
 ) -> list[Offer]:
     """The GM's: ask for a roll (of any character at the table), drop a waiting ask; the
     player's: answer each ask for a character they play (`plays`), one tap each, labelled
-    with what is asked (`describe`)."""
+    with what is asked (`describe`); the GM may answer any (rolling for a player who is
+    away)."""
     found: list[Offer] = []
     if member.is_gm and characters and len(asks.waiting) < MAX_ASKS:
         found.append(
@@ -122,7 +123,7 @@ def ask_offers(
             )
         )
     for aid, ask in asks.waiting.items():
-        if plays(ask.character):
+        if member.is_gm or plays(ask.character):
             intent = {"kind": "answer-ask", "ask": aid}
             found.append(Offer(kind="answer-ask", text=describe(ask), intents=(intent,)))
         if member.is_gm:
@@ -252,7 +253,7 @@ class AskDesk(Generic[StateT, WhatT]):
             self.asks(state),
             member,
             asked_of,
-            lambda who: who in seated and seated[who].player == member.id,
+            plays(member, seated),
             self.describe(state),
             self.example,
         )
@@ -264,8 +265,8 @@ class AskDesk(Generic[StateT, WhatT]):
         member: Member,
         dice: DiceSource,
     ) -> tuple[StateT, list[Event]]:
-        """The GM asks or takes an ask back; whoever plays the character answers it, which
-        runs the system's roll with the ask's DC."""
+        """The GM asks or takes an ask back; whoever plays the character (or the GM, for a
+        player who is away) answers it, which runs the system's roll with the ask's DC."""
         seated = self.seated(state)
         asks = self.asks(state)
         if isinstance(intent, AskRoll):

@@ -23,8 +23,8 @@ export function askedOfYou(ctx) {
 }
 
 export function askPanel(ctx) {
-  // The GM's: ask for a roll; each one still waiting, to take back (or roll, for a
-  // character the GM plays).
+  // The GM's: ask for a roll; each one still waiting, to take back or to roll for a player
+  // who is away.
   if (ctx.view.me.role !== "gm") return null;
   const asking = ctx.offers.find((o) => o.kind === "ask-roll");
   const open = (kind, id) => ctx.offers.find((o) => o.kind === kind && o.intents[0].ask === id);
@@ -38,7 +38,7 @@ export function askPanel(ctx) {
     asks.length ? h("h3", { text: "Waiting for an answer" }) : null,
     asks.map((ask) => {
       const kept = ask.dc_kept ? ` (DC ${ask.dc}, which you keep)` : "";
-      const presses = [["Roll it", open("answer-ask", ask.id)], ["Take it back", open("drop-ask", ask.id)]];
+      const presses = [["Take it back", open("drop-ask", ask.id)], ["Roll it for them", open("answer-ask", ask.id)]];
       return waiting(`${ask.text}${kept}`, `ask ${ask.id}`, presses.filter(([, o]) => o).map(([label, o]) => [label, o.intents[0]]), ctx.send);
     }),
   );
