@@ -341,7 +341,7 @@ function knownValues(name, key = "") {
   if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
   if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
   if (NPC_NAMES.has(name) && state.npcs?.length) return state.npcs.map((n) => n.id);
-  if (name === "order") return [...(state.characters || []), ...(Array.isArray(state.npcs) ? state.npcs : [])].map((c) => c.id);
+  if (name === "order" && key.startsWith("turn-order")) return [...(state.characters || []), ...(Array.isArray(state.npcs) ? state.npcs : [])].map((c) => c.id);
   if (name === "owner" && page.view) return page.view.members.filter((m) => m.role !== "observer").map((m) => m.id);
   return null;
 }
