@@ -201,3 +201,32 @@ def test_rus06_dealing_the_damage_is_the_players_when_the_table_hands_it_over():
     state, _ = play(state, {"kind": "roll-damage", "character": "c1"}, AYLA, [2])
     state, events = play(state, {"kind": "deal-damage", "character": "c1"}, AYLA)
     assert told(events, GM) == ["Guard takes 2 damage (HP 16)"]
+
+
+def test_rus09_the_gm_keeps_the_tables_weapons_and_an_attack_picks_one():
+    """RU-S09, RU-G02: the book gives no weapon list, so the GM writes the group's longsword
+    on the table's list once; Ayla's attack then picks it by name (no numbers typed), and
+    the form offers the list's names. Only the GM keeps the list; a name not on it, with no
+    numbers typed, is refused and costs nothing."""
+    state = in_the_fight()
+    numbers = {k: v for k, v in LONGSWORD.items() if k != "weapon"}
+    keep = {"kind": "keep-weapon", "name": "longsword", **numbers}
+    refused(state, keep, AYLA)
+    state, events = play(state, keep, GM)
+    assert told(events, AYLA) == [
+        "the GM writes longsword, (1n1)->(2n1), DEX to hit, 1d8+STR (S) on the weapon list"
+    ]
+    assert SESSION.view(state, AYLA)["weapons"] == [
+        {"name": "longsword", "text": "longsword, (1n1)->(2n1), DEX to hit, 1d8+STR (S)"}
+    ]
+    (strike,) = [o for o in SESSION.legal(state, AYLA) if o.kind == "strike"]
+    assert strike.fields["weapon"].values == ("longsword",) and "speed" not in strike.fields
+    refused(state, {"kind": "strike", "character": "c1", "target": "n1", "weapon": "axe"}, AYLA)
+    pick = {"kind": "strike", "character": "c1", "target": "n1", "weapon": "longsword"}
+    state, events = play(state, pick, AYLA)
+    assert told(events, AYLA)[0] == "Ayla: attack #1 this round: spent (1n1)"
+    state, _ = play(state, {"kind": "roll-to-hit", "character": "c1"}, AYLA, [4, 3])
+    state, events = play(state, {"kind": "roll-damage", "character": "c1"}, AYLA, [5])
+    assert told(events, AYLA) == ["Ayla's damage to Guard: 1d8 → [5] = 5 (S)"]
+    state, events = play(state, {"kind": "drop-weapon", "name": "longsword"}, GM)
+    assert state.weapons == {} and "longsword" in told(events, AYLA)[0]
