@@ -20,6 +20,8 @@ from tabletop.rooms.client import RoomClient, create_room
 from tabletop.rooms.tokens import Link
 
 PHONE = {"width": 360, "height": 780}
+PASTE_SAVED = "Or paste the saved character file here"
+"""The field of "bring a saved sheet" that takes a character file's text."""
 DESKTOP = {"width": 1280, "height": 900}
 
 
@@ -172,9 +174,16 @@ def offer(person: Seat, text: str, within: str = "body") -> Any:
     if within != "body":
         unfold(person, within)
     box = person.page.locator(within).locator("details.offer-box", has_text=text).first
+    settled(box)
     if box.get_attribute("open") is None:
         box.locator("summary").first.click()
     return box.locator("form")
+
+
+def settled(box: Locator) -> None:
+    """Wait until the form in `box` is answered: a form the table took closes its box
+    then, so whether the box is open is known only after its answer."""
+    expect(box.locator("form[aria-busy=true]")).to_have_count(0)
 
 
 def unfold(person: Seat, within: str | Locator) -> None:

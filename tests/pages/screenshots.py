@@ -17,6 +17,7 @@ from tabletop.rooms import SqliteStore
 from tests.pages import scripted
 from tests.pages.conftest import CHROMIUM
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     board_table,
     join,
@@ -74,17 +75,17 @@ def scene(browser, url: str) -> None:
     ada.page.screenshot(path=OUT / "join-phone.png")
     join(ada, invites["player"], "Ada")
     join(bo, invites["player"], "Bo")
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     submit(offer(bo, "make a character"), Name="Brom")
     submit(offer(gm, "start a tracker"), Name="the doom of the crypt", Kind="doom")
     submit(offer(gm, "start a tracker"), Name="torchlight", Segments="4")
     step(gm, lambda: submit(offer(gm, "advance a tracker"), Tracker="the doom of the crypt"))
     step(bo, lambda: roll(bo, "4d6kh3", label="a lucky find"))
     step(bo, lambda: roll(bo, "2d6", "blind", "listening at the door"))
-    form = offer(ada, "test or check an attribute", "article.card >> nth=0")
+    form = offer(gm, "test or check an attribute", "article.card >> nth=0")
     form.get_by_label("Attribute").select_option('"DEX"')
     form.get_by_label("Disadvantage").fill("1")
-    step(ada, form.locator("button[type=submit]").click)
+    step(gm, form.locator("button[type=submit]").click)
     synced(ada, gm, bo)
     ada.page.locator(".exchange").scroll_into_view_if_needed()
     ada.page.screenshot(path=OUT / "exchange-phone.png")
@@ -151,7 +152,10 @@ def sheet_scene(browser, url: str, system: str) -> None:
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, url, system, "A sheet")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(SHOWN[system])})
+    submit(
+        offer(ada, "bring a saved sheet"),
+        **{PASTE_SAVED: json.dumps(SHOWN[system])},
+    )
     synced(gm, ada)
     name = SHOWN[system]["name"]
     desktop = card(gm, name)

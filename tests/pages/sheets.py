@@ -9,7 +9,18 @@ from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page
 
-from tests.pages.driver import PHONE, Seat, join, offer, open_room, seat, step, submit, unfold
+from tests.pages.driver import (
+    PHONE,
+    Seat,
+    join,
+    offer,
+    open_room,
+    seat,
+    settled,
+    step,
+    submit,
+    unfold,
+)
 
 TARGET = 44
 """The least width and height of a control a finger presses (WCAG 2.5.5, in CSS px)."""
@@ -51,6 +62,7 @@ def entry_form(sheet_card: Locator, text: str) -> Locator:
     """The form of the sheet entry's offer called `text` (its summary), opened."""
     summary = sheet_card.locator("details.entry-form > summary", has_text=text).first
     details = summary.locator("xpath=..")
+    settled(details)
     if details.get_attribute("open") is None:
         summary.click()
     return details.locator("form")

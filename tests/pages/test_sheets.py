@@ -11,6 +11,7 @@ import json
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     accessible,
     fits,
@@ -63,6 +64,10 @@ AMBER = {
 """A wizard with the book's Trappings: a full belt, torches with a usage die (DW-M26)."""
 
 
+CONTROLS = "button, summary, select, input, textarea, a"
+"""What a person presses or types in: none of it belongs on paper."""
+
+
 def phone_shape(person) -> None:
     """At 360 px the sheet never scrolls sideways, no word is broken across lines, and
     every control on a card is a 44 × 44 px target."""
@@ -75,7 +80,10 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
     gm, ada = seat(browser), seat(browser, PHONE)
     invites = open_room(gm, server, "dead-weight")
     join(ada, invites["player"], "Ada")
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(AMBER)})
+    submit(
+        offer(ada, "bring a saved sheet"),
+        **{PASTE_SAVED: json.dumps(AMBER)},
+    )
     amber = card(ada, "Amber")
     expect(amber.locator(".sheet-dead-weight")).to_be_visible()
     dex = amber.locator(".attribute[data-attribute=DEX]")
@@ -102,10 +110,16 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
     bag = card(gm, "Amber").locator(".place[data-entry='inventory.places.2']")
     expect(bag.locator(".item-name", has_text="rope")).to_be_visible()
     expect(bag.locator(".slots")).to_have_text("2/4")
+    # The table took it: its form closes, empty for the next item (issue 30).
+    expect(form).to_be_hidden()
 
-    # An axe does not fit the full belt: one line says why, and nothing is appended.
+    # An axe does not fit the full belt: one line says why, and nothing is appended; the
+    # form stays open with what was typed.
     before = ada.page.locator("body").get_attribute("data-head")
     form = entry_form(amber, "write an item in")
+    expect(form.get_by_role("group", name="Item").get_by_label("Item", exact=True)).to_have_value(
+        ""
+    )
     form.get_by_role("group", name="Item").get_by_label("Item", exact=True).fill("axe")
     fill(form, Where="belt")
     form.locator("button[type=submit]").click()
@@ -113,6 +127,9 @@ def test_a_dead_weight_sheet_is_edited_and_rolled_from_its_entries(browser, serv
         "no room in the belt: 0 of 1 slots free, axe takes 1"
     )
     assert ada.page.locator("body").get_attribute("data-head") == before
+    expect(form.get_by_role("group", name="Item").get_by_label("Item", exact=True)).to_have_value(
+        "axe"
+    )
 
     # The torches' usage die is rolled from their line (DW-X26), and the DEX test from the
     # DEX row (DW-M28): the GM's log has both, whatever the dice.
@@ -137,10 +154,16 @@ def test_a_rollunder_sheet_carries_rolls_and_keeps_the_gms_secret_sheet(browser,
         "health": 10,
         "load": {"carry_limit": 10, "worn": [{"name": "clothes", "bulk": 0, "kind": "clothes"}]},
     }
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": json.dumps(ash_sheet)})
+    submit(
+        offer(ada, "bring a saved sheet"),
+        **{PASTE_SAVED: json.dumps(ash_sheet)},
+    )
     grue = {"name": "Grue", "abilities": {"STR": 13, "AGI": 9, "WIT": 7}, "max_health": 19}
     grue |= {"health": 19, "omens": 1, "max_omens": 1}
-    secret = {"Saved sheet (JSON)": json.dumps(grue), "The GM's secret character": True}
+    secret = {
+        PASTE_SAVED: json.dumps(grue),
+        "The GM's secret character": True,
+    }
     submit(offer(gm, "bring a saved sheet"), **secret)
     expect(gm.page.locator("article.card")).to_have_count(2)
     ash = card(ada, "Ash")
@@ -161,6 +184,17 @@ def test_a_rollunder_sheet_carries_rolls_and_keeps_the_gms_secret_sheet(browser,
     step(ada, entry_form(ash, "roll AGI").locator("button[type=submit]").click)
     wait_for_log(gm, "Ash rolls")
     phone_shape(ada)
+    # "check this roll" sits on the roll, not on the notes, which drew no die (issue 30); the
+    # GM's undo names what it takes back: the action, whose, and its lines.
+    for person in (gm, ada):
+        notes = person.page.locator("#log .entry", has_text="Ash's notes are rewritten")
+        expect(notes.first.locator(".check-roll")).to_have_count(0)
+        expect(
+            person.page.locator("#log .entry", has_text="Ash rolls").locator(".check-roll")
+        ).to_be_visible()
+    undo = gm.page.locator(".undo button")
+    expect(undo).to_contain_text("by Ash: Ash rolls")
+    expect(undo).not_to_contain_text("{")
 
     # The GM writes on Grue's sheet through its entries; Ada's page shows only his name.
     grue_card = card(gm, "Grue")
@@ -182,16 +216,21 @@ def test_a_rollunder_sheet_carries_rolls_and_keeps_the_gms_secret_sheet(browser,
         assert secret not in received, secret
     assert "black hymn qz" in gm.received()
 
-    # The GM prints Ash's sheet: on paper only that sheet, without a control or the log.
+    # The GM prints Ash's sheet: on paper only that sheet, without a control, the log, or
+    # the NPC panel and its "type in an NPC" (issue 30); printed from the browser's menu
+    # instead, the table's cards without a control.
     gm.page.evaluate("window.print = () => {}")
     ash = card(gm, "Ash")
     ash.get_by_role("button", name="Print this sheet").click()
     gm.page.emulate_media(media="print")
     expect(ash.locator(".sheet")).to_be_visible()
-    for hidden in ("#log", "form.dicebox", ".area-actions", ".area-turn"):
-        expect(gm.page.locator(hidden)).to_be_hidden()
+    for hidden in ("#log", "form.dicebox", ".area-actions", ".area-turn", ".npcs", ".offer-box"):
+        expect(gm.page.locator(hidden).first).to_be_hidden()
     expect(named(gm, "Grue")).to_be_hidden()
-    assert not ash.locator("button, summary, select, input, a").filter(visible=True).count()
+    assert not gm.page.locator(CONTROLS).filter(visible=True).count()
+    gm.page.evaluate("delete document.body.dataset.print")
+    expect(named(gm, "Grue")).to_be_visible()
+    assert not gm.page.locator(CONTROLS).filter(visible=True).count()
     gm.page.emulate_media(media="screen")
     assert not (gm.errors or ada.errors)
 

@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     Seat,
     fits,
@@ -76,7 +77,7 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
     expect(ada.page.locator(".trackers button")).to_have_count(0)
 
     # Whose choice an exchange waits for, in each member's words.
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": AMBER})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     card = "article.card:has-text('Amber')"
     form = offer(ada, "test or check an attribute", card)
     form.get_by_label("Attribute").select_option('"DEX"')
@@ -146,14 +147,28 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
     assert not (gm.errors or ada.errors)
 
 
-def test_a_rollunder_contest_with_omen_answers_shows_its_table(browser, server):
+def test_a_rollunder_contest_starts_with_nobody_on_a_side_and_shows_its_table(browser, server):
     gm, ada = gm_and_ada(browser, server, "rollunder")
     write_down_ash(gm, ada, strength=10, omens=2)
+
+    # Issue 30 (Broken): the contest form started with the asker's first character ticked on
+    # side 1 and a bare score on side 2. Both sides start empty; the GM, whose the rival's
+    # score is (CR-S10), puts Ash on one side and a rival on the other.
+    form = offer(gm, "an ability contest")
+    sides = [form.get_by_role("group", name=f"Side {n}", exact=True) for n in (1, 2)]
+    for side in sides:
+        expect(side.locator("input[type=checkbox]:checked")).to_have_count(0)
+        expect(side.get_by_role("group", name="Score 1", exact=True)).to_have_count(0)
+    sides[0].get_by_label("Ash", exact=True).check()
+    sides[1].get_by_role("button", name="Add a score").click()
+    rival = sides[1].get_by_role("group", name="Score 1", exact=True)
+    rival.get_by_label("Name", exact=True).fill("Rival")
+    rival.get_by_label("Score", exact=True).fill("10")
 
     # A STR contest against a rival (CR-M03): Ash's omens put a decision after her rolls;
     # the decision says whether each result passed, and once every answer is in, the
     # contest's table has both contestants' rolls (issue 23: it was empty).
-    step(ada, lambda: submit(offer(ada, "an ability contest"), Ability="STR"))
+    step(gm, lambda: submit(form, Ability="STR"))
     answered = 0
     for _ in range(20):
         synced(ada, gm)

@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    PASTE_SAVED,
     PHONE,
     accessible,
     fits,
@@ -163,7 +164,7 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     write_down_ash(gm, ada, strength=20, omens=1)
     submit(
         offer(gm, "bring a saved sheet"),
-        **{"Saved sheet (JSON)": GRUE, "The GM's secret character": True},
+        **{PASTE_SAVED: GRUE, "The GM's secret character": True},
     )
     expect(gm.page.locator("article.card")).to_have_count(2)
     synced(gm, ada)

@@ -61,14 +61,17 @@ def test_everyone_sees_who_is_here_and_each_rolls_mode_and_audience(browser, ser
     step(ada, lambda: roll(ada, "1d8", "self", "to myself qz"))
     step(ada, lambda: roll(ada, "1d6", "blind", "blind qz"))
     synced(ada, gm, bo)
-    expect(seen(ada, "open qz")).to_have_text("public")
-    expect(seen(ada, "for the gm qz")).to_have_text("gm · you and the GM")
-    expect(seen(gm, "for the gm qz")).to_have_text("gm · Ada and the GM")
-    expect(seen(bo, "Ada rolled for the GM")).to_have_text("gm · Ada and the GM")
-    expect(seen(ada, "to myself qz")).to_have_text("self · you and the GM")
-    expect(seen(gm, "to myself qz")).to_have_text("self · Ada and the GM")
-    expect(seen(ada, "Ada made a blind roll")).to_have_text("blind · GM only")
-    expect(seen(gm, "blind qz")).to_have_text("blind · GM only")
+    # A badge says who can read the line as it stands (issue 30): the line a blind roll
+    # leaves the others is theirs to read, never "GM only".
+    expect(seen(ada, "open qz")).to_have_text("everyone")
+    expect(seen(ada, "for the gm qz")).to_have_text("GM roll · you and the GM")
+    expect(seen(gm, "for the gm qz")).to_have_text("GM roll · Ada and the GM")
+    expect(seen(bo, "Ada rolled for the GM")).to_have_text("GM roll · everyone")
+    expect(seen(ada, "to myself qz")).to_have_text("self roll · you and the GM")
+    expect(seen(gm, "to myself qz")).to_have_text("self roll · Ada and the GM")
+    expect(seen(ada, "Ada made a blind roll")).to_have_text("blind roll · everyone")
+    expect(seen(bo, "Ada made a blind roll")).to_have_text("blind roll · everyone")
+    expect(seen(gm, "blind qz")).to_have_text("blind roll · GM only")
 
     # The rules' marks show as marks, never as asterisks or tildes: the dropped die struck.
     for person in (gm, ada, bo):
@@ -117,13 +120,19 @@ def test_the_gm_views_as_a_player_undoes_and_everyone_verifies_the_log(browser, 
     gm.page.get_by_label("View as").select_option(label="Ada (player)")
     expect(gm.page.locator("#viewing .banner")).to_contain_text("Viewing as Ada")
     wait_for_log(gm, "mine alone qz")
-    expect(seen(gm, "mine alone qz")).to_have_text("self · you and the GM")
+    expect(seen(gm, "mine alone qz")).to_have_text("self roll · you and the GM")
     step(bo, lambda: roll(bo, "1d4", label="while viewing qz"))
     wait_for_log(gm, "while viewing qz")
     expect(gm.page.locator("#notice")).to_be_empty()
+    # ... and read-only as it says (issue 30): no dice box, no chat, no form to post as the
+    # GM from Ada's page, and the log panel says why.
+    expect(gm.page.locator(".viewing-note")).to_contain_text("read-only")
+    for part in ("form.dicebox", "form.chat", "#main form"):
+        expect(gm.page.locator(part).filter(visible=True)).to_have_count(0)
     gm.page.get_by_role("button", name="Back to the GM view").click()
     expect(gm.page.locator("#viewing .banner")).to_have_count(0)
-    expect(seen(gm, "mine alone qz")).to_have_text("self · Ada and the GM")
+    expect(seen(gm, "mine alone qz")).to_have_text("self roll · Ada and the GM")
+    expect(gm.page.locator("form.dicebox")).to_be_visible()
 
     # Undo: the GM says yes to what it takes back; the log keeps it, marked.
     asked: list[str] = []
@@ -134,9 +143,9 @@ def test_the_gm_views_as_a_player_undoes_and_everyone_verifies_the_log(browser, 
 
     gm.page.once("dialog", answer)
     undo = gm.page.locator(".undo button")
-    expect(undo).to_contain_text("while viewing qz")
+    expect(undo).to_have_text(re.compile(r"^Undo “Roll dice” by Bo: .*while viewing qz"))
     step(gm, undo.click)
-    assert asked and "while viewing qz" in asked[0], asked
+    assert asked and "while viewing qz" in asked[0] and "by Bo" in asked[0], asked
     synced(gm, ada, bo)
     for person in (gm, ada, bo):
         taken = entry(person, "while viewing qz")
@@ -161,5 +170,20 @@ def test_the_gm_views_as_a_player_undoes_and_everyone_verifies_the_log(browser, 
         assert bundle is not None
         verify(bundle.export, mine=bundle.nonces, member=bundle.member, heads=bundle.heads)
     fits(ada.page)
+    typed_at_16_px(ada)
     accessible(gm.page)
     assert not (gm.errors or ada.errors or bo.errors)
+
+
+def typed_at_16_px(person: Seat) -> None:
+    """On a phone every field's text is 16 px or more, so none zooms the page as it takes
+    focus, and a whisper's box is a finger's target (issue 30)."""
+    small = person.page.evaluate(
+        """() => [...document.querySelectorAll('input, select, textarea')]
+          .filter((el) => el.checkVisibility() && el.type !== 'checkbox')
+          .map((el) => [el.labels?.[0]?.textContent, getComputedStyle(el).fontSize])
+          .filter(([, size]) => parseFloat(size) < 16)"""
+    )
+    assert not small, small
+    box = person.page.locator("#whisper input").first.bounding_box()
+    assert box and box["width"] >= 24 and box["height"] >= 24, box

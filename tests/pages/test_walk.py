@@ -4,17 +4,19 @@ button, form, pick-list, disclosure, link and place on the ship the page offers 
 found from the page itself and found again after each step until nothing new appears
 (tests/pages/walker.py says how, and how it fills a form from what the form offers).
 
-After every step: no error shown on any page, no console error, no failed request (HTTP
-400 or more, or a request that failed), the step changed something (its page, its
-address, its focus, a download or a page it opened), no page scrolls sideways and every
-visible control is at least 44 CSS px across its smaller side. At the end: every control
+After every step: no error shown on any page, no console error, no failed request (HTTP 400
+or more, or a request that failed), the step changed something (its page, its address, its
+focus, a download or a page it opened), no page scrolls sideways and every visible control
+is at least 44 CSS px across its smaller side, and no page (the GM's viewing as a member
+too) shows data for words: JSON, Python values, the room's ids or the schema's values
+written as ids (walker.py, the text lint; dice notation is words). At the end: every control
 a page showed was activated (or went before its turn, its kind in the log), every intent
-kind the server offered a member (`GET /rooms/{room}/legal`, what the page draws its
-offers from) reached the log as that member's (or anyone's, where their control for it
-went before its turn), and nothing hidden reached the player: no
-text of an entry the GM's log holds and the player's does not, no planted value (the GM's
-blind roll's label; a hidden tracker's name; a secret character's silver; the board's
-chests), in any frame of the player's socket, any HTTP answer or the page.
+kind the server offered a member (`GET /rooms/{room}/legal`, what the page draws its offers
+from) reached the log as that member's (or anyone's, where their control for it went before
+its turn), and nothing hidden reached the player: no text of an entry the GM's log holds and
+the player's does not, no planted value (the GM's blind roll's label; a hidden tracker's
+name; a secret character's silver; the board's chests), in any frame of the player's socket,
+any HTTP answer or the page.
 
 Skipped, and why: the import forms, whose one required field is a whole sheet as JSON
 from a file on disk (or pasted), with no example to fill it from: "bring a saved sheet" in

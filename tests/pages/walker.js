@@ -325,7 +325,51 @@
     return { made };
   };
 
-  const check = ([touch, phone]) => {
+  // What a page shows people must be words: no JSON, no Python value, no id of the room's
+  // members, characters or NPCs, no schema value such as `basic-task` or `each_hour`. Dice
+  // notation (`{2d20}kh1`), the links the page hands out (`.link`, `code`) and the example
+  // in the box a saved file is pasted into are not data shown.
+  const DATA = [
+    [/[{[]\s*["'][^"'\n]{0,60}["']\s*[:,\]]/, 'JSON or a Python value'],
+    [/\[\s*\{|\[object Object\]|\b(?:null|undefined|NaN)\b/, 'JSON or a script value'],
+    [/[:=(\[,]\s*(?:None|True|False)\b/, 'a Python value'],
+    [/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/, 'an id with underscores'],
+  ];
+  const EXEMPT = '.link, code, script, style, time, .json textarea';
+
+  const shownText = (shown) => {
+    // Every text the page shows: its visible text nodes (a pick-list's options when the
+    // pick-list shows), and the names, hints and placeholders of what shows.
+    const texts = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest(EXEMPT) || !node.textContent.trim()) continue;
+      const holder = parent.closest('select') || parent;
+      if (shown(holder)) texts.push(node.textContent.trim());
+    }
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], img[alt]')) {
+      if (el.closest(EXEMPT) || !shown(el)) continue;
+      for (const name of ['aria-label', 'title', 'placeholder', 'alt']) if (el.getAttribute(name)) texts.push(el.getAttribute(name));
+    }
+    return texts;
+  };
+
+  const lint = (shown, ids, values) => {
+    // Each text showing data instead of words, with what it shows.
+    const found = [];
+    const token = (word) => new RegExp(`(?<![\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
+    const named = [...ids.map((id) => [token(id), 'an id']), ...values.map((v) => [token(v), 'a schema value'])];
+    for (const text of shownText(shown)) {
+      for (const [pattern, what] of [...DATA, ...named]) {
+        const hit = text.match(pattern);
+        if (hit) found.push(`${what} (${hit[0]}) in “${text.slice(0, 120)}”`);
+      }
+    }
+    return [...new Set(found)];
+  };
+
+  const check = ([touch, phone, ids = [], values = []]) => {
     const shown = (el) => el.checkVisibility({ checkVisibilityCSS: true }) && el.getClientRects().length > 0;
     const say = (el) => ((el.getAttribute('aria-label') || (el.labels && el.labels[0] && el.labels[0].textContent)
       || el.textContent || el.getAttribute('title') || el.getAttribute('placeholder') || el.tagName)
@@ -337,7 +381,7 @@
       if (el.matches('#status .badge') && !el.matches('.bad, .warn')) continue;
       errors.push(text.slice(0, 200));
     }
-    const result = { errors, wide: null, small: [] };
+    const result = { errors, wide: null, small: [], data: lint(shown, ids, values) };
     if (!phone) return result;
     const doc = document.scrollingElement;
     if (doc.scrollWidth > doc.clientWidth) {

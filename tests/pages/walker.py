@@ -13,14 +13,16 @@ character's card are one control each, walked once. A part holding a single cont
 GM's Undo, "your own link", an invite's Copy) names it by the part alone, its words
 following the log or what it just did.
 
-A step: the control is scrolled to, must be what is found at its centre (nothing covers
-it), and is clicked (a control kept off the page until focused, the skip link, from the
+A step: the control is scrolled to, must be what is found at its centre (nothing covers it),
+and is clicked (a control kept off the page until focused, the skip link, from the
 keyboard); a link opening a page waits for it; dialogs are accepted. Its first sign is
 awaited, then every page settles (nothing in flight, nothing busy, unchanged for a moment,
-the GM's page at the room's last entry); then the checks. Disclosures and a form's rows
-only change their own page, so a page presses all of its new ones in one go. Each page
-takes a step in turn; the GM's controls over members (rename, role) come once no page has
-anything else, and removing a member last of all, since it ends their page.
+the GM's page at the room's last entry); then the checks, among them the text lint: no page
+shows JSON, a Python value, an id of the room's (`m2`, `c1`) or a schema value written as an
+id (`basic-task`, `each_hour`) in its text, its options, names or placeholders. Disclosures
+and a form's rows only change their own page, so a page presses all of its new ones in one
+go. Each page takes a step in turn; the GM's controls over members (rename, role) come once
+no page has anything else, and removing a member last of all, since it ends their page.
 
 Forms are filled from what they offer (walker.js `fill` says exactly how): the first
 option of each pick-list, a number's example or minimum, a needed text's example or a
@@ -83,7 +85,7 @@ since each roll waits for every page's answer), so a loaded machine does not fai
 (WALK_BUDGET=… to change)."""
 RECOVERIES = 6
 """How many controls a walk may press again to bring back one another step took away."""
-PAGE_FAULTS = r"fill it in|not an intent|not JSON"
+PAGE_FAULTS = r"fill it in|not an intent|cannot read this as a saved file"
 """What a form's error says when the page, not the rules, is at fault."""
 
 SCRIPT = (Path(__file__).parent / "walker.js").read_text()
@@ -119,6 +121,10 @@ class Walking:
     """The last scan, and the page's change count it was made at."""
     checked: int = -1
     """The page's change count at its last check."""
+    read: list[Any] = field(default_factory=list)
+    """The page's reads of the room's views and its system's intents (`not_words`)."""
+    not_words: tuple[int, set[str], set[str]] = (0, set(), set())
+    """How many of those were read, and the ids and schema values found in them."""
 
     @property
     def page(self) -> Any:
@@ -190,8 +196,13 @@ class Walk:
                 person,
                 f"HTTP {response.status} for {response.request.method} {_path(response.url)}",
             )
-        if urlsplit(response.url).path.endswith("/legal") and response.frame.page == person.page:
+        path = urlsplit(response.url).path
+        if path.endswith("/legal") and response.frame.page == person.page:
             person.legal.append(response)
+        if (
+            VIEW.fullmatch(path) or path.endswith("/intents")
+        ) and not response.request.is_navigation_request():
+            person.read.append(response)
 
     def problem(self, person: Walking, text: str, after_removal: bool = False) -> None:
         if after_removal or not person.gone:
@@ -266,13 +277,17 @@ class Walk:
                 continue
             person.checked = changes
             self.scan(person)  # what every page shows now is seen, not only the one stepping
-            found = person.page.evaluate("asked => __walker.check(asked)", [TOUCH, person.phone])
+            ids, values = (sorted(words) for words in not_words(person))
+            asked = [TOUCH, person.phone, ids, values]
+            found = person.page.evaluate("asked => __walker.check(asked)", asked)
             for text in found["errors"]:
                 self.problem(person, f"error shown: {text}")
             if found["wide"]:
                 self.problem(person, f"scrolls sideways: {found['wide']}")
             for small in found["small"]:
                 self.problem(person, f"a touch target under {TOUCH} px: {small}")
+            for shown in found["data"]:
+                self.problem(person, f"shows data, not words: {shown}")
 
     # walking ----------------------------------------------------------------------------
 
@@ -673,6 +688,75 @@ class Walk:
                     lines.append(f"  kinds {what}: {', '.join(sorted(names))}")
             lines += [f"  skipped: {s}" for s in sorted(person.skipped)]
         return "\n".join(lines)
+
+
+VIEW = re.compile(r"/rooms/[^/]+(?:/as/[^/]+)?")
+"""The paths of a member's view of the room, and of the GM's "View as"."""
+ID = re.compile(r"[a-z]{1,3}\d+")
+"""What the room's ids look like: m2 a member, c1 a character, n1 an NPC."""
+ID_FIELDS = ("id", "owner", "actor", "member")
+
+
+def not_words(person: Walking) -> tuple[set[str], set[str]]:
+    """The ids in the views the page read and the schema's values written as ids
+    (`basic-task`, `behind_closer`): what a page must never show people as they are."""
+    done, ids, values = person.not_words
+    for response in person.read[done:]:
+        try:
+            body = response.json()
+        except Exception:  # a body the page navigated away from is gone
+            continue
+        if response.url.split("?")[0].endswith("/intents"):
+            prose = " ".join(_strings(body.get("x-words", {})))
+            values |= {v for v in _schema_values(body) if not _said(v, prose)}
+        else:
+            ids |= _ids(body)
+    person.not_words = (len(person.read), ids, values)
+    return ids, values
+
+
+def _ids(value: Any) -> set[str]:
+    if isinstance(value, list):
+        return set().union(*map(_ids, value)) if value else set()
+    if not isinstance(value, dict):
+        return set()
+    named = {value[key] for key in ID_FIELDS if isinstance(value.get(key), str)}
+    found = {id for id in named if ID.fullmatch(id)}
+    return found.union(*map(_ids, value.values()))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return [value] if isinstance(value, str) else []
+
+
+def _said(value: str, prose: str) -> bool:
+    """Whether a schema value is also a word people use: the system's own words write it
+    in their labels and help (the book's `half-chain`), or it is dice notation (`d4-2`)."""
+    return bool(
+        DICE.fullmatch(value) or re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", prose)
+    )
+
+
+DICE = re.compile(r"\d*d\d+(?:[-+]\d+)?")
+
+
+def _schema_values(schema: Any) -> set[str]:
+    """Every enum and const value and every discriminator's tag in a schema that is an id
+    (a word joined to the next by - or _)."""
+    if isinstance(schema, list):
+        return set().union(*map(_schema_values, schema)) if schema else set()
+    if not isinstance(schema, dict):
+        return set()
+    listed = [*schema.get("enum", []), schema.get("const")]
+    listed += list((schema.get("discriminator") or {}).get("mapping", {}))
+    found = {
+        v for v in listed if isinstance(v, str) and re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", v)
+    }
+    return found.union(*map(_schema_values, schema.values()))
 
 
 def _where(person: Walking, secret: str) -> str:

@@ -351,6 +351,7 @@ def _held(root: object, kind: type) -> int:
     return found
 
 
+@pytest.mark.stress
 def test_a_loaded_rooms_memory_does_not_grow_with_its_log(tmp_path):
     store = SqliteStore(tmp_path / "rooms.sqlite3")
     hall = Hall(store, snapshot_every=50)

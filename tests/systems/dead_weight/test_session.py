@@ -55,10 +55,11 @@ def test_characters_join_the_table_with_their_owner():
 
 def test_a_test_and_its_re_roll_exchange_die_by_die():
     """DW-M28..M31: the player re-rolls first, then the GM; both pass and the faces are
-    judged. Amber's 3 DEX dice show 1, 4, 6; she spends her proficiency on the 1."""
+    judged. Amber's 3 DEX dice show 1, 4, 6; she spends her proficiency on the 1. The GM
+    announces her test with a disadvantage (§ Advantage and Disadvantage, DW-T01)."""
     state = seated()
     test = {"kind": "test", "roller": "c1", "setup": {"attribute": "DEX", "disadvantage": 1}}
-    state, events = play(state, test, ADA, [1, 4, 6])
+    state, events = play(state, test, GM, [1, 4, 6])
     assert [e.type for e in events] == ["test announced", "dice rolled"]
     assert events[0].cause.draws[0].face == 1 and events[0].visibility == Visibility.PUBLIC
     reroll = {"kind": "reroll", "resource": "proficiency", "die": 0, "helper": 0}
@@ -190,7 +191,7 @@ def test_guided_creation_is_a_series_of_choices_by_its_owner():
 
 def test_a_wound_and_rest_change_only_the_sheet_they_name():
     state = seated()
-    state, _ = play(state, {"kind": "fatigue", "character": "c1", "attribute": "DEX"}, ADA)
+    state, _ = play(state, {"kind": "fatigue", "character": "c1", "attribute": "DEX"}, GM)
     assert state.characters["c1"].sheet.attribute(Attribute.DEX).fatigue == 1
     state, _ = play(state, {"kind": "recover", "character": "c1", "attribute": "DEX"}, GM)
     assert state.characters["c1"].sheet.attribute(Attribute.DEX).fatigue == 0
@@ -286,7 +287,10 @@ def fill_with_enemies(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
     return fill(offer, name, pick, marker)
 
 
-PLAYED = frozenset({"opposed-test", "npc-test", "npc-wounds", "reroll", "pass"})
+PLAYED = frozenset(
+    {"opposed-test", "npc-test", "npc-wounds", "reroll", "pass", "attack", "blow"}
+    | {"defend", "no-armour", "hardened", "place-wounds"}
+)
 """The offers that play the enemies' lines: the walk takes one of them when it leans so."""
 
 

@@ -182,10 +182,15 @@ export class FormMaker {
 
   startOver(offer, send, presets, base, options) {
     // Once the table took a form's intent, the form starts empty (its drafts go too), so
-    // the next tracker or hit does not inherit the last one's values.
+    // the next tracker or hit does not inherit the last one's values, and the box it opened
+    // from closes: what it did is in the log. A refusal never gets here: the form stays
+    // open with its error.
     for (const key of [...this.drafts.keys()]) if (key.startsWith(`${base}/`)) this.drafts.delete(key);
     for (const old of document.querySelectorAll("form.offer")) {
-      if (old.dataset.draft === base) old.replaceWith(this.form(offer, send, presets, options));
+      if (old.dataset.draft !== base) continue;
+      const box = old.parentElement && old.parentElement.closest("details.offer-box, details.entry-form");
+      if (box) box.open = false;
+      old.replaceWith(this.form(offer, send, presets, options));
     }
   }
 
@@ -495,7 +500,8 @@ export class FormMaker {
   }
 
   jsonControl(key, title, help, offered, required, draft) {
-    // Free-form data (a whole sheet, a table file): JSON typed in or read from a file.
+    // Free-form data (a whole sheet, a table file): a file the command line wrote, chosen
+    // or pasted in (the page reads it as JSON; its words never say so).
     const example = offered && offered.example !== undefined && offered.example !== null ? JSON.stringify(offered.example) : "";
     const area = h("textarea", { rows: 3, placeholder: example, spellcheck: "false", "aria-required": required ? "true" : null });
     if (draft !== undefined) area.value = draft;
@@ -507,7 +513,7 @@ export class FormMaker {
         this.drafts.set(key, area.value);
       }
     });
-    const parts = [labelled(`${title}: a JSON file`, file), labelled(`${title} (JSON)`, area, help)];
+    const parts = [labelled(title, file), labelled(`Or paste the ${title.toLowerCase()} here`, area, help)];
     return {
       el: h("div", { class: "json" }, parts),
       read: () => {
@@ -519,7 +525,7 @@ export class FormMaker {
         try {
           return JSON.parse(text);
         } catch {
-          throw new Error(`${title}: not JSON (${text.slice(0, 40)})`);
+          throw new Error(`${title}: the page cannot read this as a saved file (it begins “${text.slice(0, 40)}”)`);
         }
       },
     };

@@ -16,6 +16,11 @@ export function marked(text) {
   });
 }
 
+export function unmarked(text) {
+  // A line as plain text, where no mark can show (a question the browser asks).
+  return String(text).replace(/\*\*([^*\n]+)\*\*/g, "$1").replace(/~~([^~\n]+)~~/g, "$1 (dropped)");
+}
+
 function rollMode(event) {
   // The roll mode of a roll entry: from its data, or from how a hint reached this page
   // (a blind roll's hint is hidden; a GM roll's names the roller). None for other entries.
@@ -24,12 +29,16 @@ function rollMode(event) {
   return event.visibility === "hidden" ? "blind" : "gm";
 }
 
-function seenBy(event, names, me) {
-  // Who saw this entry in full, said from this member's side.
-  if (event.visibility === "public") return "public";
-  if (event.visibility === "gm" || event.visibility === "hidden") return "GM only";
-  if (event.actor && event.actor === me) return "you and the GM";
-  return `${event.actor ? names(event.actor) : "the roller"} and the GM`;
+const MODES = { gm: "GM roll", blind: "blind roll", self: "self roll" };
+// A roll's mode as its badge names it (a public roll's says only who sees it).
+
+export function readers(event, names, me, hint = false) {
+  // Who can read this line as it stands, from this member's side: a hint (what the others
+  // are told of a secret) is everyone's to read, though the whole line is not.
+  if (event.visibility === "public" || hint) return "everyone";
+  const who = [...(event.visibility === "actor" && event.actor ? [event.actor] : []), ...(event.audience || [])];
+  const named = [...new Set(who)].map((id) => (id === me ? "you" : names(id)));
+  return named.length ? `${named.join(", ")} and the GM` : "GM only";
 }
 
 export function diceIn(data, found = []) {
@@ -93,10 +102,10 @@ export function entryItem(entry, names, me = null, extra = null) {
   if (chat && event.data && event.data.to && event.data.to.length) {
     badges.push(h("span", { class: "badge whisper", text: `whisper to ${event.data.to.map(names).join(", ")}` }));
   } else if (mode) {
-    const seen = seenBy(event, names, me);
-    badges.push(h("span", { class: "badge seen", text: mode === "public" && seen === "public" ? "public" : `${mode} · ${seen}` }));
+    const seen = readers(event, names, me, hint);
+    badges.push(h("span", { class: "badge seen", text: MODES[mode] ? `${MODES[mode]} · ${seen}` : seen }));
   } else if (event.visibility !== "public") {
-    badges.push(h("span", { class: "badge seen", text: hint ? `secret · ${seenBy(event, names, me)}` : seenBy(event, names, me) }));
+    badges.push(h("span", { class: "badge seen", text: readers(event, names, me, hint) }));
   }
   const plainFaces = !dice.length && event.data && Array.isArray(event.data.faces) ? event.data.faces : null;
   const witnessed = witnessWords(entry, names, me);

@@ -7,7 +7,7 @@ import { ASK_KINDS, askPanel, askedOfYou } from "./asks.js";
 import { Folds, WIDE, card, opens } from "./cards.js";
 import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker, humanize } from "./forms.js";
-import { entryItem } from "./log.js";
+import { entryItem, marked, readers, unmarked } from "./log.js";
 import { NPC_KINDS, namesAnNpc, npcCard, npcPanel } from "./npcs.js";
 import { HANDLED, ON_THE_LINE, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetLine, sheetTree, sheetView } from "./sheets.js";
@@ -16,6 +16,11 @@ import { checkRecordHere, checkRollLink, downloadRecord, keepNonce, keptNonces }
 import { PageWitness } from "./witness.js";
 
 const $ = (id) => document.getElementById(id);
+
+const ROLES = { gm: "GM", player: "player", observer: "observer" };
+// A member's role as the page says it.
+
+const READ_ONLY = "Viewing as another member is read-only: the dice box and chat are yours again in the GM view.";
 
 const page = {
   link: null,
@@ -32,6 +37,7 @@ const page = {
   viewedEntries: [],
   forms: null,
   drafts: new Map(),
+  formerNames: new Map(),
   requests: new Map(),
   signatures: new Map(),
   connected: [],
@@ -144,7 +150,9 @@ function seen(got) {
   // for the heads), and the lines to show (a roll's stub, which a witness that may not see
   // the roll receives, is not shown).
   for (const row of got.rows) page.witness.received(row);
-  return got.items.filter((line) => line.event);
+  const lines = got.items.filter((line) => line.event);
+  rememberNames(lines);
+  return lines;
 }
 
 async function loadEarlier() {
@@ -218,6 +226,7 @@ function onPresence(connected) {
 
 function onEntry(entry) {
   page.entries.push(entry);
+  rememberNames([entry]);
   if (!page.viewingAs && !page.popped) appendLog(entry);
   scheduleRefresh();
 }
@@ -258,6 +267,11 @@ function onStatus(kind, frame) {
 
 function send(intent, slot, control, done) {
   slot.textContent = "";
+  if (page.viewingAs) {
+    // "View as" is read-only: nothing is sent as the GM from another member's page.
+    slot.textContent = READ_ONLY;
+    return;
+  }
   if (control) control.setAttribute("aria-busy", "true");
   const id = page.live.intent(intent);
   page.requests.set(id, { slot, control, done });
@@ -309,7 +323,8 @@ function labelOf(key, value) {
   const combatant = (page.view.state.fight?.combatants || []).find((c) => c.id === value);
   if (combatant) return combatant.name;
   const member = page.view.members.find((m) => m.id === value);
-  return member ? member.name : value;
+  if (member || page.formerNames.has(value)) return memberName(value);
+  return value;
 }
 
 const CHARACTER_NAMES = new Set(["character", "roller", "characters", "helpers", "helper_effort"]);
@@ -336,8 +351,18 @@ function myId() {
 }
 
 function memberName(id) {
+  // A member's name; one the GM removed is called what the log last called them.
   const member = page.view && page.view.members.find((m) => m.id === id);
-  return member ? member.name : id;
+  if (member) return member.name;
+  return page.formerNames.get(id) || (page.view ? "a member who has left" : "a member");
+}
+
+function rememberNames(entries) {
+  // The names the log gives members as they join or are renamed: what a line names a
+  // member by once the GM has removed them from the room.
+  for (const { event } of entries) {
+    if ((event.type === "room.joined" || event.type === "room.renamed") && event.data.member) page.formerNames.set(event.data.member, event.data.name);
+  }
 }
 
 function context() {
@@ -381,6 +406,7 @@ function layout() {
         h("div", { id: "log-scroll", class: "log", role: "log", "aria-live": "polite", "aria-label": "what happened, newest last", tabindex: "0" },
           h("button", { id: "earlier", type: "button", class: "earlier", hidden: true, onclick: loadEarlier, text: "Show earlier entries" }),
           h("ol", { id: "log", class: "entries" })),
+        h("p", { class: "hint viewing-note", text: READ_ONLY }),
         diceBox(),
         chatBox())),
     h("div", { class: "col col-side" },
@@ -402,7 +428,7 @@ function keepTurnHeight() {
 
 function render() {
   const asWho = page.viewingAs ? memberName(page.viewingAs) : null;
-  fill($("me"), page.view.me.name, " ", h("span", { class: "badge", text: page.view.me.role }));
+  fill($("me"), page.view.me.name, " ", h("span", { class: "badge", text: ROLES[page.view.me.role] }));
   fill($("viewing"), asWho ? h("p", { class: "banner", role: "status" }, `Viewing as ${asWho}: exactly what they see (read-only). `, h("button", { type: "button", onclick: () => viewAs(null), text: "Back to the GM view" })) : "");
   document.body.dataset.role = page.view.me.role;
   document.body.dataset.head = page.view.head;
@@ -544,6 +570,10 @@ function chatBox() {
   const form = h("form", { class: "chat", "data-key": "chat", "aria-label": "chat" }, labelled("Message", text), whisper, button, error);
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
+    if (page.viewingAs) {
+      error.textContent = READ_ONLY;
+      return;
+    }
     const to = [...whisper.querySelectorAll("input:checked")].map((box) => box.value);
     const id = page.live.say(text.value, to);
     page.requests.set(id, {
@@ -778,7 +808,7 @@ function characterCard(character) {
       sheetView(page.system, ctx),
       h("div", { class: "row sheet-tools" },
         h("button", { type: "button", class: "quiet", onclick: () => printSheet(character.id), text: "Print this sheet" }),
-        h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Export to the command line (JSON)" })),
+        h("button", { type: "button", class: "quiet", onclick: () => download(`${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.json`, JSON.stringify(sheet, null, 2)), text: "Save the character file (for the command line)" })),
     ],
   });
 }
@@ -833,7 +863,7 @@ function membersPanel() {
       { "data-key": `member-${m.id}`, "data-connected": online.has(m.id) ? "yes" : "no" },
       h("span", { class: online.has(m.id) ? "dot on" : "dot", "aria-hidden": "true" }),
       h("span", { class: "name", text: m.name }),
-      h("span", { class: "badge", text: m.role }),
+      h("span", { class: "badge", text: ROLES[m.role] }),
       h("span", { class: online.has(m.id) ? "presence on" : "presence", text: online.has(m.id) ? "connected" : "away" }),
       gm && m.id !== page.view.me.id ? memberTools(m) : null,
     ))),
@@ -845,7 +875,7 @@ function membersPanel() {
 function memberTools(member) {
   const error = h("p", { class: "error", role: "alert" });
   const newName = h("input", { type: "text", maxlength: 60, value: member.name });
-  const role = select(["player", "observer", "gm"], member.role);
+  const role = select(["player", "observer", "gm"], member.role, (r) => ROLES[r]);
   const act = (path, body) => async () => {
     error.textContent = "";
     try {
@@ -952,7 +982,7 @@ function gmArea() {
 function gmPanel() {
   if (page.view.me.role !== "gm" && !page.viewingAs) return null;
   const others = page.view.members.filter((m) => m.role !== "gm");
-  const chooser = select([null, ...others.map((m) => m.id)], page.viewingAs, (id) => (id ? `${memberName(id)} (${page.view.members.find((m) => m.id === id).role})` : "myself, the GM"));
+  const chooser = select([null, ...others.map((m) => m.id)], page.viewingAs, (id) => (id ? `${memberName(id)} (${ROLES[page.view.members.find((m) => m.id === id).role]})` : "myself, the GM"));
   chooser.addEventListener("change", () => viewAs(chosen(chooser)));
   return h(
     "section",
@@ -997,13 +1027,45 @@ function lastInForce() {
   return page.entries.findLast((e) => !e.event.type.startsWith("room.") && e.event.cause && !e.event.cause.refused && !undone.has(e.seq));
 }
 
+const ACTING = ["character", "roller", "attacker", "npc"];
+// The fields through which an intent names whom it is for, first found first.
+
+function resolutionOf(first) {
+  // The lines of the resolution that starts at `first`: it and those that follow from it.
+  const at = page.entries.indexOf(first);
+  const after = page.entries.slice(at + 1);
+  const end = after.findIndex((e) => e.event.type.startsWith("room.") || e.event.cause);
+  return [first, ...(end < 0 ? after : after.slice(0, end))];
+}
+
+function undoWords(first) {
+  // What an undo takes back, as the GM knows it: the action, whom it was for (else who
+  // asked), and every line it wrote, not only the first.
+  const cause = first.event.cause;
+  const intent = cause.intent || {};
+  const action = page.forms.words.kindTitle(intent.kind || first.event.type);
+  const named = ACTING.map((field) => intent[field]).find((value) => typeof value === "string");
+  const asker = cause.member && cause.member.id ? memberName(cause.member.id) : "";
+  const by = named && labelOf("character", named) !== named ? labelOf("character", named) : asker;
+  return { what: `“${action}”${by ? ` by ${by}` : ""}`, lines: resolutionOf(first).map((e) => e.event.text).filter(Boolean) };
+}
+
+function undoLines(lines) {
+  // A resolution's lines on the undo button: the first three, and how many more.
+  const shown = lines.slice(0, 3).flatMap((line, i) => [i ? " · " : "", ...marked(line)]);
+  const more = lines.length - 3;
+  return more > 0 ? [...shown, ` · and ${more} more line${more === 1 ? "" : "s"}`] : shown;
+}
+
 function undoBox() {
   // The GM takes back the latest resolution still in force, after saying yes to what it is.
   const latest = lastInForce();
   const error = h("p", { class: "error", role: "alert" });
+  const words = latest ? undoWords(latest) : null;
   const undo = async () => {
     error.textContent = "";
-    if (!confirm(`Undo #${latest.seq} “${latest.event.text}”? The log keeps it, marked as taken back.`)) return;
+    const lines = words.lines.map((line) => `• ${unmarked(line)}`).join("\n");
+    if (!confirm(`Undo ${words.what}? It takes back:\n${lines}\nThe log keeps it, marked as taken back.`)) return;
     try {
       await page.room.post("/undo");
     } catch (problem) {
@@ -1013,7 +1075,7 @@ function undoBox() {
   return h("div", { class: "undo", "data-key": "undo" },
     h("h3", { text: "Undo" }),
     latest
-      ? h("button", { type: "button", class: "quiet", onclick: undo, text: `Undo #${latest.seq}: ${latest.event.text}`.slice(0, 90) })
+      ? h("button", { type: "button", class: "quiet", onclick: undo }, `Undo ${words.what}: `, undoLines(words.lines))
       : h("p", { class: "hint", text: "Nothing to undo." }),
     error);
 }
@@ -1037,7 +1099,7 @@ function hiddenThings() {
     paths.length || secret.length ? null : h("p", { class: "hint", text: "Nothing is hidden now." }),
     h("ul", { class: "plain secrets" },
       paths.map((p) => h("li", {}, h("span", { class: "badge secret", text: "hidden" }), ` ${p.what}: `, h("strong", { text: summary(p.value) }))),
-      secret.map((e) => h("li", {}, h("span", { class: "badge secret", text: e.event.visibility }), ` #${e.seq} ${e.event.text}`))),
+      secret.map((e) => h("li", {}, h("span", { class: "badge secret", text: readers(e.event, memberName, myId()) }), ` #${e.seq} `, marked(e.event.text)))),
   ];
 }
 

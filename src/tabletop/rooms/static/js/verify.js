@@ -45,10 +45,12 @@ export function keepNonce(room, message) {
 const RULES = "Whether the rules give what each line says is checked by tabletop room verify on your downloaded record (Download my record).";
 
 export function isRoll(entry) {
-  // An entry a member asked for: it carries its cause (and dice), its asker's nonce, or a
-  // roll's witnesses.
+  // A line with dice to check: its cause drew some, it shows some (those shown apart from
+  // a secret), or devices witnessed its draw. A line that drew none has no roll to check.
   const event = entry.event || {};
-  return !String(event.type || "").startsWith("room.") && (Boolean(event.cause) || entry.nonce != null || Boolean(entry.witnessed));
+  if (String(event.type || "").startsWith("room.")) return false;
+  const shown = event.data && Array.isArray(event.data.draws) && event.data.draws.length;
+  return Boolean(entry.witnessed) || Boolean(event.cause && event.cause.draws && event.cause.draws.length) || Boolean(shown);
 }
 
 export function checkRollLink(ctx) {
