@@ -199,6 +199,7 @@ def test_rus06_dealing_the_damage_is_the_players_when_the_table_hands_it_over():
     state, _ = play(state, {"kind": "strike", "character": "c1", "target": "n1", **LONGSWORD}, AYLA)
     state, _ = play(state, {"kind": "roll-to-hit", "character": "c1"}, AYLA, [5, 5])
     state, _ = play(state, {"kind": "roll-damage", "character": "c1"}, AYLA, [2])
+    refused(state, {"kind": "deal-damage", "character": "c1"}, BRAN)  # not his attack
     state, events = play(state, {"kind": "deal-damage", "character": "c1"}, AYLA)
     assert told(events, GM) == ["Guard takes 2 damage (HP 16)"]
 

@@ -143,11 +143,14 @@ def strike_offers(state: Ap2d6Table, member: Member, mine: tuple[str, ...]) -> l
             )
         )
     for cid, strike in state.strikes.items():
-        if strike.step == "harm":
-            if member.is_gm or state.options.players_set_difficulty:
-                found.append(_offer(state, cid, strike, less=Choice(help="armour", example=0)))
-        elif controls(member, state.characters[cid].owner):
+        theirs = controls(member, state.characters[cid].owner)
+        if strike.step != "harm" and theirs:
             found.append(_offer(state, cid, strike))
+        elif strike.step == "harm" and (
+            member.is_gm or (theirs and state.options.players_set_difficulty)
+        ):
+            armour = Choice(help="what the target's armour takes", example=0)
+            found.append(_offer(state, cid, strike, less=armour))
         if member.is_gm:
             text = f"call off {_name(state, cid)}'s attack on {_name(state, strike.target)}"
             dropped = {"kind": "drop-strike", "character": cid}
