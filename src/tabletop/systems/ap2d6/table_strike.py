@@ -45,7 +45,7 @@ from tabletop.systems.ap2d6.table import (
     with_fight,
 )
 from tabletop.systems.ap2d6.table_fight import may_pay
-from tabletop.systems.ap2d6.table_weapons import WeaponNumbers, armed_with
+from tabletop.systems.ap2d6.table_weapons import kept_weapon
 from tabletop.systems.ap2d6.told import told
 from tabletop.systems.ap2d6.tracker import ATTACK
 from tabletop.systems.ap2d6.weapons import (
@@ -59,9 +59,8 @@ STEP_TEXT = {"hit": "roll to hit", "damage": "roll damage", "harm": "deal the da
 """What each step waits for, as a line names it."""
 
 
-class StrikeIntent(WeaponNumbers):
-    """One attack on someone with a weapon from the GM's list, or one whose numbers the
-    attacker types in (RU-G02, RU-S09)."""
+class StrikeIntent(Frozen):
+    """One attack on someone with a weapon from the GM's list (RU-G02, RU-S09)."""
 
     kind: Literal["strike"] = "strike"
     character: Id
@@ -121,25 +120,14 @@ def strike_offers(state: Ap2d6Table, member: Member, mine: tuple[str, ...]) -> l
         and may_pay(state, fight, c)
     )
     found: list[Offer] = []
-    if free and len(fighters) > 1:
-        weapon = (
-            {"weapon": Choice(values=tuple(state.weapons))}
-            if state.weapons
-            else {
-                "weapon": Choice(help="the weapon", example="longsword"),
-                "speed": Choice(help="the weapon's speed (its AP cost)", example="(1n1)->(2n1)"),
-                "to_hit": Choice(help="the scores it hits with", example="DEX"),
-                "damage": Choice(help="its damage", example="1d8+STR"),
-                "damage_type": Choice(values=("B", "P", "S")),
-            }
-        )
+    if free and len(fighters) > 1 and state.weapons:
         found.append(
             offer(
                 "strike",
                 "attack someone",
                 character=Choice(values=free),
                 target=Choice(values=fighters),
-                **weapon,
+                weapon=Choice(values=tuple(state.weapons)),
             )
         )
     for cid, strike in state.strikes.items():
@@ -226,7 +214,7 @@ def _begin(
         raise Ap2d6Error(f"{target.name} is not in the fight")
     if target.public_life == "dead":
         raise Ap2d6Error(f"{target.name} is dead")
-    weapon = armed_with(state, intent.weapon, intent)
+    weapon = kept_weapon(state, intent.weapon)
     wield(fight.character(attacker.name), weapon, options=state.options)  # refused if it can't
     pick = action_cost(intent.pick).steps[0][0] if intent.pick else None
     fight, paid = act(fight, attacker.name, weapon.speed, kind=ATTACK, choice=pick)

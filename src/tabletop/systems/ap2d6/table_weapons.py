@@ -1,6 +1,6 @@
 """The weapons a 2d6 GM keeps for the table (RU-S09). The book gives a weapon's shape but no
 weapon list (§ Weapon Rules, RU-G02): the GM types each of the group's weapons in once, and
-an attack picks from that list; until there is one, an attack types its weapon's numbers."""
+an attack on someone picks its weapon from that list."""
 
 from __future__ import annotations
 
@@ -18,30 +18,22 @@ MAX_WEAPONS = 100
 """Weapons one table's list holds."""
 
 
-class WeaponNumbers(Frozen):
-    """A weapon's numbers as a group's list gives them: speed, to-hit, damage, type and
-    requirements (the shape of data/weapons in docs/rules/ap2d6.md, one attack)."""
-
-    speed: str | None = Field(default=None, min_length=1, max_length=80)
-    """The weapon's basic attack AP cost, e.g. (1n1)->(2n1)."""
-    to_hit: str | None = Field(default=None, min_length=1, max_length=80)
-    """The scores added to the roll, e.g. DEX or STR + AGI."""
-    damage: str | None = Field(default=None, min_length=1, max_length=80)
-    """Dice, scores and numbers, e.g. 1d8+STR."""
-    damage_type: DamageType | None = None
-    requirements: dict[str, int] = Field(default_factory=dict, max_length=12)
-    """Scores the weapon asks for; none means -1 in each to-hit score (RU-A15e)."""
-
-    @property
-    def typed(self) -> bool:
-        return any(v is not None for v in (self.speed, self.to_hit, self.damage, self.damage_type))
-
-
-class KeepWeapon(WeaponNumbers):
-    """The GM writes one of the group's weapons on the table's list (or writes it anew)."""
+class KeepWeapon(Frozen):
+    """The GM writes one of the group's weapons on the table's list (or writes it anew): its
+    speed, to-hit, damage and type, and requirements if any (one attack, as a group's weapon
+    file gives one; docs/rules/ap2d6.md, "Data files a group supplies")."""
 
     kind: Literal["keep-weapon"] = "keep-weapon"
     name: str = Field(min_length=1, max_length=MAX_NAME)
+    speed: str = Field(min_length=1, max_length=80)
+    """The weapon's basic attack AP cost, e.g. (1n1)->(2n1)."""
+    to_hit: str = Field(min_length=1, max_length=80)
+    """The scores added to the roll, e.g. DEX or STR + AGI."""
+    damage: str = Field(min_length=1, max_length=80)
+    """Dice, scores and numbers, e.g. 1d8+STR."""
+    damage_type: DamageType
+    requirements: dict[str, int] = Field(default_factory=dict, max_length=12)
+    """Scores the weapon asks for; none means -1 in each to-hit score (RU-A15e)."""
 
 
 class DropWeapon(Frozen):
@@ -54,40 +46,24 @@ class DropWeapon(Frozen):
 WEAPON_INTENTS = (KeepWeapon, DropWeapon)
 
 
-def built(name: str, numbers: WeaponNumbers) -> Weapon:
-    """The weapon these numbers make, or `Ap2d6Error` naming what is missing or wrong."""
-    missing = [
-        field
-        for field, value in (
-            ("its speed", numbers.speed),
-            ("its to-hit", numbers.to_hit),
-            ("its damage", numbers.damage),
-            ("its damage type", numbers.damage_type),
-        )
-        if value is None
-    ]
-    if missing:
-        raise Ap2d6Error(f"{name} needs {', '.join(missing)}")
+def built(intent: KeepWeapon) -> Weapon:
+    """The weapon the GM wrote, as the rules read a group's weapon, or `Ap2d6Error`."""
     attack = {
-        "name": name,
-        "to_hit": numbers.to_hit,
-        "damage": numbers.damage,
-        "type": numbers.damage_type,
+        "name": intent.name,
+        "to_hit": intent.to_hit,
+        "damage": intent.damage,
+        "type": intent.damage_type,
     }
-    data = {"name": name, "speed": numbers.speed, "requirements": numbers.requirements}
+    data = {"name": intent.name, "speed": intent.speed, "requirements": intent.requirements}
     return validated(Weapon, {**data, "attacks": [attack]}, "the weapon")
 
 
-def armed_with(state: Ap2d6Table, name: str, numbers: WeaponNumbers) -> Weapon:
-    """The weapon an attack names: typed in with it, or from the GM's list."""
-    if numbers.typed:
-        return built(name, numbers)
-    kept = state.weapons.get(name)
-    if kept is None:
-        raise Ap2d6Error(
-            f"{name} is not on the GM's weapon list: type in its numbers, or the GM adds it"
-        )
-    return kept
+def kept_weapon(state: Ap2d6Table, name: str) -> Weapon:
+    """The weapon an attack picks from the GM's list."""
+    weapon = state.weapons.get(name)
+    if weapon is None:
+        raise Ap2d6Error(f"{name} is not on the GM's weapon list")
+    return weapon
 
 
 def weapon_offers(state: Ap2d6Table) -> list[Offer]:
@@ -125,7 +101,7 @@ def weapon_step(
         return state.model_copy(update={"weapons": rest}), [line]
     if intent.name not in state.weapons and len(state.weapons) >= MAX_WEAPONS:
         raise Ap2d6Error(f"a table's weapon list holds at most {MAX_WEAPONS}")
-    weapon = built(intent.name, intent)
+    weapon = built(intent)
     weapons = {**state.weapons, intent.name: weapon}
     line = note("weapon kept", f"the GM writes {weapon_words(weapon)} on the weapon list")
     return state.model_copy(update={"weapons": weapons}), [line]
