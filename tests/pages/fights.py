@@ -61,8 +61,19 @@ def table(url: str, system: str, names: dict[str, list[str]]) -> Fight:
 TWO_EACH = {"Ada": ["Ayla", "Arn"], "Bo": ["Bren", "Brisk"]}
 
 
+LONGSWORD = {
+    "name": "longsword",
+    "speed": "(1n1)->(2n1)",
+    "to_hit": "DEX",
+    "damage": "1d8+STR",
+    "damage_type": "S",
+}
+CLUB = {"name": "club", "speed": "(1n1)", "to_hit": "STR", "damage": "1d6+STR", "damage_type": "B"}
+
+
 def ap2d6(url: str) -> Fight:
-    """Four fighters and three sneering guards in the Main Phase of round 1."""
+    """Four fighters and three sneering guards in the Main Phase of round 1, and the GM's
+    longsword and club on the table's weapon list."""
     fight = table(url, "ap2d6", TWO_EACH)
     for player, names in TWO_EACH.items():
         for name in names:
@@ -70,6 +81,8 @@ def ap2d6(url: str) -> Fight:
     fight.npcs = ["Gate guard", "Wall guard", "Yard guard"]
     for name in fight.npcs:
         fight.act("GM", {"kind": "npc-from-book", "creature": "Sneering guard", "name": name})
+    for weapon in (LONGSWORD, CLUB):  # the group's weapons on the table's list (RU-S09)
+        fight.act("GM", {"kind": "keep-weapon", **weapon})
     ids = [c["id"] for c in fight.clients["GM"].view()["state"]["characters"]]
     fight.act("GM", {"kind": "start-fight", "characters": ids})
     fight.act("GM", {"kind": "next-round"})

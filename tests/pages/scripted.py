@@ -83,20 +83,12 @@ character's name and the control the player presses next (nothing, on a48a6db)."
 
 
 def ap2d6(table: Table, checkpoint: Checkpoint) -> None:
-    """Ayla attacks the gate guard with her longsword, as the book chains it: she pays its
-    speed, rolls to hit and, on a hit, rolls damage; the GM deals it (RU-A49)."""
+    """Ayla attacks the gate guard with the longsword from the GM's list, as the book chains
+    it: she pays its speed, rolls to hit and, on a hit, rolls damage; the GM deals it
+    (RU-A49, RU-S09)."""
     ada, gm = table.player, table.gm
     checkpoint(table, "Ayla", summary(ada, "Ayla", "attack someone"))
-    weapon = {"Weapon's speed": "(1n1)->(2n1)", "To-hit": "DEX", "Damage": "1d8+STR"}
-    table.use(
-        ada,
-        "Ayla",
-        "attack someone",
-        Whom="n1",
-        Weapon="longsword",
-        **weapon,
-        **{"Damage type": "S"},
-    )
+    table.use(ada, "Ayla", "attack someone", Whom="n1", Weapon="longsword")
     table.choose(ada, "Roll to hit")  # under "Ayla's attack on Gate guard: roll to hit"
     hit = ada.page.get_by_text(re.compile(r"rolls to hit Gate guard .*: a hit")).first
     missed = ada.page.get_by_text(re.compile(r"rolls to hit Gate guard .*: a miss")).first

@@ -14,7 +14,7 @@ from tests.systems.ap2d6.test_npcs import guarded, told
 from tests.systems.ap2d6.test_session import AYLA, BRAN, GM, WATCHER, play, received
 
 LONGSWORD = {
-    "weapon": "longsword",
+    "name": "longsword",
     "speed": "(1n1)->(2n1)",
     "to_hit": "DEX",
     "damage": "1d8+STR",
@@ -22,20 +22,24 @@ LONGSWORD = {
 }
 """§ Attacking using AP's longsword: (1n1)->(2n1), a d8 slash (its to-hit is the group's)."""
 
-CLUB = {
-    "weapon": "club",
-    "speed": "(1n1)",
-    "to_hit": "STR",
-    "damage": "1d6+STR",
-    "damage_type": "B",
-}
+CLUB = {"name": "club", "speed": "(1n1)", "to_hit": "STR", "damage": "1d6+STR", "damage_type": "B"}
+DAGGER = {**LONGSWORD, "name": "dagger", "damage": "1d4", "requirements": {"STR": 2}}
+
+
+def strike(attacker: str, target: str, weapon: str = "longsword") -> dict:
+    return {"kind": "strike", "character": attacker, "target": target, "weapon": weapon}
+
 
 STEPS = ("roll-to-hit", "roll-damage", "deal-damage", "drop-strike")
 
 
 def in_the_fight() -> Ap2d6Table:
-    """Ayla (AGI 2, DEX 0) and the hidden guard in initiative, round 1's Main Phase."""
-    state, _ = play(guarded(), {"kind": "start-fight", "characters": ["c1", "n1"]}, GM)
+    """Ayla (AGI 2, DEX 0) and the hidden guard in initiative, round 1's Main Phase; the GM
+    keeps the group's longsword, club and dagger (RU-S09)."""
+    state = guarded()
+    for weapon in (LONGSWORD, CLUB, DAGGER):
+        state, _ = play(state, {"kind": "keep-weapon", **weapon}, GM)
+    state, _ = play(state, {"kind": "start-fight", "characters": ["c1", "n1"]}, GM)
     state, _ = play(state, {"kind": "next-round"}, GM)
     return state
 
@@ -57,9 +61,7 @@ def test_rua49_ayla_attacks_the_hidden_guard_step_by_step():
     To-Hit as `?` and its HP not at all; each step is offered to Ayla's player (the rolls)
     or the GM (the harm) and to nobody else."""
     state = in_the_fight()
-    state, events = play(
-        state, {"kind": "strike", "character": "c1", "target": "n1", **LONGSWORD}, AYLA
-    )
+    state, events = play(state, strike("c1", "n1"), AYLA)
     assert told(events, GM) == [
         "Ayla: attack #1 this round: spent (1n1)",
         "Ayla attacks Guard with longsword",
@@ -70,7 +72,7 @@ def test_rua49_ayla_attacks_the_hidden_guard_step_by_step():
     refused(state, {"kind": "roll-damage", "character": "c1"}, AYLA)
     refused(state, {"kind": "deal-damage", "character": "c1"}, GM)
     refused(state, {"kind": "drop-strike", "character": "c1"}, AYLA)
-    refused(state, {"kind": "strike", "character": "c1", "target": "n1", **LONGSWORD}, AYLA)
+    refused(state, strike("c1", "n1"), AYLA)
 
     state = SESSION.load(state.model_dump(mode="json"))  # a reload keeps the step
     state, events = play(state, {"kind": "roll-to-hit", "character": "c1"}, AYLA, [4, 3])
@@ -109,10 +111,11 @@ def test_rua50_the_hidden_guards_attack_keeps_its_roll_and_its_damage_dice():
     she takes 5 (HP 18 → 13). The players read that it hit and what she took, never its
     roll or its STR."""
     state = in_the_fight()
-    state, begun = play(state, {"kind": "strike", "character": "n1", "target": "c1", **CLUB}, GM)
+    state, begun = play(state, strike("n1", "c1", "club"), GM)
     assert told(begun, GM)[-1] == "Guard attacks Ayla with club"
     assert told(begun, AYLA) == ["Guard: attack", "Guard attacks Ayla"]
-    assert "1d6" not in received(begun, state, AYLA)
+    seen = received(begun, state, AYLA)  # the list is everyone's; which one it uses is not
+    assert '"weapon": "club"' not in seen and "with club" not in seen
     assert SESSION.view(state, AYLA)["attacks"] == [
         {"character": "n1", "target": "c1", "waits": "roll to hit"}
     ]
@@ -143,12 +146,11 @@ def test_rua51_a_miss_ends_the_attack_and_double_sixes_double_the_dice():
     miss, and the attack is over. The second attack pays the longsword's second cost
     (2n1); [6, 6] hits, gives Ayla a temp AP, and rolls two d8 ([3, 4] = 7)."""
     state = in_the_fight()
-    strike = {"kind": "strike", "character": "c1", "target": "n1", **LONGSWORD}
-    state, _ = play(state, strike, AYLA)
+    state, _ = play(state, strike("c1", "n1"), AYLA)
     state, events = play(state, {"kind": "roll-to-hit", "character": "c1"}, AYLA, [3, 3])
     assert told(events, AYLA)[0].endswith("must beat To-Hit ?: a miss")
     assert state.strikes == {}
-    state, events = play(state, strike, AYLA)
+    state, events = play(state, strike("c1", "n1"), AYLA)
     assert told(events, AYLA)[0] == "Ayla: attack #2 this round: spent (2n1)"
     state, events = play(state, {"kind": "roll-to-hit", "character": "c1"}, AYLA, [6, 6])
     assert told(events, AYLA)[0].endswith("a hit (double 6s)")
@@ -163,11 +165,11 @@ def test_rua52_the_gm_calls_an_attack_off_and_the_ap_stays_paid():
     """RU-A52: the GM calls off Ayla's attack before its roll; the (1n1) stays spent, and
     ending the fight drops any attack still under way."""
     state = in_the_fight()
-    state, _ = play(state, {"kind": "strike", "character": "c1", "target": "n1", **LONGSWORD}, AYLA)
+    state, _ = play(state, strike("c1", "n1"), AYLA)
     state, events = play(state, {"kind": "drop-strike", "character": "c1"}, GM)
     assert told(events, AYLA) == ["the GM calls off Ayla's attack on Guard"]
     assert state.strikes == {} and state.fight.character("Ayla").tracker.spendable == 2
-    state, _ = play(state, {"kind": "strike", "character": "c1", "target": "n1", **LONGSWORD}, AYLA)
+    state, _ = play(state, strike("c1", "n1"), AYLA)
     state, _ = play(state, {"kind": "end-fight"}, GM)
     assert state.strikes == {}
 
@@ -178,15 +180,9 @@ def test_rua53_an_attack_that_cannot_be_made_is_refused_before_any_ap_is_paid():
     state = in_the_fight()
     state, _ = play(state, {"kind": "new-character", "name": "Cora"}, BRAN)
     for target in ("c1", "c3"):
-        refused(state, {"kind": "strike", "character": "c1", "target": target, **LONGSWORD}, AYLA)
-    dagger = {**LONGSWORD, "damage": "1d4", "requirements": {"STR": 2}}
+        refused(state, strike("c1", target), AYLA)
     with pytest.raises(TabletopError, match="below a d4"):
-        SESSION.resolve(
-            state,
-            {"kind": "strike", "character": "c1", "target": "n1", **dagger},
-            AYLA,
-            FixedDice([]),
-        )
+        SESSION.resolve(state, strike("c1", "n1", "dagger"), AYLA, FixedDice([]))
 
 
 def test_rus06_dealing_the_damage_is_the_players_when_the_table_hands_it_over():
@@ -196,8 +192,36 @@ def test_rus06_dealing_the_damage_is_the_players_when_the_table_hands_it_over():
     state = state.model_copy(
         update={"options": state.options.model_copy(update={"players_set_difficulty": True})}
     )
-    state, _ = play(state, {"kind": "strike", "character": "c1", "target": "n1", **LONGSWORD}, AYLA)
+    state, _ = play(state, strike("c1", "n1"), AYLA)
     state, _ = play(state, {"kind": "roll-to-hit", "character": "c1"}, AYLA, [5, 5])
     state, _ = play(state, {"kind": "roll-damage", "character": "c1"}, AYLA, [2])
+    refused(state, {"kind": "deal-damage", "character": "c1"}, BRAN)  # not his attack
     state, events = play(state, {"kind": "deal-damage", "character": "c1"}, AYLA)
     assert told(events, GM) == ["Guard takes 2 damage (HP 16)"]
+
+
+def test_rus09_the_gm_keeps_the_tables_weapons_and_an_attack_picks_one():
+    """RU-S09, RU-G02: the book gives no weapon list, so the GM writes the group's weapons on
+    the table's list once (a player may not); an attack picks one by name, and with none on
+    the list no attack on someone is offered."""
+    state = guarded()
+    state, _ = play(state, {"kind": "start-fight", "characters": ["c1", "n1"]}, GM)
+    state, _ = play(state, {"kind": "next-round"}, GM)
+    assert not [o for o in SESSION.legal(state, AYLA) if o.kind == "strike"]
+    keep = {"kind": "keep-weapon", **LONGSWORD}
+    refused(state, keep, AYLA)
+    state, events = play(state, keep, GM)
+    assert told(events, AYLA) == [
+        "the GM writes longsword, (1n1)->(2n1), DEX to hit, 1d8+STR (S) on the weapon list"
+    ]
+    assert SESSION.view(state, AYLA)["weapons"] == [
+        {"name": "longsword", "text": "longsword, (1n1)->(2n1), DEX to hit, 1d8+STR (S)"}
+    ]
+    (offered,) = [o for o in SESSION.legal(state, AYLA) if o.kind == "strike"]
+    assert offered.fields["weapon"].values == ("longsword",)
+    refused(state, strike("c1", "n1", "axe"), AYLA)
+    state, events = play(state, strike("c1", "n1"), AYLA)
+    assert told(events, AYLA)[0] == "Ayla: attack #1 this round: spent (1n1)"
+    state, events = play(state, {"kind": "drop-weapon", "name": "longsword"}, GM)
+    assert state.weapons == {} and "longsword" in told(events, AYLA)[0]
+    assert "longsword" in state.strikes["c1"].weapon.name  # the attack under way keeps it

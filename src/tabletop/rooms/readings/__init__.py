@@ -40,6 +40,7 @@ KEPT: dict[tuple[str, int], str] = {
     ("dice", 1): "a48a6db",
     ("dead-weight", 1): "a48a6db",
     ("ap2d6", 1): "a48a6db",
+    ("ap2d6", 2): "d95ff36",
     ("constitution", 1): "a48a6db",
     ("rollunder", 1): "a48a6db",
     ("constitution", 2): "d95ff36",

@@ -92,6 +92,12 @@ from tabletop.systems.ap2d6.table_strike import (
     strikes_view,
 )
 from tabletop.systems.ap2d6.table_turns import TURNS
+from tabletop.systems.ap2d6.table_weapons import (
+    WEAPON_INTENTS,
+    weapon_offers,
+    weapon_step,
+    weapons_view,
+)
 from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
 
 __all__ = ["SESSION", "SUGGESTED_POINTS", "Ap2d6Session", "Ap2d6Table"]
@@ -131,6 +137,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         RemoveNpc,
         RevealNpc,
         *STRIKE_INTENTS,
+        *WEAPON_INTENTS,
         *SHEET_INTENTS,
         *TURNS.intents,
         *ASKS.intents,
@@ -157,7 +164,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
             listed = [(cid, mark.revealed) for cid, _, mark in state.npcs]
             found += roster_offers(listed, STATS, EXAMPLE, bestiary())
             found += harm_offers(everyone) + contest_offers(state)
-            found += reveal_offers(state) + round_offers(state)
+            found += reveal_offers(state) + round_offers(state) + weapon_offers(state)
         return found + TURNS.offers(state, member) + ASKS.offers(state, member)
 
     def why_not(self, state: Ap2d6Table, intent: Any, member: Member) -> str:
@@ -190,6 +197,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return pay_step(state, intent, member)
         if isinstance(intent, Carry):
             return carry_step(state, intent)
+        if isinstance(intent, WEAPON_INTENTS):
+            return weapon_step(state, intent, member)
         if isinstance(intent, STRIKE_INTENTS):
             return strike_step(state, intent, member, dice)
         return health_step(state, intent, member, dice)
@@ -234,6 +243,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
             "revealed": list(state.revealed),
             "npcs": roster_view(state.npcs, member),
             "attacks": strikes_view(state),
+            "weapons": weapons_view(state),
             "turn": TURNS.view(state),
             "asks": ASKS.view(state, member),
         }

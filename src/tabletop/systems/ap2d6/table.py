@@ -55,6 +55,8 @@ class Ap2d6Table(Frozen):
     characters: dict[str, Seat] = Field(default_factory=dict)
     fight: Combat | None = None
     """The fight in initiative; its sheets are the characters' while it lasts."""
+    weapons: dict[str, Weapon] = Field(default_factory=dict)
+    """The weapons the GM keeps for the table, by name (RU-S09)."""
     strikes: dict[str, Strike] = Field(default_factory=dict)
     """Attacks under way, by attacker, each waiting for its next step."""
     revealed: tuple[str, ...] = ()

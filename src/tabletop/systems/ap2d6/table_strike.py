@@ -32,7 +32,7 @@ from tabletop.session import (
 )
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.costs import action_cost
-from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
+from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.rounds import Combat, act, double_six_temp_ap
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.table import (
@@ -45,11 +45,10 @@ from tabletop.systems.ap2d6.table import (
     with_fight,
 )
 from tabletop.systems.ap2d6.table_fight import may_pay
+from tabletop.systems.ap2d6.table_weapons import kept_weapon
 from tabletop.systems.ap2d6.told import told
 from tabletop.systems.ap2d6.tracker import ATTACK
 from tabletop.systems.ap2d6.weapons import (
-    DamageType,
-    Weapon,
     Wielded,
     roll_damage,
     roll_to_hit,
@@ -61,22 +60,12 @@ STEP_TEXT = {"hit": "roll to hit", "damage": "roll damage", "harm": "deal the da
 
 
 class StrikeIntent(Frozen):
-    """One attack on someone with a weapon the attacker names: what it hits with, its damage
-    and its speed, as the group's weapon list gives them (RU-G02)."""
+    """One attack on someone with a weapon from the GM's list (RU-G02, RU-S09)."""
 
     kind: Literal["strike"] = "strike"
     character: Id
     target: Id
     weapon: str = Field(min_length=1, max_length=MAX_NAME)
-    speed: str = Field(min_length=1, max_length=80)
-    """The weapon's basic attack AP cost, e.g. (1n1)->(2n1)."""
-    to_hit: str = Field(min_length=1, max_length=80)
-    """The scores added to the roll, e.g. DEX or STR + AGI."""
-    damage: str = Field(min_length=1, max_length=80)
-    """Dice, scores and numbers, e.g. 1d8+STR."""
-    damage_type: DamageType
-    requirements: dict[str, int] = Field(default_factory=dict, max_length=12)
-    """Scores the weapon asks for; none means -1 in each to-hit score (RU-A15e)."""
     pick: str | None = Field(default=None, max_length=40)
     """For a speed with a choice, e.g. `(2n3 or 3n1)`: the one paid."""
 
@@ -131,26 +120,25 @@ def strike_offers(state: Ap2d6Table, member: Member, mine: tuple[str, ...]) -> l
         and may_pay(state, fight, c)
     )
     found: list[Offer] = []
-    if free and len(fighters) > 1:
+    if free and len(fighters) > 1 and state.weapons:
         found.append(
             offer(
                 "strike",
                 "attack someone",
                 character=Choice(values=free),
                 target=Choice(values=fighters),
-                weapon=Choice(help="the weapon", example="longsword"),
-                speed=Choice(help="the weapon's speed (its AP cost)", example="(1n1)->(2n1)"),
-                to_hit=Choice(help="the scores it hits with", example="DEX"),
-                damage=Choice(help="its damage", example="1d8+STR"),
-                damage_type=Choice(values=("B", "P", "S")),
+                weapon=Choice(values=tuple(state.weapons)),
             )
         )
     for cid, strike in state.strikes.items():
-        if strike.step == "harm":
-            if member.is_gm or state.options.players_set_difficulty:
-                found.append(_offer(state, cid, strike, less=Choice(help="armour", example=0)))
-        elif controls(member, state.characters[cid].owner):
+        theirs = controls(member, state.characters[cid].owner)
+        if strike.step != "harm" and theirs:
             found.append(_offer(state, cid, strike))
+        elif strike.step == "harm" and (
+            member.is_gm or (theirs and state.options.players_set_difficulty)
+        ):
+            armour = Choice(help="what the target's armour takes", example=0)
+            found.append(_offer(state, cid, strike, less=armour))
         if member.is_gm:
             text = f"call off {_name(state, cid)}'s attack on {_name(state, strike.target)}"
             dropped = {"kind": "drop-strike", "character": cid}
@@ -226,23 +214,7 @@ def _begin(
         raise Ap2d6Error(f"{target.name} is not in the fight")
     if target.public_life == "dead":
         raise Ap2d6Error(f"{target.name} is dead")
-    weapon = validated(
-        Weapon,
-        {
-            "name": intent.weapon,
-            "speed": intent.speed,
-            "requirements": intent.requirements,
-            "attacks": [
-                {
-                    "name": intent.weapon,
-                    "to_hit": intent.to_hit,
-                    "damage": intent.damage,
-                    "type": intent.damage_type,
-                }
-            ],
-        },
-        "the weapon",
-    )
+    weapon = kept_weapon(state, intent.weapon)
     wield(fight.character(attacker.name), weapon, options=state.options)  # refused if it can't
     pick = action_cost(intent.pick).steps[0][0] if intent.pick else None
     fight, paid = act(fight, attacker.name, weapon.speed, kind=ATTACK, choice=pick)
