@@ -43,6 +43,7 @@ KEPT: dict[tuple[str, int], str] = {
     ("constitution", 1): "a48a6db",
     ("rollunder", 1): "a48a6db",
     ("rollunder", 2): "d95ff36",
+    ("dead-weight", 2): "d95ff36",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 
