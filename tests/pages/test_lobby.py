@@ -24,20 +24,22 @@ def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(br
     page.get_by_label("Game system").select_option("deadweight-board")
     rules = page.locator("details#rules")
     expect(rules).to_have_attribute("open", "")
-    expect(rules.get_by_label("Turn cap", exact=True)).to_have_value("600")
-    expect(rules.get_by_label("Chest visibility", exact=True)).to_have_value('"public"')
-    expect(rules.get_by_label("Steal requires item", exact=True)).to_have_value("false")
+    expect(rules.get_by_label("Turn limit", exact=True)).to_have_value("600")
+    expect(rules.get_by_label("Chest contents", exact=True)).to_have_value('"public"')
+    expect(
+        rules.get_by_label("Only steal from someone holding something", exact=True)
+    ).to_have_value("false")
     expect(rules.get_by_label("What an insight point re-rolls", exact=True)).to_have_count(0)
     fits(page)
     accessible(page)
 
-    choose_rules(gm, **{"Turn cap": 0})
+    choose_rules(gm, **{"Turn limit": 0})
     page.get_by_role("button", name="Open the room").click()
     expect(page.locator("#error")).to_contain_text("turn_cap")
     assert page.url.rstrip("/") == server
 
-    choose_rules(gm, **{"Turn cap": SHORT_GAME["turn_cap"]})
-    choose_rules(gm, **{"Chest visibility": SHORT_GAME["chest_visibility"]})
+    choose_rules(gm, **{"Turn limit": SHORT_GAME["turn_cap"]})
+    choose_rules(gm, **{"Chest contents": SHORT_GAME["chest_visibility"]})
     with page.expect_request(lambda r: r.url.endswith("/rooms") and r.method == "POST") as sent:
         page.get_by_role("button", name="Open the room").click()
     assert json.loads(sent.value.post_data or "")["options"] == SHORT_GAME
