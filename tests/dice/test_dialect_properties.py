@@ -41,7 +41,12 @@ def trees() -> st.SearchStrategy[Node]:
         st.integers(0, 9).map(Integer) | pools(),
         lambda children: (
             children.map(Negate)
-            | st.builds(BinaryOp, st.sampled_from(["+", "-", "*", "/", "÷"]), children, children)
+            | st.builds(
+                BinaryOp,
+                st.sampled_from(["+", "-", "*", "/", "÷", "rem", "mod", "**"]),
+                children,
+                children,
+            )
         ),
         max_leaves=3,
     )
@@ -95,11 +100,14 @@ SAMPLED = [
     ("roll20", "5d6!k3>4f1"),
     ("roll20", "{4d6, 3d8}kh1 + {3d6+3}>15"),
     ("avrae", "(1d20, 1d20)kh1 / 2"),
-    ("foundry", "6d6xodd + 4d6ms>10"),
+    ("foundry", "6d6xeven + 4d6ms>10"),
     ("foundry", "6d6xo>=5dh2cs>=4"),
     ("foundry", "3d8rkh2 / 2"),
     ("avrae", "4d6e6kh3 / 3"),
     ("tabletop", "floor(3d6 * 2 / 4) - round(-1d4)"),
+    ("roll20", "2 ** (1d4 - 2) + 3d6 % 4"),
+    ("foundry", "(2d6 - 7) % 3 + 1d6 / 4 % 1"),
+    ("avrae", "(1d10 - 5) % 1d4 + 1d8 / 3 % 2"),
 ]
 
 

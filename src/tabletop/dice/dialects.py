@@ -66,6 +66,11 @@ class Dialect:
     """What `/` means: whole-number division rounded down, or exact fractions."""
     floor_division: bool
     """`//` is whole-number division rounded down (d20)."""
+    remainder: Literal["rem", "mod"] | None
+    """What `%` between two values means: the remainder signed as the dividend (`rem`,
+    JavaScript's: Roll20, Foundry), signed as the divisor (`mod`, Python's: d20), or None."""
+    power: bool
+    """`a ** b` raises to a power (Roll20), binding tighter than `*` and from the right."""
     truncate_total: bool
     """The total is truncated toward zero at the end (d20's `RollResult.total` is an int)."""
     functions: tuple[str, ...]
@@ -125,6 +130,8 @@ TABLETOP = Dialect(
     margin=False,
     division="floor",
     floor_division=False,
+    remainder=None,
+    power=False,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
     percent=True,
@@ -162,6 +169,8 @@ ROLL20 = Dialect(
     margin=False,
     division="exact",
     floor_division=False,
+    remainder="rem",
+    power=True,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
     percent=True,
@@ -199,6 +208,8 @@ FOUNDRY = Dialect(
     margin=True,
     division="exact",
     floor_division=False,
+    remainder="rem",
+    power=False,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
     percent=True,
@@ -233,6 +244,8 @@ AVRAE = Dialect(
     margin=False,
     division="exact",
     floor_division=True,
+    remainder="mod",
+    power=False,
     truncate_total=True,
     functions=(),
     percent=False,

@@ -206,6 +206,9 @@ class _Parser:
         if self.peek() == "*" and self.peek(1) != "*":
             self.pos += 1
             return "*"
+        if self.peek() == "%" and self.dialect.remainder is not None:
+            self.pos += 1
+            return self.dialect.remainder
         if self.peek() != "/":
             return None
         if self.peek(1) == "/":
@@ -235,18 +238,35 @@ class _Parser:
             self.check_depth(depth, at)
             node = BinaryOp(op, node, right)  # type: ignore[arg-type]
 
-    def unary(self, level: int) -> tuple[Node, int]:
+    def unary(self, level: int, signed: bool = False) -> tuple[Node, int]:
+        """A term with any signs before it (`signed`: a sign has been read already)."""
         self.skip_space()
         at = self.pos
         if self.take("-"):
             self.check_nesting(level + 1, at)
-            operand, depth = self.unary(level + 1)
+            operand, depth = self.unary(level + 1, signed=True)
             self.check_depth(depth + 1, at)
             return Negate(operand), depth + 1
         if self.dialect.unary_plus and self.take("+"):  # `+x` is x itself
             self.check_nesting(level + 1, at)
-            return self.unary(level + 1)
-        return self.atom(level)
+            return self.unary(level + 1, signed=True)
+        return self.power(level, signed)
+
+    def power(self, level: int, signed: bool) -> tuple[Node, int]:
+        """`a ** b`, grouped from the right; a sign before the base is refused as JavaScript
+        refuses it (`-2**2` could be -4 or 4)."""
+        base, depth = self.atom(level)
+        self.skip_space()
+        at = self.pos
+        if not (self.dialect.power and self.take("**")):
+            return base, depth
+        if signed:
+            raise self.fail("a sign before a power is unclear: write -(2**2) or (-2)**2", at)
+        self.check_nesting(level + 1, at)
+        exponent, exponent_depth = self.unary(level + 1)
+        depth = max(depth, exponent_depth) + 1
+        self.check_depth(depth, at)
+        return BinaryOp("**", base, exponent), depth
 
     def group(self, level: int, start: int) -> tuple[Node, int]:
         """A parenthesised sum, the `(` at `start` already seen (in d20, with a comma, a set

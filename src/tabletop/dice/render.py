@@ -27,7 +27,7 @@ from tabletop.dice.results import (
     RollRecord,
 )
 from tabletop.dice.spelling import infix
-from tabletop.dice.syntax import Number
+from tabletop.dice.syntax import WRITTEN, Number
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
         left_op = node.left.op if isinstance(node.left, RolledOp) else None
         right_op = node.right.op if isinstance(node.right, RolledOp) else None
         return infix(
-            "/" if node.op == "÷" else node.op,
+            WRITTEN.get(node.op, node.op),
             explain(node.left, marks),
             left_op,
             explain(node.right, marks),

@@ -67,17 +67,27 @@ def roll(
 
 def arithmetic(op: str, left: Number, right: Number) -> Number:
     """The operations of the notation: `/` divides rounding down (toward minus infinity),
-    `÷` divides exactly (a whole quotient stays an int)."""
+    `÷` divides exactly (a whole quotient stays an int), `rem` and `mod` are the remainders
+    signed as the dividend and as the divisor, `**` raises to a whole power."""
     if op == "+":
         return exact(left + right)
     if op == "-":
         return exact(left - right)
     if op == "*":
         return exact(left * right)
+    if op == "**":
+        if right < 0 and left == 0:
+            raise RollError("zero raised to a negative power (a division by zero)")
+        return exact(Fraction(left) ** int(right)) if right < 0 else exact(left ** int(right))
     if right == 0:
         raise RollError("division by zero")
     if op == "/":
         return int(left // right)
+    if op == "mod":
+        return exact(left % right)
+    if op == "rem":
+        remainder = exact(abs(left) % abs(right))
+        return remainder if left >= 0 else -remainder
     if isinstance(left, int) and isinstance(right, int):
         quotient, remainder = divmod(left, right)
         return quotient if remainder == 0 else Fraction(left, right)

@@ -31,7 +31,7 @@ from tabletop.dice.syntax import (
 )
 from tabletop.errors import NotationError
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2}
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2, "rem": 2, "mod": 2, "%": 2, "**": 3}
 
 
 class Unspellable(NotationError):
@@ -143,6 +143,14 @@ class _Writer:
     def operator(self, op: str) -> str:
         dialect = self.dialect
         if op in ("+", "-", "*"):
+            return op
+        if op in ("rem", "mod"):
+            if dialect.remainder != op:
+                raise Unspellable(_REMAINDERS[op], dialect)
+            return "%"
+        if op == "**":
+            if not dialect.power:
+                raise Unspellable("powers (**)", dialect)
             return op
         if op == "/":
             if dialect.division == "floor":
@@ -272,6 +280,12 @@ class _Writer:
         return "f" + self.compare(compare, bare=self.dialect.bare_equals)
 
 
+_REMAINDERS = {
+    "rem": "the remainder signed as the dividend (JavaScript's %)",
+    "mod": "the remainder signed as the divisor (Python's %)",
+}
+
+
 def _spelling_of(table: dict[str, bool], once: bool) -> str | None:
     return next((text for text, meaning in table.items() if meaning == once), None)
 
@@ -297,6 +311,9 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "Fate dice": dialect.fate is not None,
         "per-die minimum and maximum": bool(dialect.bounds),
         "words after the expression": dialect.trailing_text,
+        "powers (**)": dialect.power,
+        _REMAINDERS["rem"]: dialect.remainder == "rem",
+        _REMAINDERS["mod"]: dialect.remainder == "mod",
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,
         "rounding toward zero (d20 rounds its total so)": dialect.truncate_total,
         "a total that is a fraction (d20 rounds its total toward zero)": (
@@ -334,8 +351,10 @@ def infix(
     `left_op`/`right_op` are the tree's operators at the top of each operand (None for a
     leaf); `op` is the operator as written, `tree_op` the tree's (when they differ)."""
     level = _PRECEDENCE[tree_op or op]
-    if left_op is not None and _PRECEDENCE[left_op] < level:
+    right_grouped = op == "**"  # `2 ** 3 ** 2` is `2 ** (3 ** 2)`
+    looser = left_op is not None and _PRECEDENCE[left_op] < level + right_grouped
+    if looser or (right_grouped and left.startswith("-")):  # `-2 ** 2` is refused as unclear
         left = f"({left})"
-    if right_op is not None and _PRECEDENCE[right_op] <= level:
+    if right_op is not None and _PRECEDENCE[right_op] < level + (not right_grouped):
         right = f"({right})"
     return f"{left} {op} {right}"
