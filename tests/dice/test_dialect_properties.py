@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tabletop.dice import DIALECTS, distribution, notation, parse, sample
 from tabletop.dice.spelling import Unspellable
-from tabletop.dice.syntax import FATE_FACES, BinaryOp, Dice, Explode, Integer, Negate, Node
+from tabletop.dice.syntax import FATE_FACES, BinaryOp, Compare, Dice, Explode, Integer, Negate, Node
 from tabletop.errors import LimitError, NotationError, TabletopError
 from tests.dice.test_properties import dice_terms
 from tests.effort import tried
@@ -22,6 +22,9 @@ from tests.effort import tried
 def pools(draw: st.DrawFn) -> Dice:
     """A pool of any dialect: tabletop's, or with explosions that add dice of their own."""
     term = draw(dice_terms(max_count=3, max_sides=6, max_depth=2))
+    if draw(st.booleans()):  # Roll20's critical points: marks only
+        high, low = draw(st.integers(1, term.sides)), draw(st.integers(1, term.sides))
+        term = replace(term, critical=Compare(">=", high), fumble=Compare("<=", low))
     if term.reroll is None and term.explode is None and draw(st.booleans()):
         return replace(term, sides=3, faces=FATE_FACES)  # Fate dice: keep and count only
     if term.explode is None and draw(st.booleans()):

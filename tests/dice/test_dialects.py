@@ -107,6 +107,9 @@ SAME_LAW_AS = [
     ("foundry", "7 % 3", "1", "Foundry OperatorTerm '%', precedence 20 as '*' and '/'"),
     ("foundry", "-7 % 3", "-1", "Foundry evaluates operators as JavaScript does: -7 % 3 is -1"),
     ("foundry", "1d20 % 2 + 1", "1d2", "Foundry '%' on a roll's total"),
+    ("roll20", "1d20cs>18 + 5", "1d20 + 5", f"{ROLL20}: critical points change only the display"),
+    ("roll20", "3d6cf<3cs6", "3d6", f"{ROLL20}: 'cf<3' marks fumbles, 'cs6' criticals"),
+    ("roll20", "2d20kh1cs>19", "2d20kh1", f"{ROLL20}: critical points after a keep"),
     ("avrae", "-7 % 3", "2", f"{D20}: BinOp '%' is Python's: signed as the divisor"),
     ("avrae", "7 % -3", "-2", f"{D20}: BinOp '%' is Python's"),
     ("avrae", "1d6 / 4 % 1", "0", f"{D20}: the fraction's remainder, then int() of the total"),
@@ -297,7 +300,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("tabletop", "4d6d1", "this is Roll20 and Foundry VTT notation"),
         ("tabletop", "1d6e6", "this is Avrae (d20) notation, not tabletop's (--dialect avrae)"),
         ("roll20", "STR + 1", "this is tabletop notation"),
-        ("tabletop", "8d6cs>3", "this is Foundry VTT notation"),
+        ("tabletop", "8d6cs>3", "this is Roll20 and Foundry VTT notation"),
     ],
 )
 def test_a_refusal_names_the_feature_and_who_reads_it(dialect, text, words):
@@ -347,3 +350,17 @@ def test_a_roll_or_sample_that_divides_by_zero_is_an_error(text):
         roll(text, FixedDice([1]), dialect="roll20")
     with pytest.raises(RollError, match="zero"):
         sample(text, 100, seed=1, dialect="roll20")
+
+
+def test_critical_points_mark_the_dice_they_show_and_change_nothing():
+    # ROLL20: Critical Success and Fumble Points, '1d20cs>18' highlights 18-20 as criticals.
+    rolled = roll("3d20cs>18cf<2 + 5", FixedDice([18, 1, 7]), dialect="roll20")
+    assert str(rolled) == "3d20cs>18cf<2 + 5 → [18 (critical), 1 (fumble), 7] + 5 = 31"
+    dice = rolled.to_json()["dice"]["left"]["dice"]
+    assert [(die.get("critical"), die.get("fumble")) for die in dice] == [
+        (True, None),
+        (None, True),
+        (None, None),
+    ]
+    # Foundry's cs counts; the note says so rather than rolling a silent second meaning.
+    assert distribution("1d20cs>19", dialect="foundry").mean == Fraction(1, 20)

@@ -60,6 +60,9 @@ class Dialect:
     """Count spellings -> what they count: "" is a bare compare point after the dice
     (`3d6>3`); "cs" successes (alone: the highest face), "cf" failures (alone: 1s), "even"
     and "odd" the dice showing one; "f" (after a count) failures taken from it."""
+    criticals: dict[str, str]
+    """Spellings of a critical point -> "critical" or "fumble": Roll20's `cs>19` and `cf<2`
+    mark the dice showing them and change no value."""
     margin: bool
     """Foundry's `ms>12`: the pool's total less 12 (`ms<12`: 12 less the total)."""
     division: Literal["floor", "exact"]
@@ -127,6 +130,7 @@ TABLETOP = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"},
     keep_count_required=False,
     counts={"": ""},
+    criticals={},
     margin=False,
     division="floor",
     floor_division=False,
@@ -166,6 +170,7 @@ ROLL20 = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
     counts={"": "", "f": "f"},
+    criticals={"cs": "critical", "cf": "fumble"},
     margin=False,
     division="exact",
     floor_division=False,
@@ -205,6 +210,7 @@ FOUNDRY = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
     counts={"cs": "cs", "cf": "cf", "even": "even", "odd": "odd"},
+    criticals={},
     margin=True,
     division="exact",
     floor_division=False,
@@ -241,6 +247,7 @@ AVRAE = Dialect(
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},
     keep_count_required=True,
     counts={},
+    criticals={},
     margin=False,
     division="exact",
     floor_division=True,

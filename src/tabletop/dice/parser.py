@@ -58,6 +58,8 @@ _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 _ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
+_MARKS = ("critical", "fumble")
+"""Modifiers that only mark dice (Roll20's critical points), in no order of effect."""
 """The order the tree's modifiers take effect in; written-order dialects must agree."""
 
 
@@ -481,6 +483,7 @@ class _Parser:
         seen: list[str] = []
         reroll = explode = keep = success = failure = None
         bounds: dict[str, int] = {}
+        marks: dict[str, Compare] = {}
         while True:
             at = self.pos
             found = self.spelling()
@@ -517,6 +520,8 @@ class _Parser:
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
             elif kind == "reroll":
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
+            elif kind in _MARKS:
+                marks[kind] = self.point(f"a face that is a {kind}, such as {spelled}>19")
             elif kind in ("minimum", "maximum"):
                 bounds[kind] = self.integer(f"the {kind} of each die after {spelled!r}")
             elif self.dialect.counts[spelled] == "f":
@@ -533,14 +538,28 @@ class _Parser:
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
         minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
-        return Dice(count, sides, reroll, explode, keep, success, faces, minimum, maximum, failure)
+        critical, fumble = marks.get("critical"), marks.get("fumble")
+        return Dice(
+            count,
+            sides,
+            reroll,
+            explode,
+            keep,
+            success,
+            faces,
+            minimum,
+            maximum,
+            failure,
+            critical,
+            fumble,
+        )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:
             if kind == "reroll" and not self.probing:
                 raise self.fail(describe(MORE_THAN_ONE_REROLL, self.dialect), at)
             raise self.refuse(f"this dice term already has {_a(kind)}", at)
-        if not self.dialect.written_order:
+        if not self.dialect.written_order or kind in _MARKS:
             return
         later = [done for done in seen if _ORDER.index(done) > _ORDER.index(kind)]
         if later:
@@ -574,6 +593,13 @@ class _Parser:
                 raise self.refuse(f"expected {what}", at)
             return Compare("=", face)
         return default
+
+    def point(self, what: str) -> Compare:
+        """A compare point that must be written (`cs>19`, `cf1`)."""
+        compare = self.target(what, None)
+        if compare is None:
+            raise self.fail(f"expected {what}")
+        return compare
 
     def explode(self, spelled: ExplodeSpelling, sides: int, start: int) -> Explode:
         at = self.pos
@@ -663,6 +689,7 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
     }
     found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
     found += [(spelled, bound) for spelled, bound in dialect.bounds.items()]
+    found += [(spelled, mark) for spelled, mark in dialect.criticals.items()]
     return tuple(sorted(found, key=lambda pair: -len(pair[0])))
 
 
@@ -674,6 +701,8 @@ _KIND_NAMES = {
     "reroll": "re-roll",
     "success": "success count",
     "failure": "failure count",
+    "critical": "critical success point",
+    "fumble": "critical failure point",
 }
 
 

@@ -168,6 +168,13 @@ class _Roller:
         return self.source.roll(sides)
 
     def pool(self, term: Dice) -> RolledPool:
+        """A pool's dice and value, its dice marked at Roll20's critical points."""
+        rolled = self.thrown(term)
+        if term.critical is None and term.fumble is None:
+            return rolled
+        return replace(rolled, dice=tuple(_marked(term, die) for die in rolled.dice))
+
+    def thrown(self, term: Dice) -> RolledPool:
         sides = term.sides
         if term.plain and term.faces is None:
             self.charge(term.count)
@@ -287,3 +294,10 @@ def _kept_by_value(keep: Keep, values: list[Number]) -> list[bool]:
     order = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
     chosen = set(order[:kept_count])
     return [index in chosen for index in range(len(values))]
+
+
+def _marked(term: Dice, die: Die) -> Die:
+    """A die marked when the face it shows is a critical success or failure point."""
+    critical = term.critical is not None and bool(term.critical.matches(die.face))
+    fumble = term.fumble is not None and bool(term.fumble.matches(die.face))
+    return replace(die, critical=critical, fumble=fumble)

@@ -7,7 +7,9 @@ parser makes). A tree holding something the dialect has no spelling for is refus
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
@@ -176,6 +178,7 @@ class _Writer:
         count = self.success(node.success) if node.success else ""
         if node.failure is not None:
             count += self.failure(node.failure)
+        count += self.criticals(node)
         parts = [reroll, explode, keep, count]
         if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
@@ -184,14 +187,26 @@ class _Writer:
 
     def bounds(self, node: Dice) -> str:
         """Per-die minimum, then maximum, in the dialect's spelling."""
+        limits = (("minimum", node.minimum), ("maximum", node.maximum))
+        return self.family(self.dialect.bounds, limits, "per-die minimum and maximum", str)
+
+    def family(
+        self,
+        spellings: dict[str, str],
+        written: tuple[tuple[str, Any], ...],
+        feature: str,
+        argument: Callable[[Any], str],
+    ) -> str:
+        """The modifiers of one family a term has (minimum and maximum, critical and fumble),
+        each spelled as the dialect's table says, followed by its argument."""
         text = ""
-        for kind, limit in (("minimum", node.minimum), ("maximum", node.maximum)):
-            if limit is None:
+        for kind, value in written:
+            if value is None:
                 continue
-            spelled = next((s for s, k in self.dialect.bounds.items() if k == kind), None)
+            spelled = next((s for s, k in spellings.items() if k == kind), None)
             if spelled is None:
-                raise Unspellable("per-die minimum and maximum", self.dialect)
-            text += f"{spelled}{limit}"
+                raise Unspellable(feature, self.dialect)
+            text += spelled + argument(value)
         return text
 
     def sides(self, node: Dice) -> str:
@@ -274,6 +289,16 @@ class _Writer:
             raise Unspellable("counting successes", self.dialect)
         return spelled + self.compare(compare, bare=bool(spelled) and self.dialect.bare_equals)
 
+    def criticals(self, node: Dice) -> str:
+        """Roll20's critical success and failure points, `cs>19cf<2`."""
+        points = (("critical", node.critical), ("fumble", node.fumble))
+        return self.family(
+            self.dialect.criticals,
+            points,
+            "critical success and failure points (cs, cf)",
+            lambda point: self.compare(point, bare=self.dialect.bare_equals),
+        )
+
     def failure(self, compare: Compare) -> str:
         if "f" not in self.dialect.counts:
             raise Unspellable("failures taken from a count", self.dialect)
@@ -312,6 +337,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "per-die minimum and maximum": bool(dialect.bounds),
         "words after the expression": dialect.trailing_text,
         "powers (**)": dialect.power,
+        "critical success and failure points (cs, cf)": bool(dialect.criticals),
         _REMAINDERS["rem"]: dialect.remainder == "rem",
         _REMAINDERS["mod"]: dialect.remainder == "mod",
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,

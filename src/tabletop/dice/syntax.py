@@ -221,6 +221,10 @@ class Dice:
     maximum: int | None = None
     failure: Compare | None = None
     """Roll20's failures (`3d6>3f1`): each kept die matching it takes one from the count."""
+    critical: Compare | None = None
+    """Roll20's critical success point (`1d20cs>19`): dice showing it are marked, nothing more."""
+    fumble: Compare | None = None
+    """Roll20's critical failure point (`1d20cf<3`): dice showing it are marked, nothing more."""
 
     def score(self, value: int) -> int:
         """What a kept die of this value adds to a count: 1 a success, -1 a failure (both: 0);
