@@ -22,9 +22,10 @@ from tests.effort import tried
 def pools(draw: st.DrawFn) -> Dice:
     """A pool of any dialect: tabletop's, or with explosions that add dice of their own."""
     term = draw(dice_terms(max_count=3, max_sides=6, max_depth=2))
-    if draw(st.booleans()):  # Roll20's critical points: marks only
+    if draw(st.booleans()):  # Roll20's critical points and sorting: shown only
         high, low = draw(st.integers(1, term.sides)), draw(st.integers(1, term.sides))
-        term = replace(term, critical=Compare(">=", high), fumble=Compare("<=", low))
+        order = draw(st.sampled_from(["ascending", "descending", None]))
+        term = replace(term, critical=Compare(">=", high), fumble=Compare("<=", low), order=order)
     if term.reroll is None and term.explode is None and draw(st.booleans()):
         return replace(term, sides=3, faces=FATE_FACES)  # Fate dice: keep and count only
     if term.explode is None and draw(st.booleans()):

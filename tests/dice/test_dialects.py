@@ -110,6 +110,8 @@ SAME_LAW_AS = [
     ("roll20", "1d20cs>18 + 5", "1d20 + 5", f"{ROLL20}: critical points change only the display"),
     ("roll20", "3d6cf<3cs6", "3d6", f"{ROLL20}: 'cf<3' marks fumbles, 'cs6' criticals"),
     ("roll20", "2d20kh1cs>19", "2d20kh1", f"{ROLL20}: critical points after a keep"),
+    ("roll20", "8d6s", "8d6", f"{ROLL20}: Sorting Dice, '8d6s' sorts ascending"),
+    ("roll20", "4d6sdkh3", "4d6kh3", f"{ROLL20}: 'sd' sorts descending; the total stays"),
     ("avrae", "-7 % 3", "2", f"{D20}: BinOp '%' is Python's: signed as the divisor"),
     ("avrae", "7 % -3", "-2", f"{D20}: BinOp '%' is Python's"),
     ("avrae", "1d6 / 4 % 1", "0", f"{D20}: the fraction's remainder, then int() of the total"),
@@ -364,3 +366,10 @@ def test_critical_points_mark_the_dice_they_show_and_change_nothing():
     ]
     # Foundry's cs counts; the note says so rather than rolling a silent second meaning.
     assert distribution("1d20cs>19", dialect="foundry").mean == Fraction(1, 20)
+
+
+def test_sorted_dice_are_shown_in_order_with_their_marks():
+    # ROLL20: Sorting Dice, 's'/'sa' ascending and 'sd' descending; dropped dice stay shown.
+    rolled = roll("4d6kh3sd", FixedDice([3, 6, 1, 5]), dialect="roll20")
+    assert str(rolled) == "4d6kh3sd → [6, 5, 3, ~~1~~] = 14"
+    assert str(roll("3d6s", FixedDice([3, 6, 1]), dialect="roll20")) == "3d6sa → [1, 3, 6] = 10"

@@ -63,6 +63,9 @@ class Dialect:
     criticals: dict[str, str]
     """Spellings of a critical point -> "critical" or "fumble": Roll20's `cs>19` and `cf<2`
     mark the dice showing them and change no value."""
+    sorts: dict[str, str]
+    """Spellings of sorting -> "ascending" or "descending" (Roll20's `s`, `sa`, `sd`): the
+    dice are shown in that order; no value changes."""
     margin: bool
     """Foundry's `ms>12`: the pool's total less 12 (`ms<12`: 12 less the total)."""
     division: Literal["floor", "exact"]
@@ -131,6 +134,7 @@ TABLETOP = Dialect(
     keep_count_required=False,
     counts={"": ""},
     criticals={},
+    sorts={},
     margin=False,
     division="floor",
     floor_division=False,
@@ -171,6 +175,7 @@ ROLL20 = Dialect(
     keep_count_required=False,
     counts={"": "", "f": "f"},
     criticals={"cs": "critical", "cf": "fumble"},
+    sorts={"s": "ascending", "sa": "ascending", "sd": "descending"},
     margin=False,
     division="exact",
     floor_division=False,
@@ -211,6 +216,7 @@ FOUNDRY = Dialect(
     keep_count_required=False,
     counts={"cs": "cs", "cf": "cf", "even": "even", "odd": "odd"},
     criticals={},
+    sorts={},
     margin=True,
     division="exact",
     floor_division=False,
@@ -248,6 +254,7 @@ AVRAE = Dialect(
     keep_count_required=True,
     counts={},
     criticals={},
+    sorts={},
     margin=False,
     division="exact",
     floor_division=True,

@@ -58,7 +58,7 @@ _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 _ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
-_MARKS = ("critical", "fumble")
+_MARKS = ("critical", "fumble", "sort")
 """Modifiers that only mark dice (Roll20's critical points), in no order of effect."""
 """The order the tree's modifiers take effect in; written-order dialects must agree."""
 
@@ -484,6 +484,7 @@ class _Parser:
         reroll = explode = keep = success = failure = None
         bounds: dict[str, int] = {}
         marks: dict[str, Compare] = {}
+        order = None
         while True:
             at = self.pos
             found = self.spelling()
@@ -520,6 +521,8 @@ class _Parser:
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
             elif kind == "reroll":
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
+            elif kind == "sort":
+                order = self.dialect.sorts[spelled]
             elif kind in _MARKS:
                 marks[kind] = self.point(f"a face that is a {kind}, such as {spelled}>19")
             elif kind in ("minimum", "maximum"):
@@ -552,6 +555,7 @@ class _Parser:
             failure,
             critical,
             fumble,
+            order,  # type: ignore[arg-type]
         )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
@@ -690,6 +694,7 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
     found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
     found += [(spelled, bound) for spelled, bound in dialect.bounds.items()]
     found += [(spelled, mark) for spelled, mark in dialect.criticals.items()]
+    found += [(spelled, "sort") for spelled in dialect.sorts]
     return tuple(sorted(found, key=lambda pair: -len(pair[0])))
 
 
@@ -703,6 +708,7 @@ _KIND_NAMES = {
     "failure": "failure count",
     "critical": "critical success point",
     "fumble": "critical failure point",
+    "sort": "sort order",
 }
 
 

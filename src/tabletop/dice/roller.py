@@ -168,11 +168,16 @@ class _Roller:
         return self.source.roll(sides)
 
     def pool(self, term: Dice) -> RolledPool:
-        """A pool's dice and value, its dice marked at Roll20's critical points."""
+        """A pool's dice and value, its dice marked at Roll20's critical points and shown in
+        the order it asks for."""
         rolled = self.thrown(term)
-        if term.critical is None and term.fumble is None:
-            return rolled
-        return replace(rolled, dice=tuple(_marked(term, die) for die in rolled.dice))
+        if term.critical is not None or term.fumble is not None:
+            rolled = replace(rolled, dice=tuple(_marked(term, die) for die in rolled.dice))
+        if term.order is not None:
+            descending = term.order == "descending"
+            ordered = sorted(rolled.dice, key=lambda die: die.value, reverse=descending)
+            rolled = replace(rolled, dice=tuple(ordered))
+        return rolled
 
     def thrown(self, term: Dice) -> RolledPool:
         sides = term.sides

@@ -179,6 +179,8 @@ class _Writer:
         if node.failure is not None:
             count += self.failure(node.failure)
         count += self.criticals(node)
+        if node.order is not None:
+            count += self.order(node.order)
         parts = [reroll, explode, keep, count]
         if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
@@ -299,6 +301,15 @@ class _Writer:
             lambda point: self.compare(point, bare=self.dialect.bare_equals),
         )
 
+    def order(self, order: str) -> str:
+        """Roll20's `sa` or `sd`."""
+        spelled = next(
+            (s for s, meant in self.dialect.sorts.items() if meant == order and len(s) == 2), None
+        )
+        if spelled is None:
+            raise Unspellable("sorting the dice (sa, sd)", self.dialect)
+        return spelled
+
     def failure(self, compare: Compare) -> str:
         if "f" not in self.dialect.counts:
             raise Unspellable("failures taken from a count", self.dialect)
@@ -338,6 +349,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "words after the expression": dialect.trailing_text,
         "powers (**)": dialect.power,
         "critical success and failure points (cs, cf)": bool(dialect.criticals),
+        "sorting the dice (sa, sd)": bool(dialect.sorts),
         _REMAINDERS["rem"]: dialect.remainder == "rem",
         _REMAINDERS["mod"]: dialect.remainder == "mod",
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,

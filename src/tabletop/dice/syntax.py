@@ -17,6 +17,7 @@ from tabletop.dice import limits
 
 CompareOp = TypingLiteral["=", "<", "<=", ">", ">=", "even", "odd"]
 KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
+SortOrder = TypingLiteral["ascending", "descending"]
 ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷", "rem", "mod", "**"]
 """`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
 value may be a fraction (Roll20's, Foundry's and d20's `/`). `rem` is the remainder signed as
@@ -225,6 +226,8 @@ class Dice:
     """Roll20's critical success point (`1d20cs>19`): dice showing it are marked, nothing more."""
     fumble: Compare | None = None
     """Roll20's critical failure point (`1d20cf<3`): dice showing it are marked, nothing more."""
+    order: SortOrder | None = None
+    """Roll20's sorting (`8d6s`, `8d6sd`): the dice are shown lowest (or highest) first."""
 
     def score(self, value: int) -> int:
         """What a kept die of this value adds to a count: 1 a success, -1 a failure (both: 0);

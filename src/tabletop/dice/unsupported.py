@@ -39,7 +39,6 @@ MISSING: tuple[Missing, ...] = (
         r"(?<=[ds])f|[ds]f",
         "foundry",
     ),
-    _missing("sorting (8d6s, 8d6sd)", r"s[ad]?(?![a-z])", "roll20"),
     _missing(
         "a re-roll or explosion limited to a count (20d20r1=1)", r"(?<=[rxo])[0-9]+[<>=]", "foundry"
     ),
