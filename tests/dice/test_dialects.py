@@ -150,6 +150,10 @@ MEANS = [
     ("roll20", "1d4 ** 2", Fraction(15, 2), f"{ROLL20}: '**' of a roll: (1+4+9+16)/4"),
     ("roll20", "(7/2) % 2", Fraction(3, 2), "JavaScript's '%' keeps the fraction: 3.5 % 2"),
     ("foundry", "(1d4 - 5/2) % 1", 0, "Foundry: -1.5 % 1 is -0.5, 1.5 % 1 is 0.5"),
+    ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
+    ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
+    ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
+    ("roll20", "1d%", Fraction(101, 2), f"{ROLL20}: d% is a d100"),
 ]
 
 
@@ -272,7 +276,8 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
     ("dialect", "text", "words"),
     [
         ("tabletop", "4dF", "this is Roll20 notation, not tabletop's (--dialect roll20)"),
-        ("roll20", "4dF!", "a Fate die takes no explosion"),
+        ("roll20", "4dF!", "a die with faces of its own (Fate, d20's d%) takes no explosion"),
+        ("avrae", "1d%rr0", "takes no re-roll here (not built yet)"),
         ("roll20", "{4d6+3d8}k4", "keeping or dropping the dice of one group"),
         ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
@@ -294,7 +299,6 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "10d6mil1", "expected the minimum of each die"),
         ("avrae", "1d20 > 10", "comparisons as values"),
         ("avrae", "4d6k3", "k3 keeps the dice showing 3"),
-        ("avrae", "1d%", "tens die"),
         ("avrae", "1d6ra6", "(ra)"),
         ("avrae", "1.5", "decimal numbers"),
         ("tabletop", "dF", "this is Roll20 notation"),
@@ -373,3 +377,8 @@ def test_sorted_dice_are_shown_in_order_with_their_marks():
     rolled = roll("4d6kh3sd", FixedDice([3, 6, 1, 5]), dialect="roll20")
     assert str(rolled) == "4d6kh3sd → [6, 5, 3, ~~1~~] = 14"
     assert str(roll("3d6s", FixedDice([3, 6, 1]), dialect="roll20")) == "3d6sa → [1, 3, 6] = 10"
+
+
+def test_d20s_tens_die_shows_its_tens():
+    rolled = roll("2d%kh1 + 1d10", FixedDice([3, 10, 7]), dialect="avrae")
+    assert str(rolled) == "2d%kh1 + 1d10 → [~~20~~, 90] + [7] = 97"

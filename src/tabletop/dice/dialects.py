@@ -81,8 +81,8 @@ class Dialect:
     """The total is truncated toward zero at the end (d20's `RollResult.total` is an int)."""
     functions: tuple[str, ...]
     """Functions the dialect knows by name: floor(x), ceil(x), round(x), abs(x)."""
-    percent: bool
-    """`d%` is a d100 (d20's `d%` is a tens die and is refused here until it is built)."""
+    percent: Literal["d100", "tens"]
+    """`d%` is a d100, or (d20) a tens die showing 0, 10, … 90."""
     advantage: bool
     """`d20adv` / `d20dis` (tabletop's own)."""
     dead_weight: bool
@@ -142,7 +142,7 @@ TABLETOP = Dialect(
     power=False,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
-    percent=True,
+    percent="d100",
     advantage=True,
     dead_weight=True,
     names=True,
@@ -183,7 +183,7 @@ ROLL20 = Dialect(
     power=True,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
-    percent=True,
+    percent="d100",
     advantage=False,
     dead_weight=False,
     names=False,
@@ -224,7 +224,7 @@ FOUNDRY = Dialect(
     power=False,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
-    percent=True,
+    percent="d100",
     advantage=False,
     dead_weight=False,
     names=False,
@@ -262,7 +262,7 @@ AVRAE = Dialect(
     power=False,
     truncate_total=True,
     functions=(),
-    percent=False,
+    percent="tens",
     advantage=False,
     dead_weight=False,
     names=False,

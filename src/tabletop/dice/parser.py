@@ -25,6 +25,7 @@ from tabletop.dice.dialects import (
 )
 from tabletop.dice.syntax import (
     FATE_FACES,
+    TENS_FACES,
     USAGE_DIE_SIZES,
     BinaryOp,
     Call,
@@ -428,9 +429,9 @@ class _Parser:
             self.count_dice(count, start)
             return RiskDice(count)
         faces = None
-        if self.peek() == "%" and self.dialect.percent:
-            self.pos += 1
-            sides = 100
+        if self.take("%"):
+            faces = TENS_FACES if self.dialect.percent == "tens" else None
+            sides = 100 if faces is None else len(faces)
         elif self.dialect.fate is not None and self.take(self.dialect.fate):
             faces = FATE_FACES
             sides = len(faces)
@@ -505,7 +506,10 @@ class _Parser:
                 break
             spelled, kind = found
             if faces is not None and kind in ("reroll", "explode"):
-                raise self.fail(f"a Fate die takes no {_KIND_NAMES[kind]} here (not built yet)")
+                raise self.fail(
+                    f"a die with faces of its own (Fate, d20's d%) takes no "
+                    f"{_KIND_NAMES[kind]} here (not built yet)"
+                )
             self.pos += len(spelled)
             if kind == "advantage":
                 kind = "keep"

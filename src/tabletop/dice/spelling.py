@@ -14,6 +14,7 @@ from typing import Any
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
     FATE_FACES,
+    TENS_FACES,
     BinaryOp,
     Call,
     Compare,
@@ -214,8 +215,11 @@ class _Writer:
     def sides(self, node: Dice) -> str:
         if node.faces is None:
             return str(node.sides)
+        if node.faces == TENS_FACES and self.dialect.percent == "tens":
+            return "%"
         if node.faces != FATE_FACES or self.dialect.fate is None:
-            raise Unspellable("Fate dice", self.dialect)
+            feature = "Fate dice" if node.faces == FATE_FACES else "d20's tens die (d%)"
+            raise Unspellable(feature, self.dialect)
         return self.dialect.fate
 
     def compare(self, compare: Compare, bare: bool) -> str:
@@ -345,6 +349,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "labels": dialect.labels,
         "grouped rolls": dialect.groups is not None,
         "Fate dice": dialect.fate is not None,
+        "d20's tens die (d%)": dialect.percent == "tens",
         "per-die minimum and maximum": bool(dialect.bounds),
         "words after the expression": dialect.trailing_text,
         "powers (**)": dialect.power,

@@ -51,6 +51,9 @@ USAGE_DIE_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 FATE_FACES: tuple[int, ...] = (-1, 0, 1)
 """A Fate (Fudge) die: minus, blank, plus."""
 
+TENS_FACES: tuple[int, ...] = tuple(range(0, 100, 10))
+"""d20's `d%`: a tens die, 0 to 90."""
+
 RISK_DIE_SIDES = 6
 """Risk dice are d6; the risk happens if any shows a 1."""
 

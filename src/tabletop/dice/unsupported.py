@@ -32,7 +32,6 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 """Also checked where a name would start: tabletop must never read `dF` as a name."""
 
 MISSING: tuple[Missing, ...] = (
-    _missing("d20's percentile die (d% is a tens die, 0 to 90)", r"(?<=[dD])%", "avrae"),
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
     _missing(
         "deducting or subtracting failures (df, sf)",
