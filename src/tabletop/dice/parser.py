@@ -59,9 +59,11 @@ _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 _ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
-_MARKS = ("critical", "fumble", "sort")
-"""Modifiers that only mark dice (Roll20's critical points), in no order of effect."""
 """The order the tree's modifiers take effect in; written-order dialects must agree."""
+
+_MARKS = ("critical", "fumble", "sort")
+"""Modifiers that only change how dice are shown (Roll20's critical points and sorting), in no
+order of effect."""
 
 
 def parse(text: str, dialect: str | Dialect = DEFAULT_DIALECT) -> Node:
