@@ -59,9 +59,11 @@ def test_an_unknown_dialect_is_one_line_and_exit_2(capsys, monkeypatch):
 
 
 def test_a_refusal_names_the_feature_on_the_command_line(capsys):
-    result = run(capsys, "roll", "--dialect", "roll20", "1d20cs>19")
+    result = run(capsys, "roll", "--dialect", "roll20", "(1d4)d6")
     assert result.code == 2
-    assert "critical ranges (1d20cs>19) is not supported yet (read by Roll20)" in result.err
+    assert "computed dice ((1d4)d6) is not supported yet (read by Roll20 and Foundry VTT)" in (
+        result.err
+    )
 
 
 def test_help_and_bad_values_still_go_through_typer(capsys):

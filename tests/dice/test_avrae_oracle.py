@@ -60,6 +60,13 @@ CASES = [
     "1d10 // 3 - 1d4 / 3",
     "3d6e>5pl1",
     "6d6ro<3e6ph2",
+    "-7 % 3",
+    "1d20 % 4 - 1d6 % -4",
+    "(1d6 - 4) % 1d3",
+    "3d6 / 4 % 1 * 8",
+    "1d%",
+    "2d%kh1 + 1d%",
+    "3d%mi20pl1",
 ]
 
 
@@ -126,7 +133,7 @@ def avrae_terms(draw: st.DrawFn) -> str:
 )
 @given(
     left=avrae_terms(),
-    op=st.sampled_from([" + ", " - ", " * ", " / ", " // "]),
+    op=st.sampled_from([" + ", " - ", " * ", " / ", " // ", " % "]),
     right=avrae_terms() | st.integers(1, 9).map(str),
 )
 def test_generated_expressions_agree_with_d20(left, op, right):

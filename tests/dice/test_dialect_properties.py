@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tabletop.dice import DIALECTS, distribution, notation, parse, sample
 from tabletop.dice.spelling import Unspellable
-from tabletop.dice.syntax import FATE_FACES, BinaryOp, Dice, Explode, Integer, Negate, Node
+from tabletop.dice.syntax import FATE_FACES, BinaryOp, Compare, Dice, Explode, Integer, Negate, Node
 from tabletop.errors import LimitError, NotationError, TabletopError
 from tests.dice.test_properties import dice_terms
 from tests.effort import tried
@@ -22,6 +22,10 @@ from tests.effort import tried
 def pools(draw: st.DrawFn) -> Dice:
     """A pool of any dialect: tabletop's, or with explosions that add dice of their own."""
     term = draw(dice_terms(max_count=3, max_sides=6, max_depth=2))
+    if draw(st.booleans()):  # Roll20's critical points and sorting: shown only
+        high, low = draw(st.integers(1, term.sides)), draw(st.integers(1, term.sides))
+        order = draw(st.sampled_from(["ascending", "descending", None]))
+        term = replace(term, critical=Compare(">=", high), fumble=Compare("<=", low), order=order)
     if term.reroll is None and term.explode is None and draw(st.booleans()):
         return replace(term, sides=3, faces=FATE_FACES)  # Fate dice: keep and count only
     if term.explode is None and draw(st.booleans()):
@@ -41,7 +45,12 @@ def trees() -> st.SearchStrategy[Node]:
         st.integers(0, 9).map(Integer) | pools(),
         lambda children: (
             children.map(Negate)
-            | st.builds(BinaryOp, st.sampled_from(["+", "-", "*", "/", "÷"]), children, children)
+            | st.builds(
+                BinaryOp,
+                st.sampled_from(["+", "-", "*", "/", "÷", "rem", "mod", "**"]),
+                children,
+                children,
+            )
         ),
         max_leaves=3,
     )
@@ -95,11 +104,14 @@ SAMPLED = [
     ("roll20", "5d6!k3>4f1"),
     ("roll20", "{4d6, 3d8}kh1 + {3d6+3}>15"),
     ("avrae", "(1d20, 1d20)kh1 / 2"),
-    ("foundry", "6d6xodd + 4d6ms>10"),
+    ("foundry", "6d6xeven + 4d6ms>10"),
     ("foundry", "6d6xo>=5dh2cs>=4"),
     ("foundry", "3d8rkh2 / 2"),
     ("avrae", "4d6e6kh3 / 3"),
     ("tabletop", "floor(3d6 * 2 / 4) - round(-1d4)"),
+    ("roll20", "2 ** (1d4 - 2) + 3d6 % 4"),
+    ("foundry", "(2d6 - 7) % 3 + 1d6 / 4 % 1"),
+    ("avrae", "(1d10 - 5) % 1d4 + 1d8 / 3 % 2"),
 ]
 
 

@@ -12,12 +12,13 @@ Each case gives the law it must have: the same law as a tabletop expression, or 
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
 
-from tabletop.dice import FixedDice, distribution, parse, roll
-from tabletop.errors import LimitError, NotationError
+from tabletop.dice import FixedDice, distribution, parse, roll, sample
+from tabletop.errors import LimitError, NotationError, RollError
 from tests.dice.brute import enumerate_odds
 
 ROLL20 = "Roll20 Dice Reference"
@@ -93,6 +94,27 @@ SAME_LAW_AS = [
     ("avrae", "(1,)", "1", f"{D20}: test_set, '(1,)' == 1"),
     ("avrae", "(1, 1)", "2", f"{D20}: test_set, '(1, 1)' == 2"),
     ("foundry", "6d6max5", "6d6max5", f"{FOUNDRY}: '6d6max5', each result at most 5"),
+    ("roll20", "7 % 3", "1", f"{ROLL20}: '%', the remainder of a / b"),
+    ("roll20", "-7 % 3", "-1", f"{ROLL20}: '%' of a negative a is negative"),
+    ("roll20", "7 % -3", "1", f"{ROLL20}: '%' of a whole a and b lies in [0, |b| - 1]"),
+    ("roll20", "1d20 % 2", "1d2 - 1", f"{ROLL20}: 'a % 2' is 0 when a is even, 1 when odd"),
+    ("roll20", "2 + 3 * 7 % 4", "3", f"{ROLL20}: '*', '/' and '%' left to right"),
+    ("roll20", "2**3", "8", f"{ROLL20}: '**' is exponentiation"),
+    ("roll20", "2 * 3 ** 2", "18", f"{ROLL20}: exponentiation before multiplication"),
+    ("roll20", "2 ** 3 ** 2", "512", "JavaScript's '**' groups from the right (ECMA-262)"),
+    ("roll20", "(-2) ** 3", "-8", f"{ROLL20}: parentheses first"),
+    ("roll20", "1d6 ** 0", "1", "JavaScript: x ** 0 is 1"),
+    ("foundry", "7 % 3", "1", "Foundry OperatorTerm '%', precedence 20 as '*' and '/'"),
+    ("foundry", "-7 % 3", "-1", "Foundry evaluates operators as JavaScript does: -7 % 3 is -1"),
+    ("foundry", "1d20 % 2 + 1", "1d2", "Foundry '%' on a roll's total"),
+    ("roll20", "1d20cs>18 + 5", "1d20 + 5", f"{ROLL20}: critical points change only the display"),
+    ("roll20", "3d6cf<3cs6", "3d6", f"{ROLL20}: 'cf<3' marks fumbles, 'cs6' criticals"),
+    ("roll20", "2d20kh1cs>19", "2d20kh1", f"{ROLL20}: critical points after a keep"),
+    ("roll20", "8d6s", "8d6", f"{ROLL20}: Sorting Dice, '8d6s' sorts ascending"),
+    ("roll20", "4d6sdkh3", "4d6kh3", f"{ROLL20}: 'sd' sorts descending; the total stays"),
+    ("avrae", "-7 % 3", "2", f"{D20}: BinOp '%' is Python's: signed as the divisor"),
+    ("avrae", "7 % -3", "-2", f"{D20}: BinOp '%' is Python's"),
+    ("avrae", "1d6 / 4 % 1", "0", f"{D20}: the fraction's remainder, then int() of the total"),
 ]
 
 
@@ -124,6 +146,14 @@ MEANS = [
     ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
     ("foundry", "4df", 0, "Foundry's FateDie, denomination f"),
     ("roll20", "4dF>1", Fraction(4, 3), f"{ROLL20}: successes on Fate dice (a + counts)"),
+    ("roll20", "2 ** -1", Fraction(1, 2), "JavaScript: 2 ** -1 is 0.5"),
+    ("roll20", "1d4 ** 2", Fraction(15, 2), f"{ROLL20}: '**' of a roll: (1+4+9+16)/4"),
+    ("roll20", "(7/2) % 2", Fraction(3, 2), "JavaScript's '%' keeps the fraction: 3.5 % 2"),
+    ("foundry", "(1d4 - 5/2) % 1", 0, "Foundry: -1.5 % 1 is -0.5, 1.5 % 1 is 0.5"),
+    ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
+    ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
+    ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
+    ("roll20", "1d%", Fraction(101, 2), f"{ROLL20}: d% is a d100"),
 ]
 
 
@@ -174,6 +204,9 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("foundry", "2d4xeven"),
         ("avrae", "3d4ro1ma3pl1"),
         ("avrae", "1d6 / 4 + 1d4 // 3"),
+        ("roll20", "1d6 ** (1d3 - 2) + 1d4 % 3"),
+        ("foundry", "(1d6 - 3) % 1d4 * 2"),
+        ("avrae", "(1d6 - 4) % 1d3 + 1d6 / 4 % 1"),
     ],
 )
 def test_exact_odds_match_every_sequence_of_faces(dialect, text):
@@ -243,14 +276,19 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
     ("dialect", "text", "words"),
     [
         ("tabletop", "4dF", "this is Roll20 notation, not tabletop's (--dialect roll20)"),
-        ("roll20", "4dF!", "a Fate die takes no explosion"),
+        ("roll20", "4dF!", "a die with faces of its own (Fate, d20's d%) takes no explosion"),
+        ("avrae", "1d%rr0", "takes no re-roll here (not built yet)"),
         ("roll20", "{4d6+3d8}k4", "keeping or dropping the dice of one group"),
         ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
         ("foundry", "2d6[fire", "this '[' has no matching ']'"),
         ("roll20", "2d8r1r3r5r7", "more than one re-roll"),
         ("roll20", "(1d4)d6", "computed dice"),
-        ("roll20", "7 % 2", "modulo (%)"),
+        ("tabletop", "7 % 2", "this is Roll20, Foundry VTT and Avrae (d20) notation"),
+        ("foundry", "2 ** 3", "this is Roll20 notation, not Foundry VTT's"),
+        ("avrae", "2 ** 3", "this is Roll20 notation"),
+        ("roll20", "-2 ** 2", "a sign before a power is unclear"),
+        ("roll20", "2 ** -2 ** 2", "a sign before a power is unclear"),
         ("foundry", "20d20r1=1", "limited to a count"),
         ("roll20", "6d6min2", "this is tabletop and Foundry VTT notation"),
         ("avrae", "1d6e6mi2", "a per-die minimum after an explosion is not supported yet"),
@@ -261,7 +299,6 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "10d6mil1", "expected the minimum of each die"),
         ("avrae", "1d20 > 10", "comparisons as values"),
         ("avrae", "4d6k3", "k3 keeps the dice showing 3"),
-        ("avrae", "1d%", "tens die"),
         ("avrae", "1d6ra6", "(ra)"),
         ("avrae", "1.5", "decimal numbers"),
         ("tabletop", "dF", "this is Roll20 notation"),
@@ -269,7 +306,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("tabletop", "4d6d1", "this is Roll20 and Foundry VTT notation"),
         ("tabletop", "1d6e6", "this is Avrae (d20) notation, not tabletop's (--dialect avrae)"),
         ("roll20", "STR + 1", "this is tabletop notation"),
-        ("tabletop", "8d6cs>3", "this is Foundry VTT notation"),
+        ("tabletop", "8d6cs>3", "this is Roll20 and Foundry VTT notation"),
     ],
 )
 def test_a_refusal_names_the_feature_and_who_reads_it(dialect, text, words):
@@ -283,3 +320,65 @@ def test_a_refusal_names_the_feature_and_who_reads_it(dialect, text, words):
 def test_an_unknown_dialect_is_one_line():
     with pytest.raises(Exception, match="there is no dice dialect 'rolls20'"):
         parse("1d6", "rolls20")
+
+
+def test_remainders_and_powers_show_as_written():
+    rolled = roll("-1d6 % 4 + 2 ** 1d4", FixedDice([6, 3]), dialect="roll20")
+    assert str(rolled) == "-1d6 % 4 + 2 ** 1d4 → -[6] % 4 + 2 ** [3] = 6"
+    assert rolled.to_json()["dice"]["left"]["op"] == "rem"
+    assert str(roll("(-1d6) ** 2", FixedDice([3]), dialect="roll20")) == (
+        "(-1d6) ** 2 → (-[3]) ** 2 = 9"
+    )
+    assert str(roll("-1d6 % 4", FixedDice([6]), dialect="avrae")) == "-1d6 % 4 → -[6] % 4 = 2"
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "words"),
+    [
+        ("2 ** (1/2)", RollError, "a power that may be a fraction (a root)"),
+        ("(1/2) ** -1", RollError, "a fraction to a negative power"),
+        ("(1/3) ** 65", LimitError, "past 64"),
+        ("10 ** 19", LimitError, "beyond the ±1,000,000,000,000,000,000"),
+        ("2 ** 1000000000000000", LimitError, "2**1000000000000000"),
+        ("0 ** -1", RollError, "can raise zero to a negative power"),
+        ("(1d2 - 1) ** -1", RollError, "can raise zero to a negative power"),
+        ("7 % (1d2 - 1)", RollError, "can divide by zero"),
+    ],
+)
+def test_a_power_or_remainder_past_what_is_exact_is_refused(text, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        distribution(text, dialect="roll20")
+
+
+@pytest.mark.parametrize("text", ["(1d2 - 1) ** -1", "7 % (1d2 - 1)"])
+def test_a_roll_or_sample_that_divides_by_zero_is_an_error(text):
+    with pytest.raises(RollError, match="zero"):
+        roll(text, FixedDice([1]), dialect="roll20")
+    with pytest.raises(RollError, match="zero"):
+        sample(text, 100, seed=1, dialect="roll20")
+
+
+def test_critical_points_mark_the_dice_they_show_and_change_nothing():
+    # ROLL20: Critical Success and Fumble Points, '1d20cs>18' highlights 18-20 as criticals.
+    rolled = roll("3d20cs>18cf<2 + 5", FixedDice([18, 1, 7]), dialect="roll20")
+    assert str(rolled) == "3d20cs>18cf<2 + 5 → [18 (critical), 1 (fumble), 7] + 5 = 31"
+    dice = rolled.to_json()["dice"]["left"]["dice"]
+    assert [(die.get("critical"), die.get("fumble")) for die in dice] == [
+        (True, None),
+        (None, True),
+        (None, None),
+    ]
+    # Foundry's cs counts; the note says so rather than rolling a silent second meaning.
+    assert distribution("1d20cs>19", dialect="foundry").mean == Fraction(1, 20)
+
+
+def test_sorted_dice_are_shown_in_order_with_their_marks():
+    # ROLL20: Sorting Dice, 's'/'sa' ascending and 'sd' descending; dropped dice stay shown.
+    rolled = roll("4d6kh3sd", FixedDice([3, 6, 1, 5]), dialect="roll20")
+    assert str(rolled) == "4d6kh3sd → [6, 5, 3, ~~1~~] = 14"
+    assert str(roll("3d6s", FixedDice([3, 6, 1]), dialect="roll20")) == "3d6sa → [1, 3, 6] = 10"
+
+
+def test_d20s_tens_die_shows_its_tens():
+    rolled = roll("2d%kh1 + 1d10", FixedDice([3, 10, 7]), dialect="avrae")
+    assert str(rolled) == "2d%kh1 + 1d10 → [~~20~~, 90] + [7] = 97"

@@ -70,3 +70,19 @@ def test_past_the_exact_limits_the_trees_decide_and_the_note_says_so():
 def test_a_note_carries_both_means_exactly():
     (reading,) = other_readings("3d6>3")
     assert reading.means == (Fraction(2), Fraction(3, 2))
+
+
+def test_a_remainder_of_a_negative_number_names_the_other_sign():
+    found = notes("-7 % 3", "roll20")
+    assert set(found) == {"avrae"}
+    assert found["avrae"] == ("Avrae (d20) reads '-7 % 3' otherwise (mean 2 there, -1 here)")
+    assert other_readings("7 % 3", "roll20") == []
+
+
+def test_roll20s_critical_point_is_noted_against_foundrys_count():
+    found = notes("1d20cs>19", "roll20")
+    assert set(found) == {"foundry"}
+    assert found["foundry"] == (
+        "Foundry VTT reads '1d20cs>19' otherwise: as '1d20>20' in Roll20 (mean 0.05 there, "
+        "10.5 here)"
+    )

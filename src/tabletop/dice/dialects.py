@@ -60,18 +60,29 @@ class Dialect:
     """Count spellings -> what they count: "" is a bare compare point after the dice
     (`3d6>3`); "cs" successes (alone: the highest face), "cf" failures (alone: 1s), "even"
     and "odd" the dice showing one; "f" (after a count) failures taken from it."""
+    criticals: dict[str, str]
+    """Spellings of a critical point -> "critical" or "fumble": Roll20's `cs>19` and `cf<2`
+    mark the dice showing them and change no value."""
+    sorts: dict[str, str]
+    """Spellings of sorting -> "ascending" or "descending" (Roll20's `s`, `sa`, `sd`): the
+    dice are shown in that order; no value changes."""
     margin: bool
     """Foundry's `ms>12`: the pool's total less 12 (`ms<12`: 12 less the total)."""
     division: Literal["floor", "exact"]
     """What `/` means: whole-number division rounded down, or exact fractions."""
     floor_division: bool
     """`//` is whole-number division rounded down (d20)."""
+    remainder: Literal["rem", "mod"] | None
+    """What `%` between two values means: the remainder signed as the dividend (`rem`,
+    JavaScript's: Roll20, Foundry), signed as the divisor (`mod`, Python's: d20), or None."""
+    power: bool
+    """`a ** b` raises to a power (Roll20), binding tighter than `*` and from the right."""
     truncate_total: bool
     """The total is truncated toward zero at the end (d20's `RollResult.total` is an int)."""
     functions: tuple[str, ...]
     """Functions the dialect knows by name: floor(x), ceil(x), round(x), abs(x)."""
-    percent: bool
-    """`d%` is a d100 (d20's `d%` is a tens die and is refused here until it is built)."""
+    percent: Literal["d100", "tens"]
+    """`d%` is a d100, or (d20) a tens die showing 0, 10, … 90."""
     advantage: bool
     """`d20adv` / `d20dis` (tabletop's own)."""
     dead_weight: bool
@@ -122,12 +133,16 @@ TABLETOP = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"},
     keep_count_required=False,
     counts={"": ""},
+    criticals={},
+    sorts={},
     margin=False,
     division="floor",
     floor_division=False,
+    remainder=None,
+    power=False,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
-    percent=True,
+    percent="d100",
     advantage=True,
     dead_weight=True,
     names=True,
@@ -159,12 +174,16 @@ ROLL20 = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
     counts={"": "", "f": "f"},
+    criticals={"cs": "critical", "cf": "fumble"},
+    sorts={"s": "ascending", "sa": "ascending", "sd": "descending"},
     margin=False,
     division="exact",
     floor_division=False,
+    remainder="rem",
+    power=True,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
-    percent=True,
+    percent="d100",
     advantage=False,
     dead_weight=False,
     names=False,
@@ -196,12 +215,16 @@ FOUNDRY = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
     counts={"cs": "cs", "cf": "cf", "even": "even", "odd": "odd"},
+    criticals={},
+    sorts={},
     margin=True,
     division="exact",
     floor_division=False,
+    remainder="rem",
+    power=False,
     truncate_total=False,
     functions=("floor", "ceil", "round", "abs"),
-    percent=True,
+    percent="d100",
     advantage=False,
     dead_weight=False,
     names=False,
@@ -230,12 +253,16 @@ AVRAE = Dialect(
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},
     keep_count_required=True,
     counts={},
+    criticals={},
+    sorts={},
     margin=False,
     division="exact",
     floor_division=True,
+    remainder="mod",
+    power=False,
     truncate_total=True,
     functions=(),
-    percent=False,
+    percent="tens",
     advantage=False,
     dead_weight=False,
     names=False,

@@ -23,6 +23,7 @@ from tabletop.dice.prepare import prepare
 from tabletop.dice.roller import apply, arithmetic, exact
 from tabletop.dice.spelling import shown
 from tabletop.dice.syntax import (
+    DIVISIONS,
     RISK_DIE_SIDES,
     BinaryOp,
     Call,
@@ -151,8 +152,10 @@ class _Evaluator:
     def combine(self, op: str, left: Weights, right: Weights) -> Weights:
         """Multiply or divide pair by pair (each pair costs about three steps of a sum)."""
         self.spend(3 * len(left) * len(right))
-        if op in ("/", "÷") and 0 in right:
+        if op in DIVISIONS and 0 in right:
             raise RollError(f"{shown(self.tree)!r} can divide by zero")
+        if op == "**" and 0 in left and min(right) < 0:
+            raise RollError(f"{shown(self.tree)!r} can raise zero to a negative power")
         result: defaultdict[Number, int] = defaultdict(int)
         for a, wa in left.items():
             for b, wb in right.items():

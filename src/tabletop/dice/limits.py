@@ -29,6 +29,10 @@ MAX_SIDES: Final = 1_000_000
 MAX_VALUE: Final = 10**18
 """The largest size any value in an expression may reach (it fits a signed 64-bit integer)."""
 
+MAX_FRACTION_POWER: Final = 64
+"""The largest power a fraction may be raised to (`(7/2)**2`): its numerator and denominator
+grow with the power even while its value stays small."""
+
 DEFAULT_EXPLOSION_DEPTH: Final = 20
 """Follow-up dice one exploding die may add when the expression gives no bound."""
 

@@ -25,6 +25,7 @@ from tabletop.dice.dialects import (
 )
 from tabletop.dice.syntax import (
     FATE_FACES,
+    TENS_FACES,
     USAGE_DIE_SIZES,
     BinaryOp,
     Call,
@@ -59,6 +60,10 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 _ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
 """The order the tree's modifiers take effect in; written-order dialects must agree."""
+
+_MARKS = ("critical", "fumble", "sort")
+"""Modifiers that only change how dice are shown (Roll20's critical points and sorting), in no
+order of effect."""
 
 
 def parse(text: str, dialect: str | Dialect = DEFAULT_DIALECT) -> Node:
@@ -206,6 +211,9 @@ class _Parser:
         if self.peek() == "*" and self.peek(1) != "*":
             self.pos += 1
             return "*"
+        if self.peek() == "%" and self.dialect.remainder is not None:
+            self.pos += 1
+            return self.dialect.remainder
         if self.peek() != "/":
             return None
         if self.peek(1) == "/":
@@ -235,18 +243,35 @@ class _Parser:
             self.check_depth(depth, at)
             node = BinaryOp(op, node, right)  # type: ignore[arg-type]
 
-    def unary(self, level: int) -> tuple[Node, int]:
+    def unary(self, level: int, signed: bool = False) -> tuple[Node, int]:
+        """A term with any signs before it (`signed`: a sign has been read already)."""
         self.skip_space()
         at = self.pos
         if self.take("-"):
             self.check_nesting(level + 1, at)
-            operand, depth = self.unary(level + 1)
+            operand, depth = self.unary(level + 1, signed=True)
             self.check_depth(depth + 1, at)
             return Negate(operand), depth + 1
         if self.dialect.unary_plus and self.take("+"):  # `+x` is x itself
             self.check_nesting(level + 1, at)
-            return self.unary(level + 1)
-        return self.atom(level)
+            return self.unary(level + 1, signed=True)
+        return self.power(level, signed)
+
+    def power(self, level: int, signed: bool) -> tuple[Node, int]:
+        """`a ** b`, grouped from the right; a sign before the base is refused as JavaScript
+        refuses it (`-2**2` could be -4 or 4)."""
+        base, depth = self.atom(level)
+        self.skip_space()
+        at = self.pos
+        if not (self.dialect.power and self.take("**")):
+            return base, depth
+        if signed:
+            raise self.fail("a sign before a power is unclear: write -(2**2) or (-2)**2", at)
+        self.check_nesting(level + 1, at)
+        exponent, exponent_depth = self.unary(level + 1)
+        depth = max(depth, exponent_depth) + 1
+        self.check_depth(depth, at)
+        return BinaryOp("**", base, exponent), depth
 
     def group(self, level: int, start: int) -> tuple[Node, int]:
         """A parenthesised sum, the `(` at `start` already seen (in d20, with a comma, a set
@@ -406,9 +431,9 @@ class _Parser:
             self.count_dice(count, start)
             return RiskDice(count)
         faces = None
-        if self.peek() == "%" and self.dialect.percent:
-            self.pos += 1
-            sides = 100
+        if self.take("%"):
+            faces = TENS_FACES if self.dialect.percent == "tens" else None
+            sides = 100 if faces is None else len(faces)
         elif self.dialect.fate is not None and self.take(self.dialect.fate):
             faces = FATE_FACES
             sides = len(faces)
@@ -461,6 +486,8 @@ class _Parser:
         seen: list[str] = []
         reroll = explode = keep = success = failure = None
         bounds: dict[str, int] = {}
+        marks: dict[str, Compare] = {}
+        order = None
         while True:
             at = self.pos
             found = self.spelling()
@@ -481,7 +508,10 @@ class _Parser:
                 break
             spelled, kind = found
             if faces is not None and kind in ("reroll", "explode"):
-                raise self.fail(f"a Fate die takes no {_KIND_NAMES[kind]} here (not built yet)")
+                raise self.fail(
+                    f"a die with faces of its own (Fate, d20's d%) takes no "
+                    f"{_KIND_NAMES[kind]} here (not built yet)"
+                )
             self.pos += len(spelled)
             if kind == "advantage":
                 kind = "keep"
@@ -497,6 +527,10 @@ class _Parser:
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
             elif kind == "reroll":
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
+            elif kind == "sort":
+                order = self.dialect.sorts[spelled]
+            elif kind in _MARKS:
+                marks[kind] = self.point(f"a face that is a {kind}, such as {spelled}>19")
             elif kind in ("minimum", "maximum"):
                 bounds[kind] = self.integer(f"the {kind} of each die after {spelled!r}")
             elif self.dialect.counts[spelled] == "f":
@@ -513,14 +547,29 @@ class _Parser:
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
         minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
-        return Dice(count, sides, reroll, explode, keep, success, faces, minimum, maximum, failure)
+        critical, fumble = marks.get("critical"), marks.get("fumble")
+        return Dice(
+            count,
+            sides,
+            reroll,
+            explode,
+            keep,
+            success,
+            faces,
+            minimum,
+            maximum,
+            failure,
+            critical,
+            fumble,
+            order,  # type: ignore[arg-type]
+        )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:
             if kind == "reroll" and not self.probing:
                 raise self.fail(describe(MORE_THAN_ONE_REROLL, self.dialect), at)
             raise self.refuse(f"this dice term already has {_a(kind)}", at)
-        if not self.dialect.written_order:
+        if not self.dialect.written_order or kind in _MARKS:
             return
         later = [done for done in seen if _ORDER.index(done) > _ORDER.index(kind)]
         if later:
@@ -554,6 +603,13 @@ class _Parser:
                 raise self.refuse(f"expected {what}", at)
             return Compare("=", face)
         return default
+
+    def point(self, what: str) -> Compare:
+        """A compare point that must be written (`cs>19`, `cf1`)."""
+        compare = self.target(what, None)
+        if compare is None:
+            raise self.fail(f"expected {what}")
+        return compare
 
     def explode(self, spelled: ExplodeSpelling, sides: int, start: int) -> Explode:
         at = self.pos
@@ -643,6 +699,8 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
     }
     found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
     found += [(spelled, bound) for spelled, bound in dialect.bounds.items()]
+    found += [(spelled, mark) for spelled, mark in dialect.criticals.items()]
+    found += [(spelled, "sort") for spelled in dialect.sorts]
     return tuple(sorted(found, key=lambda pair: -len(pair[0])))
 
 
@@ -654,6 +712,9 @@ _KIND_NAMES = {
     "reroll": "re-roll",
     "success": "success count",
     "failure": "failure count",
+    "critical": "critical success point",
+    "fumble": "critical failure point",
+    "sort": "sort order",
 }
 
 

@@ -106,7 +106,7 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
         left, right = value_bounds(node.left, bound), value_bounds(node.right, bound)
         if node.op == "÷" and not whole(node.right):
             raise RollError(f"{shown(node)!r} divides by a fraction, which is not supported")
-        low, high = _combine(node.op, left, right)
+        low, high = _power(node, left, right) if node.op == "**" else _combine(node.op, left, right)
     elif isinstance(node, Label):
         low, high = value_bounds(node.operand, bound)
     elif isinstance(node, Group):
@@ -161,6 +161,36 @@ def _extreme_faces(term: Dice) -> range | tuple[int, ...]:
     return range(1, term.sides + 1) if term.faces is not None else (1, term.sides)
 
 
+def _power(node: BinaryOp, base: Bounds, exponent: Bounds) -> Bounds:
+    """Bounds of `base ** exponent`, refusing roots (a power that may be a fraction), a
+    fraction to a negative power or to a power past `MAX_FRACTION_POWER`, and any power past
+    `MAX_VALUE` before computing it."""
+    if not whole(node.right):
+        raise RollError(
+            f"{shown(node)!r} raises to a power that may be a fraction (a root), "
+            "which is not supported"
+        )
+    fraction = not whole(node.left)
+    if fraction and exponent[0] < 0:
+        raise RollError(
+            f"{shown(node)!r} raises a fraction to a negative power, which is not supported"
+        )
+    most = max(exponent[1], 0)
+    if fraction and most > limits.MAX_FRACTION_POWER:
+        raise LimitError(
+            f"{shown(node)!r} raises a fraction to a power past "
+            f"{limits.MAX_FRACTION_POWER}, the largest allowed"
+        )
+    size = max(abs(base[0]), abs(base[1]))
+    if size > 1 and most * math.log2(size) > 63:
+        raise LimitError(
+            f"{shown(node)!r} can reach {size}**{most}, beyond the "
+            f"±{limits.MAX_VALUE:,} a dice expression may reach"
+        )
+    reach = max(size, 1) ** most  # a negative power of a whole number is within ±1
+    return (0 if base[0] >= 0 else -reach), reach
+
+
 def _combine(op: str, left: Bounds, right: Bounds) -> Bounds:
     if op == "+":
         return left[0] + right[0], left[1] + right[1]
@@ -169,6 +199,7 @@ def _combine(op: str, left: Bounds, right: Bounds) -> Bounds:
     if op == "*":
         corners = [a * b for a in left for b in right]
         return min(corners), max(corners)
-    # Dividing by a whole number never grows a value's size (dividing by zero is refused).
+    # Dividing by a whole number never grows a value's size (dividing by zero is refused),
+    # nor does taking a remainder.
     size = max(abs(left[0]), abs(left[1]))
     return -size, size

@@ -27,7 +27,7 @@ from tabletop.dice.results import (
     RollRecord,
 )
 from tabletop.dice.spelling import infix
-from tabletop.dice.syntax import Number
+from tabletop.dice.syntax import WRITTEN, Number
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ class Marks:
     explosion: tuple[str, str]
     arrow: str = "→"
     failure: tuple[str, str] = ("_", "_")
+    critical: tuple[str, str] = ("", " (critical)")
+    fumble: tuple[str, str] = ("", " (fumble)")
 
     def wrap(self, kind: tuple[str, str], text: str) -> str:
         return f"{kind[0]}{text}{kind[1]}"
@@ -50,6 +52,8 @@ RICH = Marks(
     success=("[bold green]", "[/bold green]"),
     explosion=("[yellow]", "[/yellow]"),
     failure=("[bold red]", "[/bold red]"),
+    critical=("[green]", " (critical)[/green]"),
+    fumble=("[red]", " (fumble)[/red]"),
 )
 
 
@@ -82,7 +86,7 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
         left_op = node.left.op if isinstance(node.left, RolledOp) else None
         right_op = node.right.op if isinstance(node.right, RolledOp) else None
         return infix(
-            "/" if node.op == "÷" else node.op,
+            WRITTEN.get(node.op, node.op),
             explain(node.left, marks),
             left_op,
             explain(node.right, marks),
@@ -151,5 +155,9 @@ def render_die(die: Die, marks: Marks = PLAIN) -> str:
         text = marks.wrap(marks.success, text)
     elif die.failure and not die.success:
         text = marks.wrap(marks.failure, text)
+    if die.critical:
+        text = marks.wrap(marks.critical, text)
+    if die.fumble:
+        text = marks.wrap(marks.fumble, text)
     rerolled = "".join(marks.wrap(marks.dropped, str(face)) + " " for face in die.rerolled)
     return rerolled + text

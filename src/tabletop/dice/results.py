@@ -36,6 +36,10 @@ class Die:
     failure: bool | None = None
     triggered: bool = False
     added: bool = False
+    critical: bool = False
+    """Shows a critical success point (Roll20's `cs`); marked only."""
+    fumble: bool = False
+    """Shows a critical failure point (Roll20's `cf`); marked only."""
 
     @property
     def face(self) -> int:
@@ -67,6 +71,10 @@ class Die:
             data["success"] = self.success
         if self.failure is not None:
             data["failure"] = self.failure
+        if self.critical:
+            data["critical"] = True
+        if self.fumble:
+            data["fumble"] = True
         return data
 
 

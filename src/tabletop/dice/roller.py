@@ -67,17 +67,27 @@ def roll(
 
 def arithmetic(op: str, left: Number, right: Number) -> Number:
     """The operations of the notation: `/` divides rounding down (toward minus infinity),
-    `÷` divides exactly (a whole quotient stays an int)."""
+    `÷` divides exactly (a whole quotient stays an int), `rem` and `mod` are the remainders
+    signed as the dividend and as the divisor, `**` raises to a whole power."""
     if op == "+":
         return exact(left + right)
     if op == "-":
         return exact(left - right)
     if op == "*":
         return exact(left * right)
+    if op == "**":
+        if right < 0 and left == 0:
+            raise RollError("zero raised to a negative power (a division by zero)")
+        return exact(Fraction(left) ** int(right)) if right < 0 else exact(left ** int(right))
     if right == 0:
         raise RollError("division by zero")
     if op == "/":
         return int(left // right)
+    if op == "mod":
+        return exact(left % right)
+    if op == "rem":
+        remainder = exact(abs(left) % abs(right))
+        return remainder if left >= 0 else -remainder
     if isinstance(left, int) and isinstance(right, int):
         quotient, remainder = divmod(left, right)
         return quotient if remainder == 0 else Fraction(left, right)
@@ -158,6 +168,18 @@ class _Roller:
         return self.source.roll(sides)
 
     def pool(self, term: Dice) -> RolledPool:
+        """A pool's dice and value, its dice marked at Roll20's critical points and shown in
+        the order it asks for."""
+        rolled = self.thrown(term)
+        if term.critical is not None or term.fumble is not None:
+            rolled = replace(rolled, dice=tuple(_marked(term, die) for die in rolled.dice))
+        if term.order is not None:
+            descending = term.order == "descending"
+            ordered = sorted(rolled.dice, key=lambda die: die.value, reverse=descending)
+            rolled = replace(rolled, dice=tuple(ordered))
+        return rolled
+
+    def thrown(self, term: Dice) -> RolledPool:
         sides = term.sides
         if term.plain and term.faces is None:
             self.charge(term.count)
@@ -277,3 +299,10 @@ def _kept_by_value(keep: Keep, values: list[Number]) -> list[bool]:
     order = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
     chosen = set(order[:kept_count])
     return [index in chosen for index in range(len(values))]
+
+
+def _marked(term: Dice, die: Die) -> Die:
+    """A die marked when the face it shows is a critical success or failure point."""
+    critical = term.critical is not None and bool(term.critical.matches(die.face))
+    fumble = term.fumble is not None and bool(term.fumble.matches(die.face))
+    return replace(die, critical=critical, fumble=fumble)

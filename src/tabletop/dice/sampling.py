@@ -22,6 +22,7 @@ from tabletop.dice.prepare import prepare
 from tabletop.dice.roller import apply, arithmetic, exact
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
+    DIVISIONS,
     RISK_DIE_SIDES,
     BinaryOp,
     Call,
@@ -102,17 +103,15 @@ class _Sampler:
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)
-            if node.op in ("/", "÷") and np.any(_numerators(right) == 0):
+            if node.op in DIVISIONS and np.any(_numerators(right) == 0):
                 raise RollError("division by zero")
+            if node.op == "**":
+                return _power(left, right)
             if isinstance(left, Ratios) or isinstance(right, Ratios) or node.op == "÷":
                 return Ratios.of(left).combine(node.op, Ratios.of(right))
-            if node.op == "+":
-                return left + right
-            if node.op == "-":
-                return left - right
-            if node.op == "*":
-                return left * right
-            return np.floor_divide(left, right)
+            if node.op in _WHOLE_OPERATIONS:
+                return _WHOLE_OPERATIONS[node.op](left, right)
+            raise TypeError(f"not an operator: {node.op!r}")
         if isinstance(node, UsageDie):
             return self.faces(node.size, n)
         if isinstance(node, RiskDice):
@@ -275,6 +274,8 @@ class Ratios:
         top, bottom = np.where(bottom < 0, -top, top), np.abs(bottom)
         if op == "/":
             return Ratios.of(np.floor_divide(top, bottom))
+        if op in ("rem", "mod"):  # a/b % c/d is (ad % cb) / bd, as bd > 0
+            return _lowest(_WHOLE_OPERATIONS[op](a * d, c * b), b * d)
         return _lowest(top, bottom)
 
     def fractions(self) -> np.ndarray:
@@ -316,7 +317,7 @@ def _largest(ratios: Ratios) -> int:
 
 def _numerators(values: np.ndarray | Ratios) -> np.ndarray:
     if isinstance(values, _Objects):
-        return np.array([value != 0 for value in values.numerator]) == 0
+        return values.numerator
     return values.numerator if isinstance(values, Ratios) else values
 
 
@@ -338,6 +339,27 @@ def _applied(function: str, values: np.ndarray | Ratios) -> np.ndarray | Ratios:
     else:
         whole = np.sign(top) * np.floor_divide(np.abs(top), bottom)
     return Ratios.of(whole)
+
+
+_WHOLE_OPERATIONS = {
+    "+": np.add,
+    "-": np.subtract,
+    "*": np.multiply,
+    "/": np.floor_divide,
+    "mod": np.mod,
+    "rem": np.fmod,
+}
+"""Each operator over int64 samples (`np.mod` is signed as the divisor, `np.fmod` as the
+dividend)."""
+
+
+def _power(base: np.ndarray | Ratios, exponent: np.ndarray | Ratios) -> np.ndarray | Ratios:
+    """`base ** exponent` per sample: in int64 for whole bases and powers that are never
+    negative (the limits keep each power within 10**18), else as exact fractions."""
+    whole_numbers = not isinstance(base, Ratios) and not isinstance(exponent, Ratios)
+    if whole_numbers and not np.any(exponent < 0):
+        return np.power(base, exponent)
+    return _Objects(_ARITHMETIC("**", _exact(base), _exact(exponent)))
 
 
 def _exact(values: np.ndarray | Ratios) -> np.ndarray:

@@ -7,11 +7,14 @@ parser makes). A tree holding something the dialect has no spelling for is refus
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
     FATE_FACES,
+    TENS_FACES,
     BinaryOp,
     Call,
     Compare,
@@ -31,7 +34,7 @@ from tabletop.dice.syntax import (
 )
 from tabletop.errors import NotationError
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2}
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2, "rem": 2, "mod": 2, "%": 2, "**": 3}
 
 
 class Unspellable(NotationError):
@@ -144,6 +147,14 @@ class _Writer:
         dialect = self.dialect
         if op in ("+", "-", "*"):
             return op
+        if op in ("rem", "mod"):
+            if dialect.remainder != op:
+                raise Unspellable(_REMAINDERS[op], dialect)
+            return "%"
+        if op == "**":
+            if not dialect.power:
+                raise Unspellable("powers (**)", dialect)
+            return op
         if op == "/":
             if dialect.division == "floor":
                 return "/"
@@ -168,6 +179,9 @@ class _Writer:
         count = self.success(node.success) if node.success else ""
         if node.failure is not None:
             count += self.failure(node.failure)
+        count += self.criticals(node)
+        if node.order is not None:
+            count += self.order(node.order)
         parts = [reroll, explode, keep, count]
         if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
@@ -176,21 +190,36 @@ class _Writer:
 
     def bounds(self, node: Dice) -> str:
         """Per-die minimum, then maximum, in the dialect's spelling."""
+        limits = (("minimum", node.minimum), ("maximum", node.maximum))
+        return self.family(self.dialect.bounds, limits, "per-die minimum and maximum", str)
+
+    def family(
+        self,
+        spellings: dict[str, str],
+        written: tuple[tuple[str, Any], ...],
+        feature: str,
+        argument: Callable[[Any], str],
+    ) -> str:
+        """The modifiers of one family a term has (minimum and maximum, critical and fumble),
+        each spelled as the dialect's table says, followed by its argument."""
         text = ""
-        for kind, limit in (("minimum", node.minimum), ("maximum", node.maximum)):
-            if limit is None:
+        for kind, value in written:
+            if value is None:
                 continue
-            spelled = next((s for s, k in self.dialect.bounds.items() if k == kind), None)
+            spelled = next((s for s, k in spellings.items() if k == kind), None)
             if spelled is None:
-                raise Unspellable("per-die minimum and maximum", self.dialect)
-            text += f"{spelled}{limit}"
+                raise Unspellable(feature, self.dialect)
+            text += spelled + argument(value)
         return text
 
     def sides(self, node: Dice) -> str:
         if node.faces is None:
             return str(node.sides)
+        if node.faces == TENS_FACES and self.dialect.percent == "tens":
+            return "%"
         if node.faces != FATE_FACES or self.dialect.fate is None:
-            raise Unspellable("Fate dice", self.dialect)
+            feature = "Fate dice" if node.faces == FATE_FACES else "d20's tens die (d%)"
+            raise Unspellable(feature, self.dialect)
         return self.dialect.fate
 
     def compare(self, compare: Compare, bare: bool) -> str:
@@ -266,10 +295,35 @@ class _Writer:
             raise Unspellable("counting successes", self.dialect)
         return spelled + self.compare(compare, bare=bool(spelled) and self.dialect.bare_equals)
 
+    def criticals(self, node: Dice) -> str:
+        """Roll20's critical success and failure points, `cs>19cf<2`."""
+        points = (("critical", node.critical), ("fumble", node.fumble))
+        return self.family(
+            self.dialect.criticals,
+            points,
+            "critical success and failure points (cs, cf)",
+            lambda point: self.compare(point, bare=self.dialect.bare_equals),
+        )
+
+    def order(self, order: str) -> str:
+        """Roll20's `sa` or `sd`."""
+        spelled = next(
+            (s for s, meant in self.dialect.sorts.items() if meant == order and len(s) == 2), None
+        )
+        if spelled is None:
+            raise Unspellable("sorting the dice (sa, sd)", self.dialect)
+        return spelled
+
     def failure(self, compare: Compare) -> str:
         if "f" not in self.dialect.counts:
             raise Unspellable("failures taken from a count", self.dialect)
         return "f" + self.compare(compare, bare=self.dialect.bare_equals)
+
+
+_REMAINDERS = {
+    "rem": "the remainder signed as the dividend (JavaScript's %)",
+    "mod": "the remainder signed as the divisor (Python's %)",
+}
 
 
 def _spelling_of(table: dict[str, bool], once: bool) -> str | None:
@@ -295,8 +349,14 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "labels": dialect.labels,
         "grouped rolls": dialect.groups is not None,
         "Fate dice": dialect.fate is not None,
+        "d20's tens die (d%)": dialect.percent == "tens",
         "per-die minimum and maximum": bool(dialect.bounds),
         "words after the expression": dialect.trailing_text,
+        "powers (**)": dialect.power,
+        "critical success and failure points (cs, cf)": bool(dialect.criticals),
+        "sorting the dice (sa, sd)": bool(dialect.sorts),
+        _REMAINDERS["rem"]: dialect.remainder == "rem",
+        _REMAINDERS["mod"]: dialect.remainder == "mod",
         "a bound on the follow-ups of an explosion (:N)": dialect.explosion_bound,
         "rounding toward zero (d20 rounds its total so)": dialect.truncate_total,
         "a total that is a fraction (d20 rounds its total toward zero)": (
@@ -334,8 +394,10 @@ def infix(
     `left_op`/`right_op` are the tree's operators at the top of each operand (None for a
     leaf); `op` is the operator as written, `tree_op` the tree's (when they differ)."""
     level = _PRECEDENCE[tree_op or op]
-    if left_op is not None and _PRECEDENCE[left_op] < level:
+    right_grouped = op == "**"  # `2 ** 3 ** 2` is `2 ** (3 ** 2)`
+    looser = left_op is not None and _PRECEDENCE[left_op] < level + right_grouped
+    if looser or (right_grouped and left.startswith("-")):  # `-2 ** 2` is refused as unclear
         left = f"({left})"
-    if right_op is not None and _PRECEDENCE[right_op] <= level:
+    if right_op is not None and _PRECEDENCE[right_op] < level + (not right_grouped):
         right = f"({right})"
     return f"{left} {op} {right}"

@@ -17,9 +17,18 @@ from tabletop.dice import limits
 
 CompareOp = TypingLiteral["=", "<", "<=", ">", ">=", "even", "odd"]
 KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
-ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷"]
+SortOrder = TypingLiteral["ascending", "descending"]
+ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷", "rem", "mod", "**"]
 """`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
-value may be a fraction (Roll20's, Foundry's and d20's `/`)."""
+value may be a fraction (Roll20's, Foundry's and d20's `/`). `rem` is the remainder signed as
+the dividend (JavaScript's `%`: Roll20, Foundry; `-7 % 3` is -1), `mod` the one signed as the
+divisor (Python's `%`: d20; `-7 % 3` is 2); `**` raises to a whole power (Roll20)."""
+
+DIVISIONS: tuple[str, ...] = ("/", "÷", "rem", "mod")
+"""The operators that divide, and so refuse a divisor of zero."""
+
+WRITTEN: dict[str, str] = {"÷": "/", "rem": "%", "mod": "%"}
+"""How an operator of the tree is written where it differs from its name in the tree."""
 Function = TypingLiteral["floor", "ceil", "round", "abs", "trunc"]
 """`round` rounds halves up (JavaScript's Math.round, which Roll20 and Foundry use);
 `trunc` rounds toward zero (d20's whole-number total)."""
@@ -41,6 +50,9 @@ USAGE_DIE_SIZES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 
 FATE_FACES: tuple[int, ...] = (-1, 0, 1)
 """A Fate (Fudge) die: minus, blank, plus."""
+
+TENS_FACES: tuple[int, ...] = tuple(range(0, 100, 10))
+"""d20's `d%`: a tens die, 0 to 90."""
 
 RISK_DIE_SIDES = 6
 """Risk dice are d6; the risk happens if any shows a 1."""
@@ -213,6 +225,12 @@ class Dice:
     maximum: int | None = None
     failure: Compare | None = None
     """Roll20's failures (`3d6>3f1`): each kept die matching it takes one from the count."""
+    critical: Compare | None = None
+    """Roll20's critical success point (`1d20cs>19`): dice showing it are marked, nothing more."""
+    fumble: Compare | None = None
+    """Roll20's critical failure point (`1d20cf<3`): dice showing it are marked, nothing more."""
+    order: SortOrder | None = None
+    """Roll20's sorting (`8d6s`, `8d6sd`): the dice are shown lowest (or highest) first."""
 
     def score(self, value: int) -> int:
         """What a kept die of this value adds to a count: 1 a success, -1 a failure (both: 0);
@@ -317,6 +335,8 @@ def names(node: Node) -> set[str]:
 def whole(node: Node) -> bool:
     """Whether every value `node` can take is a whole number (no exact division escapes)."""
     if isinstance(node, BinaryOp):
+        if node.op == "**":  # a negative power of a whole number is a fraction
+            return whole(node.left) and never_negative(node.right)
         return node.op == "/" or (node.op != "÷" and whole(node.left) and whole(node.right))
     if isinstance(node, Call):
         return node.function != "abs" or whole(node.operand)
@@ -325,3 +345,26 @@ def whole(node: Node) -> bool:
     if isinstance(node, Group):
         return node.success is not None or all(whole(member) for member in node.members)
     return True
+
+
+def never_negative(node: Node) -> bool:
+    """Whether `node` is sure never to be negative, judged from its shape alone (False when
+    unsure): numbers, plain dice, and sums, products and powers of such."""
+    if isinstance(node, Integer):
+        return node.value >= 0
+    if isinstance(node, Dice):
+        lowest = (node.minimum, node.maximum)
+        return (
+            node.faces is None
+            and node.failure is None
+            and all(bound is None or bound >= 0 for bound in lowest)
+        )
+    if isinstance(node, Label):
+        return never_negative(node.operand)
+    if isinstance(node, Call):
+        return node.function == "abs" or never_negative(node.operand)
+    if isinstance(node, BinaryOp) and node.op == "**":
+        return never_negative(node.left)
+    if isinstance(node, BinaryOp) and node.op in ("+", "*", "/", "÷"):
+        return never_negative(node.left) and never_negative(node.right)
+    return isinstance(node, UsageDie | RiskDice)

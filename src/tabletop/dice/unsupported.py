@@ -32,17 +32,12 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 """Also checked where a name would start: tabletop must never read `dF` as a name."""
 
 MISSING: tuple[Missing, ...] = (
-    _missing("d20's percentile die (d% is a tens die, 0 to 90)", r"(?<=[dD])%", "avrae"),
-    _missing("modulo (%)", r"%", "roll20", "foundry", "avrae"),
-    _missing("exponents (**)", r"\*\*", "roll20", "foundry"),
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
     _missing(
         "deducting or subtracting failures (df, sf)",
         r"(?<=[ds])f|[ds]f",
         "foundry",
     ),
-    _missing("critical ranges (1d20cs>19)", r"c[sf][<>=]?[0-9]", "roll20"),
-    _missing("sorting (8d6s, 8d6sd)", r"s[ad]?(?![a-z])", "roll20"),
     _missing(
         "a re-roll or explosion limited to a count (20d20r1=1)", r"(?<=[rxo])[0-9]+[<>=]", "foundry"
     ),
