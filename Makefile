@@ -8,7 +8,7 @@ ENGINE_STAMP := $(VENV)/.built-engine
 ENGINE_SOURCES := $(wildcard src/tabletop/games/deadweight_board/*.py) \
 	src/tabletop/games/deadweight_board/bots/random_bot.py src/tabletop/dice/draw.py
 
-.PHONY: test walk run bench lint clean chromium nginx
+.PHONY: test walk stress run bench lint clean chromium nginx
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "tabletop needs Python 3.11 or newer")'
@@ -57,7 +57,7 @@ nginx:
 # it in __pycache__, and without that both test processes rewrite all of them on every run
 # (about 6 s of each one's start on this machine).
 test: lint chromium nginx $(ENGINE_STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist loadgroup -p no:randomly -m "not walk"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist loadgroup -p no:randomly -m "not walk and not stress"
 
 # The control walks (tests/pages/test_walk.py): every control of each system's room page,
 # pressed as GM, player and observer on phones. About three minutes on two cores, so kept
@@ -65,6 +65,14 @@ test: lint chromium nginx $(ENGINE_STAMP)
 # the full browser: in the headless shell "Print this sheet" showed the walk no change.
 walk: chromium $(ENGINE_STAMP)
 	TABLETOP_FULL_CHROMIUM=1 $(BIN)/pytest -n 2 -p no:randomly -m walk tests/pages/test_walk.py
+
+# The stress tests (marked `stress`): a dice room's pace beside thinking bots, health and
+# other rooms during a slow verify, every acknowledged event kept when a server is killed,
+# a loaded room's memory as its log grows, the server benchmark's quick mode. Each takes a
+# server's measure for seconds on end (about two minutes in all), and a machine busy with
+# other work is what they would measure; CI runs them after `make test`, alone.
+stress: nginx $(ENGINE_STAMP)
+	$(BIN)/pytest -n 2 -p no:randomly -m stress tests/rooms
 
 run: $(STAMP)
 	$(BIN)/tabletop showcase

@@ -7,9 +7,11 @@ import zlib
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.effort import tried
+
 settings.register_profile(
     "tabletop",
-    max_examples=150,
+    max_examples=tried(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,

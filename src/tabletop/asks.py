@@ -195,10 +195,11 @@ def ask_view(asks: Asks, member: Member, describe: Callable[[Ask], str]) -> list
 
 # one table's asks ---------------------------------------------------------------------------
 
-RollAsked = Callable[[Any, Ask, DiceSource], list[Event]]
+RollAsked = Callable[[Any, Ask, DiceSource], list[Event] | tuple[Any, list[Event]]]
 """A system's rule for an answered ask: its own roll of `ask.what` for `ask.character`
 against the GM's DC (the system's usual one when None), the DC and verdict of a kept DC
-marked `secret(GM_KEEPS, …)` and the dice rolled for the character (`rolled_for`)."""
+marked `secret(GM_KEEPS, …)` and the dice rolled for the character (`rolled_for`); with the
+state it leaves where the roll is left under way (Dead Weight's re-roll exchange)."""
 
 
 class AskDesk(Generic[StateT, WhatT]):
@@ -281,7 +282,8 @@ class AskDesk(Generic[StateT, WhatT]):
                     "ask dropped", f"the GM takes back {self.describe(state)(ask)}", ask=intent.ask
                 )
             ]
-        events = self.roll_asked(state, ask, dice)
+        rolled = self.roll_asked(state, ask, dice)
+        state, events = rolled if isinstance(rolled, tuple) else (state, rolled)
         first = events[0].model_copy(update={"data": {**events[0].data, "ask": intent.ask}})
         return state, [first, *events[1:]]
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from tabletop.dice import distribution, parse
 from tabletop.errors import LimitError, NotationError, TabletopError
+from tests.effort import tried
 
 ROLLS = 200
 
@@ -118,7 +119,7 @@ def avrae_terms(draw: st.DrawFn) -> str:
 
 
 @settings(
-    max_examples=12,
+    max_examples=tried(12),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],

@@ -15,6 +15,7 @@ from tabletop.dice.spelling import Unspellable
 from tabletop.dice.syntax import FATE_FACES, BinaryOp, Dice, Explode, Integer, Negate, Node
 from tabletop.errors import LimitError, NotationError, TabletopError
 from tests.dice.test_properties import dice_terms
+from tests.effort import tried
 
 
 @st.composite
@@ -53,7 +54,7 @@ def spelled(tree: Node, dialect: str) -> str | None:
         return None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=tried(150), deadline=None)
 @given(trees())
 def test_each_dialects_spelling_reads_back_as_its_tree(tree):
     for name in DIALECTS:
@@ -68,7 +69,7 @@ def test_each_dialects_spelling_reads_back_as_its_tree(tree):
         assert parse(notation(read, name), name) == read, (name, text)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=tried(100), deadline=None)
 @given(trees())
 def test_a_dialects_spelling_keeps_the_law(tree):
     first = next((name for name in DIALECTS if spelled(tree, name) is not None), None)
@@ -102,7 +103,7 @@ SAMPLED = [
 ]
 
 
-@settings(max_examples=7, deadline=None)
+@settings(max_examples=tried(7), deadline=None)
 @given(st.sampled_from(SAMPLED), st.integers(0, 2**32 - 1))
 def test_exact_odds_agree_with_a_hundred_thousand_samples(case, seed):
     dialect, text = case

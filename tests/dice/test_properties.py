@@ -25,6 +25,7 @@ from tabletop.dice.syntax import (
 )
 from tabletop.errors import LimitError, NotationError
 from tests.dice.brute import enumerate_odds
+from tests.effort import tried
 
 COMPARE_OPS = ["=", "<", "<=", ">", ">="]
 NAMES = {"STR": 2, "AGI": -1, "WIT_2": 0}
@@ -84,7 +85,7 @@ def trees(pool: st.SearchStrategy[Dice], max_leaves: int) -> st.SearchStrategy[N
     )
 
 
-@settings(max_examples=1500)
+@settings(max_examples=tried(1500))
 @given(trees(dice_terms(), max_leaves=12))
 def test_printing_and_parsing_give_back_the_same_tree(tree):
     assert parse(notation(tree)) == tree

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.effort import tried
 from tests.hostile.harness import arguments, check, commands, run, stdin_text
 
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "12"))
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.hostile
 def test_a_command_keeps_the_contract_on_any_input(path, files):
     folder = files["table"].parent
 
-    @settings(max_examples=EXAMPLES, database=None)
+    @settings(max_examples=tried(EXAMPLES), database=None)
     @given(data=st.data())
     def fuzz(data: st.DataObject) -> None:
         argv = data.draw(arguments(path, files), label="argv")

@@ -30,6 +30,7 @@ from tabletop.games.deadweight_board.rules import (
     legal_actions,
 )
 from tabletop.games.deadweight_board.simulate import bot_seed, run_games
+from tests.effort import tried
 from tests.games.deadweight_board.logs import written_game
 from tests.hostile.harness import check, run
 
@@ -459,7 +460,7 @@ def _edited(value):
     return 0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=tried(40), deadline=None)
 @given(where=st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)))
 def test_every_field_of_every_line_is_checked_and_the_first_line_that_differs_named(where):
     lines = _short_game()

@@ -16,6 +16,7 @@ from tabletop.systems.ap2d6.sheet import read_sheet as read_2d6_sheet
 from tabletop.systems.constitution.character import read_sheet as read_constitution_sheet
 from tabletop.systems.dead_weight.character import read_sheet as read_dead_weight_sheet
 from tabletop.tables import find_table
+from tests.effort import tried
 
 pytestmark = pytest.mark.hostile
 
@@ -70,7 +71,7 @@ def test_a_loader_gives_a_model_or_one_line_error(kind, files):
     good = json.loads(files["dead_weight" if "sheet" in kind else "ap2d6"].read_text())
     path = files["table"].parent / f"fuzzed-{os.getpid()}-{kind.replace(' ', '-')}{suffix}"
 
-    @settings(max_examples=40, database=None)
+    @settings(max_examples=tried(40), database=None)
     @given(content=_contents(good))
     def fuzz(content: bytes) -> None:
         path.write_bytes(content)

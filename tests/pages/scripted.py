@@ -83,14 +83,27 @@ character's name and the control the player presses next (nothing, on a48a6db)."
 
 
 def ap2d6(table: Table, checkpoint: Checkpoint) -> None:
-    """Ayla pays for an attack, makes the hit check and rolls its damage; the GM harms the
-    guard she hit (RU-M19, the chain issue 31 item 3 will run as one action)."""
+    """Ayla attacks the gate guard with her longsword, as the book chains it: she pays its
+    speed, rolls to hit and, on a hit, rolls damage; the GM deals it (RU-A49)."""
     ada, gm = table.player, table.gm
-    checkpoint(table, "Ayla", summary(ada, "Ayla", "pay for an attack"))
-    table.use(ada, "Ayla", "pay for an attack", **{"Weapon's speed": "(1n1)->(2n1)"})
-    table.use(ada, "Ayla", "a check with a score", Score="AGI", DC="8")
-    table.roll(ada, "1d6")
-    table.use(gm, "Gate guard", "harm a character", Damage="3")
+    checkpoint(table, "Ayla", summary(ada, "Ayla", "attack someone"))
+    weapon = {"Weapon's speed": "(1n1)->(2n1)", "To-hit": "DEX", "Damage": "1d8+STR"}
+    table.use(
+        ada,
+        "Ayla",
+        "attack someone",
+        Whom="n1",
+        Weapon="longsword",
+        **weapon,
+        **{"Damage type": "S"},
+    )
+    table.choose(ada, "Roll to hit")  # under "Ayla's attack on Gate guard: roll to hit"
+    hit = ada.page.get_by_text(re.compile(r"rolls to hit Gate guard .*: a hit")).first
+    missed = ada.page.get_by_text(re.compile(r"rolls to hit Gate guard .*: a miss")).first
+    expect(hit.or_(missed)).to_be_visible()
+    if hit.is_visible():  # the dice are the room's: a miss ends the attack here
+        table.choose(ada, "Roll damage")
+        table.use(gm, "Ayla", "deal the damage")
 
 
 def constitution(table: Table, checkpoint: Checkpoint) -> None:

@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tabletop.systems.dead_weight import ArmourPart, Character, Item, PlaceKind, stow
 from tests.pages.driver import (
     PASTE_SAVED,
     PHONE,
@@ -17,6 +18,7 @@ from tests.pages.driver import (
     gm_and_ada,
     join,
     live,
+    log_texts,
     offer,
     open_room,
     roll,
@@ -34,6 +36,20 @@ BLIND = "perception qz"
 """The blind roll's label: only the GM sees the roll (RollMode.BLIND)."""
 
 AMBER = '{"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}'
+ARMOURED = (
+    Character(name="Amber")
+    .model_copy(
+        update={
+            "inventory": stow(
+                Character().inventory,
+                Item(name="leather coat", armour=(ArmourPart(points=2, maximum=2),)),
+                PlaceKind.TORSO,
+            )
+        }
+    )
+    .model_dump_json()
+)
+"""Amber in a leather coat of 2 AP (§ Armor), worn on the torso."""
 
 
 def pool(person: Seat) -> list[str]:
@@ -54,9 +70,10 @@ def test_a_dead_weight_scene_shows_each_member_exactly_their_view(browser, serve
     )
     expect(gm.page.locator("article.card h3")).to_have_count(2)
 
-    # Ada tests DEX with a disadvantage die from Amber's card (DW-M28).
+    # The GM announces Amber's DEX test with a disadvantage die, from her card (DW-M28):
+    # advantage and disadvantage are the GM's to announce (DW-T01).
     card = ada.page.locator("article.card", has_text="Amber")
-    form = offer(ada, "test or check an attribute", "article.card >> nth=0")
+    form = offer(gm, "test or check an attribute", "article.card >> nth=0")
     form.get_by_label("Attribute").select_option('"DEX"')
     form.get_by_label("Disadvantage").fill("1")
     form.locator("button[type=submit]").click()
@@ -149,15 +166,15 @@ def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server
     submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
 
-    # Ada places two wounds on DEX from Amber's card, a row per wound (DW-A14: DEX 3 holds
-    # them while it has no fatigue, so before the tests, whose re-rolls may tire her); the
-    # sheet's DEX row shows 2 wounds on both pages.
-    form = offer(ada, "take wounds", "article.card >> nth=0")
+    # The GM deals Amber two wounds (DW-T01) placed on DEX from her card, a row per wound
+    # (DW-A14: DEX 3 holds them while it has no fatigue, so before the tests, whose re-rolls
+    # may tire her); the sheet's DEX row shows 2 wounds on both pages.
+    form = offer(gm, "take wounds", "article.card >> nth=0")
     form.get_by_role("group", name="Placement 1").get_by_label("Attribute").select_option('"DEX"')
     form.get_by_role("button", name="Add a placement").click()
     form.get_by_role("group", name="Placement 2").get_by_label("Attribute").select_option('"DEX"')
-    step(ada, form.locator("button[type=submit]").click)
-    synced(ada, gm)
+    step(gm, form.locator("button[type=submit]").click)
+    synced(gm, ada)
     for person in (gm, ada):
         expect(person.page.locator("article.card", has_text="Amber")).to_contain_text("2 wounds")
         unfold(person, "article.card:has-text('Amber')")
@@ -205,4 +222,38 @@ def test_npc_and_opposed_tests_and_wounds_come_from_guided_forms(browser, server
 
     fits(ada.page)
     accessible(gm.page)
+    assert not (gm.errors or ada.errors)
+
+
+def test_an_attack_asks_each_step_of_whoever_the_rules_ask_in_words(browser, server):
+    """DW-T02: the GM's kept Wight attacks Amber from the attack form (names, not ids); it
+    hits (twenty dice), the GM gives the blow's wounds, and Ada's page offers Amber's armour
+    as buttons that say which piece and how many dice; her choice is the next entry."""
+    gm, ada = gm_and_ada(browser, server, "dead-weight")
+    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": ARMOURED})
+    expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
+    form = offer(gm, "type in an NPC", "#npcs")
+    form.get_by_label("Name").fill("Wight")
+    stats = form.get_by_role("group", name="Numbers")
+    stats.get_by_label("Level").fill("20")
+    stats.get_by_label("Wound limit").fill("3")
+    step(gm, form.locator("button[type=submit]").click)
+
+    form = offer(gm, re.compile(r"^attack"))  # not a form whose help names an attack
+    form.get_by_label("Who attacks").select_option(label="Wight")
+    form.get_by_label("Whom").select_option(label="Amber")
+    step(gm, form.locator("button[type=submit]").click)
+    wait_for_log(ada, "Wight hits Amber")
+    step(gm, lambda: submit(offer(gm, "the wounds of Wight's blow"), **{"Wounds of the blow": "2"}))
+    synced(gm, ada)
+
+    armour = ada.page.get_by_role("group", name="Amber's armour against 2 wound(s)")
+    buttons = armour.get_by_role("button")
+    expect(buttons).to_have_text(["leather coat · 1 die", "leather coat · 2 dice"])
+    expect(ada.page.get_by_role("button", name="Take it without armour")).to_be_visible()
+    step(ada, buttons.nth(1).click)
+    synced(gm, ada)
+    wait_for_log(gm, "Amber's leather coat:")
+    texts = " ".join(log_texts(ada))
+    assert "c1" not in texts and "n1" not in texts
     assert not (gm.errors or ada.errors)

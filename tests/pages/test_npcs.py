@@ -289,7 +289,8 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     rolls and the ranking, the hound's successes as `?`, that it took a hit, and the hound's
     name, never its scores or health. Her "Last result" panel, which showed her STR roll,
     shows the contest with her row and place (on a48a6db it stayed on the STR roll: the
-    contest's outcome reached her as "the GM: outcome, kept secret")."""
+    contest's outcome reached her as "the GM: outcome, kept secret"). She strikes the hound
+    in one action, and its armour, the next step, is asked of the GM alone (CR-F01..F03)."""
     make = "write down a character's scores"
     gm, ada = table_with(browser, server, "rollunder", make, Name="Ash", STR="14")
     ash = "#mine article.card:has-text('Ash')"
@@ -307,10 +308,9 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     synced(gm, ada)
     expect(npc_card(ada, "Mire hound qz")).to_contain_text("numbers hidden")
 
-    form = offer(gm, "an ability contest")
-    them = form.get_by_role("group", name="Side 2")
-    them.get_by_label("Mire hound qz").check()
-    them.get_by_role("button", name="Remove score 1").click()
+    form = offer(gm, "an ability contest")  # both sides start empty (issue 30)
+    form.get_by_role("group", name="Side 1", exact=True).get_by_label("Ash", exact=True).check()
+    form.get_by_role("group", name="Side 2", exact=True).get_by_label("Mire hound qz").check()
     step(gm, lambda: submit(form, Ability="STR"))
     wait_for_log(ada, "Mire hound qz passes ? of 4 rolls")
     expect(ada.page.locator("#log .entry", has_text="Ash rolls").first).to_be_visible()
@@ -322,11 +322,22 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
         re.compile(r"^ranking: (us; them|them; us)$")
     )
     expect(gm.page.locator("section.result tbody tr")).to_have_count(2)
+
+    # Issue 31 (CR-F01..F03): Ada strikes the hound in one action (a d1+2 blow: 3, no
+    # luck); the hound's armour is the next step, a form in words on the GM's page only.
+    strike = offer(ada, "One character strikes another")
+    step(ada, lambda: submit(strike, Target="n1", **{"Weapon's damage": "d1+2"}))
+    wait_for_log(ada, "Ash's blow reaches Mire hound qz: Mire hound qz's armour comes next")
+    synced(ada, gm)
+    armour = "Mire hound qz's armour against Ash's blow"
+    expect(ada.page.locator("details.offer-box", has_text=armour)).to_have_count(0)
+    step(gm, lambda: submit(offer(gm, armour), **{"Armour worn": "1"}))
+    wait_for_log(ada, "Mire hound qz meets Ash's blow")
     card = f"{NPCS} article.npc:has-text('Mire hound qz')"
     step(gm, lambda: submit(offer(gm, "take a hit", card), Damage="d6"))
     wait_for_log(ada, "Mire hound qz takes a hit")
     expect(ada.page.locator("#log .entry", has_text="kept secret")).to_have_count(0)
-    expect(panel.locator("h2")).to_have_text("Last result · Contest of STR")  # not hers
+    expect(panel.locator("h2")).to_have_text("Last result · Roll damage: Ash")  # not hers
     kept_from(ada, gm, r'"max_health":\s*23\b', r'"STR":\s*19\b', r'"AGI":\s*17\b', r"\bof 23\b")
     fits(ada.page)
     accessible(ada.page)

@@ -147,14 +147,28 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
     assert not (gm.errors or ada.errors)
 
 
-def test_a_rollunder_contest_with_omen_answers_shows_its_table(browser, server):
+def test_a_rollunder_contest_starts_with_nobody_on_a_side_and_shows_its_table(browser, server):
     gm, ada = gm_and_ada(browser, server, "rollunder")
     write_down_ash(gm, ada, strength=10, omens=2)
+
+    # Issue 30 (Broken): the contest form started with the asker's first character ticked on
+    # side 1 and a bare score on side 2. Both sides start empty; the GM, whose the rival's
+    # score is (CR-S10), puts Ash on one side and a rival on the other.
+    form = offer(gm, "an ability contest")
+    sides = [form.get_by_role("group", name=f"Side {n}", exact=True) for n in (1, 2)]
+    for side in sides:
+        expect(side.locator("input[type=checkbox]:checked")).to_have_count(0)
+        expect(side.get_by_role("group", name="Score 1", exact=True)).to_have_count(0)
+    sides[0].get_by_label("Ash", exact=True).check()
+    sides[1].get_by_role("button", name="Add a score").click()
+    rival = sides[1].get_by_role("group", name="Score 1", exact=True)
+    rival.get_by_label("Name", exact=True).fill("Rival")
+    rival.get_by_label("Score", exact=True).fill("10")
 
     # A STR contest against a rival (CR-M03): Ash's omens put a decision after her rolls;
     # the decision says whether each result passed, and once every answer is in, the
     # contest's table has both contestants' rolls (issue 23: it was empty).
-    step(ada, lambda: submit(offer(ada, "an ability contest"), Ability="STR"))
+    step(gm, lambda: submit(form, Ability="STR"))
     answered = 0
     for _ in range(20):
         synced(ada, gm)
@@ -216,3 +230,29 @@ def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(
     assert open_now[0] not in listed and "Begin the first round" not in listed, listed
     assert len(listed) < 10, listed
     assert not (gm.errors or ada.errors)
+
+
+def test_ap2d6_npc_cards_carry_their_basic_actions_and_attacks_step_by_step(browser, server):
+    """Issue 30's broken 2d6 NPC card: in a fight the GM's gate guard card lists the basic
+    actions the server offers it (a48a6db listed none) and no form on it holds an empty
+    list; its attack on Ayla (RU-A49) waits on the card as a Roll to hit button."""
+    from tests.pages import scripted
+
+    table = scripted.at_the_table(browser, server, "ap2d6")
+    gm = table.gm
+    guard = gm.page.locator("article.card", has=gm.page.locator("h3", has_text="Gate guard")).first
+    guard.locator("button.fold").click()
+    expect(guard.get_by_role("button", name="move", exact=True)).to_be_visible()
+    for select in guard.locator("select").all():
+        assert select.locator("option").count(), select.evaluate("el => el.outerHTML")[:200]
+    attack = guard.locator("details.offer-box", has_text="attack someone").first
+    attack.locator("summary").first.click()
+    weapon = {"Weapon's speed": "(1n1)", "To-hit": "STR", "Damage": "1d6+STR"}
+    step(
+        gm,
+        lambda: submit(attack, Whom="c1", Weapon="club", **weapon, **{"Damage type": "B"}),
+    )
+    expect(guard.get_by_role("button", name="Roll to hit")).to_be_visible()
+    expect(table.player.page.get_by_role("button", name="Roll to hit")).to_have_count(0)
+    assert not (gm.errors or table.player.errors)
+    table.fight.close()

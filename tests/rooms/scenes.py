@@ -72,7 +72,7 @@ def _ap2d6(room: Seated) -> None:
     _act(room, "Bo", {"kind": "new-character", "name": "Bran"})
     _act(room, "GM", {"kind": "damage", "character": "c1", "amount": 20})
     _act(room, "Ada", {"kind": "death-check", "character": "c1"})
-    _act(room, "Bo", {"kind": "check", "character": "c2", "score": "AGI", "dc": 8})
+    _act(room, "Bo", {"kind": "check", "character": "c2", "score": "AGI"})
 
 
 def _constitution(room: Seated) -> None:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from bench.rooms import HEADER, QUICK_LOADS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,6 +19,7 @@ def cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
+@pytest.mark.stress
 def test_the_quick_benchmark_reports_each_server_beside_the_anchor_and_the_goals():
     done = subprocess.run(
         [sys.executable, "-m", "bench.rooms", "--quick"],

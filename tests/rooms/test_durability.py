@@ -33,6 +33,7 @@ def moved(link: str, server: str) -> str:
     return str(Link(server, old.room, old.token))
 
 
+@pytest.mark.stress
 def test_a_killed_server_keeps_every_acknowledged_event(where):
     process, url = serve_in_process(*where)
     try:

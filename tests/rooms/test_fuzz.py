@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.rooms import SqliteStore
+from tests.effort import tried
 from tests.rooms.conftest import Recorder, party, serve_in_thread
 
 with tempfile.TemporaryDirectory() as scratch:
@@ -27,7 +28,7 @@ with tempfile.TemporaryDirectory() as scratch:
     _store.close()
 OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
 FUZZ = settings(
-    max_examples=200,
+    max_examples=tried(200),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

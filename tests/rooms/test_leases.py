@@ -24,6 +24,7 @@ from tabletop.rooms.leased import LeasedStore
 from tabletop.rooms.leases import Busy, Taken
 from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.store import NOTIFY_CHANNEL
+from tests.effort import tried
 from tests.rooms.conftest import SLIPPERY, fixed_seeds, new_database
 
 LEASE = 1.0
@@ -348,7 +349,7 @@ def test_a_foreseen_check_answers_as_the_database_would(stores):
     across rounds. One store, a new room each example."""
     one = stores("one", lease=LONG)
 
-    @settings(max_examples=60, deadline=None, derandomize=True)
+    @settings(max_examples=tried(60), deadline=None, derandomize=True)
     @given(rounds=st.lists(st.lists(CHECKS, min_size=1, max_size=6), min_size=1, max_size=3))
     def check(rounds: list[list[tuple[str, str, str | None, bool, bool]]]) -> None:
         room = f"r{secrets.token_hex(4)}"

@@ -30,6 +30,7 @@ from tabletop.rooms.postgres import PostgresStore
 from tabletop.rooms.snapshots import encode
 from tabletop.rooms.table import Table, fold
 from tabletop.session import Event, Session
+from tests.effort import tried
 from tests.rooms.conftest import new_database
 
 SMALL = 3
@@ -89,7 +90,7 @@ any die is drawn."""
 ROOM_SYSTEMS = ("dead-weight", "deadweight-board", "dice", "ap2d6", "constitution", "rollunder")
 
 
-@settings(max_examples=60)
+@settings(max_examples=tried(60))
 @given(
     system=st.sampled_from(ROOM_SYSTEMS),
     steps=st.lists(st.sampled_from(STEPS), min_size=15, max_size=60),
@@ -350,6 +351,7 @@ def _held(root: object, kind: type) -> int:
     return found
 
 
+@pytest.mark.stress
 def test_a_loaded_rooms_memory_does_not_grow_with_its_log(tmp_path):
     store = SqliteStore(tmp_path / "rooms.sqlite3")
     hall = Hall(store, snapshot_every=50)

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.rooms import AuditError, SqliteStore, verify
+from tests.effort import tried
 from tests.rooms.conftest import serve_in_thread
 from tests.rooms.forge import rechained, sealed_copy
 from tests.rooms.scenes import SCENES, played
@@ -29,7 +30,7 @@ CORPUS_FILE = Path(__file__).parent / "verify_corpus.json"
 CORPUS = json.loads(CORPUS_FILE.read_text(encoding="utf-8"))
 EXAMPLES = int(os.environ.get("VERIFY_EXAMPLES", "60"))
 FUZZ = settings(
-    max_examples=EXAMPLES,
+    max_examples=tried(EXAMPLES),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -226,7 +227,7 @@ def test_a_mutated_log_is_refused_in_one_line_naming_its_first_bad_line(logs, da
     check_verify(data.draw(mutated(logs)))
 
 
-@settings(FUZZ, max_examples=max(EXAMPLES // 3, 10))
+@settings(FUZZ, max_examples=tried(max(EXAMPLES // 3, 10)))
 @given(data=st.data())
 def test_the_server_answers_every_mutated_log_in_one_line(logs, running, data):
     check_served(running, data.draw(mutated(logs)))

@@ -54,6 +54,7 @@ def auth(link: str) -> dict[str, str]:
 # a slow room delays only itself ------------------------------------------------------------
 
 
+@pytest.mark.stress
 def test_a_room_of_thinking_bots_does_not_slow_a_dice_room_on_the_same_shard(quick):
     """Dice members roll at a brisk table's pace (each waits for its ack, then a fifth of a
     second), in windows with the board's MCTS bots paused and playing (ending the dice
@@ -149,6 +150,7 @@ def test_a_giant_roll_is_refused_before_any_die_and_a_resent_id_gets_the_same_an
 # heavy work leaves the rest answering ----------------------------------------------------
 
 
+@pytest.mark.stress
 def test_health_and_another_room_answer_while_a_slow_verify_runs(quick):
     """Verifying a board game asks every bot again (MCTS); the pool does it while the front
     answers /health and the shard another room's rolls."""

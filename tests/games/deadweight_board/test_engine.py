@@ -18,12 +18,14 @@ from tabletop.games.deadweight_board import engine
 from tabletop.games.deadweight_board.log import replay_lines
 from tabletop.games.deadweight_board.simulate import game_seed, play_game
 from tabletop.games.deadweight_board.state import CHANCE, OVER
+from tests.effort import tried
 from tests.games.deadweight_board.test_encoding import CONFIGS
 
 compiled = pytest.mark.skipif(engine.COMPILED is None, reason="the compiled engine is not built")
 CHUNKS = 8
-GAMES_PER_CHUNK = 250
-"""2,000 random games in all, in chunks the two test processes share."""
+GAMES_PER_CHUNK = tried(250)
+"""2,000 random games in all (a third of them in a quick run: tests/effort.py), in chunks
+the two test processes share."""
 
 
 def both_logs(bots: list[str], config_index: int, seed: int) -> tuple[list[str], list[str]]:
@@ -55,7 +57,7 @@ def played_out(chosen: engine.Engine, players: int, config_index: int, seed: int
     return steps, state.digest()
 
 
-PLAYOUTS = 150
+PLAYOUTS = tried(150)
 
 
 @pytest.mark.parametrize(

@@ -45,6 +45,7 @@ from tabletop.games.deadweight_board.state import (
     STAGE_NAMES,
     State,
 )
+from tests.effort import tried
 from tests.games.deadweight_board.test_properties import VARIANTS
 
 WORDS = (
@@ -151,7 +152,7 @@ def mutated(data: dict, path: tuple, value: Any) -> dict:
     return copy
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=tried(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
     steps=st.integers(0, 400),

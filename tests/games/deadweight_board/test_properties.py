@@ -27,6 +27,7 @@ from tabletop.games.deadweight_board.rules import (
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.simulate import run_games
 from tabletop.games.deadweight_board.state import CHANCE, LIMIT, OVER, State
+from tests.effort import tried
 
 SHORT = make_config(turn_cap=40)
 VARIANTS = [
@@ -100,8 +101,8 @@ def _limits_hold(state: State) -> None:
 def test_limits_hold_at_every_step_of_random_play(variant):
     """Seed §Setup 4, §Loot Collection (10 loot, 2 ropes), one Mariner deployed, a
     Mariner per lifeboat: 250 short games per rules variant (1,000 in all), checked after
-    every step."""
-    for seed in range(250):
+    every step (a third of them in a quick run: tests/effort.py)."""
+    for seed in range(tried(250)):
         _random_game(seed, VARIANTS[variant], 2 + seed % 3, _limits_hold)
 
 
@@ -110,7 +111,7 @@ def test_items_are_conserved_with_finite_supplies():
     supply, or in the middle of being shared out."""
     config = make_config(turn_cap=40, supply=FINITE)
 
-    for seed in range(100):
+    for seed in range(tried(100)):
         state = new_game(2 + seed % 3, config, SeededDice(seed))
         start = _totals(state)
 
@@ -169,7 +170,7 @@ def test_chance_outcomes_are_a_probability_distribution():
     assert seen
 
 
-@settings(max_examples=25)
+@settings(max_examples=tried(25))
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), players=st.integers(2, 4))
 def test_saved_states_round_trip_and_play_on_identically(seed, steps, players):
     """A state saved to JSON and loaded again is the same state, and the game goes on the
@@ -192,7 +193,7 @@ def test_saved_states_round_trip_and_play_on_identically(seed, steps, players):
     assert chance_outcomes(loaded) == chance_outcomes(state)
 
 
-@settings(max_examples=25)
+@settings(max_examples=tried(25))
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 300))
 def test_clones_are_independent_and_illegal_actions_change_nothing(seed, steps):
     """`clone` copies; `apply` leaves its input alone; an illegal action raises and leaves

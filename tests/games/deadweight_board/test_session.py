@@ -15,6 +15,7 @@ from tabletop.errors import DataError, PermissionDenied
 from tabletop.games.deadweight_board import BoardError, Position, to_model
 from tabletop.games.deadweight_board.session import SESSION, BoardTable, SeatHolder
 from tabletop.session import Member, Visibility
+from tests.effort import tried
 from tests.session_laws import Table, check_laws
 
 GM = Member.gm()
@@ -171,20 +172,20 @@ def _pick(data):
     return lambda items: data.draw(st.sampled_from(list(items)))
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=tried(5), deadline=None)
 @given(st.data())
 def test_the_laws_hold_from_an_empty_table(data):
     check_laws(Table(SESSION, MEMBERS), _pick(data), steps=20)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=tried(6), deadline=None)
 @given(st.data())
 def test_the_laws_hold_in_a_game_with_hidden_chests_and_a_bot(data):
     table = Table(SESSION, MEMBERS, start=lambda: seated(HIDDEN, bot="random"))
     check_laws(table, _pick(data), steps=30)
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=tried(5), deadline=None)
 @given(st.data())
 def test_the_laws_hold_around_a_walk_the_plank_haul(data):
     check_laws(Table(SESSION, MEMBERS, start=_wtp_table), _pick(data), steps=15)

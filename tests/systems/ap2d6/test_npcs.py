@@ -125,7 +125,7 @@ def test_a_hidden_npcs_check_reads_to_players_as_a_characters_would():
         assert told(events, GM) == [whole], mode
         assert told(events, AYLA) == told(events, BRAN) == players, mode
         assert not players or draws_shown(events[0], AYLA) == []
-    check = {"kind": "check", "character": "c1", "score": "AGI", "dc": 8, "mode": "blind"}
+    check = {"kind": "check", "character": "c1", "score": "AGI", "mode": "blind"}
     _, events = play(guarded(), check, AYLA, [4, 2])
     assert told(events, BRAN) == ["Ayla's player made a blind roll for the GM"]
 

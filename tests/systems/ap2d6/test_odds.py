@@ -22,6 +22,7 @@ from tabletop.systems.ap2d6 import (
     stabilise_chance,
 )
 from tabletop.systems.ap2d6.odds import death_check_success, double_six_chance
+from tests.effort import tried
 
 PAIRS = list(itertools.product(range(1, 7), repeat=2))
 AT_LEAST = [
@@ -63,7 +64,7 @@ def test_rup05_double_rates() -> None:
     assert double_six_chance(2) == 1 - Fraction(35, 36) ** 2
 
 
-@settings(max_examples=60)
+@settings(max_examples=tried(60))
 @given(st.integers(-2, 8), st.integers(-2, 16), st.booleans(), st.booleans(), st.booleans())
 def test_check_odds_match_rolling_every_face(
     score: int, dc: int, defender: bool, ones_fail: bool, sixes_win: bool

@@ -31,6 +31,7 @@ from tabletop.systems.ap2d6.rounds import (
     tracker_change,
 )
 from tabletop.systems.ap2d6.statuses import shipped_statuses
+from tests.effort import tried
 
 STATUSES = shipped_statuses()
 
@@ -369,7 +370,7 @@ def test_rum19_an_improvised_throw_paid_as_a_basic_action_counts_as_an_attack() 
     assert "attack #2" in events[0].summary and "(2n1)" in events[0].summary
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=tried(30), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     hp=st.lists(st.integers(-3, 6), min_size=1, max_size=3),

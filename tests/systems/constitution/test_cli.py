@@ -16,6 +16,7 @@ from tabletop.cli.constitution.tracker import command_line, parse_line, step
 from tabletop.dice import FixedDice, SeededDice
 from tabletop.systems.constitution import Combat, apply
 from tabletop.systems.constitution.combat import legal_actions
+from tests.effort import tried
 
 
 def run(capsys, *args: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
@@ -251,7 +252,7 @@ def test_legal_lists_commands_a_referee_can_type(capsys, monkeypatch):
         assert command in lines
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=tried(30), deadline=None)
 @given(seed=st.integers(0, 10**6), choices=st.lists(st.integers(0, 10**6), max_size=40))
 def test_every_legal_choice_typed_back_is_the_same_choice(seed, choices):
     """`command_line` and the tracker's parser agree on every legal action of a fight."""

@@ -33,6 +33,7 @@ from tabletop.systems.constitution.combat import (
     Tactical,
     legal_actions,
 )
+from tests.effort import tried
 
 NO_DICE = FixedDice([])
 
@@ -600,7 +601,7 @@ def test_c3_a13_when_overspending_is_refused_only_what_can_be_paid_is_offered():
     assert Spend(id="C", cost=2) not in legal_actions(combat, strict)  # at 0 now
 
 
-@settings(max_examples=60)
+@settings(max_examples=tried(60))
 @given(
     seed=st.integers(0, 10**6),
     choices=st.lists(st.integers(0, 10**6), max_size=60),

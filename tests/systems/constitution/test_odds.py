@@ -22,6 +22,7 @@ from tabletop.systems.constitution.odds import (
     injury_odds,
     spell_improvement_mean,
 )
+from tests.effort import tried
 
 
 def closed_form_success(ability: int, dc: int) -> Fraction:
@@ -122,7 +123,7 @@ def test_odds_match_sampling(score, dc, advantage, disadvantage):
         assert abs(observed - p) < 5 * (p * (1 - p) / n) ** 0.5 + 1e-9, signed
 
 
-@settings(max_examples=40)
+@settings(max_examples=tried(40))
 @given(
     score=st.integers(-5, 30),
     dc=st.integers(5, 45),

@@ -15,6 +15,7 @@ from tabletop.errors import PermissionDenied
 from tabletop.session import Member, Offer
 from tabletop.systems.constitution import SESSION, ConstitutionError, ConstitutionTable
 from tabletop.systems.constitution.table_npcs import bestiary
+from tests.effort import tried
 from tests.session_laws import NO_VALUE, Pick, Table, check_hidden_npc_laws, check_laws
 
 GM = Member.gm()
@@ -198,7 +199,7 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
 TABLE = Table(SESSION, [GM, ADA, BO, WATCHER], filler=fill, start=seated)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=tried(25), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_constitution_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=25, seed=seed)
@@ -254,7 +255,7 @@ def hidden_npcs_in_the_fight() -> ConstitutionTable:
 HIDDEN_TABLE = Table(SESSION, [GM, ADA, BO, WATCHER], filler=fill, start=hidden_npcs_in_the_fight)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=tried(25), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_no_player_receives_a_hidden_npcs_numbers_or_book_name(data, seed):
     """C3-N05: walks of a fight with the hidden Thug and a guard from the book, most steps

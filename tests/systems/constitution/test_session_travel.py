@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tabletop.systems.constitution import ConstitutionError
 from tabletop.systems.constitution.travel import MILES_PER_DAY, WEATHER_SPEED
+from tests.effort import tried
 from tests.systems.constitution.test_session import ADA, BO, GM, WATCHER, play, received, seated
 
 
@@ -174,7 +175,7 @@ def test_two_sleepless_nights_cost_four_on_every_check():
     assert state.clock.day == 3
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=tried(60), deadline=None)
 @given(
     terrain=st.sampled_from(list(MILES_PER_DAY)),
     weather=st.sampled_from(list(WEATHER_SPEED)),

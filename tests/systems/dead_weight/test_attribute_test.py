@@ -35,6 +35,7 @@ from tabletop.systems.dead_weight import (
     start_test,
     use_burden,
 )
+from tests.effort import tried
 from tests.systems.dead_weight.helpers import character
 
 INT, DEX, STR, PRE = Attribute.INT, Attribute.DEX, Attribute.STR, Attribute.PRE
@@ -481,7 +482,7 @@ def test_an_open_test_round_trips_through_json():
     assert again.choices() == test.choices()
 
 
-@settings(max_examples=60)
+@settings(max_examples=tried(60))
 @given(
     score=st.integers(0, 4),
     proficiency=st.integers(0, 2),

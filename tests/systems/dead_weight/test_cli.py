@@ -316,3 +316,34 @@ def test_the_sheet_shows_prayers_memorised_and_the_running_counts(capsys, tmp_pa
     for text in ("prayers memorised: Light", "prayers exhausted: Light", "god is angry"):
         assert text in shown.out
     assert "2 spell mishap(s)" in shown.out and "1 mortal wound(s)" in shown.out
+
+
+def test_an_attack_runs_step_by_step_from_the_command_line(capsys, tmp_path):
+    """DW-T02 from a shell: `tabletop campaign act` plays the attack and each later step as
+    the GM, the attack waits in the campaign between commands, and a wrong step is one line
+    with exit 2."""
+    path, amber = str(tmp_path / "crypt.json"), tmp_path / "Amber.json"
+    amber.write_text(character(Attribute.DEX, score=2, name="Amber").model_dump_json())
+    wight = {"kind": "new-npc", "name": "Wight", "stats": {"level": 2, "wound_limit": 2}}
+    attack = {"kind": "attack", "attacker": "n1", "target": "c1", "setup": {"attribute": "STR"}}
+    for args in (
+        ("campaign", "new", path, "--system", "dead-weight"),
+        ("campaign", "add", path, str(amber)),
+        ("campaign", "act", path, json.dumps(wight)),
+        ("campaign", "act", path, json.dumps(attack), "--seed", "1"),
+    ):
+        assert run(capsys, *args).code == 0
+    assert "Wight hits Amber" in run(capsys, "campaign", "log", path, "--last", "2").out
+
+    def attack_now():
+        shown = run(capsys, "campaign", "show", path, "--json")
+        return json.loads(shown.out)["table"]["attack"]
+
+    assert attack_now()["step"] == "damage"
+    wrong = run(capsys, "campaign", "act", path, '{"kind": "place-wounds", "placements": []}')
+    assert wrong.code == 2 and len(wrong.err.strip().splitlines()) == 1
+    assert run(capsys, "campaign", "act", path, '{"kind": "blow", "wounds": 1}').code == 0
+    assert attack_now()["step"] == "place"
+    placed = '{"kind": "place-wounds", "placements": [{"attribute": "DEX"}]}'
+    assert run(capsys, "campaign", "act", path, placed).code == 0
+    assert attack_now() is None

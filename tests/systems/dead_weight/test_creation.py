@@ -38,6 +38,7 @@ from tabletop.systems.dead_weight.creation import (
     unveil_true_past,
 )
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
+from tests.effort import tried
 from tests.systems.dead_weight.helpers import character
 
 
@@ -262,7 +263,7 @@ def test_a_supplement_file_is_read_and_bad_ones_are_refused(tmp_path):
         load_supplement(bad)
 
 
-@settings(max_examples=25)
+@settings(max_examples=tried(25))
 @given(seed=st.integers(0, 100_000), cls=st.sampled_from([None, *CharacterClass]))
 def test_a_random_character_is_always_legal(seed, cls):
     """Scores within 0..3 and proficiencies within 0..2, a valid sheet, a full kit."""

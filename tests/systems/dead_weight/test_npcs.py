@@ -309,7 +309,7 @@ def test_the_gm_changes_removes_shows_and_hides_an_enemy():
     waiting = {"kind": "npc-test", "kept": "n1", "setup": {"attribute": "STR", "disadvantage": 1}}
     state, _ = play(state, waiting, GM, [6] * 5)
     assert state.testing
-    with pytest.raises(DeadWeightError, match="in the test under way"):
+    with pytest.raises(DeadWeightError, match=r"in the test \(or attack\) under way"):
         play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
 
 

@@ -41,6 +41,7 @@ from tabletop.systems.dead_weight.solver import (
     Solution,
     Spec,
 )
+from tests.effort import tried
 from tests.systems.dead_weight.brute import Rules, solve_brute
 from tests.systems.dead_weight.helpers import character
 
@@ -188,7 +189,7 @@ def small_rules(draw: st.DrawFn) -> Rules:
 _CANONICAL = Rules(1).key
 
 
-@settings(max_examples=20)
+@settings(max_examples=tried(20))
 @given(small_rules())
 def test_the_solver_agrees_with_brute_force_enumeration(rules):
     """Every ordered throw and every re-roll of every die, against the packed solver."""

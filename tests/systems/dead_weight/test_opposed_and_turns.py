@@ -29,6 +29,7 @@ from tabletop.systems.dead_weight import (
     stow,
 )
 from tabletop.systems.dead_weight.opposed import MAX_OPPOSED_ROUNDS, OpposedTest
+from tests.effort import tried
 from tests.systems.dead_weight.helpers import character
 
 STR = Attribute.STR
@@ -112,7 +113,7 @@ def test_dw_x20_a_re_test_rolls_the_whole_pool_once_it_is_below_the_dice_chosen(
     assert contest.tests[0].faces() == (6,) and contest.tests[0].setup.dice is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=tried(40), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     scores=st.tuples(st.integers(0, 3), st.integers(0, 3)),

@@ -181,15 +181,18 @@ def test_containers_come_and_an_empty_one_can_be_left_behind():
 
 
 def test_each_attribute_offers_its_own_test_and_holds_an_intent_to_it():
-    """The DEX row's offer fixes Amber and DEX; an INT test is not that offer's."""
+    """The DEX row's offer fixes Amber and DEX, and for her player the GM's part of the
+    announcement as none (DW-T01); an INT test is not that offer's, nor one with advantage."""
     state = seated()
     dex = at(state, ADA, "attributes.DEX")["test"]
-    assert dex.preset == {"roller": "c1", "setup": {"attribute": "DEX"}}
-    assert (
-        dex.allows({"kind": "test", "roller": "c1", "setup": {"attribute": "DEX", "advantage": 1}})
-        is None
-    )
-    assert dex.allows({"kind": "test", "roller": "c1", "setup": {"attribute": "INT"}})
+    none = {"advantage": 0, "disadvantage": 0, "check": False, "helpers_allowed": 1}
+    assert dex.preset == {"roller": "c1", "setup": {"attribute": "DEX", **none}}
+    plain = {"kind": "test", "roller": "c1", "setup": {"attribute": "DEX", **none}}
+    assert dex.allows(plain) is None
+    assert dex.allows({**plain, "setup": {**plain["setup"], "advantage": 1}})
+    assert dex.allows({**plain, "setup": {**plain["setup"], "attribute": "INT"}})
+    gm_dex = at(state, GM, "attributes.DEX")["test"]
+    assert gm_dex.allows({**plain, "setup": {**plain["setup"], "advantage": 1}}) is None
     assert not at(state, BO, "attributes.DEX")  # Brom's player gets Brom's rows only
     assert at(state, BO, "attributes.DEX", "c2")
     state, _ = play(

@@ -10,6 +10,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import DataError, PermissionDenied
 from tabletop.session import Member, RollMode, Visibility
 from tabletop.systems.plain_dice import SESSION
+from tests.effort import tried
 from tests.session_laws import Table, check_laws
 
 GM = Member.gm()
@@ -80,7 +81,7 @@ def test_folding_a_roll_checks_its_draws_against_the_rules():
         SESSION.fold(SESSION.new(), short)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=tried(30), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_dice_room_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=8, seed=seed)

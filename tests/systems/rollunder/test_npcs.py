@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tabletop.errors import TabletopError
 from tabletop.session import Member, Visibility
 from tabletop.systems.rollunder import SESSION, RollUnderError, RollUnderTable
+from tests.effort import tried
 from tests.session_laws import NO_VALUE, Offer, Pick, Table, check_hidden_npc_laws, check_laws
 from tests.systems.rollunder.test_session import (
     ASH,
@@ -530,7 +531,7 @@ SHARED_TABLE = Table(
 """Walks of contests and group rolls, where kept and shown parts mix."""
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=tried(12), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_a_table_with_a_hidden_npc_and_a_secret_character_keeps_their_numbers(data, seed):
     """CR-S04, CR-N02 (docs/rooms.md, "What a member sees of an NPC's line"): on walks of a
@@ -544,7 +545,7 @@ def test_a_table_with_a_hidden_npc_and_a_secret_character_keeps_their_numbers(da
     check_laws(KEPT_TABLE, pick, steps=15, seed=seed)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=tried(12), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_contests_and_group_rolls_shared_with_kept_characters_show_the_players_all_of_theirs(
     data, seed

@@ -29,6 +29,7 @@ from tabletop.systems.rollunder import (
     resolve,
 )
 from tabletop.systems.rollunder.odds import TAIL, damage_odds
+from tests.effort import tried
 from tests.systems.rollunder.helpers import hero
 
 scores = st.integers(min_value=1, max_value=20)
@@ -74,7 +75,7 @@ def test_cr_a06_the_thresholds_nest(damage, health, extra):
     assert not critical.permanent or critical.injury
 
 
-@settings(max_examples=40)
+@settings(max_examples=tried(40))
 @given(
     sheets(),
     st.sampled_from(["1d6", "d6", "2d6+1", "1D8 - 1", "3d6kh2", "2d4*2"]),
@@ -96,7 +97,7 @@ def test_a_chance_roll_in_any_notation_resumes_after_every_choice(sheet, express
     assert resolution.outcome.character.omens <= sheet.omens
 
 
-@settings(max_examples=60)
+@settings(max_examples=tried(60))
 @given(sheets(), hits, st.integers(0, 2**32), st.lists(st.integers(0, 5), max_size=12))
 def test_a_hit_keeps_the_sheet_consistent_and_the_saved_state_resumes(sheet, hit, seed, picks):
     """Whatever is chosen: health stays within 0 and the maximum, omens are spent one event
@@ -127,7 +128,7 @@ def test_a_hit_keeps_the_sheet_consistent_and_the_saved_state_resumes(sheet, hit
         assert after.health == max(0, sheet.health - outcome.dealt)
 
 
-@settings(max_examples=60)
+@settings(max_examples=tried(60))
 @given(st.integers(1, 12), st.integers(0, 6), st.integers(1, 12))
 def test_cr_m13_a_chain_of_k_maximums_then_f_totals_n_plus_k_minus_1_times_n_minus_1(n, k, f):
     """Any chain: n, then k − 1 more maximums (n − 1 each), then f (f − 1), or f alone."""
@@ -145,7 +146,7 @@ def test_cr_m13_a_chain_of_k_maximums_then_f_totals_n_plus_k_minus_1_times_n_min
     assert done.outcome.damage == expected
 
 
-@settings(max_examples=50)
+@settings(max_examples=tried(50))
 @given(
     st.lists(st.lists(scores, min_size=1, max_size=3), min_size=2, max_size=4),
     st.integers(1, 5),
@@ -168,7 +169,7 @@ def test_a_contest_ranks_every_side_exactly_once_best_first(teams, rolls, seed):
         assert 0 <= outcome.successes[side.name] <= rolls * len(side.members)
 
 
-@settings(max_examples=60)
+@settings(max_examples=tried(60))
 @given(sheets(), st.integers(1, 8), st.integers(1, 12), st.integers(1, 8))
 def test_cr_m18_corruption_heals_exactly_what_it_deals(sheet, gain, face, injury_face):
     sheet = sheet.with_changes(max_health=40, health=40)
@@ -194,7 +195,7 @@ def test_encumbrance_never_lifts_by_carrying_more(limit, bulks, extra):
     assert encumbered(heavier, options) >= encumbered(light, options)
 
 
-@settings(max_examples=40)
+@settings(max_examples=tried(40))
 @given(damage_dice, st.integers(0, 6), st.booleans())
 def test_damage_odds_sum_to_1_and_stop_under_the_tail(dice, armour, direct):
     odds = damage_odds(dice, armour, direct)

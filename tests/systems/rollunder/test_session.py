@@ -29,6 +29,7 @@ from tabletop.systems.rollunder import (
     rules_events,
     sheet_from,
 )
+from tests.effort import tried
 from tests.session_laws import NO_VALUE, Pick, Table, check_laws
 
 GM = Member.gm()
@@ -131,11 +132,11 @@ def test_cr_m19a_an_omen_re_roll_is_the_owners_to_make():
 def test_cr_t09_a_hit_injures_and_an_omen_re_rolls_instant_death():
     """CR-T09, CR-A09: 8 damage at health 10 of 14 incapacitates (16 > 10) and calls for an
     injury roll (16 > 14). The d8 shows 8, instant death; Ash's player re-rolls it with his
-    omen (4: Disabled leg, −2 AGI) and keeps the new result."""
+    omen (4: Disabled leg, −2 AGI) and keeps the new result. The GM deals the hit (CR-S10)."""
     state, events = play(
         seated(omens=1, max_omens=1),
         {"kind": "suffer-hit", "character": "c1", "damage": "8"},
-        ASH,
+        GM,
         [8],
     )
     assert kinds(events)[-1] == "decision" and "incapacitated" in kinds(events)
@@ -186,7 +187,8 @@ def test_cr_a13_the_dying_face_death_when_the_next_activation_ends():
 
 def test_cr_t03_a_contest_of_a_character_against_a_bare_score():
     """CR-T03: Ash (AGI 10) rolls 3, 15, 9, 11 and the rival (AGI 12) 12, 13, 2, 20: two
-    passes each; the tie-break gives Ash 4 (pass) and the rival 16 (fail): Ash first."""
+    passes each; the tie-break gives Ash 4 (pass) and the rival 16 (fail): Ash first. The
+    rival's score is the GM's to set (CR-S10), and a player's side takes only their own."""
     contest = {
         "kind": "contest",
         "ability": "AGI",
@@ -195,7 +197,7 @@ def test_cr_t03_a_contest_of_a_character_against_a_bare_score():
             {"name": "Rival", "scores": [{"name": "Rival", "score": 12}]},
         ],
     }
-    _, events = play(seated(), contest, ASH, [3, 15, 9, 11, 12, 13, 2, 20, 4, 16])
+    _, events = play(seated(), contest, GM, [3, 15, 9, 11, 12, 13, 2, 20, 4, 16])
     assert [p["sides"] for p in outcome_of(events)["places"]] == [["Ash"], ["Rival"]]
     with pytest.raises(PermissionDenied, match="not yours"):
         contest["sides"][1] = {"name": "Bo", "characters": ["c2"]}
@@ -341,8 +343,9 @@ def test_a_dead_character_is_refused_naming_why():
 
 def test_cr_s02_a_player_changes_only_the_characters_they_play():
     state = seated()
+    limit = {"kind": "set-carry-limit", "character": "c1", "carry_limit": 8}
     with pytest.raises(RollUnderError, match="character must be one of c2, not 'c1'"):
-        SESSION.resolve(state, {"kind": "heal", "character": "c1", "amount": 2}, BO, FixedDice([]))
+        SESSION.resolve(state, limit, BO, FixedDice([]))
     with pytest.raises(RollUnderError, match="owner must be one of None, p2, not 'p1'"):
         made = {"kind": "import-character", "sheet": character("Cy"), "owner": "p1"}
         SESSION.resolve(state, made, BO, FixedDice([]))
@@ -358,7 +361,7 @@ def test_cr_s07_each_death_save_waits_for_its_own_player_in_turn():
         sheet = character(name, health=2, omens=1, max_omens=1)
         state, _ = play(state, {"kind": "import-character", "sheet": sheet}, member)
         cid = state.id_of(name)
-        state, _ = play(state, {"kind": "suffer-hit", "character": cid, "damage": "2"}, member)
+        state, _ = play(state, {"kind": "suffer-hit", "character": cid, "damage": "2"}, GM)
     state, _ = play(state, {"kind": "begin-activation", "actor": "Ash"}, GM)
     state, _ = play(state, {"kind": "end-activation"}, GM)
     assert state.pending.queue == ("c2",) and "Ash" in SESSION.decision(state).purpose
@@ -383,7 +386,7 @@ def test_cr_g09_a_chance_roll_with_an_omen_re_roll():
     assert outcome_of(events)["result"]["total"] == 6
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=tried(40), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     health=st.integers(1, 14),
@@ -411,7 +414,7 @@ def test_the_table_takes_the_rules_one_path(seed, health, omens, which):
         ),
     }[which]
     dice = SeededDice(seed)
-    events = SESSION.resolve(state, intent, ASH, dice)
+    events = SESSION.resolve(state, intent, GM, dice)  # a hit or corruption is the GM's (CR-S10)
     for event in events:
         state = SESSION.fold(state, event)
     while (decision := SESSION.decision(state)) is not None:
@@ -471,7 +474,7 @@ TABLE = Table(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=tried(25), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000))
 def test_the_rollunder_table_obeys_the_session_laws(data, seed):
     check_laws(TABLE, lambda items: data.draw(st.sampled_from(list(items))), steps=25, seed=seed)

@@ -29,7 +29,7 @@ from tabletop.cli.scene import (
 )
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import InputEndedError, TabletopError
-from tabletop.session import MAX_NAME, Event
+from tabletop.session import MAX_NAME, Event, ImportCharacter
 from tabletop.systems.dead_weight.attribute_test import (
     MAX_ANNOUNCED_REROLLS,
     MAX_POOL,
@@ -66,15 +66,12 @@ from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.guide import option_text, rolled_text
 from tabletop.systems.dead_weight.odds import advise, pool_odds, spec_for
 from tabletop.systems.dead_weight.options import Options
-from tabletop.systems.dead_weight.session import (
-    SESSION,
-    CreationStep,
-    DeadWeightTable,
-    ImportCharacter,
-    Test,
-)
+from tabletop.systems.dead_weight.session import SESSION
 from tabletop.systems.dead_weight.solver import CANONICAL, CAUTIOUS, solve
 from tabletop.systems.dead_weight.supplements import Supplement, load_supplement
+from tabletop.systems.dead_weight.table import DeadWeightTable
+from tabletop.systems.dead_weight.table_characters import CreationStep
+from tabletop.systems.dead_weight.table_tests import Test
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import MAX_RISK_DICE, UsageDie, risk
 

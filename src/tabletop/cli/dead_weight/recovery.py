@@ -13,7 +13,8 @@ from tabletop.cli.options import Json, Seed
 from tabletop.cli.scene import CampaignFile, CharacterFile, DryRun, Who, change_sheet
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.character import read_sheet
-from tabletop.systems.dead_weight.session import SESSION, STABILISE_MEANS
+from tabletop.systems.dead_weight.session import SESSION
+from tabletop.systems.dead_weight.table_body import STABILISE_MEANS
 
 Points = Annotated[int, typer.Argument(min=1, max=20, help="How many points.")]
 

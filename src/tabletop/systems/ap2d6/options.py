@@ -82,6 +82,11 @@ class Options(BaseModel):
     encumbered_agi_contests: bool = Field(
         True, description="RU-A37: does the [encumbered] -1 to AGI checks also hit AGI contests?"
     )
+    players_set_difficulty: bool = Field(
+        False,
+        description="RU-S06: may players set DCs and bonuses, harm, heal and deal damage, "
+        "which the book gives the GM?",
+    )
 
 
 DEFAULTS = Options()

@@ -356,7 +356,7 @@ def death_check(
     return after, events
 
 
-def _double_six_temp_ap(
+def double_six_temp_ap(
     combat: Combat, name: str, rolled: TwoDice | None, attack: bool, options: Options
 ) -> Outcome:
     """A natural double 6 in initiative gives 1 temp AP (RU-M15, RU-A13)."""
@@ -395,7 +395,7 @@ def roll_check(
     )
     summary = f"{name} ({score}): {owners.part(name, rolled)}"
     events = [Event(kind="check", summary=summary, dice=_dice(rolled), who=name)]
-    combat, more = _double_six_temp_ap(combat, name, rolled.roll, False, options)
+    combat, more = double_six_temp_ap(combat, name, rolled.roll, False, options)
     return combat, rolled, events + more
 
 
@@ -441,7 +441,7 @@ def attack(
         victim, hurt = health.take_damage(victim, result.damage, dice)
         combat = combat.replaced(victim)
         events += hurt
-    combat, more = _double_six_temp_ap(combat, attacker, result.check.roll, True, options)
+    combat, more = double_six_temp_ap(combat, attacker, result.check.roll, True, options)
     return combat, result, events + more
 
 
@@ -575,7 +575,7 @@ def interrupt(
     events = [contested, *whose(paid, interrupter)]
     for pair in result.rounds:
         for name, side in zip((interrupter, target), pair, strict=True):
-            combat, more = _double_six_temp_ap(combat, name, side.roll, False, options)
+            combat, more = double_six_temp_ap(combat, name, side.roll, False, options)
             events += more
     return combat, first, events
 

@@ -228,10 +228,12 @@ def derived(sheet: Character) -> dict[str, Any]:
     }
 
 
-def sheet_offers(cid: Id, sheet: Character, up: bool, gm: bool) -> list[Offer]:
+def sheet_offers(cid: Id, sheet: Character, up: bool, gm: bool, sets_dc: bool) -> list[Offer]:
     """Every offer one character's sheet places at its entries, for whoever plays them
-    (`up`: able to act; `gm`: the asker is the GM)."""
+    (`up`: able to act; `gm`: the asker is the GM; `sets_dc`: the asker sets a check's DC,
+    the GM unless the table hands it over, RU-S06)."""
     found = naming_offers(cid, sheet.name, sheet.notes)
+    dc = {"dc": Choice(help="the DC", example=8)} if sets_dc else {}
     found += _carrying_offers(cid, sheet)
     for table in ("scores", "special"):
         for score, value in getattr(sheet, table).items():
@@ -243,7 +245,7 @@ def sheet_offers(cid: Id, sheet: Character, up: bool, gm: bool) -> list[Offer]:
                         f"check {score}",
                         entry,
                         {"character": cid, "score": score},
-                        dc=Choice(help="the DC", example=8),
+                        **dc,
                         mode=Choice(values=tuple(RollMode)),
                     )
                 )

@@ -356,12 +356,25 @@ def resolve(
 ) -> AttackResult:
     """Roll the attack against the target's To-Hit and, on a hit, its damage (RU-M28).
     Armour is not applied here: the rules leave it to data the group supplies (RU-G03)."""
+    rolled = roll_to_hit(wielded, target_to_hit, dice, options)
+    if not rolled.success:
+        return AttackResult(wielded=wielded, check=rolled)
+    doubled = rolled.critical == "double-six"
+    damage_roll, damage = roll_damage(wielded, doubled, dice, options)
+    return AttackResult(
+        wielded=wielded, check=rolled, damage_roll=damage_roll, damage=damage, doubled=doubled
+    )
+
+
+def roll_to_hit(
+    wielded: Wielded, target_to_hit: int, dice: DiceSource, options: Options = DEFAULTS
+) -> Check:
+    """2d6 + the attack's to-hit bonus against the target's To-Hit, which the defender wins
+    on a tie (RU-M28, RU-A01); no die when a to-hit score cannot be used (RU-A03)."""
     if wielded.blocked is not None:
-        return AttackResult(
-            wielded=wielded, check=blocked_check(target_to_hit, wielded.blocked, defender=True)
-        )
+        return blocked_check(target_to_hit, wielded.blocked, defender=True)
     # Each to-hit score was tested for -3 on its own (`blocked`); their sum is not a score.
-    rolled = roll_with_bonus(
+    return roll_with_bonus(
         wielded.to_hit_bonus,
         target_to_hit,
         dice,
@@ -369,9 +382,13 @@ def resolve(
         defender_wins_ties=True,
         options=options,
     )
-    if not rolled.success:
-        return AttackResult(wielded=wielded, check=rolled)
-    doubled = rolled.critical == "double-six"
+
+
+def roll_damage(
+    wielded: Wielded, doubled: bool, dice: DiceSource, options: Options = DEFAULTS
+) -> tuple[DiceRecord, int]:
+    """A hit's damage: its dice (twice as many after double 6s, or twice the roll, RU-A13)
+    plus the scaling score and the flat part, never below 0 (RU-A47)."""
     pool = (
         wielded.dice * 2
         if doubled and options.double_six_damage == "twice-the-dice"
@@ -381,10 +398,7 @@ def resolve(
     dice_total = damage_roll.total * (
         2 if doubled and options.double_six_damage == "twice-the-roll" else 1
     )
-    damage = max(dice_total + wielded.scaling_bonus + wielded.flat, 0)  # never below 0, RU-A47
-    return AttackResult(
-        wielded=wielded, check=rolled, damage_roll=damage_roll, damage=damage, doubled=doubled
-    )
+    return damage_roll, max(dice_total + wielded.scaling_bonus + wielded.flat, 0)
 
 
 # -- throwing without a [thrown] move ----------------------------------------------------------

@@ -89,6 +89,25 @@ class TestSetup(BaseModel):
     """One helper, unless the GM allows more (DW-M35)."""
 
 
+GM_ANNOUNCES = {"advantage": 0, "disadvantage": 0, "check": False, "helpers_allowed": 1}
+"""The parts of a test's announcement the book gives the GM (DW-T01), as they stand when the
+GM announces none: § Advantage and Disadvantage, § Checks or Tests, § Receiving Help."""
+
+_LEVER_WORDS = {
+    "advantage": "advantage",
+    "disadvantage": "disadvantage",
+    "check": "whether it is a check",
+    "helpers_allowed": "how many may help",
+}
+
+
+def gm_levers(setup: TestSetup) -> list[str]:
+    """What `setup` announces of the GM's part, in words (DW-T01)."""
+    return [
+        _LEVER_WORDS[name] for name, none in GM_ANNOUNCES.items() if getattr(setup, name) != none
+    ]
+
+
 class Help(BaseModel):
     """A character helping with the test, and whether they go for extra effort."""
 

@@ -61,5 +61,10 @@ class Options(BaseModel):
     max_proficiency: int | None = Field(default=None, ge=0)
     """DW-G10: the largest proficiency after creation (None: no limit in this book)."""
 
+    players_set_difficulty: bool = False
+    """DW-T01: the players may set what the book gives the GM (advantage and disadvantage,
+    a check instead of a test, more than one helper, harm and healing) on their own
+    characters' tests and sheets; off, only the GM does."""
+
 
 DEFAULT = Options()

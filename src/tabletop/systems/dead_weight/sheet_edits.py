@@ -26,6 +26,7 @@ from tabletop.session import (
     entry_offer,
     naming_offers,
 )
+from tabletop.systems.dead_weight.attribute_test import GM_ANNOUNCES
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.catalogue import Trait
 from tabletop.systems.dead_weight.character import Character, revise
@@ -198,8 +199,9 @@ def derived(sheet: Character) -> dict[str, Any]:
     }
 
 
-def sheet_offers(cid: Id, sheet: Character, testing: bool) -> list[Offer]:
-    """Every offer one character's sheet places at its entries, for whoever plays them."""
+def sheet_offers(cid: Id, sheet: Character, testing: bool, levers: bool) -> list[Offer]:
+    """Every offer one character's sheet places at its entries, for whoever plays them
+    (`levers`: whether they announce the GM's part of a test too, DW-T01)."""
     found = [*naming_offers(cid, sheet.name, sheet.notes), *_trappings(cid, sheet)]
     found.append(
         entry_offer(
@@ -213,21 +215,29 @@ def sheet_offers(cid: Id, sheet: Character, testing: bool) -> list[Offer]:
         )
     )
     if not testing:
-        found += _tests(cid, sheet) + _magic(cid, sheet)
+        found += _tests(cid, sheet, levers) + _magic(cid, sheet)
     return found
 
 
-def _tests(cid: Id, sheet: Character) -> list[Offer]:
-    """A test at each attribute, while the character can act (§ Fainting)."""
+def setup_choice(levers: bool) -> Choice:
+    """The announcement's field of a test's offer: with the GM's part (`levers`) or not."""
+    said = "advantage, disadvantage, extra effort, …" if levers else "extra effort, fewer dice, …"
+    return Choice(help=said, example={})
+
+
+def _tests(cid: Id, sheet: Character, levers: bool) -> list[Offer]:
+    """A test at each attribute, while the character can act (§ Fainting); the GM's part
+    of its announcement fixed as none unless `levers` (DW-T01)."""
     if not sheet.condition.can_act:
         return []
+    fixed = {} if levers else GM_ANNOUNCES
     return [
         entry_offer(
             "test",
             f"test {attribute}",
             f"attributes.{attribute}",
-            {"roller": cid, "setup": {"attribute": attribute.value}},
-            setup=Choice(help="advantage, disadvantage, extra effort, …", example={}),
+            {"roller": cid, "setup": {"attribute": attribute.value, **fixed}},
+            setup=setup_choice(levers),
         )
         for attribute in Attribute
     ]

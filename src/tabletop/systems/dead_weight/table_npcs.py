@@ -19,7 +19,7 @@ from pydantic import Field
 
 from tabletop.kept import SHOWN, secret
 from tabletop.npcs import Kept, NpcId, Roster
-from tabletop.session import Event, Frozen
+from tabletop.session import Choice, Event, Frozen, Offer, offer
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
 from tabletop.systems.dead_weight.npc import Npc, NpcStats, wound_npc
@@ -45,6 +45,20 @@ class NpcWounds(Frozen):
 def living(npcs: Mapping[NpcId, KeptNpc]) -> tuple[NpcId, ...]:
     """The kept enemies that can still test and take wounds."""
     return tuple(nid for nid, npc in npcs.items() if not npc.stats.npc(npc.name).dead)
+
+
+def wound_offers(able: tuple[NpcId, ...]) -> list[Offer]:
+    """The GM's: wound a kept enemy still alive."""
+    if not able:
+        return []
+    return [
+        offer(
+            "npc-wounds",
+            "wound an NPC",
+            npc=Choice(values=able),
+            wounds=Choice(help="wounds after armour", example=1),
+        )
+    ]
 
 
 def tester(npcs: Mapping[NpcId, KeptNpc], nid: NpcId) -> Npc:

@@ -69,30 +69,28 @@ def _joining_offers(state: RollUnderTable, member: Member) -> list[Offer]:
 
 def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
     abilities = Choice(values=state.options.abilities)
-    levels = Choice(values=LEVELS if member.is_gm else ("challenging",))
-    found = [
-        offer(
-            "score-roll",
-            "an ability roll against bare scores",
-            rollers=Choice(help="names and scores", example=[{"name": "Rival", "score": 10}]),
-            level=levels,
-            mode=MODES,
+    sets = sets_difficulty(state, member)
+    levels = Choice(values=LEVELS if sets else ("challenging",))
+    found = []
+    if sets:
+        found.append(
+            offer(
+                "score-roll",
+                "an ability roll against bare scores",
+                rollers=Choice(help="names and scores", example=[{"name": "Rival", "score": 10}]),
+                level=levels,
+                mode=MODES,
+            )
         )
-    ]
     able = living(state, played_by(state, member))
-    us = (
-        {"name": "us", "characters": [able[0]]}
-        if able
-        else {"name": "Hero", "scores": [{"name": "Hero", "score": 10}]}
-    )
     found.append(
         offer(
             "contest",
             "an ability contest",
             ability=abilities,
             sides=Choice(
-                help="each side's characters at the table and bare scores",
-                example=[us, {"name": "them", "scores": [{"name": "Rival", "score": 10}]}],
+                help="each side's characters at the table" + (" and bare scores" if sets else ""),
+                example=[{"name": "us"}, {"name": "them"}],
             ),
             rolls=Choice(help="rolls each", example=4),
             mode=MODES,
@@ -119,26 +117,10 @@ def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
             mode=MODES,
         ),
         offer(
-            "suffer-hit",
-            "take a hit",
-            character=character,
-            damage=Choice(help="damage dice or a fixed amount", example="d6"),
-            armour=Choice(help="armour value", example=0),
-            direct=Choice(values=(False, True)),
-            mode=MODES,
-        ),
-        offer(
             "roll-damage",
             "roll the damage dealt",
             character=character,
             damage=Choice(help="damage dice", example="d8"),
-            mode=MODES,
-        ),
-        offer(
-            "suffer-corruption",
-            "suffer corruption",
-            character=character,
-            gain=Choice(help="corruption gained", example=1),
             mode=MODES,
         ),
         offer(
@@ -150,6 +132,25 @@ def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
             mode=MODES,
         ),
     ]
+    if sets:
+        found += [
+            offer(
+                "suffer-hit",
+                "take a hit",
+                character=character,
+                damage=Choice(help="damage dice or a fixed amount", example="d6"),
+                armour=Choice(help="armour value", example=0),
+                direct=Choice(values=(False, True)),
+                mode=MODES,
+            ),
+            offer(
+                "suffer-corruption",
+                "suffer corruption",
+                character=character,
+                gain=Choice(help="corruption gained", example=1),
+                mode=MODES,
+            ),
+        ]
     loyal = tuple(
         cid
         for cid in played_by(state, member)
@@ -172,7 +173,7 @@ def _sheet_offers(state: RollUnderTable, member: Member) -> list[Offer]:
     mine = played_by(state, member)
     able = living(state, mine)
     found: list[Offer] = []
-    if able:
+    if able and sets_difficulty(state, member):
         character = Choice(values=able)
         abilities = Choice(values=state.options.abilities)
         found += [
@@ -191,10 +192,13 @@ def _sheet_offers(state: RollUnderTable, member: Member) -> list[Offer]:
                 amount=Choice(help="points", example=1),
             ),
             offer("heal", "heal", character=character, amount=Choice(help="health", example=2)),
+        ]
+    if able:
+        found += [
             offer(
                 "set-carry-limit",
                 "set the carry limit",
-                character=character,
+                character=Choice(values=able),
                 carry_limit=Choice(help="most bulk carried", example=10),
             ),
         ]
@@ -363,6 +367,12 @@ def why_not(state: RollUnderTable, intent: dict[str, Any]) -> str:
     if not seat.sheet.alive:
         return f"{seat.sheet.name} is dead ({seat.sheet.death})"
     return "not open to you now"
+
+
+def sets_difficulty(state: RollUnderTable, member: Member) -> bool:
+    """The GM sets what the chapter gives the GM; a player too once the table hands it over
+    (CR-S10)."""
+    return member.is_gm or state.options.players_set_difficulty
 
 
 def played_by(state: RollUnderTable, member: Member) -> tuple[Id, ...]:

@@ -98,6 +98,15 @@ class RollUnderOptions(Model):
     """CR-A24: when a player character dies, their followers pass to the player's
     replacement character, or leave the company."""
 
+    attack_roll: Literal["none", "attacker"] = "none"
+    """CR-F01: an attack has no roll to hit of its own and its damage is rolled at once
+    (none), or the attacker first makes an ability roll that must pass (attacker)."""
+
+    players_set_difficulty: bool = False
+    """CR-S10: what the chapter gives the GM (the challenge level, the scores a roll is made
+    against, the damage, ability loss, corruption and healing a character takes outside a
+    rule that deals them) stays the GM's (False), or the players may set it too (True)."""
+
     @field_validator("abilities")
     @classmethod
     def _named_abilities(cls, names: tuple[str, ...]) -> tuple[str, ...]:

@@ -8,16 +8,18 @@ result is written back here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
+from tabletop.asks import Asks
 from tabletop.session import Frozen, RollMode
 from tabletop.systems.rollunder.character import Character
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.followers import Company
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.resolution import Resolution
+from tabletop.turns import Turns
 
 Id = str
 
@@ -51,6 +53,30 @@ class Pending(Frozen):
     """Characters still to face the end of the activation after this one (CR-A13)."""
     actor: str | None = None
     """Whose activation ended, while the queue runs."""
+    attack: bool = False
+    """A step of the attack under way: once settled, the attack goes on (`table_fight`)."""
+
+
+AttackStep = Literal["to-hit", "damage", "armour", "hit"]
+
+
+class Attack(Frozen):
+    """An attack under way, step by step (CR-F01..F04): the attacker's roll to hit when the
+    table makes one, the attacker's damage roll, the defender's armour, the hit and what it
+    does. `step` is the one under way, or waiting for the defender (`armour`)."""
+
+    attacker: Id
+    target: Id
+    weapon: str
+    """The damage dice (`d8`, `2d6+1`), the attacker's weapon's (CR-G06)."""
+    ability: str
+    """The ability of the roll to hit, when the table makes one (CR-F01)."""
+    direct: bool = False
+    mode: RollMode = RollMode.PUBLIC
+    asker: str
+    step: AttackStep
+    damage: int | None = Field(default=None, ge=0)
+    """The damage rolled, once it is."""
 
 
 class RollUnderTable(Frozen):
@@ -59,6 +85,12 @@ class RollUnderTable(Frozen):
     pending: Pending | None = None
     activation: str | None = None
     """Whose activation is under way (CR-G04: the GM says when one begins and ends)."""
+    turns: Turns = Turns()
+    """The GM's turn order (CR-S11)."""
+    asks: Asks = Asks()
+    """The rolls the GM asked for, waiting (CR-S12)."""
+    attack: Attack | None = None
+    """The attack under way, and its next step (CR-F02)."""
     mutation_table: dict[str, Any] | None = None
     """The group's mutation table (CR-G07), checked when set; None: the GM chooses."""
     next_id: int = Field(default=1, ge=1)
@@ -74,6 +106,10 @@ class RollUnderTable(Frozen):
 
     def id_of(self, name: str) -> Id:
         return next(cid for cid, seat in self.characters.items() if seat.sheet.name == name)
+
+    @property
+    def secret_ids(self) -> frozenset[Id]:
+        return frozenset(cid for cid, seat in self.characters.items() if seat.secret)
 
     @property
     def secret_names(self) -> frozenset[str]:

@@ -11,8 +11,21 @@ from typing import Any
 
 from pydantic import Field
 
-from tabletop.npcs import NAMES_NOT_NUMBERS, EditNpc
-from tabletop.session import Frozen
+from tabletop.npcs import (
+    MAX_NPCS,
+    NAMES_NOT_NUMBERS,
+    EditNpc,
+    NewNpc,
+    RemoveNpc,
+    RevealNpc,
+    brought,
+    changed,
+    check_name,
+    next_id,
+    removed,
+    shown,
+)
+from tabletop.session import Event, Frozen, Member
 from tabletop.systems.rollunder.character import (
     MAX_HEALTH,
     MAX_OMENS,
@@ -22,6 +35,9 @@ from tabletop.systems.rollunder.character import (
 )
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.options import RollUnderOptions
+from tabletop.systems.rollunder.sheet_edits import renamed
+from tabletop.systems.rollunder.table import RollUnderTable, Seat
+from tabletop.systems.rollunder.table_characters import with_members
 
 
 class NpcStats(Frozen):
@@ -104,3 +120,48 @@ def stats_view(sheet: Character) -> dict[str, Any]:
         "injuries": [injury.model_dump(mode="json") for injury in sheet.injuries],
         "death": sheet.death,
     }
+
+
+def npc_step(
+    state: RollUnderTable,
+    intent: NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc,
+    member: Member,
+) -> tuple[RollUnderTable, list[Event]]:
+    """The GM's monsters: typed in, changed, taken away, shown or hidden (CR-N02)."""
+    names = [seat.sheet.name for seat in state.characters.values()]
+    options = state.options
+    if isinstance(intent, NewNpc):
+        if sum(seat.npc for seat in state.characters.values()) >= MAX_NPCS:
+            raise RollUnderError(f"a table keeps at most {MAX_NPCS} NPCs")
+        check_name(intent.name, names, RollUnderError)
+        sheet = npc_sheet(intent.name, intent.stats, options)
+        state.company.with_members((*state.company.members, sheet))  # its rules hold
+        nid, counter = next_id(state.characters, state.next_npc)
+        seat = Seat(owner=member.id, sheet=sheet, secret=True, npc=True)
+        seats = {**state.characters, nid: seat}
+        after = state.model_copy(update={"characters": seats, "next_npc": counter})
+        return after, brought(nid, sheet.name, statblock(sheet), None)
+    seat = state.characters.get(intent.npc)
+    if seat is None or not seat.npc:
+        raise RollUnderError(f"no NPC {intent.npc!r} at this table")
+    name = seat.sheet.name
+    if isinstance(intent, RemoveNpc):
+        rest = {cid: s for cid, s in state.characters.items() if cid != intent.npc}
+        return state.model_copy(update={"characters": rest}), [removed(intent.npc, name)]
+    if isinstance(intent, RevealNpc):
+        now = seat.model_copy(update={"secret": not intent.revealed})
+        told = shown(intent.npc, name, intent.revealed, stats_view(seat.sheet))
+        seats = {**state.characters, intent.npc: now}
+        return state.model_copy(update={"characters": seats}), [told]
+    if intent.stat == "name":  # as rename-character: its followers follow the new name
+        check_name(intent.value.strip(), [n for n in names if n != name], RollUnderError)
+        edited(seat.sheet, intent, options)  # a name its sheet may hold
+        members, _ = renamed(state.company.members, name, intent.value)
+        after = with_members(state, members)
+        new = after.sheet(intent.npc).name
+        return after, changed(intent.npc, name, intent.stat, new, not seat.secret)
+    sheet = edited(seat.sheet, intent, options)
+    value = str(sheet.abilities.get(intent.stat, getattr(sheet, intent.stat, None)))
+    seats = {**state.characters, intent.npc: seat.model_copy(update={"sheet": sheet})}
+    after = state.model_copy(update={"characters": seats})
+    return after, changed(intent.npc, name, intent.stat, value, not seat.secret)

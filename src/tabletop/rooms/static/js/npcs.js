@@ -57,6 +57,7 @@ export function npcCard(ctx, npc) {
   const rest = own.filter(([o]) => !ctx.onTheLine.has(o.kind));
   const error = h("p", { class: "error", role: "alert" });
   const blocks = (list) => list.map(([o, field]) => ctx.offerBlock(o, { [field]: npc.id }));
+  const buttons = ctx.cardButtons(npc.id);
   return ctx.frame({
     id: npc.id,
     name: npc.name,
@@ -74,7 +75,8 @@ export function npcCard(ctx, npc) {
         onclick: (clicked) => ctx.send(reveal, error, clicked.currentTarget),
         text: reveal.revealed ? "Show its numbers to the players" : "Hide its numbers again",
       }), error) : null,
-      rest.length ? h("div", { class: "card-acts" }, blocks(rest)) : null,
+      // its one-press choices (a 2d6 NPC's basic actions, an attack's next step) first
+      buttons.length || rest.length ? h("div", { class: "card-acts" }, buttons, blocks(rest)) : null,
     ],
   });
 }

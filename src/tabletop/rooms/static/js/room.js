@@ -376,6 +376,7 @@ function context() {
     labelOf,
     send,
     offerBlock,
+    cardButtons,
     frame,
     onTheLine: ON_THE_LINE[page.system] || new Set(),
     sheetLine: (character) => sheetLine(page.system, character),
