@@ -230,7 +230,7 @@ def test_an_attack_asks_each_step_of_whoever_the_rules_ask_in_words(browser, ser
     hits (twenty dice), the GM gives the blow's wounds, and Ada's page offers Amber's armour
     as buttons that say which piece and how many dice; her choice is the next entry."""
     gm, ada = gm_and_ada(browser, server, "dead-weight")
-    submit(offer(ada, "bring a saved sheet"), **{"Saved sheet (JSON)": ARMOURED})
+    submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: ARMOURED})
     expect(gm.page.locator("article.card h3", has_text="Amber")).to_be_visible()
     form = offer(gm, "type in an NPC", "#npcs")
     form.get_by_label("Name").fill("Wight")
