@@ -308,9 +308,11 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     synced(gm, ada)
     expect(npc_card(ada, "Mire hound qz")).to_contain_text("numbers hidden")
 
-    form = offer(gm, "an ability contest")  # both sides start empty (issue 30)
-    form.get_by_role("group", name="Side 1", exact=True).get_by_label("Ash", exact=True).check()
-    form.get_by_role("group", name="Side 2", exact=True).get_by_label("Mire hound qz").check()
+    form = offer(gm, "an ability contest")  # nobody at the table on a side yet (issue 30)
+    for side, who in (("Side 1", "Ash"), ("Side 2", "Mire hound qz")):
+        group = form.get_by_role("group", name=side, exact=True)
+        group.get_by_label(who, exact=True).check()
+        group.get_by_role("button", name="Remove score 1").click()
     step(gm, lambda: submit(form, Ability="STR"))
     wait_for_log(ada, "Mire hound qz passes ? of 4 rolls")
     expect(ada.page.locator("#log .entry", has_text="Ash rolls").first).to_be_visible()

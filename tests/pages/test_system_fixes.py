@@ -152,18 +152,18 @@ def test_a_rollunder_contest_starts_with_nobody_on_a_side_and_shows_its_table(br
     write_down_ash(gm, ada, strength=10, omens=2)
 
     # Issue 30 (Broken): the contest form started with the asker's first character ticked on
-    # side 1 and a bare score on side 2. Both sides start empty; the GM, whose the rival's
-    # score is (CR-S10), puts Ash on one side and a rival on the other.
+    # side 1. Nobody at the table starts on a side; the GM's form starts with a bare score
+    # on each (the GM's to set, CR-S10), and the GM puts Ash on one side against the rival.
     form = offer(gm, "an ability contest")
     sides = [form.get_by_role("group", name=f"Side {n}", exact=True) for n in (1, 2)]
     for side in sides:
         expect(side.locator("input[type=checkbox]:checked")).to_have_count(0)
-        expect(side.get_by_role("group", name="Score 1", exact=True)).to_have_count(0)
+        expect(side.get_by_role("group", name="Score 1", exact=True)).to_have_count(1)
     sides[0].get_by_label("Ash", exact=True).check()
-    sides[1].get_by_role("button", name="Add a score").click()
-    rival = sides[1].get_by_role("group", name="Score 1", exact=True)
-    rival.get_by_label("Name", exact=True).fill("Rival")
-    rival.get_by_label("Score", exact=True).fill("10")
+    sides[0].get_by_role("button", name="Remove score 1").click()
+    expect(
+        sides[1].get_by_role("group", name="Score 1").get_by_label("Name", exact=True)
+    ).to_have_value("Rival")
 
     # A STR contest against a rival (CR-M03): Ash's omens put a decision after her rolls;
     # the decision says whether each result passed, and once every answer is in, the

@@ -191,18 +191,26 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     synced(ada, gm)
     for person in (gm, ada):
         expect(person.page.locator("section.decision")).to_have_count(0)
-        outcome = person.page.locator("#log .entry", has_text=re.compile("the roll (passes|fails)"))
+        outcome = person.page.locator(
+            "#log .entry", has_text=re.compile("Ash's roll (passes|fails)")
+        )
         expect(outcome.first).to_be_visible()
         expect(person.page.locator(ash)).to_contain_text(
             "omens 0 of 1"
         )  # the line a folded card shows
 
     # A STR contest of 4 rolls each (CR-M03, CR-M04) from the form's rows: Ash (STR 20,
-    # every roll passes) against a rival of bare score 0 (every roll fails, CR-A17). Both
-    # pages show each roll, the successes and the places.
-    form = offer(ada, "an ability contest")
-    form.get_by_role("group", name="Score 1").get_by_label("Score", exact=True).fill("0")
-    step(ada, lambda: submit(form, Ability="STR"))
+    # every roll passes) against a rival of bare score 0 (every roll fails, CR-A17), which
+    # the GM sets (CR-S10). Both pages show each roll, the successes and the places.
+    form = offer(gm, "an ability contest")
+    us = form.get_by_role("group", name="Side 1", exact=True)
+    us.get_by_label("Ash", exact=True).check()
+    us.get_by_role("button", name="Remove score 1").click()
+    rival = form.get_by_role("group", name="Side 2", exact=True).get_by_role(
+        "group", name="Score 1"
+    )
+    rival.get_by_label("Score", exact=True).fill("0")
+    step(gm, lambda: submit(form, Ability="STR"))
     synced(ada, gm)
     for person in (gm, ada):
         panel = person.page.locator("section.result")
@@ -223,9 +231,10 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
         expect(panel.locator("h2")).to_have_text("Last result · A hit on Ash")
         expect(panel.locator(".step.armour")).to_contain_text("armour 2 takes off 2: 3 damage")
 
-    # Ash suffers a point of corruption (CR-M18): both pages show the gain and the d12.
-    step(ada, lambda: submit(offer(ada, "suffer corruption", ash)))
-    synced(ada, gm)
+    # Ash suffers a point of corruption (CR-M18), the GM's to deal (CR-S10): both pages
+    # show the gain and the d12.
+    step(gm, lambda: submit(offer(gm, "suffer corruption", ash)))
+    synced(gm, ada)
     for person in (gm, ada):
         panel = person.page.locator("section.result")
         expect(panel.locator("h2")).to_have_text("Last result · Corruption: Ash")

@@ -144,7 +144,7 @@ def test_cr_a11_damage_dice_are_shown_as_written(dice, shown):
     assert parse_damage(shown) == dice
     done = run(SufferHit(character=hero(**ROBUST), hit=Hit(dice=dice)), [1] * dice.count)
     roll = next(event for event in done.events if event.kind == "damage_roll")
-    assert roll.text.startswith(f"damage {shown}:")
+    assert roll.text.startswith(f"damage {shown} against Ash:")
 
 
 def test_the_most_damage_dice_allowed_can_all_be_rolled():

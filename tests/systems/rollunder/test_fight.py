@@ -32,7 +32,7 @@ def test_cr_f_ash_strikes_the_hidden_hound_damage_then_its_armour_then_the_hit()
     state, events = play(with_hound(), ASH_STRIKES, ASH, [5])
     assert lines(events, GM) == [
         "Ash attacks Mire hound with d8",
-        "damage d8: 5",
+        "Ash rolls damage d8: 5",
         "Ash deals 5 damage",
         "Ash's blow reaches Mire hound: Mire hound's armour comes next",
     ]
@@ -47,7 +47,7 @@ def test_cr_f_ash_strikes_the_hidden_hound_damage_then_its_armour_then_the_hit()
     state, events = play(state, {"kind": "meet-blow", "armour": 1}, GM)
     assert lines(events, GM) == [
         "Mire hound meets Ash's blow",
-        "armour 1 takes off 1: 4 damage",
+        "Mire hound's armour 1 takes off 1: 4 damage",
         "Mire hound loses 4 health (23 → 19)",
         "Mire hound: health 19 of 23",
     ]
@@ -121,7 +121,7 @@ def test_cr_f03_direct_damage_lands_at_once_without_asking_for_armour():
     state, events = play(with_hound(), ASH_STRIKES | {"direct": True}, ASH, [4])
     assert lines(events, GM)[-4:-1] == [
         "Ash's blow reaches Mire hound: direct damage ignores armour",
-        "direct damage ignores armour: 4",
+        "direct damage to Mire hound ignores armour: 4",
         "Mire hound loses 4 health (23 → 19)",
     ]
     assert state.attack is None and state.characters["n1"].sheet.health == 19

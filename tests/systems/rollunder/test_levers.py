@@ -97,10 +97,19 @@ def test_cr_s10_the_players_offers_carry_none_of_the_gms_levers_the_gms_do():
     assert levers <= handed
 
 
-def test_issue_30_the_contest_form_starts_with_nobody_on_a_side():
-    """Issue 30 (Broken): the contest's example put the asker's first character on side 1
-    and a bare score on side 2, so a form built from it rolled for a side nobody chose.
-    Both sides start named and empty, for player and GM alike."""
-    for member in (ASH, GM):
-        (contest,) = [o for o in SESSION.legal(ashs_table(), member) if o.kind == "contest"]
-        assert contest.fields["sides"].example == [{"name": "us"}, {"name": "them"}]
+def test_issue_30_the_contest_form_starts_with_nobody_at_the_table_on_a_side():
+    """Issue 30 (Broken): the contest's example put the asker's first character on side 1,
+    so a form built from it rolled for a side nobody chose. The GM's starts with a bare
+    score on each side (theirs to set, CR-S10) and no character; a player, who enters only
+    characters they play, is offered a contest once they play two, starting with nobody."""
+    (contest,) = [o for o in SESSION.legal(ashs_table(), GM) if o.kind == "contest"]
+    sides = contest.fields["sides"].example
+    assert [side.get("characters", []) for side in sides] == [[], []]
+    assert [[s["name"] for s in side["scores"]] for side in sides] == [["Hero"], ["Rival"]]
+    assert "contest" not in {o.kind for o in SESSION.legal(ashs_table(), ASH)}
+    two, _ = play(ashs_table(), {"kind": "import-character", "sheet": character("Cy")}, ASH)
+    (contest,) = [o for o in SESSION.legal(two, ASH) if o.kind == "contest"]
+    assert contest.fields["sides"].example == [{"name": "us"}, {"name": "them"}]
+    nobody = {"kind": "contest", "ability": "STR", "sides": [{"name": "us"}, {"name": "them"}]}
+    with pytest.raises(TabletopError, match="us has nobody: tick a character or add a score"):
+        SESSION.resolve(two, nobody, ASH, FixedDice([]))

@@ -276,6 +276,9 @@ def test_cr_a16_a_tie_break_against_the_hound_shows_its_successes_as_a_question_
 # a collective roll: the group's die and verdict are everyone's ----------------------------
 
 
+GROUP_STR = "the STR roll of the group (Ash, Mire hound)"
+
+
 def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re_roll():
     """CR-M02, CR-A10, CR-S04: one d20 for Ash (an omen) and the hound (an omen): 19. The
     players read the group's die and the decision, but Ash's player is offered only his own
@@ -285,7 +288,7 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     verdict and its die are everyone's."""
     group = {"kind": "collective-roll", "characters": ["c1", "n1"], "ability": "STR"}
     state, events = play(with_hound(1, omens=1, max_omens=1), group, GM, [19])
-    decided = "the group's STR roll (1d20 → [19] = 19, result 1): the group decides"
+    decided = f"{GROUP_STR} (1d20 → [19] = 19, result 1): the group decides"
     assert lines(events, GM) == [decided]
     everyone_else_reads(events, [decided])
     assert shown_apart(events, ASH) == [(20, 19)]
@@ -300,27 +303,27 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
         ({"kind": "answer", "choice": "reroll Ash"},)
     ]
     state, events = play(state, {"kind": "answer", "choice": "reroll Mire hound"}, GM, [16])
-    again = "the group's STR roll (1d20 → [16] = 16, result 2): the group decides"
+    again = f"{GROUP_STR} (1d20 → [16] = 16, result 2): the group decides"
     assert lines(events, GM) == ["GM: reroll Mire hound", again]
     everyone_else_reads(events, ["GM: reroll ?", again])
     assert shown_apart(events, ASH) == [(20, 16)]
     state, events = play(state, {"kind": "answer", "choice": "keep 2"}, GM)
     assert lines(events, GM) == [
         "GM: keep 2",
-        "Mire hound spends an omen to re-roll the group's STR roll",
-        "the group keeps 16 of 19, 16 for the group's STR roll",
-        "the group rolls 16 against its best STR 17",
-        "the group passes the STR roll",
-        "the roll passes",
+        f"Mire hound spends an omen to re-roll {GROUP_STR}",
+        f"the group keeps 16 of 19, 16 for {GROUP_STR}",
+        "the group (Ash, Mire hound) rolls 16 against its best STR 17",
+        "the group (Ash, Mire hound) passes the STR roll",
+        "the roll of Ash and Mire hound passes",
     ]
     everyone_else_reads(
         events,
         [
             "GM: keep 2",
-            "the group keeps 16 of 19, 16 for the group's STR roll",
-            "the group rolls 16 against its best STR ?",
-            "the group passes the STR roll",
-            "the roll passes",
+            f"the group keeps 16 of 19, 16 for {GROUP_STR}",
+            "the group (Ash, Mire hound) rolls 16 against its best STR ?",
+            "the group (Ash, Mire hound) passes the STR roll",
+            "the roll of Ash and Mire hound passes",
         ],
     )
     outcome = SESSION.view_event(events[-1], ASH).data["outcome"]
@@ -345,7 +348,10 @@ def test_cr_s06_the_hounds_own_roll_reads_like_any_characters_made_so(mode, told
     same roll of Ash's made so tells them."""
     roll = {"kind": "ability-roll", "character": "n1", "ability": "STR", "mode": mode}
     _, events = play(with_hound(), roll, GM, [16])
-    assert lines(events, GM) == ["Mire hound rolls 16 against STR 17: pass", "the roll passes"]
+    assert lines(events, GM) == [
+        "Mire hound rolls 16 against STR 17: pass",
+        "Mire hound's roll passes",
+    ]
     everyone_else_reads(events, told)
     if mode != "public":
         _, ashs = play(with_hound(), {**roll, "character": "c1"}, GM, [16])
@@ -360,7 +366,7 @@ def test_cr_s04_a_hit_on_the_hound_reads_as_a_hit_and_nothing_of_its_injury():
         with_hound(), {"kind": "suffer-hit", "character": "n1", "damage": "20"}, GM, [3]
     )
     assert lines(events, GM) == [
-        "armour 0 takes off 0: 20 damage",
+        "Mire hound's armour 0 takes off 0: 20 damage",
         "Mire hound loses 20 health (23 → 3)",
         "Mire hound is incapacitated until the next stretch (critical damage)",
         "Mire hound's injury: Disabled arm",
@@ -380,10 +386,14 @@ def test_cr_s04_the_hound_bites_ash_and_ash_reads_the_whole_hit():
     state, events = play(
         with_hound(), {"kind": "roll-damage", "character": "n1", "damage": "d6"}, GM, [4]
     )
-    assert lines(events, GM) == ["damage d6: 4", "Mire hound deals 4 damage"]
+    assert lines(events, GM) == ["Mire hound rolls damage d6: 4", "Mire hound deals 4 damage"]
     everyone_else_reads(events, ["Mire hound rolls damage"])
     _, events = play(state, {"kind": "suffer-hit", "character": "c1", "damage": "4"}, GM)
-    told = ["armour 0 takes off 0: 4 damage", "Ash loses 4 health (10 → 6)", "Ash: health 6 of 14"]
+    told = [
+        "Ash's armour 0 takes off 0: 4 damage",
+        "Ash loses 4 health (10 → 6)",
+        "Ash: health 6 of 14",
+    ]
     assert lines(events, GM) == told
     everyone_else_reads(events, told)
 
@@ -433,7 +443,10 @@ def test_cr_s04_steps_without_dice_tell_what_anyone_sees_and_nothing_of_its_shee
         ),
         (
             {"kind": "ability-roll", "character": "n1", "ability": "STR", "level": "trivial"},
-            ["Mire hound passes the STR roll (trivial: no roll needed)", "the roll passes"],
+            [
+                "Mire hound passes the STR roll (trivial: no roll needed)",
+                "Mire hound's roll passes",
+            ],
         ),
         ({"kind": "die", "character": "n1", "cause": "a fall"}, ["Mire hound dies (a fall)"]),
     ):

@@ -199,9 +199,9 @@ def test_cr_t03_a_contest_of_a_character_against_a_bare_score():
     }
     _, events = play(seated(), contest, GM, [3, 15, 9, 11, 12, 13, 2, 20, 4, 16])
     assert [p["sides"] for p in outcome_of(events)["places"]] == [["Ash"], ["Rival"]]
-    with pytest.raises(PermissionDenied, match="not yours"):
+    with pytest.raises(PermissionDenied, match="Bo is not yours"):
         contest["sides"][1] = {"name": "Bo", "characters": ["c2"]}
-        SESSION.resolve(seated(), contest, ASH, FixedDice([1] * 10))
+        SESSION.apply(seated(), SESSION.parse_intent(contest), ASH, FixedDice([1] * 10))
 
 
 def test_cr_s02_a_collective_roll_may_use_only_characters_you_play():
@@ -230,7 +230,7 @@ def test_cr_s04_a_secret_monster_keeps_its_sheet_from_the_players():
         told = received(log, state, member)
         assert "Orc" in told and "mk-cursed-blade" not in told and "23" not in told
         assert "Orc takes a hit" in told and "17" not in told
-        assert "the group rolls 16 against its best STR ?" in told
+        assert "the group (Ash, Orc) rolls 16 against its best STR ?" in told
     assert SESSION.view(state, GM)["characters"][2]["sheet"]["health"] == 5
     with pytest.raises(RollUnderError, match="secret must be one of False"):
         SESSION.resolve(
@@ -465,6 +465,10 @@ def fill(offer: Offer, name: str, pick: Pick, marker: str) -> Any:
         "table": None,
         "stats": {"abilities": scores, "max_health": pick([3, 9])},
         "value": pick(["4", "9", marker]),
+        "weapon": pick(["d6", "d8+1"]),
+        "what": {"ability": pick(["STR", "AGI"])},
+        "dc": pick([None, 8]),
+        "order": pick([["c1", "c2"], ["c2", "c1"]]),
     }
     return values.get(name, NO_VALUE)
 

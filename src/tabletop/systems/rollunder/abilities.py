@@ -169,7 +169,7 @@ def group_check(
     spent = {roller.name: 0 for roller in rollers}
     able = [r for r in rollers if not r.incapacitated or options.incapacitated_rolls == "roll"]
     who = rollers[0].name if len(rollers) == 1 else GROUP
-    automatic = _automatic(who, ability, level, bool(able))
+    automatic = _automatic(who, _named(who, rollers), ability, level, bool(able))
     if automatic is not None:
         log.append(automatic)
         return bool(automatic.values["passed"]), False, spent
@@ -182,7 +182,7 @@ def group_check(
         RollRequest(
             kind="ability",
             expression=D20,
-            purpose=f"the group's {ability} roll",
+            purpose=f"the {ability} roll of {_named(GROUP, rollers)}",
             owner=who,
             payers={roller.name: roller.omens for roller in rollers},
             score=max(roller.score for roller in able),
@@ -195,11 +195,12 @@ def group_check(
         Event.about(
             None,
             "ability_roll",
-            group_roll_text(answer.total, ability, best),
+            group_roll_text(_named(GROUP, rollers), answer.total, ability, best),
             dice=answer.result,
             ability=ability,
             score=best,
             face=answer.total,
+            group=_named(GROUP, rollers),
         )
     )
     passing = [roller for roller in able if passes(answer.total, roller.score, options)]
@@ -215,7 +216,7 @@ def group_check(
         Event.about(
             None,
             "group_result",
-            f"the group {'passes' if passed else 'fails'} the {ability} roll",
+            f"{_named(GROUP, rollers)} {'passes' if passed else 'fails'} the {ability} roll",
             ability=ability,
             passed=passed,
         )
@@ -223,12 +224,19 @@ def group_check(
     return passed, True, spent
 
 
-def group_roll_text(face: object, ability: object, best: object) -> str:
+def group_roll_text(group: object, face: object, ability: object, best: object) -> str:
     """A group's d20 against its best score (a table may keep that score apart, CR-S04)."""
-    return f"the group rolls {face} against its best {ability} {best}"
+    return f"{group} rolls {face} against its best {ability} {best}"
 
 
-def _automatic(who: str, ability: str, level: ChallengeLevel, can_roll: bool) -> Event | None:
+def _named(who: str, rollers: tuple[Roller, ...]) -> str:
+    """Who rolls, as a line names them: one roller, or the group and who is in it."""
+    return who if who != GROUP else f"{GROUP} ({', '.join(r.name for r in rollers)})"
+
+
+def _automatic(
+    who: str, named: str, ability: str, level: ChallengeLevel, can_roll: bool
+) -> Event | None:
     """The result without a roll, if there is one (CR-M05, CR-A21), as an event."""
     if level == "trivial":
         passed, reason = True, "trivial: no roll needed"
@@ -241,7 +249,7 @@ def _automatic(who: str, ability: str, level: ChallengeLevel, can_roll: bool) ->
     return Event.about(
         None if who == GROUP else who,
         "automatic_result",
-        f"{who} {'passes' if passed else 'fails'} the {ability} roll ({reason})",
+        f"{named} {'passes' if passed else 'fails'} the {ability} roll ({reason})",
         ability=ability,
         level=level,
         passed=passed,

@@ -166,7 +166,7 @@ class SufferHit(Model):
                 f"the damage against {sheet.name}", log, hit.dice.explodes_at(options),
             )  # fmt: skip
             damage = hit.dice.total(answer.total)
-            log.append(damage_event(sheet.name, str(hit.dice), damage, answer))
+            log.append(damage_event(sheet.name, str(hit.dice), damage, answer, against=True))
         else:
             damage = hit.amount or 0
         dealt = after_armour(damage, hit.armour, hit.direct)
@@ -175,11 +175,15 @@ class SufferHit(Model):
         return HitOutcome(character=sheet, rolled=damage, dealt=dealt, critical=critical)
 
 
-def damage_event(name: str | None, dice: str, damage: int, answer: RollAnswer) -> Event:
+def damage_event(
+    name: str | None, dice: str, damage: int, answer: RollAnswer, against: bool = False
+) -> Event:
+    """The damage roll's line, naming whose roll it is, or whom it is rolled against."""
+    whose = f"damage {dice} against {name}" if against else f"{name} rolls damage {dice}"
     return Event(
         kind="damage_roll",
         character=name,
-        text=f"damage {dice}: {damage}",
+        text=f"{whose}: {damage}",
         values={"dice": dice, "damage": damage},
         dice=answer.result,
     )
@@ -187,9 +191,9 @@ def damage_event(name: str | None, dice: str, damage: int, answer: RollAnswer) -
 
 def armour_event(name: str | None, damage: int, armour: int, direct: bool, dealt: int) -> Event:
     if direct:
-        text = f"direct damage ignores armour: {dealt}"
+        text = f"direct damage to {name} ignores armour: {dealt}"
     else:
-        text = f"armour {armour} takes off {damage - dealt}: {dealt} damage"
+        text = f"{name}'s armour {armour} takes off {damage - dealt}: {dealt} damage"
     return Event.about(
         name, "armour", text, armour=armour, direct=direct, reduction=damage - dealt, dealt=dealt
     )

@@ -23,6 +23,12 @@ LEVELS = get_args(ChallengeLevel)
 """The GM estimates the challenge level (§ Challenge Levels); a player's rolls are
 challenging (CR-S05)."""
 MODES = Choice(values=tuple(RollMode))
+CONTEST_SIDES = [
+    {"name": "us", "scores": [{"name": "Hero", "score": 10}]},
+    {"name": "them", "scores": [{"name": "Rival", "score": 10}]},
+]
+"""A contest's sides as its form starts: nobody at the table ticked (issue 30: a character
+rolled for a side nobody put them on), a bare score on each side for whoever sets them."""
 PLACES = ("held", "worn", "stored")
 
 
@@ -83,19 +89,21 @@ def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
             )
         )
     able = living(state, played_by(state, member))
-    found.append(
-        offer(
-            "contest",
-            "an ability contest",
-            ability=abilities,
-            sides=Choice(
-                help="each side's characters at the table" + (" and bare scores" if sets else ""),
-                example=[{"name": "us"}, {"name": "them"}],
-            ),
-            rolls=Choice(help="rolls each", example=4),
-            mode=MODES,
+    if sets or len(able) >= 2:  # two sides, each with someone the member may enter
+        found.append(
+            offer(
+                "contest",
+                "an ability contest",
+                ability=abilities,
+                sides=Choice(
+                    help="each side's characters at the table"
+                    + (" and bare scores" if sets else ""),
+                    example=CONTEST_SIDES if sets else [{"name": "us"}, {"name": "them"}],
+                ),
+                rolls=Choice(help="rolls each", example=4),
+                mode=MODES,
+            )
         )
-    )
     if not able:
         return found
     character = Choice(values=able)

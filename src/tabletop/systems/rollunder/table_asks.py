@@ -17,6 +17,7 @@ from tabletop.session import Event, Frozen, Seated, note, rolled_for
 from tabletop.systems.rollunder.abilities import Roller, ScoreOutcome, ScoreRoll
 from tabletop.systems.rollunder.character import MAX_SCORE
 from tabletop.systems.rollunder.errors import RollUnderError
+from tabletop.systems.rollunder.options import AGI, STR, WIT
 from tabletop.systems.rollunder.resolution import no_rerolls, resolve
 from tabletop.systems.rollunder.table import RollUnderTable
 
@@ -24,7 +25,8 @@ from tabletop.systems.rollunder.table import RollUnderTable
 class AskedRoll(Frozen):
     """What the GM asks a character to roll: one of the table's abilities."""
 
-    ability: str = Field(min_length=1, max_length=8)
+    ability: str = Field(min_length=1, max_length=8, json_schema_extra={"enum": [STR, AGI, WIT]})
+    """One of the table's abilities; a form lists the chapter's three (CR-G01)."""
 
 
 def said(what: AskedRoll) -> str:
@@ -37,7 +39,7 @@ def characters(state: RollUnderTable) -> dict[str, Seated]:
     return {
         cid: Seated(seat.sheet.name, seat.owner)
         for cid, seat in state.characters.items()
-        if not seat.secret and seat.sheet.alive
+        if not (seat.secret or seat.npc) and seat.sheet.alive
     }
 
 

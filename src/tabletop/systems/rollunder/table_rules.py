@@ -294,6 +294,9 @@ def _taking_part(intent: CollectiveRollIntent | ContestIntent) -> tuple[Id, ...]
 
 def _contest(state: RollUnderTable, intent: ContestIntent) -> Contest:
     """The rules' contest: each character rolls with their sheet's score, omens and load."""
+    for side in intent.sides:
+        if not (side.characters or side.scores):
+            raise RollUnderError(f"{side.name} has nobody: tick a character or add a score")
     sides = [
         {
             "name": side.name,

@@ -161,7 +161,7 @@ class Telling:
         said = note("answer", f"{who}: {choice}", choice=choice)
         action, _, name = choice.partition(" ")
         payer = self._kept_id(name) if action == REROLL else None
-        if payer is not None and chooser not in self.kept:
+        if payer is not None and self._kept_by(chooser) is None:  # else the whole line is kept
             said = said.model_copy(update={"text": f"{who}: {REROLL} {kept.secret(payer, name)}"})
         return self._decided(said, chooser, f"{who} answers a decision kept from you")
 
@@ -231,7 +231,7 @@ class Telling:
         values = e.values
         if e.kind == "ability_roll":
             best = kept.secret(kept_ids[0], values["score"])
-            text = group_roll_text(values["face"], values["ability"], best)
+            text = group_roll_text(values["group"], values["face"], values["ability"], best)
             return self._in_mode(event.model_copy(update={"text": text}))
         if e.kind == "tie_break":
             owners = self._side_owners()
@@ -378,7 +378,7 @@ class Telling:
 def outcome_text(outcome: Outcome) -> str:
     """What a rule settled, in one line."""
     if isinstance(outcome, ScoreOutcome | AbilityOutcome | GroupOutcome):
-        return "the roll passes" if outcome.passed else "the roll fails"
+        return f"{_whose_roll(outcome)} {'passes' if outcome.passed else 'fails'}"
     if isinstance(outcome, ContestOutcome):
         return "ranking: " + "; ".join(" = ".join(place.sides) for place in outcome.places)
     if isinstance(outcome, DamageOutcome):
@@ -389,6 +389,19 @@ def outcome_text(outcome: Outcome) -> str:
     sheet = outcome.character
     state = f"dead ({sheet.death})" if sheet.death else f"health {sheet.health}"
     return f"{sheet.name}: {state} of {sheet.max_health}"
+
+
+def _whose_roll(outcome: ScoreOutcome | AbilityOutcome | GroupOutcome) -> str:
+    """Whose roll it was: "Ash's roll", "the roll of Ash and Bo"."""
+    if isinstance(outcome, AbilityOutcome):
+        names = [outcome.character.name]
+    elif isinstance(outcome, GroupOutcome):
+        names = [sheet.name for sheet in outcome.characters]
+    else:
+        names = list(outcome.omens_spent)
+    if len(names) == 1:
+        return f"{names[0]}'s roll"
+    return f"the roll of {', '.join(names[:-1])} and {names[-1]}"
 
 
 def _told(event: Event, visibility: Visibility, hint: str, audience: tuple[str, ...] = ()) -> Event:
