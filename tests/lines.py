@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterable
 
 from pydantic import BaseModel
 
-from tabletop.session import Event
+from tabletop.session import Event, Member, Offer
 from tests.session_laws import Step, Walk
 
 CODE = re.compile(
@@ -70,3 +70,21 @@ def nameless_lines(
                 }
             before = step.state
     return nameless
+
+
+def offers_with_code(
+    walks: Iterable[Walk],
+    offers: Callable[[BaseModel, Member], list[Offer]],
+    members: Iterable[Member],
+    words: Collection[str] = (),
+) -> set[str]:
+    """What a page builds its buttons and forms from that holds code: each offer's text and
+    each field's help, to each of `members`, at every fifth step of the walks."""
+    found = set()
+    for walk in walks:
+        for step in walk.steps[::5]:
+            for member in members:
+                for offer in offers(step.state, member):
+                    helps = [choice.help for choice in offer.fields.values()]
+                    found |= {text for text in (offer.text, *helps) if code_in(text, words)}
+    return found

@@ -106,8 +106,9 @@ def ask_offers(
     example: Mapping[str, Any],
 ) -> list[Offer]:
     """The GM's: ask for a roll (of any character at the table), drop a waiting ask; the
-    player's: answer each ask for a character they play, one tap each, labelled with what
-    is asked (`describe`)."""
+    player's: answer each ask for a character they play (`plays`), one tap each, labelled
+    with what is asked (`describe`); the GM may answer any (rolling for a player who is
+    away)."""
     found: list[Offer] = []
     if member.is_gm and characters and len(asks.waiting) < MAX_ASKS:
         found.append(
@@ -264,8 +265,8 @@ class AskDesk(Generic[StateT, WhatT]):
         member: Member,
         dice: DiceSource,
     ) -> tuple[StateT, list[Event]]:
-        """The GM asks or takes an ask back; the player (or the GM) answers it, which runs
-        the system's roll with the ask's DC."""
+        """The GM asks or takes an ask back; whoever plays the character (or the GM, for a
+        player who is away) answers it, which runs the system's roll with the ask's DC."""
         seated = self.seated(state)
         asks = self.asks(state)
         if isinstance(intent, AskRoll):

@@ -75,7 +75,7 @@ def test_the_gm_asks_a_hidden_dc_check_and_the_player_answers_with_one_tap(brows
     fight.act("GM", {"kind": "new-npc", "name": "Grell", "stats": {}})
     # The GM sets the order on the page by name, a pick-list a place (issue 30: not ids
     # typed in): Grell first leaves Cora the second place.
-    order = offer(gm, "set the turn order")
+    order = offer(gm, "set the turn order", within="#actions")
     order.get_by_label("1st").select_option(label="Grell")
     expect(order.get_by_label("2nd").locator("option:checked")).to_have_text("Cora")
     expect(order).not_to_contain_text(re.compile(r"\b[cn]1\b"))

@@ -42,7 +42,7 @@ def dead_weight(p: Party, said: list[Any]) -> list[str]:
     assert "Wight qz: STR test" in texts and "Wight qz rolls its dice" in texts
     hers = []  # Amber's dice of each round, the wight's eleven between them kept
     for text in texts:
-        if rolled := re.fullmatch(r"rolled \[([\d, ]+)\]( lowest counts)?", text):
+        if rolled := re.fullmatch(r"Amber's test: rolled \[([\d, ]+)\]( lowest counts)?", text):
             hers += [int(face) for face in rolled[1].split(", ")]
     draws = lines[start]["event"]["data"]["draws"]
     assert draws == [{"sides": 6, "face": face} for face in hers]  # no place among the wight's

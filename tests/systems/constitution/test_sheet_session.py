@@ -13,6 +13,7 @@ from tabletop.errors import TabletopError
 from tabletop.session import Member
 from tabletop.systems.constitution import SESSION
 from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.levers import FIXED
 from tabletop.systems.constitution.table import ConstitutionTable
 from tests.systems.playing import played
 
@@ -123,7 +124,7 @@ def test_c3_s02_a_skill_is_rated_by_the_table_and_checked_from_its_line():
     check = next(
         o for o in SESSION.legal(state, ADA) if o.entry == "skills.herbs" and o.kind == "check"
     )
-    assert check.preset == {"character": "c1", "skill": "herbs"}
+    assert check.preset == {"character": "c1", "skill": "herbs", **FIXED}  # C3-S07
     intent = {
         "kind": "check",
         "character": "c1",

@@ -200,3 +200,12 @@ def test_a_player_gives_no_blow_unless_the_table_hands_harm_over():
     with pytest.raises(PermissionDenied):
         struck, _ = played(SESSION, state, attack, ADA, [5, 2])
         SESSION.resolve(struck, {"kind": "blow", "wounds": 1}, ADA, FixedDice([]))
+
+
+def test_the_attack_forms_first_choices_are_two_different_people():
+    """A form sent as it opens attacks someone else: the control walk met "an attacker
+    attacks someone else" when the first attacker was also the first target."""
+    state = table()
+    for member in (ADA, GM):
+        (attack,) = [o for o in SESSION.legal(state, member) if o.kind == "attack"]
+        assert attack.fields["attacker"].values[0] != attack.fields["target"].values[0]

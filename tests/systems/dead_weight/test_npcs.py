@@ -103,8 +103,8 @@ def test_a_kept_enemys_test_reads_to_players_in_words_with_none_of_its_dice():
     state, events = play(with_wight(), check, GM, [1, 3, 5])
     assert told(events, GM) == [
         "Wight: PRE check, 3 dice; 1 disadvantage",
-        "rolled [1, 3, 5]",
-        "player has nothing to re-roll",
+        "Wight's test: rolled [1, 3, 5]",
+        "Wight has nothing to re-roll",
     ]
     players = ["Wight: PRE check", "Wight rolls its dice", PASSED]
     assert told(events, ADA) == told(events, WATCHER) == players
@@ -112,10 +112,10 @@ def test_a_kept_enemys_test_reads_to_players_in_words_with_none_of_its_dice():
     reroll = {"kind": "reroll", "resource": "disadvantage", "die": 2, "helper": 0}
     state, events = play(state, reroll, GM, [2])
     assert told(events, GM) == [
-        "gm re-rolls die 3 (5 → 2) with disadvantage",
-        "player has nothing to re-roll",
-        "gm has nothing to re-roll",
-        "critical failure",
+        "the GM re-rolls Wight's die 3 (5 → 2) with disadvantage",
+        "Wight has nothing to re-roll",
+        "the GM has nothing to re-roll on Wight's test",
+        "Wight's test: critical failure",
     ]
     assert told(events, ADA) == [
         "Wight's test: a die is re-rolled",
@@ -143,14 +143,14 @@ def test_an_opposed_test_shows_the_player_their_side_and_who_won_and_nothing_of_
     dice apart (they are hers to check), never the wight's. Her re-roll and the verdict are
     everyone's: she wins, and the wight's verdict stays the GM's."""
     state, events = play(with_wight(), opposed(AMBER_DEX, WIGHT_STR), GM, [1, 4, 6, 2, 3, 1])
-    amber = ["Amber: DEX test, 3 dice; 1 proficiency", "rolled [1, 4, 6]"]
+    amber = ["Amber: DEX test, 3 dice; 1 proficiency", "Amber's test: rolled [1, 4, 6]"]
     assert told(events, GM) == [
         *amber,
         "Wight: STR test, 3 dice",
-        "rolled [2, 3, 1]",
-        "player has nothing to re-roll",
-        "gm has nothing to re-roll",
-        "critical failure",
+        "Wight's test: rolled [2, 3, 1]",
+        "Wight has nothing to re-roll",
+        "the GM has nothing to re-roll on Wight's test",
+        "Wight's test: critical failure",
     ]
     wight = ["Wight: STR test", "Wight rolls its dice", PASSED, PASSED, "Wight's test is judged"]
     for member in (ADA, BO, WATCHER):
@@ -162,12 +162,12 @@ def test_an_opposed_test_shows_the_player_their_side_and_who_won_and_nothing_of_
         told(events, ADA)
         == told(events, GM)
         == [
-            "player re-rolls die 1 (1 → 5) with proficiency",
-            "gm has nothing to re-roll",
-            "player has nothing to re-roll",
-            "success, fatigue",
-            "DEX takes a fatigue point",
-            "Amber wins the opposed test",
+            "Amber re-rolls die 1 (1 → 5) with proficiency",
+            "the GM has nothing to re-roll on Amber's test",
+            "Amber has nothing to re-roll",
+            "Amber's test: success, fatigue",
+            "Amber's DEX takes a fatigue point",
+            "Amber against Wight: Amber wins the opposed test",
         ]
     )
     assert events[0].cause.seen_by(ADA)  # nothing of the wight's in it: she checks it all
@@ -190,28 +190,28 @@ def test_a_tie_with_the_wight_keeps_its_verdict_and_shows_brom_both_of_his_rolls
     def brom(face: int, verdict: str) -> list[str]:
         return [
             "Brom: STR test, 1 die",
-            f"rolled [{face}]",
-            "player has nothing to re-roll",
-            "gm has nothing to re-roll",
-            verdict,
+            f"Brom's test: rolled [{face}]",
+            "Brom has nothing to re-roll",
+            "the GM has nothing to re-roll on Brom's test",
+            f"Brom's test: {verdict}",
         ]
 
     assert told(events, BO) == [
         *wight,
         *brom(5, "success"),
-        "a tie (? and success): test again",
+        "Wight against Brom: a tie (? and success): test again",
         *wight,
         *brom(2, "failure"),
-        "Wight wins the opposed test",
+        "Wight against Brom: Wight wins the opposed test",
     ]
     gm = told(events, GM)
-    assert gm[10] == "a tie (success and success): test again"
+    assert gm[10] == "Wight against Brom: a tie (success and success): test again"
     assert gm[11:16] == [
         "Wight: STR test, 3 dice",
-        "rolled [6, 6, 3]",
-        "player has nothing to re-roll",
-        "gm has nothing to re-roll",
-        "great success",
+        "Wight's test: rolled [6, 6, 3]",
+        "Wight has nothing to re-roll",
+        "the GM has nothing to re-roll on Wight's test",
+        "Wight's test: great success",
     ]
     assert draws_shown(events[0], BO) == [5, 2]
 
@@ -223,10 +223,12 @@ def test_an_opposed_test_between_two_hidden_enemies_keeps_who_won():
     state, _ = play(with_wight(), GHOUL, GM)
     ghoul = {"kept": "n2", "setup": {"attribute": "DEX"}}
     state, events = play(state, opposed(WIGHT_STR, ghoul), GM, [4, 2, 2, 5, 2, 2, 3, 6])
-    assert told(events, GM)[10] == "a tie (success and success): test again"
-    assert told(events, GM)[-1] == "Ghoul wins the opposed test"
+    both = "Wight against Ghoul: "
+    assert told(events, GM)[10] == f"{both}a tie (success and success): test again"
+    assert told(events, GM)[-1] == f"{both}Ghoul wins the opposed test"
     read = told(events, ADA)
-    assert read[10] == "a tie (? and ?): test again" and read[-1] == "? wins the opposed test"
+    assert read[10] == f"{both}a tie (? and ?): test again"
+    assert read[-1] == f"{both}? wins the opposed test"
     assert read[5:10] == [
         "Ghoul: DEX test",
         "Ghoul rolls its dice",
@@ -299,7 +301,10 @@ def test_the_gm_changes_removes_shows_and_hides_an_enemy():
     assert SESSION.kept_from_players(state) == {}
     _, events = play(state, {"kind": "npc-test", "kept": "n1"}, GM, [6] * 5)
     assert all(e.visibility == Visibility.PUBLIC for e in events)
-    assert told(events, ADA)[:2] == ["Wight: STR test, 5 dice", "rolled [6, 6, 6, 6, 6]"]
+    assert told(events, ADA)[:2] == [
+        "Wight: STR test, 5 dice",
+        "Wight's test: rolled [6, 6, 6, 6, 6]",
+    ]
     _, events = play(state, {"kind": "npc-wounds", "npc": "n1"}, GM)
     assert told(events, ADA) == ["Wight takes 1 wound(s)"]
     state, _ = play(state, {"kind": "reveal-npc", "npc": "n1", "revealed": False}, GM)
@@ -333,6 +338,6 @@ def test_names_are_unique_and_an_enemy_typed_into_a_test_stays_as_public_as_befo
     typed = {"kind": "npc-test", "npc": {"name": "Rat", "level": 1}}
     _, events = play(state, typed, GM, [4])
     assert all(e.visibility == Visibility.PUBLIC for e in events)
-    assert told(events, ADA)[:2] == ["Rat: STR test, 1 die", "rolled [4]"]
+    assert told(events, ADA)[:2] == ["Rat: STR test, 1 die", "Rat's test: rolled [4]"]
     with pytest.raises(DeadWeightError, match="not both"):
         play(state, {**typed, "kept": "n1"}, GM)

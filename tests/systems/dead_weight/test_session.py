@@ -67,11 +67,11 @@ def test_a_test_and_its_re_roll_exchange_die_by_die():
     with pytest.raises(PermissionDenied):
         SESSION.resolve(state, reroll, BO, FixedDice([5]))
     state, events = play(state, reroll, ADA, [5])
-    assert events[0].text == "player re-rolls die 1 (1 → 5) with proficiency"
+    assert events[0].text == "Amber re-rolls die 1 (1 → 5) with proficiency"
     assert not {"reroll", "pass"} & {o.kind for o in SESSION.legal(state, ADA)}  # the GM's turn
     gm_reroll = {"kind": "reroll", "resource": "disadvantage", "die": 2, "helper": 0}
     state, events = play(state, gm_reroll, GM, [2])
-    assert events[0].text == "gm re-rolls die 3 (6 → 2) with disadvantage"
+    assert events[0].text == "the GM re-rolls Amber's die 3 (6 → 2) with disadvantage"
     # Neither side has a re-roll left: both pass by themselves and the faces are judged
     # (DW-M31); 5, 4, 2 succeed, and the 4 costs Amber a DEX fatigue point (DW-M38).
     assert [e.type for e in events] == ["reroll", "pass", "pass", "test judged", "fatigue"]

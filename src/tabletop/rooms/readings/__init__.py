@@ -42,7 +42,9 @@ KEPT: dict[tuple[str, int], str] = {
     ("ap2d6", 1): "a48a6db",
     ("constitution", 1): "a48a6db",
     ("rollunder", 1): "a48a6db",
+    ("constitution", 2): "d95ff36",
     ("rollunder", 2): "d95ff36",
+    ("dead-weight", 2): "d95ff36",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 

@@ -19,8 +19,19 @@ import tarfile
 import zipfile
 from pathlib import Path
 
-KEPT = ("__init__.py", "data.py", "errors.py", "npcs.py", "session.py", "tables.py")
-"""The modules at the top of `tabletop` that the systems import."""
+KEPT = (
+    "__init__.py",
+    "data.py",
+    "errors.py",
+    "kept.py",
+    "names.py",
+    "npcs.py",
+    "session.py",
+    "tables.py",
+    "words.py",
+    "words.toml",
+)
+"""The modules at the top of `tabletop` that the systems import, and the words they read."""
 
 FOLDERS = ("dice/", "systems/")
 
@@ -28,7 +39,9 @@ LEFT_OUT = ("systems/registry.py",)
 """The registry names command lines and showcases, which are not kept; a reading imports
 each system's session by its own path."""
 
-_NAMED = re.compile(r"(?<![\w/])tabletop(?=\.[a-z_]|\s+import\b)")
+_NAMED = re.compile(r"(?<![\w/])tabletop(?=\.[a-z_]|\s+import\b|\")")
+"""`tabletop` as code names the package: a dotted path, `from tabletop import`, or the
+package's name as a string (words.py reads its words by it)."""
 
 
 def package_name(commit: str) -> str:

@@ -23,6 +23,9 @@ DEGREE_STEP = 5
 MAX_EXTRA_DICE = 20
 """Advantage or disadvantage dice one check may roll after cancelling: a documented bound."""
 
+NORMAL_DC = 20
+"""The DC of "normal" difficulty (§ 3.6): a check's when nobody names another."""
+
 NATURAL_ONE_PENALTY = 5
 """The −5 a natural 1 counts as under the `minus_five` reading (§ 3.5)."""
 

@@ -71,6 +71,10 @@ class Options(Model):
     dehydration: Literal["latest", "cumulative"] = "latest"
     """C3-A27: each dry day's save sets the penalty (latest), or adds to it."""
 
+    players_set_difficulty: bool = False
+    """C3-S07: players set their own checks' DC, bonuses and advantage dice, and the state of
+    an attack's target, as the GM does; off: the GM's alone (asked for with `ask-roll`)."""
+
     @field_validator("forced_bout_hp_loss")
     @classmethod
     def _is_dice(cls, expression: str) -> str:

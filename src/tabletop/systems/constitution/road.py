@@ -312,7 +312,8 @@ def explore(
     """Turns pass on the referee's clock, which the players do not see (§ 13.3), while
     lights going out are plain to all; dungeon encounter checks stay with the referee."""
     before = state.clock.turns
-    turns, out = before.advance(intent.turns)
+    names = {cid: seat.sheet.name for cid, seat in state.characters.items()}
+    turns, out = before.advance(intent.turns, names)
     passed = note(
         "explore",
         f"{counted(intent.turns, 'exploration turn')} pass: {turns.minutes} minutes today",
@@ -354,7 +355,7 @@ def on_the_road(
         raise ConstitutionError(f"{seat.sheet.name} is dead")
     clock = state.clock
     if isinstance(intent, LightIntent):
-        lit = clock.evolve(turns=clock.turns.light(intent.light, seat.sheet.name))
+        lit = clock.evolve(turns=clock.turns.light(intent.light, intent.character))
         told = note(
             "light",
             f"{seat.sheet.name} lights a {intent.light} ({LIGHT_TURNS[intent.light]} turns)",

@@ -20,6 +20,7 @@ from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls
 from tabletop.systems.constitution.errors import ConstitutionError
+from tabletop.systems.constitution.levers import held_back
 from tabletop.systems.constitution.road import (
     Camp,
     Explore,
@@ -76,8 +77,11 @@ NpcIntent = BookNpc | NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc
 
 class ConstitutionSession(Session[ConstitutionTable]):
     name = "constitution"
-    version = 2
-    """2: a hidden NPC's numbers are kept part by part, each line's own (C3-N05)."""
+    version = 3
+    """2: a hidden NPC's numbers are kept part by part, each line's own (C3-N05); 3: the DC,
+    bonuses and advantage dice of a player's own check or blow are the GM's unless the
+    table hands them over (C3-S07); an NPC's number emptied reads "none", and a light going
+    out names who lit it by the name they have now."""
     state = ConstitutionTable
     error = ConstitutionError
     explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
@@ -116,7 +120,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
         return found + TURNS.offers(state, member) + ASKS.offers(state, member)
 
     def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
-        return why_not_on_the_road(state, intent["kind"])
+        held = held_back(intent, member, state.options)
+        return held or why_not_on_the_road(state, intent["kind"])
 
     def apply(
         self, state: ConstitutionTable, intent: Any, member: Member, dice: DiceSource

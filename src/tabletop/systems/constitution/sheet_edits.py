@@ -8,7 +8,8 @@ Abilities, HP, fatigue, XP and level move only through their rules; nothing here
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -204,8 +205,11 @@ def _holds_coins(sheet: Character) -> bool:
     return any(line.size in ("purse", "pouch") for line in sheet.gear)
 
 
-def sheet_offers(cid: Id, sheet: Character) -> list[Offer]:
-    """Every offer one character's sheet places at its entries, for whoever plays them."""
+def sheet_offers(cid: Id, sheet: Character, fixed: Mapping[str, Any] | None = None) -> list[Offer]:
+    """Every offer one character's sheet places at its entries, for whoever plays them;
+    its checks fix `fixed` too (the DC and bonuses a player leaves to the GM, C3-S07)."""
+    fixed = fixed or {}
+    asks = {} if "dc" in fixed else {"dc": Choice(help="the DC; 20 is normal", example=20)}
     found = naming_offers(cid, sheet.name, sheet.notes)
     if sheet.coins or _holds_coins(sheet):
         found.append(
@@ -226,8 +230,8 @@ def sheet_offers(cid: Id, sheet: Character) -> list[Offer]:
             "check",
             f"check {ability}",
             f"abilities.{ability}",
-            {"character": cid, "ability": ability},
-            dc=Choice(help="the DC; 20 is normal", example=20),
+            {"character": cid, "ability": ability, **fixed},
+            **asks,
             mode=Choice(values=tuple(RollMode)),
         )
         for ability in ABILITIES
@@ -238,9 +242,9 @@ def sheet_offers(cid: Id, sheet: Character) -> list[Offer]:
                 "check",
                 f"check {skill}",
                 f"skills.{skill}",
-                {"character": cid, "skill": skill},
+                {"character": cid, "skill": skill, **fixed},
                 ability=Choice(values=ABILITIES),
-                dc=Choice(help="the DC; 20 is normal", example=20),
+                **asks,
                 mode=Choice(values=tuple(RollMode)),
             ),
             entry_offer(

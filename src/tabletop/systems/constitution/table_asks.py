@@ -14,13 +14,11 @@ from tabletop.asks import GM_KEEPS, Ask, AskDesk
 from tabletop.dice import DiceSource
 from tabletop.session import Event, Frozen, Seated, rolled_for
 from tabletop.systems.constitution.character import character_check
+from tabletop.systems.constitution.check import NORMAL_DC
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.models import Event as RulesEvent
 from tabletop.systems.constitution.table import ConstitutionTable
 from tabletop.systems.constitution.told import protocol_events
-
-NORMAL_DC = 20
-"""The DC of an ask that names none: "normal" difficulty (§ 3.6)."""
 
 
 class AskedCheck(Frozen):

@@ -5,11 +5,13 @@ write on their sheets, as intents, offers and rules steps.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field
 
 from tabletop.dice import DiceSource
+from tabletop.errors import PermissionDenied
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -25,10 +27,12 @@ from tabletop.session import (
     owner_for,
 )
 from tabletop.systems.constitution.character import ABILITIES, Character, award_xp, character_check
+from tabletop.systems.constitution.check import NORMAL_DC
 from tabletop.systems.constitution.creation import new_character
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import good_night, short_rest, take_damage
 from tabletop.systems.constitution.initiations import catalogue
+from tabletop.systems.constitution.levers import held_back, levers_for
 from tabletop.systems.constitution.models import build
 from tabletop.systems.constitution.sheet_edits import SheetAction, act, sheet_offers
 from tabletop.systems.constitution.table import ConstitutionTable, Seat
@@ -53,7 +57,7 @@ class CheckIntent(Frozen):
     kind: Literal["check"] = "check"
     character: str
     ability: Literal["strength", "wits", "knowledge", "will", "charisma"]
-    dc: int = Field(default=20, ge=-1000, le=1000)
+    dc: int = Field(default=NORMAL_DC, ge=-1000, le=1000)
     skill: str | None = Field(default=None, max_length=60)
     modifier: int = Field(default=0, ge=-1000, le=1000)
     advantage: int = Field(default=0, ge=0, le=20)
@@ -104,22 +108,27 @@ def character_offers(
             ),
             offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
         ]
+    fixed = levers_for(member, state.options)
     if mine:
         found += [
-            offer(
-                "check",
-                "check an ability",
-                character=Choice(values=mine),
-                ability=Choice(values=ABILITIES),
-                dc=Choice(help="the DC; 20 is normal", example=20),
-                mode=Choice(values=tuple(RollMode)),
+            Offer(
+                kind="check",
+                text="check an ability",
+                fields=_unfixed(
+                    fixed,
+                    character=Choice(values=mine),
+                    ability=Choice(values=ABILITIES),
+                    dc=Choice(help="the DC; 20 is normal", example=NORMAL_DC),
+                    mode=Choice(values=tuple(RollMode)),
+                ),
+                preset=fixed,
             ),
             offer(
                 "rest", "rest", character=Choice(values=mine), night=Choice(values=(False, True))
             ),
         ]
     for cid in mine:
-        found += sheet_offers(cid, state.characters[cid].sheet)
+        found += sheet_offers(cid, state.characters[cid].sheet, fixed)
     if member.is_gm and state.characters:
         everyone = tuple(state.characters)
         found += [
@@ -137,6 +146,11 @@ def character_offers(
             ),
         ]
     return found
+
+
+def _unfixed(fixed: Mapping[str, Any], **fields: Choice) -> dict[str, Choice]:
+    """An offer's fields but those its preset fixes."""
+    return {name: choice for name, choice in fields.items() if name not in fixed}
 
 
 def seat_character(
@@ -171,6 +185,9 @@ def character_step(
         raise ConstitutionError(f"no character {intent.character!r} at this table")
     sheet = seat.sheet
     if isinstance(intent, CheckIntent):
+        refused = held_back(intent.model_dump(mode="json"), member, options)
+        if refused is not None:
+            raise PermissionDenied(refused)
         result = character_check(
             sheet,
             intent.ability,

@@ -37,6 +37,7 @@ from tabletop.systems.constitution.combat import (
 )
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.health import SHALLOW_CUT
+from tabletop.systems.constitution.levers import held_back
 from tabletop.systems.constitution.table import ConstitutionTable
 from tabletop.systems.constitution.table_npcs import (
     ROSTER,
@@ -188,6 +189,9 @@ def fight_step(
     action = intent.action
     if not may(state, member, action):
         raise PermissionDenied(f"that choice of the fight is not {member.name or member.id}'s")
+    refused = held_back(intent.model_dump(mode="json"), member, state.options)
+    if refused is not None:
+        raise PermissionDenied(refused)
     if intent.controller is not None and not isinstance(action, Add):
         raise ConstitutionError("only a combatant being added is given to a player")
     fight, events = apply(state.fight, action, dice, state.options)

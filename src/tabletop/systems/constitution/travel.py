@@ -7,7 +7,7 @@ Distances are exact fractions of miles (C3-A32); nothing is rounded until it is 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Literal
 
@@ -71,7 +71,7 @@ class Light(Model):
     kind: Literal["torch", "candle", "lantern"]
     turns_left: int = Field(ge=0)
     by: str = ""
-    """Who lit it, as the log names them."""
+    """Who lit it: their name, or at a table their character's id (`advance` names them)."""
 
 
 class TurnClock(Model):
@@ -88,8 +88,12 @@ class TurnClock(Model):
         lit = Light(kind=kind, turns_left=LIGHT_TURNS[kind], by=by)
         return self.evolve(lights=(*self.lights, lit))
 
-    def advance(self, turns: int = 1) -> tuple[TurnClock, list[Event]]:
-        """Let `turns` pass; lights burn down and go out."""
+    def advance(
+        self, turns: int = 1, names: Mapping[str, str] | None = None
+    ) -> tuple[TurnClock, list[Event]]:
+        """Let `turns` pass; lights burn down and go out, each line naming who lit it by the
+        name `names` gives them now (a character renamed since)."""
+        names = names or {}
         if not 1 <= turns <= MAX_TURNS:
             raise ConstitutionError(f"advance the clock by 1 to {MAX_TURNS:,} turns")
         events = []
@@ -97,7 +101,7 @@ class TurnClock(Model):
         for light in self.lights:
             left = light.turns_left - turns
             if left <= 0:
-                whose = f"{light.by}'s" if light.by else "a"
+                whose = f"{names.get(light.by, light.by)}'s" if light.by else "a"
                 events.append(Event(kind="light_out", message=f"{whose} {light.kind} goes out"))
             else:
                 burning.append(light.evolve(turns_left=left))

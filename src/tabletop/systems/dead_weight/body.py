@@ -55,13 +55,17 @@ def _one_fatigue(character: Character, attribute: Attribute) -> Change:
     if state.fatigue + state.wounds < state.score:
         updated = with_attribute(character, attribute, fatigue=state.fatigue + 1)
         return updated, [
-            event("fatigue", f"{attribute} takes a fatigue point", attribute=attribute)
+            event(
+                "fatigue",
+                f"{character.label}'s {attribute} takes a fatigue point",
+                attribute=attribute,
+            )
         ]
     if state.fatigue > 0:
         updated = with_attribute(
             character, attribute, fatigue=state.fatigue - 1, wounds=state.wounds + 1
         )
-        text = f"{attribute} is full: a fatigue point becomes a wound"
+        text = f"{character.label}'s {attribute} is full: a fatigue point becomes a wound"
         return updated, [event("fatigue to wound", text, attribute=attribute)]
     return faint(character, 1, f"{attribute} cannot take another fatigue point")
 
@@ -74,12 +78,15 @@ def _forced_wound(character: Character, attribute: Attribute, why: str) -> Chang
         return faint(character, 1, f"{attribute} cannot hold another wound ({why})")
     if state.fatigue + state.wounds < state.score:
         updated = with_attribute(character, attribute, wounds=state.wounds + 1)
-        text = f"{attribute} takes a wound ({why})"
+        text = f"{character.label}'s {attribute} takes a wound ({why})"
     else:
         updated = with_attribute(
             character, attribute, fatigue=state.fatigue - 1, wounds=state.wounds + 1
         )
-        text = f"{attribute} takes a wound, turning a fatigue point into it ({why})"
+        text = (
+            f"{character.label}'s {attribute} takes a wound, turning a fatigue point into it "
+            f"({why})"
+        )
     return updated, [event("wound", text, attribute=attribute, converted="turning" in text)]
 
 
@@ -119,7 +126,9 @@ def pass_fainted_turn(character: Character) -> Change:
     updated = character.model_copy(
         update={"condition": condition.model_copy(update={"faint_turns": turns})}
     )
-    return updated, [event("faint turn", f"{turns} turn(s) left before trying to wake")]
+    return updated, [
+        event("faint turn", f"{character.label}: {turns} turn(s) left before trying to wake")
+    ]
 
 
 def try_to_wake(character: Character, dice: DiceSource, options: Options = DEFAULT) -> Change:
@@ -135,7 +144,9 @@ def try_to_wake(character: Character, dice: DiceSource, options: Options = DEFAU
     wakes = risk.triggered == (options.wake_on == "risk_triggers")
     record = {"roll": rolled.to_json(), "woke": wakes}
     if not wakes:
-        return character, [event("wake roll", f"{rolled} - still out cold", **record)]
+        return character, [
+            event("wake roll", f"{character.label}: {rolled} - still out cold", **record)
+        ]
     woken = character.model_copy(update={"condition": Condition()})
     return woken, [event("wake roll", f"{rolled} - {character.label} wakes up", **record)]
 
@@ -231,7 +242,11 @@ def receive_wounds(
         raise DeadWeightError(f"{len(queue)} placement(s) more than there are wounds")
     if in_combat and character.has(Affliction.SLEEPY):
         if stays_sleepy(character):
-            events.append(event("sleepy", "a coffee addict with no coffee yet stays Sleepy"))
+            events.append(
+                event(
+                    "sleepy", f"{character.label}, a coffee addict with no coffee yet, stays Sleepy"
+                )
+            )
         else:
             character, more = remove_affliction(
                 character, Affliction.SLEEPY, Remedy.WOUND_IN_COMBAT
@@ -256,7 +271,7 @@ def _place(character: Character, placement: WoundPlacement) -> Change:
     return updated, [
         event(
             "wound",
-            f"{attribute} takes a wound{how}",
+            f"{character.label}'s {attribute} takes a wound{how}",
             attribute=attribute,
             converted=placement.convert,
         )
@@ -289,7 +304,7 @@ def _unplaceable(
         # discarded while fainting, so it lengthens the faint (DW-A16, DW-A37, DW-X06)
         character, more = faint(character, excess, "the rest of the blow")
         return character, events + more
-    text = f"{excess} more wound(s) of the same blow discarded"
+    text = f"{character.label}: {excess} more wound(s) of the same blow discarded"
     return character, [*events, event("discarded", text, discarded=excess)]
 
 
@@ -380,10 +395,10 @@ def gain_trauma(character: Character, trauma: Trauma) -> Change:
 def _ask_for_a_trauma(character: Character) -> Change:
     missing = tuple(trauma.value for trauma in Trauma if not character.has(trauma))
     if not missing:
-        return character, [event("trauma ignored", "every trauma is already held")]
+        return character, [event("trauma ignored", f"{character.label} already holds every trauma")]
     ask = Pending(kind=PendingKind.CHOOSE_TRAUMA, options=missing, reason="mortal wound row 3")
     return character.model_copy(update={"pending": (*character.pending, ask)}), [
-        event("choose", "choose a trauma you do not have", options=list(missing))
+        event("choose", f"{character.label}: choose a trauma not held yet", options=list(missing))
     ]
 
 
@@ -404,7 +419,11 @@ def _lower(character: Character, kind: PendingKind, attribute: Attribute) -> Cha
     state = character.attribute(attribute)
     if kind == PendingKind.LOWER_PROFICIENCY:
         updated = with_attribute(character, attribute, proficiency=state.proficiency - 1)
-        return updated, [event("proficiency lowered", f"{attribute} proficiency drops by one")]
+        return updated, [
+            event(
+                "proficiency lowered", f"{character.label}'s {attribute} proficiency drops by one"
+            )
+        ]
     score = state.score - 1
     wounds = min(state.wounds, score)
     fatigue = min(state.fatigue, score - wounds)
@@ -426,7 +445,9 @@ def _lower(character: Character, kind: PendingKind, attribute: Attribute) -> Cha
                 )
             }
         )
-    return revise(updated), [event("score lowered", f"{attribute} score drops to {score}")]
+    return revise(updated), [
+        event("score lowered", f"{character.label}'s {attribute} score drops to {score}")
+    ]
 
 
 # healing -------------------------------------------------------------------------------
@@ -440,7 +461,9 @@ def recover_fatigue(character: Character, attribute: Attribute, points: int = 1)
     state = character.attribute(attribute)
     healed = min(points, state.fatigue)
     updated = with_attribute(character, attribute, fatigue=state.fatigue - healed)
-    return updated, [event("fatigue recovered", f"{attribute} recovers {healed} fatigue")]
+    return updated, [
+        event("fatigue recovered", f"{character.label}'s {attribute} recovers {healed} fatigue")
+    ]
 
 
 def heal_wounds(
@@ -454,4 +477,6 @@ def heal_wounds(
     state = character.attribute(attribute)
     healed = min(points, state.wounds)
     updated = with_attribute(character, attribute, wounds=state.wounds - healed)
-    return updated, [event("wounds healed", f"{attribute} heals {healed} wound(s)")]
+    return updated, [
+        event("wounds healed", f"{character.label}'s {attribute} heals {healed} wound(s)")
+    ]

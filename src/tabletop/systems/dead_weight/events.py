@@ -31,3 +31,11 @@ def event(kind: str, text: str, **data: Any) -> Event:
 def sided(events: list[Event], side: int) -> list[Event]:
     """`events` marked as telling of one side of an opposed test."""
     return [e.model_copy(update={"side": side}) for e in events]
+
+
+def about(events: list[Event], name: str) -> list[Event]:
+    """`events` each naming whom they are about: "Amber's burden: Amnesia" for a line that
+    does not name her already (issue 30, item 2)."""
+    return [
+        e if name in e.text else e.model_copy(update={"text": f"{name}'s {e.text}"}) for e in events
+    ]

@@ -119,8 +119,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
-    version = 2
-    """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05)."""
+    version = 3
+    """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05). 3: the GM's levers are
+    the GM's (DW-T01) and every line names whom it is about (DW-T06)."""
     explained = frozenset(
         {
             *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),

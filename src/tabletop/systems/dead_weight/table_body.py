@@ -26,6 +26,7 @@ from tabletop.systems.dead_weight.body import (
 from tabletop.systems.dead_weight.character import Character
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
+from tabletop.systems.dead_weight.events import about
 from tabletop.systems.dead_weight.magic import begin_expedition, study
 from tabletop.systems.dead_weight.rest import Snore, interlude, rest_at_camp
 from tabletop.systems.dead_weight.sheet_edits import SheetEdit, edit
@@ -286,7 +287,7 @@ def change_sheet(
     else:
         sheet, events = rest_at_camp(sheet, intent.snore)
     seated = {**state.characters, intent.character: seat.model_copy(update={"sheet": sheet})}
-    told = told_of(events) or [note("sheet", f"{sheet.label}: nothing changes")]
+    told = told_of(about(events, sheet.label)) or [note("sheet", f"{sheet.label}: nothing changes")]
     return state.model_copy(update={"characters": seated}), told
 
 
@@ -308,4 +309,4 @@ def edited(
     seat = state.characters[intent.character]
     sheet, events = edit(seat.sheet, intent, dice)
     seated = {**state.characters, intent.character: seat.model_copy(update={"sheet": sheet})}
-    return state.model_copy(update={"characters": seated}), told_of(events)
+    return state.model_copy(update={"characters": seated}), told_of(about(events, sheet.label))

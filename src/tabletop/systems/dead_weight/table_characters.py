@@ -28,6 +28,7 @@ from tabletop.systems.dead_weight.creation import (
     random_character,
 )
 from tabletop.systems.dead_weight.events import Event as RulesEvent
+from tabletop.systems.dead_weight.events import about
 from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.table import DeadWeightTable, Id, Making, Seat
 from tabletop.systems.dead_weight.table_npcs import told_of
@@ -94,7 +95,8 @@ def seat_character(
                 **state.making,
                 intent.character: Making(owner=making.owner, creation=creation),
             }
-            return state.model_copy(update={"making": made}), told_of(events)
+            named = about(events, creation.character.label)
+            return state.model_copy(update={"making": made}), told_of(named)
         rest = {k: v for k, v in state.making.items() if k != intent.character}
         state = state.model_copy(update={"making": rest})
         return _seated(state, intent.character, making.owner, creation, events)
@@ -117,7 +119,8 @@ def seat_character(
         )
         made = {**state.making, cid: Making(owner=owner, creation=creation)}
         told = note("character begun", f"{intent.name} is being made", character=cid)
-        return state.model_copy(update={"making": made}), [told, *told_of(events)]
+        named = about(events, creation.character.label)
+        return state.model_copy(update={"making": made}), [told, *told_of(named)]
     creation, events = random_character(
         dice,
         name=intent.name,
@@ -143,7 +146,8 @@ def _seated(
     sheet = seat.sheet
     seated = {**state.characters, cid: seat}
     joined = note("character", f"{sheet.label} joins the table", character=cid, owner=owner)
-    return state.model_copy(update={"characters": seated}), [*told_of(events), joined]
+    told = told_of(about(events, sheet.label))
+    return state.model_copy(update={"characters": seated}), [*told, joined]
 
 
 def _creation_offers(cid: str, creation: Creation) -> list[Offer]:

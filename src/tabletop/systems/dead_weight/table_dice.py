@@ -82,7 +82,8 @@ def rolled(intent: Any, member: Member, dice: DiceSource) -> Event:
         )
     table = system_table(intent.table)
     result = table.roll(dice, intent.modifier)
-    event = note("table", f"{table.title}: {result.value}, {result.entry.name}", **result.to_json())
+    said = f"{who} rolls on {table.title}: {result.value}, {result.entry.name}"
+    event = note("table", said, **result.to_json())
     return in_mode(event, intent.mode, who)
 
 

@@ -153,9 +153,11 @@ def _attack_offers(state: DeadWeightTable, member: Member, mine: tuple[Id, ...])
     if member.is_gm:
         attackers += living(state.npcs)
     alive = [c for c, seat in state.characters.items() if not seat.sheet.condition.dead]
-    targets = (*alive, *living(state.npcs))
+    targets = [*living(state.npcs), *alive]
     if not attackers or len(set(targets) | set(attackers)) < 2:
         return []
+    if targets[0] == attackers[0]:  # the form's first target is never its first attacker
+        targets.append(targets.pop(0))
     levers = announces(state, member)
     return [
         Offer(
@@ -163,7 +165,7 @@ def _attack_offers(state: DeadWeightTable, member: Member, mine: tuple[Id, ...])
             text="attack",
             fields={
                 "attacker": Choice(values=tuple(attackers)),
-                "target": Choice(values=targets),
+                "target": Choice(values=tuple(targets)),
                 "setup": setup_choice(levers),
             },
             preset={} if levers else {"setup": GM_ANNOUNCES},

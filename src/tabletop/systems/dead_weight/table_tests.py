@@ -25,6 +25,7 @@ from tabletop.systems.dead_weight.attribute_test import (
 )
 from tabletop.systems.dead_weight.character import Character
 from tabletop.systems.dead_weight.errors import DeadWeightError
+from tabletop.systems.dead_weight.events import Event as RulesEvent
 from tabletop.systems.dead_weight.magic import cast_spell, pray
 from tabletop.systems.dead_weight.npc import Npc
 from tabletop.systems.dead_weight.odds import advise
@@ -191,7 +192,7 @@ def begin_test(
         exchange = Exchange(casting=casting, rollers=(intent.character,))
         if casting.test is None:  # an arcane well: no test, nothing left to choose
             done = _written_back(state, exchange)
-            return done.model_copy(update={"exchange": None}), told_of(events)
+            return done.model_copy(update={"exchange": None}), told_of(named(exchange, events))
     elif isinstance(intent, OpposedTestIntent):
         sides = [_contender(state, side) for side in (intent.first, intent.second)]
         rollers = (intent.first.character, intent.second.character)
@@ -207,7 +208,7 @@ def begin_test(
             whose,
         )
         exchange = Exchange(opposed=contest, rollers=rollers, kept=kept)
-        told = told_sides(events, whose, state.npc_names, opposed=True)
+        told = told_sides(named(exchange, events), whose, state.npc_names, opposed=True)
         return _written_back(state, exchange), told
     elif isinstance(intent, NpcTest):
         if (intent.kept is None) == (intent.npc is None):
@@ -218,7 +219,7 @@ def begin_test(
         with whose.rolling(0):
             test, events = start_test(npc, intent.setup, dice, options=state.options)
         exchange = Exchange(test=test, rollers=(None,), kept=(intent.kept,))
-        told = told_sides(events, whose, state.npc_names, opposed=False)
+        told = told_sides(named(exchange, events), whose, state.npc_names, opposed=False)
         return _written_back(state, exchange), told
     else:
         announced_by(state, intent.setup, member)
@@ -231,7 +232,7 @@ def begin_test(
         ]
         test, events = start_test(roller, intent.setup, dice, helps, options=state.options)
         exchange = Exchange(test=test, rollers=(intent.roller,), helpers=intent.helpers)
-    return _written_back(state, exchange), told_of(events)
+    return _written_back(state, exchange), told_of(named(exchange, events))
 
 
 def choose(
@@ -252,8 +253,44 @@ def choose(
         with whose.rolling(0):
             test, events = exchange.open_test.choose(choice, dice)
         exchange = exchange.model_copy(update={"test": test})
-    told = told_sides(events, whose, state.npc_names, opposed)
+    told = told_sides(named(exchange, events), whose, state.npc_names, opposed)
     return _written_back(state, exchange), told
+
+
+EXCHANGE_LINES = frozenset({"dice rolled", "test judged", "dauntless", "extra effort", "omens"})
+"""The exchange's lines told as the test's own: "Amber's test: rolled [1, 4, 6]"."""
+
+
+def named(exchange: Exchange, events: list[RulesEvent]) -> list[RulesEvent]:
+    """The exchange's lines naming whose test they are (issue 30, item 2): "Amber re-rolls
+    die 1 (1 → 5) with proficiency", "the GM re-rolls Amber's die 3 (6 → 2) with
+    disadvantage", "Amber's test: success, fatigue"; a tie names both sides."""
+    tests = exchange.opposed.tests if exchange.opposed is not None else (exchange.open_test,)
+    labels = [test.roller.label for test in tests]
+    told = []
+    for e in events:
+        label = labels[(e.side or 0) if exchange.opposed is not None else 0]
+        if e.kind in ("reroll", "pass"):
+            text = _chosen(e.text, label)
+        elif e.kind in EXCHANGE_LINES:
+            text = f"{label}'s test: {e.text}"
+        elif e.kind == "opposed":
+            text = f"{' against '.join(labels)}: {e.text}"
+        else:
+            text = e.text
+        told.append(e.model_copy(update={"text": text}))
+    return told
+
+
+def _chosen(text: str, label: str) -> str:
+    """A re-roll or a pass named: the player's side as the adventurer (or the enemy) whose
+    test it is, the GM's as the GM on that test."""
+    side, _, rest = text.partition(" ")
+    if side == "player":
+        return f"{label} {rest}"
+    if rest.startswith("re-rolls die "):
+        return f"the GM re-rolls {label}'s die {rest.removeprefix('re-rolls die ')}"
+    return f"the GM {rest} on {label}'s test"
 
 
 def _contender(state: DeadWeightTable, side: Contender) -> Character | Npc:

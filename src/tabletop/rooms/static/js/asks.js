@@ -18,36 +18,39 @@ export function askedOfYou(ctx) {
     "section",
     { class: "panel asking asked", "aria-labelledby": "asked-title" },
     h("h2", { id: "asked-title", text: "What is asked of you" }),
-    taps.map((o) => waiting(o.text, `ask ${o.intents[0].ask}`, "Roll it", (slot, button) => ctx.send(o.intents[0], slot, button))),
+    taps.map((o) => waiting(o.text, `ask ${o.intents[0].ask}`, [["Roll it", o.intents[0]]], ctx.send)),
   );
 }
 
 export function askPanel(ctx) {
-  // The GM's: ask for a roll, and take back one still waiting.
+  // The GM's: ask for a roll; each one still waiting, to take back or to roll for a player
+  // who is away.
   if (ctx.view.me.role !== "gm") return null;
   const asking = ctx.offers.find((o) => o.kind === "ask-roll");
-  const drops = ctx.offers.filter((o) => o.kind === "drop-ask");
-  if (!asking && !drops.length) return null;
-  const shown = new Map((ctx.view.state.asks || []).map((ask) => [ask.id, ask]));
+  const open = (kind, id) => ctx.offers.find((o) => o.kind === kind && o.intents[0].ask === id);
+  const asks = ctx.view.state.asks || [];
+  if (!asking && !asks.length) return null;
   return h(
     "section",
     { class: "panel asks", "aria-labelledby": "ask-title" },
     h("h2", { id: "ask-title", text: "Asking for rolls" }),
     asking ? ctx.offerBlock(asking) : null,
-    drops.length ? h("h3", { text: "Waiting for an answer" }) : null,
-    drops.map((o) => {
-      const ask = shown.get(o.intents[0].ask);
-      const kept = ask && ask.dc_kept ? ` (DC ${ask.dc}, which you keep)` : "";
-      const text = `${ask ? ask.text : o.text}${kept}`;
-      return waiting(text, `drop ${o.intents[0].ask}`, "Take it back", (slot, button) => ctx.send(o.intents[0], slot, button));
+    asks.length ? h("h3", { text: "Waiting for an answer" }) : null,
+    asks.map((ask) => {
+      const kept = ask.dc_kept ? ` (DC ${ask.dc}, which you keep)` : "";
+      const presses = [["Take it back", open("drop-ask", ask.id)], ["Roll it for them", open("answer-ask", ask.id)]];
+      return waiting(`${ask.text}${kept}`, `ask ${ask.id}`, presses.filter(([, o]) => o).map(([label, o]) => [label, o.intents[0]]), ctx.send);
     }),
   );
 }
 
-function waiting(text, key, label, press) {
-  // One roll asked for: what it is, and the one button that answers or drops it.
+function waiting(text, key, presses, send) {
+  // One roll asked for: what it is, and a button for each way to answer it (`presses`:
+  // each button's words and the intent it sends).
   const slot = h("p", { class: "error", role: "alert" });
-  const said = h("p", { class: "ask-text", text });
-  const button = h("button", { type: "button", class: "choice", onclick: () => press(slot, button), text: label });
-  return h("div", { class: "ask", "data-key": key }, said, h("div", { class: "actions" }, button), slot);
+  const buttons = presses.map(([label, intent]) => {
+    const button = h("button", { type: "button", class: "choice", "data-kind": intent.kind, onclick: () => send(intent, slot, button), text: label });
+    return button;
+  });
+  return h("div", { class: "ask", "data-key": key }, h("p", { class: "ask-text", text }), h("div", { class: "actions" }, buttons), slot);
 }

@@ -290,11 +290,9 @@ export class FormMaker {
       const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
       // ticked as the offer's example has them (the living characters of a group roll)
       const ticked = initial !== undefined ? initial : offered?.example;
+      // an order (a turn order) is picked place by place, by name; any other list ticked
+      if (choices && name === "order") return this.orderControl(key, name, title, help, ticked?.length ? ticked : choices, required);
       if (choices) return this.checkboxes(key, name, title, help, choices, required, ticked, spec.minItems || 0);
-      const order = offered?.example;
-      if (items.type === "string" && Array.isArray(order) && order.length && order.every((v) => this.labelOf(name, v) !== String(v))) {
-        return this.orderControl(key, name, title, help, order, required);
-      }
       if (items.type === "string" || items.type === "integer") {
         const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off", "aria-required": required ? "true" : null });
         if (draft !== undefined) el.value = draft;

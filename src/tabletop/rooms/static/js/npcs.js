@@ -5,6 +5,7 @@
 // It knows no system's rules: an offer belongs to an NPC when one of its fields lists the
 // NPC's id, and the intents it sends are the offers' own.
 
+import { ASK_KINDS } from "./asks.js";
 import { h } from "./dom.js";
 import { sheetTree } from "./sheets.js";
 
@@ -50,7 +51,7 @@ export function npcCard(ctx, npc) {
   const shown = npc.stats && !npc.stats.hidden;
   const reveal = ctx.offers.find((o) => o.kind === "reveal-npc")?.intents.find((i) => i.npc === npc.id);
   const own = ctx.offers
-    .filter((o) => !o.intents.length)
+    .filter((o) => !o.intents.length && !ASK_KINDS.has(o.kind)) // asked for in the GM's panel
     .map((o) => [o, namingField(o, npc.id)])
     .filter(([, field]) => field);
   const quick = own.filter(([o]) => ctx.onTheLine.has(o.kind));
