@@ -334,7 +334,7 @@ const NPC_NAMES = new Set(["npc", "kept"]);
 function knownValues(name, key = "") {
   // The ids a field names that the room holds now: its characters, a fight's combatants,
   // the members who may own a character, everyone who may take a turn (a turn order,
-  // ticked in the order the table lists them). A combatant's own id (one being added to a
+  // picked place by place, by name). A combatant's own id (one being added to a
   // fight) is a new id, typed in.
   const state = page.view ? page.view.state : {};
   if (/(^|\/)combatant\/id$/.test(key)) return null;
