@@ -142,7 +142,7 @@ def npc_scene(browser, url: str) -> None:
     for details in gm.page.locator("#npcs details[open]").all():
         details.locator("summary").first.click()
     gm.page.screenshot(path=OUT / "npc-fight-desktop.png", full_page=True)
-    ada.page.locator(".fight").scroll_into_view_if_needed()
+    ada.page.locator(".area-log").evaluate("el => el.scrollIntoView({block: 'start'})")
     ada.page.screenshot(path=OUT / "npc-fight-phone.png")
 
 

@@ -290,6 +290,8 @@ export class FormMaker {
       const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
       // ticked as the offer's example has them (the living characters of a group roll)
       const ticked = initial !== undefined ? initial : offered?.example;
+      // an order (a turn order) is picked place by place, by name; any other list ticked
+      if (choices && name === "order") return this.orderControl(key, name, title, help, ticked?.length ? ticked : choices, required);
       if (choices) return this.checkboxes(key, name, title, help, choices, required, ticked, spec.minItems || 0);
       if (items.type === "string" || items.type === "integer") {
         const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off", "aria-required": required ? "true" : null });
@@ -378,6 +380,41 @@ export class FormMaker {
         const picked = read();
         if (picked.length < least) throw new Error(`${title}: ${atLeast}`);
         return picked.length || required ? picked : undefined;
+      },
+    };
+  }
+
+  orderControl(key, name, title, help, choices, required) {
+    // An order of those the room names (a turn order), never their ids typed in: a
+    // pick-list per place, each offering those not placed before it, starting as offered;
+    // "nobody" leaves a place empty.
+    const draft = this.drafts.get(key);
+    const places = choices.map(() => h("select"));
+    const picked = () => places.map((el) => (el.value ? JSON.parse(el.value) : null));
+    const arrange = (wanted) => {
+      const taken = new Set();
+      places.forEach((el, i) => {
+        const open = choices.filter((value) => !taken.has(value));
+        const value = wanted[i] === null || open.includes(wanted[i]) ? wanted[i] : open[0] ?? null;
+        el.replaceChildren(...[...open, null].map((v) => h("option", { value: JSON.stringify(v), text: v === null ? "nobody" : this.valueText(key, name, v) })));
+        el.value = JSON.stringify(value ?? null);
+        if (value !== null && value !== undefined) taken.add(value);
+      });
+    };
+    const read = () => picked().filter((value) => value !== null);
+    arrange(Array.isArray(draft) ? draft : choices);
+    for (const el of places) {
+      el.addEventListener("change", () => {
+        arrange(picked());
+        this.drafts.set(key, read());
+      });
+    }
+    const rows = places.map((el, i) => h("li", {}, labelled(ordinal(i + 1), el)));
+    return {
+      el: this.group(title, help, h("ol", { class: "rows order" }, rows)),
+      read: () => {
+        const listed = read();
+        return listed.length || required ? listed : undefined;
       },
     };
   }
@@ -557,6 +594,12 @@ function asWords(named, value) {
   // value as words: "draw-weapon" as "draw weapon", "behind_closer" as "behind closer".
   const text = String(named);
   return text === String(value) ? text.replace(/_/g, " ").replace(/(?<=[a-z])-(?=[a-z])/g, " ") : text;
+}
+
+function ordinal(n) {
+  // 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st.
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
 }
 
 function kindOf(key) {

@@ -334,7 +334,7 @@ const NPC_NAMES = new Set(["npc", "kept"]);
 function knownValues(name, key = "") {
   // The ids a field names that the room holds now: its characters, a fight's combatants,
   // the members who may own a character, everyone who may take a turn (a turn order,
-  // ticked in the order the table lists them). A combatant's own id (one being added to a
+  // picked place by place, by name). A combatant's own id (one being added to a
   // fight) is a new id, typed in.
   const state = page.view ? page.view.state : {};
   if (/(^|\/)combatant\/id$/.test(key)) return null;
@@ -1030,7 +1030,8 @@ function lastInForce() {
 }
 
 const ACTING = ["character", "roller", "attacker", "npc"];
-// The fields through which an intent names whom it is for, first found first.
+// The fields through which an intent (or a part of it: a fight's action) names whom it is
+// for, first found first.
 
 function resolutionOf(first) {
   // The lines of the resolution that starts at `first`: it and those that follow from it.
@@ -1046,7 +1047,8 @@ function undoWords(first) {
   const cause = first.event.cause;
   const intent = cause.intent || {};
   const action = page.forms.words.kindTitle(intent.kind || first.event.type);
-  const named = ACTING.map((field) => intent[field]).find((value) => typeof value === "string");
+  const parts = [intent, ...Object.values(intent).filter((v) => v && typeof v === "object" && !Array.isArray(v))];
+  const named = parts.flatMap((part) => ACTING.map((field) => part[field])).find((value) => typeof value === "string");
   const asker = cause.member && cause.member.id ? memberName(cause.member.id) : "";
   const by = named && labelOf("character", named) !== named ? labelOf("character", named) : asker;
   return { what: `“${action}”${by ? ` by ${by}` : ""}`, lines: resolutionOf(first).map((e) => e.event.text).filter(Boolean) };
