@@ -83,7 +83,7 @@ BUDGET = float(os.environ.get("WALK_BUDGET", 480))
 takes beside another walk on two cores (Dead Weight's, 130 s before witnessed dice, 215 s
 since each roll waits for every page's answer), so a loaded machine does not fail it
 (WALK_BUDGET=… to change)."""
-RECOVERIES = 6
+RECOVERIES = 16
 """How many controls a walk may press again to bring back one another step took away."""
 PAGE_FAULTS = r"fill it in|not an intent|cannot read this as a saved file"
 """What a form's error says when the page, not the rules, is at fault."""
@@ -359,7 +359,8 @@ class Walk:
         """A control that went before its turn (another member's step took its thing away:
         the GM dropped the gear Ada was about to carry elsewhere; a seat left, and with it
         the game's start), its kind in no entry of the log: send again the form of its
-        member's nearest to it on the page (write down gear; sit at the table), opening its
+        member's nearest to it on the page (write down gear; sit at the table; each stranded
+        control with the nearest form not yet sent again for it), opening its
         disclosure first if a redraw closed it, so the thing comes back. Whether a form was
         sent; `RECOVERIES` at most."""
         if self.recovered >= RECOVERIES:
@@ -386,11 +387,16 @@ class Walk:
                 and key in person.activated
                 and (key in shown or key in dict(person.closed))
             ]
-            near = stranded[0]["where"].split(" / ")
-            sent = [u for u in sent if f"{u['key']} (again" not in " ".join(person.activated)]
-            if not sent:
+            tried = " ".join(person.activated)
+            pairs = [  # each stranded control with each form not yet sent again for it
+                (_shared(u["where"].split(" / "), lost["where"].split(" / ")), lost, u)
+                for lost in stranded
+                for u in sent
+                if f"{u['key']} (again, for {lost['key']})" not in tried
+            ]
+            if not pairs:
                 continue
-            chosen = max(sent, key=lambda u: _shared(u["where"].split(" / "), near))
+            _, lost, chosen = max(pairs, key=lambda pair: pair[0])  # the nearest pair first
             self.recovered += 1
             current = {u["key"]: u for u in units}
             if chosen["key"] in current:
@@ -402,9 +408,7 @@ class Walk:
                 chosen = next((u for u in self.scan(person) if u["key"] == chosen["key"]), None)
                 if chosen is None:
                     return True
-            self.activate(
-                person, {**chosen, "key": f"{chosen['key']} (again, for {stranded[0]['key']})"}
-            )
+            self.activate(person, {**chosen, "key": f"{chosen['key']} (again, for {lost['key']})"})
             return True
         return False
 

@@ -506,8 +506,9 @@ function botWords(spec) {
 }
 
 function seatsOf(ctx) {
-  const names = new Map(ctx.view.members.map((m) => [m.id, m.name]));
-  return ctx.view.state.seats.map((seat) => ({ ...seat, who: seat.bot ? botWords(seat.bot) : names.get(seat.member) || seat.member }));
+  // Who holds each seat, in words: a bot by its kind, a member by name (one the GM removed
+  // by the name the log last gave them).
+  return ctx.view.state.seats.map((seat) => ({ ...seat, who: seat.bot ? botWords(seat.bot) : ctx.member(seat.member) }));
 }
 
 function turnWords(turn) {

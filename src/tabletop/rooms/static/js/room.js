@@ -383,6 +383,7 @@ function context() {
     onTheLine: ON_THE_LINE[page.system] || new Set(),
     sheetLine: (character) => sheetLine(page.system, character),
     character: (id) => labelOf("character", id),
+    member: memberName,
   };
 }
 
