@@ -84,6 +84,12 @@ takes beside another walk on two cores (Dead Weight's, 130 s before witnessed di
 since each roll waits for every page's answer), so a loaded machine does not fail it
 (WALK_BUDGET=… to change)."""
 RECOVERIES = 16
+
+ALTERNATIVES = {"end-attack": {"meet-blow"}}
+"""Kinds the rules offer as one step's alternatives, whose entry ends the other's offer: a
+roll-under attack waiting on its armour is answered (meet-blow) or called off by the GM
+(end-attack), and the walk's GM answers it first; calling it off is pressed in
+tests/systems/rollunder/test_fight.py. A control of one passes when the other reached the log."""
 """How many controls a walk may press again to bring back one another step took away."""
 PAGE_FAULTS = r"fill it in|not an intent|cannot read this as a saved file"
 """What a form's error says when the page, not the rules, is at fault."""
@@ -630,11 +636,13 @@ class Walk:
             for key, unit in person.seen.items():
                 if key in person.activated or (unit["fold"] and key not in shown):
                     continue  # a Fold gone with its card, or with the turn that opened it
-                if key in shown or unit["intent"] not in anyone:
+                taken = ALTERNATIVES.get(unit["intent"], set()) & anyone
+                if key in shown or (unit["intent"] not in anyone and not taken):
                     self.problem(person, f"never activated: {unit['name']}", True)
                 else:
                     gone_before.add(unit["intent"])
             mine = reached.get(person.member, set())
+            mine |= {kind for kind, other in ALTERNATIVES.items() if other & mine}
             missing = offered - mine - person.skipped_kinds
             for kind in sorted(missing):
                 if kind not in gone_before or kind not in anyone:
