@@ -211,6 +211,18 @@ def arguments(path: tuple[str, ...], files: dict[str, Path]) -> st.SearchStrateg
     )
 
 
+def asks_json(argv: list[str]) -> bool:
+    """Whether a command line gives the `--json` flag itself, not as the value of an option
+    before it (`--gm-file --json` names a file called "--json")."""
+    path = max((p for p in commands() if tuple(argv[: len(p)]) == p), key=len, default=())
+    options = [p for p in (parameters(path) if path else []) if p.param_type_name == "option"]
+    valued = {opt for p in options if not p.is_flag for opt in p.opts}
+    words = argv[len(path) :]
+    return any(
+        word == "--json" and (i == 0 or words[i - 1] not in valued) for i, word in enumerate(words)
+    )
+
+
 def with_files(word: str, files: dict[str, Path]) -> str:
     """`word` with each `{file:NAME}` replaced by the path of that fixture file."""
     return re.sub(r"\{file:([^}]+)\}", lambda found: str(files[found[1]]), word)
@@ -320,7 +332,7 @@ def check(outcome: Outcome) -> None:
     verdict = VERDICTS.get(tuple(outcome.argv[:2]))
     if verdict is not None and outcome.code == verdict:
         assert len(outcome.err.strip().splitlines()) == 1, told
-        if "--json" in outcome.argv:  # the verdict is also told as JSON
+        if asks_json(outcome.argv):  # the verdict is also told as JSON
             for line in outcome.out.splitlines():
                 json.loads(line)
         else:
@@ -338,7 +350,7 @@ def check(outcome: Outcome) -> None:
             assert len(error_lines[0]) <= MAX_ERROR_CHARS + 20, told
     else:
         assert not error_lines, told
-    if outcome.code == 0 and "--json" in outcome.argv:
+    if outcome.code == 0 and asks_json(outcome.argv):
         for line in outcome.out.splitlines():
             json.loads(line)
     assert not [name for name in outcome.files if name.endswith(".partial")], outcome.files

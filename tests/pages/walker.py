@@ -371,18 +371,18 @@ class Walk:
         sent; `RECOVERIES` at most."""
         if self.recovered >= RECOVERIES:
             return False
-        reached = set().union(*self.reached(self.people[0]).values())
-        for person in self.live_people():
+        reached: set[str] | None = None  # read from the GM's export only when needed: it
+        for person in self.live_people():  # costs the GM's page its allowance
             units = self.scan(person)
             shown = {u["key"] for u in units}
-            stranded = [
+            gone = [
                 unit
                 for key, unit in person.seen.items()
-                if key not in person.activated
-                and key not in shown
-                and unit["intent"]
-                and unit["intent"] not in reached
+                if key not in person.activated and key not in shown and unit["intent"]
             ]
+            if gone and reached is None:
+                reached = set().union(*self.reached(self.people[0]).values())
+            stranded = [unit for unit in gone if unit["intent"] not in (reached or set())]
             if not stranded:
                 continue
             sent = [

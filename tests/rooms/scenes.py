@@ -77,7 +77,7 @@ def _ap2d6(room: Seated) -> None:
 
 def _constitution(room: Seated) -> None:
     _act(room, "Ada", {"kind": "new-character", "name": "Ada", "character_class": "fighter"})
-    _act(room, "Ada", {"kind": "check", "character": "c1", "ability": "wits", "dc": 12})
+    _act(room, "GM", {"kind": "check", "character": "c1", "ability": "wits", "dc": 12})
     _act(room, "GM", {"kind": "march", "terrain": "road"})
 
 

@@ -159,7 +159,7 @@ def test_attack_forwarded_for_from_an_untrusted_peer_changes_nothing(tmp_path):
                 headers={**BOGUS, "X-Forwarded-For": f"10.0.{n // 250}.{n % 250}"},
                 timeout=30,
             ).status_code
-            for n in range(62)
+            for n in range(90)  # past the burst of 60 even when a busy machine sends slowly
         ]
         assert 429 in answers
     finally:

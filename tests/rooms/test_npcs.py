@@ -176,7 +176,7 @@ def constitution_nameless(p: Party, said: list[Any]) -> list[str]:
     said.append(p.ada.act({"kind": "combat", "action": raised}))
     p.gm.act({"kind": "combat", "action": {"action": "end_turn"}})
     hit = {"action": "attack", "attacker": "Cora", "target": "n1", "modifier": 40}
-    said.append(p.ada.act({"kind": "combat", "action": hit}))
+    p.gm.act({"kind": "combat", "action": hit})  # the GM's bonus (C3-S07): the GM sends it
     p.gm.act({"kind": "combat", "action": {"action": "answer_direct_hit", "pay": False}})
     saves = ["Brute qz: strength save, kept secret", "Brute qz: will save, kept secret"]
     assert saves[0] in read(p.ada) and saves[1] in read(p.ada)

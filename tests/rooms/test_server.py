@@ -446,7 +446,7 @@ def test_each_systems_options_schema_is_its_options_model_and_an_unknown_one_is_
         assert schema == (model.model_json_schema() if model else empty), known.name
         assert set(words) <= set(schema["properties"]), known.name
         for name, said in words.items():  # its values' words name values it takes
-            assert set(said["values"]) <= set(schema["properties"][name].get("enum", [])), name
+            assert set(said["values"]) <= _listed(schema["properties"][name]), name
     assert httpx.get(f"{server}/systems/deadweight-board/options").json()["properties"][
         "turn_cap"
     ] == {"default": 600, "maximum": 100_000, "minimum": 1, "title": "Turn Cap", "type": "integer"}
@@ -454,3 +454,14 @@ def test_each_systems_options_schema_is_its_options_model_and_an_unknown_one_is_
         missing = httpx.get(f"{server}{path}")
         assert missing.status_code == 404
         assert missing.json() == {"error": "no system 'nope'; GET /systems lists them"}
+
+
+def _listed(schema: Any) -> set[Any]:
+    """Every value a schema lists anywhere inside it (an option's own values, those of a
+    tuple's places or of a mapping's keys: the board's fate die faces, its gems)."""
+    if isinstance(schema, dict):
+        found = set(schema.get("enum", [])) | ({schema["const"]} if "const" in schema else set())
+        return found.union(*(_listed(value) for value in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_listed(value) for value in schema))
+    return set()
