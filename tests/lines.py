@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterable
 
 from pydantic import BaseModel
 
-from tabletop.session import Event, Member, Offer
+from tabletop.session import Event, Member, Offer, Session
 from tests.session_laws import Step, Walk
 
 CODE = re.compile(
@@ -88,3 +88,14 @@ def offers_with_code(
                     helps = [choice.help for choice in offer.fields.values()]
                     found |= {text for text in (offer.text, *helps) if code_in(text, words)}
     return found
+
+
+def read_as(session: Session, members: Iterable[Member]) -> Callable[[Event], list[str]]:
+    """A line as each of `members` reads it (text and hint): the GM's whole, a player's."""
+    readers = tuple(members)
+
+    def read(event: Event) -> list[str]:
+        shown = [session.view_event(event, member) for member in readers]
+        return [t for e in shown if e is not None for t in (e.text, e.hint) if t]
+
+    return read

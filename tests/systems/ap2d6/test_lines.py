@@ -9,9 +9,8 @@ from functools import cache
 
 from tabletop.dice import SeededDice
 from tabletop.errors import TabletopError
-from tabletop.session import Event
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Table
-from tests.lines import code_in, lines_with_code, nameless_lines
+from tests.lines import code_in, lines_with_code, nameless_lines, read_as
 from tests.session_laws import Step, Table, Walk
 from tests.systems.ap2d6.test_session import (
     AYLA,
@@ -120,10 +119,8 @@ def _walk(table: Table, seed: int) -> Walk:
     return table.walk(lambda items: chance.choice(list(items)), 30, seed)
 
 
-def read(event: Event) -> list[str]:
-    """The line as the GM and as a player read it (text and hint)."""
-    shown = [SESSION.view_event(event, member) for member in (GM, AYLA)]
-    return [t for e in shown if e is not None for t in (e.text, e.hint) if t]
+read = read_as(SESSION, (GM, AYLA))
+"""The line as the GM and as a player read it (text and hint)."""
 
 
 def test_no_line_of_the_walks_holds_code():

@@ -8,8 +8,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from tabletop.session import Event
-from tests.lines import code_in, lines_with_code, nameless_lines, offers_with_code
+from tests.lines import code_in, lines_with_code, nameless_lines, offers_with_code, read_as
 from tests.session_laws import Step, Table, Walk
 from tests.systems.dead_weight.test_session import (
     ADA,
@@ -56,10 +55,8 @@ def _walk(table: Table, seed: int) -> Walk:
     return table.walk(pick, 40, seed)
 
 
-def read(event: Event) -> list[str]:
-    """The line as the GM and as a player read it (text and hint)."""
-    shown = [SESSION.view_event(event, member) for member in (GM, ADA)]
-    return [t for e in shown if e is not None for t in (e.text, e.hint) if t]
+read = read_as(SESSION, (GM, ADA))
+"""The line as the GM and as a player read it (text and hint)."""
 
 
 def test_no_line_of_the_walks_holds_code():

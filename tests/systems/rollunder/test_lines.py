@@ -11,9 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tabletop.session import Event
 from tabletop.systems.rollunder import SESSION, RollUnderTable
-from tests.lines import lines_with_code, nameless_lines
+from tests.lines import lines_with_code, nameless_lines, read_as
 from tests.session_laws import Step, Table, Walk
 from tests.systems.rollunder.test_npcs import KEPT_TABLE
 from tests.systems.rollunder.test_session import ASH, GM, TABLE
@@ -37,10 +36,8 @@ def _walk(table: Table, seed: int) -> Walk:
     return table.walk(lambda items: chance.choice(list(items)), 40, seed)
 
 
-def read(event: Event) -> list[str]:
-    """The line as the GM and as a player read it (text and hint)."""
-    shown = [SESSION.view_event(event, member) for member in (GM, ASH)]
-    return [t for e in shown if e is not None for t in (e.text, e.hint) if t]
+read = read_as(SESSION, (GM, ASH))
+"""The line as the GM and as a player read it (text and hint)."""
 
 
 def names(*states: RollUnderTable) -> set[str]:
