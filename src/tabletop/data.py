@@ -45,18 +45,21 @@ def read_data_file(path: str | Path, error: type[TabletopError] = DataError) -> 
 
 
 def read_text_file(
-    path: str | Path, error: type[TabletopError] = DataError, limit: int = MAX_DATA_FILE_BYTES
+    path: str | Path,
+    error: type[TabletopError] = DataError,
+    limit: int | None = MAX_DATA_FILE_BYTES,
 ) -> str:
-    """The UTF-8 text of a regular file of at most `limit` bytes. A named pipe or a device
-    is refused before it is opened (reading one would wait for ever, or never end)."""
+    """The UTF-8 text of a regular file of at most `limit` bytes (any size when None). A named
+    pipe or a device is refused before it is opened (reading one would wait for ever, or never
+    end)."""
     path = Path(path)
     try:
         if not path.is_file():
             problem = "no such file" if not path.exists() else "not a regular file"
             raise error(f"cannot read {path}: {problem}")
         with path.open("rb") as file:
-            raw = file.read(limit + 1)
-        if len(raw) > limit:
+            raw = file.read(-1 if limit is None else limit + 1)
+        if limit is not None and len(raw) > limit:
             raise error(f"{path}: more than {limit:,} bytes, too much for a data file")
         return raw.decode("utf-8")
     except OSError as problem:

@@ -20,6 +20,7 @@ import typer
 
 from tabletop.cli.options import Json, RuleOptions, read_rule_options
 from tabletop.cli.output import as_text, console, errors, one_line, print_json
+from tabletop.data import read_text_file
 from tabletop.errors import DataError
 from tabletop.rooms import AuditError, RoomError, verify
 from tabletop.rooms.log import lines_of
@@ -466,10 +467,8 @@ def _server_key(path: Path | None) -> str | None:
 
 
 def _read(file: Path) -> list[str]:
-    try:
-        return lines_of(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as problem:
-        raise DataError(f"cannot read {file}: {problem}") from None
+    """The lines of a log or key file, of any size (an export has no bound); never a pipe."""
+    return lines_of(read_text_file(file, limit=None))
 
 
 def _options(name: str, pairs: list[str] | None) -> dict[str, Any]:

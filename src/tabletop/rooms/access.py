@@ -110,6 +110,8 @@ class Access:
     @classmethod
     def from_key_file(cls, path: Path) -> Access:
         """A server that asks for the key in `path`, or `DataError` saying why it cannot."""
+        if not path.is_file():  # a named pipe would wait for ever
+            raise DataError(f"cannot read the server key {path}: not a file")
         try:
             key = path.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as problem:

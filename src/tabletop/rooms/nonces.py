@@ -19,6 +19,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from tabletop.data import read_text_file
 from tabletop.errors import DataError
 from tabletop.rooms.fairdice import CHAIN, digest, new_chain
 from tabletop.rooms.log import lines_of
@@ -77,10 +78,10 @@ class Chain:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            kept = json.loads(path.read_text(encoding="utf-8"))
+            kept = json.loads(read_text_file(path))
             secret, self.used = bytes.fromhex(kept["secret"]), int(kept["used"])
             self.pending = [(str(call), str(value)) for call, value in kept["pending"]]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (DataError, ValueError, KeyError, TypeError):
             secret, self.used, self.pending = secrets.token_bytes(32), 0, []
         if self.used >= CHAIN:
             secret, self.used, self.pending = secrets.token_bytes(32), 0, []
@@ -140,12 +141,7 @@ def read_book(path: Path, room: str | None = None) -> dict[str, Any]:
 
 def _lines(path: Path, what: str) -> list[dict[str, Any]]:
     """The JSON lines of a file a client keeps, each an object with a `room`."""
-    try:
-        if path.stat().st_size > MAX_BOOK:
-            raise DataError(f"{path} holds more than {MAX_BOOK:,} bytes: not a {what}")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as problem:
-        raise DataError(f"cannot read the {what} {path}: {problem}") from None
+    text = read_text_file(path, limit=MAX_BOOK)
     found = []
     for number, line in enumerate(lines_of(text), start=1):
         try:
