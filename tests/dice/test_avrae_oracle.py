@@ -67,6 +67,9 @@ CASES = [
     "1d%",
     "2d%kh1 + 1d%",
     "3d%mi20pl1",
+    "2d8rr1rr3",
+    "4d6ro1ro2kh3",
+    "3d6rr<2rr>5",
 ]
 
 
@@ -114,7 +117,10 @@ def avrae_terms(draw: st.DrawFn) -> str:
         return str(draw(st.integers(1, sides)))
 
     if draw(st.booleans()):
-        text += draw(st.sampled_from(["rr", "ro"])) + selector(1)
+        reroll = draw(st.sampled_from(["rr", "ro"]))
+        text += reroll + selector(1)
+        if draw(st.booleans()):  # d20 joins the two into one re-roll of both
+            text += reroll + selector(1)
     if draw(st.booleans()):
         text += f"mi{draw(st.integers(1, sides))}"
     elif draw(st.booleans()):

@@ -49,6 +49,9 @@ class Dialect:
     reroll_default: int | None
     """The face re-rolled when no target is written (Foundry's `r` re-rolls 1s); None: a
     target is required."""
+    reroll_union: bool
+    """Several re-rolls of one kind on a pool are one re-roll of the faces matching any of
+    them (Roll20's `2d8r1r3`; d20 joins consecutive ones, `rr1rr3`); else refused."""
     explosions: dict[str, ExplodeSpelling]
     explosion_bound: bool
     """`!:N` bounds the follow-ups of each die (tabletop's own spelling)."""
@@ -124,6 +127,7 @@ TABLETOP = Dialect(
     bare_equals=False,
     rerolls={"r": False, "ro": True},
     reroll_default=None,
+    reroll_union=True,
     explosions={
         "!": ExplodeSpelling(separate=False),
         "!p": ExplodeSpelling(separate=False, penetrating=True),
@@ -165,6 +169,7 @@ ROLL20 = Dialect(
     bare_equals=True,
     rerolls={"r": False, "ro": True},
     reroll_default=None,
+    reroll_union=True,
     explosions={
         "!": ExplodeSpelling(separate=True),
         "!!": ExplodeSpelling(separate=False),
@@ -207,6 +212,7 @@ FOUNDRY = Dialect(
     bare_equals=True,
     rerolls={"r": True, "rr": False},
     reroll_default=1,
+    reroll_union=False,
     explosions={
         "x": ExplodeSpelling(separate=True),
         "xo": ExplodeSpelling(separate=True, once=True),
@@ -248,6 +254,7 @@ AVRAE = Dialect(
     bare_equals=True,
     rerolls={"rr": False, "ro": True},
     reroll_default=None,
+    reroll_union=True,
     explosions={"e": ExplodeSpelling(separate=True)},
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},

@@ -27,6 +27,7 @@ from tabletop.dice.syntax import (
     FATE_FACES,
     TENS_FACES,
     USAGE_DIE_SIZES,
+    AnyOf,
     BinaryOp,
     Call,
     Compare,
@@ -525,6 +526,10 @@ class _Parser:
                 keep = self.keep(self.dialect.keeps[spelled], count, at)
             elif kind == "explode":
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
+            elif kind == "reroll" and reroll is not None:
+                more = self.reroll(self.dialect.rerolls[spelled], sides, at)
+                reroll = self.joined(reroll, more, seen[-1], sides, at)
+                continue  # one re-roll of several faces, seen already
             elif kind == "reroll":
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
             elif kind == "sort":
@@ -566,8 +571,6 @@ class _Parser:
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:
-            if kind == "reroll" and not self.probing:
-                raise self.fail(describe(MORE_THAN_ONE_REROLL, self.dialect), at)
             raise self.refuse(f"this dice term already has {_a(kind)}", at)
         if not self.dialect.written_order or kind in _MARKS:
             return
@@ -579,6 +582,21 @@ class _Parser:
                 f"(write it first)",
                 at,
             )
+
+    def joined(self, first: Reroll, more: Reroll, last: str, sides: int, at: int) -> Reroll:
+        """One re-roll of the faces either of two re-rolls of one kind names (`r1r3`), where
+        the dialect reads them so; in written order only when the second follows the first."""
+        dialect = self.dialect
+        apart = dialect.written_order and last != "reroll"
+        if not dialect.reroll_union or first.once != more.once or apart:
+            if self.probing:
+                raise self.fail("this dice term already has a re-roll", at)
+            raise self.fail(describe(MORE_THAN_ONE_REROLL, dialect), at)
+        points = first.when.points if isinstance(first.when, AnyOf) else (first.when,)
+        joined = Reroll(AnyOf((*points, more.when)), first.once)  # type: ignore[arg-type]
+        if not joined.once and joined.when.count(sides) == sides:
+            raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
+        return joined
 
     def keep(self, mode: str, count: int, at: int) -> Keep:
         if not self.peek().isdigit() and self.dialect.keep_count_required:

@@ -166,10 +166,8 @@ class _Sampler:
         if term.reroll.once:
             rolls[again] = self.faces(term.sides, count)
             return
-        low, high = term.reroll.when.span(term.sides)
-        standing = np.concatenate(
-            [np.arange(1, low, dtype=np.int64), np.arange(high + 1, term.sides + 1, dtype=np.int64)]
-        )
+        faces = np.arange(1, term.sides + 1, dtype=np.int64)
+        standing = faces[~term.reroll.when.matches(faces)]
         rolls[again] = standing[self.rng.integers(0, len(standing), size=count)]
 
     def explode(self, term: Dice, rolls: np.ndarray) -> np.ndarray:

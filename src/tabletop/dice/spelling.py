@@ -15,6 +15,7 @@ from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_n
 from tabletop.dice.syntax import (
     FATE_FACES,
     TENS_FACES,
+    AnyOf,
     BinaryOp,
     Call,
     Compare,
@@ -245,7 +246,9 @@ class _Writer:
             raise Unspellable(
                 "re-rolling once" if reroll.once else "re-rolling until", self.dialect
             )
-        return spelled + self.compare(reroll.when, bare=True)
+        when = reroll.when
+        points = when.points if isinstance(when, AnyOf) else (when,)
+        return "".join(spelled + self.compare(point, bare=True) for point in points)
 
     def explode(self, explode: Explode, sides: int) -> str:
         dialect = self.dialect

@@ -98,10 +98,43 @@ class Compare:
 
 
 @dataclass(frozen=True, slots=True)
+class AnyOf:
+    """Several compare points of one re-roll: a face matches when it matches any of them
+    (Roll20's `2d8r1r3r5r7`, d20's `rr1rr3`)."""
+
+    points: tuple[Compare, ...]
+
+    def matches(self, face: int) -> bool:
+        """Whether `face` is selected (elementwise on a numpy array of faces, for sampling)."""
+        hit = self.points[0].matches(face)
+        for point in self.points[1:]:
+            hit = hit | point.matches(face)
+        return hit
+
+    def faces(self, sides: int) -> list[int]:
+        """The faces of a d`sides` this selects, in order."""
+        return sorted(set().union(*(point.faces(sides) for point in self.points)))
+
+    def count(self, sides: int) -> int:
+        """How many faces of a d`sides` this selects, from the spans (without visiting them)."""
+        spans = sorted(point.span(sides) for point in self.points)
+        total, reached = 0, 0
+        for low, high in spans:
+            low = max(low, reached + 1)
+            if high >= low:
+                total += high - low + 1
+                reached = high
+        return total
+
+    def __str__(self) -> str:
+        return " or ".join(str(point) for point in self.points)
+
+
+@dataclass(frozen=True, slots=True)
 class Reroll:
     """Re-roll the first face while it matches: once (`ro`) or until it does not (`r`)."""
 
-    when: Compare
+    when: Compare | AnyOf
     once: bool
 
 

@@ -57,8 +57,12 @@ MISSING: tuple[Missing, ...] = (
 
 
 MORE_THAN_ONE_REROLL = Missing(
-    "more than one re-roll on a pool (2d8r1r3)", re.compile("r"), ("roll20", "foundry", "avrae")
+    "re-rolls applied one after another on a pool (Foundry's 2d8r1r3, d20's rr1ro3)",
+    re.compile("r"),
+    ("foundry", "avrae"),
 )
+"""Several re-rolls of one kind are one re-roll of all their faces (`2d8r1r3`); re-rolls of
+two kinds, or Foundry's (each re-rolls what the one before left), are refused by this."""
 
 
 def missing_feature(text: str, at: int, dialect: Dialect, own: bool | None = None) -> str | None:
