@@ -37,6 +37,11 @@ def pools(draw: st.DrawFn) -> Dice:
         every = explode.on is not None and explode.on.count(term.sides) == term.sides
         if not every:
             term = replace(term, explode=Explode(explode.on, explode.penetrating, depth, True))
+    plain_faces = term.faces is None and not term.mapped
+    if plain_faces and (term.explode is None or term.explode.separate) and draw(st.booleans()):
+        bare = term.success is not None and draw(st.booleans())  # Foundry's df, sf
+        failing = None if bare else Compare("<=", draw(st.integers(1, term.sides)))
+        term = replace(term, deduct=draw(st.sampled_from(["one", "face"])), failure=failing)
     return term
 
 
@@ -107,6 +112,8 @@ SAMPLED = [
     ("foundry", "6d6xeven + 4d6ms>10"),
     ("foundry", "6d6xo>=5dh2cs>=4"),
     ("foundry", "3d8rkh2 / 2"),
+    ("foundry", "6d6xkh4cs>3df=1 + 4d6sf<3"),
+    ("roll20", "4d8r1r3r5kh3 + 3d6ro<2ro6"),
     ("avrae", "4d6e6kh3 / 3"),
     ("tabletop", "floor(3d6 * 2 / 4) - round(-1d4)"),
     ("roll20", "2 ** (1d4 - 2) + 3d6 % 4"),

@@ -162,6 +162,20 @@ MEANS = [
         Fraction(32, 3),
         f"{D20}: diceast._simplify_operations joins rr1rr3 into rr(1,3); 2, 4-8 stand",
     ),
+    # FOUNDRY: Die.deductFailures/subtractFailures and DiceTerm._applyDeduct: a failing die
+    # counts -1 (df) or minus its face (sf), whatever it counted before; bare, after a
+    # success count, every die that is not a success fails.
+    ("foundry", "6d6df=1", 19, f"{FOUNDRY}: df=1, each 1 is -1, the rest their faces"),
+    ("foundry", "6d6cs>3df", 0, f"{FOUNDRY}: '6d6cs>3df' takes each non-success from the count"),
+    ("foundry", "6d6cs>3df=1", 2, f"{FOUNDRY}: a 1 is -1, 2-3 count 0, 4-6 count 1"),
+    ("foundry", "6d6sf<3", 15, f"{FOUNDRY}: subtractFailures, the faces under 3 taken away"),
+    ("foundry", "6d6cs>3sf", -3, f"{FOUNDRY}: a non-success counts minus its face"),
+    (
+        "foundry",
+        "1d6cs>=1df=1",
+        Fraction(2, 3),
+        f"{FOUNDRY}: _applyDeduct, a failure is no success",
+    ),
     ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
     ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
     ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
@@ -220,6 +234,12 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("foundry", "(1d6 - 3) % 1d4 * 2"),
         ("avrae", "(1d6 - 4) % 1d3 + 1d6 / 4 % 1"),
         ("roll20", "2d4ro1ro4"),
+        ("foundry", "3d4df=1"),
+        ("foundry", "3d4cs>2df"),
+        ("foundry", "3d4kh2sf<2"),
+        ("foundry", "2d4r1cs>=3sf=4"),
+        ("foundry", "2d3xo>=2kl2df<=2"),
+        ("foundry", "3d4evendf>3"),
         ("avrae", "3d4ro1ro>3kh2"),
         ("tabletop", "2d3ro1ro3!"),
     ],
@@ -260,6 +280,16 @@ def test_failures_are_marked_and_taken_from_the_count():
     rolled = roll("3d6>3f1", FixedDice([1, 4, 2]), dialect="roll20")
     assert str(rolled) == "3d6>3f1 → [_1_, **4**, 2] = 0"
     assert rolled.to_json()["dice"]["dice"][0]["failure"] is True
+
+
+def test_a_failure_taken_away_is_marked_and_counts_against_the_total():
+    # FOUNDRY: _applyDeduct flags r.failure and drops r.success; the total sums r.count.
+    rolled = roll("6d6cs>3df", FixedDice([1, 4, 2, 6, 3, 5]), dialect="foundry")
+    assert str(rolled) == "6d6cs>3df → [_1_, **4**, _2_, **6**, _3_, **5**] = 0"
+    subtracted = roll("4d6sf<3", FixedDice([1, 4, 2, 6]), dialect="foundry")
+    assert subtracted.total == 4 + 6 - 1 - 2
+    first = subtracted.to_json()["dice"]["dice"][0]
+    assert first["failure"] is True and "success" not in first
 
 
 def test_a_group_shows_which_totals_it_kept():
@@ -310,7 +340,13 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("foundry", "20d20r1=1", "limited to a count"),
         ("roll20", "6d6min2", "this is tabletop and Foundry VTT notation"),
         ("avrae", "1d6e6mi2", "a per-die minimum after an explosion is not supported yet"),
-        ("foundry", "6d6df", "deducting or subtracting failures (df, sf) is not supported yet"),
+        ("foundry", "6d6df", "df needs the faces that fail (df=1, df<3) unless it follows"),
+        ("foundry", "6d6cf<3sf", "sf after cf (Foundry takes the counted failures away again)"),
+        ("foundry", "6d6min2df=1", "a per-die minimum or maximum with df or sf is not built"),
+        ("foundry", "4dfdf=1", "takes no deduction of failures (df, sf) here"),
+        ("foundry", "6d6df=1cs>3", "a success count after a deduction of failures"),
+        ("tabletop", "6d6df=1", "this is Foundry VTT notation, not tabletop's"),
+        ("roll20", "6d6sf<3", "this is Foundry VTT notation, not Roll20's"),
         ("foundry", "6d6ms=3", "expected a target after 'ms'"),
         ("roll20", "3d6f1", "failures are taken from a success count"),
         ("foundry", "4d6kh3r1", "in the order written"),

@@ -63,6 +63,9 @@ class Dialect:
     """Count spellings -> what they count: "" is a bare compare point after the dice
     (`3d6>3`); "cs" successes (alone: the highest face), "cf" failures (alone: 1s), "even"
     and "odd" the dice showing one; "f" (after a count) failures taken from it."""
+    deducts: dict[str, str]
+    """Spellings that make failing dice worth less -> "one" (Foundry's `df`: minus one) or
+    "face" (`sf`: minus the face)."""
     criticals: dict[str, str]
     """Spellings of a critical point -> "critical" or "fumble": Roll20's `cs>19` and `cf<2`
     mark the dice showing them and change no value."""
@@ -137,6 +140,7 @@ TABLETOP = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"},
     keep_count_required=False,
     counts={"": ""},
+    deducts={},
     criticals={},
     sorts={},
     margin=False,
@@ -179,6 +183,7 @@ ROLL20 = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
     counts={"": "", "f": "f"},
+    deducts={},
     criticals={"cs": "critical", "cf": "fumble"},
     sorts={"s": "ascending", "sa": "ascending", "sd": "descending"},
     margin=False,
@@ -221,6 +226,7 @@ FOUNDRY = Dialect(
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
     keep_count_required=False,
     counts={"cs": "cs", "cf": "cf", "even": "even", "odd": "odd"},
+    deducts={"df": "one", "sf": "face"},
     criticals={},
     sorts={},
     margin=True,
@@ -260,6 +266,7 @@ AVRAE = Dialect(
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},
     keep_count_required=True,
     counts={},
+    deducts={},
     criticals={},
     sorts={},
     margin=False,

@@ -229,16 +229,16 @@ class _Evaluator:
         if term.explode is not None and term.explode.separate:
             if term.keep is not None:
                 return self.checked(self.keep_separate(term))
-            if term.success is not None:
+            if term.scored:
                 return self.power(self.single_die(term, counting=True), term.count)
-        if term.keep is None and term.success is not None:
-            if term.failure is not None:
+        if term.keep is None and term.scored:
+            if term.success is None or term.failure is not None or term.deduct is not None:
                 return self.power(_mapped(self.single_die(term), term.score), term.count)
             return self.successes(*self.hits_and_misses(term, term.success), term.count)
         die = self.single_die(term)
         if term.keep is None:
             return self.power(die, term.count)
-        score: Callable[[int], int] = _value if term.success is None else term.score
+        score: Callable[[int], int] = term.score if term.scored else _value
         kept = term.keep.kept_count(term.count)
         if kept == 1:
             return self.keep_one(die, term.count, term.keep.keeps_highest, score)
@@ -324,7 +324,7 @@ class _Evaluator:
         assert keep is not None and explode is not None
         sides, depth = term.sides, explode.max_follow_ups
         shift = -1 if explode.penetrating else 0
-        kept = _KeptSet(keep, _value if term.success is None else term.score)
+        kept = _KeptSet(keep, term.score if term.scored else _value)
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
         first = _rerolled(sides, term.reroll)
         states = kept.start()

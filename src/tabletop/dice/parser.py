@@ -59,7 +59,7 @@ _SPACES = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
+_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure", "deduct")
 """The order the tree's modifiers take effect in; written-order dialects must agree."""
 
 _MARKS = ("critical", "fumble", "sort")
@@ -485,7 +485,7 @@ class _Parser:
         """Read the modifiers after `NdX`, each kind at most once; in a dialect whose tool
         applies them in the order written, only in the order the tree applies them."""
         seen: list[str] = []
-        reroll = explode = keep = success = failure = None
+        reroll = explode = keep = success = failure = deduct = counted = None
         bounds: dict[str, int] = {}
         marks: dict[str, Compare] = {}
         order = None
@@ -500,7 +500,7 @@ class _Parser:
                 keeps = self.dialect.keeps
                 drop = self.peek() == "d" and "d" not in keeps and "dh" in keeps
                 if drop and not self.peek(1).isdigit():
-                    raise self.fail(
+                    raise self.refuse(
                         "expected 'h' or 'l' after 'd' (drop highest / drop lowest)", at + 1
                     )
                 label = self.peek() == "[" and self.dialect.labels
@@ -508,7 +508,7 @@ class _Parser:
                     raise self.refuse("expected an operator (+ - * /) or the end")
                 break
             spelled, kind = found
-            if faces is not None and kind in ("reroll", "explode"):
+            if faces is not None and kind in ("reroll", "explode", "deduct"):
                 raise self.fail(
                     f"a die with faces of its own (Fate, d20's d%) takes no "
                     f"{_KIND_NAMES[kind]} here (not built yet)"
@@ -536,21 +536,27 @@ class _Parser:
                 order = self.dialect.sorts[spelled]
             elif kind in _MARKS:
                 marks[kind] = self.point(f"a face that is a {kind}, such as {spelled}>19")
+            elif kind == "deduct":
+                failure = self.failing(spelled, counted, at)
+                deduct = self.dialect.deducts[spelled]
             elif kind in ("minimum", "maximum"):
                 bounds[kind] = self.integer(f"the {kind} of each die after {spelled!r}")
             elif self.dialect.counts[spelled] == "f":
                 kind = "failure"
                 if success is None:
-                    raise self.fail("failures are taken from a success count, as in 3d6>3f1", at)
+                    raise self.refuse("failures are taken from a success count, as in 3d6>3f1", at)
                 failure = self.target("a face that fails", None)
                 if failure is None:
                     raise self.fail("expected a face that fails, such as f1 or f<2")
             else:
-                success = self.success(self.dialect.counts[spelled], sides)
+                counted = self.dialect.counts[spelled]
+                success = self.success(counted, sides)
             self.check_order(kind, seen, at)
             seen.append(kind)
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
+        if bounds and deduct is not None:
+            raise self.fail("a per-die minimum or maximum with df or sf is not built yet")
         minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
         critical, fumble = marks.get("critical"), marks.get("fumble")
         return Dice(
@@ -567,6 +573,7 @@ class _Parser:
             critical,
             fumble,
             order,  # type: ignore[arg-type]
+            deduct,  # type: ignore[arg-type]
         )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
@@ -681,6 +688,25 @@ class _Parser:
             raise self.fail(f"expected {what}")
         return compare
 
+    def failing(self, spelled: str, counted: str | None, at: int) -> Compare | None:
+        """The faces that fail under Foundry's `df`/`sf`; None (written bare, after a success
+        count) for every die that is not a success."""
+        if counted == "cf":
+            raise self.fail(
+                f"{spelled} after cf (Foundry takes the counted failures away again) is not "
+                "supported yet",
+                at,
+            )
+        failing = self.target(f"the faces that fail, such as {spelled}=1", None)
+        if failing is None and counted is None:
+            raise self.fail(
+                f"{spelled} needs the faces that fail ({spelled}=1, {spelled}<3) unless it "
+                f"follows a success count (6d6cs>3{spelled}): Foundry's documents say a bare "
+                f"6d6{spelled} takes away the 1s, but its code takes nothing away",
+                at,
+            )
+        return failing
+
     def margin(self, term: Dice) -> Node:
         """Foundry's margin of success: `6d6ms>12` is the total less 12, `ms<12` 12 less it."""
         at = self.pos
@@ -713,6 +739,7 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
         "explode": dialect.explosions,
         "keep": dialect.keeps,
         "success": dialect.counts,
+        "deduct": dialect.deducts,
         "advantage": ("adv", "dis") if dialect.advantage else (),
     }
     found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
@@ -730,6 +757,7 @@ _KIND_NAMES = {
     "reroll": "re-roll",
     "success": "success count",
     "failure": "failure count",
+    "deduct": "deduction of failures (df, sf)",
     "critical": "critical success point",
     "fumble": "critical failure point",
     "sort": "sort order",

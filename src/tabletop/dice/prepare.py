@@ -144,8 +144,11 @@ def _pool_bounds(term: Dice) -> Bounds:
     kept = term.keep.kept_count(term.count) if term.keep is not None else term.count
     explode = term.explode
     separate = explode is not None and explode.separate
+    most = most_dice(term) if separate else kept
+    if term.deduct is not None:  # Foundry's: plain faces, explosions only of dice apart
+        lost = 1 if term.deduct == "one" else term.sides
+        return -most * lost, most * (1 if term.success is not None else term.sides)
     if term.success is not None:
-        most = most_dice(term) if separate else kept
         return -most if term.failure is not None else 0, most
     if term.mapped:  # no explosions: each die is worth one of its faces' values
         values = [term.value(face) for face in _extreme_faces(term)]

@@ -198,7 +198,7 @@ class _Roller:
             rolled = [self.modified_die(term) for _ in range(term.count)]
         if term.keep is not None:
             rolled = self.mark_kept(term, rolled)
-        if term.success is not None:
+        if term.scored:
             rolled = [self.counted(term, die) for die in rolled]
             value = sum(term.score(die.value) for die in rolled if die.kept)
         else:
@@ -272,14 +272,16 @@ class _Roller:
 
     @staticmethod
     def counted(term: Dice, die: Die) -> Die:
-        """A die marked as a success, or a failure (Roll20's `f`), when it is kept."""
-        assert term.success is not None
+        """A kept die marked as a success, or a failure (Roll20's `f`; Foundry's `df` and
+        `sf`, where a failure is no success)."""
+        kept, value = die.kept, die.value
+        hit = None if term.success is None else kept and bool(term.success.matches(value))
+        if term.deduct is not None:
+            fails = kept and bool(term.fails(value))
+            return replace(die, success=hit and not fails, failure=fails)
         failure = term.failure
-        return replace(
-            die,
-            success=die.kept and bool(term.success.matches(die.value)),
-            failure=None if failure is None else die.kept and bool(failure.matches(die.value)),
-        )
+        failed = None if failure is None else kept and bool(failure.matches(value))
+        return replace(die, success=hit, failure=failed)
 
     @staticmethod
     def mark_kept(term: Dice, dice: list[Die]) -> list[Die]:

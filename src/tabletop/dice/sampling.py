@@ -144,14 +144,14 @@ class _Sampler:
             values = [term.value(face) for face in range(1, term.sides + 1)]
             rolls = np.asarray([0, *values], dtype=np.int64)[rolls]
         if term.explode is not None and term.explode.separate:
-            if term.keep is not None or term.success is not None:
+            if term.keep is not None or term.scored:
                 return self.separate(term, rolls)
             rolls = self.explode(term, rolls)
         elif term.explode is not None:
             rolls = self.explode(term, rolls)
         if term.keep is not None:
             rolls = self.kept(term, rolls)
-        if term.success is not None:
+        if term.scored:
             return term.score(rolls).sum(axis=1)
         return rolls.sum(axis=1)
 
@@ -214,7 +214,7 @@ class _Sampler:
         kept = position < size
         if term.keep is not None:
             kept = _kept_range(term.keep, position, size)
-        if term.success is not None:
+        if term.scored:
             return (term.score(ordered) * kept).sum(axis=1)
         return np.where(kept, ordered, 0).sum(axis=1)
 

@@ -178,8 +178,10 @@ class _Writer:
         explode = self.explode(node.explode, node.sides) if node.explode else ""
         keep = self.keep(node.keep) if node.keep else ""
         count = self.success(node.success) if node.success else ""
-        if node.failure is not None:
+        if node.failure is not None and node.deduct is None:
             count += self.failure(node.failure)
+        if node.deduct is not None:
+            count += self.deduction(node.deduct, node.failure)
         count += self.criticals(node)
         if node.order is not None:
             count += self.order(node.order)
@@ -317,6 +319,15 @@ class _Writer:
             raise Unspellable("sorting the dice (sa, sd)", self.dialect)
         return spelled
 
+    def deduction(self, deduct: str, failure: Compare | None) -> str:
+        """Foundry's `df` or `sf`, with the faces that fail when they are written."""
+        spelled = next((s for s, kind in self.dialect.deducts.items() if kind == deduct), None)
+        if spelled is None:
+            raise Unspellable("failures taken away (df, sf)", self.dialect)
+        if failure is None:
+            return spelled
+        return spelled + self.compare(failure, bare=self.dialect.bare_equals)
+
     def failure(self, compare: Compare) -> str:
         if "f" not in self.dialect.counts:
             raise Unspellable("failures taken from a count", self.dialect)
@@ -349,6 +360,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "counting successes": bool(dialect.counts),
         "counting even or odd dice": "even" in dialect.counts,
         "failures taken from a count": "f" in dialect.counts,
+        "failures taken away (df, sf)": bool(dialect.deducts),
         "labels": dialect.labels,
         "grouped rolls": dialect.groups is not None,
         "Fate dice": dialect.fate is not None,

@@ -18,6 +18,8 @@ from tabletop.dice import limits
 CompareOp = TypingLiteral["=", "<", "<=", ">", ">=", "even", "odd"]
 KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
 SortOrder = TypingLiteral["ascending", "descending"]
+Deduct = TypingLiteral["one", "face"]
+"""What a failing die is worth under Foundry's `df` (minus one) and `sf` (minus its face)."""
 ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷", "rem", "mod", "**"]
 """`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
 value may be a fraction (Roll20's, Foundry's and d20's `/`). `rem` is the remainder signed as
@@ -264,13 +266,33 @@ class Dice:
     """Roll20's critical failure point (`1d20cf<3`): dice showing it are marked, nothing more."""
     order: SortOrder | None = None
     """Roll20's sorting (`8d6s`, `8d6sd`): the dice are shown lowest (or highest) first."""
+    deduct: Deduct | None = None
+    """Foundry's `df` and `sf`: each kept die that fails (matches `failure`, or, when that is
+    None, is not a success) is worth minus one or minus its face, whatever else it was; the
+    others are worth their value, or 1 and 0 under a success count."""
+
+    @property
+    def scored(self) -> bool:
+        """True when the dice add scores rather than their values (counts, `df`, `sf`)."""
+        return self.success is not None or self.deduct is not None
 
     def score(self, value: int) -> int:
-        """What a kept die of this value adds to a count: 1 a success, -1 a failure (both: 0);
-        elementwise on numpy arrays."""
+        """What a kept die of this value adds: 1 a success, -1 a Roll20 failure (both: 0);
+        under `df`/`sf`, a failure's minus one or minus face instead; elementwise on numpy
+        arrays."""
+        hits = value if self.success is None else self.success.matches(value) * 1
+        if self.deduct is None:
+            return hits if self.failure is None else hits - self.failure.matches(value) * 1
+        fails = self.fails(value)
+        lost = 1 if self.deduct == "one" else value
+        return hits - fails * (hits + lost)
+
+    def fails(self, value: int) -> int:
+        """1 when a die of this value fails under `df`/`sf`, else 0 (elementwise)."""
+        if self.failure is not None:
+            return self.failure.matches(value) * 1
         assert self.success is not None
-        hits = self.success.matches(value) * 1
-        return hits if self.failure is None else hits - self.failure.matches(value) * 1
+        return 1 - self.success.matches(value) * 1
 
     def shown(self, face: int) -> int:
         """What face number `face` shows: itself, unless the faces say otherwise."""
@@ -298,6 +320,7 @@ class Dice:
             and self.explode is None
             and self.keep is None
             and self.success is None
+            and self.deduct is None
             and not self.mapped
         )
 
@@ -390,6 +413,7 @@ def never_negative(node: Node) -> bool:
         return (
             node.faces is None
             and node.failure is None
+            and node.deduct is None
             and all(bound is None or bound >= 0 for bound in lowest)
         )
     if isinstance(node, Label):
