@@ -70,6 +70,12 @@ CASES = [
     "2d8rr1rr3",
     "4d6ro1ro2kh3",
     "3d6rr<2rr>5",
+    "4d6k3",
+    "4d6p<3",
+    "6d6k5k6",
+    "5d10e10k>5",
+    "4d6mi3p3",
+    "2d%k>40",
 ]
 
 
@@ -128,6 +134,8 @@ def avrae_terms(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         count = int(text.split("d")[0])
         text += draw(st.sampled_from(["kh", "kl", "ph", "pl"])) + str(draw(st.integers(1, count)))
+    elif draw(st.booleans()):  # keep or drop by face
+        text += draw(st.sampled_from(["k", "p"])) + selector(1)
     return text
 
 

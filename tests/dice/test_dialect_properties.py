@@ -12,7 +12,17 @@ from hypothesis import strategies as st
 
 from tabletop.dice import DIALECTS, distribution, notation, parse, sample
 from tabletop.dice.spelling import Unspellable
-from tabletop.dice.syntax import FATE_FACES, BinaryOp, Compare, Dice, Explode, Integer, Negate, Node
+from tabletop.dice.syntax import (
+    FATE_FACES,
+    BinaryOp,
+    Compare,
+    Dice,
+    Explode,
+    Integer,
+    Negate,
+    Node,
+    Pick,
+)
 from tabletop.errors import LimitError, NotationError, TabletopError
 from tests.dice.test_properties import dice_terms
 from tests.effort import tried
@@ -37,6 +47,9 @@ def pools(draw: st.DrawFn) -> Dice:
         every = explode.on is not None and explode.on.count(term.sides) == term.sides
         if not every:
             term = replace(term, explode=Explode(explode.on, explode.penetrating, depth, True))
+    if term.keep is None and draw(st.booleans()):  # d20's k3, p<2
+        when = Compare(draw(st.sampled_from(["=", "<", ">"])), draw(st.integers(1, term.sides)))
+        term = replace(term, pick=Pick(when, draw(st.booleans())))
     plain_faces = term.faces is None and not term.mapped
     if plain_faces and (term.explode is None or term.explode.separate) and draw(st.booleans()):
         bare = term.success is not None and draw(st.booleans())  # Foundry's df, sf

@@ -176,6 +176,11 @@ MEANS = [
         Fraction(2, 3),
         f"{FOUNDRY}: _applyDeduct, a failure is no success",
     ),
+    # D20: SetOperator.keep/drop with a bare or </> selector select dice by their number.
+    ("avrae", "4d6k3", 2, f"{D20}: 'k3' keeps only the dice showing 3 (4 x 3 x 1/6)"),
+    ("avrae", "4d6p<3", 12, f"{D20}: 'p<3' drops the 1s and 2s (4 x 18/6)"),
+    ("avrae", "6d6k5k6", 11, f"{D20}: 'k5k6' is joined into k(5,6) (_simplify_operations)"),
+    ("avrae", "1d6k7", 0, f"{D20}: a selector no die matches keeps nothing"),
     ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
     ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
     ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
@@ -235,6 +240,9 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("avrae", "(1d6 - 4) % 1d3 + 1d6 / 4 % 1"),
         ("roll20", "2d4ro1ro4"),
         ("foundry", "3d4df=1"),
+        ("avrae", "4d4mi2k2k4"),
+        ("avrae", "3d4ro1p>2"),
+        ("avrae", "2d3e3p<2"),
         ("foundry", "3d4cs>2df"),
         ("foundry", "3d4kh2sf<2"),
         ("foundry", "2d4r1cs>=3sf=4"),
@@ -290,6 +298,13 @@ def test_a_failure_taken_away_is_marked_and_counts_against_the_total():
     assert subtracted.total == 4 + 6 - 1 - 2
     first = subtracted.to_json()["dice"]["dice"][0]
     assert first["failure"] is True and "success" not in first
+
+
+def test_dice_kept_by_face_are_the_only_ones_counted():
+    # D20: SetOperator.keep drops every die its selector does not select.
+    rolled = roll("4d6k3", FixedDice([3, 1, 3, 6]), dialect="avrae")
+    assert str(rolled) == "4d6k3 → [3, ~~1~~, 3, ~~6~~] = 6"
+    assert [die["kept"] for die in rolled.to_json()["dice"]["dice"]] == [True, False, True, False]
 
 
 def test_a_group_shows_which_totals_it_kept():
@@ -352,7 +367,9 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("foundry", "4d6kh3r1", "in the order written"),
         ("avrae", "10d6mil1", "expected the minimum of each die"),
         ("avrae", "1d20 > 10", "comparisons as values"),
-        ("avrae", "4d6k3", "k3 keeps the dice showing 3"),
+        ("avrae", "4d6kh3k3", "both by place (kh3) and by face (k3) on one pool is not"),
+        ("avrae", "4d6k3kh1", "both by place (kh3) and by face (k3) on one pool is not"),
+        ("avrae", "4d6k3p1", "keeping and dropping dice by face one after another"),
         ("avrae", "1d6ra6", "(ra)"),
         ("avrae", "1.5", "decimal numbers"),
         ("tabletop", "dF", "this is Roll20 notation"),

@@ -57,6 +57,8 @@ class Dialect:
     """`!:N` bounds the follow-ups of each die (tabletop's own spelling)."""
     keeps: dict[str, str]
     """Keep/drop spellings -> the tree's mode (kh, kl, dh, dl)."""
+    picks: dict[str, bool]
+    """Spellings of a keep or drop by face -> whether it keeps (d20's `k3`, `p<3`)."""
     keep_count_required: bool
     """Whether `k`/`d` must be followed by a number (else they keep or drop one)."""
     counts: dict[str, str]
@@ -138,6 +140,7 @@ TABLETOP = Dialect(
     },
     explosion_bound=True,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"},
+    picks={},
     keep_count_required=False,
     counts={"": ""},
     deducts={},
@@ -181,6 +184,7 @@ ROLL20 = Dialect(
     },
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
+    picks={},
     keep_count_required=False,
     counts={"": "", "f": "f"},
     deducts={},
@@ -224,6 +228,7 @@ FOUNDRY = Dialect(
     },
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
+    picks={},
     keep_count_required=False,
     counts={"cs": "cs", "cf": "cf", "even": "even", "odd": "odd"},
     deducts={"df": "one", "sf": "face"},
@@ -264,6 +269,7 @@ AVRAE = Dialect(
     explosions={"e": ExplodeSpelling(separate=True)},
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},
+    picks={"k": True, "p": False},
     keep_count_required=True,
     counts={},
     deducts={},

@@ -40,6 +40,7 @@ from tabletop.dice.syntax import (
     Name,
     Negate,
     Node,
+    Pick,
     Reroll,
     RiskDice,
     UsageDie,
@@ -60,7 +61,8 @@ _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 _ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure", "deduct")
-"""The order the tree's modifiers take effect in; written-order dialects must agree."""
+"""The order the tree's modifiers take effect in; written-order dialects must agree (a keep
+or drop by face, `pick`, takes effect where a keep does)."""
 
 _MARKS = ("critical", "fumble", "sort")
 """Modifiers that only change how dice are shown (Roll20's critical points and sorting), in no
@@ -485,7 +487,7 @@ class _Parser:
         """Read the modifiers after `NdX`, each kind at most once; in a dialect whose tool
         applies them in the order written, only in the order the tree applies them."""
         seen: list[str] = []
-        reroll = explode = keep = success = failure = deduct = counted = None
+        reroll = explode = keep = pick = success = failure = deduct = counted = None
         bounds: dict[str, int] = {}
         marks: dict[str, Compare] = {}
         order = None
@@ -524,6 +526,12 @@ class _Parser:
                 count += extra
             elif kind == "keep":
                 keep = self.keep(self.dialect.keeps[spelled], count, at)
+            elif kind == "pick" and pick is not None:
+                more = self.pick(self.dialect.picks[spelled], at)
+                pick = self.picked(pick, more, seen[-1], at)
+                continue  # one pick of several faces, seen already
+            elif kind == "pick":
+                pick = self.pick(self.dialect.picks[spelled], at)
             elif kind == "explode":
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
             elif kind == "reroll" and reroll is not None:
@@ -555,6 +563,11 @@ class _Parser:
             seen.append(kind)
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
+        if keep is not None and pick is not None:
+            raise self.fail(
+                "keeping or dropping dice both by place (kh3) and by face (k3) on one pool is "
+                "not supported yet"
+            )
         if bounds and deduct is not None:
             raise self.fail("a per-die minimum or maximum with df or sf is not built yet")
         minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
@@ -574,6 +587,7 @@ class _Parser:
             fumble,
             order,  # type: ignore[arg-type]
             deduct,  # type: ignore[arg-type]
+            pick,
         )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
@@ -581,7 +595,7 @@ class _Parser:
             raise self.refuse(f"this dice term already has {_a(kind)}", at)
         if not self.dialect.written_order or kind in _MARKS:
             return
-        later = [done for done in seen if _ORDER.index(done) > _ORDER.index(kind)]
+        later = [done for done in seen if _rank(done) > _rank(kind)]
         if later:
             raise self.fail(
                 f"{self.dialect.title} applies modifiers in the order written; "
@@ -604,6 +618,24 @@ class _Parser:
         if not joined.once and joined.when.count(sides) == sides:
             raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
         return joined
+
+    def pick(self, keeps: bool, at: int) -> Pick:
+        """d20's keep or drop by face: `k3`, `k<3`, `p>4`."""
+        when = self.target("a face to keep or drop, such as k3 or p<2", None)
+        if when is None:
+            raise self.refuse("expected a face to keep or drop, such as k3 or p<2", at)
+        return Pick(when, keeps)
+
+    def picked(self, first: Pick, more: Pick, last: str, at: int) -> Pick:
+        """One pick of the faces two consecutive picks of one kind name (d20's `k3k4` keeps
+        the dice showing 3 or 4)."""
+        if first.keep != more.keep or last != "pick":
+            raise self.fail(
+                "keeping and dropping dice by face one after another (k3p1) is not supported yet",
+                at,
+            )
+        points = first.when.points if isinstance(first.when, AnyOf) else (first.when,)
+        return Pick(AnyOf((*points, more.when)), first.keep)  # type: ignore[arg-type]
 
     def keep(self, mode: str, count: int, at: int) -> Keep:
         if not self.peek().isdigit() and self.dialect.keep_count_required:
@@ -740,6 +772,7 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
         "keep": dialect.keeps,
         "success": dialect.counts,
         "deduct": dialect.deducts,
+        "pick": dialect.picks,
         "advantage": ("adv", "dis") if dialect.advantage else (),
     }
     found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
@@ -758,10 +791,16 @@ _KIND_NAMES = {
     "success": "success count",
     "failure": "failure count",
     "deduct": "deduction of failures (df, sf)",
+    "pick": "keep or drop by face",
     "critical": "critical success point",
     "fumble": "critical failure point",
     "sort": "sort order",
 }
+
+
+def _rank(kind: str) -> int:
+    """Where a modifier takes effect in the tree's order."""
+    return _ORDER.index("keep" if kind == "pick" else kind)
 
 
 def _a(kind: str) -> str:

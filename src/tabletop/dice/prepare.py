@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from tabletop.dice import limits
@@ -150,6 +150,9 @@ def _pool_bounds(term: Dice) -> Bounds:
         return -most * lost, most * (1 if term.success is not None else term.sides)
     if term.success is not None:
         return -most if term.failure is not None else 0, most
+    if term.pick is not None:  # any die may be dropped, and count nothing
+        low, high = _pool_bounds(replace(term, pick=None))
+        return min(low, 0), max(high, 0)
     if term.mapped:  # no explosions: each die is worth one of its faces' values
         values = [term.value(face) for face in _extreme_faces(term)]
         return kept * min(values), kept * max(values)

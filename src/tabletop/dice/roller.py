@@ -198,6 +198,9 @@ class _Roller:
             rolled = [self.modified_die(term) for _ in range(term.count)]
         if term.keep is not None:
             rolled = self.mark_kept(term, rolled)
+        if term.pick is not None:
+            pick = term.pick
+            rolled = [die if pick.stays(die.value) else replace(die, kept=False) for die in rolled]
         if term.scored:
             rolled = [self.counted(term, die) for die in rolled]
             value = sum(term.score(die.value) for die in rolled if die.kept)

@@ -28,6 +28,7 @@ from tabletop.dice.syntax import (
     Name,
     Negate,
     Node,
+    Pick,
     Reroll,
     RiskDice,
     UsageDie,
@@ -177,6 +178,8 @@ class _Writer:
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""
         keep = self.keep(node.keep) if node.keep else ""
+        if node.pick is not None:
+            keep += self.pick(node.pick)
         count = self.success(node.success) if node.success else ""
         if node.failure is not None and node.deduct is None:
             count += self.failure(node.failure)
@@ -276,6 +279,14 @@ class _Writer:
             spelled += f":{explode.depth}"
         return spelled
 
+    def pick(self, pick: Pick) -> str:
+        """d20's `k3`, `p<2` (`k3k4` for several faces)."""
+        spelled = next((s for s, keeps in self.dialect.picks.items() if keeps == pick.keep), None)
+        if spelled is None:
+            raise Unspellable("keeping or dropping dice by face (k3)", self.dialect)
+        points = pick.when.points if isinstance(pick.when, AnyOf) else (pick.when,)
+        return "".join(spelled + self.compare(point, bare=True) for point in points)
+
     def keep(self, keep: Keep) -> str:
         spelled = next(
             (
@@ -361,6 +372,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "counting even or odd dice": "even" in dialect.counts,
         "failures taken from a count": "f" in dialect.counts,
         "failures taken away (df, sf)": bool(dialect.deducts),
+        "keeping or dropping dice by face (k3)": bool(dialect.picks),
         "labels": dialect.labels,
         "grouped rolls": dialect.groups is not None,
         "Fate dice": dialect.fate is not None,

@@ -182,6 +182,19 @@ class Keep:
 
 
 @dataclass(frozen=True, slots=True)
+class Pick:
+    """Keep (or drop) the dice whose value matches, whatever their place: d20's `k3` keeps
+    the dice showing 3, `p<3` drops those under 3; a die not kept counts nothing."""
+
+    when: Compare | AnyOf
+    keep: bool
+
+    def stays(self, value: int) -> bool:
+        """Whether a die of this value is kept (elementwise on numpy arrays)."""
+        return self.when.matches(value) * 1 == (1 if self.keep else 0)
+
+
+@dataclass(frozen=True, slots=True)
 class Integer:
     value: int
 
@@ -271,15 +284,23 @@ class Dice:
     None, is not a success) is worth minus one or minus its face, whatever else it was; the
     others are worth their value, or 1 and 0 under a success count."""
 
+    pick: Pick | None = None
+    """d20's keep or drop by face (`k3`, `p<3`), at the place of a keep."""
+
     @property
     def scored(self) -> bool:
-        """True when the dice add scores rather than their values (counts, `df`, `sf`)."""
-        return self.success is not None or self.deduct is not None
+        """True when dice add scores rather than their values (counts, `df`, `sf`, picks)."""
+        return self.success is not None or self.deduct is not None or self.pick is not None
 
     def score(self, value: int) -> int:
-        """What a kept die of this value adds: 1 a success, -1 a Roll20 failure (both: 0);
-        under `df`/`sf`, a failure's minus one or minus face instead; elementwise on numpy
-        arrays."""
+        """What a die of this value adds: 1 a success, -1 a Roll20 failure (both: 0); under
+        `df`/`sf`, a failure's minus one or minus face instead; nothing when a pick drops
+        it; elementwise on numpy arrays."""
+        counted = self.counted(value)
+        return counted if self.pick is None else self.pick.stays(value) * counted
+
+    def counted(self, value: int) -> int:
+        """What a kept die of this value adds (see `score`)."""
         hits = value if self.success is None else self.success.matches(value) * 1
         if self.deduct is None:
             return hits if self.failure is None else hits - self.failure.matches(value) * 1
@@ -321,6 +342,7 @@ class Dice:
             and self.keep is None
             and self.success is None
             and self.deduct is None
+            and self.pick is None
             and not self.mapped
         )
 

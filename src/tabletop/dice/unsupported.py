@@ -38,11 +38,6 @@ MISSING: tuple[Missing, ...] = (
     ),
     _missing("re-rolling one die and adding it (ra)", r"ra", "avrae"),
     _missing(
-        "keeping or dropping dice by their face (k3 keeps the dice showing 3)",
-        r"[kp][0-9<>]",
-        "avrae",
-    ),
-    _missing(
         "picking the lowest or highest dice to re-roll or explode (rrl1)", r"(rr|ro|e)[lh]", "avrae"
     ),
     _missing("computed dice ((1d4)d6)", r"(?<=\))[dD]", "roll20", "foundry"),
