@@ -240,6 +240,12 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("avrae", "(1d6 - 4) % 1d3 + 1d6 / 4 % 1"),
         ("roll20", "2d4ro1ro4"),
         ("foundry", "3d4df=1"),
+        ("foundry", "3d4r1=1"),
+        ("foundry", "3d4rr2=1"),
+        ("foundry", "3d3rr2<=3"),
+        ("foundry", "3d4x2>=3"),
+        ("foundry", "2d3xo1=3"),
+        ("foundry", "2d4r1x1=4"),
         ("avrae", "4d4mi2k2k4"),
         ("avrae", "3d4ro1p>2"),
         ("avrae", "2d3e3p<2"),
@@ -307,6 +313,18 @@ def test_dice_kept_by_face_are_the_only_ones_counted():
     assert [die["kept"] for die in rolled.to_json()["dice"]["dice"]] == [True, False, True, False]
 
 
+def test_a_limit_over_the_pool_stops_re_rolls_and_explosions_once_spent():
+    # FOUNDRY: Die.reroll, '20d20r1=1 reroll a single 1'; Die.explode's max counts down.
+    rolled = roll("4d20r1=1", FixedDice([1, 1, 7, 1, 12]), dialect="foundry")
+    assert str(rolled) == "4d20r1=1 → [~~1~~ 1, 7, 1, 12] = 21"  # the second 1 stays
+    assert (
+        roll("4d20rr2=1", FixedDice([1, 1, 1, 9, 2, 3]), dialect="foundry").total == 1 + 9 + 2 + 3
+    )
+    exploded = roll("3d6x2=6", FixedDice([6, 6, 6, 6, 6]), dialect="foundry")
+    assert exploded.total == 30 and len(exploded.pools()[0].dice) == 5
+    assert distribution("1d6x3>=1", dialect="foundry").min == 4  # every face explodes 3 times
+
+
 def test_a_group_shows_which_totals_it_kept():
     rolled = roll("{2d6, 1d12}kh1", FixedDice([2, 5, 9]), dialect="roll20")
     assert str(rolled) == "{2d6, 1d12}kh1 → {~~[2, 5]~~, [9]} = 9"
@@ -352,7 +370,9 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "2 ** 3", "this is Roll20 notation"),
         ("roll20", "-2 ** 2", "a sign before a power is unclear"),
         ("roll20", "2 ** -2 ** 2", "a sign before a power is unclear"),
-        ("foundry", "20d20r1=1", "limited to a count"),
+        ("foundry", "4d6r1=1kh3", "limited to a count, with other modifiers than a re-roll"),
+        ("foundry", "4d6r1=1x1=6", "limited to a count, with other modifiers than a re-roll"),
+        ("roll20", "20d20r1=1", "this is tabletop and Foundry VTT notation, not Roll20's"),
         ("roll20", "6d6min2", "this is tabletop and Foundry VTT notation"),
         ("avrae", "1d6e6mi2", "a per-die minimum after an explosion is not supported yet"),
         ("foundry", "6d6df", "df needs the faces that fail (df=1, df<3) unless it follows"),

@@ -52,6 +52,9 @@ class Dialect:
     reroll_union: bool
     """Several re-rolls of one kind on a pool are one re-roll of the faces matching any of
     them (Roll20's `2d8r1r3`; d20 joins consecutive ones, `rr1rr3`); else refused."""
+    pool_limits: bool
+    """A number before the compare point of a re-roll or explosion limits how many happen
+    over the whole pool (Foundry's `20d20r1=1`, `5d6x2>=5`)."""
     explosions: dict[str, ExplodeSpelling]
     explosion_bound: bool
     """`!:N` bounds the follow-ups of each die (tabletop's own spelling)."""
@@ -133,6 +136,7 @@ TABLETOP = Dialect(
     rerolls={"r": False, "ro": True},
     reroll_default=None,
     reroll_union=True,
+    pool_limits=False,
     explosions={
         "!": ExplodeSpelling(separate=False),
         "!p": ExplodeSpelling(separate=False, penetrating=True),
@@ -177,6 +181,7 @@ ROLL20 = Dialect(
     rerolls={"r": False, "ro": True},
     reroll_default=None,
     reroll_union=True,
+    pool_limits=False,
     explosions={
         "!": ExplodeSpelling(separate=True),
         "!!": ExplodeSpelling(separate=False),
@@ -222,6 +227,7 @@ FOUNDRY = Dialect(
     rerolls={"r": True, "rr": False},
     reroll_default=1,
     reroll_union=False,
+    pool_limits=True,
     explosions={
         "x": ExplodeSpelling(separate=True),
         "xo": ExplodeSpelling(separate=True, once=True),
@@ -266,6 +272,7 @@ AVRAE = Dialect(
     rerolls={"rr": False, "ro": True},
     reroll_default=None,
     reroll_union=True,
+    pool_limits=False,
     explosions={"e": ExplodeSpelling(separate=True)},
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},

@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from math import comb, gcd
+from math import comb, gcd, lcm
 
 from tabletop.dice import limits
 from tabletop.dice.cache import SizedCache
@@ -41,6 +41,7 @@ from tabletop.dice.syntax import (
     Reroll,
     RiskDice,
     UsageDie,
+    limited,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -226,6 +227,8 @@ class _Evaluator:
     # -- dice ----------------------------------------------------------------------------
 
     def pool(self, term: Dice) -> Weights:
+        if limited(term):
+            return self.checked(self.limited_pool(term))
         if term.explode is not None and term.explode.separate:
             if term.keep is not None:
                 return self.checked(self.keep_separate(term))
@@ -243,6 +246,72 @@ class _Evaluator:
         if kept == 1:
             return self.keep_one(die, term.count, term.keep.keeps_highest, score)
         return self.checked(self.keep_pool(die, term.count, kept, term.keep.keeps_highest, score))
+
+    def limited_pool(self, term: Dice) -> Weights:
+        """The sum of a pool whose re-rolls or explosions are limited to a count over the
+        whole pool: the dice laid one at a time, the state how many the limit has left. (In
+        law the order the tool spends the limit in does not matter: each re-roll or follow-up
+        is a fresh die, and a die left waiting shows a face the rule selects.)"""
+        rule = term.reroll if term.reroll is not None and term.reroll.limit is not None else None
+        limit = rule.limit if rule is not None else term.explode.limit  # type: ignore[union-attr]
+        assert limit is not None
+        dice = {left: self.limited_die(term, left) for left in range(limit + 1)}
+        scale = lcm(*(sum(sum(w.values()) for w in outcomes) for outcomes in dice.values()))
+        for left, outcomes in dice.items():
+            factor = scale // sum(sum(w.values()) for w in outcomes)
+            dice[left] = [{value: w * factor for value, w in spent.items()} for spent in outcomes]
+        states: dict[int, Weights] = {limit: {0: 1}}
+        for _ in range(term.count):
+            following: dict[int, Weights] = {}
+            for left, total in states.items():
+                for used, spent in enumerate(dice[left]):
+                    if spent:
+                        laid = self.convolve(total, spent)
+                        known = following.get(left - used)
+                        following[left - used] = laid if known is None else _added(known, laid)
+            common = gcd(*(w for total in following.values() for w in total.values()))
+            states = {
+                left: {value: w // common for value, w in total.items()}
+                for left, total in following.items()
+            }
+        result: Weights = {}
+        for total in states.values():
+            result = _added(result, total)
+        return _reduced(result)
+
+    def limited_die(self, term: Dice, left: int) -> list[Weights]:
+        """One die of a limited pool when the limit has `left`: its value's weights for each
+        number of re-rolls (or follow-ups) it spends, all over one common total."""
+        sides, reroll, explode = term.sides, term.reroll, term.explode
+        if reroll is not None and reroll.limit is not None:
+            spent = _limited_rerolls(sides, reroll, left)
+            if explode is None:
+                return spent
+            self.spend(len(spent) * sides * sides)
+            return [self.exploded(first, sides, explode, None) if first else {} for first in spent]
+        assert explode is not None
+        first = _rerolled(sides, reroll)
+        chain = min(left, explode.max_follow_ups)
+        shift = -1 if explode.penetrating else 0
+        self.spend(sides * sides * (chain + 1))
+        going = {face: w for face, w in first.items() if explode.triggers(face, sides)}
+        stopped = {face: w for face, w in first.items() if face not in going}
+        if not chain:
+            return [first]
+        outcomes = [{value: w * sides**chain for value, w in stopped.items()}]
+        for level in range(1, chain + 1):
+            following: defaultdict[int, int] = defaultdict(int)
+            ended: defaultdict[int, int] = defaultdict(int)
+            for value, weight in going.items():
+                for face in range(1, sides + 1):
+                    reached = value + face + shift
+                    if level < chain and explode.triggers(face, sides):
+                        following[reached] += weight
+                    else:
+                        ended[reached] += weight
+            outcomes.append({v: w * sides ** (chain - level) for v, w in ended.items()})
+            going = following
+        return outcomes
 
     def hits_and_misses(self, term: Dice, success: Compare) -> tuple[int, int]:
         """The weights of one die succeeding and failing."""
@@ -440,6 +509,31 @@ def _reduced(weights: Weights) -> Weights:
     """The same distribution with its weights divided by their common factor."""
     common = gcd(*weights.values())
     return weights if common == 1 else {value: w // common for value, w in weights.items()}
+
+
+def _added(left: Weights, right: Weights) -> Weights:
+    """Two sets of weights over the same total, put together."""
+    merged = dict(left)
+    for value, weight in right.items():
+        merged[value] = merged.get(value, 0) + weight
+    return merged
+
+
+def _limited_rerolls(sides: int, reroll: Reroll, left: int) -> list[Weights]:
+    """A die's first face under a re-roll the pool may make `left` more of: its weights for
+    each number of re-rolls it spends, over the total sides ** (spent most + 1)."""
+    matching = set(reroll.when.faces(sides))
+    standing = {face: 1 for face in range(1, sides + 1) if face not in matching}
+    every = dict.fromkeys(range(1, sides + 1), 1)
+    most = min(left, 1) if reroll.once else left
+    matches = len(matching)
+    # Spending j < most re-rolls: j matching faces, then one that stands.
+    outcomes = [
+        {face: matches**spent * sides ** (most - spent) for face in standing}
+        for spent in range(most)
+    ]
+    outcomes.append({face: matches**most for face in every})  # the last face stands
+    return outcomes
 
 
 def _rerolled(sides: int, reroll: Reroll | None) -> Weights:

@@ -462,8 +462,9 @@ class _Parser:
         """Refuse a "re-roll until" rule so likely to repeat that a roll could run out of dice.
 
         The re-rolls expected may use at most a fortieth of the dice the roll has left, which
-        makes running out by bad luck less likely than one in 10**17."""
-        if term.reroll is None or term.reroll.once:
+        makes running out by bad luck less likely than one in 10**17. A rule limited to a
+        count over the pool is counted whole by `most_dice` instead."""
+        if term.reroll is None or term.reroll.once or term.reroll.limit is not None:
             return
         matching = term.reroll.when.count(term.sides)
         self.rerolls += Fraction(term.count * matching, term.sides - matching)
@@ -568,6 +569,10 @@ class _Parser:
                 "keeping or dropping dice both by place (kh3) and by face (k3) on one pool is "
                 "not supported yet"
             )
+        if (reroll is not None and reroll.limit is not None) or (
+            explode is not None and explode.limit is not None
+        ):
+            self.check_limited(reroll, explode, keep or pick or success or deduct or bounds, at)
         if bounds and deduct is not None:
             raise self.fail("a per-die minimum or maximum with df or sf is not built yet")
         minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
@@ -589,6 +594,19 @@ class _Parser:
             deduct,  # type: ignore[arg-type]
             pick,
         )
+
+    def check_limited(
+        self, reroll: Reroll | None, explode: Explode | None, more: object, at: int
+    ) -> None:
+        """A pool limit is built for sums of plain dice with one limited rule (and the other
+        rule unlimited); anything else is refused by name."""
+        both = reroll is not None and explode is not None
+        if more or (both and reroll.limit is not None and explode.limit is not None):  # type: ignore[union-attr]
+            raise self.fail(
+                "a re-roll or explosion limited to a count, with other modifiers than a re-roll "
+                "or explosion without one, is not supported yet",
+                at,
+            )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:
@@ -668,14 +686,30 @@ class _Parser:
             raise self.fail(f"expected {what}")
         return compare
 
+    def pool_limit(self, what: str) -> int | None:
+        """Foundry's count before a compare point (`r2=1`, `x3>=5`): how many re-rolls or
+        explosions the whole pool may have; None when none is written."""
+        digits = _DIGITS.match(self.text, self.pos)
+        if not self.dialect.pool_limits or digits is None:
+            return None
+        if self.text[digits.end() : digits.end() + 1] not in ("=", "<", ">"):
+            return None
+        self.pos = digits.end()
+        limit = int(digits.group())
+        if limit > limits.MAX_DICE:
+            raise LimitError(f"at most {limits.MAX_DICE:,} {what} a pool, the dice limit")
+        return limit
+
     def explode(self, spelled: ExplodeSpelling, sides: int, start: int) -> Explode:
         at = self.pos
+        limit = self.pool_limit("explosions")
         on = self.target("a face to explode on", None)
         if on is None and self.dialect.name == "avrae":
             raise self.fail("d20 needs the faces to explode on, such as e6 or e>5", at)
         if on is not None and not on.count(sides):
             raise self.fail(f"a d{sides} never rolls {on}, so it would never explode", at)
-        if on is not None and on.count(sides) == sides and spelled.separate:
+        every = on is not None and on.count(sides) == sides
+        if every and spelled.separate and limit is None:
             raise self.fail(f"every face of a d{sides} explodes, so it would never stop", at)
         depth = 1 if spelled.once else None
         if spelled.once and self.peek() == ":":
@@ -687,11 +721,12 @@ class _Parser:
                 raise self.fail(
                     f"an explosion bound must be between 1 and {limits.MAX_EXPLOSION_DEPTH}", at
                 )
-        return Explode(on, spelled.penetrating, depth, spelled.separate)
+        return Explode(on, spelled.penetrating, depth, spelled.separate, limit)
 
     def reroll(self, once: bool, sides: int, start: int) -> Reroll:
         at = self.pos
         default = self.dialect.reroll_default
+        limit = self.pool_limit("re-rolls")
         if self.peek().isdigit() and not self.dialect.bare_equals:  # tabletop's r1
             when: Compare | None = Compare("=", self.integer("a face to re-roll"))
         else:
@@ -704,9 +739,9 @@ class _Parser:
         matching = when.count(sides)
         if not matching:
             raise self.fail(f"a d{sides} never rolls {when}, so nothing would be re-rolled", at)
-        if not once and matching == sides:
+        if not once and matching == sides and limit is None:
             raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
-        return Reroll(when, once)
+        return Reroll(when, once, limit)
 
     def success(self, counted: str, sides: int) -> Compare:
         """What a count counts: a bare count (`3d6>3`) needs its compare point; Foundry's

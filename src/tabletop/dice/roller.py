@@ -115,13 +115,15 @@ def apply(function: str, value: Number) -> Number:
 
 
 class _Roller:
-    __slots__ = ("cap", "dice_rolled", "names", "source")
+    __slots__ = ("cap", "dice_rolled", "left", "names", "source")
 
     def __init__(self, source: DiceSource, names: Mapping[str, int], dialect: Dialect) -> None:
         self.source = source
         self.names = names
         self.dice_rolled = 0
         self.cap = (dialect.max_dice, dialect.cap_name) if dialect.max_dice else None
+        self.left: dict[str, int | None] = {}
+        """What the pool being thrown may still re-roll and explode, where it is limited."""
 
     def evaluate(self, node: Node) -> Rolled:
         if isinstance(node, Dice):
@@ -163,6 +165,16 @@ class _Roller:
                 "(counting re-rolls and explosions)"
             )
 
+    def allowed(self, rule: str) -> bool:
+        """Whether the pool may re-roll (or explode) once more, counting it when limited."""
+        left = self.left.get(rule)
+        if left is None:
+            return True
+        if left == 0:
+            return False
+        self.left[rule] = left - 1
+        return True
+
     def die(self, sides: int) -> int:
         self.charge(1)
         return self.source.roll(sides)
@@ -181,6 +193,10 @@ class _Roller:
 
     def thrown(self, term: Dice) -> RolledPool:
         sides = term.sides
+        self.left = {
+            "reroll": None if term.reroll is None else term.reroll.limit,
+            "explode": None if term.explode is None else term.explode.limit,
+        }
         if term.plain and term.faces is None:
             self.charge(term.count)
             throw = self.source.roll
@@ -213,7 +229,7 @@ class _Roller:
         face = self.die(term.sides)
         rerolled: list[int] = []
         if term.reroll is not None:
-            while term.reroll.when.matches(face):
+            while term.reroll.when.matches(face) and self.allowed("reroll"):
                 rerolled.append(face)
                 face = self.die(term.sides)
                 if term.reroll.once:
@@ -228,7 +244,11 @@ class _Roller:
         face, rerolled = self.first_face(term)
         dice = [Die(sides, (face,), face, tuple(rerolled))]
         shift = -1 if explode.penetrating else 0
-        while explode.triggers(face, sides) and len(dice) <= explode.max_follow_ups:
+        while (
+            explode.triggers(face, sides)
+            and len(dice) <= explode.max_follow_ups
+            and self.allowed("explode")
+        ):
             dice[-1] = replace(dice[-1], triggered=True)
             face = self.die(sides)
             dice.append(
@@ -246,7 +266,7 @@ class _Roller:
         if explode is not None:
             depth = explode.max_follow_ups
             shift = -1 if explode.penetrating else 0
-            while explode.triggers(face, sides) and len(faces) <= depth:
+            while explode.triggers(face, sides) and len(faces) <= depth and self.allowed("explode"):
                 face = self.die(sides)
                 faces.append(face)
                 value += face + shift

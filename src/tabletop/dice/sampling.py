@@ -37,6 +37,7 @@ from tabletop.dice.syntax import (
     RiskDice,
     UsageDie,
     dice_terms,
+    limited,
     most_dice,
     whole,
 )
@@ -135,6 +136,8 @@ class _Sampler:
             table = _sampling_table(term)
             if table is not None:
                 return table.draw(self.rng, n)
+        if limited(term):
+            return self.limited(term, n)
         rolls = self.faces(term.sides, (n, term.count))
         if term.plain:
             return rolls.sum(axis=1)
@@ -169,6 +172,53 @@ class _Sampler:
         faces = np.arange(1, term.sides + 1, dtype=np.int64)
         standing = faces[~term.reroll.when.matches(faces)]
         rolls[again] = standing[self.rng.integers(0, len(standing), size=count)]
+
+    def limited(self, term: Dice, n: int) -> np.ndarray:
+        """A pool whose re-rolls or explosions are limited over the whole pool: its dice
+        thrown one after another, each sample spending its own limit."""
+        reroll, explode = term.reroll, term.explode
+        left = {
+            "reroll": None if reroll is None else reroll.limit,
+            "explode": None if explode is None else explode.limit,
+        }
+        budgets = {rule: np.full(n, limit) for rule, limit in left.items() if limit is not None}
+        totals = np.zeros(n, dtype=np.int64)
+        for _ in range(term.count):
+            faces = self.faces(term.sides, n)
+            if reroll is not None and reroll.limit is None:
+                self.reroll(term, faces[:, None])
+            elif reroll is not None:
+                going = reroll.when.matches(faces) & (budgets["reroll"] > 0)
+                while going.any():
+                    rows = np.flatnonzero(going)
+                    faces[rows] = self.faces(term.sides, rows.size)
+                    budgets["reroll"][rows] -= 1
+                    going = np.zeros(n, dtype=bool)
+                    if not reroll.once:
+                        going[rows] = reroll.when.matches(faces[rows])
+                        going &= budgets["reroll"] > 0
+            if explode is not None and explode.limit is None:
+                faces = self.explode(term, faces[:, None])[:, 0]
+            elif explode is not None:
+                faces = self.spend_explosions(term, faces, budgets["explode"])
+            totals += faces
+        return totals
+
+    def spend_explosions(self, term: Dice, faces: np.ndarray, budget: np.ndarray) -> np.ndarray:
+        """Each die's value after an explosion chain the sample's `budget` still allows."""
+        explode = term.explode
+        assert explode is not None
+        shift = -1 if explode.penetrating else 0
+        values = faces.copy()
+        going = np.flatnonzero(explode.triggers(faces, term.sides) & (budget > 0))
+        for _ in range(explode.max_follow_ups):
+            if going.size == 0:
+                break
+            follow = self.faces(term.sides, going.size)
+            values[going] += follow + shift
+            budget[going] -= 1
+            going = going[explode.triggers(follow, term.sides) & (budget[going] > 0)]
+        return values
 
     def explode(self, term: Dice, rolls: np.ndarray) -> np.ndarray:
         """Each die's value after its explosion chain, following only the dice still going."""

@@ -252,8 +252,16 @@ class _Writer:
                 "re-rolling once" if reroll.once else "re-rolling until", self.dialect
             )
         when = reroll.when
+        if reroll.limit is not None:
+            return spelled + self.limit(reroll.limit) + self.compare(when, bare=False)  # type: ignore[arg-type]
         points = when.points if isinstance(when, AnyOf) else (when,)
         return "".join(spelled + self.compare(point, bare=True) for point in points)
+
+    def limit(self, limit: int) -> str:
+        """Foundry's count of re-rolls or explosions over the pool, before the compare point."""
+        if not self.dialect.pool_limits:
+            raise Unspellable(_POOL_LIMIT, self.dialect)
+        return str(limit)
 
     def explode(self, explode: Explode, sides: int) -> str:
         dialect = self.dialect
@@ -269,7 +277,10 @@ class _Writer:
         )
         if spelled is None:
             raise Unspellable(_explosion_name(explode), dialect)
-        if explode.on is not None:
+        if explode.limit is not None:
+            on = explode.on or Compare("=", sides)
+            spelled += self.limit(explode.limit) + self.compare(on, bare=False)
+        elif explode.on is not None:
             spelled += self.compare(explode.on, bare=dialect.bare_equals)
         elif dialect.name == "avrae":
             spelled += str(sides)
@@ -345,6 +356,8 @@ class _Writer:
         return "f" + self.compare(compare, bare=self.dialect.bare_equals)
 
 
+_POOL_LIMIT = "a re-roll or explosion limited to a count over the pool (Foundry's r2=1)"
+
 _REMAINDERS = {
     "rem": "the remainder signed as the dividend (JavaScript's %)",
     "mod": "the remainder signed as the divisor (Python's %)",
@@ -372,6 +385,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "counting even or odd dice": "even" in dialect.counts,
         "failures taken from a count": "f" in dialect.counts,
         "failures taken away (df, sf)": bool(dialect.deducts),
+        _POOL_LIMIT: dialect.pool_limits,
         "keeping or dropping dice by face (k3)": bool(dialect.picks),
         "labels": dialect.labels,
         "grouped rolls": dialect.groups is not None,

@@ -138,6 +138,9 @@ class Reroll:
 
     when: Compare | AnyOf
     once: bool
+    limit: int | None = None
+    """At most this many re-rolls over the whole pool, first dice first (Foundry's
+    `20d20r1=1` re-rolls a single 1); None: no such limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +157,8 @@ class Explode:
     penetrating: bool = False
     depth: int | None = None
     separate: bool = False
+    limit: int | None = None
+    """At most this many follow-ups over the whole pool (Foundry's `5d6x2=6`); None: none."""
 
     @property
     def max_follow_ups(self) -> int:
@@ -379,10 +384,21 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
         return 1
     if isinstance(term, RiskDice):
         return term.count
-    throws = 1 + (term.reroll is not None)
-    if term.explode is not None:
-        throws += term.explode.max_follow_ups
-    return term.count * throws
+    count, reroll, explode = term.count, term.reroll, term.explode
+    rerolls = 0 if reroll is None else count if reroll.limit is None else reroll.limit
+    if reroll is not None and reroll.once and reroll.limit is not None:
+        rerolls = min(count, reroll.limit)
+    follow_ups = 0 if explode is None else count * explode.max_follow_ups
+    if explode is not None and explode.limit is not None:
+        follow_ups = min(follow_ups, explode.limit)
+    return count + rerolls + follow_ups
+
+
+def limited(term: Dice) -> bool:
+    """Whether a pool's re-rolls or explosions are limited to a count over the whole pool."""
+    return (term.reroll is not None and term.reroll.limit is not None) or (
+        term.explode is not None and term.explode.limit is not None
+    )
 
 
 def children(node: Node) -> tuple[Node, ...]:

@@ -33,9 +33,6 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 
 MISSING: tuple[Missing, ...] = (
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
-    _missing(
-        "a re-roll or explosion limited to a count (20d20r1=1)", r"(?<=[rxo])[0-9]+[<>=]", "foundry"
-    ),
     _missing("re-rolling one die and adding it (ra)", r"ra", "avrae"),
     _missing(
         "picking the lowest or highest dice to re-roll or explode (rrl1)", r"(rr|ro|e)[lh]", "avrae"
