@@ -31,6 +31,8 @@ class ExplodeSpelling:
     separate: bool
     penetrating: bool = False
     once: bool = False
+    single: bool = False
+    """Only one die of the whole pool explodes, once (d20's `ra`: Foundry's `xo1=6`)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -273,7 +275,10 @@ AVRAE = Dialect(
     reroll_default=None,
     reroll_union=True,
     pool_limits=False,
-    explosions={"e": ExplodeSpelling(separate=True)},
+    explosions={
+        "e": ExplodeSpelling(separate=True),
+        "ra": ExplodeSpelling(separate=True, once=True, single=True),
+    },
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},
     picks={"k": True, "p": False},

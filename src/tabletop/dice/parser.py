@@ -603,8 +603,8 @@ class _Parser:
         both = reroll is not None and explode is not None
         if more or (both and reroll.limit is not None and explode.limit is not None):  # type: ignore[union-attr]
             raise self.fail(
-                "a re-roll or explosion limited to a count, with other modifiers than a re-roll "
-                "or explosion without one, is not supported yet",
+                "a re-roll or explosion limited over the pool (Foundry's r2=1, d20's ra) with "
+                "keep/drop, counts, bounds or a second limit is not supported yet",
                 at,
             )
 
@@ -702,10 +702,10 @@ class _Parser:
 
     def explode(self, spelled: ExplodeSpelling, sides: int, start: int) -> Explode:
         at = self.pos
-        limit = self.pool_limit("explosions")
+        limit = 1 if spelled.single else self.pool_limit("explosions")
         on = self.target("a face to explode on", None)
         if on is None and self.dialect.name == "avrae":
-            raise self.fail("d20 needs the faces to explode on, such as e6 or e>5", at)
+            raise self.refuse("d20 needs the faces to explode on, such as e6 or e>5", at)
         if on is not None and not on.count(sides):
             raise self.fail(f"a d{sides} never rolls {on}, so it would never explode", at)
         every = on is not None and on.count(sides) == sides

@@ -266,18 +266,19 @@ class _Writer:
     def explode(self, explode: Explode, sides: int) -> str:
         dialect = self.dialect
         once = explode.depth == 1 and not dialect.explosion_bound
-        wanted = (explode.separate, explode.penetrating, once)
+        single = once and explode.limit == 1 and not dialect.pool_limits
+        wanted = (explode.separate, explode.penetrating, once, single)
         spelled = next(
             (
                 text
                 for text, meaning in dialect.explosions.items()
-                if (meaning.separate, meaning.penetrating, meaning.once) == wanted
+                if (meaning.separate, meaning.penetrating, meaning.once, meaning.single) == wanted
             ),
             None,
         )
         if spelled is None:
             raise Unspellable(_explosion_name(explode), dialect)
-        if explode.limit is not None:
+        if explode.limit is not None and not single:
             on = explode.on or Compare("=", sides)
             spelled += self.limit(explode.limit) + self.compare(on, bare=False)
         elif explode.on is not None:

@@ -33,9 +33,10 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 
 MISSING: tuple[Missing, ...] = (
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
-    _missing("re-rolling one die and adding it (ra)", r"ra", "avrae"),
     _missing(
-        "picking the lowest or highest dice to re-roll or explode (rrl1)", r"(rr|ro|e)[lh]", "avrae"
+        "picking the lowest or highest dice to re-roll or explode (rrl1)",
+        r"(?<=rr|ro|ra)[lh][0-9]|(?<=e)[lh][0-9]",
+        "avrae",
     ),
     _missing("computed dice ((1d4)d6)", r"(?<=\))[dD]", "roll20", "foundry"),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
