@@ -187,6 +187,8 @@ MEANS = [
         Fraction(441, 40),
         f"{D20}: SetOperator.explode_once adds one die for one selected die (10.5 + 10.5/20)",
     ),
+    ("roll20", "(1d4)d6", Fraction(35, 4), f"{ROLL20}: '(1d4)d6' rolls 1d4 d6s (2.5 x 3.5)"),
+    ("foundry", "(1d3)d4 + 1", 6, "Foundry: a parenthetical count of dice is rolled first"),
     ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
     ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
     ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
@@ -246,6 +248,9 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("avrae", "(1d6 - 4) % 1d3 + 1d6 / 4 % 1"),
         ("roll20", "2d4ro1ro4"),
         ("foundry", "3d4df=1"),
+        ("roll20", "(1d4)d6"),
+        ("roll20", "(1d3 - 1)d4 + 1"),
+        ("foundry", "(2d2)d3 * 2"),
         ("foundry", "3d4r1=1"),
         ("foundry", "3d4rr2=1"),
         ("foundry", "3d3rr2<=3"),
@@ -333,6 +338,26 @@ def test_a_limit_over_the_pool_stops_re_rolls_and_explosions_once_spent():
     assert distribution("1d6x3>=1", dialect="foundry").min == 4  # every face explodes 3 times
 
 
+def test_computed_dice_show_their_count_and_then_their_dice():
+    rolled = roll("(1d4)d6", FixedDice([3, 4, 2, 6]), dialect="roll20")
+    assert str(rolled) == "(1d4)d6 → ([3])d6 [4, 2, 6] = 12"
+    assert [pool.term.sides for pool in rolled.pools()] == [4, 6]
+    assert rolled.to_json()["dice"]["count"]["value"] == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("(1d4 - 2)d6", "may roll a negative number of dice"),
+        ("(1d4 / 2)d6", "may roll a fraction of a die"),
+        ("(20000)d6", "could roll 20,000 dice; the limit is 10,000"),
+    ],
+)
+def test_a_computed_count_that_cannot_be_dice_is_refused(text, words):
+    with pytest.raises((RollError, LimitError), match=re.escape(words)):
+        distribution(text, dialect="roll20")
+
+
 def test_a_group_shows_which_totals_it_kept():
     rolled = roll("{2d6, 1d12}kh1", FixedDice([2, 5, 9]), dialect="roll20")
     assert str(rolled) == "{2d6, 1d12}kh1 → {~~[2, 5]~~, [9]} = 9"
@@ -372,7 +397,9 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "2d8rr1ro3", "re-rolls applied one after another on a pool"),
         ("avrae", "2d8rr1mi2rr3", "re-rolls applied one after another on a pool"),
         ("roll20", "2d4r1r<4", "re-rolling every face of a d4 would never stop"),
-        ("roll20", "(1d4)d6", "computed dice"),
+        ("roll20", "(1d4)d6kh1", "modifiers on computed dice ((1d4)d6kh1) are not supported"),
+        ("tabletop", "(1d4)d6", "this is Roll20 and Foundry VTT notation, not tabletop's"),
+        ("avrae", "(1d4)d6", "this is Roll20 and Foundry VTT notation"),
         ("tabletop", "7 % 2", "this is Roll20, Foundry VTT and Avrae (d20) notation"),
         ("foundry", "2 ** 3", "this is Roll20 notation, not Foundry VTT's"),
         ("avrae", "2 ** 3", "this is Roll20 notation"),

@@ -120,6 +120,8 @@ class Dialect:
     trailing_text: bool
     """Words after a whole expression are a comment on the roll (Roll20's
     `1d20+5 Roll for initiative`)."""
+    computed_dice: bool
+    """`(1d4)d6`: a number of dice rolled first (Roll20, Foundry)."""
     written_order: bool
     """Modifiers take effect in the order written (Foundry, d20); the tree's fixed order
     (re-roll, explode, keep, count) is accepted only where the written order agrees."""
@@ -171,6 +173,7 @@ TABLETOP = Dialect(
     bounds={"min": "minimum", "max": "maximum"},
     groups="braces",
     fate=None,
+    computed_dice=False,
     written_order=False,
     max_dice=None,
 )
@@ -216,6 +219,7 @@ ROLL20 = Dialect(
     bounds={},
     groups="braces",
     fate="F",
+    computed_dice=True,
     written_order=False,
     max_dice=None,
     sources=("Roll20 Dice Reference (wiki.roll20.net/Dice_Reference)",),
@@ -261,6 +265,7 @@ FOUNDRY = Dialect(
     bounds={"min": "minimum", "max": "maximum"},
     groups="braces",
     fate="f",
+    computed_dice=True,
     written_order=True,
     max_dice=None,
     sources=("Foundry VTT foundry.dice.terms.Die (its MODIFIERS and their docstrings)",),
@@ -306,6 +311,7 @@ AVRAE = Dialect(
     bounds={"mi": "minimum", "ma": "maximum"},
     groups="sets",
     fate=None,
+    computed_dice=False,
     written_order=True,
     max_dice=1_000,
     cap_name="d20 rolls at most 1,000 dice per expression (its RollContext)",

@@ -28,6 +28,7 @@ from tabletop.dice.syntax import (
     BinaryOp,
     Call,
     Compare,
+    ComputedDice,
     Dice,
     Explode,
     Group,
@@ -133,6 +134,8 @@ class _Evaluator:
             return self.evaluate(node.operand)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, ComputedDice):
+            return self.computed(node)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -427,6 +430,20 @@ class _Evaluator:
         if len(states) > limits.MAX_OUTCOMES:
             raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
         return _reduced(dict(states))  # type: ignore[arg-type,return-value]
+
+    def computed(self, node: ComputedDice) -> Weights:
+        """A computed pool's total: the mixture, over every count, of that many dice's sums
+        (each over sides ** the most dice, so the mixture adds whole numbers)."""
+        counts = self.evaluate(node.count)
+        most = max(counts)
+        die = dict.fromkeys(range(1, node.sides + 1), 1)
+        result: Weights = {}
+        for count, weight in counts.items():
+            pool = self.power(die, count) if count else {0: 1}  # type: ignore[arg-type]
+            scale = weight * node.sides ** (most - count)  # type: ignore[operator]
+            self.spend(len(pool))
+            result = _added(result, {value: w * scale for value, w in pool.items()})
+        return self.checked(result)
 
     def group(self, node: Group) -> Weights:
         """A group's total: its members' totals, kept or dropped by value, then summed or

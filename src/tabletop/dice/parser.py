@@ -31,6 +31,7 @@ from tabletop.dice.syntax import (
     BinaryOp,
     Call,
     Compare,
+    ComputedDice,
     Dice,
     Explode,
     Group,
@@ -360,6 +361,8 @@ class _Parser:
             return self.members([first], depth, level, start, "}")
         if char == "(":
             node, depth = self.group(level, start)
+            if self.is_dice_letter(self.peek()) and self.dialect.computed_dice:
+                return self.computed(node, depth)
             if self.is_dice_letter(self.peek()):
                 raise self.refuse("expected an operator after ')'")
             return node, depth
@@ -414,6 +417,18 @@ class _Parser:
                 f"dice expression could throw {dice:,} dice; the limit is "
                 f"{limits.MAX_DICE:,} per roll (at character {start + 1})"
             )
+
+    def computed(self, count: Node, depth: int) -> tuple[Node, int]:
+        """`(1d4)d6`, the count read: its sides, and no modifiers (not built yet)."""
+        self.pos += 1  # the "d"
+        at = self.pos
+        sides = self.integer("the number of sides after 'd'")
+        if not 1 <= sides <= limits.MAX_SIDES:
+            raise self.fail(f"a die has between 1 and {limits.MAX_SIDES:,} sides", at)
+        if self.peek().isalpha() or self.peek() in ("!", "<", ">", "="):
+            raise self.fail("modifiers on computed dice ((1d4)d6kh1) are not supported yet")
+        self.check_depth(depth + 1, at)
+        return ComputedDice(count, sides), depth + 1
 
     def usage_die(self, start: int) -> UsageDie:
         self.pos += 2  # "Ud"

@@ -21,6 +21,7 @@ from tabletop.dice.spelling import notation, shown
 from tabletop.dice.syntax import (
     BinaryOp,
     Call,
+    ComputedDice,
     Dice,
     Group,
     Integer,
@@ -31,6 +32,7 @@ from tabletop.dice.syntax import (
     Number,
     RiskDice,
     UsageDie,
+    children,
     most_dice,
     names,
     whole,
@@ -125,6 +127,8 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
             low, high = math.floor(inner[0]), math.ceil(inner[1])
     elif isinstance(node, Dice):
         low, high = _pool_bounds(node)
+    elif isinstance(node, ComputedDice):
+        low, high = _computed_bounds(node, bound)
     elif isinstance(node, UsageDie):
         low, high = 1, node.size
     else:
@@ -136,6 +140,27 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
             f"the ±{limits.MAX_VALUE:,} a dice expression may reach"
         )
     return low, high
+
+
+def computed_dice(node: Node, bound: Mapping[str, int]) -> int:
+    """The most dice the computed pools of a tree can roll (their counts' own dice aside)."""
+    found = value_bounds(node.count, bound)[1] if isinstance(node, ComputedDice) else 0
+    return int(found) + sum(computed_dice(child, bound) for child in children(node))
+
+
+def _computed_bounds(node: ComputedDice, bound: Mapping[str, int]) -> Bounds:
+    """A computed pool's bounds, refusing a count that may be a fraction, negative, or more
+    dice than a roll may throw."""
+    low, high = value_bounds(node.count, bound)
+    if not whole(node.count):
+        raise RollError(f"{shown(node)!r} may roll a fraction of a die, which is not supported")
+    if low < 0:
+        raise RollError(f"{shown(node)!r} may roll a negative number of dice")
+    if high > limits.MAX_DICE:
+        raise LimitError(
+            f"{shown(node)!r} could roll {high:,} dice; the limit is {limits.MAX_DICE:,} per roll"
+        )
+    return low, high * node.sides
 
 
 def _pool_bounds(term: Dice) -> Bounds:

@@ -14,6 +14,7 @@ from tabletop.dice.results import (
     Die,
     Rolled,
     RolledCall,
+    RolledComputed,
     RolledGroup,
     RolledInteger,
     RolledLabel,
@@ -30,6 +31,7 @@ from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
     Call,
+    ComputedDice,
     Dice,
     Group,
     Integer,
@@ -145,6 +147,10 @@ class _Roller:
             return RolledLabel(node.text, node.trailing, operand, operand.value)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, ComputedDice):
+            count = self.evaluate(node.count)
+            pool = self.pool(Dice(int(count.value), node.sides))
+            return RolledComputed(count, pool, pool.value)
         if isinstance(node, Name):
             return RolledName(node.name, self.names[node.name])
         if isinstance(node, UsageDie):

@@ -18,7 +18,7 @@ from tabletop.dice import limits
 from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect
 from tabletop.dice.distribution import Distribution
 from tabletop.dice.exact import exact_distribution
-from tabletop.dice.prepare import prepare
+from tabletop.dice.prepare import computed_dice, prepare
 from tabletop.dice.roller import apply, arithmetic, exact
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
@@ -26,6 +26,7 @@ from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
     Call,
+    ComputedDice,
     Dice,
     Group,
     Integer,
@@ -62,7 +63,8 @@ def sample(
         raise LimitError("the number of samples must be a whole number, 0 or more")
     if n > limits.MAX_SAMPLES:
         raise LimitError(f"{n:,} samples asked for; the limit is {limits.MAX_SAMPLES:,} per call")
-    dice_per_roll = max(1, sum(most_dice(term) for term in dice_terms(prepared.tree)))
+    dice_per_roll = sum(most_dice(term) for term in dice_terms(prepared.tree))
+    dice_per_roll = max(1, dice_per_roll + computed_dice(prepared.tree, prepared.names))
     if n * dice_per_roll > limits.MAX_SAMPLED_DICE:
         raise LimitError(
             f"{n:,} samples of {prepared.text!r} could throw {n * dice_per_roll:,} dice; the "
@@ -101,6 +103,11 @@ class _Sampler:
             return self.evaluate(node.operand, n)
         if isinstance(node, Group):
             return self.group(node, n)
+        if isinstance(node, ComputedDice):
+            counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
+            most = int(counts.max()) if n else 0
+            faces = self.faces(node.sides, (n, most))
+            return np.where(np.arange(most)[None, :] < counts[:, None], faces, 0).sum(axis=1)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)

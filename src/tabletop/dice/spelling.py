@@ -19,6 +19,7 @@ from tabletop.dice.syntax import (
     BinaryOp,
     Call,
     Compare,
+    ComputedDice,
     Dice,
     Explode,
     Group,
@@ -108,6 +109,10 @@ class _Writer:
             return self.label(node)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, ComputedDice):
+            if not self.dialect.computed_dice:
+                raise Unspellable("computed dice ((1d4)d6)", self.dialect)
+            return f"({self.write(node.count)})d{node.sides}"
         if isinstance(node, Call):
             if node.function not in self.dialect.functions:
                 raise Unspellable(f"the function {node.function}()", self.dialect)
@@ -386,6 +391,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "counting even or odd dice": "even" in dialect.counts,
         "failures taken from a count": "f" in dialect.counts,
         "failures taken away (df, sf)": bool(dialect.deducts),
+        "computed dice ((1d4)d6)": dialect.computed_dice,
         _POOL_LIMIT: dialect.pool_limits,
         "keeping or dropping dice by face (k3)": bool(dialect.picks),
         "labels": dialect.labels,

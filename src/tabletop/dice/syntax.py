@@ -374,7 +374,28 @@ class RiskDice:
     count: int
 
 
-Node = Integer | Name | Negate | BinaryOp | Call | Label | Group | Dice | UsageDie | RiskDice
+@dataclass(frozen=True, slots=True)
+class ComputedDice:
+    """A pool whose number of dice is rolled first: `(1d4)d6` rolls 1d4, then that many d6
+    (Roll20, Foundry); it takes no modifiers yet."""
+
+    count: Node
+    sides: int
+
+
+Node = (
+    Integer
+    | Name
+    | Negate
+    | BinaryOp
+    | Call
+    | Label
+    | Group
+    | Dice
+    | UsageDie
+    | RiskDice
+    | ComputedDice
+)
 
 
 def most_dice(term: Dice | UsageDie | RiskDice) -> int:
@@ -409,6 +430,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.operand,)
     if isinstance(node, Group):
         return node.members
+    if isinstance(node, ComputedDice):
+        return (node.count,)
     return ()
 
 
@@ -462,4 +485,4 @@ def never_negative(node: Node) -> bool:
         return never_negative(node.left)
     if isinstance(node, BinaryOp) and node.op in ("+", "*", "/", "÷"):
         return never_negative(node.left) and never_negative(node.right)
-    return isinstance(node, UsageDie | RiskDice)
+    return isinstance(node, UsageDie | RiskDice | ComputedDice)

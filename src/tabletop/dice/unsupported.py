@@ -38,7 +38,6 @@ MISSING: tuple[Missing, ...] = (
         r"(?<=rr|ro|ra)[lh][0-9]|(?<=e)[lh][0-9]",
         "avrae",
     ),
-    _missing("computed dice ((1d4)d6)", r"(?<=\))[dD]", "roll20", "foundry"),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
     _missing("character values (@{strength}, @str)", r"@", "roll20", "foundry"),
 )
