@@ -40,6 +40,12 @@ SAME_LAW_AS = [
         "2d4*2",
         f"{ROLL20}: Rerolling Dice, '2d8r1r3r5r7' re-rolls every odd face (2, 4, 6, 8 stand)",
     ),
+    (
+        "roll20",
+        "{3d6}k2",
+        "3d6kh2",
+        f"{ROLL20}: Group Rolls, a single roll in a group keeps or drops its dice",
+    ),
     ("roll20", "8d10k4", "8d10kh4", f"{ROLL20}: Drop/Keep, '8d100k4' keeps the top 4"),
     ("roll20", "8d10d3", "8d10dl3", f"{ROLL20}: Drop/Keep, '8d100d3' drops the 3 lowest"),
     ("roll20", "4d6!p", "4d6!p", f"{ROLL20}: Penetrating Dice subtract 1 from each follow-up"),
@@ -249,6 +255,9 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("roll20", "2d4ro1ro4"),
         ("foundry", "3d4df=1"),
         ("roll20", "(1d4)d6"),
+        ("roll20", "{2d4+2d3}k2"),
+        ("roll20", "{3d4}dl1"),
+        ("roll20", "{1d6+1d4+1d2}kl1"),
         ("roll20", "(1d3 - 1)d4 + 1"),
         ("foundry", "(2d2)d3 * 2"),
         ("foundry", "3d4r1=1"),
@@ -338,6 +347,13 @@ def test_a_limit_over_the_pool_stops_re_rolls_and_explosions_once_spent():
     assert distribution("1d6x3>=1", dialect="foundry").min == 4  # every face explodes 3 times
 
 
+def test_a_group_keeping_its_dice_shows_each_pool_with_its_dropped_dice():
+    # ROLL20: '{4d6+3d8}k4': of the 4 d6s and 3 d8s the highest 4 are kept and summed.
+    rolled = roll("{4d6+3d8}k4", FixedDice([6, 1, 4, 4, 8, 2, 3]), dialect="roll20")
+    assert str(rolled) == "{4d6 + 3d8}kh4 → {[6, ~~1~~, 4, 4] + [8, ~~2~~, ~~3~~]} = 22"
+    assert [pool.value for pool in rolled.pools()] == [14, 8]
+
+
 def test_computed_dice_show_their_count_and_then_their_dice():
     rolled = roll("(1d4)d6", FixedDice([3, 4, 2, 6]), dialect="roll20")
     assert str(rolled) == "(1d4)d6 → ([3])d6 [4, 2, 6] = 12"
@@ -389,7 +405,9 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("tabletop", "4dF", "this is Roll20 notation, not tabletop's (--dialect roll20)"),
         ("roll20", "4dF!", "a die with faces of its own (Fate, d20's d%) takes no explosion"),
         ("avrae", "1d%rr0", "takes no re-roll here (not built yet)"),
-        ("roll20", "{4d6+3d8}k4", "keeping or dropping the dice of one group"),
+        ("roll20", "{4d6+3}k2", "built for Roll20's sums of plain dice ({4d6+3d8}k4)"),
+        ("roll20", "{4d6+3d8}k4>3", "a group that keeps its dice takes no more modifiers"),
+        ("tabletop", "{4d6+3d8}k4", "built for Roll20's sums of plain dice"),
         ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
         ("foundry", "2d6[fire", "this '[' has no matching ']'"),

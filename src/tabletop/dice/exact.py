@@ -39,6 +39,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Number,
+    PooledKeep,
     Reroll,
     RiskDice,
     UsageDie,
@@ -136,6 +137,11 @@ class _Evaluator:
             return self.group(node)
         if isinstance(node, ComputedDice):
             return self.computed(node)
+        if isinstance(node, PooledKeep):
+            dice = [
+                dict.fromkeys(range(1, p.sides + 1), 1) for p in node.pools for _ in range(p.count)
+            ]
+            return self.kept_values(node.keep, _value, dice)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -455,7 +461,14 @@ class _Evaluator:
             for member in members:
                 total = self.convolve(total, _mapped(member, scored))
             return total
-        kept = _KeptSet(node.keep, scored)
+        return self.kept_values(node.keep, scored, members)
+
+    def kept_values(
+        self, keep: Keep, scored: Callable[[Number], Number], members: list[Weights]
+    ) -> Weights:
+        """The kept values' score when independent values are laid one at a time into a
+        kept set (a group's totals, or the dice of Roll20's `{4d6+3d8}k4`)."""
+        kept = _KeptSet(keep, scored)
         states = kept.start()
         for member in members:
             self.spend(len(states) * len(member))

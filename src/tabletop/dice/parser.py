@@ -42,6 +42,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Pick,
+    PooledKeep,
     Reroll,
     RiskDice,
     UsageDie,
@@ -318,11 +319,7 @@ class _Parser:
             self.pos += len(spelled)
             if kind == "keep" and keep is None and success is None:
                 if len(found) == 1 and self.dialect.name in ("tabletop", "roll20"):
-                    raise self.fail(
-                        "keeping or dropping the dice of one group ({4d6+3d8}k4) is not "
-                        "supported yet",
-                        at,
-                    )
+                    return self.pooled(found[0], spelled, depth, start, at)
                 keep = self.keep(self.dialect.keeps[spelled], len(found), at)
             elif kind == "success" and success is None and self.dialect.counts[spelled] != "f":
                 counted = self.dialect.counts[spelled]
@@ -333,6 +330,24 @@ class _Parser:
                 raise self.fail("a group takes a keep or drop, then a success count", at)
         self.check_depth(depth + 1, start)
         return Group(tuple(found), keep, success), depth + 1
+
+    def pooled(
+        self, member: Node, spelled: str, depth: int, start: int, at: int
+    ) -> tuple[Node, int]:
+        """Roll20's `{4d6+3d8}k4`: a keep over the dice of one group's pools (built for sums
+        of plain pools, and only in Roll20: tabletop's reading would contradict Foundry's)."""
+        pools = _added_pools(member)
+        if self.dialect.name != "roll20" or pools is None:
+            raise self.fail(
+                "keeping or dropping the dice of one group is built for Roll20's sums of plain "
+                "dice ({4d6+3d8}k4); this one is not supported yet",
+                at,
+            )
+        keep = self.keep(self.dialect.keeps[spelled], sum(pool.count for pool in pools), at)
+        if self.spelling() is not None or self.peek() in ("=", "<", ">"):
+            raise self.fail("a group that keeps its dice takes no more modifiers yet")
+        self.check_depth(depth + 1, start)
+        return PooledKeep(pools, keep), depth + 1
 
     def atom(self, level: int) -> tuple[Node, int]:
         """A term, with any labels written after it (`2d6[fire]`)."""
@@ -846,6 +861,16 @@ _KIND_NAMES = {
     "fumble": "critical failure point",
     "sort": "sort order",
 }
+
+
+def _added_pools(node: Node) -> tuple[Dice, ...] | None:
+    """The plain pools a sum such as `4d6 + 3d8` adds, or None when it is anything else."""
+    if isinstance(node, Dice) and node.plain and node.faces is None and node.count:
+        return (node,)
+    if isinstance(node, BinaryOp) and node.op == "+":
+        left, right = _added_pools(node.left), _added_pools(node.right)
+        return None if left is None or right is None else left + right
+    return None
 
 
 def _rank(kind: str) -> int:

@@ -30,6 +30,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Number,
+    PooledKeep,
     RiskDice,
     UsageDie,
     children,
@@ -127,6 +128,9 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
             low, high = math.floor(inner[0]), math.ceil(inner[1])
     elif isinstance(node, Dice):
         low, high = _pool_bounds(node)
+    elif isinstance(node, PooledKeep):
+        kept = node.keep.kept_count(sum(pool.count for pool in node.pools))
+        low, high = kept, kept * max(pool.sides for pool in node.pools)
     elif isinstance(node, ComputedDice):
         low, high = _computed_bounds(node, bound)
     elif isinstance(node, UsageDie):

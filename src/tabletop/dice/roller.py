@@ -41,6 +41,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Number,
+    PooledKeep,
     RiskDice,
     UsageDie,
 )
@@ -147,6 +148,8 @@ class _Roller:
             return RolledLabel(node.text, node.trailing, operand, operand.value)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, PooledKeep):
+            return self.pooled(node)
         if isinstance(node, ComputedDice):
             count = self.evaluate(node.count)
             pool = self.pool(Dice(int(count.value), node.sides))
@@ -298,6 +301,22 @@ class _Roller:
             )
         total = sum(node.scored(v) for v, k in zip(values, kept, strict=True) if k)
         return RolledGroup(members, tuple(kept), success, exact(total))
+
+    def pooled(self, node: PooledKeep) -> RolledGroup:
+        """Each pool thrown, then the keep over all their dice, each pool shown with its own."""
+        pools = [self.thrown(pool) for pool in node.pools]
+        dice = [die for pool in pools for die in pool.dice]
+        kept = iter(_kept_by_value(node.keep, [die.value for die in dice]))
+        member: Rolled | None = None
+        for pool in pools:
+            marked = tuple(die if next(kept) else replace(die, kept=False) for die in pool.dice)
+            value = sum(die.value for die in marked if die.kept)
+            rolled = RolledPool(pool.term, marked, value)
+            member = (
+                rolled if member is None else RolledOp("+", member, rolled, member.value + value)
+            )
+        assert member is not None
+        return RolledGroup((member,), (True,), None, member.value)
 
     @staticmethod
     def counted(term: Dice, die: Die) -> Die:

@@ -35,6 +35,7 @@ from tabletop.dice.syntax import (
     Name,
     Negate,
     Node,
+    PooledKeep,
     RiskDice,
     UsageDie,
     dice_terms,
@@ -103,6 +104,11 @@ class _Sampler:
             return self.evaluate(node.operand, n)
         if isinstance(node, Group):
             return self.group(node, n)
+        if isinstance(node, PooledKeep):
+            faces = np.concatenate([self.faces(p.sides, (n, p.count)) for p in node.pools], axis=1)
+            size = faces.shape[1]
+            kept = _kept_range(node.keep, np.arange(size)[None, :], np.full((n, 1), size))
+            return np.where(kept, np.sort(faces, axis=1), 0).sum(axis=1)
         if isinstance(node, ComputedDice):
             counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
             most = int(counts.max()) if n else 0

@@ -30,6 +30,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Pick,
+    PooledKeep,
     Reroll,
     RiskDice,
     UsageDie,
@@ -109,6 +110,11 @@ class _Writer:
             return self.label(node)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, PooledKeep):
+            if self.dialect.name != "roll20":
+                raise Unspellable("keeping the dice of one group ({4d6+3d8}k4)", self.dialect)
+            pools = " + ".join(self.term(pool) for pool in node.pools)
+            return "{" + pools + "}" + self.keep(node.keep)
         if isinstance(node, ComputedDice):
             if not self.dialect.computed_dice:
                 raise Unspellable("computed dice ((1d4)d6)", self.dialect)

@@ -375,6 +375,16 @@ class RiskDice:
 
 
 @dataclass(frozen=True, slots=True)
+class PooledKeep:
+    """Roll20's group of one sum of pools with a keep: `{4d6+3d8}k4` keeps the 4 best of
+    all seven dice (among equal values the earlier die)."""
+
+    pools: tuple[Dice, ...]
+    """Plain pools added together."""
+    keep: Keep
+
+
+@dataclass(frozen=True, slots=True)
 class ComputedDice:
     """A pool whose number of dice is rolled first: `(1d4)d6` rolls 1d4, then that many d6
     (Roll20, Foundry); it takes no modifiers yet."""
@@ -395,6 +405,7 @@ Node = (
     | UsageDie
     | RiskDice
     | ComputedDice
+    | PooledKeep
 )
 
 
@@ -432,6 +443,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return node.members
     if isinstance(node, ComputedDice):
         return (node.count,)
+    if isinstance(node, PooledKeep):
+        return node.pools
     return ()
 
 
@@ -485,4 +498,4 @@ def never_negative(node: Node) -> bool:
         return never_negative(node.left)
     if isinstance(node, BinaryOp) and node.op in ("+", "*", "/", "÷"):
         return never_negative(node.left) and never_negative(node.right)
-    return isinstance(node, UsageDie | RiskDice | ComputedDice)
+    return isinstance(node, UsageDie | RiskDice | ComputedDice | PooledKeep)
