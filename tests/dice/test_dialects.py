@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import pytest
 
-from tabletop.dice import FixedDice, distribution, parse, roll, sample
+from tabletop.dice import FixedDice, distribution, notation, parse, roll, sample
 from tabletop.errors import LimitError, NotationError, RollError
 from tests.dice.brute import enumerate_odds
 
@@ -354,6 +354,26 @@ def test_a_group_keeping_its_dice_shows_each_pool_with_its_dropped_dice():
     assert [pool.value for pool in rolled.pools()] == [14, 8]
 
 
+def test_values_given_when_rolling_are_read_by_their_name():
+    # ROLL20: attributes, '@{strength}'; FOUNDRY: roll data paths, '@abilities.str.mod'.
+    given = roll("1d20 + @{strength}", FixedDice([10]), names={"strength": 3}, dialect="roll20")
+    assert str(given) == "1d20 + @{strength} → [10] + strength(3) = 13"
+    path = distribution("1d20 + @abilities.str.mod", {"abilities.str.mod": 2}, dialect="foundry")
+    assert path == distribution("1d20 + 2")
+    assert notation(parse("2d6 + @{STR}", "roll20"), "tabletop") == "2d6 + STR"
+    assert notation(parse("2d6 + STR"), "foundry") == "2d6 + @STR"
+
+
+def test_foundry_flavour_after_a_hash_is_kept_and_shown():
+    # FOUNDRY: '/r 1d20 + 5 # Attack roll', the words after '#' are the roll's flavour.
+    rolled = roll("1d20 + 5 # Attack roll", FixedDice([12]), dialect="foundry")
+    assert str(rolled) == "1d20 + 5 # Attack roll → [12] + 5 = 17"
+    assert rolled.to_json()["dice"]["text"] == "Attack roll"
+    comment = parse("1d20 + 5 Roll for initiative", "roll20")
+    assert notation(comment, "foundry") == "1d20 + 5 # Roll for initiative"
+    assert parse("1d20 #", "foundry") == parse("1d20", "foundry")
+
+
 def test_computed_dice_show_their_count_and_then_their_dice():
     rolled = roll("(1d4)d6", FixedDice([3, 4, 2, 6]), dialect="roll20")
     assert str(rolled) == "(1d4)d6 → ([3])d6 [4, 2, 6] = 12"
@@ -436,6 +456,11 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("tabletop", "6d6df=1", "this is Foundry VTT notation, not tabletop's"),
         ("roll20", "6d6sf<3", "this is Foundry VTT notation, not Roll20's"),
         ("foundry", "6d6ms=3", "expected a target after 'ms'"),
+        ("roll20", "1d20+@{selected|strength}", "references to a token or another character"),
+        ("roll20", "1d20+@str", "this is Foundry VTT notation, not Roll20's"),
+        ("tabletop", "1d20+@str", "this is Foundry VTT notation, not tabletop's"),
+        ("roll20", "1d20 # to hit", "this is Foundry VTT notation, not Roll20's"),
+        ("foundry", "1d20+@", "expected a name after '@', such as @str"),
         ("roll20", "3d6f1", "failures are taken from a success count"),
         ("foundry", "4d6kh3r1", "in the order written"),
         ("avrae", "10d6mil1", "expected the minimum of each die"),

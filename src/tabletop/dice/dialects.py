@@ -102,6 +102,11 @@ class Dialect:
     """Dead Weight's usage die `Ud8` and risk dice `2d!` (tabletop's own)."""
     names: bool
     """Bare names such as `STR` are numbers bound when rolling (tabletop's own)."""
+    values: Literal["braces", "at"] | None
+    """A value given when rolling, by its name: Roll20's `@{strength}` ("braces"), Foundry's
+    `@str` or `@abilities.str.mod` ("at"); bound like tabletop's bare names (`--var`)."""
+    comment_mark: str | None
+    """The mark after a whole expression that starts its flavour text (Foundry's `#`)."""
     uppercase_d: bool
     """`3D6` reads as `3d6`."""
     zero_dice: bool
@@ -165,6 +170,8 @@ TABLETOP = Dialect(
     advantage=True,
     dead_weight=True,
     names=True,
+    values=None,
+    comment_mark=None,
     uppercase_d=True,
     zero_dice=False,
     unary_plus=False,
@@ -211,6 +218,8 @@ ROLL20 = Dialect(
     advantage=False,
     dead_weight=False,
     names=False,
+    values="braces",
+    comment_mark=None,
     uppercase_d=False,
     zero_dice=True,
     unary_plus=False,
@@ -257,6 +266,8 @@ FOUNDRY = Dialect(
     advantage=False,
     dead_weight=False,
     names=False,
+    values="at",
+    comment_mark="#",
     uppercase_d=False,
     zero_dice=False,
     unary_plus=False,
@@ -303,6 +314,8 @@ AVRAE = Dialect(
     advantage=False,
     dead_weight=False,
     names=False,
+    values=None,
+    comment_mark=None,
     uppercase_d=False,
     zero_dice=True,
     unary_plus=True,

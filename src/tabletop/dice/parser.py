@@ -61,6 +61,8 @@ from tabletop.errors import LimitError, NotationError, TabletopError
 _SPACES = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""Foundry's data path after `@`: `str`, `abilities.str.mod`."""
 
 _ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure", "deduct")
 """The order the tree's modifiers take effect in; written-order dialects must agree (a keep
@@ -195,6 +197,11 @@ class _Parser:
         if rest[:1].isalpha() and self.dialect.trailing_text and spaced:
             self.pos = len(self.text)
             return Label(node, rest, trailing=True), depth
+        mark = self.dialect.comment_mark
+        if mark is not None and rest.startswith(mark):  # Foundry's `1d20 + 5 # Attack`
+            self.pos = len(self.text)
+            words = rest[len(mark) :].strip()
+            return (Label(node, words, trailing=True) if words else node), depth
         if self.peek():
             raise self.refuse("expected an operator (+ - * /) or the end")
         return node, depth
@@ -381,6 +388,8 @@ class _Parser:
             if self.is_dice_letter(self.peek()):
                 raise self.refuse("expected an operator after ')'")
             return node, depth
+        if char == "@" and self.dialect.values is not None:
+            return self.value_given(start), 1
         if not char:
             raise self.fail("expected a number, dice or '(' here")
         if "0" <= char <= "9":
@@ -432,6 +441,28 @@ class _Parser:
                 f"dice expression could throw {dice:,} dice; the limit is "
                 f"{limits.MAX_DICE:,} per roll (at character {start + 1})"
             )
+
+    def value_given(self, start: int) -> Name:
+        """Roll20's `@{strength}` or Foundry's `@str`, `@abilities.str.mod`: a name bound
+        when rolling."""
+        if self.dialect.values == "at":
+            path = _PATH.match(self.text, start + 1)
+            if path is None:
+                raise self.fail("expected a name after '@', such as @str", start + 1)
+            self.pos = path.end()
+            return Name(path.group())
+        close = self.text.find("}", start)
+        if not self.text.startswith("@{", start) or close < 0:
+            raise self.refuse("expected a value's name in braces, such as @{strength}", start)
+        name = self.text[start + 2 : close]
+        if _WORD.fullmatch(name) is None:
+            raise self.fail(
+                "references to a token or another character (@{selected|strength}) are not "
+                "supported yet: give the value a plain name, such as @{strength}",
+                start,
+            )
+        self.pos = close + 1
+        return Name(name)
 
     def computed(self, count: Node, depth: int) -> tuple[Node, int]:
         """`(1d4)d6`, the count read: its sides, and no modifiers (not built yet)."""

@@ -7,6 +7,7 @@ parser makes). A tree holding something the dialect has no spelling for is refus
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -37,6 +38,9 @@ from tabletop.dice.syntax import (
     whole,
 )
 from tabletop.errors import NotationError
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A name tabletop and Roll20 can write (Foundry's paths may have dots)."""
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2, "rem": 2, "mod": 2, "%": 2, "**": 3}
 
@@ -91,9 +95,7 @@ class _Writer:
         if isinstance(node, Integer):
             return str(node.value)
         if isinstance(node, Name):
-            if not self.dialect.names:
-                raise Unspellable("names bound when rolling", self.dialect)
-            return node.name
+            return self.name(node.name)
         if isinstance(node, Negate):
             inner = self.write(node.operand)
             return f"-({inner})" if isinstance(node.operand, BinaryOp) else f"-{inner}"
@@ -140,14 +142,28 @@ class _Writer:
             text += self.success(node.success)
         return text
 
+    def name(self, name: str) -> str:
+        """A value given when rolling: `STR`, Roll20's `@{STR}`, Foundry's `@STR`."""
+        values, plain = self.dialect.values, _WORD.fullmatch(name) is not None
+        if values == "at":
+            return f"@{name}"
+        if values == "braces" and plain:
+            return "@{" + name + "}"
+        if self.dialect.names and plain:
+            return name
+        feature = "names bound when rolling" if plain else f"a value's path ({name})"
+        raise Unspellable(feature, self.dialect)
+
     def label(self, node: Label) -> str:
         """`2d6[fire]` (parenthesised where the label would bind to a smaller term), or the
         trailing words of a comment."""
         inner = self.write(node.operand)
         if node.trailing:
-            if not self.dialect.trailing_text:
-                raise Unspellable("words after the expression", self.dialect)
-            return f"{inner} {node.text}"
+            if self.dialect.trailing_text and node.text[:1].isalpha():
+                return f"{inner} {node.text}"
+            if self.dialect.comment_mark is not None:
+                return f"{inner} {self.dialect.comment_mark} {node.text}"
+            raise Unspellable("words after the expression", self.dialect)
         if not self.dialect.labels:
             raise Unspellable("labels", self.dialect)
         if isinstance(node.operand, BinaryOp | Negate) or (
@@ -391,7 +407,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
     probes = {
         "exact division (fractions)": dialect.division == "exact",
         "whole-number division rounded down": dialect.division == "floor" or dialect.floor_division,
-        "names bound when rolling": dialect.names,
+        "names bound when rolling": dialect.names or dialect.values is not None,
         "Dead Weight's usage and risk dice": dialect.dead_weight,
         "counting successes": bool(dialect.counts),
         "counting even or odd dice": "even" in dialect.counts,
@@ -405,7 +421,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "Fate dice": dialect.fate is not None,
         "d20's tens die (d%)": dialect.percent == "tens",
         "per-die minimum and maximum": bool(dialect.bounds),
-        "words after the expression": dialect.trailing_text,
+        "words after the expression": dialect.trailing_text or dialect.comment_mark is not None,
         "powers (**)": dialect.power,
         "critical success and failure points (cs, cf)": bool(dialect.criticals),
         "sorting the dice (sa, sd)": bool(dialect.sorts),

@@ -39,7 +39,6 @@ MISSING: tuple[Missing, ...] = (
         "avrae",
     ),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
-    _missing("character values (@{strength}, @str)", r"@", "roll20", "foundry"),
 )
 
 
