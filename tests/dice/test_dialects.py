@@ -468,6 +468,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "4d6kh3k3", "both by place (kh3) and by face (k3) on one pool is not"),
         ("avrae", "4d6k3kh1", "both by place (kh3) and by face (k3) on one pool is not"),
         ("avrae", "4d6k3p1", "keeping and dropping dice by face one after another"),
+        ("avrae", "(4d6+3d8)kh3", "a parenthesised expression other than one pool"),
         ("avrae", "4d6rrl1", "picking the lowest or highest dice to re-roll or explode"),
         ("avrae", "4d6eh1", "picking the lowest or highest dice to re-roll or explode"),
         ("avrae", "4d6rah1", "picking the lowest or highest dice to re-roll or explode"),

@@ -387,6 +387,9 @@ class _Parser:
                 return self.computed(node, depth)
             if self.is_dice_letter(self.peek()):
                 raise self.refuse("expected an operator after ')'")
+            found = self.spelling() if self.dialect.groups == "sets" else None
+            if found is not None and found[1] in ("keep", "pick"):
+                return self.set_of_dice(node), depth
             return node, depth
         if char == "@" and self.dialect.values is not None:
             return self.value_given(start), 1
@@ -463,6 +466,18 @@ class _Parser:
             )
         self.pos = close + 1
         return Name(name)
+
+    def set_of_dice(self, node: Node) -> Dice:
+        """d20's `(4d6)kh3`: a keep or drop after a parenthesised pool acts on its dice, as
+        `4d6kh3` does (d20 keeps or drops within a one-member set)."""
+        plain = isinstance(node, Dice) and node == Dice(node.count, node.sides, faces=node.faces)
+        if not plain:
+            raise self.fail(
+                "keeping or dropping after a parenthesised expression other than one pool "
+                "((4d6+3d8)kh3, which d20 keeps whole) is not supported yet"
+            )
+        assert isinstance(node, Dice)
+        return self.modifiers(node.count, node.sides, node.faces)
 
     def computed(self, count: Node, depth: int) -> tuple[Node, int]:
         """`(1d4)d6`, the count read: its sides, and no modifiers (not built yet)."""
