@@ -403,47 +403,6 @@ class ImportCharacter(Frozen):
     owner: str | None = None
 
 
-MAX_NOTES = 4_000
-"""Characters in a sheet's notes."""
-
-
-class RenameCharacter(Frozen):
-    """A character's name as its player writes it on the sheet (the GM may too)."""
-
-    kind: Literal["rename-character"] = "rename-character"
-    character: str
-    name: str = Field(min_length=1, max_length=MAX_NAME)
-
-
-class WriteNotes(Frozen):
-    """The notes section of a sheet: what the rules leave to the player to write down."""
-
-    kind: Literal["write-notes"] = "write-notes"
-    character: str
-    notes: str = Field(default="", max_length=MAX_NOTES)
-
-
-def naming_offers(cid: str, name: str, notes: str) -> list[Offer]:
-    """Renaming a character and writing its notes, offered at those entries of its sheet
-    with what the sheet holds now as the example."""
-    return [
-        entry_offer(
-            "rename-character",
-            "rename",
-            "name",
-            {"character": cid},
-            name=Choice(help="the name on the sheet", example=name),
-        ),
-        entry_offer(
-            "write-notes",
-            "write notes",
-            "notes",
-            {"character": cid},
-            notes=Choice(help="anything worth remembering", example=notes),
-        ),
-    ]
-
-
 def clean_name(name: str) -> str:
     """A name as typed, without the spaces around it; one of spaces alone, or one holding a
     character that could hide or fake text (a zero-width space, a bidi override, a
