@@ -60,6 +60,14 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class CharacterIntent(Frozen):
+    """An intent about one character: its kind (each subclass sets its own) and whose it is,
+    the character's id, as the first two fields of every such intent."""
+
+    kind: str
+    character: str
+
+
 # who acts ---------------------------------------------------------------------------------
 
 

@@ -13,16 +13,9 @@ from typing import Literal, NamedTuple, TypeVar
 
 from pydantic import Field
 
-from tabletop.session import MAX_NAME, Choice, Frozen, Offer, clean_name, entry_offer
+from tabletop.session import MAX_NAME, CharacterIntent, Choice, Offer, clean_name, entry_offer
 
 Line = TypeVar("Line")
-
-
-class CharacterIntent(Frozen):
-    """An intent about one character's sheet: its kind (each subclass's own) and whose."""
-
-    kind: str
-    character: str
 
 
 MAX_NOTES = 4_000

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.session import (
+    CharacterIntent,
     Choice,
     Offer,
     RollMode,
@@ -22,7 +23,6 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
-    CharacterIntent,
     RenameCharacter,
     WriteNotes,
     edit_offer,

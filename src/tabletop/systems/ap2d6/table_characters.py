@@ -25,6 +25,7 @@ from tabletop.npcs import (
 )
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -45,7 +46,6 @@ from tabletop.systems.ap2d6.sheet_edits import RenameCharacter, SheetEdit, edit,
 from tabletop.systems.ap2d6.table import (
     MAX_CHARACTERS,
     Ap2d6Table,
-    Id,
     Seat,
     in_fight,
     sheet_of,
@@ -91,11 +91,10 @@ class BagLoad(Frozen):
     items: tuple[Item, ...] = Field(default=(), max_length=MAX_CARRIED)
 
 
-class Carry(Frozen):
+class Carry(CharacterIntent):
     """What a character carries now: [encumbered] comes or goes with the load (RU-M49..M52)."""
 
     kind: Literal["carry"] = "carry"
-    character: Id
     items: tuple[Item, ...] = Field(default=(), max_length=MAX_CARRIED)
     bags: tuple[BagLoad, ...] = Field(default=(), max_length=MAX_BAGS_IN_USE)
 

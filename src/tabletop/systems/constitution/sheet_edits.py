@@ -16,6 +16,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Offer,
     RollMode,
@@ -24,7 +25,6 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
-    CharacterIntent,
     RenameCharacter,
     WriteNotes,
     coins_line,

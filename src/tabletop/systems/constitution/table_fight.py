@@ -13,6 +13,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
 from tabletop.session import (
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -63,11 +64,10 @@ MAJOR_WOUND = Wound(
 """What a major wound taken in the fight writes on the sheet (§ 6.10): the referee's words."""
 
 
-class JoinFight(Frozen):
+class JoinFight(CharacterIntent):
     """A seated character steps into the fight being set up, played by their owner."""
 
     kind: Literal["join-fight"] = "join-fight"
-    character: str
     side: str = Field(default="party", min_length=1, max_length=30)
     ac: int = Field(default=20, ge=0, le=60)
 

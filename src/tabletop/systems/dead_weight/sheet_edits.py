@@ -15,6 +15,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Offer,
     accepts,
@@ -22,7 +23,6 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
-    CharacterIntent,
     RenameCharacter,
     WriteNotes,
     coins_offer,

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Offer,
     RollMode,
@@ -25,7 +26,6 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
-    CharacterIntent,
     RenameCharacter,
     WriteNotes,
     coins_line,
