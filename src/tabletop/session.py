@@ -698,6 +698,18 @@ class Session(Generic[StateT]):
         """Everything `member` may see of the state, ready for JSON."""
         raise NotImplementedError(f"{type(self).__name__} must say what each member sees")
 
+    def table_view(
+        self, options: BaseModel, characters: Iterable[dict[str, Any]], **parts: Any
+    ) -> dict[str, Any]:
+        """An RPG table's view as every page reads it: the system, its rule options and its
+        characters (each with its `id` and `owner`) first, then the system's own parts."""
+        return {
+            "system": self.name,
+            "options": options.model_dump(mode="json"),
+            "characters": list(characters),
+            **parts,
+        }
+
     def view_event(self, event: Event, member: Member) -> Event | None:
         """What `member` receives of `event`: all of it, its hint alone, or nothing. With
         a resolution's first event, its hint or the whole line when they see that but not
@@ -915,6 +927,11 @@ def _seen_by_all(events: Sequence[Event], actor: Member) -> Visibility:
     if all(e.seen_by(actor) for e in events):
         return Visibility.ACTOR
     return Visibility.GM
+
+
+def kinds(intents: Iterable[type[BaseModel]]) -> frozenset[str]:
+    """The kinds these intents are sent as (`explained`, …)."""
+    return frozenset(intent.model_fields["kind"].default for intent in intents)
 
 
 def _union(kinds: Sequence[type[BaseModel]]) -> Any:

@@ -36,6 +36,12 @@ class WriteNotes(CharacterIntent):
     notes: str = Field(default="", max_length=MAX_NOTES)
 
 
+Naming = RenameCharacter | WriteNotes
+"""A new name or new notes: what every sheet takes the same way."""
+NAMING = (RenameCharacter, WriteNotes)
+"""The same, as the intents a session lists."""
+
+
 def naming_offers(cid: str, name: str, notes: str) -> list[Offer]:
     """Renaming a character and writing its notes, offered at those entries of its sheet
     with what the sheet holds now as the example."""
@@ -55,7 +61,7 @@ class Written(NamedTuple):
     text: str
 
 
-def written(intent: RenameCharacter | WriteNotes, called: str) -> Written:
+def written(intent: Naming, called: str) -> Written:
     """The sheet's new name or notes; `called` is how lines name the character now."""
     if isinstance(intent, RenameCharacter):
         new = clean_name(intent.name)

@@ -23,8 +23,8 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
-    RenameCharacter,
-    WriteNotes,
+    NAMING,
+    Naming,
     edit_offer,
     naming_offers,
     taken,
@@ -101,10 +101,9 @@ class AwardSp(CharacterIntent):
 
 
 Carrying = StowItem | DropItem | MoveItem | UseBag | DropBag
-SheetEdit = RenameCharacter | WriteNotes | Carrying | RaiseScore | BuySkill | AwardSp
+SheetEdit = Naming | Carrying | RaiseScore | BuySkill | AwardSp
 INTENTS = (
-    RenameCharacter,
-    WriteNotes,
+    *NAMING,
     StowItem,
     DropItem,
     MoveItem,
@@ -119,7 +118,7 @@ INTENTS = (
 def edit(sheet: Character, intent: SheetEdit) -> tuple[Character, list[Event]]:
     """The sheet after one of its owner's edits (a rename is checked by the table first)."""
     name = sheet.name
-    if isinstance(intent, RenameCharacter | WriteNotes):
+    if isinstance(intent, Naming):
         changes, kind, text = written(intent, name)
         return sheet.model_copy(update=changes), [_told(kind, text)]
     if isinstance(intent, RaiseScore):

@@ -36,13 +36,14 @@ from tabletop.session import (
     offer,
     owner_for,
 )
+from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
 from tabletop.systems.ap2d6.encumbrance import carry
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.gear import MAX_BAGS_IN_USE, Bag, Carried, Item
 from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
 from tabletop.systems.ap2d6.sheet import Character
-from tabletop.systems.ap2d6.sheet_edits import RenameCharacter, SheetEdit, edit, weighed
+from tabletop.systems.ap2d6.sheet_edits import SheetEdit, edit, weighed
 from tabletop.systems.ap2d6.table import (
     MAX_CHARACTERS,
     Ap2d6Table,

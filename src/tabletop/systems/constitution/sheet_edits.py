@@ -25,8 +25,8 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
-    RenameCharacter,
-    WriteNotes,
+    NAMING,
+    Naming,
     coins_line,
     coins_offer,
     counted,
@@ -100,11 +100,10 @@ class PrepareSpells(CharacterIntent):
     spells: tuple[str, ...] = Field(default=(), max_length=30)
 
 
-SheetEdit = RenameCharacter | WriteNotes | StowGear | DropGear | MoveGear | CountCoins | RateSkill
+SheetEdit = Naming | StowGear | DropGear | MoveGear | CountCoins | RateSkill
 SheetAction = SheetEdit | CastSpell | PrepareSpells
 INTENTS = (
-    RenameCharacter,
-    WriteNotes,
+    *NAMING,
     StowGear,
     DropGear,
     MoveGear,
@@ -131,7 +130,7 @@ def act(
 
 def _edit(sheet: Character, intent: SheetEdit) -> tuple[Character, list[Event]]:
     name = sheet.name
-    if isinstance(intent, RenameCharacter | WriteNotes):
+    if isinstance(intent, Naming):
         changes, kind, text = written(intent, name)
         return sheet.evolve(**changes), [_told(kind, text)]
     if isinstance(intent, StowGear):

@@ -23,8 +23,9 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
+    NAMING,
+    Naming,
     RenameCharacter,
-    WriteNotes,
     coins_offer,
     edit_offer,
     naming_offers,
@@ -124,19 +125,10 @@ class Pray(CharacterIntent):
 
 
 SheetEdit = (
-    RenameCharacter
-    | WriteNotes
-    | StowItem
-    | DropItem
-    | MoveItem
-    | UseItem
-    | AddContainer
-    | DropContainer
-    | CountCoins
+    Naming | StowItem | DropItem | MoveItem | UseItem | AddContainer | DropContainer | CountCoins
 )
 INTENTS = (
-    RenameCharacter,
-    WriteNotes,
+    *NAMING,
     StowItem,
     DropItem,
     MoveItem,
@@ -153,7 +145,7 @@ def edit(
     character: Character, intent: SheetEdit, dice: DiceSource
 ) -> tuple[Character, list[Event]]:
     """The sheet after one of the player's own edits, and what the table is told."""
-    if isinstance(intent, RenameCharacter | WriteNotes):
+    if isinstance(intent, Naming):
         changes, kind, text = written(intent, character.label)
         facts = changes if isinstance(intent, RenameCharacter) else {}  # the new name
         return revise(character, **changes), [event(kind, text, **facts)]

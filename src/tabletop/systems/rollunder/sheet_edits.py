@@ -26,7 +26,8 @@ from tabletop.session import (
     entry_offer,
 )
 from tabletop.sheet_edits import (
-    RenameCharacter,
+    NAMING,
+    Naming,
     WriteNotes,
     coins_line,
     coins_offer,
@@ -89,8 +90,8 @@ class ForgetSpell(CharacterIntent):
     spell: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-SheetEdit = RenameCharacter | WriteNotes | MoveItem | CountMoney | LearnSpell | ForgetSpell
-INTENTS = (RenameCharacter, WriteNotes, MoveItem, CountMoney, LearnSpell, ForgetSpell)
+SheetEdit = Naming | MoveItem | CountMoney | LearnSpell | ForgetSpell
+INTENTS = (*NAMING, MoveItem, CountMoney, LearnSpell, ForgetSpell)
 
 
 def edit(sheet: Character, intent: SheetEdit, options: RollUnderOptions) -> Changed:
