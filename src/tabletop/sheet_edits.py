@@ -2,8 +2,9 @@
 notes, coins that come or go, a line of gear dropped; each system gives only its words
 (what its coins are called, what a line of gear is) and the rules that weigh the result.
 
-The intents themselves stay each system's (their kinds and fields are in logs already);
-what is here is the logic they share and the offers that put them beside a sheet's entries.
+Renaming and notes are the same intents at every table; the rest of the intents stay each
+system's (their kinds and fields are in logs already): what is here is the logic they share
+and the offers that put them beside a sheet's entries.
 """
 
 from __future__ import annotations
@@ -98,14 +99,8 @@ def coins_line(called: str, change: Mapping[str, int], reason: str) -> str:
 def coins_offer(kind: str, cid: str, reason: str, **amounts: Choice) -> Offer:
     """Counting coins, offered at the sheet's entry of the same name (`reason`: an example
     of what they were for)."""
-    return entry_offer(
-        kind,
-        "coins gained or spent",
-        kind,
-        {"character": cid},
-        **amounts,
-        reason=Choice(help="what for", example=reason),
-    )
+    why = Choice(help="what for", example=reason)
+    return edit_offer(kind, "coins gained or spent", kind, cid, **amounts, reason=why)
 
 
 def taken(lines: Sequence[Line], index: int, missing: str, refusal: type[Exception]) -> Line:
