@@ -699,14 +699,21 @@ class Session(Generic[StateT]):
         raise NotImplementedError(f"{type(self).__name__} must say what each member sees")
 
     def table_view(
-        self, options: BaseModel, characters: Iterable[dict[str, Any]], **parts: Any
+        self,
+        options: BaseModel,
+        seats: Mapping[str, Any],
+        seen: Callable[[str, Any], dict[str, Any]],
+        **parts: Any,
     ) -> dict[str, Any]:
         """An RPG table's view as every page reads it: the system, its rule options and its
-        characters (each with its `id` and `owner`) first, then the system's own parts."""
+        characters (each seat's `id` and `owner`, then what `seen` shows of it) first, then
+        the system's own parts."""
         return {
             "system": self.name,
             "options": options.model_dump(mode="json"),
-            "characters": list(characters),
+            "characters": [
+                {"id": cid, "owner": seat.owner, **seen(cid, seat)} for cid, seat in seats.items()
+            ],
             **parts,
         }
 

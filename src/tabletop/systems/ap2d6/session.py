@@ -223,21 +223,21 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 cid = state.id_of(c.name)
                 seen = shown_sheet(cid, c)
                 fight["characters"].append(fighter_view(seen) if secret(cid) else seen)
+
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "npc": seat.npc is not None,
+                "name": seat.sheet.name,
+                "sheet": hidden("an NPC's sheet, which the GM keeps")
+                if secret(cid)
+                else shown_sheet(cid, seat.sheet),
+                "derived": {} if secret(cid) else derived(seat.sheet),
+            }
+
         return self.table_view(
             state.options,
-            [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "npc": seat.npc is not None,
-                    "name": seat.sheet.name,
-                    "sheet": hidden("an NPC's sheet, which the GM keeps")
-                    if secret(cid)
-                    else shown_sheet(cid, seat.sheet),
-                    "derived": {} if secret(cid) else derived(seat.sheet),
-                }
-                for cid, seat in state.characters.items()
-            ],
+            state.characters,
+            seat_shown,
             fight=fight,
             revealed=list(state.revealed),
             npcs=roster_view(state.npcs, member),

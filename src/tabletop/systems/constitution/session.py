@@ -177,20 +177,19 @@ class ConstitutionSession(Session[ConstitutionTable]):
         return kept_names(state.npcs, state.fight)
 
     def view(self, state: ConstitutionTable, member: Member) -> dict[str, Any]:
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "sheet": seat.sheet.model_dump(mode="json"),
+                "supplies": seat.supplies.model_dump(mode="json"),
+                "deprivation": seat.deprivation.model_dump(mode="json"),
+                "penalty": seat.penalty(state.options),
+                "carrying": carrying(seat.sheet, state.options),
+            }
+
         return self.table_view(
             state.options,
-            [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "sheet": seat.sheet.model_dump(mode="json"),
-                    "supplies": seat.supplies.model_dump(mode="json"),
-                    "deprivation": seat.deprivation.model_dump(mode="json"),
-                    "penalty": seat.penalty(state.options),
-                    "carrying": carrying(seat.sheet, state.options),
-                }
-                for cid, seat in state.characters.items()
-            ],
+            state.characters,
+            seat_shown,
             fight=fight_view(state.fight, state.npcs, member),
             controllers=state.controllers,
             clock=clock_view(state.clock, member),

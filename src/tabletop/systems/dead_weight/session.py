@@ -258,17 +258,16 @@ class DeadWeightSession(Session[DeadWeightTable]):
     # what each member sees ----------------------------------------------------------------
 
     def view(self, state: DeadWeightTable, member: Member) -> dict[str, Any]:
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "sheet": seat.sheet.model_dump(mode="json"),
+                "derived": derived(seat.sheet),
+            }
+
         return self.table_view(
             state.options,
-            [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "sheet": seat.sheet.model_dump(mode="json"),
-                    "derived": derived(seat.sheet),
-                }
-                for cid, seat in state.characters.items()
-            ],
+            state.characters,
+            seat_shown,
             making=making_view(state),
             trackers=trackers_view(state, member),
             exchange=exchange_view(state, member),

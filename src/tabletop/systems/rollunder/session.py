@@ -164,25 +164,24 @@ class RollUnderSession(Session[RollUnderTable]):
     # what each member sees ----------------------------------------------------------------
 
     def view(self, state: RollUnderTable, member: Member) -> dict[str, Any]:
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "name": seat.sheet.name,
+                "secret": seat.secret,
+                "buried": seat.buried,
+                "npc": seat.npc,
+                "sheet": dump(seat.sheet)
+                if member.is_gm or not seat.secret
+                else hidden("a sheet the GM keeps secret"),
+                "derived": derived(seat.sheet, state.options)
+                if member.is_gm or not seat.secret
+                else hidden("what a secret sheet adds up to"),
+            }
+
         return self.table_view(
             state.options,
-            [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "name": seat.sheet.name,
-                    "secret": seat.secret,
-                    "buried": seat.buried,
-                    "npc": seat.npc,
-                    "sheet": dump(seat.sheet)
-                    if member.is_gm or not seat.secret
-                    else hidden("a sheet the GM keeps secret"),
-                    "derived": derived(seat.sheet, state.options)
-                    if member.is_gm or not seat.secret
-                    else hidden("what a secret sheet adds up to"),
-                }
-                for cid, seat in state.characters.items()
-            ],
+            state.characters,
+            seat_shown,
             pending=pending_view(state, member),
             attack=attack_view(state, member),
             turn=TURNS.view(state),
