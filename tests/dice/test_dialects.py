@@ -17,7 +17,15 @@ from fractions import Fraction
 
 import pytest
 
-from tabletop.dice import FixedDice, distribution, notation, parse, roll, sample
+from tabletop.dice import (
+    FixedDice,
+    distribution,
+    notation,
+    other_readings,
+    parse,
+    roll,
+    sample,
+)
 from tabletop.errors import LimitError, NotationError, RollError
 from tests.dice.brute import enumerate_odds
 
@@ -374,6 +382,14 @@ def test_foundry_flavour_after_a_hash_is_kept_and_shown():
     assert parse("1d20 #", "foundry") == parse("1d20", "foundry")
 
 
+def test_tabletop_reads_what_no_other_reading_contradicts():
+    # Issue 34: computed dice, Foundry's '#' flavour and several re-rolls mean the same here.
+    assert parse("(1d4)d6") == parse("(1d4)d6", "roll20") == parse("(1d4)d6", "foundry")
+    assert parse("2d6 + 3 # fire") == parse("2d6 + 3 # fire", "foundry")
+    assert parse("2d8r1r3") == parse("2d8r1r3", "roll20")
+    assert other_readings("(1d4)d6 + 2d8r1r3 # fire") == []
+
+
 def test_computed_dice_show_their_count_and_then_their_dice():
     rolled = roll("(1d4)d6", FixedDice([3, 4, 2, 6]), dialect="roll20")
     assert str(rolled) == "(1d4)d6 → ([3])d6 [4, 2, 6] = 12"
@@ -436,8 +452,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "2d8rr1mi2rr3", "re-rolls applied one after another on a pool"),
         ("roll20", "2d4r1r<4", "re-rolling every face of a d4 would never stop"),
         ("roll20", "(1d4)d6kh1", "modifiers on computed dice ((1d4)d6kh1) are not supported"),
-        ("tabletop", "(1d4)d6", "this is Roll20 and Foundry VTT notation, not tabletop's"),
-        ("avrae", "(1d4)d6", "this is Roll20 and Foundry VTT notation"),
+        ("avrae", "(1d4)d6", "this is tabletop, Roll20 and Foundry VTT notation"),
         ("tabletop", "7 % 2", "this is Roll20, Foundry VTT and Avrae (d20) notation"),
         ("foundry", "2 ** 3", "this is Roll20 notation, not Foundry VTT's"),
         ("avrae", "2 ** 3", "this is Roll20 notation"),
@@ -459,7 +474,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("roll20", "1d20+@{selected|strength}", "references to a token or another character"),
         ("roll20", "1d20+@str", "this is Foundry VTT notation, not Roll20's"),
         ("tabletop", "1d20+@str", "this is Foundry VTT notation, not tabletop's"),
-        ("roll20", "1d20 # to hit", "this is Foundry VTT notation, not Roll20's"),
+        ("roll20", "1d20 # to hit", "this is tabletop and Foundry VTT notation, not Roll20's"),
         ("foundry", "1d20+@", "expected a name after '@', such as @str"),
         ("roll20", "3d6f1", "failures are taken from a success count"),
         ("foundry", "4d6kh3r1", "in the order written"),

@@ -171,7 +171,7 @@ TABLETOP = Dialect(
     dead_weight=True,
     names=True,
     values=None,
-    comment_mark=None,
+    comment_mark="#",
     uppercase_d=True,
     zero_dice=False,
     unary_plus=False,
@@ -180,7 +180,7 @@ TABLETOP = Dialect(
     bounds={"min": "minimum", "max": "maximum"},
     groups="braces",
     fate=None,
-    computed_dice=False,
+    computed_dice=True,
     written_order=False,
     max_dice=None,
 )
