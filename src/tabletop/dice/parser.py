@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -609,6 +610,10 @@ class _Parser:
                 continue  # one pick of several faces, seen already
             elif kind == "pick":
                 pick = self.pick(self.dialect.picks[spelled], at)
+            elif kind == "explode" and explode is not None and self.dialect.name == "avrae":
+                more = self.explode(self.dialect.explosions[spelled], sides, at)
+                explode = self.joined_explosion(explode, more, seen[-1], sides, at)
+                continue  # d20 joins `e5e6` into one explosion on 5 or 6
             elif kind == "explode":
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
             elif kind == "reroll" and reroll is not None:
@@ -730,6 +735,20 @@ class _Parser:
             )
         points = first.when.points if isinstance(first.when, AnyOf) else (first.when,)
         return Pick(AnyOf((*points, more.when)), first.keep)  # type: ignore[arg-type]
+
+    def joined_explosion(
+        self, first: Explode, more: Explode, last: str, sides: int, at: int
+    ) -> Explode:
+        """d20's consecutive explosions of one kind (`e5e6`, `ra1ra6`): one explosion on the
+        faces either names, as d20's `_simplify_operations` joins them."""
+        if last != "explode" or replace(first, on=None) != replace(more, on=None):
+            raise self.fail("this dice term already has an explosion", at)
+        assert first.on is not None and more.on is not None  # d20 always names its faces
+        points = first.on.points if isinstance(first.on, AnyOf) else (first.on,)
+        joined = replace(first, on=AnyOf((*points, more.on)))  # type: ignore[arg-type]
+        if joined.on.count(sides) == sides and joined.limit is None:  # type: ignore[union-attr]
+            raise self.fail(f"every face of a d{sides} explodes, so it would never stop", at)
+        return joined
 
     def keep(self, mode: str, count: int, at: int) -> Keep:
         if not self.peek().isdigit() and self.dialect.keep_count_required:

@@ -307,7 +307,12 @@ class _Writer:
             raise Unspellable(_explosion_name(explode), dialect)
         if explode.limit is not None and not single:
             on = explode.on or Compare("=", sides)
+            if isinstance(on, AnyOf):
+                raise Unspellable("an explosion on several faces with a limit", dialect)
             spelled += self.limit(explode.limit) + self.compare(on, bare=False)
+        elif isinstance(explode.on, AnyOf):  # d20's joined `e5e6`
+            kind = spelled
+            spelled = "".join(kind + self.compare(on, bare=True) for on in explode.on.points)
         elif explode.on is not None:
             spelled += self.compare(explode.on, bare=dialect.bare_equals)
         elif dialect.name == "avrae":

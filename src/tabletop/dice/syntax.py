@@ -153,7 +153,7 @@ class Explode:
     one adds them to the pool as dice of their own, which keep/drop and counts then see.
     """
 
-    on: Compare | None = None
+    on: Compare | AnyOf | None = None
     penetrating: bool = False
     depth: int | None = None
     separate: bool = False
