@@ -22,6 +22,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Pick,
+    Reroll,
 )
 from tabletop.errors import LimitError, NotationError, TabletopError
 from tests.dice.test_properties import dice_terms
@@ -47,6 +48,10 @@ def pools(draw: st.DrawFn) -> Dice:
         every = explode.on is not None and explode.on.count(term.sides) == term.sides
         if not every:
             term = replace(term, explode=Explode(explode.on, explode.penetrating, depth, True))
+    if term.reroll is not None and draw(st.booleans()):  # Foundry's r1r3: one after another
+        after = Reroll(Compare("=", draw(st.integers(1, term.sides))), draw(st.booleans()))
+        if after.once or term.sides > 1:
+            term = replace(term, reroll=replace(term.reroll, then=after))
     if term.keep is None and draw(st.booleans()):  # d20's k3, p<2
         when = Compare(draw(st.sampled_from(["=", "<", ">"])), draw(st.integers(1, term.sides)))
         term = replace(term, pick=Pick(when, draw(st.booleans())))

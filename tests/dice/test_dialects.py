@@ -203,6 +203,19 @@ MEANS = [
     ),
     ("roll20", "(1d4)d6", Fraction(35, 4), f"{ROLL20}: '(1d4)d6' rolls 1d4 d6s (2.5 x 3.5)"),
     ("foundry", "(1d3)d4 + 1", 6, "Foundry: a parenthetical count of dice is rolled first"),
+    (
+        "foundry",
+        "2d4r1r3",
+        Fraction(87, 16),
+        f"{FOUNDRY}: each modifier acts on the results the one before left (a 1 re-rolled "
+        "into a 3 is re-rolled again)",
+    ),
+    (
+        "avrae",
+        "2d4rr1ro3",
+        Fraction(17, 3),
+        f"{D20}: rr and ro are two operations, applied in the order written",
+    ),
     ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
     ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
     ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
@@ -262,6 +275,9 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("avrae", "(1d6 - 4) % 1d3 + 1d6 / 4 % 1"),
         ("roll20", "2d4ro1ro4"),
         ("foundry", "3d4df=1"),
+        ("foundry", "2d4r1r3"),
+        ("foundry", "3d3r1r2kh2"),
+        ("avrae", "2d4ro1ro2pl1"),
         ("roll20", "(1d4)d6"),
         ("roll20", "{2d4+2d3}k2"),
         ("roll20", "{3d4}dl1"),
@@ -388,7 +404,9 @@ def test_tabletop_reads_what_no_other_reading_contradicts():
     assert parse("(1d4)d6") == parse("(1d4)d6", "roll20") == parse("(1d4)d6", "foundry")
     assert parse("2d6 + 3 # fire") == parse("2d6 + 3 # fire", "foundry")
     assert parse("2d8r1r3") == parse("2d8r1r3", "roll20")
-    assert other_readings("(1d4)d6 + 2d8r1r3 # fire") == []
+    assert other_readings("(1d4)d6 + 2d6 # fire") == []
+    # Foundry's r re-rolls once, each r what the one before left: another law, so a note.
+    assert [note.dialect.name for note in other_readings("2d8r1r3")] == ["foundry"]
 
 
 def test_computed_dice_show_their_count_and_then_their_dice():
@@ -448,8 +466,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
         ("foundry", "2d6[fire", "this '[' has no matching ']'"),
-        ("foundry", "2d8r1r3", "re-rolls applied one after another on a pool"),
-        ("avrae", "2d8rr1ro3", "re-rolls applied one after another on a pool"),
+        ("foundry", "2d4r1=1r3", "re-rolls applied one after another on a pool"),
         ("avrae", "2d8rr1mi2rr3", "re-rolls applied one after another on a pool"),
         ("roll20", "2d4r1r<4", "re-rolling every face of a d4 would never stop"),
         ("roll20", "(1d4)d6kh1", "modifiers on computed dice ((1d4)d6kh1) are not supported"),

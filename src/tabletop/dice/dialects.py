@@ -57,6 +57,9 @@ class Dialect:
     pool_limits: bool
     """A number before the compare point of a re-roll or explosion limits how many happen
     over the whole pool (Foundry's `20d20r1=1`, `5d6x2>=5`)."""
+    reroll_sequence: bool
+    """Re-rolls not joined into one apply one after another, each to the face the one before
+    left (Foundry's `2d8r1r3`; d20's `rr1ro3`, re-rolls of two kinds side by side)."""
     explosions: dict[str, ExplodeSpelling]
     explosion_bound: bool
     """`!:N` bounds the follow-ups of each die (tabletop's own spelling)."""
@@ -146,6 +149,7 @@ TABLETOP = Dialect(
     reroll_default=None,
     reroll_union=True,
     pool_limits=False,
+    reroll_sequence=False,
     explosions={
         "!": ExplodeSpelling(separate=False),
         "!p": ExplodeSpelling(separate=False, penetrating=True),
@@ -194,6 +198,7 @@ ROLL20 = Dialect(
     reroll_default=None,
     reroll_union=True,
     pool_limits=False,
+    reroll_sequence=False,
     explosions={
         "!": ExplodeSpelling(separate=True),
         "!!": ExplodeSpelling(separate=False),
@@ -243,6 +248,7 @@ FOUNDRY = Dialect(
     reroll_default=1,
     reroll_union=False,
     pool_limits=True,
+    reroll_sequence=True,
     explosions={
         "x": ExplodeSpelling(separate=True),
         "xo": ExplodeSpelling(separate=True, once=True),
@@ -291,6 +297,7 @@ AVRAE = Dialect(
     reroll_default=None,
     reroll_union=True,
     pool_limits=False,
+    reroll_sequence=True,
     explosions={
         "e": ExplodeSpelling(separate=True),
         "ra": ExplodeSpelling(separate=True, once=True, single=True),

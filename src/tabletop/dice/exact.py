@@ -567,16 +567,27 @@ def _limited_rerolls(sides: int, reroll: Reroll, left: int) -> list[Weights]:
 
 
 def _rerolled(sides: int, reroll: Reroll | None) -> Weights:
-    """The first face of a die after its re-roll rule."""
-    if reroll is None:
-        return dict.fromkeys(range(1, sides + 1), 1)
-    matching = set(reroll.when.faces(sides))
-    if reroll.once:
-        # Kept at once (weight `sides`), or re-rolled once to any face (weight 1 each time).
-        return {
-            face: (0 if face in matching else sides) + len(matching) for face in range(1, sides + 1)
-        }
-    return {face: 1 for face in range(1, sides + 1) if face not in matching}
+    """The first face of a die after its re-roll rule, each step applied to what the one
+    before left."""
+    face_weights = dict.fromkeys(range(1, sides + 1), 1)
+    for step in () if reroll is None else reroll.steps:
+        matching = set(step.when.faces(sides))
+        moved = sum(face_weights.get(face, 0) for face in matching)
+        if step.once:
+            # Kept (weight times `sides`), or re-rolled once to any face (the matched weight each).
+            face_weights = {
+                face: (0 if face in matching else face_weights.get(face, 0) * sides) + moved
+                for face in range(1, sides + 1)
+            }
+        else:  # re-rolled until it stands: the matched weight spread over the faces that stand
+            standing = sides - len(matching)
+            face_weights = {
+                face: face_weights.get(face, 0) * standing + moved
+                for face in range(1, sides + 1)
+                if face not in matching
+            }
+        face_weights = _reduced({face: w for face, w in face_weights.items() if w})
+    return face_weights
 
 
 def _chain(

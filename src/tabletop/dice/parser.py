@@ -541,10 +541,15 @@ class _Parser:
         The re-rolls expected may use at most a fortieth of the dice the roll has left, which
         makes running out by bad luck less likely than one in 10**17. A rule limited to a
         count over the pool is counted whole by `most_dice` instead."""
-        if term.reroll is None or term.reroll.once or term.reroll.limit is not None:
+        if term.reroll is None or term.reroll.limit is not None:
             return
-        matching = term.reroll.when.count(term.sides)
-        self.rerolls += Fraction(term.count * matching, term.sides - matching)
+        for place, step in enumerate(term.reroll.steps):
+            if step.once:
+                continue
+            matching = step.when.count(term.sides)
+            # A later step may see its faces more often than a fresh die does: at most always.
+            seen = matching if place == 0 else term.sides
+            self.rerolls += Fraction(term.count * seen, term.sides - matching)
         if self.rerolls * 40 > limits.MAX_DICE - self.dice_count:
             raise LimitError(
                 f"the re-rolls in this dice expression would expect to throw about "
@@ -704,19 +709,31 @@ class _Parser:
             )
 
     def joined(self, first: Reroll, more: Reroll, last: str, sides: int, at: int) -> Reroll:
-        """One re-roll of the faces either of two re-rolls of one kind names (`r1r3`), where
-        the dialect reads them so; in written order only when the second follows the first."""
+        """A second re-roll on a pool: one re-roll of the faces both name, where the dialect
+        joins re-rolls of one kind (`r1r3` in Roll20, `rr1rr3` in d20), else one applied to
+        what the first left (Foundry's `r1r3`, d20's `rr1ro3`); in written order only when
+        the second follows the first, and never with a limit over the pool."""
         dialect = self.dialect
+        steps = list(first.steps)
+        tail = steps[-1]
         apart = dialect.written_order and last != "reroll"
-        if not dialect.reroll_union or first.once != more.once or apart:
-            if self.probing:
-                raise self.fail("this dice term already has a re-roll", at)
+        limited = first.limit is not None or more.limit is not None
+        if not apart and not limited and dialect.reroll_union and tail.once == more.once:
+            points = tail.when.points if isinstance(tail.when, AnyOf) else (tail.when,)
+            steps[-1] = Reroll(AnyOf((*points, more.when)), tail.once)  # type: ignore[arg-type]
+            if not tail.once and steps[-1].when.count(sides) == sides:
+                raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
+        elif not apart and not limited and dialect.reroll_sequence:
+            steps.append(more)
+        elif self.probing:
+            raise self.fail("this dice term already has a re-roll", at)
+        else:
             raise self.fail(describe(MORE_THAN_ONE_REROLL, dialect), at)
-        points = first.when.points if isinstance(first.when, AnyOf) else (first.when,)
-        joined = Reroll(AnyOf((*points, more.when)), first.once)  # type: ignore[arg-type]
-        if not joined.once and joined.when.count(sides) == sides:
-            raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
-        return joined
+        chained = None
+        for step in reversed(steps):
+            chained = replace(step, then=chained)
+        assert chained is not None
+        return chained
 
     def pick(self, keeps: bool, at: int) -> Pick:
         """d20's keep or drop by face: `k3`, `k<3`, `p>4`."""

@@ -237,11 +237,11 @@ class _Roller:
         """A die's face after its re-roll rule, and the faces thrown away on the way."""
         face = self.die(term.sides)
         rerolled: list[int] = []
-        if term.reroll is not None:
-            while term.reroll.when.matches(face) and self.allowed("reroll"):
+        for step in () if term.reroll is None else term.reroll.steps:
+            while step.when.matches(face) and self.allowed("reroll"):
                 rerolled.append(face)
                 face = self.die(term.sides)
-                if term.reroll.once:
+                if step.once:
                     break
         return face, rerolled
 

@@ -177,14 +177,15 @@ class _Sampler:
         Re-rolling until a face stops matching leaves each non-matching face equally likely,
         so it is drawn from those faces at once, with the same odds as rolling again."""
         assert term.reroll is not None
-        again = term.reroll.when.matches(rolls)
-        count = int(again.sum())
-        if term.reroll.once:
-            rolls[again] = self.faces(term.sides, count)
-            return
-        faces = np.arange(1, term.sides + 1, dtype=np.int64)
-        standing = faces[~term.reroll.when.matches(faces)]
-        rolls[again] = standing[self.rng.integers(0, len(standing), size=count)]
+        for step in term.reroll.steps:
+            again = step.when.matches(rolls)
+            count = int(again.sum())
+            if step.once:
+                rolls[again] = self.faces(term.sides, count)
+                continue
+            faces = np.arange(1, term.sides + 1, dtype=np.int64)
+            standing = faces[~step.when.matches(faces)]
+            rolls[again] = standing[self.rng.integers(0, len(standing), size=count)]
 
     def limited(self, term: Dice, n: int) -> np.ndarray:
         """A pool whose re-rolls or explosions are limited over the whole pool: its dice

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
@@ -201,7 +202,7 @@ class _Writer:
             if not dialect.dead_weight:
                 raise Unspellable("Dead Weight's usage and risk dice", dialect)
             return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
-        reroll = self.reroll(node.reroll) if node.reroll else ""
+        reroll = self.rerolls(node.reroll) if node.reroll else ""
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""
         keep = self.keep(node.keep) if node.keep else ""
@@ -271,6 +272,17 @@ class _Writer:
                 if meant == other[0]:
                     return f"{spelled}{target + other[1]}"
         raise Unspellable(f"the compare point {compare}", self.dialect)
+
+    def rerolls(self, reroll: Reroll) -> str:
+        """A pool's re-rolls, each applied to what the one before left; where the dialect
+        joins re-rolls of one kind, two such side by side have no spelling."""
+        steps = reroll.steps
+        joins = self.dialect.reroll_union
+        if len(steps) > 1 and not self.dialect.reroll_sequence:
+            raise Unspellable(_ONE_AFTER_ANOTHER, self.dialect)
+        if joins and any(a.once == b.once for a, b in pairwise(steps)):
+            raise Unspellable(_ONE_AFTER_ANOTHER, self.dialect)
+        return "".join(self.reroll(step) for step in steps)
 
     def reroll(self, reroll: Reroll) -> str:
         spelled = _spelling_of(self.dialect.rerolls, reroll.once)
@@ -389,6 +401,8 @@ class _Writer:
         return "f" + self.compare(compare, bare=self.dialect.bare_equals)
 
 
+_ONE_AFTER_ANOTHER = "re-rolls of one kind applied one after another (Foundry's r1r3)"
+
 _POOL_LIMIT = "a re-roll or explosion limited to a count over the pool (Foundry's r2=1)"
 
 _REMAINDERS = {
@@ -420,6 +434,7 @@ def _spells(dialect: Dialect, feature: str) -> bool:
         "failures taken away (df, sf)": bool(dialect.deducts),
         "computed dice ((1d4)d6)": dialect.computed_dice,
         _POOL_LIMIT: dialect.pool_limits,
+        _ONE_AFTER_ANOTHER: dialect.reroll_sequence and not dialect.reroll_union,
         "keeping or dropping dice by face (k3)": bool(dialect.picks),
         "labels": dialect.labels,
         "grouped rolls": dialect.groups is not None,

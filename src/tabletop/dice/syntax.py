@@ -141,6 +141,14 @@ class Reroll:
     limit: int | None = None
     """At most this many re-rolls over the whole pool, first dice first (Foundry's
     `20d20r1=1` re-rolls a single 1); None: no such limit."""
+    then: Reroll | None = None
+    """A further re-roll applied to the face this one leaves (Foundry's `r1r3`: a 1 re-rolled
+    into a 3 is re-rolled again; d20's `rr1ro3`)."""
+
+    @property
+    def steps(self) -> tuple[Reroll, ...]:
+        """This re-roll and those applied after it, in order."""
+        return (self,) if self.then is None else (self, *self.then.steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,7 +425,9 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
     if isinstance(term, RiskDice):
         return term.count
     count, reroll, explode = term.count, term.reroll, term.explode
-    rerolls = 0 if reroll is None else count if reroll.limit is None else reroll.limit
+    rerolls = 0 if reroll is None else count * len(reroll.steps)
+    if reroll is not None and reroll.limit is not None:
+        rerolls = reroll.limit
     if reroll is not None and reroll.once and reroll.limit is not None:
         rerolls = min(count, reroll.limit)
     follow_ups = 0 if explode is None else count * explode.max_follow_ups

@@ -43,7 +43,8 @@ MISSING: tuple[Missing, ...] = (
 
 
 MORE_THAN_ONE_REROLL = Missing(
-    "re-rolls applied one after another on a pool (Foundry's 2d8r1r3, d20's rr1ro3)",
+    "re-rolls applied one after another on a pool (Foundry's 2d8r1r3, d20's rr1ro3; "
+    "with a limit or apart, not built)",
     re.compile("r"),
     ("foundry", "avrae"),
 )

@@ -71,9 +71,12 @@ def _term_cost(term: Dice | UsageDie | RiskDice | ComputedDice) -> Fraction:
         except (KeyError, TabletopError):  # a name's value is not known yet, or past the limits
             return Fraction(MAX_ROOM_DICE + 1)
     cost = Fraction(most_dice(term))
-    if isinstance(term, Dice) and term.reroll is not None and not term.reroll.once:
-        matching = term.reroll.when.count(term.sides)
-        cost += REROLL_MARGIN * Fraction(term.count * matching, term.sides - matching)
+    steps = term.reroll.steps if isinstance(term, Dice) and term.reroll is not None else ()
+    for place, step in enumerate(steps):
+        if not step.once:
+            matching = step.when.count(term.sides)
+            seen = matching if place == 0 else term.sides  # a later step: at most every die
+            cost += REROLL_MARGIN * Fraction(term.count * seen, term.sides - matching)
     return cost
 
 
