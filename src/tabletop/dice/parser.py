@@ -809,7 +809,7 @@ class _Parser:
         self.pos = digits.end()
         limit = int(digits.group())
         if limit > limits.MAX_DICE:
-            raise LimitError(f"at most {limits.MAX_DICE:,} {what} a pool, the dice limit")
+            raise LimitError(f"at most {limits.MAX_DICE:,} {what} in a pool, the dice limit")
         return limit
 
     def explode(self, spelled: ExplodeSpelling, sides: int, start: int) -> Explode:
