@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from tabletop.dice import limits
@@ -213,79 +213,75 @@ class _Roller:
             dice = tuple(Die(sides, (face,), face) for face in faces)
             return RolledPool(term, dice, sum(faces))
         if term.mapped:  # custom faces or per-die bounds: no explosions
-            rolled = []
-            for _ in range(term.count):
-                face, rerolled = self.first_face(term)
-                rolled.append(Die(sides, (term.shown(face),), term.value(face), tuple(rerolled)))
+            throws = [self.mapped_die(term) for _ in range(term.count)]
         elif term.explode is not None and term.explode.separate:
-            rolled = [die for _ in range(term.count) for die in self.separate_dice(term)]
+            throws = [throw for _ in range(term.count) for throw in self.separate_dice(term)]
         else:
-            rolled = [self.modified_die(term) for _ in range(term.count)]
-        if term.keep is not None:
-            rolled = self.mark_kept(term, rolled)
+            throws = [self.modified_die(term) for _ in range(term.count)]
+        values = [throw.value for throw in throws]
+        kept = [True] * len(throws) if term.keep is None else _kept_by_value(term.keep, values)
         if term.pick is not None:
-            pick = term.pick
-            rolled = [die if pick.stays(die.value) else replace(die, kept=False) for die in rolled]
-        if term.scored:
-            rolled = [self.counted(term, die) for die in rolled]
-            value = sum(term.score(die.value) for die in rolled if die.kept)
-        else:
-            value = sum(die.value for die in rolled if die.kept)
-        return RolledPool(term, tuple(rolled), value)
+            kept = [k and term.pick.stays(v) for k, v in zip(kept, values, strict=True)]
+        fates = list(zip(throws, kept, strict=True))
+        if not term.scored:
+            dice = tuple(throw.die(sides, k) for throw, k in fates)
+            return RolledPool(term, dice, sum(throw.value for throw, k in fates if k))
+        dice = tuple(throw.die(sides, k, *_counted(term, throw.value, k)) for throw, k in fates)
+        return RolledPool(term, dice, sum(term.score(throw.value) for throw, k in fates if k))
 
-    def first_face(self, term: Dice) -> tuple[int, list[int]]:
+    def first_face(self, term: Dice) -> tuple[int, tuple[int, ...]]:
         """A die's face after its re-roll rule, and the faces thrown away on the way."""
         face = self.die(term.sides)
+        if term.reroll is None:
+            return face, ()
         rerolled: list[int] = []
-        for step in () if term.reroll is None else term.reroll.steps:
+        for step in term.reroll.steps:
             while step.when.matches(face) and self.allowed("reroll"):
                 rerolled.append(face)
                 face = self.die(term.sides)
                 if step.once:
                     break
-        return face, rerolled
+        return face, tuple(rerolled)
 
-    def separate_dice(self, term: Dice) -> list[Die]:
+    def mapped_die(self, term: Dice) -> _Throw:
+        """A die of custom faces or bounded values: what it shows and what it is worth."""
+        face, rerolled = self.first_face(term)
+        return _Throw((term.shown(face),), term.value(face), rerolled)
+
+    def separate_dice(self, term: Dice) -> list[_Throw]:
         """One die and the dice its explosion adds to the pool, each a die of its own."""
         explode = term.explode
         assert explode is not None
         sides = term.sides
         face, rerolled = self.first_face(term)
-        dice = [Die(sides, (face,), face, tuple(rerolled))]
+        dice = [_Throw((face,), face, rerolled)]
         shift = -1 if explode.penetrating else 0
         while (
             explode.triggers(face, sides)
             and len(dice) <= explode.max_follow_ups
             and self.allowed("explode")
         ):
-            dice[-1] = replace(dice[-1], triggered=True)
+            dice[-1].triggered = True
             face = self.die(sides)
-            dice.append(
-                Die(sides, (face,), face + shift, penetrating=explode.penetrating, added=True)
-            )
+            dice.append(_Throw((face,), face + shift, (), explode.penetrating, added=True))
         return dice
 
-    def modified_die(self, term: Dice) -> Die:
+    def modified_die(self, term: Dice) -> _Throw:
         """One die with its re-rolls and explosion chain."""
         sides = term.sides
         face, rerolled = self.first_face(term)
+        explode = term.explode
+        if explode is None:
+            return _Throw((face,), face, rerolled)
         faces = [face]
         value = face
-        explode = term.explode
-        if explode is not None:
-            depth = explode.max_follow_ups
-            shift = -1 if explode.penetrating else 0
-            while explode.triggers(face, sides) and len(faces) <= depth and self.allowed("explode"):
-                face = self.die(sides)
-                faces.append(face)
-                value += face + shift
-        return Die(
-            sides,
-            tuple(faces),
-            value,
-            tuple(rerolled),
-            penetrating=explode is not None and explode.penetrating,
-        )
+        depth = explode.max_follow_ups
+        shift = -1 if explode.penetrating else 0
+        while explode.triggers(face, sides) and len(faces) <= depth and self.allowed("explode"):
+            face = self.die(sides)
+            faces.append(face)
+            value += face + shift
+        return _Throw(tuple(faces), value, rerolled, explode.penetrating)
 
     def group(self, node: Group) -> RolledGroup:
         """Each member rolled; the kept ones by total (the earlier first among equals)."""
@@ -318,28 +314,45 @@ class _Roller:
         assert member is not None
         return RolledGroup((member,), (True,), None, member.value)
 
-    @staticmethod
-    def counted(term: Dice, die: Die) -> Die:
-        """A kept die marked as a success, or a failure (Roll20's `f`; Foundry's `df` and
-        `sf`, where a failure is no success)."""
-        kept, value = die.kept, die.value
-        hit = None if term.success is None else kept and bool(term.success.matches(value))
-        if term.deduct is not None:
-            fails = kept and bool(term.fails(value))
-            return replace(die, success=hit and not fails, failure=fails)
-        failure = term.failure
-        failed = None if failure is None else kept and bool(failure.matches(value))
-        return replace(die, success=hit, failure=failed)
 
-    @staticmethod
-    def mark_kept(term: Dice, dice: list[Die]) -> list[Die]:
-        """Mark the dropped dice; among equal values the earlier die is kept."""
-        assert term.keep is not None
-        kept = _kept_by_value(term.keep, [die.value for die in dice])
-        return [
-            die if stays else replace(die, kept=False)
-            for die, stays in zip(dice, kept, strict=True)
-        ]
+@dataclass(slots=True)
+class _Throw:
+    """One die as thrown, before its place in the pool (kept, counted) is known."""
+
+    faces: tuple[int, ...]
+    value: int
+    rerolled: tuple[int, ...]
+    penetrating: bool = False
+    triggered: bool = False
+    added: bool = False
+
+    def die(
+        self, sides: int, kept: bool, success: bool | None = None, failure: bool | None = None
+    ) -> Die:
+        """The die on the record, built once with its fate."""
+        return Die(
+            sides,
+            self.faces,
+            self.value,
+            self.rerolled,
+            kept,
+            success,
+            self.penetrating,
+            failure,
+            self.triggered,
+            self.added,
+        )
+
+
+def _counted(term: Dice, value: int, kept: bool) -> tuple[bool | None, bool | None]:
+    """Whether a die is marked a success, and a failure (Roll20's `f`; Foundry's `df` and
+    `sf`, where a failure is no success)."""
+    hit = None if term.success is None else kept and bool(term.success.matches(value))
+    if term.deduct is not None:
+        fails = kept and bool(term.fails(value))
+        return hit and not fails, fails
+    failure = term.failure
+    return hit, None if failure is None else kept and bool(failure.matches(value))
 
 
 def _kept_by_value(keep: Keep, values: list[Number]) -> list[bool]:
