@@ -45,16 +45,13 @@ Bounds = tuple[Number, Number]
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """An expression ready to evaluate: its tree and its bound names."""
+    """An expression ready to evaluate: its tree, its bound names, and its canonical
+    notation in the dialect it was read in (docs/dice-notation.md)."""
 
     tree: Node
     names: Mapping[str, int]
-    dialect: str = DEFAULT_DIALECT
-
-    @property
-    def text(self) -> str:
-        """The canonical notation in the dialect it was read in (docs/dice-notation.md)."""
-        return _canonical(self.tree, self.dialect)
+    dialect: str
+    text: str
 
 
 def prepare(
@@ -65,9 +62,9 @@ def prepare(
     """Check an expression and its names once, the same way for every entry point."""
     reading = dialect_named(dialect).name
     text = expression if isinstance(expression, str) else _canonical(expression, reading)
-    tree, needed = _read(text, reading)
+    tree, needed, canonical = _read(text, reading)
     if not needed:
-        return Prepared(tree, {}, reading)
+        return Prepared(tree, {}, reading, canonical)
     given = dict(bound or {})
     missing = sorted(needed - given.keys())
     if missing:
@@ -79,16 +76,18 @@ def prepare(
         if abs(value) > limits.MAX_VALUE:
             raise LimitError(f"the value given for {name!r} is beyond ±{limits.MAX_VALUE:,}")
     value_bounds(tree, given)
-    return Prepared(tree, given, reading)
+    return Prepared(tree, given, reading, canonical)
 
 
 @lru_cache(maxsize=4096)
-def _read(text: str, dialect: str) -> tuple[Node, frozenset[str]]:
+def _read(text: str, dialect: str) -> tuple[Node, frozenset[str], str]:
+    """What depends only on the text and dialect, kept so a warm roll does none of it again:
+    the tree, the names it needs, its canonical notation, and (without names) its bounds."""
     tree = parse(text, dialect)
     needed = frozenset(names(tree))
     if not needed:
         value_bounds(tree, {})
-    return tree, needed
+    return tree, needed, _canonical(tree, dialect)
 
 
 @lru_cache(maxsize=4096)
