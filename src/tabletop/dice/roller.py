@@ -312,7 +312,7 @@ class _Roller:
         kept = iter(_kept_by_value(node.keep, [die.value for die in dice]))
         member: Rolled | None = None
         for pool in pools:
-            marked = tuple(die if next(kept) else replace(die, kept=False) for die in pool.dice)
+            marked = tuple(die if next(kept) else die._replace(kept=False) for die in pool.dice)
             value = sum(die.value for die in marked if die.kept)
             rolled = RolledPool(pool.term, marked, value)
             member = (
@@ -393,4 +393,4 @@ def _marked(term: Dice, die: Die) -> Die:
     """A die marked when the face it shows is a critical success or failure point."""
     critical = term.critical is not None and bool(term.critical.matches(die.face))
     fumble = term.fumble is not None and bool(term.fumble.matches(die.face))
-    return replace(die, critical=critical, fumble=fumble)
+    return die._replace(critical=critical, fumble=fumble)
