@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -69,10 +70,16 @@ def roll(
     return Roll(prepared.text, result.value, result, reading.name)
 
 
+_WHOLE = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+"""The operations whose result on two ints is an int, done without checking it is whole."""
+
+
 def arithmetic(op: str, left: Number, right: Number) -> Number:
     """The operations of the notation: `/` divides rounding down (toward minus infinity),
     `÷` divides exactly (a whole quotient stays an int), `rem` and `mod` are the remainders
     signed as the dividend and as the divisor, `**` raises to a whole power."""
+    if type(left) is int and type(right) is int and op in _WHOLE:
+        return _WHOLE[op](left, right)
     if op == "+":
         return exact(left + right)
     if op == "-":
@@ -100,7 +107,7 @@ def arithmetic(op: str, left: Number, right: Number) -> Number:
 
 def exact(value: Number) -> Number:
     """A value as an int when it is whole, so whole values stay ints everywhere."""
-    if isinstance(value, Fraction) and value.denominator == 1:
+    if type(value) is Fraction and value.denominator == 1:  # not isinstance: an ABC's check
         return value.numerator
     return value
 
@@ -209,16 +216,16 @@ class _Roller:
 
     def thrown(self, term: Dice) -> RolledPool:
         sides = term.sides
-        self.left = {
-            "reroll": None if term.reroll is None else term.reroll.limit,
-            "explode": None if term.explode is None else term.explode.limit,
-        }
-        if term.plain and term.faces is None:
+        if term.plain:
             self.charge(term.count)
             throw = self.source.roll
             faces = [throw(sides) for _ in range(term.count)]
             dice = tuple(Die(sides, (face,), face) for face in faces)
             return RolledPool(term, dice, sum(faces))
+        self.left = {
+            "reroll": None if term.reroll is None else term.reroll.limit,
+            "explode": None if term.explode is None else term.explode.limit,
+        }
         if term.mapped:  # custom faces or per-die bounds: no explosions
             throws = [self.mapped_die(term) for _ in range(term.count)]
         elif term.explode is not None and term.explode.separate:
