@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tabletop.dice import FixedDice, SeededDice
+from tabletop.errors import TabletopError
 from tabletop.session import Event, Member, Offer, Session
 from tests.session_laws import Step, Walk
 
@@ -147,3 +149,21 @@ def _maker(function: ast.expr) -> str | None:
 def unreached(kinds: Collection[str], walks: Iterable[Walk]) -> set[str]:
     """The `kinds` no event of the walks is of."""
     return set(kinds) - {event.type for walk in walks for event in walk.events}
+
+
+def scene(session: Session, start: BaseModel, steps: Iterable[tuple], seed: int = 0) -> Walk:
+    """A scene (a walk where the walks rarely go): each (member, intent) of `steps` in turn
+    on seeded dice, or (member, intent, faces) on exactly those faces; a step the rules
+    refuse on these dice is left out."""
+    walk = Walk(start=start)
+    state = start
+    for number, (member, intent, *faces) in enumerate(steps):
+        dice = FixedDice(faces[0]) if faces else SeededDice(seed + number)
+        try:
+            events = session.resolve(state, intent, member, dice)
+        except TabletopError:
+            continue
+        for event in events:
+            state = session.fold(state, event)
+        walk.steps.append(Step(member, intent, events, state, seed + number))
+    return walk

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tabletop.errors import DataError
 from tabletop.rooms.log import FORMAT
 from tabletop.session import MAX_TEXT, Event, Member, Role, Visibility
+from tabletop.systems import registry
 
 if TYPE_CHECKING:
     from tabletop.rooms.witness import Chains
@@ -41,8 +42,10 @@ def _room(kind: str, text: str, actor: str | None, /, **data: Any) -> Event:
 def created(
     room: str, system: str, name: str, options: dict[str, Any], rules: int, form: int = FORMAT
 ) -> Event:
-    """The first entry: the room, its system and rules version, and its log's format."""
-    text = f"room {name or room} opened for {system}"
+    """The first entry: the room, its system and rules version, and its log's format; its
+    line names the room by the name the GM gave it (never its id) and the game by its title."""
+    title = registry.system(system).title
+    text = f"The room “{name}” opens for {title}" if name else f"The room opens for {title}"
     return _room(
         "created",
         text,
@@ -54,6 +57,12 @@ def created(
         format=form,
         rules=rules,
     )
+
+
+def opened_before(room: str, system: str, name: str) -> str:
+    """The first line as rooms opened before it was written in words said it (its id, the
+    system's name): a log that holds it still reads, its line being all that differs."""
+    return f"room {name or room} opened for {system}"
 
 
 def committed(session: int, commitment: str, actor: str | None) -> Event:

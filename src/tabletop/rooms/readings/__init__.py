@@ -46,17 +46,19 @@ KEPT: dict[tuple[str, int], str] = {
     ("constitution", 2): "d95ff36",
     ("rollunder", 2): "d95ff36",
     ("dead-weight", 2): "d95ff36",
+    ("deadweight-board", 1): "7495a47",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 
 PACKAGES = {
-    "dice": "plain_dice",
-    "dead-weight": "dead_weight",
-    "ap2d6": "ap2d6",
-    "constitution": "constitution",
-    "rollunder": "rollunder",
+    "dice": "systems.plain_dice",
+    "dead-weight": "systems.dead_weight",
+    "ap2d6": "systems.ap2d6",
+    "constitution": "systems.constitution",
+    "rollunder": "systems.rollunder",
+    "deadweight-board": "games.deadweight_board",
 }
-"""Where each system's session lies under `systems` in a kept release."""
+"""Where each system's session lies in a kept release."""
 
 
 def session_at(name: str, version: int) -> Session[Any]:
@@ -101,7 +103,7 @@ _kept_on_path()
 @cache
 def _reading(name: str, version: int) -> Reading:
     package = f"tabletop_rules_{KEPT[(name, version)]}"
-    module = importlib.import_module(f"{package}.systems.{PACKAGES[name]}.session")
+    module = importlib.import_module(f"{package}.{PACKAGES[name]}.session")
     kept = importlib.import_module(f"{package}.session")
     kept_errors = importlib.import_module(f"{package}.errors")
     return Reading(module.SESSION, kept, kept_errors)
