@@ -14,6 +14,7 @@ from tests.lines import (
     nameless_lines,
     offers_with_code,
     read_as,
+    scene,
     unreached,
     written_kinds,
 )
@@ -29,6 +30,7 @@ from tests.systems.dead_weight.test_session import (
     fill_with_enemies,
     with_hidden_enemies,
 )
+from tests.systems.dead_weight.test_sheet_session import WIZARD, seated
 
 WORDS = frozenset({"re-roll", "re-rolls", "re-rolled", "re-rolling", "zero-dice", "mid-life"})
 """The book's and English's hyphenated words a line may hold."""
@@ -38,11 +40,65 @@ HIDDEN_TABLE = Table(
 )
 
 
+def stow(item: dict, place: str) -> tuple:
+    return (ADA, {"kind": "stow-item", "character": "c1", "item": item, "place": place})
+
+
+CLERIC = {
+    "name": "Amber",
+    "traits": ["divine mandate"],
+    "attributes": {"PRE": {"score": 1}},
+    "magic": {"prayers_known": ["Light"], "prayers_memorised": ["Light"]},
+}
+"""Amber as a cleric, who knows a prayer (DW-X27); WIZARD is her as a wizard."""
+
+PRAYERS = [
+    (
+        ADA,
+        {
+            "kind": "stow-item",
+            "character": "c1",
+            "item": {"name": "talisman", "tags": ["holy symbol"]},
+            "place": "belt",
+        },
+    ),
+    (ADA, {"kind": "pray", "character": "c1", "prayer": "Light"}),
+    (ADA, {"kind": "pray", "character": "c1", "prayer": "Light", "desperate_plea": True}),
+    (ADA, {"kind": "expedition", "character": "c1", "prayers": ["Light"]}),
+]
+
+
+MAGIC = [
+    stow({"name": "wand", "tags": ["conductor"]}, "belt"),
+    stow({"name": "bandage", "tags": ["consumable"], "usage": 6}, "bag"),
+    (ADA, {"kind": "cast-spell", "character": "c1", "spell": "Bolt"}),
+    (ADA, {"kind": "use-item", "character": "c1", "place": "bag", "index": 0}),
+    (ADA, {"kind": "study", "character": "c1", "spell": "Ward"}),
+    (GM, {"kind": "fatigue", "character": "c1", "attribute": "DEX", "points": 3}),
+    (GM, {"kind": "wounds", "character": "c1", "placements": [{"attribute": "STR"}] * 4}),
+    (GM, {"kind": "wounds", "character": "c2", "placements": [{"attribute": "DEX"}] * 6}),
+    (GM, {"kind": "stabilise", "character": "c2", "means": "medical supply", "in_combat": False}),
+    (GM, {"kind": "wait", "character": "c1", "turns": 5}),
+    (ADA, {"kind": "wake", "character": "c1"}),
+    (ADA, {"kind": "interlude", "character": "c1"}),
+    (ADA, {"kind": "rest-at-camp", "character": "c1"}),
+    (BO, {"kind": "rest-at-camp", "character": "c2", "snore": "ambush"}),
+    (ADA, {"kind": "expedition", "character": "c1", "spells": ["Ward"]}),
+    (GM, {"kind": "new-tracker", "name": "doom", "tracker_kind": "omens", "segments": 4}),
+    *[(GM, {"kind": "advance-tracker", "name": "doom", "points": 2})] * 3,
+]
+"""A spell cast, a bandage used, a spell studied; fatigue and
+wounds, a mortal wound stabilised, waking, an interlude and camp, setting out again, and
+a tracker run to its end: the sheet's and the body's lines a walk rarely reaches."""
+
+
 @cache
 def walks() -> tuple[Walk, ...]:
     """Seeded walks of the table and of one with hidden enemies, most steps a choice of a
-    test or an attack where one is open."""
-    return tuple(_walk(table, seed) for table in (TABLE, HIDDEN_TABLE) for seed in range(10))
+    test or an attack where one is open, and the scene above on several seeds."""
+    done = [scene(SESSION, seated(WIZARD), MAGIC, seed) for seed in range(6)]
+    done += [scene(SESSION, seated(CLERIC), PRAYERS, seed) for seed in range(6)]
+    return tuple(done + [_walk(t, seed) for t in (TABLE, HIDDEN_TABLE) for seed in range(10)])
 
 
 PLAYING = frozenset({"reroll", "pass", "dauntless", "attack", "blow", "defend", "no-armour"})
@@ -72,7 +128,7 @@ def test_no_line_of_the_walks_holds_code():
 
 
 IMPERSONAL = frozenset({"roll", "risk", "usage die", "new tracker", "tracker shown", "ask"})
-IMPERSONAL |= {"tracker advanced", "tracker triggered", "turn order", "turns ended"}
+IMPERSONAL |= {"tracker", "tracker advanced", "tracker triggered", "turn order", "turns ended"}
 """Lines about the table's dice and trackers, which name nobody (a roll names its player)."""
 
 
@@ -119,11 +175,8 @@ NOT_REACHED = frozenset(
     {
         "advance tracker",
         "afflict others",
-        "affliction",
-        "affliction ended",
         "affliction ignored",
         "ambush die",
-        "angry god",
         "arcane well",
         "armour roll",
         "blind",
@@ -135,9 +188,7 @@ NOT_REACHED = frozenset(
         "discarded",
         "dropped",
         "extra effort",
-        "faint turn",
         "food and water",
-        "forgotten",
         "hardened",
         "insight",
         "item used",
@@ -146,15 +197,11 @@ NOT_REACHED = frozenset(
         "light",
         "miracle",
         "miracle healing",
-        "mishap",
         "mortal wound roll",
         "mortally wounded",
         "no conductor",
         "omens",
         "patience",
-        "prayer",
-        "prayer answered",
-        "prayer ignored",
         "prayers ready",
         "proficiency lowered",
         "quirk",
@@ -165,18 +212,14 @@ NOT_REACHED = frozenset(
         "session",
         "sheet",
         "sleepy",
-        "spell",
         "stabilised",
         "still sleepy",
         "study",
         "stun",
         "summon",
-        "tracker",
-        "tracker triggered",
         "trauma",
         "trauma ignored",
         "true past",
-        "wake roll",
     }
 )
 """Kinds of line the rules write that no walk or scene here reaches yet, so the lint has

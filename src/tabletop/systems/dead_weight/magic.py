@@ -233,7 +233,8 @@ def mishap(caster: Character, dice: DiceSource) -> Change:
     events = [
         event(
             "mishap",
-            f"{result.roll} + {earlier} = {result.value}: {result.entry.name}",
+            f"{caster.label}'s mishap: {result.roll} + {earlier} = {result.value}: "
+            f"{result.entry.name}",
             **result.to_json(),
         )
     ]
@@ -367,11 +368,13 @@ def _resolve_prayer(
     if outcome.succeeded:
         return _answer(praying, outcome, dice, events)
     caster = praying.caster
-    events.append(event("prayer ignored", f"{praying.prayer} is ignored (not exhausted)"))
+    told = f"{caster.label}'s prayer {praying.prayer} is ignored (not exhausted)"
+    events.append(event("prayer ignored", told))
     if outcome == Outcome.CRITICAL_FAILURE:
         magic = caster.magic.model_copy(update={"god_angry": True})
         caster = caster.model_copy(update={"magic": magic})
-        events.append(event("angry god", "the god is angered: no prayers until a sacrifice"))
+        angry = f"{caster.label}'s god is angered: no prayers until a sacrifice"
+        events.append(event("angry god", angry))
     return praying.model_copy(update={"caster": caster, "result": outcome}), events
 
 
@@ -386,7 +389,8 @@ def _answer(
             update={"prayers_exhausted": (*magic.prayers_exhausted, praying.prayer)}
         )
     caster = caster.model_copy(update={"magic": magic})
-    events.append(event("prayer answered", f"{praying.prayer} is answered", prayer=praying.prayer))
+    told = f"{caster.label}'s prayer {praying.prayer} is answered"
+    events.append(event("prayer answered", told, prayer=praying.prayer))
     if outcome == Outcome.GREAT_SUCCESS:
         caster, more = miracle(caster, dice)
         events += more
