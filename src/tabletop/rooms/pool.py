@@ -21,6 +21,7 @@ import pickle
 import signal
 import socket
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Any
@@ -49,8 +50,9 @@ from tabletop.rooms.messages import (
     Stop,
     Think,
 )
-from tabletop.rooms.readings import session_at
+from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.store import Store
+from tabletop.systems.registry import SYSTEMS
 
 EXPORT_CHUNK = 1_000
 """Entries one chunk of an export reads from the store at most."""
@@ -60,25 +62,43 @@ CHUNK_BYTES = 1024 * 1024
 
 
 def run(sock: socket.socket, nice: int) -> None:
-    """The worker process: take jobs until told to stop or until the front has gone."""
+    """The worker process: take jobs until told to stop or until the front has gone, then
+    leave at once: a niced interpreter's teardown (numpy, the engines) held a stopping
+    server for seconds on a busy machine, and there is nothing left to write."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     lower_priority(nice)
     channel = Channel(sock)
     channel.send(Ready(os.getpid()))
+    threading.Thread(target=_warm, daemon=True).start()
     worker = Worker()
     try:
-        while True:
-            try:
-                message = channel.receive()
-            except (EOFError, OSError):
-                return
-            if isinstance(message, Stop):
-                return
-            assert isinstance(message, Job)
-            channel.send(Job(message.number, pickle.dumps(worker.perform(message.payload))))
+        _take_jobs(channel, worker)
     finally:
         worker.close()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _warm() -> None:
+    """Load every system's session while the pool waits for its first job: a fresh server's
+    first export or bot move waited seconds for it on a busy machine. A stop does not wait."""
+    for known in SYSTEMS:
+        with contextlib.suppress(TabletopError):
+            load_session(known.name)
+
+
+def _take_jobs(channel: Channel, worker: Worker) -> None:
+    """Perform each job the front sends, until it says stop or goes."""
+    while True:
+        try:
+            message = channel.receive()
+        except (EOFError, OSError):
+            return
+        if isinstance(message, Stop):
+            return
+        assert isinstance(message, Job)
+        channel.send(Job(message.number, pickle.dumps(worker.perform(message.payload))))
 
 
 def lower_priority(nice: int) -> None:
