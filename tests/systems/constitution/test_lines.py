@@ -125,9 +125,13 @@ SCENE = [
     combat({"action": "end_turn"}),
     combat({"action": "declare_spell", "id": "Ana", "spell": "Sleep"}),
     combat({"action": "spend", "id": "Cal", "cost": 2, "what": "a drink from a flask"}),
+    combat({"action": "reorient", "id": "Boss"}),
     combat({"action": "next_round"}),
     combat({"action": "attack", "attacker": "Ana", "target": "Hench", "modifier": 60}),
     combat({"action": "answer_direct_hit", "pay": False}),
+    combat({"action": "extra_action"}),
+    combat({"action": "attack", "attacker": "Ana", "target": "Boss", "modifier": 60}),
+    combat({"action": "answer_direct_hit", "pay": True}),
     combat({"action": "end_turn"}),
     combat({"action": "morale", "id": "Boss"}),
     combat({"action": "leave", "id": "Cal", "status": "down"}),
@@ -255,7 +259,6 @@ def test_no_offer_or_its_help_reads_like_code():
 NOT_REACHED = frozenset(
     {
         "blessing",
-        "dead",
         "improved",
         "not_improved",
         "order",
