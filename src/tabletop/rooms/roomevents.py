@@ -70,8 +70,12 @@ def committed(session: int, commitment: str, actor: str | None) -> Event:
     return _room("dice-committed", text, actor, session=session, commitment=commitment)
 
 
+ROLES = {Role.GM: "the GM", Role.PLAYER: "a player", Role.OBSERVER: "an observer"}
+"""Each role a member joins as, or is made, as a line says it."""
+
+
 def joined(member: str, name: str, role: Role) -> Event:
-    text = f"{name} joined as {role}"
+    text = f"{name} joined as {ROLES[role]}"
     return _room("joined", text, None, member=member, name=name, role=str(role))
 
 
@@ -81,7 +85,7 @@ def renamed(gm: Member, target: Member, name: str) -> Event:
 
 
 def promoted(gm: Member, target: Member, role: Role) -> Event:
-    text = f"the GM made {target.name} {role}"
+    text = f"the GM made {target.name} {ROLES[role]}"
     return _room("promoted", text, gm.id, member=target.id, role=str(role))
 
 
@@ -132,10 +136,28 @@ def witness(member: Member, head: str) -> Event:
 
 
 def imported(gm: Member, origin: str, head: str) -> Event:
-    return _room("imported", f"moved here from room {origin}", gm.id, origin=origin, head=head)
+    text = "the GM moved this room here from another room's export"
+    return _room("imported", text, gm.id, origin=origin, head=head)
 
 
 # rebuilding one from the log --------------------------------------------------------------
+
+
+def as_made(kept: Event, made: Event) -> bool:
+    """Whether a logged room event is the one the server makes (`made`), in today's words
+    or in those it wrote before lines were put in words (a role's or a room's id)."""
+    return kept == made or kept == made.model_copy(update={"text": _said_before(made)})
+
+
+def _said_before(made: Event) -> str:
+    data = made.data
+    if made.type == "room.joined":
+        return f"{data['name']} joined as {data['role']}"
+    if made.type == "room.promoted":
+        return made.text.removesuffix(ROLES[Role(data["role"])]) + str(data["role"])
+    if made.type == "room.imported":
+        return f"moved here from room {data['origin']}"
+    return made.text
 
 
 def rebuilt(table: Table, seq: int, event: Event) -> Event:

@@ -143,7 +143,9 @@ class Table:
         first = entries[0]
         if first.is_room_event:
             for entry in entries:
-                if entry.event != roomevents.rebuilt(self, entry.seq, entry.event):
+                if not roomevents.as_made(
+                    entry.event, roomevents.rebuilt(self, entry.seq, entry.event)
+                ):
                     raise DataError(f"{entry.event.type} is not what that request makes")
                 self._room_event(entry)
                 self.ledger.note([entry])
