@@ -9,6 +9,7 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.session import (
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -30,7 +31,7 @@ from tabletop.systems.dead_weight.creation import (
 from tabletop.systems.dead_weight.events import Event as RulesEvent
 from tabletop.systems.dead_weight.events import about
 from tabletop.systems.dead_weight.supplements import Supplement
-from tabletop.systems.dead_weight.table import DeadWeightTable, Id, Making, Seat
+from tabletop.systems.dead_weight.table import DeadWeightTable, Making, Seat
 from tabletop.systems.dead_weight.table_npcs import told_of
 
 MAX_CHARACTERS = 100
@@ -51,11 +52,10 @@ class NewCharacter(Frozen):
     """The GM lets the player choose a quirk instead of rolling it (DW-M10)."""
 
 
-class CreationStep(Frozen):
+class CreationStep(CharacterIntent):
     """One choice of a character being made: keep or re-roll a life-path roll, pick…"""
 
     kind: Literal["creation-choice"] = "creation-choice"
-    character: Id
     choice: CreationChoice
 
 
