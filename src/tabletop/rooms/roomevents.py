@@ -60,8 +60,8 @@ def created(
 
 
 def opened_before(room: str, system: str, name: str) -> str:
-    """The first line as rooms opened before it was written in words said it (its id, the
-    system's name): a log that holds it still reads, its line being all that differs."""
+    """The first line as rooms wrote it before it was put in words (the room's id, the
+    system's): a log that holds it still reads, its line being all that differs."""
     return f"room {name or room} opened for {system}"
 
 

@@ -47,6 +47,7 @@ KEPT: dict[tuple[str, int], str] = {
     ("rollunder", 2): "d95ff36",
     ("dead-weight", 2): "d95ff36",
     ("deadweight-board", 1): "7495a47",
+    ("dead-weight", 3): "7495a47",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 

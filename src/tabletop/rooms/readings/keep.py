@@ -2,12 +2,12 @@
 
 Run it from the repository, before a change that raises any system's `Session.version`,
 with the commit whose rules are about to be replaced. It writes `rules-<COMMIT>.zip` beside
-this file: that commit's rules (the systems and the board game, and the dice, sessions, NPCs,
-turns, asks, tables, data and
-errors they stand on) as a package of their own, `tabletop_rules_<COMMIT>`, every
-`tabletop.` in their code renamed to it, so they import beside today's. A room or an export
-made under those versions is then re-read by exactly the code that wrote it
-(`tabletop.rooms.readings`), and today's rules carry no branch for yesterday's.
+this file: that commit's rules (the systems and the board game, and the dice, sessions,
+NPCs, turns, asks, tables, data and errors they stand on) as a package of their own,
+`tabletop_rules_<COMMIT>`, every `tabletop.` in their code renamed to it, so they import
+beside today's. A room or an export made under those versions is then re-read by exactly
+the code that wrote it (`tabletop.rooms.readings`), and today's rules carry no branch for
+yesterday's.
 """
 
 from __future__ import annotations
