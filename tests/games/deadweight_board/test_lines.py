@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from tabletop.games.deadweight_board.session import SESSION, BoardTable, bot_named
+from tabletop.games.deadweight_board import Position, to_model
+from tabletop.games.deadweight_board.session import SESSION, BoardTable, SeatHolder, bot_named
 from tests.games.deadweight_board.test_session import (
     ANN,
     BEN,
@@ -51,6 +52,18 @@ def _bots_move(chance: random.Random) -> Pick:
     return pick
 
 
+NOTHING = dict.fromkeys(("emerald", "pearl", "ruby", "diamond", "rope", "life_ring"), 0)
+
+
+def empty_handed() -> BoardTable:
+    """Ann and Ben hold nothing and the supply is empty, Ann's turn: a gain finds none
+    left (AMB-09)."""
+    position = Position(2, supply=NOTHING).lantern("P3").turn("Red").empty_hands()
+    game = position.build()
+    seats = (SeatHolder(member="ann"), SeatHolder(member="ben"))
+    return BoardTable(options=game.ship.config, seats=seats, game=to_model(game))
+
+
 @cache
 def walks() -> tuple[Walk, ...]:
     """Seeded walks of an empty table, a game with hidden chests, a walk-the-plank haul,
@@ -59,6 +72,7 @@ def walks() -> tuple[Walk, ...]:
         Table(SESSION, MEMBERS),
         Table(SESSION, MEMBERS, start=lambda: seated(HIDDEN, bot="random")),
         Table(SESSION, MEMBERS, start=_wtp_table),
+        Table(SESSION, MEMBERS, start=empty_handed),
     )
     done = [
         table.walk(_anyone(random.Random(seed)), 150, seed) for table in tables for seed in range(3)
@@ -94,7 +108,7 @@ def test_the_bots_and_the_loot_are_named_in_words():
     assert not [line for line in lines if "mcts" in line or " LR" in line or " Em" in line]
 
 
-NOT_REACHED = frozenset({"nothing_to_take", "supply_empty", "tie_protected"})
+NOT_REACHED = frozenset({"nothing_to_take", "tie_protected"})
 """Kinds of line the rules write that no walk here reaches yet, so the lint has not read
 them (docs/rules/deadweight-board.md, ENG-17)."""
 
