@@ -78,6 +78,8 @@ SCENE = [
         },
     ),
     (AYLA, {"kind": "drop-bag", "character": "c3"}),
+    (AYLA, {"kind": "stow-item", "character": "c1", "item": {"kind": "heavy-weapon", "count": 3}}),
+    (AYLA, {"kind": "drop-item", "character": "c1", "index": 0}),
     (AYLA, {"kind": "stow-item", "character": "c3", "item": {"kind": "heavy-weapon", "count": 9}}),
     (AYLA, {"kind": "drop-item", "character": "c3", "index": 1}),
     (GM, {"kind": "start-fight", "characters": ["c2", "c3"]}),
@@ -120,6 +122,7 @@ FIGHT = [
     (GM, {"kind": "damage", "character": "c1", "amount": 1}),
     (GM, {"kind": "damage", "character": "c1", "amount": 500}),
     (GM, {"kind": "heal", "character": "c1", "amount": 5}),
+    (AYLA, {"kind": "rest", "character": "c1", "hours": 8, "recovery_dice": 1}),
 ]
 """An attack on the book's hidden guard step by step and one called off, the GM's weapon
 list, a guard and a hero past saving."""
@@ -200,16 +203,7 @@ def test_every_kind_of_line_has_words_for_a_hint():
 
 
 NOT_REACHED = frozenset(
-    {
-        "attack absorbed",
-        "encumbered",
-        "ignored",
-        "keep-rolling",
-        "lost-returned",
-        "status-effect",
-        "too-late",
-        "unencumbered",
-    }
+    {"attack absorbed", "ignored", "keep-rolling", "lost-returned", "status-effect", "too-late"}
 )
 """Kinds of line the rules write that no walk or scene here reaches yet, so the lint has
 not read them (docs/architecture.md, "The words a table shows", lists them as not built)."""
