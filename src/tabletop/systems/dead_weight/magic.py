@@ -201,7 +201,8 @@ def _resolve_spell(
     outcome = casting.test.verdict
     if outcome == Outcome.FAILURE and not casting.conductor:
         outcome = Outcome.CRITICAL_FAILURE
-        events.append(event("no conductor", "without a conductor the failure is critical"))
+        told = f"{caster.label} has no conductor: the failure is critical"
+        events.append(event("no conductor", told))
         events += bad_omens(caster, outcome)  # it counts as a critical failure (DW-X18)
     magic = caster.magic
     if outcome == Outcome.GREAT_SUCCESS:
@@ -256,7 +257,11 @@ def _mishap_effect(
         if fields["who"] == "self":
             return gain_affliction(caster, affliction, dice)
         return caster, [
-            event("afflict others", f"everyone {fields['who']} becomes {affliction}", **fields)
+            event(
+                "afflict others",
+                f"{caster.label}'s mishap: everyone {fields['who']} becomes {affliction}",
+                **fields,
+            )
         ]
     if kind == "wound_each_attribute":
         events: list[Event] = []
@@ -275,10 +280,14 @@ def _mishap_effect(
         return _lose_items(caster, lambda item: True, "every item")
     if kind == "advance_tracker":
         return caster, [
-            event("advance tracker", f"advance the {fields['tracker']} tracker", **fields)
+            event(
+                "advance tracker",
+                f"{caster.label}'s mishap: advance the {fields['tracker']} tracker",
+                **fields,
+            )
         ]
     if kind == "summon":
-        text = f"a {fields['creature']} appears {fields['range']}"
+        text = f"{caster.label}'s mishap: a {fields['creature']} appears {fields['range']}"
         return caster, [event("summon", text, **fields)]
     raise DeadWeightError(f"unknown mishap effect {kind!r}")
 

@@ -121,8 +121,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
     error = DeadWeightError
     version = 4
     """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05). 3: the GM's levers are
-    the GM's (DW-T01) and every line names whom it is about (DW-T06). 4: a prayer's, an
-    angry god's and a mishap's lines name the caster too (DW-T06)."""
+    the GM's (DW-T01) and every line names whom it is about (DW-T06). 4: magic's lines (a
+    prayer, an angry god, a mishap and its effects, no conductor) name the caster too."""
     explained = kinds(SHEET_INTENTS) | {"study", "wake", "wait", "stabilise"}
     intents = (
         NewCharacter,
