@@ -311,7 +311,8 @@ def _lose_items(caster: Character, lost: Any, what: str) -> Change:
             }
         )
     caster = caster.model_copy(update={"inventory": inventory})
-    return caster, [event("items lost", f"lost: {', '.join(gone) or 'nothing'}", items=gone)]
+    told = f"{caster.label} loses {', '.join(gone) or 'nothing'}"
+    return caster, [event("items lost", told, items=gone)]
 
 
 # prayers ---------------------------------------------------------------------------------
@@ -411,12 +412,15 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
     healing and cures name a target the players choose, so they are reported (with any
     dice already rolled) for `heal_wounds` and `remove_affliction` to apply."""
     result = system_table("miracles").roll(dice)
-    events = [event("miracle", f"{result.roll}: {result.entry.name}", **result.to_json())]
+    told = f"{caster.label}'s miracle: {result.roll}: {result.entry.name}"
+    events = [event("miracle", told, **result.to_json())]
     for effect in result.entry.effects:
         if effect.kind == "unexhaust_prayers":
             magic = caster.magic.model_copy(update={"prayers_exhausted": ()})
             caster = caster.model_copy(update={"magic": magic})
-            events.append(event("prayers ready", "every prayer is ready again"))
+            events.append(
+                event("prayers ready", f"every prayer of {caster.label}'s is ready again")
+            )
         elif effect.kind == "heal_wounds":
             healed = roll(effect.fields["dice"], dice)
             events.append(
@@ -467,7 +471,7 @@ def create_food_and_water(caster: Character) -> Change:
     inventory = stow(caster.inventory, Item(name="ration", tags=(ItemTag.FOOD,)))
     inventory = stow(inventory, Item(name="water", liquid=True, tags=(ItemTag.WATER,)))
     return caster.model_copy(update={"inventory": inventory}), [
-        event("food and water", "a ration and a water appear")
+        event("food and water", f"a ration and a water appear in {caster.label}'s pack")
     ]
 
 
