@@ -11,7 +11,8 @@ from collections.abc import Callable, Collection, Iterable
 
 from pydantic import BaseModel
 
-from tabletop.session import Event, Member, Offer, Session
+from tabletop.offers import Offer
+from tabletop.session import Event, Member, Session
 from tests.session_laws import Step, Walk
 
 CODE = re.compile(

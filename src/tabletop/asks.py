@@ -19,18 +19,8 @@ from pydantic import BaseModel, Field
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied, RulesError
 from tabletop.kept import GM_KEEPS, secret
-from tabletop.session import (
-    MAX_NAME,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    Seated,
-    note,
-    offer,
-    plays,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, Event, Frozen, Member, Seated, note, plays
 
 WhatT = TypeVar("WhatT", bound=BaseModel)
 StateT = TypeVar("StateT", bound=BaseModel)

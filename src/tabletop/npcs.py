@@ -20,19 +20,8 @@ from pydantic import BaseModel, Field, model_validator
 from tabletop.data import shipped_data, validated
 from tabletop.errors import TabletopError
 from tabletop.names import hiding, look_alike
-from tabletop.session import (
-    MAX_NAME,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    Visibility,
-    closed_offer,
-    hidden,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, closed_offer, offer
+from tabletop.session import MAX_NAME, Event, Frozen, Member, Visibility, hidden, note
 
 MAX_NPCS = 100
 """NPCs one table keeps: a documented bound."""

@@ -10,7 +10,8 @@ from pydantic import BaseModel
 
 from tabletop.asks import AnswerAsk, AskDesk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
-from tabletop.session import Event, Member, Offer
+from tabletop.offers import Offer
+from tabletop.session import Event, Member
 from tabletop.turns import TURN_INTENTS, TurnKeeper
 
 StateT = TypeVar("StateT", bound=BaseModel)

@@ -22,7 +22,8 @@ from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc, roster_offers
-from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, hidden, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, ImportCharacter, Member, Session, controls, hidden, kinds
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.ap2d6.sheet_edits import SheetEdit, derived, sheet_offers

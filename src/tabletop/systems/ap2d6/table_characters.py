@@ -23,17 +23,15 @@ from tabletop.npcs import (
     removed,
     shown,
 )
+from tabletop.offers import Choice, Offer, offer
 from tabletop.session import (
     MAX_NAME,
     CharacterIntent,
-    Choice,
     Event,
     Frozen,
     ImportCharacter,
     Member,
-    Offer,
     note,
-    offer,
     owner_for,
 )
 from tabletop.sheet_edits import RenameCharacter

@@ -17,7 +17,8 @@ from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
-from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, ImportCharacter, Member, Session, controls, kinds
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.levers import held_back
 from tabletop.systems.constitution.road import (

@@ -24,7 +24,8 @@ from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
-from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, ImportCharacter, Member, Session, controls, kinds
 from tabletop.systems.dead_weight.attribute_test import DauntlessRoll, Pass, Reroll
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.npc import NpcStats

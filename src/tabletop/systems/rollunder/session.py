@@ -22,7 +22,8 @@ from typing import Any, get_args
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc, npc_view, roster_offers
-from tabletop.session import Event, Member, Offer, Session, hidden, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, Member, Session, hidden, kinds
 from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.intents import (
