@@ -17,7 +17,8 @@ from pydantic import BaseModel
 
 from tabletop.dice import FixedDice, SeededDice
 from tabletop.errors import TabletopError
-from tabletop.session import Event, Member, Offer, Session
+from tabletop.offers import Offer
+from tabletop.session import Event, Member, Session
 from tests.session_laws import Step, Walk
 
 CODE = re.compile(

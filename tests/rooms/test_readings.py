@@ -13,10 +13,11 @@ import pytest
 
 from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
+from tabletop.offers import Offer
 from tabletop.rooms import AuditError, Hall, SqliteStore, verify
 from tabletop.rooms.log import lines_of
 from tabletop.rooms.readings import KEPT, load_session, session_at
-from tabletop.session import Member, Offer
+from tabletop.session import Member
 from tests.rooms.forge import rechained
 
 MADE = Path(__file__).parent / "fixtures" / "a48a6db"

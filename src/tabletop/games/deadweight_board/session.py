@@ -54,7 +54,8 @@ from tabletop.games.deadweight_board.rules import (
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import CHANCE, OVER, SETUP_LANTERN, State
 from tabletop.games.deadweight_board.targets import targets
-from tabletop.session import Choice, Event, Frozen, Member, Offer, Session, Visibility, offer
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import Event, Frozen, Member, Session, Visibility
 from tabletop.words import words_of
 
 MAX_SEATS = 4

@@ -23,16 +23,9 @@ from pydantic import BaseModel
 from tabletop import errors
 from tabletop.dice import Draw
 from tabletop.errors import DataError, TabletopError
+from tabletop.offers import Offer
 from tabletop.rooms.errors import SystemUnavailable
-from tabletop.session import (
-    Cause,
-    Decision,
-    DrawnRefusal,
-    Event,
-    Member,
-    Offer,
-    Session,
-)
+from tabletop.session import Cause, Decision, DrawnRefusal, Event, Member, Session
 from tabletop.systems.registry import system
 from tabletop.words import Words
 
