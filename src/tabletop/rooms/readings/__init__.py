@@ -41,6 +41,8 @@ KEPT: dict[tuple[str, int], str] = {
     ("dead-weight", 2): "d95ff36",
     ("deadweight-board", 1): "7495a47",
     ("dead-weight", 3): "7495a47",
+    ("ap2d6", 3): "7495a47",
+    ("rollunder", 3): "7495a47",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 

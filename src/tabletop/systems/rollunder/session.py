@@ -94,8 +94,10 @@ TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
 
 class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
-    version = 3
-    """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05)."""
+    version = 4
+    """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05); 4: a roll the
+    GM asks for against the character's own score is their ability roll, omens and all
+    (CR-S12)."""
     state = RollUnderTable
     error = RollUnderError
     intents = (
