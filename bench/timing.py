@@ -10,16 +10,7 @@ from collections.abc import Callable
 
 def rate(action: Callable[[], object], seconds: float = 0.4, repeats: int = 5) -> float:
     """Calls per second of `action`: the best of `repeats` timed loops of about `seconds`."""
-    calls = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(calls):
-            action()
-        elapsed = time.perf_counter() - start
-        if elapsed > seconds / 10:
-            break
-        calls *= 4
-    per_loop = max(1, int(calls * seconds / elapsed))
+    per_loop = _calls_per_loop(action, seconds)
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
@@ -51,7 +42,7 @@ def _calls_per_loop(action: Callable[[], object], seconds: float) -> int:
         for _ in range(calls):
             action()
         elapsed = time.perf_counter() - start
-        if elapsed > seconds / 4:
+        if elapsed > seconds / 10:
             return max(1, int(calls * seconds / elapsed))
         calls *= 4
 
