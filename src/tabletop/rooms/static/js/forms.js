@@ -287,7 +287,7 @@ export class FormMaker {
     }
     if (spec.type === "array" && spec.items) {
       const items = this.resolve(spec.items);
-      const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
+      const choices = offered?.items || items.enum || (items.type === "string" ? this.known(name, key) : null);
       // ticked as the offer's example has them (the living characters of a group roll)
       const ticked = initial !== undefined ? initial : offered?.example;
       // an order (a turn order) is picked place by place, by name; any other list ticked

@@ -426,8 +426,24 @@ function resultPanel(ctx) {
   );
 }
 
+function listsPanel(ctx) {
+  // The lists the GM keeps for the table (Dead Weight's backgrounds, spells and gods), where
+  // they come from, and what an empty one waits for.
+  const lists = ctx.view.state.lists;
+  if (!lists) return null;
+  const part = (title, rows) => (rows.length ? [h("h3", { text: title }), h("ul", { class: "plain" }, rows.map((row) => h("li", { text: row })))] : []);
+  return h("section", { class: "panel lists", "aria-labelledby": "lists-title" },
+    h("h2", { id: "lists-title", text: "The table's lists" }),
+    h("p", { class: "hint", text: `From ${lists.from}.` }),
+    lists.empty ? h("p", { text: lists.empty }) : null,
+    part("Backgrounds", lists.backgrounds.map((b) => `${b.name} (${b.class}): ${b.text}`)),
+    part("Spells of the schools of magic", lists.schools.map((s) => `${s.name}: ${s.spells.join(", ")}`)),
+    part("Gods", lists.gods.map((g) => `${g.name}: ${g.prayers.length ? g.prayers.join(", ") : "the basic prayers only"}`)),
+  );
+}
+
 const PANELS = {
-  "dead-weight": [exchangePanel, trackersPanel],
+  "dead-weight": [exchangePanel, trackersPanel, listsPanel],
   ap2d6: [apFightPanel],
   constitution: [initiativePanel, roadPanel],
   rollunder: [decisionPanel, resultPanel],
@@ -450,6 +466,12 @@ export const HANDLED = {
   "deadweight-board": new Set(["act", "seat-bot"]),
 };
 // Offer kinds a system's panel shows itself (with the advisor's odds), not the list.
+
+export const FORMS_ELSEWHERE = {
+  "dead-weight": new Set(["creation-choice"]),
+};
+// Open offers a system's page leaves out because plainer forms ask the same (guided
+// creation's names ticked from a list and dice ticked by place, not a decision typed in).
 
 export function systemPanels(ctx) {
   return (PANELS[ctx.view.system] || []).map((panel) => panel(ctx)).filter(Boolean);
