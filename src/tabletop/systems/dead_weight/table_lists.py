@@ -246,16 +246,31 @@ def background_words(background: Background) -> str:
 
 
 def lists_view(state: DeadWeightTable) -> dict[str, Any]:
-    """The table's lists, everyone's to read, each entry in words, and where they come from."""
+    """The table's lists, everyone's to read, each entry in words, where they come from, and
+    what an empty one waits for (the shape every system's lists share on the page)."""
     lists = state.lists
+    backgrounds = lists.backgrounds.items()
+    gods = lists.gods.items()
     return {
         "from": "the GM's lists for this table (the core book leaves them to the Blacksalt book)",
-        "backgrounds": [
-            {"name": name, "class": str(b.character_class), "text": background_words(b)}
-            for name, b in lists.backgrounds.items()
+        "parts": [
+            {
+                "title": "Backgrounds",
+                "rows": [
+                    f"{n} ({b.character_class}): {background_words(b)}" for n, b in backgrounds
+                ],
+            },
+            {
+                "title": "Spells of the schools of magic",
+                "rows": [f"{n}: {', '.join(s.spells)}" for n, s in lists.schools.items()],
+            },
+            {
+                "title": "Gods",
+                "rows": [
+                    f"{n}: {', '.join(g.prayers) or 'the basic prayers only'}" for n, g in gods
+                ],
+            },
         ],
-        "schools": [{"name": name, "spells": list(s.spells)} for name, s in lists.schools.items()],
-        "gods": [{"name": name, "prayers": list(g.prayers)} for name, g in lists.gods.items()],
         "empty": "" if lists != Supplement() else f"The GM has not written any yet: {HOW}.",
     }
 

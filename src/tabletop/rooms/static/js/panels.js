@@ -427,24 +427,21 @@ function resultPanel(ctx) {
 }
 
 function listsPanel(ctx) {
-  // The lists the GM keeps for the table (Dead Weight's backgrounds, spells and gods), where
-  // they come from, and what an empty one waits for.
+  // The lists the GM keeps for the table where the book leaves them to the group (Dead
+  // Weight's backgrounds, spells and gods; 2d6's weapons, skills and armour), where they
+  // come from, and what an empty one waits for.
   const lists = ctx.view.state.lists;
   if (!lists) return null;
-  const part = (title, rows) => (rows.length ? [h("h3", { text: title }), h("ul", { class: "plain" }, rows.map((row) => h("li", { text: row })))] : []);
   return h("section", { class: "panel lists", "aria-labelledby": "lists-title" },
     h("h2", { id: "lists-title", text: "The table's lists" }),
     h("p", { class: "hint", text: `From ${lists.from}.` }),
     lists.empty ? h("p", { text: lists.empty }) : null,
-    part("Backgrounds", lists.backgrounds.map((b) => `${b.name} (${b.class}): ${b.text}`)),
-    part("Spells of the schools of magic", lists.schools.map((s) => `${s.name}: ${s.spells.join(", ")}`)),
-    part("Gods", lists.gods.map((g) => `${g.name}: ${g.prayers.length ? g.prayers.join(", ") : "the basic prayers only"}`)),
-  );
+    lists.parts.filter((part) => part.rows.length).map((part) => [h("h3", { text: part.title }), h("ul", { class: "plain" }, part.rows.map((row) => h("li", { text: row })))]));
 }
 
 const PANELS = {
   "dead-weight": [exchangePanel, trackersPanel, listsPanel],
-  ap2d6: [apFightPanel],
+  ap2d6: [apFightPanel, listsPanel],
   constitution: [initiativePanel, roadPanel],
   rollunder: [decisionPanel, resultPanel],
   "deadweight-board": [boardPanel],
