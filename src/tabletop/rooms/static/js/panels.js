@@ -428,7 +428,8 @@ function resultPanel(ctx) {
 
 function listsPanel(ctx) {
   // The lists the GM keeps for the table where the book leaves them to the group (Dead
-  // Weight's backgrounds, spells and gods; 2d6's weapons, skills and armour), where they
+  // Weight's backgrounds, spells and gods; 2d6's weapons, skills and armour; Constitution's
+  // skills and spells), where they
   // come from, and what an empty one waits for.
   const lists = ctx.view.state.lists;
   if (!lists) return null;
@@ -442,7 +443,7 @@ function listsPanel(ctx) {
 const PANELS = {
   "dead-weight": [exchangePanel, trackersPanel, listsPanel],
   ap2d6: [apFightPanel, listsPanel],
-  constitution: [initiativePanel, roadPanel],
+  constitution: [initiativePanel, roadPanel, listsPanel],
   rollunder: [decisionPanel, resultPanel],
   "deadweight-board": [boardPanel],
 };
