@@ -60,7 +60,9 @@ CHUNK_BYTES = 1024 * 1024
 
 
 def run(sock: socket.socket, nice: int) -> None:
-    """The worker process: take jobs until told to stop or until the front has gone."""
+    """The worker process: take jobs until told to stop or until the front has gone, then
+    leave at once: a niced interpreter's teardown (numpy, the engines) held a stopping
+    server for seconds on a busy machine, and there is nothing left to write."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     lower_priority(nice)
@@ -68,17 +70,24 @@ def run(sock: socket.socket, nice: int) -> None:
     channel.send(Ready(os.getpid()))
     worker = Worker()
     try:
-        while True:
-            try:
-                message = channel.receive()
-            except (EOFError, OSError):
-                return
-            if isinstance(message, Stop):
-                return
-            assert isinstance(message, Job)
-            channel.send(Job(message.number, pickle.dumps(worker.perform(message.payload))))
+        _take_jobs(channel, worker)
     finally:
         worker.close()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _take_jobs(channel: Channel, worker: Worker) -> None:
+    """Perform each job the front sends, until it says stop or goes."""
+    while True:
+        try:
+            message = channel.receive()
+        except (EOFError, OSError):
+            return
+        if isinstance(message, Stop):
+            return
+        assert isinstance(message, Job)
+        channel.send(Job(message.number, pickle.dumps(worker.perform(message.payload))))
 
 
 def lower_priority(nice: int) -> None:

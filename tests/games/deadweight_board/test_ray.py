@@ -17,9 +17,10 @@ pytestmark = pytest.mark.xdist_group("ray")
 SHORT = make_config(turn_cap=40)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def local_ray():
-    """One local Ray for the session (about 3 s to start on an idle machine)."""
+    """One local Ray for these tests (about 3 s to start on an idle machine), shut down after
+    them: its idle workers and daemons otherwise share the cores with the rest of the run."""
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield

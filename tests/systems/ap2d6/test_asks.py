@@ -74,3 +74,19 @@ def test_rus08_the_gm_sets_the_turn_order_and_a_player_ends_their_own_turn():
     assert SESSION.view(state, GM)["turn"]["order"] == [
         {"id": "c1", "name": "Ayla", "player": "p1"}
     ]
+
+
+@pytest.mark.parametrize(
+    ("dc", "said"), [(8, " vs DC ?: ?"), (None, ", for the GM to judge (double 6s)")]
+)
+def test_rus08_an_asked_check_in_a_fight_gives_double_6s_their_temp_ap(dc, said):
+    """RU-S08, RU-A13: a check in a fight is a roll in initiative, asked or not: Ayla's
+    asked AGI check rolls [6, 6] in round 1, so she takes 1 temp AP, as her own check would
+    (was: the shared answer wrote the line and left her tracker as it was)."""
+    state, _ = play(guarded(), {"kind": "start-fight", "characters": ["c1", "n1"]}, GM)
+    state, _ = play(state, {"kind": "next-round"}, GM)
+    ask = {"kind": "ask-roll", "character": "c1", "what": {"score": "AGI"}, "dc_shown": False}
+    state, _ = play(state, {**ask, "dc": dc} if dc is not None else ask, GM)
+    state, events = play(state, {"kind": "answer-ask", "ask": "a1"}, AYLA, [6, 6])
+    lines = told(events, BRAN)
+    assert lines[0].endswith(said) and lines[1:] == ["double 6s: Ayla: 1 temp AP on cell 0"]

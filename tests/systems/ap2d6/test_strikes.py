@@ -222,6 +222,9 @@ def test_rus09_the_gm_keeps_the_tables_weapons_and_an_attack_picks_one():
     refused(state, strike("c1", "n1", "axe"), AYLA)
     state, events = play(state, strike("c1", "n1"), AYLA)
     assert told(events, AYLA)[0] == "Ayla: attack #1 this round: spent (1n1)"
+    (dropping,) = [o for o in SESSION.legal(state, GM) if o.kind == "drop-weapon"]
+    # a standing pick among "What you can do" (was: closed, shown as "Yours to choose now")
+    assert not dropping.closed and dropping.fields["name"].values == ("longsword",)
     state, events = play(state, {"kind": "drop-weapon", "name": "longsword"}, GM)
     assert state.weapons == {} and "longsword" in told(events, AYLA)[0]
     assert "longsword" in state.strikes["c1"].weapon.name  # the attack under way keeps it

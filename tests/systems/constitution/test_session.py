@@ -154,6 +154,11 @@ def test_the_fight_form_offers_only_the_choices_open_to_that_member_now():
     shapes = detailed(state, ADA)
     assert shapes is not None and "add" not in shapes and "begin" not in shapes
     assert {"attack", "defend", "end_turn"} <= set(shapes) and len(shapes) < 10
+    # the turn's choices come first, the choices open at any moment after them (the GM's
+    # screen read seven "leave the fight" buttons before the acting fighter's attacks)
+    turn, anytime = [o for o in SESSION.legal(state, GM) if o.kind == "combat" and o.closed]
+    assert {i["action"]["action"] for i in turn.intents} >= {"attack", "end_turn"}
+    assert {i["action"]["action"] for i in anytime.intents} == {"leave"}
 
 
 def test_an_unknown_initiation_is_refused():

@@ -13,8 +13,10 @@ from tabletop.dice import DiceSource
 from tabletop.kept import GM_KEEPS
 from tabletop.session import Event, Frozen, Seated, note, rolled_for
 from tabletop.systems.ap2d6.checks import check
-from tabletop.systems.ap2d6.table import Ap2d6Table, fight_of, sheet_of
+from tabletop.systems.ap2d6.rounds import double_six_temp_ap
+from tabletop.systems.ap2d6.table import Ap2d6Table, fight_of, sheet_of, with_fight
 from tabletop.systems.ap2d6.table_checks import CheckIntent, judged
+from tabletop.systems.ap2d6.told import told
 
 
 class AskedCheck(Frozen):
@@ -38,17 +40,17 @@ def players_characters(state: Ap2d6Table) -> dict[str, Seated]:
     }
 
 
-def roll_asked(state: Ap2d6Table, ask: Ask, dice: DiceSource) -> list[Event]:
+def roll_asked(state: Ap2d6Table, ask: Ask, dice: DiceSource) -> tuple[Ap2d6Table, list[Event]]:
     """2d6 + the score against the GM's DC, a set DC a tie meets (RU-A01); with no DC, the
-    total for the GM to judge (RU-S06). A kept DC and its verdict are the GM's parts."""
+    total for the GM to judge (RU-S06). A kept DC and its verdict are the GM's parts; in a
+    fight, double 6s give a temp AP as any check there does (RU-A13)."""
     what = ASKS.read(ask)
     sheet = sheet_of(state, ask.character)
     fight = fight_of(state, sheet.name)
     if ask.dc is None:
         intent = CheckIntent(character=ask.character, score=what.score)
         with rolled_for(ask.character):
-            _, events = judged(state, intent, sheet, fight, dice)
-        return events
+            return judged(state, intent, sheet, fight, dice)
     with rolled_for(ask.character):
         result = check(
             sheet.score(what.score),
@@ -71,7 +73,11 @@ def roll_asked(state: Ap2d6Table, ask: Ask, dice: DiceSource) -> list[Event]:
             f"{sheet.name} ({what.score}), as the GM asked: "
             f"{result.roll} {bonus:+d} = {result.total} vs DC {dc}: {said_verdict}"
         )
-    return [note("check", rolled, **result.model_dump(mode="json"), character=ask.character)]
+    events = [note("check", rolled, **result.model_dump(mode="json"), character=ask.character)]
+    if fight is None:
+        return state, events
+    fight, temp = double_six_temp_ap(fight, sheet.name, result.roll, False, state.options)
+    return with_fight(state, fight), events + told(temp, state.owners, sheet.name)
 
 
 ASKS: AskDesk[Ap2d6Table, AskedCheck] = AskDesk(

@@ -81,9 +81,9 @@ def weapon_offers(state: Ap2d6Table) -> list[Offer]:
                 damage_type=Choice(values=("B", "P", "S")),
             )
         )
-    dropped = tuple({"kind": "drop-weapon", "name": name} for name in state.weapons)
-    if dropped:
-        found.append(Offer(kind="drop-weapon", text="take a weapon off the list", intents=dropped))
+    if state.weapons:  # a standing pick of the GM's, not a choice asked of them now
+        names = Choice(values=tuple(state.weapons), help="the weapon to take off")
+        found.append(offer("drop-weapon", "take a weapon off the list", name=names))
     return found
 
 

@@ -32,6 +32,9 @@ from tabletop.systems.constitution.combat import (
     Combatant,
     EndTurn,
     ExtraAction,
+    Leave,
+    LoseTrack,
+    MoraleCheck,
     apply,
     legal_actions,
 )
@@ -61,6 +64,10 @@ MAJOR_WOUND = Wound(
     severity="major", description="a major wound the referee describes", until="the referee says"
 )
 """What a major wound taken in the fight writes on the sheet (§ 6.10): the referee's words."""
+
+ANYTIME = (Leave, MoraleCheck, LoseTrack)
+"""The fight's choices open to any fighter whoever's turn it is, offered after the turn's own
+(the screen shows what the turn asks first, § 5)."""
 
 
 class JoinFight(Frozen):
@@ -110,10 +117,13 @@ def fight_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]
             )
         )
     legal = [a for a in legal_actions(state.fight, state.options) if may(state, member, a)]
-    choices = closed_offer(
-        "combat", "a choice of the fight", [CombatIntent(action=a) for a in legal]
-    )
-    found += [choices] if choices else []
+    anytime = [a for a in legal if isinstance(a, ANYTIME)]
+    for text, actions in (
+        ("a choice of the fight", [a for a in legal if not isinstance(a, ANYTIME)]),
+        ("at any moment of the fight: leave it, a morale check, a lost shot", anytime),
+    ):
+        choices = closed_offer("combat", text, [CombatIntent(action=a) for a in actions])
+        found += [choices] if choices else []
     shapes = _detailed(state, member, legal)
     if shapes and (member.is_gm or _plays_a_fighter(state, member)):
         found.append(
