@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
+from tabletop.kept_lists import drop_offer, dropped
 from tabletop.session import (
     MAX_NAME,
     Choice,
@@ -89,14 +90,8 @@ def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list
             offer("keep-skill", "write a skill on the table's list", name=Choice(help="its name")),
             offer("keep-armour", "write an armour on the table's list", name=Choice(help="it")),
         ]
-        dropped = [
-            *({"kind": "drop-listed", "list": "skill", "name": n} for n in state.skills),
-            *({"kind": "drop-listed", "list": "armour", "name": n} for n in state.armours),
-        ]
-        if dropped:
-            found.append(
-                Offer(kind="drop-listed", text="take an entry off a list", intents=tuple(dropped))
-            )
+        taken = drop_offer({"skill": state.skills, "armour": state.armours})
+        found += [taken] if taken else []
     players = tuple(c for c in mine if state.characters[c].npc is None)
     if state.armours and players:
         worn = Choice(values=(*state.armours, None))
@@ -144,12 +139,8 @@ def list_step(
         raise PermissionDenied("only the GM keeps the table's lists")
     if isinstance(intent, DropListed):
         field = "skills" if intent.list == "skill" else "armours"
-        kept = getattr(state, field)
-        if intent.name not in kept:
-            raise Ap2d6Error(f"{intent.name} is not on the table's {intent.list} list")
-        rest = {name: entry for name, entry in kept.items() if name != intent.name}
-        line = f"the GM takes {intent.name} off the table's {intent.list} list"
-        return state.model_copy(update={field: rest}), [note("list kept", line)]
+        rest, line = dropped(getattr(state, field), intent.list, intent.name, Ap2d6Error)
+        return state.model_copy(update={field: rest}), [line]
     if isinstance(intent, KeepSkill):
         skill = KeptSkill(cost=intent.cost, needs=intent.needs, text=intent.text)
         entries, field, line = (

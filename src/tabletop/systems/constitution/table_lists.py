@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
+from tabletop.kept_lists import drop_offer, dropped
 from tabletop.session import MAX_NAME, Choice, Event, Frozen, Member, Offer, note, offer
 from tabletop.systems.constitution.character import MAX_LEVEL, KnownSpell
 from tabletop.systems.constitution.errors import ConstitutionError
@@ -81,14 +82,8 @@ def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...])
                 level=Choice(help="its level", example=1),
             ),
         ]
-        dropped = [
-            *({"kind": "drop-listed", "list": "skill", "name": n} for n in state.skills),
-            *({"kind": "drop-listed", "list": "spell", "name": n} for n in state.spells),
-        ]
-        if dropped:
-            found.append(
-                Offer(kind="drop-listed", text="take an entry off a list", intents=tuple(dropped))
-            )
+        taken = drop_offer({"skill": state.skills, "spell": state.spells})
+        found += [taken] if taken else []
     for cid in mine:
         found += _learning(state, cid, member)
     return found
@@ -165,12 +160,8 @@ def list_step(
         raise PermissionDenied("only the referee keeps the table's lists")
     if isinstance(intent, DropListed):
         field = "skills" if intent.list == "skill" else "spells"
-        kept = getattr(state, field)
-        if intent.name not in kept:
-            raise ConstitutionError(f"{intent.name} is not on the table's {intent.list} list")
-        rest = {name: entry for name, entry in kept.items() if name != intent.name}
-        line = f"the GM takes {intent.name} off the table's {intent.list} list"
-        return state.model_copy(update={field: rest}), [note("list kept", line)]
+        rest, line = dropped(getattr(state, field), intent.list, intent.name, ConstitutionError)
+        return state.model_copy(update={field: rest}), [line]
     if isinstance(intent, KeepSkill):
         field, entries = "skills", {**state.skills, intent.name: intent.note}
         line = f"the GM writes the skill {intent.name} on the list"

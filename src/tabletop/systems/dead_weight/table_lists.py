@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
+from tabletop.kept_lists import drop_offer, dropped
 from tabletop.session import Choice, Event, Frozen, Member, Offer, note, offer
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
@@ -125,14 +126,8 @@ def list_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
         offer("keep-god", "write a god on the table's list", name=Choice(help="the god's name")),
         offer("load-lists", "load the group's supplement file", file=Choice(help="its text")),
     ]
-    dropped = tuple(
-        {"kind": "drop-listed", "list": which, "name": name}
-        for which, field in _FIELD.items()
-        for name in getattr(state.lists, field)
-    )
-    if dropped:
-        found.append(Offer(kind="drop-listed", text="take an entry off a list", intents=dropped))
-    return found
+    taken = drop_offer({which: getattr(state.lists, field) for which, field in _FIELD.items()})
+    return found + ([taken] if taken else [])
 
 
 def list_step(
@@ -162,12 +157,8 @@ def _changed(lists: Supplement, intent: ListIntent) -> tuple[Supplement, str]:
         return loaded.over(lists), f"the GM loads the group's supplement file: {_counted(loaded)}"
     if isinstance(intent, DropListed):
         field = _FIELD[intent.list]
-        kept = getattr(lists, field)
-        if intent.name not in kept:
-            raise DeadWeightError(f"{intent.name} is not on the table's {intent.list} list")
-        rest = {name: entry for name, entry in kept.items() if name != intent.name}
-        said = f"the GM takes {intent.name} off the table's {intent.list} list"
-        return lists.model_copy(update={field: rest}), said
+        rest, line = dropped(getattr(lists, field), intent.list, intent.name, DeadWeightError)
+        return lists.model_copy(update={field: rest}), line.text
     if isinstance(intent, KeepSpells):
         if intent.school not in schools():
             raise DeadWeightError(f"{intent.school} is not a school of magic the book names")
