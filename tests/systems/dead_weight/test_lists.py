@@ -152,6 +152,16 @@ def test_only_the_gm_keeps_the_lists_and_a_bad_file_changes_nothing():
     many = {"kind": "keep-god", "name": "Many", "prayers": [f"p{i}" for i in range(101)]}
     with pytest.raises(TabletopError):
         SESSION.resolve(SESSION.new(), many, GM, SeededDice(1))
+    state, long = SESSION.new(), ["p" * 190 + f"{i:03}" for i in range(100)]
+    for god in range(12):  # gods of 100 prayers of 193 letters: 10 of them about 196,000
+        keep = {"kind": "keep-god", "name": f"g{god}", "prayers": long}
+        try:
+            state, _ = play(state, keep, GM)
+        except TabletopError as refused:
+            assert "would be over 200,000 characters" in str(refused) and god == 10
+            break
+    else:
+        pytest.fail("the lists grew past their bound")
 
 
 def test_the_gm_writing_a_list_reaches_a_character_being_made_and_dropping_takes_it_away():

@@ -31,7 +31,8 @@ MAX_LISTED = 100
 """Entries one list holds (backgrounds, gods, a school's spells, a god's prayers)."""
 MAX_LISTED_NAME = 200
 MAX_FILE = 200_000
-"""Characters of a supplement file the GM loads."""
+"""Characters of a supplement file the GM loads, and of all the table's lists together
+(every member's view carries them)."""
 
 ListedName = Field(min_length=1, max_length=MAX_LISTED_NAME)
 Names = Field(default=(), max_length=MAX_LISTED)
@@ -204,6 +205,8 @@ def _check_bounds(lists: Supplement) -> None:
     ]
     if any(n > MAX_LISTED for n in lengths):
         raise DeadWeightError(f"an entry of the table's lists names at most {MAX_LISTED} things")
+    if len(lists.model_dump_json()) > MAX_FILE:
+        raise DeadWeightError(f"the table's lists would be over {MAX_FILE:,} characters")
 
 
 def _counted(loaded: Supplement) -> str:
