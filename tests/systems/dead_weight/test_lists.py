@@ -94,7 +94,7 @@ def test_an_empty_spell_list_says_the_gm_has_not_written_it_and_how():
     state, _ = play(state, {"kind": "creation-choice", "character": "c1", "choice": pick}, ADA)
     said = step(state)["from"]
     assert said.startswith("The GM has not written the spells of The Awakened yet")
-    assert "Keep the table's lists" in said and "supplement file" in said
+    assert "“Write … on the table's list”" in said and "supplement file" in said
     (form,) = offered(state, "choose-names")
     assert form.fields["names"].items is None and form.fields["names"].example is None
     skip = {"kind": "creation-choice", "character": "c1", "choice": {"kind": "skip"}}

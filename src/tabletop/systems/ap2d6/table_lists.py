@@ -88,7 +88,9 @@ def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list
     if member.is_gm:
         found += [
             offer("keep-skill", "write a skill on the table's list", name=Choice(help="its name")),
-            offer("keep-armour", "write an armour on the table's list", name=Choice(help="it")),
+            offer(
+                "keep-armour", "write an armour on the table's list", name=Choice(help="its name")
+            ),
         ]
         taken = drop_offer({"skill": state.skills, "armour": state.armours})
         found += [taken] if taken else []

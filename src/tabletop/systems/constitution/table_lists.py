@@ -74,7 +74,7 @@ def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...])
     found: list[Offer] = []
     if member.is_gm:
         found += [
-            offer("keep-skill", "write a skill on the table's list", name=Choice(help="it")),
+            offer("keep-skill", "write a skill on the table's list", name=Choice(help="its name")),
             offer(
                 "keep-spell",
                 "write a spell on the table's list",

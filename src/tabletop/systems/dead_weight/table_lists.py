@@ -37,8 +37,12 @@ MAX_FILE = 200_000
 ListedName = Field(min_length=1, max_length=MAX_LISTED_NAME)
 Names = Field(default=(), max_length=MAX_LISTED)
 
-HOW = "the GM writes it under “Keep the table's lists” (or loads the group's supplement file)"
+HOW = "the GM writes it with “Write … on the table's list” or loads the group's supplement file"
 """How a list the GM has not written yet gets written, as every empty list says it."""
+
+SHAPE = '# as the command line reads it:\n# [gods."…"]\n# prayers = ["…"]\n'
+"""A supplement file's shape, for the form's placeholder: comments only, so it loads nothing
+and invents nothing."""
 
 
 class KeepBackground(Frozen):
@@ -125,7 +129,7 @@ def list_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
             spells=Choice(help="the school's spells, as your book names them"),
         ),
         offer("keep-god", "write a god on the table's list", name=Choice(help="the god's name")),
-        offer("load-lists", "load the group's supplement file", file=Choice(help="its text")),
+        offer("load-lists", "load the group's supplement file", file=Choice(example=SHAPE)),
     ]
     taken = drop_offer({which: getattr(state.lists, field) for which, field in _FIELD.items()})
     return found + ([taken] if taken else [])
