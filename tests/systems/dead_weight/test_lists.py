@@ -146,6 +146,10 @@ def test_only_the_gm_keeps_the_lists_and_a_bad_file_changes_nothing():
         ("[schools", "neither TOML nor JSON"),
         ('[schools."Frost Mages"]\nspells = ["Ice"]', "not a school of magic the book names"),
         ('[gods.Yulak]\nprayers = "Smite"', "the supplement file"),
+        (
+            '[backgrounds.Footman]\nclass = "warrior"\nsilver = "banana"',
+            "silver is dice such as 2d6",
+        ),
     ):
         with pytest.raises(TabletopError, match=said):
             SESSION.resolve(SESSION.new(), {"kind": "load-lists", "file": text}, GM, SeededDice(1))

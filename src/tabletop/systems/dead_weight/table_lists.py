@@ -5,6 +5,7 @@ loads the group's supplement file (`supplements`), and guided creation picks fro
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import Field
@@ -34,14 +35,20 @@ MAX_FILE = 200_000
 """Characters of a supplement file the GM loads, and of all the table's lists together
 (every member's view carries them)."""
 
+SILVER = re.compile(r"[1-9]?d(?:4|6|8|10|12|20)(?:[+-][0-9]{1,2})?")
+"""A background's silver dice, as the book writes a kit's: 2d6, 3d6, 1d6+2."""
+
 ListedName = Field(min_length=1, max_length=MAX_LISTED_NAME)
 Names = Field(default=(), max_length=MAX_LISTED)
 
 HOW = "the GM writes it with “Write … on the table's list” or loads the group's supplement file"
 """How a list the GM has not written yet gets written, as every empty list says it."""
 
-SHAPE = '# as the command line reads it:\n# [gods."…"]\n# prayers = ["…"]\n'
-"""A supplement file's shape, for the form's placeholder: comments only, so it loads nothing
+SHAPE = (
+    "# the group's file as the command line's --supplement reads it: "
+    "its backgrounds and schools' spells and gods and items"
+)
+"""What the form's placeholder says of the file: a comment, so sent as it is it loads nothing
 and invents nothing."""
 
 
@@ -55,7 +62,7 @@ class KeepBackground(Frozen):
     traits: tuple[Trait, ...] = Field(default=(), max_length=10)
     skills: tuple[Skill, ...] = Field(default=(), max_length=26)
     maneuvers: tuple[str, ...] = Names
-    silver: str | None = Field(default=None, max_length=20)
+    silver: str | None = Field(default=None, pattern=f"^{SILVER.pattern}$")
     """Dice of silver coins, such as 2d6."""
     gear: tuple[str, ...] = Names
     """Its items by name; what each is like comes from the items a loaded file describes."""
@@ -202,6 +209,9 @@ def _check_bounds(lists: Supplement) -> None:
         raise DeadWeightError(
             f"{', '.join(unknown)}: not a school of magic the book names ({', '.join(schools())})"
         )
+    for name, background in lists.backgrounds.items():
+        if background.silver is not None and not SILVER.fullmatch(background.silver):
+            raise DeadWeightError(f"{name}'s silver is dice such as 2d6, not {background.silver!r}")
     lengths = [
         *(len(s.spells) for s in lists.schools.values()),
         *(len(g.prayers) for g in lists.gods.values()),
