@@ -60,6 +60,14 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class CharacterIntent(Frozen):
+    """An intent about one character: its kind (each subclass sets its own) and whose it is,
+    the character's id, as the first two fields of every such intent."""
+
+    kind: str
+    character: str
+
+
 # who acts ---------------------------------------------------------------------------------
 
 
@@ -413,47 +421,6 @@ class ImportCharacter(Frozen):
     owner: str | None = None
 
 
-MAX_NOTES = 4_000
-"""Characters in a sheet's notes."""
-
-
-class RenameCharacter(Frozen):
-    """A character's name as its player writes it on the sheet (the GM may too)."""
-
-    kind: Literal["rename-character"] = "rename-character"
-    character: str
-    name: str = Field(min_length=1, max_length=MAX_NAME)
-
-
-class WriteNotes(Frozen):
-    """The notes section of a sheet: what the rules leave to the player to write down."""
-
-    kind: Literal["write-notes"] = "write-notes"
-    character: str
-    notes: str = Field(default="", max_length=MAX_NOTES)
-
-
-def naming_offers(cid: str, name: str, notes: str) -> list[Offer]:
-    """Renaming a character and writing its notes, offered at those entries of its sheet
-    with what the sheet holds now as the example."""
-    return [
-        entry_offer(
-            "rename-character",
-            "rename",
-            "name",
-            {"character": cid},
-            name=Choice(help="the name on the sheet", example=name),
-        ),
-        entry_offer(
-            "write-notes",
-            "write notes",
-            "notes",
-            {"character": cid},
-            notes=Choice(help="anything worth remembering", example=notes),
-        ),
-    ]
-
-
 def clean_name(name: str) -> str:
     """A name as typed, without the spaces around it; one of spaces alone, or one holding a
     character that could hide or fake text (a zero-width space, a bidi override, a
@@ -741,6 +708,25 @@ class Session(Generic[StateT]):
         """Everything `member` may see of the state, ready for JSON."""
         raise NotImplementedError(f"{type(self).__name__} must say what each member sees")
 
+    def table_view(
+        self,
+        options: BaseModel,
+        seats: Mapping[str, Any],
+        seen: Callable[[str, Any], dict[str, Any]],
+        **parts: Any,
+    ) -> dict[str, Any]:
+        """An RPG table's view as every page reads it: the system, its rule options and its
+        characters (each seat's `id` and `owner`, then what `seen` shows of it) first, then
+        the system's own parts."""
+        return {
+            "system": self.name,
+            "options": options.model_dump(mode="json"),
+            "characters": [
+                {"id": cid, "owner": seat.owner, **seen(cid, seat)} for cid, seat in seats.items()
+            ],
+            **parts,
+        }
+
     def view_event(self, event: Event, member: Member) -> Event | None:
         """What `member` receives of `event`: all of it, its hint alone, or nothing. With
         a resolution's first event, its hint or the whole line when they see that but not
@@ -958,6 +944,11 @@ def _seen_by_all(events: Sequence[Event], actor: Member) -> Visibility:
     if all(e.seen_by(actor) for e in events):
         return Visibility.ACTOR
     return Visibility.GM
+
+
+def kinds(intents: Iterable[type[BaseModel]]) -> frozenset[str]:
+    """The kinds these intents are sent as (`explained`, …)."""
+    return frozenset(intent.model_fields["kind"].default for intent in intents)
 
 
 def _union(kinds: Sequence[type[BaseModel]]) -> Any:

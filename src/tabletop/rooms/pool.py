@@ -21,6 +21,7 @@ import pickle
 import signal
 import socket
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Any
@@ -49,8 +50,9 @@ from tabletop.rooms.messages import (
     Stop,
     Think,
 )
-from tabletop.rooms.readings import session_at
+from tabletop.rooms.readings import load_session, session_at
 from tabletop.rooms.store import Store
+from tabletop.systems.registry import SYSTEMS
 
 EXPORT_CHUNK = 1_000
 """Entries one chunk of an export reads from the store at most."""
@@ -68,6 +70,7 @@ def run(sock: socket.socket, nice: int) -> None:
     lower_priority(nice)
     channel = Channel(sock)
     channel.send(Ready(os.getpid()))
+    threading.Thread(target=_warm, daemon=True).start()
     worker = Worker()
     try:
         _take_jobs(channel, worker)
@@ -75,6 +78,14 @@ def run(sock: socket.socket, nice: int) -> None:
         worker.close()
     sys.stderr.flush()
     os._exit(0)
+
+
+def _warm() -> None:
+    """Load every system's session while the pool waits for its first job: a fresh server's
+    first export or bot move waited seconds for it on a busy machine. A stop does not wait."""
+    for known in SYSTEMS:
+        with contextlib.suppress(TabletopError):
+            load_session(known.name)
 
 
 def _take_jobs(channel: Channel, worker: Worker) -> None:

@@ -14,7 +14,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.systems.rollunder import SESSION
 from tests.systems.rollunder.test_npcs import PLAYERS, lines, with_hound
-from tests.systems.rollunder.test_session import ASH, BO, GM, play, received
+from tests.systems.rollunder.test_session import ASH, BO, GM, play, received, seated
 
 
 def ask(dc: int | None = 7, dc_shown: bool = False, ability: str = "AGI") -> dict:
@@ -54,13 +54,23 @@ def test_cr_s12_a_kept_number_and_its_verdict_stay_with_the_gm_the_die_is_ashs()
 
 def test_cr_s12_without_a_number_the_roll_is_under_her_own_score_shown():
     """§ Ability Rolls: no number given, Ash rolls under her AGI 10; 11 fails, and a shown
-    ask is everyone's to read."""
+    ask is everyone's to read: her ordinary ability roll."""
     state, _ = play(with_hound(), ask(dc=None, dc_shown=True), GM)
     _, answered = play(state, {"kind": "answer-ask", "ask": "a1"}, ASH, [11])
-    assert lines(answered, BO) == [
-        "Ash rolls 11 against AGI 10: fail",
-        "Ash's AGI roll, as the GM asked: fails",
-    ]
+    assert lines(answered, BO) == ["Ash rolls 11 against AGI 10: fail", "Ash's roll fails"]
+
+
+def test_cr_s12_an_asked_roll_under_her_own_score_takes_an_omen_re_roll():
+    """CR-S12, CR-A10 (§ Spending omens: "an ability roll"): asked for a STR roll, Ash (STR
+    12, one omen) rolls 15; the roll waits for her player, who re-rolls (3) and keeps it,
+    spending the omen, as her own roll would (was: an asked roll took no omen re-roll)."""
+    state, _ = play(seated(omens=1, max_omens=1), ask(dc=None, dc_shown=True, ability="STR"), GM)
+    state, answered = play(state, {"kind": "answer-ask", "ask": "a1"}, ASH, [15])
+    assert [e.type for e in answered] == ["decision"] and state.asks.waiting == {}
+    state, _ = play(state, {"kind": "answer", "choice": "reroll Ash"}, ASH, [3])
+    state, kept = play(state, {"kind": "answer", "choice": "keep 2"}, ASH)
+    assert lines(kept, BO)[-1] == "Ash's roll passes"
+    assert state.characters["c1"].sheet.omens == 0 and state.pending is None
 
 
 def test_cr_s12_only_the_gm_asks_a_player_answers_their_own_the_gm_takes_one_back():

@@ -24,6 +24,20 @@ MAX_CONTEST_REDOS = 100
 
 Critical = Literal["double-one", "double-six"]
 
+CRITICAL_WORDS: dict[Critical | None, str] = {
+    "double-one": "double 1s: a critical failure",
+    "double-six": "double 6s",
+    None: "",
+}
+"""What a check's line says of its critical roll (RU-A12, RU-A13)."""
+
+
+def critical_of(rolled: TwoDice) -> Critical | None:
+    """Double 1s or double 6s, if the dice show either (RU-A12, RU-A13)."""
+    if rolled.double_one:
+        return "double-one"
+    return "double-six" if rolled.double_six else None
+
 
 class Check(BaseModel):
     """The record of one check: the dice, the total, the DC and whether it succeeded."""
@@ -53,11 +67,7 @@ class Check(BaseModel):
 
     @property
     def critical(self) -> Critical | None:
-        if self.roll is None:
-            return None
-        if self.roll.double_one:
-            return "double-one"
-        return "double-six" if self.roll.double_six else None
+        return None if self.roll is None else critical_of(self.roll)
 
     def __str__(self) -> str:
         verdict = "success" if self.success else "failure"
@@ -109,20 +119,14 @@ def roll_with_bonus(
     """Roll 2d6 + bonus + modifier against `dc` with no -3 gate: for a bonus that is a sum of
     scores (an attack's to-hit), whose parts the caller has already tested one by one (RU-A03)."""
     rolled = roll_2d6(dice)
-    success = succeeds(rolled, bonus + modifier, dc, defender_wins_ties, options)
-    reason = ""
-    if rolled.double_one:
-        reason = "double 1s: a critical failure"
-    elif rolled.double_six:
-        reason = "double 6s"
     return Check(
         score=bonus,
         modifier=modifier,
         dc=dc,
         defender_wins_ties=defender_wins_ties,
         roll=rolled,
-        success=success,
-        reason=reason,
+        success=succeeds(rolled, bonus + modifier, dc, defender_wins_ties, options),
+        reason=CRITICAL_WORDS[critical_of(rolled)],
     )
 
 

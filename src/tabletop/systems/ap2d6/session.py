@@ -23,7 +23,7 @@ from typing import Any
 from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc, roster_offers
-from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, hidden
+from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, hidden, kinds
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.ap2d6.sheet_edits import BuySkill, SheetEdit, derived, sheet_offers
@@ -119,7 +119,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
     GM's (RU-S06) and an attack on someone runs as the book chains it (RU-A49)."""
     state = Ap2d6Table
     error = Ap2d6Error
-    explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
+    explained = kinds(SHEET_INTENTS)
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -248,31 +248,30 @@ class Ap2d6Session(Session[Ap2d6Table]):
                 cid = state.id_of(c.name)
                 seen = shown_sheet(cid, c)
                 fight["characters"].append(fighter_view(seen) if secret(cid) else seen)
-        return {
-            "system": self.name,
-            "options": state.options.model_dump(mode="json"),
-            "characters": [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "npc": seat.npc is not None,
-                    "name": seat.sheet.name,
-                    "sheet": hidden("an NPC's sheet, which the GM keeps")
-                    if secret(cid)
-                    else shown_sheet(cid, seat.sheet),
-                    "derived": {} if secret(cid) else derived(seat.sheet),
-                }
-                for cid, seat in state.characters.items()
-            ],
-            "fight": fight,
-            "revealed": list(state.revealed),
-            "npcs": roster_view(state.npcs, member),
-            "attacks": strikes_view(state),
-            "weapons": weapons_view(state),
-            "lists": lists_view(state),
-            "turn": TURNS.view(state),
-            "asks": ASKS.view(state, member),
-        }
+
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "npc": seat.npc is not None,
+                "name": seat.sheet.name,
+                "sheet": hidden("an NPC's sheet, which the GM keeps")
+                if secret(cid)
+                else shown_sheet(cid, seat.sheet),
+                "derived": {} if secret(cid) else derived(seat.sheet),
+            }
+
+        return self.table_view(
+            state.options,
+            state.characters,
+            seat_shown,
+            fight=fight,
+            revealed=list(state.revealed),
+            npcs=roster_view(state.npcs, member),
+            attacks=strikes_view(state),
+            weapons=weapons_view(state),
+            lists=lists_view(state),
+            turn=TURNS.view(state),
+            asks=ASKS.view(state, member),
+        )
 
 
 SESSION = Ap2d6Session()

@@ -14,17 +14,22 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.session import (
+    CharacterIntent,
     Choice,
-    Frozen,
     Offer,
-    RenameCharacter,
     RollMode,
-    WriteNotes,
     accepts,
-    clean_name,
     entry_action,
     entry_offer,
+)
+from tabletop.sheet_edits import (
+    NAMING,
+    Naming,
+    edit_offer,
     naming_offers,
+    taken,
+    without,
+    written,
 )
 from tabletop.systems.ap2d6.creation import MAX_BUDGET, buy_skills
 from tabletop.systems.ap2d6.encumbrance import apply_encumbrance, carry
@@ -37,77 +42,68 @@ from tabletop.systems.ap2d6.sheet import Character
 Id = str
 
 
-class StowItem(Frozen):
+class StowItem(CharacterIntent):
     """Carry an item: in the personal space, or in the bag (RU-M49, M50)."""
 
     kind: Literal["stow-item"] = "stow-item"
-    character: Id
     item: Item
     in_bag: bool = False
 
 
-class DropItem(Frozen):
+class DropItem(CharacterIntent):
     kind: Literal["drop-item"] = "drop-item"
-    character: Id
     index: int = Field(ge=0, le=MAX_LINES)
     in_bag: bool = False
 
 
-class MoveItem(Frozen):
+class MoveItem(CharacterIntent):
     """An item from the personal space into the bag, or out of it."""
 
     kind: Literal["move-item"] = "move-item"
-    character: Id
     index: int = Field(ge=0, le=MAX_LINES)
     in_bag: bool = False
     """Where it is now: moved into the bag if False, out of it if True."""
 
 
-class UseBag(Frozen):
+class UseBag(CharacterIntent):
     """Start using a bag (one at a time, RU-M50): its threshold and maximum are the group's."""
 
     kind: Literal["use-bag"] = "use-bag"
-    character: Id
     bag: Bag
 
 
-class DropBag(Frozen):
+class DropBag(CharacterIntent):
     """Take the bag off (2n1 in a fight): it is left behind with what is in it."""
 
     kind: Literal["drop-bag"] = "drop-bag"
-    character: Id
 
 
-class RaiseScore(Frozen):
+class RaiseScore(CharacterIntent):
     """Spend skill points to raise a score by one: the new value, 1 from below 0 (RU-M07)."""
 
     kind: Literal["raise-score"] = "raise-score"
-    character: Id
     score: str = Field(min_length=1, max_length=40)
 
 
-class BuySkill(Frozen):
+class BuySkill(CharacterIntent):
     """Spend skill points on a skill at the cost the group's skill list gives (RU-G01)."""
 
     kind: Literal["buy-skill"] = "buy-skill"
-    character: Id
     skill: str = Field(min_length=1, max_length=60)
     cost: int = Field(ge=0, le=MAX_BUDGET)
 
 
-class AwardSp(Frozen):
+class AwardSp(CharacterIntent):
     """The GM gives skill points to spend (how many is the table's call, RU-S02)."""
 
     kind: Literal["award-sp"] = "award-sp"
-    character: Id
     points: int = Field(ge=1, le=MAX_BUDGET)
 
 
 Carrying = StowItem | DropItem | MoveItem | UseBag | DropBag
-SheetEdit = RenameCharacter | WriteNotes | Carrying | RaiseScore | BuySkill | AwardSp
+SheetEdit = Naming | Carrying | RaiseScore | BuySkill | AwardSp
 INTENTS = (
-    RenameCharacter,
-    WriteNotes,
+    *NAMING,
     StowItem,
     DropItem,
     MoveItem,
@@ -122,14 +118,9 @@ INTENTS = (
 def edit(sheet: Character, intent: SheetEdit) -> tuple[Character, list[Event]]:
     """The sheet after one of its owner's edits (a rename is checked by the table first)."""
     name = sheet.name
-    if isinstance(intent, RenameCharacter):
-        new = clean_name(intent.name)
-        return sheet.model_copy(update={"name": new}), [
-            _told("renamed", f"{name} is now called {new}")
-        ]
-    if isinstance(intent, WriteNotes):
-        changed = sheet.model_copy(update={"notes": intent.notes})
-        return changed, [_told("notes", f"{name}'s notes are rewritten")]
+    if isinstance(intent, Naming):
+        changes, kind, text = written(intent, name)
+        return sheet.model_copy(update=changes), [_told(kind, text)]
     if isinstance(intent, RaiseScore):
         return _raise(sheet, intent.score)
     if isinstance(intent, BuySkill):
@@ -173,19 +164,16 @@ def _carrying(carried: Carried, intent: Carrying) -> tuple[Carried, str]:
         added = carried.model_copy(update={space: (*getattr(carried, space), intent.item)})
         return added, f"carries {_named(intent.item)}{' in the bag' if intent.in_bag else ''}"
     space = "in_bag" if intent.in_bag else "personal"
-    items = list(getattr(carried, space))
-    if intent.index >= len(items):
-        raise Ap2d6Error(
-            f"there is no item {intent.index + 1} {'in the bag' if intent.in_bag else 'carried'}"
-        )
-    item = items.pop(intent.index)
-    taken = carried.model_copy(update={space: tuple(items)})
+    items = getattr(carried, space)
+    missing = f"there is no item {intent.index + 1} {'in the bag' if intent.in_bag else 'carried'}"
+    item = taken(items, intent.index, missing, Ap2d6Error)
+    left = carried.model_copy(update={space: without(items, intent.index)})
     if isinstance(intent, DropItem):
-        return taken, f"drops {_named(item)}"
+        return left, f"drops {_named(item)}"
     if carried.bag is None:
         raise Ap2d6Error("there is no bag to put it in")
     other = "personal" if intent.in_bag else "in_bag"
-    moved = taken.model_copy(update={other: (*getattr(taken, other), item)})
+    moved = left.model_copy(update={other: (*getattr(left, other), item)})
     return moved, f"moves {_named(item)} {'out of' if intent.in_bag else 'into'} the bag"
 
 
@@ -253,65 +241,35 @@ def sheet_offers(cid: Id, sheet: Character, up: bool, gm: bool, sets_dc: bool) -
                 raised = RaiseScore(character=cid, score=score)
                 text = f"raise ({step_cost(value)} SP)"
                 found.append(entry_action("raise-score", text, raised, entry))
-    found.append(
-        entry_offer(
-            "buy-skill",
-            "buy a skill",
-            "skills",
-            {"character": cid},
-            skill=Choice(help="from the group's skill list", example="STEALTH"),
-            cost=Choice(help="its SP cost", example=1),
-        )
-    )
+    skill = Choice(help="from the group's skill list", example="STEALTH")
+    cost = Choice(help="its SP cost", example=1)
+    found.append(edit_offer("buy-skill", "buy a skill", "skills", cid, skill=skill, cost=cost))
     if gm:
-        found.append(
-            entry_offer(
-                "award-sp",
-                "award skill points",
-                "unspent_sp",
-                {"character": cid},
-                points=Choice(help="SP", example=1),
-            )
-        )
+        points = Choice(help="SP", example=1)
+        found.append(edit_offer("award-sp", "award skill points", "unspent_sp", cid, points=points))
     return found
 
 
 def _carrying_offers(cid: Id, sheet: Character) -> list[Offer]:
     carried = sheet.carried
     spaces = (False, True) if carried.bag is not None else (False,)
-    found = [
-        entry_offer(
-            "stow-item",
-            "carry an item",
-            "carried",
-            {"character": cid},
-            item=Choice(help="its name, kind and count", example={"name": "rope", "kind": "small"}),
-            in_bag=Choice(values=spaces),
-        )
-    ]
+    item = Choice(help="its name, kind and count", example={"name": "rope", "kind": "small"})
+    in_bag = Choice(values=spaces)
+    found = [edit_offer("stow-item", "carry an item", "carried", cid, item=item, in_bag=in_bag)]
     if carried.bag is None:
-        found.append(
-            entry_offer(
-                "use-bag",
-                "use a bag",
-                "carried.bag",
-                {"character": cid},
-                bag=Choice(
-                    help="its name, threshold and maximum",
-                    example={"name": "backpack", "threshold": 4, "maximum": 8},
-                ),
-            )
+        bag = Choice(
+            help="its name, threshold and maximum",
+            example={"name": "backpack", "threshold": 4, "maximum": 8},
         )
+        found.append(edit_offer("use-bag", "use a bag", "carried.bag", cid, bag=bag))
     elif _fits(sheet, carried.model_copy(update={"bag": None, "in_bag": ()})):
         off = DropBag(character=cid)
         found.append(entry_action("drop-bag", "take it off", off, "carried.bag"))
     for in_bag, items in ((False, carried.personal), (True, carried.in_bag)):
         for index, item in enumerate(items):
             entry = f"carried.{'in_bag' if in_bag else 'personal'}.{index}"
-            rest = list(items)
-            rest.pop(index)
             space = "in_bag" if in_bag else "personal"
-            dropped = carried.model_copy(update={space: tuple(rest)})
+            dropped = carried.model_copy(update={space: without(items, index)})
             if _fits(sheet, dropped):
                 drop = DropItem(character=cid, index=index, in_bag=in_bag)
                 found.append(entry_action("drop-item", "drop", drop, entry))

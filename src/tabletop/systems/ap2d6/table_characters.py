@@ -25,6 +25,7 @@ from tabletop.npcs import (
 )
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -35,17 +36,17 @@ from tabletop.session import (
     offer,
     owner_for,
 )
+from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_character
 from tabletop.systems.ap2d6.encumbrance import carry
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.gear import MAX_BAGS_IN_USE, Bag, Carried, Item
 from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
 from tabletop.systems.ap2d6.sheet import Character
-from tabletop.systems.ap2d6.sheet_edits import RenameCharacter, SheetEdit, edit, weighed
+from tabletop.systems.ap2d6.sheet_edits import SheetEdit, edit, weighed
 from tabletop.systems.ap2d6.table import (
     MAX_CHARACTERS,
     Ap2d6Table,
-    Id,
     Seat,
     in_fight,
     sheet_of,
@@ -91,11 +92,10 @@ class BagLoad(Frozen):
     items: tuple[Item, ...] = Field(default=(), max_length=MAX_CARRIED)
 
 
-class Carry(Frozen):
+class Carry(CharacterIntent):
     """What a character carries now: [encumbered] comes or goes with the load (RU-M49..M52)."""
 
     kind: Literal["carry"] = "carry"
-    character: Id
     items: tuple[Item, ...] = Field(default=(), max_length=MAX_CARRIED)
     bags: tuple[BagLoad, ...] = Field(default=(), max_length=MAX_BAGS_IN_USE)
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
 from tabletop.session import (
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -32,11 +33,10 @@ from tabletop.systems.ap2d6.table import Ap2d6Table, Id, fight_of, sheet_of, wit
 from tabletop.systems.ap2d6.told import plain, told
 
 
-class CheckIntent(Frozen):
+class CheckIntent(CharacterIntent):
     """2d6 + a character's score against a DC, or against a defender's score (RU-M10..M12)."""
 
     kind: Literal["check"] = "check"
-    character: Id
     score: str = Field(min_length=1, max_length=40)
     dc: int | None = Field(default=None, ge=-100, le=100)
     against: int | None = Field(default=None, ge=-100, le=100)

@@ -10,7 +10,17 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied, TabletopError
-from tabletop.session import Choice, Event, Frozen, Member, Offer, closed_offer, note, offer
+from tabletop.session import (
+    CharacterIntent,
+    Choice,
+    Event,
+    Frozen,
+    Member,
+    Offer,
+    closed_offer,
+    note,
+    offer,
+)
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions, basic_named
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event as RulesEvent
@@ -49,11 +59,10 @@ class NextRound(Frozen):
     kind: Literal["next-round"] = "next-round"
 
 
-class Spend(Frozen):
+class Spend(CharacterIntent):
     """Pay for an action: a basic action by name, or any (XnY) cost (RU-M16..M19)."""
 
     kind: Literal["spend"] = "spend"
-    character: Id
     action: str = Field(min_length=1, max_length=80)
     attack: bool = False
     """An attack: every attack this round shares one escalating count (RU-M19)."""
@@ -61,31 +70,28 @@ class Spend(Frozen):
     """For a cost with a choice, e.g. `(2n3 or 3n1)`: the one paid."""
 
 
-class AttackIntent(Frozen):
+class AttackIntent(CharacterIntent):
     """An attack, paid at its weapon's speed (its basic attack AP cost): every attack this
     round shares one escalating count (§ Attacking using AP, RU-M19, RU-A48)."""
 
     kind: Literal["attack"] = "attack"
-    character: Id
     speed: str = Field(min_length=1, max_length=80)
     """The weapon's speed, e.g. (1n1)->(2n1)."""
     pick: str | None = Field(default=None, max_length=40)
     """For a speed with a choice, e.g. `(2n3 or 3n1)`: the one paid."""
 
 
-class TrackerChange(Frozen):
+class TrackerChange(CharacterIntent):
     """Gain, lose or get temp AP (the GM's calls), or wait (RU-M20..M23)."""
 
     kind: Literal["tracker"] = "tracker"
-    character: Id
     change: Literal["gain", "lose", "temp", "wait"]
 
 
-class Interrupt(Frozen):
+class Interrupt(CharacterIntent):
     """An initiative contest to act before another (RU-M27)."""
 
     kind: Literal["interrupt"] = "interrupt"
-    character: Id
     target: Id
     tagged: bool = False
 

@@ -11,7 +11,17 @@ from pydantic import Field
 
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
-from tabletop.session import Choice, Event, Frozen, Member, Offer, hidden, note, offer, rolled_for
+from tabletop.session import (
+    CharacterIntent,
+    Choice,
+    Event,
+    Member,
+    Offer,
+    hidden,
+    note,
+    offer,
+    rolled_for,
+)
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.events import Event as RulesEvent
 from tabletop.systems.ap2d6.options import Options
@@ -19,7 +29,6 @@ from tabletop.systems.ap2d6.rounds import death_check
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.table import (
     Ap2d6Table,
-    Id,
     fight_of,
     in_fight,
     sheet_of,
@@ -29,47 +38,41 @@ from tabletop.systems.ap2d6.table import (
 from tabletop.systems.ap2d6.told import told
 
 
-class Damage(Frozen):
+class Damage(CharacterIntent):
     """Harm: at 0 HP or below the character is down and the GM's secret DC is rolled."""
 
     kind: Literal["damage"] = "damage"
-    character: Id
     amount: int = Field(ge=1, le=1000)
     is_hit: bool = True
 
 
-class Heal(Frozen):
+class Heal(CharacterIntent):
     kind: Literal["heal"] = "heal"
-    character: Id
     amount: int = Field(ge=1, le=1000)
 
 
-class Rest(Frozen):
+class Rest(CharacterIntent):
     """Hours of rest, spending recovery dice (RU-M33)."""
 
     kind: Literal["rest"] = "rest"
-    character: Id
     hours: int = Field(ge=1, le=1000)
     recovery_dice: int = Field(default=0, ge=0, le=100)
 
 
-class DeathCheckIntent(Frozen):
+class DeathCheckIntent(CharacterIntent):
     kind: Literal["death-check"] = "death-check"
-    character: Id
 
 
-class CheckOn(Frozen):
+class CheckOn(CharacterIntent):
     """Someone goes to a downed character and finds out how it went (RU-M38)."""
 
     kind: Literal["check-on"] = "check-on"
-    character: Id
 
 
-class RevealDeathDc(Frozen):
+class RevealDeathDc(CharacterIntent):
     """The GM shows everyone a character's death DC."""
 
     kind: Literal["reveal-death-dc"] = "reveal-death-dc"
-    character: Id
 
 
 HealthIntent = Damage | Heal | Rest | DeathCheckIntent | CheckOn | RevealDeathDc

@@ -14,6 +14,7 @@ from tabletop.errors import PermissionDenied
 from tabletop.kept_lists import drop_offer, dropped
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -70,11 +71,10 @@ class DropListed(Frozen):
     name: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-class WearArmour(Frozen):
+class WearArmour(CharacterIntent):
     """A character puts on armour from the GM's list (none: takes theirs off)."""
 
     kind: Literal["wear-armour"] = "wear-armour"
-    character: Id
     armour: str | None = Field(default=None, max_length=MAX_NAME)
 
 

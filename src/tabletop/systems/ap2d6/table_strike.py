@@ -20,9 +20,9 @@ from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Event,
-    Frozen,
     Member,
     Offer,
     controls,
@@ -60,45 +60,40 @@ STEP_TEXT = {"hit": "roll to hit", "damage": "roll damage", "harm": "deal the da
 """What each step waits for, as a line names it."""
 
 
-class StrikeIntent(Frozen):
+class StrikeIntent(CharacterIntent):
     """One attack on someone with a weapon from the GM's list (RU-G02, RU-S09)."""
 
     kind: Literal["strike"] = "strike"
-    character: Id
     target: Id
     weapon: str = Field(min_length=1, max_length=MAX_NAME)
     pick: str | None = Field(default=None, max_length=40)
     """For a speed with a choice, e.g. `(2n3 or 3n1)`: the one paid."""
 
 
-class RollToHit(Frozen):
+class RollToHit(CharacterIntent):
     """The attacker's roll against the target's To-Hit."""
 
     kind: Literal["roll-to-hit"] = "roll-to-hit"
-    character: Id
 
 
-class RollDamage(Frozen):
+class RollDamage(CharacterIntent):
     """The attacker's damage roll after a hit."""
 
     kind: Literal["roll-damage"] = "roll-damage"
-    character: Id
 
 
-class DealDamage(Frozen):
+class DealDamage(CharacterIntent):
     """The GM deals the damage rolled, less what the target's armour takes off by the
     group's rules (the book gives none, RU-G03)."""
 
     kind: Literal["deal-damage"] = "deal-damage"
-    character: Id
     less: int = Field(default=0, ge=0, le=1000)
 
 
-class DropStrike(Frozen):
+class DropStrike(CharacterIntent):
     """The GM calls an attack off before its last step; the AP paid stays paid."""
 
     kind: Literal["drop-strike"] = "drop-strike"
-    character: Id
 
 
 STRIKE_INTENTS = (StrikeIntent, RollToHit, RollDamage, DealDamage, DropStrike)

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.session import (
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -67,12 +68,11 @@ class March(Frozen):
     """A patient trapper sets traps on the way: −25% (§ 10.2)."""
 
 
-class HuntIntent(Frozen):
+class HuntIntent(CharacterIntent):
     """A character hunts or forages before the day's march (§ 13.6–13.9): rations on a
     success, part of the day's march lost."""
 
     kind: Literal["hunt"] = "hunt"
-    character: str
     method: Method = "ranged"
     terrain: Terrain = "plains"
     season: Season = "summer"
@@ -82,11 +82,10 @@ class HuntIntent(Frozen):
     mode: RollMode = RollMode.PUBLIC
 
 
-class Rations(Frozen):
+class Rations(CharacterIntent):
     """Rations of food and water a character takes on or hands over (§ 15.1)."""
 
     kind: Literal["rations"] = "rations"
-    character: str
     food: int = Field(default=0, ge=-MAX_RATIONS, le=MAX_RATIONS)
     water: int = Field(default=0, ge=-MAX_RATIONS, le=MAX_RATIONS)
 
@@ -110,11 +109,10 @@ class Explore(Frozen):
     encounters: Literal["none", "each_turn", "each_hour"] = "none"
 
 
-class LightIntent(Frozen):
+class LightIntent(CharacterIntent):
     """A character lights a torch, a candle or a lantern (§ 13.2)."""
 
     kind: Literal["light"] = "light"
-    character: str
     light: Literal["torch", "candle", "lantern"] = "torch"
 
 

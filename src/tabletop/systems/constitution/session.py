@@ -18,7 +18,7 @@ from typing import Any
 from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
-from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls
+from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, kinds
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.levers import held_back
 from tabletop.systems.constitution.road import (
@@ -93,7 +93,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
     out names who lit it by the name they have now."""
     state = ConstitutionTable
     error = ConstitutionError
-    explained = frozenset(intent.model_fields["kind"].default for intent in SHEET_INTENTS)
+    explained = kinds(SHEET_INTENTS)
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -195,29 +195,27 @@ class ConstitutionSession(Session[ConstitutionTable]):
         return kept_names(state.npcs, state.fight)
 
     def view(self, state: ConstitutionTable, member: Member) -> dict[str, Any]:
-        return {
-            "system": self.name,
-            "options": state.options.model_dump(mode="json"),
-            "characters": [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "sheet": seat.sheet.model_dump(mode="json"),
-                    "supplies": seat.supplies.model_dump(mode="json"),
-                    "deprivation": seat.deprivation.model_dump(mode="json"),
-                    "penalty": seat.penalty(state.options),
-                    "carrying": carrying(seat.sheet, state.options),
-                }
-                for cid, seat in state.characters.items()
-            ],
-            "fight": fight_view(state.fight, state.npcs, member),
-            "controllers": state.controllers,
-            "clock": clock_view(state.clock, member),
-            "npcs": ROSTER.view(state.npcs, member),
-            "turn": TURNS.view(state),
-            "asks": ASKS.view(state, member),
-            "lists": lists_view(state),
-        }
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "sheet": seat.sheet.model_dump(mode="json"),
+                "supplies": seat.supplies.model_dump(mode="json"),
+                "deprivation": seat.deprivation.model_dump(mode="json"),
+                "penalty": seat.penalty(state.options),
+                "carrying": carrying(seat.sheet, state.options),
+            }
+
+        return self.table_view(
+            state.options,
+            state.characters,
+            seat_shown,
+            fight=fight_view(state.fight, state.npcs, member),
+            controllers=state.controllers,
+            clock=clock_view(state.clock, member),
+            npcs=ROSTER.view(state.npcs, member),
+            turn=TURNS.view(state),
+            asks=ASKS.view(state, member),
+            lists=lists_view(state),
+        )
 
 
 SESSION = ConstitutionSession()

@@ -16,17 +16,25 @@ from pydantic import Field
 from tabletop.dice import DiceSource
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
-    Frozen,
     Offer,
-    RenameCharacter,
     RollMode,
-    WriteNotes,
     accepts,
-    clean_name,
     entry_action,
     entry_offer,
+)
+from tabletop.sheet_edits import (
+    NAMING,
+    Naming,
+    coins_line,
+    coins_offer,
+    counted,
+    edit_offer,
     naming_offers,
+    taken,
+    without,
+    written,
 )
 from tabletop.systems.constitution.character import ABILITIES, Character
 from tabletop.systems.constitution.encumbrance import MAX_GEAR, Gear, encumbrance, limits, load_of
@@ -39,71 +47,63 @@ Id = str
 MAX_COINS = 1_000_000
 
 
-class StowGear(Frozen):
+class StowGear(CharacterIntent):
     """Write a line of gear on the sheet (§ 14.1)."""
 
     kind: Literal["stow-gear"] = "stow-gear"
-    character: Id
     gear: Gear
 
 
-class DropGear(Frozen):
+class DropGear(CharacterIntent):
     kind: Literal["drop-gear"] = "drop-gear"
-    character: Id
     index: int = Field(ge=0, le=MAX_GEAR)
 
 
-class MoveGear(Frozen):
+class MoveGear(CharacterIntent):
     """Carry a line of gear somewhere else (its size, not its place, counts for the load)."""
 
     kind: Literal["move-gear"] = "move-gear"
-    character: Id
     index: int = Field(ge=0, le=MAX_GEAR)
     where: str = Field(min_length=1, max_length=40)
 
 
-class CountCoins(Frozen):
+class CountCoins(CharacterIntent):
     """Silver pieces gained (positive) or spent (negative)."""
 
     kind: Literal["coins"] = "coins"
-    character: Id
     amount: int = Field(ge=-MAX_COINS, le=MAX_COINS)
     reason: str = Field(default="", max_length=MAX_NAME)
 
 
-class RateSkill(Frozen):
+class RateSkill(CharacterIntent):
     """The rating the group settles for a skill on its first use, or as the group's view of
     the character changes (§ 4.10–4.11, C3-S02)."""
 
     kind: Literal["rate-skill"] = "rate-skill"
-    character: Id
     skill: str = Field(min_length=1, max_length=60)
     rating: int = Field(ge=0, le=100)
 
 
-class CastSpell(Frozen):
+class CastSpell(CharacterIntent):
     """Cast a known spell: a prepared one quickly (d100 under the rating), or any as a ritual
     (knowledge and will checks, § 12.2–12.3)."""
 
     kind: Literal["cast-spell"] = "cast-spell"
-    character: Id
     spell: str = Field(min_length=1, max_length=60)
     ritual: bool = False
 
 
-class PrepareSpells(Frozen):
+class PrepareSpells(CharacterIntent):
     """Two hours with the spell book to memorise spells for quick casting (§ 12.3–12.6)."""
 
     kind: Literal["prepare-spells"] = "prepare-spells"
-    character: Id
     spells: tuple[str, ...] = Field(default=(), max_length=30)
 
 
-SheetEdit = RenameCharacter | WriteNotes | StowGear | DropGear | MoveGear | CountCoins | RateSkill
+SheetEdit = Naming | StowGear | DropGear | MoveGear | CountCoins | RateSkill
 SheetAction = SheetEdit | CastSpell | PrepareSpells
 INTENTS = (
-    RenameCharacter,
-    WriteNotes,
+    *NAMING,
     StowGear,
     DropGear,
     MoveGear,
@@ -130,44 +130,34 @@ def act(
 
 def _edit(sheet: Character, intent: SheetEdit) -> tuple[Character, list[Event]]:
     name = sheet.name
-    if isinstance(intent, RenameCharacter):
-        new = clean_name(intent.name)
-        return sheet.evolve(name=new), [_told("renamed", f"{name} is now called {new}")]
-    if isinstance(intent, WriteNotes):
-        return sheet.evolve(notes=intent.notes), [_told("notes", f"{name}'s notes are rewritten")]
+    if isinstance(intent, Naming):
+        changes, kind, text = written(intent, name)
+        return sheet.evolve(**changes), [_told(kind, text)]
     if isinstance(intent, StowGear):
         where = f" ({intent.gear.where})" if intent.gear.where else ""
         line = f"{name} carries {_count(intent.gear)}{where}"
         return sheet.evolve(gear=(*sheet.gear, intent.gear)), [_told("gear", line)]
     if isinstance(intent, DropGear | MoveGear):
-        if intent.index >= len(sheet.gear):
-            raise ConstitutionError(f"{name} carries no line {intent.index + 1}")
-        gear = list(sheet.gear)
-        line = gear.pop(intent.index)
+        missing = f"{name} carries no line {intent.index + 1}"
+        line = taken(sheet.gear, intent.index, missing, ConstitutionError)
         if isinstance(intent, DropGear):
-            return sheet.evolve(gear=tuple(gear)), [_told("gear", f"{name} drops {_count(line)}")]
-        gear.insert(intent.index, line.evolve(where=intent.where))
+            dropped = without(sheet.gear, intent.index)
+            return sheet.evolve(gear=dropped), [_told("gear", f"{name} drops {_count(line)}")]
+        gear = list(sheet.gear)
+        gear[intent.index] = line.evolve(where=intent.where)
         text = f"{name} carries {_count(line)} at the {intent.where} now"
         return sheet.evolve(gear=tuple(gear)), [_told("gear", text)]
     if isinstance(intent, CountCoins):
-        return _coins(sheet, intent)
+        coins = counted(
+            name, {"sp": sheet.coins}, {"sp": intent.amount}, MAX_COINS, ConstitutionError
+        )
+        line = coins_line(name, {"sp": intent.amount}, intent.reason)
+        return sheet.evolve(coins=coins["sp"]), [_told("coins", line)]
     skill = intent.skill.strip().lower()
     if not skill:
         raise ConstitutionError("name the skill")
     skills = {**sheet.skills, skill: intent.rating}
     return sheet.evolve(skills=skills), [_told("skill", f"{name}: {skill} {intent.rating}%")]
-
-
-def _coins(sheet: Character, intent: CountCoins) -> tuple[Character, list[Event]]:
-    if intent.amount == 0:
-        raise ConstitutionError("write how many coins come or go")
-    coins = sheet.coins + intent.amount
-    if coins < 0:
-        raise ConstitutionError(f"{sheet.name} has only {sheet.coins} sp")
-    if coins > MAX_COINS:
-        raise ConstitutionError(f"more than {MAX_COINS} sp is past what a sheet holds")
-    why = f" ({intent.reason})" if intent.reason else ""
-    return sheet.evolve(coins=coins), [_told("coins", f"{sheet.name}: {intent.amount:+d} sp{why}")]
 
 
 def _cast(
@@ -212,16 +202,8 @@ def sheet_offers(cid: Id, sheet: Character, fixed: Mapping[str, Any] | None = No
     asks = {} if "dc" in fixed else {"dc": Choice(help="the DC; 20 is normal", example=20)}
     found = naming_offers(cid, sheet.name, sheet.notes)
     if sheet.coins or _holds_coins(sheet):
-        found.append(
-            entry_offer(
-                "coins",
-                "coins gained or spent",
-                "coins",
-                {"character": cid},
-                amount=Choice(help="sp in, or out with a minus", example=10),
-                reason=Choice(help="what for", example="a lantern"),
-            )
-        )
+        amount = Choice(help="sp in, or out with a minus", example=10)
+        found.append(coins_offer("coins", cid, "a lantern", amount=amount))
     found += _gear_offers(cid, sheet)
     if sheet.dead:
         return found
@@ -256,11 +238,11 @@ def sheet_offers(cid: Id, sheet: Character, fixed: Mapping[str, Any] | None = No
             ),
         ]
     found.append(
-        entry_offer(
+        edit_offer(
             "rate-skill",
             "rate a skill used for the first time",
             "skills",
-            {"character": cid},
+            cid,
             skill=Choice(help="the skill", example="climbing"),
             rating=Choice(help="0 to 100, as the group sees it", example=30),
         )
@@ -269,20 +251,11 @@ def sheet_offers(cid: Id, sheet: Character, fixed: Mapping[str, Any] | None = No
 
 
 def _gear_offers(cid: Id, sheet: Character) -> list[Offer]:
-    found = [
-        entry_offer(
-            "stow-gear",
-            "write down gear",
-            "gear",
-            {"character": cid},
-            gear=Choice(
-                help="what, its size, how many, where", example={"name": "rope", "size": "big"}
-            ),
-        )
-    ]
+    gear = Choice(help="what, its size, how many, where", example={"name": "rope", "size": "big"})
+    found = [edit_offer("stow-gear", "write down gear", "gear", cid, gear=gear)]
     for index, line in enumerate(sheet.gear):
         entry = f"gear.{index}"
-        rest = sheet.gear[:index] + sheet.gear[index + 1 :]
+        rest = without(sheet.gear, index)
         if accepts(lambda r=rest: sheet.evolve(gear=r), ConstitutionDataError):
             dropped = DropGear(character=cid, index=index)
             found.append(entry_action("drop-gear", "drop", dropped, entry))
@@ -309,15 +282,8 @@ def _spell_offers(cid: Id, sheet: Character) -> list[Offer]:
             ritual = CastSpell(character=cid, spell=spell, ritual=True)
             found.append(entry_action("cast-spell", "cast as a ritual", ritual, entry))
     if sheet.spells and accepts(lambda: prepare_spells(sheet, ()), ConstitutionError):
-        found.append(
-            entry_offer(
-                "prepare-spells",
-                "prepare spells",
-                "spells",
-                {"character": cid},
-                spells=Choice(help="one per slot, each level at most its slot's", example=[]),
-            )
-        )
+        spells = Choice(help="one per slot, each level at most its slot's", example=[])
+        found.append(edit_offer("prepare-spells", "prepare spells", "spells", cid, spells=spells))
     return found
 
 

@@ -14,6 +14,7 @@ from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -51,11 +52,10 @@ class NewCharacter(Frozen):
     owner: str | None = None
 
 
-class CheckIntent(Frozen):
+class CheckIntent(CharacterIntent):
     """A check of an ability (skill-scaled if named) with every bonus that applies (§ 3)."""
 
     kind: Literal["check"] = "check"
-    character: str
     ability: Literal["strength", "wits", "knowledge", "will", "charisma"]
     dc: int = Field(default=NORMAL_DC, ge=-1000, le=1000)
     skill: str | None = Field(default=None, max_length=60)
@@ -65,25 +65,22 @@ class CheckIntent(Frozen):
     mode: RollMode = RollMode.PUBLIC
 
 
-class Damage(Frozen):
+class Damage(CharacterIntent):
     """Damage off HP; past 0 the overflow raises the injury DC (§ 5.18, § 6.6)."""
 
     kind: Literal["damage"] = "damage"
-    character: str
     amount: int = Field(ge=0, le=10_000)
 
 
-class Rest(Frozen):
+class Rest(CharacterIntent):
     """A short rest (HP re-rolled, a point of fatigue) or a good night's sleep (§ 6.4–6.5)."""
 
     kind: Literal["rest"] = "rest"
-    character: str
     night: bool = False
 
 
-class AwardXp(Frozen):
+class AwardXp(CharacterIntent):
     kind: Literal["award-xp"] = "award-xp"
-    character: str
     amount: int = Field(ge=0, le=10_000_000)
     reason: str = Field(default="the session", max_length=MAX_NAME)
 

@@ -13,6 +13,7 @@ from pydantic import Field
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
 from tabletop.session import (
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -70,11 +71,10 @@ ANYTIME = (Leave, MoraleCheck, LoseTrack)
 (the screen shows what the turn asks first, § 5)."""
 
 
-class JoinFight(Frozen):
+class JoinFight(CharacterIntent):
     """A seated character steps into the fight being set up, played by their owner."""
 
     kind: Literal["join-fight"] = "join-fight"
-    character: str
     side: str = Field(default="party", min_length=1, max_length=30)
     ac: int = Field(default=20, ge=0, le=60)
 

@@ -12,7 +12,17 @@ from pydantic import Field
 
 from tabletop.errors import PermissionDenied
 from tabletop.kept_lists import drop_offer, dropped
-from tabletop.session import MAX_NAME, Choice, Event, Frozen, Member, Offer, note, offer
+from tabletop.session import (
+    MAX_NAME,
+    CharacterIntent,
+    Choice,
+    Event,
+    Frozen,
+    Member,
+    Offer,
+    note,
+    offer,
+)
 from tabletop.systems.constitution.character import MAX_LEVEL, KnownSpell
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.magic import RESEARCH_RATING, learn_spell, may_learn
@@ -53,13 +63,12 @@ class DropListed(Frozen):
     name: str = Field(min_length=1, max_length=60)
 
 
-class LearnSpell(Frozen):
+class LearnSpell(CharacterIntent):
     """A character with a spell book learns a spell from the referee's list: researched with a
     research they are owed, at 50% (§ 12.8–12.9), or given by the referee (a Goetia
     character's first spell, C3-A48) at the rating the referee names."""
 
     kind: Literal["learn-spell"] = "learn-spell"
-    character: str
     spell: str = Field(min_length=1, max_length=60)
     owed: bool = True
     rating: int = Field(default=RESEARCH_RATING, ge=0, le=100)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tabletop.dice import DiceSource
 from tabletop.session import first_problem
+from tabletop.sheet_edits import coins_line, counted
 from tabletop.systems.dead_weight.afflictions import CURES, Remedy, drink_coffee, remove_affliction
 from tabletop.systems.dead_weight.character import Character, revise
 from tabletop.systems.dead_weight.errors import DeadWeightError, SheetError
@@ -220,19 +221,11 @@ def drop_container(character: Character, where: str) -> Change:
 
 def count_coins(character: Character, silver: int, gold: int, reason: str) -> Change:
     """Coins gained or spent: never fewer than none."""
-    if not silver and not gold:
-        raise DeadWeightError("write how many coins come or go")
-    now = {"silver": character.silver + silver, "gold": character.gold + gold}
-    for metal, count in now.items():
-        if count < 0:
-            raise DeadWeightError(f"{character.label} has only {getattr(character, metal)} {metal}")
-        if count > MAX_COINS:
-            raise DeadWeightError(f"more than {MAX_COINS} {metal} is past what a sheet holds")
-    changes = ", ".join(f"{n:+d} {m}" for m, n in (("silver", silver), ("gold", gold)) if n)
-    why = f" ({reason})" if reason else ""
-    return revise(character, **now), [
-        event("coins", f"{character.label}: {changes}{why}", silver=silver, gold=gold)
-    ]
+    purse = {"silver": character.silver, "gold": character.gold}
+    change = {"silver": silver, "gold": gold}
+    now = counted(character.label, purse, change, MAX_COINS, DeadWeightError)
+    text = coins_line(character.label, change, reason)
+    return revise(character, **now), [event("coins", text, silver=silver, gold=gold)]
 
 
 # inside -----------------------------------------------------------------------------------

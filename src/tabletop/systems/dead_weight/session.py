@@ -25,7 +25,7 @@ from typing import Any
 from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
-from tabletop.session import Event, Member, Offer, Session, controls
+from tabletop.session import Event, Member, Offer, Session, controls, kinds
 from tabletop.systems.dead_weight.attribute_test import DauntlessRoll, Pass, Reroll
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.npc import NpcStats
@@ -129,12 +129,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
     version = 3
     """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05). 3: the GM's levers are
     the GM's (DW-T01) and every line names whom it is about (DW-T06)."""
-    explained = frozenset(
-        {
-            *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),
-            *("study", "wake", "wait", "stabilise"),
-        }
-    )
+    explained = kinds(SHEET_INTENTS) | {"study", "wake", "wait", "stabilise"}
     intents = (
         *MAKING_INTENTS,
         *LIST_INTENTS,
@@ -270,28 +265,26 @@ class DeadWeightSession(Session[DeadWeightTable]):
     # what each member sees ----------------------------------------------------------------
 
     def view(self, state: DeadWeightTable, member: Member) -> dict[str, Any]:
-        return {
-            "system": self.name,
-            "options": state.options.model_dump(mode="json"),
-            "characters": [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "sheet": seat.sheet.model_dump(mode="json"),
-                    "derived": derived(seat.sheet),
-                    "left_out": list(seat.missing),
-                }
-                for cid, seat in state.characters.items()
-            ],
-            "making": making_view(state),
-            "trackers": trackers_view(state, member),
-            "exchange": exchange_view(state, member),
-            "attack": attack_view(state),
-            "turn": TURNS.view(state),
-            "asks": ASKS.view(state, member),
-            "npcs": ROSTER.view(state.npcs, member),
-            "lists": lists_view(state),
-        }
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "sheet": seat.sheet.model_dump(mode="json"),
+                "derived": derived(seat.sheet),
+                "left_out": list(seat.missing),
+            }
+
+        return self.table_view(
+            state.options,
+            state.characters,
+            seat_shown,
+            making=making_view(state),
+            trackers=trackers_view(state, member),
+            exchange=exchange_view(state, member),
+            attack=attack_view(state),
+            turn=TURNS.view(state),
+            asks=ASKS.view(state, member),
+            npcs=ROSTER.view(state.npcs, member),
+            lists=lists_view(state),
+        )
 
     def advice(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:
         """The exact odds after each choice open to `member` now, and the advisor's pick

@@ -15,16 +15,21 @@ from pydantic import Field
 from tabletop.dice import DiceSource
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
-    Frozen,
     Offer,
-    RenameCharacter,
-    WriteNotes,
     accepts,
-    clean_name,
     entry_action,
     entry_offer,
+)
+from tabletop.sheet_edits import (
+    NAMING,
+    Naming,
+    RenameCharacter,
+    coins_offer,
+    edit_offer,
     naming_offers,
+    written,
 )
 from tabletop.systems.dead_weight.attribute_test import GM_ANNOUNCES
 from tabletop.systems.dead_weight.attributes import Attribute
@@ -56,92 +61,74 @@ Id = str
 CONTAINERS = tuple(kind for kind in PlaceKind if not kind.body)
 
 
-class StowItem(Frozen):
+class StowItem(CharacterIntent):
     """Write an item into the Trappings: in a place, or the first with room (DW-X25)."""
 
     kind: Literal["stow-item"] = "stow-item"
-    character: Id
     item: NewItem
     place: str | None = Field(default=None, max_length=40)
 
 
-class DropItem(Frozen):
+class DropItem(CharacterIntent):
     kind: Literal["drop-item"] = "drop-item"
-    character: Id
     place: str = Field(min_length=1, max_length=40)
     index: int = Field(ge=0, le=100)
 
 
-class MoveItem(Frozen):
+class MoveItem(CharacterIntent):
     kind: Literal["move-item"] = "move-item"
-    character: Id
     place: str = Field(min_length=1, max_length=40)
     index: int = Field(ge=0, le=100)
     to: str = Field(min_length=1, max_length=40)
 
 
-class UseItem(Frozen):
+class UseItem(CharacterIntent):
     """Use an item: roll its usage die, or use it up (DW-X26)."""
 
     kind: Literal["use-item"] = "use-item"
-    character: Id
     place: str = Field(min_length=1, max_length=40)
     index: int = Field(ge=0, le=100)
 
 
-class AddContainer(Frozen):
+class AddContainer(CharacterIntent):
     kind: Literal["add-container"] = "add-container"
-    character: Id
     container: PlaceKind
 
 
-class DropContainer(Frozen):
+class DropContainer(CharacterIntent):
     kind: Literal["drop-container"] = "drop-container"
-    character: Id
     place: str = Field(min_length=1, max_length=40)
 
 
-class CountCoins(Frozen):
+class CountCoins(CharacterIntent):
     """Silver and gold gained (positive) or spent (negative)."""
 
     kind: Literal["coins"] = "coins"
-    character: Id
     silver: int = Field(default=0, ge=-MAX_COINS, le=MAX_COINS)
     gold: int = Field(default=0, ge=-MAX_COINS, le=MAX_COINS)
     reason: str = Field(default="", max_length=MAX_NAME)
 
 
-class CastSpell(Frozen):
+class CastSpell(CharacterIntent):
     """Cast a memorised spell: it works, then the INT test says what it costs (DW-M18)."""
 
     kind: Literal["cast-spell"] = "cast-spell"
-    character: Id
     spell: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-class Pray(Frozen):
+class Pray(CharacterIntent):
     """Pray a memorised prayer: the PRE test says whether it is answered (DW-M22)."""
 
     kind: Literal["pray"] = "pray"
-    character: Id
     prayer: str = Field(min_length=1, max_length=MAX_NAME)
     desperate_plea: bool = False
 
 
 SheetEdit = (
-    RenameCharacter
-    | WriteNotes
-    | StowItem
-    | DropItem
-    | MoveItem
-    | UseItem
-    | AddContainer
-    | DropContainer
-    | CountCoins
+    Naming | StowItem | DropItem | MoveItem | UseItem | AddContainer | DropContainer | CountCoins
 )
 INTENTS = (
-    RenameCharacter,
-    WriteNotes,
+    *NAMING,
     StowItem,
     DropItem,
     MoveItem,
@@ -158,14 +145,10 @@ def edit(
     character: Character, intent: SheetEdit, dice: DiceSource
 ) -> tuple[Character, list[Event]]:
     """The sheet after one of the player's own edits, and what the table is told."""
-    if isinstance(intent, RenameCharacter):
-        name = clean_name(intent.name)
-        text = f"{character.label} is now called {name}"
-        return revise(character, name=name), [event("renamed", text, name=name)]
-    if isinstance(intent, WriteNotes):
-        return revise(character, notes=intent.notes), [
-            event("notes", f"{character.label}'s notes are rewritten")
-        ]
+    if isinstance(intent, Naming):
+        changes, kind, text = written(intent, character.label)
+        facts = changes if isinstance(intent, RenameCharacter) else {}  # the new name
+        return revise(character, **changes), [event(kind, text, **facts)]
     if isinstance(intent, StowItem):
         return stow(character, intent.item, intent.place)
     if isinstance(intent, DropItem):
@@ -203,17 +186,9 @@ def sheet_offers(cid: Id, sheet: Character, testing: bool, levers: bool) -> list
     """Every offer one character's sheet places at its entries, for whoever plays them
     (`levers`: whether they announce the GM's part of a test too, DW-T01)."""
     found = [*naming_offers(cid, sheet.name, sheet.notes), *_trappings(cid, sheet)]
-    found.append(
-        entry_offer(
-            "coins",
-            "coins gained or spent",
-            "coins",
-            {"character": cid},
-            silver=Choice(help="silver in, or out with a minus", example=1),
-            gold=Choice(help="gold in, or out with a minus", example=0),
-            reason=Choice(help="what for", example="a rope"),
-        )
-    )
+    silver = Choice(help="silver in, or out with a minus", example=1)
+    gold = Choice(help="gold in, or out with a minus", example=0)
+    found.append(coins_offer("coins", cid, "a rope", silver=silver, gold=gold))
     if not testing:
         found += _tests(cid, sheet, levers) + _magic(cid, sheet)
     return found
@@ -246,20 +221,21 @@ def _tests(cid: Id, sheet: Character, levers: bool) -> list[Offer]:
 def _trappings(cid: Id, sheet: Character) -> list[Offer]:
     inventory = sheet.inventory
     labels = place_labels(inventory)
+    item = Choice(help="its name and slots; usage die, tags", example={"name": "rope"})
     found = [
-        entry_offer(
+        edit_offer(
             "stow-item",
             "write an item in",
             "inventory",
-            {"character": cid},
-            item=Choice(help="its name and slots; usage die, tags", example={"name": "rope"}),
+            cid,
+            item=item,
             place=Choice(values=(None, *labels, LOOSE)),
         ),
-        entry_offer(
+        edit_offer(
             "add-container",
             "carry another container",
             "inventory",
-            {"character": cid},
+            cid,
             container=Choice(values=CONTAINERS),
         ),
     ]

@@ -10,7 +10,16 @@ from pydantic import Field
 
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
-from tabletop.session import MAX_NAME, Choice, Event, Frozen, Member, Offer, note, offer
+from tabletop.session import (
+    MAX_NAME,
+    CharacterIntent,
+    Choice,
+    Event,
+    Member,
+    Offer,
+    note,
+    offer,
+)
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import (
     StabiliseMeans,
@@ -30,98 +39,87 @@ from tabletop.systems.dead_weight.events import about
 from tabletop.systems.dead_weight.magic import begin_expedition, study
 from tabletop.systems.dead_weight.rest import Snore, interlude, rest_at_camp
 from tabletop.systems.dead_weight.sheet_edits import SheetEdit, edit
-from tabletop.systems.dead_weight.table import DeadWeightTable, Id
+from tabletop.systems.dead_weight.table import DeadWeightTable
 from tabletop.systems.dead_weight.table_npcs import told_of
 
 
-class Fatigue(Frozen):
+class Fatigue(CharacterIntent):
     kind: Literal["fatigue"] = "fatigue"
-    character: Id
     attribute: Attribute
     points: int = Field(default=1, ge=1, le=20)
 
 
-class Wounds(Frozen):
+class Wounds(CharacterIntent):
     """Wounds the player places, one placement per wound (DW-M40)."""
 
     kind: Literal["wounds"] = "wounds"
-    character: Id
     placements: tuple[WoundPlacement, ...] = Field(min_length=1, max_length=20)
     lethal: bool = True
     in_combat: bool = False
 
 
-class Recover(Frozen):
+class Recover(CharacterIntent):
     """Fatigue comes off an attribute (when and how much: DW-G09, the GM's call)."""
 
     kind: Literal["recover"] = "recover"
-    character: Id
     attribute: Attribute
     points: int = Field(default=1, ge=1, le=20)
 
 
-class Heal(Frozen):
+class Heal(CharacterIntent):
     kind: Literal["heal"] = "heal"
-    character: Id
     attribute: Attribute
     points: int = Field(default=1, ge=1, le=20)
     by_resting: bool = False
 
 
-class Wake(Frozen):
+class Wake(CharacterIntent):
     """A fainted character tries to wake up (DW-M43)."""
 
     kind: Literal["wake"] = "wake"
-    character: Id
 
 
-class RestAtCamp(Frozen):
+class RestAtCamp(CharacterIntent):
     """A night at camp: prayers ready again, Shaken and Sleepy gone (`rest.rest_at_camp`)."""
 
     kind: Literal["rest-at-camp"] = "rest-at-camp"
-    character: Id
     snore: Snore = "ambush"
     """A loud snorer's choice: one more ambush die, or stay Sleepy (quirk 4, DW-X22)."""
 
 
-class Interlude(Frozen):
+class Interlude(CharacterIntent):
     """Back from the expedition: Nauseated heals, Hopeless ends (DW-X23)."""
 
     kind: Literal["interlude"] = "interlude"
-    character: Id
 
 
-class WaitTurns(Frozen):
+class WaitTurns(CharacterIntent):
     """Turns pass for a fainted character, counting down to the wake roll (DW-A16)."""
 
     kind: Literal["wait"] = "wait"
-    character: Id
     turns: int = Field(default=1, ge=1, le=100)
 
 
-class Stabilise(Frozen):
+class Stabilise(CharacterIntent):
     """Someone stabilises and wakes a fainted or mortally wounded character (DW-M46, M47)."""
 
     kind: Literal["stabilise"] = "stabilise"
-    character: Id
     means: StabiliseMeans = "first aid kit"
     in_combat: bool = False
 
 
-class Study(Frozen):
+class Study(CharacterIntent):
     """A wizard studies a forgotten spell back from the grimoire, at camp (DW-M17)."""
 
     kind: Literal["study"] = "study"
-    character: Id
     spell: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-class BeginExpedition(Frozen):
+class BeginExpedition(CharacterIntent):
     """Set out: memorise spells (one per INT) and prayers (one per PRE), reset the
     expedition's counters (§ Spells, § Prayers, DW-A23)."""
 
     kind: Literal["expedition"] = "expedition"
-    character: Id
     spells: tuple[str, ...] = Field(default=(), max_length=20)
     prayers: tuple[str, ...] = Field(default=(), max_length=20)
 

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.session import (
+    CharacterIntent,
     Choice,
     Event,
     Frozen,
@@ -36,7 +37,7 @@ from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
 from tabletop.systems.dead_weight.events import about
 from tabletop.systems.dead_weight.supplements import Supplement
-from tabletop.systems.dead_weight.table import DeadWeightTable, Id, Making, Seat
+from tabletop.systems.dead_weight.table import DeadWeightTable, Making, Seat
 from tabletop.systems.dead_weight.table_lists import MAX_LISTED, step_words
 from tabletop.systems.dead_weight.table_npcs import told_of
 
@@ -58,29 +59,26 @@ class NewCharacter(Frozen):
     """The GM lets the player choose a quirk instead of rolling it (DW-M10)."""
 
 
-class CreationStep(Frozen):
+class CreationStep(CharacterIntent):
     """One choice of a character being made: keep or re-roll a life-path roll, pick…"""
 
     kind: Literal["creation-choice"] = "creation-choice"
-    character: Id
     choice: CreationChoice
 
 
-class ChooseNames(Frozen):
+class ChooseNames(CharacterIntent):
     """The spells or prayers a character being made starts with, ticked from the list
     (DW-T07), or the god they follow written in when the GM's list has none."""
 
     kind: Literal["choose-names"] = "choose-names"
-    character: Id
     names: tuple[str, ...] = Field(default=(), max_length=MAX_LISTED)
 
 
-class RerollDice(Frozen):
+class RerollDice(CharacterIntent):
     """Re-roll dice of the life-path roll waiting to be kept, by their place in it (the
     first die is 1): with an insight point, or the party's free re-roll."""
 
     kind: Literal["reroll-dice"] = "reroll-dice"
-    character: Id
     dice: tuple[int, ...] = Field(min_length=1, max_length=4)
     free: bool = False
 

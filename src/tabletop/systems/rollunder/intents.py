@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from tabletop.session import MAX_NAME, MAX_TEXT, Frozen, RollMode
+from tabletop.session import MAX_NAME, MAX_TEXT, CharacterIntent, Frozen, RollMode
 from tabletop.systems.rollunder.abilities import MAX_GROUP, ChallengeLevel, Roller
 from tabletop.systems.rollunder.carrying import MAX_CARRY_LIMIT, Item, Place
 from tabletop.systems.rollunder.character import (
@@ -67,21 +67,19 @@ class ImportCharacter(Frozen):
     secret: bool = False
 
 
-class RevealCharacter(Frozen):
+class RevealCharacter(CharacterIntent):
     """The GM shows a secret character's sheet to everyone from now on."""
 
     kind: Literal["reveal-character"] = "reveal-character"
-    character: Id
 
 
 # rolls ------------------------------------------------------------------------------------
 
 
-class AbilityRollIntent(Frozen):
+class AbilityRollIntent(CharacterIntent):
     """A character's ability roll at a challenge level (CR-M01, CR-M05, CR-M06)."""
 
     kind: Literal["ability-roll"] = "ability-roll"
-    character: Id
     ability: str = Field(min_length=1, max_length=8)
     level: ChallengeLevel = "challenging"
     mode: RollMode = RollMode.PUBLIC
@@ -125,40 +123,36 @@ class ContestIntent(Frozen):
     mode: RollMode = RollMode.PUBLIC
 
 
-class SufferHitIntent(Frozen):
+class SufferHitIntent(CharacterIntent):
     """A character takes a hit: damage dice (`d8`, `2d6+1`) or a fixed amount (`3`)."""
 
     kind: Literal["suffer-hit"] = "suffer-hit"
-    character: Id
     damage: str = Field(min_length=1, max_length=MAX_DAMAGE_TEXT)
     armour: int = Field(default=0, ge=0, le=MAX_ARMOUR)
     direct: bool = False
     mode: RollMode = RollMode.PUBLIC
 
 
-class RollDamageIntent(Frozen):
+class RollDamageIntent(CharacterIntent):
     """A character rolls the damage they deal (an omen may re-roll it)."""
 
     kind: Literal["roll-damage"] = "roll-damage"
-    character: Id
     damage: str = Field(min_length=1, max_length=MAX_DAMAGE_TEXT)
     mode: RollMode = RollMode.PUBLIC
 
 
-class SufferCorruptionIntent(Frozen):
+class SufferCorruptionIntent(CharacterIntent):
     """A character suffers corruption (CR-M18), rolling on the table's mutation table."""
 
     kind: Literal["suffer-corruption"] = "suffer-corruption"
-    character: Id
     gain: int = Field(default=1, ge=1, le=MAX_CORRUPTION)
     mode: RollMode = RollMode.PUBLIC
 
 
-class ChanceRollIntent(Frozen):
+class ChanceRollIntent(CharacterIntent):
     """Any other roll that directly affects the character, which an omen may re-roll."""
 
     kind: Literal["chance-roll"] = "chance-roll"
-    character: Id
     expression: str = Field(min_length=1, max_length=200)
     purpose: str = Field(default="a chance roll", min_length=1, max_length=200)
     mode: RollMode = RollMode.PUBLIC
@@ -183,58 +177,51 @@ class Answer(Frozen):
 # health, abilities and omens --------------------------------------------------------------
 
 
-class LoseAbilityIntent(Frozen):
+class LoseAbilityIntent(CharacterIntent):
     """A character loses ability points (CR-M12, CR-A22: at 0 they face death)."""
 
     kind: Literal["lose-ability"] = "lose-ability"
-    character: Id
     ability: str = Field(min_length=1, max_length=8)
     amount: int = Field(default=1, ge=1, le=MAX_SCORE)
 
 
-class GainAbility(Frozen):
+class GainAbility(CharacterIntent):
     kind: Literal["gain-ability"] = "gain-ability"
-    character: Id
     ability: str = Field(min_length=1, max_length=8)
     amount: int = Field(default=1, ge=1, le=MAX_SCORE)
 
 
-class Heal(Frozen):
+class Heal(CharacterIntent):
     """Healing from whatever the rest of the game provides (CR-G10)."""
 
     kind: Literal["heal"] = "heal"
-    character: Id
     amount: int = Field(default=1, ge=1, le=MAX_HEALTH)
 
 
-class SaveFromDeath(Frozen):
+class SaveFromDeath(CharacterIntent):
     """Spend an omen so what is at 0 goes back to 1 (CR-M19b, CR-A18)."""
 
     kind: Literal["save-from-death"] = "save-from-death"
-    character: Id
 
 
-class CastSpell(Frozen):
+class CastSpell(CharacterIntent):
     """Spend an omen to cast a sacred spell (CR-G09: the spell itself is another chapter's)."""
 
     kind: Literal["cast-spell"] = "cast-spell"
-    character: Id
     spell: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-class Die(Frozen):
+class Die(CharacterIntent):
     """The GM's call that a character dies (outside activation-based time, CR-A13)."""
 
     kind: Literal["die"] = "die"
-    character: Id
     cause: str = Field(default="the GM's call", min_length=1, max_length=MAX_TEXT)
 
 
-class ChooseMutation(Frozen):
+class ChooseMutation(CharacterIntent):
     """The GM names a mutation that corruption's critical damage caused (CR-G07)."""
 
     kind: Literal["choose-mutation"] = "choose-mutation"
-    character: Id
     mutation: str = Field(min_length=1, max_length=MAX_NAME)
 
 
@@ -276,34 +263,30 @@ class Downtime(Frozen):
 # carrying ---------------------------------------------------------------------------------
 
 
-class SetCarryLimit(Frozen):
+class SetCarryLimit(CharacterIntent):
     """The character's carry limit (CR-G02: the rest of the game gives the formula)."""
 
     kind: Literal["set-carry-limit"] = "set-carry-limit"
-    character: Id
     carry_limit: int = Field(ge=0, le=MAX_CARRY_LIMIT)
 
 
-class TakeItem(Frozen):
+class TakeItem(CharacterIntent):
     kind: Literal["take-item"] = "take-item"
-    character: Id
     item: Item
     where: Place = "held"
 
 
-class DropItem(Frozen):
+class DropItem(CharacterIntent):
     kind: Literal["drop-item"] = "drop-item"
-    character: Id
     item: str = Field(min_length=1, max_length=80)
     where: Place | None = None
     """Worn, held or stored; None: the first item of that name, wherever it is."""
 
 
-class UseItem(Frozen):
+class UseItem(CharacterIntent):
     """Use a held item: one needing both hands needs the other hand empty (CR-M08)."""
 
     kind: Literal["use-item"] = "use-item"
-    character: Id
     item: str = Field(min_length=1, max_length=80)
 
 

@@ -23,7 +23,8 @@ from typing import Any, get_args
 from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc, npc_view, roster_offers
-from tabletop.session import Event, Member, Offer, Session, hidden
+from tabletop.session import Event, Member, Offer, Session, hidden, kinds
+from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.intents import (
     INTENTS,
@@ -41,7 +42,7 @@ from tabletop.systems.rollunder.records import Event as RulesEvent
 from tabletop.systems.rollunder.records import EventKind
 from tabletop.systems.rollunder.resolution import Decision
 from tabletop.systems.rollunder.sheet_edits import INTENTS as SHEET_INTENTS
-from tabletop.systems.rollunder.sheet_edits import RenameCharacter, SheetEdit, derived
+from tabletop.systems.rollunder.sheet_edits import SheetEdit, derived
 from tabletop.systems.rollunder.table import RollUnderTable
 from tabletop.systems.rollunder.table_asks import ASKS, check_asked
 from tabletop.systems.rollunder.table_characters import (
@@ -104,12 +105,7 @@ class RollUnderSession(Session[RollUnderTable]):
         *TURNS.intents,
         *ASKS.intents,
     )
-    explained = frozenset(
-        {
-            *(intent.model_fields["kind"].default for intent in SHEET_INTENTS),
-            *("take-item", "drop-item", "use-item", "cast-spell"),
-        }
-    )
+    explained = kinds(SHEET_INTENTS) | {"take-item", "drop-item", "use-item", "cast-spell"}
 
     # what each member may ask for ---------------------------------------------------------
 
@@ -168,38 +164,36 @@ class RollUnderSession(Session[RollUnderTable]):
     # what each member sees ----------------------------------------------------------------
 
     def view(self, state: RollUnderTable, member: Member) -> dict[str, Any]:
-        return {
-            "system": self.name,
-            "options": state.options.model_dump(mode="json"),
-            "mutation_table": state.mutation_table,
-            "activation": state.activation,
-            "characters": [
-                {
-                    "id": cid,
-                    "owner": seat.owner,
-                    "name": seat.sheet.name,
-                    "secret": seat.secret,
-                    "buried": seat.buried,
-                    "npc": seat.npc,
-                    "sheet": dump(seat.sheet)
-                    if member.is_gm or not seat.secret
-                    else hidden("a sheet the GM keeps secret"),
-                    "derived": derived(seat.sheet, state.options)
-                    if member.is_gm or not seat.secret
-                    else hidden("what a secret sheet adds up to"),
-                }
-                for cid, seat in state.characters.items()
-            ],
-            "pending": pending_view(state, member),
-            "attack": attack_view(state, member),
-            "turn": TURNS.view(state),
-            "asks": ASKS.view(state, member),
-            "npcs": [
+        def seat_shown(cid: str, seat: Any) -> dict[str, Any]:
+            return {
+                "name": seat.sheet.name,
+                "secret": seat.secret,
+                "buried": seat.buried,
+                "npc": seat.npc,
+                "sheet": dump(seat.sheet)
+                if member.is_gm or not seat.secret
+                else hidden("a sheet the GM keeps secret"),
+                "derived": derived(seat.sheet, state.options)
+                if member.is_gm or not seat.secret
+                else hidden("what a secret sheet adds up to"),
+            }
+
+        return self.table_view(
+            state.options,
+            state.characters,
+            seat_shown,
+            pending=pending_view(state, member),
+            attack=attack_view(state, member),
+            turn=TURNS.view(state),
+            asks=ASKS.view(state, member),
+            npcs=[
                 npc_view(cid, s.sheet.name, not s.secret, None, stats_view(s.sheet), member)
                 for cid, s in state.characters.items()
                 if s.npc
             ],
-        }
+            mutation_table=state.mutation_table,
+            activation=state.activation,
+        )
 
     def kept_from_players(self, state: RollUnderTable) -> dict[str, str]:
         """The GM's secret characters, NPCs the GM has not shown among them (CR-S04, CR-N02)."""

@@ -16,17 +16,25 @@ from pydantic import Field
 
 from tabletop.session import (
     MAX_NAME,
+    CharacterIntent,
     Choice,
-    Frozen,
     Offer,
-    RenameCharacter,
     RollMode,
-    WriteNotes,
     accepts,
     clean_name,
     entry_action,
     entry_offer,
+)
+from tabletop.sheet_edits import (
+    NAMING,
+    Naming,
+    WriteNotes,
+    coins_line,
+    coins_offer,
+    counted,
+    edit_offer,
     naming_offers,
+    written,
 )
 from tabletop.systems.rollunder.carrying import (
     Item,
@@ -50,52 +58,47 @@ Id = str
 PLACES: tuple[Place, ...] = ("worn", "held", "stored")
 
 
-class MoveItem(Frozen):
+class MoveItem(CharacterIntent):
     """Carry an item another way: worn, held, or stored in the clothes' containers
     (CR-M07..M09)."""
 
     kind: Literal["move-item"] = "move-item"
-    character: Id
     item: str = Field(min_length=1, max_length=80)
     where: Place
     to: Place
 
 
-class CountMoney(Frozen):
+class CountMoney(CharacterIntent):
     """Coins gained (positive) or spent (negative)."""
 
     kind: Literal["money"] = "money"
-    character: Id
     amount: int = Field(ge=-MAX_MONEY, le=MAX_MONEY)
     reason: str = Field(default="", max_length=MAX_NAME)
 
 
-class LearnSpell(Frozen):
+class LearnSpell(CharacterIntent):
     """Write a sacred spell on the sheet (the spells are another chapter's, CR-G09)."""
 
     kind: Literal["learn-spell"] = "learn-spell"
-    character: Id
     spell: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-class ForgetSpell(Frozen):
+class ForgetSpell(CharacterIntent):
     """Strike a sacred spell off the sheet."""
 
     kind: Literal["forget-spell"] = "forget-spell"
-    character: Id
     spell: str = Field(min_length=1, max_length=MAX_NAME)
 
 
-SheetEdit = RenameCharacter | WriteNotes | MoveItem | CountMoney | LearnSpell | ForgetSpell
-INTENTS = (RenameCharacter, WriteNotes, MoveItem, CountMoney, LearnSpell, ForgetSpell)
+SheetEdit = Naming | MoveItem | CountMoney | LearnSpell | ForgetSpell
+INTENTS = (*NAMING, MoveItem, CountMoney, LearnSpell, ForgetSpell)
 
 
 def edit(sheet: Character, intent: SheetEdit, options: RollUnderOptions) -> Changed:
     """The sheet after one of the player's own edits (a rename is `renamed`'s)."""
     if isinstance(intent, WriteNotes):
-        text = f"{sheet.name}'s notes are rewritten"
-        changed = sheet.with_changes(notes=intent.notes)
-        return Changed(changed, (Event.about(sheet.name, "notes", text),))
+        changes, kind, text = written(intent, sheet.name)
+        return Changed(sheet.with_changes(**changes), (Event.about(sheet.name, kind, text),))
     if isinstance(intent, CountMoney):
         return _money(sheet, intent)
     if isinstance(intent, LearnSpell | ForgetSpell):
@@ -144,16 +147,8 @@ def derived(sheet: Character, options: RollUnderOptions) -> dict[str, Any]:
 def sheet_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[Offer]:
     """Every offer one character's sheet places at its entries, for whoever plays them."""
     found = naming_offers(cid, sheet.name, sheet.notes)
-    found.append(
-        entry_offer(
-            "money",
-            "coins gained or spent",
-            "money",
-            {"character": cid},
-            amount=Choice(help="coins in, or out with a minus", example=1),
-            reason=Choice(help="what for", example="a lantern"),
-        )
-    )
+    amount = Choice(help="coins in, or out with a minus", example=1)
+    found.append(coins_offer("money", cid, "a lantern", amount=amount))
     if not sheet.alive:
         return found
     found += [
@@ -168,15 +163,8 @@ def sheet_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
         for ability in sheet.abilities
     ]
     if len(sheet.spells) < MAX_SPELLS:
-        found.append(
-            entry_offer(
-                "learn-spell",
-                "write a sacred spell",
-                "spells",
-                {"character": cid},
-                spell=Choice(help="its name", example="Blessing"),
-            )
-        )
+        spell = Choice(help="its name", example="Blessing")
+        found.append(edit_offer("learn-spell", "write a sacred spell", "spells", cid, spell=spell))
     for index, spell in enumerate(sheet.spells):
         entry = f"spells.{index}"
         if _works(lambda s=spell: cast_sacred_spell(sheet, s)):
@@ -192,14 +180,10 @@ def _load_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
     load = sheet.load
     if load is None:
         return []
+    item = Choice(help="name, bulk, kind", example={"name": "rope", "bulk": 1})
     found = [
-        entry_offer(
-            "take-item",
-            "carry an item",
-            "load",
-            {"character": cid},
-            item=Choice(help="name, bulk, kind", example={"name": "rope", "bulk": 1}),
-            where=Choice(values=PLACES),
+        edit_offer(
+            "take-item", "carry an item", "load", cid, item=item, where=Choice(values=PLACES)
         )
     ]
     for where in PLACES:
@@ -233,17 +217,11 @@ def _moves(load: Load, item: Item, where: Place, to: Place, options: RollUnderOp
 
 
 def _money(sheet: Character, intent: CountMoney) -> Changed:
-    if intent.amount == 0:
-        raise RollUnderError("write how many coins come or go")
-    money = sheet.money + intent.amount
-    if money < 0:
-        raise RollUnderError(f"{sheet.name} has only {sheet.money} coins")
-    if money > MAX_MONEY:
-        raise RollUnderError(f"more than {MAX_MONEY} coins is past what a sheet holds")
-    why = f" ({intent.reason})" if intent.reason else ""
-    text = f"{sheet.name}: {intent.amount:+d} coins{why}"
+    change = {"coins": intent.amount}
+    money = counted(sheet.name, {"coins": sheet.money}, change, MAX_MONEY, RollUnderError)
+    text = coins_line(sheet.name, change, intent.reason)
     event = Event.about(sheet.name, "money", text, amount=intent.amount)
-    return Changed(sheet.with_changes(money=money), (event,))
+    return Changed(sheet.with_changes(money=money["coins"]), (event,))
 
 
 def _spells(sheet: Character, intent: LearnSpell | ForgetSpell) -> Changed:

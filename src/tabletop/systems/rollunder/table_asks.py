@@ -13,13 +13,15 @@ from pydantic import Field
 from tabletop import kept
 from tabletop.asks import GM_KEEPS, Ask, AskDesk
 from tabletop.dice import DiceSource
-from tabletop.session import Event, Frozen, Seated, note, rolled_for
+from tabletop.session import Event, Frozen, Member, Seated, note, rolled_for
 from tabletop.systems.rollunder.abilities import Roller, ScoreOutcome, ScoreRoll
 from tabletop.systems.rollunder.character import MAX_SCORE
 from tabletop.systems.rollunder.errors import RollUnderError
+from tabletop.systems.rollunder.intents import AbilityRollIntent
 from tabletop.systems.rollunder.options import AGI, STR, WIT
 from tabletop.systems.rollunder.resolution import no_rerolls, resolve
 from tabletop.systems.rollunder.table import RollUnderTable
+from tabletop.systems.rollunder.table_rules import start
 
 
 class AskedRoll(Frozen):
@@ -50,21 +52,29 @@ def check_asked(state: RollUnderTable, what: AskedRoll) -> None:
         raise RollUnderError(f"an ability roll is of {known}, not {what.ability!r}")
 
 
-def roll_asked(state: RollUnderTable, ask: Ask, dice: DiceSource) -> list[Event]:
+def roll_asked(
+    state: RollUnderTable, ask: Ask, dice: DiceSource
+) -> list[Event] | tuple[RollUnderTable, list[Event]]:
     """The character's ability roll against their score or the GM's number (a number
     under 0 rolls as 0, over the limit as the limit), with the extra STR roll of an
     encumbered AGI roll and an incapacitated character's fail as any ability roll has
     them (CR-A02, CR-A21); the dice are the character's, shown to their player even when
-    the number and the verdict are kept."""
+    the number and the verdict are kept. Against their own score it is their ordinary
+    ability roll, omen re-rolls and all (CR-A10); against the GM's number, one tap."""
     seat = state.characters.get(ask.character)
     if seat is None:
         raise RollUnderError(f"no character {ask.character!r} at this table")
     what = ASKS.read(ask)
     check_asked(state, what)
+    if ask.dc is None:
+        if state.pending is not None:
+            raise RollUnderError("a roll waits for a decision; answer it first")
+        own = AbilityRollIntent(character=ask.character, ability=what.ability)
+        with rolled_for(ask.character):
+            return start(state, own, Member.gm(), dice)
     roller = Roller.of(seat.sheet, what.ability, state.options)
-    if ask.dc is not None:
-        roller = roller.model_copy(update={"score": min(max(ask.dc, 0), MAX_SCORE)})
-    roller = roller.model_copy(update={"omens": 0})  # one tap: no omen re-roll (CR-S12)
+    dc = min(max(ask.dc, 0), MAX_SCORE)
+    roller = roller.model_copy(update={"score": dc, "omens": 0})  # one tap (CR-S12)
     rule = ScoreRoll(rollers=(roller,), ability=what.ability)
     with rolled_for(ask.character):
         done = resolve(rule, dice, state.options, no_rerolls)

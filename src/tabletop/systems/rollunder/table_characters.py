@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.session import Event, Member, Visibility, note, owner_for
+from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.rollunder.character import Character, check_sheet, sheet_from
 from tabletop.systems.rollunder.death import bury, replace_character
 from tabletop.systems.rollunder.errors import RollUnderError
@@ -20,7 +21,7 @@ from tabletop.systems.rollunder.intents import (
     RecruitFollower,
 )
 from tabletop.systems.rollunder.records import Event as RulesEvent
-from tabletop.systems.rollunder.sheet_edits import RenameCharacter, SheetEdit, edit, renamed
+from tabletop.systems.rollunder.sheet_edits import SheetEdit, edit, renamed
 from tabletop.systems.rollunder.table import RollUnderTable, with_company, with_sheets
 from tabletop.systems.rollunder.telling import Telling
 
