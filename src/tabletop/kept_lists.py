@@ -13,6 +13,22 @@ from tabletop.session import Choice, Event, Offer, note, offer
 Entry = TypeVar("Entry")
 
 
+NAMED = Choice(help="its name")
+
+
+def write_offer(kind: str, what: str, name: Choice | None = NAMED, **fields: Choice) -> Offer:
+    """The GM's form to write `what` ("a skill") on its list: its name (None: an entry named
+    otherwise, a school's spells by the school), and what else it asks."""
+    named = {"name": name, **fields} if name is not None else fields
+    return offer(kind, f"write {what} on the table's list", **named)
+
+
+def gm_offers(lists: Mapping[str, Iterable[str]], *writes: Offer) -> list[Offer]:
+    """The GM's forms to write an entry on each list, and the pick to take one off."""
+    taken = drop_offer(lists)
+    return [*writes, *([taken] if taken else [])]
+
+
 def drop_offer(lists: Mapping[str, Iterable[str]]) -> Offer | None:
     """The GM's standing pick of an entry to take off a list (None when every list is empty):
     an open offer, as a GM action among the others, never a choice asked of the GM now."""

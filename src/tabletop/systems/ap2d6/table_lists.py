@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
-from tabletop.kept_lists import drop_offer, dropped
+from tabletop.kept_lists import dropped, gm_offers, write_offer
 from tabletop.session import (
     MAX_NAME,
     CharacterIntent,
@@ -86,14 +86,11 @@ def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list
     """The GM's: write or drop a skill or an armour; each character's: wear armour."""
     found: list[Offer] = []
     if member.is_gm:
-        found += [
-            offer("keep-skill", "write a skill on the table's list", name=Choice(help="its name")),
-            offer(
-                "keep-armour", "write an armour on the table's list", name=Choice(help="its name")
-            ),
-        ]
-        taken = drop_offer({"skill": state.skills, "armour": state.armours})
-        found += [taken] if taken else []
+        found += gm_offers(
+            {"skill": state.skills, "armour": state.armours},
+            write_offer("keep-skill", "a skill"),
+            write_offer("keep-armour", "an armour"),
+        )
     players = tuple(c for c in mine if state.characters[c].npc is None)
     if state.armours and players:
         worn = Choice(values=(*state.armours, None))

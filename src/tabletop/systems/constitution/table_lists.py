@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
-from tabletop.kept_lists import drop_offer, dropped
+from tabletop.kept_lists import dropped, gm_offers, write_offer
 from tabletop.session import (
     MAX_NAME,
     CharacterIntent,
@@ -82,17 +82,11 @@ def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...])
     """The referee's: write or drop a skill or a spell; a spell-book holder's: learn one."""
     found: list[Offer] = []
     if member.is_gm:
-        found += [
-            offer("keep-skill", "write a skill on the table's list", name=Choice(help="its name")),
-            offer(
-                "keep-spell",
-                "write a spell on the table's list",
-                name=Choice(help="its name"),
-                level=Choice(help="its level", example=1),
-            ),
-        ]
-        taken = drop_offer({"skill": state.skills, "spell": state.spells})
-        found += [taken] if taken else []
+        found += gm_offers(
+            {"skill": state.skills, "spell": state.spells},
+            write_offer("keep-skill", "a skill"),
+            write_offer("keep-spell", "a spell", level=Choice(help="its level", example=1)),
+        )
     for cid in mine:
         found += _learning(state, cid, member)
     return found

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
-from tabletop.kept_lists import drop_offer, dropped
+from tabletop.kept_lists import dropped, gm_offers, write_offer
 from tabletop.session import Choice, Event, Frozen, Member, Offer, note, offer
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
@@ -122,24 +122,24 @@ def list_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
     """The GM's: write a background, a school's spells or a god; load a file; take one off."""
     if not member.is_gm:
         return []
-    found = [
-        offer(
+    return gm_offers(
+        {which: getattr(state.lists, field) for which, field in _FIELD.items()},
+        write_offer(
             "keep-background",
-            "write a background on the table's list",
+            "a background",
             name=Choice(help="its name", example="Footman"),
             character_class=Choice(values=("warrior", "thief")),
         ),
-        offer(
+        write_offer(
             "keep-spells",
-            "write a school's spells on the table's list",
+            "a school's spells",
+            name=None,
             school=Choice(values=schools()),
             spells=Choice(help="the school's spells, as your book names them"),
         ),
-        offer("keep-god", "write a god on the table's list", name=Choice(help="the god's name")),
+        write_offer("keep-god", "a god"),
         offer("load-lists", "load the group's supplement file", file=Choice(example=SHAPE)),
-    ]
-    taken = drop_offer({which: getattr(state.lists, field) for which, field in _FIELD.items()})
-    return found + ([taken] if taken else [])
+    )
 
 
 def list_step(
