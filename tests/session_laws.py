@@ -18,7 +18,8 @@ from pydantic import BaseModel
 
 from tabletop.dice import SeededDice
 from tabletop.errors import TabletopError
-from tabletop.session import Event, Member, Offer, Session
+from tabletop.offers import Offer
+from tabletop.session import Event, Member, Session
 
 Pick = Callable[[Sequence[Any]], Any]
 """Chooses one item of a non-empty sequence (hypothesis draws, or a seeded Random)."""

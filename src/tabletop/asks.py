@@ -19,18 +19,8 @@ from pydantic import BaseModel, Field
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied, RulesError
 from tabletop.kept import GM_KEEPS, secret
-from tabletop.session import (
-    MAX_NAME,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    Seated,
-    note,
-    offer,
-    plays,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, Event, Frozen, Member, Seated, note, plays
 
 WhatT = TypeVar("WhatT", bound=BaseModel)
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -203,12 +193,22 @@ marked `secret(GM_KEEPS, …)` and the dice rolled for the character (`rolled_fo
 state it leaves where the roll is left under way (Dead Weight's re-roll exchange)."""
 
 
+def _without_dc(found: Offer) -> Offer:
+    """An offer as a table whose rolls take no DC makes it: the GM's asking fixes none."""
+    if found.kind != "ask-roll":
+        return found
+    fields = {k: v for k, v in found.fields.items() if k != "dc"}
+    return found.model_copy(update={"fields": fields, "preset": {"dc": None, "dc_shown": True}})
+
+
 class AskDesk(Generic[StateT, WhatT]):
     """How a table keeps the GM's asks in its state's `field`: the intents, offers, rules
     step, view and what is left when a character leaves. The system gives what a roll is
     (`what`, its model), how its words say one (`said`: "a wits check"), an example for the
     GM's form, who may be asked (`seated`: its characters with their players) and its rule
-    for an answered ask (`roll_asked`)."""
+    for an answered ask (`roll_asked`); where its book says more of an ask, the rule that
+    refuses one before it is taken (`refuse`), and `with_dc=False` where its rolls take no
+    DC (the GM's form then has none)."""
 
     def __init__(
         self,
@@ -218,6 +218,8 @@ class AskDesk(Generic[StateT, WhatT]):
         seated: Callable[[StateT], Mapping[str, Seated]],
         roll_asked: RollAsked,
         field: str = "asks",
+        refuse: Callable[[StateT, AskRoll[Any]], None] | None = None,
+        with_dc: bool = True,
     ) -> None:
         self.what = what
         self.said = said
@@ -225,6 +227,8 @@ class AskDesk(Generic[StateT, WhatT]):
         self.seated = seated
         self.roll_asked = roll_asked
         self.field = field
+        self.refuse = refuse or (lambda state, intent: None)
+        self.with_dc = with_dc
         self.intents = (AskRoll[what], AnswerAsk, DropAsk)  # type: ignore[valid-type]
 
     def asks(self, state: StateT) -> Asks:
@@ -249,7 +253,7 @@ class AskDesk(Generic[StateT, WhatT]):
     def offers(self, state: StateT, member: Member) -> list[Offer]:
         seated = self.seated(state)
         asked_of = [who for who, one in seated.items() if one.player is not None]
-        return ask_offers(
+        found = ask_offers(
             self.asks(state),
             member,
             asked_of,
@@ -257,6 +261,7 @@ class AskDesk(Generic[StateT, WhatT]):
             self.describe(state),
             self.example,
         )
+        return found if self.with_dc else [_without_dc(o) for o in found]
 
     def apply(
         self,
@@ -270,6 +275,7 @@ class AskDesk(Generic[StateT, WhatT]):
         seated = self.seated(state)
         asks = self.asks(state)
         if isinstance(intent, AskRoll):
+            self.refuse(state, intent)
             names = {who: one.name for who, one in seated.items()}
             after, events = asked(asks, intent, member, names, self.said(intent.what))
             return state.model_copy(update={self.field: after}), events

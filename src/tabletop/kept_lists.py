@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 from tabletop.errors import TabletopError
-from tabletop.session import Choice, Event, Offer, note, offer
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import Event, note
 
 Entry = TypeVar("Entry")
 

@@ -13,26 +13,15 @@ sees of an NPC's line").
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, Field, model_validator
 
 from tabletop.data import shipped_data, validated
 from tabletop.errors import TabletopError
 from tabletop.names import hiding, look_alike
-from tabletop.session import (
-    MAX_NAME,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    Visibility,
-    closed_offer,
-    hidden,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, closed_offer, offer
+from tabletop.session import MAX_NAME, Event, Frozen, Member, Visibility, hidden, note
 
 MAX_NPCS = 100
 """NPCs one table keeps: a documented bound."""
@@ -189,6 +178,17 @@ def check_name(name: str, taken: Iterable[str], error: type[TabletopError]) -> N
         raise error(f"{name!r} looks like {other!r}, someone at this table; choose another name")
 
 
+def check_room(count: int, error: type[TabletopError]) -> None:
+    """Refuse an NPC more than a table keeps, `count` being those it keeps now."""
+    if count >= MAX_NPCS:
+        raise error(f"a table keeps at most {MAX_NPCS} NPCs")
+
+
+def check_rename(name: str, old: str, taken: Iterable[str], error: type[TabletopError]) -> None:
+    """`check_name` for a new name of `old`, whose own name does not count as taken."""
+    check_name(name, [t for t in taken if t != old], error)
+
+
 # offers -----------------------------------------------------------------------------------
 
 
@@ -336,8 +336,7 @@ class Roster(Generic[StatsT]):
         taken: Iterable[str],
     ) -> tuple[dict[NpcId, Kept[StatsT]], int, list[Event]]:
         """`made` joins the NPCs under the next id."""
-        if len(npcs) >= MAX_NPCS:
-            raise self.error(f"a table keeps at most {MAX_NPCS} NPCs")
+        check_room(len(npcs), self.error)
         check_name(made.name, taken, self.error)
         nid, counter = next_id(npcs, counter)
         events = brought(nid, made.name, self.describe(made.stats), made.creature)
@@ -362,7 +361,7 @@ class Roster(Generic[StatsT]):
             name = intent.value.strip()
             if not name or len(name) > MAX_NAME:
                 raise self.error(f"an NPC's name is 1 to {MAX_NAME} characters")
-            check_name(name, [t for t in taken if t != kept.name], self.error)
+            check_rename(name, kept.name, taken, self.error)
             now = kept.model_copy(update={"name": name})
             value = name
         else:
@@ -394,3 +393,40 @@ class Roster(Generic[StatsT]):
             )
             for nid, npc in npcs.items()
         ]
+
+
+# seated among the characters --------------------------------------------------------------
+
+
+class SeatsNpcs(Protocol):
+    """A table that seats its NPCs among its characters, by id (2d6, roll-under), and counts
+    the NPC ids it has given."""
+
+    @property
+    def characters(self) -> Mapping[str, Any]: ...
+
+    @property
+    def next_npc(self) -> int: ...
+
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> Self: ...
+
+
+SeatsT = TypeVar("SeatsT", bound=SeatsNpcs)
+
+
+def seat_npc(
+    state: SeatsT, seat: Any, name: str, details: str, creature: str | None
+) -> tuple[SeatsT, list[Event]]:
+    """`seat` joins the table's characters under the next NPC id; the GM is told what it is."""
+    nid, counter = next_id(state.characters, state.next_npc)
+    seats = {**state.characters, nid: seat}
+    after = state.model_copy(update={"characters": seats, "next_npc": counter})
+    return after, brought(nid, name, details, creature)
+
+
+def unseat_npc(state: SeatsT, nid: NpcId, name: str) -> tuple[SeatsT, list[Event]]:
+    """The table once the GM has taken NPC `nid` (called `name`) away."""
+    rest = {cid: seat for cid, seat in state.characters.items() if cid != nid}
+    return state.model_copy(update={"characters": rest}), [removed(nid, name)]

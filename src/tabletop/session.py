@@ -24,7 +24,6 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, NamedTuple, TypeV
 
 from pydantic import (
     BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     TypeAdapter,
@@ -44,7 +43,9 @@ from tabletop.dice import (
     roll,
 )
 from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
+from tabletop.frozen import Frozen
 from tabletop.names import hiding
+from tabletop.offers import Choice, Offer, offer
 from tabletop.words import Words, words_of
 
 MAX_NAME = 60
@@ -52,12 +53,6 @@ MAX_NAME = 60
 
 MAX_TEXT = 2_000
 """Characters in any free text an intent carries (a label, a note)."""
-
-
-class Frozen(BaseModel):
-    """The base of every protocol model: immutable, and strict about unknown fields."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class CharacterIntent(Frozen):
@@ -245,120 +240,6 @@ def note(type: str, text: str, /, **data: Any) -> Event:
 def hidden(what: str) -> dict[str, str]:
     """What a view shows where a value exists that this member may not see."""
     return {"hidden": what}
-
-
-# what may be asked ------------------------------------------------------------------------
-
-
-class Choice(Frozen):
-    """One field of an open offer: the values it may take now, or what to write in it."""
-
-    values: tuple[Any, ...] | None = None
-    """Every value allowed now; None when the field is free (a name, a dice expression)."""
-    help: str = ""
-    example: Any = None
-    """A value that would be accepted, for a form's placeholder and for tests."""
-    shapes: tuple[str, ...] | None = None
-    """For a choice between shapes told apart by a tag (a fight's actions): the tags open
-    now, so a form offers only those; None for every shape."""
-    items: tuple[Any, ...] | None = None
-    """For a list field: every value each of its entries may take now (spells picked from
-    the GM's list), so a form ticks them from a list; None when entries are free."""
-
-
-class Offer(Frozen):
-    """One kind of intent a member may send now.
-
-    A *closed* offer lists every intent it allows in `intents` (a re-roll of die 1, 2 or 3);
-    an *open* one describes its `fields` instead (a test: which attribute, how many
-    advantages). Fields an open offer does not name take their defaults or any value the
-    rules accept."""
-
-    kind: str
-    text: str
-    intents: tuple[dict[str, Any], ...] = ()
-    fields: dict[str, Choice] = Field(default_factory=dict)
-    entry: str = ""
-    """The sheet entry this offer acts on, as a dotted path into the character's sheet
-    (`attributes.STR`, `inventory.places.2.items.0`), so a page shows it beside that entry;
-    empty for an offer that belongs to no one entry."""
-    preset: dict[str, Any] = Field(default_factory=dict)
-    """Part of the intent the entry fixes (its character, the attribute tested, the item
-    used), nested as in the intent; a page fills it in and `allows` holds an intent to it."""
-
-    @property
-    def closed(self) -> bool:
-        return bool(self.intents)
-
-    def allows(self, intent: Mapping[str, Any]) -> str | None:
-        """None if this offer covers `intent` (in JSON form), else the reason it does not."""
-        if self.closed:
-            return None if intent in self.intents else "that choice is not open now"
-        if not _within(self.preset, intent):
-            return f"this offer is for {self.entry or 'another entry'}"
-        for name, choice in self.fields.items():
-            if choice.values is not None and intent.get(name) not in choice.values:
-                shown = ", ".join(str(v) for v in choice.values[:12])
-                more = ", …" if len(choice.values) > 12 else ""
-                return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"
-            if choice.items is not None and not _all_in(intent.get(name, ()), choice.items):
-                return f"{name}: pick each from the list offered"
-        return None
-
-
-def offer(kind: str, text: str, **fields: Choice) -> Offer:
-    """An open offer of `kind` with these fields."""
-    return Offer(kind=kind, text=text, fields=fields)
-
-
-def entry_offer(
-    kind: str, text: str, entry: str, preset: Mapping[str, Any], **fields: Choice
-) -> Offer:
-    """An open offer for one sheet entry: `preset` fixes what the entry decides (the
-    character, the attribute, the item), `fields` are what is still asked."""
-    return Offer(kind=kind, text=text, fields=fields, entry=entry, preset=dict(preset))
-
-
-def _all_in(given: Any, items: tuple[Any, ...]) -> bool:
-    """Whether `given` is a list whose every entry is one of `items`."""
-    return isinstance(given, list | tuple) and all(entry in items for entry in given)
-
-
-def _within(part: Mapping[str, Any], whole: Any) -> bool:
-    """Whether every value of `part` is in `whole`, nested objects compared key by key."""
-    if not isinstance(whole, Mapping):
-        return not part
-    for key, value in part.items():
-        if isinstance(value, Mapping):
-            if not _within(value, whole.get(key)):
-                return False
-        elif key not in whole or whole[key] != value:
-            return False
-    return True
-
-
-def closed_offer(
-    kind: str, text: str, intents: Iterable[BaseModel], entry: str = ""
-) -> Offer | None:
-    """A closed offer of exactly these intents (at a sheet entry, if named), or None when
-    there are none."""
-    listed = tuple(i.model_dump(mode="json") for i in intents)
-    return Offer(kind=kind, text=text, intents=listed, entry=entry) if listed else None
-
-
-def entry_action(kind: str, text: str, intent: BaseModel, entry: str) -> Offer:
-    """The one intent a sheet entry's button sends (use this item, cast this spell)."""
-    return Offer(kind=kind, text=text, intents=(intent.model_dump(mode="json"),), entry=entry)
-
-
-def accepts(rule: Callable[[], object], refusal: type[Exception]) -> bool:
-    """Whether a rule that rolls no dice runs without `refusal` on the state as it is now:
-    how a closed offer lists only what the rules will take."""
-    try:
-        rule()
-    except refusal:
-        return False
-    return True
 
 
 # whose dice ------------------------------------------------------------------------------
@@ -846,7 +727,7 @@ class Session(Generic[StateT]):
             # An open offer names the field that is wrong; a closed one only that this
             # choice is not among its own, so an open offer of the kind speaks first.
             ordered = sorted(offers, key=lambda o: o.closed)
-            own = (o.allows(intent) for o in ordered if _within(o.preset, intent))
+            own = (o.allows(intent) for o in ordered if o.fits_preset(intent))
             why = next(own, None) or self.why_not(state, intent, member)
         raise self.error(f"{kind}: {why}")
 

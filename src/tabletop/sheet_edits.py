@@ -14,7 +14,8 @@ from typing import Literal, NamedTuple, TypeVar
 
 from pydantic import Field
 
-from tabletop.session import MAX_NAME, CharacterIntent, Choice, Offer, clean_name, entry_offer
+from tabletop.offers import Choice, Offer, entry_offer
+from tabletop.session import MAX_NAME, CharacterIntent, clean_name
 
 Line = TypeVar("Line")
 

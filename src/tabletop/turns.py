@@ -16,7 +16,8 @@ from typing import Any, Generic, Literal, NamedTuple, TypeVar
 from pydantic import BaseModel, Field
 
 from tabletop.errors import PermissionDenied, RulesError
-from tabletop.session import Choice, Event, Frozen, Member, Offer, Seated, note, offer, plays
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import Event, Frozen, Member, Seated, note, plays
 
 StateT = TypeVar("StateT", bound=BaseModel)
 

@@ -67,6 +67,27 @@ CASES = [
     "1d%",
     "2d%kh1 + 1d%",
     "3d%mi20pl1",
+    "2d8rr1rr3",
+    "4d6ro1ro2kh3",
+    "3d6rr<2rr>5",
+    "4d6k3",
+    "4d6p<3",
+    "6d6k5k6",
+    "5d10e10k>5",
+    "4d6mi3p3",
+    "2d%k>40",
+    "4d6ra6",
+    "(4d6)kh3",
+    "2d6e5e6",
+    "2d4rr1ro3",
+    "3d6rr1ro2kh2",
+    "2d4ro1ro2rr3",
+    "3d4ra1ra4",
+    "3d6ro1ro2ra5ra6",
+    "((3d6))pl1 + 1",
+    "(4d6)k6",
+    "2d6ra<3",
+    "3d4ro1ra4",
 ]
 
 
@@ -114,7 +135,10 @@ def avrae_terms(draw: st.DrawFn) -> str:
         return str(draw(st.integers(1, sides)))
 
     if draw(st.booleans()):
-        text += draw(st.sampled_from(["rr", "ro"])) + selector(1)
+        reroll = draw(st.sampled_from(["rr", "ro"]))
+        text += reroll + selector(1)
+        if draw(st.booleans()):  # d20 joins the two into one re-roll of both
+            text += reroll + selector(1)
     if draw(st.booleans()):
         text += f"mi{draw(st.integers(1, sides))}"
     elif draw(st.booleans()):
@@ -122,6 +146,8 @@ def avrae_terms(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         count = int(text.split("d")[0])
         text += draw(st.sampled_from(["kh", "kl", "ph", "pl"])) + str(draw(st.integers(1, count)))
+    elif draw(st.booleans()):  # keep or drop by face
+        text += draw(st.sampled_from(["k", "p"])) + selector(1)
     return text
 
 

@@ -12,7 +12,18 @@ from hypothesis import strategies as st
 
 from tabletop.dice import DIALECTS, distribution, notation, parse, sample
 from tabletop.dice.spelling import Unspellable
-from tabletop.dice.syntax import FATE_FACES, BinaryOp, Compare, Dice, Explode, Integer, Negate, Node
+from tabletop.dice.syntax import (
+    FATE_FACES,
+    BinaryOp,
+    Compare,
+    Dice,
+    Explode,
+    Integer,
+    Negate,
+    Node,
+    Pick,
+    Reroll,
+)
 from tabletop.errors import LimitError, NotationError, TabletopError
 from tests.dice.test_properties import dice_terms
 from tests.effort import tried
@@ -37,6 +48,18 @@ def pools(draw: st.DrawFn) -> Dice:
         every = explode.on is not None and explode.on.count(term.sides) == term.sides
         if not every:
             term = replace(term, explode=Explode(explode.on, explode.penetrating, depth, True))
+    if term.reroll is not None and draw(st.booleans()):  # Foundry's r1r3: one after another
+        after = Reroll(Compare("=", draw(st.integers(1, term.sides))), draw(st.booleans()))
+        if after.once or term.sides > 1:
+            term = replace(term, reroll=replace(term.reroll, then=after))
+    if term.keep is None and draw(st.booleans()):  # d20's k3, p<2
+        when = Compare(draw(st.sampled_from(["=", "<", ">"])), draw(st.integers(1, term.sides)))
+        term = replace(term, pick=Pick(when, draw(st.booleans())))
+    plain_faces = term.faces is None and not term.mapped
+    if plain_faces and (term.explode is None or term.explode.separate) and draw(st.booleans()):
+        bare = term.success is not None and draw(st.booleans())  # Foundry's df, sf
+        failing = None if bare else Compare("<=", draw(st.integers(1, term.sides)))
+        term = replace(term, deduct=draw(st.sampled_from(["one", "face"])), failure=failing)
     return term
 
 
@@ -107,6 +130,11 @@ SAMPLED = [
     ("foundry", "6d6xeven + 4d6ms>10"),
     ("foundry", "6d6xo>=5dh2cs>=4"),
     ("foundry", "3d8rkh2 / 2"),
+    ("foundry", "6d6xkh4cs>3df=1 + 4d6sf<3"),
+    ("foundry", "20d6r2=1 + 5d6rr1x2>=5 + 4d6xo1=6"),
+    ("roll20", "(1d4)d6 + (2d2 - 2)d3"),
+    ("roll20", "{4d6+3d8}k4 + {2d10}dl1"),
+    ("roll20", "4d8r1r3r5kh3 + 3d6ro<2ro6"),
     ("avrae", "4d6e6kh3 / 3"),
     ("tabletop", "floor(3d6 * 2 / 4) - round(-1d4)"),
     ("roll20", "2 ** (1d4 - 2) + 3d6 % 4"),

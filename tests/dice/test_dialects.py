@@ -17,7 +17,15 @@ from fractions import Fraction
 
 import pytest
 
-from tabletop.dice import FixedDice, distribution, parse, roll, sample
+from tabletop.dice import (
+    FixedDice,
+    distribution,
+    notation,
+    other_readings,
+    parse,
+    roll,
+    sample,
+)
 from tabletop.errors import LimitError, NotationError, RollError
 from tests.dice.brute import enumerate_odds
 
@@ -34,6 +42,18 @@ SAME_LAW_AS = [
     ("roll20", "5d6!!", "5d6!", f"{ROLL20}: Compounding Exploding Dice, '5d6!!'"),
     ("roll20", "2d8r<2", "2d8r<=2", f"{ROLL20}: Rerolling Dice, '2d8r<2'"),
     ("roll20", "2d8ro<2", "2d8ro<=2", f"{ROLL20}: Reroll Once, '2d8ro<2'"),
+    (
+        "roll20",
+        "2d8r1r3r5r7",
+        "2d4*2",
+        f"{ROLL20}: Rerolling Dice, '2d8r1r3r5r7' re-rolls every odd face (2, 4, 6, 8 stand)",
+    ),
+    (
+        "roll20",
+        "{3d6}k2",
+        "3d6kh2",
+        f"{ROLL20}: Group Rolls, a single roll in a group keeps or drops its dice",
+    ),
     ("roll20", "8d10k4", "8d10kh4", f"{ROLL20}: Drop/Keep, '8d100k4' keeps the top 4"),
     ("roll20", "8d10d3", "8d10dl3", f"{ROLL20}: Drop/Keep, '8d100d3' drops the 3 lowest"),
     ("roll20", "4d6!p", "4d6!p", f"{ROLL20}: Penetrating Dice subtract 1 from each follow-up"),
@@ -150,6 +170,52 @@ MEANS = [
     ("roll20", "1d4 ** 2", Fraction(15, 2), f"{ROLL20}: '**' of a roll: (1+4+9+16)/4"),
     ("roll20", "(7/2) % 2", Fraction(3, 2), "JavaScript's '%' keeps the fraction: 3.5 % 2"),
     ("foundry", "(1d4 - 5/2) % 1", 0, "Foundry: -1.5 % 1 is -0.5, 1.5 % 1 is 0.5"),
+    (
+        "avrae",
+        "2d8rr1rr3",
+        Fraction(32, 3),
+        f"{D20}: diceast._simplify_operations joins rr1rr3 into rr(1,3); 2, 4-8 stand",
+    ),
+    # FOUNDRY: Die.deductFailures/subtractFailures and DiceTerm._applyDeduct: a failing die
+    # counts -1 (df) or minus its face (sf), whatever it counted before; bare, after a
+    # success count, every die that is not a success fails.
+    ("foundry", "6d6df=1", 19, f"{FOUNDRY}: df=1, each 1 is -1, the rest their faces"),
+    ("foundry", "6d6cs>3df", 0, f"{FOUNDRY}: '6d6cs>3df' takes each non-success from the count"),
+    ("foundry", "6d6cs>3df=1", 2, f"{FOUNDRY}: a 1 is -1, 2-3 count 0, 4-6 count 1"),
+    ("foundry", "6d6sf<3", 15, f"{FOUNDRY}: subtractFailures, the faces under 3 taken away"),
+    ("foundry", "6d6cs>3sf", -3, f"{FOUNDRY}: a non-success counts minus its face"),
+    (
+        "foundry",
+        "1d6cs>=1df=1",
+        Fraction(2, 3),
+        f"{FOUNDRY}: _applyDeduct, a failure is no success",
+    ),
+    # D20: SetOperator.keep/drop with a bare or </> selector select dice by their number.
+    ("avrae", "4d6k3", 2, f"{D20}: 'k3' keeps only the dice showing 3 (4 x 3 x 1/6)"),
+    ("avrae", "4d6p<3", 12, f"{D20}: 'p<3' drops the 1s and 2s (4 x 18/6)"),
+    ("avrae", "6d6k5k6", 11, f"{D20}: 'k5k6' is joined into k(5,6) (_simplify_operations)"),
+    ("avrae", "1d6k7", 0, f"{D20}: a selector no die matches keeps nothing"),
+    (
+        "avrae",
+        "1d20ra20",
+        Fraction(441, 40),
+        f"{D20}: SetOperator.explode_once adds one die for one selected die (10.5 + 10.5/20)",
+    ),
+    ("roll20", "(1d4)d6", Fraction(35, 4), f"{ROLL20}: '(1d4)d6' rolls 1d4 d6s (2.5 x 3.5)"),
+    ("foundry", "(1d3)d4 + 1", 6, "Foundry: a parenthetical count of dice is rolled first"),
+    (
+        "foundry",
+        "2d4r1r3",
+        Fraction(87, 16),
+        f"{FOUNDRY}: each modifier acts on the results the one before left (a 1 re-rolled "
+        "into a 3 is re-rolled again)",
+    ),
+    (
+        "avrae",
+        "2d4rr1ro3",
+        Fraction(17, 3),
+        f"{D20}: rr and ro are two operations, applied in the order written",
+    ),
     ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
     ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
     ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
@@ -207,6 +273,36 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("roll20", "1d6 ** (1d3 - 2) + 1d4 % 3"),
         ("foundry", "(1d6 - 3) % 1d4 * 2"),
         ("avrae", "(1d6 - 4) % 1d3 + 1d6 / 4 % 1"),
+        ("roll20", "2d4ro1ro4"),
+        ("foundry", "3d4df=1"),
+        ("foundry", "2d4r1r3"),
+        ("foundry", "3d3r1r2kh2"),
+        ("avrae", "2d4ro1ro2pl1"),
+        ("roll20", "(1d4)d6"),
+        ("roll20", "{2d4+2d3}k2"),
+        ("roll20", "{3d4}dl1"),
+        ("roll20", "{1d6+1d4+1d2}kl1"),
+        ("roll20", "(1d3 - 1)d4 + 1"),
+        ("foundry", "(2d2)d3 * 2"),
+        ("foundry", "3d4r1=1"),
+        ("foundry", "3d4rr2=1"),
+        ("foundry", "3d3rr2<=3"),
+        ("foundry", "3d4x2>=3"),
+        ("foundry", "2d3xo1=3"),
+        ("foundry", "2d4r1x1=4"),
+        ("avrae", "3d4ra4"),
+        ("avrae", "3d4ra1ra4"),
+        ("avrae", "3d4ro1ra<2"),
+        ("avrae", "4d4mi2k2k4"),
+        ("avrae", "3d4ro1p>2"),
+        ("avrae", "2d3e3p<2"),
+        ("foundry", "3d4cs>2df"),
+        ("foundry", "3d4kh2sf<2"),
+        ("foundry", "2d4r1cs>=3sf=4"),
+        ("foundry", "2d3xo>=2kl2df<=2"),
+        ("foundry", "3d4evendf>3"),
+        ("avrae", "3d4ro1ro>3kh2"),
+        ("tabletop", "2d3ro1ro3!"),
     ],
 )
 def test_exact_odds_match_every_sequence_of_faces(dialect, text):
@@ -247,6 +343,92 @@ def test_failures_are_marked_and_taken_from_the_count():
     assert rolled.to_json()["dice"]["dice"][0]["failure"] is True
 
 
+def test_a_failure_taken_away_is_marked_and_counts_against_the_total():
+    # FOUNDRY: _applyDeduct flags r.failure and drops r.success; the total sums r.count.
+    rolled = roll("6d6cs>3df", FixedDice([1, 4, 2, 6, 3, 5]), dialect="foundry")
+    assert str(rolled) == "6d6cs>3df → [_1_, **4**, _2_, **6**, _3_, **5**] = 0"
+    subtracted = roll("4d6sf<3", FixedDice([1, 4, 2, 6]), dialect="foundry")
+    assert subtracted.total == 4 + 6 - 1 - 2
+    first = subtracted.to_json()["dice"]["dice"][0]
+    assert first["failure"] is True and "success" not in first
+
+
+def test_dice_kept_by_face_are_the_only_ones_counted():
+    # D20: SetOperator.keep drops every die its selector does not select.
+    rolled = roll("4d6k3", FixedDice([3, 1, 3, 6]), dialect="avrae")
+    assert str(rolled) == "4d6k3 → [3, ~~1~~, 3, ~~6~~] = 6"
+    assert [die["kept"] for die in rolled.to_json()["dice"]["dice"]] == [True, False, True, False]
+
+
+def test_a_limit_over_the_pool_stops_re_rolls_and_explosions_once_spent():
+    # FOUNDRY: Die.reroll, '20d20r1=1 reroll a single 1'; Die.explode's max counts down.
+    rolled = roll("4d20r1=1", FixedDice([1, 1, 7, 1, 12]), dialect="foundry")
+    assert str(rolled) == "4d20r1=1 → [~~1~~ 1, 7, 1, 12] = 21"  # the second 1 stays
+    assert (
+        roll("4d20rr2=1", FixedDice([1, 1, 1, 9, 2, 3]), dialect="foundry").total == 1 + 9 + 2 + 3
+    )
+    exploded = roll("3d6x2=6", FixedDice([6, 6, 6, 6, 6]), dialect="foundry")
+    assert exploded.total == 30 and len(exploded.pools()[0].dice) == 5
+    assert distribution("1d6x3>=1", dialect="foundry").min == 4  # every face explodes 3 times
+
+
+def test_a_group_keeping_its_dice_shows_each_pool_with_its_dropped_dice():
+    # ROLL20: '{4d6+3d8}k4': of the 4 d6s and 3 d8s the highest 4 are kept and summed.
+    rolled = roll("{4d6+3d8}k4", FixedDice([6, 1, 4, 4, 8, 2, 3]), dialect="roll20")
+    assert str(rolled) == "{4d6 + 3d8}kh4 → {[6, ~~1~~, 4, 4] + [8, ~~2~~, ~~3~~]} = 22"
+    assert [pool.value for pool in rolled.pools()] == [14, 8]
+
+
+def test_values_given_when_rolling_are_read_by_their_name():
+    # ROLL20: attributes, '@{strength}'; FOUNDRY: roll data paths, '@abilities.str.mod'.
+    given = roll("1d20 + @{strength}", FixedDice([10]), names={"strength": 3}, dialect="roll20")
+    assert str(given) == "1d20 + @{strength} → [10] + strength(3) = 13"
+    path = distribution("1d20 + @abilities.str.mod", {"abilities.str.mod": 2}, dialect="foundry")
+    assert path == distribution("1d20 + 2")
+    assert notation(parse("2d6 + @{STR}", "roll20"), "tabletop") == "2d6 + STR"
+    assert notation(parse("2d6 + STR"), "foundry") == "2d6 + @STR"
+
+
+def test_foundry_flavour_after_a_hash_is_kept_and_shown():
+    # FOUNDRY: '/r 1d20 + 5 # Attack roll', the words after '#' are the roll's flavour.
+    rolled = roll("1d20 + 5 # Attack roll", FixedDice([12]), dialect="foundry")
+    assert str(rolled) == "1d20 + 5 # Attack roll → [12] + 5 = 17"
+    assert rolled.to_json()["dice"]["text"] == "Attack roll"
+    comment = parse("1d20 + 5 Roll for initiative", "roll20")
+    assert notation(comment, "foundry") == "1d20 + 5 # Roll for initiative"
+    assert parse("1d20 #", "foundry") == parse("1d20", "foundry")
+
+
+def test_tabletop_reads_what_no_other_reading_contradicts():
+    # Issue 34: computed dice, Foundry's '#' flavour and several re-rolls mean the same here.
+    assert parse("(1d4)d6") == parse("(1d4)d6", "roll20") == parse("(1d4)d6", "foundry")
+    assert parse("2d6 + 3 # fire") == parse("2d6 + 3 # fire", "foundry")
+    assert parse("2d8r1r3") == parse("2d8r1r3", "roll20")
+    assert other_readings("(1d4)d6 + 2d6 # fire") == []
+    # Foundry's r re-rolls once, each r what the one before left: another law, so a note.
+    assert [note.dialect.name for note in other_readings("2d8r1r3")] == ["foundry"]
+
+
+def test_computed_dice_show_their_count_and_then_their_dice():
+    rolled = roll("(1d4)d6", FixedDice([3, 4, 2, 6]), dialect="roll20")
+    assert str(rolled) == "(1d4)d6 → ([3])d6 [4, 2, 6] = 12"
+    assert [pool.term.sides for pool in rolled.pools()] == [4, 6]
+    assert rolled.to_json()["dice"]["count"]["value"] == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("(1d4 - 2)d6", "may roll a negative number of dice"),
+        ("(1d4 / 2)d6", "may roll a fraction of a die"),
+        ("(20000)d6", "could roll 20,000 dice; the limit is 10,000"),
+    ],
+)
+def test_a_computed_count_that_cannot_be_dice_is_refused(text, words):
+    with pytest.raises((RollError, LimitError), match=re.escape(words)):
+        distribution(text, dialect="roll20")
+
+
 def test_a_group_shows_which_totals_it_kept():
     rolled = roll("{2d6, 1d12}kh1", FixedDice([2, 5, 9]), dialect="roll20")
     assert str(rolled) == "{2d6, 1d12}kh1 → {~~[2, 5]~~, [9]} = 9"
@@ -278,28 +460,54 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("tabletop", "4dF", "this is Roll20 notation, not tabletop's (--dialect roll20)"),
         ("roll20", "4dF!", "a die with faces of its own (Fate, d20's d%) takes no explosion"),
         ("avrae", "1d%rr0", "takes no re-roll here (not built yet)"),
-        ("roll20", "{4d6+3d8}k4", "keeping or dropping the dice of one group"),
+        ("roll20", "{4d6+3}k2", "built for Roll20's sums of plain dice ({4d6+3d8}k4)"),
+        ("roll20", "{4d6+3d8}k4>3", "a group that keeps its dice takes no more modifiers"),
+        ("tabletop", "{4d6+3d8}k4", "built for Roll20's sums of plain dice"),
         ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
         ("foundry", "2d6[fire", "this '[' has no matching ']'"),
-        ("roll20", "2d8r1r3r5r7", "more than one re-roll"),
-        ("roll20", "(1d4)d6", "computed dice"),
+        ("foundry", "2d4r1=1r3", "re-rolls applied one after another on a pool"),
+        ("avrae", "2d8rr1mi2rr3", "re-rolls applied one after another on a pool"),
+        ("roll20", "2d4r1r<4", "re-rolling every face of a d4 would never stop"),
+        ("roll20", "(1d4)d6kh1", "modifiers on computed dice ((1d4)d6kh1) are not supported"),
+        ("avrae", "(1d4)d6", "this is tabletop, Roll20 and Foundry VTT notation"),
         ("tabletop", "7 % 2", "this is Roll20, Foundry VTT and Avrae (d20) notation"),
         ("foundry", "2 ** 3", "this is Roll20 notation, not Foundry VTT's"),
         ("avrae", "2 ** 3", "this is Roll20 notation"),
         ("roll20", "-2 ** 2", "a sign before a power is unclear"),
         ("roll20", "2 ** -2 ** 2", "a sign before a power is unclear"),
-        ("foundry", "20d20r1=1", "limited to a count"),
+        ("foundry", "4d6r1=1kh3", "with keep/drop, counts, bounds or a second limit"),
+        ("foundry", "4d6r1=1x1=6", "with keep/drop, counts, bounds or a second limit"),
+        ("roll20", "20d20r1=1", "this is tabletop and Foundry VTT notation, not Roll20's"),
         ("roll20", "6d6min2", "this is tabletop and Foundry VTT notation"),
         ("avrae", "1d6e6mi2", "a per-die minimum after an explosion is not supported yet"),
-        ("foundry", "6d6df", "deducting or subtracting failures (df, sf) is not supported yet"),
+        ("foundry", "6d6df", "df needs the faces that fail (df=1, df<3) unless it follows"),
+        ("foundry", "6d6cf<3sf", "sf after cf (Foundry takes the counted failures away again)"),
+        ("foundry", "6d6min2df=1", "a per-die minimum or maximum with df or sf is not built"),
+        ("foundry", "4dfdf=1", "takes no deduction of failures (df, sf) here"),
+        ("foundry", "6d6df=1cs>3", "a success count after a deduction of failures"),
+        ("tabletop", "6d6df=1", "this is Foundry VTT notation, not tabletop's"),
+        ("roll20", "6d6sf<3", "this is Foundry VTT notation, not Roll20's"),
         ("foundry", "6d6ms=3", "expected a target after 'ms'"),
+        ("roll20", "1d20+@{selected|strength}", "references to a token or another character"),
+        ("roll20", "1d20+@str", "this is Foundry VTT notation, not Roll20's"),
+        ("tabletop", "1d20+@str", "this is Foundry VTT notation, not tabletop's"),
+        ("roll20", "1d20 # to hit", "this is tabletop and Foundry VTT notation, not Roll20's"),
+        ("foundry", "1d20+@", "expected a name after '@', such as @str"),
         ("roll20", "3d6f1", "failures are taken from a success count"),
         ("foundry", "4d6kh3r1", "in the order written"),
         ("avrae", "10d6mil1", "expected the minimum of each die"),
         ("avrae", "1d20 > 10", "comparisons as values"),
-        ("avrae", "4d6k3", "k3 keeps the dice showing 3"),
-        ("avrae", "1d6ra6", "(ra)"),
+        ("avrae", "4d6kh3k3", "both by place (kh3) and by face (k3) on one pool is not"),
+        ("avrae", "4d6k3kh1", "both by place (kh3) and by face (k3) on one pool is not"),
+        ("avrae", "4d6k3p1", "keeping and dropping dice by face one after another"),
+        ("avrae", "(4d6+3d8)kh3", "a parenthesised expression other than one pool"),
+        ("avrae", "2d6e5ra6", "this dice term already has an explosion"),
+        ("avrae", "1d2e1e2", "every face of a d2 explodes, so it would never stop"),
+        ("avrae", "4d6rrl1", "picking the lowest or highest dice to re-roll or explode"),
+        ("avrae", "4d6eh1", "picking the lowest or highest dice to re-roll or explode"),
+        ("avrae", "4d6rah1", "picking the lowest or highest dice to re-roll or explode"),
+        ("avrae", "4d6ra6kh3", "d20's ra) with keep/drop, counts, bounds or a second limit"),
         ("avrae", "1.5", "decimal numbers"),
         ("tabletop", "dF", "this is Roll20 notation"),
         ("tabletop", "floor(7/2", "expected ')'"),

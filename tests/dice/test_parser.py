@@ -118,7 +118,7 @@ def test_printing_gives_the_canonical_equivalent(text, canonical):
         ("4d6kh3kh2", 6, "already has"),
         ("d20adv0", 3, "at least one extra"),
         ("2 * * 3", 4, "expected a number"),
-        ("1d6#", 3, "operator"),
+        ("1d6$", 3, "operator"),
         ("d20advkh1", 6, "already has"),
     ],
 )

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from tabletop.dice import SeededDice, distribution, notation, parse, roll
 from tabletop.dice.syntax import (
     USAGE_DIE_SIZES,
+    AnyOf,
     BinaryOp,
     Compare,
     Dice,
@@ -48,7 +49,9 @@ def dice_terms(draw: st.DrawFn, max_count: int = 4, max_sides: int = 8, max_dept
     reroll = None
     if draw(st.booleans()):
         once = draw(st.booleans())
-        when = compare(need_some=True)
+        when: Compare | AnyOf = compare(need_some=True)
+        if draw(st.booleans()):  # several re-rolls of one kind: `r1r3`
+            when = AnyOf((when, compare(need_some=True)))
         if not once and len(when.faces(sides)) == sides:
             once = True
         reroll = Reroll(when, once)

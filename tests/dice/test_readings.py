@@ -10,6 +10,18 @@ import pytest
 from tabletop.dice import other_readings
 
 
+def test_foundrys_limited_re_roll_is_noted_where_tabletop_counts_ones():
+    # Issue 34: tabletop reads '20d20r1=1' as re-rolling 1s, then counting 1s (always 0).
+    notes = [str(note) for note in other_readings("20d20r1=1")]
+    assert any(note.startswith("Foundry VTT reads '20d20r1=1' otherwise") for note in notes)
+
+
+def test_d20s_keep_by_face_is_noted_where_others_keep_the_highest():
+    # D20: 'k3' keeps the dice showing 3; tabletop, Roll20 and Foundry keep the highest 3.
+    notes = [str(note) for note in other_readings("4d6k3")]
+    assert any(note.startswith("Avrae (d20) reads '4d6k3' otherwise") for note in notes)
+
+
 def notes(text: str, dialect: str = "tabletop") -> dict[str, str]:
     return {reading.dialect.name: str(reading) for reading in other_readings(text, dialect)}
 

@@ -9,7 +9,18 @@ import json
 import httpx
 from playwright.sync_api import expect
 
-from tests.pages.driver import PHONE, SHORT_GAME, accessible, choose_rules, fits, live, seat
+from tests.pages.driver import (
+    PHONE,
+    SHORT_GAME,
+    accessible,
+    choose_rules,
+    fits,
+    live,
+    log_texts,
+    offer,
+    seat,
+    wait_for_log,
+)
 
 
 def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(browser, server):
@@ -30,6 +41,13 @@ def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(br
         rules.get_by_label("Only steal from someone holding something", exact=True)
     ).to_have_value("false")
     expect(rules.get_by_label("What an insight point re-rolls", exact=True)).to_have_count(0)
+    # The options a field cannot hold are named in words; their ids only in the command
+    # that sets them (issue 30, item 2; ENG-17).
+    note = rules.locator(".not-offered")
+    expect(note).to_contain_text("What the fate die gives")
+    said = "p => [...p.childNodes].filter(n => n.nodeName !== 'CODE').map(n => n.textContent)"
+    assert "fate_die_faces" not in "".join(note.evaluate(said))
+    expect(note.locator("code")).to_contain_text("--option fate_die_faces=")
     fits(page)
     accessible(page)
 
@@ -48,6 +66,14 @@ def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(br
     view = httpx.get(room, headers={"Authorization": f"Bearer {token}"}).json()
     assert view["system"] == "deadweight-board"
     assert view["state"]["options"] == SHORT_GAME
+    # The log names the game and a bot as a player says them, not by their ids.
+    wait_for_log(gm, "opens for Deadweight, the board game")
+    form = offer(gm, "Seat a bot")
+    form.get_by_label("Bot").select_option("mcts")
+    form.get_by_label("MCTS simulations").fill("30")
+    form.get_by_role("button", name="Seat the bot").click()
+    wait_for_log(gm, "seats an MCTS bot (30 simulations a move) as Red")
+    assert not [line for line in log_texts(gm) if "deadweight-board" in line or "mcts" in line]
     assert not gm.errors
 
 

@@ -24,12 +24,19 @@ from tabletop.rooms.errors import OverBudget
         ("2d6ro1", 4),  # one re-roll each
         ("10d6r1", 20 + 40 * 2),  # re-roll until: forty times the two expected
         ("-(2d6 + 1d4) * 3", 3),
+        ("100d6[fire] + floor(50d6 / 2)", 150),  # inside labels and functions too
+        ("{100d6, 3d6}kh1 # flavour", 103),  # and groups
+        ("(1d4 + 2)d6", 1 + 6),  # computed dice: the count's die, then its most
         ("Ada", 0),
         ("the door is trapped", 0),
     ],
 )
 def test_an_expression_counts_the_most_dice_it_can_throw(text, dice):
     assert dice_cost(text) == Fraction(dice)
+
+
+def test_computed_dice_whose_count_is_not_known_count_as_past_the_bound():
+    assert dice_cost("(STR)d6") > MAX_ROOM_DICE
 
 
 def test_an_intent_past_the_bound_is_refused_in_one_line_wherever_its_dice_stand():

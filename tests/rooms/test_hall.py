@@ -13,9 +13,12 @@ from tabletop.rooms import (
     RoomError,
     SystemUnavailable,
     UnknownRoom,
+    roomevents,
 )
+from tabletop.rooms.table import Table
 from tabletop.session import Role
 from tabletop.systems import registry
+from tests.lines import code_in
 from tests.rooms.conftest import Seated
 
 
@@ -192,3 +195,25 @@ def test_a_write_the_database_refuses_in_a_round_undoes_only_its_own_request(hal
     assert type(refused.value).__name__ in {"IntegrityError", "UniqueViolation"}
     assert [entry.seq for entry in kept] == list(range(head + 1, store.head(room) + 1))
     assert [e.seq for e in hall.entries(room)] == list(range(1, store.head(room) + 1))
+
+
+def test_the_rooms_own_lines_name_the_room_the_game_and_each_role_in_words(dice_room):
+    """Issue 30, item 2: the log's first lines read "The room “the crypt” opens for Plain
+    dice", "Ada joined as a player", "the GM made Watcher a player", never a room's, a
+    system's or a role's id; a log that holds the lines as rooms wrote them before still
+    reads, and a line changed in any other way does not."""
+    hall, room = dice_room.hall, dice_room.room
+    gm = dice_room.member("GM")
+    hall.promote(room, gm.id, "Watcher", Role.PLAYER)
+    lines = [entry.event.text for entry in hall.entries(room)]
+    assert lines[0] == "The room “the crypt” opens for Plain dice"
+    assert "Ada joined as a player" in lines and "Watcher joined as an observer" in lines
+    assert lines[1] == "GM joined as the GM" and lines[-1] == "the GM made Watcher a player"
+    assert [line for line in lines if code_in(line)] == []
+    joined = next(e.event for e in hall.entries(room) if e.event.text.startswith("Ada"))
+    assert roomevents.as_made(joined.model_copy(update={"text": "Ada joined as player"}), joined)
+    assert not roomevents.as_made(joined.model_copy(update={"text": "Ada joined"}), joined)
+    created = hall.entries(room)[0].event
+    told = roomevents.opened_before(room, "dice", "the crypt")
+    assert told == "room the crypt opened for dice"
+    assert Table.start(created.model_copy(update={"text": told})).system == "dice"

@@ -13,10 +13,11 @@ import pytest
 
 from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
+from tabletop.offers import Offer
 from tabletop.rooms import AuditError, Hall, SqliteStore, verify
 from tabletop.rooms.log import lines_of
-from tabletop.rooms.readings import load_session, session_at
-from tabletop.session import Member, Offer
+from tabletop.rooms.readings import KEPT, load_session, session_at
+from tabletop.session import Member
 from tests.rooms.forge import rechained
 
 MADE = Path(__file__).parent / "fixtures" / "a48a6db"
@@ -84,3 +85,15 @@ def test_a_kept_release_refuses_with_todays_errors_and_offers_todays_offers():
     with pytest.raises(PermissionDenied, match="observer"):
         kept.resolve(state, {"kind": "roll", "notation": "1d6"}, Member.observer(), FixedDice([1]))
     assert all(type(o) is Offer for o in kept.legal(state, Member.gm()))
+
+
+@pytest.mark.parametrize("system, version", sorted(KEPT))
+def test_each_kept_version_is_read_by_the_release_that_played_it(system, version):
+    """Every (system, version) KEPT names loads from its release and is that version, and a
+    kept board game plays its seats in its own words (docs/rooms.md, "Rooms made before")."""
+    kept = session_at(system, version)
+    assert (kept.name, kept.version) == (system, version)
+    if system == "deadweight-board":
+        bot = {"kind": "seat-bot", "bot": "mcts:30", "seat": None}
+        (seated,) = kept.resolve(kept.new(), bot, Member.gm(), FixedDice([]))
+        assert seated.text == "GM seats a mcts:30 bot as Red"

@@ -31,6 +31,8 @@ class ExplodeSpelling:
     separate: bool
     penetrating: bool = False
     once: bool = False
+    single: bool = False
+    """Only one die of the whole pool explodes, once (d20's `ra`: Foundry's `xo1=6`)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -49,17 +51,31 @@ class Dialect:
     reroll_default: int | None
     """The face re-rolled when no target is written (Foundry's `r` re-rolls 1s); None: a
     target is required."""
+    reroll_union: bool
+    """Several re-rolls of one kind on a pool are one re-roll of the faces matching any of
+    them (Roll20's `2d8r1r3`; d20 joins consecutive ones, `rr1rr3`); else refused."""
+    pool_limits: bool
+    """A number before the compare point of a re-roll or explosion limits how many happen
+    over the whole pool (Foundry's `20d20r1=1`, `5d6x2>=5`)."""
+    reroll_sequence: bool
+    """Re-rolls not joined into one apply one after another, each to the face the one before
+    left (Foundry's `2d8r1r3`; d20's `rr1ro3`, re-rolls of two kinds side by side)."""
     explosions: dict[str, ExplodeSpelling]
     explosion_bound: bool
     """`!:N` bounds the follow-ups of each die (tabletop's own spelling)."""
     keeps: dict[str, str]
     """Keep/drop spellings -> the tree's mode (kh, kl, dh, dl)."""
+    picks: dict[str, bool]
+    """Spellings of a keep or drop by face -> whether it keeps (d20's `k3`, `p<3`)."""
     keep_count_required: bool
     """Whether `k`/`d` must be followed by a number (else they keep or drop one)."""
     counts: dict[str, str]
     """Count spellings -> what they count: "" is a bare compare point after the dice
     (`3d6>3`); "cs" successes (alone: the highest face), "cf" failures (alone: 1s), "even"
     and "odd" the dice showing one; "f" (after a count) failures taken from it."""
+    deducts: dict[str, str]
+    """Spellings that make failing dice worth less -> "one" (Foundry's `df`: minus one) or
+    "face" (`sf`: minus the face)."""
     criticals: dict[str, str]
     """Spellings of a critical point -> "critical" or "fumble": Roll20's `cs>19` and `cf<2`
     mark the dice showing them and change no value."""
@@ -89,6 +105,11 @@ class Dialect:
     """Dead Weight's usage die `Ud8` and risk dice `2d!` (tabletop's own)."""
     names: bool
     """Bare names such as `STR` are numbers bound when rolling (tabletop's own)."""
+    values: Literal["braces", "at"] | None
+    """A value given when rolling, by its name: Roll20's `@{strength}` ("braces"), Foundry's
+    `@str` or `@abilities.str.mod` ("at"); bound like tabletop's bare names (`--var`)."""
+    comment_mark: str | None
+    """The mark after a whole expression that starts its flavour text (Foundry's `#`)."""
     uppercase_d: bool
     """`3D6` reads as `3d6`."""
     zero_dice: bool
@@ -107,6 +128,8 @@ class Dialect:
     trailing_text: bool
     """Words after a whole expression are a comment on the roll (Roll20's
     `1d20+5 Roll for initiative`)."""
+    computed_dice: bool
+    """`(1d4)d6`: a number of dice rolled first (Roll20, Foundry)."""
     written_order: bool
     """Modifiers take effect in the order written (Foundry, d20); the tree's fixed order
     (re-roll, explode, keep, count) is accepted only where the written order agrees."""
@@ -124,6 +147,9 @@ TABLETOP = Dialect(
     bare_equals=False,
     rerolls={"r": False, "ro": True},
     reroll_default=None,
+    reroll_union=True,
+    pool_limits=False,
+    reroll_sequence=False,
     explosions={
         "!": ExplodeSpelling(separate=False),
         "!p": ExplodeSpelling(separate=False, penetrating=True),
@@ -131,8 +157,10 @@ TABLETOP = Dialect(
     },
     explosion_bound=True,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh"},
+    picks={},
     keep_count_required=False,
     counts={"": ""},
+    deducts={},
     criticals={},
     sorts={},
     margin=False,
@@ -146,6 +174,8 @@ TABLETOP = Dialect(
     advantage=True,
     dead_weight=True,
     names=True,
+    values=None,
+    comment_mark="#",
     uppercase_d=True,
     zero_dice=False,
     unary_plus=False,
@@ -154,6 +184,7 @@ TABLETOP = Dialect(
     bounds={"min": "minimum", "max": "maximum"},
     groups="braces",
     fate=None,
+    computed_dice=True,
     written_order=False,
     max_dice=None,
 )
@@ -165,6 +196,9 @@ ROLL20 = Dialect(
     bare_equals=True,
     rerolls={"r": False, "ro": True},
     reroll_default=None,
+    reroll_union=True,
+    pool_limits=False,
+    reroll_sequence=False,
     explosions={
         "!": ExplodeSpelling(separate=True),
         "!!": ExplodeSpelling(separate=False),
@@ -172,8 +206,10 @@ ROLL20 = Dialect(
     },
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
+    picks={},
     keep_count_required=False,
     counts={"": "", "f": "f"},
+    deducts={},
     criticals={"cs": "critical", "cf": "fumble"},
     sorts={"s": "ascending", "sa": "ascending", "sd": "descending"},
     margin=False,
@@ -187,6 +223,8 @@ ROLL20 = Dialect(
     advantage=False,
     dead_weight=False,
     names=False,
+    values="braces",
+    comment_mark=None,
     uppercase_d=False,
     zero_dice=True,
     unary_plus=False,
@@ -195,6 +233,7 @@ ROLL20 = Dialect(
     bounds={},
     groups="braces",
     fate="F",
+    computed_dice=True,
     written_order=False,
     max_dice=None,
     sources=("Roll20 Dice Reference (wiki.roll20.net/Dice_Reference)",),
@@ -207,14 +246,19 @@ FOUNDRY = Dialect(
     bare_equals=True,
     rerolls={"r": True, "rr": False},
     reroll_default=1,
+    reroll_union=False,
+    pool_limits=True,
+    reroll_sequence=True,
     explosions={
         "x": ExplodeSpelling(separate=True),
         "xo": ExplodeSpelling(separate=True, once=True),
     },
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"},
+    picks={},
     keep_count_required=False,
     counts={"cs": "cs", "cf": "cf", "even": "even", "odd": "odd"},
+    deducts={"df": "one", "sf": "face"},
     criticals={},
     sorts={},
     margin=True,
@@ -228,6 +272,8 @@ FOUNDRY = Dialect(
     advantage=False,
     dead_weight=False,
     names=False,
+    values="at",
+    comment_mark="#",
     uppercase_d=False,
     zero_dice=False,
     unary_plus=False,
@@ -236,6 +282,7 @@ FOUNDRY = Dialect(
     bounds={"min": "minimum", "max": "maximum"},
     groups="braces",
     fate="f",
+    computed_dice=True,
     written_order=True,
     max_dice=None,
     sources=("Foundry VTT foundry.dice.terms.Die (its MODIFIERS and their docstrings)",),
@@ -248,11 +295,19 @@ AVRAE = Dialect(
     bare_equals=True,
     rerolls={"rr": False, "ro": True},
     reroll_default=None,
-    explosions={"e": ExplodeSpelling(separate=True)},
+    reroll_union=True,
+    pool_limits=False,
+    reroll_sequence=True,
+    explosions={
+        "e": ExplodeSpelling(separate=True),
+        "ra": ExplodeSpelling(separate=True, once=True, single=True),
+    },
     explosion_bound=False,
     keeps={"kh": "kh", "kl": "kl", "ph": "dh", "pl": "dl"},
+    picks={"k": True, "p": False},
     keep_count_required=True,
     counts={},
+    deducts={},
     criticals={},
     sorts={},
     margin=False,
@@ -266,6 +321,8 @@ AVRAE = Dialect(
     advantage=False,
     dead_weight=False,
     names=False,
+    values=None,
+    comment_mark=None,
     uppercase_d=False,
     zero_dice=True,
     unary_plus=True,
@@ -274,6 +331,7 @@ AVRAE = Dialect(
     bounds={"mi": "minimum", "ma": "maximum"},
     groups="sets",
     fate=None,
+    computed_dice=False,
     written_order=True,
     max_dice=1_000,
     cap_name="d20 rolls at most 1,000 dice per expression (its RollContext)",

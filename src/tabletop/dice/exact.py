@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from math import comb, gcd
+from math import comb, gcd, lcm
 
 from tabletop.dice import limits
 from tabletop.dice.cache import SizedCache
@@ -28,6 +28,7 @@ from tabletop.dice.syntax import (
     BinaryOp,
     Call,
     Compare,
+    ComputedDice,
     Dice,
     Explode,
     Group,
@@ -38,9 +39,11 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Number,
+    PooledKeep,
     Reroll,
     RiskDice,
     UsageDie,
+    limited,
 )
 from tabletop.errors import LimitError, RollError
 
@@ -132,6 +135,13 @@ class _Evaluator:
             return self.evaluate(node.operand)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, ComputedDice):
+            return self.computed(node)
+        if isinstance(node, PooledKeep):
+            dice = [
+                dict.fromkeys(range(1, p.sides + 1), 1) for p in node.pools for _ in range(p.count)
+            ]
+            return self.kept_values(node.keep, _value, dice)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left)
             right = self.evaluate(node.right)
@@ -226,23 +236,91 @@ class _Evaluator:
     # -- dice ----------------------------------------------------------------------------
 
     def pool(self, term: Dice) -> Weights:
+        if limited(term):
+            return self.checked(self.limited_pool(term))
         if term.explode is not None and term.explode.separate:
             if term.keep is not None:
                 return self.checked(self.keep_separate(term))
-            if term.success is not None:
+            if term.scored:
                 return self.power(self.single_die(term, counting=True), term.count)
-        if term.keep is None and term.success is not None:
-            if term.failure is not None:
+        if term.keep is None and term.scored:
+            if term.success is None or term.failure is not None or term.deduct is not None:
                 return self.power(_mapped(self.single_die(term), term.score), term.count)
             return self.successes(*self.hits_and_misses(term, term.success), term.count)
         die = self.single_die(term)
         if term.keep is None:
             return self.power(die, term.count)
-        score: Callable[[int], int] = _value if term.success is None else term.score
+        score: Callable[[int], int] = term.score if term.scored else _value
         kept = term.keep.kept_count(term.count)
         if kept == 1:
             return self.keep_one(die, term.count, term.keep.keeps_highest, score)
         return self.checked(self.keep_pool(die, term.count, kept, term.keep.keeps_highest, score))
+
+    def limited_pool(self, term: Dice) -> Weights:
+        """The sum of a pool whose re-rolls or explosions are limited to a count over the
+        whole pool: the dice laid one at a time, the state how many the limit has left. (In
+        law the order the tool spends the limit in does not matter: each re-roll or follow-up
+        is a fresh die, and a die left waiting shows a face the rule selects.)"""
+        rule = term.reroll if term.reroll is not None and term.reroll.limit is not None else None
+        limit = rule.limit if rule is not None else term.explode.limit  # type: ignore[union-attr]
+        assert limit is not None
+        dice = {left: self.limited_die(term, left) for left in range(limit + 1)}
+        scale = lcm(*(sum(sum(w.values()) for w in outcomes) for outcomes in dice.values()))
+        for left, outcomes in dice.items():
+            factor = scale // sum(sum(w.values()) for w in outcomes)
+            dice[left] = [{value: w * factor for value, w in spent.items()} for spent in outcomes]
+        states: dict[int, Weights] = {limit: {0: 1}}
+        for _ in range(term.count):
+            following: dict[int, Weights] = {}
+            for left, total in states.items():
+                for used, spent in enumerate(dice[left]):
+                    if spent:
+                        laid = self.convolve(total, spent)
+                        known = following.get(left - used)
+                        following[left - used] = laid if known is None else _added(known, laid)
+            common = gcd(*(w for total in following.values() for w in total.values()))
+            states = {
+                left: {value: w // common for value, w in total.items()}
+                for left, total in following.items()
+            }
+        result: Weights = {}
+        for total in states.values():
+            result = _added(result, total)
+        return _reduced(result)
+
+    def limited_die(self, term: Dice, left: int) -> list[Weights]:
+        """One die of a limited pool when the limit has `left`: its value's weights for each
+        number of re-rolls (or follow-ups) it spends, all over one common total."""
+        sides, reroll, explode = term.sides, term.reroll, term.explode
+        if reroll is not None and reroll.limit is not None:
+            spent = _limited_rerolls(sides, reroll, left)
+            if explode is None:
+                return spent
+            self.spend(len(spent) * sides * sides)
+            return [self.exploded(first, sides, explode, None) if first else {} for first in spent]
+        assert explode is not None
+        first = _rerolled(sides, reroll)
+        chain = min(left, explode.max_follow_ups)
+        shift = -1 if explode.penetrating else 0
+        self.spend(sides * sides * (chain + 1))
+        going = {face: w for face, w in first.items() if explode.triggers(face, sides)}
+        stopped = {face: w for face, w in first.items() if face not in going}
+        if not chain:
+            return [first]
+        outcomes = [{value: w * sides**chain for value, w in stopped.items()}]
+        for level in range(1, chain + 1):
+            following: defaultdict[int, int] = defaultdict(int)
+            ended: defaultdict[int, int] = defaultdict(int)
+            for value, weight in going.items():
+                for face in range(1, sides + 1):
+                    reached = value + face + shift
+                    if level < chain and explode.triggers(face, sides):
+                        following[reached] += weight
+                    else:
+                        ended[reached] += weight
+            outcomes.append({v: w * sides ** (chain - level) for v, w in ended.items()})
+            going = following
+        return outcomes
 
     def hits_and_misses(self, term: Dice, success: Compare) -> tuple[int, int]:
         """The weights of one die succeeding and failing."""
@@ -324,7 +402,7 @@ class _Evaluator:
         assert keep is not None and explode is not None
         sides, depth = term.sides, explode.max_follow_ups
         shift = -1 if explode.penetrating else 0
-        kept = _KeptSet(keep, _value if term.success is None else term.score)
+        kept = _KeptSet(keep, term.score if term.scored else _value)
         triggering = {face for face in range(1, sides + 1) if explode.triggers(face, sides)}
         first = _rerolled(sides, term.reroll)
         states = kept.start()
@@ -359,6 +437,20 @@ class _Evaluator:
             raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
         return _reduced(dict(states))  # type: ignore[arg-type,return-value]
 
+    def computed(self, node: ComputedDice) -> Weights:
+        """A computed pool's total: the mixture, over every count, of that many dice's sums
+        (each over sides ** the most dice, so the mixture adds whole numbers)."""
+        counts = self.evaluate(node.count)
+        most = max(counts)
+        die = dict.fromkeys(range(1, node.sides + 1), 1)
+        result: Weights = {}
+        for count, weight in counts.items():
+            pool = self.power(die, count) if count else {0: 1}  # type: ignore[arg-type]
+            scale = weight * node.sides ** (most - count)  # type: ignore[operator]
+            self.spend(len(pool))
+            result = _added(result, {value: w * scale for value, w in pool.items()})
+        return self.checked(result)
+
     def group(self, node: Group) -> Weights:
         """A group's total: its members' totals, kept or dropped by value, then summed or
         counted, each member independent of the others."""
@@ -369,7 +461,14 @@ class _Evaluator:
             for member in members:
                 total = self.convolve(total, _mapped(member, scored))
             return total
-        kept = _KeptSet(node.keep, scored)
+        return self.kept_values(node.keep, scored, members)
+
+    def kept_values(
+        self, keep: Keep, scored: Callable[[Number], Number], members: list[Weights]
+    ) -> Weights:
+        """The kept values' score when independent values are laid one at a time into a
+        kept set (a group's totals, or the dice of Roll20's `{4d6+3d8}k4`)."""
+        kept = _KeptSet(keep, scored)
         states = kept.start()
         for member in members:
             self.spend(len(states) * len(member))
@@ -442,17 +541,53 @@ def _reduced(weights: Weights) -> Weights:
     return weights if common == 1 else {value: w // common for value, w in weights.items()}
 
 
-def _rerolled(sides: int, reroll: Reroll | None) -> Weights:
-    """The first face of a die after its re-roll rule."""
-    if reroll is None:
-        return dict.fromkeys(range(1, sides + 1), 1)
+def _added(left: Weights, right: Weights) -> Weights:
+    """Two sets of weights over the same total, put together."""
+    merged = dict(left)
+    for value, weight in right.items():
+        merged[value] = merged.get(value, 0) + weight
+    return merged
+
+
+def _limited_rerolls(sides: int, reroll: Reroll, left: int) -> list[Weights]:
+    """A die's first face under a re-roll the pool may make `left` more of: its weights for
+    each number of re-rolls it spends, over the total sides ** (spent most + 1)."""
     matching = set(reroll.when.faces(sides))
-    if reroll.once:
-        # Kept at once (weight `sides`), or re-rolled once to any face (weight 1 each time).
-        return {
-            face: (0 if face in matching else sides) + len(matching) for face in range(1, sides + 1)
-        }
-    return {face: 1 for face in range(1, sides + 1) if face not in matching}
+    standing = {face: 1 for face in range(1, sides + 1) if face not in matching}
+    every = dict.fromkeys(range(1, sides + 1), 1)
+    most = min(left, 1) if reroll.once else left
+    matches = len(matching)
+    # Spending j < most re-rolls: j matching faces, then one that stands.
+    outcomes = [
+        {face: matches**spent * sides ** (most - spent) for face in standing}
+        for spent in range(most)
+    ]
+    outcomes.append({face: matches**most for face in every})  # the last face stands
+    return outcomes
+
+
+def _rerolled(sides: int, reroll: Reroll | None) -> Weights:
+    """The first face of a die after its re-roll rule, each step applied to what the one
+    before left."""
+    face_weights = dict.fromkeys(range(1, sides + 1), 1)
+    for step in () if reroll is None else reroll.steps:
+        matching = set(step.when.faces(sides))
+        moved = sum(face_weights.get(face, 0) for face in matching)
+        if step.once:
+            # Kept (weight times `sides`), or re-rolled once to any face (the matched weight each).
+            face_weights = {
+                face: (0 if face in matching else face_weights.get(face, 0) * sides) + moved
+                for face in range(1, sides + 1)
+            }
+        else:  # re-rolled until it stands: the matched weight spread over the faces that stand
+            standing = sides - len(matching)
+            face_weights = {
+                face: face_weights.get(face, 0) * standing + moved
+                for face in range(1, sides + 1)
+                if face not in matching
+            }
+        face_weights = _reduced({face: w for face, w in face_weights.items() if w})
+    return face_weights
 
 
 def _chain(

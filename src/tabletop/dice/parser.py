@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -27,9 +28,11 @@ from tabletop.dice.syntax import (
     FATE_FACES,
     TENS_FACES,
     USAGE_DIE_SIZES,
+    AnyOf,
     BinaryOp,
     Call,
     Compare,
+    ComputedDice,
     Dice,
     Explode,
     Group,
@@ -39,6 +42,8 @@ from tabletop.dice.syntax import (
     Name,
     Negate,
     Node,
+    Pick,
+    PooledKeep,
     Reroll,
     RiskDice,
     UsageDie,
@@ -57,9 +62,12 @@ from tabletop.errors import LimitError, NotationError, TabletopError
 _SPACES = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""Foundry's data path after `@`: `str`, `abilities.str.mod`."""
 
-_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure")
-"""The order the tree's modifiers take effect in; written-order dialects must agree."""
+_ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure", "deduct")
+"""The order the tree's modifiers take effect in; written-order dialects must agree (a keep
+or drop by face, `pick`, takes effect where a keep does)."""
 
 _MARKS = ("critical", "fumble", "sort")
 """Modifiers that only change how dice are shown (Roll20's critical points and sorting), in no
@@ -190,6 +198,11 @@ class _Parser:
         if rest[:1].isalpha() and self.dialect.trailing_text and spaced:
             self.pos = len(self.text)
             return Label(node, rest, trailing=True), depth
+        mark = self.dialect.comment_mark
+        if mark is not None and rest.startswith(mark):  # Foundry's `1d20 + 5 # Attack`
+            self.pos = len(self.text)
+            words = rest[len(mark) :].strip()
+            return (Label(node, words, trailing=True) if words else node), depth
         if self.peek():
             raise self.refuse("expected an operator (+ - * /) or the end")
         return node, depth
@@ -314,11 +327,7 @@ class _Parser:
             self.pos += len(spelled)
             if kind == "keep" and keep is None and success is None:
                 if len(found) == 1 and self.dialect.name in ("tabletop", "roll20"):
-                    raise self.fail(
-                        "keeping or dropping the dice of one group ({4d6+3d8}k4) is not "
-                        "supported yet",
-                        at,
-                    )
+                    return self.pooled(found[0], spelled, depth, start, at)
                 keep = self.keep(self.dialect.keeps[spelled], len(found), at)
             elif kind == "success" and success is None and self.dialect.counts[spelled] != "f":
                 counted = self.dialect.counts[spelled]
@@ -329,6 +338,24 @@ class _Parser:
                 raise self.fail("a group takes a keep or drop, then a success count", at)
         self.check_depth(depth + 1, start)
         return Group(tuple(found), keep, success), depth + 1
+
+    def pooled(
+        self, member: Node, spelled: str, depth: int, start: int, at: int
+    ) -> tuple[Node, int]:
+        """Roll20's `{4d6+3d8}k4`: a keep over the dice of one group's pools (built for sums
+        of plain pools, and only in Roll20: tabletop's reading would contradict Foundry's)."""
+        pools = _added_pools(member)
+        if self.dialect.name != "roll20" or pools is None:
+            raise self.fail(
+                "keeping or dropping the dice of one group is built for Roll20's sums of plain "
+                "dice ({4d6+3d8}k4); this one is not supported yet",
+                at,
+            )
+        keep = self.keep(self.dialect.keeps[spelled], sum(pool.count for pool in pools), at)
+        if self.spelling() is not None or self.peek() in ("=", "<", ">"):
+            raise self.fail("a group that keeps its dice takes no more modifiers yet")
+        self.check_depth(depth + 1, start)
+        return PooledKeep(pools, keep), depth + 1
 
     def atom(self, level: int) -> tuple[Node, int]:
         """A term, with any labels written after it (`2d6[fire]`)."""
@@ -357,9 +384,16 @@ class _Parser:
             return self.members([first], depth, level, start, "}")
         if char == "(":
             node, depth = self.group(level, start)
+            if self.is_dice_letter(self.peek()) and self.dialect.computed_dice:
+                return self.computed(node, depth)
             if self.is_dice_letter(self.peek()):
                 raise self.refuse("expected an operator after ')'")
+            found = self.spelling() if self.dialect.groups == "sets" else None
+            if found is not None and found[1] in ("keep", "pick"):
+                return self.set_of_dice(node), depth
             return node, depth
+        if char == "@" and self.dialect.values is not None:
+            return self.value_given(start), 1
         if not char:
             raise self.fail("expected a number, dice or '(' here")
         if "0" <= char <= "9":
@@ -412,6 +446,52 @@ class _Parser:
                 f"{limits.MAX_DICE:,} per roll (at character {start + 1})"
             )
 
+    def value_given(self, start: int) -> Name:
+        """Roll20's `@{strength}` or Foundry's `@str`, `@abilities.str.mod`: a name bound
+        when rolling."""
+        if self.dialect.values == "at":
+            path = _PATH.match(self.text, start + 1)
+            if path is None:
+                raise self.fail("expected a name after '@', such as @str", start + 1)
+            self.pos = path.end()
+            return Name(path.group())
+        close = self.text.find("}", start)
+        if not self.text.startswith("@{", start) or close < 0:
+            raise self.refuse("expected a value's name in braces, such as @{strength}", start)
+        name = self.text[start + 2 : close]
+        if _WORD.fullmatch(name) is None:
+            raise self.fail(
+                "references to a token or another character (@{selected|strength}) are not "
+                "supported yet: give the value a plain name, such as @{strength}",
+                start,
+            )
+        self.pos = close + 1
+        return Name(name)
+
+    def set_of_dice(self, node: Node) -> Dice:
+        """d20's `(4d6)kh3`: a keep or drop after a parenthesised pool acts on its dice, as
+        `4d6kh3` does (d20 keeps or drops within a one-member set)."""
+        plain = isinstance(node, Dice) and node == Dice(node.count, node.sides, faces=node.faces)
+        if not plain:
+            raise self.fail(
+                "keeping or dropping after a parenthesised expression other than one pool "
+                "((4d6+3d8)kh3, which d20 keeps whole) is not supported yet"
+            )
+        assert isinstance(node, Dice)
+        return self.modifiers(node.count, node.sides, node.faces)
+
+    def computed(self, count: Node, depth: int) -> tuple[Node, int]:
+        """`(1d4)d6`, the count read: its sides, and no modifiers (not built yet)."""
+        self.pos += 1  # the "d"
+        at = self.pos
+        sides = self.integer("the number of sides after 'd'")
+        if not 1 <= sides <= limits.MAX_SIDES:
+            raise self.fail(f"a die has between 1 and {limits.MAX_SIDES:,} sides", at)
+        if self.peek().isalpha() or self.peek() in ("!", "<", ">", "="):
+            raise self.fail("modifiers on computed dice ((1d4)d6kh1) are not supported yet")
+        self.check_depth(depth + 1, at)
+        return ComputedDice(count, sides), depth + 1
+
     def usage_die(self, start: int) -> UsageDie:
         self.pos += 2  # "Ud"
         at = self.pos
@@ -459,11 +539,17 @@ class _Parser:
         """Refuse a "re-roll until" rule so likely to repeat that a roll could run out of dice.
 
         The re-rolls expected may use at most a fortieth of the dice the roll has left, which
-        makes running out by bad luck less likely than one in 10**17."""
-        if term.reroll is None or term.reroll.once:
+        makes running out by bad luck less likely than one in 10**17. A rule limited to a
+        count over the pool is counted whole by `most_dice` instead."""
+        if term.reroll is None or term.reroll.limit is not None:
             return
-        matching = term.reroll.when.count(term.sides)
-        self.rerolls += Fraction(term.count * matching, term.sides - matching)
+        for place, step in enumerate(term.reroll.steps):
+            if step.once:
+                continue
+            matching = step.when.count(term.sides)
+            # A later step may see its faces more often than a fresh die does: at most always.
+            seen = matching if place == 0 else term.sides
+            self.rerolls += Fraction(term.count * seen, term.sides - matching)
         if self.rerolls * 40 > limits.MAX_DICE - self.dice_count:
             raise LimitError(
                 f"the re-rolls in this dice expression would expect to throw about "
@@ -484,7 +570,7 @@ class _Parser:
         """Read the modifiers after `NdX`, each kind at most once; in a dialect whose tool
         applies them in the order written, only in the order the tree applies them."""
         seen: list[str] = []
-        reroll = explode = keep = success = failure = None
+        reroll = explode = keep = pick = success = failure = deduct = counted = None
         bounds: dict[str, int] = {}
         marks: dict[str, Compare] = {}
         order = None
@@ -499,7 +585,7 @@ class _Parser:
                 keeps = self.dialect.keeps
                 drop = self.peek() == "d" and "d" not in keeps and "dh" in keeps
                 if drop and not self.peek(1).isdigit():
-                    raise self.fail(
+                    raise self.refuse(
                         "expected 'h' or 'l' after 'd' (drop highest / drop lowest)", at + 1
                     )
                 label = self.peek() == "[" and self.dialect.labels
@@ -507,7 +593,7 @@ class _Parser:
                     raise self.refuse("expected an operator (+ - * /) or the end")
                 break
             spelled, kind = found
-            if faces is not None and kind in ("reroll", "explode"):
+            if faces is not None and kind in ("reroll", "explode", "deduct"):
                 raise self.fail(
                     f"a die with faces of its own (Fate, d20's d%) takes no "
                     f"{_KIND_NAMES[kind]} here (not built yet)"
@@ -523,29 +609,58 @@ class _Parser:
                 count += extra
             elif kind == "keep":
                 keep = self.keep(self.dialect.keeps[spelled], count, at)
+            elif kind == "pick" and pick is not None:
+                more = self.pick(self.dialect.picks[spelled], at)
+                pick = self.picked(pick, more, seen[-1], at)
+                continue  # one pick of several faces, seen already
+            elif kind == "pick":
+                pick = self.pick(self.dialect.picks[spelled], at)
+            elif kind == "explode" and explode is not None and self.dialect.name == "avrae":
+                more = self.explode(self.dialect.explosions[spelled], sides, at)
+                explode = self.joined_explosion(explode, more, seen[-1], sides, at)
+                continue  # d20 joins `e5e6` into one explosion on 5 or 6
             elif kind == "explode":
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
+            elif kind == "reroll" and reroll is not None:
+                more = self.reroll(self.dialect.rerolls[spelled], sides, at)
+                reroll = self.joined(reroll, more, seen[-1], sides, at)
+                continue  # one re-roll of several faces, seen already
             elif kind == "reroll":
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
             elif kind == "sort":
                 order = self.dialect.sorts[spelled]
             elif kind in _MARKS:
                 marks[kind] = self.point(f"a face that is a {kind}, such as {spelled}>19")
+            elif kind == "deduct":
+                failure = self.failing(spelled, counted, at)
+                deduct = self.dialect.deducts[spelled]
             elif kind in ("minimum", "maximum"):
                 bounds[kind] = self.integer(f"the {kind} of each die after {spelled!r}")
             elif self.dialect.counts[spelled] == "f":
                 kind = "failure"
                 if success is None:
-                    raise self.fail("failures are taken from a success count, as in 3d6>3f1", at)
+                    raise self.refuse("failures are taken from a success count, as in 3d6>3f1", at)
                 failure = self.target("a face that fails", None)
                 if failure is None:
                     raise self.fail("expected a face that fails, such as f1 or f<2")
             else:
-                success = self.success(self.dialect.counts[spelled], sides)
+                counted = self.dialect.counts[spelled]
+                success = self.success(counted, sides)
             self.check_order(kind, seen, at)
             seen.append(kind)
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
+        if keep is not None and pick is not None:
+            raise self.fail(
+                "keeping or dropping dice both by place (kh3) and by face (k3) on one pool is "
+                "not supported yet"
+            )
+        if (reroll is not None and reroll.limit is not None) or (
+            explode is not None and explode.limit is not None
+        ):
+            self.check_limited(reroll, explode, keep or pick or success or deduct or bounds, at)
+        if bounds and deduct is not None:
+            raise self.fail("a per-die minimum or maximum with df or sf is not built yet")
         minimum, maximum = bounds.get("minimum"), bounds.get("maximum")
         critical, fumble = marks.get("critical"), marks.get("fumble")
         return Dice(
@@ -562,16 +677,29 @@ class _Parser:
             critical,
             fumble,
             order,  # type: ignore[arg-type]
+            deduct,  # type: ignore[arg-type]
+            pick,
         )
+
+    def check_limited(
+        self, reroll: Reroll | None, explode: Explode | None, more: object, at: int
+    ) -> None:
+        """A pool limit is built for sums of plain dice with one limited rule (and the other
+        rule unlimited); anything else is refused by name."""
+        both = reroll is not None and explode is not None
+        if more or (both and reroll.limit is not None and explode.limit is not None):  # type: ignore[union-attr]
+            raise self.fail(
+                "a re-roll or explosion limited over the pool (Foundry's r2=1, d20's ra) with "
+                "keep/drop, counts, bounds or a second limit is not supported yet",
+                at,
+            )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
         if kind in seen:
-            if kind == "reroll" and not self.probing:
-                raise self.fail(describe(MORE_THAN_ONE_REROLL, self.dialect), at)
             raise self.refuse(f"this dice term already has {_a(kind)}", at)
         if not self.dialect.written_order or kind in _MARKS:
             return
-        later = [done for done in seen if _ORDER.index(done) > _ORDER.index(kind)]
+        later = [done for done in seen if _rank(done) > _rank(kind)]
         if later:
             raise self.fail(
                 f"{self.dialect.title} applies modifiers in the order written; "
@@ -579,6 +707,65 @@ class _Parser:
                 f"(write it first)",
                 at,
             )
+
+    def joined(self, first: Reroll, more: Reroll, last: str, sides: int, at: int) -> Reroll:
+        """A second re-roll on a pool: one re-roll of the faces both name, where the dialect
+        joins re-rolls of one kind (`r1r3` in Roll20, `rr1rr3` in d20), else one applied to
+        what the first left (Foundry's `r1r3`, d20's `rr1ro3`); in written order only when
+        the second follows the first, and never with a limit over the pool."""
+        dialect = self.dialect
+        steps = list(first.steps)
+        tail = steps[-1]
+        apart = dialect.written_order and last != "reroll"
+        limited = first.limit is not None or more.limit is not None
+        if not apart and not limited and dialect.reroll_union and tail.once == more.once:
+            points = tail.when.points if isinstance(tail.when, AnyOf) else (tail.when,)
+            steps[-1] = Reroll(AnyOf((*points, more.when)), tail.once)  # type: ignore[arg-type]
+            if not tail.once and steps[-1].when.count(sides) == sides:
+                raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
+        elif not apart and not limited and dialect.reroll_sequence:
+            steps.append(more)
+        elif self.probing:
+            raise self.fail("this dice term already has a re-roll", at)
+        else:
+            raise self.fail(describe(MORE_THAN_ONE_REROLL, dialect), at)
+        chained = None
+        for step in reversed(steps):
+            chained = replace(step, then=chained)
+        assert chained is not None
+        return chained
+
+    def pick(self, keeps: bool, at: int) -> Pick:
+        """d20's keep or drop by face: `k3`, `k<3`, `p>4`."""
+        when = self.target("a face to keep or drop, such as k3 or p<2", None)
+        if when is None:
+            raise self.refuse("expected a face to keep or drop, such as k3 or p<2", at)
+        return Pick(when, keeps)
+
+    def picked(self, first: Pick, more: Pick, last: str, at: int) -> Pick:
+        """One pick of the faces two consecutive picks of one kind name (d20's `k3k4` keeps
+        the dice showing 3 or 4)."""
+        if first.keep != more.keep or last != "pick":
+            raise self.fail(
+                "keeping and dropping dice by face one after another (k3p1) is not supported yet",
+                at,
+            )
+        points = first.when.points if isinstance(first.when, AnyOf) else (first.when,)
+        return Pick(AnyOf((*points, more.when)), first.keep)  # type: ignore[arg-type]
+
+    def joined_explosion(
+        self, first: Explode, more: Explode, last: str, sides: int, at: int
+    ) -> Explode:
+        """d20's consecutive explosions of one kind (`e5e6`, `ra1ra6`): one explosion on the
+        faces either names, as d20's `_simplify_operations` joins them."""
+        if last != "explode" or replace(first, on=None) != replace(more, on=None):
+            raise self.fail("this dice term already has an explosion", at)
+        assert first.on is not None and more.on is not None  # d20 always names its faces
+        points = first.on.points if isinstance(first.on, AnyOf) else (first.on,)
+        joined = replace(first, on=AnyOf((*points, more.on)))  # type: ignore[arg-type]
+        if joined.on.count(sides) == sides and joined.limit is None:  # type: ignore[union-attr]
+            raise self.fail(f"every face of a d{sides} explodes, so it would never stop", at)
+        return joined
 
     def keep(self, mode: str, count: int, at: int) -> Keep:
         if not self.peek().isdigit() and self.dialect.keep_count_required:
@@ -611,14 +798,30 @@ class _Parser:
             raise self.fail(f"expected {what}")
         return compare
 
+    def pool_limit(self, what: str) -> int | None:
+        """Foundry's count before a compare point (`r2=1`, `x3>=5`): how many re-rolls or
+        explosions the whole pool may have; None when none is written."""
+        digits = _DIGITS.match(self.text, self.pos)
+        if not self.dialect.pool_limits or digits is None:
+            return None
+        if self.text[digits.end() : digits.end() + 1] not in ("=", "<", ">"):
+            return None
+        self.pos = digits.end()
+        limit = int(digits.group())
+        if limit > limits.MAX_DICE:
+            raise LimitError(f"at most {limits.MAX_DICE:,} {what} in a pool, the dice limit")
+        return limit
+
     def explode(self, spelled: ExplodeSpelling, sides: int, start: int) -> Explode:
         at = self.pos
+        limit = 1 if spelled.single else self.pool_limit("explosions")
         on = self.target("a face to explode on", None)
         if on is None and self.dialect.name == "avrae":
-            raise self.fail("d20 needs the faces to explode on, such as e6 or e>5", at)
+            raise self.refuse("d20 needs the faces to explode on, such as e6 or e>5", at)
         if on is not None and not on.count(sides):
             raise self.fail(f"a d{sides} never rolls {on}, so it would never explode", at)
-        if on is not None and on.count(sides) == sides and spelled.separate:
+        every = on is not None and on.count(sides) == sides
+        if every and spelled.separate and limit is None:
             raise self.fail(f"every face of a d{sides} explodes, so it would never stop", at)
         depth = 1 if spelled.once else None
         if spelled.once and self.peek() == ":":
@@ -630,11 +833,12 @@ class _Parser:
                 raise self.fail(
                     f"an explosion bound must be between 1 and {limits.MAX_EXPLOSION_DEPTH}", at
                 )
-        return Explode(on, spelled.penetrating, depth, spelled.separate)
+        return Explode(on, spelled.penetrating, depth, spelled.separate, limit)
 
     def reroll(self, once: bool, sides: int, start: int) -> Reroll:
         at = self.pos
         default = self.dialect.reroll_default
+        limit = self.pool_limit("re-rolls")
         if self.peek().isdigit() and not self.dialect.bare_equals:  # tabletop's r1
             when: Compare | None = Compare("=", self.integer("a face to re-roll"))
         else:
@@ -647,9 +851,9 @@ class _Parser:
         matching = when.count(sides)
         if not matching:
             raise self.fail(f"a d{sides} never rolls {when}, so nothing would be re-rolled", at)
-        if not once and matching == sides:
+        if not once and matching == sides and limit is None:
             raise self.fail(f"re-rolling every face of a d{sides} would never stop", at)
-        return Reroll(when, once)
+        return Reroll(when, once, limit)
 
     def success(self, counted: str, sides: int) -> Compare:
         """What a count counts: a bare count (`3d6>3`) needs its compare point; Foundry's
@@ -662,6 +866,25 @@ class _Parser:
         if compare is None:
             raise self.fail(f"expected {what}")
         return compare
+
+    def failing(self, spelled: str, counted: str | None, at: int) -> Compare | None:
+        """The faces that fail under Foundry's `df`/`sf`; None (written bare, after a success
+        count) for every die that is not a success."""
+        if counted == "cf":
+            raise self.fail(
+                f"{spelled} after cf (Foundry takes the counted failures away again) is not "
+                "supported yet",
+                at,
+            )
+        failing = self.target(f"the faces that fail, such as {spelled}=1", None)
+        if failing is None and counted is None:
+            raise self.fail(
+                f"{spelled} needs the faces that fail ({spelled}=1, {spelled}<3) unless it "
+                f"follows a success count (6d6cs>3{spelled}): Foundry's documents say a bare "
+                f"6d6{spelled} takes away the 1s, but its code takes nothing away",
+                at,
+            )
+        return failing
 
     def margin(self, term: Dice) -> Node:
         """Foundry's margin of success: `6d6ms>12` is the total less 12, `ms<12` 12 less it."""
@@ -695,6 +918,8 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
         "explode": dialect.explosions,
         "keep": dialect.keeps,
         "success": dialect.counts,
+        "deduct": dialect.deducts,
+        "pick": dialect.picks,
         "advantage": ("adv", "dis") if dialect.advantage else (),
     }
     found = [(spelled, kind) for kind, table in tables.items() for spelled in table if spelled]
@@ -712,10 +937,27 @@ _KIND_NAMES = {
     "reroll": "re-roll",
     "success": "success count",
     "failure": "failure count",
+    "deduct": "deduction of failures (df, sf)",
+    "pick": "keep or drop by face",
     "critical": "critical success point",
     "fumble": "critical failure point",
     "sort": "sort order",
 }
+
+
+def _added_pools(node: Node) -> tuple[Dice, ...] | None:
+    """The plain pools a sum such as `4d6 + 3d8` adds, or None when it is anything else."""
+    if isinstance(node, Dice) and node.plain and node.faces is None and node.count:
+        return (node,)
+    if isinstance(node, BinaryOp) and node.op == "+":
+        left, right = _added_pools(node.left), _added_pools(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _rank(kind: str) -> int:
+    """Where a modifier takes effect in the tree's order."""
+    return _ORDER.index("keep" if kind == "pick" else kind)
 
 
 def _a(kind: str) -> str:

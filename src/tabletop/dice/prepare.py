@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from tabletop.dice import limits
@@ -21,6 +21,7 @@ from tabletop.dice.spelling import notation, shown
 from tabletop.dice.syntax import (
     BinaryOp,
     Call,
+    ComputedDice,
     Dice,
     Group,
     Integer,
@@ -29,8 +30,10 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Number,
+    PooledKeep,
     RiskDice,
     UsageDie,
+    children,
     most_dice,
     names,
     whole,
@@ -125,6 +128,11 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
             low, high = math.floor(inner[0]), math.ceil(inner[1])
     elif isinstance(node, Dice):
         low, high = _pool_bounds(node)
+    elif isinstance(node, PooledKeep):
+        kept = node.keep.kept_count(sum(pool.count for pool in node.pools))
+        low, high = kept, kept * max(pool.sides for pool in node.pools)
+    elif isinstance(node, ComputedDice):
+        low, high = _computed_bounds(node, bound)
     elif isinstance(node, UsageDie):
         low, high = 1, node.size
     else:
@@ -138,15 +146,42 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
     return low, high
 
 
+def computed_dice(node: Node, bound: Mapping[str, int]) -> int:
+    """The most dice the computed pools of a tree can roll (their counts' own dice aside)."""
+    found = value_bounds(node.count, bound)[1] if isinstance(node, ComputedDice) else 0
+    return int(found) + sum(computed_dice(child, bound) for child in children(node))
+
+
+def _computed_bounds(node: ComputedDice, bound: Mapping[str, int]) -> Bounds:
+    """A computed pool's bounds, refusing a count that may be a fraction, negative, or more
+    dice than a roll may throw."""
+    low, high = value_bounds(node.count, bound)
+    if not whole(node.count):
+        raise RollError(f"{shown(node)!r} may roll a fraction of a die, which is not supported")
+    if low < 0:
+        raise RollError(f"{shown(node)!r} may roll a negative number of dice")
+    if high > limits.MAX_DICE:
+        raise LimitError(
+            f"{shown(node)!r} could roll {high:,} dice; the limit is {limits.MAX_DICE:,} per roll"
+        )
+    return low, high * node.sides
+
+
 def _pool_bounds(term: Dice) -> Bounds:
     """Bounds that hold every value (not always the tightest: a separate explosion's pool
     grows, so its bounds are those of all its dice)."""
     kept = term.keep.kept_count(term.count) if term.keep is not None else term.count
     explode = term.explode
     separate = explode is not None and explode.separate
+    most = most_dice(term) if separate else kept
+    if term.deduct is not None:  # Foundry's: plain faces, explosions only of dice apart
+        lost = 1 if term.deduct == "one" else term.sides
+        return -most * lost, most * (1 if term.success is not None else term.sides)
     if term.success is not None:
-        most = most_dice(term) if separate else kept
         return -most if term.failure is not None else 0, most
+    if term.pick is not None:  # any die may be dropped, and count nothing
+        low, high = _pool_bounds(replace(term, pick=None))
+        return min(low, 0), max(high, 0)
     if term.mapped:  # no explosions: each die is worth one of its faces' values
         values = [term.value(face) for face in _extreme_faces(term)]
         return kept * min(values), kept * max(values)

@@ -15,6 +15,7 @@ from tabletop.dice.results import (
     Die,
     Rolled,
     RolledCall,
+    RolledComputed,
     RolledGroup,
     RolledInteger,
     RolledLabel,
@@ -82,6 +83,8 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
     """The expression with each dice term replaced by the dice it rolled."""
     if isinstance(node, RolledPool):
         return "[" + ", ".join(render_die(die, marks) for die in node.dice) + "]"
+    if isinstance(node, RolledComputed):
+        return f"({explain(node.count, marks)})d{node.pool.term.sides} {explain(node.pool, marks)}"
     if isinstance(node, RolledOp):
         left_op = node.left.op if isinstance(node.left, RolledOp) else None
         right_op = node.right.op if isinstance(node.right, RolledOp) else None

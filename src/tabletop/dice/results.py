@@ -248,6 +248,23 @@ class RolledRisk:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class RolledComputed:
+    """A computed pool: the roll of its count, then that many dice."""
+
+    count: Rolled
+    pool: RolledPool
+    value: int
+
+    def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
+        return {
+            "type": "computed",
+            "value": self.value,
+            "count": self.count.to_json(dialect),
+            "dice": [die.to_json() for die in self.pool.dice],
+        }
+
+
 Rolled = (
     RolledInteger
     | RolledName
@@ -255,6 +272,7 @@ Rolled = (
     | RolledOp
     | RolledCall
     | RolledLabel
+    | RolledComputed
     | RolledGroup
     | RolledPool
     | RolledUsage

@@ -11,6 +11,7 @@ from tabletop.dice.render import render_line, shown_number
 from tabletop.dice.results import (
     Rolled,
     RolledCall,
+    RolledComputed,
     RolledGroup,
     RolledLabel,
     RolledNegate,
@@ -45,6 +46,8 @@ class Roll:
                 stack.append(node.operand)
             elif isinstance(node, RolledGroup):
                 stack.extend(reversed(node.members))
+            elif isinstance(node, RolledComputed):
+                stack.extend((node.pool, node.count))
             elif isinstance(node, RolledPool | RolledUsage | RolledRisk):
                 found.append(node)
         return found

@@ -14,6 +14,7 @@ from tabletop.dice.results import (
     Die,
     Rolled,
     RolledCall,
+    RolledComputed,
     RolledGroup,
     RolledInteger,
     RolledLabel,
@@ -30,6 +31,7 @@ from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
     Call,
+    ComputedDice,
     Dice,
     Group,
     Integer,
@@ -39,6 +41,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Number,
+    PooledKeep,
     RiskDice,
     UsageDie,
 )
@@ -115,13 +118,15 @@ def apply(function: str, value: Number) -> Number:
 
 
 class _Roller:
-    __slots__ = ("cap", "dice_rolled", "names", "source")
+    __slots__ = ("cap", "dice_rolled", "left", "names", "source")
 
     def __init__(self, source: DiceSource, names: Mapping[str, int], dialect: Dialect) -> None:
         self.source = source
         self.names = names
         self.dice_rolled = 0
         self.cap = (dialect.max_dice, dialect.cap_name) if dialect.max_dice else None
+        self.left: dict[str, int | None] = {}
+        """What the pool being thrown may still re-roll and explode, where it is limited."""
 
     def evaluate(self, node: Node) -> Rolled:
         if isinstance(node, Dice):
@@ -143,6 +148,12 @@ class _Roller:
             return RolledLabel(node.text, node.trailing, operand, operand.value)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, PooledKeep):
+            return self.pooled(node)
+        if isinstance(node, ComputedDice):
+            count = self.evaluate(node.count)
+            pool = self.pool(Dice(int(count.value), node.sides))
+            return RolledComputed(count, pool, pool.value)
         if isinstance(node, Name):
             return RolledName(node.name, self.names[node.name])
         if isinstance(node, UsageDie):
@@ -163,6 +174,16 @@ class _Roller:
                 "(counting re-rolls and explosions)"
             )
 
+    def allowed(self, rule: str) -> bool:
+        """Whether the pool may re-roll (or explode) once more, counting it when limited."""
+        left = self.left.get(rule)
+        if left is None:
+            return True
+        if left == 0:
+            return False
+        self.left[rule] = left - 1
+        return True
+
     def die(self, sides: int) -> int:
         self.charge(1)
         return self.source.roll(sides)
@@ -181,6 +202,10 @@ class _Roller:
 
     def thrown(self, term: Dice) -> RolledPool:
         sides = term.sides
+        self.left = {
+            "reroll": None if term.reroll is None else term.reroll.limit,
+            "explode": None if term.explode is None else term.explode.limit,
+        }
         if term.plain and term.faces is None:
             self.charge(term.count)
             throw = self.source.roll
@@ -198,7 +223,10 @@ class _Roller:
             rolled = [self.modified_die(term) for _ in range(term.count)]
         if term.keep is not None:
             rolled = self.mark_kept(term, rolled)
-        if term.success is not None:
+        if term.pick is not None:
+            pick = term.pick
+            rolled = [die if pick.stays(die.value) else replace(die, kept=False) for die in rolled]
+        if term.scored:
             rolled = [self.counted(term, die) for die in rolled]
             value = sum(term.score(die.value) for die in rolled if die.kept)
         else:
@@ -209,11 +237,11 @@ class _Roller:
         """A die's face after its re-roll rule, and the faces thrown away on the way."""
         face = self.die(term.sides)
         rerolled: list[int] = []
-        if term.reroll is not None:
-            while term.reroll.when.matches(face):
+        for step in () if term.reroll is None else term.reroll.steps:
+            while step.when.matches(face) and self.allowed("reroll"):
                 rerolled.append(face)
                 face = self.die(term.sides)
-                if term.reroll.once:
+                if step.once:
                     break
         return face, rerolled
 
@@ -225,7 +253,11 @@ class _Roller:
         face, rerolled = self.first_face(term)
         dice = [Die(sides, (face,), face, tuple(rerolled))]
         shift = -1 if explode.penetrating else 0
-        while explode.triggers(face, sides) and len(dice) <= explode.max_follow_ups:
+        while (
+            explode.triggers(face, sides)
+            and len(dice) <= explode.max_follow_ups
+            and self.allowed("explode")
+        ):
             dice[-1] = replace(dice[-1], triggered=True)
             face = self.die(sides)
             dice.append(
@@ -243,7 +275,7 @@ class _Roller:
         if explode is not None:
             depth = explode.max_follow_ups
             shift = -1 if explode.penetrating else 0
-            while explode.triggers(face, sides) and len(faces) <= depth:
+            while explode.triggers(face, sides) and len(faces) <= depth and self.allowed("explode"):
                 face = self.die(sides)
                 faces.append(face)
                 value += face + shift
@@ -270,16 +302,34 @@ class _Roller:
         total = sum(node.scored(v) for v, k in zip(values, kept, strict=True) if k)
         return RolledGroup(members, tuple(kept), success, exact(total))
 
+    def pooled(self, node: PooledKeep) -> RolledGroup:
+        """Each pool thrown, then the keep over all their dice, each pool shown with its own."""
+        pools = [self.thrown(pool) for pool in node.pools]
+        dice = [die for pool in pools for die in pool.dice]
+        kept = iter(_kept_by_value(node.keep, [die.value for die in dice]))
+        member: Rolled | None = None
+        for pool in pools:
+            marked = tuple(die if next(kept) else replace(die, kept=False) for die in pool.dice)
+            value = sum(die.value for die in marked if die.kept)
+            rolled = RolledPool(pool.term, marked, value)
+            member = (
+                rolled if member is None else RolledOp("+", member, rolled, member.value + value)
+            )
+        assert member is not None
+        return RolledGroup((member,), (True,), None, member.value)
+
     @staticmethod
     def counted(term: Dice, die: Die) -> Die:
-        """A die marked as a success, or a failure (Roll20's `f`), when it is kept."""
-        assert term.success is not None
+        """A kept die marked as a success, or a failure (Roll20's `f`; Foundry's `df` and
+        `sf`, where a failure is no success)."""
+        kept, value = die.kept, die.value
+        hit = None if term.success is None else kept and bool(term.success.matches(value))
+        if term.deduct is not None:
+            fails = kept and bool(term.fails(value))
+            return replace(die, success=hit and not fails, failure=fails)
         failure = term.failure
-        return replace(
-            die,
-            success=die.kept and bool(term.success.matches(die.value)),
-            failure=None if failure is None else die.kept and bool(failure.matches(die.value)),
-        )
+        failed = None if failure is None else kept and bool(failure.matches(value))
+        return replace(die, success=hit, failure=failed)
 
     @staticmethod
     def mark_kept(term: Dice, dice: list[Die]) -> list[Die]:

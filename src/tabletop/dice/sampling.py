@@ -18,7 +18,7 @@ from tabletop.dice import limits
 from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect
 from tabletop.dice.distribution import Distribution
 from tabletop.dice.exact import exact_distribution
-from tabletop.dice.prepare import prepare
+from tabletop.dice.prepare import computed_dice, prepare
 from tabletop.dice.roller import apply, arithmetic, exact
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
@@ -26,6 +26,7 @@ from tabletop.dice.syntax import (
     RISK_DIE_SIDES,
     BinaryOp,
     Call,
+    ComputedDice,
     Dice,
     Group,
     Integer,
@@ -34,9 +35,11 @@ from tabletop.dice.syntax import (
     Name,
     Negate,
     Node,
+    PooledKeep,
     RiskDice,
     UsageDie,
     dice_terms,
+    limited,
     most_dice,
     whole,
 )
@@ -61,7 +64,8 @@ def sample(
         raise LimitError("the number of samples must be a whole number, 0 or more")
     if n > limits.MAX_SAMPLES:
         raise LimitError(f"{n:,} samples asked for; the limit is {limits.MAX_SAMPLES:,} per call")
-    dice_per_roll = max(1, sum(most_dice(term) for term in dice_terms(prepared.tree)))
+    dice_per_roll = sum(most_dice(term) for term in dice_terms(prepared.tree))
+    dice_per_roll = max(1, dice_per_roll + computed_dice(prepared.tree, prepared.names))
     if n * dice_per_roll > limits.MAX_SAMPLED_DICE:
         raise LimitError(
             f"{n:,} samples of {prepared.text!r} could throw {n * dice_per_roll:,} dice; the "
@@ -100,6 +104,16 @@ class _Sampler:
             return self.evaluate(node.operand, n)
         if isinstance(node, Group):
             return self.group(node, n)
+        if isinstance(node, PooledKeep):
+            faces = np.concatenate([self.faces(p.sides, (n, p.count)) for p in node.pools], axis=1)
+            size = faces.shape[1]
+            kept = _kept_range(node.keep, np.arange(size)[None, :], np.full((n, 1), size))
+            return np.where(kept, np.sort(faces, axis=1), 0).sum(axis=1)
+        if isinstance(node, ComputedDice):
+            counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
+            most = int(counts.max()) if n else 0
+            faces = self.faces(node.sides, (n, most))
+            return np.where(np.arange(most)[None, :] < counts[:, None], faces, 0).sum(axis=1)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)
@@ -135,6 +149,8 @@ class _Sampler:
             table = _sampling_table(term)
             if table is not None:
                 return table.draw(self.rng, n)
+        if limited(term):
+            return self.limited(term, n)
         rolls = self.faces(term.sides, (n, term.count))
         if term.plain:
             return rolls.sum(axis=1)
@@ -144,14 +160,14 @@ class _Sampler:
             values = [term.value(face) for face in range(1, term.sides + 1)]
             rolls = np.asarray([0, *values], dtype=np.int64)[rolls]
         if term.explode is not None and term.explode.separate:
-            if term.keep is not None or term.success is not None:
+            if term.keep is not None or term.scored:
                 return self.separate(term, rolls)
             rolls = self.explode(term, rolls)
         elif term.explode is not None:
             rolls = self.explode(term, rolls)
         if term.keep is not None:
             rolls = self.kept(term, rolls)
-        if term.success is not None:
+        if term.scored:
             return term.score(rolls).sum(axis=1)
         return rolls.sum(axis=1)
 
@@ -161,16 +177,62 @@ class _Sampler:
         Re-rolling until a face stops matching leaves each non-matching face equally likely,
         so it is drawn from those faces at once, with the same odds as rolling again."""
         assert term.reroll is not None
-        again = term.reroll.when.matches(rolls)
-        count = int(again.sum())
-        if term.reroll.once:
-            rolls[again] = self.faces(term.sides, count)
-            return
-        low, high = term.reroll.when.span(term.sides)
-        standing = np.concatenate(
-            [np.arange(1, low, dtype=np.int64), np.arange(high + 1, term.sides + 1, dtype=np.int64)]
-        )
-        rolls[again] = standing[self.rng.integers(0, len(standing), size=count)]
+        for step in term.reroll.steps:
+            again = step.when.matches(rolls)
+            count = int(again.sum())
+            if step.once:
+                rolls[again] = self.faces(term.sides, count)
+                continue
+            faces = np.arange(1, term.sides + 1, dtype=np.int64)
+            standing = faces[~step.when.matches(faces)]
+            rolls[again] = standing[self.rng.integers(0, len(standing), size=count)]
+
+    def limited(self, term: Dice, n: int) -> np.ndarray:
+        """A pool whose re-rolls or explosions are limited over the whole pool: its dice
+        thrown one after another, each sample spending its own limit."""
+        reroll, explode = term.reroll, term.explode
+        left = {
+            "reroll": None if reroll is None else reroll.limit,
+            "explode": None if explode is None else explode.limit,
+        }
+        budgets = {rule: np.full(n, limit) for rule, limit in left.items() if limit is not None}
+        totals = np.zeros(n, dtype=np.int64)
+        for _ in range(term.count):
+            faces = self.faces(term.sides, n)
+            if reroll is not None and reroll.limit is None:
+                self.reroll(term, faces[:, None])
+            elif reroll is not None:
+                going = reroll.when.matches(faces) & (budgets["reroll"] > 0)
+                while going.any():
+                    rows = np.flatnonzero(going)
+                    faces[rows] = self.faces(term.sides, rows.size)
+                    budgets["reroll"][rows] -= 1
+                    going = np.zeros(n, dtype=bool)
+                    if not reroll.once:
+                        going[rows] = reroll.when.matches(faces[rows])
+                        going &= budgets["reroll"] > 0
+            if explode is not None and explode.limit is None:
+                faces = self.explode(term, faces[:, None])[:, 0]
+            elif explode is not None:
+                faces = self.spend_explosions(term, faces, budgets["explode"])
+            totals += faces
+        return totals
+
+    def spend_explosions(self, term: Dice, faces: np.ndarray, budget: np.ndarray) -> np.ndarray:
+        """Each die's value after an explosion chain the sample's `budget` still allows."""
+        explode = term.explode
+        assert explode is not None
+        shift = -1 if explode.penetrating else 0
+        values = faces.copy()
+        going = np.flatnonzero(explode.triggers(faces, term.sides) & (budget > 0))
+        for _ in range(explode.max_follow_ups):
+            if going.size == 0:
+                break
+            follow = self.faces(term.sides, going.size)
+            values[going] += follow + shift
+            budget[going] -= 1
+            going = going[explode.triggers(follow, term.sides) & (budget[going] > 0)]
+        return values
 
     def explode(self, term: Dice, rolls: np.ndarray) -> np.ndarray:
         """Each die's value after its explosion chain, following only the dice still going."""
@@ -216,7 +278,7 @@ class _Sampler:
         kept = position < size
         if term.keep is not None:
             kept = _kept_range(term.keep, position, size)
-        if term.success is not None:
+        if term.scored:
             return (term.score(ordered) * kept).sum(axis=1)
         return np.where(kept, ordered, 0).sum(axis=1)
 

@@ -9,7 +9,6 @@ GM dictate each face exactly. Recording and replaying draws lives in
 from __future__ import annotations
 
 import random
-import secrets
 from collections import deque
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
@@ -25,13 +24,18 @@ class DiceSource(Protocol):
     def roll(self, sides: int) -> int: ...
 
 
+_SYSTEM_RANDOM = random.SystemRandom()
+"""What `secrets.randbelow` draws from (os.urandom), without importing `secrets` and with it
+hmac and hashlib, which a roll from the command line would wait for."""
+
+
 class SystemDice:
     """Faces from the operating system's cryptographic random source (the default)."""
 
     __slots__ = ()
 
     def roll(self, sides: int) -> int:
-        return secrets.randbelow(sides) + 1
+        return _SYSTEM_RANDOM.randrange(sides) + 1
 
     def __repr__(self) -> str:
         return "SystemDice()"

@@ -7,17 +7,21 @@ parser makes). A tree holding something the dialect has no spelling for is refus
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
     FATE_FACES,
     TENS_FACES,
+    AnyOf,
     BinaryOp,
     Call,
     Compare,
+    ComputedDice,
     Dice,
     Explode,
     Group,
@@ -27,12 +31,17 @@ from tabletop.dice.syntax import (
     Name,
     Negate,
     Node,
+    Pick,
+    PooledKeep,
     Reroll,
     RiskDice,
     UsageDie,
     whole,
 )
 from tabletop.errors import NotationError
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A name tabletop and Roll20 can write (Foundry's paths may have dots)."""
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2, "rem": 2, "mod": 2, "%": 2, "**": 3}
 
@@ -87,9 +96,7 @@ class _Writer:
         if isinstance(node, Integer):
             return str(node.value)
         if isinstance(node, Name):
-            if not self.dialect.names:
-                raise Unspellable("names bound when rolling", self.dialect)
-            return node.name
+            return self.name(node.name)
         if isinstance(node, Negate):
             inner = self.write(node.operand)
             return f"-({inner})" if isinstance(node.operand, BinaryOp) else f"-{inner}"
@@ -106,6 +113,15 @@ class _Writer:
             return self.label(node)
         if isinstance(node, Group):
             return self.group(node)
+        if isinstance(node, PooledKeep):
+            if self.dialect.name != "roll20":
+                raise Unspellable("keeping the dice of one group ({4d6+3d8}k4)", self.dialect)
+            pools = " + ".join(self.term(pool) for pool in node.pools)
+            return "{" + pools + "}" + self.keep(node.keep)
+        if isinstance(node, ComputedDice):
+            if not self.dialect.computed_dice:
+                raise Unspellable("computed dice ((1d4)d6)", self.dialect)
+            return f"({self.write(node.count)})d{node.sides}"
         if isinstance(node, Call):
             if node.function not in self.dialect.functions:
                 raise Unspellable(f"the function {node.function}()", self.dialect)
@@ -127,14 +143,28 @@ class _Writer:
             text += self.success(node.success)
         return text
 
+    def name(self, name: str) -> str:
+        """A value given when rolling: `STR`, Roll20's `@{STR}`, Foundry's `@STR`."""
+        values, plain = self.dialect.values, _WORD.fullmatch(name) is not None
+        if values == "at":
+            return f"@{name}"
+        if values == "braces" and plain:
+            return "@{" + name + "}"
+        if self.dialect.names and plain:
+            return name
+        feature = "names bound when rolling" if plain else f"a value's path ({name})"
+        raise Unspellable(feature, self.dialect)
+
     def label(self, node: Label) -> str:
         """`2d6[fire]` (parenthesised where the label would bind to a smaller term), or the
         trailing words of a comment."""
         inner = self.write(node.operand)
         if node.trailing:
-            if not self.dialect.trailing_text:
-                raise Unspellable("words after the expression", self.dialect)
-            return f"{inner} {node.text}"
+            if self.dialect.trailing_text and node.text[:1].isalpha():
+                return f"{inner} {node.text}"
+            if self.dialect.comment_mark is not None:
+                return f"{inner} {self.dialect.comment_mark} {node.text}"
+            raise Unspellable("words after the expression", self.dialect)
         if not self.dialect.labels:
             raise Unspellable("labels", self.dialect)
         if isinstance(node.operand, BinaryOp | Negate) or (
@@ -172,13 +202,17 @@ class _Writer:
             if not dialect.dead_weight:
                 raise Unspellable("Dead Weight's usage and risk dice", dialect)
             return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
-        reroll = self.reroll(node.reroll) if node.reroll else ""
+        reroll = self.rerolls(node.reroll) if node.reroll else ""
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""
         keep = self.keep(node.keep) if node.keep else ""
+        if node.pick is not None:
+            keep += self.pick(node.pick)
         count = self.success(node.success) if node.success else ""
-        if node.failure is not None:
+        if node.failure is not None and node.deduct is None:
             count += self.failure(node.failure)
+        if node.deduct is not None:
+            count += self.deduction(node.deduct, node.failure)
         count += self.criticals(node)
         if node.order is not None:
             count += self.order(node.order)
@@ -239,29 +273,59 @@ class _Writer:
                     return f"{spelled}{target + other[1]}"
         raise Unspellable(f"the compare point {compare}", self.dialect)
 
+    def rerolls(self, reroll: Reroll) -> str:
+        """A pool's re-rolls, each applied to what the one before left; where the dialect
+        joins re-rolls of one kind, two such side by side have no spelling."""
+        steps = reroll.steps
+        joins = self.dialect.reroll_union
+        if len(steps) > 1 and not self.dialect.reroll_sequence:
+            raise Unspellable(_ONE_AFTER_ANOTHER, self.dialect)
+        if joins and any(a.once == b.once for a, b in pairwise(steps)):
+            raise Unspellable(_ONE_AFTER_ANOTHER, self.dialect)
+        return "".join(self.reroll(step) for step in steps)
+
     def reroll(self, reroll: Reroll) -> str:
         spelled = _spelling_of(self.dialect.rerolls, reroll.once)
         if spelled is None:
             raise Unspellable(
                 "re-rolling once" if reroll.once else "re-rolling until", self.dialect
             )
-        return spelled + self.compare(reroll.when, bare=True)
+        when = reroll.when
+        if reroll.limit is not None:
+            return spelled + self.limit(reroll.limit) + self.compare(when, bare=False)  # type: ignore[arg-type]
+        points = when.points if isinstance(when, AnyOf) else (when,)
+        return "".join(spelled + self.compare(point, bare=True) for point in points)
+
+    def limit(self, limit: int) -> str:
+        """Foundry's count of re-rolls or explosions over the pool, before the compare point."""
+        if not self.dialect.pool_limits:
+            raise Unspellable(_POOL_LIMIT, self.dialect)
+        return str(limit)
 
     def explode(self, explode: Explode, sides: int) -> str:
         dialect = self.dialect
         once = explode.depth == 1 and not dialect.explosion_bound
-        wanted = (explode.separate, explode.penetrating, once)
+        single = once and explode.limit == 1 and not dialect.pool_limits
+        wanted = (explode.separate, explode.penetrating, once, single)
         spelled = next(
             (
                 text
                 for text, meaning in dialect.explosions.items()
-                if (meaning.separate, meaning.penetrating, meaning.once) == wanted
+                if (meaning.separate, meaning.penetrating, meaning.once, meaning.single) == wanted
             ),
             None,
         )
         if spelled is None:
             raise Unspellable(_explosion_name(explode), dialect)
-        if explode.on is not None:
+        if explode.limit is not None and not single:
+            on = explode.on or Compare("=", sides)
+            if isinstance(on, AnyOf):
+                raise Unspellable("an explosion on several faces with a limit", dialect)
+            spelled += self.limit(explode.limit) + self.compare(on, bare=False)
+        elif isinstance(explode.on, AnyOf):  # d20's joined `e5e6`
+            kind = spelled
+            spelled = "".join(kind + self.compare(on, bare=True) for on in explode.on.points)
+        elif explode.on is not None:
             spelled += self.compare(explode.on, bare=dialect.bare_equals)
         elif dialect.name == "avrae":
             spelled += str(sides)
@@ -270,6 +334,14 @@ class _Writer:
                 raise Unspellable("a bound on the follow-ups of an explosion (:N)", dialect)
             spelled += f":{explode.depth}"
         return spelled
+
+    def pick(self, pick: Pick) -> str:
+        """d20's `k3`, `p<2` (`k3k4` for several faces)."""
+        spelled = next((s for s, keeps in self.dialect.picks.items() if keeps == pick.keep), None)
+        if spelled is None:
+            raise Unspellable("keeping or dropping dice by face (k3)", self.dialect)
+        points = pick.when.points if isinstance(pick.when, AnyOf) else (pick.when,)
+        return "".join(spelled + self.compare(point, bare=True) for point in points)
 
     def keep(self, keep: Keep) -> str:
         spelled = next(
@@ -314,11 +386,24 @@ class _Writer:
             raise Unspellable("sorting the dice (sa, sd)", self.dialect)
         return spelled
 
+    def deduction(self, deduct: str, failure: Compare | None) -> str:
+        """Foundry's `df` or `sf`, with the faces that fail when they are written."""
+        spelled = next((s for s, kind in self.dialect.deducts.items() if kind == deduct), None)
+        if spelled is None:
+            raise Unspellable("failures taken away (df, sf)", self.dialect)
+        if failure is None:
+            return spelled
+        return spelled + self.compare(failure, bare=self.dialect.bare_equals)
+
     def failure(self, compare: Compare) -> str:
         if "f" not in self.dialect.counts:
             raise Unspellable("failures taken from a count", self.dialect)
         return "f" + self.compare(compare, bare=self.dialect.bare_equals)
 
+
+_ONE_AFTER_ANOTHER = "re-rolls of one kind applied one after another (Foundry's r1r3)"
+
+_POOL_LIMIT = "a re-roll or explosion limited to a count over the pool (Foundry's r2=1)"
 
 _REMAINDERS = {
     "rem": "the remainder signed as the dividend (JavaScript's %)",
@@ -341,17 +426,22 @@ def _spells(dialect: Dialect, feature: str) -> bool:
     probes = {
         "exact division (fractions)": dialect.division == "exact",
         "whole-number division rounded down": dialect.division == "floor" or dialect.floor_division,
-        "names bound when rolling": dialect.names,
+        "names bound when rolling": dialect.names or dialect.values is not None,
         "Dead Weight's usage and risk dice": dialect.dead_weight,
         "counting successes": bool(dialect.counts),
         "counting even or odd dice": "even" in dialect.counts,
         "failures taken from a count": "f" in dialect.counts,
+        "failures taken away (df, sf)": bool(dialect.deducts),
+        "computed dice ((1d4)d6)": dialect.computed_dice,
+        _POOL_LIMIT: dialect.pool_limits,
+        _ONE_AFTER_ANOTHER: dialect.reroll_sequence and not dialect.reroll_union,
+        "keeping or dropping dice by face (k3)": bool(dialect.picks),
         "labels": dialect.labels,
         "grouped rolls": dialect.groups is not None,
         "Fate dice": dialect.fate is not None,
         "d20's tens die (d%)": dialect.percent == "tens",
         "per-die minimum and maximum": bool(dialect.bounds),
-        "words after the expression": dialect.trailing_text,
+        "words after the expression": dialect.trailing_text or dialect.comment_mark is not None,
         "powers (**)": dialect.power,
         "critical success and failure points (cs, cf)": bool(dialect.criticals),
         "sorting the dice (sa, sd)": bool(dialect.sorts),

@@ -18,6 +18,8 @@ from tabletop.dice import limits
 CompareOp = TypingLiteral["=", "<", "<=", ">", ">=", "even", "odd"]
 KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
 SortOrder = TypingLiteral["ascending", "descending"]
+Deduct = TypingLiteral["one", "face"]
+"""What a failing die is worth under Foundry's `df` (minus one) and `sf` (minus its face)."""
 ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷", "rem", "mod", "**"]
 """`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
 value may be a fraction (Roll20's, Foundry's and d20's `/`). `rem` is the remainder signed as
@@ -98,11 +100,55 @@ class Compare:
 
 
 @dataclass(frozen=True, slots=True)
+class AnyOf:
+    """Several compare points of one re-roll: a face matches when it matches any of them
+    (Roll20's `2d8r1r3r5r7`, d20's `rr1rr3`)."""
+
+    points: tuple[Compare, ...]
+
+    def matches(self, face: int) -> bool:
+        """Whether `face` is selected (elementwise on a numpy array of faces, for sampling)."""
+        hit = self.points[0].matches(face)
+        for point in self.points[1:]:
+            hit = hit | point.matches(face)
+        return hit
+
+    def faces(self, sides: int) -> list[int]:
+        """The faces of a d`sides` this selects, in order."""
+        return sorted(set().union(*(point.faces(sides) for point in self.points)))
+
+    def count(self, sides: int) -> int:
+        """How many faces of a d`sides` this selects, from the spans (without visiting them)."""
+        spans = sorted(point.span(sides) for point in self.points)
+        total, reached = 0, 0
+        for low, high in spans:
+            low = max(low, reached + 1)
+            if high >= low:
+                total += high - low + 1
+                reached = high
+        return total
+
+    def __str__(self) -> str:
+        return " or ".join(str(point) for point in self.points)
+
+
+@dataclass(frozen=True, slots=True)
 class Reroll:
     """Re-roll the first face while it matches: once (`ro`) or until it does not (`r`)."""
 
-    when: Compare
+    when: Compare | AnyOf
     once: bool
+    limit: int | None = None
+    """At most this many re-rolls over the whole pool, first dice first (Foundry's
+    `20d20r1=1` re-rolls a single 1); None: no such limit."""
+    then: Reroll | None = None
+    """A further re-roll applied to the face this one leaves (Foundry's `r1r3`: a 1 re-rolled
+    into a 3 is re-rolled again; d20's `rr1ro3`)."""
+
+    @property
+    def steps(self) -> tuple[Reroll, ...]:
+        """This re-roll and those applied after it, in order."""
+        return (self,) if self.then is None else (self, *self.then.steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +161,12 @@ class Explode:
     one adds them to the pool as dice of their own, which keep/drop and counts then see.
     """
 
-    on: Compare | None = None
+    on: Compare | AnyOf | None = None
     penetrating: bool = False
     depth: int | None = None
     separate: bool = False
+    limit: int | None = None
+    """At most this many follow-ups over the whole pool (Foundry's `5d6x2=6`); None: none."""
 
     @property
     def max_follow_ups(self) -> int:
@@ -144,6 +192,19 @@ class Keep:
     @property
     def keeps_highest(self) -> bool:
         return self.mode in ("kh", "dl")
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Keep (or drop) the dice whose value matches, whatever their place: d20's `k3` keeps
+    the dice showing 3, `p<3` drops those under 3; a die not kept counts nothing."""
+
+    when: Compare | AnyOf
+    keep: bool
+
+    def stays(self, value: int) -> bool:
+        """Whether a die of this value is kept (elementwise on numpy arrays)."""
+        return self.when.matches(value) * 1 == (1 if self.keep else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,13 +292,41 @@ class Dice:
     """Roll20's critical failure point (`1d20cf<3`): dice showing it are marked, nothing more."""
     order: SortOrder | None = None
     """Roll20's sorting (`8d6s`, `8d6sd`): the dice are shown lowest (or highest) first."""
+    deduct: Deduct | None = None
+    """Foundry's `df` and `sf`: each kept die that fails (matches `failure`, or, when that is
+    None, is not a success) is worth minus one or minus its face, whatever else it was; the
+    others are worth their value, or 1 and 0 under a success count."""
+
+    pick: Pick | None = None
+    """d20's keep or drop by face (`k3`, `p<3`), at the place of a keep."""
+
+    @property
+    def scored(self) -> bool:
+        """True when dice add scores rather than their values (counts, `df`, `sf`, picks)."""
+        return self.success is not None or self.deduct is not None or self.pick is not None
 
     def score(self, value: int) -> int:
-        """What a kept die of this value adds to a count: 1 a success, -1 a failure (both: 0);
-        elementwise on numpy arrays."""
+        """What a die of this value adds: 1 a success, -1 a Roll20 failure (both: 0); under
+        `df`/`sf`, a failure's minus one or minus face instead; nothing when a pick drops
+        it; elementwise on numpy arrays."""
+        counted = self.counted(value)
+        return counted if self.pick is None else self.pick.stays(value) * counted
+
+    def counted(self, value: int) -> int:
+        """What a kept die of this value adds (see `score`)."""
+        hits = value if self.success is None else self.success.matches(value) * 1
+        if self.deduct is None:
+            return hits if self.failure is None else hits - self.failure.matches(value) * 1
+        fails = self.fails(value)
+        lost = 1 if self.deduct == "one" else value
+        return hits - fails * (hits + lost)
+
+    def fails(self, value: int) -> int:
+        """1 when a die of this value fails under `df`/`sf`, else 0 (elementwise)."""
+        if self.failure is not None:
+            return self.failure.matches(value) * 1
         assert self.success is not None
-        hits = self.success.matches(value) * 1
-        return hits if self.failure is None else hits - self.failure.matches(value) * 1
+        return 1 - self.success.matches(value) * 1
 
     def shown(self, face: int) -> int:
         """What face number `face` shows: itself, unless the faces say otherwise."""
@@ -265,6 +354,8 @@ class Dice:
             and self.explode is None
             and self.keep is None
             and self.success is None
+            and self.deduct is None
+            and self.pick is None
             and not self.mapped
         )
 
@@ -291,7 +382,39 @@ class RiskDice:
     count: int
 
 
-Node = Integer | Name | Negate | BinaryOp | Call | Label | Group | Dice | UsageDie | RiskDice
+@dataclass(frozen=True, slots=True)
+class PooledKeep:
+    """Roll20's group of one sum of pools with a keep: `{4d6+3d8}k4` keeps the 4 best of
+    all seven dice (among equal values the earlier die)."""
+
+    pools: tuple[Dice, ...]
+    """Plain pools added together."""
+    keep: Keep
+
+
+@dataclass(frozen=True, slots=True)
+class ComputedDice:
+    """A pool whose number of dice is rolled first: `(1d4)d6` rolls 1d4, then that many d6
+    (Roll20, Foundry); it takes no modifiers yet."""
+
+    count: Node
+    sides: int
+
+
+Node = (
+    Integer
+    | Name
+    | Negate
+    | BinaryOp
+    | Call
+    | Label
+    | Group
+    | Dice
+    | UsageDie
+    | RiskDice
+    | ComputedDice
+    | PooledKeep
+)
 
 
 def most_dice(term: Dice | UsageDie | RiskDice) -> int:
@@ -301,10 +424,23 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
         return 1
     if isinstance(term, RiskDice):
         return term.count
-    throws = 1 + (term.reroll is not None)
-    if term.explode is not None:
-        throws += term.explode.max_follow_ups
-    return term.count * throws
+    count, reroll, explode = term.count, term.reroll, term.explode
+    rerolls = 0 if reroll is None else count * len(reroll.steps)
+    if reroll is not None and reroll.limit is not None:
+        rerolls = reroll.limit
+    if reroll is not None and reroll.once and reroll.limit is not None:
+        rerolls = min(count, reroll.limit)
+    follow_ups = 0 if explode is None else count * explode.max_follow_ups
+    if explode is not None and explode.limit is not None:
+        follow_ups = min(follow_ups, explode.limit)
+    return count + rerolls + follow_ups
+
+
+def limited(term: Dice) -> bool:
+    """Whether a pool's re-rolls or explosions are limited to a count over the whole pool."""
+    return (term.reroll is not None and term.reroll.limit is not None) or (
+        term.explode is not None and term.explode.limit is not None
+    )
 
 
 def children(node: Node) -> tuple[Node, ...]:
@@ -315,6 +451,10 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.operand,)
     if isinstance(node, Group):
         return node.members
+    if isinstance(node, ComputedDice):
+        return (node.count,)
+    if isinstance(node, PooledKeep):
+        return node.pools
     return ()
 
 
@@ -357,6 +497,7 @@ def never_negative(node: Node) -> bool:
         return (
             node.faces is None
             and node.failure is None
+            and node.deduct is None
             and all(bound is None or bound >= 0 for bound in lowest)
         )
     if isinstance(node, Label):
@@ -367,4 +508,4 @@ def never_negative(node: Node) -> bool:
         return never_negative(node.left)
     if isinstance(node, BinaryOp) and node.op in ("+", "*", "/", "÷"):
         return never_negative(node.left) and never_negative(node.right)
-    return isinstance(node, UsageDie | RiskDice)
+    return isinstance(node, UsageDie | RiskDice | ComputedDice | PooledKeep)

@@ -34,31 +34,22 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 MISSING: tuple[Missing, ...] = (
     _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
     _missing(
-        "deducting or subtracting failures (df, sf)",
-        r"(?<=[ds])f|[ds]f",
-        "foundry",
-    ),
-    _missing(
-        "a re-roll or explosion limited to a count (20d20r1=1)", r"(?<=[rxo])[0-9]+[<>=]", "foundry"
-    ),
-    _missing("re-rolling one die and adding it (ra)", r"ra", "avrae"),
-    _missing(
-        "keeping or dropping dice by their face (k3 keeps the dice showing 3)",
-        r"[kp][0-9<>]",
+        "picking the lowest or highest dice to re-roll or explode (rrl1)",
+        r"(?<=rr|ro|ra)[lh][0-9]|(?<=e)[lh][0-9]",
         "avrae",
     ),
-    _missing(
-        "picking the lowest or highest dice to re-roll or explode (rrl1)", r"(rr|ro|e)[lh]", "avrae"
-    ),
-    _missing("computed dice ((1d4)d6)", r"(?<=\))[dD]", "roll20", "foundry"),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
-    _missing("character values (@{strength}, @str)", r"@", "roll20", "foundry"),
 )
 
 
 MORE_THAN_ONE_REROLL = Missing(
-    "more than one re-roll on a pool (2d8r1r3)", re.compile("r"), ("roll20", "foundry", "avrae")
+    "re-rolls applied one after another on a pool (Foundry's 2d8r1r3, d20's rr1ro3; "
+    "with a limit or apart, not built)",
+    re.compile("r"),
+    ("foundry", "avrae"),
 )
+"""Several re-rolls of one kind are one re-roll of all their faces (`2d8r1r3`); re-rolls of
+two kinds, or Foundry's (each re-rolls what the one before left), are refused by this."""
 
 
 def missing_feature(text: str, at: int, dialect: Dialect, own: bool | None = None) -> str | None:

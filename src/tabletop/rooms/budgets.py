@@ -19,7 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.dice import parse
-from tabletop.dice.syntax import BinaryOp, Dice, Negate, Node, RiskDice, UsageDie, most_dice
+from tabletop.dice.prepare import value_bounds
+from tabletop.dice.syntax import ComputedDice, Dice, Node, RiskDice, UsageDie, children, most_dice
 from tabletop.errors import TabletopError
 from tabletop.names import texts
 from tabletop.rooms.errors import OverBudget
@@ -63,21 +64,27 @@ def dice_cost(text: str) -> Fraction:
     return sum((_term_cost(term) for term in _terms(tree)), Fraction(0))
 
 
-def _term_cost(term: Dice | UsageDie | RiskDice) -> Fraction:
+def _term_cost(term: Dice | UsageDie | RiskDice | ComputedDice) -> Fraction:
+    if isinstance(term, ComputedDice):  # `(1d4)d6`: the most its count can be
+        try:
+            return Fraction(value_bounds(term.count, {})[1])
+        except (KeyError, TabletopError):  # a name's value is not known yet, or past the limits
+            return Fraction(MAX_ROOM_DICE + 1)
     cost = Fraction(most_dice(term))
-    if isinstance(term, Dice) and term.reroll is not None and not term.reroll.once:
-        matching = term.reroll.when.count(term.sides)
-        cost += REROLL_MARGIN * Fraction(term.count * matching, term.sides - matching)
+    steps = term.reroll.steps if isinstance(term, Dice) and term.reroll is not None else ()
+    for place, step in enumerate(steps):
+        if not step.once:
+            matching = step.when.count(term.sides)
+            seen = matching if place == 0 else term.sides  # a later step: at most every die
+            cost += REROLL_MARGIN * Fraction(term.count * seen, term.sides - matching)
     return cost
 
 
-def _terms(node: Node) -> Iterator[Dice | UsageDie | RiskDice]:
+def _terms(node: Node) -> Iterator[Dice | UsageDie | RiskDice | ComputedDice]:
+    """Every dice term under `node`, inside labels, functions and groups too."""
     waiting = [node]
     while waiting:
         found = waiting.pop()
-        if isinstance(found, BinaryOp):
-            waiting += (found.left, found.right)
-        elif isinstance(found, Negate):
-            waiting.append(found.operand)
-        elif isinstance(found, Dice | UsageDie | RiskDice):
+        if isinstance(found, Dice | UsageDie | RiskDice | ComputedDice):
             yield found
+        waiting += children(found)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tabletop.errors import DataError
 from tabletop.rooms.log import FORMAT
 from tabletop.session import MAX_TEXT, Event, Member, Role, Visibility
+from tabletop.systems import registry
 
 if TYPE_CHECKING:
     from tabletop.rooms.witness import Chains
@@ -41,8 +42,10 @@ def _room(kind: str, text: str, actor: str | None, /, **data: Any) -> Event:
 def created(
     room: str, system: str, name: str, options: dict[str, Any], rules: int, form: int = FORMAT
 ) -> Event:
-    """The first entry: the room, its system and rules version, and its log's format."""
-    text = f"room {name or room} opened for {system}"
+    """The first entry: the room, its system and rules version, and its log's format; its
+    line names the room by the name the GM gave it (never its id) and the game by its title."""
+    title = registry.system(system).title
+    text = f"The room “{name}” opens for {title}" if name else f"The room opens for {title}"
     return _room(
         "created",
         text,
@@ -56,13 +59,23 @@ def created(
     )
 
 
+def opened_before(room: str, system: str, name: str) -> str:
+    """The first line as rooms wrote it before it was put in words (the room's id, the
+    system's): a log that holds it still reads, its line being all that differs."""
+    return f"room {name or room} opened for {system}"
+
+
 def committed(session: int, commitment: str, actor: str | None) -> Event:
     text = f"dice for session {session} are committed: {commitment[:16]}…"
     return _room("dice-committed", text, actor, session=session, commitment=commitment)
 
 
+ROLES = {Role.GM: "the GM", Role.PLAYER: "a player", Role.OBSERVER: "an observer"}
+"""Each role a member joins as, or is made, as a line says it."""
+
+
 def joined(member: str, name: str, role: Role) -> Event:
-    text = f"{name} joined as {role}"
+    text = f"{name} joined as {ROLES[role]}"
     return _room("joined", text, None, member=member, name=name, role=str(role))
 
 
@@ -72,7 +85,7 @@ def renamed(gm: Member, target: Member, name: str) -> Event:
 
 
 def promoted(gm: Member, target: Member, role: Role) -> Event:
-    text = f"the GM made {target.name} {role}"
+    text = f"the GM made {target.name} {ROLES[role]}"
     return _room("promoted", text, gm.id, member=target.id, role=str(role))
 
 
@@ -123,10 +136,28 @@ def witness(member: Member, head: str) -> Event:
 
 
 def imported(gm: Member, origin: str, head: str) -> Event:
-    return _room("imported", f"moved here from room {origin}", gm.id, origin=origin, head=head)
+    text = "the GM moved this room here from another room's export"
+    return _room("imported", text, gm.id, origin=origin, head=head)
 
 
 # rebuilding one from the log --------------------------------------------------------------
+
+
+def as_made(kept: Event, made: Event) -> bool:
+    """Whether a logged room event is the one the server makes (`made`), in today's words
+    or in those it wrote before lines were put in words (a role's or a room's id)."""
+    return kept == made or kept == made.model_copy(update={"text": _said_before(made)})
+
+
+def _said_before(made: Event) -> str:
+    data = made.data
+    if made.type == "room.joined":
+        return f"{data['name']} joined as {data['role']}"
+    if made.type == "room.promoted":
+        return made.text.removesuffix(ROLES[Role(data["role"])]) + str(data["role"])
+    if made.type == "room.imported":
+        return f"moved here from room {data['origin']}"
+    return made.text
 
 
 def rebuilt(table: Table, seq: int, event: Event) -> Event:

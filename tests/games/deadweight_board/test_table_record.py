@@ -112,7 +112,7 @@ def test_bot_moves_is_decided_into_the_action_the_bot_chose_with_a_drawn_seed():
     assert cause.draws[0] == Draw(sides=BOT_SEED_SIDES, face=decided["seed"])
     chosen = make_bot(spec, decided["seed"]).choose(state.game.play())
     assert decided["action"] == name_of(chosen) == events[0].data["action"]
-    assert events[0].text.startswith(f"{seat} ({spec}): ")
+    assert events[0].text.startswith(f"{seat} ({spec} bot): ")
     decision = SESSION.think(state, BOT_MOVES, ANN, SeededDice(3))
     assert SESSION.resolve(state, BOT_MOVES, ANN, SeededDice(3), decision=decision) == events
     assert SESSION.thinks == frozenset({"bot-moves"})
@@ -207,7 +207,7 @@ def test_each_board_of_the_record_names_its_turn_its_player_and_its_events():
         assert board["events"][0] == board["text"].split("; ")[0]
     assert [board["turn"] for board in boards] == sorted(board["turn"] for board in boards)
     assert {board["turn"] for board in boards} == set(range(5))
-    bot = re.compile(r"^(Red|Blue|Green) \((random|greedy)\): ")  # the log names the bot
+    bot = re.compile(r"^(Red|Blue|Green) \((random|greedy) bot\): ")  # the log names the bot
     kept = [e for e in log if e.type not in ("seat", "setup", "setup-sealed")]
     told = [bot.sub(r"\1: ", event.text) for event in kept]
     assert [line for board in boards for line in board["events"]] == told

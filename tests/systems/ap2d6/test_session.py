@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
-from tabletop.session import Member, Offer
+from tabletop.offers import Offer
+from tabletop.session import Member
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Error, Ap2d6Table
 from tests.effort import tried
 from tests.session_laws import NO_VALUE, Pick, Table, check_hidden_npc_laws, check_laws

@@ -7,11 +7,21 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from tabletop.dice import SeededDice
 from tabletop.systems.constitution import SESSION, ConstitutionTable
-from tests.lines import code_in, lines_with_code, nameless_lines, read_as
+from tests.lines import (
+    code_in,
+    lines_with_code,
+    nameless_lines,
+    off_the_lists,
+    read_as,
+    scene,
+    unreached,
+    written_kinds,
+)
 from tests.session_laws import Step, Table, Walk
+from tests.systems.constitution.test_lists import CLIMBING, FLAME, sage
 from tests.systems.constitution.test_session import ADA, GM, HIDDEN_TABLE, TABLE
+from tests.systems.constitution.test_sheet_session import seated
 
 WORDS = frozenset({"re-roll", "re-rolls", "re-orient", "re-orients", "ten-minute"})
 """The book's and English's hyphenated words a line may hold."""
@@ -117,9 +127,13 @@ SCENE = [
     combat({"action": "end_turn"}),
     combat({"action": "declare_spell", "id": "Ana", "spell": "Sleep"}),
     combat({"action": "spend", "id": "Cal", "cost": 2, "what": "a drink from a flask"}),
+    combat({"action": "reorient", "id": "Boss"}),
     combat({"action": "next_round"}),
     combat({"action": "attack", "attacker": "Ana", "target": "Hench", "modifier": 60}),
     combat({"action": "answer_direct_hit", "pay": False}),
+    combat({"action": "extra_action"}),
+    combat({"action": "attack", "attacker": "Ana", "target": "Boss", "modifier": 60}),
+    combat({"action": "answer_direct_hit", "pay": True}),
     combat({"action": "end_turn"}),
     combat({"action": "morale", "id": "Boss"}),
     combat({"action": "leave", "id": "Cal", "status": "down"}),
@@ -130,32 +144,49 @@ stored, released and lost, extra degrees spent, an order, a shot into a mêlée,
 declared, a respite action, a direct hit, a morale check, the fight's end."""
 
 
-def scene() -> Walk:
-    walk = Walk(start=SESSION.new())
-    state = walk.start
-    for number, intent in enumerate(SCENE):
-        events = SESSION.resolve(state, intent, GM, SeededDice(number))
-        for event in events:
-            state = SESSION.fold(state, event)
-        walk.steps.append(Step(GM, intent, events, state, number))
-    return walk
+SHEETS = [
+    (ADA, {"kind": "stow-gear", "character": "c1", "gear": {"name": "pack", "size": "backpack"}}),
+    (ADA, {"kind": "stow-gear", "character": "c1", "gear": {"name": "purse", "size": "purse"}}),
+    (ADA, {"kind": "coins", "character": "c1", "amount": 50, "reason": "loot"}),
+    (ADA, {"kind": "prepare-spells", "character": "c1", "spells": ["Sleep"]}),
+    (ADA, {"kind": "cast-spell", "character": "c1", "spell": "Sleep"}, [42]),
+    (ADA, {"kind": "cast-spell", "character": "c1", "spell": "Sleep", "ritual": True}, [15, 3]),
+    *[(GM, {"kind": "award-xp", "character": "c1", "amount": 3000, "reason": "the hoard"})] * 3,
+    (ADA, {"kind": "rations", "character": "c1", "food": 0}),
+    *[(GM, {"kind": "march", "terrain": "road"})] * 4,
+    (ADA, {"kind": "rations", "character": "c1", "food": 3}),
+    (GM, {"kind": "march", "terrain": "road"}),
+]
+"""Ada's sheet at the table: coins, a spell prepared and cast and a ritual, levels of
+experience, and days of marching without food and then with it."""
 
 
 @cache
 def walks() -> tuple[Walk, ...]:
     """Seeded walks of a table and of a fight with hidden NPCs, most steps a choice of the
-    fight where one is open, and the scene above."""
-    done = [scene()]
+    fight where one is open, and the scenes above."""
+    done = [scene(SESSION, SESSION.new(), [(GM, intent) for intent in SCENE])]
+    done += [scene(SESSION, seated(), SHEETS, seed) for seed in range(3)]
+    done.append(scene(SESSION, sage(), LISTS_SCENE))
     for table, seed in [(t, s) for t in (TABLE, HIDDEN_TABLE) for s in range(12)]:
         done.append(_walk(table, seed))
     return tuple(done)
+
+
+LISTS_SCENE = [
+    (GM, CLIMBING),
+    (GM, FLAME),
+    (GM, {"kind": "learn-spell", "character": "c1", "spell": "Flame dart", "owed": False}),
+    (GM, {"kind": "drop-listed", "list": "skill", "name": "climbing"}),
+]
+"""The referee's skill and spell lists, which the walks leave out (C3-S08)."""
 
 
 def _walk(table: Table, seed: int) -> Walk:
     chance = random.Random(seed)
 
     def pick(items):
-        items = list(items)
+        items = off_the_lists(items)
         if items and isinstance(items[0], tuple) and hasattr(items[0][1], "closed"):
             fight = [item for item in items if item[1].kind == "combat" and item[1].closed]
             if fight and chance.random() < 0.7:
@@ -235,3 +266,26 @@ def test_no_offer_or_its_help_reads_like_code():
                     helps = [choice.help for choice in offer.fields.values()]
                     found |= {text for text in (offer.text, *helps) if code_in(text, WORDS)}
     assert found == set()
+
+
+NOT_REACHED = frozenset(
+    {
+        "blessing",
+        "improved",
+        "not_improved",
+        "order",
+        "penance",
+        "shield_after_roll",
+        "spell_improved",
+        "starvation_ends",
+        "strain",
+    }
+)
+"""Kinds of line the rules write that no walk or scene here reaches yet, so the lint has
+not read them (docs/architecture.md, "The words a table shows", lists them as not built)."""
+
+
+def test_every_kind_of_line_the_rules_write_is_reached():
+    """The lint reads a kind of line only once a walk or the scene writes it: a kind the
+    rules begin to write fails here until one does (and one reached leaves the list)."""
+    assert unreached(written_kinds("tabletop.systems.constitution"), walks()) == NOT_REACHED

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
-from tabletop.session import Member, Offer
+from tabletop.offers import Offer
+from tabletop.session import Member
 from tabletop.systems.constitution import SESSION, ConstitutionError, ConstitutionTable
 from tabletop.systems.constitution.table_npcs import bestiary
 from tests.effort import tried

@@ -11,7 +11,7 @@ import pytest
 
 from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
-from tabletop.session import Offer
+from tabletop.offers import Offer
 from tabletop.systems.rollunder import SESSION, RollUnderTable
 from tests.systems.rollunder.test_session import ASH, GM, character, play
 

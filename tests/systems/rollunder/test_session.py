@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice, SeededDice
 from tabletop.errors import PermissionDenied
-from tabletop.session import Member, Offer, Visibility
+from tabletop.offers import Offer
+from tabletop.session import Member, Visibility
 from tabletop.systems.rollunder import (
     SESSION,
     AbilityRoll,

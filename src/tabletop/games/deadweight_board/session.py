@@ -31,10 +31,11 @@ from tabletop.dice import DiceSource
 from tabletop.games.deadweight_board.actions import action_named, name_of
 from tabletop.games.deadweight_board.board import COLOURS
 from tabletop.games.deadweight_board.bots import make_bot
+from tabletop.games.deadweight_board.bots.mcts import SIMULATIONS
 from tabletop.games.deadweight_board.config import DeadweightConfig, default_config
 from tabletop.games.deadweight_board.errors import BoardError
 from tabletop.games.deadweight_board.log import HUMAN
-from tabletop.games.deadweight_board.narrate import event_line
+from tabletop.games.deadweight_board.narrate import event_line, in_words
 from tabletop.games.deadweight_board.observe import (
     ALL_SEEING,
     TABLE,
@@ -53,7 +54,9 @@ from tabletop.games.deadweight_board.rules import (
 from tabletop.games.deadweight_board.setup import new_game
 from tabletop.games.deadweight_board.state import CHANCE, OVER, SETUP_LANTERN, State
 from tabletop.games.deadweight_board.targets import targets
-from tabletop.session import Choice, Event, Frozen, Member, Offer, Session, Visibility, offer
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import Event, Frozen, Member, Session, Visibility
+from tabletop.words import words_of
 
 MAX_SEATS = 4
 MAX_BOT_SIMULATIONS = 2_000
@@ -185,6 +188,9 @@ class BotAct(Frozen):
 
 class BoardSession(Session[BoardTable]):
     name = "deadweight-board"
+    version = 2
+    """Version 2 names the bots and the loot in words (ENG-17); a room made under version 1
+    is read by the release kept for it (docs/rooms.md, "Rooms made before")."""
     state = BoardTable
     error = BoardError
     intents = (TakeSeat, SeatBot, LeaveSeat, StartGame, Act, BotMoves, BotAct)
@@ -296,7 +302,9 @@ class BoardSession(Session[BoardTable]):
             action, who, step = action_named(intent.action), seat, Step(action=0)
         else:
             action, who, step = _bot_act(state, game, intent, dice)
-        lead = _note("act", f"{who}: {describe(game, action)}", seat=seat, action=name_of(action))
+        lead = _note(
+            "act", f"{who}: {in_words(describe(game, action))}", seat=seat, action=name_of(action)
+        )
         return _play(state, game, step.model_copy(update={"action": action}), lead, dice)
 
     # what each member sees ----------------------------------------------------------------
@@ -350,6 +358,17 @@ def _viewer(state: BoardTable, game: State, member: Member) -> int:
     return held[0] if held else TABLE
 
 
+def bot_named(bot: str, short: bool = False) -> str:
+    """A table's bot as its lines name it, in the board's words (ENG-17): "a greedy bot",
+    "an MCTS bot (30 simulations a move)"; `short`: "greedy bot"."""
+    kind, _, budget = bot.partition(":")
+    named = words_of(__package__).value("seat-bot", "bot", kind) or kind
+    if short:
+        return named.split(" ", 1)[1]
+    simulations = int(budget) if budget else SIMULATIONS
+    return f"{named} ({simulations:,} simulations a move)" if kind == "mcts" else named
+
+
 def _seat_bot_offer(seats: tuple[str | None, ...]) -> Offer:
     return offer(
         "seat-bot",
@@ -372,7 +391,7 @@ def _seat_bot(state: BoardTable, intent: SeatBot, who: str) -> tuple[BoardTable,
     else:
         seat = COLOURS.index(intent.seat)
         seats = (*state.seats[:seat], bot, *state.seats[seat + 1 :])
-    text = f"{who} seats a {intent.bot} bot as {COLOURS[seat]}"
+    text = f"{who} seats {bot_named(intent.bot)} as {COLOURS[seat]}"
     return state.model_copy(update={"seats": seats}), [
         _note("seat", text, seat=COLOURS[seat], bot=intent.bot)
     ]
@@ -423,7 +442,8 @@ def _bot_act(
     if state.seats[game.owner].bot != intent.bot:
         raise BoardError(f"bot-act: the {seat} seat is not held by a {intent.bot} bot")
     action = action_named(intent.action)
-    return action, f"{seat} ({intent.bot})", Step(action=action, bot=intent.bot, bot_seed=drawn)
+    who = f"{seat} ({bot_named(intent.bot, short=True)})"
+    return action, who, Step(action=action, bot=intent.bot, bot_seed=drawn)
 
 
 def _play(

@@ -23,16 +23,9 @@ from pydantic import BaseModel
 from tabletop import errors
 from tabletop.dice import Draw
 from tabletop.errors import DataError, TabletopError
+from tabletop.offers import Offer
 from tabletop.rooms.errors import SystemUnavailable
-from tabletop.session import (
-    Cause,
-    Decision,
-    DrawnRefusal,
-    Event,
-    Member,
-    Offer,
-    Session,
-)
+from tabletop.session import Cause, Decision, DrawnRefusal, Event, Member, Session
 from tabletop.systems.registry import system
 from tabletop.words import Words
 
@@ -46,17 +39,22 @@ KEPT: dict[tuple[str, int], str] = {
     ("constitution", 2): "d95ff36",
     ("rollunder", 2): "d95ff36",
     ("dead-weight", 2): "d95ff36",
+    ("deadweight-board", 1): "7495a47",
+    ("dead-weight", 3): "7495a47",
+    ("ap2d6", 3): "7495a47",
+    ("rollunder", 3): "7495a47",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 
 PACKAGES = {
-    "dice": "plain_dice",
-    "dead-weight": "dead_weight",
-    "ap2d6": "ap2d6",
-    "constitution": "constitution",
-    "rollunder": "rollunder",
+    "dice": "systems.plain_dice",
+    "dead-weight": "systems.dead_weight",
+    "ap2d6": "systems.ap2d6",
+    "constitution": "systems.constitution",
+    "rollunder": "systems.rollunder",
+    "deadweight-board": "games.deadweight_board",
 }
-"""Where each system's session lies under `systems` in a kept release."""
+"""Where each system's session lies in a kept release."""
 
 
 def session_at(name: str, version: int) -> Session[Any]:
@@ -101,7 +99,7 @@ _kept_on_path()
 @cache
 def _reading(name: str, version: int) -> Reading:
     package = f"tabletop_rules_{KEPT[(name, version)]}"
-    module = importlib.import_module(f"{package}.systems.{PACKAGES[name]}.session")
+    module = importlib.import_module(f"{package}.{PACKAGES[name]}.session")
     kept = importlib.import_module(f"{package}.session")
     kept_errors = importlib.import_module(f"{package}.errors")
     return Reading(module.SESSION, kept, kept_errors)

@@ -2,11 +2,12 @@
 
 Run it from the repository, before a change that raises any system's `Session.version`,
 with the commit whose rules are about to be replaced. It writes `rules-<COMMIT>.zip` beside
-this file: that commit's rules (the systems, and the dice, sessions, NPCs, tables, data and
-errors they stand on) as a package of their own, `tabletop_rules_<COMMIT>`, every
-`tabletop.` in their code renamed to it, so they import beside today's. A room or an export
-made under those versions is then re-read by exactly the code that wrote it
-(`tabletop.rooms.readings`), and today's rules carry no branch for yesterday's.
+this file: that commit's rules (the systems and the board game, and the dice, sessions,
+NPCs, turns, asks, tables, data and errors they stand on) as a package of their own,
+`tabletop_rules_<COMMIT>`, every `tabletop.` in their code renamed to it, so they import
+beside today's. A room or an export made under those versions is then re-read by exactly
+the code that wrote it (`tabletop.rooms.readings`), and today's rules carry no branch for
+yesterday's.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 KEPT = (
     "__init__.py",
+    "asks.py",
     "data.py",
     "errors.py",
     "kept.py",
@@ -28,12 +30,13 @@ KEPT = (
     "npcs.py",
     "session.py",
     "tables.py",
+    "turns.py",
     "words.py",
     "words.toml",
 )
 """The modules at the top of `tabletop` that the systems import, and the words they read."""
 
-FOLDERS = ("dice/", "systems/")
+FOLDERS = ("dice/", "systems/", "games/")
 
 LEFT_OUT = ("systems/registry.py",)
 """The registry names command lines and showcases, which are not kept; a reading imports

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc, roster_offers
-from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, hidden, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, ImportCharacter, Member, Session, controls, hidden, kinds
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.ap2d6.sheet_edits import BuySkill, SheetEdit, derived, sheet_offers
@@ -107,16 +107,21 @@ from tabletop.systems.ap2d6.table_weapons import (
     weapon_step,
     weapons_view,
 )
-from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
+from tabletop.turns_and_asks import TurnsAndAsks
 
 __all__ = ["SESSION", "SUGGESTED_POINTS", "Ap2d6Session", "Ap2d6Table"]
 
 
+TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
+"""The turns and the GM's asks at this table."""
+
+
 class Ap2d6Session(Session[Ap2d6Table]):
     name = "ap2d6"
-    version = 3
+    version = 4
     """2: a hidden NPC's numbers are kept part by part (RU-N05); 3: the GM's levers are the
-    GM's (RU-S06) and an attack on someone runs as the book chains it (RU-A49)."""
+    GM's (RU-S06) and an attack on someone runs as the book chains it (RU-A49); 4: a check
+    the GM asks for in a fight gives double 6s their temp AP (RU-A13, RU-S08)."""
     state = Ap2d6Table
     error = Ap2d6Error
     explained = kinds(SHEET_INTENTS)
@@ -149,8 +154,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         *WEAPON_INTENTS,
         *LIST_INTENTS,
         *SHEET_INTENTS,
-        *TURNS.intents,
-        *ASKS.intents,
+        *TURNS_AND_ASKS.intents,
     )
 
     # offers -------------------------------------------------------------------------------
@@ -176,7 +180,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
             found += harm_offers(everyone) + contest_offers(state)
             found += reveal_offers(state) + round_offers(state) + weapon_offers(state)
         found += list_offers(state, member, mine)
-        return found + TURNS.offers(state, member) + ASKS.offers(state, member)
+        return found + TURNS_AND_ASKS.offers(state, member)
 
     @staticmethod
     def _sheet_offers(state: Ap2d6Table, cid: str, up: bool, gm: bool, levers: bool) -> list[Offer]:
@@ -200,10 +204,8 @@ class Ap2d6Session(Session[Ap2d6Table]):
             if isinstance(intent, RemoveNpc):
                 state = TURNS.without(state, intent.npc)
             return npc_step(state, intent, member)
-        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
-            return TURNS.apply(state, intent, member)
-        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
-            return ASKS.apply(state, intent, member, dice)
+        if TURNS_AND_ASKS.takes(intent):
+            return TURNS_AND_ASKS.apply(state, intent, member, dice)
         if isinstance(intent, NewCharacter | ImportCharacter):
             return seat_character(state, intent, member, dice)
         if isinstance(intent, ContestIntent):
@@ -269,8 +271,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
             attacks=strikes_view(state),
             weapons=weapons_view(state),
             lists=lists_view(state),
-            turn=TURNS.view(state),
-            asks=ASKS.view(state, member),
+            **TURNS_AND_ASKS.view(state, member),
         )
 
 

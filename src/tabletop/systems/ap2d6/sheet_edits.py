@@ -13,15 +13,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from tabletop.session import (
-    CharacterIntent,
-    Choice,
-    Offer,
-    RollMode,
-    accepts,
-    entry_action,
-    entry_offer,
-)
+from tabletop.offers import Choice, Offer, accepts, entry_action, entry_offer
+from tabletop.session import CharacterIntent, RollMode
 from tabletop.sheet_edits import (
     NAMING,
     Naming,

@@ -10,30 +10,28 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import (
-    MAX_NPCS,
     BookNpc,
     EditNpc,
     NewNpc,
     RemoveNpc,
     RevealNpc,
-    brought,
     changed,
     check_name,
-    next_id,
-    removed,
+    check_rename,
+    check_room,
+    seat_npc,
     shown,
+    unseat_npc,
 )
+from tabletop.offers import Choice, Offer, offer
 from tabletop.session import (
     MAX_NAME,
     CharacterIntent,
-    Choice,
     Event,
     Frozen,
     ImportCharacter,
     Member,
-    Offer,
     note,
-    offer,
     owner_for,
 )
 from tabletop.sheet_edits import RenameCharacter
@@ -207,8 +205,7 @@ def npc_step(
     """The GM's NPCs: the book's or typed in, changed, taken away, shown or hidden."""
     names = [seat.sheet.name for seat in state.characters.values()]
     if isinstance(intent, BookNpc | NewNpc):
-        if len(state.npcs) >= MAX_NPCS:
-            raise Ap2d6Error(f"a table keeps at most {MAX_NPCS} NPCs")
+        check_room(len(state.npcs), Ap2d6Error)
         if isinstance(intent, BookNpc):
             creature = bestiary().creature(intent.creature, Ap2d6Error)
             name, stats, whence = intent.name or creature.name, creature.stats, creature.name
@@ -217,10 +214,8 @@ def npc_step(
         check_name(name, names, Ap2d6Error)
         sheet = npc_sheet(name, stats)
         mark = NpcMark(creature=whence, bias=stats.bias)
-        nid, counter = next_id(state.characters, state.next_npc)
-        seats = {**state.characters, nid: Seat(owner=member.id, sheet=sheet, npc=mark)}
-        after = state.model_copy(update={"characters": seats, "next_npc": counter})
-        return after, brought(nid, name, card_words(sheet, mark), whence)
+        seat = Seat(owner=member.id, sheet=sheet, npc=mark)
+        return seat_npc(state, seat, name, card_words(sheet, mark), whence)
     seat = state.characters.get(intent.npc)
     if seat is None or seat.npc is None:
         raise Ap2d6Error(f"no NPC {intent.npc!r} at this table")
@@ -229,8 +224,7 @@ def npc_step(
     if isinstance(intent, RemoveNpc):
         if fighting:
             raise Ap2d6Error(f"{name} is in the fight; end the fight first")
-        rest = {cid: s for cid, s in state.characters.items() if cid != intent.npc}
-        return state.model_copy(update={"characters": rest}), [removed(intent.npc, name)]
+        return unseat_npc(state, intent.npc, name)
     if isinstance(intent, RevealNpc):
         mark = seat.npc.model_copy(update={"revealed": intent.revealed})
         told_now = shown(intent.npc, name, intent.revealed, stats_view(seat.sheet, mark))
@@ -238,7 +232,7 @@ def npc_step(
     if intent.stat == "name":
         if fighting:
             raise Ap2d6Error(f"{name} is in the fight; rename them after it")
-        check_name(intent.value.strip(), [n for n in names if n != name], Ap2d6Error)
+        check_rename(intent.value.strip(), name, names, Ap2d6Error)
     sheet, mark = edited(seat.sheet, seat.npc, intent)
     now = (
         sheet.name

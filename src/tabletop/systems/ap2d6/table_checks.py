@@ -9,18 +9,16 @@ from pydantic import Field
 
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
+from tabletop.offers import Choice, Offer, offer
 from tabletop.session import (
     CharacterIntent,
-    Choice,
     Event,
     Frozen,
     Member,
-    Offer,
     RollMode,
     Visibility,
     in_mode,
     note,
-    offer,
     rolled_for,
 )
 from tabletop.systems.ap2d6.checks import check, check_against, contest

@@ -10,17 +10,8 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied, TabletopError
-from tabletop.session import (
-    CharacterIntent,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    closed_offer,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, closed_offer, offer
+from tabletop.session import CharacterIntent, Event, Frozen, Member, note
 from tabletop.systems.ap2d6.costs import action_cost, basic_actions, basic_named
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.events import Event as RulesEvent

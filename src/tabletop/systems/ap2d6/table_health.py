@@ -11,17 +11,8 @@ from pydantic import Field
 
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
-from tabletop.session import (
-    CharacterIntent,
-    Choice,
-    Event,
-    Member,
-    Offer,
-    hidden,
-    note,
-    offer,
-    rolled_for,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import CharacterIntent, Event, Member, hidden, note, rolled_for
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.events import Event as RulesEvent
 from tabletop.systems.ap2d6.options import Options

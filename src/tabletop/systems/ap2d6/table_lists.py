@@ -11,19 +11,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
+from tabletop.frozen import Frozen
 from tabletop.kept_lists import dropped, gm_offers, write_offer
-from tabletop.session import (
-    MAX_NAME,
-    CharacterIntent,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    closed_offer,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, closed_offer, offer
+from tabletop.session import MAX_NAME, CharacterIntent, Event, Member, note
 from tabletop.systems.ap2d6.creation import MAX_BUDGET
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet import Character

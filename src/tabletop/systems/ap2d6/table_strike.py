@@ -18,18 +18,8 @@ from pydantic import Field
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
-from tabletop.session import (
-    MAX_NAME,
-    CharacterIntent,
-    Choice,
-    Event,
-    Member,
-    Offer,
-    controls,
-    note,
-    offer,
-    rolled_for,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, CharacterIntent, Event, Member, controls, note, rolled_for
 from tabletop.systems.ap2d6 import health
 from tabletop.systems.ap2d6.costs import action_cost
 from tabletop.systems.ap2d6.errors import Ap2d6Error

@@ -9,7 +9,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
-from tabletop.session import MAX_NAME, Choice, Event, Frozen, Member, Offer, note, offer
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, Event, Frozen, Member, note
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.table import Ap2d6Table
 from tabletop.systems.ap2d6.weapons import DamageType, Weapon

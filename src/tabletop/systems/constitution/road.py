@@ -13,19 +13,17 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
+from tabletop.offers import Choice, Offer, offer
 from tabletop.session import (
     CharacterIntent,
-    Choice,
     Event,
     Frozen,
     Member,
-    Offer,
     RollMode,
     Visibility,
     hidden,
     in_mode,
     note,
-    offer,
 )
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.expedition import (

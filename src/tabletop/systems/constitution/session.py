@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
-from tabletop.session import Event, ImportCharacter, Member, Offer, Session, controls, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, ImportCharacter, Member, Session, controls, kinds
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.levers import held_back
 from tabletop.systems.constitution.road import (
@@ -79,9 +79,13 @@ from tabletop.systems.constitution.table_npcs import (
     taken_from_fight,
 )
 from tabletop.systems.constitution.table_turns import TURNS
-from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
+from tabletop.turns_and_asks import TurnsAndAsks
 
 NpcIntent = BookNpc | NewNpc[NpcStats] | EditNpc | RemoveNpc | RevealNpc
+
+
+TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
+"""The turns and the GM's asks at this table."""
 
 
 class ConstitutionSession(Session[ConstitutionTable]):
@@ -117,8 +121,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         RemoveNpc,
         RevealNpc,
         NpcJoinsFight,
-        *TURNS.intents,
-        *ASKS.intents,
+        *TURNS_AND_ASKS.intents,
     )
 
     def offers(self, state: ConstitutionTable, member: Member) -> list[Offer]:
@@ -131,7 +134,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         if member.is_gm:
             found += ROSTER.offers(state.npcs, EXAMPLE, bestiary())
         found += fight_offers(state, member, mine)
-        return found + TURNS.offers(state, member) + ASKS.offers(state, member)
+        return found + TURNS_AND_ASKS.offers(state, member)
 
     def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
         held = held_back(intent, member, state.options)
@@ -150,10 +153,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
             return npc_joins_fight(state, intent, dice)
         if isinstance(intent, BookNpc | NewNpc | EditNpc | RemoveNpc | RevealNpc):
             return self._npcs(state, intent, dice)
-        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
-            return TURNS.apply(state, intent, member)
-        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
-            return ASKS.apply(state, intent, member, dice)
+        if TURNS_AND_ASKS.takes(intent):
+            return TURNS_AND_ASKS.apply(state, intent, member, dice)
         if isinstance(intent, March):
             return march(state, intent, dice)
         if isinstance(intent, Camp):
@@ -212,8 +213,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
             controllers=state.controllers,
             clock=clock_view(state.clock, member),
             npcs=ROSTER.view(state.npcs, member),
-            turn=TURNS.view(state),
-            asks=ASKS.view(state, member),
+            **TURNS_AND_ASKS.view(state, member),
             lists=lists_view(state),
         )
 

@@ -12,19 +12,17 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
+from tabletop.offers import Choice, Offer, offer
 from tabletop.session import (
     MAX_NAME,
     CharacterIntent,
-    Choice,
     Event,
     Frozen,
     ImportCharacter,
     Member,
-    Offer,
     RollMode,
     in_mode,
     note,
-    offer,
     owner_for,
 )
 from tabletop.systems.constitution.character import ABILITIES, Character, award_xp, character_check

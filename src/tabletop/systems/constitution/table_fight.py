@@ -12,17 +12,8 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
-from tabletop.session import (
-    CharacterIntent,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    closed_offer,
-    controls,
-    offer,
-)
+from tabletop.offers import Choice, Offer, closed_offer, offer
+from tabletop.session import CharacterIntent, Event, Frozen, Member, controls
 from tabletop.systems.constitution.character import Character, Wound
 from tabletop.systems.constitution.combat import (
     Action,

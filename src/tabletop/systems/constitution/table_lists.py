@@ -11,18 +11,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
+from tabletop.frozen import Frozen
 from tabletop.kept_lists import dropped, gm_offers, write_offer
-from tabletop.session import (
-    MAX_NAME,
-    CharacterIntent,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, CharacterIntent, Event, Member, note
 from tabletop.systems.constitution.character import MAX_LEVEL, KnownSpell
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.magic import RESEARCH_RATING, learn_spell, may_learn

@@ -201,7 +201,8 @@ def _resolve_spell(
     outcome = casting.test.verdict
     if outcome == Outcome.FAILURE and not casting.conductor:
         outcome = Outcome.CRITICAL_FAILURE
-        events.append(event("no conductor", "without a conductor the failure is critical"))
+        told = f"{caster.label} has no conductor: the failure is critical"
+        events.append(event("no conductor", told))
         events += bad_omens(caster, outcome)  # it counts as a critical failure (DW-X18)
     magic = caster.magic
     if outcome == Outcome.GREAT_SUCCESS:
@@ -233,7 +234,8 @@ def mishap(caster: Character, dice: DiceSource) -> Change:
     events = [
         event(
             "mishap",
-            f"{result.roll} + {earlier} = {result.value}: {result.entry.name}",
+            f"{caster.label}'s mishap: {result.roll} + {earlier} = {result.value}: "
+            f"{result.entry.name}",
             **result.to_json(),
         )
     ]
@@ -255,7 +257,11 @@ def _mishap_effect(
         if fields["who"] == "self":
             return gain_affliction(caster, affliction, dice)
         return caster, [
-            event("afflict others", f"everyone {fields['who']} becomes {affliction}", **fields)
+            event(
+                "afflict others",
+                f"{caster.label}'s mishap: everyone {fields['who']} becomes {affliction}",
+                **fields,
+            )
         ]
     if kind == "wound_each_attribute":
         events: list[Event] = []
@@ -274,10 +280,14 @@ def _mishap_effect(
         return _lose_items(caster, lambda item: True, "every item")
     if kind == "advance_tracker":
         return caster, [
-            event("advance tracker", f"advance the {fields['tracker']} tracker", **fields)
+            event(
+                "advance tracker",
+                f"{caster.label}'s mishap: advance the {fields['tracker']} tracker",
+                **fields,
+            )
         ]
     if kind == "summon":
-        text = f"a {fields['creature']} appears {fields['range']}"
+        text = f"{caster.label}'s mishap: a {fields['creature']} appears {fields['range']}"
         return caster, [event("summon", text, **fields)]
     raise DeadWeightError(f"unknown mishap effect {kind!r}")
 
@@ -301,7 +311,8 @@ def _lose_items(caster: Character, lost: Any, what: str) -> Change:
             }
         )
     caster = caster.model_copy(update={"inventory": inventory})
-    return caster, [event("items lost", f"lost: {', '.join(gone) or 'nothing'}", items=gone)]
+    told = f"{caster.label} loses {', '.join(gone) or 'nothing'}"
+    return caster, [event("items lost", told, items=gone)]
 
 
 # prayers ---------------------------------------------------------------------------------
@@ -367,11 +378,13 @@ def _resolve_prayer(
     if outcome.succeeded:
         return _answer(praying, outcome, dice, events)
     caster = praying.caster
-    events.append(event("prayer ignored", f"{praying.prayer} is ignored (not exhausted)"))
+    told = f"{caster.label}'s prayer {praying.prayer} is ignored (not exhausted)"
+    events.append(event("prayer ignored", told))
     if outcome == Outcome.CRITICAL_FAILURE:
         magic = caster.magic.model_copy(update={"god_angry": True})
         caster = caster.model_copy(update={"magic": magic})
-        events.append(event("angry god", "the god is angered: no prayers until a sacrifice"))
+        angry = f"{caster.label}'s god is angered: no prayers until a sacrifice"
+        events.append(event("angry god", angry))
     return praying.model_copy(update={"caster": caster, "result": outcome}), events
 
 
@@ -386,7 +399,8 @@ def _answer(
             update={"prayers_exhausted": (*magic.prayers_exhausted, praying.prayer)}
         )
     caster = caster.model_copy(update={"magic": magic})
-    events.append(event("prayer answered", f"{praying.prayer} is answered", prayer=praying.prayer))
+    told = f"{caster.label}'s prayer {praying.prayer} is answered"
+    events.append(event("prayer answered", told, prayer=praying.prayer))
     if outcome == Outcome.GREAT_SUCCESS:
         caster, more = miracle(caster, dice)
         events += more
@@ -398,12 +412,15 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
     healing and cures name a target the players choose, so they are reported (with any
     dice already rolled) for `heal_wounds` and `remove_affliction` to apply."""
     result = system_table("miracles").roll(dice)
-    events = [event("miracle", f"{result.roll}: {result.entry.name}", **result.to_json())]
+    told = f"{caster.label}'s miracle: {result.roll}: {result.entry.name}"
+    events = [event("miracle", told, **result.to_json())]
     for effect in result.entry.effects:
         if effect.kind == "unexhaust_prayers":
             magic = caster.magic.model_copy(update={"prayers_exhausted": ()})
             caster = caster.model_copy(update={"magic": magic})
-            events.append(event("prayers ready", "every prayer is ready again"))
+            events.append(
+                event("prayers ready", f"every prayer of {caster.label}'s is ready again")
+            )
         elif effect.kind == "heal_wounds":
             healed = roll(effect.fields["dice"], dice)
             events.append(
@@ -454,7 +471,7 @@ def create_food_and_water(caster: Character) -> Change:
     inventory = stow(caster.inventory, Item(name="ration", tags=(ItemTag.FOOD,)))
     inventory = stow(inventory, Item(name="water", liquid=True, tags=(ItemTag.WATER,)))
     return caster.model_copy(update={"inventory": inventory}), [
-        event("food and water", "a ration and a water appear")
+        event("food and water", f"a ration and a water appear in {caster.label}'s pack")
     ]
 
 

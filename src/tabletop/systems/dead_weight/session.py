@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
-from tabletop.session import Event, Member, Offer, Session, controls, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, Member, Session, controls, kinds
 from tabletop.systems.dead_weight.attribute_test import DauntlessRoll, Pass, Reroll
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.npc import NpcStats
@@ -38,7 +38,7 @@ from tabletop.systems.dead_weight.sheet_edits import (
     sheet_offers,
 )
 from tabletop.systems.dead_weight.table import DeadWeightTable
-from tabletop.systems.dead_weight.table_asks import ASKS, NO_DC, ask_offers, ask_step
+from tabletop.systems.dead_weight.table_asks import ASKS, NO_DC
 from tabletop.systems.dead_weight.table_body import (
     BeginExpedition,
     Fatigue,
@@ -119,16 +119,20 @@ from tabletop.systems.dead_weight.table_trackers import (
     trackers_view,
 )
 from tabletop.systems.dead_weight.table_turns import TURNS
-from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
+from tabletop.turns_and_asks import TurnsAndAsks
+
+TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
+"""The turns and the GM's asks at this table."""
 
 
 class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
-    version = 3
+    version = 4
     """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05). 3: the GM's levers are
-    the GM's (DW-T01) and every line names whom it is about (DW-T06)."""
+    the GM's (DW-T01) and every line names whom it is about (DW-T06). 4: magic's lines (a
+    prayer, an angry god, a mishap and its effects, no conductor) name the caster too."""
     explained = kinds(SHEET_INTENTS) | {"study", "wake", "wait", "stabilise"}
     intents = (
         *MAKING_INTENTS,
@@ -163,8 +167,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
         RevealNpc,
         NpcWounds,
         *FIGHT_INTENTS,
-        *TURNS.intents,
-        *ASKS.intents,
+        *TURNS_AND_ASKS.intents,
     )
 
     # what each member may ask for ---------------------------------------------------------
@@ -189,7 +192,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             found += ROSTER.offers(state.npcs, EXAMPLE) + wound_offers(able)
             found += gm_test_offers(state, able) + tracker_offers(state)
         found += list_offers(state, member)
-        return found + TURNS.offers(state, member) + ask_offers(state, member)
+        return found + TURNS_AND_ASKS.offers(state, member)
 
     def why_not(self, state: DeadWeightTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]
@@ -227,10 +230,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return followed, events + more
         if isinstance(intent, FightIntent):
             return fight_step(state, intent, member, dice)
-        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
-            return TURNS.apply(state, intent, member)
-        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
-            return ask_step(state, intent, member, dice)
+        if TURNS_AND_ASKS.takes(intent):
+            return TURNS_AND_ASKS.apply(state, intent, member, dice)
         if isinstance(intent, NewTracker | AdvanceTracker | ShowTracker):
             return tracker_step(state, intent)
         if isinstance(intent, SheetChange):
@@ -280,8 +281,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             trackers=trackers_view(state, member),
             exchange=exchange_view(state, member),
             attack=attack_view(state),
-            turn=TURNS.view(state),
-            asks=ASKS.view(state, member),
+            **TURNS_AND_ASKS.view(state, member),
             npcs=ROSTER.view(state.npcs, member),
             lists=lists_view(state),
         )

@@ -13,15 +13,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
-from tabletop.session import (
-    MAX_NAME,
-    CharacterIntent,
-    Choice,
-    Offer,
-    accepts,
-    entry_action,
-    entry_offer,
-)
+from tabletop.offers import Choice, Offer, accepts, entry_action, entry_offer
+from tabletop.session import MAX_NAME, CharacterIntent
 from tabletop.sheet_edits import (
     NAMING,
     Naming,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from tabletop.asks import AnswerAsk, Ask, AskDesk, AskRoll, DropAsk
+from tabletop.asks import Ask, AskDesk, AskRoll
 from tabletop.dice import DiceSource
-from tabletop.session import Event, Frozen, Member, Offer, rolled_for
+from tabletop.session import Event, Frozen, Member, rolled_for
 from tabletop.systems.dead_weight.attribute_test import MAX_ANNOUNCED_REROLLS, TestSetup
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.errors import DeadWeightError
@@ -56,34 +56,13 @@ def roll_asked(
         return begin_test(state, Test(roller=ask.character, setup=setup), Member.gm(), dice)
 
 
-def ask_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
-    """The asks' offers, the GM's asking with no DC to give (the form fixes none)."""
-    return [
-        o.model_copy(
-            update={
-                "fields": {k: v for k, v in o.fields.items() if k != "dc"},
-                "preset": {"dc": None, "dc_shown": True},
-            }
-        )
-        if o.kind == "ask-roll"
-        else o
-        for o in ASKS.offers(state, member)
-    ]
-
-
-def ask_step(
-    state: DeadWeightTable,
-    intent: AskRoll[AskedTest] | AnswerAsk | DropAsk,
-    member: Member,
-    dice: DiceSource,
-) -> tuple[DeadWeightTable, list[Event]]:
-    """The GM asks (never with a DC, DW-T04) or takes an ask back; its player answers."""
-    if isinstance(intent, AskRoll) and intent.dc is not None:
+def no_dc(state: DeadWeightTable, intent: AskRoll[AskedTest]) -> None:
+    """The GM asks for a test, never with a DC (DW-T04)."""
+    if intent.dc is not None:
         raise DeadWeightError(NO_DC)
-    return ASKS.apply(state, intent, member, dice)
 
 
 ASKS: AskDesk[DeadWeightTable, AskedTest] = AskDesk(
-    AskedTest, said, {"attribute": "DEX"}, characters, roll_asked
+    AskedTest, said, {"attribute": "DEX"}, characters, roll_asked, refuse=no_dc, with_dc=False
 )
 """The GM's asks at a Dead Weight table."""

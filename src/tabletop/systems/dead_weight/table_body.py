@@ -10,16 +10,8 @@ from pydantic import Field
 
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
-from tabletop.session import (
-    MAX_NAME,
-    CharacterIntent,
-    Choice,
-    Event,
-    Member,
-    Offer,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, CharacterIntent, Event, Member, note
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import (
     StabiliseMeans,

@@ -8,17 +8,15 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
+from tabletop.frozen import Frozen
+from tabletop.offers import Choice, Offer, offer
 from tabletop.session import (
     CharacterIntent,
-    Choice,
     Event,
-    Frozen,
     ImportCharacter,
     Member,
-    Offer,
     controls,
     note,
-    offer,
     owner_for,
 )
 from tabletop.systems.dead_weight.character import Character, CharacterClass, sheet_from

@@ -8,18 +8,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
-from tabletop.session import (
-    MAX_NAME,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    RollMode,
-    in_mode,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, Event, Frozen, Member, RollMode, in_mode, note
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import MAX_RISK_DICE, UsageDie, risk
 

@@ -21,7 +21,8 @@ from pydantic import Field
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
-from tabletop.session import Choice, Event, Frozen, Member, Offer, controls, note
+from tabletop.offers import Choice, Offer
+from tabletop.session import Event, Frozen, Member, controls, note
 from tabletop.systems.dead_weight.armour import defend, wounds_after_hardened
 from tabletop.systems.dead_weight.attribute_test import GM_ANNOUNCES, TestSetup
 from tabletop.systems.dead_weight.attributes import Attribute

@@ -11,8 +11,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.errors import PermissionDenied
+from tabletop.frozen import Frozen
 from tabletop.kept_lists import dropped, gm_offers, write_offer
-from tabletop.session import Choice, Event, Frozen, Member, Offer, note, offer
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import Event, Member, note
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
 from tabletop.systems.dead_weight.creation import Creation, Decision, Stage

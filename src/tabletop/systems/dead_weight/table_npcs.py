@@ -19,7 +19,8 @@ from pydantic import Field
 
 from tabletop.kept import SHOWN, secret
 from tabletop.npcs import Kept, NpcId, Roster
-from tabletop.session import Choice, Event, Frozen, Offer, offer
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import Event, Frozen
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
 from tabletop.systems.dead_weight.npc import Npc, NpcStats, wound_npc

@@ -12,7 +12,8 @@ from pydantic import Field, ValidationError
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
-from tabletop.session import Choice, Event, Frozen, Member, Offer, closed_offer, hidden, offer
+from tabletop.offers import Choice, Offer, closed_offer, offer
+from tabletop.session import Event, Frozen, Member, hidden
 from tabletop.systems.dead_weight.attribute_test import (
     GM_ANNOUNCES,
     DauntlessRoll,

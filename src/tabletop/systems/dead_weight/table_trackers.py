@@ -8,18 +8,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from tabletop.session import (
-    MAX_NAME,
-    Choice,
-    Event,
-    Frozen,
-    Member,
-    Offer,
-    Visibility,
-    hidden,
-    note,
-    offer,
-)
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import MAX_NAME, Event, Frozen, Member, Visibility, hidden, note
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.table import DeadWeightTable
 from tabletop.systems.dead_weight.table_npcs import told_of

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from tabletop.session import Choice, Member, Offer, RollMode, closed_offer, controls, offer
+from tabletop.offers import Choice, Offer, closed_offer, offer
+from tabletop.session import Member, RollMode, controls
 from tabletop.systems.rollunder.abilities import ChallengeLevel
 from tabletop.systems.rollunder.character import Character
 from tabletop.systems.rollunder.followers import MAX_FOLLOWERS, MAX_MEMBERS

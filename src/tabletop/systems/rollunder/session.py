@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from tabletop.asks import AnswerAsk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc, npc_view, roster_offers
-from tabletop.session import Event, Member, Offer, Session, hidden, kinds
+from tabletop.offers import Offer
+from tabletop.session import Event, Member, Session, hidden, kinds
 from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.intents import (
@@ -44,7 +44,7 @@ from tabletop.systems.rollunder.resolution import Decision
 from tabletop.systems.rollunder.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.rollunder.sheet_edits import SheetEdit, derived
 from tabletop.systems.rollunder.table import RollUnderTable
-from tabletop.systems.rollunder.table_asks import ASKS, check_asked
+from tabletop.systems.rollunder.table_asks import ASKS
 from tabletop.systems.rollunder.table_characters import (
     company_rule,
     dump,
@@ -80,7 +80,7 @@ from tabletop.systems.rollunder.table_rules import (
 )
 from tabletop.systems.rollunder.table_sheets import plain
 from tabletop.systems.rollunder.table_turns import TURNS
-from tabletop.turns import EndTurns, NextTurn, SetTurnOrder
+from tabletop.turns_and_asks import TurnsAndAsks
 
 RULES_KINDS = frozenset(get_args(EventKind))
 """Event types that carry one of the rules' own events (see `rules_events`)."""
@@ -88,10 +88,16 @@ RULES_KINDS = frozenset(get_args(EventKind))
 # the session ------------------------------------------------------------------------------
 
 
+TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
+"""The turns and the GM's asks at this table."""
+
+
 class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
-    version = 3
-    """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05)."""
+    version = 4
+    """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05); 4: a roll the
+    GM asks for against the character's own score is their ability roll, omens and all
+    (CR-S12)."""
     state = RollUnderTable
     error = RollUnderError
     intents = (
@@ -102,8 +108,7 @@ class RollUnderSession(Session[RollUnderTable]):
         EditNpc,
         RemoveNpc,
         RevealNpc,
-        *TURNS.intents,
-        *ASKS.intents,
+        *TURNS_AND_ASKS.intents,
     )
     explained = kinds(SHEET_INTENTS) | {"take-item", "drop-item", "use-item", "cast-spell"}
 
@@ -117,7 +122,7 @@ class RollUnderSession(Session[RollUnderTable]):
             listed = [(cid, not s.secret) for cid, s in state.characters.items() if s.npc]
             options = state.options
             found += roster_offers(listed, stat_names(options), example(options))
-        return found + TURNS.offers(state, member) + ASKS.offers(state, member)
+        return found + TURNS_AND_ASKS.offers(state, member)
 
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
         return fight_why_not(state, intent["kind"]) or why_not(state, intent)
@@ -137,12 +142,8 @@ class RollUnderSession(Session[RollUnderTable]):
             return left(*npc_step(state, intent, member))
         if isinstance(intent, RuleIntent):
             return start(state, intent, member, dice)
-        if isinstance(intent, SetTurnOrder | NextTurn | EndTurns):
-            return TURNS.apply(state, intent, member)
-        if isinstance(intent, AskRoll | AnswerAsk | DropAsk):
-            if isinstance(intent, AskRoll):
-                check_asked(state, intent.what)
-            return ASKS.apply(state, intent, member, dice)
+        if TURNS_AND_ASKS.takes(intent):
+            return TURNS_AND_ASKS.apply(state, intent, member, dice)
         if isinstance(intent, AttackIntent):
             return attack(state, intent, member, dice)
         if isinstance(intent, MeetBlow):
@@ -184,8 +185,7 @@ class RollUnderSession(Session[RollUnderTable]):
             seat_shown,
             pending=pending_view(state, member),
             attack=attack_view(state, member),
-            turn=TURNS.view(state),
-            asks=ASKS.view(state, member),
+            **TURNS_AND_ASKS.view(state, member),
             npcs=[
                 npc_view(cid, s.sheet.name, not s.secret, None, stats_view(s.sheet), member)
                 for cid, s in state.characters.items()
@@ -227,7 +227,7 @@ def left(state: RollUnderTable, events: list[Event]) -> tuple[RollUnderTable, li
     dead replaced): out of the turn order, asked for nothing, in no attack (CR-F05)."""
     for gone in {*state.turns.order, *(ask.character for ask in state.asks.waiting.values())}:
         if gone not in state.characters:
-            state = ASKS.without(TURNS.without(state, gone), gone)
+            state = TURNS_AND_ASKS.without(state, gone)
     attack = state.attack
     if attack is not None and not {attack.attacker, attack.target} <= state.characters.keys():
         state = state.model_copy(update={"attack": None})

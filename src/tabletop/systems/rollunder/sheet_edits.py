@@ -14,17 +14,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from tabletop.session import (
-    MAX_NAME,
-    CharacterIntent,
-    Choice,
-    Offer,
-    RollMode,
-    accepts,
-    clean_name,
-    entry_action,
-    entry_offer,
-)
+from tabletop.offers import Choice, Offer, accepts, entry_action, entry_offer
+from tabletop.session import MAX_NAME, CharacterIntent, RollMode, clean_name
 from tabletop.sheet_edits import (
     NAMING,
     Naming,

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import Field
 
 from tabletop import kept
-from tabletop.asks import GM_KEEPS, Ask, AskDesk
+from tabletop.asks import GM_KEEPS, Ask, AskDesk, AskRoll
 from tabletop.dice import DiceSource
 from tabletop.session import Event, Frozen, Member, Seated, note, rolled_for
 from tabletop.systems.rollunder.abilities import Roller, ScoreOutcome, ScoreRoll
@@ -50,6 +50,11 @@ def check_asked(state: RollUnderTable, what: AskedRoll) -> None:
     if what.ability not in state.options.abilities:
         known = ", ".join(state.options.abilities)
         raise RollUnderError(f"an ability roll is of {known}, not {what.ability!r}")
+
+
+def refused(state: RollUnderTable, intent: AskRoll[AskedRoll]) -> None:
+    """An ask for an ability the table's sheets do not have is refused when asked."""
+    check_asked(state, intent.what)
 
 
 def roll_asked(
@@ -109,6 +114,6 @@ def _line(name: str, kind: str, values: dict[str, Any], text: str, keeper: str) 
 
 
 ASKS: AskDesk[RollUnderTable, AskedRoll] = AskDesk(
-    AskedRoll, said, {"ability": "AGI"}, characters, roll_asked
+    AskedRoll, said, {"ability": "AGI"}, characters, roll_asked, refuse=refused
 )
 """The GM's asks at a roll-under table."""

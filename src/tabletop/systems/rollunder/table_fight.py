@@ -14,7 +14,8 @@ from pydantic import Field
 
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
-from tabletop.session import Choice, Event, Frozen, Member, Offer, RollMode, controls, offer
+from tabletop.offers import Choice, Offer, offer
+from tabletop.session import Event, Frozen, Member, RollMode, controls
 from tabletop.systems.rollunder.damage import MAX_ARMOUR, DamageDice
 from tabletop.systems.rollunder.damage import MAX_TEXT as MAX_DAMAGE_TEXT
 from tabletop.systems.rollunder.errors import RollUnderError

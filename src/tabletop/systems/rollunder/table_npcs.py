@@ -12,18 +12,18 @@ from typing import Any
 from pydantic import Field
 
 from tabletop.npcs import (
-    MAX_NPCS,
     NAMES_NOT_NUMBERS,
     EditNpc,
     NewNpc,
     RemoveNpc,
     RevealNpc,
-    brought,
     changed,
     check_name,
-    next_id,
-    removed,
+    check_rename,
+    check_room,
+    seat_npc,
     shown,
+    unseat_npc,
 )
 from tabletop.session import Event, Frozen, Member
 from tabletop.systems.rollunder.character import (
@@ -131,30 +131,25 @@ def npc_step(
     names = [seat.sheet.name for seat in state.characters.values()]
     options = state.options
     if isinstance(intent, NewNpc):
-        if sum(seat.npc for seat in state.characters.values()) >= MAX_NPCS:
-            raise RollUnderError(f"a table keeps at most {MAX_NPCS} NPCs")
+        check_room(sum(seat.npc for seat in state.characters.values()), RollUnderError)
         check_name(intent.name, names, RollUnderError)
         sheet = npc_sheet(intent.name, intent.stats, options)
         state.company.with_members((*state.company.members, sheet))  # its rules hold
-        nid, counter = next_id(state.characters, state.next_npc)
         seat = Seat(owner=member.id, sheet=sheet, secret=True, npc=True)
-        seats = {**state.characters, nid: seat}
-        after = state.model_copy(update={"characters": seats, "next_npc": counter})
-        return after, brought(nid, sheet.name, statblock(sheet), None)
+        return seat_npc(state, seat, sheet.name, statblock(sheet), None)
     seat = state.characters.get(intent.npc)
     if seat is None or not seat.npc:
         raise RollUnderError(f"no NPC {intent.npc!r} at this table")
     name = seat.sheet.name
     if isinstance(intent, RemoveNpc):
-        rest = {cid: s for cid, s in state.characters.items() if cid != intent.npc}
-        return state.model_copy(update={"characters": rest}), [removed(intent.npc, name)]
+        return unseat_npc(state, intent.npc, name)
     if isinstance(intent, RevealNpc):
         now = seat.model_copy(update={"secret": not intent.revealed})
         told = shown(intent.npc, name, intent.revealed, stats_view(seat.sheet))
         seats = {**state.characters, intent.npc: now}
         return state.model_copy(update={"characters": seats}), [told]
     if intent.stat == "name":  # as rename-character: its followers follow the new name
-        check_name(intent.value.strip(), [n for n in names if n != name], RollUnderError)
+        check_rename(intent.value.strip(), name, names, RollUnderError)
         edited(seat.sheet, intent, options)  # a name its sheet may hold
         members, _ = renamed(state.company.members, name, intent.value)
         after = with_members(state, members)

@@ -16,7 +16,8 @@ from typing import Any
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
 from tabletop.errors import PermissionDenied
-from tabletop.session import Event, Member, Offer, RollMode, controls, hidden, note
+from tabletop.offers import Offer
+from tabletop.session import Event, Member, RollMode, controls, hidden, note
 from tabletop.systems.rollunder.abilities import (
     AbilityRoll,
     CollectiveRoll,

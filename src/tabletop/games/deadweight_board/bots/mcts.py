@@ -27,6 +27,8 @@ from tabletop.games.deadweight_board.rules import (
 from tabletop.games.deadweight_board.state import CHANCE, OVER, State
 
 MAX_SIMULATIONS = 1_000_000
+SIMULATIONS = 200
+"""How many simulations a decision an MCTS bot searches unless told."""
 MAX_SECONDS = 600.0
 WIDE = 10
 """A decision with more options than this is searched over its best few by a one-step
@@ -70,7 +72,7 @@ class MctsBot:
     def __init__(
         self,
         seed: int = 0,
-        simulations: int = 200,
+        simulations: int = SIMULATIONS,
         seconds: float | None = None,
         exploration: float = 0.1,
         finish_turn: bool = True,

@@ -39,6 +39,17 @@ function optionWords(said, properties, resolve) {
   return new Words({ fields, values });
 }
 
+function notOffered(system, names, words) {
+  // The options a field cannot hold (a list, a table), by their words; the command that
+  // sets them names them as it takes them, as code (what a GM types, not what they read).
+  if (!names.length) return null;
+  const listed = names.map((name) => words.fieldTitle("rules", name)).join("; ");
+  const command = `tabletop room new --system ${system} ${names.map((name) => `--option ${name}=…`).join(" ")}`;
+  return h("p", { class: "hint not-offered" },
+    `Not offered here, as each takes a list or a table: ${listed}. To change them, open the room from the command line: `,
+    h("code", { text: command }));
+}
+
 async function rulesOf(system, box) {
   // One field per option of `system` that one field can hold, its default chosen; returns
   // a reader of the options changed from their defaults.
@@ -55,8 +66,7 @@ async function rulesOf(system, box) {
   for (const [name, prop] of Object.entries(properties)) {
     const spec = maker.resolve(prop);
     if (!SCALARS.has(spec.type)) {
-      // the command line takes the option by its name, so the name follows the words
-      skipped.push(words.field("rules", name) ? `${words.fieldTitle("rules", name)} (${name})` : name);
+      skipped.push(name);
       continue;
     }
     defaults[name] = spec.default;
@@ -69,8 +79,7 @@ async function rulesOf(system, box) {
   const intro = fields.length
     ? `Readings of unclear rules; docs/rules/${system}.md explains each. Only the ones you change are sent.`
     : "This system has no rule options.";
-  const rest = skipped.length ? ` Not offered here (a list, a table or a choice of types): ${skipped.join(", ")}; set them with tabletop room new --option.` : "";
-  fill(box, h("summary", { text: "Rules of this table" }), h("p", { class: "hint", text: intro + rest }), fields);
+  fill(box, h("summary", { text: "Rules of this table" }), h("p", { class: "hint", text: intro }), notOffered(system, skipped, words), fields);
   return () => {
     const changed = {};
     for (const [name, read] of readers) {
