@@ -10,16 +10,7 @@ from collections.abc import Callable
 
 def rate(action: Callable[[], object], seconds: float = 0.4, repeats: int = 5) -> float:
     """Calls per second of `action`: the best of `repeats` timed loops of about `seconds`."""
-    calls = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(calls):
-            action()
-        elapsed = time.perf_counter() - start
-        if elapsed > seconds / 10:
-            break
-        calls *= 4
-    per_loop = max(1, int(calls * seconds / elapsed))
+    per_loop = _calls_per_loop(action, seconds)
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
@@ -27,6 +18,33 @@ def rate(action: Callable[[], object], seconds: float = 0.4, repeats: int = 5) -
             action()
         best = min(best, (time.perf_counter() - start) / per_loop)
     return 1 / best
+
+
+def rates(actions: dict[str, Callable[[], object]], rounds: int = 40) -> dict[str, float]:
+    """Calls per second of each action: the best of `rounds` short loops of each, taken in
+    turn, so that a change in the machine's load touches them all alike."""
+    calls = {name: _calls_per_loop(action, 0.01) for name, action in actions.items()}
+    best = dict.fromkeys(actions, float("inf"))
+    for _ in range(rounds):
+        for name, action in actions.items():
+            start = time.perf_counter()
+            for _ in range(calls[name]):
+                action()
+            best[name] = min(best[name], (time.perf_counter() - start) / calls[name])
+    return {name: 1 / seconds for name, seconds in best.items()}
+
+
+def _calls_per_loop(action: Callable[[], object], seconds: float) -> int:
+    """How many calls of `action` take about `seconds`."""
+    calls = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(calls):
+            action()
+        elapsed = time.perf_counter() - start
+        if elapsed > seconds / 10:
+            return max(1, int(calls * seconds / elapsed))
+        calls *= 4
 
 
 def best_seconds(action: Callable[[], object], repeats: int = 5) -> float:

@@ -45,16 +45,13 @@ Bounds = tuple[Number, Number]
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """An expression ready to evaluate: its tree and its bound names."""
+    """An expression ready to evaluate: its tree, its bound names, and its canonical
+    notation in the dialect it was read in (docs/dice-notation.md)."""
 
     tree: Node
     names: Mapping[str, int]
-    dialect: str = DEFAULT_DIALECT
-
-    @property
-    def text(self) -> str:
-        """The canonical notation in the dialect it was read in (docs/dice-notation.md)."""
-        return _canonical(self.tree, self.dialect)
+    dialect: str
+    text: str
 
 
 def prepare(
@@ -65,9 +62,9 @@ def prepare(
     """Check an expression and its names once, the same way for every entry point."""
     reading = dialect_named(dialect).name
     text = expression if isinstance(expression, str) else _canonical(expression, reading)
-    tree, needed = _read(text, reading)
+    unnamed, needed = _read(text, reading)
     if not needed:
-        return Prepared(tree, {}, reading)
+        return unnamed
     given = dict(bound or {})
     missing = sorted(needed - given.keys())
     if missing:
@@ -78,17 +75,19 @@ def prepare(
             raise RollError(f"the value given for {name!r} must be a whole number")
         if abs(value) > limits.MAX_VALUE:
             raise LimitError(f"the value given for {name!r} is beyond ±{limits.MAX_VALUE:,}")
-    value_bounds(tree, given)
-    return Prepared(tree, given, reading)
+    value_bounds(unnamed.tree, given)
+    return replace(unnamed, names=given)
 
 
 @lru_cache(maxsize=4096)
-def _read(text: str, dialect: str) -> tuple[Node, frozenset[str]]:
+def _read(text: str, dialect: str) -> tuple[Prepared, frozenset[str]]:
+    """What depends only on the text and dialect, kept so a warm roll does none of it again:
+    the tree, its canonical notation, (without names) its bounds, and the names it needs."""
     tree = parse(text, dialect)
     needed = frozenset(names(tree))
     if not needed:
         value_bounds(tree, {})
-    return tree, needed
+    return Prepared(tree, {}, dialect, _canonical(tree, dialect)), needed
 
 
 @lru_cache(maxsize=4096)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import replace
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from tabletop.dice import limits
 from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
@@ -68,10 +70,16 @@ def roll(
     return Roll(prepared.text, result.value, result, reading.name)
 
 
+_WHOLE = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+"""The operations whose result on two ints is an int, done without checking it is whole."""
+
+
 def arithmetic(op: str, left: Number, right: Number) -> Number:
     """The operations of the notation: `/` divides rounding down (toward minus infinity),
     `÷` divides exactly (a whole quotient stays an int), `rem` and `mod` are the remainders
     signed as the dividend and as the divisor, `**` raises to a whole power."""
+    if type(left) is int and type(right) is int and op in _WHOLE:
+        return _WHOLE[op](left, right)
     if op == "+":
         return exact(left + right)
     if op == "-":
@@ -99,7 +107,7 @@ def arithmetic(op: str, left: Number, right: Number) -> Number:
 
 def exact(value: Number) -> Number:
     """A value as an int when it is whole, so whole values stay ints everywhere."""
-    if isinstance(value, Fraction) and value.denominator == 1:
+    if type(value) is Fraction and value.denominator == 1:  # not isinstance: an ABC's check
         return value.numerator
     return value
 
@@ -129,39 +137,45 @@ class _Roller:
         """What the pool being thrown may still re-roll and explode, where it is limited."""
 
     def evaluate(self, node: Node) -> Rolled:
-        if isinstance(node, Dice):
-            return self.pool(node)
-        if isinstance(node, BinaryOp):
-            left = self.evaluate(node.left)
-            right = self.evaluate(node.right)
-            return RolledOp(node.op, left, right, arithmetic(node.op, left.value, right.value))
-        if isinstance(node, Integer):
-            return RolledInteger(node.value)
-        if isinstance(node, Negate):
-            operand = self.evaluate(node.operand)
-            return RolledNegate(operand, -operand.value)
-        if isinstance(node, Call):
-            operand = self.evaluate(node.operand)
-            return RolledCall(node.function, operand, apply(node.function, operand.value))
-        if isinstance(node, Label):
-            operand = self.evaluate(node.operand)
-            return RolledLabel(node.text, node.trailing, operand, operand.value)
-        if isinstance(node, Group):
-            return self.group(node)
-        if isinstance(node, PooledKeep):
-            return self.pooled(node)
-        if isinstance(node, ComputedDice):
-            count = self.evaluate(node.count)
-            pool = self.pool(Dice(int(count.value), node.sides))
-            return RolledComputed(count, pool, pool.value)
-        if isinstance(node, Name):
-            return RolledName(node.name, self.names[node.name])
-        if isinstance(node, UsageDie):
-            return RolledUsage(node, self.die(node.size))
-        if isinstance(node, RiskDice):
-            faces = tuple(self.die(RISK_DIE_SIDES) for _ in range(node.count))
-            return RolledRisk(node, faces, int(1 in faces))
-        raise TypeError(f"not a dice expression node: {node!r}")
+        step = _STEPS.get(type(node))
+        if step is None:
+            raise TypeError(f"not a dice expression node: {node!r}")
+        return step(self, node)
+
+    def operation(self, node: BinaryOp) -> RolledOp:
+        left = self.evaluate(node.left)
+        right = self.evaluate(node.right)
+        return RolledOp(node.op, left, right, arithmetic(node.op, left.value, right.value))
+
+    def integer(self, node: Integer) -> RolledInteger:
+        return RolledInteger(node.value)
+
+    def negate(self, node: Negate) -> RolledNegate:
+        operand = self.evaluate(node.operand)
+        return RolledNegate(operand, -operand.value)
+
+    def call(self, node: Call) -> RolledCall:
+        operand = self.evaluate(node.operand)
+        return RolledCall(node.function, operand, apply(node.function, operand.value))
+
+    def label(self, node: Label) -> RolledLabel:
+        operand = self.evaluate(node.operand)
+        return RolledLabel(node.text, node.trailing, operand, operand.value)
+
+    def computed(self, node: ComputedDice) -> RolledComputed:
+        count = self.evaluate(node.count)
+        pool = self.pool(Dice(int(count.value), node.sides))
+        return RolledComputed(count, pool, pool.value)
+
+    def name(self, node: Name) -> RolledName:
+        return RolledName(node.name, self.names[node.name])
+
+    def usage(self, node: UsageDie) -> RolledUsage:
+        return RolledUsage(node, self.die(node.size))
+
+    def risk(self, node: RiskDice) -> RolledRisk:
+        faces = tuple(self.die(RISK_DIE_SIDES) for _ in range(node.count))
+        return RolledRisk(node, faces, int(1 in faces))
 
     def charge(self, count: int) -> None:
         """Count `count` more dice thrown, refusing the roll past the limit."""
@@ -202,90 +216,86 @@ class _Roller:
 
     def thrown(self, term: Dice) -> RolledPool:
         sides = term.sides
-        self.left = {
-            "reroll": None if term.reroll is None else term.reroll.limit,
-            "explode": None if term.explode is None else term.explode.limit,
-        }
-        if term.plain and term.faces is None:
+        if term.plain:
             self.charge(term.count)
             throw = self.source.roll
             faces = [throw(sides) for _ in range(term.count)]
             dice = tuple(Die(sides, (face,), face) for face in faces)
             return RolledPool(term, dice, sum(faces))
+        self.left = {
+            "reroll": None if term.reroll is None else term.reroll.limit,
+            "explode": None if term.explode is None else term.explode.limit,
+        }
         if term.mapped:  # custom faces or per-die bounds: no explosions
-            rolled = []
-            for _ in range(term.count):
-                face, rerolled = self.first_face(term)
-                rolled.append(Die(sides, (term.shown(face),), term.value(face), tuple(rerolled)))
+            throws = [self.mapped_die(term) for _ in range(term.count)]
         elif term.explode is not None and term.explode.separate:
-            rolled = [die for _ in range(term.count) for die in self.separate_dice(term)]
+            throws = [throw for _ in range(term.count) for throw in self.separate_dice(term)]
         else:
-            rolled = [self.modified_die(term) for _ in range(term.count)]
-        if term.keep is not None:
-            rolled = self.mark_kept(term, rolled)
+            throws = [self.modified_die(term) for _ in range(term.count)]
+        values = [throw.value for throw in throws]
+        kept = [True] * len(throws) if term.keep is None else _kept_by_value(term.keep, values)
         if term.pick is not None:
-            pick = term.pick
-            rolled = [die if pick.stays(die.value) else replace(die, kept=False) for die in rolled]
-        if term.scored:
-            rolled = [self.counted(term, die) for die in rolled]
-            value = sum(term.score(die.value) for die in rolled if die.kept)
-        else:
-            value = sum(die.value for die in rolled if die.kept)
-        return RolledPool(term, tuple(rolled), value)
+            kept = [k and term.pick.stays(v) for k, v in zip(kept, values, strict=True)]
+        fates = list(zip(throws, kept, strict=True))
+        if not term.scored:
+            dice = tuple(throw.die(sides, k) for throw, k in fates)
+            return RolledPool(term, dice, sum(throw.value for throw, k in fates if k))
+        dice = tuple(throw.die(sides, k, *_counted(term, throw.value, k)) for throw, k in fates)
+        return RolledPool(term, dice, sum(term.score(throw.value) for throw, k in fates if k))
 
-    def first_face(self, term: Dice) -> tuple[int, list[int]]:
+    def first_face(self, term: Dice) -> tuple[int, tuple[int, ...]]:
         """A die's face after its re-roll rule, and the faces thrown away on the way."""
         face = self.die(term.sides)
+        if term.reroll is None:
+            return face, ()
         rerolled: list[int] = []
-        for step in () if term.reroll is None else term.reroll.steps:
+        for step in term.reroll.steps:
             while step.when.matches(face) and self.allowed("reroll"):
                 rerolled.append(face)
                 face = self.die(term.sides)
                 if step.once:
                     break
-        return face, rerolled
+        return face, tuple(rerolled)
 
-    def separate_dice(self, term: Dice) -> list[Die]:
+    def mapped_die(self, term: Dice) -> _Throw:
+        """A die of custom faces or bounded values: what it shows and what it is worth."""
+        face, rerolled = self.first_face(term)
+        return _Throw((term.shown(face),), term.value(face), rerolled)
+
+    def separate_dice(self, term: Dice) -> list[_Throw]:
         """One die and the dice its explosion adds to the pool, each a die of its own."""
         explode = term.explode
         assert explode is not None
         sides = term.sides
         face, rerolled = self.first_face(term)
-        dice = [Die(sides, (face,), face, tuple(rerolled))]
+        dice = [_Throw((face,), face, rerolled)]
         shift = -1 if explode.penetrating else 0
         while (
             explode.triggers(face, sides)
             and len(dice) <= explode.max_follow_ups
             and self.allowed("explode")
         ):
-            dice[-1] = replace(dice[-1], triggered=True)
+            dice[-1].triggered = True
             face = self.die(sides)
-            dice.append(
-                Die(sides, (face,), face + shift, penetrating=explode.penetrating, added=True)
-            )
+            dice.append(_Throw((face,), face + shift, (), explode.penetrating, added=True))
         return dice
 
-    def modified_die(self, term: Dice) -> Die:
+    def modified_die(self, term: Dice) -> _Throw:
         """One die with its re-rolls and explosion chain."""
         sides = term.sides
         face, rerolled = self.first_face(term)
+        explode = term.explode
+        if explode is None:
+            return _Throw((face,), face, rerolled)
         faces = [face]
         value = face
-        explode = term.explode
-        if explode is not None:
-            depth = explode.max_follow_ups
-            shift = -1 if explode.penetrating else 0
-            while explode.triggers(face, sides) and len(faces) <= depth and self.allowed("explode"):
-                face = self.die(sides)
-                faces.append(face)
-                value += face + shift
-        return Die(
-            sides,
-            tuple(faces),
-            value,
-            tuple(rerolled),
-            penetrating=explode is not None and explode.penetrating,
-        )
+        depth = explode.max_follow_ups
+        shift = -1 if explode.penetrating else 0
+        while explode.triggers(face, sides) and len(faces) <= depth and self.allowed("explode"):
+            face = self.die(sides)
+            faces.append(face)
+            value += face + shift
+        return _Throw(tuple(faces), value, rerolled, explode.penetrating)
 
     def group(self, node: Group) -> RolledGroup:
         """Each member rolled; the kept ones by total (the earlier first among equals)."""
@@ -309,7 +319,7 @@ class _Roller:
         kept = iter(_kept_by_value(node.keep, [die.value for die in dice]))
         member: Rolled | None = None
         for pool in pools:
-            marked = tuple(die if next(kept) else replace(die, kept=False) for die in pool.dice)
+            marked = tuple(die if next(kept) else die._replace(kept=False) for die in pool.dice)
             value = sum(die.value for die in marked if die.kept)
             rolled = RolledPool(pool.term, marked, value)
             member = (
@@ -318,28 +328,63 @@ class _Roller:
         assert member is not None
         return RolledGroup((member,), (True,), None, member.value)
 
-    @staticmethod
-    def counted(term: Dice, die: Die) -> Die:
-        """A kept die marked as a success, or a failure (Roll20's `f`; Foundry's `df` and
-        `sf`, where a failure is no success)."""
-        kept, value = die.kept, die.value
-        hit = None if term.success is None else kept and bool(term.success.matches(value))
-        if term.deduct is not None:
-            fails = kept and bool(term.fails(value))
-            return replace(die, success=hit and not fails, failure=fails)
-        failure = term.failure
-        failed = None if failure is None else kept and bool(failure.matches(value))
-        return replace(die, success=hit, failure=failed)
 
-    @staticmethod
-    def mark_kept(term: Dice, dice: list[Die]) -> list[Die]:
-        """Mark the dropped dice; among equal values the earlier die is kept."""
-        assert term.keep is not None
-        kept = _kept_by_value(term.keep, [die.value for die in dice])
-        return [
-            die if stays else replace(die, kept=False)
-            for die, stays in zip(dice, kept, strict=True)
-        ]
+@dataclass(slots=True)
+class _Throw:
+    """One die as thrown, before its place in the pool (kept, counted) is known."""
+
+    faces: tuple[int, ...]
+    value: int
+    rerolled: tuple[int, ...]
+    penetrating: bool = False
+    triggered: bool = False
+    added: bool = False
+
+    def die(
+        self, sides: int, kept: bool, success: bool | None = None, failure: bool | None = None
+    ) -> Die:
+        """The die on the record, built once with its fate."""
+        return Die(
+            sides,
+            self.faces,
+            self.value,
+            self.rerolled,
+            kept,
+            success,
+            self.penetrating,
+            failure,
+            self.triggered,
+            self.added,
+        )
+
+
+def _counted(term: Dice, value: int, kept: bool) -> tuple[bool | None, bool | None]:
+    """Whether a die is marked a success, and a failure (Roll20's `f`; Foundry's `df` and
+    `sf`, where a failure is no success)."""
+    hit = None if term.success is None else kept and bool(term.success.matches(value))
+    if term.deduct is not None:
+        fails = kept and bool(term.fails(value))
+        return hit and not fails, fails
+    failure = term.failure
+    return hit, None if failure is None else kept and bool(failure.matches(value))
+
+
+_STEPS: dict[type, Callable[[_Roller, Any], Rolled]] = {
+    Dice: _Roller.pool,
+    BinaryOp: _Roller.operation,
+    Integer: _Roller.integer,
+    Negate: _Roller.negate,
+    Call: _Roller.call,
+    Label: _Roller.label,
+    Group: _Roller.group,
+    PooledKeep: _Roller.pooled,
+    ComputedDice: _Roller.computed,
+    Name: _Roller.name,
+    UsageDie: _Roller.usage,
+    RiskDice: _Roller.risk,
+}
+"""How each kind of node is rolled, found by its type (one dictionary look-up rather than a
+chain of isinstance checks on every node of every roll)."""
 
 
 def _kept_by_value(keep: Keep, values: list[Number]) -> list[bool]:
@@ -355,4 +400,4 @@ def _marked(term: Dice, die: Die) -> Die:
     """A die marked when the face it shows is a critical success or failure point."""
     critical = term.critical is not None and bool(term.critical.matches(die.face))
     fumble = term.fumble is not None and bool(term.fumble.matches(die.face))
-    return replace(die, critical=critical, fumble=fumble)
+    return die._replace(critical=critical, fumble=fumble)
