@@ -24,6 +24,9 @@ class Choice(Frozen):
     shapes: tuple[str, ...] | None = None
     """For a choice between shapes told apart by a tag (a fight's actions): the tags open
     now, so a form offers only those; None for every shape."""
+    items: tuple[Any, ...] | None = None
+    """For a list field: every value each of its entries may take now (spells picked from
+    the GM's list), so a form ticks them from a list; None when entries are free."""
 
 
 class Offer(Frozen):
@@ -65,6 +68,8 @@ class Offer(Frozen):
                 shown = ", ".join(str(v) for v in choice.values[:12])
                 more = ", …" if len(choice.values) > 12 else ""
                 return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"
+            if choice.items is not None and not _all_in(intent.get(name, ()), choice.items):
+                return f"{name}: pick each from the list offered"
         return None
 
 
@@ -79,6 +84,11 @@ def entry_offer(
     """An open offer for one sheet entry: `preset` fixes what the entry decides (the
     character, the attribute, the item), `fields` are what is still asked."""
     return Offer(kind=kind, text=text, fields=fields, entry=entry, preset=dict(preset))
+
+
+def _all_in(given: Any, items: tuple[Any, ...]) -> bool:
+    """Whether `given` is a list whose every entry is one of `items`."""
+    return isinstance(given, list | tuple) and all(entry in items for entry in given)
 
 
 def _within(part: Mapping[str, Any], whole: Any) -> bool:

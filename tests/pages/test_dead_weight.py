@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tabletop.rooms.client import RoomClient, create_room
 from tabletop.systems.dead_weight import ArmourPart, Character, Item, PlaceKind, stow
 from tests.pages.driver import (
     PASTE_SAVED,
@@ -19,6 +20,7 @@ from tests.pages.driver import (
     join,
     live,
     log_texts,
+    member_client,
     offer,
     open_room,
     roll,
@@ -257,3 +259,52 @@ def test_an_attack_asks_each_step_of_whoever_the_rules_ask_in_words(browser, ser
     texts = " ".join(log_texts(ada))
     assert "c1" not in texts and "n1" not in texts
     assert not (gm.errors or ada.errors)
+
+
+SUPPLEMENT = """[schools."Necromancers of Yadar"]
+spells = ["Bone dart", "Grave chill", "Dead speak", "Rot touch"]
+"""
+"""A group's supplement file: one school's spells, as the Blacksalt book would give them."""
+
+
+def test_a_wizard_ticks_spells_from_the_list_the_gm_loaded(browser, server):
+    """DW-T07: the GM loads the group's file on the page; every member reads the table's
+    lists; Ada's wizard, made step by step, ticks spells from that list on her card, which
+    says where they come from."""
+    links = create_room(server, "dead-weight", "the crypt")
+    gm, ada = seat(browser), seat(browser, PHONE)
+    with RoomClient(links["player"]) as invite:
+        own = invite.join("Ada")
+    gm.page.goto(links["gm"])
+    live(gm)
+    form = offer(gm, "load the group's supplement file")
+    opened = {"name": "blacksalt.toml", "mimeType": "text/plain", "buffer": SUPPLEMENT.encode()}
+    form.get_by_label("Open a file for Supplement file").set_input_files(opened)
+    expect(form.get_by_label("Supplement file", exact=True)).to_have_value(SUPPLEMENT)
+    step(gm, lambda: form.locator("button[type=submit]").click())
+    wait_for_log(gm, "1 school's spells")
+    client = member_client(own)
+    new = {"kind": "new-character", "name": "Wren", "guided": True, "character_class": "wizard"}
+    client.act(new)
+    while (making := client.view()["state"]["making"][0])["decision"]["stage"] != "spells":
+        closed = next(
+            o for o in client.legal()["offers"] if o["kind"] == "creation-choice" and o["intents"]
+        )
+        picks = [i for i in closed["intents"] if i["choice"].get("name") == "Necromancers of Yadar"]
+        client.act((picks or closed["intents"])[0])
+    count = making["decision"]["count"]
+    ada.page.goto(own)
+    live(ada)
+    lists = ada.page.locator(".panel.lists")
+    expect(lists).to_contain_text("Necromancers of Yadar: Bone dart, Grave chill")
+    card = ada.page.locator("article.card", has_text="being made")
+    expect(card.locator(".step-from")).to_have_text(
+        "From the GM's list of the spells of the Necromancers of Yadar (the Blacksalt book's)."
+    )
+    form = offer(ada, "spell(s) of your school", "article.card")
+    for name in ("Bone dart", "Grave chill", "Dead speak")[:count]:
+        form.get_by_label(name, exact=True).check()
+    ada.page.screenshot(path="/tmp/dw-spells.png", full_page=True)
+    step(ada, lambda: form.locator("button[type=submit]").click())
+    expect(ada.page.locator("article.card", has_text="Wren")).to_contain_text("Bone dart")
+    client.close()

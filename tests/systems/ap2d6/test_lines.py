@@ -12,12 +12,14 @@ from tests.lines import (
     code_in,
     lines_with_code,
     nameless_lines,
+    off_the_lists,
     read_as,
     scene,
     unreached,
     written_kinds,
 )
 from tests.session_laws import Step, Table, Walk
+from tests.systems.ap2d6.test_lists import CHAINMAIL, STEALTH
 from tests.systems.ap2d6.test_session import (
     AYLA,
     BRAN,
@@ -133,12 +135,22 @@ def walks() -> tuple[Walk, ...]:
     """Seeded walks of a table, a fight, and both with hidden NPCs, and the scenes above."""
     done = [scene(SESSION, seated(), SCENE, seed) for seed in range(4)]
     done += [scene(SESSION, in_the_fight(), FIGHT, seed) for seed in range(4)]
+    done.append(scene(SESSION, in_the_fight(), LISTS_SCENE))
     return tuple(done + [_walk(table, seed) for table in TABLES for seed in range(4)])
+
+
+LISTS_SCENE = [
+    (GM, STEALTH),
+    (GM, CHAINMAIL),
+    (AYLA, {"kind": "wear-armour", "character": "c1", "armour": "chainmail"}),
+    (GM, {"kind": "drop-listed", "list": "skill", "name": "STEALTH"}),
+]
+"""The GM's skill and armour lists, which the walks leave out (RU-S10)."""
 
 
 def _walk(table: Table, seed: int) -> Walk:
     chance = random.Random(seed)
-    return table.walk(lambda items: chance.choice(list(items)), 30, seed)
+    return table.walk(lambda items: chance.choice(off_the_lists(items)), 30, seed)
 
 
 read = read_as(SESSION, (GM, AYLA))

@@ -12,12 +12,14 @@ from tests.lines import (
     code_in,
     lines_with_code,
     nameless_lines,
+    off_the_lists,
     read_as,
     scene,
     unreached,
     written_kinds,
 )
 from tests.session_laws import Step, Table, Walk
+from tests.systems.constitution.test_lists import CLIMBING, FLAME, sage
 from tests.systems.constitution.test_session import ADA, GM, HIDDEN_TABLE, TABLE
 from tests.systems.constitution.test_sheet_session import seated
 
@@ -165,16 +167,26 @@ def walks() -> tuple[Walk, ...]:
     fight where one is open, and the scenes above."""
     done = [scene(SESSION, SESSION.new(), [(GM, intent) for intent in SCENE])]
     done += [scene(SESSION, seated(), SHEETS, seed) for seed in range(3)]
+    done.append(scene(SESSION, sage(), LISTS_SCENE))
     for table, seed in [(t, s) for t in (TABLE, HIDDEN_TABLE) for s in range(12)]:
         done.append(_walk(table, seed))
     return tuple(done)
+
+
+LISTS_SCENE = [
+    (GM, CLIMBING),
+    (GM, FLAME),
+    (GM, {"kind": "learn-spell", "character": "c1", "spell": "Flame dart", "owed": False}),
+    (GM, {"kind": "drop-listed", "list": "skill", "name": "climbing"}),
+]
+"""The referee's skill and spell lists, which the walks leave out (C3-S08)."""
 
 
 def _walk(table: Table, seed: int) -> Walk:
     chance = random.Random(seed)
 
     def pick(items):
-        items = list(items)
+        items = off_the_lists(items)
         if items and isinstance(items[0], tuple) and hasattr(items[0][1], "closed"):
             fight = [item for item in items if item[1].kind == "combat" and item[1].closed]
             if fight and chance.random() < 0.7:

@@ -220,7 +220,7 @@ def test_skipping_what_is_not_supplied():
     creation, _ = creation.choose(Pick(name="The Awakened"), FixedDice([]))
     creation, _ = creation.choose(Skip(), FixedDice([2] * 7))
     assert creation.done and creation.character.magic.spells_known == ()
-    assert "spells: skipped" in creation.missing
+    assert "spells: skipped, to be written on the sheet" in creation.missing
 
 
 def test_dw_m11_skills_upgrade_when_gained_twice():

@@ -12,6 +12,7 @@ from tests.lines import (
     code_in,
     lines_with_code,
     nameless_lines,
+    off_the_lists,
     offers_with_code,
     read_as,
     scene,
@@ -19,6 +20,7 @@ from tests.lines import (
     written_kinds,
 )
 from tests.session_laws import Step, Table, Walk
+from tests.systems.dead_weight.test_lists import FILE
 from tests.systems.dead_weight.test_session import (
     ADA,
     BO,
@@ -96,12 +98,21 @@ wounds, a mortal wound stabilised, waking, an interlude and camp, setting out ag
 a tracker run to its end: the sheet's and the body's lines a walk rarely reaches."""
 
 
+LISTS_SCENE = [
+    (GM, {"kind": "keep-god", "name": "Yulak", "prayers": ["Smite"]}),
+    (GM, {"kind": "load-lists", "file": FILE}),
+    (GM, {"kind": "drop-listed", "list": "god", "name": "Yulak"}),
+]
+"""The GM's lists of backgrounds, spells and gods, which the walks leave out (DW-T07)."""
+
+
 @cache
 def walks() -> tuple[Walk, ...]:
     """Seeded walks of the table and of one with hidden enemies, most steps a choice of a
     test or an attack where one is open, and the scene above on several seeds."""
     done = [scene(SESSION, seated(WIZARD), MAGIC, seed) for seed in range(6)]
     done += [scene(SESSION, seated(CLERIC), PRAYERS, seed) for seed in range(6)]
+    done.append(scene(SESSION, SESSION.new(), LISTS_SCENE))
     return tuple(done + [_walk(t, seed) for t in (TABLE, HIDDEN_TABLE) for seed in range(10)])
 
 
@@ -113,7 +124,7 @@ def _walk(table: Table, seed: int) -> Walk:
     chance = random.Random(seed)
 
     def pick(items):
-        items = list(items)
+        items = off_the_lists(items)
         if items and isinstance(items[0], tuple) and hasattr(items[0][1], "closed"):
             playing = [item for item in items if item[1].kind in PLAYING]
             if playing and chance.random() < 0.7:

@@ -26,7 +26,7 @@ from tabletop.offers import Offer
 from tabletop.session import Event, ImportCharacter, Member, Session, controls, hidden, kinds
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
-from tabletop.systems.ap2d6.sheet_edits import SheetEdit, derived, sheet_offers
+from tabletop.systems.ap2d6.sheet_edits import BuySkill, SheetEdit, derived, sheet_offers
 from tabletop.systems.ap2d6.table import Ap2d6Table
 from tabletop.systems.ap2d6.table_asks import ASKS
 from tabletop.systems.ap2d6.table_characters import (
@@ -76,6 +76,15 @@ from tabletop.systems.ap2d6.table_health import (
     rest_offers,
     reveal_offers,
     sheet_view,
+)
+from tabletop.systems.ap2d6.table_lists import (
+    LIST_INTENTS,
+    ListIntent,
+    bought,
+    list_offers,
+    list_step,
+    lists_view,
+    skill_offer,
 )
 from tabletop.systems.ap2d6.table_npcs import (
     EXAMPLE,
@@ -143,6 +152,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         RevealNpc,
         *STRIKE_INTENTS,
         *WEAPON_INTENTS,
+        *LIST_INTENTS,
         *SHEET_INTENTS,
         *TURNS_AND_ASKS.intents,
     )
@@ -159,7 +169,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
         for cid in mine:
             seat = state.characters[cid]
             if seat.npc is None:  # an NPC's numbers change through edit-npc (RU-N04)
-                found += sheet_offers(cid, seat.sheet, cid in up, member.is_gm, levers)
+                found += self._sheet_offers(state, cid, cid in up, member.is_gm, levers)
         found += dying_offers(state, mine) + fight_offers(state, member, mine)
         found += strike_offers(state, member, mine)
         if levers and not member.is_gm:
@@ -169,7 +179,18 @@ class Ap2d6Session(Session[Ap2d6Table]):
             found += roster_offers(listed, STATS, EXAMPLE, bestiary())
             found += harm_offers(everyone) + contest_offers(state)
             found += reveal_offers(state) + round_offers(state) + weapon_offers(state)
+        found += list_offers(state, member, mine)
         return found + TURNS_AND_ASKS.offers(state, member)
+
+    @staticmethod
+    def _sheet_offers(state: Ap2d6Table, cid: str, up: bool, gm: bool, levers: bool) -> list[Offer]:
+        """A sheet's offers; a skill is bought from the GM's list when there is one (RU-S10)."""
+        sheet = state.characters[cid].sheet
+        found = sheet_offers(cid, sheet, up, gm, levers)
+        if not state.skills:
+            return found
+        listed = skill_offer(state, cid, sheet)
+        return [o for o in found if o.kind != "buy-skill"] + ([listed] if listed else [])
 
     def why_not(self, state: Ap2d6Table, intent: Any, member: Member) -> str:
         return why_not_in_fight(state, intent["kind"])
@@ -192,7 +213,11 @@ class Ap2d6Session(Session[Ap2d6Table]):
         if isinstance(intent, StartFight | NextRound | EndFight | Interrupt | Order):
             return fight_step(state, intent, dice)
         if isinstance(intent, SheetEdit):
+            if isinstance(intent, BuySkill):
+                bought(state, intent)
             return edit_step(state, intent)
+        if isinstance(intent, ListIntent):
+            return list_step(state, intent, member)
         if isinstance(intent, CheckIntent):
             return check_step(state, intent, member, dice)
         if isinstance(intent, Spend | AttackIntent | TrackerChange):
@@ -245,6 +270,7 @@ class Ap2d6Session(Session[Ap2d6Table]):
             npcs=roster_view(state.npcs, member),
             attacks=strikes_view(state),
             weapons=weapons_view(state),
+            lists=lists_view(state),
             **TURNS_AND_ASKS.view(state, member),
         )
 

@@ -17,7 +17,7 @@ from tabletop.systems.ap2d6.owners import Owners
 from tabletop.systems.ap2d6.rounds import Combat
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.table_npcs import NpcMark
-from tabletop.systems.ap2d6.weapons import Weapon
+from tabletop.systems.ap2d6.weapons import DamageType, Weapon
 from tabletop.turns import Turns
 
 MAX_CHARACTERS = 100
@@ -32,10 +32,29 @@ class Seat(Frozen):
     sheet: Character
     npc: NpcMark | None = None
     """Set for an NPC the GM keeps (RU-N04)."""
+    armour: str | None = None
+    """The armour from the GM's list the character wears (RU-S10)."""
 
     @property
     def hidden_npc(self) -> bool:
         return self.npc is not None and not self.npc.revealed
+
+
+class KeptSkill(Frozen):
+    """A skill the GM keeps on the table's list: its SP cost, the skills it needs first, and
+    what it does in the group's words (RU-S10)."""
+
+    cost: int = Field(ge=0)
+    needs: tuple[str, ...] = ()
+    text: str = ""
+
+
+class KeptArmour(Frozen):
+    """An armour the GM keeps on the table's list: the damage it takes off by type, and the
+    To-Hit its wearer loses (RU-S10)."""
+
+    takes: dict[DamageType, int] = Field(default_factory=dict)
+    to_hit: int = 0
 
 
 class Strike(Frozen):
@@ -57,6 +76,10 @@ class Ap2d6Table(Frozen):
     """The fight in initiative; its sheets are the characters' while it lasts."""
     weapons: dict[str, Weapon] = Field(default_factory=dict)
     """The weapons the GM keeps for the table, by name (RU-S09)."""
+    skills: dict[str, KeptSkill] = Field(default_factory=dict)
+    """The skills the GM keeps for the table, by name (RU-S10)."""
+    armours: dict[str, KeptArmour] = Field(default_factory=dict)
+    """The armour the GM keeps for the table, by name (RU-S10)."""
     strikes: dict[str, Strike] = Field(default_factory=dict)
     """Attacks under way, by attacker, each waiting for its next step."""
     revealed: tuple[str, ...] = ()

@@ -35,6 +35,7 @@ from tabletop.systems.ap2d6.table import (
     with_fight,
 )
 from tabletop.systems.ap2d6.table_fight import may_pay
+from tabletop.systems.ap2d6.table_lists import armour_taken
 from tabletop.systems.ap2d6.table_weapons import kept_weapon
 from tabletop.systems.ap2d6.told import told
 from tabletop.systems.ap2d6.tracker import ATTACK
@@ -122,7 +123,7 @@ def strike_offers(state: Ap2d6Table, member: Member, mine: tuple[str, ...]) -> l
         elif strike.step == "harm" and (
             member.is_gm or (theirs and state.options.players_set_difficulty)
         ):
-            armour = Choice(help="what the target's armour takes", example=0)
+            armour = armour_taken(state, strike.target, strike.weapon.attacks[0].type)
             found.append(_offer(state, cid, strike, less=armour))
         if member.is_gm:
             text = f"call off {_name(state, cid)}'s attack on {_name(state, strike.target)}"

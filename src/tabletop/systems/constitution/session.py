@@ -37,7 +37,7 @@ from tabletop.systems.constitution.road import (
     why_not_on_the_road,
 )
 from tabletop.systems.constitution.sheet_edits import INTENTS as SHEET_INTENTS
-from tabletop.systems.constitution.sheet_edits import carrying
+from tabletop.systems.constitution.sheet_edits import RateSkill, carrying
 from tabletop.systems.constitution.table import ConstitutionTable
 from tabletop.systems.constitution.table_asks import ASKS
 from tabletop.systems.constitution.table_characters import (
@@ -57,6 +57,15 @@ from tabletop.systems.constitution.table_fight import (
     fight_step,
     join_fight,
     npc_joins_fight,
+)
+from tabletop.systems.constitution.table_lists import (
+    LIST_INTENTS,
+    ListIntent,
+    list_offers,
+    list_step,
+    lists_view,
+    rated,
+    rating_offers,
 )
 from tabletop.systems.constitution.table_npcs import (
     EXAMPLE,
@@ -105,6 +114,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         Explore,
         LightIntent,
         *SHEET_INTENTS,
+        *LIST_INTENTS,
         BookNpc,
         NewNpc[NpcStats],
         EditNpc,
@@ -117,6 +127,10 @@ class ConstitutionSession(Session[ConstitutionTable]):
     def offers(self, state: ConstitutionTable, member: Member) -> list[Offer]:
         mine = tuple(c for c, seat in state.characters.items() if controls(member, seat.owner))
         found = character_offers(state, member, mine) + road_offers(state, member, mine)
+        if state.skills:  # a skill's first rating picks from the referee's list (C3-S08)
+            found = [o for o in found if not (o.kind == "rate-skill" and o.entry == "skills")]
+            found += [listed for cid in mine for listed in rating_offers(state, cid)]
+        found += list_offers(state, member, mine)
         if member.is_gm:
             found += ROSTER.offers(state.npcs, EXAMPLE, bestiary())
         found += fight_offers(state, member, mine)
@@ -147,6 +161,10 @@ class ConstitutionSession(Session[ConstitutionTable]):
             return camp(state, intent, dice)
         if isinstance(intent, Explore):
             return explore(state, intent, dice)
+        if isinstance(intent, ListIntent):
+            return list_step(state, intent, member)
+        if isinstance(intent, RateSkill):
+            rated(state, intent)
         if isinstance(intent, HuntIntent | Rations | LightIntent):
             if intent.character not in state.characters:
                 raise ConstitutionError(f"no character {intent.character!r} at this table")
@@ -196,6 +214,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
             clock=clock_view(state.clock, member),
             npcs=ROSTER.view(state.npcs, member),
             **TURNS_AND_ASKS.view(state, member),
+            lists=lists_view(state),
         )
 
 

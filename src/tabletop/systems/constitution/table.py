@@ -32,6 +32,13 @@ class Seat(Frozen):
         return total_penalty(self.deprivation, self.sheet.abilities.strength, options)
 
 
+class ListedSpell(Frozen):
+    """A spell the referee keeps on the table's list: its level and school (C3-S08)."""
+
+    level: int = Field(ge=1)
+    school: str | None = None
+
+
 class ConstitutionTable(Frozen):
     options: Options = DEFAULT
     characters: dict[str, Seat] = Field(default_factory=dict)
@@ -51,6 +58,10 @@ class ConstitutionTable(Frozen):
     """The referee's turn order out of a fight (a fight keeps its own: table_turns)."""
     asks: Asks = Asks()
     """The checks the referee has asked of players, waiting for their answer."""
+    skills: dict[str, str] = Field(default_factory=dict)
+    """The skills the referee keeps for the table, each with the group's note (C3-S08)."""
+    spells: dict[str, ListedSpell] = Field(default_factory=dict)
+    """The spells the referee keeps for the table, by name (C3-S08)."""
 
     @property
     def names(self) -> list[str]:

@@ -244,17 +244,18 @@ def _decision(creation: Creation) -> Decision:
         )
     if stage in LIFE_PATH and creation.dice:
         kinds = ["keep"]
-        if creation.character.insight > 0 or _free_reroll(creation):
+        if creation.character.insight > 0 or free_reroll(creation):
             kinds.append("reroll")
         entry = _entry(stage, creation.dice)
         free = (
             " (a free re-roll is allowed: a party member has it too)"
-            if _free_reroll(creation)
+            if free_reroll(creation)
             else ""
         )
         return Decision(
             stage=stage,
-            prompt=f"{stage}: {list(creation.dice)} = {sum(creation.dice)}, {entry.name}{free}",
+            prompt=f"{stage}: rolled {' + '.join(map(str, creation.dice))} = "
+            f"{sum(creation.dice)}, {entry.name}{free}",
             kinds=tuple(kinds),
         )
     if stage == Stage.QUIRK:
@@ -340,7 +341,7 @@ def _entry(stage: Stage, dice: tuple[int, ...]) -> Entry:
     return system_table(LIFE_PATH[stage]).lookup(sum(dice))
 
 
-def _free_reroll(creation: Creation) -> bool:
+def free_reroll(creation: Creation) -> bool:
     """The party's free re-roll: once, when another character has the same entry (DW-A03)."""
     if creation.free_reroll_used or creation.stage not in LIFE_PATH or not creation.dice:
         return False
@@ -378,7 +379,7 @@ def _apply(
     if isinstance(choice, PickNames):
         return _pick_names(creation, decision, choice.names, dice)
     assert isinstance(choice, Skip)
-    missing = (*creation.missing, f"{creation.stage}: skipped")
+    missing = (*creation.missing, f"{creation.stage}: skipped, to be written on the sheet")
     return _next_stage(creation.model_copy(update={"missing": missing}), dice, [])
 
 
@@ -414,7 +415,7 @@ def _reroll(
         raise DeadWeightError("under the whole-roll reading, insight re-rolls every die")
     character = creation.character
     if choice.free:
-        if not _free_reroll(creation):
+        if not free_reroll(creation):
             raise DeadWeightError("no free re-roll: no party member has this result, or it is used")
         creation = creation.model_copy(update={"free_reroll_used": True})
         paid = "the party's free re-roll"
@@ -646,7 +647,8 @@ def _background(creation: Creation, name: str) -> tuple[Creation, list[Event]]:
     if background is None:
         missing = (
             *creation.missing,
-            f"background {name}: its trait, gear and maneuvers not supplied",
+            f"background {name}: its special trait, gear, silver and maneuvers are in another "
+            "book and were not supplied, so none came with it",
         )
         return creation.model_copy(update={"missing": missing}), []
     character = creation.character

@@ -25,7 +25,7 @@ from typing import Any
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.offers import Offer
-from tabletop.session import Event, ImportCharacter, Member, Session, controls, kinds
+from tabletop.session import Event, Member, Session, controls, kinds
 from tabletop.systems.dead_weight.attribute_test import DauntlessRoll, Pass, Reroll
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.npc import NpcStats
@@ -57,8 +57,8 @@ from tabletop.systems.dead_weight.table_body import (
     edited,
 )
 from tabletop.systems.dead_weight.table_characters import (
-    CreationStep,
-    NewCharacter,
+    MAKING_INTENTS,
+    MakingIntent,
     making_offers,
     making_view,
     seat_character,
@@ -79,6 +79,13 @@ from tabletop.systems.dead_weight.table_fights import (
     fight_step,
     follow,
     why_not_in_fight,
+)
+from tabletop.systems.dead_weight.table_lists import (
+    LIST_INTENTS,
+    ListIntent,
+    list_offers,
+    list_step,
+    lists_view,
 )
 from tabletop.systems.dead_weight.table_npcs import (
     EXAMPLE,
@@ -128,9 +135,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
     prayer, an angry god, a mishap and its effects, no conductor) name the caster too."""
     explained = kinds(SHEET_INTENTS) | {"study", "wake", "wait", "stabilise"}
     intents = (
-        NewCharacter,
-        ImportCharacter,
-        CreationStep,
+        *MAKING_INTENTS,
+        *LIST_INTENTS,
         Test,
         NpcTest,
         OpposedTestIntent,
@@ -166,8 +172,6 @@ class DeadWeightSession(Session[DeadWeightTable]):
 
     # what each member may ask for ---------------------------------------------------------
 
-    # what each member may ask for ---------------------------------------------------------
-
     def offers(self, state: DeadWeightTable, member: Member) -> list[Offer]:
         found = making_offers(state, member)
         taking_part = state.exchange.taking_part if state.exchange and state.testing else set()
@@ -187,6 +191,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             able = living(state.npcs)
             found += ROSTER.offers(state.npcs, EXAMPLE) + wound_offers(able)
             found += gm_test_offers(state, able) + tracker_offers(state)
+        found += list_offers(state, member)
         return found + TURNS_AND_ASKS.offers(state, member)
 
     def why_not(self, state: DeadWeightTable, intent: Any, member: Member) -> str:
@@ -211,8 +216,10 @@ class DeadWeightSession(Session[DeadWeightTable]):
     def apply(
         self, state: DeadWeightTable, intent: Any, member: Member, dice: DiceSource
     ) -> tuple[DeadWeightTable, list[Event]]:
-        if isinstance(intent, NewCharacter | ImportCharacter | CreationStep):
+        if isinstance(intent, MakingIntent):
             return seat_character(state, intent, member, dice)
+        if isinstance(intent, ListIntent):
+            return list_step(state, intent, member)
         if isinstance(intent, Test | NpcTest | OpposedTestIntent | CastSpell | Pray):
             return begin_test(state, intent, member, dice)
         if isinstance(intent, SheetEdit):
@@ -263,6 +270,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return {
                 "sheet": seat.sheet.model_dump(mode="json"),
                 "derived": derived(seat.sheet),
+                "left_out": list(seat.missing),
             }
 
         return self.table_view(
@@ -275,6 +283,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
             attack=attack_view(state),
             **TURNS_AND_ASKS.view(state, member),
             npcs=ROSTER.view(state.npcs, member),
+            lists=lists_view(state),
         )
 
     def advice(self, state: DeadWeightTable, member: Member) -> dict[str, Any] | None:

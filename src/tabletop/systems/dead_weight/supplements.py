@@ -21,16 +21,20 @@ tabletop ships none of it; a table that owns those books writes it down like thi
     [items.rope]                   # statistics for an item by name
     slots = 1
 
-Creation offers what is supplied and lets the player skip what is not.
+Creation offers what is supplied and lets the player skip what is not. At a table the GM
+keeps these lists in the room (`table_lists`): typed in once, or loaded from such a file.
 """
 
 from __future__ import annotations
 
+import json
+import tomllib
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tabletop.data import read_data_file, validated
+from tabletop.data import parse_json, read_data_file, validated
+from tabletop.errors import DataError, TabletopError
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
 from tabletop.systems.dead_weight.inventory import Item
@@ -85,6 +89,15 @@ class Supplement(BaseModel):
     gods: dict[str, God] = Field(default_factory=dict)
     items: dict[str, ItemStats] = Field(default_factory=dict)
 
+    def over(self, base: Supplement) -> Supplement:
+        """This supplement's entries, and the base's wherever this one has none by that name."""
+        return Supplement(
+            backgrounds={**base.backgrounds, **self.backgrounds},
+            schools={**base.schools, **self.schools},
+            gods={**base.gods, **self.gods},
+            items={**base.items, **self.items},
+        )
+
     def with_stats(self, item: Item) -> Item:
         """The item with any statistics the supplement gives for its name."""
         stats = self.items.get(item.name)
@@ -97,3 +110,17 @@ class Supplement(BaseModel):
 def load_supplement(path: str | Path) -> Supplement:
     """Read a supplement file (TOML, or JSON when it ends in .json), or `DataError`."""
     return validated(Supplement, read_data_file(path), str(path))
+
+
+def read_supplement(
+    text: str, name: str = "the supplement file", error: type[TabletopError] = DataError
+) -> Supplement:
+    """A supplement from a file's text: JSON when it starts with `{`, TOML otherwise; or
+    `error` naming what is wrong."""
+    try:
+        data = parse_json(text) if text.lstrip().startswith("{") else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, ValueError) as problem:
+        raise error(f"{name} is neither TOML nor JSON: {str(problem)[:120]}") from None
+    if not isinstance(data, dict):
+        raise error(f"{name} must hold one table of lists")
+    return validated(Supplement, data, name, error)

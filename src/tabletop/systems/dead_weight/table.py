@@ -19,6 +19,7 @@ from tabletop.systems.dead_weight.magic import Praying, SpellCasting
 from tabletop.systems.dead_weight.opposed import OpposedTest
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.owners import Whose
+from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.table_npcs import KeptNpc
 from tabletop.systems.dead_weight.trackers import Tracker
 from tabletop.turns import Turns
@@ -40,6 +41,8 @@ class Making(Frozen):
 
     owner: str
     creation: Creation
+    own: Supplement = Supplement()
+    """What the new-character intent supplied itself, over the GM's lists (DW-T07)."""
 
 
 class Exchange(Frozen):
@@ -126,6 +129,8 @@ class DeadWeightTable(Frozen):
     """The GM's turn order (DW-T05)."""
     asks: Asks = Asks()
     """The tests the GM has asked of players, waiting for their answer (DW-T04)."""
+    lists: Supplement = Supplement()
+    """The backgrounds, spells and gods the GM keeps for the table (DW-T07)."""
 
     @property
     def names(self) -> list[str]:

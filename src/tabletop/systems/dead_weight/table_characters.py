@@ -8,11 +8,11 @@ from typing import Any, Literal
 from pydantic import Field
 
 from tabletop.dice import DiceSource
+from tabletop.frozen import Frozen
 from tabletop.offers import Choice, Offer, offer
 from tabletop.session import (
     CharacterIntent,
     Event,
-    Frozen,
     ImportCharacter,
     Member,
     controls,
@@ -21,15 +21,22 @@ from tabletop.session import (
 )
 from tabletop.systems.dead_weight.character import Character, CharacterClass, sheet_from
 from tabletop.systems.dead_weight.creation import (
+    AnyChoice,
     Creation,
     CreationChoice,
+    Pick,
+    PickNames,
     begin_creation,
+    free_reroll,
     random_character,
 )
+from tabletop.systems.dead_weight.creation import RerollDice as Reroll
+from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
 from tabletop.systems.dead_weight.events import about
 from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.table import DeadWeightTable, Making, Seat
+from tabletop.systems.dead_weight.table_lists import MAX_LISTED, step_words
 from tabletop.systems.dead_weight.table_npcs import told_of
 
 MAX_CHARACTERS = 100
@@ -57,6 +64,27 @@ class CreationStep(CharacterIntent):
     choice: CreationChoice
 
 
+class ChooseNames(CharacterIntent):
+    """The spells or prayers a character being made starts with, ticked from the list
+    (DW-T07), or the god they follow written in when the GM's list has none."""
+
+    kind: Literal["choose-names"] = "choose-names"
+    names: tuple[str, ...] = Field(default=(), max_length=MAX_LISTED)
+
+
+class RerollDice(CharacterIntent):
+    """Re-roll dice of the life-path roll waiting to be kept, by their place in it (the
+    first die is 1): with an insight point, or the party's free re-roll."""
+
+    kind: Literal["reroll-dice"] = "reroll-dice"
+    dice: tuple[int, ...] = Field(min_length=1, max_length=4)
+    free: bool = False
+
+
+MAKING_INTENTS = (NewCharacter, ImportCharacter, CreationStep, ChooseNames, RerollDice)
+MakingIntent = NewCharacter | ImportCharacter | CreationStep | ChooseNames | RerollDice
+
+
 def making_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
     """A new character or a saved one, while the table has room, and each open creation
     decision of a character the member makes."""
@@ -73,25 +101,24 @@ def making_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
         ]
     for cid, making in state.making.items():
         if controls(member, making.owner):
-            found += _creation_offers(cid, making.creation)
+            found += _creation_offers(cid, making.creation) + _flat_offers(cid, making.creation)
     return found
 
 
 def seat_character(
-    state: DeadWeightTable,
-    intent: NewCharacter | ImportCharacter | CreationStep,
-    member: Member,
-    dice: DiceSource,
+    state: DeadWeightTable, intent: MakingIntent, member: Member, dice: DiceSource
 ) -> tuple[DeadWeightTable, list[Event]]:
     """A character made at random or begun step by step, brought from a sheet, or one step
     further in the making (seated when done)."""
+    if isinstance(intent, ChooseNames | RerollDice):
+        intent = CreationStep(character=intent.character, choice=_as_choice(intent, state))
     if isinstance(intent, CreationStep):
         making = state.making[intent.character]
         creation, events = making.creation.choose(intent.choice, dice)
         if not creation.done:
             made = {
                 **state.making,
-                intent.character: Making(owner=making.owner, creation=creation),
+                intent.character: making.model_copy(update={"creation": creation}),
             }
             named = about(events, creation.character.label)
             return state.model_copy(update={"making": made}), told_of(named)
@@ -105,17 +132,19 @@ def seat_character(
         sheet = sheet_from(intent.sheet)
         return _seated(state, cid, owner, sheet, [])
     party = tuple(seat.sheet.life_path for seat in state.characters.values())
+    supplement = intent.supplement.over(state.lists)
     if intent.guided:
         creation, events = begin_creation(
             dice,
             name=intent.name,
             character_class=intent.character_class,
             options=state.options,
-            supplement=intent.supplement,
+            supplement=supplement,
             party=party,
             allow_choosing_quirk=intent.allow_choosing_quirk,
         )
-        made = {**state.making, cid: Making(owner=owner, creation=creation)}
+        making = Making(owner=owner, creation=creation, own=intent.supplement)
+        made = {**state.making, cid: making}
         told = note("character begun", f"{intent.name} is being made", character=cid)
         named = about(events, creation.character.label)
         return state.model_copy(update={"making": made}), [told, *told_of(named)]
@@ -124,7 +153,7 @@ def seat_character(
         name=intent.name,
         character_class=intent.character_class,
         options=state.options,
-        supplement=intent.supplement,
+        supplement=supplement,
     )
     return _seated(state, cid, owner, creation, events)
 
@@ -149,7 +178,8 @@ def _seated(
 
 
 def _creation_offers(cid: str, creation: Creation) -> list[Offer]:
-    """The open creation decision as offers: each listed option, and names or dice to give."""
+    """The open creation decision as offers: each listed option, and names or dice to give
+    (that open form stays for logs that sent it; the page ticks `_flat_offers` instead)."""
     decision = creation.decision()
     if decision is None:
         return []
@@ -184,19 +214,72 @@ def _creation_offers(cid: str, creation: Creation) -> list[Offer]:
     return found
 
 
-def _decision_json(creation: Creation) -> dict[str, Any] | None:
+def _flat_offers(cid: str, creation: Creation) -> list[Offer]:
+    """The open decision's names and re-rolls as forms a page fills in without JSON: spells
+    and prayers ticked from their list (DW-T07), a name written in where no list is kept,
+    the dice of a life-path roll ticked by their place."""
     decision = creation.decision()
-    return None if decision is None else decision.model_dump(mode="json")
+    if decision is None:
+        return []
+    found: list[Offer] = []
+    character = Choice(values=(cid,))
+    if "names" in decision.kinds and decision.options:
+        names = Choice(
+            items=decision.options,
+            example=decision.options[: decision.count],
+            help=f"tick {decision.count}",
+        )
+        found.append(offer("choose-names", decision.prompt, character=character, names=names))
+    elif decision.free_names:
+        wanted = decision.count if "names" in decision.kinds else 1
+        names = Choice(help=f"write {wanted} in by name, as your book gives them")
+        found.append(offer("choose-names", decision.prompt, character=character, names=names))
+    if "reroll" in decision.kinds:
+        free = (True,) if creation.character.insight <= 0 else (False, True)
+        dice = Choice(items=tuple(range(1, len(creation.dice) + 1)), example=(1,))
+        found.append(
+            offer(
+                "reroll-dice",
+                f"re-roll dice of the {decision.stage} roll",
+                character=character,
+                dice=dice,
+                free=Choice(values=free if free_reroll(creation) else (False,)),
+            )
+        )
+    return found
+
+
+def _as_choice(intent: ChooseNames | RerollDice, state: DeadWeightTable) -> AnyChoice:
+    """The creation choice a flat form stands for, at the decision open now."""
+    decision = state.making[intent.character].creation.decision()
+    if decision is None:
+        raise DeadWeightError("the character is finished")
+    if isinstance(intent, RerollDice):
+        return Reroll(dice=tuple(die - 1 for die in intent.dice), free=intent.free)
+    if "names" in decision.kinds:
+        return PickNames(names=intent.names)
+    if len(intent.names) != 1:
+        raise DeadWeightError(f"{decision.prompt}: write one name")
+    return Pick(name=intent.names[0])
 
 
 def making_view(state: DeadWeightTable) -> list[dict[str, Any]]:
-    """The characters in the making, each with its open decision."""
+    """The characters in the making, each with its open decision in words: what the step
+    asks, each choice as the book presents it, where its list comes from, and what creation
+    left out so far and why."""
     return [
         {
             "id": cid,
             "owner": making.owner,
             "character": making.creation.character.model_dump(mode="json"),
             "decision": _decision_json(making.creation),
+            "step": step_words(making.creation),
+            "left_out": list(making.creation.missing),
         }
         for cid, making in state.making.items()
     ]
+
+
+def _decision_json(creation: Creation) -> dict[str, Any] | None:
+    decision = creation.decision()
+    return None if decision is None else decision.model_dump(mode="json")

@@ -268,7 +268,7 @@ export class FormMaker {
       else if (typeof initial === "string") el.value = initial;
       keep(el, () => el.value);
       return {
-        el: labelled(title, el, help),
+        el: name === "file" ? withFilePicker(labelled(title, el, help), el, title) : labelled(title, el, help),
         read: () => {
           if (el.value.trim() === "") {
             if (required && example) return example;
@@ -287,7 +287,7 @@ export class FormMaker {
     }
     if (spec.type === "array" && spec.items) {
       const items = this.resolve(spec.items);
-      const choices = items.enum || (items.type === "string" ? this.known(name, key) : null);
+      const choices = offered?.items || items.enum || (items.type === "string" ? this.known(name, key) : null);
       // ticked as the offer's example has them (the living characters of a group roll)
       const ticked = initial !== undefined ? initial : offered?.example;
       // an order (a turn order) is picked place by place, by name; any other list ticked
@@ -587,6 +587,19 @@ export class FormMaker {
 }
 
 const LONG_TEXT = 200;
+
+function withFilePicker(field, box, title) {
+  // A field that holds a file's text (a group's supplement file) opens the file too: its
+  // text fills the box, where it can be read before sending.
+  const picker = h("input", { type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": `Open a file for ${title}` });
+  picker.addEventListener("change", async () => {
+    const file = picker.files && picker.files[0];
+    if (!file) return;
+    box.value = await file.text();
+    box.dispatchEvent(new Event("input"));
+  });
+  return h("div", { class: "file-field" }, field, picker);
+}
 // A free text allowed more characters than this (a sheet's notes) gets a box of several lines.
 
 function asWords(named, value) {

@@ -426,10 +426,24 @@ function resultPanel(ctx) {
   );
 }
 
+function listsPanel(ctx) {
+  // The lists the GM keeps for the table where the book leaves them to the group (Dead
+  // Weight's backgrounds, spells and gods; 2d6's weapons, skills and armour; Constitution's
+  // skills and spells), where they
+  // come from, and what an empty one waits for.
+  const lists = ctx.view.state.lists;
+  if (!lists) return null;
+  return h("section", { class: "panel lists", "aria-labelledby": "lists-title" },
+    h("h2", { id: "lists-title", text: "The table's lists" }),
+    h("p", { class: "hint", text: `From ${lists.from}.` }),
+    lists.empty ? h("p", { text: lists.empty }) : null,
+    lists.parts.filter((part) => part.rows.length).map((part) => [h("h3", { text: part.title }), h("ul", { class: "plain" }, part.rows.map((row) => h("li", { text: row })))]));
+}
+
 const PANELS = {
-  "dead-weight": [exchangePanel, trackersPanel],
-  ap2d6: [apFightPanel],
-  constitution: [initiativePanel, roadPanel],
+  "dead-weight": [exchangePanel, trackersPanel, listsPanel],
+  ap2d6: [apFightPanel, listsPanel],
+  constitution: [initiativePanel, roadPanel, listsPanel],
   rollunder: [decisionPanel, resultPanel],
   "deadweight-board": [boardPanel],
 };
@@ -450,6 +464,12 @@ export const HANDLED = {
   "deadweight-board": new Set(["act", "seat-bot"]),
 };
 // Offer kinds a system's panel shows itself (with the advisor's odds), not the list.
+
+export const FORMS_ELSEWHERE = {
+  "dead-weight": new Set(["creation-choice"]),
+};
+// Open offers a system's page leaves out because plainer forms ask the same (guided
+// creation's names ticked from a list and dice ticked by place, not a decision typed in).
 
 export function systemPanels(ctx) {
   return (PANELS[ctx.view.system] || []).map((panel) => panel(ctx)).filter(Boolean);

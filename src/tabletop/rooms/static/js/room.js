@@ -9,7 +9,7 @@ import { chosen, download, fill, h, labelled, select } from "./dom.js";
 import { FormMaker, humanize } from "./forms.js";
 import { entryItem, marked, readers, unmarked } from "./log.js";
 import { NPC_KINDS, namesAnNpc, npcCard, npcPanel } from "./npcs.js";
-import { HANDLED, ON_THE_LINE, hiddenPaths, systemPanels } from "./panels.js";
+import { FORMS_ELSEWHERE, HANDLED, ON_THE_LINE, hiddenPaths, systemPanels } from "./panels.js";
 import { belongsTo, sheetLine, sheetTree, sheetView } from "./sheets.js";
 import { TurnTeller, isMine, turnBar, turnOf } from "./turns.js";
 import { checkRecordHere, checkRollLink, downloadRecord, keepNonce, keptNonces } from "./verify.js";
@@ -779,7 +779,8 @@ function cardActs(id) {
   return (place) => {
     if (page.viewingAs) return { tools: [], now: [], rest: null };
     const field = (o) => characterField(o);
-    const forms = page.offers.filter((o) => !o.intents.length && !o.entry && !ASK_KINDS.has(o.kind) && field(o) && o.fields[field(o)].values.includes(id));
+    const elsewhere = FORMS_ELSEWHERE[page.system] || new Set();
+    const forms = page.offers.filter((o) => !o.intents.length && !o.entry && !ASK_KINDS.has(o.kind) && !elsewhere.has(o.kind) && field(o) && o.fields[field(o)].values.includes(id));
     const quick = ON_THE_LINE[page.system] || new Set();
     const block = (list) => list.map((o) => offerBlock(o, { [field(o)]: id }));
     const acts = (nodes) => (nodes.length ? h("div", { class: "card-acts" }, nodes) : null);
@@ -825,8 +826,20 @@ function makingCard(making) {
     line: { health: "", conditions: [] },
     owner: making.owner,
     acts: cardActs(making.id),
-    body: () => (making.decision ? h("div", { class: "decision-tree" }, sheetTree(making.decision)) : h("p", { class: "hint", text: "Nothing to decide yet." })),
+    body: () => (making.step ? creationStep(making) : making.decision ? h("div", { class: "decision-tree" }, sheetTree(making.decision)) : h("p", { class: "hint", text: "Nothing to decide yet." })),
   });
+}
+
+function creationStep(making) {
+  // A guided creation's open step as the book presents it: what it asks, each choice with
+  // what it gives, where its list comes from, and what was left out so far and why.
+  const step = making.step;
+  const left = making.left_out || [];
+  return h("div", { class: "creation-step" },
+    h("p", { class: "step-asks", text: step.asks }),
+    step.choices.length ? h("ul", { class: "plain step-choices" }, step.choices.map((choice) => h("li", { text: choice }))) : null,
+    h("p", { class: "hint step-from", text: step.from }),
+    left.length ? h("div", { class: "left-out" }, h("h4", { text: "Left out so far" }), h("ul", { class: "plain" }, left.map((why) => h("li", { text: why })))) : null);
 }
 
 function poppedCard() {

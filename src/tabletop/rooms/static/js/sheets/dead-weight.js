@@ -28,7 +28,15 @@ export function deadWeightSheet(ctx) {
       line("Gold", String(sheet.gold)),
       actions(ctx, "coins")),
     notesBlock(ctx, sheet.notes, "Notes"),
+    leftOut(ctx.character.left_out || []),
   ];
+}
+
+function leftOut(reasons) {
+  // What guided creation left out and why (a background the GM's list lacks brings no gear
+  // or silver), for the GM to write in on the sheet.
+  if (!reasons.length) return null;
+  return block("Left out at creation", h("ul", { class: "plain" }, reasons.map((why) => h("li", { text: why }))));
 }
 
 function who(sheet) {

@@ -1,0 +1,90 @@
+"""The skills and spells a Constitution referee keeps for the table (docs/rules/
+constitution.md, C3-S08): a skill used for the first time is rated from the list once there
+is one; a character with a spell book learns a spell from it, researched at 50% with a
+research owed (§ 12.8–12.9) or given by the referee (C3-A48); nothing is invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.dice import FixedDice
+from tabletop.errors import PermissionDenied, TabletopError
+from tabletop.systems.constitution import SESSION
+from tabletop.systems.constitution.session import ConstitutionTable
+from tests.systems.constitution.test_session import ADA, ADA_DICE, GM, play
+
+FLAME = {"kind": "keep-spell", "name": "Flame dart", "level": 1, "school": "fire"}
+STORM = {"kind": "keep-spell", "name": "Fire storm", "level": 3, "school": "fire"}
+CLIMBING = {"kind": "keep-skill", "name": "climbing", "note": "walls, trees and rigging"}
+
+
+def sage() -> ConstitutionTable:
+    """Mira, a sage initiated in Goetia (§ 8.3: a spell book, first-level spells)."""
+    mira = {"kind": "new-character", "name": "Mira", "character_class": "sage"}
+    state, _ = play(SESSION.new(), {**mira, "initiation": "goetia"}, ADA, ADA_DICE)
+    return state
+
+
+def offered(state: ConstitutionTable, kind: str, member=ADA) -> list:
+    return [o for o in SESSION.legal(state, member) if o.kind == kind]
+
+
+def refused(state: ConstitutionTable, intent: dict, member, said: str) -> None:
+    with pytest.raises(TabletopError, match=said):
+        SESSION.resolve(state, intent, member, FixedDice(()))
+
+
+def test_c3s08_a_first_rating_picks_from_the_referees_skill_list_once_there_is_one():
+    """§ 4.11, C3-S02, C3-S08: with no list the sheet names the skill; with one, it picks."""
+    state = sage()
+    (first,) = [o for o in offered(state, "rate-skill") if o.entry == "skills"]
+    assert first.fields["skill"].values is None
+    view = SESSION.view(state, ADA)["lists"]
+    assert view["empty"] == (
+        "No skills or spells on the table's lists yet: "
+        "the referee writes each under “Write … on the table's list”."
+    )
+    refused(state, CLIMBING, ADA, "the GM may")
+    state, (line,) = play(state, CLIMBING, GM)
+    assert line.text == "the GM writes the skill climbing on the list: walls, trees and rigging"
+    (first,) = [o for o in offered(state, "rate-skill") if o.entry == "skills"]
+    assert first.fields["skill"].values == ("climbing",)
+    swim = {"kind": "rate-skill", "character": "c1", "skill": "swimming", "rating": 30}
+    refused(state, swim, GM, "not on the referee's skill list")
+    state, _ = play(state, {**swim, "skill": "climbing"}, ADA)
+    assert state.characters["c1"].sheet.skills == {"climbing": 30}
+    assert not [o for o in offered(state, "rate-skill") if o.entry == "skills"]
+
+
+def test_c3s08_a_sage_researches_a_spell_from_the_list_at_fifty_per_cent():
+    """§ 8.3, § 12.8–12.9: Goetia opens first-level spells; a research is owed on gaining a
+    level; the researched spell starts at 50%. The referee gives the first spell (C3-A48)."""
+    state = sage()
+    for spell in (FLAME, STORM):
+        state, _ = play(state, spell, GM)
+    assert not offered(state, "learn-spell")  # no research owed yet
+    (gift,) = offered(state, "learn-spell", GM)
+    assert gift.fields["spell"].values == ("Flame dart",)  # level 3 is not Goetia's
+    assert gift.fields["owed"].values == (False,)
+    learn = {"kind": "learn-spell", "character": "c1", "spell": "Flame dart"}
+    refused(state, {**learn, "owed": False}, ADA, "the GM may")
+    given, (line,) = play(state, {**learn, "owed": False, "rating": 40}, GM)
+    assert line.text == "Mira is given Flame dart (level 1, fire): 40%"
+    assert given.characters["c1"].sheet.spells["Flame dart"].rating == 40
+
+    state, _ = play(state, {"kind": "award-xp", "character": "c1", "amount": 2000}, GM)
+    assert state.characters["c1"].sheet.research_owed == 1
+    (research,) = offered(state, "learn-spell")
+    assert research.fields["owed"].values == (True,)
+    refused(state, {**learn, "rating": 90}, ADA, "starts at 50%")
+    state, (line,) = play(state, learn, ADA)
+    assert line.text == "Mira researches Flame dart (level 1, fire): 50%"
+    sheet = state.characters["c1"].sheet
+    assert sheet.spells["Flame dart"].rating == 50 and sheet.research_owed == 0
+    with pytest.raises(PermissionDenied):
+        SESSION.resolve(
+            state,
+            {"kind": "drop-listed", "list": "spell", "name": "Flame dart"},
+            ADA,
+            FixedDice(()),
+        )
