@@ -57,11 +57,20 @@ SECRET = 913577
 name, never the sheet."""
 
 
+WALK_RATE = 60.0
+"""Messages a second a member may send in the walks (a table's pages have 20): the walk
+presses a control as soon as every page has settled, several a second on a quiet machine,
+and the GM's page answers every roll's witness call beside its own presses and the walk's
+reads of the room, so the GM's allowance ran out and a refused message left the page busy.
+tests/rooms tries the allowance itself; a person does not press that fast."""
+
+
 @pytest.fixture(scope="module")
 def server(request, tmp_path_factory):
-    """tests/pages/conftest.py's server, its bots waiting `BOT_PAUSE` before each move."""
+    """tests/pages/conftest.py's server, its bots waiting `BOT_PAUSE` before each move, its
+    members allowed `WALK_RATE` messages a second."""
     store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
-    running = serve_in_thread(store, bot_pause=BOT_PAUSE)
+    running = serve_in_thread(store, rate=WALK_RATE, bot_pause=BOT_PAUSE)
     httpx.get(f"{running.url}/systems", timeout=60)  # every system loaded once, before a page waits
     yield running.url
     running.stop()

@@ -72,6 +72,9 @@ TOUCH = 44
 """CSS px a touch target needs in its smaller dimension (WCAG 2.5.5's 44 × 44)."""
 STILL = 70
 """Milliseconds a page must stay unchanged, nothing in flight, to count as settled."""
+HEAD_EVERY = 0.25
+"""Seconds between the walk's reads of the room's head while it waits for the pages: each
+read is the GM's, and costs the GM's allowance."""
 TRIES = 7
 """How many times a form the rules refuse is sent, its choices moved on each time."""
 EXCHANGES = ("#main / #play", "#main / #asks")
@@ -258,6 +261,7 @@ class Walk:
         """Wait until every page has drawn the same last entry, has no request in flight
         and nothing busy, and has not changed for a moment."""
         end = time.monotonic() + deadline
+        head, read_at = None, 0.0
         while time.monotonic() < end:
             people = self.live_people()
             states = [p.page.evaluate("() => __walker.state()") for p in people]
@@ -267,7 +271,12 @@ class Walk:
             )
             # a whisper or a secret reaches only some pages: the GM's, which every entry
             # reaches, must have drawn the room's head; the rest need only be still
-            if quiet and states[0]["head"] == str(self.head(people[0])):
+            if quiet and time.monotonic() - read_at > HEAD_EVERY:
+                # the room's head, read at most every HEAD_EVERY s: a read costs the GM's
+                # allowance, which the GM's page also spends, and polling it at every
+                # turn of this loop left the page's own presses a 429 on a quick machine
+                head, read_at = str(self.head(people[0])), time.monotonic()
+            if quiet and states[0]["head"] == head:
                 return
             people[0].page.wait_for_timeout(25)
         where = [(p.who, p.inflight, s) for p, s in zip(people, states, strict=True)]
