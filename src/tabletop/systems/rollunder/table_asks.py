@@ -72,8 +72,6 @@ def roll_asked(
     what = ASKS.read(ask)
     check_asked(state, what)
     if ask.dc is None:
-        if state.pending is not None:
-            raise RollUnderError("a roll waits for a decision; answer it first")
         own = AbilityRollIntent(character=ask.character, ability=what.ability)
         with rolled_for(ask.character):
             return start(state, own, Member.gm(), dice)
