@@ -14,6 +14,7 @@ import json
 import logging
 import math
 import pickle
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,9 @@ FRAMEWORK = {404: "no such endpoint", 405: "not allowed on this endpoint"}
 
 READ = 0.25
 """What a read costs a member's allowance (allowances.READ_COST)."""
+
+ECHOED = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+"""A refused message's id, as a client may write one (`protocol.ClientId`)."""
 
 __all__ = ["BOT_PAUSE", "create_app"]
 
@@ -511,9 +515,15 @@ def _answer_later(socket: Socket, asking: set[asyncio.Task[str]], ask: Awaitable
 def _handle(front: Front, room: str, member: str, message: dict[str, Any]) -> str | Awaitable[str]:
     """One message from a socket: the frame to send back now ("" for none), or, for an
     intent or a chat line, what waits for its ack or its error frame."""
+    text = message.get("text")
     try:
         front.allowances.take(room, member)
-        text = message.get("text")
+    except TooMuch as error:
+        sent = _sent(text)
+        if not front.asked_for(room, member, sent):
+            return _slow_down(error, sent)
+        front.allowances.charge(room, member)
+    try:
         if text is None:
             raise RoomError("send JSON text frames, not binary ones")
         asked = Incoming.validate_json(_bounded(text))
@@ -550,6 +560,26 @@ def _error_frame(id: str | None, error: TabletopError) -> str:
     if getattr(error, "seq", None) is not None:
         frame["seq"] = error.seq  # type: ignore[attr-defined]
     return json.dumps(frame)
+
+
+def _slow_down(error: TooMuch, sent: Any) -> str:
+    """The allowance's refusal of one message, naming the message it refused (its `id`)
+    and when to send it again, so a page that pressed fast sends it again rather than
+    waiting for an answer that never comes."""
+    frame: dict[str, Any] = {"type": "error", "id": None, "error": str(error), "status": 429}
+    if error.retry_after is not None:
+        frame["retry_after"] = round(error.retry_after, 3)
+    if isinstance(sent, dict) and isinstance(sent.get("id"), str) and ECHOED.fullmatch(sent["id"]):
+        frame["id"] = sent["id"]
+    return json.dumps(frame)
+
+
+def _sent(text: str | None) -> Any:
+    """A refused message read only for what names it (None when it is not JSON)."""
+    try:
+        return json.loads(_bounded(text or ""))
+    except (ValueError, TooMuch):
+        return None
 
 
 def _bounded(text: str) -> str:
