@@ -19,7 +19,7 @@ from tabletop.rooms.client import RoomClient, create_room, import_log
 from tabletop.rooms.live import MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.readings import load_session
-from tabletop.rooms.server import _sent, _slow_down
+from tabletop.rooms.server import NAMED, OWED, _named, _slow_down
 from tabletop.systems.registry import SYSTEMS
 from tests.rooms.conftest import Party, Recorder, party
 
@@ -393,7 +393,7 @@ def test_a_refused_message_is_named_with_when_to_send_it_again_and_then_lands(di
     pressed fast sends it again and settles (api.js `again`)."""
     socket = Recorder(dice.links["Ada"])
     socket.sync()
-    says = {f"say-{n}": {"type": "say", "text": f"line {n}", "id": f"say-{n}"} for n in range(100)}
+    says = {f"say-{n}": {"id": f"say-{n}", "type": "say", "text": f"line {n}"} for n in range(100)}
     for message in says.values():
         socket.send(message)
     refused = socket.wait_for(lambda f: f.get("type") == "error" and f.get("id") in says)
@@ -405,22 +405,23 @@ def test_a_refused_message_is_named_with_when_to_send_it_again_and_then_lands(di
     socket.close()
 
 
-def test_a_refusal_names_only_an_id_as_a_client_writes_one():
-    """What is echoed of a refused message is its id as a client may write one, never the
-    rest of what was sent."""
-    slow = TooMuch("slow down", retry_after=0.05)
-    said = json.loads(_slow_down(slow, _sent(json.dumps({"type": "say", "id": "s-1"}))))
-    assert (said["id"], said["retry_after"], said["status"]) == ("s-1", 0.05, 429)
-    odd = json.dumps({"type": "say", "id": "<b>" + "x" * 80, "text": "hi"})
-    assert json.loads(_slow_down(slow, _sent(odd))) == {
+def test_a_refusal_names_a_message_by_its_first_bytes_only():
+    """A refused message is named by an id it opens with, as a client writes one, read from
+    its first bytes (a refusal parses nothing); a reveal is owed by the call it opens with."""
+    assert _named(NAMED, '{"id": "0100000000000002", "type": "intent"') == "0100000000000002"
+    assert _named(NAMED, '{"type": "say", "id": "s-1"}') is None  # not first: not read
+    assert _named(NAMED, '{"id": "<b>x</b>"}') is None
+    assert _named(NAMED, '{"id": "' + "x" * 80 + '"}') is None
+    reveal = json.dumps({"type": "reveal", "call": "a" * 64, "value": "b" * 64})
+    assert _named(OWED, reveal) == "a" * 64 and _named(OWED, '{"type": "say"') is None
+    said = json.loads(_slow_down(TooMuch("slow down", retry_after=0.05), "s-1"))
+    assert said == {
         "type": "error",
-        "id": None,
+        "id": "s-1",
         "error": "slow down",
         "status": 429,
         "retry_after": 0.05,
     }
-    assert _sent("not json") is None and _sent(None) is None
-    assert _sent(json.dumps({"id": "x" * MAX_MESSAGE})) is None
 
 
 def test_a_reveal_the_server_asked_for_is_taken_past_the_allowance_once(tmp_path):
@@ -443,7 +444,7 @@ def test_a_reveal_the_server_asked_for_is_taken_past_the_allowance_once(tmp_path
         welcome = socket.wait_for(lambda f: f.get("type") == "welcome")
         bo.answer(welcome)
         for n in range(4):  # one message every two seconds: his allowance is spent
-            socket.send({"type": "say", "text": "hurry", "id": f"s{n}"})
+            socket.send({"id": f"s{n}", "type": "say", "text": "hurry"})
         assert socket.wait_for(lambda f: f.get("id") == "s3")["status"] == 429
         with RoomClient(ada_link) as ada:
             rolling = threading.Thread(target=ada.roll, args=("1d20",))

@@ -398,13 +398,11 @@ class Front:
         self.owed.get(room, set()).discard((call, member))
         self._tell_shard(room, Reveal(member, call, value, passed))
 
-    def asked_for(self, room: str, member: str, sent: Any) -> bool:
-        """Whether `sent` is a reveal the room's call out still awaits from this member: the
-        server asked for it, once, so the allowance does not refuse it (a page pressing fast
-        still witnesses its rolls instead of being named absent)."""
-        if not isinstance(sent, dict) or sent.get("type") != "reveal":
-            return False
-        return (sent.get("call"), member) in self.owed.get(room, ())
+    def asked_for(self, room: str, member: str, call: str | None) -> bool:
+        """Whether a reveal for `call` is one the room's call out still awaits from this
+        member: the server asked for it, once, so the allowance does not refuse it (a page
+        pressing fast still witnesses its rolls instead of being named absent)."""
+        return (call, member) in self.owed.get(room, ())
 
     def _tell_shard(self, room: str, ask: Detach | Reveal) -> None:
         shard = self.shards[shard_of(room, len(self.shards))]

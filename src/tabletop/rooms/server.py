@@ -101,8 +101,14 @@ FRAMEWORK = {404: "no such endpoint", 405: "not allowed on this endpoint"}
 READ = 0.25
 """What a read costs a member's allowance (allowances.READ_COST)."""
 
-ECHOED = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
-"""A refused message's id, as a client may write one (`protocol.ClientId`)."""
+HEAD = 200
+"""Characters of a refused message read for what names it."""
+
+NAMED = re.compile(r'\{\s*"id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
+"""A message that opens with its id, as a page writes one (`protocol.ClientId`)."""
+
+OWED = re.compile(r'\{\s*"type"\s*:\s*"reveal"\s*,\s*"call"\s*:\s*"([0-9a-f]{64})"')
+"""A reveal that opens with its call, as a page and `RoomClient` write one."""
 
 __all__ = ["BOT_PAUSE", "create_app"]
 
@@ -519,9 +525,9 @@ def _handle(front: Front, room: str, member: str, message: dict[str, Any]) -> st
     try:
         front.allowances.take(room, member)
     except TooMuch as error:
-        sent = _sent(text)
-        if not front.asked_for(room, member, sent):
-            return _slow_down(error, sent)
+        head = (text or "")[:HEAD]
+        if not front.asked_for(room, member, _named(OWED, head)):
+            return _slow_down(error, _named(NAMED, head))
         front.allowances.charge(room, member)
     try:
         if text is None:
@@ -562,24 +568,21 @@ def _error_frame(id: str | None, error: TabletopError) -> str:
     return json.dumps(frame)
 
 
-def _slow_down(error: TooMuch, sent: Any) -> str:
+def _slow_down(error: TooMuch, id: str | None) -> str:
     """The allowance's refusal of one message, naming the message it refused (its `id`)
     and when to send it again, so a page that pressed fast sends it again rather than
     waiting for an answer that never comes."""
-    frame: dict[str, Any] = {"type": "error", "id": None, "error": str(error), "status": 429}
+    frame: dict[str, Any] = {"type": "error", "id": id, "error": str(error), "status": 429}
     if error.retry_after is not None:
         frame["retry_after"] = round(error.retry_after, 3)
-    if isinstance(sent, dict) and isinstance(sent.get("id"), str) and ECHOED.fullmatch(sent["id"]):
-        frame["id"] = sent["id"]
     return json.dumps(frame)
 
 
-def _sent(text: str | None) -> Any:
-    """A refused message read only for what names it (None when it is not JSON)."""
-    try:
-        return json.loads(_bounded(text or ""))
-    except (ValueError, TooMuch):
-        return None
+def _named(name: re.Pattern[str], head: str) -> str | None:
+    """What names a refused message, read from its first bytes only: a refusal costs no
+    parse of what it refuses."""
+    found = name.match(head)
+    return found[1] if found else None
 
 
 def _bounded(text: str) -> str:

@@ -235,7 +235,7 @@ export class Live {
 
   send(message) {
     const id = message.id || newId();
-    const full = { ...message, id };
+    const full = { id, ...message }; // its id first: a refusal names it from the first bytes
     this.pending.set(id, full);
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(JSON.stringify(full));
