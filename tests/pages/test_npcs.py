@@ -293,6 +293,13 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     in one action, and its armour, the next step, is asked of the GM alone (CR-F01..F03)."""
     make = "write down a character's scores"
     gm, ada = table_with(browser, server, "rollunder", make, Name="Ash", STR="14")
+    # The chapter has no monsters: the empty panel invites only typing one in. A player's
+    # own form holds no "GM's secret character" (hers to leave at no), and "Played by"
+    # says who sending it means, not "(none)" (issue 30's new GM).
+    expect(gm.page.locator("section.npcs > p.hint")).to_have_text("None yet: type one in.")
+    mine = offer(ada, make)
+    expect(mine.get_by_label("The GM's secret character")).to_have_count(0)
+    expect(mine.get_by_label("Played by").locator("option")).to_have_text(["You", "Ada"])
     ash = "#mine article.card:has-text('Ash')"
     step(ada, lambda: submit(offer(ada, "an ability roll", ash), Ability="STR"))
     synced(ada, gm)
@@ -328,6 +335,8 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     # Issue 31 (CR-F01..F03): Ada strikes the hound in one action (a d1+2 blow: 3, no
     # luck); the hound's armour is the next step, a form in words on the GM's page only.
     strike = offer(ada, "One character strikes another")
+    # a yes or no is a box to tick, as its help says ("Ticked, armour takes nothing off")
+    expect(strike.get_by_label("Direct damage")).to_have_attribute("type", "checkbox")
     step(ada, lambda: submit(strike, Target="n1", **{"Weapon's damage": "d1+2"}))
     wait_for_log(ada, "Ash's blow reaches Mire hound qz: Mire hound qz's armour comes next")
     synced(ada, gm)

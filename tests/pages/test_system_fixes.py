@@ -95,9 +95,17 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
     submit(form, Name="Brom qz", **{"A step at a time": True})
     making = bo.page.locator("article.card", has_text="Brom qz (being made)")
     expect(making.locator("button.choice").first).to_be_visible()
-    for label in making.locator("button.choice").all_inner_texts():
-        assert not re.search(r"\bc\d+\b", label), label
-    step(bo, making.locator("button.choice").first.click)
+    # Each step's buttons until the class is chosen say the choice alone: "Warrior: …",
+    # never "class · Warrior: …" nor "attribute · STR: …" (the pick's tag in the intent).
+    for _ in range(8):
+        labels = making.locator("button.choice").all_inner_texts()
+        for label in labels:
+            assert not re.search(r"\bc\d+\b|^(attribute|class|pick) · ", label), label
+        if any(label.startswith("Warrior: ") for label in labels):
+            break
+        step(bo, making.locator("button.choice").first.click)
+    else:
+        raise AssertionError(f"no class to choose after eight steps: {labels}")
 
     # The sheet of a character made at random shows on a phone without sideways scrolling,
     # its values whole (issue 23: 454 px).
@@ -110,9 +118,12 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
     gm, ada = gm_and_ada(browser, server, "ap2d6")
     form = offer(ada, "make a character")
     form.locator("details.more summary").click()
-    expect(form.get_by_role("group", name="Scores").get_by_role("button")).to_have_text(
-        "Add an entry"
+    # The book's standard scores, a field each (RU-M03), not a name typed in a row
+    scores = form.get_by_role("group", name="Scores")
+    expect(scores.locator("label")).to_have_text(
+        ["STR", "AGI", "DEX", "CON", "PERCEPTION", "SOCIAL"]
     )
+    expect(scores.get_by_role("button")).to_have_count(0)
     submit(form, Name="Ayla")
     expect(gm.page.locator("article.card")).to_have_count(1)
     form = offer(gm, "start a fight")

@@ -5,6 +5,8 @@ with its separators replaced, wherever the system has words for it."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from playwright.sync_api import expect
 
@@ -27,6 +29,14 @@ SHOWN = """() => [...document.querySelectorAll("form.offer")].map((form) => ({
 }))"""
 """Every form on the page as a person reads it: its fields' labels and legends, hints,
 listed values (a select's options, a set of boxes) and the button that sends it."""
+
+
+YES_NO = """() => [...document.querySelectorAll("select")]
+  .map((el) => [...el.options].map((option) => option.textContent))
+  .filter((texts) => texts.length
+    && texts.every((text) => /^(yes|no)( \\(default\\))?$/.test(text)))"""
+"""Every pick-list that offers only yes or no: such a choice is a box to tick, whose help
+reads "Ticked, …" (issue 30's new GM met "Direct damage: no" under "Ticked, armour …")."""
 
 
 def open_every_offer(person: Seat) -> None:
@@ -66,6 +76,8 @@ def read_forms(person: Seat, schema: dict, words: Words) -> int:
     open_every_offer(person)
     forms = person.page.evaluate(SHOWN)
     assert forms, "no form to read"
+    assert not person.page.evaluate(YES_NO)
+    assert not [hint for form in forms for hint in form["hints"] if re.search(r"[.!?];", hint)]
     for form in forms:
         kind = form["kind"]
         said = said_for(schema, words, kind)
@@ -123,6 +135,8 @@ def test_the_lobbys_rules_say_the_words_the_server_sent(browser, server):
             expect(rules.locator(".not-offered code")).to_contain_text(f"--option {name}=")
             continue
         expect(control).to_have_count(1)
+        if spec.get("type") == "boolean":  # a box to tick, as "Ticked, …" says
+            expect(control).to_have_attribute("type", "checkbox")
         values = said[name]["values"]
         if values:
             shown = control.locator("option").all_inner_texts()

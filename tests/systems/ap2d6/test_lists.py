@@ -81,3 +81,25 @@ def test_rus10_armour_from_the_list_costs_to_hit_and_starts_the_gms_damage_step(
     assert deal.fields["less"].help.startswith("Ayla's chainmail takes 3 of slashing")
     state, _ = play(state, {"kind": "wear-armour", "character": "c1"}, AYLA)
     assert state.characters["c1"].sheet.to_hit_adjustments == {}
+
+
+def test_making_a_character_lists_the_standard_scores_and_the_gms_skills_at_their_cost():
+    """RU-M03, RU-S10: the form to make a character names the book's six standard scores, a
+    field each, and the skills on the GM's list at their SP (issue 30's new GM met bare
+    name-and-value rows); the GM's ask lists the six too. What it lists is accepted."""
+
+    def made(state: Ap2d6Table) -> dict:
+        (making,) = [o for o in SESSION.legal(state, AYLA) if o.kind == "new-character"]
+        return {name: choice.example for name, choice in making.fields.items()}
+
+    state = SESSION.new()
+    examples = made(state)
+    assert list(examples["scores"]) == ["STR", "AGI", "DEX", "CON", "PERCEPTION", "SOCIAL"]
+    assert examples["skills"] is None  # no list yet: the form takes a name and a cost
+    state, _ = play(state, STEALTH, GM)
+    assert made(state)["skills"] == {"STEALTH": 2}
+    intent = {"kind": "new-character", "name": "Ayla", **made(state), "method": "point-buy"}
+    state, _ = play(state, intent, AYLA)
+    assert state.characters["c1"].sheet.skills == {"STEALTH": 2}
+    asked = SESSION.intent_schema()["$defs"]["AskedCheck"]["properties"]["score"]
+    assert asked["enum"] == list(examples["scores"])

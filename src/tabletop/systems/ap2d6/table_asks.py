@@ -14,6 +14,7 @@ from tabletop.kept import GM_KEEPS
 from tabletop.session import Event, Frozen, Seated, note, rolled_for
 from tabletop.systems.ap2d6.checks import check
 from tabletop.systems.ap2d6.rounds import double_six_temp_ap
+from tabletop.systems.ap2d6.scores import STANDARD_SCORES
 from tabletop.systems.ap2d6.table import Ap2d6Table, fight_of, sheet_of, with_fight
 from tabletop.systems.ap2d6.table_checks import CheckIntent, judged
 from tabletop.systems.ap2d6.told import told
@@ -22,7 +23,11 @@ from tabletop.systems.ap2d6.told import told
 class AskedCheck(Frozen):
     """What the GM asks a character to check: one score."""
 
-    score: str = Field(min_length=1, max_length=40)
+    score: str = Field(
+        min_length=1, max_length=40, json_schema_extra={"enum": list(STANDARD_SCORES)}
+    )
+    """Any score's name; a form lists the book's standard six (RU-M03), whose words say
+    each."""
 
 
 def said(what: AskedCheck) -> str:

@@ -39,7 +39,7 @@ from tabletop.systems.ap2d6.creation import buy_skills, point_buy, random_charac
 from tabletop.systems.ap2d6.encumbrance import carry
 from tabletop.systems.ap2d6.errors import Ap2d6Error, validated
 from tabletop.systems.ap2d6.gear import MAX_BAGS_IN_USE, Bag, Carried, Item
-from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES
+from tabletop.systems.ap2d6.scores import RANDOM_SCHEMES, STANDARD_SCORES
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.sheet_edits import SheetEdit, edit, weighed
 from tabletop.systems.ap2d6.table import (
@@ -111,8 +111,14 @@ def seat_offers(state: Ap2d6Table) -> list[Offer]:
             "make a character",
             name=Choice(help="the character's name", example="Ayla"),
             method=Choice(values=("point-buy", *RANDOM_SCHEMES)),
-            scores=Choice(help="with point buy: each score bought and the value it is bought to"),
-            skills=Choice(help="with point buy: each skill from your group's list and its SP"),
+            scores=Choice(
+                help="with point buy: each score bought and the value it is bought to",
+                example=dict.fromkeys(STANDARD_SCORES, 0),
+            ),
+            skills=Choice(
+                help="with point buy: each skill from your group's list and its SP",
+                example={name: skill.cost for name, skill in state.skills.items()} or None,
+            ),
         ),
         offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
     ]

@@ -62,7 +62,9 @@ export function describeIntent(intent, labelOf, omit = new Set(), words = tableW
     if (Array.isArray(value)) {
       if (value.length) parts.push(`${words.fieldTitle(intent.kind, key)} ${value.map((v) => said(key, v)).join(", ")}`);
     } else if (typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) walk(v, k);
+      // a shape's tag says nothing its other values do not ("attribute · STR: strength")
+      const shown = Object.entries(value).filter(([k, v]) => k !== "kind" && v !== null && v !== false && v !== "");
+      for (const [k, v] of Object.entries(value)) if (k !== "kind" || !shown.length) walk(v, k);
     } else if (value === true) {
       parts.push(words.fieldTitle(intent.kind, key).toLowerCase());
     } else if (key === "die" && typeof value === "number") {
@@ -205,6 +207,11 @@ export class FormMaker {
       el.addEventListener("change", () => this.drafts.set(key, read()));
     };
     if (spec.const !== undefined) return { el: null, read: () => spec.const };
+    const yesNo = spec.type === "boolean" && offered && offered.values;
+    // a yes or no the offer leaves open is a box to tick (as its help says: "Ticked, …");
+    // one it fixes (a player's "GM's secret character": no) is no choice to show
+    if (yesNo && offered.values.length === 1) return { el: null, read: () => offered.values[0] };
+    if (yesNo) offered = { ...offered, values: null };
     const known = !(offered && offered.values) && spec.type === "string" && !spec.enum ? this.known(name, key) : null;
     const values = offered && offered.values ? offered.values : spec.enum || (known && (spec.nullable || !required ? [null, ...known] : known));
     if (values) {
@@ -212,7 +219,7 @@ export class FormMaker {
       const defaulted = values.some((v) => JSON.stringify(v) === JSON.stringify(spec.default));
       if (!required && !offered?.values && !known && !defaulted) el.append(h("option", { value: "__default", text: "(default)" }));
       for (const value of values) {
-        el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.valueText(key, name, value)) }));
+        el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.valueText(key, name, value), this.words.value(kindOf(key), name, value)) }));
       }
       const start = initial !== undefined ? initial : spec.default;
       if (draft !== undefined) el.value = draft;
@@ -372,7 +379,7 @@ export class FormMaker {
     const read = () => boxes.filter(([box]) => box.checked).map(([box]) => JSON.parse(box.value));
     for (const [box] of boxes) box.addEventListener("change", () => this.drafts.set(key, read()));
     const atLeast = least > 0 ? `pick at least ${least === 1 ? "one" : least}` : "";
-    const el = this.group(title, [help, atLeast].filter(Boolean).join("; "), boxes.map(([, span]) => span));
+    const el = this.group(title, sentences(help, atLeast), boxes.map(([, span]) => span));
     if (least > 0) el.dataset.least = String(least);
     return {
       el,
@@ -609,6 +616,13 @@ function asWords(named, value) {
   return text === String(value) ? text.replace(/_/g, " ").replace(/(?<=[a-z])-(?=[a-z])/g, " ") : text;
 }
 
+function sentences(help, more) {
+  // A help line and one more clause: after a full stop as its own sentence, else after a
+  // semicolon ("… holds. Pick at least one", not "… holds.; pick at least one").
+  if (!help || !more) return help || more;
+  return /[.!?]$/.test(help) ? `${help} ${more[0].toUpperCase()}${more.slice(1)}.` : `${help}; ${more}`;
+}
+
 function ordinal(n) {
   // 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st.
   const teen = n % 100 >= 11 && n % 100 <= 13;
@@ -635,8 +649,9 @@ function merged(base, over) {
   return out;
 }
 
-function optionText(value, label) {
-  if (value === null) return "(none)";
+function optionText(value, label, said = null) {
+  // `said`: the system's words for this very value ("Played by": null is "You")
+  if (value === null) return said || "(none)";
   if (typeof value === "boolean") return value ? "yes" : "no";
   return label();
 }

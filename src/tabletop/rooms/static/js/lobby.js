@@ -71,8 +71,7 @@ async function rulesOf(system, box) {
     }
     defaults[name] = spec.default;
     const hint = spec.description || (spec.enum ? "" : typed(spec));
-    const offered = spec.type === "boolean" ? { values: [true, false], help: hint } : { help: hint };
-    const field = maker.control(`rules/${name}`, name, prop, offered, false, spec.default);
+    const field = maker.control(`rules/${name}`, name, prop, { help: hint }, false, spec.default);
     fields.push(field.el);
     readers.push([name, field.read]);
   }

@@ -39,10 +39,18 @@ export function npcPanel(ctx, here = () => true) {
     { class: "panel npcs", "aria-labelledby": "npcs-title" },
     h("h2", { id: "npcs-title", text: "NPCs and monsters" }),
     gm ? null : h("p", { class: "hint", text: "The GM keeps their numbers until showing them." }),
-    npcs.length ? null : h("p", { class: "hint", text: "None yet: bring one from the book or type one in." }),
+    npcs.length ? null : h("p", { class: "hint", text: noneYet(adding) }),
     adding.map((o) => ctx.offerBlock(o)),
     listed.map((npc) => npcCard(ctx, npc)),
   );
+}
+
+function noneYet(adding) {
+  // What an empty panel invites: the book's creatures only where the book lists some.
+  const kinds = new Set(adding.map((o) => o.kind));
+  if (kinds.has("npc-from-book") && kinds.has("new-npc")) return "None yet: bring one from the book or type one in.";
+  if (kinds.has("npc-from-book")) return "None yet: bring one from the book.";
+  return kinds.has("new-npc") ? "None yet: type one in." : "None yet.";
 }
 
 export function npcCard(ctx, npc) {
