@@ -95,3 +95,13 @@ def test_a_rule_option_or_setting_without_words_of_its_own_is_found():
         "option strict has no words of its own",
         "option max_score has no words of its own",
     ]
+
+
+def test_a_value_with_a_varying_part_is_said_with_that_part_in_place():
+    """`reroll Ash` and `keep 12` are said by `"reroll …"` and `"keep …"`; a value the
+    shape does not fit, or that is only its fixed part, has no words from it."""
+    words = Words(values={"choice": {"reroll …": "… re-rolls", "keep …": "Keep result …"}})
+    assert words.value("answer", "choice", "reroll Mire hound") == "Mire hound re-rolls"
+    assert words.value("answer", "choice", "keep 12") == "Keep result 12"
+    for unsaid in ("keep ", "keep", "rope", "a keep 1"):
+        assert words.value("answer", "choice", unsaid) is None, unsaid

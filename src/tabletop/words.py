@@ -77,16 +77,37 @@ class Words(BaseModel):
         return self.fields.get(f"{kind}.{name}") or self.fields.get(name)
 
     def value(self, kind: str, name: str, value: object) -> str | None:
+        """A value's words: its own, else those of a value written with `…` standing for
+        a part that varies (`"reroll …" = "… spends an omen to re-roll"` says
+        `reroll Ash`)."""
+        text = str(value)
         for key in (f"{kind}.{name}", name):
             named = self.values.get(key, {})
-            if str(value) in named:
-                return named[str(value)]
+            if text in named:
+                return named[text]
+            for shape, said in named.items():
+                part = _varying(shape, text)
+                if part:
+                    return said.replace(VARIES, part)
         return None
 
     def event(self, type: str) -> str:
         """An event type in words (how a hint says what happened), or the type's own words
         where a system gives none."""
         return self.events.get(type) or type.replace("_", " ").replace("-", " ")
+
+
+VARIES = "…"
+"""In a value's key, the part that varies (a name, a number); in its words, where it goes."""
+
+
+def _varying(shape: str, text: str) -> str:
+    """The part of `text` that `shape` leaves to vary, or "" where it does not fit."""
+    before, marked, after = shape.partition(VARIES)
+    if not marked or len(text) <= len(before) + len(after):
+        return ""
+    fits = text.startswith(before) and text.endswith(after)
+    return text[len(before) : len(text) - len(after)] if fits else ""
 
 
 def _read(package: str, name: str) -> Words:

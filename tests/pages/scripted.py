@@ -122,10 +122,10 @@ def rollunder(table: Table, checkpoint: Checkpoint) -> None:
     it to the mire hound."""
     ada, gm = table.player, table.gm
     table.use(ada, "Ash", "an ability roll", Ability="AGI")
-    checkpoint(table, "Ash", ada.page.get_by_role("button", name="keep 1").first)
-    table.choose(ada, "keep 1")
+    checkpoint(table, "Ash", ada.page.get_by_role("button", name="Keep result 1").first)
+    table.choose(ada, "Keep result 1")
     table.use(ada, "Ash", "roll the damage dealt", Damage="d6")
-    table.choose(ada, "keep 1")  # her omen could buy this roll again too (CR-A10)
+    table.choose(ada, "Keep result 1")  # her omen could buy this roll again too (CR-A10)
     table.use(gm, "Mire hound", "take a hit", Damage="3")
 
 

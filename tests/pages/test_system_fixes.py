@@ -188,7 +188,7 @@ def test_a_rollunder_contest_starts_with_nobody_on_a_side_and_shows_its_table(br
         results = ada.page.locator("section.decision .results li")
         for line in results.all_inner_texts():
             assert re.search(r"✓ passes|✗ fails", line), line
-        step(ada, ada.page.locator(".decision button", has_text="keep 1").click)
+        step(ada, ada.page.locator(".decision button", has_text="Keep result 1").click)
         answered += 1
     assert answered, "Ash's omens put at least one decision to Ada"
     synced(ada, gm)

@@ -180,14 +180,15 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
         panel = person.page.locator("section.decision")
         expect(panel.locator(".results li")).to_have_count(1)
         expect(panel.locator(".status-line")).to_have_text("Ash decides")
-    expect(ada.page.locator(".decision button")).to_have_text(["keep 1", "reroll Ash"])
+    reroll = "Ash spends an omen to re-roll"
+    expect(ada.page.locator(".decision button")).to_have_text(["Keep result 1", reroll])
     fits(ada.page)
     accessible(ada.page)
-    step(ada, ada.page.locator(".decision button", has_text="reroll Ash").click)
+    step(ada, ada.page.locator(".decision button", has_text=reroll).click)
     synced(ada, gm)
     expect(ada.page.locator("section.decision .results li")).to_have_count(2)
-    expect(ada.page.locator(".decision button")).to_have_text(["keep 1", "keep 2"])
-    step(ada, ada.page.locator(".decision button", has_text="keep 2").click)
+    expect(ada.page.locator(".decision button")).to_have_text(["Keep result 1", "Keep result 2"])
+    step(ada, ada.page.locator(".decision button", has_text="Keep result 2").click)
     synced(ada, gm)
     for person in (gm, ada):
         expect(person.page.locator("section.decision")).to_have_count(0)
@@ -259,7 +260,7 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     expect(ada.page.locator("section.decision h2")).to_have_text("A roll is waiting")
     expect(ada.page.locator("section.decision")).to_contain_text("hidden: ")
     expect(ada.page.locator("section.decision button")).to_have_count(0)
-    step(gm, gm.page.locator(".decision button", has_text="keep 1").click)
+    step(gm, gm.page.locator(".decision button", has_text="Keep result 1").click)
     synced(gm, ada)
     expect(ada.page.locator("section.decision")).to_have_count(0)
 

@@ -11,6 +11,7 @@ from tabletop.systems.rollunder.carrying import ItemKind
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import EventKind
 from tabletop.words import missing, only_the_id, refused_words, unworded_options
+from tests.systems.rollunder.test_session import ASH, play, seated
 
 
 def test_every_kind_field_and_value_has_words_that_read_like_the_book():
@@ -42,3 +43,20 @@ def test_every_kind_of_line_a_hint_may_name_has_words_of_its_own():
     for kind in get_args(EventKind):
         assert kind in SESSION.words.events, kind
         assert "_" not in SESSION.words.event(kind), kind
+
+
+def test_each_answer_a_waiting_roll_offers_is_said_in_words():
+    """§ Spending omens, CR-A10: Ash's failed roll waits on keeping result 1 or his omen's
+    re-roll; the buttons said `keep 1` and `reroll Ash` (issue 30's new GM). The GM's
+    choice of an item the rules destroy is the item's own name."""
+    state, _ = play(
+        seated(omens=1, max_omens=1),
+        {"kind": "ability-roll", "character": "c1", "ability": "STR"},
+        ASH,
+        [15],
+    )
+    (answer,) = [o for o in SESSION.legal(state, ASH) if o.kind == "answer"]
+    said = [SESSION.words.value("answer", "choice", i["choice"]) for i in answer.intents]
+    assert said == ["Keep result 1", "Ash spends an omen to re-roll"]
+    for choice, words in (("save", "Spend omens to be saved"), ("die", "Die"), ("rope", None)):
+        assert SESSION.words.value("answer", "choice", choice) == words

@@ -13,6 +13,9 @@ export function humanize(name) {
   return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()).replace(/\b(npc|hp|ac|xp|ap|dc)\b/gi, (short) => short.toUpperCase());
 }
 
+const VARIES = "…";
+// In a value's key, the part that varies; in its words, where it goes (tabletop/words.py).
+
 export class Words {
   // What a system calls its ids for people (the server's `x-words`, tabletop/words.py): an
   // intent kind's label and help, a field's (that kind's own first, then any kind's), a
@@ -32,9 +35,18 @@ export class Words {
   }
 
   value(kind, name, value) {
+    // A value's words: its own, else those of a value written with "…" standing for a
+    // part that varies ("reroll …" = "… spends an omen to re-roll" says "reroll Ash").
+    const text = String(value);
     for (const key of [`${kind}.${name}`, name]) {
-      const said = own(own(this.values, key) || {}, String(value));
+      const named = own(this.values, key) || {};
+      const said = own(named, text);
       if (said) return said;
+      for (const [shape, words] of Object.entries(named)) {
+        const [before, after] = shape.split(VARIES);
+        if (after === undefined || text.length <= before.length + after.length) continue;
+        if (text.startsWith(before) && text.endsWith(after)) return words.replace(VARIES, text.slice(before.length, text.length - after.length));
+      }
     }
     return null;
   }
