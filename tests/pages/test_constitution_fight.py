@@ -48,7 +48,12 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
         **{"Bonus or penalty": "60", "Use a direct hit": False},
     )
     wait_for_log(gm, "Wren qz has extra degrees to spend on Goblin qz")
-    step(gm, closed(gm, "^Spend extra degrees · Wren qz · 2 · drives them well back").click)
+    step(
+        gm,
+        closed(
+            gm, "^Spend extra degrees · Wren qz · 2 extra degrees · drives them well back"
+        ).click,
+    )
     synced(gm, ada)
     for person in (gm, ada):
         wait_for_log(person, "Wren qz spends extra degrees (2) on Goblin qz")

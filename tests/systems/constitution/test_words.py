@@ -46,3 +46,16 @@ def test_the_books_initiations_and_armour_are_pick_lists_with_their_numbers():
         label = SESSION.words.value("stow-gear", "armour", name)
         assert label is not None and f"AC {armour.ac}" in label, name
         assert f"{armour.price_sp} sp" in label and "stone" in label, name
+
+
+def test_the_fights_numbers_on_its_buttons_say_what_they_count():
+    """§ 5.4, § 5.5, § 5.19: a reaction's cost and the extra degrees an effect takes read
+    "Pay initiative for a reaction · Cora · 5 initiative", "2 extra degrees" (the buttons
+    said a bare "· 5 ·", "· 2 ·" to issue 30's new GM)."""
+    said = SESSION.words.value
+    assert [said("combat", "cost", cost) for cost in (2, 5, 10)] == [
+        "2 initiative",
+        "5 initiative",
+        "10 initiative",
+    ]
+    assert [said("combat", "degrees", n) for n in (1, 2)] == ["1 extra degree", "2 extra degrees"]
