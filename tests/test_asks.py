@@ -11,6 +11,8 @@ from tabletop import kept
 from tabletop.asks import GM_KEEPS, AskRoll, Asks, ask_offers, ask_view, asked, gm_lever, taken
 from tabletop.errors import PermissionDenied, RulesError
 from tabletop.session import Member
+from tabletop.systems.constitution.table_asks import ASKS as CONSTITUTION
+from tabletop.systems.rollunder.table_asks import ASKS as ROLLUNDER
 
 GM, ADA, BO = Member.gm(), Member.player("p1", "Ada"), Member.player("p2", "Bo")
 NAMES = {"c1": "Mara", "c2": "Wren"}
@@ -77,3 +79,11 @@ def test_a_player_sets_no_dc_advantage_or_harm_unless_the_table_hands_it_over():
     gm_lever(ADA, True, "the DC")
     with pytest.raises(PermissionDenied, match="the GM sets wounds at this table"):
         gm_lever(ADA, False, "wounds")
+
+
+def test_a_table_whose_empty_dc_is_the_books_shows_no_example_dc():
+    """Roll-under's empty number is the character's own score, Constitution's DC 20: a
+    greyed 8 in the GM's form read as the DC left there (issue 30's new GM)."""
+    assert CONSTITUTION.dc_example is None and ROLLUNDER.dc_example is None
+    (asking,) = [o for o in ask_offers(Asks(), GM, ["c1"], lambda c: True, str, {}, None)]
+    assert asking.fields["dc"].example is None

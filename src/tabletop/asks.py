@@ -94,6 +94,7 @@ def ask_offers(
     plays: Callable[[str], bool],
     describe: Callable[[Ask], str],
     example: Mapping[str, Any],
+    dc_example: int | None = 8,
 ) -> list[Offer]:
     """The GM's: ask for a roll (of any character at the table), drop a waiting ask; the
     player's: answer each ask for a character they play (`plays`), one tap each, labelled
@@ -107,7 +108,7 @@ def ask_offers(
                 "ask for a roll",
                 character=Choice(values=tuple(characters)),
                 what=Choice(example=dict(example)),
-                dc=Choice(example=8),
+                dc=Choice(example=dc_example),
                 dc_shown=Choice(),
                 reason=Choice(example="to climb the wall"),
             )
@@ -208,7 +209,9 @@ class AskDesk(Generic[StateT, WhatT]):
     GM's form, who may be asked (`seated`: its characters with their players) and its rule
     for an answered ask (`roll_asked`); where its book says more of an ask, the rule that
     refuses one before it is taken (`refuse`), and `with_dc=False` where its rolls take no
-    DC (the GM's form then has none)."""
+    DC (the GM's form then has none); `dc_example`, the DC the GM's form shows greyed as
+    an example (None where an empty DC means the book's own: a placeholder would read as
+    the DC left empty)."""
 
     def __init__(
         self,
@@ -220,6 +223,7 @@ class AskDesk(Generic[StateT, WhatT]):
         field: str = "asks",
         refuse: Callable[[StateT, AskRoll[Any]], None] | None = None,
         with_dc: bool = True,
+        dc_example: int | None = 8,
     ) -> None:
         self.what = what
         self.said = said
@@ -229,6 +233,7 @@ class AskDesk(Generic[StateT, WhatT]):
         self.field = field
         self.refuse = refuse or (lambda state, intent: None)
         self.with_dc = with_dc
+        self.dc_example = dc_example
         self.intents = (AskRoll[what], AnswerAsk, DropAsk)  # type: ignore[valid-type]
 
     def asks(self, state: StateT) -> Asks:
@@ -260,6 +265,7 @@ class AskDesk(Generic[StateT, WhatT]):
             plays(member, seated),
             self.describe(state),
             self.example,
+            self.dc_example,
         )
         return found if self.with_dc else [_without_dc(o) for o in found]
 

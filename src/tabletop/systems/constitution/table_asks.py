@@ -89,5 +89,6 @@ ASKS: AskDesk[ConstitutionTable, AskedCheck] = AskDesk(
     {"ability": "wits"},
     characters,
     roll_asked,
+    dc_example=None,  # an empty DC is the normal 20 (§ 3.6), which the help says
 )
 """The referee's asks at a Constitution table."""

@@ -112,6 +112,6 @@ def _line(name: str, kind: str, values: dict[str, Any], text: str, keeper: str) 
 
 
 ASKS: AskDesk[RollUnderTable, AskedRoll] = AskDesk(
-    AskedRoll, said, {"ability": "AGI"}, characters, roll_asked, refuse=refused
+    AskedRoll, said, {"ability": "AGI"}, characters, roll_asked, refuse=refused, dc_example=None
 )
 """The GM's asks at a roll-under table."""

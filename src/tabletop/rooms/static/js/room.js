@@ -726,7 +726,7 @@ function charactersPanel() {
     "section",
     { class: "panel cards", "aria-labelledby": "characters-title" },
     h("h2", { id: "characters-title", class: "cards-title", text: all.length > here.length ? "The other characters" : "Characters" }),
-    (state.characters || []).length || (state.making || []).length ? null : h("p", { class: "hint", text: "No characters yet: make one, or import a sheet saved by the command line." }),
+    (state.characters || []).length || (state.making || []).length ? null : h("p", { class: "hint", text: "No characters yet: each is made, or brought from a saved file, under “What you can do”." }),
     here.map((c) => c.build()),
   );
 }
