@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    DESKTOP,
     PASTE_SAVED,
     PHONE,
     Seat,
@@ -80,6 +81,14 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
     submit(offer(ada, "bring a saved sheet"), **{PASTE_SAVED: AMBER})
     card = "article.card:has-text('Amber')"
     form = offer(ada, "test or check an attribute", card)
+    # A box to tick keeps its size beside a label that wraps on a phone ("Taming,
+    # understanding or tracking beasts of the wild" squeezed its box to 7 px).
+    ada.page.set_viewport_size(PHONE)
+    widths = form.locator("input[type=checkbox]").evaluate_all(
+        "boxes => boxes.filter((box) => box.offsetParent).map((box) => box.offsetWidth)"
+    )
+    assert widths and min(widths) >= 16, widths
+    ada.page.set_viewport_size(DESKTOP)
     form.get_by_label("Attribute").select_option('"DEX"')
     step(ada, form.locator("button[type=submit]").click)
     synced(gm, ada, bo)
