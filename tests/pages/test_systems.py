@@ -16,6 +16,7 @@ from tests.pages.driver import (
     gm_and_ada,
     join,
     offer,
+    open_file,
     open_room,
     roll,
     seat,
@@ -121,11 +122,7 @@ def test_a_2d6_gm_opens_the_group_list_file_and_everyone_reads_the_lists(browser
     supplement file has (or pastes it); the log counts it and a player's lists panel reads
     each entry in words."""
     gm, ada = gm_and_ada(browser, server, "ap2d6")
-    form = offer(gm, "load the group's list file")
-    opened = {"name": "group.toml", "mimeType": "text/plain", "buffer": LIST_FILE.encode()}
-    form.get_by_label("Open a file for List file").set_input_files(opened)
-    expect(form.get_by_label("List file", exact=True)).to_have_value(LIST_FILE)
-    step(gm, lambda: form.locator("button[type=submit]").click())
+    open_file(gm, "load the group's list file", "List file", "group.toml", LIST_FILE)
     wait_for_log(gm, "the GM loads the group's list file: 1 skill, 1 armour, 0 weapons")
     synced(gm, ada)
     lists = ada.page.locator(".panel.lists")
