@@ -13,6 +13,7 @@ import pytest
 from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Table
+from tests.lines import code_in
 from tests.systems.ap2d6.test_session import AYLA, GM, play, seated
 from tests.systems.ap2d6.test_strikes import LONGSWORD, in_the_fight, strike
 
@@ -122,6 +123,7 @@ def test_rus10_the_group_list_file_writes_what_typing_each_entry_writes():
         typed, _ = play(typed, kept, GM)
     (form,) = [o for o in SESSION.legal(seated(), GM) if o.kind == "load-lists"]
     assert form.text == "load the group's list file" and list(form.fields) == ["file"]
+    assert code_in(form.fields["file"].example) == []  # the page shows it: words, no field ids
     loaded, (line,) = play(seated(), {"kind": "load-lists", "file": FILE}, GM)
     assert line.text == "the GM loads the group's list file: 2 skills, 1 armour, 1 weapon"
     assert lists_of(loaded) == lists_of(typed)

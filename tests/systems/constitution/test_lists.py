@@ -11,6 +11,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.systems.constitution import SESSION
 from tabletop.systems.constitution.session import ConstitutionTable
+from tests.lines import code_in
 from tests.systems.constitution.test_session import ADA, ADA_DICE, GM, play
 
 FLAME = {"kind": "keep-spell", "name": "Flame dart", "level": 1, "school": "fire"}
@@ -114,6 +115,8 @@ def test_c3s08_the_group_list_file_writes_what_typing_each_entry_writes():
     typed = sage()
     for kept in (CLIMBING, FLAME, STORM):
         typed, _ = play(typed, kept, GM)
+    (form,) = offered(sage(), "load-lists", GM)
+    assert code_in(form.fields["file"].example) == []  # the page shows it: words, no field ids
     loaded, (line,) = play(sage(), {"kind": "load-lists", "file": FILE}, GM)
     assert line.text == "the GM loads the group's list file: 1 skill, 2 spells"
     assert (loaded.skills, loaded.spells) == (typed.skills, typed.spells)

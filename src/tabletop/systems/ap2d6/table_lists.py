@@ -89,9 +89,8 @@ KEPT = (
 """The lists a group's list file fills, each entry with the fields of the GM's form."""
 
 SHAPE = (
-    "# the group's list file, TOML or JSON: [skills.STEALTH] cost = 2, needs, text; "
-    "[armour.chainmail] bludgeoning, piercing, slashing, to_hit; "
-    '[weapons.longsword] speed = "(1n1)->(2n1)", to_hit, damage, damage_type, requirements'
+    "# the group's list file, TOML or JSON: a table each for skills, armour and weapons, "
+    "and in it an entry by its name with what its “Write … on the table's list” form asks"
 )
 """What the form's placeholder says of the file: a comment, so sent as it is it loads
 nothing and invents nothing."""

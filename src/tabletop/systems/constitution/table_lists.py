@@ -84,8 +84,8 @@ KEPT = (
 """The lists a group's list file fills, each entry with the fields of the referee's form."""
 
 SHAPE = (
-    '# the group\'s list file, TOML or JSON: [skills.Climbing] note = "walls and cliffs"; '
-    '[spells."Flame dart"] level = 1, school = "fire"'
+    "# the group's list file, TOML or JSON: a table each for skills and spells, and in it "
+    "an entry by its name with what its “Write … on the table's list” form asks"
 )
 """What the form's placeholder says of the file: a comment, so sent as it is it loads
 nothing and invents nothing."""
