@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from tabletop.dice import limits
 from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
-from tabletop.dice.parser import parse
+from tabletop.dice.parser import parse_with_names
 from tabletop.dice.spelling import notation, shown
 from tabletop.dice.syntax import (
     BinaryOp,
@@ -35,7 +35,6 @@ from tabletop.dice.syntax import (
     UsageDie,
     children,
     most_dice,
-    names,
     whole,
 )
 from tabletop.errors import LimitError, RollError
@@ -83,11 +82,10 @@ def prepare(
 def _read(text: str, dialect: str) -> tuple[Prepared, frozenset[str]]:
     """What depends only on the text and dialect, kept so a warm roll does none of it again:
     the tree, its canonical notation, (without names) its bounds, and the names it needs."""
-    tree = parse(text, dialect)
-    needed = frozenset(names(tree))
+    tree, needed = parse_with_names(text, dialect)
     if not needed:
         value_bounds(tree, {})
-    return Prepared(tree, {}, dialect, _canonical(tree, dialect)), needed
+    return Prepared(tree, {}, dialect, notation(tree, dialect)), needed
 
 
 @lru_cache(maxsize=4096)
