@@ -11,7 +11,6 @@ name of the feature and the dialects that read it (`tabletop.dice.unsupported`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
@@ -224,17 +223,34 @@ class _Parser:
         return node, depth
 
     def sum(self, level: int) -> tuple[Node, int]:
-        return self.operations(level, self.sum_operator, self.product)
+        """Products joined by `+` and `-`, grouped from the left."""
+        node, depth = self.product(level)
+        while True:
+            self.skip_space()
+            at = self.pos
+            op = self.text[at : at + 1]
+            if op not in ("+", "-"):
+                return node, depth
+            self.pos += 1
+            right, right_depth = self.product(level)
+            node, depth = self.binary(op, node, right, max(depth, right_depth) + 1, at)
 
     def product(self, level: int) -> tuple[Node, int]:
-        return self.operations(level, self.product_operator, self.unary)
+        """Terms with their signs joined by `*`, `/` and `%`, grouped from the left."""
+        node, depth = self.unary(level)
+        while True:
+            self.skip_space()
+            at = self.pos
+            op = self.product_operator()
+            if op is None:
+                return node, depth
+            right, right_depth = self.unary(level)
+            node, depth = self.binary(op, node, right, max(depth, right_depth) + 1, at)
 
-    def sum_operator(self) -> str | None:
-        char = self.text[self.pos : self.pos + 1]
-        if char in ("+", "-"):
-            self.pos += 1
-            return char
-        return None
+    def binary(self, op: str, left: Node, right: Node, depth: int, at: int) -> tuple[Node, int]:
+        """Two operands joined by an operator, refused past the depth limit."""
+        self.check_depth(depth, at)
+        return BinaryOp(op, left, right), depth  # type: ignore[arg-type]
 
     def product_operator(self) -> str | None:
         char = self.text[self.pos : self.pos + 1]
@@ -255,25 +271,6 @@ class _Parser:
             return "/"
         self.pos += 1
         return "/" if self.dialect.division == "floor" else "÷"
-
-    def operations(
-        self,
-        level: int,
-        operator: Callable[[], str | None],
-        operand: Callable[[int], tuple[Node, int]],
-    ) -> tuple[Node, int]:
-        """Operands joined by operators of one precedence, grouped from the left."""
-        node, depth = operand(level)
-        while True:
-            self.skip_space()
-            at = self.pos
-            op = operator()
-            if op is None:
-                return node, depth
-            right, right_depth = operand(level)
-            depth = max(depth, right_depth) + 1
-            self.check_depth(depth, at)
-            node = BinaryOp(op, node, right)  # type: ignore[arg-type]
 
     def unary(self, level: int, signed: bool = False) -> tuple[Node, int]:
         """A term with any signs before it (`signed`: a sign has been read already)."""

@@ -97,6 +97,8 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
     """The least and greatest value `node` can take; refuses any part past `MAX_VALUE`."""
     if isinstance(node, Integer):
         low = high = node.value
+    elif isinstance(node, Dice):
+        low, high = _pool_bounds(node)
     elif isinstance(node, Name):
         low = high = bound[node.name]
     elif isinstance(node, Negate):
@@ -123,8 +125,6 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
             high = max(abs(inner[0]), abs(inner[1]))
         else:
             low, high = math.floor(inner[0]), math.ceil(inner[1])
-    elif isinstance(node, Dice):
-        low, high = _pool_bounds(node)
     elif isinstance(node, PooledKeep):
         kept = node.keep.kept_count(sum(pool.count for pool in node.pools))
         low, high = kept, kept * max(pool.sides for pool in node.pools)
