@@ -576,7 +576,8 @@ class _Parser:
             # A later step may see its faces more often than a fresh die does: at most always.
             seen = matching if place == 0 else term.sides
             self.rerolls += Fraction(term.count * seen, term.sides - matching)
-        if self.rerolls * 40 > limits.MAX_DICE - self.dice_count:
+        expected = self.rerolls  # compared in whole numbers: 40 * n / d > left
+        if expected.numerator * 40 > (limits.MAX_DICE - self.dice_count) * expected.denominator:
             raise LimitError(
                 f"the re-rolls in this dice expression would expect to throw about "
                 f"{round(self.rerolls):,} more dice, too many to be sure a roll ends within "
