@@ -72,6 +72,8 @@ ANCHORS = {
     "python -c pass": [sys.executable, "-c", "pass"],
 }
 RUNS = 15
+ROUNDS = 200
+"""Loops of each roll, cold and warm, tabletop's and d20's, taken in turn."""
 
 INSTALLED = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 """The environment of a user's shell: Python keeps its compiled modules, as an installed
@@ -85,8 +87,8 @@ def _rolls() -> None:
         "Cold: every roll reads its text anew, tabletop's parse caches cleared before each "
         "and d20 rolling with a `Roller` whose parse cache holds nothing. Warm: both keep "
         "their parse caches (as d20's `roll` does). The four are timed in turn, the best of "
-        "80 short loops of each, on the thread's own time on a core (`time.thread_time`), so "
-        "that other programs taking the core away between loops add nothing.\n"
+        f"{ROUNDS} loops of about 2 ms of each, on the thread's own time on a core "
+        "(`time.thread_time`), so that other programs taking the core away add nothing.\n"
     )
     print(
         "| dialect | expression | tabletop, cold | d20, cold | cold ÷ d20 | tabletop, warm | "
@@ -110,8 +112,9 @@ def _rolls() -> None:
                 "warm": lambda text=ours, reading=dialect: roll(text, dice, dialect=reading),
                 "d20 warm": lambda text=theirs: d20.roll(text),
             },
-            rounds=80,
+            rounds=ROUNDS,
             clock=time.thread_time,
+            seconds=0.002,
         )
         print(
             f"| {dialect} | `{ours}` | {found['cold']:,.0f} | {found['d20 cold']:,.0f} | "
