@@ -82,10 +82,11 @@ def prepare(
 def _read(text: str, dialect: str) -> tuple[Prepared, frozenset[str]]:
     """What depends only on the text and dialect, kept so a warm roll does none of it again:
     the tree, its canonical notation, (without names) its bounds, and the names it needs."""
-    tree, needed = parse_with_names(text, dialect)
+    reading = dialect_named(dialect)
+    tree, needed = parse_with_names(text, reading)
     if not needed:
         value_bounds(tree, {})
-    return Prepared(tree, {}, dialect, notation(tree, dialect)), needed
+    return Prepared(tree, {}, dialect, notation(tree, reading)), needed
 
 
 @lru_cache(maxsize=4096)
@@ -99,16 +100,16 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
         low = high = node.value
     elif isinstance(node, Dice):
         low, high = _pool_bounds(node)
-    elif isinstance(node, Name):
-        low = high = bound[node.name]
-    elif isinstance(node, Negate):
-        inner = value_bounds(node.operand, bound)
-        low, high = -inner[1], -inner[0]
     elif isinstance(node, BinaryOp):
         left, right = value_bounds(node.left, bound), value_bounds(node.right, bound)
         if node.op == "÷" and not whole(node.right):
             raise RollError(f"{shown(node)!r} divides by a fraction, which is not supported")
         low, high = _power(node, left, right) if node.op == "**" else _combine(node.op, left, right)
+    elif isinstance(node, Name):
+        low = high = bound[node.name]
+    elif isinstance(node, Negate):
+        inner = value_bounds(node.operand, bound)
+        low, high = -inner[1], -inner[0]
     elif isinstance(node, Label):
         low, high = value_bounds(node.operand, bound)
     elif isinstance(node, Group):
