@@ -113,6 +113,18 @@ class KeptList:
     write: type[BaseModel]
 
 
+def list_file_offer(kept: Sequence[KeptList]) -> Offer:
+    """The GM's form to load the group's list file of `kept`, its placeholder the file's
+    shape in words (the page shows it: no field's id)."""
+    tables = [listed.table for listed in kept]
+    named = ", ".join(tables[:-1]) + f" and {tables[-1]}" if len(tables) > 1 else tables[0]
+    shape = (
+        f"# the group's list file, TOML or JSON: a table each for {named}, and in it an entry "
+        "by its name with what its “Write … on the table's list” form asks"
+    )
+    return load_offer("the group's list file", shape)
+
+
 def read_lists(text: str, kept: Sequence[KeptList], error: type[TabletopError]) -> list[BaseModel]:
     """The GM's writes a group's list file holds, in its order; or `error` naming the first
     list or entry that is not one of `kept`'s."""

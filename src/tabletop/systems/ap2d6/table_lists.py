@@ -18,7 +18,7 @@ from tabletop.kept_lists import (
     LoadLists,
     dropped,
     gm_offers,
-    load_offer,
+    list_file_offer,
     loaded,
     write_offer,
 )
@@ -88,13 +88,6 @@ KEPT = (
 )
 """The lists a group's list file fills, each entry with the fields of the GM's form."""
 
-SHAPE = (
-    "# the group's list file, TOML or JSON: a table each for skills, armour and weapons, "
-    "and in it an entry by its name with what its “Write … on the table's list” form asks"
-)
-"""What the form's placeholder says of the file: a comment, so sent as it is it loads
-nothing and invents nothing."""
-
 
 def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list[Offer]:
     """The GM's: write or drop a skill or an armour; each character's: wear armour."""
@@ -104,7 +97,7 @@ def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list
             {"skill": state.skills, "armour": state.armours},
             write_offer("keep-skill", "a skill"),
             write_offer("keep-armour", "an armour"),
-            load_offer("the group's list file", SHAPE),
+            list_file_offer(KEPT),
         )
     players = tuple(c for c in mine if state.characters[c].npc is None)
     if state.armours and players:

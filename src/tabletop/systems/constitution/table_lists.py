@@ -17,7 +17,7 @@ from tabletop.kept_lists import (
     LoadLists,
     dropped,
     gm_offers,
-    load_offer,
+    list_file_offer,
     loaded,
     write_offer,
 )
@@ -83,13 +83,6 @@ KEPT = (
 )
 """The lists a group's list file fills, each entry with the fields of the referee's form."""
 
-SHAPE = (
-    "# the group's list file, TOML or JSON: a table each for skills and spells, and in it "
-    "an entry by its name with what its “Write … on the table's list” form asks"
-)
-"""What the form's placeholder says of the file: a comment, so sent as it is it loads
-nothing and invents nothing."""
-
 
 def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]) -> list[Offer]:
     """The referee's: write or drop a skill or a spell; a spell-book holder's: learn one."""
@@ -99,7 +92,7 @@ def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...])
             {"skill": state.skills, "spell": state.spells},
             write_offer("keep-skill", "a skill"),
             write_offer("keep-spell", "a spell", level=Choice(help="its level", example=1)),
-            load_offer("the group's list file", SHAPE),
+            list_file_offer(KEPT),
         )
     for cid in mine:
         found += _learning(state, cid, member)
