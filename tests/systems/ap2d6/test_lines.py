@@ -9,8 +9,10 @@ from functools import cache
 
 from tabletop.dice import FixedDice
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Table, BeginningChoices, shipped_statuses
+from tabletop.systems.ap2d6.death import consequence_tables
 from tabletop.systems.ap2d6.rounds import activate_effects
 from tests.lines import (
+    callers,
     code_in,
     lines_with_code,
     nameless_lines,
@@ -267,9 +269,19 @@ def test_every_kind_of_line_the_rules_write_is_reached():
 
 
 def test_no_status_a_table_gives_acts_each_round():
-    """Why `NOT_REACHED` cannot be reached at a table: of the statuses its rules give, none
-    acts each round (RU-M06, RU-M51)."""
-    given = {"encumbered", "weak", "frail"}
+    """Why `NOT_REACHED` cannot be reached at a table: its rules give a status only from the
+    death consequence tables and from load ([encumbered], the one caller of `with_status`),
+    and none of those acts each round (RU-M06, RU-M51)."""
+    dying = {
+        effect.fields["status"]
+        for table in consequence_tables().values()
+        for entry in table.entries
+        for effect in entry.effects
+        if effect.kind == "status"
+    }
+    assert dying == {"weak", "frail"}
+    assert callers("tabletop.systems.ap2d6", {"with_status"}) == {"encumbrance.py"}
+    given = dying | {"encumbered"}
     assert {name for name in given if shipped_statuses().spec(name).acts_each_round} == set()
 
 

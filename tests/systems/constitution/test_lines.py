@@ -17,6 +17,7 @@ from tabletop.systems.constitution import (
     spell_improvement,
 )
 from tests.lines import (
+    callers,
     code_in,
     lines_with_code,
     nameless_lines,
@@ -324,6 +325,13 @@ def test_every_kind_of_line_the_rules_write_is_reached():
     """The lint reads a kind of line only once a walk or the scene writes it: a kind the
     rules begin to write fails here until one does (and one reached leaves the list)."""
     assert unreached(written_kinds("tabletop.systems.constitution"), walks()) == NOT_REACHED
+
+
+def test_no_part_of_the_table_calls_what_writes_the_kinds_not_reached():
+    """Why `NOT_REACHED` cannot be reached at a table: nothing in the system calls the
+    library functions that write those lines, so no intent can."""
+    library = {"ask_blessing", "improvement_roll", "spell_improvement"}
+    assert callers("tabletop.systems.constitution", library) == set()
 
 
 def test_the_lines_only_the_library_writes_read_as_words():
