@@ -236,6 +236,22 @@ def test_a_memorised_spell_is_cast_from_its_row_and_a_failed_test_forgets_it():
     assert SESSION.view(state, ADA)["exchange"]["casting"] == {"spell": "Bolt", "result": "failure"}
 
 
+def test_a_spell_from_an_arcane_well_is_cast_at_once_with_no_test():
+    """DW-A20: a great success (two 6s) leaves an arcane well; the next spell needs no test,
+    so nothing waits, and the well is spent (it once failed to name whose test it was)."""
+    state = seated(WIZARD)
+    state, _ = stow(state, {"name": "wand", "tags": ["conductor"]}, "belt")
+    cast = {"kind": "cast-spell", "character": "c1", "spell": "Bolt"}
+    state, events = play(state, cast, ADA, [6, 6])
+    assert events[-1].text == "an arcane well: Amber's next spell is automatic"
+    state, events = play(state, cast, ADA)
+    assert [e.text for e in events] == [
+        "Amber casts Bolt",
+        "Amber's arcane well makes Bolt an automatic success",
+    ]
+    assert not state.testing and not amber(state).magic.arcane_well
+
+
 def test_a_cast_with_a_re_roll_left_waits_for_the_exchange_and_writes_back_after():
     state = seated({**WIZARD, "attributes": {"INT": {"score": 2, "proficiency": 1}}})
     state, _ = stow(state, {"name": "wand", "tags": ["conductor"]}, "belt")
