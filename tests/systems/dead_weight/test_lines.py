@@ -23,14 +23,12 @@ from tabletop.systems.dead_weight import (
     Skill,
     TestSetup,
     Trauma,
-    begin_session,
     camp_repair,
     create_food_and_water,
     decay_lights,
     encumbered_turn,
     gain_affliction,
     light,
-    make_sacrifice,
     see_spell_cast,
     start_test,
     unveil_true_past,
@@ -62,7 +60,7 @@ from tests.systems.dead_weight.test_session import (
     fill_with_enemies,
     with_hidden_enemies,
 )
-from tests.systems.dead_weight.test_sheet_session import WIZARD, seated
+from tests.systems.dead_weight.test_sheet_session import CLERIC, WIZARD, seated
 from tests.systems.playing import played
 
 WORDS = frozenset({"re-roll", "re-rolls", "re-rolled", "re-rolling", "zero-dice", "mid-life"})
@@ -76,14 +74,6 @@ HIDDEN_TABLE = Table(
 def stow(item: dict, place: str) -> tuple:
     return (ADA, {"kind": "stow-item", "character": "c1", "item": item, "place": place})
 
-
-CLERIC = {
-    "name": "Amber",
-    "traits": ["divine mandate"],
-    "attributes": {"PRE": {"score": 1}},
-    "magic": {"prayers_known": ["Light"], "prayers_memorised": ["Light"]},
-}
-"""Amber as a cleric, who knows a prayer (DW-X27); WIZARD is her as a wizard."""
 
 PRAYERS = [
     (
@@ -166,6 +156,7 @@ FIGHT = [
     placed(ADA, ["STR", "STR", "DEX"]),
     *struck("c3", 3),
     placed(BO, [], [2, 3, 3]),
+    (BO, {"kind": "wound-choice", "character": "c3", "answer": "visions"}),
     stabilised("c3"),
     *struck("c3", 1),
     placed(BO, [], [1, 3]),
@@ -182,8 +173,8 @@ FIGHT = [
     (GM, {"kind": "wounds", "character": "c4", "placements": [{"attribute": "STR"}]}),
 ]
 """A fight's ends (DW-T02): Amber rolls no armour and declines Hardened (DW-A35); Cole, who
-can hold no wound, is refused by death's 2d! (DW-A37), rolls a lasting scar (a trauma to
-choose, the blow's rest discarded, DW-A15) and is stabilised, and death rejects him the
+can hold no wound, is refused by death's 2d! (DW-A37), rolls a lasting scar (the blow's
+rest discarded, DW-A15), chooses Visions for it and is stabilised, and death rejects him the
 next time; Dana's mortal wounds bring chronic pain (her only score drops), brain damage
 (her only proficiency drops) and brain damage again (DW-M47, M53, A18), then a blow kills
 her, and harm to the dead changes nothing."""
@@ -228,12 +219,13 @@ MISHAPS = [
     by_cole([5, 2], extra_effort=True),
     (BO, {"kind": "dauntless", "roll": True}, [6, 3]),
     by_cole([5, 2], burden=True),
+    (GM, {"kind": "new-session"}),
 ]
 """A great success's arcane well and the spell it makes automatic (DW-A20); four critical
 failures, each with Bad omens' line (DW-M52) and a mishap a row further down (DW-A18): a
 loud noise, blindness, Shaken, Shaken again, the conductor shattered (DW-M19); and Cole's
 test with extra effort (DW-A11), his Dauntless dice (DW-A36), and one on his burden
-(DW-M09)."""
+(DW-M09), which a new session gives back."""
 
 MIRACLE_CLERIC = {**CLERIC, "attributes": {"PRE": {"score": 2}}}
 
@@ -251,9 +243,12 @@ MIRACLES = [
         for row in (2, 4, 5, 6)
         for step in ((ADA, {"kind": "rest-at-camp", "character": "c1"}), prayed([6, 6, row]))
     ],
+    (ADA, {"kind": "rest-at-camp", "character": "c1"}),
+    prayed([1, 2]),
+    (ADA, {"kind": "sacrifice", "character": "c1"}),
 ]
 """Every row of the miracle table, each after a great success on a prayer (DW-M23; camp
-readies the prayer again)."""
+readies the prayer again), then a critical failure that angers the god until a sacrifice."""
 
 
 def camp_table() -> DeadWeightTable:
@@ -406,8 +401,6 @@ NOT_REACHED = frozenset(
         "light",
         "patience",
         "repair",
-        "sacrifice",
-        "session",
         "stun",
         "true past",
     }
@@ -424,9 +417,6 @@ the rules themselves:
 - patience: an Extremely patient character about to turn Angry (quirk 23); nothing at a
   table makes anyone Angry (a mishap's spreading anger falls on others, told, not applied).
 - repair: a crafter's camp-phase repair (`camp_repair`); no intent asks for it.
-- sacrifice: a sacrifice calming an angry god (`make_sacrifice`); no intent asks for it.
-- session: a new game session giving the burden back (`begin_session`); a table has no new
-  session to begin.
 - stun: the Visions trauma's stun token when someone nearby casts (`see_spell_cast`); a
   table does not know who is nearby.
 - true past: quirk 24's camp-phase re-roll of the infancy (`unveil_true_past`); no intent
@@ -460,9 +450,6 @@ def rules_only() -> dict[str, list[str]]:
     wearer = amber.model_copy(update={"inventory": packed(amber.inventory, coat, PlaceKind.TORSO)})
     brom = character(name="Brom", skills=[Skill.CRAFTING])
     keep(camp_repair(brom, wearer, "scale coat"))
-    angry = amber.model_copy(update={"magic": amber.magic.model_copy(update={"god_angry": True})})
-    keep(make_sacrifice(angry))
-    keep(begin_session(amber))
     keep(see_spell_cast(amber.model_copy(update={"traumas": (Trauma.VISIONS,)})))
     past = Quirk(name="Deep and murky past", rule=QuirkRule.DEEP_AND_MURKY_PAST)
     murky = amber.model_copy(

@@ -410,7 +410,7 @@ def resolve_pending(character: Character, answer: str) -> Change:
         raise DeadWeightError("nothing is waiting for a choice")
     first, rest = character.pending[0], character.pending[1:]
     if answer not in first.options:
-        raise DeadWeightError(f"{first.kind}: choose one of {', '.join(first.options)}")
+        raise DeadWeightError(f"to {first.kind}, choose one of {', '.join(first.options)}")
     character = character.model_copy(update={"pending": rest})
     if first.kind == PendingKind.CHOOSE_TRAUMA:
         return gain_trauma(character, Trauma(answer))
