@@ -40,7 +40,6 @@ from tabletop.systems.dead_weight.sheet_edits import (
 from tabletop.systems.dead_weight.table import DeadWeightTable
 from tabletop.systems.dead_weight.table_asks import ASKS, NO_DC
 from tabletop.systems.dead_weight.table_body import (
-    Answer,
     BeginExpedition,
     Fatigue,
     Heal,
@@ -54,6 +53,7 @@ from tabletop.systems.dead_weight.table_body import (
     Study,
     WaitTurns,
     Wake,
+    WoundChoice,
     Wounds,
     body_offers,
     change_sheet,
@@ -171,7 +171,7 @@ class DeadWeightSession(Session[DeadWeightTable]):
         Stabilise,
         Study,
         BeginExpedition,
-        Answer,
+        WoundChoice,
         Sacrifice,
         NewSession,
         UseUsageDie,

@@ -121,7 +121,7 @@ class BeginExpedition(CharacterIntent):
     prayers: tuple[str, ...] = Field(default=(), max_length=20)
 
 
-class Answer(CharacterIntent):
+class WoundChoice(CharacterIntent):
     """The choice a wound left to the player: a trauma not held yet (mortal wound row 3), or
     which score or proficiency drops (chronic pain, brain damage; DW-M53)."""
 
@@ -153,7 +153,7 @@ SheetChange = (
     | Stabilise
     | Study
     | BeginExpedition
-    | Answer
+    | WoundChoice
     | Sacrifice
 )
 
@@ -274,7 +274,7 @@ def _owed_offers(state: DeadWeightTable, mine: tuple[str, ...]) -> list[Offer]:
         sheet = state.characters[cid].sheet
         if sheet.pending:
             asked = sheet.pending[0]
-            answers = [Answer(character=cid, answer=option) for option in asked.options]
+            answers = [WoundChoice(character=cid, answer=option) for option in asked.options]
             found.append(closed_offer("wound-choice", f"{sheet.label}: {asked.kind}", answers))
     angry = tuple(cid for cid in mine if state.characters[cid].sheet.magic.god_angry)
     if angry:
@@ -322,7 +322,7 @@ def change_sheet(
         sheet, events = begin_expedition(sheet, intent.spells, intent.prayers)
     elif isinstance(intent, Interlude):
         sheet, events = interlude(sheet)
-    elif isinstance(intent, Answer):
+    elif isinstance(intent, WoundChoice):
         sheet, events = resolve_pending(sheet, intent.answer)
     elif isinstance(intent, Sacrifice):
         sheet, events = make_sacrifice(sheet)
@@ -344,8 +344,7 @@ def new_session(state: DeadWeightTable, member: Member) -> tuple[DeadWeightTable
         sheet, events = begin_session(seat.sheet)
         seats[cid] = seat.model_copy(update={"sheet": sheet})
         told += told_of(events)
-    begun = told or [note("session", "a new session begins")]
-    return state.model_copy(update={"characters": seats}), begun
+    return state.model_copy(update={"characters": seats}), told
 
 
 def _wait(sheet: Character, turns: int) -> tuple[Character, list[RulesEvent]]:
