@@ -409,10 +409,10 @@ NOT_REACHED = frozenset(
 (docs/rules/dead-weight.md, "Not built yet at the table"); `rules_only` reads them from
 the rules themselves:
 
-- dropped: the encumbered's STR test each turn (DW-M55, `encumbered_turn`); a table keeps
-  no turns of exploration to test it in.
-- food and water: the basic prayer Create food and water (`create_food_and_water`); an
-  answered prayer at a table does nothing of its own (DW-G02).
+- dropped: an encumbered adventurer's STR test each turn (DW-M55, `encumbered_turn`); no
+  intent asks for it, and a table's turns (DW-T05) do not test it.
+- food and water: the basic prayer Create food and water (`create_food_and_water`); a
+  prayer answered at a table does nothing of its own (what a prayer does is the caller's).
 - light: the lights' usage dice at a decay (`decay_lights`); a table keeps no light sources.
 - patience: an Extremely patient character about to turn Angry (quirk 23); nothing at a
   table makes anyone Angry (a mishap's spreading anger falls on others, told, not applied).
