@@ -122,6 +122,14 @@ def test_a_2d6_gm_opens_the_group_list_file_and_everyone_reads_the_lists(browser
     supplement file has (or pastes it); the log counts it and a player's lists panel reads
     each entry in words."""
     gm, ada = gm_and_ada(browser, server, "ap2d6")
+    form = offer(gm, "load the group's list file")
+    huge = {"name": "huge.toml", "mimeType": "text/plain", "buffer": b"#" * 200_001}
+    form.get_by_label("Open a file for List file").set_input_files(huge)
+    expect(form.locator(".file-field .error")).to_have_text(
+        "huge.toml has 200,001 characters: the table takes a file of at most 200,000. "
+        "Split it, or leave out what this table does not use."
+    )  # said in words on the page, not sent to be refused as a malformed request
+    expect(form.get_by_label("List file", exact=True)).to_have_value("")
     open_file(gm, "load the group's list file", "List file", "group.toml", LIST_FILE)
     wait_for_log(gm, "the GM loads the group's list file: 1 skill, 1 armour, 0 weapons")
     synced(gm, ada)
