@@ -93,6 +93,8 @@ class _Writer:
         self.dialect = dialect
 
     def write(self, node: Node) -> str:
+        if isinstance(node, Dice):
+            return self.term(node)
         if isinstance(node, Integer):
             return str(node.value)
         if isinstance(node, Name):
@@ -202,6 +204,9 @@ class _Writer:
             if not dialect.dead_weight:
                 raise Unspellable("Dead Weight's usage and risk dice", dialect)
             return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
+        marks = (node.failure, node.critical, node.fumble, node.order)
+        if node.plain and marks == (None, None, None, None):
+            return f"{node.count}d{node.sides}"  # no modifier to spell
         reroll = self.rerolls(node.reroll) if node.reroll else ""
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""
