@@ -78,7 +78,7 @@ class Words(BaseModel):
 
     def value(self, kind: str, name: str, value: object) -> str | None:
         """A value's words: its own, else those of a value written with `…` standing for
-        a part that varies (`"reroll …" = "… spends an omen to re-roll"` says
+        a part that varies (`"reroll …" = "Re-roll with …'s omen"` says
         `reroll Ash`)."""
         text = str(value)
         for key in (f"{kind}.{name}", name):

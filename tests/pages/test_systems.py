@@ -216,7 +216,7 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
         panel = person.page.locator("section.decision")
         expect(panel.locator(".results li")).to_have_count(1)
         expect(panel.locator(".status-line")).to_have_text("Ash decides")
-    reroll = "Ash spends an omen to re-roll"
+    reroll = "Re-roll with Ash's omen"
     expect(ada.page.locator(".decision button")).to_have_text(["Keep result 1", reroll])
     fits(ada.page)
     accessible(ada.page)

@@ -228,7 +228,7 @@ def test_cr_s04_the_hounds_decisions_are_the_gms_and_ash_still_sees_his_dice_apa
     )
     state, events = play(state, {"kind": "answer", "choice": "keep 1"}, GM, [5, 19])
     assert lines(events, GM) == [
-        "GM: keep 1",
+        "GM: Keep result 1",
         "Mire hound rolls 4 against STR 17: pass",
         "Mire hound passes 2 of 2 rolls",
         "Ash rolls 5 against STR 12: pass",
@@ -284,7 +284,7 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     players read the group's die and the decision, but Ash's player is offered only his own
     re-roll, the decision he sees lists no re-roll of the hound's nor whether a result
     passed (against a best score that is the hound's). The GM re-rolls with the hound's
-    omen (`GM: reroll ?` to the players), keeps 16: the best STR 17 reads `?`; the group's
+    omen (`GM: Re-roll with ?'s omen` to the players), keeps 16: the best STR 17 reads `?`; the group's
     verdict and its die are everyone's."""
     group = {"kind": "collective-roll", "characters": ["c1", "n1"], "ability": "STR"}
     state, events = play(with_hound(1, omens=1, max_omens=1), group, GM, [19])
@@ -304,12 +304,12 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     ]
     state, events = play(state, {"kind": "answer", "choice": "reroll Mire hound"}, GM, [16])
     again = f"{GROUP_STR} (1d20 → [16] = 16, result 2): the group decides"
-    assert lines(events, GM) == ["GM: reroll Mire hound", again]
-    everyone_else_reads(events, ["GM: reroll ?", again])
+    assert lines(events, GM) == ["GM: Re-roll with Mire hound's omen", again]
+    everyone_else_reads(events, ["GM: Re-roll with ?'s omen", again])
     assert shown_apart(events, ASH) == [(20, 16)]
     state, events = play(state, {"kind": "answer", "choice": "keep 2"}, GM)
     assert lines(events, GM) == [
-        "GM: keep 2",
+        "GM: Keep result 2",
         f"Mire hound spends an omen to re-roll {GROUP_STR}",
         f"the group keeps 16 of 19, 16 for {GROUP_STR}",
         "the group (Ash, Mire hound) rolls 16 against its best STR 17",
@@ -319,7 +319,7 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     everyone_else_reads(
         events,
         [
-            "GM: keep 2",
+            "GM: Keep result 2",
             f"the group keeps 16 of 19, 16 for {GROUP_STR}",
             "the group (Ash, Mire hound) rolls 16 against its best STR ?",
             "the group (Ash, Mire hound) passes the STR roll",
@@ -422,7 +422,7 @@ def test_cr_m19b_the_hounds_death_save_is_the_gms_and_reaches_the_players_as_an_
     }
     state, events = play(state, {"kind": "answer", "choice": "save"}, GM)
     assert lines(events, GM) == [
-        "GM: save",
+        "GM: Spend omens to be saved",
         "Mire hound spends an omen to be saved from death",
         "Mire hound is saved from death: health back to 1",
         "Mire hound: health 1 of 23",

@@ -57,6 +57,6 @@ def test_each_answer_a_waiting_roll_offers_is_said_in_words():
     )
     (answer,) = [o for o in SESSION.legal(state, ASH) if o.kind == "answer"]
     said = [SESSION.words.value("answer", "choice", i["choice"]) for i in answer.intents]
-    assert said == ["Keep result 1", "Ash spends an omen to re-roll"]
+    assert said == ["Keep result 1", "Re-roll with Ash's omen"]
     for choice, words in (("save", "Spend omens to be saved"), ("die", "Die"), ("rope", None)):
         assert SESSION.words.value("answer", "choice", choice) == words

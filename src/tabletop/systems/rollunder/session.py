@@ -94,10 +94,11 @@ TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
 
 class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
-    version = 4
+    version = 5
     """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05); 4: a roll the
     GM asks for against the character's own score is their ability roll, omens and all
-    (CR-S12)."""
+    (CR-S12); 5: an answer's line says it as its button does ("Ada: Keep result 1", not
+    "Ada: keep 1")."""
     state = RollUnderTable
     error = RollUnderError
     intents = (

@@ -51,6 +51,7 @@ from tabletop.systems.rollunder.omens import ChanceOutcome, ChanceRoll
 from tabletop.systems.rollunder.records import Event as RulesEvent
 from tabletop.systems.rollunder.resolution import REROLL, Decision, Intent, Outcome
 from tabletop.systems.rollunder.table import Id, Pending, RollUnderTable
+from tabletop.words import words_of
 
 GM_CALLS = ("trivial", "impossible")
 """Challenge levels that settle a roll by the GM's call, not by anyone's numbers (CR-S05)."""
@@ -158,11 +159,12 @@ class Telling:
         """`who` answers the decision `chooser` makes. The players read that a kept
         character's decision was answered, as their view showed it waiting, and not how;
         a kept character's re-roll of a roll it shares with others is `?` to them."""
-        said = note("answer", f"{who}: {choice}", choice=choice)
+        said = note("answer", f"{who}: {answered(choice)}", choice=choice)
         action, _, name = choice.partition(" ")
         payer = self._kept_id(name) if action == REROLL else None
         if payer is not None and self._kept_by(chooser) is None:  # else the whole line is kept
-            said = said.model_copy(update={"text": f"{who}: {REROLL} {kept.secret(payer, name)}"})
+            secret = answered(f"{REROLL} {kept.secret(payer, name)}")
+            said = said.model_copy(update={"text": f"{who}: {secret}"})
         return self._decided(said, chooser, f"{who} answers a decision kept from you")
 
     def outcome(self, outcome: Outcome) -> Event:
@@ -415,3 +417,9 @@ def _reaches_players(event: Event) -> bool:
 def _listed(names: Sequence[str]) -> str:
     """`A`, `A and B`, `A, B and C`."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def answered(choice: str) -> str:
+    """An answer as its button says it ("Keep result 1", "Re-roll with Ash's omen"),
+    or the item the GM picks, by its name."""
+    return words_of(__package__).value("answer", "choice", choice) or choice

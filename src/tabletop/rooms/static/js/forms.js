@@ -36,7 +36,7 @@ export class Words {
 
   value(kind, name, value) {
     // A value's words: its own, else those of a value written with "…" standing for a
-    // part that varies ("reroll …" = "… spends an omen to re-roll" says "reroll Ash").
+    // part that varies ("reroll …" = "Re-roll with …'s omen" says "reroll Ash").
     const text = String(value);
     for (const key of [`${kind}.${name}`, name]) {
       const named = own(this.values, key) || {};
