@@ -284,8 +284,8 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     players read the group's die and the decision, but Ash's player is offered only his own
     re-roll, the decision he sees lists no re-roll of the hound's nor whether a result
     passed (against a best score that is the hound's). The GM re-rolls with the hound's
-    omen (`GM: Re-roll with ?'s omen` to the players), keeps 16: the best STR 17 reads `?`; the group's
-    verdict and its die are everyone's."""
+    omen (`GM: Re-roll with ?'s omen` to the players), keeps 16: the best STR 17 reads `?`;
+    the group's verdict and its die are everyone's."""
     group = {"kind": "collective-roll", "characters": ["c1", "n1"], "ability": "STR"}
     state, events = play(with_hound(1, omens=1, max_omens=1), group, GM, [19])
     decided = f"{GROUP_STR} (1d20 → [19] = 19, result 1): the group decides"
