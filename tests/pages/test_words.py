@@ -107,6 +107,11 @@ def test_a_constitution_rooms_forms_say_the_words_the_server_sent_and_no_raw_nam
     gm, ada = gm_and_ada(browser, server, "constitution")
     schema = httpx.get(f"{server}/systems/constitution/intents").json()
     words = Words.model_validate(schema.pop("x-words"))
+    # an empty table points to where characters are made, not to "the command line"
+    empty = gm.page.locator("section:has(#characters-title) > p.hint")
+    expect(empty).to_have_text(
+        "No characters yet: each is made, or brought from a saved file, under “What you can do”."
+    )
     name = words.field("new-character", "name")
     submit(offer(ada, "roll up a character"), **{name.label if name else "Name": "Cora"})
     for person in (gm, ada):
