@@ -125,7 +125,7 @@ SAMPLED = [
     ("roll20", "2d6!p + 7/2"),
     ("roll20", "6dFkh3 + 4dF>1"),
     ("roll20", "5d6!k3>4f1"),
-    ("roll20", "{4d6, 3d8}kh1 + {3d6+3}>15"),
+    ("roll20", "{4d6, 3d8}kh1 + {3d6+3}>15 + {2d4!}>3f1"),
     ("avrae", "(1d20, 1d20)kh1 / 2"),
     ("foundry", "6d6xeven + 4d6ms>10"),
     ("foundry", "6d6xo>=5dh2cs>=4"),

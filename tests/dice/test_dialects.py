@@ -54,6 +54,18 @@ SAME_LAW_AS = [
         "3d6kh2",
         f"{ROLL20}: Group Rolls, a single roll in a group keeps or drops its dice",
     ),
+    (
+        "roll20",
+        "{5d6!!}>8",
+        "5d6>=8!",
+        f"{ROLL20}: Compounding Exploding Dice, '{{5d6!!}}>8' compares each compounded die to 8",
+    ),
+    (
+        "roll20",
+        "{3d6+1}<3",
+        "3d6<=2",
+        f"{ROLL20}: Target Number, '{{3d6+1}}<3' adds 1 to each die, then compares it to 3",
+    ),
     ("roll20", "8d10k4", "8d10kh4", f"{ROLL20}: Drop/Keep, '8d100k4' keeps the top 4"),
     ("roll20", "8d10d3", "8d10dl3", f"{ROLL20}: Drop/Keep, '8d100d3' drops the 3 lowest"),
     ("roll20", "4d6!p", "4d6!p", f"{ROLL20}: Penetrating Dice subtract 1 from each follow-up"),
@@ -158,9 +170,21 @@ MEANS = [
     ("roll20", "3d6>3f1", Fraction(3, 2), f"{ROLL20}: '3d6>3f1' takes failures from successes"),
     (
         "roll20",
-        "{3d6+3}>15",
-        Fraction(3, 8),
-        f"{ROLL20}: '{{3d6+3}}>15' is 1 when the total is 15+",
+        "{3d20+5}>21",
+        Fraction(3, 4),
+        f"{ROLL20}: Single Sub-Roll Success, '{{3d20+5}}>21' adds 5 to each roll, counts 21+",
+    ),
+    (
+        "roll20",
+        "{3d20+5}>21f<10",
+        0,
+        f"{ROLL20}: Single Sub-Roll Failure, each roll plus 5: 21+ succeeds, 10 or less fails",
+    ),
+    (
+        "roll20",
+        "{2d6!}>4f1",
+        Fraction(4, 5) - Fraction(4, 5 * 6**21),
+        f"{ROLL20}: '{{2d6!}}>4f1', each exploding die: 4+ succeeds, a 1 fails (20 follow-ups)",
     ),
     ("foundry", "{2d6, 1d12}cs>7", Fraction(5, 6), "Foundry pools count successes per total"),
     ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
@@ -303,6 +327,8 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("foundry", "3d4evendf>3"),
         ("avrae", "3d4ro1ro>3kh2"),
         ("tabletop", "2d3ro1ro3!"),
+        ("roll20", "{2d3!}>2f1"),
+        ("roll20", "{3d4kh2 - 1}<2"),
     ],
 )
 def test_exact_odds_match_every_sequence_of_faces(dialect, text):
@@ -429,6 +455,17 @@ def test_a_computed_count_that_cannot_be_dice_is_refused(text, words):
         distribution(text, dialect="roll20")
 
 
+def test_a_group_of_one_pool_counts_each_die_with_the_number_added():
+    # ROLL20: '{3d20+5}>21 - Roll 3 d20's, for each roll add 5 and then count a success for
+    # each result of 21 or more'; '{5d6!!}>8' compares each compounded die, not the total.
+    rolled = roll("{3d20+5}>21", FixedDice([16, 3, 20]), dialect="roll20")
+    assert str(rolled) == "3d20>16 → [**16**, 3, **20**] = 2"
+    compounded = roll("{5d6!!}>8", FixedDice([6, 3, 2, 1, 5, 4]), dialect="roll20")
+    assert compounded.total == 1  # the 6+3 is one die of 9; the total of 21 is not compared
+    # Tabletop's group of one compares the total: each reading notes the other.
+    assert [note.dialect.name for note in other_readings("{3d6+3}>15")] == ["roll20"]
+
+
 def test_a_group_shows_which_totals_it_kept():
     rolled = roll("{2d6, 1d12}kh1", FixedDice([2, 5, 9]), dialect="roll20")
     assert str(rolled) == "{2d6, 1d12}kh1 → {~~[2, 5]~~, [9]} = 9"
@@ -462,6 +499,9 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "1d%rr0", "takes no re-roll here (not built yet)"),
         ("roll20", "{4d6+3}k2", "built for Roll20's sums of plain dice ({4d6+3d8}k4)"),
         ("roll20", "{4d6+3d8}k4>3", "a group that keeps its dice takes no more modifiers"),
+        ("roll20", "{4d6+3d8}>4", "built for one pool and a number added ({3d20+5}>21"),
+        ("roll20", "{3d6>3}>1", "a success count on a group of one member counts its dice"),
+        ("roll20", "{2d6}>4f1kh1", "a group that counts its dice takes no more modifiers"),
         ("tabletop", "{4d6+3d8}k4", "built for Roll20's sums of plain dice"),
         ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),

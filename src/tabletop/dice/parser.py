@@ -334,6 +334,8 @@ class _Parser:
                 if counted in ("cs", "cf"):  # a total has no highest face to count
                     counted = ""
                 success = self.success(counted, 0)
+                if len(found) == 1 and self.dialect.name == "roll20":
+                    return self.counted_dice(found[0], success, depth, start, at)
             else:
                 raise self.fail("a group takes a keep or drop, then a success count", at)
         self.check_depth(depth + 1, start)
@@ -356,6 +358,34 @@ class _Parser:
             raise self.fail("a group that keeps its dice takes no more modifiers yet")
         self.check_depth(depth + 1, start)
         return PooledKeep(pools, keep), depth + 1
+
+    def counted_dice(
+        self, member: Node, success: Compare, depth: int, start: int, at: int
+    ) -> tuple[Node, int]:
+        """Roll20's `{5d6!!}>8` and `{3d20+5}>21`: a group of one member counts each of its
+        dice, with the member's number added to each die ("for each roll add 5"), and takes
+        failures (`{2d6!}>4f1`) as a pool does."""
+        pool, added = _pool_and_number(member)
+        if pool is None or pool.success is not None:
+            raise self.fail(
+                "a success count on a group of one member counts its dice, built for one pool "
+                "and a number added ({3d20+5}>21: each die plus 5); this one is not supported "
+                "yet",
+                at,
+            )
+        failure = None
+        if self.spelling() == ("f", "success"):
+            self.pos += 1
+            failure = self.target("a face that fails", None)
+            if failure is None:
+                raise self.fail("expected a face that fails, such as f1 or f<2")
+        if self.spelling() is not None or self.peek() in ("=", "<", ">"):
+            raise self.fail("a group that counts its dice takes no more modifiers")
+        counted = replace(
+            pool, success=_less(success, added), failure=failure and _less(failure, added)
+        )
+        self.check_depth(depth + 1, start)
+        return counted, depth + 1
 
     def atom(self, level: int) -> tuple[Node, int]:
         """A term, with any labels written after it (`2d6[fire]`)."""
@@ -953,6 +983,25 @@ def _added_pools(node: Node) -> tuple[Dice, ...] | None:
         left, right = _added_pools(node.left), _added_pools(node.right)
         return None if left is None or right is None else left + right
     return None
+
+
+def _pool_and_number(node: Node) -> tuple[Dice | None, int]:
+    """The pool of `3d20 + 5` (or `5 + 3d20`, `3d20 - 5`) and the number added to it."""
+    if isinstance(node, Dice):
+        return node, 0
+    if isinstance(node, BinaryOp) and node.op in ("+", "-"):
+        left, right = node.left, node.right
+        sign = 1 if node.op == "+" else -1
+        if isinstance(left, Dice) and isinstance(right, Integer):
+            return left, sign * right.value
+        if node.op == "+" and isinstance(left, Integer) and isinstance(right, Dice):
+            return right, left.value
+    return None, 0
+
+
+def _less(compare: Compare, added: int) -> Compare:
+    """The compare point a die meets when the die plus `added` meets `compare`."""
+    return Compare(compare.op, compare.target - added)
 
 
 def _rank(kind: str) -> int:
