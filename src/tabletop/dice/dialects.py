@@ -195,7 +195,7 @@ ROLL20 = Dialect(
     compares={"=": "=", "<": "<=", ">": ">="},
     bare_equals=True,
     rerolls={"r": False, "ro": True},
-    reroll_default=None,
+    reroll_default=1,
     reroll_union=True,
     pool_limits=False,
     reroll_sequence=False,

@@ -198,6 +198,10 @@ class _Parser:
         if rest[:1].isalpha() and self.dialect.trailing_text and spaced:
             self.pos = len(self.text)
             return Label(node, rest, trailing=True), depth
+        if rest[:1] == "\\" and self.dialect.trailing_text:  # Roll20's `1d20+5 \ +5 Init`
+            self.pos = len(self.text)
+            words = rest[1:].strip()
+            return (Label(node, words, trailing=True) if words else node), depth
         mark = self.dialect.comment_mark
         if mark is not None and rest.startswith(mark):  # Foundry's `1d20 + 5 # Attack`
             self.pos = len(self.text)
@@ -337,7 +341,7 @@ class _Parser:
                 if len(found) == 1 and self.dialect.name == "roll20":
                     return self.counted_dice(found[0], success, depth, start, at)
             else:
-                raise self.fail("a group takes a keep or drop, then a success count", at)
+                raise self.fail(_group_refusal(kind, spelled, self.dialect), at)
         self.check_depth(depth + 1, start)
         return Group(tuple(found), keep, success), depth + 1
 
@@ -725,6 +729,8 @@ class _Parser:
             )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
+        if kind in seen and kind in _SEVERAL:
+            raise self.fail(f"{_SEVERAL[kind]} on one pool are not supported yet", at)
         if kind in seen:
             raise self.refuse(f"this dice term already has {_a(kind)}", at)
         if not self.dialect.written_order or kind in _MARKS:
@@ -921,6 +927,8 @@ class _Parser:
         at = self.pos
         self.pos += 2  # "ms"
         compare = self.compare_point("a target after 'ms', such as ms>12")
+        if compare is None and self.peek().isdigit():  # the article's `3d6ms10`: less 10
+            compare = Compare(">=", self.integer("a target after 'ms'"))
         if compare is None or compare.op == "=":
             raise self.fail("expected a target after 'ms', such as ms>12 or ms<12", at)
         target = Integer(compare.target)
@@ -985,6 +993,21 @@ def _added_pools(node: Node) -> tuple[Dice, ...] | None:
     return None
 
 
+def _group_refusal(kind: str, spelled: str, dialect: Dialect) -> str:
+    """Why a group does not take this modifier: the feature, when some tool reads it."""
+    if kind == "pick":
+        return (
+            "keeping or dropping a set's members by their value (k3, p<3; d20's selectors) "
+            "is not supported yet (read by Avrae (d20))"
+        )
+    if kind == "success" and dialect.counts.get(spelled) == "f":
+        return (
+            "failures on a group of several members ({a, b}>40f<10) are not supported yet "
+            "(read by Roll20)"
+        )
+    return "a group takes a keep or drop, then a success count"
+
+
 def _pool_and_number(node: Node) -> tuple[Dice | None, int]:
     """The pool of `3d20 + 5` (or `5 + 3d20`, `3d20 - 5`) and the number added to it."""
     if isinstance(node, Dice):
@@ -1002,6 +1025,14 @@ def _pool_and_number(node: Node) -> tuple[Dice | None, int]:
 def _less(compare: Compare, added: int) -> Compare:
     """The compare point a die meets when the die plus `added` meets `compare`."""
     return Compare(compare.op, compare.target - added)
+
+
+_SEVERAL = {
+    "explode": "explosions of two kinds (Foundry's 5d10xo<8x10, d20's 2d6e5ra6)",
+    "critical": "several critical success points (Roll20's 1d20cs20cs10)",
+    "fumble": "several critical failure points (Roll20's 1d20cf1cf2)",
+}
+"""Modifiers some tool repeats on one pool that the tree holds once (read by name)."""
 
 
 def _rank(kind: str) -> int:

@@ -162,6 +162,8 @@ class _Writer:
         if node.trailing:
             if self.dialect.trailing_text and node.text[:1].isalpha():
                 return f"{inner} {node.text}"
+            if self.dialect.trailing_text:  # Roll20's backslash before words not a formula's
+                return f"{inner} \\ {node.text}"
             if self.dialect.comment_mark is not None:
                 return f"{inner} {self.dialect.comment_mark} {node.text}"
             raise Unspellable("words after the expression", self.dialect)
