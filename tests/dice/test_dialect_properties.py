@@ -133,6 +133,7 @@ SAMPLED = [
     ("foundry", "6d6xkh4cs>3df=1 + 4d6sf<3"),
     ("foundry", "20d6r2=1 + 5d6rr1x2>=5 + 4d6xo1=6"),
     ("roll20", "(1d4)d6 + (2d2 - 2)d3"),
+    ("foundry", "(1d3)d6xkh2 + 2d(1d4)"),
     ("roll20", "{4d6+3d8}k4 + {2d10}dl1"),
     ("roll20", "4d8r1r3r5kh3 + 3d6ro<2ro6"),
     ("avrae", "4d6e6kh3 / 3"),

@@ -235,6 +235,26 @@ MEANS = [
     ),
     ("roll20", "(1d4)d6", Fraction(35, 4), f"{ROLL20}: '(1d4)d6' rolls 1d4 d6s (2.5 x 3.5)"),
     ("foundry", "(1d3)d4 + 1", 6, "Foundry: a parenthetical count of dice is rolled first"),
+    ("roll20", "2d(3+3)", 7, f"{ROLL20}: Computed Dice Roll, 'Nd(X+Y)' computes the sides"),
+    (
+        "foundry",
+        "1d(1d20)",
+        Fraction(23, 4),
+        "Foundry dice-advanced: '1d(1d20)', a die of sides rolled by a d20 ((2 + 21) / 4)",
+    ),
+    (
+        "foundry",
+        "(1d20*2)d(1d10)",
+        Fraction(21) * Fraction(13, 4),
+        "Foundry dice-advanced: '(1d20*2)d(1d10)', count and sides both rolled (21 x 3.25)",
+    ),
+    (
+        "foundry",
+        "(2d4)d8x",
+        Fraction(5) * Fraction(9, 2) / (1 - Fraction(1, 8)) * (1 - Fraction(1, 8) ** 21),
+        "Foundry dice-advanced: '(2d4)d8' with the modifiers of Die (x explodes the 8s)",
+    ),
+    ("roll20", "(1d3 - 1)d4kh2", Fraction(5, 2), f"{ROLL20}: modifiers on computed dice"),
     (
         "foundry",
         "2d4r1r3",
@@ -315,6 +335,10 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("roll20", "{3d4}dl1"),
         ("roll20", "{1d6+1d4+1d2}kl1"),
         ("roll20", "(1d3 - 1)d4 + 1"),
+        ("roll20", "(1d3)d4kh2>2"),
+        ("foundry", "(1d3)d3xdl1"),
+        ("roll20", "2d(1d3)"),
+        ("foundry", "(1d2)d(1d3 + 1)"),
         ("foundry", "(2d2)d3 * 2"),
         ("foundry", "3d4r1=1"),
         ("foundry", "3d4rr2=1"),
@@ -450,6 +474,17 @@ def test_computed_dice_show_their_count_and_then_their_dice():
     assert rolled.to_json()["dice"]["count"]["value"] == 3
 
 
+def test_computed_dice_take_modifiers_and_computed_sides():
+    # ROLL20: Computed Dice Roll '(N+Y)dX/Nd(X+Y)'; FOUNDRY dice-advanced: '1d(1d20)'.
+    kept = roll("(1d4)d6kh1", FixedDice([3, 4, 2, 6]), dialect="roll20")
+    assert str(kept) == "(1d4)d6kh1 → ([3])d6 [~~4~~, ~~2~~, 6] = 6"
+    sided = roll("2d(1d6)", FixedDice([5, 4, 2]), dialect="roll20")
+    assert str(sided) == "2d(1d6) → (2)d([5]) [4, 2] = 6"
+    assert sided.to_json()["dice"]["sides"]["value"] == 5
+    assert [die.sides for die in sided.pools()[-1].dice] == [5, 5]
+    assert notation(parse("(2)d6kh1", "roll20"), "roll20") == "(2)d6kh1"
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
@@ -507,8 +542,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "1d%rr0", "takes no re-roll here (not built yet)"),
         ("roll20", "{4d6+3}k2", "built for Roll20's sums of plain dice ({4d6+3d8}k4)"),
         ("roll20", "{4d6+3d8}k4>3", "a group that keeps its dice takes no more modifiers"),
-        ("roll20", "2d(3+3)", "computed sides (2d(1d6)) is not supported yet"),
-        ("foundry", "1d(1d20)", "computed sides (2d(1d6)) is not supported yet"),
+        ("roll20", "2d(1d6)kh1", "modifiers on computed sides (2d(1d6)kh1) are not supported"),
         ("foundry", "3dcc1", "Foundry's coins (4dc) is not supported yet"),
         ("roll20", "5d6mt3>4", "dice matching (2d6m, 2d6mt) is not supported yet"),
         ("roll20", "1d20 + 5 &{tracker}", "roll options (&{tracker}) is not supported yet"),
@@ -528,7 +562,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("foundry", "2d4r1=1r3", "re-rolls applied one after another on a pool"),
         ("avrae", "2d8rr1mi2rr3", "re-rolls applied one after another on a pool"),
         ("roll20", "2d4r1r<4", "re-rolling every face of a d4 would never stop"),
-        ("roll20", "(1d4)d6kh1", "modifiers on computed dice ((1d4)d6kh1) are not supported"),
+        ("tabletop", "(1d4)d6adv", "advantage on computed dice is not supported yet"),
         ("avrae", "(1d4)d6", "this is tabletop, Roll20 and Foundry VTT notation"),
         ("tabletop", "7 % 2", "this is Roll20, Foundry VTT and Avrae (d20) notation"),
         ("foundry", "2 ** 3", "this is Roll20 notation, not Foundry VTT's"),

@@ -438,15 +438,19 @@ class _Evaluator:
         return _reduced(dict(states))  # type: ignore[arg-type,return-value]
 
     def computed(self, node: ComputedDice) -> Weights:
-        """A computed pool's total: the mixture, over every count, of that many dice's sums
-        (each over sides ** the most dice, so the mixture adds whole numbers)."""
-        counts = self.evaluate(node.count)
-        most = max(counts)
-        die = dict.fromkeys(range(1, node.sides + 1), 1)
+        """A computed pool's total: the mixture, over every count and number of sides, of
+        that pool's law (each pool's weights scaled to a common total, so the mixture adds
+        whole numbers)."""
+        counts, sides = self.evaluate(node.count), self.evaluate(node.sides)
+        pools = {}
+        for count, count_weight in counts.items():
+            for faces, faces_weight in sides.items():
+                pool = self.evaluate(node.pool(int(count), int(faces)))
+                pools[count, faces] = (count_weight * faces_weight, pool, sum(pool.values()))
+        common = lcm(*(total for _, _, total in pools.values()))
         result: Weights = {}
-        for count, weight in counts.items():
-            pool = self.power(die, count) if count else {0: 1}  # type: ignore[arg-type]
-            scale = weight * node.sides ** (most - count)  # type: ignore[operator]
+        for weight, pool, total in pools.values():
+            scale = weight * (common // total)
             self.spend(len(pool))
             result = _added(result, {value: w * scale for value, w in pool.items()})
         return self.checked(result)

@@ -47,6 +47,7 @@ from tabletop.dice.syntax import (
     Reroll,
     RiskDice,
     UsageDie,
+    expected_rerolls,
     most_dice,
     whole,
 )
@@ -419,7 +420,7 @@ class _Parser:
         if char == "(":
             node, depth = self.group(level, start)
             if self.is_dice_letter(self.peek()) and self.dialect.computed_dice:
-                return self.computed(node, depth)
+                return self.computed(node, depth, level)
             if self.is_dice_letter(self.peek()):
                 raise self.refuse("expected an operator after ')'")
             found = self.spelling() if self.dialect.groups == "sets" else None
@@ -432,6 +433,9 @@ class _Parser:
             raise self.fail("expected a number, dice or '(' here")
         if "0" <= char <= "9":
             value = self.integer("a number")
+            computed_sides = self.peek(1) == "(" and self.dialect.computed_dice
+            if self.is_dice_letter(self.peek()) and computed_sides:
+                return self.computed(Integer(value), 1, level)
             if self.is_dice_letter(self.peek()):
                 return self.dice(value, start), 1
             if self.peek() == ".":
@@ -514,17 +518,28 @@ class _Parser:
         assert isinstance(node, Dice)
         return self.modifiers(node.count, node.sides, node.faces)
 
-    def computed(self, count: Node, depth: int) -> tuple[Node, int]:
-        """`(1d4)d6`, the count read: its sides, and no modifiers (not built yet)."""
+    def computed(self, count: Node, depth: int, level: int) -> tuple[Node, int]:
+        """`(1d4)d6kh1` or `2d(1d6)`, the count read: its sides, then the pool's modifiers
+        (on a fixed number of sides only)."""
         self.pos += 1  # the "d"
         at = self.pos
-        sides = self.integer("the number of sides after 'd'")
-        if not 1 <= sides <= limits.MAX_SIDES:
-            raise self.fail(f"a die has between 1 and {limits.MAX_SIDES:,} sides", at)
+        sides: Node
+        if self.peek() == "(":
+            sides, sides_depth = self.group(level, at)
+            depth = max(depth, sides_depth)
+        else:
+            sides = Integer(self.integer("the number of sides after 'd'"))
+            if not 1 <= sides.value <= limits.MAX_SIDES:
+                raise self.fail(f"a die has between 1 and {limits.MAX_SIDES:,} sides", at)
+        modifiers = None
         if self.peek().isalpha() or self.peek() in ("!", "<", ">", "="):
-            raise self.fail("modifiers on computed dice ((1d4)d6kh1) are not supported yet")
+            if not isinstance(sides, Integer):
+                raise self.fail("modifiers on computed sides (2d(1d6)kh1) are not supported yet")
+            if self.text.startswith(("adv", "dis"), self.pos):
+                raise self.fail("advantage on computed dice is not supported yet")
+            modifiers = self.modifiers(limits.MAX_DICE, sides.value, None)
         self.check_depth(depth + 1, at)
-        return ComputedDice(count, sides), depth + 1
+        return ComputedDice(count, sides, modifiers), depth + 1
 
     def usage_die(self, start: int) -> UsageDie:
         self.pos += 2  # "Ud"
@@ -577,13 +592,7 @@ class _Parser:
         count over the pool is counted whole by `most_dice` instead."""
         if term.reroll is None or term.reroll.limit is not None:
             return
-        for place, step in enumerate(term.reroll.steps):
-            if step.once:
-                continue
-            matching = step.when.count(term.sides)
-            # A later step may see its faces more often than a fresh die does: at most always.
-            seen = matching if place == 0 else term.sides
-            self.rerolls += Fraction(term.count * seen, term.sides - matching)
+        self.rerolls += expected_rerolls(term)
         if self.rerolls * 40 > limits.MAX_DICE - self.dice_count:
             raise LimitError(
                 f"the re-rolls in this dice expression would expect to throw about "

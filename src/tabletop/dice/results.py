@@ -250,19 +250,24 @@ class RolledRisk:
 
 @dataclass(frozen=True, slots=True)
 class RolledComputed:
-    """A computed pool: the roll of its count, then that many dice."""
+    """A computed pool: the roll of its count (and of its sides), then that many dice."""
 
     count: Rolled
     pool: RolledPool
     value: int
+    sides: Rolled | None = None
+    """The roll of its sides, when they are computed too (`2d(1d6)`)."""
 
     def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
-        return {
+        data = {
             "type": "computed",
             "value": self.value,
             "count": self.count.to_json(dialect),
             "dice": [die.to_json() for die in self.pool.dice],
         }
+        if self.sides is not None:
+            data["sides"] = self.sides.to_json(dialect)
+        return data
 
 
 Rolled = (

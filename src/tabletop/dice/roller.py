@@ -164,8 +164,10 @@ class _Roller:
 
     def computed(self, node: ComputedDice) -> RolledComputed:
         count = self.evaluate(node.count)
-        pool = self.pool(Dice(int(count.value), node.sides))
-        return RolledComputed(count, pool, pool.value)
+        sides = None if isinstance(node.sides, Integer) else self.evaluate(node.sides)
+        faces = node.sides.value if sides is None else sides.value  # type: ignore[union-attr]
+        pool = self.pool(node.pool(int(count.value), int(faces)))
+        return RolledComputed(count, pool, pool.value, sides)
 
     def name(self, node: Name) -> RolledName:
         return RolledName(node.name, self.names[node.name])

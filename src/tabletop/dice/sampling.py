@@ -110,10 +110,7 @@ class _Sampler:
             kept = _kept_range(node.keep, np.arange(size)[None, :], np.full((n, 1), size))
             return np.where(kept, np.sort(faces, axis=1), 0).sum(axis=1)
         if isinstance(node, ComputedDice):
-            counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
-            most = int(counts.max()) if n else 0
-            faces = self.faces(node.sides, (n, most))
-            return np.where(np.arange(most)[None, :] < counts[:, None], faces, 0).sum(axis=1)
+            return self.computed(node, n)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)
@@ -131,6 +128,23 @@ class _Sampler:
         if isinstance(node, RiskDice):
             return np.any(self.faces(RISK_DIE_SIDES, (n, node.count)) == 1, axis=1).astype(np.int64)
         raise TypeError(f"not a dice expression node: {node!r}")
+
+    def computed(self, node: ComputedDice, n: int) -> np.ndarray:
+        """A computed pool: plain dice of fixed sides in one array; otherwise the samples of
+        each count and number of sides, thrown as that pool."""
+        counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
+        if isinstance(node.sides, Integer) and node.modifiers is None:
+            most = int(counts.max()) if n else 0
+            faces = self.faces(node.sides.value, (n, most))
+            return np.where(np.arange(most)[None, :] < counts[:, None], faces, 0).sum(axis=1)
+        sides = _exact(self.evaluate(node.sides, n)).astype(np.int64)
+        totals = np.zeros(n, dtype=np.int64)
+        pairs = np.unique(np.stack([counts, sides], axis=1), axis=0) if n else []
+        for count, faces in pairs:
+            chosen = (counts == count) & (sides == faces)
+            pool = node.pool(int(count), int(faces))
+            totals[chosen] = self.evaluate(pool, int(chosen.sum()))
+        return totals
 
     def group(self, node: Group, n: int) -> np.ndarray:
         """Each member's totals side by side, sorted per sample when a keep chooses among

@@ -121,7 +121,10 @@ class _Writer:
         if isinstance(node, ComputedDice):
             if not self.dialect.computed_dice:
                 raise Unspellable("computed dice ((1d4)d6)", self.dialect)
-            return f"({self.write(node.count)})d{node.sides}"
+            count = self.write(node.count)
+            if not (isinstance(node.count, Integer) and not isinstance(node.sides, Integer)):
+                count = f"({count})"  # `2d(1d6)`, but `(2)d6` is not `2d6`'s tree
+            return f"{count}d{self.computed_sides(node)}"
         if isinstance(node, Call):
             if node.function not in self.dialect.functions:
                 raise Unspellable(f"the function {node.function}()", self.dialect)
@@ -204,6 +207,10 @@ class _Writer:
             if not dialect.dead_weight:
                 raise Unspellable("Dead Weight's usage and risk dice", dialect)
             return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
+        return f"{node.count}d{self.sides(node)}" + self.modifiers(node)
+
+    def modifiers(self, node: Dice) -> str:
+        """A pool's modifiers, in the order they take effect."""
         reroll = self.rerolls(node.reroll) if node.reroll else ""
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""
@@ -222,7 +229,14 @@ class _Writer:
         if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
             parts = [reroll, count, explode]
-        return f"{node.count}d{self.sides(node)}" + "".join(parts)
+        return "".join(parts)
+
+    def computed_sides(self, node: ComputedDice) -> str:
+        """The sides of `(1d4)d6kh1` with its modifiers, or the `(1d6)` of `2d(1d6)`."""
+        if not isinstance(node.sides, Integer):
+            return f"({self.write(node.sides)})"
+        modifiers = "" if node.modifiers is None else self.modifiers(node.modifiers)
+        return f"{node.sides.value}{modifiers}"
 
     def bounds(self, node: Dice) -> str:
         """Per-die minimum, then maximum, in the dialect's spelling."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal as TypingLiteral
 
@@ -394,11 +394,24 @@ class PooledKeep:
 
 @dataclass(frozen=True, slots=True)
 class ComputedDice:
-    """A pool whose number of dice is rolled first: `(1d4)d6` rolls 1d4, then that many d6
-    (Roll20, Foundry); it takes no modifiers yet."""
+    """A pool whose number of dice or of sides is rolled first (Roll20, Foundry): `(1d4)d6kh1`
+    rolls 1d4, then that many d6, keeping the best; `2d(1d6)` rolls 1d6 for the sides."""
 
     count: Node
-    sides: int
+    sides: Node
+    modifiers: Dice | None = None
+    """The pool's modifiers, on a pool of the most dice a roll may throw (fixed sides only)."""
+
+    def pool(self, count: int, sides: int) -> Dice:
+        """The pool one roll throws once its count and sides are known: a keep of more dice
+        than it has keeps them all, a drop of as many drops them all."""
+        template = self.modifiers
+        if template is None or count == 0:
+            return Dice(count, sides)
+        keep = template.keep
+        if keep is not None:
+            keep = Keep(keep.mode, min(keep.count, count))
+        return replace(template, count=count, sides=sides, keep=keep)
 
 
 Node = (
@@ -436,6 +449,20 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
     return count + rerolls + follow_ups
 
 
+def expected_rerolls(term: Dice) -> Fraction:
+    """The re-rolls a pool's "re-roll until" rules expect (a later step may see its faces
+    more often than a fresh die does: at most always)."""
+    expected = Fraction(0)
+    if term.reroll is None or term.reroll.limit is not None:
+        return expected
+    for place, step in enumerate(term.reroll.steps):
+        if not step.once:
+            matching = step.when.count(term.sides)
+            seen = matching if place == 0 else term.sides
+            expected += Fraction(term.count * seen, term.sides - matching)
+    return expected
+
+
 def limited(term: Dice) -> bool:
     """Whether a pool's re-rolls or explosions are limited to a count over the whole pool."""
     return (term.reroll is not None and term.reroll.limit is not None) or (
@@ -452,7 +479,7 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Group):
         return node.members
     if isinstance(node, ComputedDice):
-        return (node.count,)
+        return (node.count, node.sides)
     if isinstance(node, PooledKeep):
         return node.pools
     return ()

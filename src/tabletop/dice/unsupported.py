@@ -39,7 +39,6 @@ MISSING: tuple[Missing, ...] = (
         "avrae",
     ),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
-    _missing("computed sides (2d(1d6))", r"(?<=[dD])\(", "roll20", "foundry"),
     _missing("Foundry's coins (4dc)", r"(?<=[dD])c(?![a-bd-z])", "foundry"),
     _missing("dice matching (2d6m, 2d6mt)", r"(?<=[0-9])mt?(?![a-z])", "roll20"),
     _missing("roll options (&{tracker})", r"&\{", "roll20"),
