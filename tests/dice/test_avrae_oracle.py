@@ -88,6 +88,17 @@ CASES = [
     "(4d6)k6",
     "2d6ra<3",
     "3d4ro1ra4",
+    # avrae/d20 tests/test_dice.py test_selectors, test_k_op, test_p_op: sets by value
+    "(1, 2, 3, 4, 5)k3",
+    "(1, 2, 3, 4, 5)k<3",
+    "(1, 2, 3, 4, 5)k>3",
+    "(1, 2, 3, 4, 5)k1k2",
+    "(1, 2, 3, 4, 5)p3",
+    "(1, 2, 3, 4, 5)p1p2",
+    "(1)k1",
+    "(1)k2",
+    "(1d6, 1d4, 1d8)k<4 + (2d4+1d6)kh3",
+    "(1d4 / 2, 1d3)p<2",
 ]
 
 

@@ -319,7 +319,12 @@ class _Parser:
             self.skip_space()
         if not self.take(closing):
             raise self.fail(f"expected '{closing}' to close the group at character {start + 1}")
-        keep = success = None
+        return self.group_modifiers(found, depth, start)
+
+    def group_modifiers(self, found: list[Node], depth: int, start: int) -> tuple[Node, int]:
+        """A group's modifiers: keep/drop by place or (d20) by value, then a success count,
+        over the members' totals."""
+        keep = success = pick = None
         while True:
             at = self.pos
             found_spelling = self.spelling()
@@ -330,10 +335,13 @@ class _Parser:
                 break
             spelled, kind = found_spelling
             self.pos += len(spelled)
-            if kind == "keep" and keep is None and success is None:
+            if kind == "keep" and keep is None and success is None and pick is None:
                 if len(found) == 1 and self.dialect.name in ("tabletop", "roll20"):
                     return self.pooled(found[0], spelled, depth, start, at)
-                keep = self.keep(self.dialect.keeps[spelled], len(found), at)
+                keep = self.set_keep(self.dialect.keeps[spelled], len(found), at)
+            elif kind == "pick" and keep is None:
+                more = self.pick(self.dialect.picks[spelled], at)
+                pick = more if pick is None else self.picked(pick, more, "pick", at)
             elif kind == "success" and success is None and self.dialect.counts[spelled] != "f":
                 counted = self.dialect.counts[spelled]
                 if counted in ("cs", "cf"):  # a total has no highest face to count
@@ -344,7 +352,15 @@ class _Parser:
             else:
                 raise self.fail(_group_refusal(kind, spelled, self.dialect), at)
         self.check_depth(depth + 1, start)
-        return Group(tuple(found), keep, success), depth + 1
+        return Group(tuple(found), keep, success, pick), depth + 1
+
+    def set_keep(self, mode: str, members: int, at: int) -> Keep:
+        """A group's keep or drop; d20 keeps every member of a set when asked for more
+        (`(4d6+3d8)kh3` is the one member's total)."""
+        if self.dialect.groups != "sets" or mode not in ("kh", "kl"):
+            return self.keep(mode, members, at)
+        asked = self.keep(mode, limits.MAX_DICE, at)
+        return Keep(asked.mode, min(asked.count, members))
 
     def pooled(
         self, member: Node, spelled: str, depth: int, start: int, at: int
@@ -425,7 +441,7 @@ class _Parser:
                 raise self.refuse("expected an operator after ')'")
             found = self.spelling() if self.dialect.groups == "sets" else None
             if found is not None and found[1] in ("keep", "pick"):
-                return self.set_of_dice(node), depth
+                return self.set_of(node, depth, start)
             return node, depth
         if char == "@" and self.dialect.values is not None:
             return self.value_given(start), 1
@@ -506,17 +522,18 @@ class _Parser:
         self.pos = close + 1
         return Name(name)
 
-    def set_of_dice(self, node: Node) -> Dice:
+    def set_of(self, node: Node, depth: int, start: int) -> tuple[Node, int]:
         """d20's `(4d6)kh3`: a keep or drop after a parenthesised pool acts on its dice, as
-        `4d6kh3` does (d20 keeps or drops within a one-member set)."""
-        plain = isinstance(node, Dice) and node == Dice(node.count, node.sides, faces=node.faces)
-        if not plain:
+        `4d6kh3` does; after any other expression (`(1)k2`, `(4d6+3d8)kh1`), on a set of that
+        one member."""
+        if not isinstance(node, Dice):
+            return self.group_modifiers([node], depth, start)
+        if node != Dice(node.count, node.sides, faces=node.faces):
             raise self.fail(
-                "keeping or dropping after a parenthesised expression other than one pool "
-                "((4d6+3d8)kh3, which d20 keeps whole) is not supported yet"
+                "keeping or dropping after a parenthesised pool with modifiers of its own "
+                "(((10d6kh5)kl2)kh1) is not supported yet"
             )
-        assert isinstance(node, Dice)
-        return self.modifiers(node.count, node.sides, node.faces)
+        return self.modifiers(node.count, node.sides, node.faces), depth
 
     def computed(self, count: Node, depth: int, level: int) -> tuple[Node, int]:
         """`(1d4)d6kh1` or `2d(1d6)`, the count read: its sides, then the pool's modifiers
@@ -1004,10 +1021,10 @@ def _added_pools(node: Node) -> tuple[Dice, ...] | None:
 
 def _group_refusal(kind: str, spelled: str, dialect: Dialect) -> str:
     """Why a group does not take this modifier: the feature, when some tool reads it."""
-    if kind == "pick":
+    if kind in ("keep", "pick") and dialect.groups == "sets":
         return (
-            "keeping or dropping a set's members by their value (k3, p<3; d20's selectors) "
-            "is not supported yet (read by Avrae (d20))"
+            "several keeps or drops on one set, one after another (kh1kl1, k3kh1) are not "
+            "supported yet (read by Avrae (d20))"
         )
     if kind == "success" and dialect.counts.get(spelled) == "f":
         return (

@@ -306,6 +306,8 @@ class _Roller:
         kept = [True] * len(members)
         if node.keep is not None:
             kept = _kept_by_value(node.keep, values)
+        if node.pick is not None:
+            kept = [bool(node.pick.stays(value)) for value in values]
         success = None
         if node.success is not None:
             success = tuple(

@@ -142,6 +142,8 @@ class _Writer:
             raise Unspellable("grouped rolls", self.dialect)
         if node.keep is not None:
             text += self.keep(node.keep)
+        if node.pick is not None:
+            text += self.pick(node.pick)
         if node.success is not None:
             text += self.success(node.success)
         return text

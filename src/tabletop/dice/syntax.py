@@ -258,10 +258,14 @@ class Group:
     members: tuple[Node, ...]
     keep: Keep | None = None
     success: Compare | None = None
+    pick: Pick | None = None
+    """d20's keep or drop by value (`(1, 2, 3)k3`): a member not kept counts nothing."""
 
     def scored(self, value: Number) -> Number:
         """What a kept member's total adds: itself, or 1 when it is a success (elementwise
-        on numpy arrays)."""
+        on numpy arrays); nothing when a pick does not keep it."""
+        if self.pick is not None:
+            return value * self.pick.stays(value)
         return value if self.success is None else self.success.matches(value) * 1
 
 
