@@ -99,6 +99,15 @@ CASES = [
     "(1)k2",
     "(1d6, 1d4, 1d8)k<4 + (2d4+1d6)kh3",
     "(1d4 / 2, 1d3)p<2",
+    # test_comparison and test_pemdas: comparisons are 1 or 0, below + and -
+    "1 + 2 == 2",
+    "1 + (2 == 2)",
+    "1 == 2",
+    "1 >= 1",
+    "2 <= 1",
+    "1 != 1",
+    "1d20 + 5 >= 3d6",
+    "(1d6 > 3, 1d4 < 2)kh1 + 1d6 / 4 == 1",
 ]
 
 

@@ -138,6 +138,8 @@ class Dialect:
     cap_name: str = ""
     """The tool's cap as the refusal names it."""
     sources: tuple[str, ...] = field(default=())
+    comparisons: bool = False
+    """Comparisons are values, 1 or 0, below `+` and `-` (d20's `1d20 >= 10`)."""
 
 
 TABLETOP = Dialect(
@@ -336,6 +338,7 @@ AVRAE = Dialect(
     max_dice=1_000,
     cap_name="d20 rolls at most 1,000 dice per expression (its RollContext)",
     sources=("d20 1.1.2: grammar.lark, expression.py, dice.py, tests/",),
+    comparisons=True,
 )
 
 DIALECTS: dict[str, Dialect] = {

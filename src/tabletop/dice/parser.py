@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from tabletop.dice import limits
 from tabletop.dice.dialects import (
@@ -107,7 +107,7 @@ def reads(text: str, dialect: Dialect) -> bool:
 
 
 class _Parser:
-    __slots__ = ("dialect", "dice_count", "pos", "probing", "rerolls", "text")
+    __slots__ = ("dialect", "dice_count", "pos", "probing", "rerolls", "text", "whole")
 
     def __init__(self, text: str, dialect: Dialect, probing: bool = False) -> None:
         self.text = text
@@ -116,6 +116,12 @@ class _Parser:
         self.pos = 0
         self.dice_count = 0
         self.rerolls: Fraction | int = 0
+        # A whole expression: a sum, or d20's comparison of sums (`1d20 + 5 >= 15`), read
+        # through partials so that each parenthesis costs no more stack than a sum's does.
+        self.whole: Callable[[int], tuple[Node, int]] = self.sum
+        if dialect.comparisons:
+            sums = partial(self.operations, operator=self.sum_operator, operand=self.product)
+            self.whole = partial(self.operations, operator=self.comparison_operator, operand=sums)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -190,7 +196,7 @@ class _Parser:
             raise self.fail(
                 "the expression is empty" if not self.text.strip() else "expected a term"
             )
-        node, depth = self.sum(0)
+        node, depth = self.whole(0)
         self.skip_space()
         if self.peek() == ")":
             raise self.fail("this ')' has no matching '('")
@@ -214,6 +220,13 @@ class _Parser:
 
     def sum(self, level: int) -> tuple[Node, int]:
         return self.operations(level, self.sum_operator, self.product)
+
+    def comparison_operator(self) -> str | None:
+        for op in ("==", "!=", ">=", "<=", ">", "<"):
+            if self.text.startswith(op, self.pos):
+                self.pos += len(op)
+                return op
+        return None
 
     def product(self, level: int) -> tuple[Node, int]:
         return self.operations(level, self.product_operator, self.unary)
@@ -296,7 +309,7 @@ class _Parser:
         of members judged by their totals)."""
         self.check_nesting(level + 1, start)
         self.pos += 1
-        node, depth = self.sum(level + 1)
+        node, depth = self.whole(level + 1)
         self.skip_space()
         if self.peek() == "," and self.dialect.groups == "sets":
             return self.members([node], depth, level, start, ")")
@@ -313,7 +326,7 @@ class _Parser:
             self.skip_space()
             if closing == ")" and self.peek() == ")":
                 break  # d20's one-member set: `(1d6,)`
-            member, member_depth = self.sum(level + 1)
+            member, member_depth = self.whole(level + 1)
             found.append(member)
             depth = max(depth, member_depth)
             self.skip_space()

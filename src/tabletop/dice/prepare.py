@@ -19,6 +19,7 @@ from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
 from tabletop.dice.parser import parse
 from tabletop.dice.spelling import notation, shown
 from tabletop.dice.syntax import (
+    COMPARISONS,
     BinaryOp,
     Call,
     ComputedDice,
@@ -251,6 +252,8 @@ def _power(node: BinaryOp, base: Bounds, exponent: Bounds) -> Bounds:
 
 
 def _combine(op: str, left: Bounds, right: Bounds) -> Bounds:
+    if op in COMPARISONS:
+        return 0, 1
     if op == "+":
         return left[0] + right[0], left[1] + right[1]
     if op == "-":

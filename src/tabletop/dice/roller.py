@@ -73,6 +73,16 @@ def roll(
 _WHOLE = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 """The operations whose result on two ints is an int, done without checking it is whole."""
 
+_COMPARED = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+"""d20's comparisons, 1 when they hold and 0 when not."""
+
 
 def arithmetic(op: str, left: Number, right: Number) -> Number:
     """The operations of the notation: `/` divides rounding down (toward minus infinity),
@@ -80,6 +90,8 @@ def arithmetic(op: str, left: Number, right: Number) -> Number:
     signed as the dividend and as the divisor, `**` raises to a whole power."""
     if type(left) is int and type(right) is int and op in _WHOLE:
         return _WHOLE[op](left, right)
+    if op in _COMPARED:
+        return int(_COMPARED[op](left, right))
     if op == "+":
         return exact(left + right)
     if op == "-":

@@ -22,6 +22,7 @@ from tabletop.dice.prepare import computed_dice, prepare
 from tabletop.dice.roller import apply, arithmetic, exact
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
+    COMPARISONS,
     DIVISIONS,
     RISK_DIE_SIDES,
     BinaryOp,
@@ -352,6 +353,8 @@ class Ratios:
             return Ratios.of(np.floor_divide(top, bottom))
         if op in ("rem", "mod"):  # a/b % c/d is (ad % cb) / bd, as bd > 0
             return _lowest(_WHOLE_OPERATIONS[op](a * d, c * b), b * d)
+        if op in COMPARISONS:  # a/b against c/d is ad against cb, as bd > 0
+            return Ratios.of(_WHOLE_OPERATIONS[op](a * d, c * b))
         return _lowest(top, bottom)
 
     def fractions(self) -> np.ndarray:
@@ -424,6 +427,17 @@ _WHOLE_OPERATIONS = {
     "/": np.floor_divide,
     "mod": np.mod,
     "rem": np.fmod,
+    **{
+        op: (lambda compare: lambda a, b: compare(a, b).astype(np.int64))(compare)
+        for op, compare in (
+            ("==", np.equal),
+            ("!=", np.not_equal),
+            ("<", np.less),
+            ("<=", np.less_equal),
+            (">", np.greater),
+            (">=", np.greater_equal),
+        )
+    },
 }
 """Each operator over int64 samples (`np.mod` is signed as the divisor, `np.fmod` as the
 dividend)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
+    COMPARISONS,
     FATE_FACES,
     TENS_FACES,
     AnyOf,
@@ -43,7 +44,18 @@ from tabletop.errors import NotationError
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A name tabletop and Roll20 can write (Foundry's paths may have dots)."""
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2, "rem": 2, "mod": 2, "%": 2, "**": 3}
+_PRECEDENCE = {
+    **dict.fromkeys(COMPARISONS, 0),
+    "+": 1,
+    "-": 1,
+    "*": 2,
+    "/": 2,
+    "÷": 2,
+    "rem": 2,
+    "mod": 2,
+    "%": 2,
+    "**": 3,
+}
 
 
 class Unspellable(NotationError):
@@ -183,6 +195,10 @@ class _Writer:
     def operator(self, op: str) -> str:
         dialect = self.dialect
         if op in ("+", "-", "*"):
+            return op
+        if op in COMPARISONS:
+            if not dialect.comparisons:
+                raise Unspellable("comparisons as values (1d20 >= 10)", dialect)
             return op
         if op in ("rem", "mod"):
             if dialect.remainder != op:

@@ -20,11 +20,17 @@ KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
 SortOrder = TypingLiteral["ascending", "descending"]
 Deduct = TypingLiteral["one", "face"]
 """What a failing die is worth under Foundry's `df` (minus one) and `sf` (minus its face)."""
-ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷", "rem", "mod", "**"]
+ArithmeticOp = TypingLiteral[
+    "+", "-", "*", "/", "÷", "rem", "mod", "**", "==", "!=", "<", "<=", ">", ">="
+]
 """`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
 value may be a fraction (Roll20's, Foundry's and d20's `/`). `rem` is the remainder signed as
 the dividend (JavaScript's `%`: Roll20, Foundry; `-7 % 3` is -1), `mod` the one signed as the
-divisor (Python's `%`: d20; `-7 % 3` is 2); `**` raises to a whole power (Roll20)."""
+divisor (Python's `%`: d20; `-7 % 3` is 2); `**` raises to a whole power (Roll20); the
+comparisons are 1 when they hold and 0 when not (d20's `1d20 >= 10`)."""
+
+COMPARISONS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=")
+"""The operators that compare two values (d20's), 1 when true and 0 when false."""
 
 DIVISIONS: tuple[str, ...] = ("/", "÷", "rem", "mod")
 """The operators that divide, and so refuse a divisor of zero."""
@@ -508,6 +514,8 @@ def whole(node: Node) -> bool:
     if isinstance(node, BinaryOp):
         if node.op == "**":  # a negative power of a whole number is a fraction
             return whole(node.left) and never_negative(node.right)
+        if node.op in COMPARISONS:
+            return True
         return node.op == "/" or (node.op != "÷" and whole(node.left) and whole(node.right))
     if isinstance(node, Call):
         return node.function != "abs" or whole(node.operand)
@@ -537,6 +545,8 @@ def never_negative(node: Node) -> bool:
         return node.function == "abs" or never_negative(node.operand)
     if isinstance(node, BinaryOp) and node.op == "**":
         return never_negative(node.left)
+    if isinstance(node, BinaryOp) and node.op in COMPARISONS:
+        return True
     if isinstance(node, BinaryOp) and node.op in ("+", "*", "/", "÷"):
         return never_negative(node.left) and never_negative(node.right)
     return isinstance(node, UsageDie | RiskDice | ComputedDice | PooledKeep)

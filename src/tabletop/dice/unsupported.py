@@ -32,7 +32,6 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 """Also checked where a name would start: tabletop must never read `dF` as a name."""
 
 MISSING: tuple[Missing, ...] = (
-    _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
     _missing(
         "picking the lowest or highest dice to re-roll or explode (rrl1)",
         r"(?<=rr|ro|ra)[lh][0-9]|(?<=e)[lh][0-9]",
