@@ -7,9 +7,10 @@ samples and processed in chunks so memory stays bounded whatever `n` is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from math import gcd
 
 import numpy as np
@@ -420,6 +421,21 @@ def _applied(function: str, values: np.ndarray | Ratios) -> np.ndarray | Ratios:
     return Ratios.of(whole)
 
 
+_COMPARE = {
+    "==": np.equal,
+    "!=": np.not_equal,
+    "<": np.less,
+    "<=": np.less_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
+}
+
+
+def _compared(compare: Callable[..., np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """d20's comparison over int64 samples: 1 where it holds, 0 where not."""
+    return compare(a, b).astype(np.int64)
+
+
 _WHOLE_OPERATIONS = {
     "+": np.add,
     "-": np.subtract,
@@ -427,17 +443,7 @@ _WHOLE_OPERATIONS = {
     "/": np.floor_divide,
     "mod": np.mod,
     "rem": np.fmod,
-    **{
-        op: (lambda compare: lambda a, b: compare(a, b).astype(np.int64))(compare)
-        for op, compare in (
-            ("==", np.equal),
-            ("!=", np.not_equal),
-            ("<", np.less),
-            ("<=", np.less_equal),
-            (">", np.greater),
-            (">=", np.greater_equal),
-        )
-    },
+    **{op: partial(_compared, compare) for op, compare in _COMPARE.items()},
 }
 """Each operator over int64 samples (`np.mod` is signed as the divisor, `np.fmod` as the
 dividend)."""
