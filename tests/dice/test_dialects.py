@@ -152,6 +152,13 @@ SAME_LAW_AS = [
     ("roll20", "2d20kh1cs>19", "2d20kh1", f"{ROLL20}: critical points after a keep"),
     ("roll20", "8d6s", "8d6", f"{ROLL20}: Sorting Dice, '8d6s' sorts ascending"),
     ("roll20", "4d6sdkh3", "4d6kh3", f"{ROLL20}: 'sd' sorts descending; the total stays"),
+    (
+        "roll20",
+        "1d20cs20cs10",
+        "1d20",
+        f"{ROLL20}: Critical points, '1d20cs20cs10' shows a 20 or a 10 as critical",
+    ),
+    ("avrae", "()", "0", f"{D20}: README, '()' is an empty set"),
     ("avrae", "-7 % 3", "2", f"{D20}: BinOp '%' is Python's: signed as the divisor"),
     ("avrae", "7 % -3", "-2", f"{D20}: BinOp '%' is Python's"),
     ("avrae", "1d6 / 4 % 1", "0", f"{D20}: the fraction's remainder, then int() of the total"),
@@ -562,12 +569,10 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("roll20", "5d6mt3>4", "dice matching (2d6m, 2d6mt) is not supported yet"),
         ("roll20", "1d20 + 5 &{tracker}", "roll options (&{tracker}) is not supported yet"),
         ("foundry", "3d12ms>(4d6)", "a target in parentheses (cs<=(@power), ms>(4d6))"),
-        ("avrae", "()", "an empty set () is not supported yet"),
         ("avrae", "(1, 2, 3)kh1kl1", "several keeps or drops on one set, one after another"),
         ("avrae", "((10d6kh5)kl2)kh1", "a parenthesised pool with modifiers of its own"),
         ("roll20", "{4d6+2d8, 3d20}>40f<10", "failures on a group of several members"),
         ("foundry", "5d10xo<8x10cs>=8", "explosions of two kinds (Foundry's 5d10xo<8x10"),
-        ("roll20", "1d20cs20cs10", "several critical success points"),
         ("roll20", "{4d6+3d8}>4", "built for one pool and a number added ({3d20+5}>21"),
         ("roll20", "{3d6>3}>1", "a success count on a group of one member counts its dice"),
         ("roll20", "{2d6}>4f1kh1", "a group that counts its dice takes no more modifiers"),
@@ -676,6 +681,8 @@ def test_a_roll_or_sample_that_divides_by_zero_is_an_error(text):
 
 def test_critical_points_mark_the_dice_they_show_and_change_nothing():
     # ROLL20: Critical Success and Fumble Points, '1d20cs>18' highlights 18-20 as criticals.
+    several = roll("3d20cs20cs10", FixedDice([10, 20, 5]), dialect="roll20")
+    assert str(several) == "3d20cs20cs10 → [10 (critical), 20 (critical), 5] = 35"
     rolled = roll("3d20cs>18cf<2 + 5", FixedDice([18, 1, 7]), dialect="roll20")
     assert str(rolled) == "3d20cs>18cf<2 + 5 → [18 (critical), 1 (fumble), 7] + 5 = 31"
     dice = rolled.to_json()["dice"]["left"]["dice"]

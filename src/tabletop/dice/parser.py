@@ -309,6 +309,9 @@ class _Parser:
         of members judged by their totals)."""
         self.check_nesting(level + 1, start)
         self.pos += 1
+        self.skip_space()
+        if self.dialect.groups == "sets" and self.take(")"):
+            return Integer(0), 1  # d20's empty set `()`, whose total is 0
         node, depth = self.whole(level + 1)
         self.skip_space()
         if self.peek() == "," and self.dialect.groups == "sets":
@@ -645,7 +648,7 @@ class _Parser:
         seen: list[str] = []
         reroll = explode = keep = pick = success = failure = deduct = counted = None
         bounds: dict[str, int] = {}
-        marks: dict[str, Compare] = {}
+        marks: dict[str, Compare | AnyOf] = {}
         order = None
         while True:
             at = self.pos
@@ -702,6 +705,12 @@ class _Parser:
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
             elif kind == "sort":
                 order = self.dialect.sorts[spelled]
+            elif kind in marks:  # Roll20's `1d20cs20cs10`: either face is a critical
+                more = self.point(f"a face that is a {kind}, such as {spelled}>19")
+                before = marks[kind]
+                points = before.points if isinstance(before, AnyOf) else (before,)
+                marks[kind] = AnyOf((*points, more))  # type: ignore[arg-type]
+                continue  # one mark of several faces, seen already
             elif kind in _MARKS:
                 marks[kind] = self.point(f"a face that is a {kind}, such as {spelled}>19")
             elif kind == "deduct":
@@ -1068,8 +1077,6 @@ def _less(compare: Compare, added: int) -> Compare:
 
 _SEVERAL = {
     "explode": "explosions of two kinds (Foundry's 5d10xo<8x10, d20's 2d6e5ra6)",
-    "critical": "several critical success points (Roll20's 1d20cs20cs10)",
-    "fumble": "several critical failure points (Roll20's 1d20cf1cf2)",
 }
 """Modifiers some tool repeats on one pool that the tree holds once (read by name)."""
 

@@ -402,8 +402,13 @@ class _Writer:
         return spelled + self.compare(compare, bare=bool(spelled) and self.dialect.bare_equals)
 
     def criticals(self, node: Dice) -> str:
-        """Roll20's critical success and failure points, `cs>19cf<2`."""
-        points = (("critical", node.critical), ("fumble", node.fumble))
+        """Roll20's critical success and failure points, `cs>19cf<2` (`cs20cs10`: several)."""
+        points = tuple(
+            (kind, point)
+            for kind, mark in (("critical", node.critical), ("fumble", node.fumble))
+            if mark is not None
+            for point in (mark.points if isinstance(mark, AnyOf) else (mark,))
+        )
         return self.family(
             self.dialect.criticals,
             points,

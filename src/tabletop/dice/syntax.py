@@ -296,9 +296,9 @@ class Dice:
     maximum: int | None = None
     failure: Compare | None = None
     """Roll20's failures (`3d6>3f1`): each kept die matching it takes one from the count."""
-    critical: Compare | None = None
+    critical: Compare | AnyOf | None = None
     """Roll20's critical success point (`1d20cs>19`): dice showing it are marked, nothing more."""
-    fumble: Compare | None = None
+    fumble: Compare | AnyOf | None = None
     """Roll20's critical failure point (`1d20cf<3`): dice showing it are marked, nothing more."""
     order: SortOrder | None = None
     """Roll20's sorting (`8d6s`, `8d6sd`): the dice are shown lowest (or highest) first."""

@@ -42,7 +42,6 @@ MISSING: tuple[Missing, ...] = (
     _missing("dice matching (2d6m, 2d6mt)", r"(?<=[0-9])mt?(?![a-z])", "roll20"),
     _missing("roll options (&{tracker})", r"&\{", "roll20"),
     _missing("a target in parentheses (cs<=(@power), ms>(4d6))", r"(?<=[<>=])\(", "foundry"),
-    _missing("an empty set ()", r"(?<=\()\s*\)", "avrae"),
 )
 
 
