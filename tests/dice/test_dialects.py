@@ -204,6 +204,8 @@ MEANS = [
     ("foundry", "{2d6, 1d12}cs>7", Fraction(5, 6), "Foundry pools count successes per total"),
     ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
     ("foundry", "4df", 0, "Foundry's FateDie, denomination f"),
+    ("foundry", "4dc", 2, "Foundry dice-modifiers: '4dc' flips four coins, tallying heads"),
+    ("foundry", "3dcc0", Fraction(3, 2), "Foundry dice-modifiers: '3dcc0' tallies the tails"),
     ("roll20", "4dF>1", Fraction(4, 3), f"{ROLL20}: successes on Fate dice (a + counts)"),
     ("roll20", "2 ** -1", Fraction(1, 2), "JavaScript: 2 ** -1 is 0.5"),
     ("roll20", "1d4 ** 2", Fraction(15, 2), f"{ROLL20}: '**' of a roll: (1+4+9+16)/4"),
@@ -360,6 +362,7 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("roll20", "2d(1d3)"),
         ("avrae", "(1d4, 1d3, 2)k<3 + (1d4 / 2, 1d2)p1"),
         ("avrae", "1d4 + 1 > 1d6 != (1d3 == 2)"),
+        ("foundry", "3dcc0 + 2dc"),
         ("foundry", "(1d2)d(1d3 + 1)"),
         ("foundry", "(2d2)d3 * 2"),
         ("foundry", "3d4r1=1"),
@@ -565,7 +568,8 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("roll20", "{4d6+3}k2", "built for Roll20's sums of plain dice ({4d6+3d8}k4)"),
         ("roll20", "{4d6+3d8}k4>3", "a group that keeps its dice takes no more modifiers"),
         ("roll20", "2d(1d6)kh1", "modifiers on computed sides (2d(1d6)kh1) are not supported"),
-        ("foundry", "3dcc1", "Foundry's coins (4dc) is not supported yet"),
+        ("foundry", "2dcc2", "a coin is called c1 (heads) or c0 (tails)"),
+        ("tabletop", "4dc", "this is Foundry VTT notation"),
         ("roll20", "5d6mt3>4", "dice matching (2d6m, 2d6mt) is not supported yet"),
         ("roll20", "1d20 + 5 &{tracker}", "roll options (&{tracker}) is not supported yet"),
         ("foundry", "3d12ms>(4d6)", "a target in parentheses (cs<=(@power), ms>(4d6))"),
@@ -700,6 +704,15 @@ def test_sorted_dice_are_shown_in_order_with_their_marks():
     rolled = roll("4d6kh3sd", FixedDice([3, 6, 1, 5]), dialect="roll20")
     assert str(rolled) == "4d6kh3sd → [6, 5, 3, ~~1~~] = 14"
     assert str(roll("3d6s", FixedDice([3, 6, 1]), dialect="roll20")) == "3d6sa → [1, 3, 6] = 10"
+
+
+def test_a_coin_shows_heads_as_1_and_a_call_counts_its_face():
+    # FOUNDRY: Coin, 'c' calls a face; by default the heads are tallied.
+    assert (
+        str(roll("3dcc0", FixedDice([1, 2, 1]), dialect="foundry"))
+        == "3dcc0 → [**0**, 1, **0**] = 2"
+    )
+    assert str(roll("2dc", FixedDice([2, 1]), dialect="foundry")) == "2dc → [1, 0] = 1"
 
 
 def test_d20s_tens_die_shows_its_tens():

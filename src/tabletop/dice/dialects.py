@@ -138,6 +138,8 @@ class Dialect:
     cap_name: str = ""
     """The tool's cap as the refusal names it."""
     sources: tuple[str, ...] = field(default=())
+    coins: bool = False
+    """Foundry's coins, `4dc` (heads 1, tails 0) and their call `3dcc0`."""
     comparisons: bool = False
     """Comparisons are values, 1 or 0, below `+` and `-` (d20's `1d20 >= 10`)."""
 
@@ -288,6 +290,7 @@ FOUNDRY = Dialect(
     written_order=True,
     max_dice=None,
     sources=("Foundry VTT foundry.dice.terms.Die (its MODIFIERS and their docstrings)",),
+    coins=True,
 )
 
 AVRAE = Dialect(

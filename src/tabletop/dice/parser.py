@@ -25,6 +25,7 @@ from tabletop.dice.dialects import (
     dialect_named,
 )
 from tabletop.dice.syntax import (
+    COIN_FACES,
     FATE_FACES,
     TENS_FACES,
     USAGE_DIE_SIZES,
@@ -574,6 +575,21 @@ class _Parser:
         self.check_depth(depth + 1, at)
         return ComputedDice(count, sides, modifiers), depth + 1
 
+    def coins(self, count: int, start: int) -> Dice:
+        """Foundry's coins, `4dc`: each shows heads (1) or tails (0), so the total counts the
+        heads; a call, `c1` or `c0`, counts the coins showing it."""
+        self.count_dice(count, start)
+        success = None
+        if self.take("c"):
+            at = self.pos
+            call = self.integer("a call after 'c': c1 (heads) or c0 (tails)")
+            if call not in COIN_FACES:
+                raise self.fail("a coin is called c1 (heads) or c0 (tails)", at)
+            success = Compare("=", call)
+        if self.peek().isalpha() or self.peek() in ("!", "<", ">", "="):
+            raise self.fail("a coin takes only a call (c1 or c0)")
+        return Dice(count, len(COIN_FACES), success=success, faces=COIN_FACES)
+
     def usage_die(self, start: int) -> UsageDie:
         self.pos += 2  # "Ud"
         at = self.pos
@@ -592,6 +608,8 @@ class _Parser:
         if self.dialect.dead_weight and self.take("!"):
             self.count_dice(count, start)
             return RiskDice(count)
+        if self.dialect.coins and self.take("c"):
+            return self.coins(count, start)
         faces = None
         if self.take("%"):
             faces = TENS_FACES if self.dialect.percent == "tens" else None

@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
+    COIN_FACES,
     COMPARISONS,
     FATE_FACES,
     TENS_FACES,
@@ -225,6 +226,11 @@ class _Writer:
             if not dialect.dead_weight:
                 raise Unspellable("Dead Weight's usage and risk dice", dialect)
             return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
+        if node.faces == COIN_FACES:
+            if not dialect.coins:
+                raise Unspellable("Foundry's coins (4dc)", dialect)
+            call = "" if node.success is None else f"c{node.success.target}"
+            return f"{node.count}dc{call}"
         return f"{node.count}d{self.sides(node)}" + self.modifiers(node)
 
     def modifiers(self, node: Dice) -> str:

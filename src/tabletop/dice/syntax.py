@@ -62,6 +62,9 @@ FATE_FACES: tuple[int, ...] = (-1, 0, 1)
 TENS_FACES: tuple[int, ...] = tuple(range(0, 100, 10))
 """d20's `d%`: a tens die, 0 to 90."""
 
+COIN_FACES: tuple[int, ...] = (0, 1)
+"""Foundry's coin, `dc`: tails (0) or heads (1)."""
+
 RISK_DIE_SIDES = 6
 """Risk dice are d6; the risk happens if any shows a 1."""
 

@@ -38,7 +38,6 @@ MISSING: tuple[Missing, ...] = (
         "avrae",
     ),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
-    _missing("Foundry's coins (4dc)", r"(?<=[dD])c(?![a-bd-z])", "foundry"),
     _missing("dice matching (2d6m, 2d6mt)", r"(?<=[0-9])mt?(?![a-z])", "roll20"),
     _missing("roll options (&{tracker})", r"&\{", "roll20"),
     _missing("a target in parentheses (cs<=(@power), ms>(4d6))", r"(?<=[<>=])\(", "foundry"),
