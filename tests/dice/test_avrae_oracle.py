@@ -108,6 +108,10 @@ CASES = [
     "1 != 1",
     "1d20 + 5 >= 3d6",
     "(1d6 > 3, 1d4 < 2)kh1 + 1d6 / 4 == 1",
+    # test_ro_op: ro with a selector of place
+    "1d6rol1",
+    "4d6rol1",
+    "5d8roh2 - 2d4rol2",
 ]
 
 

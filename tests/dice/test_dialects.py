@@ -107,6 +107,13 @@ SAME_LAW_AS = [
     ("foundry", "3d6xo", "3d6!:1", f"{FOUNDRY}: xo explodes once (new dice never explode)"),
     ("avrae", "4d6kh3", "4d6kh3", f"{D20}: STANDARD_EXPRESSIONS '4d6kh3'"),
     ("avrae", "4d6pl1", "4d6dl1", f"{D20}: p drops (test_p_op 'ph1pl1')"),
+    (
+        "avrae",
+        "4d6rol1",
+        "4d6kh3 + 1d6",
+        f"{D20}: test_ro_op '1d6rol1', ro with the selector l1 re-rolls the lowest die once",
+    ),
+    ("avrae", "5d8roh2", "5d8kl3 + 2d8", f"{D20}: README selectors, 'hX' the highest X values"),
     ("avrae", "1d20rr<20", "20", f"{D20}: test_rr_op, '1d20rr<20' == 20"),
     ("avrae", "1d20rr>1", "1", f"{D20}: test_rr_op, '1d20rr>1' == 1"),
     ("avrae", "1d1ro1", "1", f"{D20}: test_ro_op, '1d1ro1' == 1"),
@@ -363,6 +370,7 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("avrae", "(1d4, 1d3, 2)k<3 + (1d4 / 2, 1d2)p1"),
         ("avrae", "1d4 + 1 > 1d6 != (1d3 == 2)"),
         ("foundry", "3dcc0 + 2dc"),
+        ("avrae", "3d3rol1 + 3d4roh2"),
         ("foundry", "(1d2)d(1d3 + 1)"),
         ("foundry", "(2d2)d3 * 2"),
         ("foundry", "3d4r1=1"),
@@ -621,9 +629,11 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "4d6k3p1", "keeping and dropping dice by face one after another"),
         ("avrae", "2d6e5ra6", "this dice term already has an explosion"),
         ("avrae", "1d2e1e2", "every face of a d2 explodes, so it would never stop"),
-        ("avrae", "4d6rrl1", "picking the lowest or highest dice to re-roll or explode"),
-        ("avrae", "4d6eh1", "picking the lowest or highest dice to re-roll or explode"),
-        ("avrae", "4d6rah1", "picking the lowest or highest dice to re-roll or explode"),
+        ("avrae", "4d6rrl1", "until they stop being so would never stop"),
+        ("avrae", "4d6eh1", "picking the lowest or highest dice to explode (ral1, eh1)"),
+        ("avrae", "4d6rah1", "picking the lowest or highest dice to explode (ral1, eh1)"),
+        ("avrae", "4d6rol1kh3", "re-rolling the lowest or highest dice (d20's rol1) with other"),
+        ("avrae", "4d6rol5", "can re-roll between 1 and 4 of 4 dice"),
         ("avrae", "4d6ra6kh3", "d20's ra) with keep/drop, counts, bounds or a second limit"),
         ("avrae", "1.5", "decimal numbers"),
         ("tabletop", "dF", "this is Roll20 notation"),
@@ -713,6 +723,12 @@ def test_a_coin_shows_heads_as_1_and_a_call_counts_its_face():
         == "3dcc0 → [**0**, 1, **0**] = 2"
     )
     assert str(roll("2dc", FixedDice([2, 1]), dialect="foundry")) == "2dc → [1, 0] = 1"
+
+
+def test_the_lowest_die_re_rolled_once_shows_its_first_face_struck_through():
+    # D20: SetOperator.reroll_once over the selector l1, the earlier die among equals.
+    rolled = roll("4d6rol1", FixedDice([3, 1, 5, 1, 6]), dialect="avrae")
+    assert str(rolled) == "4d6rol1 → [3, ~~1~~ 6, 5, 1] = 15"
 
 
 def test_d20s_tens_die_shows_its_tens():

@@ -236,6 +236,8 @@ class _Evaluator:
     # -- dice ----------------------------------------------------------------------------
 
     def pool(self, term: Dice) -> Weights:
+        if term.reroll_place is not None:
+            return self.rerolled_by_place(term)
         if limited(term):
             return self.checked(self.limited_pool(term))
         if term.explode is not None and term.explode.separate:
@@ -436,6 +438,20 @@ class _Evaluator:
         if len(states) > limits.MAX_OUTCOMES:
             raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
         return _reduced(dict(states))  # type: ignore[arg-type,return-value]
+
+    def rerolled_by_place(self, term: Dice) -> Weights:
+        """d20's `4d6rol1`: the dice not re-rolled are the highest (lowest) that stay, and
+        the re-rolled ones fresh dice."""
+        place = term.reroll_place
+        assert place is not None
+        fresh = self.pool(Dice(place.count, term.sides))
+        stays = term.count - place.count
+        if not stays:
+            return fresh
+        other = "kh" if place.mode == "kl" else "kl"
+        return self.convolve(
+            self.pool(Dice(term.count, term.sides, keep=Keep(other, stays))), fresh
+        )
 
     def computed(self, node: ComputedDice) -> Weights:
         """A computed pool's total: the mixture, over every count and number of sides, of

@@ -665,6 +665,7 @@ class _Parser:
         applies them in the order written, only in the order the tree applies them."""
         seen: list[str] = []
         reroll = explode = keep = pick = success = failure = deduct = counted = None
+        reroll_place = None
         bounds: dict[str, int] = {}
         marks: dict[str, Compare | AnyOf] = {}
         order = None
@@ -715,6 +716,8 @@ class _Parser:
                 continue  # d20 joins `e5e6` into one explosion on 5 or 6
             elif kind == "explode":
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
+            elif kind == "reroll" and self.peek() in ("l", "h") and self.dialect.picks:
+                reroll_place = self.reroll_by_place(self.dialect.rerolls[spelled], count, at)
             elif kind == "reroll" and reroll is not None:
                 more = self.reroll(self.dialect.rerolls[spelled], sides, at)
                 reroll = self.joined(reroll, more, seen[-1], sides, at)
@@ -748,6 +751,11 @@ class _Parser:
                 success = self.success(counted, sides)
             self.check_order(kind, seen, at)
             seen.append(kind)
+        if reroll_place is not None and len(seen) > 1:
+            raise self.fail(
+                "re-rolling the lowest or highest dice (d20's rol1) with other modifiers is not "
+                "supported yet"
+            )
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
         if keep is not None and pick is not None:
@@ -779,7 +787,23 @@ class _Parser:
             order,  # type: ignore[arg-type]
             deduct,  # type: ignore[arg-type]
             pick,
+            reroll_place,
         )
+
+    def reroll_by_place(self, once: bool, count: int, at: int) -> Keep:
+        """d20's `4d6rol1` (`roh1`): the lowest (highest) dice re-rolled once."""
+        if not once:
+            raise self.fail(
+                "re-rolling the lowest or highest dice until they stop being so would never "
+                "stop (d20 gives up on it too)",
+                at,
+            )
+        mode = "kl" if self.peek() == "l" else "kh"
+        self.pos += 1
+        number = self.integer("how many dice to re-roll")
+        if not 1 <= number <= count:
+            raise self.fail(f"can re-roll between 1 and {count} of {count} dice", at)
+        return Keep(mode, number)  # type: ignore[arg-type]
 
     def check_limited(
         self, reroll: Reroll | None, explode: Explode | None, more: object, at: int

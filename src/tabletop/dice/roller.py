@@ -229,6 +229,8 @@ class _Roller:
         return rolled
 
     def thrown(self, term: Dice) -> RolledPool:
+        if term.reroll_place is not None:
+            return self.rerolled_by_place(term)
         sides = term.sides
         if term.plain:
             self.charge(term.count)
@@ -256,6 +258,19 @@ class _Roller:
             return RolledPool(term, dice, sum(throw.value for throw, k in fates if k))
         dice = tuple(throw.die(sides, k, *_counted(term, throw.value, k)) for throw, k in fates)
         return RolledPool(term, dice, sum(term.score(throw.value) for throw, k in fates if k))
+
+    def rerolled_by_place(self, term: Dice) -> RolledPool:
+        """d20's `4d6rol1`: every die thrown, then the lowest (highest) re-rolled once, the
+        earlier die first among equals."""
+        place = term.reroll_place
+        assert place is not None
+        faces = [self.die(term.sides) for _ in range(term.count)]
+        chosen = _kept_by_value(place, faces)
+        dice = []
+        for face, again in zip(faces, chosen, strict=True):
+            new = self.die(term.sides) if again else face
+            dice.append(Die(term.sides, (new,), new, (face,) if again else ()))
+        return RolledPool(term, tuple(dice), sum(die.value for die in dice))
 
     def first_face(self, term: Dice) -> tuple[int, tuple[int, ...]]:
         """A die's face after its re-roll rule, and the faces thrown away on the way."""

@@ -161,6 +161,12 @@ class _Sampler:
         return np.sum(np.where(kept, node.scored(ordered), 0), axis=1)
 
     def pool(self, term: Dice, n: int) -> np.ndarray:
+        if term.reroll_place is not None:  # d20's `4d6rol1`: the dice that stay, and fresh ones
+            place = term.reroll_place
+            ordered = np.sort(self.faces(term.sides, (n, term.count)), axis=1)
+            stays = term.count - place.count
+            kept = ordered[:, place.count :] if place.mode == "kl" else ordered[:, :stays]
+            return kept.sum(axis=1) + self.faces(term.sides, (n, place.count)).sum(axis=1)
         if term.keep is not None and n >= _BY_TABLE_FROM:
             table = _sampling_table(term)
             if table is not None:

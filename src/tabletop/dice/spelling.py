@@ -235,6 +235,11 @@ class _Writer:
 
     def modifiers(self, node: Dice) -> str:
         """A pool's modifiers, in the order they take effect."""
+        if node.reroll_place is not None:
+            if not self.dialect.picks:
+                raise Unspellable("re-rolling the lowest or highest dice (rol1)", self.dialect)
+            place = node.reroll_place
+            return f"ro{'l' if place.mode == 'kl' else 'h'}{place.count}"
         reroll = self.rerolls(node.reroll) if node.reroll else ""
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""

@@ -312,6 +312,9 @@ class Dice:
 
     pick: Pick | None = None
     """d20's keep or drop by face (`k3`, `p<3`), at the place of a keep."""
+    reroll_place: Keep | None = None
+    """d20's `4d6rol1`: the lowest (`kl`) or highest (`kh`) dice re-rolled once, chosen by
+    place after every die is thrown; the pool's only modifier."""
 
     @property
     def scored(self) -> bool:
@@ -364,6 +367,7 @@ class Dice:
         """True when the pool is just summed: no modifier at all."""
         return (
             self.reroll is None
+            and self.reroll_place is None
             and self.explode is None
             and self.keep is None
             and self.success is None
@@ -456,6 +460,8 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
         rerolls = reroll.limit
     if reroll is not None and reroll.once and reroll.limit is not None:
         rerolls = min(count, reroll.limit)
+    if term.reroll_place is not None:
+        rerolls = term.reroll_place.count
     follow_ups = 0 if explode is None else count * explode.max_follow_ups
     if explode is not None and explode.limit is not None:
         follow_ups = min(follow_ups, explode.limit)
