@@ -55,6 +55,4 @@ def test_a_named_pipe_given_for_any_file_is_refused_at_once(path, flag, files):
     pipe = str(files["fifo.json"])
     positionals = [pipe for p in parameters(path) if p.param_type_name == "argument" and p.required]
     argv = [*path, *positionals, *([flag, pipe] if flag else [])]
-    outcome = run(argv, "", workdir=files["table"].parent)
-    check(outcome)
-    assert outcome.seconds < 5
+    check(run(argv, "", workdir=files["table"].parent))  # a pipe waits for ever: `Hang`

@@ -61,8 +61,9 @@ WALK_RATE = 60.0
 """Messages a second a member may send in the walks (a table's pages have 20): the walk
 presses a control as soon as every page has settled, several a second on a quiet machine,
 and the GM's page answers every roll's witness call beside its own presses and the walk's
-reads of the room, so the GM's allowance ran out and a refused message left the page busy.
-tests/rooms tries the allowance itself; a person does not press that fast."""
+reads of the room, so the GM's allowance runs out: the page sends a refused message again
+after its wait (tests/pages/test_slow_down.py), which would make the walks wait, not test
+more. tests/rooms tries the allowance itself; a person does not press that fast."""
 
 
 @pytest.fixture(scope="module")

@@ -318,7 +318,7 @@ def party(url: str, system: str) -> Party:
 class Recorder:
     """A member's live socket in a thread, keeping every frame exactly as received."""
 
-    def __init__(self, link: str, after: int = 0) -> None:
+    def __init__(self, link: str, after: int = 0, witness: str | None = None) -> None:
         parsed = Link.parse(link)
         url = parsed.server.replace("http", "ws", 1) + f"/rooms/{parsed.room}/live"
         self.frames: list[str] = []
@@ -326,7 +326,7 @@ class Recorder:
         self._arrived = threading.Condition()
         self._stack = ExitStack()
         self._socket = self._stack.enter_context(connect(url, max_size=None))
-        self._socket.send(hello(parsed.token, after))
+        self._socket.send(hello(parsed.token, after, witness))
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
 
@@ -343,8 +343,8 @@ class Recorder:
             with self._arrived:
                 self._arrived.notify_all()
 
-    def send(self, message: dict[str, Any]) -> None:
-        self._socket.send(json.dumps(message))
+    def send(self, message: dict[str, Any] | str) -> None:
+        self._socket.send(message if isinstance(message, str) else json.dumps(message))
 
     def sync(self) -> None:
         """Wait until everything appended so far has reached this socket (a ping's pong

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from typing import Any
 
 import httpx
@@ -17,6 +19,7 @@ from tabletop.rooms.client import RoomClient, create_room, import_log
 from tabletop.rooms.live import MAX_SOCKETS
 from tabletop.rooms.protocol import MAX_MESSAGE
 from tabletop.rooms.readings import load_session
+from tabletop.rooms.server import NAMED, OWED, _named, _slow_down
 from tabletop.systems.registry import SYSTEMS
 from tests.rooms.conftest import Party, Recorder, party
 
@@ -383,6 +386,82 @@ def test_a_socket_that_sends_too_fast_is_told_to_slow_down(dice):
     error = socket.wait_for(lambda f: f.get("type") == "error")
     assert "slow down" in error["error"]
     socket.close()
+
+
+def test_a_refused_message_is_named_with_when_to_send_it_again_and_then_lands(dice):
+    """The allowance's refusal names the message it refused and its wait, so a page that
+    pressed fast sends it again and settles (api.js `again`)."""
+    socket = Recorder(dice.links["Ada"])
+    socket.sync()
+    says = {f"say-{n}": {"id": f"say-{n}", "type": "say", "text": f"line {n}"} for n in range(100)}
+    for message in says.values():
+        socket.send(message)
+    refused = socket.wait_for(lambda f: f.get("type") == "error" and f.get("id") in says)
+    assert "slow down" in refused["error"]
+    assert refused["status"] == 429 and 0 < refused["retry_after"] <= 1
+    time.sleep(refused["retry_after"] + 0.1)
+    socket.send(says[refused["id"]])
+    socket.wait_for(lambda f: f.get("type") == "ack" and f.get("id") == refused["id"])
+    socket.close()
+
+
+def test_a_refusal_names_a_message_by_its_first_bytes_only():
+    """A refused message is named by an id it opens with, as a client writes one, read from
+    its first bytes (a refusal parses nothing); a reveal is owed by the call it opens with."""
+    assert _named(NAMED, '{"id": "0100000000000002", "type": "intent"') == "0100000000000002"
+    assert _named(NAMED, '{"type": "say", "id": "s-1"}') is None  # not first: not read
+    assert _named(NAMED, '{"id": "<b>x</b>"}') is None
+    assert _named(NAMED, '{"id": "' + "x" * 80 + '"}') is None
+    reveal = json.dumps({"type": "reveal", "call": "a" * 64, "value": "b" * 64})
+    assert _named(OWED, reveal) == "a" * 64 and _named(OWED, '{"type": "say"') is None
+    said = json.loads(_slow_down(TooMuch("slow down", retry_after=0.05), "s-1"))
+    assert said == {
+        "type": "error",
+        "id": "s-1",
+        "error": "slow down",
+        "status": 429,
+        "retry_after": 0.05,
+    }
+
+
+def test_a_reveal_the_server_asked_for_is_taken_past_the_allowance_once(tmp_path):
+    """Bo's device answers a roll's call while his allowance is spent (a page that pressed
+    fast): the reveal the call awaits is taken, so Ada's roll holds his value and names
+    nobody absent; a second reveal for the same call is refused like any message."""
+    from tabletop.rooms import SqliteStore
+    from tabletop.rooms.witnessing import Witnessing
+    from tests.rooms.conftest import create_room, serve_in_thread
+
+    running = serve_in_thread(SqliteStore(tmp_path / "rooms.sqlite3"), rate=0.5, witness_wait=5)
+    try:
+        made = create_room(running.url, "dice")
+        with RoomClient(made["player"]) as invite:
+            ada_link = invite.join("Ada")
+        with RoomClient(made["player"]) as invite:
+            bo_link = invite.join("Bo")
+        bo = Witnessing(made["room"], tmp_path / "chain.json", tmp_path / "heads.jsonl")
+        socket = Recorder(bo_link, witness=bo.chain.head)
+        welcome = socket.wait_for(lambda f: f.get("type") == "welcome")
+        bo.answer(welcome)
+        for n in range(4):  # one message every two seconds: his allowance is spent
+            socket.send({"id": f"s{n}", "type": "say", "text": "hurry"})
+        assert socket.wait_for(lambda f: f.get("id") == "s3")["status"] == 429
+        with RoomClient(ada_link) as ada:
+            rolling = threading.Thread(target=ada.roll, args=("1d20",))
+            rolling.start()
+            called = len(socket.frames)
+            call = socket.wait_for(lambda f: f.get("type") == "call", called)
+            reveal = bo.answer(call)
+            socket.send(reveal)
+            socket.send(reveal)
+            rolling.join(10)
+            header = json.loads(ada.log(call["seq"] - 1)[0])["witnessed"]
+        assert list(header["reveals"]) == [bo.member] and not header.get("absent")
+        again = socket.wait_for(lambda f: f.get("status") == 429, called)
+        assert "slow down" in again["error"]
+        socket.close()
+    finally:
+        running.stop()
 
 
 # HTTP -------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import importlib
 import itertools
+import json
 import multiprocessing
 import os
 import pickle
@@ -282,6 +283,9 @@ class Front:
         self.settings = settings
         self.allowances = Allowances(settings.rates, settings.trusted)
         self.listeners = Listeners()
+        self.owed: dict[str, set[tuple[str, str]]] = {}
+        """Each room's call out, as the (call, witness) reveals it still awaits: a reveal the
+        server asked for is taken past the member allowance (`Front.asked_for`)."""
         self.shards = [Worker(self, "shards", i) for i in range(settings.workers)]
         self.pool = [Worker(self, "pool", i) for i in range(settings.pool)]
         self._numbers = itertools.count(1)
@@ -391,7 +395,14 @@ class Front:
         self, room: str, member: str, call: str, value: str, passed: tuple[str, ...] = ()
     ) -> None:
         """A witness's value for a roll's call, to the room's shard (no answer)."""
+        self.owed.get(room, set()).discard((call, member))
         self._tell_shard(room, Reveal(member, call, value, passed))
+
+    def asked_for(self, room: str, member: str, call: str | None) -> bool:
+        """Whether a reveal for `call` is one the room's call out still awaits from this
+        member: the server asked for it, once, so the allowance does not refuse it (a page
+        pressing fast still witnesses its rolls instead of being named absent)."""
+        return (call, member) in self.owed.get(room, ())
 
     def _tell_shard(self, room: str, ask: Detach | Reveal) -> None:
         shard = self.shards[shard_of(room, len(self.shards))]
@@ -532,14 +543,18 @@ class Front:
         elif isinstance(message, Job):
             self._finish(worker, message.number, message.payload)
         elif isinstance(message, Fanout):
+            self.owed.pop(message.room, None)  # the room was held for its call till now
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
         elif isinstance(message, Calling):
+            called = json.loads(message.frame)
+            self.owed[message.room] = {(called["call"], w) for w in called["witnesses"]}
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.put(message.frame)
         elif isinstance(message, Notice):
             self.listeners.notify(message.room, message.to, message.text)
         elif isinstance(message, Moved):
+            self.owed.pop(message.room, None)
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.close(message.reason, retry=True)
         elif isinstance(message, PoolAsk):

@@ -14,6 +14,7 @@ import json
 import logging
 import math
 import pickle
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,15 @@ FRAMEWORK = {404: "no such endpoint", 405: "not allowed on this endpoint"}
 
 READ = 0.25
 """What a read costs a member's allowance (allowances.READ_COST)."""
+
+HEAD = 200
+"""Characters of a refused message read for what names it."""
+
+NAMED = re.compile(r'\{\s*"id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
+"""A message that opens with its id, as a page writes one (`protocol.ClientId`)."""
+
+OWED = re.compile(r'\{\s*"type"\s*:\s*"reveal"\s*,\s*"call"\s*:\s*"([0-9a-f]{64})"')
+"""A reveal that opens with its call, as a page and `RoomClient` write one."""
 
 __all__ = ["BOT_PAUSE", "create_app"]
 
@@ -511,9 +521,15 @@ def _answer_later(socket: Socket, asking: set[asyncio.Task[str]], ask: Awaitable
 def _handle(front: Front, room: str, member: str, message: dict[str, Any]) -> str | Awaitable[str]:
     """One message from a socket: the frame to send back now ("" for none), or, for an
     intent or a chat line, what waits for its ack or its error frame."""
+    text = message.get("text")
     try:
         front.allowances.take(room, member)
-        text = message.get("text")
+    except TooMuch as error:
+        head = (text or "")[:HEAD]
+        if not front.asked_for(room, member, _named(OWED, head)):
+            return _slow_down(error, _named(NAMED, head))
+        front.allowances.charge(room, member)
+    try:
         if text is None:
             raise RoomError("send JSON text frames, not binary ones")
         asked = Incoming.validate_json(_bounded(text))
@@ -550,6 +566,23 @@ def _error_frame(id: str | None, error: TabletopError) -> str:
     if getattr(error, "seq", None) is not None:
         frame["seq"] = error.seq  # type: ignore[attr-defined]
     return json.dumps(frame)
+
+
+def _slow_down(error: TooMuch, id: str | None) -> str:
+    """The allowance's refusal of one message, naming the message it refused (its `id`)
+    and when to send it again, so a page that pressed fast sends it again rather than
+    waiting for an answer that never comes."""
+    frame: dict[str, Any] = {"type": "error", "id": id, "error": str(error), "status": 429}
+    if error.retry_after is not None:
+        frame["retry_after"] = round(error.retry_after, 3)
+    return json.dumps(frame)
+
+
+def _named(name: re.Pattern[str], head: str) -> str | None:
+    """What names a refused message, read from its first bytes only: a refusal costs no
+    parse of what it refuses."""
+    found = name.match(head)
+    return found[1] if found else None
 
 
 def _bounded(text: str) -> str:

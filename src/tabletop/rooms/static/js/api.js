@@ -5,7 +5,14 @@
 
 import { digest } from "./canon.js";
 
-export class RefusedError extends Error {}
+export class RefusedError extends Error {
+  // A refusal's line; `status` and `retryAfter` (seconds) when the server named them.
+  constructor(message, status = 0, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+}
 
 export function linkFromLocation() {
   const match = location.pathname.match(/^\/rooms\/([A-Za-z0-9_-]+)$/);
@@ -37,7 +44,8 @@ export async function call(method, path, { token, body, raw } = {}) {
   const type = mediaType(response);
   if (!response.ok) {
     const problem = type === "application/json" ? (await response.json()).error : response.statusText;
-    throw new RefusedError(problem || `the server answered ${response.status}`);
+    const wait = Number.parseFloat(response.headers.get("retry-after"));
+    throw new RefusedError(problem || `the server answered ${response.status}`, response.status, Number.isFinite(wait) ? wait : null);
   }
   if (type === "application/json") return response.json();
   if (type === NDJSON) return new Lines(await response.text(), linksOf(response));
@@ -121,6 +129,9 @@ export class Room {
 
 const BACKOFF = [250, 500, 1000, 1500];
 
+// How often one message goes again after the member allowance refused it ("slow down").
+const AGAIN = 10;
+
 export class Live {
   // The socket: every entry after the last seen, then each new one; intents sent on it are
   // kept until acknowledged and sent again (same id, nonce and digest) after a reconnect,
@@ -133,6 +144,8 @@ export class Live {
     this.pending = new Map();
     this.attempt = 0;
     this.stopped = false;
+    this.tries = new Map();
+    this.waiting = new Set();
   }
 
   start() {
@@ -168,9 +181,12 @@ export class Live {
       for (const message of this.pending.values()) this.socket.send(JSON.stringify(message));
     } else if (frame.type === "ack") {
       this.pending.delete(frame.id);
+      this.tries.delete(frame.id);
       this.on.ack(frame);
     } else if (frame.type === "error") {
+      if (frame.status === 429 && this.again(frame)) return;
       if (frame.id) this.pending.delete(frame.id);
+      this.tries.delete(frame.id);
       // 503: the room is moving to another server process; the socket closes and the
       // reconnect reaches it. 429: too many at once. Anything else stops for good.
       if (frame.status && frame.status !== 429 && frame.status !== 503) {
@@ -190,6 +206,25 @@ export class Live {
     }
   }
 
+  again(frame) {
+    // An intent or a chat line the member allowance refused goes again after the wait the
+    // server named, once for each message already waiting to go again (the wait is for one
+    // message), a few times over: a page that pressed fast settles instead of waiting for an
+    // answer that never comes. (A reveal a roll awaits is never refused.)
+    const message = this.pending.get(frame.id);
+    const tries = (this.tries.get(frame.id) || 0) + 1;
+    if (!message || frame.retry_after === undefined || tries > AGAIN) return false;
+    this.tries.set(frame.id, tries);
+    this.waiting.add(frame.id);
+    const socket = this.socket;
+    setTimeout(() => {
+      this.waiting.delete(frame.id);
+      if (socket === this.socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    }, Math.max(100, frame.retry_after * 1000 * this.waiting.size));
+    if (this.on.slowed) this.on.slowed(frame);
+    return true;
+  }
+
   dropped(socket) {
     if (socket !== this.socket || this.stopped) return;
     const wait = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
@@ -200,7 +235,7 @@ export class Live {
 
   send(message) {
     const id = message.id || newId();
-    const full = { ...message, id };
+    const full = { id, ...message }; // its id first: a refusal names it from the first bytes
     this.pending.set(id, full);
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(JSON.stringify(full));

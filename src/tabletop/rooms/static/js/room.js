@@ -129,7 +129,7 @@ async function start() {
   matchMedia(WIDE).addEventListener("change", () => page.view && render());
   const sending = (message) => keepNonce(page.link.room, message);
   page.witness = new PageWitness(page.link.room, page.memberId, onAlarm);
-  const handlers = { entry: onEntry, ack: onAck, error: onError, status: onStatus, presence: onPresence, notice: onNotice, sending };
+  const handlers = { entry: onEntry, ack: onAck, error: onError, slowed: onSlowed, status: onStatus, presence: onPresence, notice: onNotice, sending };
   page.live = new Live(page.room, handlers, page.witness);
   // The tail first: a long room shows its latest entries at once; earlier pages load as the
   // log is scrolled to its top (each a read of the member's allowance, never a burst).
@@ -235,6 +235,7 @@ function onAck(frame) {
   const request = page.requests.get(frame.id);
   page.requests.delete(frame.id);
   if (request && request.control) request.control.removeAttribute("aria-busy");
+  if (request && request.slot.textContent === SENDING_AGAIN) request.slot.textContent = "";
   if (request && request.done) request.done();
 }
 
@@ -247,6 +248,14 @@ function onError(frame) {
   } else {
     fill($("notice"), h("span", { text: frame.error }));
   }
+}
+
+const SENDING_AGAIN = "The server asked this page to slow down: sending it again in a moment…";
+
+function onSlowed(frame) {
+  // The member allowance refused this message for now; the socket sends it again.
+  const request = page.requests.get(frame.id);
+  if (request) request.slot.textContent = SENDING_AGAIN;
 }
 
 function onStatus(kind, frame) {
@@ -301,6 +310,12 @@ async function refresh() {
       page.advice = advice.advice;
     }
   } catch (problem) {
+    if (problem instanceof RefusedError && problem.status === 429 && problem.retryAfter !== null) {
+      // Read too fast for the member allowance: read again when it allows, unasked.
+      clearTimeout(timer);
+      timer = setTimeout(refresh, Math.max(100, problem.retryAfter * 1000));
+      return;
+    }
     // Whatever went wrong is said, never swallowed: a page that stops updating silently
     // cannot be trusted (the next entry or reconnect tries again).
     const what = problem instanceof RefusedError ? problem.message : `the page could not read the room: ${problem.message}`;
