@@ -272,6 +272,12 @@ MEANS = [
     ),
     ("roll20", "(1d3 - 1)d4kh2", Fraction(5, 2), f"{ROLL20}: modifiers on computed dice"),
     (
+        "roll20",
+        "{1d6, 1d4}>4f1",
+        Fraction(1, 2) + Fraction(1, 4) - Fraction(1, 6) - Fraction(1, 4),
+        f"{ROLL20}: Multiple Sub-Roll Failure, each total of 4+ adds one, each 1 takes one",
+    ),
+    (
         "foundry",
         "2d4r1r3",
         Fraction(87, 16),
@@ -371,6 +377,7 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("avrae", "1d4 + 1 > 1d6 != (1d3 == 2)"),
         ("foundry", "3dcc0 + 2dc"),
         ("avrae", "3d3rol1 + 3d4roh2"),
+        ("roll20", "{1d4, 1d3 + 1, 2}kh2>3f<2"),
         ("foundry", "(1d2)d(1d3 + 1)"),
         ("foundry", "(2d2)d3 * 2"),
         ("foundry", "3d4r1=1"),
@@ -542,6 +549,13 @@ def test_a_group_of_one_pool_counts_each_die_with_the_number_added():
     assert [note.dialect.name for note in other_readings("{3d6+3}>15")] == ["roll20"]
 
 
+def test_a_group_marks_the_totals_that_fail():
+    # ROLL20: '{4d6+2d8, 3d20+3, 5d10+1}>40f<10', a failure for each sub-roll total of 10 or less.
+    rolled = roll("{1d6, 1d4, 1d8}>4f1", FixedDice([5, 1, 2]), dialect="roll20")
+    assert str(rolled) == "{1d6, 1d4, 1d8}>4f1 → {**[5]**, _[1]_, [2]} = 0"
+    assert [m.get("failure") for m in rolled.to_json()["dice"]["members"]] == [False, True, False]
+
+
 def test_a_group_shows_which_totals_it_kept():
     rolled = roll("{2d6, 1d12}kh1", FixedDice([2, 5, 9]), dialect="roll20")
     assert str(rolled) == "{2d6, 1d12}kh1 → {~~[2, 5]~~, [9]} = 9"
@@ -583,7 +597,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("foundry", "3d12ms>(4d6)", "a target in parentheses (cs<=(@power), ms>(4d6))"),
         ("avrae", "(1, 2, 3)kh1kl1", "several keeps or drops on one set, one after another"),
         ("avrae", "((10d6kh5)kl2)kh1", "a parenthesised pool with modifiers of its own"),
-        ("roll20", "{4d6+2d8, 3d20}>40f<10", "failures on a group of several members"),
+        ("roll20", "{1d6, 1d6}f1", "failures are taken from a success count"),
         ("foundry", "5d10xo<8x10cs>=8", "explosions of two kinds (Foundry's 5d10xo<8x10"),
         ("roll20", "{4d6+3d8}>4", "built for one pool and a number added ({3d20+5}>21"),
         ("roll20", "{3d6>3}>1", "a success count on a group of one member counts its dice"),

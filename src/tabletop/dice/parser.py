@@ -341,7 +341,7 @@ class _Parser:
     def group_modifiers(self, found: list[Node], depth: int, start: int) -> tuple[Node, int]:
         """A group's modifiers: keep/drop by place or (d20) by value, then a success count,
         over the members' totals."""
-        keep = success = pick = None
+        keep = success = pick = failure = None
         while True:
             at = self.pos
             found_spelling = self.spelling()
@@ -359,6 +359,10 @@ class _Parser:
             elif kind == "pick" and keep is None:
                 more = self.pick(self.dialect.picks[spelled], at)
                 pick = more if pick is None else self.picked(pick, more, "pick", at)
+            elif self.dialect.counts.get(spelled) == "f" and success is not None and not failure:
+                failure = self.target("a total that fails", None)
+                if failure is None:
+                    raise self.fail("expected a total that fails, such as f1 or f<10")
             elif kind == "success" and success is None and self.dialect.counts[spelled] != "f":
                 counted = self.dialect.counts[spelled]
                 if counted in ("cs", "cf"):  # a total has no highest face to count
@@ -369,7 +373,7 @@ class _Parser:
             else:
                 raise self.fail(_group_refusal(kind, spelled, self.dialect), at)
         self.check_depth(depth + 1, start)
-        return Group(tuple(found), keep, success, pick), depth + 1
+        return Group(tuple(found), keep, success, pick, failure), depth + 1
 
     def set_keep(self, mode: str, members: int, at: int) -> Keep:
         """A group's keep or drop; d20 keeps every member of a set when asked for more
@@ -1091,10 +1095,7 @@ def _group_refusal(kind: str, spelled: str, dialect: Dialect) -> str:
             "supported yet (read by Avrae (d20))"
         )
     if kind == "success" and dialect.counts.get(spelled) == "f":
-        return (
-            "failures on a group of several members ({a, b}>40f<10) are not supported yet "
-            "(read by Roll20)"
-        )
+        return "failures are taken from a success count, as in {a, b}>40f<10"
     return "a group takes a keep or drop, then a success count"
 
 

@@ -116,7 +116,7 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
     elif isinstance(node, Group):
         members = [value_bounds(member, bound) for member in node.members]
         if node.success is not None:
-            low, high = 0, len(members)
+            low, high = (0 if node.failure is None else -len(members)), len(members)
         else:  # any kept subset's sum lies between these
             low = sum(min(member[0], 0) for member in members)
             high = sum(max(member[1], 0) for member in members)

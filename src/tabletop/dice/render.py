@@ -105,6 +105,8 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
                 text = marks.wrap(marks.dropped, text)
             elif node.success is not None and node.success[index]:
                 text = marks.wrap(marks.success, text)
+            if node.kept[index] and node.failure is not None and node.failure[index]:
+                text = marks.wrap(marks.failure, text)
             shown.append(text)
         return "{" + ", ".join(shown) + "}"
     if isinstance(node, RolledLabel):

@@ -335,13 +335,17 @@ class _Roller:
             kept = _kept_by_value(node.keep, values)
         if node.pick is not None:
             kept = [bool(node.pick.stays(value)) for value in values]
-        success = None
+        success = failure = None
         if node.success is not None:
             success = tuple(
                 bool(node.success.matches(v)) and k for v, k in zip(values, kept, strict=True)
             )
+        if node.failure is not None:
+            failure = tuple(
+                bool(node.failure.matches(v)) and k for v, k in zip(values, kept, strict=True)
+            )
         total = sum(node.scored(v) for v, k in zip(values, kept, strict=True) if k)
-        return RolledGroup(members, tuple(kept), success, exact(total))
+        return RolledGroup(members, tuple(kept), success, exact(total), failure)
 
     def pooled(self, node: PooledKeep) -> RolledGroup:
         """Each pool thrown, then the keep over all their dice, each pool shown with its own."""

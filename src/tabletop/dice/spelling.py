@@ -159,6 +159,8 @@ class _Writer:
             text += self.pick(node.pick)
         if node.success is not None:
             text += self.success(node.success)
+        if node.failure is not None:
+            text += self.failure(node.failure)
         return text
 
     def name(self, name: str) -> str:

@@ -269,13 +269,19 @@ class Group:
     success: Compare | None = None
     pick: Pick | None = None
     """d20's keep or drop by value (`(1, 2, 3)k3`): a member not kept counts nothing."""
+    failure: Compare | None = None
+    """Roll20's failures after a count (`{a, b}>40f<10`): a member matching takes one away."""
 
     def scored(self, value: Number) -> Number:
-        """What a kept member's total adds: itself, or 1 when it is a success (elementwise
-        on numpy arrays); nothing when a pick does not keep it."""
+        """What a kept member's total adds: itself, or 1 when it is a success and -1 when it
+        is a failure (elementwise on numpy arrays); nothing when a pick does not keep it."""
         if self.pick is not None:
             return value * self.pick.stays(value)
-        return value if self.success is None else self.success.matches(value) * 1
+        if self.success is None:
+            return value
+        if self.failure is None:
+            return self.success.matches(value) * 1
+        return self.success.matches(value) * 1 - self.failure.matches(value) * 1
 
 
 @dataclass(frozen=True, slots=True)
