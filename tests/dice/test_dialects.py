@@ -62,6 +62,12 @@ SAME_LAW_AS = [
     ),
     (
         "roll20",
+        "{4d6+3d8+1}>5",
+        "4d6>=4 + 3d8>=4",
+        f"{ROLL20}: Single Sub-Roll, the math 'totaled into each roll' of every pool",
+    ),
+    (
+        "roll20",
         "{3d6+1}<3",
         "3d6<=2",
         f"{ROLL20}: Target Number, '{{3d6+1}}<3' adds 1 to each die, then compares it to 3",
@@ -599,7 +605,8 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "((10d6kh5)kl2)kh1", "a parenthesised pool with modifiers of its own"),
         ("roll20", "{1d6, 1d6}f1", "failures are taken from a success count"),
         ("foundry", "5d10xo<8x10cs>=8", "explosions of two kinds (Foundry's 5d10xo<8x10"),
-        ("roll20", "{4d6+3d8}>4", "built for one pool and a number added ({3d20+5}>21"),
+        ("roll20", "{4d6-3d8}>4", "built for pools added together and a number added"),
+        ("roll20", "{5}>3", "a success count on a group of one member counts its dice"),
         ("roll20", "{3d6>3}>1", "a success count on a group of one member counts its dice"),
         ("roll20", "{2d6}>4f1kh1", "a group that counts its dice takes no more modifiers"),
         ("tabletop", "{4d6+3d8}k4", "built for Roll20's sums of plain dice"),

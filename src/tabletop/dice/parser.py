@@ -404,17 +404,19 @@ class _Parser:
     def counted_dice(
         self, member: Node, success: Compare, depth: int, start: int, at: int
     ) -> tuple[Node, int]:
-        """Roll20's `{5d6!!}>8` and `{3d20+5}>21`: a group of one member counts each of its
-        dice, with the member's number added to each die ("for each roll add 5"), and takes
-        failures (`{2d6!}>4f1`) as a pool does."""
-        pool, added = _pool_and_number(member)
-        if pool is None or pool.success is not None:
+        """Roll20's `{5d6!!}>8`, `{3d20+5}>21` and `{4d6+3d8}>4`: a group of one member counts
+        each of its dice, with the member's number added to each die ("for each roll add 5"),
+        and takes failures (`{2d6!}>4f1`) as a pool does; several pools are the sum of their
+        counts."""
+        found = _pools_and_number(member)
+        if found is None or not found[0] or any(pool.success is not None for pool in found[0]):
             raise self.fail(
-                "a success count on a group of one member counts its dice, built for one pool "
-                "and a number added ({3d20+5}>21: each die plus 5); this one is not supported "
-                "yet",
+                "a success count on a group of one member counts its dice, built for pools "
+                "added together and a number added ({3d20+5}>21: each die plus 5); this one is "
+                "not supported yet",
                 at,
             )
+        pools, added = found
         failure = None
         if self.spelling() == ("f", "success"):
             self.pos += 1
@@ -423,11 +425,15 @@ class _Parser:
                 raise self.fail("expected a face that fails, such as f1 or f<2")
         if self.spelling() is not None or self.peek() in ("=", "<", ">"):
             raise self.fail("a group that counts its dice takes no more modifiers")
-        counted = replace(
-            pool, success=_less(success, added), failure=failure and _less(failure, added)
-        )
-        self.check_depth(depth + 1, start)
-        return counted, depth + 1
+        counted: Node | None = None
+        for pool in pools:
+            marked = replace(
+                pool, success=_less(success, added), failure=failure and _less(failure, added)
+            )
+            counted = marked if counted is None else BinaryOp("+", counted, marked)
+        assert counted is not None
+        self.check_depth(depth + len(pools), start)
+        return counted, depth + len(pools)
 
     def atom(self, level: int) -> tuple[Node, int]:
         """A term, with any labels written after it (`2d6[fire]`)."""
@@ -1099,18 +1105,22 @@ def _group_refusal(kind: str, spelled: str, dialect: Dialect) -> str:
     return "a group takes a keep or drop, then a success count"
 
 
-def _pool_and_number(node: Node) -> tuple[Dice | None, int]:
-    """The pool of `3d20 + 5` (or `5 + 3d20`, `3d20 - 5`) and the number added to it."""
+def _pools_and_number(node: Node) -> tuple[tuple[Dice, ...], int] | None:
+    """The pools `4d6 + 3d8 + 5` adds (a number may be taken away: `3d20 - 5`) and the number
+    added to them, or None when it is anything else."""
     if isinstance(node, Dice):
-        return node, 0
-    if isinstance(node, BinaryOp) and node.op in ("+", "-"):
-        left, right = node.left, node.right
-        sign = 1 if node.op == "+" else -1
-        if isinstance(left, Dice) and isinstance(right, Integer):
-            return left, sign * right.value
-        if node.op == "+" and isinstance(left, Integer) and isinstance(right, Dice):
-            return right, left.value
-    return None, 0
+        return (node,), 0
+    if isinstance(node, Integer):
+        return (), node.value
+    if isinstance(node, BinaryOp) and node.op == "-" and isinstance(node.right, Integer):
+        left = _pools_and_number(node.left)
+        return None if left is None else (left[0], left[1] - node.right.value)
+    if isinstance(node, BinaryOp) and node.op == "+":
+        left, right = _pools_and_number(node.left), _pools_and_number(node.right)
+        if left is None or right is None:
+            return None
+        return left[0] + right[0], left[1] + right[1]
+    return None
 
 
 def _less(compare: Compare, added: int) -> Compare:
