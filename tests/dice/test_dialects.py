@@ -89,6 +89,12 @@ SAME_LAW_AS = [
     ("roll20", "round(-5/2)", "-2", f"{ROLL20}: round() rounds .5 toward positive infinity"),
     ("roll20", "abs(2-7)", "5", f"{ROLL20}: abs() is the absolute value"),
     ("roll20", "0d6", "0", f"{ROLL20}: Basic Roll, N must be 0 or more"),
+    (
+        "roll20",
+        "{1d6, 5 + 0d0}kh1",
+        "{1d6, 5}kh1",
+        f"{ROLL20}: Grouped Rolls, '{{1d6, 5 + 0d0}}kh1'",
+    ),
     ("roll20", "1d20+5[fire]", "1d20+5", f"{ROLL20}: Inline labels are shown, not rolled"),
     ("roll20", "1d8[slashing]+2d6[fire]", "1d8+2d6", f"{ROLL20}: a label for each term"),
     (

@@ -631,6 +631,8 @@ class _Parser:
             raise self.refuse("expected the number of sides after 'd'")
         else:
             sides = self.integer("the number of sides after 'd'")
+            if sides == 0 == count and self.dialect.zero_dice and not self.peek().isalpha():
+                return Integer(0)  # Roll20's `5 + 0d0`: no dice at all (its grouped rolls)
             if sides < 1:
                 raise self.fail("a die needs at least one side", at)
             if sides > limits.MAX_SIDES:
