@@ -20,28 +20,40 @@ def rate(action: Callable[[], object], seconds: float = 0.4, repeats: int = 5) -
     return 1 / best
 
 
-def rates(actions: dict[str, Callable[[], object]], rounds: int = 40) -> dict[str, float]:
-    """Calls per second of each action: the best of `rounds` short loops of each, taken in
-    turn, so that a change in the machine's load touches them all alike."""
-    calls = {name: _calls_per_loop(action, 0.01) for name, action in actions.items()}
+def rates(
+    actions: dict[str, Callable[[], object]],
+    rounds: int = 40,
+    clock: Callable[[], float] = time.perf_counter,
+    seconds: float = 0.01,
+) -> dict[str, float]:
+    """Calls per second of each action: the best of `rounds` loops of about `seconds` each,
+    taken in turn, so that a change in the machine's load touches them all alike. `clock`
+    may be `time.thread_time`, which counts only this thread's time on a core: the time other
+    programs take the core away does not count (their use of its caches still does, so the
+    shorter the loop, the likelier one runs untouched)."""
+    calls = {name: _calls_per_loop(action, seconds, clock) for name, action in actions.items()}
     best = dict.fromkeys(actions, float("inf"))
     for _ in range(rounds):
         for name, action in actions.items():
-            start = time.perf_counter()
+            start = clock()
             for _ in range(calls[name]):
                 action()
-            best[name] = min(best[name], (time.perf_counter() - start) / calls[name])
+            best[name] = min(best[name], (clock() - start) / calls[name])
     return {name: 1 / seconds for name, seconds in best.items()}
 
 
-def _calls_per_loop(action: Callable[[], object], seconds: float) -> int:
-    """How many calls of `action` take about `seconds`."""
+def _calls_per_loop(
+    action: Callable[[], object], seconds: float, clock: Callable[[], float] = time.perf_counter
+) -> int:
+    """How many calls of `action` take about `seconds` on `clock` (sized on the clock the loops
+    are timed on: sized on the wall while the machine stalled, a loop would be a call or two,
+    timed mostly on caches the other actions left cold)."""
     calls = 1
     while True:
-        start = time.perf_counter()
+        start = clock()
         for _ in range(calls):
             action()
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed > seconds / 10:
             return max(1, int(calls * seconds / elapsed))
         calls *= 4

@@ -497,6 +497,11 @@ def test_values_given_when_rolling_are_read_by_their_name():
     assert path == distribution("1d20 + 2")
     assert notation(parse("2d6 + @{STR}", "roll20"), "tabletop") == "2d6 + STR"
     assert notation(parse("2d6 + STR"), "foundry") == "2d6 + @STR"
+    with pytest.raises(RollError, match="uses 'dex' but no value was given"):
+        roll("1d20 + @{strength} + @{dex}", names={"strength": 3}, dialect="roll20")
+    missing = re.escape("uses 'abilities.str.mod' but no value was given")
+    with pytest.raises(RollError, match=missing):
+        roll("1d20 + @abilities.str.mod", names={"str": 3}, dialect="foundry")
 
 
 def test_foundry_flavour_after_a_hash_is_kept_and_shown():

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.dice import SeededDice, distribution, notation, parse, roll
+from tabletop.dice.parser import parse_with_names
 from tabletop.dice.syntax import (
     USAGE_DIE_SIZES,
     AnyOf,
@@ -23,6 +24,7 @@ from tabletop.dice.syntax import (
     Reroll,
     RiskDice,
     UsageDie,
+    children,
 )
 from tabletop.errors import LimitError, NotationError
 from tests.dice.brute import enumerate_odds
@@ -92,6 +94,20 @@ def trees(pool: st.SearchStrategy[Dice], max_leaves: int) -> st.SearchStrategy[N
 @given(trees(dice_terms(), max_leaves=12))
 def test_printing_and_parsing_give_back_the_same_tree(tree):
     assert parse(notation(tree)) == tree
+
+
+@settings(max_examples=tried(300))
+@given(trees(dice_terms(), max_leaves=12))
+def test_the_names_a_roll_needs_are_every_name_in_its_tree(tree):
+    """The parser gathers the names as it reads, and a roll asks for exactly those before it
+    starts: one missed would roll with a name unbound, one too many would refuse a roll."""
+    assert parse_with_names(notation(tree)) == (tree, frozenset(_names_in(tree)))
+
+
+def _names_in(node: Node) -> set[str]:
+    if isinstance(node, Name):
+        return {node.name}
+    return set().union(*(_names_in(child) for child in children(node)))
 
 
 @given(trees(dice_terms(max_count=3, max_sides=6), max_leaves=4), st.integers(0, 2**32))

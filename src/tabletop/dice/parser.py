@@ -11,10 +11,9 @@ name of the feature and the dialects that read it (`tabletop.dice.unsupported`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from tabletop.dice import limits
 from tabletop.dice.dialects import (
@@ -71,6 +70,13 @@ _ORDER = ("reroll", "minimum", "maximum", "explode", "keep", "success", "failure
 """The order the tree's modifiers take effect in; written-order dialects must agree (a keep
 or drop by face, `pick`, takes effect where a keep does)."""
 
+_MODIFIER_MARKS = ("!", "{", "[", "=", "<", ">")
+"""Every character other than a letter that can start a modifier, or a mistaken one, after
+the dice (`!` explosions, `>3` counts; `{` and `[` are refused or read where they are)."""
+
+_COMPARED = ("==", "!=", ">=", "<=", ">", "<")
+"""d20's comparisons, longest spelling first."""
+
 _MARKS = ("critical", "fumble", "sort")
 """Modifiers that only change how dice are shown (Roll20's critical points and sorting), in no
 order of effect."""
@@ -78,6 +84,14 @@ order of effect."""
 
 def parse(text: str, dialect: str | Dialect = DEFAULT_DIALECT) -> Node:
     """Parse a dice expression such as `4d6kh3 + 2`, read in `dialect`, into its tree."""
+    return parse_with_names(text, dialect)[0]
+
+
+def parse_with_names(
+    text: str, dialect: str | Dialect = DEFAULT_DIALECT
+) -> tuple[Node, frozenset[str]]:
+    """`parse`, and the names the tree needs bound before it can be rolled (gathered as the
+    text is read, rather than by walking the tree again)."""
     reading = dialect_named(dialect)
     if not isinstance(text, str):
         raise NotationError(repr(text), 0, "a dice expression must be text")
@@ -90,12 +104,12 @@ def parse(text: str, dialect: str | Dialect = DEFAULT_DIALECT) -> Node:
 
 
 @lru_cache(maxsize=4096)
-def _parse_cached(text: str, dialect: str) -> Node:
+def _parse_cached(text: str, dialect: str) -> tuple[Node, frozenset[str]]:
     parser = _Parser(text, dialect_named(dialect))
     node, _ = parser.expression()
     if parser.dialect.truncate_total and not whole(node):
-        return Call("trunc", node)
-    return node
+        node = Call("trunc", node)
+    return node, frozenset(parser.names)
 
 
 def reads(text: str, dialect: Dialect) -> bool:
@@ -108,21 +122,28 @@ def reads(text: str, dialect: Dialect) -> bool:
 
 
 class _Parser:
-    __slots__ = ("dialect", "dice_count", "pos", "probing", "rerolls", "text", "whole")
+    __slots__ = (
+        "dialect",
+        "dice_count",
+        "names",
+        "pos",
+        "probing",
+        "rerolls",
+        "spaced",
+        "text",
+    )
 
     def __init__(self, text: str, dialect: Dialect, probing: bool = False) -> None:
         self.text = text
+        self.spaced = " " in text or "\t" in text
+        """Whether there are spaces to skip at all (most rolls are written without)."""
         self.dialect = dialect
         self.probing = probing
         self.pos = 0
         self.dice_count = 0
         self.rerolls: Fraction | int = 0
-        # A whole expression: a sum, or d20's comparison of sums (`1d20 + 5 >= 15`), read
-        # through partials so that each parenthesis costs no more stack than a sum's does.
-        self.whole: Callable[[int], tuple[Node, int]] = self.sum
-        if dialect.comparisons:
-            sums = partial(self.operations, operator=self.sum_operator, operand=self.product)
-            self.whole = partial(self.operations, operator=self.comparison_operator, operand=sums)
+        self.names: set[str] = set()
+        """The names read so far, which must be bound before rolling."""
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -153,7 +174,7 @@ class _Parser:
         return self.text[index : index + 1]
 
     def skip_space(self) -> None:
-        if self.text[self.pos : self.pos + 1] in (" ", "\t"):
+        if self.spaced and self.text[self.pos : self.pos + 1] in (" ", "\t"):
             self.pos = _SPACES.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def take(self, literal: str) -> bool:
@@ -197,7 +218,7 @@ class _Parser:
             raise self.fail(
                 "the expression is empty" if not self.text.strip() else "expected a term"
             )
-        node, depth = self.whole(0)
+        node, depth = self.comparison(0) if self.dialect.comparisons else self.sum(0)
         self.skip_space()
         if self.peek() == ")":
             raise self.fail("this ')' has no matching '('")
@@ -220,33 +241,64 @@ class _Parser:
         return node, depth
 
     def sum(self, level: int) -> tuple[Node, int]:
-        return self.operations(level, self.sum_operator, self.product)
+        """Products joined by `+` and `-`, grouped from the left."""
+        node, depth = self.product(level)
+        while True:
+            self.skip_space()
+            at = self.pos
+            op = self.text[at : at + 1]
+            if op not in ("+", "-"):
+                return node, depth
+            self.pos += 1
+            right, right_depth = self.product(level)
+            node, depth = self.binary(op, node, right, max(depth, right_depth) + 1, at)
 
-    def comparison_operator(self) -> str | None:
-        for op in ("==", "!=", ">=", "<=", ">", "<"):
-            if self.text.startswith(op, self.pos):
-                self.pos += len(op)
-                return op
-        return None
+    def whole(self, level: int) -> tuple[Node, int]:
+        """A whole expression inside brackets: a sum, or (d20) a comparison of sums."""
+        return self.comparison(level) if self.dialect.comparisons else self.sum(level)
+
+    def comparison(self, level: int) -> tuple[Node, int]:
+        """d20's sums joined by `==`, `!=`, `<`, `<=`, `>`, `>=` (`1d20 + 5 >= 15`), grouped
+        from the left."""
+        node, depth = self.sum(level)
+        while True:
+            self.skip_space()
+            at = self.pos
+            op = next((op for op in _COMPARED if self.text.startswith(op, at)), None)
+            if op is None:
+                return node, depth
+            self.pos += len(op)
+            right, right_depth = self.sum(level)
+            node, depth = self.binary(op, node, right, max(depth, right_depth) + 1, at)
 
     def product(self, level: int) -> tuple[Node, int]:
-        return self.operations(level, self.product_operator, self.unary)
+        """Terms with their signs joined by `*`, `/` and `%`, grouped from the left."""
+        node, depth = self.unary(level)
+        while True:
+            self.skip_space()
+            at = self.pos
+            op = self.product_operator()
+            if op is None:
+                return node, depth
+            right, right_depth = self.unary(level)
+            node, depth = self.binary(op, node, right, max(depth, right_depth) + 1, at)
 
-    def sum_operator(self) -> str | None:
-        char = self.peek()
-        if char in ("+", "-"):
-            self.pos += 1
-            return char
-        return None
+    def binary(self, op: str, left: Node, right: Node, depth: int, at: int) -> tuple[Node, int]:
+        """Two operands joined by an operator, refused past the depth limit."""
+        self.check_depth(depth, at)
+        return BinaryOp(op, left, right), depth  # type: ignore[arg-type]
 
     def product_operator(self) -> str | None:
-        if self.peek() == "*" and self.peek(1) != "*":
+        char = self.text[self.pos : self.pos + 1]
+        if char not in ("*", "%", "/"):
+            return None
+        if char == "*" and self.peek(1) != "*":
             self.pos += 1
             return "*"
-        if self.peek() == "%" and self.dialect.remainder is not None:
+        if char == "%" and self.dialect.remainder is not None:
             self.pos += 1
             return self.dialect.remainder
-        if self.peek() != "/":
+        if char != "/":
             return None
         if self.peek(1) == "/":
             if not self.dialect.floor_division:
@@ -256,46 +308,32 @@ class _Parser:
         self.pos += 1
         return "/" if self.dialect.division == "floor" else "÷"
 
-    def operations(
-        self,
-        level: int,
-        operator: Callable[[], str | None],
-        operand: Callable[[int], tuple[Node, int]],
-    ) -> tuple[Node, int]:
-        """Operands joined by operators of one precedence, grouped from the left."""
-        node, depth = operand(level)
-        while True:
-            self.skip_space()
-            at = self.pos
-            op = operator()
-            if op is None:
-                return node, depth
-            right, right_depth = operand(level)
-            depth = max(depth, right_depth) + 1
-            self.check_depth(depth, at)
-            node = BinaryOp(op, node, right)  # type: ignore[arg-type]
-
     def unary(self, level: int, signed: bool = False) -> tuple[Node, int]:
         """A term with any signs before it (`signed`: a sign has been read already)."""
         self.skip_space()
         at = self.pos
-        if self.take("-"):
+        char = self.text[at : at + 1]
+        if char == "-":
+            self.pos += 1
             self.check_nesting(level + 1, at)
             operand, depth = self.unary(level + 1, signed=True)
             self.check_depth(depth + 1, at)
             return Negate(operand), depth + 1
-        if self.dialect.unary_plus and self.take("+"):  # `+x` is x itself
+        if char == "+" and self.dialect.unary_plus:  # `+x` is x itself
+            self.pos += 1
             self.check_nesting(level + 1, at)
             return self.unary(level + 1, signed=True)
+        if not self.dialect.power:
+            return self.atom(level)
         return self.power(level, signed)
 
     def power(self, level: int, signed: bool) -> tuple[Node, int]:
-        """`a ** b`, grouped from the right; a sign before the base is refused as JavaScript
-        refuses it (`-2**2` could be -4 or 4)."""
+        """`a ** b`, grouped from the right, where the dialect has it; a sign before the base
+        is refused as JavaScript refuses it (`-2**2` could be -4 or 4)."""
         base, depth = self.atom(level)
         self.skip_space()
         at = self.pos
-        if not (self.dialect.power and self.take("**")):
+        if not self.take("**"):
             return base, depth
         if signed:
             raise self.fail("a sign before a power is unclear: write -(2**2) or (-2)**2", at)
@@ -507,7 +545,7 @@ class _Parser:
         if not self.dialect.names or FATE.shape.match(self.text, start):
             raise self.refuse(f"{word!r} is not a number or dice in {self.dialect.title}", start)
         self.pos = after
-        return Name(word), 1
+        return self.name(word), 1
 
     def count_dice(self, count: int, start: int) -> None:
         """Add a term's most dice to the roll's total, refusing it past the limit."""
@@ -535,7 +573,7 @@ class _Parser:
             if path is None:
                 raise self.fail("expected a name after '@', such as @str", start + 1)
             self.pos = path.end()
-            return Name(path.group())
+            return self.name(path.group())
         close = self.text.find("}", start)
         if not self.text.startswith("@{", start) or close < 0:
             raise self.refuse("expected a value's name in braces, such as @{strength}", start)
@@ -547,6 +585,11 @@ class _Parser:
                 start,
             )
         self.pos = close + 1
+        return self.name(name)
+
+    def name(self, name: str) -> Name:
+        """A name bound when rolling, noted among those the roll needs."""
+        self.names.add(name)
         return Name(name)
 
     def set_of(self, node: Node, depth: int, start: int) -> tuple[Node, int]:
@@ -656,7 +699,8 @@ class _Parser:
         if term.reroll is None or term.reroll.limit is not None:
             return
         self.rerolls += expected_rerolls(term)
-        if self.rerolls * 40 > limits.MAX_DICE - self.dice_count:
+        expected = Fraction(self.rerolls)  # compared in whole numbers: 40 * n / d > left
+        if expected.numerator * 40 > (limits.MAX_DICE - self.dice_count) * expected.denominator:
             raise LimitError(
                 f"the re-rolls in this dice expression would expect to throw about "
                 f"{round(self.rerolls):,} more dice, too many to be sure a roll ends within "
@@ -667,7 +711,7 @@ class _Parser:
 
     def spelling(self) -> tuple[str, str] | None:
         """The longest modifier spelling of the dialect at the cursor, and its kind."""
-        for spelled, kind in _spellings(self.dialect):
+        for spelled, kind in _spellings(self.dialect).get(self.text[self.pos : self.pos + 1], ()):
             if self.text.startswith(spelled, self.pos):
                 return spelled, kind
         return None
@@ -675,6 +719,9 @@ class _Parser:
     def modifiers(self, count: int, sides: int, faces: tuple[int, ...] | None) -> Dice:
         """Read the modifiers after `NdX`, each kind at most once; in a dialect whose tool
         applies them in the order written, only in the order the tree applies them."""
+        following = self.text[self.pos : self.pos + 1]
+        if not following.isalpha() and following not in _MODIFIER_MARKS:
+            return Dice(count, sides, faces=faces)  # no modifier can start here
         seen: list[str] = []
         reroll = explode = keep = pick = success = failure = deduct = counted = None
         reroll_place = None
@@ -1051,8 +1098,9 @@ class _Parser:
 
 
 @lru_cache(maxsize=16)
-def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
-    """Every modifier spelling of a dialect with its kind, longest first."""
+def _spellings(dialect: Dialect) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Every modifier spelling of a dialect with its kind, longest first, by its first
+    character (so that reading a modifier tries only the spellings it could be)."""
     tables = {
         "reroll": dialect.rerolls,
         "explode": dialect.explosions,
@@ -1066,7 +1114,10 @@ def _spellings(dialect: Dialect) -> tuple[tuple[str, str], ...]:
     found += [(spelled, bound) for spelled, bound in dialect.bounds.items()]
     found += [(spelled, mark) for spelled, mark in dialect.criticals.items()]
     found += [(spelled, "sort") for spelled in dialect.sorts]
-    return tuple(sorted(found, key=lambda pair: -len(pair[0])))
+    by_first: dict[str, tuple[tuple[str, str], ...]] = {}
+    for spelled, kind in sorted(found, key=lambda pair: -len(pair[0])):
+        by_first[spelled[0]] = (*by_first.get(spelled[0], ()), (spelled, kind))
+    return by_first
 
 
 _KIND_NAMES = {

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from tabletop.dice import limits
 from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
-from tabletop.dice.parser import parse
+from tabletop.dice.parser import parse_with_names
 from tabletop.dice.spelling import notation, shown
 from tabletop.dice.syntax import (
     COMPARISONS,
@@ -37,7 +37,6 @@ from tabletop.dice.syntax import (
     children,
     expected_rerolls,
     most_dice,
-    names,
     whole,
 )
 from tabletop.errors import LimitError, RollError
@@ -85,11 +84,11 @@ def prepare(
 def _read(text: str, dialect: str) -> tuple[Prepared, frozenset[str]]:
     """What depends only on the text and dialect, kept so a warm roll does none of it again:
     the tree, its canonical notation, (without names) its bounds, and the names it needs."""
-    tree = parse(text, dialect)
-    needed = frozenset(names(tree))
+    reading = dialect_named(dialect)
+    tree, needed = parse_with_names(text, reading)
     if not needed:
         value_bounds(tree, {})
-    return Prepared(tree, {}, dialect, _canonical(tree, dialect)), needed
+    return Prepared(tree, {}, dialect, notation(tree, reading)), needed
 
 
 @lru_cache(maxsize=4096)
@@ -101,16 +100,18 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
     """The least and greatest value `node` can take; refuses any part past `MAX_VALUE`."""
     if isinstance(node, Integer):
         low = high = node.value
-    elif isinstance(node, Name):
-        low = high = bound[node.name]
-    elif isinstance(node, Negate):
-        inner = value_bounds(node.operand, bound)
-        low, high = -inner[1], -inner[0]
+    elif isinstance(node, Dice):
+        low, high = _pool_bounds(node)
     elif isinstance(node, BinaryOp):
         left, right = value_bounds(node.left, bound), value_bounds(node.right, bound)
         if node.op == "÷" and not whole(node.right):
             raise RollError(f"{shown(node)!r} divides by a fraction, which is not supported")
         low, high = _power(node, left, right) if node.op == "**" else _combine(node.op, left, right)
+    elif isinstance(node, Name):
+        low = high = bound[node.name]
+    elif isinstance(node, Negate):
+        inner = value_bounds(node.operand, bound)
+        low, high = -inner[1], -inner[0]
     elif isinstance(node, Label):
         low, high = value_bounds(node.operand, bound)
     elif isinstance(node, Group):
@@ -127,8 +128,6 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
             high = max(abs(inner[0]), abs(inner[1]))
         else:
             low, high = math.floor(inner[0]), math.ceil(inner[1])
-    elif isinstance(node, Dice):
-        low, high = _pool_bounds(node)
     elif isinstance(node, PooledKeep):
         kept = node.keep.kept_count(sum(pool.count for pool in node.pools))
         low, high = kept, kept * max(pool.sides for pool in node.pools)

@@ -106,6 +106,8 @@ class _Writer:
         self.dialect = dialect
 
     def write(self, node: Node) -> str:
+        if isinstance(node, Dice):
+            return self.term(node)
         if isinstance(node, Integer):
             return str(node.value)
         if isinstance(node, Name):
@@ -233,6 +235,9 @@ class _Writer:
                 raise Unspellable("Foundry's coins (4dc)", dialect)
             call = "" if node.success is None else f"c{node.success.target}"
             return f"{node.count}dc{call}"
+        marks = (node.failure, node.critical, node.fumble, node.order)
+        if node.plain and marks == (None, None, None, None):
+            return f"{node.count}d{node.sides}"  # no modifier to spell
         return f"{node.count}d{self.sides(node)}" + self.modifiers(node)
 
     def modifiers(self, node: Dice) -> str:

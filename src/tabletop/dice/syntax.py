@@ -517,13 +517,6 @@ def dice_terms(node: Node) -> list[Dice | UsageDie | RiskDice]:
     return [term for child in children(node) for term in dice_terms(child)]
 
 
-def names(node: Node) -> set[str]:
-    """The names the tree needs bound before it can be rolled."""
-    if isinstance(node, Name):
-        return {node.name}
-    return set().union(*(names(child) for child in children(node)))
-
-
 def whole(node: Node) -> bool:
     """Whether every value `node` can take is a whole number (no exact division escapes)."""
     if isinstance(node, BinaryOp):
