@@ -514,10 +514,9 @@ class _Parser:
             raise self.fail("expected a number, dice or '(' here")
         if "0" <= char <= "9":
             value = self.integer("a number")
-            computed_sides = self.peek(1) == "(" and self.dialect.computed_dice
-            if self.is_dice_letter(self.peek()) and computed_sides:
-                return self.computed(Integer(value), 1, level)
             if self.is_dice_letter(self.peek()):
+                if self.text[self.pos + 1 : self.pos + 2] == "(" and self.dialect.computed_dice:
+                    return self.computed(Integer(value), 1, level)  # `2d(1d6)`
                 return self.dice(value, start), 1
             if self.peek() == ".":
                 raise self.refuse("expected an operator", self.pos)
