@@ -183,7 +183,7 @@ def avrae_terms(draw: st.DrawFn) -> str:
 )
 @given(
     left=avrae_terms(),
-    op=st.sampled_from([" + ", " - ", " * ", " / ", " // ", " % "]),
+    op=st.sampled_from([" + ", " - ", " * ", " / ", " // ", " % ", " >= ", " == ", " < "]),
     right=avrae_terms() | st.integers(1, 9).map(str),
 )
 def test_generated_expressions_agree_with_d20(left, op, right):
