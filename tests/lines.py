@@ -152,6 +152,17 @@ def written_kinds(package: str, makers: Collection[str] = MAKERS) -> set[str]:
     return kinds
 
 
+def callers(package: str, functions: Collection[str]) -> set[str]:
+    """The modules of `package` that call any of `functions` by name: none, and no intent
+    of its table can write the lines only those functions write."""
+    return {
+        path.name
+        for path in _sources(resources.files(package))
+        for call in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(call, ast.Call) and _maker(call.func) in functions
+    }
+
+
 def _sources(folder: Any) -> Iterable[Any]:
     for item in folder.iterdir():
         if item.is_dir():

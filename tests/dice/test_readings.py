@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from tabletop.dice import other_readings
+from tabletop.dice import distribution, other_readings
 
 
 def test_foundrys_limited_re_roll_is_noted_where_tabletop_counts_ones():
@@ -78,7 +78,17 @@ def test_the_same_meaning_everywhere_is_no_note(text, dialects):
 
 def test_past_the_exact_limits_the_trees_decide_and_the_note_says_so():
     found = notes("2d200000kh1>3")
-    assert "its odds are past the exact limits" in found["roll20"]
+    assert "its odds are too costly to compare in a note" in found["roll20"]
+
+
+def test_a_note_takes_a_part_of_the_exact_limits_and_leaves_the_whole_to_the_odds():
+    """Roll20's `20d10!k10` adds its follow-ups as dice that keep competes for: its law
+    took 4 s of the whole limits before a roll's note (issue 34, item 5). A note gives up
+    at its part of them (tabletop's `6d10!k3` compounds past it), and caches no refusal
+    the whole limits would not make: the odds of that reading are still exact."""
+    (reading,) = other_readings("6d10!k3")
+    assert reading.dialect.name == "roll20" and reading.means is None
+    assert distribution("6d10!k3").mean > distribution("6d10!k3", dialect="roll20").mean
 
 
 def test_a_note_carries_both_means_exactly():

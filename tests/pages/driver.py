@@ -250,6 +250,16 @@ def step(person: Seat, click: Any) -> None:
     expect(person.page.locator("body")).not_to_have_attribute("data-head", str(before))
 
 
+def open_file(person: Seat, offer_text: str, label: str, name: str, text: str) -> None:
+    """Open `text` as the file `name` in the file field `label` of the offer `offer_text`
+    (a group's list file), see it fill the box to read before sending, and send it."""
+    form = offer(person, offer_text)
+    opened = {"name": name, "mimeType": "text/plain", "buffer": text.encode()}
+    form.get_by_label(f"Open a file for {label}").set_input_files(opened)
+    expect(form.get_by_label(label, exact=True)).to_have_value(text)
+    step(person, lambda: form.locator("button[type=submit]").click())
+
+
 WIDEST = """[...document.querySelectorAll('body *')]
   .filter(el => el.getBoundingClientRect().right > innerWidth + 1)
   .slice(0, 5)

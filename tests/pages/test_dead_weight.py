@@ -22,6 +22,7 @@ from tests.pages.driver import (
     log_texts,
     member_client,
     offer,
+    open_file,
     open_room,
     roll,
     seat,
@@ -277,11 +278,9 @@ def test_a_wizard_ticks_spells_from_the_list_the_gm_loaded(browser, server):
         own = invite.join("Ada")
     gm.page.goto(links["gm"])
     live(gm)
-    form = offer(gm, "load the group's supplement file")
-    opened = {"name": "blacksalt.toml", "mimeType": "text/plain", "buffer": SUPPLEMENT.encode()}
-    form.get_by_label("Open a file for Supplement file").set_input_files(opened)
-    expect(form.get_by_label("Supplement file", exact=True)).to_have_value(SUPPLEMENT)
-    step(gm, lambda: form.locator("button[type=submit]").click())
+    open_file(
+        gm, "load the group's supplement file", "Supplement file", "blacksalt.toml", SUPPLEMENT
+    )
     wait_for_log(gm, "1 school's spells")
     client = member_client(own)
     new = {"kind": "new-character", "name": "Wren", "guided": True, "character_class": "wizard"}

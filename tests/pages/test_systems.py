@@ -16,6 +16,7 @@ from tests.pages.driver import (
     gm_and_ada,
     join,
     offer,
+    open_file,
     open_room,
     roll,
     seat,
@@ -102,6 +103,41 @@ def test_an_ap2d6_fight_and_a_death_check_keep_the_dc_on_the_server(browser, ser
     step(gm, lambda: submit(offer(gm, "show everyone a death DC")))
     wait_for_log(ada, f"death DC was {total.group(1)}")
     assert not (gm.errors or ada.errors or bo.errors)
+
+
+LIST_FILE = """[skills.STEALTH]
+cost = 2
+text = "move unseen"
+
+[armour.chainmail]
+piercing = 2
+slashing = 3
+to_hit = -1
+"""
+"""A 2d6 group's list file: a skill and an armour (docs/rules/ap2d6.md, RU-S10)."""
+
+
+def test_a_2d6_gm_opens_the_group_list_file_and_everyone_reads_the_lists(browser, server):
+    """RU-S10: the GM opens the group's list file with the same control Dead Weight's
+    supplement file has (or pastes it); the log counts it and a player's lists panel reads
+    each entry in words."""
+    gm, ada = gm_and_ada(browser, server, "ap2d6")
+    form = offer(gm, "load the group's list file")
+    huge = {"name": "huge.toml", "mimeType": "text/plain", "buffer": b"#" * 200_001}
+    form.get_by_label("Open a file for List file").set_input_files(huge)
+    expect(form.locator(".file-field .error")).to_have_text(
+        "huge.toml has 200,001 characters: the table takes a file of at most 200,000. "
+        "Split it, or leave out what this table does not use."
+    )  # said in words on the page, not sent to be refused as a malformed request
+    expect(form.get_by_label("List file", exact=True)).to_have_value("")
+    open_file(gm, "load the group's list file", "List file", "group.toml", LIST_FILE)
+    wait_for_log(gm, "the GM loads the group's list file: 1 skill, 1 armour, 0 weapons")
+    synced(gm, ada)
+    lists = ada.page.locator(".panel.lists")
+    expect(lists).to_contain_text("STEALTH: 2 SP; move unseen")
+    expect(lists).to_contain_text("chainmail: takes 0 B, 2 P, 3 S; To-Hit -1")
+    expect(lists).to_contain_text("No weapons on the table's lists yet")
+    assert not (gm.errors or ada.errors)
 
 
 def test_the_constitution_initiative_tracker_orders_the_fight(browser, server):

@@ -6,17 +6,21 @@ were made under and goes on playing its live rooms (docs/rooms.md, "Rooms made b
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+import tabletop
 from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied
 from tabletop.offers import Offer
 from tabletop.rooms import AuditError, Hall, SqliteStore, verify
 from tabletop.rooms.log import lines_of
 from tabletop.rooms.readings import KEPT, load_session, session_at
+from tabletop.rooms.readings.keep import FOLDERS
+from tabletop.rooms.readings.keep import KEPT as KEPT_MODULES
 from tabletop.session import Member
 from tests.rooms.forge import rechained
 
@@ -97,3 +101,18 @@ def test_each_kept_version_is_read_by_the_release_that_played_it(system, version
         bot = {"kind": "seat-bot", "bot": "mcts:30", "seat": None}
         (seated,) = kept.resolve(kept.new(), bot, Member.gm(), FixedDice([]))
         assert seated.text == "GM seats a mcts:30 bot as Red"
+
+
+def test_a_kept_release_holds_every_module_its_systems_import():
+    """`keep.KEPT` names each module at the top of `tabletop` that the kept folders (and the
+    kept modules themselves) import, so a release kept tomorrow loads: the first zip of
+    208927c lacked the five modules the shared offers and turns had added since 7495a47."""
+    top = Path(tabletop.__file__).parent
+    reading = [p for folder in FOLDERS for p in (top / folder).rglob("*.py")]
+    reading += [top / name for name in KEPT_MODULES if name.endswith(".py")]
+    imported: set[str] = set()
+    for path in reading:
+        for module in re.findall(r"(?:from|import) tabletop\.(\w+)", path.read_text()):
+            if (top / f"{module}.py").exists():
+                imported.add(f"{module}.py")
+    assert imported - set(KEPT_MODULES) == set()

@@ -56,25 +56,30 @@ def distribution(
     names: Mapping[str, int] | None = None,
     *,
     dialect: str | Dialect = DEFAULT_DIALECT,
+    share: int = 1,
 ) -> Distribution:
-    """The exact distribution of a dice expression's total, read in `dialect`.
+    """The exact distribution of a dice expression's total, read in `dialect`; `share` > 1
+    allows only that part of the limit on steps (a note beside a roll must not hold it up).
 
     Explosions without a bound use `limits.DEFAULT_EXPLOSION_DEPTH`, exactly as rolling
     does, so the distribution is the true one for what `roll` does.
     """
     prepared = prepare(expression, names, dialect)
-    return exact_distribution(prepared.tree, prepared.names)
+    return exact_distribution(prepared.tree, prepared.names, share)
 
 
-def exact_distribution(tree: Node, names: Mapping[str, int]) -> Distribution:
+def exact_distribution(tree: Node, names: Mapping[str, int], share: int = 1) -> Distribution:
     """The distribution of a prepared tree, computed once: asked again (by any entry point,
-    `sample` included) it costs a dictionary look-up, and so does a refusal."""
+    `sample` included) it costs a dictionary look-up, and so does a refusal (one under the
+    whole limits: a part of them refusing says nothing of the whole)."""
     key = (tree, tuple(sorted(names.items())))
     known = _CACHE.get(key)
     if known is None:
         try:
-            known = Distribution.of_weights(_Evaluator(tree, names).evaluate(tree))
+            known = Distribution.of_weights(_Evaluator(tree, names, share).evaluate(tree))
         except LimitError as refusal:
+            if share > 1:
+                raise
             known = refusal
         _CACHE.put(key, known, len(known) if isinstance(known, Distribution) else 1)
     if isinstance(known, LimitError):
@@ -90,11 +95,12 @@ Weights = dict[Number, int]
 
 
 class _Evaluator:
-    def __init__(self, tree: Node, names: Mapping[str, int]) -> None:
+    def __init__(self, tree: Node, names: Mapping[str, int], share: int = 1) -> None:
         self.tree = tree
         self.names = names
         self.work = 0
         self.bits = 0
+        self.most_work = limits.MAX_EXACT_WORK // share
 
     def too_costly(self, amount: int, what: str, limit: int) -> LimitError:
         text = shown(self.tree)
@@ -106,8 +112,8 @@ class _Evaluator:
     def spend(self, steps: int) -> None:
         """Count elementary steps against the budget of the whole evaluation."""
         self.work += steps
-        if self.work > limits.MAX_EXACT_WORK:
-            raise self.too_costly(self.work, "steps", limits.MAX_EXACT_WORK)
+        if self.work > self.most_work:
+            raise self.too_costly(self.work, "steps", self.most_work)
 
     def spend_bits(self, bits: int) -> None:
         """Count bits of packed integers against the budget of the whole evaluation."""

@@ -7,8 +7,12 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from tabletop.systems.ap2d6 import SESSION, Ap2d6Table
+from tabletop.dice import FixedDice
+from tabletop.systems.ap2d6 import SESSION, Ap2d6Table, BeginningChoices, shipped_statuses
+from tabletop.systems.ap2d6.death import consequence_tables
+from tabletop.systems.ap2d6.rounds import activate_effects
 from tests.lines import (
+    callers,
     code_in,
     lines_with_code,
     nameless_lines,
@@ -130,11 +134,47 @@ FIGHT = [
 list, a guard and a hero past saving."""
 
 
+ABSORBED = [
+    (AYLA, STRIKE),
+    (AYLA, {"kind": "roll-to-hit", "character": "c1"}, [6, 6]),
+    (AYLA, {"kind": "roll-damage", "character": "c1"}),
+    (GM, {"kind": "deal-damage", "character": "c1", "less": 2}),
+]
+"""A hit on the guard whose armour takes part of it (the group's armour, RU-A51)."""
+
+DYING_TWICE = [
+    (GM, {"kind": "damage", "character": "c1", "amount": 20}, [6, 6]),
+    (GM, {"kind": "heal", "character": "c1", "amount": 4}),
+    (GM, {"kind": "damage", "character": "c1", "amount": 3}),
+    *[(AYLA, {"kind": "death-check", "character": "c1"}, [1, 1])] * 2,
+    (GM, {"kind": "heal", "character": "c1", "amount": 5}),
+]
+"""Ayla down at DC 12, healed to 2 HP (her checks stop, RU-A20), hit down again (they start
+again), two failed checks after the hit's (dead, RU-M39), and healing that comes too late
+(RU-A41)."""
+
+LOST = [
+    (GM, {"kind": "start-fight", "characters": ["c1", "c2"]}),
+    (GM, {"kind": "next-round"}),
+    (GM, {"kind": "tracker", "character": "c2", "change": "lose"}),
+    (GM, {"kind": "next-round"}),
+]
+"""Bran loses a token at a table where lost AP returns the next round (RU-A10)."""
+
+
+def seated_where(**options) -> Ap2d6Table:
+    """Ayla and Bran at a table under `options`."""
+    return seated().model_copy(update={"options": SESSION.new(options).options})
+
+
 @cache
 def walks() -> tuple[Walk, ...]:
     """Seeded walks of a table, a fight, and both with hidden NPCs, and the scenes above."""
     done = [scene(SESSION, seated(), SCENE, seed) for seed in range(4)]
     done += [scene(SESSION, in_the_fight(), FIGHT, seed) for seed in range(4)]
+    done.append(scene(SESSION, in_the_fight(), ABSORBED))
+    done.append(scene(SESSION, seated(), DYING_TWICE))
+    done.append(scene(SESSION, seated_where(lost_ap_returns="next-round"), LOST))
     done.append(scene(SESSION, in_the_fight(), LISTS_SCENE))
     return tuple(done + [_walk(table, seed) for table in TABLES for seed in range(4)])
 
@@ -214,14 +254,47 @@ def test_every_kind_of_line_has_words_for_a_hint():
     assert {kind for kind in reached if kind not in SESSION.words.events} == set()
 
 
-NOT_REACHED = frozenset(
-    {"attack absorbed", "ignored", "keep-rolling", "lost-returned", "status-effect", "too-late"}
-)
-"""Kinds of line the rules write that no walk or scene here reaches yet, so the lint has
-not read them (docs/architecture.md, "The words a table shows", lists them as not built)."""
+NOT_REACHED = frozenset({"ignored", "status-effect"})
+"""Kinds of line no table can write: a status that hurts or heals each round ([poison],
+[bleed], [heal]) is what CON ignores and what acts in Effect Activation, and no intent of the
+table gives a character one (its statuses come from load, [encumbered], and from dying,
+[weak] and [frail]; docs/architecture.md, "The words a table shows"). The lint reads their
+words below."""
 
 
 def test_every_kind_of_line_the_rules_write_is_reached():
     """The lint reads a kind of line only once a walk or the scene writes it: a kind the
     rules begin to write fails here until one does (and one reached leaves the list)."""
     assert unreached(written_kinds("tabletop.systems.ap2d6"), walks()) == NOT_REACHED
+
+
+def test_no_status_a_table_gives_acts_each_round():
+    """Why `NOT_REACHED` cannot be reached at a table: its rules give a status only from the
+    death consequence tables and from load ([encumbered], the one caller of `with_status`),
+    and none of those acts each round (RU-M06, RU-M51)."""
+    dying = {
+        effect.fields["status"]
+        for table in consequence_tables().values()
+        for entry in table.entries
+        for effect in entry.effects
+        if effect.kind == "status"
+    }
+    assert dying == {"weak", "frail"}
+    assert callers("tabletop.systems.ap2d6", {"with_status"}) == {"encumbrance.py"}
+    given = dying | {"encumbered"}
+    assert {name for name in given if shipped_statuses().spec(name).acts_each_round} == set()
+
+
+def test_the_lines_of_statuses_that_act_each_round_read_as_words():
+    """Ayla with [poison] and [heal] as the library plays them in Effect Activation (RU-M06):
+    her CON ignores a stack of poison, the rest hurt and heal."""
+    ayla = seated().characters["c1"].sheet
+    ayla = ayla.model_copy(update={"scores": {**ayla.scores, "CON": 1}})
+    for status, stacks in (("poison", 2), ("heal", 1)):
+        ayla = ayla.with_status(status, shipped_statuses().spec(status), stacks)
+    _, lines = activate_effects(ayla, FixedDice([]), BeginningChoices())
+    assert {line.kind for line in lines} >= NOT_REACHED
+    said = [line.summary for line in lines]
+    assert "Ayla's [poison] acts: 1 stack" in said
+    assert [text for text in said if code_in(text, WORDS)] == []
+    assert all("Ayla" in text for text in said)

@@ -11,6 +11,7 @@ from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.systems.constitution import SESSION
 from tabletop.systems.constitution.session import ConstitutionTable
+from tests.lines import code_in
 from tests.systems.constitution.test_session import ADA, ADA_DICE, GM, play
 
 FLAME = {"kind": "keep-spell", "name": "Flame dart", "level": 1, "school": "fire"}
@@ -42,7 +43,8 @@ def test_c3s08_a_first_rating_picks_from_the_referees_skill_list_once_there_is_o
     view = SESSION.view(state, ADA)["lists"]
     assert view["empty"] == (
         "No skills or spells on the table's lists yet: "
-        "the referee writes each under “Write … on the table's list”."
+        "the referee writes each under “Write … on the table's list” or loads the group's "
+        "list file."
     )
     refused(state, CLIMBING, ADA, "the GM may")
     state, (line,) = play(state, CLIMBING, GM)
@@ -88,3 +90,41 @@ def test_c3s08_a_sage_researches_a_spell_from_the_list_at_fifty_per_cent():
             ADA,
             FixedDice(()),
         )
+
+
+FILE = """
+[skills.climbing]
+note = "walls, trees and rigging"
+
+[spells."Flame dart"]
+level = 1
+school = "fire"
+
+[spells."Fire storm"]
+level = 3
+school = "fire"
+"""
+"""The group's list file (docs/rules/constitution.md, "The group's list file"): each entry
+holds the fields of the referee's form that writes one."""
+
+
+def test_c3s08_the_group_list_file_writes_what_typing_each_entry_writes():
+    """C3-S08: the referee loads the group's file of skills and spells and the table keeps
+    what typing each in would keep; a file that names another list, breaks a form's rule or
+    holds more than a list may is refused whole, with what is wrong."""
+    typed = sage()
+    for kept in (CLIMBING, FLAME, STORM):
+        typed, _ = play(typed, kept, GM)
+    (form,) = offered(sage(), "load-lists", GM)
+    assert code_in(form.fields["file"].example) == []  # the page shows it: words, no field ids
+    loaded, (line,) = play(sage(), {"kind": "load-lists", "file": FILE}, GM)
+    assert line.text == "the GM loads the group's list file: 1 skill, 2 spells"
+    assert (loaded.skills, loaded.spells) == (typed.skills, typed.spells)
+    refused(sage(), {"kind": "load-lists", "file": FILE}, ADA, "the GM may")
+    many = "".join(f'[spells."S{n}"]\nlevel = 1\n' for n in range(201))
+    for text, said in (
+        ("[weapons.club]\ndamage = 4", "holds weapons, not a list of this table's"),
+        (FILE + '[spells."Wish"]\nlevel = 0', "the list file's spells entry Wish: level"),
+        (many, "a table's list holds at most 200"),
+    ):
+        refused(sage(), {"kind": "load-lists", "file": text}, GM, said)

@@ -1,6 +1,7 @@
 """Dead Weight's sheet at a shared table: what a player writes on it between rolls (DW-X25),
-using items (DW-X26), casting and praying from the sheet (DW-X27), and the offers each
-sheet entry carries. Dice are fixed faces."""
+using items (DW-X26), casting and praying from the sheet (DW-X27), the offers each sheet
+entry carries, and what the rules wait on from a player (a wound's choice, a sacrifice) or
+the GM (a new session). Dice are fixed faces."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from tabletop.dice import FixedDice
 from tabletop.errors import TabletopError
 from tabletop.session import Member
-from tabletop.systems.dead_weight import SESSION
+from tabletop.systems.dead_weight import SESSION, Trauma
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.session import DeadWeightTable
 from tests.systems.playing import played
@@ -221,6 +222,15 @@ WIZARD = {
 }
 
 
+CLERIC = {
+    "name": "Amber",
+    "traits": ["divine mandate"],
+    "attributes": {"PRE": {"score": 1}},
+    "magic": {"prayers_known": ["Light"], "prayers_memorised": ["Light"]},
+}
+"""Amber as a cleric, who knows a prayer (DW-X27); WIZARD is her as a wizard."""
+
+
 def test_a_memorised_spell_is_cast_from_its_row_and_a_failed_test_forgets_it():
     """DW-X27 with DW-M18: the spell works; the INT test's failure forgets it. Without a
     conductor any failure would be critical, so Amber carries a wand."""
@@ -234,6 +244,22 @@ def test_a_memorised_spell_is_cast_from_its_row_and_a_failed_test_forgets_it():
     magic = amber(state).magic
     assert magic.spells_forgotten == ("Bolt",) and not magic.spells_memorised
     assert SESSION.view(state, ADA)["exchange"]["casting"] == {"spell": "Bolt", "result": "failure"}
+
+
+def test_a_spell_from_an_arcane_well_is_cast_at_once_with_no_test():
+    """DW-A20: a great success (two 6s) leaves an arcane well; the next spell needs no test,
+    so nothing waits, and the well is spent (it once failed to name whose test it was)."""
+    state = seated(WIZARD)
+    state, _ = stow(state, {"name": "wand", "tags": ["conductor"]}, "belt")
+    cast = {"kind": "cast-spell", "character": "c1", "spell": "Bolt"}
+    state, events = play(state, cast, ADA, [6, 6])
+    assert events[-1].text == "an arcane well: Amber's next spell is automatic"
+    state, events = play(state, cast, ADA)
+    assert [e.text for e in events] == [
+        "Amber casts Bolt",
+        "Amber's arcane well makes Bolt an automatic success",
+    ]
+    assert not state.testing and not amber(state).magic.arcane_well
 
 
 def test_a_cast_with_a_re_roll_left_waits_for_the_exchange_and_writes_back_after():
@@ -251,16 +277,84 @@ def test_a_cast_with_a_re_roll_left_waits_for_the_exchange_and_writes_back_after
 def test_a_prayer_needs_its_holy_symbol_and_an_exhausted_one_is_a_desperate_plea():
     """DW-X27 with DW-M21, M22: answered prayers are exhausted; the desperate plea is the
     one way to pray one again before camp."""
-    cleric = {
-        "name": "Amber",
-        "traits": ["divine mandate"],
-        "attributes": {"PRE": {"score": 1}},
-        "magic": {"prayers_known": ["Light"], "prayers_memorised": ["Light"]},
-    }
-    state = seated(cleric)
+    state = seated(CLERIC)
     assert "pray" not in at(state, ADA, "magic.prayers_known.0")
     state, _ = stow(state, {"name": "talisman", "tags": ["holy symbol"]}, "belt")
     state, _ = play(state, {"kind": "pray", "character": "c1", "prayer": "Light"}, ADA, [5])
     assert amber(state).magic.prayers_exhausted == ("Light",)
     plea = at(state, ADA, "magic.prayers_known.0")["pray"]
     assert plea.text == "desperate plea" and plea.intents[0]["desperate_plea"] is True
+
+
+def offered(state: DeadWeightTable, member: Member) -> dict[str, Any]:
+    """What `member` is offered now, by kind."""
+    return {o.kind: o for o in SESSION.legal(state, member)}
+
+
+def test_a_lasting_scar_waits_for_its_player_to_choose_the_trauma_then_the_score():
+    """DW-M47 row 3 and DW-M53: Amber, her STR and DEX full of wounds, is mortally wounded
+    on a 3 and chooses a trauma she lacks; chronic pain then asks which score drops, both
+    being above zero. Only her player (or the GM) answers, and only with what is asked."""
+    state = seated({"name": "Amber", "attributes": {"INT": {"score": 0}, "PRE": {"score": 0}}})
+    state, _ = play(state, {"kind": "new-npc", "name": "Wight", "stats": {"level": 2}}, GM)
+    attack = {"kind": "attack", "attacker": "n1", "target": "c1", "setup": {"attribute": "STR"}}
+    state, _ = play(state, attack, GM, [6, 3])
+    state, _ = play(state, {"kind": "blow", "wounds": 3}, GM)
+    placed = {"kind": "place-wounds", "placements": [{"attribute": "STR"}, {"attribute": "DEX"}]}
+    state, events = play(state, placed, ADA, [3])
+    assert events[-1].text == "Amber: choose a trauma not held yet"
+    choice = offered(state, ADA)["wound-choice"]
+    assert choice.text == "Amber: choose a trauma"
+    assert [intent["answer"] for intent in choice.intents] == [t.value for t in Trauma]
+    assert "wound-choice" not in offered(state, BO)
+    pain = {"kind": "wound-choice", "character": "c1", "answer": "chronic pain"}
+    assert "not Bo's" in refused(state, pain, BO)
+    assert "choose one of" in refused(state, {**pain, "answer": "a headache"}, ADA)
+    state, events = play(state, pain, ADA)
+    assert [e.text for e in events] == ["Amber receives the chronic pain trauma"]
+    assert offered(state, ADA)["wound-choice"].intents == (
+        {"kind": "wound-choice", "character": "c1", "answer": "STR"},
+        {"kind": "wound-choice", "character": "c1", "answer": "DEX"},
+    )
+    state, events = play(state, {**pain, "answer": "DEX"}, ADA)
+    assert [e.text for e in events] == ["Amber's DEX score drops to 0"]
+    assert not amber(state).pending and "wound-choice" not in offered(state, ADA)
+
+
+def test_an_angry_god_answers_nothing_until_a_sacrifice():
+    """§ Prayers: a critical failure angers the god, who answers no prayer until a sacrifice
+    (what it takes is another book's, DW-G03); the player makes it, and nobody else."""
+    state = seated({**CLERIC, "attributes": {"PRE": {"score": 2}}})
+    state, _ = stow(state, {"name": "talisman", "tags": ["holy symbol"]}, "belt")
+    prayer = {"kind": "pray", "character": "c1", "prayer": "Light"}
+    state, _ = play(state, prayer, ADA, [1, 2])
+    assert "angry" in refused(state, prayer, ADA, [5, 5])
+    sacrifice = {"kind": "sacrifice", "character": "c1"}
+    assert offered(state, ADA)["sacrifice"].fields["character"].values == ("c1",)
+    assert "sacrifice" not in offered(state, BO)
+    assert "not Bo's" in refused(state, sacrifice, BO)
+    state, events = play(state, sacrifice, ADA)
+    assert [e.text for e in events] == ["Amber's god is appeased"]
+    assert "sacrifice" not in offered(state, ADA)
+    assert refused(state, sacrifice, ADA) == "sacrifice: the god is not angry"
+    state, events = play(state, prayer, ADA, [5, 2])
+    assert events[-1].text == "Amber's prayer Light is answered"
+
+
+def test_the_gm_begins_a_new_session_and_every_burden_may_be_used_again():
+    """DW-M09: the burden is used once a session; the GM, and nobody else, begins the next,
+    offered once a burden is spent."""
+    state = seated()
+    assert "new-session" not in offered(state, GM)
+    burden = {"kind": "test", "roller": "c1", "setup": {"attribute": "STR", "burden": True}}
+    state, events = play(state, burden, ADA, [5])
+    assert events[0].text == "Amber's burden weighs on this STR test: +1 insight"
+    assert "new-session" in offered(state, GM) and "new-session" not in offered(state, ADA)
+    assert "not Ada's to ask for" in refused(state, {"kind": "new-session"}, ADA)
+    state, events = play(state, {"kind": "new-session"}, GM)
+    assert [e.text for e in events] == [
+        "a new session: Amber's burden may be used again",
+        "a new session: Brom's burden may be used again",
+    ]
+    assert "new-session" not in offered(state, GM)
+    assert not amber(state).expedition.burden_used_this_session

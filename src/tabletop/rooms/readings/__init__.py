@@ -43,6 +43,7 @@ KEPT: dict[tuple[str, int], str] = {
     ("dead-weight", 3): "7495a47",
     ("ap2d6", 3): "7495a47",
     ("rollunder", 3): "7495a47",
+    ("dead-weight", 4): "208927c",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 

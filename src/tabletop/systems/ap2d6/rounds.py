@@ -234,18 +234,20 @@ def activate_effects(
             )
         if character.public_life == "dead" or counted <= 0:
             continue
+        stacks = f"{counted} stack" + ("" if counted == 1 else "s")
+        acts = Event(kind="status-effect", summary=f"{character.name}'s [{name}] acts: {stacks}")
         if spec.damage_per_stack:
             character, more = health.take_damage(
                 character, spec.damage_per_stack * counted, dice, is_hit=False
             )
-            events.append(Event(kind="status-effect", summary=f"[{name}] x{counted}"))
+            events.append(acts)
             events += more
         if spec.heal_per_stack:
             with owners.rolling(character.name):
                 character, more = health.heal(
                     character, spec.heal_per_stack * counted, dice, options=options
                 )
-            events.append(Event(kind="status-effect", summary=f"[{name}] x{counted}"))
+            events.append(acts)
             events += more
     return character, events
 

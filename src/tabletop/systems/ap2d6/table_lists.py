@@ -1,8 +1,9 @@
 """The skills and armour a 2d6 GM keeps for the table (RU-S10). The book gives a skill's shape
 (an SP cost and prerequisites "listed along with the skill") and armour's part in the rules
 (damage reduction by type, bulky armour's To-Hit) but no skills and no armour (RU-G01,
-RU-G03): the GM writes the group's once, a sheet buys a skill from the list at its cost, and
-a character wears armour from it, whose reduction the GM's damage step starts from."""
+RU-G03): the GM writes the group's once, or loads the group's file of skills, armour and
+weapons; a sheet buys a skill from the list at its cost, and a character wears armour from
+it, whose reduction the GM's damage step starts from."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from pydantic import Field
 
 from tabletop.errors import PermissionDenied
 from tabletop.frozen import Frozen
-from tabletop.kept_lists import dropped, gm_offers, write_offer
+from tabletop.kept_lists import (
+    KeptList,
+    LoadLists,
+    dropped,
+    gm_offers,
+    list_file_offer,
+    loaded,
+    write_offer,
+)
 from tabletop.offers import Choice, Offer, closed_offer, offer
 from tabletop.session import MAX_NAME, CharacterIntent, Event, Member, note
 from tabletop.systems.ap2d6.creation import MAX_BUDGET
@@ -20,12 +29,12 @@ from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.sheet_edits import BuySkill
 from tabletop.systems.ap2d6.table import Ap2d6Table, Id, KeptArmour, KeptSkill, sheet_of, with_sheet
-from tabletop.systems.ap2d6.table_weapons import weapon_words
+from tabletop.systems.ap2d6.table_weapons import KeepWeapon, weapon_step, weapon_words
 
 MAX_LISTED = 100
 """Skills, and armour, one table's lists hold."""
 
-HOW = "the GM writes each under “Write … on the table's list”"
+HOW = "the GM writes each under “Write … on the table's list” or loads the group's list file"
 """How an empty list gets written, as the page says it."""
 
 TYPE_WORDS = {"B": "bludgeoning", "P": "piercing", "S": "slashing"}
@@ -69,8 +78,15 @@ class WearArmour(CharacterIntent):
     armour: str | None = Field(default=None, max_length=MAX_NAME)
 
 
-LIST_INTENTS = (KeepSkill, KeepArmour, DropListed, WearArmour)
-ListIntent = KeepSkill | KeepArmour | DropListed | WearArmour
+LIST_INTENTS = (KeepSkill, KeepArmour, DropListed, WearArmour, LoadLists)
+ListIntent = KeepSkill | KeepArmour | DropListed | WearArmour | LoadLists
+
+KEPT = (
+    KeptList("skills", "skill", "skills", KeepSkill),
+    KeptList("armour", "armour", "armours", KeepArmour),
+    KeptList("weapons", "weapon", "weapons", KeepWeapon),
+)
+"""The lists a group's list file fills, each entry with the fields of the GM's form."""
 
 
 def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list[Offer]:
@@ -81,6 +97,7 @@ def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list
             {"skill": state.skills, "armour": state.armours},
             write_offer("keep-skill", "a skill"),
             write_offer("keep-armour", "an armour"),
+            list_file_offer(KEPT),
         )
     players = tuple(c for c in mine if state.characters[c].npc is None)
     if state.armours and players:
@@ -127,6 +144,14 @@ def list_step(
         return _worn(state, intent)
     if not member.is_gm:
         raise PermissionDenied("only the GM keeps the table's lists")
+    if isinstance(intent, LoadLists):
+
+        def written(table: Ap2d6Table, entry: Any) -> Ap2d6Table:
+            return (weapon_step if isinstance(entry, KeepWeapon) else list_step)(
+                table, entry, member
+            )[0]
+
+        return loaded(state, intent.file, KEPT, Ap2d6Error, written)
     if isinstance(intent, DropListed):
         field = "skills" if intent.list == "skill" else "armours"
         rest, line = dropped(getattr(state, field), intent.list, intent.name, Ap2d6Error)

@@ -56,7 +56,7 @@ def built(intent: KeepWeapon) -> Weapon:
         "type": intent.damage_type,
     }
     data = {"name": intent.name, "speed": intent.speed, "requirements": intent.requirements}
-    return validated(Weapon, {**data, "attacks": [attack]}, "the weapon")
+    return validated(Weapon, {**data, "attacks": [attack]}, f"the weapon {intent.name}")
 
 
 def kept_weapon(state: Ap2d6Table, name: str) -> Weapon:

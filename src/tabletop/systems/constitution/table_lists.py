@@ -1,8 +1,8 @@
 """The skills and spells a Constitution referee keeps for the table (C3-S08). The articles
 rate skills as the group sees fit and make each spell a skill of its own, but name neither
-(§ 4.10–4.11, § 12.1; C3-G03): the referee writes the group's once, a sheet rates a skill
-used for the first time from the list, and a character with a spell book learns a spell
-from it (§ 12.8–12.9)."""
+(§ 4.10–4.11, § 12.1; C3-G03): the referee writes the group's once, or loads the group's
+file of them; a sheet rates a skill used for the first time from the list, and a character
+with a spell book learns a spell from it (§ 12.8–12.9)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,15 @@ from pydantic import Field
 
 from tabletop.errors import PermissionDenied
 from tabletop.frozen import Frozen
-from tabletop.kept_lists import dropped, gm_offers, write_offer
+from tabletop.kept_lists import (
+    KeptList,
+    LoadLists,
+    dropped,
+    gm_offers,
+    list_file_offer,
+    loaded,
+    write_offer,
+)
 from tabletop.offers import Choice, Offer, offer
 from tabletop.session import MAX_NAME, CharacterIntent, Event, Member, note
 from tabletop.systems.constitution.character import MAX_LEVEL, KnownSpell
@@ -24,7 +32,7 @@ from tabletop.systems.constitution.table import ConstitutionTable, ListedSpell
 MAX_LISTED = 200
 """Skills, and spells, one table's lists hold."""
 
-HOW = "the referee writes each under “Write … on the table's list”"
+HOW = "the referee writes each under “Write … on the table's list” or loads the group's list file"
 """How an empty list gets written, as the page says it."""
 
 
@@ -66,8 +74,14 @@ class LearnSpell(CharacterIntent):
     rating: int = Field(default=RESEARCH_RATING, ge=0, le=100)
 
 
-LIST_INTENTS = (KeepSkill, KeepSpell, DropListed, LearnSpell)
-ListIntent = KeepSkill | KeepSpell | DropListed | LearnSpell
+LIST_INTENTS = (KeepSkill, KeepSpell, DropListed, LearnSpell, LoadLists)
+ListIntent = KeepSkill | KeepSpell | DropListed | LearnSpell | LoadLists
+
+KEPT = (
+    KeptList("skills", "skill", "skills", KeepSkill),
+    KeptList("spells", "spell", "spells", KeepSpell),
+)
+"""The lists a group's list file fills, each entry with the fields of the referee's form."""
 
 
 def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]) -> list[Offer]:
@@ -78,6 +92,7 @@ def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...])
             {"skill": state.skills, "spell": state.spells},
             write_offer("keep-skill", "a skill"),
             write_offer("keep-spell", "a spell", level=Choice(help="its level", example=1)),
+            list_file_offer(KEPT),
         )
     for cid in mine:
         found += _learning(state, cid, member)
@@ -153,6 +168,12 @@ def list_step(
         return _learned(state, intent, member)
     if not member.is_gm:
         raise PermissionDenied("only the referee keeps the table's lists")
+    if isinstance(intent, LoadLists):
+
+        def written(table: ConstitutionTable, entry: Any) -> ConstitutionTable:
+            return list_step(table, entry, member)[0]
+
+        return loaded(state, intent.file, KEPT, ConstitutionError, written)
     if isinstance(intent, DropListed):
         field = "skills" if intent.list == "skill" else "spells"
         rest, line = dropped(getattr(state, field), intent.list, intent.name, ConstitutionError)

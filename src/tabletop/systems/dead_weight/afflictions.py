@@ -61,7 +61,9 @@ def gain_affliction(character: Character, affliction: Affliction, dice: DiceSour
     """Add an affliction (nothing if already held). An Extremely patient character about
     to become Angry rolls 2d! and stays calm if it triggers (quirk 23)."""
     if character.has(affliction):
-        return character, [event("affliction ignored", f"already {affliction}")]
+        return character, [
+            event("affliction ignored", f"{character.label} is already {affliction}")
+        ]
     events: list[Event] = []
     if affliction == Affliction.ANGRY and character.has(QuirkRule.EXTREMELY_PATIENT):
         rolled = roll("2d!", dice)
@@ -69,9 +71,17 @@ def gain_affliction(character: Character, affliction: Affliction, dice: DiceSour
         assert isinstance(risk, RolledRisk)
         if risk.triggered:
             return character, [
-                event("patience", f"{rolled}: patience holds, not angry", roll=rolled.to_json())
+                event(
+                    "patience",
+                    f"{rolled}: {character.label}'s patience holds, not angry",
+                    roll=rolled.to_json(),
+                )
             ]
-        events.append(event("patience", f"{rolled}: patience fails", roll=rolled.to_json()))
+        events.append(
+            event(
+                "patience", f"{rolled}: {character.label}'s patience fails", roll=rolled.to_json()
+            )
+        )
     updated = revise(character, afflictions=(*character.afflictions, affliction))
     return updated, [
         *events,

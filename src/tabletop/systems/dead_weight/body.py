@@ -327,14 +327,16 @@ def mortally_wound(character: Character, dice: DiceSource, modifier: int = 0) ->
             )
             character, more = faint(character, 1, "rejected by death (DW-A37)")
             return character, events + more
-        events.append(event("rejected by death", f"{rolled}: no reprieve", roll=rolled.to_json()))
+        told = f"{rolled}: no reprieve for {character.label}"
+        events.append(event("rejected by death", told, roll=rolled.to_json()))
     earlier = character.expedition.mortal_wounds
     table = system_table("mortal-wounds")
     result = table.roll(dice, modifier=earlier + modifier)
     events.append(
         event(
             "mortal wound roll",
-            f"{result.roll} + {earlier + modifier} = {result.value}: {result.entry.name}",
+            f"{character.label}'s mortal wound: {result.roll} + {earlier + modifier} = "
+            f"{result.value}: {result.entry.name}",
             **result.to_json(),
         )
     )
@@ -408,7 +410,7 @@ def resolve_pending(character: Character, answer: str) -> Change:
         raise DeadWeightError("nothing is waiting for a choice")
     first, rest = character.pending[0], character.pending[1:]
     if answer not in first.options:
-        raise DeadWeightError(f"{first.kind}: choose one of {', '.join(first.options)}")
+        raise DeadWeightError(f"to {first.kind}, choose one of {', '.join(first.options)}")
     character = character.model_copy(update={"pending": rest})
     if first.kind == PendingKind.CHOOSE_TRAUMA:
         return gain_trauma(character, Trauma(answer))

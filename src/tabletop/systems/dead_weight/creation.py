@@ -28,7 +28,7 @@ from tabletop.systems.dead_weight.character import (
     with_attribute,
 )
 from tabletop.systems.dead_weight.errors import DeadWeightError, SheetError
-from tabletop.systems.dead_weight.events import Event, event
+from tabletop.systems.dead_weight.events import Event, about, event
 from tabletop.systems.dead_weight.inventory import PlaceKind, add_container, stow
 from tabletop.systems.dead_weight.kits import KitItem, creation_data
 from tabletop.systems.dead_weight.options import DEFAULT, Options
@@ -832,14 +832,23 @@ def unveil_true_past(character: Character, dice: DiceSource) -> tuple[Character,
     table = system_table("infancy")
     old = next((e for e in table.entries if e.name == character.life_path.infancy), None)
     result = table.roll(dice)
-    events = [event("true past", f"infancy re-rolled: {result.roll}: {result.entry.name}")]
+    events = [
+        event(
+            "true past",
+            f"{character.label}'s infancy re-rolled: {result.roll}: {result.entry.name}",
+        )
+    ]
     if old is not None:
         character, more = _take_back(character, old)
         events += more
     for effect in result.entry.effects:
         fields = {"kind": effect.kind, **effect.fields}
         if fields.get("attribute") in ("chosen", "lowest", "highest"):
-            events.append(event("choose", f"the player picks the attribute for {effect.kind} +1"))
+            events.append(
+                event(
+                    "choose", f"{character.label}'s player picks the attribute for {effect.kind} +1"
+                )
+            )
             continue
         character, more = _apply_uncapped(character, fields, dice)
         events += more
@@ -847,7 +856,7 @@ def unveil_true_past(character: Character, dice: DiceSource) -> tuple[Character,
     spent = Quirk(name=f"{quirk.name} (unveiled)")
     life_path = character.life_path.model_copy(update={"infancy": result.entry.name})
     character = revise(character, quirks=(*quirks, spent), life_path=life_path)
-    return character, events
+    return character, about(events, character.label)
 
 
 def _take_back(character: Character, entry: Entry) -> tuple[Character, list[Event]]:
@@ -880,7 +889,9 @@ def _take_back(character: Character, entry: Entry) -> tuple[Character, list[Even
             character = character.model_copy(
                 update={"traits": tuple(t for t in character.traits if t != trait)}
             )
-    events.append(event("true past", f"the old infancy ({entry.name}) is taken back"))
+    events.append(
+        event("true past", f"{character.label}'s old infancy ({entry.name}) is taken back")
+    )
     return character, events
 
 

@@ -179,7 +179,8 @@ def cast_spell(
         done = SpellCasting(
             caster=caster, spell=spell, automatic=True, result=Outcome.SUCCESS, options=options
         )
-        return done, [*cast, event("arcane well", "the arcane well makes it an automatic success")]
+        told = f"{character.label}'s arcane well makes {spell} an automatic success"
+        return done, [*cast, event("arcane well", told)]
     test, events = start_test(character, TestSetup(attribute=Attribute.INT), dice, options=options)
     casting = SpellCasting(
         caster=test.roller,
@@ -207,7 +208,8 @@ def _resolve_spell(
     magic = caster.magic
     if outcome == Outcome.GREAT_SUCCESS:
         magic = magic.model_copy(update={"arcane_well": True})
-        events.append(event("arcane well", "an arcane well: the next spell is automatic"))
+        told = f"an arcane well: {caster.label}'s next spell is automatic"
+        events.append(event("arcane well", told))
     forgets = outcome == Outcome.FAILURE or (
         outcome == Outcome.CRITICAL_FAILURE and casting.options.spell_critical_forgets
     )
@@ -407,10 +409,15 @@ def _answer(
     return praying.model_copy(update={"caster": caster, "result": outcome}), events
 
 
+OWN_LINES = ("unexhaust_prayers", "heal_wounds")
+"""The miracle effects with a line of their own: prayers made ready, wounds rolled to heal."""
+
+
 def miracle(caster: Character, dice: DiceSource) -> Change:
     """Roll on the miracle table (DW-M23). Un-exhausting prayers applies to the caster;
     healing and cures name a target the players choose, so they are reported (with any
-    dice already rolled) for `heal_wounds` and `remove_affliction` to apply."""
+    dice already rolled) for `heal_wounds` and `remove_affliction` to apply; what the rest
+    does is told once, in the book's words."""
     result = system_table("miracles").roll(dice)
     told = f"{caster.label}'s miracle: {result.roll}: {result.entry.name}"
     events = [event("miracle", told, **result.to_json())]
@@ -426,15 +433,15 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
             events.append(
                 event(
                     "miracle healing",
-                    f"heal {healed.total} wound(s) on you or someone nearby",
+                    f"{healed.total} wound(s) to heal, on {caster.label} or someone nearby",
                     amount=healed.total,
                     roll=healed.to_json(),
                 )
             )
-        else:
-            events.append(
-                event(f"miracle {effect.kind}", result.entry.text, effect=effect.model_dump())
-            )
+    if any(effect.kind not in OWN_LINES for effect in result.entry.effects):
+        effects = [effect.model_dump() for effect in result.entry.effects]
+        said = f"{caster.label}'s miracle, {result.entry.name}: {result.entry.text}"
+        events.append(event("miracle effect", said, effects=effects))
     return caster, events
 
 

@@ -44,17 +44,21 @@ from tabletop.systems.dead_weight.table_body import (
     Fatigue,
     Heal,
     Interlude,
+    NewSession,
     Recover,
     RestAtCamp,
+    Sacrifice,
     SheetChange,
     Stabilise,
     Study,
     WaitTurns,
     Wake,
+    WoundChoice,
     Wounds,
     body_offers,
     change_sheet,
     edited,
+    new_session,
 )
 from tabletop.systems.dead_weight.table_characters import (
     MAKING_INTENTS,
@@ -129,11 +133,21 @@ class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
-    version = 4
+    version = 5
     """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05). 3: the GM's levers are
     the GM's (DW-T01) and every line names whom it is about (DW-T06). 4: magic's lines (a
-    prayer, an angry god, a mishap and its effects, no conductor) name the caster too."""
-    explained = kinds(SHEET_INTENTS) | {"study", "wake", "wait", "stabilise"}
+    prayer, an angry god, a mishap and its effects, no conductor) name the caster too. 5: a
+    mortal wound's, death's refusal, an arcane well's, a miracle's and an affliction already
+    held name whom they are about, and a miracle the table does not apply is told once (and
+    a wound's choice, a sacrifice and a new session are asked for at the table, DW-T08)."""
+    explained = kinds(SHEET_INTENTS) | {
+        "study",
+        "wake",
+        "wait",
+        "stabilise",
+        "wound-choice",
+        "sacrifice",
+    }
     intents = (
         *MAKING_INTENTS,
         *LIST_INTENTS,
@@ -157,6 +171,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
         Stabilise,
         Study,
         BeginExpedition,
+        WoundChoice,
+        Sacrifice,
+        NewSession,
         UseUsageDie,
         RollRisk,
         RollTable,
@@ -236,6 +253,8 @@ class DeadWeightSession(Session[DeadWeightTable]):
             return tracker_step(state, intent)
         if isinstance(intent, SheetChange):
             return change_sheet(state, intent, member, dice)
+        if isinstance(intent, NewSession):
+            return new_session(state, member)
         if isinstance(intent, NewNpc | EditNpc | RemoveNpc | RevealNpc | NpcWounds):
             return self._npcs(state, intent)
         return state, [rolled(intent, member, dice)]

@@ -27,14 +27,13 @@ keeps these lists in the room (`table_lists`): typed in once, or loaded from suc
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tabletop.data import parse_json, read_data_file, validated
+from tabletop.data import read_data_file, validated
 from tabletop.errors import DataError, TabletopError
+from tabletop.kept_lists import file_table
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
 from tabletop.systems.dead_weight.inventory import Item
@@ -115,12 +114,6 @@ def load_supplement(path: str | Path) -> Supplement:
 def read_supplement(
     text: str, name: str = "the supplement file", error: type[TabletopError] = DataError
 ) -> Supplement:
-    """A supplement from a file's text: JSON when it starts with `{`, TOML otherwise; or
-    `error` naming what is wrong."""
-    try:
-        data = parse_json(text) if text.lstrip().startswith("{") else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, ValueError) as problem:
-        raise error(f"{name} is neither TOML nor JSON: {str(problem)[:120]}") from None
-    if not isinstance(data, dict):
-        raise error(f"{name} must hold one table of lists")
-    return validated(Supplement, data, name, error)
+    """A supplement from a file's text, in the format every table's lists load from
+    (`kept_lists.file_table`); or `error` naming what is wrong."""
+    return validated(Supplement, file_table(text, name, error), name, error)

@@ -1,6 +1,7 @@
 """The body at a Dead Weight table (§ Wounds and fatigue, § Receiving Wounds, § Fainting,
-§ Mortal Wounds): fatigue and wounds taken and healed, waking and stabilising, rest at camp,
-the interlude, and setting out on an expedition with spells and prayers memorised."""
+§ Mortal Wounds): fatigue and wounds taken and healed, waking and stabilising, the choices a
+wound leaves, rest at camp, the interlude, setting out on an expedition with spells and
+prayers memorised, a sacrifice to an angry god, and a new session's burden."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from pydantic import Field
 
 from tabletop.asks import gm_lever
 from tabletop.dice import DiceSource
-from tabletop.offers import Choice, Offer, offer
+from tabletop.errors import PermissionDenied
+from tabletop.frozen import Frozen
+from tabletop.offers import Choice, Offer, closed_offer, offer
 from tabletop.session import MAX_NAME, CharacterIntent, Event, Member, note
 from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.body import (
@@ -21,14 +24,16 @@ from tabletop.systems.dead_weight.body import (
     receive_fatigue,
     receive_wounds,
     recover_fatigue,
+    resolve_pending,
     stabilise,
     try_to_wake,
 )
+from tabletop.systems.dead_weight.burden import begin_session
 from tabletop.systems.dead_weight.character import Character
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event as RulesEvent
 from tabletop.systems.dead_weight.events import about
-from tabletop.systems.dead_weight.magic import begin_expedition, study
+from tabletop.systems.dead_weight.magic import begin_expedition, make_sacrifice, study
 from tabletop.systems.dead_weight.rest import Snore, interlude, rest_at_camp
 from tabletop.systems.dead_weight.sheet_edits import SheetEdit, edit
 from tabletop.systems.dead_weight.table import DeadWeightTable
@@ -116,6 +121,26 @@ class BeginExpedition(CharacterIntent):
     prayers: tuple[str, ...] = Field(default=(), max_length=20)
 
 
+class WoundChoice(CharacterIntent):
+    """The choice a wound left to the player: a trauma not held yet (mortal wound row 3), or
+    which score or proficiency drops (chronic pain, brain damage; DW-M53)."""
+
+    kind: Literal["wound-choice"] = "wound-choice"
+    answer: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class Sacrifice(CharacterIntent):
+    """A sacrifice calms the angry god (§ Prayers; what it takes is another book's, DW-G03)."""
+
+    kind: Literal["sacrifice"] = "sacrifice"
+
+
+class NewSession(Frozen):
+    """The GM begins a new game session: every burden may be used once again (DW-M09)."""
+
+    kind: Literal["new-session"] = "new-session"
+
+
 SheetChange = (
     Fatigue
     | Wounds
@@ -128,6 +153,8 @@ SheetChange = (
     | Stabilise
     | Study
     | BeginExpedition
+    | WoundChoice
+    | Sacrifice
 )
 
 _ATTRIBUTES = Choice(values=tuple(Attribute))
@@ -170,7 +197,11 @@ def body_offers(state: DeadWeightTable, mine: tuple[str, ...], member: Member) -
                 placements=Choice(help="where each wound goes", example=[{"attribute": "STR"}]),
             )
         )
-    found += _fallen_offers(state, mine)
+    found += _fallen_offers(state, mine) + _owed_offers(state, mine)
+    if member.is_gm and any(
+        seat.sheet.expedition.burden_used_this_session for seat in state.characters.values()
+    ):
+        found.append(offer("new-session", "begin a new session"))
     found += [
         offer(
             "rest-at-camp",
@@ -235,6 +266,23 @@ def _fallen_offers(state: DeadWeightTable, mine: tuple[str, ...]) -> list[Offer]
     return found
 
 
+def _owed_offers(state: DeadWeightTable, mine: tuple[str, ...]) -> list[Offer]:
+    """What the rules wait on from a player: the choice a wound left (each option), and a
+    sacrifice while their god is angry."""
+    found = []
+    for cid in mine:
+        sheet = state.characters[cid].sheet
+        if sheet.pending:
+            asked = sheet.pending[0]
+            answers = [WoundChoice(character=cid, answer=option) for option in asked.options]
+            found.append(closed_offer("wound-choice", f"{sheet.label}: {asked.kind}", answers))
+    angry = tuple(cid for cid in mine if state.characters[cid].sheet.magic.god_angry)
+    if angry:
+        text = "make a sacrifice to calm the angry god"
+        found.append(offer("sacrifice", text, character=Choice(values=angry)))
+    return [o for o in found if o is not None]
+
+
 def change_sheet(
     state: DeadWeightTable, intent: SheetChange, member: Member, dice: DiceSource
 ) -> tuple[DeadWeightTable, list[Event]]:
@@ -274,11 +322,29 @@ def change_sheet(
         sheet, events = begin_expedition(sheet, intent.spells, intent.prayers)
     elif isinstance(intent, Interlude):
         sheet, events = interlude(sheet)
+    elif isinstance(intent, WoundChoice):
+        sheet, events = resolve_pending(sheet, intent.answer)
+    elif isinstance(intent, Sacrifice):
+        sheet, events = make_sacrifice(sheet)
     else:
         sheet, events = rest_at_camp(sheet, intent.snore)
     seated = {**state.characters, intent.character: seat.model_copy(update={"sheet": sheet})}
     told = told_of(about(events, sheet.label)) or [note("sheet", f"{sheet.label}: nothing changes")]
     return state.model_copy(update={"characters": seated}), told
+
+
+def new_session(state: DeadWeightTable, member: Member) -> tuple[DeadWeightTable, list[Event]]:
+    """A new game session, the GM's to begin: every adventurer's burden may be used once
+    again (DW-M09)."""
+    if not member.is_gm:
+        raise PermissionDenied("only the GM begins a new session")
+    seats = dict(state.characters)
+    told: list[Event] = []
+    for cid, seat in state.characters.items():
+        sheet, events = begin_session(seat.sheet)
+        seats[cid] = seat.model_copy(update={"sheet": sheet})
+        told += told_of(events)
+    return state.model_copy(update={"characters": seats}), told
 
 
 def _wait(sheet: Character, turns: int) -> tuple[Character, list[RulesEvent]]:

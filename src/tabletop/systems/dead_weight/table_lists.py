@@ -12,8 +12,8 @@ from pydantic import Field
 
 from tabletop.errors import PermissionDenied
 from tabletop.frozen import Frozen
-from tabletop.kept_lists import dropped, gm_offers, write_offer
-from tabletop.offers import Choice, Offer, offer
+from tabletop.kept_lists import MAX_FILE, LoadLists, dropped, gm_offers, load_offer, write_offer
+from tabletop.offers import Choice, Offer
 from tabletop.session import Event, Member, note
 from tabletop.systems.dead_weight.catalogue import Skill, Trait
 from tabletop.systems.dead_weight.character import CharacterClass
@@ -33,9 +33,6 @@ from tabletop.systems.dead_weight.table import DeadWeightTable, Making
 MAX_LISTED = 100
 """Entries one list holds (backgrounds, gods, a school's spells, a god's prayers)."""
 MAX_LISTED_NAME = 200
-MAX_FILE = 200_000
-"""Characters of a supplement file the GM loads, and of all the table's lists together
-(every member's view carries them)."""
 
 SILVER = re.compile(r"[1-9]?d(?:4|6|8|10|12|20)(?:[+-][0-9]{1,2})?")
 """A background's silver dice, as the book writes a kit's: 2d6, 3d6, 1d6+2."""
@@ -95,15 +92,6 @@ class DropListed(Frozen):
     name: str = ListedName
 
 
-class LoadLists(Frozen):
-    """The GM loads the group's supplement file (TOML or JSON, as the command line reads it):
-    its entries are written on the table's lists, over any of the same name."""
-
-    kind: Literal["load-lists"] = "load-lists"
-    file: str = Field(min_length=1, max_length=MAX_FILE)
-    """The file's text."""
-
-
 LIST_INTENTS = (KeepBackground, KeepSpells, KeepGod, DropListed, LoadLists)
 ListIntent = KeepBackground | KeepSpells | KeepGod | DropListed | LoadLists
 
@@ -140,7 +128,7 @@ def list_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
             spells=Choice(help="the school's spells, as your book names them"),
         ),
         write_offer("keep-god", "a god"),
-        offer("load-lists", "load the group's supplement file", file=Choice(example=SHAPE)),
+        load_offer("the group's supplement file", SHAPE),
     )
 
 

@@ -266,8 +266,7 @@ def named(exchange: Exchange, events: list[RulesEvent]) -> list[RulesEvent]:
     """The exchange's lines naming whose test they are (issue 30, item 2): "Amber re-rolls
     die 1 (1 → 5) with proficiency", "the GM re-rolls Amber's die 3 (6 → 2) with
     disadvantage", "Amber's test: success, fatigue"; a tie names both sides."""
-    tests = exchange.opposed.tests if exchange.opposed is not None else (exchange.open_test,)
-    labels = [test.roller.label for test in tests]
+    labels = _labels(exchange)
     told = []
     for e in events:
         label = labels[(e.side or 0) if exchange.opposed is not None else 0]
@@ -281,6 +280,16 @@ def named(exchange: Exchange, events: list[RulesEvent]) -> list[RulesEvent]:
             text = e.text
         told.append(e.model_copy(update={"text": text}))
     return told
+
+
+def _labels(exchange: Exchange) -> list[str]:
+    """Whose test each side is: a spell cast from an arcane well has no test, only its
+    caster (DW-A20)."""
+    if exchange.opposed is not None:
+        return [test.roller.label for test in exchange.opposed.tests]
+    if exchange.casting is not None:
+        return [exchange.casting.caster.label]
+    return [exchange.open_test.roller.label]
 
 
 def _chosen(text: str, label: str) -> str:

@@ -592,13 +592,21 @@ function withFilePicker(field, box, title) {
   // A field that holds a file's text (a group's supplement file) opens the file too: its
   // text fills the box, where it can be read before sending.
   const picker = h("input", { type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": `Open a file for ${title}` });
+  const said = h("p", { class: "error", role: "status" });
   picker.addEventListener("change", async () => {
     const file = picker.files && picker.files[0];
     if (!file) return;
-    box.value = await file.text();
+    const text = await file.text();
+    said.textContent = "";
+    if (box.maxLength > 0 && text.length > box.maxLength) {
+      // Refused here, in words, rather than sent and refused as a malformed request.
+      said.textContent = `${file.name} has ${text.length.toLocaleString("en")} characters: the table takes a file of at most ${box.maxLength.toLocaleString("en")}. Split it, or leave out what this table does not use.`;
+      return;
+    }
+    box.value = text;
     box.dispatchEvent(new Event("input"));
   });
-  return h("div", { class: "file-field" }, field, picker);
+  return h("div", { class: "file-field" }, field, picker, said);
 }
 // A free text allowed more characters than this (a sheet's notes) gets a box of several lines.
 
