@@ -112,6 +112,8 @@ CASES = [
     "1d6rol1",
     "4d6rol1",
     "5d8roh2 - 2d4rol2",
+    "1d6ral1",
+    "3d6rah1 + 2d4ral2",
 ]
 
 

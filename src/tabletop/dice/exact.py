@@ -447,9 +447,13 @@ class _Evaluator:
 
     def rerolled_by_place(self, term: Dice) -> Weights:
         """d20's `4d6rol1`: the dice not re-rolled are the highest (lowest) that stay, and
-        the re-rolled ones fresh dice."""
-        place = term.reroll_place
-        assert place is not None
+        the re-rolled ones fresh dice; `4d6ral1`: every die stays and one is added."""
+        assert term.reroll_place is not None
+        place = term.reroll_place.place
+        if term.reroll_place.adds:
+            return self.convolve(
+                self.pool(Dice(term.count, term.sides)), self.pool(Dice(1, term.sides))
+            )
         fresh = self.pool(Dice(place.count, term.sides))
         stays = term.count - place.count
         if not stays:

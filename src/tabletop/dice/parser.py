@@ -43,6 +43,7 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Pick,
+    PlacedReroll,
     PooledKeep,
     Reroll,
     RiskDice,
@@ -768,6 +769,9 @@ class _Parser:
                 continue  # one pick of several faces, seen already
             elif kind == "pick":
                 pick = self.pick(self.dialect.picks[spelled], at)
+            elif spelled == "ra" and self.peek() in ("l", "h") and self.dialect.picks:
+                kind = "reroll"  # d20's `4d6ral1`: one die added for the lowest
+                reroll_place = self.reroll_by_place(True, count, at, adds=True)
             elif kind == "explode" and explode is not None and self.dialect.name == "avrae":
                 more = self.explode(self.dialect.explosions[spelled], sides, at)
                 explode = self.joined_explosion(explode, more, seen[-1], sides, at)
@@ -811,8 +815,8 @@ class _Parser:
             seen.append(kind)
         if reroll_place is not None and len(seen) > 1:
             raise self.fail(
-                "re-rolling the lowest or highest dice (d20's rol1) with other modifiers is not "
-                "supported yet"
+                "re-rolling the lowest or highest dice (d20's rol1, ral1) with other modifiers is "
+                "not supported yet"
             )
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
@@ -848,8 +852,9 @@ class _Parser:
             reroll_place,
         )
 
-    def reroll_by_place(self, once: bool, count: int, at: int) -> Keep:
-        """d20's `4d6rol1` (`roh1`): the lowest (highest) dice re-rolled once."""
+    def reroll_by_place(self, once: bool, count: int, at: int, adds: bool = False) -> PlacedReroll:
+        """d20's `4d6rol1` (`roh1`): the lowest (highest) dice re-rolled once; `ral1`: one
+        die added for the lowest."""
         if not once:
             raise self.fail(
                 "re-rolling the lowest or highest dice until they stop being so would never "
@@ -861,7 +866,7 @@ class _Parser:
         number = self.integer("how many dice to re-roll")
         if not 1 <= number <= count:
             raise self.fail(f"can re-roll between 1 and {count} of {count} dice", at)
-        return Keep(mode, number)  # type: ignore[arg-type]
+        return PlacedReroll(Keep(mode, number), adds)  # type: ignore[arg-type]
 
     def check_limited(
         self, reroll: Reroll | None, explode: Explode | None, more: object, at: int

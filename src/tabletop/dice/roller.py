@@ -261,11 +261,19 @@ class _Roller:
 
     def rerolled_by_place(self, term: Dice) -> RolledPool:
         """d20's `4d6rol1`: every die thrown, then the lowest (highest) re-rolled once, the
-        earlier die first among equals."""
-        place = term.reroll_place
-        assert place is not None
+        earlier die first among equals; `4d6ral1`: the lowest adds a die of its own."""
+        assert term.reroll_place is not None
+        place = term.reroll_place.place
         faces = [self.die(term.sides) for _ in range(term.count)]
         chosen = _kept_by_value(place, faces)
+        if term.reroll_place.adds:
+            first = chosen.index(True)
+            dice = [
+                Die(term.sides, (face,), face, triggered=i == first) for i, face in enumerate(faces)
+            ]
+            added = self.die(term.sides)
+            dice.append(Die(term.sides, (added,), added, added=True))
+            return RolledPool(term, tuple(dice), sum(faces) + added)
         dice = []
         for face, again in zip(faces, chosen, strict=True):
             new = self.die(term.sides) if again else face

@@ -162,7 +162,9 @@ class _Sampler:
 
     def pool(self, term: Dice, n: int) -> np.ndarray:
         if term.reroll_place is not None:  # d20's `4d6rol1`: the dice that stay, and fresh ones
-            place = term.reroll_place
+            place = term.reroll_place.place
+            if term.reroll_place.adds:  # `4d6ral1`: every die and one more
+                return self.faces(term.sides, (n, term.count + 1)).sum(axis=1)
             ordered = np.sort(self.faces(term.sides, (n, term.count)), axis=1)
             stays = term.count - place.count
             kept = ordered[:, place.count :] if place.mode == "kl" else ordered[:, :stays]

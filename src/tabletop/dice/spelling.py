@@ -245,8 +245,9 @@ class _Writer:
         if node.reroll_place is not None:
             if not self.dialect.picks:
                 raise Unspellable("re-rolling the lowest or highest dice (rol1)", self.dialect)
-            place = node.reroll_place
-            return f"ro{'l' if place.mode == 'kl' else 'h'}{place.count}"
+            place = node.reroll_place.place
+            op = "ra" if node.reroll_place.adds else "ro"
+            return f"{op}{'l' if place.mode == 'kl' else 'h'}{place.count}"
         reroll = self.rerolls(node.reroll) if node.reroll else ""
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""

@@ -285,6 +285,16 @@ class Group:
 
 
 @dataclass(frozen=True, slots=True)
+class PlacedReroll:
+    """d20's `ro` and `ra` with a selector of place: `4d6rol1` re-rolls the lowest die once
+    (`roh2` the highest two); `4d6ral1` adds one die for the lowest, which stays (d20 adds one
+    die at most, for the first it selects)."""
+
+    place: Keep
+    adds: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Dice:
     """A pool of `count` dice with `sides` faces and its modifiers, applied in this order:
     re-roll the first face, explode, keep or drop, then sum (or count successes).
@@ -318,9 +328,9 @@ class Dice:
 
     pick: Pick | None = None
     """d20's keep or drop by face (`k3`, `p<3`), at the place of a keep."""
-    reroll_place: Keep | None = None
-    """d20's `4d6rol1`: the lowest (`kl`) or highest (`kh`) dice re-rolled once, chosen by
-    place after every die is thrown; the pool's only modifier."""
+    reroll_place: PlacedReroll | None = None
+    """d20's `4d6rol1` and `4d6ral1`: dice chosen by place after every die is thrown; the
+    pool's only modifier."""
 
     @property
     def scored(self) -> bool:
@@ -467,7 +477,7 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
     if reroll is not None and reroll.once and reroll.limit is not None:
         rerolls = min(count, reroll.limit)
     if term.reroll_place is not None:
-        rerolls = term.reroll_place.count
+        rerolls = 1 if term.reroll_place.adds else term.reroll_place.place.count
     follow_ups = 0 if explode is None else count * explode.max_follow_ups
     if explode is not None and explode.limit is not None:
         follow_ups = min(follow_ups, explode.limit)

@@ -33,8 +33,8 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 
 MISSING: tuple[Missing, ...] = (
     _missing(
-        "picking the lowest or highest dice to explode (ral1, eh1)",
-        r"(?<=ra)[lh][0-9]|(?<=e)[lh][0-9]",
+        "picking the lowest or highest dice to explode (4d6eh1)",
+        r"(?<=e)[lh][0-9]",
         "avrae",
     ),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
