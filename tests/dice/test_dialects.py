@@ -554,6 +554,8 @@ def test_computed_dice_take_modifiers_and_computed_sides():
         ("(1d4 - 2)d6", "may roll a negative number of dice"),
         ("(1d4 / 2)d6", "may roll a fraction of a die"),
         ("(20000)d6", "could roll 20,000 dice; the limit is 10,000"),
+        ("2d(1d6 - 1)", "may roll dice with 0 sides; a die has between 1 and 1,000,000"),
+        ("(1d10)d(1d100000)", "steps, over the limit"),  # refused before any pool is weighed
     ],
 )
 def test_a_computed_count_that_cannot_be_dice_is_refused(text, words):

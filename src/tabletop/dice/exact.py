@@ -468,6 +468,8 @@ class _Evaluator:
         that pool's law (each pool's weights scaled to a common total, so the mixture adds
         whole numbers)."""
         counts, sides = self.evaluate(node.count), self.evaluate(node.sides)
+        if len(sides) > 1:  # the totals of every pool, spent before any is worked out
+            self.spend(sum(counts) * sum(s - 1 for s in sides) + len(counts) * len(sides))
         pools = {}
         for count, count_weight in counts.items():
             for faces, faces_weight in sides.items():

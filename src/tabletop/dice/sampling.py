@@ -132,19 +132,20 @@ class _Sampler:
         raise TypeError(f"not a dice expression node: {node!r}")
 
     def computed(self, node: ComputedDice, n: int) -> np.ndarray:
-        """A computed pool: plain dice of fixed sides in one array; otherwise the samples of
-        each count and number of sides, thrown as that pool."""
+        """A computed pool: plain dice in one array, each sample with its own count and
+        sides; with modifiers (on fixed sides), the samples of each count thrown as that
+        pool."""
         counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
-        if isinstance(node.sides, Integer) and node.modifiers is None:
+        if node.modifiers is None:
+            sides = _exact(self.evaluate(node.sides, n)).astype(np.int64)
             most = int(counts.max()) if n else 0
-            faces = self.faces(node.sides.value, (n, most))
+            faces = self.rng.integers(1, sides[:, None] + 1, size=(n, most), dtype=np.int64)
             return np.where(np.arange(most)[None, :] < counts[:, None], faces, 0).sum(axis=1)
-        sides = _exact(self.evaluate(node.sides, n)).astype(np.int64)
+        assert isinstance(node.sides, Integer)
         totals = np.zeros(n, dtype=np.int64)
-        pairs = np.unique(np.stack([counts, sides], axis=1), axis=0) if n else []
-        for count, faces in pairs:
-            chosen = (counts == count) & (sides == faces)
-            pool = node.pool(int(count), int(faces))
+        for count in np.unique(counts):
+            chosen = counts == count
+            pool = node.pool(int(count), node.sides.value)
             totals[chosen] = self.evaluate(pool, int(chosen.sum()))
         return totals
 
