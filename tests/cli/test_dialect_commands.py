@@ -25,9 +25,10 @@ def test_roll_reads_the_chosen_dialect_and_says_so_in_json(capsys):
 def test_a_reading_another_dialect_gives_otherwise_is_one_note_on_stderr(capsys):
     result = run(capsys, "roll", "3d6>3", "--seed", "1")
     assert result.code == 0
-    assert result.err.strip() == (
-        "note: Roll20 reads '3d6>3' otherwise: as '3d6>=3' in tabletop (mean 2 there, 1.5 here)"
-    )
+    assert result.err.strip().splitlines() == [
+        "note: Roll20 reads '3d6>3' otherwise: as '3d6>=3' in tabletop (mean 2 there, 1.5 here)",
+        "note: Avrae (d20) reads '3d6>3' otherwise (mean 0.9954 there, 1.5 here)",
+    ]
     assert result.out.startswith("3d6>3 → [")
 
 

@@ -88,6 +88,32 @@ CASES = [
     "(4d6)k6",
     "2d6ra<3",
     "3d4ro1ra4",
+    # avrae/d20 tests/test_dice.py test_selectors, test_k_op, test_p_op: sets by value
+    "(1, 2, 3, 4, 5)k3",
+    "(1, 2, 3, 4, 5)k<3",
+    "(1, 2, 3, 4, 5)k>3",
+    "(1, 2, 3, 4, 5)k1k2",
+    "(1, 2, 3, 4, 5)p3",
+    "(1, 2, 3, 4, 5)p1p2",
+    "(1)k1",
+    "(1)k2",
+    "(1d6, 1d4, 1d8)k<4 + (2d4+1d6)kh3",
+    "(1d4 / 2, 1d3)p<2",
+    # test_comparison and test_pemdas: comparisons are 1 or 0, below + and -
+    "1 + 2 == 2",
+    "1 + (2 == 2)",
+    "1 == 2",
+    "1 >= 1",
+    "2 <= 1",
+    "1 != 1",
+    "1d20 + 5 >= 3d6",
+    "(1d6 > 3, 1d4 < 2)kh1 + 1d6 / 4 == 1",
+    # test_ro_op: ro with a selector of place
+    "1d6rol1",
+    "4d6rol1",
+    "5d8roh2 - 2d4rol2",
+    "1d6ral1",
+    "3d6rah1 + 2d4ral2",
 ]
 
 
@@ -159,7 +185,7 @@ def avrae_terms(draw: st.DrawFn) -> str:
 )
 @given(
     left=avrae_terms(),
-    op=st.sampled_from([" + ", " - ", " * ", " / ", " // ", " % "]),
+    op=st.sampled_from([" + ", " - ", " * ", " / ", " // ", " % ", " >= ", " == ", " < "]),
     right=avrae_terms() | st.integers(1, 9).map(str),
 )
 def test_generated_expressions_agree_with_d20(left, op, right):

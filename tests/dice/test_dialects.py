@@ -54,6 +54,32 @@ SAME_LAW_AS = [
         "3d6kh2",
         f"{ROLL20}: Group Rolls, a single roll in a group keeps or drops its dice",
     ),
+    (
+        "roll20",
+        "{5d6!!}>8",
+        "5d6>=8!",
+        f"{ROLL20}: Compounding Exploding Dice, '{{5d6!!}}>8' compares each compounded die to 8",
+    ),
+    (
+        "roll20",
+        "{4d6+3d8+1}>5",
+        "4d6>=4 + 3d8>=4",
+        f"{ROLL20}: Single Sub-Roll, the math 'totaled into each roll' of every pool",
+    ),
+    (
+        "roll20",
+        "{3d6+1}<3",
+        "3d6<=2",
+        f"{ROLL20}: Target Number, '{{3d6+1}}<3' adds 1 to each die, then compares it to 3",
+    ),
+    ("roll20", "8d6r", "8d6r1", f"{ROLL20}: Rerolling Dice, '8d6r' re-rolls any 1"),
+    (
+        "roll20",
+        "1d20+5 \\ +5 Roll for Initiative",
+        "1d20+5",
+        f"{ROLL20}: a backslash separates the formula from words with numbers in them",
+    ),
+    ("foundry", "3d6ms10", "3d6 - 10", "Foundry dice-modifiers: '3d6ms10' subtracts 10"),
     ("roll20", "8d10k4", "8d10kh4", f"{ROLL20}: Drop/Keep, '8d100k4' keeps the top 4"),
     ("roll20", "8d10d3", "8d10dl3", f"{ROLL20}: Drop/Keep, '8d100d3' drops the 3 lowest"),
     ("roll20", "4d6!p", "4d6!p", f"{ROLL20}: Penetrating Dice subtract 1 from each follow-up"),
@@ -63,6 +89,12 @@ SAME_LAW_AS = [
     ("roll20", "round(-5/2)", "-2", f"{ROLL20}: round() rounds .5 toward positive infinity"),
     ("roll20", "abs(2-7)", "5", f"{ROLL20}: abs() is the absolute value"),
     ("roll20", "0d6", "0", f"{ROLL20}: Basic Roll, N must be 0 or more"),
+    (
+        "roll20",
+        "{1d6, 5 + 0d0}kh1",
+        "{1d6, 5}kh1",
+        f"{ROLL20}: Grouped Rolls, '{{1d6, 5 + 0d0}}kh1'",
+    ),
     ("roll20", "1d20+5[fire]", "1d20+5", f"{ROLL20}: Inline labels are shown, not rolled"),
     ("roll20", "1d8[slashing]+2d6[fire]", "1d8+2d6", f"{ROLL20}: a label for each term"),
     (
@@ -87,6 +119,19 @@ SAME_LAW_AS = [
     ("foundry", "3d6xo", "3d6!:1", f"{FOUNDRY}: xo explodes once (new dice never explode)"),
     ("avrae", "4d6kh3", "4d6kh3", f"{D20}: STANDARD_EXPRESSIONS '4d6kh3'"),
     ("avrae", "4d6pl1", "4d6dl1", f"{D20}: p drops (test_p_op 'ph1pl1')"),
+    (
+        "avrae",
+        "4d6rol1",
+        "4d6kh3 + 1d6",
+        f"{D20}: test_ro_op '1d6rol1', ro with the selector l1 re-rolls the lowest die once",
+    ),
+    ("avrae", "5d8roh2", "5d8kl3 + 2d8", f"{D20}: README selectors, 'hX' the highest X values"),
+    (
+        "avrae",
+        "4d6ral1",
+        "5d6",
+        f"{D20}: test_ra_op '1d6ral1', explode_once adds one die for the first die selected",
+    ),
     ("avrae", "1d20rr<20", "20", f"{D20}: test_rr_op, '1d20rr<20' == 20"),
     ("avrae", "1d20rr>1", "1", f"{D20}: test_rr_op, '1d20rr>1' == 1"),
     ("avrae", "1d1ro1", "1", f"{D20}: test_ro_op, '1d1ro1' == 1"),
@@ -132,6 +177,13 @@ SAME_LAW_AS = [
     ("roll20", "2d20kh1cs>19", "2d20kh1", f"{ROLL20}: critical points after a keep"),
     ("roll20", "8d6s", "8d6", f"{ROLL20}: Sorting Dice, '8d6s' sorts ascending"),
     ("roll20", "4d6sdkh3", "4d6kh3", f"{ROLL20}: 'sd' sorts descending; the total stays"),
+    (
+        "roll20",
+        "1d20cs20cs10",
+        "1d20",
+        f"{ROLL20}: Critical points, '1d20cs20cs10' shows a 20 or a 10 as critical",
+    ),
+    ("avrae", "()", "0", f"{D20}: README, '()' is an empty set"),
     ("avrae", "-7 % 3", "2", f"{D20}: BinOp '%' is Python's: signed as the divisor"),
     ("avrae", "7 % -3", "-2", f"{D20}: BinOp '%' is Python's"),
     ("avrae", "1d6 / 4 % 1", "0", f"{D20}: the fraction's remainder, then int() of the total"),
@@ -158,13 +210,27 @@ MEANS = [
     ("roll20", "3d6>3f1", Fraction(3, 2), f"{ROLL20}: '3d6>3f1' takes failures from successes"),
     (
         "roll20",
-        "{3d6+3}>15",
-        Fraction(3, 8),
-        f"{ROLL20}: '{{3d6+3}}>15' is 1 when the total is 15+",
+        "{3d20+5}>21",
+        Fraction(3, 4),
+        f"{ROLL20}: Single Sub-Roll Success, '{{3d20+5}}>21' adds 5 to each roll, counts 21+",
+    ),
+    (
+        "roll20",
+        "{3d20+5}>21f<10",
+        0,
+        f"{ROLL20}: Single Sub-Roll Failure, each roll plus 5: 21+ succeeds, 10 or less fails",
+    ),
+    (
+        "roll20",
+        "{2d6!}>4f1",
+        Fraction(4, 5) - Fraction(4, 5 * 6**21),
+        f"{ROLL20}: '{{2d6!}}>4f1', each exploding die: 4+ succeeds, a 1 fails (20 follow-ups)",
     ),
     ("foundry", "{2d6, 1d12}cs>7", Fraction(5, 6), "Foundry pools count successes per total"),
     ("roll20", "4dF+3", 3, f"{ROLL20}: Fate dice in arithmetic"),
     ("foundry", "4df", 0, "Foundry's FateDie, denomination f"),
+    ("foundry", "4dc", 2, "Foundry dice-modifiers: '4dc' flips four coins, tallying heads"),
+    ("foundry", "3dcc0", Fraction(3, 2), "Foundry dice-modifiers: '3dcc0' tallies the tails"),
     ("roll20", "4dF>1", Fraction(4, 3), f"{ROLL20}: successes on Fate dice (a + counts)"),
     ("roll20", "2 ** -1", Fraction(1, 2), "JavaScript: 2 ** -1 is 0.5"),
     ("roll20", "1d4 ** 2", Fraction(15, 2), f"{ROLL20}: '**' of a roll: (1+4+9+16)/4"),
@@ -203,6 +269,32 @@ MEANS = [
     ),
     ("roll20", "(1d4)d6", Fraction(35, 4), f"{ROLL20}: '(1d4)d6' rolls 1d4 d6s (2.5 x 3.5)"),
     ("foundry", "(1d3)d4 + 1", 6, "Foundry: a parenthetical count of dice is rolled first"),
+    ("roll20", "2d(3+3)", 7, f"{ROLL20}: Computed Dice Roll, 'Nd(X+Y)' computes the sides"),
+    (
+        "foundry",
+        "1d(1d20)",
+        Fraction(23, 4),
+        "Foundry dice-advanced: '1d(1d20)', a die of sides rolled by a d20 ((2 + 21) / 4)",
+    ),
+    (
+        "foundry",
+        "(1d20*2)d(1d10)",
+        Fraction(21) * Fraction(13, 4),
+        "Foundry dice-advanced: '(1d20*2)d(1d10)', count and sides both rolled (21 x 3.25)",
+    ),
+    (
+        "foundry",
+        "(2d4)d8x",
+        Fraction(5) * Fraction(9, 2) / (1 - Fraction(1, 8)) * (1 - Fraction(1, 8) ** 21),
+        "Foundry dice-advanced: '(2d4)d8' with the modifiers of Die (x explodes the 8s)",
+    ),
+    ("roll20", "(1d3 - 1)d4kh2", Fraction(5, 2), f"{ROLL20}: modifiers on computed dice"),
+    (
+        "roll20",
+        "{1d6, 1d4}>4f1",
+        Fraction(1, 2) + Fraction(1, 4) - Fraction(1, 6) - Fraction(1, 4),
+        f"{ROLL20}: Multiple Sub-Roll Failure, each total of 4+ adds one, each 1 takes one",
+    ),
     (
         "foundry",
         "2d4r1r3",
@@ -217,6 +309,19 @@ MEANS = [
         f"{D20}: rr and ro are two operations, applied in the order written",
     ),
     ("avrae", "1d%", 45, f"{D20}: Die._add_roll, d% is randrange(0, 100, 10)"),
+    ("avrae", "(1, 2, 3, 4, 5)k<3", 3, f"{D20}: test_selectors, '(1, 2, 3, 4, 5)k<3' == 3"),
+    ("avrae", "(1, 2, 3, 4, 5)p1p2", 12, f"{D20}: test_p_op, '(1, 2, 3, 4, 5)p1p2' == 12"),
+    ("avrae", "(1)k2", 0, f"{D20}: test_selectors, '(1)k2' == 0"),
+    ("avrae", "1 + 2 == 2", 0, f"{D20}: test_pemdas, comparisons bind loosest: '1 + 2 == 2' == 0"),
+    ("avrae", "1 + (2 == 2)", 2, f"{D20}: test_pemdas, '1 + (2 == 2)' == 2"),
+    ("avrae", "1d20 + 5 >= 15", Fraction(11, 20), f"{D20}: BinOp '>=' is 1 when it holds"),
+    ("avrae", "3d6 > 10", Fraction(1, 2), f"{D20}: '>' between totals, not a success count"),
+    (
+        "avrae",
+        "(4d6+3d8)kh3",
+        Fraction(55, 2),
+        f"{D20}: a keep after parentheses keeps the one member, whole (keeping more keeps all)",
+    ),
     ("avrae", "2d%kh1", Fraction(123, 2), f"{D20}: a tens die keeps by its value"),
     ("avrae", "1d%mi50", 60, f"{D20}: mi raises a tens die's 0-40 to 50"),
     ("roll20", "1d%", Fraction(101, 2), f"{ROLL20}: d% is a d100"),
@@ -283,6 +388,15 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("roll20", "{3d4}dl1"),
         ("roll20", "{1d6+1d4+1d2}kl1"),
         ("roll20", "(1d3 - 1)d4 + 1"),
+        ("roll20", "(1d3)d4kh2>2"),
+        ("foundry", "(1d3)d3dl1"),
+        ("roll20", "2d(1d3)"),
+        ("avrae", "(1d4, 1d3, 2)k<3 + (1d4 / 2, 1d2)p1"),
+        ("avrae", "1d4 + 1 > 1d6 != (1d3 == 2)"),
+        ("foundry", "3dcc0 + 2dc"),
+        ("avrae", "2d3rol1 + 2d3roh1 + 2d2ral1"),
+        ("roll20", "{1d4, 1d3 + 1, 2}kh2>3f<2"),
+        ("foundry", "(1d2)d(1d3 + 1)"),
         ("foundry", "(2d2)d3 * 2"),
         ("foundry", "3d4r1=1"),
         ("foundry", "3d4rr2=1"),
@@ -303,6 +417,8 @@ def test_separate_explosions_change_keeps_and_counts_not_sums():
         ("foundry", "3d4evendf>3"),
         ("avrae", "3d4ro1ro>3kh2"),
         ("tabletop", "2d3ro1ro3!"),
+        ("roll20", "{2d3!}>2f1"),
+        ("roll20", "{3d4kh2 - 1}<2"),
     ],
 )
 def test_exact_odds_match_every_sequence_of_faces(dialect, text):
@@ -421,17 +537,48 @@ def test_computed_dice_show_their_count_and_then_their_dice():
     assert rolled.to_json()["dice"]["count"]["value"] == 3
 
 
+def test_computed_dice_take_modifiers_and_computed_sides():
+    # ROLL20: Computed Dice Roll '(N+Y)dX/Nd(X+Y)'; FOUNDRY dice-advanced: '1d(1d20)'.
+    kept = roll("(1d4)d6kh1", FixedDice([3, 4, 2, 6]), dialect="roll20")
+    assert str(kept) == "(1d4)d6kh1 → ([3])d6 [~~4~~, ~~2~~, 6] = 6"
+    sided = roll("2d(1d6)", FixedDice([5, 4, 2]), dialect="roll20")
+    assert str(sided) == "2d(1d6) → (2)d([5]) [4, 2] = 6"
+    assert sided.to_json()["dice"]["sides"]["value"] == 5
+    assert [die.sides for die in sided.pools()[-1].dice] == [5, 5]
+    assert notation(parse("(2)d6kh1", "roll20"), "roll20") == "(2)d6kh1"
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
         ("(1d4 - 2)d6", "may roll a negative number of dice"),
         ("(1d4 / 2)d6", "may roll a fraction of a die"),
         ("(20000)d6", "could roll 20,000 dice; the limit is 10,000"),
+        ("2d(1d6 - 1)", "may roll dice with 0 sides; a die has between 1 and 1,000,000"),
+        ("(1d10)d(1d100000)", "steps, over the limit"),  # refused before any pool is weighed
     ],
 )
 def test_a_computed_count_that_cannot_be_dice_is_refused(text, words):
     with pytest.raises((RollError, LimitError), match=re.escape(words)):
         distribution(text, dialect="roll20")
+
+
+def test_a_group_of_one_pool_counts_each_die_with_the_number_added():
+    # ROLL20: '{3d20+5}>21 - Roll 3 d20's, for each roll add 5 and then count a success for
+    # each result of 21 or more'; '{5d6!!}>8' compares each compounded die, not the total.
+    rolled = roll("{3d20+5}>21", FixedDice([16, 3, 20]), dialect="roll20")
+    assert str(rolled) == "3d20>16 → [**16**, 3, **20**] = 2"
+    compounded = roll("{5d6!!}>8", FixedDice([6, 3, 2, 1, 5, 4]), dialect="roll20")
+    assert compounded.total == 1  # the 6+3 is one die of 9; the total of 21 is not compared
+    # Tabletop's group of one compares the total: each reading notes the other.
+    assert [note.dialect.name for note in other_readings("{3d6+3}>15")] == ["roll20"]
+
+
+def test_a_group_marks_the_totals_that_fail():
+    # ROLL20: '{4d6+2d8, 3d20+3, 5d10+1}>40f<10', a failure for each sub-roll total of 10 or less.
+    rolled = roll("{1d6, 1d4, 1d8}>4f1", FixedDice([5, 1, 2]), dialect="roll20")
+    assert str(rolled) == "{1d6, 1d4, 1d8}>4f1 → {**[5]**, _[1]_, [2]} = 0"
+    assert [m.get("failure") for m in rolled.to_json()["dice"]["members"]] == [False, True, False]
 
 
 def test_a_group_shows_which_totals_it_kept():
@@ -467,6 +614,20 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("avrae", "1d%rr0", "takes no re-roll here (not built yet)"),
         ("roll20", "{4d6+3}k2", "built for Roll20's sums of plain dice ({4d6+3d8}k4)"),
         ("roll20", "{4d6+3d8}k4>3", "a group that keeps its dice takes no more modifiers"),
+        ("roll20", "2d(1d6)kh1", "modifiers on computed sides (2d(1d6)kh1) are not supported"),
+        ("foundry", "2dcc2", "a coin is called c1 (heads) or c0 (tails)"),
+        ("tabletop", "4dc", "this is Foundry VTT notation"),
+        ("roll20", "5d6mt3>4", "dice matching (2d6m, 2d6mt) is not supported yet"),
+        ("roll20", "1d20 + 5 &{tracker}", "roll options (&{tracker}) is not supported yet"),
+        ("foundry", "3d12ms>(4d6)", "a target in parentheses (cs<=(@power), ms>(4d6))"),
+        ("avrae", "(1, 2, 3)kh1kl1", "several keeps or drops on one set, one after another"),
+        ("avrae", "((10d6kh5)kl2)kh1", "a parenthesised pool with modifiers of its own"),
+        ("roll20", "{1d6, 1d6}f1", "failures are taken from a success count"),
+        ("foundry", "5d10xo<8x10cs>=8", "explosions of two kinds (Foundry's 5d10xo<8x10"),
+        ("roll20", "{4d6-3d8}>4", "built for pools added together and a number added"),
+        ("roll20", "{5}>3", "a success count on a group of one member counts its dice"),
+        ("roll20", "{3d6>3}>1", "a success count on a group of one member counts its dice"),
+        ("roll20", "{2d6}>4f1kh1", "a group that counts its dice takes no more modifiers"),
         ("tabletop", "{4d6+3d8}k4", "built for Roll20's sums of plain dice"),
         ("roll20", "{1d6, 2d6", "expected '}' to close the group"),
         ("tabletop", "1d20+5 Roll for initiative", "this is Roll20 notation"),
@@ -474,7 +635,7 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("foundry", "2d4r1=1r3", "re-rolls applied one after another on a pool"),
         ("avrae", "2d8rr1mi2rr3", "re-rolls applied one after another on a pool"),
         ("roll20", "2d4r1r<4", "re-rolling every face of a d4 would never stop"),
-        ("roll20", "(1d4)d6kh1", "modifiers on computed dice ((1d4)d6kh1) are not supported"),
+        ("tabletop", "(1d4)d6adv", "advantage on computed dice is not supported yet"),
         ("avrae", "(1d4)d6", "this is tabletop, Roll20 and Foundry VTT notation"),
         ("tabletop", "7 % 2", "this is Roll20, Foundry VTT and Avrae (d20) notation"),
         ("foundry", "2 ** 3", "this is Roll20 notation, not Foundry VTT's"),
@@ -502,16 +663,16 @@ def test_d20_caps_a_roll_at_a_thousand_dice():
         ("roll20", "3d6f1", "failures are taken from a success count"),
         ("foundry", "4d6kh3r1", "in the order written"),
         ("avrae", "10d6mil1", "expected the minimum of each die"),
-        ("avrae", "1d20 > 10", "comparisons as values"),
+        ("tabletop", "1d20 >= 10", "this is Avrae (d20) notation"),
         ("avrae", "4d6kh3k3", "both by place (kh3) and by face (k3) on one pool is not"),
         ("avrae", "4d6k3kh1", "both by place (kh3) and by face (k3) on one pool is not"),
         ("avrae", "4d6k3p1", "keeping and dropping dice by face one after another"),
-        ("avrae", "(4d6+3d8)kh3", "a parenthesised expression other than one pool"),
         ("avrae", "2d6e5ra6", "this dice term already has an explosion"),
         ("avrae", "1d2e1e2", "every face of a d2 explodes, so it would never stop"),
-        ("avrae", "4d6rrl1", "picking the lowest or highest dice to re-roll or explode"),
-        ("avrae", "4d6eh1", "picking the lowest or highest dice to re-roll or explode"),
-        ("avrae", "4d6rah1", "picking the lowest or highest dice to re-roll or explode"),
+        ("avrae", "4d6rrl1", "until they stop being so would never stop"),
+        ("avrae", "4d6eh1", "picking the lowest or highest dice to explode (4d6eh1)"),
+        ("avrae", "4d6ral1kh3", "re-rolling the lowest or highest dice (d20's rol1, ral1) with"),
+        ("avrae", "4d6rol5", "can re-roll between 1 and 4 of 4 dice"),
         ("avrae", "4d6ra6kh3", "d20's ra) with keep/drop, counts, bounds or a second limit"),
         ("avrae", "1.5", "decimal numbers"),
         ("tabletop", "dF", "this is Roll20 notation"),
@@ -573,6 +734,8 @@ def test_a_roll_or_sample_that_divides_by_zero_is_an_error(text):
 
 def test_critical_points_mark_the_dice_they_show_and_change_nothing():
     # ROLL20: Critical Success and Fumble Points, '1d20cs>18' highlights 18-20 as criticals.
+    several = roll("3d20cs20cs10", FixedDice([10, 20, 5]), dialect="roll20")
+    assert str(several) == "3d20cs20cs10 → [10 (critical), 20 (critical), 5] = 35"
     rolled = roll("3d20cs>18cf<2 + 5", FixedDice([18, 1, 7]), dialect="roll20")
     assert str(rolled) == "3d20cs>18cf<2 + 5 → [18 (critical), 1 (fumble), 7] + 5 = 31"
     dice = rolled.to_json()["dice"]["left"]["dice"]
@@ -590,6 +753,21 @@ def test_sorted_dice_are_shown_in_order_with_their_marks():
     rolled = roll("4d6kh3sd", FixedDice([3, 6, 1, 5]), dialect="roll20")
     assert str(rolled) == "4d6kh3sd → [6, 5, 3, ~~1~~] = 14"
     assert str(roll("3d6s", FixedDice([3, 6, 1]), dialect="roll20")) == "3d6sa → [1, 3, 6] = 10"
+
+
+def test_a_coin_shows_heads_as_1_and_a_call_counts_its_face():
+    # FOUNDRY: Coin, 'c' calls a face; by default the heads are tallied.
+    assert (
+        str(roll("3dcc0", FixedDice([1, 2, 1]), dialect="foundry"))
+        == "3dcc0 → [**0**, 1, **0**] = 2"
+    )
+    assert str(roll("2dc", FixedDice([2, 1]), dialect="foundry")) == "2dc → [1, 0] = 1"
+
+
+def test_the_lowest_die_re_rolled_once_shows_its_first_face_struck_through():
+    # D20: SetOperator.reroll_once over the selector l1, the earlier die among equals.
+    rolled = roll("4d6rol1", FixedDice([3, 1, 5, 1, 6]), dialect="avrae")
+    assert str(rolled) == "4d6rol1 → [3, ~~1~~ 6, 5, 1] = 15"
 
 
 def test_d20s_tens_die_shows_its_tens():

@@ -28,10 +28,12 @@ def notes(text: str, dialect: str = "tabletop") -> dict[str, str]:
 
 def test_a_strict_compare_point_names_roll20s_reading():
     found = notes("3d6>3")
-    assert set(found) == {"roll20"}
+    assert set(found) == {"roll20", "avrae"}
     assert found["roll20"] == (
         "Roll20 reads '3d6>3' otherwise: as '3d6>=3' in tabletop (mean 2 there, 1.5 here)"
     )
+    # d20 compares the total: 1 when 3d6 is past 3, which is all but a 3 in 216.
+    assert found["avrae"] == "Avrae (d20) reads '3d6>3' otherwise (mean 0.9954 there, 1.5 here)"
 
 
 def test_roll20s_reading_names_tabletops_in_roll20_spelling():
@@ -90,8 +92,9 @@ def test_a_note_takes_a_part_of_the_exact_limits_and_leaves_the_whole_to_the_odd
 
 
 def test_a_note_carries_both_means_exactly():
-    (reading,) = other_readings("3d6>3")
-    assert reading.means == (Fraction(2), Fraction(3, 2))
+    roll20, avrae = other_readings("3d6>3")
+    assert roll20.means == (Fraction(2), Fraction(3, 2))
+    assert avrae.means == (Fraction(215, 216), Fraction(3, 2))
 
 
 def test_a_remainder_of_a_negative_number_names_the_other_sign():

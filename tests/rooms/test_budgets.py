@@ -27,6 +27,8 @@ from tabletop.rooms.errors import OverBudget
         ("100d6[fire] + floor(50d6 / 2)", 150),  # inside labels and functions too
         ("{100d6, 3d6}kh1 # flavour", 103),  # and groups
         ("(1d4 + 2)d6", 1 + 6),  # computed dice: the count's die, then its most
+        ("(1d4)d6!", 1 + 4 * 21),  # and its modifiers' follow-ups
+        ("2d(1d6)", 1 + 2),  # computed sides: the sides' die, then the pool
         ("Ada", 0),
         ("the door is trapped", 0),
     ],

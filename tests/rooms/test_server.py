@@ -430,36 +430,32 @@ def test_a_reveal_the_server_asked_for_is_taken_past_the_allowance_once(tmp_path
     nobody absent; a second reveal for the same call is refused like any message."""
     from tabletop.rooms import SqliteStore
     from tabletop.rooms.witnessing import Witnessing
-    from tests.rooms.conftest import create_room, serve_in_thread
+    from tests.rooms.conftest import serve_in_thread
 
     running = serve_in_thread(SqliteStore(tmp_path / "rooms.sqlite3"), rate=0.5, witness_wait=5)
     try:
-        made = create_room(running.url, "dice")
-        with RoomClient(made["player"]) as invite:
-            ada_link = invite.join("Ada")
-        with RoomClient(made["player"]) as invite:
-            bo_link = invite.join("Bo")
-        bo = Witnessing(made["room"], tmp_path / "chain.json", tmp_path / "heads.jsonl")
-        socket = Recorder(bo_link, witness=bo.chain.head)
+        table = party(running.url, "dice")
+        bo = Witnessing(table.room, tmp_path / "chain.json", tmp_path / "heads.jsonl")
+        socket = Recorder(table.links["Bo"], witness=bo.chain.head)
         welcome = socket.wait_for(lambda f: f.get("type") == "welcome")
         bo.answer(welcome)
         for n in range(4):  # one message every two seconds: his allowance is spent
             socket.send({"id": f"s{n}", "type": "say", "text": "hurry"})
         assert socket.wait_for(lambda f: f.get("id") == "s3")["status"] == 429
-        with RoomClient(ada_link) as ada:
-            rolling = threading.Thread(target=ada.roll, args=("1d20",))
-            rolling.start()
-            called = len(socket.frames)
-            call = socket.wait_for(lambda f: f.get("type") == "call", called)
-            reveal = bo.answer(call)
-            socket.send(reveal)
-            socket.send(reveal)
-            rolling.join(10)
-            header = json.loads(ada.log(call["seq"] - 1)[0])["witnessed"]
+        rolling = threading.Thread(target=table.ada.roll, args=("1d20",))
+        rolling.start()
+        called = len(socket.frames)
+        call = socket.wait_for(lambda f: f.get("type") == "call", called)
+        reveal = bo.answer(call)
+        socket.send(reveal)
+        socket.send(reveal)
+        rolling.join(10)
+        header = json.loads(table.ada.log(call["seq"] - 1)[0])["witnessed"]
         assert list(header["reveals"]) == [bo.member] and not header.get("absent")
         again = socket.wait_for(lambda f: f.get("status") == 429, called)
         assert "slow down" in again["error"]
         socket.close()
+        table.close(verified=False)  # the audit would wait on Bo's spent allowance (0.5 a second)
     finally:
         running.stop()
 

@@ -138,6 +138,10 @@ class Dialect:
     cap_name: str = ""
     """The tool's cap as the refusal names it."""
     sources: tuple[str, ...] = field(default=())
+    coins: bool = False
+    """Foundry's coins, `4dc` (heads 1, tails 0) and their call `3dcc0`."""
+    comparisons: bool = False
+    """Comparisons are values, 1 or 0, below `+` and `-` (d20's `1d20 >= 10`)."""
 
 
 TABLETOP = Dialect(
@@ -195,7 +199,7 @@ ROLL20 = Dialect(
     compares={"=": "=", "<": "<=", ">": ">="},
     bare_equals=True,
     rerolls={"r": False, "ro": True},
-    reroll_default=None,
+    reroll_default=1,
     reroll_union=True,
     pool_limits=False,
     reroll_sequence=False,
@@ -286,6 +290,7 @@ FOUNDRY = Dialect(
     written_order=True,
     max_dice=None,
     sources=("Foundry VTT foundry.dice.terms.Die (its MODIFIERS and their docstrings)",),
+    coins=True,
 )
 
 AVRAE = Dialect(
@@ -336,6 +341,7 @@ AVRAE = Dialect(
     max_dice=1_000,
     cap_name="d20 rolls at most 1,000 dice per expression (its RollContext)",
     sources=("d20 1.1.2: grammar.lark, expression.py, dice.py, tests/",),
+    comparisons=True,
 )
 
 DIALECTS: dict[str, Dialect] = {

@@ -242,6 +242,8 @@ class _Evaluator:
     # -- dice ----------------------------------------------------------------------------
 
     def pool(self, term: Dice) -> Weights:
+        if term.reroll_place is not None:
+            return self.rerolled_by_place(term)
         if limited(term):
             return self.checked(self.limited_pool(term))
         if term.explode is not None and term.explode.separate:
@@ -443,16 +445,40 @@ class _Evaluator:
             raise self.too_costly(len(states), "kept-dice states", limits.MAX_OUTCOMES)
         return _reduced(dict(states))  # type: ignore[arg-type,return-value]
 
+    def rerolled_by_place(self, term: Dice) -> Weights:
+        """d20's `4d6rol1`: the dice not re-rolled are the highest (lowest) that stay, and
+        the re-rolled ones fresh dice; `4d6ral1`: every die stays and one is added."""
+        assert term.reroll_place is not None
+        place = term.reroll_place.place
+        if term.reroll_place.adds:
+            return self.convolve(
+                self.pool(Dice(term.count, term.sides)), self.pool(Dice(1, term.sides))
+            )
+        fresh = self.pool(Dice(place.count, term.sides))
+        stays = term.count - place.count
+        if not stays:
+            return fresh
+        other = "kh" if place.mode == "kl" else "kl"
+        return self.convolve(
+            self.pool(Dice(term.count, term.sides, keep=Keep(other, stays))), fresh
+        )
+
     def computed(self, node: ComputedDice) -> Weights:
-        """A computed pool's total: the mixture, over every count, of that many dice's sums
-        (each over sides ** the most dice, so the mixture adds whole numbers)."""
-        counts = self.evaluate(node.count)
-        most = max(counts)
-        die = dict.fromkeys(range(1, node.sides + 1), 1)
+        """A computed pool's total: the mixture, over every count and number of sides, of
+        that pool's law (each pool's weights scaled to a common total, so the mixture adds
+        whole numbers)."""
+        counts, sides = self.evaluate(node.count), self.evaluate(node.sides)
+        if len(sides) > 1:  # the totals of every pool, spent before any is worked out
+            self.spend(sum(counts) * sum(s - 1 for s in sides) + len(counts) * len(sides))
+        pools = {}
+        for count, count_weight in counts.items():
+            for faces, faces_weight in sides.items():
+                pool = self.evaluate(node.pool(int(count), int(faces)))
+                pools[count, faces] = (count_weight * faces_weight, pool, sum(pool.values()))
+        common = lcm(*(total for _, _, total in pools.values()))
         result: Weights = {}
-        for count, weight in counts.items():
-            pool = self.power(die, count) if count else {0: 1}  # type: ignore[arg-type]
-            scale = weight * node.sides ** (most - count)  # type: ignore[operator]
+        for weight, pool, total in pools.values():
+            scale = weight * (common // total)
             self.spend(len(pool))
             result = _added(result, {value: w * scale for value, w in pool.items()})
         return self.checked(result)

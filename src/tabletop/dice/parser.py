@@ -24,6 +24,7 @@ from tabletop.dice.dialects import (
     dialect_named,
 )
 from tabletop.dice.syntax import (
+    COIN_FACES,
     FATE_FACES,
     TENS_FACES,
     USAGE_DIE_SIZES,
@@ -42,10 +43,12 @@ from tabletop.dice.syntax import (
     Negate,
     Node,
     Pick,
+    PlacedReroll,
     PooledKeep,
     Reroll,
     RiskDice,
     UsageDie,
+    expected_rerolls,
     most_dice,
     whole,
 )
@@ -71,6 +74,9 @@ or drop by face, `pick`, takes effect where a keep does)."""
 _MODIFIER_MARKS = ("!", "{", "[", "=", "<", ">")
 """Every character other than a letter that can start a modifier, or a mistaken one, after
 the dice (`!` explosions, `>3` counts; `{` and `[` are refused or read where they are)."""
+
+_COMPARED = ("==", "!=", ">=", "<=", ">", "<")
+"""d20's comparisons, longest spelling first."""
 
 _MARKS = ("critical", "fumble", "sort")
 """Modifiers that only change how dice are shown (Roll20's critical points and sorting), in no
@@ -117,7 +123,16 @@ def reads(text: str, dialect: Dialect) -> bool:
 
 
 class _Parser:
-    __slots__ = ("dialect", "dice_count", "names", "pos", "probing", "rerolls", "spaced", "text")
+    __slots__ = (
+        "dialect",
+        "dice_count",
+        "names",
+        "pos",
+        "probing",
+        "rerolls",
+        "spaced",
+        "text",
+    )
 
     def __init__(self, text: str, dialect: Dialect, probing: bool = False) -> None:
         self.text = text
@@ -204,7 +219,7 @@ class _Parser:
             raise self.fail(
                 "the expression is empty" if not self.text.strip() else "expected a term"
             )
-        node, depth = self.sum(0)
+        node, depth = self.comparison(0) if self.dialect.comparisons else self.sum(0)
         self.skip_space()
         if self.peek() == ")":
             raise self.fail("this ')' has no matching '('")
@@ -213,6 +228,10 @@ class _Parser:
         if rest[:1].isalpha() and self.dialect.trailing_text and spaced:
             self.pos = len(self.text)
             return Label(node, rest, trailing=True), depth
+        if rest[:1] == "\\" and self.dialect.trailing_text:  # Roll20's `1d20+5 \ +5 Init`
+            self.pos = len(self.text)
+            words = rest[1:].strip()
+            return (Label(node, words, trailing=True) if words else node), depth
         mark = self.dialect.comment_mark
         if mark is not None and rest.startswith(mark):  # Foundry's `1d20 + 5 # Attack`
             self.pos = len(self.text)
@@ -233,6 +252,24 @@ class _Parser:
                 return node, depth
             self.pos += 1
             right, right_depth = self.product(level)
+            node, depth = self.binary(op, node, right, max(depth, right_depth) + 1, at)
+
+    def whole(self, level: int) -> tuple[Node, int]:
+        """A whole expression inside brackets: a sum, or (d20) a comparison of sums."""
+        return self.comparison(level) if self.dialect.comparisons else self.sum(level)
+
+    def comparison(self, level: int) -> tuple[Node, int]:
+        """d20's sums joined by `==`, `!=`, `<`, `<=`, `>`, `>=` (`1d20 + 5 >= 15`), grouped
+        from the left."""
+        node, depth = self.sum(level)
+        while True:
+            self.skip_space()
+            at = self.pos
+            op = next((op for op in _COMPARED if self.text.startswith(op, at)), None)
+            if op is None:
+                return node, depth
+            self.pos += len(op)
+            right, right_depth = self.sum(level)
             node, depth = self.binary(op, node, right, max(depth, right_depth) + 1, at)
 
     def product(self, level: int) -> tuple[Node, int]:
@@ -312,7 +349,10 @@ class _Parser:
         of members judged by their totals)."""
         self.check_nesting(level + 1, start)
         self.pos += 1
-        node, depth = self.sum(level + 1)
+        self.skip_space()
+        if self.dialect.groups == "sets" and self.take(")"):
+            return Integer(0), 1  # d20's empty set `()`, whose total is 0
+        node, depth = self.whole(level + 1)
         self.skip_space()
         if self.peek() == "," and self.dialect.groups == "sets":
             return self.members([node], depth, level, start, ")")
@@ -329,13 +369,18 @@ class _Parser:
             self.skip_space()
             if closing == ")" and self.peek() == ")":
                 break  # d20's one-member set: `(1d6,)`
-            member, member_depth = self.sum(level + 1)
+            member, member_depth = self.whole(level + 1)
             found.append(member)
             depth = max(depth, member_depth)
             self.skip_space()
         if not self.take(closing):
             raise self.fail(f"expected '{closing}' to close the group at character {start + 1}")
-        keep = success = None
+        return self.group_modifiers(found, depth, start)
+
+    def group_modifiers(self, found: list[Node], depth: int, start: int) -> tuple[Node, int]:
+        """A group's modifiers: keep/drop by place or (d20) by value, then a success count,
+        over the members' totals."""
+        keep = success = pick = failure = None
         while True:
             at = self.pos
             found_spelling = self.spelling()
@@ -346,19 +391,36 @@ class _Parser:
                 break
             spelled, kind = found_spelling
             self.pos += len(spelled)
-            if kind == "keep" and keep is None and success is None:
+            if kind == "keep" and keep is None and success is None and pick is None:
                 if len(found) == 1 and self.dialect.name in ("tabletop", "roll20"):
                     return self.pooled(found[0], spelled, depth, start, at)
-                keep = self.keep(self.dialect.keeps[spelled], len(found), at)
+                keep = self.set_keep(self.dialect.keeps[spelled], len(found), at)
+            elif kind == "pick" and keep is None:
+                more = self.pick(self.dialect.picks[spelled], at)
+                pick = more if pick is None else self.picked(pick, more, "pick", at)
+            elif self.dialect.counts.get(spelled) == "f" and success is not None and not failure:
+                failure = self.target("a total that fails", None)
+                if failure is None:
+                    raise self.fail("expected a total that fails, such as f1 or f<10")
             elif kind == "success" and success is None and self.dialect.counts[spelled] != "f":
                 counted = self.dialect.counts[spelled]
                 if counted in ("cs", "cf"):  # a total has no highest face to count
                     counted = ""
                 success = self.success(counted, 0)
+                if len(found) == 1 and self.dialect.name == "roll20":
+                    return self.counted_dice(found[0], success, depth, start, at)
             else:
-                raise self.fail("a group takes a keep or drop, then a success count", at)
+                raise self.fail(_group_refusal(kind, spelled, self.dialect), at)
         self.check_depth(depth + 1, start)
-        return Group(tuple(found), keep, success), depth + 1
+        return Group(tuple(found), keep, success, pick, failure), depth + 1
+
+    def set_keep(self, mode: str, members: int, at: int) -> Keep:
+        """A group's keep or drop; d20 keeps every member of a set when asked for more
+        (`(4d6+3d8)kh3` is the one member's total)."""
+        if self.dialect.groups != "sets" or mode not in ("kh", "kl"):
+            return self.keep(mode, members, at)
+        asked = self.keep(mode, limits.MAX_DICE, at)
+        return Keep(asked.mode, min(asked.count, members))
 
     def pooled(
         self, member: Node, spelled: str, depth: int, start: int, at: int
@@ -377,6 +439,40 @@ class _Parser:
             raise self.fail("a group that keeps its dice takes no more modifiers yet")
         self.check_depth(depth + 1, start)
         return PooledKeep(pools, keep), depth + 1
+
+    def counted_dice(
+        self, member: Node, success: Compare, depth: int, start: int, at: int
+    ) -> tuple[Node, int]:
+        """Roll20's `{5d6!!}>8`, `{3d20+5}>21` and `{4d6+3d8}>4`: a group of one member counts
+        each of its dice, with the member's number added to each die ("for each roll add 5"),
+        and takes failures (`{2d6!}>4f1`) as a pool does; several pools are the sum of their
+        counts."""
+        found = _pools_and_number(member)
+        if found is None or not found[0] or any(pool.success is not None for pool in found[0]):
+            raise self.fail(
+                "a success count on a group of one member counts its dice, built for pools "
+                "added together and a number added ({3d20+5}>21: each die plus 5); this one is "
+                "not supported yet",
+                at,
+            )
+        pools, added = found
+        failure = None
+        if self.spelling() == ("f", "success"):
+            self.pos += 1
+            failure = self.target("a face that fails", None)
+            if failure is None:
+                raise self.fail("expected a face that fails, such as f1 or f<2")
+        if self.spelling() is not None or self.peek() in ("=", "<", ">"):
+            raise self.fail("a group that counts its dice takes no more modifiers")
+        counted: Node | None = None
+        for pool in pools:
+            marked = replace(
+                pool, success=_less(success, added), failure=failure and _less(failure, added)
+            )
+            counted = marked if counted is None else BinaryOp("+", counted, marked)
+        assert counted is not None
+        self.check_depth(depth + len(pools), start)
+        return counted, depth + len(pools)
 
     def atom(self, level: int) -> tuple[Node, int]:
         """A term, with any labels written after it (`2d6[fire]`)."""
@@ -406,12 +502,12 @@ class _Parser:
         if char == "(":
             node, depth = self.group(level, start)
             if self.is_dice_letter(self.peek()) and self.dialect.computed_dice:
-                return self.computed(node, depth)
+                return self.computed(node, depth, level)
             if self.is_dice_letter(self.peek()):
                 raise self.refuse("expected an operator after ')'")
             found = self.spelling() if self.dialect.groups == "sets" else None
             if found is not None and found[1] in ("keep", "pick"):
-                return self.set_of_dice(node), depth
+                return self.set_of(node, depth, start)
             return node, depth
         if char == "@" and self.dialect.values is not None:
             return self.value_given(start), 1
@@ -420,6 +516,8 @@ class _Parser:
         if "0" <= char <= "9":
             value = self.integer("a number")
             if self.is_dice_letter(self.peek()):
+                if self.text[self.pos + 1 : self.pos + 2] == "(" and self.dialect.computed_dice:
+                    return self.computed(Integer(value), 1, level)  # `2d(1d6)`
                 return self.dice(value, start), 1
             if self.peek() == ".":
                 raise self.refuse("expected an operator", self.pos)
@@ -494,29 +592,56 @@ class _Parser:
         self.names.add(name)
         return Name(name)
 
-    def set_of_dice(self, node: Node) -> Dice:
+    def set_of(self, node: Node, depth: int, start: int) -> tuple[Node, int]:
         """d20's `(4d6)kh3`: a keep or drop after a parenthesised pool acts on its dice, as
-        `4d6kh3` does (d20 keeps or drops within a one-member set)."""
-        plain = isinstance(node, Dice) and node == Dice(node.count, node.sides, faces=node.faces)
-        if not plain:
+        `4d6kh3` does; after any other expression (`(1)k2`, `(4d6+3d8)kh1`), on a set of that
+        one member."""
+        if not isinstance(node, Dice):
+            return self.group_modifiers([node], depth, start)
+        if node != Dice(node.count, node.sides, faces=node.faces):
             raise self.fail(
-                "keeping or dropping after a parenthesised expression other than one pool "
-                "((4d6+3d8)kh3, which d20 keeps whole) is not supported yet"
+                "keeping or dropping after a parenthesised pool with modifiers of its own "
+                "(((10d6kh5)kl2)kh1) is not supported yet"
             )
-        assert isinstance(node, Dice)
-        return self.modifiers(node.count, node.sides, node.faces)
+        return self.modifiers(node.count, node.sides, node.faces), depth
 
-    def computed(self, count: Node, depth: int) -> tuple[Node, int]:
-        """`(1d4)d6`, the count read: its sides, and no modifiers (not built yet)."""
+    def computed(self, count: Node, depth: int, level: int) -> tuple[Node, int]:
+        """`(1d4)d6kh1` or `2d(1d6)`, the count read: its sides, then the pool's modifiers
+        (on a fixed number of sides only)."""
         self.pos += 1  # the "d"
         at = self.pos
-        sides = self.integer("the number of sides after 'd'")
-        if not 1 <= sides <= limits.MAX_SIDES:
-            raise self.fail(f"a die has between 1 and {limits.MAX_SIDES:,} sides", at)
+        sides: Node
+        if self.peek() == "(":
+            sides, sides_depth = self.group(level, at)
+            depth = max(depth, sides_depth)
+        else:
+            sides = Integer(self.integer("the number of sides after 'd'"))
+            if not 1 <= sides.value <= limits.MAX_SIDES:
+                raise self.fail(f"a die has between 1 and {limits.MAX_SIDES:,} sides", at)
+        modifiers = None
         if self.peek().isalpha() or self.peek() in ("!", "<", ">", "="):
-            raise self.fail("modifiers on computed dice ((1d4)d6kh1) are not supported yet")
+            if not isinstance(sides, Integer):
+                raise self.fail("modifiers on computed sides (2d(1d6)kh1) are not supported yet")
+            if self.text.startswith(("adv", "dis"), self.pos):
+                raise self.fail("advantage on computed dice is not supported yet")
+            modifiers = self.modifiers(limits.MAX_DICE, sides.value, None)
         self.check_depth(depth + 1, at)
-        return ComputedDice(count, sides), depth + 1
+        return ComputedDice(count, sides, modifiers), depth + 1
+
+    def coins(self, count: int, start: int) -> Dice:
+        """Foundry's coins, `4dc`: each shows heads (1) or tails (0), so the total counts the
+        heads; a call, `c1` or `c0`, counts the coins showing it."""
+        self.count_dice(count, start)
+        success = None
+        if self.take("c"):
+            at = self.pos
+            call = self.integer("a call after 'c': c1 (heads) or c0 (tails)")
+            if call not in COIN_FACES:
+                raise self.fail("a coin is called c1 (heads) or c0 (tails)", at)
+            success = Compare("=", call)
+        if self.peek().isalpha() or self.peek() in ("!", "<", ">", "="):
+            raise self.fail("a coin takes only a call (c1 or c0)")
+        return Dice(count, len(COIN_FACES), success=success, faces=COIN_FACES)
 
     def usage_die(self, start: int) -> UsageDie:
         self.pos += 2  # "Ud"
@@ -536,6 +661,8 @@ class _Parser:
         if self.dialect.dead_weight and self.take("!"):
             self.count_dice(count, start)
             return RiskDice(count)
+        if self.dialect.coins and self.take("c"):
+            return self.coins(count, start)
         faces = None
         if self.take("%"):
             faces = TENS_FACES if self.dialect.percent == "tens" else None
@@ -547,6 +674,8 @@ class _Parser:
             raise self.refuse("expected the number of sides after 'd'")
         else:
             sides = self.integer("the number of sides after 'd'")
+            if sides == 0 == count and self.dialect.zero_dice and not self.peek().isalpha():
+                return Integer(0)  # Roll20's `5 + 0d0`: no dice at all (its grouped rolls)
             if sides < 1:
                 raise self.fail("a die needs at least one side", at)
             if sides > limits.MAX_SIDES:
@@ -569,14 +698,8 @@ class _Parser:
         count over the pool is counted whole by `most_dice` instead."""
         if term.reroll is None or term.reroll.limit is not None:
             return
-        for place, step in enumerate(term.reroll.steps):
-            if step.once:
-                continue
-            matching = step.when.count(term.sides)
-            # A later step may see its faces more often than a fresh die does: at most always.
-            seen = matching if place == 0 else term.sides
-            self.rerolls += Fraction(term.count * seen, term.sides - matching)
-        expected = self.rerolls  # compared in whole numbers: 40 * n / d > left
+        self.rerolls += expected_rerolls(term)
+        expected = Fraction(self.rerolls)  # compared in whole numbers: 40 * n / d > left
         if expected.numerator * 40 > (limits.MAX_DICE - self.dice_count) * expected.denominator:
             raise LimitError(
                 f"the re-rolls in this dice expression would expect to throw about "
@@ -601,8 +724,9 @@ class _Parser:
             return Dice(count, sides, faces=faces)  # no modifier can start here
         seen: list[str] = []
         reroll = explode = keep = pick = success = failure = deduct = counted = None
+        reroll_place = None
         bounds: dict[str, int] = {}
-        marks: dict[str, Compare] = {}
+        marks: dict[str, Compare | AnyOf] = {}
         order = None
         while True:
             at = self.pos
@@ -645,12 +769,17 @@ class _Parser:
                 continue  # one pick of several faces, seen already
             elif kind == "pick":
                 pick = self.pick(self.dialect.picks[spelled], at)
+            elif spelled == "ra" and self.peek() in ("l", "h") and self.dialect.picks:
+                kind = "reroll"  # d20's `4d6ral1`: one die added for the lowest
+                reroll_place = self.reroll_by_place(True, count, at, adds=True)
             elif kind == "explode" and explode is not None and self.dialect.name == "avrae":
                 more = self.explode(self.dialect.explosions[spelled], sides, at)
                 explode = self.joined_explosion(explode, more, seen[-1], sides, at)
                 continue  # d20 joins `e5e6` into one explosion on 5 or 6
             elif kind == "explode":
                 explode = self.explode(self.dialect.explosions[spelled], sides, at)
+            elif kind == "reroll" and self.peek() in ("l", "h") and self.dialect.picks:
+                reroll_place = self.reroll_by_place(self.dialect.rerolls[spelled], count, at)
             elif kind == "reroll" and reroll is not None:
                 more = self.reroll(self.dialect.rerolls[spelled], sides, at)
                 reroll = self.joined(reroll, more, seen[-1], sides, at)
@@ -659,6 +788,12 @@ class _Parser:
                 reroll = self.reroll(self.dialect.rerolls[spelled], sides, at)
             elif kind == "sort":
                 order = self.dialect.sorts[spelled]
+            elif kind in marks:  # Roll20's `1d20cs20cs10`: either face is a critical
+                more = self.point(f"a face that is a {kind}, such as {spelled}>19")
+                before = marks[kind]
+                points = before.points if isinstance(before, AnyOf) else (before,)
+                marks[kind] = AnyOf((*points, more))  # type: ignore[arg-type]
+                continue  # one mark of several faces, seen already
             elif kind in _MARKS:
                 marks[kind] = self.point(f"a face that is a {kind}, such as {spelled}>19")
             elif kind == "deduct":
@@ -678,6 +813,11 @@ class _Parser:
                 success = self.success(counted, sides)
             self.check_order(kind, seen, at)
             seen.append(kind)
+        if reroll_place is not None and len(seen) > 1:
+            raise self.fail(
+                "re-rolling the lowest or highest dice (d20's rol1, ral1) with other modifiers is "
+                "not supported yet"
+            )
         if bounds and explode is not None:
             raise self.fail("a per-die minimum or maximum with an explosion is not built yet")
         if keep is not None and pick is not None:
@@ -709,7 +849,24 @@ class _Parser:
             order,  # type: ignore[arg-type]
             deduct,  # type: ignore[arg-type]
             pick,
+            reroll_place,
         )
+
+    def reroll_by_place(self, once: bool, count: int, at: int, adds: bool = False) -> PlacedReroll:
+        """d20's `4d6rol1` (`roh1`): the lowest (highest) dice re-rolled once; `ral1`: one
+        die added for the lowest."""
+        if not once:
+            raise self.fail(
+                "re-rolling the lowest or highest dice until they stop being so would never "
+                "stop (d20 gives up on it too)",
+                at,
+            )
+        mode = "kl" if self.peek() == "l" else "kh"
+        self.pos += 1
+        number = self.integer("how many dice to re-roll")
+        if not 1 <= number <= count:
+            raise self.fail(f"can re-roll between 1 and {count} of {count} dice", at)
+        return PlacedReroll(Keep(mode, number), adds)  # type: ignore[arg-type]
 
     def check_limited(
         self, reroll: Reroll | None, explode: Explode | None, more: object, at: int
@@ -725,6 +882,8 @@ class _Parser:
             )
 
     def check_order(self, kind: str, seen: list[str], at: int) -> None:
+        if kind in seen and kind in _SEVERAL:
+            raise self.fail(f"{_SEVERAL[kind]} on one pool are not supported yet", at)
         if kind in seen:
             raise self.refuse(f"this dice term already has {_a(kind)}", at)
         if not self.dialect.written_order or kind in _MARKS:
@@ -921,6 +1080,8 @@ class _Parser:
         at = self.pos
         self.pos += 2  # "ms"
         compare = self.compare_point("a target after 'ms', such as ms>12")
+        if compare is None and self.peek().isdigit():  # the article's `3d6ms10`: less 10
+            compare = Compare(">=", self.integer("a target after 'ms'"))
         if compare is None or compare.op == "=":
             raise self.fail("expected a target after 'ms', such as ms>12 or ms<12", at)
         target = Integer(compare.target)
@@ -987,6 +1148,47 @@ def _added_pools(node: Node) -> tuple[Dice, ...] | None:
         left, right = _added_pools(node.left), _added_pools(node.right)
         return None if left is None or right is None else left + right
     return None
+
+
+def _group_refusal(kind: str, spelled: str, dialect: Dialect) -> str:
+    """Why a group does not take this modifier: the feature, when some tool reads it."""
+    if kind in ("keep", "pick") and dialect.groups == "sets":
+        return (
+            "several keeps or drops on one set, one after another (kh1kl1, k3kh1) are not "
+            "supported yet (read by Avrae (d20))"
+        )
+    if kind == "success" and dialect.counts.get(spelled) == "f":
+        return "failures are taken from a success count, as in {a, b}>40f<10"
+    return "a group takes a keep or drop, then a success count"
+
+
+def _pools_and_number(node: Node) -> tuple[tuple[Dice, ...], int] | None:
+    """The pools `4d6 + 3d8 + 5` adds (a number may be taken away: `3d20 - 5`) and the number
+    added to them, or None when it is anything else."""
+    if isinstance(node, Dice):
+        return (node,), 0
+    if isinstance(node, Integer):
+        return (), node.value
+    if isinstance(node, BinaryOp) and node.op == "-" and isinstance(node.right, Integer):
+        left = _pools_and_number(node.left)
+        return None if left is None else (left[0], left[1] - node.right.value)
+    if isinstance(node, BinaryOp) and node.op == "+":
+        left, right = _pools_and_number(node.left), _pools_and_number(node.right)
+        if left is None or right is None:
+            return None
+        return left[0] + right[0], left[1] + right[1]
+    return None
+
+
+def _less(compare: Compare, added: int) -> Compare:
+    """The compare point a die meets when the die plus `added` meets `compare`."""
+    return Compare(compare.op, compare.target - added)
+
+
+_SEVERAL = {
+    "explode": "explosions of two kinds (Foundry's 5d10xo<8x10, d20's 2d6e5ra6)",
+}
+"""Modifiers some tool repeats on one pool that the tree holds once (read by name)."""
 
 
 def _rank(kind: str) -> int:

@@ -19,6 +19,7 @@ from tabletop.dice.dialects import DEFAULT_DIALECT, Dialect, dialect_named
 from tabletop.dice.parser import parse_with_names
 from tabletop.dice.spelling import notation, shown
 from tabletop.dice.syntax import (
+    COMPARISONS,
     BinaryOp,
     Call,
     ComputedDice,
@@ -34,6 +35,7 @@ from tabletop.dice.syntax import (
     RiskDice,
     UsageDie,
     children,
+    expected_rerolls,
     most_dice,
     whole,
 )
@@ -115,7 +117,7 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
     elif isinstance(node, Group):
         members = [value_bounds(member, bound) for member in node.members]
         if node.success is not None:
-            low, high = 0, len(members)
+            low, high = (0 if node.failure is None else -len(members)), len(members)
         else:  # any kept subset's sum lies between these
             low = sum(min(member[0], 0) for member in members)
             high = sum(max(member[1], 0) for member in members)
@@ -146,23 +148,47 @@ def value_bounds(node: Node, bound: Mapping[str, int]) -> Bounds:
 
 def computed_dice(node: Node, bound: Mapping[str, int]) -> int:
     """The most dice the computed pools of a tree can roll (their counts' own dice aside)."""
-    found = value_bounds(node.count, bound)[1] if isinstance(node, ComputedDice) else 0
-    return int(found) + sum(computed_dice(child, bound) for child in children(node))
+    found = most_dice(_largest_pool(node, bound)) if isinstance(node, ComputedDice) else 0
+    return found + sum(computed_dice(child, bound) for child in children(node))
+
+
+def _largest_pool(node: ComputedDice, bound: Mapping[str, int]) -> Dice:
+    """The pool of the most dice with the most sides a computed pool can throw."""
+    count = value_bounds(node.count, bound)[1]
+    sides = value_bounds(node.sides, bound)[1]
+    return node.pool(int(count), int(sides))
 
 
 def _computed_bounds(node: ComputedDice, bound: Mapping[str, int]) -> Bounds:
-    """A computed pool's bounds, refusing a count that may be a fraction, negative, or more
-    dice than a roll may throw."""
+    """A computed pool's bounds, refusing a count or sides that may be a fraction, a
+    negative count, sides under one or past the limit, more dice than a roll may throw, or
+    "re-roll until" rules expecting too many re-rolls."""
     low, high = value_bounds(node.count, bound)
+    fewest, most = value_bounds(node.sides, bound)
     if not whole(node.count):
         raise RollError(f"{shown(node)!r} may roll a fraction of a die, which is not supported")
+    if not whole(node.sides):
+        raise RollError(f"{shown(node)!r} may roll dice with a fraction of a side")
     if low < 0:
         raise RollError(f"{shown(node)!r} may roll a negative number of dice")
-    if high > limits.MAX_DICE:
-        raise LimitError(
-            f"{shown(node)!r} could roll {high:,} dice; the limit is {limits.MAX_DICE:,} per roll"
+    if fewest < 1 or most > limits.MAX_SIDES:
+        raise RollError(
+            f"{shown(node)!r} may roll dice with {fewest if fewest < 1 else most:,} sides; a die "
+            f"has between 1 and {limits.MAX_SIDES:,}"
         )
-    return low, high * node.sides
+    largest = _largest_pool(node, bound)
+    if most_dice(largest) > limits.MAX_DICE:
+        raise LimitError(
+            f"{shown(node)!r} could roll {most_dice(largest):,} dice; the limit is "
+            f"{limits.MAX_DICE:,} per roll"
+        )
+    if expected_rerolls(largest) * 40 > limits.MAX_DICE:
+        raise LimitError(
+            f"the re-rolls of {shown(node)!r} would expect to throw about "
+            f"{round(expected_rerolls(largest)):,} more dice, too many to be sure a roll ends"
+        )
+    ends = [_pool_bounds(node.pool(int(count), int(most))) for count in (low, high)]
+    return min(end[0] for end in ends), max(end[1] for end in ends)
 
 
 def _pool_bounds(term: Dice) -> Bounds:
@@ -225,6 +251,8 @@ def _power(node: BinaryOp, base: Bounds, exponent: Bounds) -> Bounds:
 
 
 def _combine(op: str, left: Bounds, right: Bounds) -> Bounds:
+    if op in COMPARISONS:
+        return 0, 1
     if op == "+":
         return left[0] + right[0], left[1] + right[1]
     if op == "-":

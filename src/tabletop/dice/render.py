@@ -84,7 +84,8 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
     if isinstance(node, RolledPool):
         return "[" + ", ".join(render_die(die, marks) for die in node.dice) + "]"
     if isinstance(node, RolledComputed):
-        return f"({explain(node.count, marks)})d{node.pool.term.sides} {explain(node.pool, marks)}"
+        sides = node.pool.term.sides if node.sides is None else f"({explain(node.sides, marks)})"
+        return f"({explain(node.count, marks)})d{sides} {explain(node.pool, marks)}"
     if isinstance(node, RolledOp):
         left_op = node.left.op if isinstance(node.left, RolledOp) else None
         right_op = node.right.op if isinstance(node.right, RolledOp) else None
@@ -104,6 +105,8 @@ def explain(node: Rolled, marks: Marks = PLAIN) -> str:
                 text = marks.wrap(marks.dropped, text)
             elif node.success is not None and node.success[index]:
                 text = marks.wrap(marks.success, text)
+            if node.kept[index] and node.failure is not None and node.failure[index]:
+                text = marks.wrap(marks.failure, text)
             shown.append(text)
         return "{" + ", ".join(shown) + "}"
     if isinstance(node, RolledLabel):

@@ -142,12 +142,14 @@ class RolledCall:
 
 @dataclass(frozen=True, slots=True)
 class RolledGroup:
-    """A group's members as rolled, which of them were kept, which succeeded."""
+    """A group's members as rolled, which of them were kept, which succeeded (and which
+    failed, under Roll20's failures)."""
 
     members: tuple[Rolled, ...]
     kept: tuple[bool, ...]
     success: tuple[bool, ...] | None
     value: Number
+    failure: tuple[bool, ...] | None = None
 
     def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
         members = []
@@ -155,6 +157,8 @@ class RolledGroup:
             data = {**member.to_json(dialect), "kept": self.kept[index]}
             if self.success is not None:
                 data["success"] = self.success[index]
+            if self.failure is not None:
+                data["failure"] = self.failure[index]
             members.append(data)
         return {"type": "group", "value": json_number(self.value), "members": members}
 
@@ -250,19 +254,24 @@ class RolledRisk:
 
 @dataclass(frozen=True, slots=True)
 class RolledComputed:
-    """A computed pool: the roll of its count, then that many dice."""
+    """A computed pool: the roll of its count (and of its sides), then that many dice."""
 
     count: Rolled
     pool: RolledPool
     value: int
+    sides: Rolled | None = None
+    """The roll of its sides, when they are computed too (`2d(1d6)`)."""
 
     def to_json(self, dialect: str = DEFAULT_DIALECT) -> dict[str, Any]:
-        return {
+        data = {
             "type": "computed",
             "value": self.value,
             "count": self.count.to_json(dialect),
             "dice": [die.to_json() for die in self.pool.dice],
         }
+        if self.sides is not None:
+            data["sides"] = self.sides.to_json(dialect)
+        return data
 
 
 Rolled = (

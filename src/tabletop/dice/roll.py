@@ -47,7 +47,8 @@ class Roll:
             elif isinstance(node, RolledGroup):
                 stack.extend(reversed(node.members))
             elif isinstance(node, RolledComputed):
-                stack.extend((node.pool, node.count))
+                rolled_first = (node.count,) if node.sides is None else (node.sides, node.count)
+                stack.extend((node.pool, *rolled_first))
             elif isinstance(node, RolledPool | RolledUsage | RolledRisk):
                 found.append(node)
         return found

@@ -73,6 +73,16 @@ def roll(
 _WHOLE = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 """The operations whose result on two ints is an int, done without checking it is whole."""
 
+_COMPARED = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+"""d20's comparisons, 1 when they hold and 0 when not."""
+
 
 def arithmetic(op: str, left: Number, right: Number) -> Number:
     """The operations of the notation: `/` divides rounding down (toward minus infinity),
@@ -80,6 +90,8 @@ def arithmetic(op: str, left: Number, right: Number) -> Number:
     signed as the dividend and as the divisor, `**` raises to a whole power."""
     if type(left) is int and type(right) is int and op in _WHOLE:
         return _WHOLE[op](left, right)
+    if op in _COMPARED:
+        return int(_COMPARED[op](left, right))
     if op == "+":
         return exact(left + right)
     if op == "-":
@@ -164,8 +176,10 @@ class _Roller:
 
     def computed(self, node: ComputedDice) -> RolledComputed:
         count = self.evaluate(node.count)
-        pool = self.pool(Dice(int(count.value), node.sides))
-        return RolledComputed(count, pool, pool.value)
+        sides = None if isinstance(node.sides, Integer) else self.evaluate(node.sides)
+        faces = node.sides.value if sides is None else sides.value  # type: ignore[union-attr]
+        pool = self.pool(node.pool(int(count.value), int(faces)))
+        return RolledComputed(count, pool, pool.value, sides)
 
     def name(self, node: Name) -> RolledName:
         return RolledName(node.name, self.names[node.name])
@@ -215,6 +229,8 @@ class _Roller:
         return rolled
 
     def thrown(self, term: Dice) -> RolledPool:
+        if term.reroll_place is not None:
+            return self.rerolled_by_place(term)
         sides = term.sides
         if term.plain:
             self.charge(term.count)
@@ -242,6 +258,27 @@ class _Roller:
             return RolledPool(term, dice, sum(throw.value for throw, k in fates if k))
         dice = tuple(throw.die(sides, k, *_counted(term, throw.value, k)) for throw, k in fates)
         return RolledPool(term, dice, sum(term.score(throw.value) for throw, k in fates if k))
+
+    def rerolled_by_place(self, term: Dice) -> RolledPool:
+        """d20's `4d6rol1`: every die thrown, then the lowest (highest) re-rolled once, the
+        earlier die first among equals; `4d6ral1`: the lowest adds a die of its own."""
+        assert term.reroll_place is not None
+        place = term.reroll_place.place
+        faces = [self.die(term.sides) for _ in range(term.count)]
+        chosen = _kept_by_value(place, faces)
+        if term.reroll_place.adds:
+            first = chosen.index(True)
+            dice = [
+                Die(term.sides, (face,), face, triggered=i == first) for i, face in enumerate(faces)
+            ]
+            added = self.die(term.sides)
+            dice.append(Die(term.sides, (added,), added, added=True))
+            return RolledPool(term, tuple(dice), sum(faces) + added)
+        dice = []
+        for face, again in zip(faces, chosen, strict=True):
+            new = self.die(term.sides) if again else face
+            dice.append(Die(term.sides, (new,), new, (face,) if again else ()))
+        return RolledPool(term, tuple(dice), sum(die.value for die in dice))
 
     def first_face(self, term: Dice) -> tuple[int, tuple[int, ...]]:
         """A die's face after its re-roll rule, and the faces thrown away on the way."""
@@ -304,13 +341,19 @@ class _Roller:
         kept = [True] * len(members)
         if node.keep is not None:
             kept = _kept_by_value(node.keep, values)
-        success = None
+        if node.pick is not None:
+            kept = [bool(node.pick.stays(value)) for value in values]
+        success = failure = None
         if node.success is not None:
             success = tuple(
                 bool(node.success.matches(v)) and k for v, k in zip(values, kept, strict=True)
             )
+        if node.failure is not None:
+            failure = tuple(
+                bool(node.failure.matches(v)) and k for v, k in zip(values, kept, strict=True)
+            )
         total = sum(node.scored(v) for v, k in zip(values, kept, strict=True) if k)
-        return RolledGroup(members, tuple(kept), success, exact(total))
+        return RolledGroup(members, tuple(kept), success, exact(total), failure)
 
     def pooled(self, node: PooledKeep) -> RolledGroup:
         """Each pool thrown, then the keep over all their dice, each pool shown with its own."""

@@ -7,9 +7,10 @@ samples and processed in chunks so memory stays bounded whatever `n` is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from math import gcd
 
 import numpy as np
@@ -22,6 +23,7 @@ from tabletop.dice.prepare import computed_dice, prepare
 from tabletop.dice.roller import apply, arithmetic, exact
 from tabletop.dice.source import check_seed
 from tabletop.dice.syntax import (
+    COMPARISONS,
     DIVISIONS,
     RISK_DIE_SIDES,
     BinaryOp,
@@ -110,10 +112,7 @@ class _Sampler:
             kept = _kept_range(node.keep, np.arange(size)[None, :], np.full((n, 1), size))
             return np.where(kept, np.sort(faces, axis=1), 0).sum(axis=1)
         if isinstance(node, ComputedDice):
-            counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
-            most = int(counts.max()) if n else 0
-            faces = self.faces(node.sides, (n, most))
-            return np.where(np.arange(most)[None, :] < counts[:, None], faces, 0).sum(axis=1)
+            return self.computed(node, n)
         if isinstance(node, BinaryOp):
             left = self.evaluate(node.left, n)
             right = self.evaluate(node.right, n)
@@ -132,6 +131,24 @@ class _Sampler:
             return np.any(self.faces(RISK_DIE_SIDES, (n, node.count)) == 1, axis=1).astype(np.int64)
         raise TypeError(f"not a dice expression node: {node!r}")
 
+    def computed(self, node: ComputedDice, n: int) -> np.ndarray:
+        """A computed pool: plain dice in one array, each sample with its own count and
+        sides; with modifiers (on fixed sides), the samples of each count thrown as that
+        pool."""
+        counts = _exact(self.evaluate(node.count, n)).astype(np.int64)
+        if node.modifiers is None:
+            sides = _exact(self.evaluate(node.sides, n)).astype(np.int64)
+            most = int(counts.max()) if n else 0
+            faces = self.rng.integers(1, sides[:, None] + 1, size=(n, most), dtype=np.int64)
+            return np.where(np.arange(most)[None, :] < counts[:, None], faces, 0).sum(axis=1)
+        assert isinstance(node.sides, Integer)
+        totals = np.zeros(n, dtype=np.int64)
+        for count in np.unique(counts):
+            chosen = counts == count
+            pool = node.pool(int(count), node.sides.value)
+            totals[chosen] = self.evaluate(pool, int(chosen.sum()))
+        return totals
+
     def group(self, node: Group, n: int) -> np.ndarray:
         """Each member's totals side by side, sorted per sample when a keep chooses among
         them (fractions as exact `Fraction`s)."""
@@ -145,6 +162,14 @@ class _Sampler:
         return np.sum(np.where(kept, node.scored(ordered), 0), axis=1)
 
     def pool(self, term: Dice, n: int) -> np.ndarray:
+        if term.reroll_place is not None:  # d20's `4d6rol1`: the dice that stay, and fresh ones
+            place = term.reroll_place.place
+            if term.reroll_place.adds:  # `4d6ral1`: every die and one more
+                return self.faces(term.sides, (n, term.count + 1)).sum(axis=1)
+            ordered = np.sort(self.faces(term.sides, (n, term.count)), axis=1)
+            stays = term.count - place.count
+            kept = ordered[:, place.count :] if place.mode == "kl" else ordered[:, :stays]
+            return kept.sum(axis=1) + self.faces(term.sides, (n, place.count)).sum(axis=1)
         if term.keep is not None and n >= _BY_TABLE_FROM:
             table = _sampling_table(term)
             if table is not None:
@@ -338,6 +363,8 @@ class Ratios:
             return Ratios.of(np.floor_divide(top, bottom))
         if op in ("rem", "mod"):  # a/b % c/d is (ad % cb) / bd, as bd > 0
             return _lowest(_WHOLE_OPERATIONS[op](a * d, c * b), b * d)
+        if op in COMPARISONS:  # a/b against c/d is ad against cb, as bd > 0
+            return Ratios.of(_WHOLE_OPERATIONS[op](a * d, c * b))
         return _lowest(top, bottom)
 
     def fractions(self) -> np.ndarray:
@@ -403,6 +430,21 @@ def _applied(function: str, values: np.ndarray | Ratios) -> np.ndarray | Ratios:
     return Ratios.of(whole)
 
 
+_COMPARE = {
+    "==": np.equal,
+    "!=": np.not_equal,
+    "<": np.less,
+    "<=": np.less_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
+}
+
+
+def _compared(compare: Callable[..., np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """d20's comparison over int64 samples: 1 where it holds, 0 where not."""
+    return compare(a, b).astype(np.int64)
+
+
 _WHOLE_OPERATIONS = {
     "+": np.add,
     "-": np.subtract,
@@ -410,6 +452,7 @@ _WHOLE_OPERATIONS = {
     "/": np.floor_divide,
     "mod": np.mod,
     "rem": np.fmod,
+    **{op: partial(_compared, compare) for op, compare in _COMPARE.items()},
 }
 """Each operator over int64 samples (`np.mod` is signed as the divisor, `np.fmod` as the
 dividend)."""

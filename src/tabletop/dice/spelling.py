@@ -15,6 +15,8 @@ from typing import Any
 
 from tabletop.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect_named
 from tabletop.dice.syntax import (
+    COIN_FACES,
+    COMPARISONS,
     FATE_FACES,
     TENS_FACES,
     AnyOf,
@@ -43,7 +45,18 @@ from tabletop.errors import NotationError
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A name tabletop and Roll20 can write (Foundry's paths may have dots)."""
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "÷": 2, "rem": 2, "mod": 2, "%": 2, "**": 3}
+_PRECEDENCE = {
+    **dict.fromkeys(COMPARISONS, 0),
+    "+": 1,
+    "-": 1,
+    "*": 2,
+    "/": 2,
+    "÷": 2,
+    "rem": 2,
+    "mod": 2,
+    "%": 2,
+    "**": 3,
+}
 
 
 class Unspellable(NotationError):
@@ -123,7 +136,10 @@ class _Writer:
         if isinstance(node, ComputedDice):
             if not self.dialect.computed_dice:
                 raise Unspellable("computed dice ((1d4)d6)", self.dialect)
-            return f"({self.write(node.count)})d{node.sides}"
+            count = self.write(node.count)
+            if not (isinstance(node.count, Integer) and not isinstance(node.sides, Integer)):
+                count = f"({count})"  # `2d(1d6)`, but `(2)d6` is not `2d6`'s tree
+            return f"{count}d{self.computed_sides(node)}"
         if isinstance(node, Call):
             if node.function not in self.dialect.functions:
                 raise Unspellable(f"the function {node.function}()", self.dialect)
@@ -141,8 +157,12 @@ class _Writer:
             raise Unspellable("grouped rolls", self.dialect)
         if node.keep is not None:
             text += self.keep(node.keep)
+        if node.pick is not None:
+            text += self.pick(node.pick)
         if node.success is not None:
             text += self.success(node.success)
+        if node.failure is not None:
+            text += self.failure(node.failure)
         return text
 
     def name(self, name: str) -> str:
@@ -164,6 +184,8 @@ class _Writer:
         if node.trailing:
             if self.dialect.trailing_text and node.text[:1].isalpha():
                 return f"{inner} {node.text}"
+            if self.dialect.trailing_text:  # Roll20's backslash before words not a formula's
+                return f"{inner} \\ {node.text}"
             if self.dialect.comment_mark is not None:
                 return f"{inner} {self.dialect.comment_mark} {node.text}"
             raise Unspellable("words after the expression", self.dialect)
@@ -178,6 +200,10 @@ class _Writer:
     def operator(self, op: str) -> str:
         dialect = self.dialect
         if op in ("+", "-", "*"):
+            return op
+        if op in COMPARISONS:
+            if not dialect.comparisons:
+                raise Unspellable("comparisons as values (1d20 >= 10)", dialect)
             return op
         if op in ("rem", "mod"):
             if dialect.remainder != op:
@@ -204,9 +230,24 @@ class _Writer:
             if not dialect.dead_weight:
                 raise Unspellable("Dead Weight's usage and risk dice", dialect)
             return f"Ud{node.size}" if isinstance(node, UsageDie) else f"{node.count}d!"
+        if node.faces == COIN_FACES:
+            if not dialect.coins:
+                raise Unspellable("Foundry's coins (4dc)", dialect)
+            call = "" if node.success is None else f"c{node.success.target}"
+            return f"{node.count}dc{call}"
         marks = (node.failure, node.critical, node.fumble, node.order)
         if node.plain and marks == (None, None, None, None):
             return f"{node.count}d{node.sides}"  # no modifier to spell
+        return f"{node.count}d{self.sides(node)}" + self.modifiers(node)
+
+    def modifiers(self, node: Dice) -> str:
+        """A pool's modifiers, in the order they take effect."""
+        if node.reroll_place is not None:
+            if not self.dialect.picks:
+                raise Unspellable("re-rolling the lowest or highest dice (rol1)", self.dialect)
+            place = node.reroll_place.place
+            op = "ra" if node.reroll_place.adds else "ro"
+            return f"{op}{'l' if place.mode == 'kl' else 'h'}{place.count}"
         reroll = self.rerolls(node.reroll) if node.reroll else ""
         reroll += self.bounds(node)
         explode = self.explode(node.explode, node.sides) if node.explode else ""
@@ -225,7 +266,14 @@ class _Writer:
         if explode and not explode[-1].isdigit() and not keep and count[:1] in ("=", "<", ">"):
             # "8d6!>=5" would read as exploding on 5+; the count goes first: "8d6>=5!".
             parts = [reroll, count, explode]
-        return f"{node.count}d{self.sides(node)}" + "".join(parts)
+        return "".join(parts)
+
+    def computed_sides(self, node: ComputedDice) -> str:
+        """The sides of `(1d4)d6kh1` with its modifiers, or the `(1d6)` of `2d(1d6)`."""
+        if not isinstance(node.sides, Integer):
+            return f"({self.write(node.sides)})"
+        modifiers = "" if node.modifiers is None else self.modifiers(node.modifiers)
+        return f"{node.sides.value}{modifiers}"
 
     def bounds(self, node: Dice) -> str:
         """Per-die minimum, then maximum, in the dialect's spelling."""
@@ -373,8 +421,13 @@ class _Writer:
         return spelled + self.compare(compare, bare=bool(spelled) and self.dialect.bare_equals)
 
     def criticals(self, node: Dice) -> str:
-        """Roll20's critical success and failure points, `cs>19cf<2`."""
-        points = (("critical", node.critical), ("fumble", node.fumble))
+        """Roll20's critical success and failure points, `cs>19cf<2` (`cs20cs10`: several)."""
+        points = tuple(
+            (kind, point)
+            for kind, mark in (("critical", node.critical), ("fumble", node.fumble))
+            if mark is not None
+            for point in (mark.points if isinstance(mark, AnyOf) else (mark,))
+        )
         return self.family(
             self.dialect.criticals,
             points,

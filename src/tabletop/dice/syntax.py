@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal as TypingLiteral
 
@@ -20,11 +20,17 @@ KeepMode = TypingLiteral["kh", "kl", "dh", "dl"]
 SortOrder = TypingLiteral["ascending", "descending"]
 Deduct = TypingLiteral["one", "face"]
 """What a failing die is worth under Foundry's `df` (minus one) and `sf` (minus its face)."""
-ArithmeticOp = TypingLiteral["+", "-", "*", "/", "÷", "rem", "mod", "**"]
+ArithmeticOp = TypingLiteral[
+    "+", "-", "*", "/", "÷", "rem", "mod", "**", "==", "!=", "<", "<=", ">", ">="
+]
 """`/` is whole-number division rounded down (tabletop's `/`); `÷` is exact division, whose
 value may be a fraction (Roll20's, Foundry's and d20's `/`). `rem` is the remainder signed as
 the dividend (JavaScript's `%`: Roll20, Foundry; `-7 % 3` is -1), `mod` the one signed as the
-divisor (Python's `%`: d20; `-7 % 3` is 2); `**` raises to a whole power (Roll20)."""
+divisor (Python's `%`: d20; `-7 % 3` is 2); `**` raises to a whole power (Roll20); the
+comparisons are 1 when they hold and 0 when not (d20's `1d20 >= 10`)."""
+
+COMPARISONS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=")
+"""The operators that compare two values (d20's), 1 when true and 0 when false."""
 
 DIVISIONS: tuple[str, ...] = ("/", "÷", "rem", "mod")
 """The operators that divide, and so refuse a divisor of zero."""
@@ -55,6 +61,9 @@ FATE_FACES: tuple[int, ...] = (-1, 0, 1)
 
 TENS_FACES: tuple[int, ...] = tuple(range(0, 100, 10))
 """d20's `d%`: a tens die, 0 to 90."""
+
+COIN_FACES: tuple[int, ...] = (0, 1)
+"""Foundry's coin, `dc`: tails (0) or heads (1)."""
 
 RISK_DIE_SIDES = 6
 """Risk dice are d6; the risk happens if any shows a 1."""
@@ -258,11 +267,31 @@ class Group:
     members: tuple[Node, ...]
     keep: Keep | None = None
     success: Compare | None = None
+    pick: Pick | None = None
+    """d20's keep or drop by value (`(1, 2, 3)k3`): a member not kept counts nothing."""
+    failure: Compare | None = None
+    """Roll20's failures after a count (`{a, b}>40f<10`): a member matching takes one away."""
 
     def scored(self, value: Number) -> Number:
-        """What a kept member's total adds: itself, or 1 when it is a success (elementwise
-        on numpy arrays)."""
-        return value if self.success is None else self.success.matches(value) * 1
+        """What a kept member's total adds: itself, or 1 when it is a success and -1 when it
+        is a failure (elementwise on numpy arrays); nothing when a pick does not keep it."""
+        if self.pick is not None:
+            return value * self.pick.stays(value)
+        if self.success is None:
+            return value
+        if self.failure is None:
+            return self.success.matches(value) * 1
+        return self.success.matches(value) * 1 - self.failure.matches(value) * 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedReroll:
+    """d20's `ro` and `ra` with a selector of place: `4d6rol1` re-rolls the lowest die once
+    (`roh2` the highest two); `4d6ral1` adds one die for the lowest, which stays (d20 adds one
+    die at most, for the first it selects)."""
+
+    place: Keep
+    adds: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,9 +315,9 @@ class Dice:
     maximum: int | None = None
     failure: Compare | None = None
     """Roll20's failures (`3d6>3f1`): each kept die matching it takes one from the count."""
-    critical: Compare | None = None
+    critical: Compare | AnyOf | None = None
     """Roll20's critical success point (`1d20cs>19`): dice showing it are marked, nothing more."""
-    fumble: Compare | None = None
+    fumble: Compare | AnyOf | None = None
     """Roll20's critical failure point (`1d20cf<3`): dice showing it are marked, nothing more."""
     order: SortOrder | None = None
     """Roll20's sorting (`8d6s`, `8d6sd`): the dice are shown lowest (or highest) first."""
@@ -299,6 +328,9 @@ class Dice:
 
     pick: Pick | None = None
     """d20's keep or drop by face (`k3`, `p<3`), at the place of a keep."""
+    reroll_place: PlacedReroll | None = None
+    """d20's `4d6rol1` and `4d6ral1`: dice chosen by place after every die is thrown; the
+    pool's only modifier."""
 
     @property
     def scored(self) -> bool:
@@ -351,6 +383,7 @@ class Dice:
         """True when the pool is just summed: no modifier at all."""
         return (
             self.reroll is None
+            and self.reroll_place is None
             and self.explode is None
             and self.keep is None
             and self.success is None
@@ -394,11 +427,24 @@ class PooledKeep:
 
 @dataclass(frozen=True, slots=True)
 class ComputedDice:
-    """A pool whose number of dice is rolled first: `(1d4)d6` rolls 1d4, then that many d6
-    (Roll20, Foundry); it takes no modifiers yet."""
+    """A pool whose number of dice or of sides is rolled first (Roll20, Foundry): `(1d4)d6kh1`
+    rolls 1d4, then that many d6, keeping the best; `2d(1d6)` rolls 1d6 for the sides."""
 
     count: Node
-    sides: int
+    sides: Node
+    modifiers: Dice | None = None
+    """The pool's modifiers, on a pool of the most dice a roll may throw (fixed sides only)."""
+
+    def pool(self, count: int, sides: int) -> Dice:
+        """The pool one roll throws once its count and sides are known: a keep of more dice
+        than it has keeps them all, a drop of as many drops them all."""
+        template = self.modifiers
+        if template is None or count == 0:
+            return Dice(count, sides)
+        keep = template.keep
+        if keep is not None:
+            keep = Keep(keep.mode, min(keep.count, count))
+        return replace(template, count=count, sides=sides, keep=keep)
 
 
 Node = (
@@ -430,10 +476,26 @@ def most_dice(term: Dice | UsageDie | RiskDice) -> int:
         rerolls = reroll.limit
     if reroll is not None and reroll.once and reroll.limit is not None:
         rerolls = min(count, reroll.limit)
+    if term.reroll_place is not None:
+        rerolls = 1 if term.reroll_place.adds else term.reroll_place.place.count
     follow_ups = 0 if explode is None else count * explode.max_follow_ups
     if explode is not None and explode.limit is not None:
         follow_ups = min(follow_ups, explode.limit)
     return count + rerolls + follow_ups
+
+
+def expected_rerolls(term: Dice) -> Fraction:
+    """The re-rolls a pool's "re-roll until" rules expect (a later step may see its faces
+    more often than a fresh die does: at most always)."""
+    expected = Fraction(0)
+    if term.reroll is None or term.reroll.limit is not None:
+        return expected
+    for place, step in enumerate(term.reroll.steps):
+        if not step.once:
+            matching = step.when.count(term.sides)
+            seen = matching if place == 0 else term.sides
+            expected += Fraction(term.count * seen, term.sides - matching)
+    return expected
 
 
 def limited(term: Dice) -> bool:
@@ -452,7 +514,7 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Group):
         return node.members
     if isinstance(node, ComputedDice):
-        return (node.count,)
+        return (node.count, node.sides)
     if isinstance(node, PooledKeep):
         return node.pools
     return ()
@@ -470,6 +532,8 @@ def whole(node: Node) -> bool:
     if isinstance(node, BinaryOp):
         if node.op == "**":  # a negative power of a whole number is a fraction
             return whole(node.left) and never_negative(node.right)
+        if node.op in COMPARISONS:
+            return True
         return node.op == "/" or (node.op != "÷" and whole(node.left) and whole(node.right))
     if isinstance(node, Call):
         return node.function != "abs" or whole(node.operand)
@@ -499,6 +563,8 @@ def never_negative(node: Node) -> bool:
         return node.function == "abs" or never_negative(node.operand)
     if isinstance(node, BinaryOp) and node.op == "**":
         return never_negative(node.left)
+    if isinstance(node, BinaryOp) and node.op in COMPARISONS:
+        return True
     if isinstance(node, BinaryOp) and node.op in ("+", "*", "/", "÷"):
         return never_negative(node.left) and never_negative(node.right)
     return isinstance(node, UsageDie | RiskDice | ComputedDice | PooledKeep)

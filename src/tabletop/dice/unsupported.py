@@ -32,13 +32,15 @@ FATE = _missing("Fate dice (4dF)", r"(?<=[dD])[Ff]|[dD][Ff](?![A-Za-z0-9_])", "r
 """Also checked where a name would start: tabletop must never read `dF` as a name."""
 
 MISSING: tuple[Missing, ...] = (
-    _missing("comparisons as values (1d20 >= 10)", r"(==|!=|>=|<=|<|>)", "avrae"),
     _missing(
-        "picking the lowest or highest dice to re-roll or explode (rrl1)",
-        r"(?<=rr|ro|ra)[lh][0-9]|(?<=e)[lh][0-9]",
+        "picking the lowest or highest dice to explode (4d6eh1)",
+        r"(?<=e)[lh][0-9]",
         "avrae",
     ),
     _missing("decimal numbers (1.5)", r"\.[0-9]", "roll20", "foundry", "avrae"),
+    _missing("dice matching (2d6m, 2d6mt)", r"(?<=[0-9])mt?(?![a-z])", "roll20"),
+    _missing("roll options (&{tracker})", r"&\{", "roll20"),
+    _missing("a target in parentheses (cs<=(@power), ms>(4d6))", r"(?<=[<>=])\(", "foundry"),
 )
 
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.dice import parse
-from tabletop.dice.prepare import value_bounds
+from tabletop.dice.prepare import computed_dice
 from tabletop.dice.syntax import ComputedDice, Dice, Node, RiskDice, UsageDie, children, most_dice
 from tabletop.errors import TabletopError
 from tabletop.names import texts
@@ -65,9 +65,9 @@ def dice_cost(text: str) -> Fraction:
 
 
 def _term_cost(term: Dice | UsageDie | RiskDice | ComputedDice) -> Fraction:
-    if isinstance(term, ComputedDice):  # `(1d4)d6`: the most its count can be
+    if isinstance(term, ComputedDice):  # `(1d4)d6!`: the most dice its largest pool throws
         try:
-            return Fraction(value_bounds(term.count, {})[1])
+            return Fraction(computed_dice(term, {}))
         except (KeyError, TabletopError):  # a name's value is not known yet, or past the limits
             return Fraction(MAX_ROOM_DICE + 1)
     cost = Fraction(most_dice(term))
