@@ -37,9 +37,10 @@ def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(br
     expect(rules).to_have_attribute("open", "")
     expect(rules.get_by_label("Turn limit", exact=True)).to_have_value("600")
     expect(rules.get_by_label("Chest contents", exact=True)).to_have_value('"public"')
+    # a yes or no is a box to tick, at its default
     expect(
         rules.get_by_label("Only steal from someone holding something", exact=True)
-    ).to_have_value("false")
+    ).not_to_be_checked()
     expect(rules.get_by_label("What an insight point re-rolls", exact=True)).to_have_count(0)
     # The options a field cannot hold are named in words; their ids only in the command
     # that sets them (issue 30, item 2; ENG-17).
