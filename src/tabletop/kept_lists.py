@@ -18,13 +18,14 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, Field
 
 from tabletop.data import parse_json, validated
-from tabletop.errors import TabletopError
+from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.frozen import Frozen
 from tabletop.offers import Choice, Offer, offer
-from tabletop.session import Event, note
+from tabletop.session import Event, Member, note
 
 Entry = TypeVar("Entry")
 Table = TypeVar("Table")
+Kept = TypeVar("Kept", bound=BaseModel)
 
 MAX_FILE = 200_000
 """Characters of a list file the GM loads (every member's view carries the lists)."""
@@ -164,3 +165,48 @@ def loaded(
     counts = [(listed, sum(isinstance(w, listed.write) for w in writes)) for listed in kept]
     held = ", ".join(f"{n} {listed.one if n == 1 else listed.many}" for listed, n in counts)
     return state, [note("list kept", f"the GM loads the group's list file: {held}")]
+
+
+@dataclass(frozen=True)
+class Desk:
+    """A system's kept lists as the GM changes them: the lists a file fills (`kept`), the
+    table's field of each list a drop names (`fields`), how many entries a list holds, and
+    the system's refusal."""
+
+    kept: tuple[KeptList, ...]
+    fields: Mapping[str, str]
+    most: int
+    error: type[TabletopError]
+
+    def offers(self, state: BaseModel, *writes: Offer) -> list[Offer]:
+        """The GM's: write an entry on a list (`writes`), take one off, load the file."""
+        lists = {one: getattr(state, field) for one, field in self.fields.items()}
+        return gm_offers(lists, *writes, list_file_offer(self.kept))
+
+    def step(
+        self,
+        state: Kept,
+        intent: Any,
+        member: Member,
+        entry: Callable[[Kept, Any], tuple[str, dict[str, Any], str]],
+        write: Callable[[Kept, BaseModel], Kept] | None = None,
+    ) -> tuple[Kept, list[Event]]:
+        """The table after the GM loads the group's file (each entry through `write`, by
+        default this step), takes an entry off a list, or writes one (`entry`: the list's
+        field, the list with it, and the line that says so)."""
+        if not member.is_gm:
+            raise PermissionDenied("only the GM keeps the table's lists")
+        if isinstance(intent, LoadLists):
+
+            def again(table: Kept, one: BaseModel) -> Kept:
+                return self.step(table, one, member, entry)[0]
+
+            return loaded(state, intent.file, self.kept, self.error, write or again)
+        if intent.kind == "drop-listed":
+            field = self.fields[intent.list]
+            rest, line = dropped(getattr(state, field), intent.list, intent.name, self.error)
+            return state.model_copy(update={field: rest}), [line]
+        field, entries, said = entry(state, intent)
+        if len(entries) > self.most:
+            raise self.error(f"a table's list holds at most {self.most}")
+        return state.model_copy(update={field: entries}), [note("list kept", said)]

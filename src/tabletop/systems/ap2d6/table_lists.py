@@ -11,15 +11,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from tabletop.errors import PermissionDenied
 from tabletop.frozen import Frozen
 from tabletop.kept_lists import (
+    Desk,
     KeptList,
     LoadLists,
-    dropped,
-    gm_offers,
-    list_file_offer,
-    loaded,
     write_offer,
 )
 from tabletop.offers import Choice, Offer, closed_offer, offer
@@ -88,16 +84,15 @@ KEPT = (
 )
 """The lists a group's list file fills, each entry with the fields of the GM's form."""
 
+DESK = Desk(KEPT, {"skill": "skills", "armour": "armours"}, MAX_LISTED, Ap2d6Error)
+
 
 def list_offers(state: Ap2d6Table, member: Member, mine: tuple[Id, ...]) -> list[Offer]:
     """The GM's: write or drop a skill or an armour; each character's: wear armour."""
     found: list[Offer] = []
     if member.is_gm:
-        found += gm_offers(
-            {"skill": state.skills, "armour": state.armours},
-            write_offer("keep-skill", "a skill"),
-            write_offer("keep-armour", "an armour"),
-            list_file_offer(KEPT),
+        found += DESK.offers(
+            state, write_offer("keep-skill", "a skill"), write_offer("keep-armour", "an armour")
         )
     players = tuple(c for c in mine if state.characters[c].npc is None)
     if state.armours and players:
@@ -142,40 +137,27 @@ def list_step(
     character puts armour on or takes it off."""
     if isinstance(intent, WearArmour):
         return _worn(state, intent)
-    if not member.is_gm:
-        raise PermissionDenied("only the GM keeps the table's lists")
-    if isinstance(intent, LoadLists):
 
-        def written(table: Ap2d6Table, entry: Any) -> Ap2d6Table:
-            return (weapon_step if isinstance(entry, KeepWeapon) else list_step)(
-                table, entry, member
-            )[0]
+    def written(table: Ap2d6Table, entry: Any) -> Ap2d6Table:
+        return (weapon_step if isinstance(entry, KeepWeapon) else list_step)(table, entry, member)[
+            0
+        ]
 
-        return loaded(state, intent.file, KEPT, Ap2d6Error, written)
-    if isinstance(intent, DropListed):
-        field = "skills" if intent.list == "skill" else "armours"
-        rest, line = dropped(getattr(state, field), intent.list, intent.name, Ap2d6Error)
-        return state.model_copy(update={field: rest}), [line]
+    return DESK.step(state, intent, member, _entry, written)
+
+
+def _entry(state: Ap2d6Table, intent: KeepSkill | KeepArmour) -> tuple[str, dict[str, Any], str]:
+    """The list the GM writes on, with the entry, and the line that says so."""
     if isinstance(intent, KeepSkill):
         skill = KeptSkill(cost=intent.cost, needs=intent.needs, text=intent.text)
-        entries, field, line = (
-            {**state.skills, intent.name: skill},
-            "skills",
-            f"the GM writes the skill {intent.name} on the list: {skill_words(skill)}",
-        )
-    else:
-        armour = KeptArmour(
-            takes={"B": intent.bludgeoning, "P": intent.piercing, "S": intent.slashing},
-            to_hit=intent.to_hit,
-        )
-        entries, field, line = (
-            {**state.armours, intent.name: armour},
-            "armours",
-            f"the GM writes the armour {intent.name} on the list: {armour_words(armour)}",
-        )
-    if len(entries) > MAX_LISTED:
-        raise Ap2d6Error(f"a table's list holds at most {MAX_LISTED}")
-    return state.model_copy(update={field: entries}), [note("list kept", line)]
+        line = f"the GM writes the skill {intent.name} on the list: {skill_words(skill)}"
+        return "skills", {**state.skills, intent.name: skill}, line
+    armour = KeptArmour(
+        takes={"B": intent.bludgeoning, "P": intent.piercing, "S": intent.slashing},
+        to_hit=intent.to_hit,
+    )
+    line = f"the GM writes the armour {intent.name} on the list: {armour_words(armour)}"
+    return "armours", {**state.armours, intent.name: armour}, line
 
 
 def _worn(state: Ap2d6Table, intent: WearArmour) -> tuple[Ap2d6Table, list[Event]]:

@@ -13,12 +13,9 @@ from pydantic import Field
 from tabletop.errors import PermissionDenied
 from tabletop.frozen import Frozen
 from tabletop.kept_lists import (
+    Desk,
     KeptList,
     LoadLists,
-    dropped,
-    gm_offers,
-    list_file_offer,
-    loaded,
     write_offer,
 )
 from tabletop.offers import Choice, Offer, offer
@@ -83,16 +80,18 @@ KEPT = (
 )
 """The lists a group's list file fills, each entry with the fields of the referee's form."""
 
+DESK = Desk(KEPT, {"skill": "skills", "spell": "spells"}, MAX_LISTED, ConstitutionError)
+
 
 def list_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]) -> list[Offer]:
     """The referee's: write or drop a skill or a spell; a spell-book holder's: learn one."""
     found: list[Offer] = []
     if member.is_gm:
-        found += gm_offers(
-            {"skill": state.skills, "spell": state.spells},
+        level = Choice(help="its level", example=1)
+        found += DESK.offers(
+            state,
             write_offer("keep-skill", "a skill"),
-            write_offer("keep-spell", "a spell", level=Choice(help="its level", example=1)),
-            list_file_offer(KEPT),
+            write_offer("keep-spell", "a spell", level=level),
         )
     for cid in mine:
         found += _learning(state, cid, member)
@@ -166,29 +165,20 @@ def list_step(
     character learns a spell from them."""
     if isinstance(intent, LearnSpell):
         return _learned(state, intent, member)
-    if not member.is_gm:
-        raise PermissionDenied("only the referee keeps the table's lists")
-    if isinstance(intent, LoadLists):
+    return DESK.step(state, intent, member, _entry)
 
-        def written(table: ConstitutionTable, entry: Any) -> ConstitutionTable:
-            return list_step(table, entry, member)[0]
 
-        return loaded(state, intent.file, KEPT, ConstitutionError, written)
-    if isinstance(intent, DropListed):
-        field = "skills" if intent.list == "skill" else "spells"
-        rest, line = dropped(getattr(state, field), intent.list, intent.name, ConstitutionError)
-        return state.model_copy(update={field: rest}), [line]
+def _entry(
+    state: ConstitutionTable, intent: KeepSkill | KeepSpell
+) -> tuple[str, dict[str, Any], str]:
+    """The list the referee writes on, with the entry, and the line that says so."""
     if isinstance(intent, KeepSkill):
-        field, entries = "skills", {**state.skills, intent.name: intent.note}
         line = f"the GM writes the skill {intent.name} on the list"
         line += f": {intent.note}" if intent.note else ""
-    else:
-        spell = ListedSpell(level=intent.level, school=intent.school)
-        field, entries = "spells", {**state.spells, intent.name: spell}
-        line = f"the GM writes the spell {intent.name} on the list: {spell_words(spell)}"
-    if len(entries) > MAX_LISTED:
-        raise ConstitutionError(f"a table's list holds at most {MAX_LISTED}")
-    return state.model_copy(update={field: entries}), [note("list kept", line)]
+        return "skills", {**state.skills, intent.name: intent.note}, line
+    spell = ListedSpell(level=intent.level, school=intent.school)
+    line = f"the GM writes the spell {intent.name} on the list: {spell_words(spell)}"
+    return "spells", {**state.spells, intent.name: spell}, line
 
 
 def _learned(
