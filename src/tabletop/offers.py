@@ -27,6 +27,9 @@ class Choice(Frozen):
     items: tuple[Any, ...] | None = None
     """For a list field: every value each of its entries may take now (spells picked from
     the GM's list), so a form ticks them from a list; None when entries are free."""
+    names: tuple[str, ...] | None = None
+    """For a free name: who is there to pick (the characters and NPCs at the table), so a
+    form lists them and still takes anyone else's name typed in; None for no list."""
 
 
 class Offer(Frozen):

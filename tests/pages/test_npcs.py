@@ -337,6 +337,8 @@ def test_a_rollunder_monster_typed_in_contests_ash_with_its_numbers_kept(browser
     strike = offer(ada, "One character strikes another")
     # a yes or no is a box to tick, as its help says ("Ticked, armour takes nothing off")
     expect(strike.get_by_label("Direct damage")).to_have_attribute("type", "checkbox")
+    # and its target starts on the hound, not on Ash herself (issue 30: refused when sent)
+    expect(strike.get_by_label("Target", exact=True)).to_have_value('"n1"')
     step(ada, lambda: submit(strike, Target="n1", **{"Weapon's damage": "d1+2"}))
     wait_for_log(ada, "Ash's blow reaches Mire hound qz: Mire hound qz's armour comes next")
     synced(ada, gm)

@@ -210,6 +210,19 @@ def test_a_rollunder_contest_starts_with_nobody_on_a_side_and_shows_its_table(br
         expect(rows.filter(has_text="Rival")).to_have_text(
             re.compile(r"Rival \(them\)([✓✗]\d+){4}")
         )
+
+    # Issue 30: "Who acts" in an activation was a bare text box. The GM picks whoever is at
+    # the table by name, or someone else whose name a box then takes (a creature with no
+    # sheet at the table).
+    form = offer(gm, "an activation begins")
+    who = form.get_by_label("Who acts", exact=True)
+    expect(who.locator("option")).to_have_text(["Ash", "someone else"])
+    other = form.get_by_label("Who acts: someone else's name")
+    expect(other).to_be_hidden()
+    who.select_option(label="someone else")
+    other.fill("the orc")
+    step(gm, form.locator("button[type=submit]").click)
+    wait_for_log(gm, "the orc's activation begins")
     fits(ada.page)
     assert not (gm.errors or ada.errors)
 

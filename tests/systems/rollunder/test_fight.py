@@ -168,3 +168,34 @@ def test_cr_f_an_attack_is_made_with_a_character_one_plays_on_someone_else():
         SESSION.resolve(state, ASH_STRIKES | {"target": "c1"}, ASH, FixedDice([5]))
     with pytest.raises(TabletopError, match="damage dice look like d8"):
         SESSION.resolve(state, ASH_STRIKES | {"weapon": "sword"}, ASH, FixedDice([5]))
+
+
+def field(state, member, kind: str, name: str):
+    """What `member`'s offer of `kind` says of its field `name`."""
+    return next(o for o in SESSION.legal(state, member) if o.kind == kind).fields[name]
+
+
+def test_cr_f_an_attack_form_starts_on_someone_other_than_the_attacker():
+    """Issue 30: the attack form started with the target set to the attacker, which the
+    rules refuse. The offer's target starts on the first one alive who is not the first
+    attacker: Bo for the GM (whose first attacker is Ash), Bo again for Ash's player."""
+    state = with_hound()
+    for member in (GM, ASH):
+        attacker = field(state, member, "attack", "attacker").values[0]
+        target = field(state, member, "attack", "target")
+        assert (attacker, target.example) == ("c1", "c2")
+        assert target.example in target.values
+    assert field(state, BO, "attack", "target").example == "c1"
+
+
+def test_cr_a13_an_activation_begins_with_whoever_is_at_the_table_to_pick():
+    """Issue 30: "Who acts" was a bare text box. The GM picks from the characters and NPCs
+    alive at the table, by name (the hidden hound too: the offer is the GM's alone), and
+    may still name a creature with no sheet there (CR-A13, the orc of test_session)."""
+    state = with_hound()
+    assert field(state, GM, "begin-activation", "actor").names == ("Ash", "Bo", "Mire hound")
+    assert "begin-activation" not in offered(state, ASH)
+    state, _ = play(state, {"kind": "die", "character": "c2", "cause": "a fall"}, GM)
+    assert field(state, GM, "begin-activation", "actor").names == ("Ash", "Mire hound")
+    state, events = play(state, {"kind": "begin-activation", "actor": "the orc"}, GM)
+    assert lines(events, GM) == ["the orc's activation begins"]

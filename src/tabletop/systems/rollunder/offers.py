@@ -341,7 +341,9 @@ def _gm_offers(state: RollUnderTable) -> list[Offer]:
             offer(
                 "begin-activation",
                 "an activation begins",
-                actor=Choice(help="whose", example=_first_name(state)),
+                actor=Choice(
+                    help="whose", example=_first_name(state), names=_names(state, alive_now)
+                ),
             )
         )
     else:
@@ -416,6 +418,11 @@ def _carried(sheet: Character) -> tuple[str, ...]:
 
 def _held(sheet: Character) -> tuple[str, ...]:
     return tuple(dict.fromkeys(i.name for i in sheet.load.held)) if sheet.load else ()
+
+
+def _names(state: RollUnderTable, ids: tuple[Id, ...]) -> tuple[str, ...]:
+    """The names of these characters and NPCs, each once, as the table calls them."""
+    return tuple(dict.fromkeys(state.sheet(cid).name for cid in ids))
 
 
 def _first_name(state: RollUnderTable) -> str:

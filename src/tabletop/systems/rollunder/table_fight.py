@@ -67,7 +67,7 @@ def attack_offers(state: RollUnderTable, member: Member) -> list[Offer]:
         return []
     fields = {
         "attacker": Choice(values=attackers),
-        "target": Choice(values=targets),
+        "target": Choice(values=targets, example=_other(targets, attackers[0])),
         "weapon": Choice(help="the weapon's damage dice", example="d6"),
         "direct": Choice(values=(False, True)),
         "mode": MODES,
@@ -75,6 +75,12 @@ def attack_offers(state: RollUnderTable, member: Member) -> list[Offer]:
     if state.options.attack_roll == "attacker":
         fields["ability"] = Choice(values=state.options.abilities)
     return [offer("attack", "attack", **fields)]
+
+
+def _other(targets: tuple[Id, ...], attacker: Id) -> Id:
+    """The target an attack's form starts on: the first one who is not the attacker it
+    starts with (issue 30: it started on the attacker, whom the rules refuse)."""
+    return next(cid for cid in targets if cid != attacker)
 
 
 def _waiting(state: RollUnderTable, attack: Attack, member: Member) -> list[Offer]:

@@ -233,7 +233,10 @@ export class FormMaker {
       for (const value of values) {
         el.append(h("option", { value: JSON.stringify(value), text: optionText(value, () => this.valueText(key, name, value), this.words.value(kindOf(key), name, value)) }));
       }
-      const start = initial !== undefined ? initial : spec.default;
+      // an offer's example among its values is where the pick starts (an attack's target:
+      // someone other than the attacker it starts on)
+      const listed = (v) => v !== undefined && v !== null && values.some((w) => JSON.stringify(w) === JSON.stringify(v));
+      const start = initial !== undefined ? initial : listed(offered?.example) ? offered.example : spec.default;
       if (draft !== undefined) el.value = draft;
       else if (start !== undefined && values.some((v) => JSON.stringify(v) === JSON.stringify(start))) el.value = JSON.stringify(start);
       keep(el, () => el.value);
@@ -277,6 +280,7 @@ export class FormMaker {
         },
       };
     }
+    if (spec.type === "string" && offered?.names?.length) return this.namedControl(title, help, offered.names, draft, keep);
     if (spec.type === "string") {
       const example = offered && offered.example ? offered.example : "";
       const needs = required ? "true" : null;
@@ -434,6 +438,36 @@ export class FormMaker {
       read: () => {
         const listed = read();
         return listed.length || required ? listed : undefined;
+      },
+    };
+  }
+
+  namedControl(title, help, names, draft, keep) {
+    // A name picked from who is there (the offer's `names`: an activation's actor), or
+    // typed in for anyone else (a creature with no sheet at the table).
+    const el = h("select");
+    for (const name of names) el.append(h("option", { value: name, text: name }));
+    el.append(h("option", { value: SOMEONE_ELSE, text: "someone else" }));
+    const other = h("input", { type: "text", autocomplete: "off", "aria-label": `${title}: someone else's name` });
+    const read = () => (el.value === SOMEONE_ELSE ? other.value.trim() : el.value);
+    if (draft !== undefined) {
+      el.value = names.includes(draft) ? draft : SOMEONE_ELSE;
+      if (el.value === SOMEONE_ELSE) other.value = draft;
+    }
+    other.hidden = el.value !== SOMEONE_ELSE;
+    el.addEventListener("change", () => {
+      other.hidden = el.value !== SOMEONE_ELSE;
+      if (!other.hidden) other.focus();
+    });
+    keep(el, read);
+    keep(other, read);
+    const field = labelled(title, el, help);
+    field.append(other);
+    return {
+      el: field,
+      read: () => {
+        if (!read()) throw new Error(`${title}: type someone else's name`);
+        return read();
       },
     };
   }
@@ -606,6 +640,7 @@ export class FormMaker {
 }
 
 const LONG_TEXT = 200;
+const SOMEONE_ELSE = "__someone_else";
 
 function withFilePicker(field, box, title) {
   // A field that holds a file's text (a group's supplement file) opens the file too: its
