@@ -68,6 +68,8 @@ class Offer(Frozen):
             return f"this offer is for {self.entry or 'another entry'}"
         for name, choice in self.fields.items():
             if choice.values is not None and intent.get(name) not in choice.values:
+                if len(choice.values) == 1 and isinstance(choice.values[0], Mapping):
+                    return f"{name} is not yours to set now: leave it out"
                 shown = ", ".join(str(v) for v in choice.values[:12])
                 more = ", …" if len(choice.values) > 12 else ""
                 return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"

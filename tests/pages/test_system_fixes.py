@@ -101,6 +101,15 @@ def test_dead_weight_trackers_whose_choice_guided_names_and_the_sheet_on_a_phone
 
     # Guided creation's buttons name the character's choices, never an internal id.
     form = offer(bo, "make a character")
+    # A player's own form holds nothing of the GM's (issue 30): no group's additions, no
+    # leave to choose a feature; its class says what leaving it at its default does.
+    form.locator("details.more summary").click()
+    for gms in ("Your group's additions", "Let them choose a feature"):
+        expect(form.get_by_text(gms)).to_have_count(0)
+    expect(form.get_by_label("Class", exact=True)).to_have_accessible_description(
+        re.compile(r"Left at \(default\), it is rolled with the rest")
+    )
+    expect(offer(gm, "make a character").get_by_text("Your group's additions")).to_have_count(1)
     submit(form, Name="Brom qz", **{"A step at a time": True})
     making = bo.page.locator("article.card", has_text="Brom qz (being made)")
     expect(making.locator("button.choice").first).to_be_visible()

@@ -286,8 +286,14 @@ snores an ambush die the next (quirks 4 and 6, DW-X22)."""
 KEEP = {"kind": "creation-choice", "character": "c1", "choice": {"kind": "keep"}}
 MAKING = [
     (
-        ADA,
-        {"kind": "new-character", "name": "Wren", "guided": True, "allow_choosing_quirk": True},
+        GM,  # a chosen feature is the GM's to allow (DW-M10): the GM begins Wren for Ada
+        {
+            "kind": "new-character",
+            "name": "Wren",
+            "guided": True,
+            "allow_choosing_quirk": True,
+            "owner": ADA.id,
+        },
         [1, 1, 1],
     ),
     (ADA, KEEP, [2, 2, 2]),

@@ -115,6 +115,25 @@ def test_a_player_may_not_test_with_another_players_character():
         SESSION.resolve(seated(), {"kind": "test", "roller": "c1"}, BO, FixedDice([1, 1, 1]))
 
 
+def test_the_groups_additions_and_a_chosen_feature_are_the_gms_to_give():
+    """Issue 30, DW-T07, DW-M10: a player's new character leaves the group's additions and
+    a chosen feature at their defaults (the GM's to give), refused in one line and nothing
+    changed when sent; the GM's own offer leaves both open, as for Wren in test_lines."""
+    school = {"schools": {"Wandering Mystics": {"spells": ["Light"]}}}
+    for asked, why in (
+        ({"supplement": school}, "supplement is not yours to set now"),
+        ({"allow_choosing_quirk": True}, "allow_choosing_quirk must be one of False"),
+    ):
+        intent = {"kind": "new-character", "name": "Wren", "guided": True, **asked}
+        with pytest.raises(DeadWeightError, match=why):
+            SESSION.resolve(seated(), intent, ADA, FixedDice([1, 1, 1]))
+        offered = next(o for o in SESSION.legal(seated(), GM) if o.kind == "new-character")
+        assert offered.allows(intent | {"owner": ADA.id}) is None
+    plain = {"kind": "new-character", "name": "Wren", "guided": True}
+    state, _ = play(seated(), plain, ADA, [1, 1, 1])
+    assert state.making["c3"].owner == ADA.id
+
+
 def test_no_second_test_while_one_is_under_way():
     state, _ = play(
         seated(), {"kind": "test", "roller": "c1", "setup": {"attribute": "DEX"}}, ADA, [1, 4, 6]

@@ -85,6 +85,14 @@ MAKING_INTENTS = (NewCharacter, ImportCharacter, CreationStep, ChooseNames, Rero
 MakingIntent = NewCharacter | ImportCharacter | CreationStep | ChooseNames | RerollDice
 
 
+GMS_OWN = {
+    "supplement": Choice(values=(Supplement().model_dump(mode="json"),)),
+    "allow_choosing_quirk": Choice(values=(False,)),
+}
+"""What a player's new character leaves at its default: the group's additions and a
+feature chosen instead of rolled are the GM's to give (DW-T07, DW-M10; issue 30)."""
+
+
 def making_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
     """A new character or a saved one, while the table has room, and each open creation
     decision of a character the member makes."""
@@ -96,6 +104,7 @@ def making_offers(state: DeadWeightTable, member: Member) -> list[Offer]:
                 "make a character, at random or step by step",
                 name=Choice(help="the character's name", example="Amber"),
                 guided=Choice(values=(False, True)),
+                **({} if member.is_gm else GMS_OWN),
             ),
             offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
         ]

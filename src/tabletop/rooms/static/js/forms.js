@@ -224,6 +224,8 @@ export class FormMaker {
     // one it fixes (a player's "GM's secret character": no) is no choice to show
     if (yesNo && offered.values.length === 1) return { el: null, read: () => offered.values[0] };
     if (yesNo) offered = { ...offered, values: null };
+    // so is any other the offer fixes at its default (a player's "Your group's additions")
+    if (offered?.values?.length === 1 && !required && JSON.stringify(offered.values[0]) === JSON.stringify(spec.default)) return { el: null, read: () => undefined };
     const known = !(offered && offered.values) && spec.type === "string" && !spec.enum ? this.known(name, key) : null;
     const values = offered && offered.values ? offered.values : spec.enum || (known && (spec.nullable || !required ? [null, ...known] : known));
     if (values) {
