@@ -450,7 +450,7 @@ export class FormMaker {
     const el = h("select");
     for (const name of names) el.append(h("option", { value: name, text: name }));
     el.append(h("option", { value: SOMEONE_ELSE, text: "someone else" }));
-    const other = h("input", { type: "text", autocomplete: "off", "aria-label": `${title}: someone else's name` });
+    const other = h("input", { type: "text", autocomplete: "off", placeholder: "their name", "aria-label": `${title}: someone else's name` });
     const read = () => (el.value === SOMEONE_ELSE ? other.value.trim() : el.value);
     if (draft !== undefined) {
       el.value = names.includes(draft) ? draft : SOMEONE_ELSE;
@@ -464,7 +464,7 @@ export class FormMaker {
     keep(el, read);
     keep(other, read);
     const field = labelled(title, el, help);
-    field.append(other);
+    el.after(other); // under the pick, above its help
     return {
       el: field,
       read: () => {
