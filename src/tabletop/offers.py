@@ -27,6 +27,9 @@ class Choice(Frozen):
     items: tuple[Any, ...] | None = None
     """For a list field: every value each of its entries may take now (spells picked from
     the GM's list), so a form ticks them from a list; None when entries are free."""
+    within: dict[str, Choice] = Field(default_factory=dict)
+    """For an object field: the choices of its own fields (the skills a check may name), so
+    a form picks them from a list; a field not named here is free."""
 
 
 class Offer(Frozen):
@@ -70,6 +73,12 @@ class Offer(Frozen):
                 return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"
             if choice.items is not None and not _all_in(intent.get(name, ()), choice.items):
                 return f"{name}: pick each from the list offered"
+            if choice.within:
+                inner = intent.get(name)
+                nested = Offer(kind=self.kind, text="", fields=choice.within)
+                refused = nested.allows(inner if isinstance(inner, Mapping) else {})
+                if refused is not None:
+                    return f"{name}: {refused}"
         return None
 
 

@@ -161,7 +161,7 @@ export class FormMaker {
         continue;
       }
       const field = nested
-        ? this.objectControl(`${base}/${name}`, this.title(base, name), this.help(base, name, offered, spec), spec, required.has(name), initial[name], offered && offered.example, presets[name])
+        ? this.objectControl(`${base}/${name}`, this.title(base, name), this.help(base, name, offered, spec), spec, required.has(name), initial[name], offered && offered.example, presets[name], offered?.within)
         : this.control(`${base}/${name}`, name, prop, offered, required.has(name), initial[name]);
       readers.push([name, field.read]);
       if (field.el) (offered || required.has(name) || name in initial ? main : more).push(field.el);
@@ -299,7 +299,7 @@ export class FormMaker {
       };
     }
     if (spec.oneOf && spec.discriminator) return this.unionControl(key, name, title, help, spec, offered, initial);
-    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial, offered && offered.example);
+    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial, offered && offered.example, {}, offered?.within);
     if (spec.type === "object" && !spec.properties && typeof spec.additionalProperties === "object") {
       const example = initial !== undefined ? initial : offered && offered.example;
       return this.mapControl(key, title, help, this.resolve(spec.additionalProperties), example, required);
@@ -346,12 +346,14 @@ export class FormMaker {
     return h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), help ? h("small", { class: "hint", text: help }) : null, content);
   }
 
-  objectControl(key, title, help, spec, required, initial, example, fixed = {}) {
+  objectControl(key, title, help, spec, required, initial, example, fixed = {}, within = {}) {
     // A fixed set of named fields (an NPC's name and level, a test's setup); a map among
-    // them takes its names from the offer's example (an NPC's ability scores), and those
-    // in `fixed` (a sheet entry's attribute) are filled in and not shown.
+    // them takes its names from the offer's example (an NPC's ability scores), one the
+    // offer lists values for (`within`: the skills a check may name) is picked from them,
+    // and those in `fixed` (a sheet entry's attribute) are filled in and not shown.
     const given = initial && typeof initial === "object" ? initial : {};
     const named = (sub, subProp) => {
+      if (within && within[sub]) return within[sub];
       const subSpec = this.resolve(subProp);
       const isMap = subSpec.type === "object" && !subSpec.properties;
       return isMap && example && example[sub] ? { example: example[sub] } : null;
