@@ -13,7 +13,7 @@ from tests.pages.driver import gm_and_ada, offer, step, submit, synced, wait_for
 
 def detailed(gm, which: str, **fields) -> None:
     """Send one choice of the fight from the GM's detailed form."""
-    form = offer(gm, "a choice of the fight with its details")
+    form = offer(gm, "choose in full")
     form.get_by_label("Which").select_option(which)
     step(gm, lambda: submit(form, **fields))
 
@@ -29,7 +29,7 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
         ("wren", "Wren qz", "party", "10"),
         ("gob", "Goblin qz", "foes", "30"),
     ):
-        form = offer(gm, "a choice of the fight with its details")
+        form = offer(gm, "choose in full")
         form.get_by_label("Which").select_option("add")
         fighter = form.get_by_role("group", name="Combatant")
         for label, value in (("Who", cid), ("Name", name), ("Side", side), ("HP", hp)):
