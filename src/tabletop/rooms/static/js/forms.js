@@ -36,12 +36,13 @@ export class Words {
 
   value(kind, name, value) {
     // A value's words: its own, else those of a value written with "…" standing for a
-    // part that varies ("reroll …" = "Re-roll with …'s omen" says "reroll Ash").
+    // part that varies ("reroll …" = "Re-roll with …'s omen" says "reroll Ash"); "" for
+    // a value a button need not say (what its action's words say already).
     const text = String(value);
     for (const key of [`${kind}.${name}`, name]) {
       const named = own(this.values, key) || {};
       const said = own(named, text);
-      if (said) return said;
+      if (said !== null) return said;
       for (const [shape, words] of Object.entries(named)) {
         const [before, after] = shape.split(VARIES);
         if (after === undefined || text.length <= before.length + after.length) continue;
@@ -82,7 +83,8 @@ export function describeIntent(intent, labelOf, omit = new Set(), words = tableW
     } else if (key === "die" && typeof value === "number") {
       parts.push(`die ${value + 1}`);
     } else if (!(typeof value === "number" && value === 0 && key !== "die")) {
-      parts.push(said(key, value));
+      const text = said(key, value);
+      if (text) parts.push(text);
     }
   };
   for (const [key, value] of Object.entries(intent)) if (key !== "kind" && !omit.has(key)) walk(value, key);
