@@ -95,7 +95,8 @@ class ConstitutionSession(Session[ConstitutionTable]):
     bonuses and advantage dice of a player's own check or blow are the GM's unless the
     table hands them over (C3-S07); an NPC's number emptied reads "none", and a light going
     out names who lit it by the name they have now; 4: a turn ended in a fight says so
-    ("Dane ends the turn") before the next one's line."""
+    ("Dane ends the turn") before the next one's line, and an NPC brought from the book
+    under the book's own name says it once."""
     state = ConstitutionTable
     error = ConstitutionError
     explained = kinds(SHEET_INTENTS)
