@@ -95,11 +95,12 @@ def ask_offers(
     describe: Callable[[Ask], str],
     example: Mapping[str, Any],
     dc_example: int | None = 8,
+    within: Mapping[str, Choice] | None = None,
 ) -> list[Offer]:
     """The GM's: ask for a roll (of any character at the table), drop a waiting ask; the
     player's: answer each ask for a character they play (`plays`), one tap each, labelled
     with what is asked (`describe`); the GM may answer any (rolling for a player who is
-    away)."""
+    away); `within`, what the fields of a roll may be picked from (the skills a check names)."""
     found: list[Offer] = []
     if member.is_gm and characters and len(asks.waiting) < MAX_ASKS:
         found.append(
@@ -107,7 +108,7 @@ def ask_offers(
                 "ask-roll",
                 "ask for a roll",
                 character=Choice(values=tuple(characters)),
-                what=Choice(example=dict(example)),
+                what=Choice(example=dict(example), within=dict(within or {})),
                 dc=Choice(example=dc_example),
                 dc_shown=Choice(),
                 reason=Choice(example="to climb the wall"),
@@ -211,7 +212,8 @@ class AskDesk(Generic[StateT, WhatT]):
     refuses one before it is taken (`refuse`), and `with_dc=False` where its rolls take no
     DC (the GM's form then has none); `dc_example`, the DC the GM's form shows greyed as
     an example (None where an empty DC means the book's own: a placeholder would read as
-    the DC left empty)."""
+    the DC left empty); `picks`, what the fields of a roll are picked from at a table now
+    (the skills a check may name), where the table keeps lists of them."""
 
     def __init__(
         self,
@@ -224,6 +226,7 @@ class AskDesk(Generic[StateT, WhatT]):
         refuse: Callable[[StateT, AskRoll[Any]], None] | None = None,
         with_dc: bool = True,
         dc_example: int | None = 8,
+        picks: Callable[[StateT], Mapping[str, Choice]] | None = None,
     ) -> None:
         self.what = what
         self.said = said
@@ -234,6 +237,7 @@ class AskDesk(Generic[StateT, WhatT]):
         self.refuse = refuse or (lambda state, intent: None)
         self.with_dc = with_dc
         self.dc_example = dc_example
+        self.picks = picks or (lambda state: {})
         self.intents = (AskRoll[what], AnswerAsk, DropAsk)  # type: ignore[valid-type]
 
     def asks(self, state: StateT) -> Asks:
@@ -266,6 +270,7 @@ class AskDesk(Generic[StateT, WhatT]):
             self.describe(state),
             self.example,
             self.dc_example,
+            self.picks(state),
         )
         return found if self.with_dc else [_without_dc(o) for o in found]
 

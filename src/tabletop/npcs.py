@@ -266,8 +266,10 @@ def npc_view(
 
 def brought(nid: NpcId, name: str, details: str, creature: str | None) -> list[Event]:
     """An NPC comes to the table: its numbers for the GM (the first event, so the intent
-    that holds them goes only where they go), its name for everyone."""
-    whence = f" ({creature}, from the book)" if creature else ""
+    that holds them goes only where they go), its name for everyone; the book's creature
+    is named beside a name of its own, not twice ("Sneering guard (from the book)")."""
+    named = f"{creature}, " if creature != name else ""
+    whence = f" ({named}from the book)" if creature else ""
     return [
         Event(
             type="npc",

@@ -30,6 +30,9 @@ class Choice(Frozen):
     names: tuple[str, ...] | None = None
     """For a free name: who is there to pick (the characters and NPCs at the table), so a
     form lists them and still takes anyone else's name typed in; None for no list."""
+    within: dict[str, Choice] = Field(default_factory=dict)
+    """For an object field: the choices of its own fields (the skills a check may name), so
+    a form picks them from a list; a field not named here is free."""
 
 
 class Offer(Frozen):
@@ -75,6 +78,12 @@ class Offer(Frozen):
                 return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"
             if choice.items is not None and not _all_in(intent.get(name, ()), choice.items):
                 return f"{name}: pick each from the list offered"
+            if choice.within:
+                inner = intent.get(name)
+                nested = Offer(kind=self.kind, text="", fields=choice.within)
+                refused = nested.allows(inner if isinstance(inner, Mapping) else {})
+                if refused is not None:
+                    return f"{name}: {refused}"
         return None
 
 

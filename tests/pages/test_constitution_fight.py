@@ -1,6 +1,6 @@
 """Issue 30's broken Constitution fight, played on the pages: a blow's extra degrees have a
-control to spend them (§ 5.19, C3-A63), and a fight the GM ends leaves no tracker up as
-"round 1 (over)" (C3-A64)."""
+control to spend them (§ 5.19, C3-A63), a reaction's button says what it costs once, and a
+fight the GM ends leaves no tracker up as "round 1 (over)" (C3-A64)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.pages.driver import gm_and_ada, offer, step, submit, synced, wait_for
 
 def detailed(gm, which: str, **fields) -> None:
     """Send one choice of the fight from the GM's detailed form."""
-    form = offer(gm, "a choice of the fight with its details")
+    form = offer(gm, "choose in full")
     form.get_by_label("Which").select_option(which)
     step(gm, lambda: submit(form, **fields))
 
@@ -29,7 +29,7 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
         ("wren", "Wren qz", "party", "10"),
         ("gob", "Goblin qz", "foes", "30"),
     ):
-        form = offer(gm, "a choice of the fight with its details")
+        form = offer(gm, "choose in full")
         form.get_by_label("Which").select_option("add")
         fighter = form.get_by_role("group", name="Combatant")
         for label, value in (("Who", cid), ("Name", name), ("Side", side), ("HP", hp)):
@@ -39,6 +39,9 @@ def test_extra_degrees_are_spent_from_a_button_and_an_ended_fight_leaves_the_pag
     detailed(gm, "set_initiative", Who="gob", Initiative="10")
     step(gm, closed(gm, "^Begin the first round$").click)
     expect(gm.page.locator("#fight-title")).to_have_text("Initiative: round 1 (in the round)")
+    # a reaction's button says its cost, and "a reaction" once (issue 30)
+    reaction = "^Pay initiative for a reaction · Goblin qz · 2 initiative$"
+    expect(closed(gm, reaction)).to_be_visible()
     # A blow 60 over the AC leaves at least ten extra degrees, whatever the d20 shows.
     detailed(
         gm,

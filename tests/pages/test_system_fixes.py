@@ -246,7 +246,7 @@ def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(
 
     # The detailed form offers the GM what is open in setup, not all 23 choices, and a new
     # combatant's id is typed in (issue 23: a pick-list of the combatants there).
-    form = offer(gm, "a choice of the fight with its details")
+    form = offer(gm, "choose in full")
     which = form.get_by_label("Which")
     open_now = ["Bring someone into the fight", "Roll for initiative: a d20 and wits"]
     expect(which.locator("option")).to_have_text([*open_now, "Set an initiative"])
@@ -267,7 +267,7 @@ def test_the_constitution_gm_adds_an_npc_by_a_new_id_and_sees_only_open_choices(
     step(gm, gm.page.locator(".closed button", has_text="roll for initiative").first.click)
     step(gm, gm.page.locator(".closed button", has_text="begin").first.click)
     synced(gm, ada)
-    shapes = offer(gm, "a choice of the fight with its details").get_by_label("Which")
+    shapes = offer(gm, "choose in full").get_by_label("Which")
     listed = shapes.locator("option").all_inner_texts()
     assert open_now[0] not in listed and "Begin the first round" not in listed, listed
     assert len(listed) < 10, listed

@@ -37,6 +37,15 @@ def test_the_rules_npcs_are_the_basic_sheet_with_their_bias():
     assert [e.visibility for e in events] == [Visibility.GM, Visibility.PUBLIC]
 
 
+def test_a_book_npc_line_names_its_creature_beside_a_name_of_its_own_not_twice():
+    """Issue 30: the GM's line of a guard brought under the book's own name reads "Sneering
+    guard (from the book)", one called Guard "Guard (Sneering guard, from the book)"."""
+    unnamed = {k: v for k, v in GUARD.items() if k != "name"}
+    for intent, said in ((GUARD, "Guard (Sneering guard, "), (unnamed, "Sneering guard (")):
+        _, events = play(seated(), intent, GM)
+        assert events[0].text.startswith(f"{said}from the book): "), events[0].text
+
+
 def guarded() -> Ap2d6Table:
     """Ayla (AGI 2) and Bran, and the book's sneering guard with STR 3, its numbers hidden."""
     state, _ = play(seated(), GUARD, GM)

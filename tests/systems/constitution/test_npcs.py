@@ -119,10 +119,12 @@ def test_initiative_lines_tell_the_players_the_npcs_turns_and_none_of_its_scores
     state, turn = play(state, combat({"action": "end_turn"}), ADA)
     state, extra = play(state, combat({"action": "extra_action"}), GM)
     assert gm_lines(turn + extra) == [
+        "Ada ends the turn",
         "Sergeant's turn (initiative 11)",
         "Sergeant pays 10 for an extra action: initiative 1",
     ]
     assert lines(turn + extra) == [
+        "Ada ends the turn",
         "Sergeant's turn (initiative ?)",
         "Sergeant pays 10 for an extra action: initiative ?",
     ]

@@ -124,18 +124,28 @@ def test_players_step_into_the_fight_and_make_their_own_choices():
     assert state.fight.acting == "gob"
 
 
+def in_full(state: ConstitutionTable, member: Member) -> Offer | None:
+    """The detailed combat form offered `member` (None: no such form)."""
+    found = [o for o in SESSION.legal(state, member) if o.kind == "combat" and not o.closed]
+    return found[0] if found else None
+
+
 def detailed(state: ConstitutionTable, member: Member) -> tuple[str, ...] | None:
     """The fight's actions the detailed combat form offers `member` (None: no such form)."""
-    found = [o for o in SESSION.legal(state, member) if o.kind == "combat" and not o.closed]
-    return found[0].fields["action"].shapes if found else None
+    found = in_full(state, member)
+    return found.fields["action"].shapes if found else None
 
 
 def test_the_fight_form_offers_only_the_choices_open_to_that_member_now():
     """Issue 23: in setup the GM may add a new combatant (any id) or type in an initiative,
-    a player only their own fighter's; once Ada has joined she is not offered to join again;
-    in a round the form offers the acting combatant's choices, not all 23."""
+    a player only their own fighter's (not a roll's bonus or surprise, the GM's, C3-S07);
+    once Ada has joined she is not offered to join again; in a round the form offers the
+    acting combatant's choices, not all 23. Issue 30: the form says what it does, and a
+    player is offered none before their character is in a fight."""
     state = seated()
     assert detailed(state, GM) == ("add",)
+    assert detailed(state, ADA) is None
+    assert getattr(in_full(state, GM), "text", "") == "choose in full: bring someone in by hand"
     state, _ = play(state, {"kind": "join-fight", "character": "c1"}, ADA)
     joins = [o for o in SESSION.legal(state, ADA) if o.kind == "join-fight"]
     assert not joins
@@ -143,7 +153,8 @@ def test_the_fight_form_offers_only_the_choices_open_to_that_member_now():
         o.fields["character"].values for o in SESSION.legal(state, BO) if o.kind == "join-fight"
     ] == [("c2",)]
     assert detailed(state, GM) == ("add", "roll_initiative", "set_initiative")
-    assert detailed(state, ADA) == ("roll_initiative", "set_initiative")
+    assert detailed(state, ADA) == ("set_initiative",)
+    assert getattr(in_full(state, ADA), "text", "") == "choose in full: type in an initiative"
     goblin = {"id": "gob", "name": "Goblin", "side": "foes", "hp": 3}
     state, _ = play(state, {"kind": "combat", "action": {"action": "add", "combatant": goblin}}, GM)
     state, _ = play(
@@ -155,6 +166,9 @@ def test_the_fight_form_offers_only_the_choices_open_to_that_member_now():
     shapes = detailed(state, ADA)
     assert shapes is not None and "add" not in shapes and "begin" not in shapes
     assert {"attack", "defend", "end_turn"} <= set(shapes) and len(shapes) < 10
+    assert getattr(in_full(state, ADA), "text", "") == (
+        "choose in full: attack, defend or react with a modifier, a shot or what it costs"
+    )
     # the turn's choices come first, the choices open at any moment after them (the GM's
     # screen read seven "leave the fight" buttons before the acting fighter's attacks)
     turn, anytime = [o for o in SESSION.legal(state, GM) if o.kind == "combat" and o.closed]

@@ -78,6 +78,23 @@ def test_a_shown_dc_is_everyones_and_a_skill_and_advantage_die_go_with_the_ask()
         play(state, {"kind": "answer-ask", "ask": "a2"}, BO, [10])
 
 
+def test_the_gms_ask_picks_its_skill_from_the_list_and_the_rated_ones_typed_only_without():
+    """C3-S08: with the referee's skills list and a rating on a sheet, the GM's ask offers
+    its skill as a pick of those (or none, the ability alone), and holds an ask to them;
+    with neither, the skill is typed."""
+    (free,) = [o for o in SESSION.legal(seated(), GM) if o.kind == "ask-roll"]
+    assert free.fields["what"].within == {}
+    rate = {"kind": "rate-skill", "character": "c2", "skill": "swimming", "rating": 30}
+    state, _ = play(seated(), rate, GM)
+    keep = {"kind": "keep-skill", "name": "climbing", "note": "walls and trees"}
+    state, _ = play(state, keep, GM)
+    (listed,) = [o for o in SESSION.legal(state, GM) if o.kind == "ask-roll"]
+    assert listed.fields["what"].within["skill"].values == (None, "climbing", "swimming")
+    assert listed.allows(ask(character="c2", skill="swimming")) is None
+    assert listed.allows(ask()) is None
+    assert "not 'riding'" in (listed.allows(ask(skill="riding")) or "")
+
+
 def test_a_player_cannot_ask_answer_anothers_ask_or_take_one_back():
     state, _ = play(seated(), ask(), GM)
     with pytest.raises(PermissionDenied):

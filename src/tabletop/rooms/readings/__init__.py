@@ -45,6 +45,8 @@ KEPT: dict[tuple[str, int], str] = {
     ("rollunder", 3): "7495a47",
     ("dead-weight", 4): "208927c",
     ("rollunder", 4): "208927c",
+    ("constitution", 3): "208927c",
+    ("ap2d6", 4): "208927c",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from tabletop.asks import GM_KEEPS, Ask, AskDesk
 from tabletop.dice import DiceSource
+from tabletop.offers import Choice
 from tabletop.session import Event, Frozen, Seated, rolled_for
 from tabletop.systems.constitution.character import character_check
 from tabletop.systems.constitution.check import NORMAL_DC
@@ -44,6 +45,14 @@ def said(what: AskedCheck) -> str:
 def characters(state: ConstitutionTable) -> dict[str, Seated]:
     """Who the referee may ask: every character at the table, with the one who plays them."""
     return {cid: Seated(seat.sheet.name, seat.owner) for cid, seat in state.characters.items()}
+
+
+def skill_picks(state: ConstitutionTable) -> dict[str, Choice]:
+    """The skills the GM's ask picks from: those on the referee's list and those any
+    character has a rating for; none where there are none, and the skill is typed."""
+    rated = {skill for seat in state.characters.values() for skill in seat.sheet.skills}
+    known = sorted(set(state.skills) | rated)
+    return {"skill": Choice(values=(None, *known))} if known else {}
 
 
 def roll_asked(state: ConstitutionTable, ask: Ask, dice: DiceSource) -> list[Event]:
@@ -90,5 +99,6 @@ ASKS: AskDesk[ConstitutionTable, AskedCheck] = AskDesk(
     characters,
     roll_asked,
     dc_example=None,  # an empty DC is the normal 20 (§ 3.6), which the help says
+    picks=skill_picks,
 )
 """The referee's asks at a Constitution table."""

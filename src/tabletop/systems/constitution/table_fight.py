@@ -120,15 +120,36 @@ def fight_offers(state: ConstitutionTable, member: Member, mine: tuple[str, ...]
         found.append(
             offer(
                 "combat",
-                "a choice of the fight with its details: a modifier, a shot, a cost",
+                in_full(shapes),
                 action=Choice(
                     help="the choice, then what it needs",
-                    example=legal[0].model_dump(mode="json") if legal else {"action": shapes[0]},
+                    example=next(
+                        (a.model_dump(mode="json") for a in legal if a.action in shapes),
+                        {"action": shapes[0]},
+                    ),
                     shapes=shapes,
                 ),
             )
         )
     return found
+
+
+IN_FULL = {
+    "add": "bring someone in by hand",
+    "roll_initiative": "roll initiative with a bonus or surprise",
+    "set_initiative": "type in an initiative",
+    "declare_spell": "declare a spell for the round",
+}
+"""What the detailed form does with each choice of the fight that needs more than a button,
+in a player's words; any other open then is a blow, a shot or a reaction."""
+
+
+def in_full(shapes: tuple[str, ...]) -> str:
+    """The detailed form's title: what it does with the choices open now, not its fields."""
+    said = [IN_FULL[shape] for shape in shapes if shape in IN_FULL]
+    if any(shape not in IN_FULL for shape in shapes):
+        said.append("attack, defend or react with a modifier, a shot or what it costs")
+    return f"choose in full: {', '.join(said)}"
 
 
 def _plays_a_fighter(state: ConstitutionTable, member: Member) -> bool:
@@ -143,6 +164,8 @@ def _detailed(state: ConstitutionTable, member: Member, legal: list[Any]) -> tup
     details free), and what no list can give: a combatant brought in by the GM and an
     initiative typed in before a round, a spell declared between rounds (§ 5.1, § 5.5)."""
     open_now = {a.action for a in legal}
+    if not (member.is_gm or state.options.players_set_difficulty):
+        open_now -= {"roll_initiative"}  # its bonus and surprise are the GM's (C3-S07)
     phase = state.fight.phase
     if phase in ("setup", "between_rounds"):
         open_now |= {"add"} if member.is_gm else set()

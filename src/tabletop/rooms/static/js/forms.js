@@ -36,12 +36,13 @@ export class Words {
 
   value(kind, name, value) {
     // A value's words: its own, else those of a value written with "…" standing for a
-    // part that varies ("reroll …" = "Re-roll with …'s omen" says "reroll Ash").
+    // part that varies ("reroll …" = "Re-roll with …'s omen" says "reroll Ash"); "" for
+    // a value a button need not say (what its action's words say already).
     const text = String(value);
     for (const key of [`${kind}.${name}`, name]) {
       const named = own(this.values, key) || {};
       const said = own(named, text);
-      if (said) return said;
+      if (said !== null) return said;
       for (const [shape, words] of Object.entries(named)) {
         const [before, after] = shape.split(VARIES);
         if (after === undefined || text.length <= before.length + after.length) continue;
@@ -82,7 +83,8 @@ export function describeIntent(intent, labelOf, omit = new Set(), words = tableW
     } else if (key === "die" && typeof value === "number") {
       parts.push(`die ${value + 1}`);
     } else if (!(typeof value === "number" && value === 0 && key !== "die")) {
-      parts.push(said(key, value));
+      const text = said(key, value);
+      if (text) parts.push(text);
     }
   };
   for (const [key, value] of Object.entries(intent)) if (key !== "kind" && !omit.has(key)) walk(value, key);
@@ -161,7 +163,7 @@ export class FormMaker {
         continue;
       }
       const field = nested
-        ? this.objectControl(`${base}/${name}`, this.title(base, name), this.help(base, name, offered, spec), spec, required.has(name), initial[name], offered && offered.example, presets[name])
+        ? this.objectControl(`${base}/${name}`, this.title(base, name), this.help(base, name, offered, spec), spec, required.has(name), initial[name], offered && offered.example, presets[name], offered?.within)
         : this.control(`${base}/${name}`, name, prop, offered, required.has(name), initial[name]);
       readers.push([name, field.read]);
       if (field.el) (offered || required.has(name) || name in initial ? main : more).push(field.el);
@@ -305,7 +307,7 @@ export class FormMaker {
       };
     }
     if (spec.oneOf && spec.discriminator) return this.unionControl(key, name, title, help, spec, offered, initial);
-    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial, offered && offered.example);
+    if (spec.type === "object" && spec.properties) return this.objectControl(key, title, help, spec, required, initial, offered && offered.example, {}, offered?.within);
     if (spec.type === "object" && !spec.properties && typeof spec.additionalProperties === "object") {
       const example = initial !== undefined ? initial : offered && offered.example;
       return this.mapControl(key, title, help, this.resolve(spec.additionalProperties), example, required);
@@ -352,12 +354,14 @@ export class FormMaker {
     return h("fieldset", { "aria-labelledby": legendId }, h("legend", { id: legendId, text: title }), help ? h("small", { class: "hint", text: help }) : null, content);
   }
 
-  objectControl(key, title, help, spec, required, initial, example, fixed = {}) {
+  objectControl(key, title, help, spec, required, initial, example, fixed = {}, within = {}) {
     // A fixed set of named fields (an NPC's name and level, a test's setup); a map among
-    // them takes its names from the offer's example (an NPC's ability scores), and those
-    // in `fixed` (a sheet entry's attribute) are filled in and not shown.
+    // them takes its names from the offer's example (an NPC's ability scores), one the
+    // offer lists values for (`within`: the skills a check may name) is picked from them,
+    // and those in `fixed` (a sheet entry's attribute) are filled in and not shown.
     const given = initial && typeof initial === "object" ? initial : {};
     const named = (sub, subProp) => {
+      if (within && within[sub]) return within[sub];
       const subSpec = this.resolve(subProp);
       const isMap = subSpec.type === "object" && !subSpec.properties;
       return isMap && example && example[sub] ? { example: example[sub] } : null;

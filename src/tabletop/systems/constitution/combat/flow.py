@@ -250,7 +250,10 @@ def _begin(combat: Combat, action: Begin, dice: DiceSource, options: Options) ->
 
 def _end_turn(combat: Combat, action: EndTurn, dice: DiceSource, options: Options) -> Outcome:
     actor = acting(combat)
-    events: list[Event] = []
+    # what the one who ends the turn did, said first: the log credits its lines to them, and
+    # the next turn's line alone would read as theirs ("Bo: Cora's turn")
+    ends = Event(kind="turn_end", message=f"{actor.name} ends the turn")
+    events: list[Event] = [] if action.superior else [ends]
     turns = actor.turns_left - 1
     if action.superior:
         if actor.id not in combat.superior:
