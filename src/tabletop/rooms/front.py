@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import importlib
 import itertools
-import json
 import multiprocessing
 import os
 import pickle
@@ -547,8 +546,7 @@ class Front:
             for member in self.listeners.deliver(message):
                 self.allowances.forget(message.room, member)
         elif isinstance(message, Calling):
-            called = json.loads(message.frame)
-            self.owed[message.room] = {(called["call"], w) for w in called["witnesses"]}
+            self.owed[message.room] = {(message.call, w) for w in message.witnesses}
             for socket in self.listeners.rooms.get(message.room, []):
                 socket.put(message.frame)
         elif isinstance(message, Notice):

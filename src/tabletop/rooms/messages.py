@@ -331,10 +331,13 @@ class ShardConfig:
 
 @message
 class Calling:
-    """A roll's call, for every socket of the room (witnesses answer it with a `Reveal`)."""
+    """A roll's call, for every socket of the room (witnesses answer it with a `Reveal`);
+    its digest and witnesses, for the front to let their reveals past the allowance."""
 
     room: str
     frame: str
+    call: str
+    witnesses: tuple[str, ...]
 
 
 @message

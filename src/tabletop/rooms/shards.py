@@ -703,7 +703,8 @@ class Shard:
         self.calls[room] = (job, called, number)
         due = time.monotonic() + self.config.witness_wait
         heapq.heappush(self.call_timers, (due, job, room))
-        self.out.append(Calling(room, json.dumps(called.frame())))
+        frame = called.frame()
+        self.out.append(Calling(room, json.dumps(frame), frame["call"], tuple(frame["witnesses"])))
 
     def _revealed(self, room: str, reveal: Reveal) -> None:
         """A witness answered a call: kept if it is one the call awaits; the last awaited
