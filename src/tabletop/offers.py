@@ -27,12 +27,19 @@ class Choice(Frozen):
     items: tuple[Any, ...] | None = None
     """For a list field: every value each of its entries may take now (spells picked from
     the GM's list), so a form ticks them from a list; None when entries are free."""
+    ordered: bool = False
+    """For a list field whose order matters (a turn order, which score the highest roll
+    goes to): a form places its entries one by one instead of ticking them."""
     names: tuple[str, ...] | None = None
     """For a free name: who is there to pick (the characters and NPCs at the table), so a
     form lists them and still takes anyone else's name typed in; None for no list."""
     within: dict[str, Choice] = Field(default_factory=dict)
     """For an object field: the choices of its own fields (the skills a check may name), so
     a form picks them from a list; a field not named here is free."""
+    fixed: str = ""
+    """For a field offered at one value that still matters to whoever sends it (the level
+    a player rolls at): who or what sets it, for a form to show beside the value ("set by
+    the GM"); empty where a form need not show the value at all."""
 
 
 class Offer(Frozen):
@@ -76,7 +83,12 @@ class Offer(Frozen):
                 shown = ", ".join(str(v) for v in choice.values[:12])
                 more = ", …" if len(choice.values) > 12 else ""
                 return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"
-            if choice.items is not None and not _all_in(intent.get(name, ()), choice.items):
+            listed = intent.get(name)
+            if (
+                choice.items is not None
+                and listed is not None
+                and not _all_in(listed, choice.items)
+            ):
                 return f"{name}: pick each from the list offered"
             if choice.within:
                 inner = intent.get(name)

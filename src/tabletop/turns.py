@@ -71,7 +71,11 @@ def turn_offers(
     found: list[Offer] = []
     if member.is_gm and everyone:
         found.append(
-            offer("turn-order", "set the turn order", order=Choice(example=list(everyone)))
+            offer(
+                "turn-order",
+                "set the turn order",
+                order=Choice(example=list(everyone), ordered=True),
+            )
         )
     whose = turns.whose
     if whose is not None and (member.is_gm or plays(whose)):

@@ -18,6 +18,7 @@ from tests.pages.driver import (
     fits,
     gm_and_ada,
     join,
+    log_texts,
     offer,
     open_room,
     seat,
@@ -142,7 +143,16 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
         ["STR", "AGI", "DEX", "CON", "PERCEPTION", "SOCIAL"]
     )
     expect(scores.get_by_role("button")).to_have_count(0)
-    submit(form, Name="Ayla")
+    # Where the rolls go (RU-A54): the six scores placed one by one, none at first
+    rolls = form.get_by_role("group", name="Where the rolls go")
+    first = re.compile("^With rolled scores: the 1st place gets the highest roll")
+    expect(rolls.locator(".hint")).to_have_text(first)
+    expect(rolls.locator("label")).to_have_text(["1st", "2nd", "3rd", "4th", "5th", "6th"])
+    expect(rolls.get_by_label("1st").locator("option")).to_have_text(
+        ["STR", "AGI", "DEX", "CON", "PERCEPTION", "SOCIAL", "not chosen"]
+    )
+    expect(rolls.locator("option:checked")).to_have_text(["not chosen"] * 6)
+    submit(form, Name="Ayla")  # by point buy, no place chosen
     expect(gm.page.locator("article.card")).to_have_count(1)
     form = offer(gm, "start a fight")
     form.get_by_label("Ayla").check()
@@ -173,6 +183,22 @@ def test_ap2d6_basic_actions_and_an_attack_at_its_weapons_speed(browser, server)
     expect(basic.get_by_role("button", name="move", exact=True)).to_have_count(0)
     expect(basic.get_by_role("button", name="free action", exact=True)).to_be_visible()
     sheet_fits(ada, "article.card:has-text('Ayla')")
+    # A rolled character: the highest roll to the score placed first (RU-A54)
+    form = offer(ada, "make a character")
+    form.get_by_label("How the scores are made").select_option('"d6-3"')
+    rolls = form.get_by_role("group", name="Where the rolls go")
+    placed = ["DEX", "AGI", "CON", "STR", "SOCIAL", "PERCEPTION"]
+    for place, score in enumerate(placed):
+        rolls.locator("select").nth(place).select_option(label=score)
+    # each place offers only what no place before it holds
+    expect(rolls.get_by_label("6th").locator("option")).to_have_text(["PERCEPTION", "not chosen"])
+    submit(form, Name="Bryn")
+    wait_for_log(ada, "Bryn joins the table")
+    said = [t for t in log_texts(ada) if t.startswith("Bryn's ")]
+    assert [line.split(":")[0] for line in said] == [f"Bryn's {score}" for score in placed]
+    rolled = [int(line.rsplit(" ", 1)[1]) for line in said]
+    assert rolled == sorted(rolled, reverse=True), said  # the highest roll to the first
+    expect(gm.page.locator("article.card")).to_have_count(2)
     assert not (gm.errors or ada.errors)
 
 

@@ -210,7 +210,14 @@ def test_a_rollunder_roll_with_an_omen_re_roll_and_the_gms_secret_character(brow
     # omen on a re-roll (CR-A10), a choice put to her (CR-S03): both pages show the results
     # so far, hers the answers; on her phone the decision fits and is labelled.
     ash = "article.card:has-text('Ash')"
-    step(ada, lambda: submit(offer(ada, "an ability roll", ash), Ability="AGI"))
+    # the level she rolls at is hers to read, not to choose (CR-S05, issue 30)
+    form = offer(ada, "an ability roll", ash)
+    level = form.locator(".field.fixed")
+    expect(level.locator(".fixed-name")).to_have_text("Challenge level")
+    expect(level.locator(".fixed-value")).to_have_text("Challenging: an ability roll decides")
+    expect(level.locator(".hint")).to_have_text("Set by the GM.")
+    expect(offer(gm, "an ability roll", ash).get_by_label("Challenge level")).to_be_visible()
+    step(ada, lambda: submit(form, Ability="AGI"))
     synced(ada, gm)
     for person in (gm, ada):
         panel = person.page.locator("section.decision")

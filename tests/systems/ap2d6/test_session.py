@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.dice import FixedDice
-from tabletop.errors import PermissionDenied
+from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.offers import Offer
 from tabletop.session import Member
 from tabletop.systems.ap2d6 import SESSION, Ap2d6Error, Ap2d6Table
@@ -345,3 +345,28 @@ def test_rus07_a_check_picks_its_score_from_the_books_list_and_the_sheets():
             state, {"kind": "check", "character": "c1", "score": "MEDICINE"}, AYLA, FixedDice([])
         )
     assert SESSION.words.value("check", "score", "CON").startswith("CON: constitution")
+
+
+def test_rua54_where_the_rolls_go_is_placed_from_the_books_six_scores():
+    """RU-A54: a rolled character's form places the six standard scores one by one, the
+    highest roll to the first; the order is checked against the offer (no other score) and
+    the rules (all six or none)."""
+    state = SESSION.new()
+    (make,) = [o for o in SESSION.legal(state, AYLA) if o.kind == "new-character"]
+    where = make.fields["priority"]
+    assert where.items == ("STR", "AGI", "DEX", "CON", "PERCEPTION", "SOCIAL") and where.ordered
+    assert where.example == []  # the form starts with no place chosen: the list as rolled
+    order = ["DEX", "AGI", "CON", "STR", "SOCIAL", "PERCEPTION"]
+    rolled = {"kind": "new-character", "name": "Ayla", "method": "d6-3", "priority": order}
+    after, events = play(state, rolled, AYLA, [1, 6, 3, 4, 2, 5])
+    assert after.characters["c1"].sheet.scores["DEX"] == 3  # 6 - 3, the highest roll
+    assert after.characters["c1"].sheet.scores["PERCEPTION"] == -2
+    assert [e.text for e in events if e.type == "assign"][:2] == [
+        "Ayla's DEX: 3",
+        "Ayla's AGI: 2",
+    ]
+    play(state, {**rolled, "priority": None}, AYLA, [1] * 6)  # down the list as rolled
+    with pytest.raises(Ap2d6Error, match="priority: pick each from the list offered"):
+        play(state, {**rolled, "priority": [*order[:5], "LUCK"]}, AYLA, [1] * 6)
+    with pytest.raises(TabletopError, match="each of STR, AGI"):  # after the dice, as before
+        play(state, {**rolled, "priority": order[:2]}, AYLA, [1] * 6)

@@ -93,6 +93,13 @@ def test_cr_s10_the_players_offers_carry_none_of_the_gms_levers_the_gms_do():
     assert not levers & set(ash) and levers <= set(gm)
     assert ash["ability-roll"].fields["level"].values == ("challenging",)
     assert gm["ability-roll"].fields["level"].values == ("trivial", "challenging", "impossible")
+    # the player's forms, their sheet's rolls too, show the level they roll at and who sets
+    # it (issue 30); whoever sets it picks it there
+    for member, fixed in ((ASH, "set by the GM"), (GM, "")):
+        rolls = [o for o in SESSION.legal(ashs_table(), member) if o.kind == "ability-roll"]
+        assert len(rolls) == 4 and {o.fields["level"].fixed for o in rolls} == {fixed}
+    theirs = SESSION.legal(ashs_table(players_set_difficulty=True), ASH)
+    assert {len(o.fields["level"].values) for o in theirs if o.kind == "ability-roll"} == {3}
     handed = {o.kind for o in SESSION.legal(ashs_table(players_set_difficulty=True), ASH)}
     assert levers <= handed
 

@@ -73,6 +73,8 @@ def walks() -> tuple[Walk, ...]:
     done += [scene(SESSION, with_hound(), [(GM, {**CONTEST, "rolls": 1}, [5, 3, 6, 18])])]
     reveal = {"kind": "reveal-character", "character": "c3"}
     done += [scene(SESSION, kept_table(), [(GM, reveal)])]
+    secret = {"kind": "import-character", "sheet": character("Grue"), "secret": True}
+    done += [scene(SESSION, seated(), [(GM, secret)])]  # the sheet the GM keeps
     return tuple(done + [_walk(table, seed) for table in (TABLE, KEPT_TABLE) for seed in range(10)])
 
 

@@ -119,6 +119,12 @@ def seat_offers(state: Ap2d6Table) -> list[Offer]:
                 help="with point buy: each skill from your group's list and its SP",
                 example={name: skill.cost for name, skill in state.skills.items()} or None,
             ),
+            priority=Choice(
+                help="with rolled scores: every standard score, the highest roll to the first",
+                items=STANDARD_SCORES,
+                ordered=True,
+                example=[],
+            ),
         ),
         offer("import-character", "bring a saved sheet", sheet=Choice(help="the sheet")),
     ]

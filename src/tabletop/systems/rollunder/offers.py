@@ -23,6 +23,9 @@ from tabletop.systems.rollunder.table import Id, Pending, RollUnderTable
 LEVELS = get_args(ChallengeLevel)
 """The GM estimates the challenge level (§ Challenge Levels); a player's rolls are
 challenging (CR-S05)."""
+SET_LEVEL = Choice(values=("challenging",), fixed="set by the GM")
+"""The level of a roll whose roller does not set it: challenging, as the GM estimates it
+(CR-S05), shown on the roller's form as the GM's."""
 MODES = Choice(values=tuple(RollMode))
 CONTEST_SIDES = [
     {"name": "us", "scores": [{"name": "Hero", "score": 10}]},
@@ -39,7 +42,7 @@ def table_offers(state: RollUnderTable, member: Member) -> list[Offer]:
     found += _roll_offers(state, member)
     found += _sheet_offers(state, member)
     for cid in played_by(state, member):
-        found += sheet_offers(cid, state.sheet(cid), state.options)
+        found += sheet_offers(cid, state.sheet(cid), state.options, levels(state, member))
     found += _company_offers(state, member)
     if member.is_gm:
         found += _gm_offers(state)
@@ -77,7 +80,7 @@ def _joining_offers(state: RollUnderTable, member: Member) -> list[Offer]:
 def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
     abilities = Choice(values=state.options.abilities)
     sets = sets_difficulty(state, member)
-    levels = Choice(values=LEVELS if sets else ("challenging",))
+    level = levels(state, member)
     found = []
     if sets:
         found.append(
@@ -85,7 +88,7 @@ def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
                 "score-roll",
                 "an ability roll against bare scores",
                 rollers=Choice(help="names and scores", example=[{"name": "Rival", "score": 10}]),
-                level=levels,
+                level=level,
                 mode=MODES,
             )
         )
@@ -114,7 +117,7 @@ def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
             "an ability roll",
             character=character,
             ability=abilities,
-            level=levels,
+            level=level,
             mode=MODES,
         ),
         offer(
@@ -122,7 +125,7 @@ def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
             "one d20 for a group",
             characters=Choice(help="who rolls together", example=list(able[:2])),
             ability=abilities,
-            level=levels,
+            level=level,
             mode=MODES,
         ),
         offer(
@@ -171,7 +174,7 @@ def _roll_offers(state: RollUnderTable, member: Member) -> list[Offer]:
                 "loyalty-roll",
                 "a WIT roll for a follower's loyalty",
                 follower=Choice(values=loyal),
-                level=levels,
+                level=level,
                 mode=MODES,
             )
         )
@@ -384,6 +387,12 @@ def sets_difficulty(state: RollUnderTable, member: Member) -> bool:
     """The GM sets what the chapter gives the GM; a player too once the table hands it over
     (CR-S10)."""
     return member.is_gm or state.options.players_set_difficulty
+
+
+def levels(state: RollUnderTable, member: Member) -> Choice:
+    """The challenge levels `member`'s rolls may be made at: any, for whoever sets them
+    (CR-S10); else challenging, the GM's (CR-S05)."""
+    return Choice(values=LEVELS) if sets_difficulty(state, member) else SET_LEVEL
 
 
 def played_by(state: RollUnderTable, member: Member) -> tuple[Id, ...]:

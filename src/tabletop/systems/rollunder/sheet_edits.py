@@ -135,8 +135,11 @@ def derived(sheet: Character, options: RollUnderOptions) -> dict[str, Any]:
     return {"bulk": sheet.load.bulk, "encumbered": encumbered(sheet.load, options)}
 
 
-def sheet_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[Offer]:
-    """Every offer one character's sheet places at its entries, for whoever plays them."""
+def sheet_offers(
+    cid: Id, sheet: Character, options: RollUnderOptions, level: Choice
+) -> list[Offer]:
+    """Every offer one character's sheet places at its entries, for whoever plays them;
+    `level`: the challenge levels their rolls may be made at."""
     found = naming_offers(cid, sheet.name, sheet.notes)
     amount = Choice(help="coins in, or out with a minus", example=1)
     found.append(coins_offer("money", cid, "a lantern", amount=amount))
@@ -148,7 +151,7 @@ def sheet_offers(cid: Id, sheet: Character, options: RollUnderOptions) -> list[O
             f"roll {ability}",
             f"abilities.{ability}",
             {"character": cid, "ability": ability},
-            level=Choice(values=("challenging",)),
+            level=level,
             mode=Choice(values=tuple(RollMode)),
         )
         for ability in sheet.abilities

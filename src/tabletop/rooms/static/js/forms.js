@@ -221,6 +221,9 @@ export class FormMaker {
       el.addEventListener("change", () => this.drafts.set(key, read()));
     };
     if (spec.const !== undefined) return { el: null, read: () => spec.const };
+    // a value the offer fixes that matters to the sender (the level a player rolls at) is
+    // a line to read, saying who sets it (tabletop/offers.py, `Choice.fixed`)
+    if (offered?.values?.length === 1 && offered.fixed) return this.fixedLine(key, name, title, offered);
     const yesNo = spec.type === "boolean" && offered && offered.values;
     // a yes or no the offer leaves open is a box to tick (as its help says: "Ticked, …");
     // one it fixes (a player's "GM's secret character": no) is no choice to show
@@ -317,8 +320,9 @@ export class FormMaker {
       const choices = offered?.items || items.enum || (items.type === "string" ? this.known(name, key) : null);
       // ticked as the offer's example has them (the living characters of a group roll)
       const ticked = initial !== undefined ? initial : offered?.example;
-      // an order (a turn order) is picked place by place, by name; any other list ticked
-      if (choices && name === "order") return this.orderControl(key, name, title, help, ticked?.length ? ticked : choices, required);
+      // an order (a turn order, where the rolls go) is picked place by place, by name,
+      // starting as the offer's example has it; any other list ticked
+      if (choices && offered?.ordered) return this.orderControl(key, name, title, help, choices, Array.isArray(ticked) ? ticked : choices, required);
       if (choices) return this.checkboxes(key, name, title, help, choices, required, ticked, spec.minItems || 0);
       if (items.type === "string" || items.type === "integer") {
         const el = h("input", { type: "text", placeholder: offered && offered.example ? offered.example.join(", ") : "comma-separated", autocomplete: "off", "aria-required": required ? "true" : null });
@@ -346,6 +350,16 @@ export class FormMaker {
       }
     }
     return this.jsonControl(key, title, help, offered, required, draft);
+  }
+
+  fixedLine(key, name, title, offered) {
+    // The one value offered, read where a control would be and sent as it is: "Challenge
+    // level", "Challenging: an ability roll decides", "Set by the GM."
+    const [value] = offered.values;
+    const said = optionText(value, () => this.valueText(key, name, value), this.words.value(kindOf(key), name, value));
+    const why = `${offered.fixed[0].toUpperCase()}${offered.fixed.slice(1)}.`;
+    const el = h("div", { class: "field fixed" }, h("span", { class: "fixed-name", text: title }), h("span", { class: "fixed-value", text: said }), h("small", { class: "hint", text: why }));
+    return { el, read: () => value };
   }
 
   group(title, help, ...content) {
@@ -413,31 +427,40 @@ export class FormMaker {
     };
   }
 
-  orderControl(key, name, title, help, choices, required) {
-    // An order of those the room names (a turn order), never their ids typed in: a
-    // pick-list per place, each offering those not placed before it, starting as offered;
-    // "nobody" leaves a place empty.
+  orderControl(key, name, title, help, choices, start, required) {
+    // An order of what the offer lists (who takes turns, the scores the rolls go to),
+    // never typed in: a pick-list per place, each offering what no place before it holds,
+    // starting as `start` has it; a place left empty is said in the system's words for
+    // none ("nobody" where it has none). What a place takes from a later one, that one
+    // takes in exchange.
     const draft = this.drafts.get(key);
+    const none = this.words.value(kindOf(key), name, null) ?? "nobody";
     const places = choices.map(() => h("select"));
     const picked = () => places.map((el) => (el.value ? JSON.parse(el.value) : null));
+    let shown = [];
     const arrange = (wanted) => {
       const taken = new Set();
       places.forEach((el, i) => {
         const open = choices.filter((value) => !taken.has(value));
-        const value = wanted[i] === null || open.includes(wanted[i]) ? wanted[i] : open[0] ?? null;
-        el.replaceChildren(...[...open, null].map((v) => h("option", { value: JSON.stringify(v), text: v === null ? "nobody" : this.valueText(key, name, v) })));
-        el.value = JSON.stringify(value ?? null);
-        if (value !== null && value !== undefined) taken.add(value);
+        const want = wanted[i] ?? null;
+        const value = want === null || open.includes(want) ? want : open[0] ?? null;
+        el.replaceChildren(...[...open, null].map((v) => h("option", { value: JSON.stringify(v), text: v === null ? none : this.valueText(key, name, v) })));
+        el.value = JSON.stringify(value);
+        if (value !== null) taken.add(value);
       });
+      shown = picked();
     };
     const read = () => picked().filter((value) => value !== null);
-    arrange(Array.isArray(draft) ? draft : choices);
-    for (const el of places) {
+    arrange(Array.isArray(draft) ? draft : start);
+    places.forEach((el, i) => {
       el.addEventListener("change", () => {
-        arrange(picked());
-        this.drafts.set(key, read());
+        const wanted = picked();
+        const held = shown.findIndex((value, j) => j > i && value !== null && value === wanted[i]);
+        if (held >= 0) wanted[held] = shown[i];
+        arrange(wanted);
+        this.drafts.set(key, picked());
       });
-    }
+    });
     const rows = places.map((el, i) => h("li", {}, labelled(ordinal(i + 1), el)));
     return {
       el: this.group(title, help, h("ol", { class: "rows order" }, rows)),
@@ -486,7 +509,7 @@ export class FormMaker {
       const fields = names.map((sub) => [sub, this.control(`${key}/${sub}`, sub, values, { example: example[sub] }, required)]);
       for (const [sub, field] of fields) field.el.querySelector("label").textContent = sub;
       return {
-        el: this.group(title, help, h("div", { class: "row" }, fields.map(([, f]) => f.el))),
+        el: this.group(title, help, h("div", { class: "fields" }, fields.map(([, f]) => f.el))),
         read: () => {
           const value = {};
           for (const [sub, field] of fields) {
