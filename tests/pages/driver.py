@@ -268,6 +268,29 @@ WIDEST = """[...document.querySelectorAll('body *')]
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 
+UNEVEN_LABELS = """scope => {
+  // Labels of fields side by side (their boxes share a line) whose tops differ.
+  const fields = [...scope.querySelectorAll('.fields > .field')].filter(f => f.checkVisibility());
+  const uneven = [];
+  for (const [i, one] of fields.entries()) {
+    for (const other of fields.slice(i + 1)) {
+      const a = one.getBoundingClientRect(), b = other.getBoundingClientRect();
+      if (a.top >= b.bottom || b.top >= a.bottom) continue;
+      const top = (f) => (f.querySelector('label, .fixed-name') || f).getBoundingClientRect().top;
+      const names = [one, other].map((f) => f.textContent.slice(0, 20));
+      if (Math.abs(top(one) - top(other)) > 1) uneven.push(names.join(' / '));
+    }
+  }
+  return uneven;
+}"""
+
+
+def labels_level(scope: Locator) -> None:
+    """Fields side by side in `scope` have their labels level at the top, whatever the
+    length of each one's help (issue 30)."""
+    assert scope.evaluate(UNEVEN_LABELS) == []
+
+
 def fits(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     wide = page.evaluate(WIDEST)

@@ -109,8 +109,22 @@ def gms_screen(gm: Seat, acting: str) -> None:
     page.evaluate("scrollTo(0, 0)")
 
 
+OUTSIDE_THE_BAR = """bar => {
+  const box = bar.getBoundingClientRect();
+  return [...bar.querySelectorAll('.turn-order li')]
+    .filter(li => {
+      const r = li.getBoundingClientRect();
+      return r.left < box.left || r.right > box.right;
+    })
+    .map(li => li.textContent);
+}"""
+"""Who in the turn order stands past the bar's sides (cut off, or out of sight until scrolled)."""
+
+
 def players_phone(phone: Seat, acting: str, next_control) -> None:
     page = phone.page
+    # everyone in the fight shows in the bar: none cut off at its side (issue 30)
+    assert page.locator(".turn-bar").evaluate(OUTSIDE_THE_BAR) == []
     expect(page.locator(".turn-bar .your-turn")).to_have_text("Your turn")
     assert first_screen(phone, page.locator(".turn-bar .your-turn"))
     own = page.locator("#mine article.card", has=page.locator("h3", has_text=acting))

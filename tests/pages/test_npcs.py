@@ -11,12 +11,14 @@ import re
 from playwright.sync_api import expect
 
 from tests.pages.driver import (
+    DESKTOP,
     PASTE_SAVED,
     PHONE,
     Seat,
     accessible,
     fits,
     join,
+    labels_level,
     offer,
     open_room,
     seat,
@@ -102,6 +104,12 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
     stats = form.get_by_role("group", name="Numbers")
     stats.get_by_label("Level").fill("9")
     stats.get_by_label("Wound limit").fill("17")
+    # side by side, each with help of its own length, the three labels start level, on
+    # the GM's desktop and on a phone (issue 30)
+    labels_level(stats)
+    gm.page.set_viewport_size(PHONE)
+    labels_level(stats)
+    gm.page.set_viewport_size(DESKTOP)
     step(gm, form.locator("button[type=submit]").click)
     synced(gm, ada)
     expect(npc_card(gm, "Ghoul qz")).to_contain_text("Level9")
