@@ -431,10 +431,12 @@ export class FormMaker {
     // An order of what the offer lists (who takes turns, the scores the rolls go to),
     // never typed in: a pick-list per place, each offering what no place before it holds,
     // starting as `start` has it; a place left empty is said in the system's words for
-    // none ("nobody" where it has none). What a place takes from a later one, that one
-    // takes in exchange.
+    // none ("nobody" where it has none), listed first where the order starts empty (as a
+    // pick-list starting on nothing does), else last. What a place takes from a later one,
+    // that one takes in exchange.
     const draft = this.drafts.get(key);
     const none = this.words.value(kindOf(key), name, null) ?? "nobody";
+    const listed = (open) => (start.some((value) => value !== null) ? [...open, null] : [null, ...open]);
     const places = choices.map(() => h("select"));
     const picked = () => places.map((el) => (el.value ? JSON.parse(el.value) : null));
     let shown = [];
@@ -444,7 +446,7 @@ export class FormMaker {
         const open = choices.filter((value) => !taken.has(value));
         const want = wanted[i] ?? null;
         const value = want === null || open.includes(want) ? want : open[0] ?? null;
-        el.replaceChildren(...[...open, null].map((v) => h("option", { value: JSON.stringify(v), text: v === null ? none : this.valueText(key, name, v) })));
+        el.replaceChildren(...listed(open).map((v) => h("option", { value: JSON.stringify(v), text: v === null ? none : this.valueText(key, name, v) })));
         el.value = JSON.stringify(value);
         if (value !== null) taken.add(value);
       });
