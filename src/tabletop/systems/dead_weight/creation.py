@@ -36,6 +36,7 @@ from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.tables import system_table
 from tabletop.systems.dead_weight.trackers import risk
 from tabletop.tables import Entry
+from tabletop.words import counted, said
 
 SCORE_RANGE = (0, 3)
 PROFICIENCY_RANGE = (0, 2)
@@ -313,7 +314,7 @@ def _decision(creation: Creation) -> Decision:
         spells = school.spells if school else ()
         return Decision(
             stage=stage,
-            prompt=f"choose {count} spell(s) of your school",
+            prompt=f"choose {counted(count, 'spell')} of your school",
             kinds=("names", "skip"),
             options=spells,
             count=min(count, len(spells)) if spells else count,
@@ -325,7 +326,7 @@ def _decision(creation: Creation) -> Decision:
     count = creation.character.attribute(Attribute.PRE).score
     return Decision(
         stage=stage,
-        prompt=f"choose {min(count, len(prayers))} prayer(s)",
+        prompt=f"choose {counted(min(count, len(prayers)), 'prayer')}",
         kinds=("names", "skip"),
         options=prayers,
         count=min(count, len(prayers)),
@@ -589,7 +590,7 @@ def _take_class(
     events = list(events or [])
     data = creation_data().classes[cls]
     character = creation.character.model_copy(update={"character_class": cls})
-    events.append(event("class", f"class: {cls}", character_class=cls))
+    events.append(event("class", f"class: {cls.title()}", character_class=cls))
     character, more = apply_life_path_effect(
         character, {"kind": "proficiency", "attribute": data.proficiency.value, "amount": 1}, dice
     )
@@ -728,8 +729,9 @@ def _finish(
         (start.bandage, start.bandage_risk),
     ):
         triggered, rolled = risk(count, dice)
-        got = "gets one" if triggered else "none"
-        events.append(event("gear", f"{item.name}: {rolled} - {got}", roll=rolled.to_json()))
+        got = "one packed" if triggered else "none"
+        told = f"{item.name} on {said(rolled)}: {got}"
+        events.append(event("gear", told, roll=rolled.to_json()))
         if triggered:
             gear.append(item)
     for item in gear:

@@ -41,6 +41,7 @@ from tabletop.systems.dead_weight.inventory import (
 )
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.tables import system_table
+from tabletop.words import counted
 
 Change = tuple[Character, list[Event]]
 Choice = Reroll | Pass | DauntlessRoll
@@ -79,7 +80,8 @@ def begin_expedition(
     return updated, [
         event(
             "expedition",
-            f"{character.label} sets out with {len(spells)} spell(s) and {len(prayers)} prayer(s)",
+            f"{character.label} sets out with {counted(len(spells), 'spell')} and "
+            f"{counted(len(prayers), 'prayer')}",
             spells=list(spells),
             prayers=list(prayers),
         )
@@ -433,7 +435,8 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
             events.append(
                 event(
                     "miracle healing",
-                    f"{healed.total} wound(s) to heal, on {caster.label} or someone nearby",
+                    f"{counted(healed.total, 'wound')} to heal, on {caster.label} or someone "
+                    "nearby",
                     amount=healed.total,
                     roll=healed.to_json(),
                 )
