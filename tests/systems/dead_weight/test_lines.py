@@ -492,7 +492,8 @@ def test_a_class_reads_by_its_name_and_risk_dice_as_they_fell():
     """DW-T06, rules version 6 (docs/rules/dead-weight.md): `Wren's class: Warrior`, never
     `class: warrior`; the starting gear's risk dice as the book writes them and as they fell
     (`Wren's camping supply on 3d!: 4, 2 and 4, no 1: none`), never the dice engine's
-    `3d! → [4, 2, 4] (no risk) = 0`."""
+    `3d! → [4, 2, 4] (no risk) = 0`; an insight re-roll names its dice in words, not as
+    `[1]`."""
     lines = [(event.type, event.text) for walk in walks() for event in walk.events]
     classes = [text for kind, text in lines if kind == "class"]
     assert classes
@@ -501,5 +502,7 @@ def test_a_class_reads_by_its_name_and_risk_dice_as_they_fell():
     ] == []
     risked = [text for kind, text in lines if kind == "gear" and "d!" in text]
     assert risked
+    rerolled = [text for kind, text in lines if kind == "life path reroll"]
+    assert rerolled == ["Wren's career: re-rolled die 1 with an insight point: 3, 2 and 2"]
     shape = re.compile(r"'s [a-z ]+ on \dd!: \d(, \d)*( and \d)?, (a|no) 1: (one packed|none)$")
     assert [text for text in risked if not shape.search(text)] == []

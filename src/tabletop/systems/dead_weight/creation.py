@@ -36,7 +36,7 @@ from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.tables import system_table
 from tabletop.systems.dead_weight.trackers import risk
 from tabletop.tables import Entry
-from tabletop.words import counted, said
+from tabletop.words import counted, listed, said
 
 SCORE_RANGE = (0, 3)
 PROFICIENCY_RANGE = (0, 2)
@@ -428,7 +428,8 @@ def _reroll(
     faces = list(creation.dice)
     for i in chosen:
         faces[i] = dice.roll(6)
-    text = f"{creation.stage}: re-rolled dice {[i + 1 for i in chosen]} with {paid}: {faces}"
+    which = f"{'die' if len(chosen) == 1 else 'dice'} {listed([str(i + 1) for i in chosen])}"
+    text = f"{creation.stage}: re-rolled {which} with {paid}: {listed([str(f) for f in faces])}"
     updated = creation.model_copy(update={"dice": tuple(faces), "character": character})
     return updated, [event("life path reroll", text, dice=list(faces), paid=paid)]
 
