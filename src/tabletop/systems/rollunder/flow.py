@@ -23,12 +23,7 @@ from pydantic import Field, model_validator
 
 from tabletop.dice import DiceSource, Die, Roll, RolledPool, limits, notation, parse, roll
 from tabletop.systems.rollunder.errors import RollUnderError
-from tabletop.systems.rollunder.records import (
-    DiceRecord,
-    Event,
-    Model,
-    roll_record,
-)
+from tabletop.systems.rollunder.records import DiceRecord, Event, Model, roll_record
 from tabletop.words import listed, said
 
 POOL_DEPTH = limits.MAX_EXPLOSION_DEPTH
