@@ -199,3 +199,19 @@ def test_a_waiting_roll_says_what_it_waits_for_and_who_chooses():
         "the damage against Ash: 1d6, exploding: 6, then 3 (+2) = 8; Ash chooses whether to"
         " keep it or spend an omen to re-roll it"
     )
+
+
+ONE_OF_MANY = re.compile(r"(?<![\d.,/-])\b1 (?:coins|omens|rolls)\b")
+"""A count of one said in the plural: `Ash: +1 coins`, `Ash recovers 1 omens`, `passes 1 of
+1 rolls` (CR-S13)."""
+
+
+def test_a_count_of_one_is_said_in_the_singular():
+    found = {
+        (event.type, text)
+        for walk in walks()
+        for event in walk.events
+        for text in read(event)
+        if ONE_OF_MANY.search(text)
+    }
+    assert found == set()
