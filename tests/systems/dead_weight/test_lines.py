@@ -492,8 +492,9 @@ def test_a_class_reads_by_its_name_and_risk_dice_as_they_fell():
     """DW-T06, rules version 6 (docs/rules/dead-weight.md): `Wren's class: Warrior`, never
     `class: warrior`; the starting gear's risk dice as the book writes them and as they fell
     (`Wren's camping supply on 3d!: 4, 2 and 4, no 1: none`), never the dice engine's
-    `3d! → [4, 2, 4] (no risk) = 0`; an insight re-roll names its dice in words, not as
-    `[1]`."""
+    `3d! → [4, 2, 4] (no risk) = 0`; a life-path roll and silver as they fell (`Wren's
+    infancy roll, 3d6: 1, 1 and 1 = 3`, `silver on 2d4: 3 and 1 = 4`); an insight re-roll
+    names its dice in words, not as `[1]`."""
     lines = [(event.type, event.text) for walk in walks() for event in walk.events]
     classes = [text for kind, text in lines if kind == "class"]
     assert classes
@@ -502,6 +503,10 @@ def test_a_class_reads_by_its_name_and_risk_dice_as_they_fell():
     ] == []
     risked = [text for kind, text in lines if kind == "gear" and "d!" in text]
     assert risked
+    rolled = [text for kind, text in lines if kind in ("life path roll", "silver")]
+    fell = re.compile(r"'s (?:\w+ roll,|silver on) \d+d\d+: \d")
+    assert rolled
+    assert [text for text in rolled if not fell.search(text) or "→" in text] == []
     rerolled = [text for kind, text in lines if kind == "life path reroll"]
     assert rerolled == ["Wren's career: re-rolled die 1 with an insight point: 3, 2 and 2"]
     shape = re.compile(r"'s [a-z ]+ on \dd!: \d(, \d)*( and \d)?, (a|no) 1: (one packed|none)$")

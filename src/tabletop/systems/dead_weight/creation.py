@@ -395,7 +395,7 @@ def _roll_life_path(
     events.append(
         event(
             "life path roll",
-            f"{creation.stage}: {rolled}",
+            f"{creation.stage} roll, {said(rolled)}",
             stage=creation.stage,
             roll=rolled.to_json(),
         )
@@ -536,7 +536,7 @@ def apply_life_path_effect(
     if kind == "silver":
         rolled = roll(effect["dice"], dice)
         return character.model_copy(update={"silver": character.silver + rolled.total}), [
-            event("silver", f"silver {rolled}", roll=rolled.to_json())
+            event("silver", f"silver on {said(rolled)}", roll=rolled.to_json())
         ]
     raise DeadWeightError(f"unknown life-path effect {kind!r}")
 
@@ -723,7 +723,7 @@ def _finish(
         except ValueError:
             inventory = stow(inventory, stats)
     torches = roll(start.torches, dice)
-    events.append(event("gear", f"torches: {torches}", roll=torches.to_json()))
+    events.append(event("gear", f"torches on {said(torches)}", roll=torches.to_json()))
     gear = [start.torch] * torches.total + [start.ration]
     for item, count in (
         (start.camping_supply, start.camping_supply_risk),
@@ -751,7 +751,7 @@ def _coins(
     updated = character.model_copy(
         update={"silver": character.silver + rolled.total, "gold": character.gold + gold}
     )
-    text = f"silver {rolled}" + (f", gold {gold}" if gold else "")
+    text = f"silver on {said(rolled)}" + (f", gold {gold}" if gold else "")
     return updated, [event("silver", text, roll=rolled.to_json())]
 
 
