@@ -71,6 +71,15 @@ def said(rolled: Roll) -> str:
     return f"{pool.term.count}d{pool.term.sides}{exploding}: {fell(pool.dice, rolled.total)}"
 
 
+def said_plus(rolled: Roll, modifier: int, total: int) -> str:
+    """A roll with what is added to it, as a line says it: `1d6: 3 + 2 = 5`, or the roll
+    alone when nothing is added (never `+ 0`)."""
+    if not modifier:
+        return said(rolled)
+    sign = "+" if modifier > 0 else "-"
+    return f"{said(rolled)} {sign} {abs(modifier)} = {total}"
+
+
 def _plain(term: Any) -> bool:
     """Whether a pool is its count of dice and sides alone, but for an explosion."""
     return replace(term, explode=None) == type(term)(term.count, term.sides)

@@ -29,7 +29,7 @@ from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.tables import system_table
-from tabletop.words import counted, said
+from tabletop.words import counted, said, said_plus
 
 Change = tuple[Character, list[Event]]
 
@@ -339,8 +339,8 @@ def mortally_wound(character: Character, dice: DiceSource, modifier: int = 0) ->
     events.append(
         event(
             "mortal wound roll",
-            f"{character.label}'s mortal wound: {result.roll} + {earlier + modifier} = "
-            f"{result.value}: {result.entry.name}",
+            f"{character.label}'s mortal wound, "
+            f"{said_plus(result.roll, earlier + modifier, result.value)}: {result.entry.name}",
             **result.to_json(),
         )
     )

@@ -838,7 +838,7 @@ def unveil_true_past(character: Character, dice: DiceSource) -> tuple[Character,
     events = [
         event(
             "true past",
-            f"{character.label}'s infancy re-rolled: {result.roll}: {result.entry.name}",
+            f"{character.label}'s infancy re-rolled, {said(result.roll)}: {result.entry.name}",
         )
     ]
     if old is not None:
