@@ -72,6 +72,11 @@ def test_each_member_is_offered_what_is_theirs_to_do():
         m.id: [o.kind for o in turn_offers(turns, m, list(NAMES), plays(m))] for m in (GM, ADA, BO)
     }
     assert kinds == {"gm": ["turn-order", "next-turn", "end-turns"], "p1": ["next-turn"], "p2": []}
+    # the order is placed one by one from whoever sits at the table, and held to them
+    (order,) = [o for o in turn_offers(turns, GM, list(NAMES), plays(GM)) if o.kind == "turn-order"]
+    assert order.fields["order"].items == ("c1", "c2", "n1") and order.fields["order"].ordered
+    assert order.allows({"kind": "turn-order", "order": ["n1", "c1"]}) is None
+    assert order.allows({"kind": "turn-order", "order": ["c1", "c9"]})
 
 
 @given(st.lists(st.sampled_from(list(NAMES)), min_size=1, max_size=3, unique=True), st.data())

@@ -74,7 +74,7 @@ def turn_offers(
             offer(
                 "turn-order",
                 "set the turn order",
-                order=Choice(example=list(everyone), ordered=True),
+                order=Choice(example=list(everyone), items=tuple(everyone), ordered=True),
             )
         )
     whose = turns.whose

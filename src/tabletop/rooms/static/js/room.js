@@ -348,15 +348,13 @@ const NPC_NAMES = new Set(["npc", "kept"]);
 
 function knownValues(name, key = "") {
   // The ids a field names that the room holds now: its characters, a fight's combatants,
-  // the members who may own a character, everyone who may take a turn (a turn order,
-  // picked place by place, by name). A combatant's own id (one being added to a
-  // fight) is a new id, typed in.
+  // the members who may own a character (a turn order's places list whom its offer
+  // names). A combatant's own id (one being added to a fight) is a new id, typed in.
   const state = page.view ? page.view.state : {};
   if (/(^|\/)combatant\/id$/.test(key)) return null;
   if (CHARACTER_NAMES.has(name) && state.characters?.length) return state.characters.map((c) => c.id);
   if (COMBATANT_NAMES.has(name) && state.fight?.combatants?.length) return state.fight.combatants.map((c) => c.id);
   if (NPC_NAMES.has(name) && state.npcs?.length) return state.npcs.map((n) => n.id);
-  if (name === "order" && key.startsWith("turn-order")) return [...(state.characters || []), ...(Array.isArray(state.npcs) ? state.npcs : [])].map((c) => c.id);
   if (name === "owner" && page.view) return page.view.members.filter((m) => m.role !== "observer").map((m) => m.id);
   return null;
 }
