@@ -91,4 +91,4 @@ def test_a_room_of_rules_version_2_is_read_by_those_rules_where_players_set_thei
     (told,) = earlier.resolve(state, check(dc=12), ada, FixedDice([10]))
     assert told.text.endswith("25 vs DC 12: success, 3 degrees")
     assert earlier.resolve_again(state, told.cause) == [told]
-    assert SESSION.version == 4
+    assert SESSION.version == 5

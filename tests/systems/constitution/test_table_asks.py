@@ -129,7 +129,9 @@ def test_the_gm_sets_the_turn_order_and_only_the_one_whose_turn_it_is_ends_it():
     with pytest.raises(TabletopError):
         play(state, {"kind": "turn-order", "order": ["c1"]}, ADA)
     state, events = play(state, {"kind": "next-turn"}, BO)
-    assert [e.text for e in events] == ["round 1: Grell's turn"]
+    # who ended the turn first: the log credits the step's first line to Bo (rules v5)
+    assert [e.text for e in events] == ["Bo ends the turn", "round 1: Grell's turn"]
+    assert events[0].cause is not None and events[0].cause.member == BO
     state, _ = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
     assert SESSION.view(state, BO)["turn"]["current"] == "c1"
 

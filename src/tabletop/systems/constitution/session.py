@@ -90,13 +90,16 @@ TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
 
 class ConstitutionSession(Session[ConstitutionTable]):
     name = "constitution"
-    version = 4
+    version = 5
     """2: a hidden NPC's numbers are kept part by part, each line's own (C3-N05); 3: the DC,
     bonuses and advantage dice of a player's own check or blow are the GM's unless the
     table hands them over (C3-S07); an NPC's number emptied reads "none", and a light going
     out names who lit it by the name they have now; 4: a turn ended in a fight says so
     ("Dane ends the turn") before the next one's line, and an NPC brought from the book
-    under the book's own name says it once."""
+    under the book's own name says it once; 5: a turn the GM's order moves on out of a
+    fight says who ended it before the next one's line, a player's initiative is rolled,
+    never typed in (C3-S09), and an ask names only a skill its character can roll
+    (C3-S05)."""
     state = ConstitutionTable
     error = ConstitutionError
     explained = kinds(SHEET_INTENTS)

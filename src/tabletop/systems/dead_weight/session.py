@@ -133,13 +133,15 @@ class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
-    version = 5
+    version = 6
     """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05). 3: the GM's levers are
     the GM's (DW-T01) and every line names whom it is about (DW-T06). 4: magic's lines (a
     prayer, an angry god, a mishap and its effects, no conductor) name the caster too. 5: a
     mortal wound's, death's refusal, an arcane well's, a miracle's and an affliction already
     held name whom they are about, and a miracle the table does not apply is told once (and
-    a wound's choice, a sacrifice and a new session are asked for at the table, DW-T08)."""
+    a wound's choice, a sacrifice and a new session are asked for at the table, DW-T08).
+    6: a turn the GM's order moves on says who ended it ("Amber ends the turn") before the
+    next one's line."""
     explained = kinds(SHEET_INTENTS) | {
         "study",
         "wake",

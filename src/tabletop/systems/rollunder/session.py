@@ -94,11 +94,12 @@ TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
 
 class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
-    version = 5
+    version = 6
     """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05); 4: a roll the
     GM asks for against the character's own score is their ability roll, omens and all
     (CR-S12); 5: an answer's line says it as its button does ("Ada: Keep result 1", not
-    "Ada: keep 1")."""
+    "Ada: keep 1"); 6: a turn the GM's order moves on says who ended it ("Ash ends the
+    turn") before the next one's line."""
     state = RollUnderTable
     error = RollUnderError
     intents = (
