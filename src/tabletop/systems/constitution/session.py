@@ -61,6 +61,7 @@ from tabletop.systems.constitution.table_fight import (
 from tabletop.systems.constitution.table_lists import (
     LIST_INTENTS,
     ListIntent,
+    ResearchAtRandom,
     list_offers,
     list_step,
     lists_view,
@@ -102,7 +103,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
     (C3-S05)."""
     state = ConstitutionTable
     error = ConstitutionError
-    explained = kinds(SHEET_INTENTS)
+    explained = kinds((*SHEET_INTENTS, ResearchAtRandom, *ASKS.intents[:1]))
+    """The rules say why they refuse a sheet's edit, a research or an ask the offers do not
+    cover (an ask of a skill the character can never roll, C3-S05)."""
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -167,7 +170,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         if isinstance(intent, Explore):
             return explore(state, intent, dice)
         if isinstance(intent, ListIntent):
-            return list_step(state, intent, member)
+            return list_step(state, intent, member, dice)
         if isinstance(intent, RateSkill):
             rated(state, intent)
         if isinstance(intent, HuntIntent | Rations | LightIntent):
