@@ -110,7 +110,8 @@ def test_c3s10_research_at_random_learns_the_spell_the_servers_die_picks_from_th
     state, _ = play(state, {"kind": "award-xp", "character": "c1", "amount": 3000}, GM)
     assert state.characters["c1"].sheet.research_owed == 2
     (mine,) = offered(state, "research-at-random")
-    assert (mine.fields, mine.preset) == ({}, {"character": "c1", "writings": []})
+    assert (mine.fields["character"].values, mine.preset) == (("c1",), {"writings": []})
+    assert set(mine.fields) == {"character"}
     (referees,) = offered(state, "research-at-random", GM)
     assert referees.fields["writings"].items == ("Flame dart", "Fire storm", "Sleep")
     research = {"kind": "research-at-random", "character": "c1"}

@@ -156,14 +156,14 @@ def _research_at_random(state: ConstitutionTable, cid: str, member: Member) -> l
     if not (sheet.has_spell_book and sheet.research_owed and state.spells):
         return []
     text = f"research a spell at random ({sheet.name})"
+    who = Choice(values=(cid,))
     if member.is_gm:
         writings = Choice(items=tuple(state.spells))
-        return [
-            offer("research-at-random", text, character=Choice(values=(cid,)), writings=writings)
-        ]
+        return [offer("research-at-random", text, character=who, writings=writings)]
     if not accepts(lambda: _exploratory(state, sheet), ConstitutionError):
         return []
-    return [Offer(kind="research-at-random", text=text, preset={"character": cid, "writings": []})]
+    mine = offer("research-at-random", text, character=who)
+    return [mine.model_copy(update={"preset": {"writings": []}})]  # no writings: exploratory
 
 
 def _exploratory(state: ConstitutionTable, sheet: Character) -> list[str]:
