@@ -76,38 +76,61 @@ class Offer(Frozen):
         """Whether `intent` (in JSON form) holds what this offer's entry fixes."""
         return _within(self.preset, intent)
 
-    def allows(self, intent: Mapping[str, Any]) -> str | None:
-        """None if this offer covers `intent` (in JSON form), else the reason it does not."""
+    def allows(self, intent: Mapping[str, Any], said: Said | None = None) -> str | None:
+        """None if this offer covers `intent` (in JSON form), else the reason it does not,
+        in `said`'s words (a field's label, a character's name) where a person reads it."""
+        said = said or Said()
         if self.closed:
             return None if intent in self.intents else "that choice is not open now"
         if not self.fits_preset(intent):
             return f"this offer is for {self.entry or 'another entry'}"
-        return _fields_refuse(self.fields, intent, intent)
+        return _fields_refuse(self.kind, self.fields, intent, intent, said)
 
 
 def _fields_refuse(
-    fields: Mapping[str, Choice], given: Mapping[str, Any], whole: Mapping[str, Any]
+    kind: str,
+    fields: Mapping[str, Choice],
+    given: Mapping[str, Any],
+    whole: Mapping[str, Any],
+    said: Said,
 ) -> str | None:
-    """Why the fields `given` (a part of the intent `whole`) fall outside `fields`, or None;
-    a field that follows another reads it in `whole`."""
+    """Why the fields `given` (a part of the intent `whole`) fall outside `fields`, in
+    `said`'s words, or None; a field that follows another reads it in `whole`."""
     for name, choice in fields.items():
+        label = said.field(kind, name)
         values = choice.values_for(whole)
         if values is not None and given.get(name) not in values:
             if len(values) == 1 and isinstance(values[0], Mapping):
-                return f"{name} is not yours to set now: leave it out"
-            shown = ", ".join(str(v) for v in values[:12])
+                return f"{label} is not yours to set now: leave it out"
+            shown = ", ".join(said.value(kind, name, v) for v in values[:12])
             more = ", …" if len(values) > 12 else ""
-            return f"{name} must be one of {shown}{more}, not {given.get(name)!r}"
+            one = "" if len(values) == 1 else "one of "
+            sent = said.given(given.get(name))
+            return f"{label} must be {one}{shown}{more}" + (f", not {sent}" if sent else "")
         if choice.items is not None and not _all_in(given.get(name, ()), choice.items):
-            return f"{name}: pick each from the list offered"
+            return f"{label}: pick each from the list offered"
         if choice.within:
             inner = given.get(name)
-            refused = _fields_refuse(
-                choice.within, inner if isinstance(inner, Mapping) else {}, whole
-            )
+            nested = inner if isinstance(inner, Mapping) else {}
+            refused = _fields_refuse(kind, choice.within, nested, whole, said)
             if refused is not None:
-                return f"{name}: {refused}"
+                return f"{label}: {refused}"
     return None
+
+
+class Said:
+    """How a refusal says a field and its values: as code by default (the library's own
+    callers), in a table's words for a room (`Session` gives its labels and names)."""
+
+    def field(self, kind: str, name: str) -> str:
+        return name
+
+    def value(self, kind: str, name: str, value: Any) -> str:
+        return str(value)
+
+    def given(self, value: Any) -> str:
+        """What was sent instead, echoed back ("" to echo nothing)."""
+        return repr(value)
 
 
 def offer(kind: str, text: str, **fields: Choice) -> Offer:

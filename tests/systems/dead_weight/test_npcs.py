@@ -289,7 +289,7 @@ def test_the_gm_changes_removes_shows_and_hides_an_enemy():
     ):
         with pytest.raises(DeadWeightError, match=message):
             play(state, {"kind": "edit-npc", "npc": "n1", "stat": "level", "value": bad}, GM)
-    with pytest.raises(DeadWeightError, match="stat must be one of name, level, wound_limit"):
+    with pytest.raises(DeadWeightError, match="must be one of name, level, wound limit"):
         play(state, {"kind": "edit-npc", "npc": "n1", "stat": "armour", "value": "2"}, GM)
     state, events = play(
         state, {"kind": "edit-npc", "npc": "n1", "stat": "level", "value": "5"}, GM

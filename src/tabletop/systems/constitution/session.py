@@ -13,12 +13,13 @@ Each part of the book has its module: the characters (table_characters), the fig
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.offers import Offer
-from tabletop.session import Event, ImportCharacter, Member, Session, controls, kinds
+from tabletop.session import Event, ImportCharacter, Member, Seated, Session, controls, kinds
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.levers import held_back
 from tabletop.systems.constitution.road import (
@@ -143,6 +144,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
             found += ROSTER.offers(state.npcs, EXAMPLE, bestiary())
         found += fight_offers(state, member, mine)
         return found + TURNS_AND_ASKS.offers(state, member)
+
+    def seated(self, state: ConstitutionTable) -> Mapping[str, Seated]:
+        return TURNS_AND_ASKS.seated(state)
 
     def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
         held = held_back(intent, member, state.options)

@@ -20,12 +20,13 @@ risk dice and tables (table_dice), and the GM's enemies (table_npcs); this one r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.offers import Offer
-from tabletop.session import Event, Member, Session, controls, kinds
+from tabletop.session import Event, Member, Seated, Session, controls, kinds
 from tabletop.systems.dead_weight.attribute_test import DauntlessRoll, Pass, Reroll
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.npc import NpcStats
@@ -212,6 +213,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
             found += gm_test_offers(state, able) + tracker_offers(state)
         found += list_offers(state, member)
         return found + TURNS_AND_ASKS.offers(state, member)
+
+    def seated(self, state: DeadWeightTable) -> Mapping[str, Seated]:
+        return TURNS_AND_ASKS.seated(state)
 
     def why_not(self, state: DeadWeightTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]

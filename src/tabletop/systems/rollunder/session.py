@@ -18,12 +18,13 @@ GM's asks (table_asks); this one routes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, get_args
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc, npc_view, roster_offers
 from tabletop.offers import Offer
-from tabletop.session import Event, Member, Session, hidden, kinds
+from tabletop.session import Event, Member, Seated, Session, hidden, kinds
 from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.intents import (
@@ -125,6 +126,10 @@ class RollUnderSession(Session[RollUnderTable]):
             options = state.options
             found += roster_offers(listed, stat_names(options), example(options))
         return found + TURNS_AND_ASKS.offers(state, member)
+
+    def seated(self, state: RollUnderTable) -> Mapping[str, Seated]:
+        """Every character by name, the dead among them (a burial names them)."""
+        return {cid: Seated(seat.sheet.name) for cid, seat in state.characters.items()}
 
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
         return fight_why_not(state, intent["kind"]) or why_not(state, intent)
