@@ -112,7 +112,7 @@ def test_cr_m19a_an_omen_re_roll_is_the_owners_to_make():
         ASH,
         [15],
     )
-    assert kinds(events) == ["decision"] and "[15]" in events[0].text
+    assert kinds(events) == ["decision"] and "STR roll: 15;" in events[0].text
     reroll = {"kind": "answer", "choice": "reroll Ash"}
     for member in (BO, WATCHER):
         with pytest.raises(PermissionDenied):

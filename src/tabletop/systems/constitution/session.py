@@ -98,10 +98,11 @@ class ConstitutionSession(Session[ConstitutionTable]):
     table hands them over (C3-S07); an NPC's number emptied reads "none", and a light going
     out names who lit it by the name they have now; 4: a turn ended in a fight says so
     ("Dane ends the turn") before the next one's line, and an NPC brought from the book
-    under the book's own name says it once; 5: a turn the GM's order moves on out of a
-    fight says who ended it before the next one's line, a player's initiative is rolled,
-    never typed in (C3-S09), and an ask names only a skill its character has rated or the
-    referee's list holds (C3-S05)."""
+    under the book's own name says it once; 5: stored shots lost say their count without
+    `shot(s)` (C3-A65), a turn the GM's order moves on out of a fight says who ended it
+    before the next one's line, a player's initiative is rolled, never typed in (C3-S09),
+    and an ask names only a skill its character has rated or the referee's list holds
+    (C3-S05)."""
     state = ConstitutionTable
     error = ConstitutionError
     explained = kinds((*SHEET_INTENTS, ResearchAtRandom, *ASKS.intents[:1]))
