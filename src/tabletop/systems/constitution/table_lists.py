@@ -33,7 +33,7 @@ from tabletop.systems.constitution.magic import (
 )
 from tabletop.systems.constitution.sheet_edits import RateSkill
 from tabletop.systems.constitution.table import ConstitutionTable, ListedSpell, Seat
-from tabletop.systems.constitution.told import counted
+from tabletop.words import counted
 
 MAX_LISTED = 200
 """Skills, and spells, one table's lists hold."""
