@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import PHONE, live, offer, seat, step, submit, synced, wait_for_log
+from tests.pages.expecting import expect
 from tests.pages.fights import table
 
 KEPT_DC = 917
