@@ -49,8 +49,14 @@ CODE = re.compile(
     r"|\b(?:None|True|False|null|true|false)\b"
     r"|(?:^|[\s(:=,])'[^'\s][^']*'(?=$|[\s),.:;])"  # a quoted Python string
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"  # a room's id, a hash
+    r"|\w\(s\)"  # a plural left to the reader: `wound(s)`
 )
 """What a line must not hold: code, not words."""
+
+ENGINE = re.compile(r"!p:\d|\((?:no risk|happens)\) =")
+"""The dice engine's own marks, which a system's lines say in words (`tabletop.words.said`):
+`1d6!p:100 → [6!+(3-1)] = 8` reads `1d6, exploding: 6, then 3 (+2) = 8`, and `3d! → [4, 2,
+4] (no risk) = 0` reads `3d!: 4, 2 and 4, no 1`."""
 
 Read = Callable[[Event], list[str]]
 """A line as the members who read it see it (its text and its hint)."""
@@ -71,6 +77,18 @@ def lines_with_code(
         for event in walk.events
         for text in read(event)
         if code_in(text, words)
+    }
+
+
+def engine_lines(walks: Iterable[Walk], read: Read, engine: re.Pattern[str] = ENGINE) -> set:
+    """Each (event type, line) of the walks that shows the dice engine's own marks, but for
+    the dice box's (`roll`), which reads as its member typed it."""
+    return {
+        (event.type, text)
+        for walk in walks
+        for event in walk.events
+        for text in read(event)
+        if event.type != "roll" and engine.search(text)
     }
 
 

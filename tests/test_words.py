@@ -4,22 +4,30 @@ line of help of its own, never only its id with the separators replaced."""
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from tabletop.dice import FixedDice, SeededDice, roll
 from tabletop.errors import DataError
 from tabletop.systems.plain_dice.session import SESSION as DICE
 from tabletop.words import (
     Wording,
     Words,
+    counted,
+    listed,
     missing,
     only_the_id,
     refused_words,
+    said,
     shared,
     unworded_options,
 )
+from tests.effort import tried
 
 SCHEMA = {
     "properties": {
@@ -105,3 +113,38 @@ def test_a_value_with_a_varying_part_is_said_with_that_part_in_place():
     assert words.value("answer", "choice", "keep 12") == "Keep result 12"
     for unsaid in ("keep ", "keep", "rope", "a keep 1"):
         assert words.value("answer", "choice", unsaid) is None, unsaid
+
+
+@settings(max_examples=tried(60), deadline=None)
+@given(
+    count=st.integers(1, 4),
+    sides=st.integers(2, 8),
+    exploding=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_a_roll_in_words_shows_each_die_and_adds_up_to_the_engines_total(
+    count, sides, exploding, seed
+):
+    """`said` (CR-S13, DW-T06): a pool reads as the book names its dice and as each die fell,
+    every follow-up of an exploding die with what it adds (a penetrating one, its face minus
+    1), so the numbers a player reads add up to the engine's total; never its notation."""
+    rolled = roll(f"{count}d{sides}" + ("!p:100" if exploding else ""), SeededDice(seed))
+    text = said(rolled)
+    assert text.startswith(f"{count}d{sides}{', exploding' if exploding else ''}: ")
+    assert "!" not in text and "→" not in text and "[" not in text
+    body, _, total = text.partition(": ")[2].rpartition(" = ")
+    if not body:  # one die, one face: the face is the total
+        body, total = total, total
+    worth = re.sub(r"then \d+ \(\+(\d+)\)", r"\1", body)
+    assert int(total) == rolled.total == sum(int(n) for n in re.findall(r"\d+", worth))
+
+
+def test_risk_dice_and_counts_read_as_words():
+    """DW-M27: any 1 and the thing happens; a count says its plural (never `wound(s)`)."""
+    assert said(roll("3d!", FixedDice([4, 2, 4]))) == "3d!: 4, 2 and 4, no 1"
+    assert said(roll("2d!", FixedDice([1, 5]))) == "2d!: 1 and 5, a 1"
+    assert said(roll("1d6!p:100", FixedDice([6, 3]))) == "1d6, exploding: 6, then 3 (+2) = 8"
+    assert said(roll("2d6+1", FixedDice([3, 4]))) == "2d6 + 1 → [3, 4] + 1 = 8"  # as typed
+    assert [counted(n, "wound") for n in (0, 1, 2)] == ["0 wounds", "1 wound", "2 wounds"]
+    assert counted(1, "ruby", "rubies") == "1 ruby" and counted(3, "ruby", "rubies") == "3 rubies"
+    assert listed(["a", "b", "c"], "or") == "a, b or c"

@@ -63,28 +63,48 @@ class Offer(Frozen):
         """Whether `intent` (in JSON form) holds what this offer's entry fixes."""
         return _within(self.preset, intent)
 
-    def allows(self, intent: Mapping[str, Any]) -> str | None:
-        """None if this offer covers `intent` (in JSON form), else the reason it does not."""
+    def allows(self, intent: Mapping[str, Any], said: Said | None = None) -> str | None:
+        """None if this offer covers `intent` (in JSON form), else the reason it does not,
+        in `said`'s words (a field's label, a character's name) where a person reads it."""
+        said = said or Said()
         if self.closed:
             return None if intent in self.intents else "that choice is not open now"
         if not self.fits_preset(intent):
             return f"this offer is for {self.entry or 'another entry'}"
         for name, choice in self.fields.items():
+            label = said.field(self.kind, name)
             if choice.values is not None and intent.get(name) not in choice.values:
                 if len(choice.values) == 1 and isinstance(choice.values[0], Mapping):
-                    return f"{name} is not yours to set now: leave it out"
-                shown = ", ".join(str(v) for v in choice.values[:12])
+                    return f"{label} is not yours to set now: leave it out"
+                shown = ", ".join(said.value(self.kind, name, v) for v in choice.values[:12])
                 more = ", …" if len(choice.values) > 12 else ""
-                return f"{name} must be one of {shown}{more}, not {intent.get(name)!r}"
+                one = "" if len(choice.values) == 1 else "one of "
+                given = said.given(intent.get(name))
+                return f"{label} must be {one}{shown}{more}" + (f", not {given}" if given else "")
             if choice.items is not None and not _all_in(intent.get(name, ()), choice.items):
-                return f"{name}: pick each from the list offered"
+                return f"{label}: pick each from the list offered"
             if choice.within:
                 inner = intent.get(name)
                 nested = Offer(kind=self.kind, text="", fields=choice.within)
-                refused = nested.allows(inner if isinstance(inner, Mapping) else {})
+                refused = nested.allows(inner if isinstance(inner, Mapping) else {}, said)
                 if refused is not None:
-                    return f"{name}: {refused}"
+                    return f"{label}: {refused}"
         return None
+
+
+class Said:
+    """How a refusal says a field and its values: as code by default (the library's own
+    callers), in a table's words for a room (`Session` gives its labels and names)."""
+
+    def field(self, kind: str, name: str) -> str:
+        return name
+
+    def value(self, kind: str, name: str, value: Any) -> str:
+        return str(value)
+
+    def given(self, value: Any) -> str:
+        """What was sent instead, echoed back ("" to echo nothing)."""
+        return repr(value)
 
 
 def offer(kind: str, text: str, **fields: Choice) -> Offer:

@@ -45,7 +45,7 @@ from tabletop.dice import (
 from tabletop.errors import DataError, PermissionDenied, RulesError, TabletopError
 from tabletop.frozen import Frozen
 from tabletop.names import hiding
-from tabletop.offers import Choice, Offer, offer
+from tabletop.offers import Choice, Offer, Said, offer
 from tabletop.words import Words, words_of
 
 MAX_NAME = 60
@@ -630,6 +630,11 @@ class Session(Generic[StateT]):
             actor=event.actor,
         )
 
+    def seated(self, state: StateT) -> Mapping[str, Seated]:
+        """Everyone at the table by id (characters, NPCs), so a refusal names them as the
+        table does; none at a table of plain dice."""
+        return {}
+
     def kept_from_players(self, state: StateT) -> dict[str, str]:
         """Everyone at the table whose numbers the players may not see (an NPC the GM keeps
         hidden, a secret character), by id, with the name the players know them by: their
@@ -716,20 +721,21 @@ class Session(Generic[StateT]):
             raise PermissionDenied(f"{who} is an observer and only watches")
         kind = intent["kind"]
         offers = [o for o in self.legal(state, member) if o.kind == kind]
-        if any(o.allows(intent) is None for o in offers):
+        said = TableSaid(self.words, self.seated(state))
+        if any(o.allows(intent, said) is None for o in offers):
             return
         # The rules may say why they refuse only what the member plays: their reason about
         # anything else could tell whether a hidden thing exists.
         why = self.refusal(state, intent, member) if self._plays(state, intent, member) else None
         if why is None:
             if not offers and not member.is_gm and self._gm_may(state, kind):
-                raise PermissionDenied(f"{kind}: not {who}'s to ask for; the GM may")
+                raise PermissionDenied(f"{self._said(kind)}: not {who}'s to ask for; the GM may")
             # An open offer names the field that is wrong; a closed one only that this
             # choice is not among its own, so an open offer of the kind speaks first.
             ordered = sorted(offers, key=lambda o: o.closed)
-            own = (o.allows(intent) for o in ordered if o.fits_preset(intent))
+            own = (o.allows(intent, said) for o in ordered if o.fits_preset(intent))
             why = next(own, None) or self.why_not(state, intent, member)
-        raise self.error(f"{kind}: {why}")
+        raise self.error(f"{self._said(kind)}: {why}")
 
     @staticmethod
     def _plays(state: StateT, intent: Mapping[str, Any], member: Member) -> bool:
@@ -751,6 +757,31 @@ class Session(Generic[StateT]):
         if isinstance(intent, RollDice):
             return state, [roll_event(intent, member.name or member.id, dice)]
         return self.apply(state, intent, member, dice)
+
+
+class TableSaid(Said):
+    """A refusal in a table's words: a field's label, a value's words or the name of whom
+    it names. What was sent is not echoed: a page's stale pick is an id, and its name could
+    tell a player whether a hidden one exists."""
+
+    def __init__(self, words: Words, seated: Mapping[str, Seated]) -> None:
+        self.words = words
+        self.names = {key: one.name for key, one in seated.items()}
+
+    def field(self, kind: str, name: str) -> str:
+        wording = self.words.field(kind, name)
+        return name.replace("_", " ").capitalize() if wording is None else wording.label
+
+    def value(self, kind: str, name: str, value: Any) -> str:
+        if isinstance(value, bool) or value is None:
+            return {True: "ticked", False: "left unticked", None: "none"}[value]
+        worded = self.words.value(kind, name, value)  # "Wait: nothing else this round"
+        if worded:
+            return worded.split(": ")[0]
+        return self.names.get(str(value)) or str(value).replace("_", " ")
+
+    def given(self, value: Any) -> str:
+        return ""
 
 
 def _settled(

@@ -4,6 +4,7 @@ intent, offer and view by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
@@ -11,7 +12,7 @@ from pydantic import BaseModel
 from tabletop.asks import AnswerAsk, AskDesk, AskRoll, DropAsk
 from tabletop.dice import DiceSource
 from tabletop.offers import Offer
-from tabletop.session import Event, Member
+from tabletop.session import Event, Member, Seated
 from tabletop.turns import TURN_INTENTS, TurnKeeper
 
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -27,6 +28,10 @@ class TurnsAndAsks(Generic[StateT]):
 
     def offers(self, state: StateT, member: Member) -> list[Offer]:
         return self.turns.offers(state, member) + self.asks.offers(state, member)
+
+    def seated(self, state: StateT) -> Mapping[str, Seated]:
+        """Everyone who takes turns at the table, by id."""
+        return self.turns.seated(state)
 
     def takes(self, intent: object) -> bool:
         """Whether `intent` is a turn's or an ask's, for `apply`."""

@@ -20,13 +20,17 @@ words a table shows".
     [options.tie_on_set_dc]            # a rule option in the lobby's "Rules of this table"
     [events]                           # an event type, as a hint names what happened
     health_lost = "lost health"
+
+A line says a count, a list and a roll the one way every table does: `counted` (`2 wounds`,
+never `wound(s)`), `listed` and `said` (the dice as a book writes them, as they fell).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args, get_origin
@@ -34,7 +38,67 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field
 
 from tabletop.data import validated
+from tabletop.dice import PLAIN, Die, Roll, RolledPool, RolledRisk, render_line
+from tabletop.dice.render import shown_number
+from tabletop.dice.syntax import Number
 from tabletop.errors import DataError
+
+
+def counted(number: int, noun: str, many: str = "") -> str:
+    """`1 wound`, `3 wounds`, `2 life rings`: a count as a line says it, never `wound(s)`
+    (`many`, the plural where it is not the noun and an s)."""
+    return f"{number} {noun if number == 1 else many or noun + 's'}"
+
+
+def listed(items: Sequence[str], last: str = "and") -> str:
+    """`A`, `A and B`, `A, B and C` (or `A, B or C`)."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def said(rolled: Roll) -> str:
+    """A roll of one term as a player reads it: the dice as a book writes them and each die
+    as it fell, `1d20: 12`, `2d6: 3 and 4 = 7`, `1d6, exploding: 6, then 3 (+2) = 8`,
+    `3d!: 4, 2 and 4, no 1`; never the engine's own notation (`1d6!p:100`, `(no risk) = 0`).
+    Any other roll (an expression a user wrote) as the engine writes it, since they wrote it
+    so."""
+    pool = rolled.result
+    if isinstance(pool, RolledRisk):
+        faces = listed([str(face) for face in pool.faces])
+        return f"{len(pool.faces)}d!: {faces}, {'a 1' if pool.triggered else 'no 1'}"
+    if not isinstance(pool, RolledPool) or not _plain(pool.term):
+        return render_line(rolled, PLAIN)
+    exploding = ", exploding" if pool.term.explode else ""
+    return f"{pool.term.count}d{pool.term.sides}{exploding}: {fell(pool.dice, rolled.total)}"
+
+
+def said_plus(rolled: Roll, modifier: int, total: int) -> str:
+    """A roll with what is added to it, as a line says it: `1d6: 3 + 2 = 5`, or the roll
+    alone when nothing is added (never `+ 0`)."""
+    if not modifier:
+        return said(rolled)
+    sign = "+" if modifier > 0 else "-"
+    return f"{said(rolled)} {sign} {abs(modifier)} = {total}"
+
+
+def _plain(term: Any) -> bool:
+    """Whether a pool is its count of dice and sides alone, but for an explosion."""
+    return replace(term, explode=None) == type(term)(term.count, term.sides)
+
+
+def fell(dice: Sequence[Die], total: Number) -> str:
+    """Each die as it fell, with the total where one face does not say it: `12`, `3 and 4 =
+    7`, `6, then 3 (+2) = 8` (an exploding die's maximum rolls again and adds the new face,
+    or the new face minus 1 where the explosion penetrates)."""
+    shown = [_die(die) for die in dice]
+    if len(dice) == 1 and not dice[0].exploded:
+        return shown[0]
+    joined = "; ".join(shown) if any(die.exploded for die in dice) else listed(shown)
+    return f"{joined} = {shown_number(total)}"
+
+
+def _die(die: Die) -> str:
+    later = [f"{face} (+{face - 1 if die.penetrating else face})" for face in die.faces[1:]]
+    return ", then ".join([str(die.faces[0]), *later])
 
 
 class Wording(BaseModel):

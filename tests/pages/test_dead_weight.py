@@ -249,7 +249,7 @@ def test_an_attack_asks_each_step_of_whoever_the_rules_ask_in_words(browser, ser
     step(gm, lambda: submit(offer(gm, "the wounds of Wight's blow"), **{"Wounds of the blow": "2"}))
     synced(gm, ada)
 
-    armour = ada.page.get_by_role("group", name="Amber's armour against 2 wound(s)")
+    armour = ada.page.get_by_role("group", name="Amber's armour against 2 wounds")
     buttons = armour.get_by_role("button")
     expect(buttons).to_have_text(["leather coat · 1 die", "leather coat · 2 dice"])
     expect(ada.page.get_by_role("button", name="Take it without armour")).to_be_visible()
@@ -299,7 +299,7 @@ def test_a_wizard_ticks_spells_from_the_list_the_gm_loaded(browser, server):
     expect(card.locator(".step-from")).to_have_text(
         "From the GM's list of the spells of the Necromancers of Yadar (the Blacksalt book's)."
     )
-    form = offer(ada, "spell(s) of your school", "article.card")
+    form = offer(ada, "of your school", "article.card")
     for name in ("Bone dart", "Grave chill", "Dead speak")[:count]:
         form.get_by_label(name, exact=True).check()
     ada.page.screenshot(path="/tmp/dw-spells.png", full_page=True)

@@ -131,7 +131,7 @@ def test_a_dead_weight_gm_tests_a_kept_ghoul_against_amber_and_its_numbers_stay_
 
     # Wounds from the ghoul's card (DW-M45): Ada reads that it was wounded, not how much.
     step(gm, lambda: submit(offer(gm, "wound an NPC", NPCS), Wounds="2"))
-    wait_for_log(ada, "Ghoul qz takes ? wound(s)")
+    wait_for_log(ada, "Ghoul qz takes ? wounds")
     synced(gm, ada)
     holds_none(
         ada, r'"level":\s*9\b', r'"wound_limit":\s*17\b', r"\b9 dice\b", r"level 9", r"past 17"

@@ -12,10 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop.rooms import AuditError, Hall, SqliteStore, verify
+from tabletop.rooms.checking import entry_check
 from tabletop.rooms.errors import RefusedOnRecord
 from tabletop.rooms.log import canonical
 from tests.rooms.conftest import Seated, seat
 from tests.rooms.forge import rechained, sealed_copy
+from tests.rooms.scenes import SCORES, fixed_seeds, ticking
 
 ROLLS = ("public", "gm", "blind", "self")
 
@@ -245,3 +247,28 @@ def test_the_by_hand_check_in_the_docs_runs_on_a_real_line(tmp_path):
     roll = next(b for b in found if b.get("event", {}).get("type") == "roll")
     exec(code, {"line": json.dumps(roll, ensure_ascii=False)})
     hall.store.close()
+
+
+def test_a_roll_under_damage_roll_in_words_still_checks_die_by_die(tmp_path):
+    """CR-S13 (docs/rules/rollunder.md): an exploding damage roll's line reads `1d2,
+    exploding: 2, then …` while its record keeps the engine's expression and every die, which
+    `verify` (every event recomputed through the rules) and "check this roll"
+    (`checking.entry_check`) read, so saying it in words breaks neither."""
+    hall = Hall(SqliteStore(tmp_path / "r.sqlite3"), clock=ticking(), seeds=fixed_seeds())
+    room = seat(hall, "rollunder")
+    gm = room.member("GM").id
+    sheet = {"kind": "new-character", "name": "Shade", "abilities": SCORES, "max_health": 10_000}
+    hall.act(room.room, gm, sheet, "made")
+    hit = {"kind": "suffer-hit", "character": "c1", "damage": "d2"}
+    for number in range(12):
+        hall.act(room.room, gm, hit, f"hit{number}")
+    hall.end_session(room.room, gm)
+    export = hall.export(room.room, room.member("GM"))
+    assert verify(export).ruled
+    rolls = [json.loads(line) for line in export if '"damage_roll"' in line]
+    records = [(body["seq"], body["event"]["data"]["dice"]) for body in rolls]
+    exploded = [(seq, record) for seq, record in records if ", then " in record["line"]]
+    assert exploded and all(record["expression"] == "1d2!p:100" for _, record in records)
+    for seq, record in exploded:
+        assert record["line"].startswith("1d2, exploding: 2, then ") and "!" not in record["line"]
+        assert entry_check(export, seq, None, None)["dice"]["state"] == "good"

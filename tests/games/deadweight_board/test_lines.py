@@ -6,9 +6,11 @@ every kind of line the rules and the table write is reached, so a new one is rea
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 
 from tabletop.games.deadweight_board import Position, to_model
+from tabletop.games.deadweight_board.narrate import event_line
 from tabletop.games.deadweight_board.session import SESSION, BoardTable, SeatHolder, bot_named
 from tests.games.deadweight_board.test_session import (
     ANN,
@@ -127,6 +129,7 @@ def test_the_bots_and_the_loot_are_named_in_words():
     lines = [event.text for walk in walks() for event in walk.events]
     assert any(line.startswith("the chest holds ") and " and " in line for line in lines)
     assert not [line for line in lines if "mcts" in line or " LR" in line or " Em" in line]
+    assert not [line for line in lines if re.search(r"\ban? an? ", line)]  # "Gain a a rope"
 
 
 def test_every_kind_of_line_the_rules_write_is_reached():
@@ -134,3 +137,19 @@ def test_every_kind_of_line_the_rules_write_is_reached():
     table begin to write fails here until one does."""
     kinds = written_kinds("tabletop.games.deadweight_board", MAKERS | {"record"})
     assert unreached(kinds, walks()) == set()
+
+
+def test_a_tie_the_thiefs_mariner_protects_names_both_players():
+    """AMB-55, AMB-26 (docs/rules/deadweight-board.md): Red steals from Blue and both roll
+    3; Red's Mariner protects Red from Blue's steal back, and the line says so by name."""
+    protected = walks()[-1]  # the tied steal with Red's Mariner on its wall
+    lines = [event.text for event in protected.events if event.type == "tie_protected"]
+    assert lines == ["a tie: Red's Mariner protects Red, so Blue steals nothing back"]
+
+
+def test_trade_cards_are_counted_from_one():
+    """A card is read as a person counts (the deck's first card is card 1), the trade on it
+    as well: the game's own numbers for both start at 0."""
+    trade = {"kind": "trade", "player": 0, "card": 0, "trade": 0, "life_rings": 2}
+    assert event_line(trade) == "Red makes trade 1 of card 1 for 2 life rings"
+    assert event_line({"kind": "card_up", "card": 0}) == "trade card 1 turns up"

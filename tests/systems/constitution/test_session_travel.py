@@ -155,7 +155,7 @@ def test_rations_cannot_go_below_none():
 def test_a_player_hunts_only_with_their_own_character_and_only_the_gm_marches():
     from tabletop.errors import PermissionDenied
 
-    with pytest.raises(ConstitutionError, match="character must be one of c1, not 'c2'"):
+    with pytest.raises(ConstitutionError, match=r"Hunt or forage: Character must be Ada$"):
         play(seated(), {"kind": "hunt", "character": "c2", "rating": 40}, ADA, [10])
     with pytest.raises(PermissionDenied):
         play(seated(), {"kind": "march"}, ADA, [6] * 5)

@@ -112,6 +112,7 @@ def test_dw_m44_a_wound_nobody_can_hold_mortally_wounds():
     assert c.condition.mortally_wounded and c.expedition.mortal_wounds == 1
     assert Trauma.BRAIN_DAMAGE in c.traumas
     assert [e.kind for e in events][:2] == ["mortal wound roll", "mortally wounded"]
+    assert events[0].text.endswith("'s mortal wound, 1d6: 4: Internal bleeding")  # DW-T06, v6
 
 
 def test_dw_a15_more_of_the_same_blow_is_discarded_but_a_later_blow_kills():

@@ -315,7 +315,7 @@ def test_the_sheet_shows_prayers_memorised_and_the_running_counts(capsys, tmp_pa
     assert shown.code == 0, shown.err
     for text in ("prayers memorised: Light", "prayers exhausted: Light", "god is angry"):
         assert text in shown.out
-    assert "2 spell mishap(s)" in shown.out and "1 mortal wound(s)" in shown.out
+    assert "2 spell mishaps" in shown.out and "1 mortal wound" in shown.out
 
 
 def test_an_attack_runs_step_by_step_from_the_command_line(capsys, tmp_path):

@@ -90,8 +90,8 @@ def test_an_adventurer_attacks_a_hidden_enemy_and_the_gm_gives_the_blow():
     refused_to(state, attack, GM)  # one attack at a time
     state, events = played(SESSION, state, {"kind": "blow", "wounds": 2}, GM)
     assert state.attack is None and state.npcs["n1"].stats.wounds == 2
-    assert told(events, GM) == ["Wight takes 2 wound(s)"]
-    assert told(events, ADA) == ["Wight takes ? wound(s)"]  # DW-N05
+    assert told(events, GM) == ["Wight takes 2 wounds"]
+    assert told(events, ADA) == ["Wight takes ? wounds"]  # DW-N05
     assert "2" not in json.dumps([SESSION.view_event(e, ADA).model_dump() for e in events])
 
 
@@ -120,7 +120,7 @@ def test_a_hidden_enemy_attacks_through_armour_and_hardened_to_the_wounds_placed
     assert '"face": 6' not in seen and '"face": 3' not in seen and "level" not in seen
 
     state, events = played(SESSION, state, {"kind": "blow", "wounds": 3}, GM)
-    assert told(events, ADA) == ["Wight's blow deals 3 wound(s) to Amber"]
+    assert told(events, ADA) == ["Wight's blow deals 3 wounds to Amber"]
     assert state.attack.step == "armour"
     assert {"defend", "no-armour"} <= kinds(state, ADA)
     assert not {"defend", "no-armour"} & kinds(state, BO)
@@ -129,19 +129,19 @@ def test_a_hidden_enemy_attacks_through_armour_and_hardened_to_the_wounds_placed
     refused_to(state, {"kind": "place-wounds", "placements": []}, ADA)  # not that step yet
     state, events = played(SESSION, state, coat, ADA, [6, 1])
     assert told(events, BO) == [
-        "Amber's leather coat: [6, 1] stops 1, loses 1 AP; 2 wound(s) get through"
+        "Amber's leather coat: [6, 1] stops 1, loses 1 AP; 2 wounds get through"
     ]
     assert state.attack.step == "hardened" and state.attack.wounds == 2
 
     refused_to(state, {"kind": "hardened", "answer": "test"}, BO)
     state, events = played(SESSION, state, {"kind": "hardened", "answer": "test"}, ADA, [4, 5])
-    assert told(events, BO)[-1] == "Amber resists 1 wound(s) with Hardened; 1 left"
+    assert told(events, BO)[-1] == "Amber resists 1 wound with Hardened; 1 left"
     assert state.attack.step == "place" and state.attack.wounds == 1
 
     placed = {"kind": "place-wounds", "placements": [{"attribute": "DEX"}]}
     refused_to(state, placed, BO)
     state, events = played(SESSION, state, placed, ADA)
-    assert told(events, BO)[0] == "Amber places 1 wound(s)"
+    assert told(events, BO)[0] == "Amber places 1 wound"
     sheet = state.characters["c1"].sheet
     assert sheet.attribute(Attribute.DEX).wounds == 1
     assert sheet.attribute(Attribute.STR).fatigue == 1

@@ -6,6 +6,7 @@ that lean on tests and attacks. Dice lists such as `[4, 1]` and Ud8 are words.""
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 
 from tabletop.dice import FixedDice
@@ -36,6 +37,7 @@ from tabletop.systems.dead_weight import (
 from tabletop.systems.dead_weight import stow as packed
 from tests.lines import (
     code_in,
+    engine_lines,
     lines_with_code,
     nameless_lines,
     off_the_lists,
@@ -479,3 +481,33 @@ def test_every_kind_of_line_the_rules_write_is_reached():
     """The lint reads a kind of line only once a walk or the scene writes it: a kind the
     rules begin to write fails here until one does (and one reached leaves the list)."""
     assert unreached(written_kinds("tabletop.systems.dead_weight"), walks()) == NOT_REACHED
+
+
+def test_no_line_shows_the_dice_engines_own_marks():
+    """DW-T06, rules version 6: risk dice read `3d!: 4, 2 and 4, no 1`, never `(no risk) = 0`."""
+    assert engine_lines(walks(), read) == set()
+
+
+def test_a_class_reads_by_its_name_and_risk_dice_as_they_fell():
+    """DW-T06, rules version 6 (docs/rules/dead-weight.md): `Wren's class: Warrior`, never
+    `class: warrior`; the starting gear's risk dice as the book writes them and as they fell
+    (`Wren's camping supply on 3d!: 4, 2 and 4, no 1: none`), never the dice engine's
+    `3d! → [4, 2, 4] (no risk) = 0`; a life-path roll and silver as they fell (`Wren's
+    infancy roll, 3d6: 1, 1 and 1 = 3`, `silver on 2d4: 3 and 1 = 4`); an insight re-roll
+    names its dice in words, not as `[1]`."""
+    lines = [(event.type, event.text) for walk in walks() for event in walk.events]
+    classes = [text for kind, text in lines if kind == "class"]
+    assert classes
+    assert [
+        t for t in classes if not re.search(r"'s class: (Warrior|Thief|Wizard|Cleric)$", t)
+    ] == []
+    risked = [text for kind, text in lines if kind == "gear" and "d!" in text]
+    assert risked
+    rolled = [text for kind, text in lines if kind in ("life path roll", "silver")]
+    fell = re.compile(r"'s (?:\w+ roll,|silver on) \d+d\d+: \d")
+    assert rolled
+    assert [text for text in rolled if not fell.search(text) or "→" in text] == []
+    rerolled = [text for kind, text in lines if kind == "life path reroll"]
+    assert rerolled == ["Wren's career: re-rolled die 1 with an insight point: 3, 2 and 2"]
+    shape = re.compile(r"'s [a-z ]+ on \dd!: \d(, \d)*( and \d)?, (a|no) 1: (one packed|none)$")
+    assert [text for text in risked if not shape.search(text)] == []

@@ -83,6 +83,8 @@ def test_dw_t17_a_critical_failure_forgets_and_rolls_a_mishap_with_earlier_ones_
     assert c.attribute(Attribute.INT).fatigue == 1
     assert "Bolt" in c.magic.spells_forgotten and "Bolt" not in c.magic.spells_memorised
     assert c.magic.mishaps == 3
+    rolled = next(e for e in events if e.kind == "mishap").text  # DW-T06, rules version 6
+    assert rolled.endswith("'s mishap, 3d6: 6, 6 and 5 = 17 + 2 = 19: Endless horror")
     summon = next(e for e in events if e.kind == "summon")
     assert summon.data == {"creature": "endless horror", "range": "nearby"}
 
@@ -239,7 +241,8 @@ def test_dw_a21_a_miracle_three_readies_even_the_prayer_just_used():
     blessed, events = pray(cleric(TALISMAN), "Light", FixedDice([6, 6, 3]))
     assert blessed.result == Outcome.GREAT_SUCCESS
     assert blessed.caster.magic.prayers_exhausted == ()
-    assert any(e.kind == "miracle" for e in events)
+    told = next(e for e in events if e.kind == "miracle").text  # DW-T06, rules version 6
+    assert told.endswith("'s miracle, 1d6: 3: Renewal")
 
 
 def test_a_miracle_of_healing_reports_its_rolled_amount():

@@ -270,8 +270,8 @@ def test_wounds_past_the_limit_kill_the_enemy_and_players_learn_no_count():
     facts; a dead enemy neither tests nor takes wounds."""
     state, events = play(with_wight(), {"kind": "npc-wounds", "npc": "n1", "wounds": 3}, GM)
     assert state.npcs["n1"].stats.wounds == 3
-    assert told(events, GM) == ["Wight takes 3 wound(s)", "Wight dies"]
-    assert told(events, ADA) == told(events, WATCHER) == ["Wight takes ? wound(s)", "Wight dies"]
+    assert told(events, GM) == ["Wight takes 3 wounds", "Wight dies"]
+    assert told(events, ADA) == told(events, WATCHER) == ["Wight takes ? wounds", "Wight dies"]
     assert [SESSION.view_event(e, ADA).data for e in events] == [{}, {}]
     offered = {o.kind for o in SESSION.legal(state, GM)}
     assert "npc-wounds" not in offered
@@ -289,7 +289,7 @@ def test_the_gm_changes_removes_shows_and_hides_an_enemy():
     ):
         with pytest.raises(DeadWeightError, match=message):
             play(state, {"kind": "edit-npc", "npc": "n1", "stat": "level", "value": bad}, GM)
-    with pytest.raises(DeadWeightError, match="stat must be one of name, level, wound_limit"):
+    with pytest.raises(DeadWeightError, match="must be one of name, level, wound limit"):
         play(state, {"kind": "edit-npc", "npc": "n1", "stat": "armour", "value": "2"}, GM)
     state, events = play(
         state, {"kind": "edit-npc", "npc": "n1", "stat": "level", "value": "5"}, GM
@@ -306,7 +306,7 @@ def test_the_gm_changes_removes_shows_and_hides_an_enemy():
         "Wight's test: rolled [6, 6, 6, 6, 6]",
     ]
     _, events = play(state, {"kind": "npc-wounds", "npc": "n1"}, GM)
-    assert told(events, ADA) == ["Wight takes 1 wound(s)"]
+    assert told(events, ADA) == ["Wight takes 1 wound"]
     state, _ = play(state, {"kind": "reveal-npc", "npc": "n1", "revealed": False}, GM)
     assert SESSION.view(state, ADA)["npcs"][0]["stats"] == {
         "hidden": "Wight's numbers, kept by the GM"

@@ -83,8 +83,8 @@ def test_a_fainted_character_waits_the_turns_out_and_wakes_through_the_session()
         SESSION, table, {"kind": "wait", "character": "c1", "turns": 5}, FixedDice([])
     )
     assert [e.text for e in events] == [
-        "Unnamed: 1 turn(s) left before trying to wake",
-        "Unnamed: 0 turn(s) left before trying to wake",
+        "Unnamed: 1 turn left before trying to wake",
+        "Unnamed: 0 turns left before trying to wake",
     ]
     table, events = play(SESSION, table, {"kind": "wake", "character": "c1"}, FixedDice([1]))
     assert table.characters["c1"].sheet.condition == Condition()

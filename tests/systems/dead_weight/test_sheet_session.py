@@ -176,7 +176,7 @@ def test_containers_come_and_an_empty_one_can_be_left_behind():
     assert "drop-container" not in at(state, ADA, "inventory.places.7")
     assert refused(
         state, {"kind": "drop-container", "character": "c1", "place": "small bag 2"}, ADA
-    ) == ("drop-container: the small bag 2 still holds rope")
+    ) == ("Leave a container behind: the small bag 2 still holds rope")
     state, _ = play(state, {"kind": "drop-container", "character": "c1", "place": "small bag"}, ADA)
     assert [p.kind for p in amber(state).inventory.places].count("small bag") == 1
 
@@ -336,7 +336,7 @@ def test_an_angry_god_answers_nothing_until_a_sacrifice():
     state, events = play(state, sacrifice, ADA)
     assert [e.text for e in events] == ["Amber's god is appeased"]
     assert "sacrifice" not in offered(state, ADA)
-    assert refused(state, sacrifice, ADA) == "sacrifice: the god is not angry"
+    assert refused(state, sacrifice, ADA) == "Make a sacrifice: the god is not angry"
     state, events = play(state, prayer, ADA, [5, 2])
     assert events[-1].text == "Amber's prayer Light is answered"
 

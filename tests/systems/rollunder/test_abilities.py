@@ -47,7 +47,7 @@ def test_cr_t01_on_a_sheet_the_named_ability_is_rolled():
     done = run(AbilityRoll(character=hero(), ability="STR"), [12])
     assert done.outcome.passed
     assert done.events[0].values == {"ability": "STR", "score": 12, "face": 12, "passed": True}
-    assert done.events[0].dice is not None and done.events[0].dice.line == "1d20 → [12] = 12"
+    assert done.events[0].dice is not None and done.events[0].dice.line == "1d20: 12"
 
 
 @pytest.mark.parametrize(("level", "passed"), [("trivial", True), ("impossible", False)])

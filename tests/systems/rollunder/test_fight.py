@@ -160,7 +160,7 @@ def test_cr_f_an_attack_is_made_with_a_character_one_plays_on_someone_else():
     """CR-S02: Bo's player may not strike with Ash; nobody strikes themselves; the weapon
     is damage dice, refused in one line otherwise."""
     state = with_hound()
-    with pytest.raises(RollUnderError, match="attacker must be one of c2"):
+    with pytest.raises(RollUnderError, match=r"Attack: Attacker must be Bo$"):
         SESSION.resolve(state, ASH_STRIKES, BO, FixedDice([5]))
     with pytest.raises(PermissionDenied, match="not yours to attack with"):
         SESSION.apply(state, SESSION.parse_intent(ASH_STRIKES), BO, FixedDice([5]))

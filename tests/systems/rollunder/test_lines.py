@@ -5,6 +5,7 @@ value or JSON. Dice notation and a die list such as `[4, 1]` are words."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -12,12 +13,21 @@ from typing import Any
 from pydantic import BaseModel
 
 from tabletop.systems.rollunder import SESSION, RollUnderTable
-from tests.lines import lines_with_code, nameless_lines, read_as, scene, unreached, written_kinds
+from tests.lines import (
+    ENGINE,
+    engine_lines,
+    lines_with_code,
+    nameless_lines,
+    read_as,
+    scene,
+    unreached,
+    written_kinds,
+)
 from tests.session_laws import Step, Table, Walk
 from tests.systems.rollunder.test_npcs import CONTEST, KEPT_TABLE, kept_table, with_hound
-from tests.systems.rollunder.test_session import ASH, GM, TABLE, character, seated
+from tests.systems.rollunder.test_session import ASH, GM, TABLE, character, play, seated
 
-WORDS = frozenset({"re-roll", "re-rolls", "tie-break"})
+WORDS = frozenset({"re-roll", "re-rolls", "re-rolled", "tie-break"})
 """The chapter's and English's hyphenated words a line may hold."""
 
 IMPERSONAL = frozenset({"stretch", "downtime", "mutation-table", "roll", "turns ended"})
@@ -158,3 +168,50 @@ def test_every_kind_of_line_the_rules_write_is_reached():
     """The lint reads a kind of line only once a walk or a scene writes it: a kind the
     rules begin to write fails here until one does."""
     assert unreached(written_kinds("tabletop.systems.rollunder"), walks()) == set()
+
+
+RENDERED = re.compile(rf"{ENGINE.pattern}|→ \[| decides$")
+"""The dice engine's line of a roll (`1d6!p:100 → [6!+(3-1)] = 8`, `1d20 → [3] = 3`), and a
+waiting roll that names only who decides (CR-S13)."""
+
+
+def test_no_line_shows_the_dice_engine_or_leaves_a_choice_unsaid():
+    """CR-S13 (docs/rules/rollunder.md): dice read as the chapter names them, and a roll
+    waiting for an answer says who chooses what."""
+    assert engine_lines(walks(), read, RENDERED) == set()
+
+
+def test_a_waiting_roll_says_what_it_waits_for_and_who_chooses():
+    """CR-S13, CR-A10: Ash (an omen) rolls 14 against STR 12 and may keep it or re-roll;
+    he re-rolls a 3 and chooses which stands. A hit of d6 against him rolls 6 then 3: the
+    book's exploding die, 6 + (3 - 1) = 8, said as it fell."""
+    ability = {"kind": "ability-roll", "character": "c1", "ability": "STR"}
+    state, events = play(seated(omens=1, max_omens=1), ability, ASH, [14])
+    assert [event.text for event in events] == [
+        "Ash's STR roll: 14; Ash chooses whether to keep it or spend an omen to re-roll it"
+    ]
+    _, events = play(state, {"kind": "answer", "choice": "reroll Ash"}, ASH, [3])
+    assert events[-1].text == (
+        "Ash's STR roll: 14, then re-rolled: 3; Ash chooses which result stands"
+    )
+    _, events = play(seated(omens=1, max_omens=1), hit("c1", "d6", [])[1], GM, [6, 3])
+    assert events[-1].text == (
+        "the damage against Ash: 1d6, exploding: 6, then 3 (+2) = 8; Ash chooses whether to"
+        " keep it or spend an omen to re-roll it"
+    )
+
+
+ONE_OF_MANY = re.compile(r"(?<![\d.,/-])\b1 (?:coins|omens|rolls)\b")
+"""A count of one said in the plural: `Ash: +1 coins`, `Ash recovers 1 omens`, `passes 1 of
+1 rolls` (CR-S13)."""
+
+
+def test_a_count_of_one_is_said_in_the_singular():
+    found = {
+        (event.type, text)
+        for walk in walks()
+        for event in walk.events
+        for text in read(event)
+        if ONE_OF_MANY.search(text)
+    }
+    assert found == set()

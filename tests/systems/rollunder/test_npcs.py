@@ -208,7 +208,8 @@ def test_cr_s04_the_hounds_decisions_are_the_gms_and_ash_still_sees_his_dice_apa
     state, events = play(with_hound(1), {**CONTEST, "sides": SIDES[::-1]}, GM, [3])
     assert lines(events, GM) == [
         "a contest of STR, 2 rolls each: them (Mire hound) against us (Ash)",
-        "Mire hound's STR roll 1 of 2 (1d20 → [3] = 3, result 1): Mire hound decides",
+        "Mire hound's STR roll 1 of 2: 3; Mire hound chooses whether to keep it or spend an omen to"
+        " re-roll it",
     ]
     everyone_else_reads(
         events,
@@ -264,7 +265,7 @@ def test_cr_a16_a_tie_break_against_the_hound_shows_its_successes_as_a_question_
         "ranking: us; them",
     ]
     assert lines(events, ASH)[-5:] == [
-        "Mire hound passes ? of 1 rolls",
+        "Mire hound passes ? of 1 roll",
         "Ash rolls 6 against STR 12: pass",
         "tie-break round: us 1, them ?",
         "ranking, best first: us; them",
@@ -288,7 +289,7 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
     the group's verdict and its die are everyone's."""
     group = {"kind": "collective-roll", "characters": ["c1", "n1"], "ability": "STR"}
     state, events = play(with_hound(1, omens=1, max_omens=1), group, GM, [19])
-    decided = f"{GROUP_STR} (1d20 → [19] = 19, result 1): the group decides"
+    decided = f"{GROUP_STR}: 19; the group keeps it, or one of them may spend an omen to re-roll it"
     assert lines(events, GM) == [decided]
     everyone_else_reads(events, [decided])
     assert shown_apart(events, ASH) == [(20, 19)]
@@ -303,7 +304,7 @@ def test_cr_m02_a_group_roll_with_the_hound_hides_only_its_best_score_and_its_re
         ({"kind": "answer", "choice": "reroll Ash"},)
     ]
     state, events = play(state, {"kind": "answer", "choice": "reroll Mire hound"}, GM, [16])
-    again = f"{GROUP_STR} (1d20 → [16] = 16, result 2): the group decides"
+    again = f"{GROUP_STR}: 19, then re-rolled: 16; the group chooses which result stands"
     assert lines(events, GM) == ["GM: Re-roll with Mire hound's omen", again]
     everyone_else_reads(events, ["GM: Re-roll with ?'s omen", again])
     assert shown_apart(events, ASH) == [(20, 16)]

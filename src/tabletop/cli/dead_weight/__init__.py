@@ -74,6 +74,7 @@ from tabletop.systems.dead_weight.table_characters import CreationStep
 from tabletop.systems.dead_weight.table_tests import Test
 from tabletop.systems.dead_weight.tables import TABLES, system_table
 from tabletop.systems.dead_weight.trackers import MAX_RISK_DICE, UsageDie, risk
+from tabletop.words import counted
 
 app = typer.Typer(
     help="Dead Weight: characters, tests with an exact re-roll advisor, odds, tables.",
@@ -220,7 +221,7 @@ def _hint(creation: Creation) -> str:
         "attribute": "an attribute (STR, DEX, INT, PRE)",
         "class": "a class",
         "pick": "a number or a name",
-        "names": f"{decision.count} name(s), separated by commas",
+        "names": f"{counted(decision.count, 'name')}, separated by commas",
         "skip": "skip",
     }
     return "; ".join(hints[kind] for kind in decision.kinds)

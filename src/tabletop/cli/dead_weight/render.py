@@ -19,6 +19,7 @@ from tabletop.systems.dead_weight.attributes import Attribute
 from tabletop.systems.dead_weight.character import Character
 from tabletop.systems.dead_weight.inventory import Item, carrying_capacity
 from tabletop.systems.dead_weight.odds import Advice, TestOdds
+from tabletop.words import counted
 
 
 def sheet(character: Character) -> Group:
@@ -96,15 +97,15 @@ def _magic_state(c: Character) -> list[str]:
 def _counters(c: Character) -> list[str]:
     """The expedition's and the session's running counts, and tokens in hand."""
     counts = [
-        (c.magic.mishaps, "spell mishap(s)"),
-        (c.expedition.mortal_wounds, "mortal wound(s)"),
-        (c.tokens.stun, "stun token(s)"),
-        (c.tokens.shield, "shield token(s)"),
-        (c.tokens.dodge, "dodge token(s)"),
+        (c.magic.mishaps, "spell mishap"),
+        (c.expedition.mortal_wounds, "mortal wound"),
+        (c.tokens.stun, "stun token"),
+        (c.tokens.shield, "shield token"),
+        (c.tokens.dodge, "dodge token"),
     ]
-    found = [f"{count} {what}" for count, what in counts if count]
+    found = [counted(count, what) for count, what in counts if count]
     if c.condition.blind_turns:
-        found.append(f"blind for {c.condition.blind_turns} more exploration turn(s)")
+        found.append(f"blind for {counted(c.condition.blind_turns, 'more exploration turn')}")
     if c.expedition.had_coffee:
         found.append("had coffee")
     if c.expedition.burden_used_this_session:
@@ -136,7 +137,7 @@ def _condition(c: Character) -> str:
         return "mortally wounded" + (
             ", on the verge of death" if c.condition.verge_of_death else ""
         )
-    return f"fainted ({c.condition.faint_turns} turn(s) before the wake roll)"
+    return f"fainted ({counted(c.condition.faint_turns, 'turn')} before the wake roll)"
 
 
 def odds_table(odds: TestOdds, title: str) -> Table:

@@ -31,6 +31,7 @@ from tabletop.games.deadweight_board.observe import (
 from tabletop.games.deadweight_board.rules import describe
 from tabletop.games.deadweight_board.ship import Trade
 from tabletop.games.deadweight_board.state import COLOURS, SETUP_LANTERN, STAGE_NAMES, State
+from tabletop.words import counted
 
 STYLE = {"Red": "bold red", "Blue": "bold blue", "Green": "bold green", "Yellow": "bold yellow"}
 
@@ -60,7 +61,7 @@ def choice_label(state: State, action: int) -> str:
     ship = state.ship
     if TRADE <= action < TRADE + 4:
         trade = ship.cards[state.card[state.active]][action - TRADE]
-        return f"trade {_gems(trade.cost)} for {trade.life_rings} life ring(s)"
+        return f"trade {_gems(trade.cost)} for {counted(trade.life_rings, 'life ring')}"
     if DEPLOY <= action < DEPLOY + len(ship.walls):
         wall = action - DEPLOY
         return f"Mariner to wall {wall_name(ship.walls[wall])} (pay {_gems(ship.wall_cost[wall])})"

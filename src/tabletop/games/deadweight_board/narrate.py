@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.games.deadweight_board.board import COLOURS
+from tabletop.words import counted, listed
 
 _ITEMS = {
     "Em": ("an emerald", "emeralds"),
@@ -34,10 +35,11 @@ def _pool(text: str) -> str:
     """What a chest holds (`Em×1 LR×2`) in words: "an emerald and 2 life rings"."""
     if text == "nothing":
         return text
-    return _listed([_item(short, int(n)) for short, n in (p.split("×") for p in text.split())])
+    return listed([_item(short, int(n)) for short, n in (p.split("×") for p in text.split())])
 
 
-_PIECES = re.compile(r"\b(?:Em|Pe|Ru|Di|Rope|LR)(?:\+(?:Em|Pe|Ru|Di|Rope|LR))*\b")
+_PIECES = re.compile(r"(?<!\ba )\b(?:Em|Pe|Ru|Di|Rope|LR)(?:\+(?:Em|Pe|Ru|Di|Rope|LR))*\b")
+"""A piece's short name in an action's name, but not a plank's own words ("Gain a Rope")."""
 
 
 def in_words(action: str) -> str:
@@ -45,18 +47,9 @@ def in_words(action: str) -> str:
     emerald and a ruby for a diamond"."""
 
     def spelled(found: re.Match[str]) -> str:
-        return _listed([_item(short) for short in found.group(0).split("+")])
+        return listed([_item(short) for short in found.group(0).split("+")])
 
     return _PIECES.sub(spelled, action)
-
-
-def _listed(pieces: list[str]) -> str:
-    """ "a, b and c"."""
-    return pieces[0] if len(pieces) == 1 else f"{', '.join(pieces[:-1])} and {pieces[-1]}"
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
 
 
 def _mariner(e: dict[str, Any]) -> str:
@@ -79,7 +72,10 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
         f"{COLOURS[e['thief']]} takes {_item(e['item'])} from {COLOURS[e['victim']]}"
     ),
     "blocked": lambda e: f"{COLOURS[e['victim']]} blocks the steal",
-    "tie_protected": lambda e: "a tie, but the thief's Mariner protects them",
+    "tie_protected": lambda e: (
+        f"a tie: {COLOURS[e['thief']]}'s Mariner protects {COLOURS[e['thief']]}, so "
+        f"{COLOURS[e['victim']]} steals nothing back"
+    ),
     "nothing_to_take": lambda e: f"{COLOURS[e['victim']]} holds nothing to take",
     "mariner_off": lambda e: (
         f"the {COLOURS[e['mariner']]} Mariner leaves its wall ({e['why'].replace('_', ' ')})"
@@ -88,8 +84,8 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
     "mariner_on": lambda e: f"{COLOURS[e['player']]}'s Mariner takes wall {e['wall']}",
     "challenge_blocked": lambda e: "the challenge is blocked",
     "trade": lambda e: (
-        f"{COLOURS[e['player']]} makes trade {e['trade'] + 1} of card {e['card']} "
-        f"for {_plural(e['life_rings'], 'life ring', 'life rings')}"
+        f"{COLOURS[e['player']]} makes trade {e['trade'] + 1} of card {e['card'] + 1} "
+        f"for {counted(e['life_rings'], 'life ring')}"
     ),
     "shortcut": lambda e: f"{COLOURS[e['player']]} takes the shortcut to {e['end']}",
     "switch": lambda e: f"{COLOURS[e['first']]} and {COLOURS[e['second']]} swap places",
@@ -109,7 +105,7 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
     "returned": lambda e: f"{COLOURS[e['player']]} returns {_item(e['gem'])} (over 10 loot)",
     "reloaded": lambda e: f"chest C{e['chest']} is reloaded",
     "reshuffled": lambda e: "the trade discards are shuffled into a new pile",
-    "card_up": lambda e: f"trade card {e['card']} turns up",
+    "card_up": lambda e: f"trade card {e['card'] + 1} turns up",
     "supply_empty": lambda e: f"no {_ITEMS[e['item']][1]} left in the supply",
     "turn_cap": lambda e: f"the turn cap ({e['turns']}) ends the game",
     "game_over": lambda e: (

@@ -188,9 +188,10 @@ class BotAct(Frozen):
 
 class BoardSession(Session[BoardTable]):
     name = "deadweight-board"
-    version = 2
-    """Version 2 names the bots and the loot in words (ENG-17); a room made under version 1
-    is read by the release kept for it (docs/rooms.md, "Rooms made before")."""
+    version = 3
+    """Version 2 names the bots and the loot in words (ENG-17), version 3 the players a tied
+    steal's protection covers; a room made under an earlier version is read by the release
+    kept for it (docs/rooms.md, "Rooms made before")."""
     state = BoardTable
     error = BoardError
     intents = (TakeSeat, SeatBot, LeaveSeat, StartGame, Act, BotMoves, BotAct)

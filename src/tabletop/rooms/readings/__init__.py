@@ -47,6 +47,10 @@ KEPT: dict[tuple[str, int], str] = {
     ("rollunder", 4): "208927c",
     ("constitution", 3): "208927c",
     ("ap2d6", 4): "208927c",
+    ("rollunder", 5): "6b988da",
+    ("dead-weight", 5): "6b988da",
+    ("deadweight-board", 2): "6b988da",
+    ("constitution", 4): "6b988da",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 

@@ -18,12 +18,22 @@ tells of it and of a character of theirs reaches them with its part as `?` (RU-N
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc, roster_offers
 from tabletop.offers import Offer
-from tabletop.session import Event, ImportCharacter, Member, Session, controls, hidden, kinds
+from tabletop.session import (
+    Event,
+    ImportCharacter,
+    Member,
+    Seated,
+    Session,
+    controls,
+    hidden,
+    kinds,
+)
 from tabletop.systems.ap2d6.errors import Ap2d6Error
 from tabletop.systems.ap2d6.sheet_edits import INTENTS as SHEET_INTENTS
 from tabletop.systems.ap2d6.sheet_edits import BuySkill, SheetEdit, derived, sheet_offers
@@ -193,6 +203,9 @@ class Ap2d6Session(Session[Ap2d6Table]):
             return found
         listed = skill_offer(state, cid, sheet)
         return [o for o in found if o.kind != "buy-skill"] + ([listed] if listed else [])
+
+    def seated(self, state: Ap2d6Table) -> Mapping[str, Seated]:
+        return TURNS_AND_ASKS.seated(state)
 
     def why_not(self, state: Ap2d6Table, intent: Any, member: Member) -> str:
         return why_not_in_fight(state, intent["kind"])

@@ -35,7 +35,7 @@ from tabletop.systems.constitution.expedition import (
 )
 from tabletop.systems.constitution.survival import Sleep, effects
 from tabletop.systems.constitution.table import ConstitutionTable
-from tabletop.systems.constitution.told import counted, protocol_events
+from tabletop.systems.constitution.told import protocol_events
 from tabletop.systems.constitution.travel import (
     LIGHT_TURNS,
     MAX_TURNS,
@@ -49,6 +49,7 @@ from tabletop.systems.constitution.travel import (
     hunt,
     walk_day,
 )
+from tabletop.words import counted
 
 
 class March(Frozen):

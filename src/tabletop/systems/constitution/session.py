@@ -13,12 +13,13 @@ Each part of the book has its module: the characters (table_characters), the fig
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import BookNpc, EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.offers import Offer
-from tabletop.session import Event, ImportCharacter, Member, Session, controls, kinds
+from tabletop.session import Event, ImportCharacter, Member, Seated, Session, controls, kinds
 from tabletop.systems.constitution.errors import ConstitutionError
 from tabletop.systems.constitution.levers import held_back
 from tabletop.systems.constitution.road import (
@@ -90,13 +91,14 @@ TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
 
 class ConstitutionSession(Session[ConstitutionTable]):
     name = "constitution"
-    version = 4
+    version = 5
     """2: a hidden NPC's numbers are kept part by part, each line's own (C3-N05); 3: the DC,
     bonuses and advantage dice of a player's own check or blow are the GM's unless the
     table hands them over (C3-S07); an NPC's number emptied reads "none", and a light going
     out names who lit it by the name they have now; 4: a turn ended in a fight says so
     ("Dane ends the turn") before the next one's line, and an NPC brought from the book
-    under the book's own name says it once."""
+    under the book's own name says it once; 5: stored shots lost say their count without
+    `shot(s)` (C3-A65)."""
     state = ConstitutionTable
     error = ConstitutionError
     explained = kinds(SHEET_INTENTS)
@@ -137,6 +139,9 @@ class ConstitutionSession(Session[ConstitutionTable]):
             found += ROSTER.offers(state.npcs, EXAMPLE, bestiary())
         found += fight_offers(state, member, mine)
         return found + TURNS_AND_ASKS.offers(state, member)
+
+    def seated(self, state: ConstitutionTable) -> Mapping[str, Seated]:
+        return TURNS_AND_ASKS.seated(state)
 
     def why_not(self, state: ConstitutionTable, intent: Any, member: Member) -> str:
         held = held_back(intent, member, state.options)

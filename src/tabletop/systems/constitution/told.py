@@ -9,11 +9,6 @@ from tabletop.session import Event, Visibility
 from tabletop.systems.constitution.models import Event as RulesEvent
 
 
-def counted(number: int, noun: str) -> str:
-    """`3 turns`, `1 turn`: a count as a line says it."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 def protocol_events(events: list[RulesEvent], hiding: Collection[str] = ()) -> list[Event]:
     """The rules' events in the protocol's shape. Where a line tells the numbers or verdict
     of someone in `hiding` (a combatant whose numbers the players may not see, C3-N05),

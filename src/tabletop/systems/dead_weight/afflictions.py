@@ -12,6 +12,7 @@ from tabletop.systems.dead_weight.catalogue import Affliction, QuirkRule
 from tabletop.systems.dead_weight.character import Character, revise
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
+from tabletop.words import said
 
 Change = tuple[Character, list[Event]]
 
@@ -73,13 +74,15 @@ def gain_affliction(character: Character, affliction: Affliction, dice: DiceSour
             return character, [
                 event(
                     "patience",
-                    f"{rolled}: {character.label}'s patience holds, not angry",
+                    f"{character.label}'s patience, {said(rolled)}: it holds, not angry",
                     roll=rolled.to_json(),
                 )
             ]
         events.append(
             event(
-                "patience", f"{rolled}: {character.label}'s patience fails", roll=rolled.to_json()
+                "patience",
+                f"{character.label}'s patience, {said(rolled)}: it fails",
+                roll=rolled.to_json(),
             )
         )
     updated = revise(character, afflictions=(*character.afflictions, affliction))

@@ -20,6 +20,7 @@ from tabletop.systems.dead_weight.evaluation import Outcome
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.inventory import ArmourPart, Item, Place, PlaceKind
 from tabletop.systems.dead_weight.options import DEFAULT, Options
+from tabletop.words import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +68,15 @@ def defend(
     Returns the character (the armour damaged), the wounds that get through, and events."""
     item = _worn(character, armour)
     if not 0 <= part < len(item.armour):
-        raise DeadWeightError(f"{armour} has {len(item.armour)} part(s)")
+        raise DeadWeightError(f"{armour} has {counted(len(item.armour), 'part')}")
     result = armour_roll(wounds, item.armour[part], dice, count)
     parts = list(item.armour)
     parts[part] = result.part
+    through = counted(result.wounds_after, "wound")
+    gets = "gets" if result.wounds_after == 1 else "get"
     text = (
         f"{armour}: {list(result.faces)} stops {result.blocked}, loses {result.damage} AP; "
-        f"{result.wounds_after} wound(s) get through"
+        f"{through} {gets} through"
     )
     record = event(
         "armour roll",
@@ -105,7 +108,7 @@ def camp_repair(
         left -= mended
         parts.append(piece.model_copy(update={"points": piece.points + mended}))
     repaired = CRAFTING_REPAIR - left
-    text = f"{crafter.label} repairs {repaired} point(s) of {wearer.label}'s {armour}"
+    text = f"{crafter.label} repairs {counted(repaired, 'point')} of {wearer.label}'s {armour}"
     return _with_parts(wearer, armour, tuple(parts)), [event("repair", text, repaired=repaired)]
 
 

@@ -34,6 +34,7 @@ from tabletop.systems.dead_weight.evaluation import HelperThrow, Outcome, Throw,
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.npc import Npc
 from tabletop.systems.dead_weight.options import DEFAULT, Options
+from tabletop.words import counted
 
 MAX_POOL = 20
 """Dice one side of a test may throw (a zero-dice roll of -18 throws 20)."""
@@ -425,7 +426,9 @@ def _announce(
     if helpers and roller.has(Trauma.PARANOID):
         raise DeadWeightError(f"{roller.label} is paranoid and cannot be helped")
     if len(helpers) > setup.helpers_allowed:
-        raise DeadWeightError(f"only {setup.helpers_allowed} helper(s) allowed on this test")
+        raise DeadWeightError(
+            f"only {counted(setup.helpers_allowed, 'helper')} allowed on this test"
+        )
     berserk = attribute == Attribute.STR and setup.in_combat and roller.has(Trait.BERSERKER)
     available = state.score if berserk else state.available
     if setup.extra_effort:

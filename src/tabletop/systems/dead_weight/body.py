@@ -29,6 +29,7 @@ from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.events import Event, event
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.tables import system_table
+from tabletop.words import counted, said, said_plus
 
 Change = tuple[Character, list[Event]]
 
@@ -127,7 +128,9 @@ def pass_fainted_turn(character: Character) -> Change:
         update={"condition": condition.model_copy(update={"faint_turns": turns})}
     )
     return updated, [
-        event("faint turn", f"{character.label}: {turns} turn(s) left before trying to wake")
+        event(
+            "faint turn", f"{character.label}: {counted(turns, 'turn')} left before trying to wake"
+        )
     ]
 
 
@@ -137,18 +140,19 @@ def try_to_wake(character: Character, dice: DiceSource, options: Options = DEFAU
     if not condition.fainted or condition.mortally_wounded or condition.dead:
         raise DeadWeightError(f"{character.label} is not simply fainted")
     if condition.faint_turns:
-        raise DeadWeightError(f"{character.label} must wait {condition.faint_turns} more turn(s)")
+        raise DeadWeightError(
+            f"{character.label} must wait {counted(condition.faint_turns, 'more turn')}"
+        )
     rolled = roll("1d!", dice)
     risk = rolled.pools()[0]
     assert isinstance(risk, RolledRisk)
     wakes = risk.triggered == (options.wake_on == "risk_triggers")
     record = {"roll": rolled.to_json(), "woke": wakes}
+    tries = f"{character.label} tries to wake on {said(rolled)}"
     if not wakes:
-        return character, [
-            event("wake roll", f"{character.label}: {rolled} - still out cold", **record)
-        ]
+        return character, [event("wake roll", f"{tries}: still out cold", **record)]
     woken = character.model_copy(update={"condition": Condition()})
-    return woken, [event("wake roll", f"{rolled} - {character.label} wakes up", **record)]
+    return woken, [event("wake roll", f"{tries}: {character.label} wakes up", **record)]
 
 
 StabiliseMeans = Literal["first aid kit", "medical supply", "healing spell"]
@@ -234,12 +238,12 @@ def receive_wounds(
             )
         if not queue:
             raise DeadWeightError(
-                f"{wounds - point} more wound(s) to place: choose an attribute for each"
+                f"{counted(wounds - point, 'more wound')} to place: choose an attribute for each"
             )
         character, more = _place(character, queue.pop(0))
         events += more
     if queue:
-        raise DeadWeightError(f"{len(queue)} placement(s) more than there are wounds")
+        raise DeadWeightError(f"{counted(len(queue), 'placement')} more than there are wounds")
     if in_combat and character.has(Affliction.SLEEPY):
         if stays_sleepy(character):
             events.append(
@@ -304,7 +308,7 @@ def _unplaceable(
         # discarded while fainting, so it lengthens the faint (DW-A16, DW-A37, DW-X06)
         character, more = faint(character, excess, "the rest of the blow")
         return character, events + more
-    text = f"{character.label}: {excess} more wound(s) of the same blow discarded"
+    text = f"{character.label}: {counted(excess, 'more wound')} of the same blow discarded"
     return character, [*events, event("discarded", text, discarded=excess)]
 
 
@@ -321,13 +325,13 @@ def mortally_wound(character: Character, dice: DiceSource, modifier: int = 0) ->
             events.append(
                 event(
                     "rejected by death",
-                    f"{rolled}: death rejects {character.label}",
+                    f"Rejected by death, {said(rolled)}: death rejects {character.label}",
                     roll=rolled.to_json(),
                 )
             )
             character, more = faint(character, 1, "rejected by death (DW-A37)")
             return character, events + more
-        told = f"{rolled}: no reprieve for {character.label}"
+        told = f"Rejected by death, {said(rolled)}: no reprieve for {character.label}"
         events.append(event("rejected by death", told, roll=rolled.to_json()))
     earlier = character.expedition.mortal_wounds
     table = system_table("mortal-wounds")
@@ -335,8 +339,8 @@ def mortally_wound(character: Character, dice: DiceSource, modifier: int = 0) ->
     events.append(
         event(
             "mortal wound roll",
-            f"{character.label}'s mortal wound: {result.roll} + {earlier + modifier} = "
-            f"{result.value}: {result.entry.name}",
+            f"{character.label}'s mortal wound, "
+            f"{said_plus(result.roll, earlier + modifier, result.value)}: {result.entry.name}",
             **result.to_json(),
         )
     )
@@ -480,5 +484,5 @@ def heal_wounds(
     healed = min(points, state.wounds)
     updated = with_attribute(character, attribute, wounds=state.wounds - healed)
     return updated, [
-        event("wounds healed", f"{character.label}'s {attribute} heals {healed} wound(s)")
+        event("wounds healed", f"{character.label}'s {attribute} heals {counted(healed, 'wound')}")
     ]

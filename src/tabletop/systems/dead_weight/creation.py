@@ -36,6 +36,7 @@ from tabletop.systems.dead_weight.supplements import Supplement
 from tabletop.systems.dead_weight.tables import system_table
 from tabletop.systems.dead_weight.trackers import risk
 from tabletop.tables import Entry
+from tabletop.words import counted, listed, said
 
 SCORE_RANGE = (0, 3)
 PROFICIENCY_RANGE = (0, 2)
@@ -313,7 +314,7 @@ def _decision(creation: Creation) -> Decision:
         spells = school.spells if school else ()
         return Decision(
             stage=stage,
-            prompt=f"choose {count} spell(s) of your school",
+            prompt=f"choose {counted(count, 'spell')} of your school",
             kinds=("names", "skip"),
             options=spells,
             count=min(count, len(spells)) if spells else count,
@@ -325,7 +326,7 @@ def _decision(creation: Creation) -> Decision:
     count = creation.character.attribute(Attribute.PRE).score
     return Decision(
         stage=stage,
-        prompt=f"choose {min(count, len(prayers))} prayer(s)",
+        prompt=f"choose {counted(min(count, len(prayers)), 'prayer')}",
         kinds=("names", "skip"),
         options=prayers,
         count=min(count, len(prayers)),
@@ -394,7 +395,7 @@ def _roll_life_path(
     events.append(
         event(
             "life path roll",
-            f"{creation.stage}: {rolled}",
+            f"{creation.stage} roll, {said(rolled)}",
             stage=creation.stage,
             roll=rolled.to_json(),
         )
@@ -427,7 +428,8 @@ def _reroll(
     faces = list(creation.dice)
     for i in chosen:
         faces[i] = dice.roll(6)
-    text = f"{creation.stage}: re-rolled dice {[i + 1 for i in chosen]} with {paid}: {faces}"
+    which = f"{'die' if len(chosen) == 1 else 'dice'} {listed([str(i + 1) for i in chosen])}"
+    text = f"{creation.stage}: re-rolled {which} with {paid}: {listed([str(f) for f in faces])}"
     updated = creation.model_copy(update={"dice": tuple(faces), "character": character})
     return updated, [event("life path reroll", text, dice=list(faces), paid=paid)]
 
@@ -534,7 +536,7 @@ def apply_life_path_effect(
     if kind == "silver":
         rolled = roll(effect["dice"], dice)
         return character.model_copy(update={"silver": character.silver + rolled.total}), [
-            event("silver", f"silver {rolled}", roll=rolled.to_json())
+            event("silver", f"silver on {said(rolled)}", roll=rolled.to_json())
         ]
     raise DeadWeightError(f"unknown life-path effect {kind!r}")
 
@@ -589,7 +591,7 @@ def _take_class(
     events = list(events or [])
     data = creation_data().classes[cls]
     character = creation.character.model_copy(update={"character_class": cls})
-    events.append(event("class", f"class: {cls}", character_class=cls))
+    events.append(event("class", f"class: {cls.title()}", character_class=cls))
     character, more = apply_life_path_effect(
         character, {"kind": "proficiency", "attribute": data.proficiency.value, "amount": 1}, dice
     )
@@ -721,15 +723,16 @@ def _finish(
         except ValueError:
             inventory = stow(inventory, stats)
     torches = roll(start.torches, dice)
-    events.append(event("gear", f"torches: {torches}", roll=torches.to_json()))
+    events.append(event("gear", f"torches on {said(torches)}", roll=torches.to_json()))
     gear = [start.torch] * torches.total + [start.ration]
     for item, count in (
         (start.camping_supply, start.camping_supply_risk),
         (start.bandage, start.bandage_risk),
     ):
         triggered, rolled = risk(count, dice)
-        got = "gets one" if triggered else "none"
-        events.append(event("gear", f"{item.name}: {rolled} - {got}", roll=rolled.to_json()))
+        got = "one packed" if triggered else "none"
+        told = f"{item.name} on {said(rolled)}: {got}"
+        events.append(event("gear", told, roll=rolled.to_json()))
         if triggered:
             gear.append(item)
     for item in gear:
@@ -748,7 +751,7 @@ def _coins(
     updated = character.model_copy(
         update={"silver": character.silver + rolled.total, "gold": character.gold + gold}
     )
-    text = f"silver {rolled}" + (f", gold {gold}" if gold else "")
+    text = f"silver on {said(rolled)}" + (f", gold {gold}" if gold else "")
     return updated, [event("silver", text, roll=rolled.to_json())]
 
 
@@ -835,7 +838,7 @@ def unveil_true_past(character: Character, dice: DiceSource) -> tuple[Character,
     events = [
         event(
             "true past",
-            f"{character.label}'s infancy re-rolled: {result.roll}: {result.entry.name}",
+            f"{character.label}'s infancy re-rolled, {said(result.roll)}: {result.entry.name}",
         )
     ]
     if old is not None:

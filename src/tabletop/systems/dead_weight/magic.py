@@ -41,6 +41,7 @@ from tabletop.systems.dead_weight.inventory import (
 )
 from tabletop.systems.dead_weight.options import DEFAULT, Options
 from tabletop.systems.dead_weight.tables import system_table
+from tabletop.words import counted, said, said_plus
 
 Change = tuple[Character, list[Event]]
 Choice = Reroll | Pass | DauntlessRoll
@@ -79,7 +80,8 @@ def begin_expedition(
     return updated, [
         event(
             "expedition",
-            f"{character.label} sets out with {len(spells)} spell(s) and {len(prayers)} prayer(s)",
+            f"{character.label} sets out with {counted(len(spells), 'spell')} and "
+            f"{counted(len(prayers), 'prayer')}",
             spells=list(spells),
             prayers=list(prayers),
         )
@@ -236,7 +238,7 @@ def mishap(caster: Character, dice: DiceSource) -> Change:
     events = [
         event(
             "mishap",
-            f"{caster.label}'s mishap: {result.roll} + {earlier} = {result.value}: "
+            f"{caster.label}'s mishap, {said_plus(result.roll, earlier, result.value)}: "
             f"{result.entry.name}",
             **result.to_json(),
         )
@@ -419,7 +421,7 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
     dice already rolled) for `heal_wounds` and `remove_affliction` to apply; what the rest
     does is told once, in the book's words."""
     result = system_table("miracles").roll(dice)
-    told = f"{caster.label}'s miracle: {result.roll}: {result.entry.name}"
+    told = f"{caster.label}'s miracle, {said(result.roll)}: {result.entry.name}"
     events = [event("miracle", told, **result.to_json())]
     for effect in result.entry.effects:
         if effect.kind == "unexhaust_prayers":
@@ -433,15 +435,16 @@ def miracle(caster: Character, dice: DiceSource) -> Change:
             events.append(
                 event(
                     "miracle healing",
-                    f"{healed.total} wound(s) to heal, on {caster.label} or someone nearby",
+                    f"{counted(healed.total, 'wound')} to heal, on {caster.label} or someone "
+                    "nearby",
                     amount=healed.total,
                     roll=healed.to_json(),
                 )
             )
     if any(effect.kind not in OWN_LINES for effect in result.entry.effects):
         effects = [effect.model_dump() for effect in result.entry.effects]
-        said = f"{caster.label}'s miracle, {result.entry.name}: {result.entry.text}"
-        events.append(event("miracle effect", said, effects=effects))
+        told = f"{caster.label}'s miracle, {result.entry.name}: {result.entry.text}"
+        events.append(event("miracle effect", told, effects=effects))
     return caster, events
 
 

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tabletop.systems.dead_weight.events import Event, event
+from tabletop.words import counted
 
 
 class Npc(BaseModel):
@@ -48,7 +49,8 @@ class NpcStats(BaseModel):
         return Npc(name=name, **self.model_dump())
 
     def describe(self) -> str:
-        return f"level {self.level}, dies past {self.wound_limit} wound(s), {self.wounds} taken"
+        limit = counted(self.wound_limit, "wound")
+        return f"level {self.level}, dies past {limit}, {self.wounds} taken"
 
 
 def wound_npc(npc: Npc, wounds: int) -> tuple[Npc, list[Event]]:
@@ -56,7 +58,7 @@ def wound_npc(npc: Npc, wounds: int) -> tuple[Npc, list[Event]]:
     if wounds <= 0 or npc.dead:
         return npc, []
     hurt = npc.model_copy(update={"wounds": npc.wounds + wounds})
-    events = [event("npc wounded", f"{npc.name} takes {wounds} wound(s)", wounds=wounds)]
+    events = [event("npc wounded", f"{npc.name} takes {counted(wounds, 'wound')}", wounds=wounds)]
     if hurt.dead:
         events.append(event("npc died", f"{npc.name} dies", wounds=hurt.wounds))
     return hurt, events

@@ -20,12 +20,13 @@ risk dice and tables (table_dice), and the GM's enemies (table_npcs); this one r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc
 from tabletop.offers import Offer
-from tabletop.session import Event, Member, Session, controls, kinds
+from tabletop.session import Event, Member, Seated, Session, controls, kinds
 from tabletop.systems.dead_weight.attribute_test import DauntlessRoll, Pass, Reroll
 from tabletop.systems.dead_weight.errors import DeadWeightError
 from tabletop.systems.dead_weight.npc import NpcStats
@@ -133,13 +134,14 @@ class DeadWeightSession(Session[DeadWeightTable]):
     name = "dead-weight"
     state = DeadWeightTable
     error = DeadWeightError
-    version = 5
+    version = 6
     """2: a hidden enemy's lines are kept by marks (DW-N04, DW-N05). 3: the GM's levers are
     the GM's (DW-T01) and every line names whom it is about (DW-T06). 4: magic's lines (a
     prayer, an angry god, a mishap and its effects, no conductor) name the caster too. 5: a
     mortal wound's, death's refusal, an arcane well's, a miracle's and an affliction already
     held name whom they are about, and a miracle the table does not apply is told once (and
-    a wound's choice, a sacrifice and a new session are asked for at the table, DW-T08)."""
+    a wound's choice, a sacrifice and a new session are asked for at the table, DW-T08). 6:
+    risk dice read in words, a count says its plural, a class by its name (DW-T06)."""
     explained = kinds(SHEET_INTENTS) | {
         "study",
         "wake",
@@ -210,6 +212,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
             found += gm_test_offers(state, able) + tracker_offers(state)
         found += list_offers(state, member)
         return found + TURNS_AND_ASKS.offers(state, member)
+
+    def seated(self, state: DeadWeightTable) -> Mapping[str, Seated]:
+        return TURNS_AND_ASKS.seated(state)
 
     def why_not(self, state: DeadWeightTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]

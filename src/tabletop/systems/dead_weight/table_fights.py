@@ -35,6 +35,7 @@ from tabletop.systems.dead_weight.sheet_edits import setup_choice
 from tabletop.systems.dead_weight.table import Attack, AttackStep, DeadWeightTable, Id
 from tabletop.systems.dead_weight.table_npcs import NpcWounds, living, told_as, told_of, wounded
 from tabletop.systems.dead_weight.table_tests import NpcTest, Test, announces, begin_test
+from tabletop.words import counted
 
 DEFENDERS_STEPS: tuple[AttackStep, ...] = ("armour", "hardened", "place")
 """The steps the struck character's player takes (DW-T02)."""
@@ -183,7 +184,7 @@ def _defenders_offers(state: DeadWeightTable, attack: Attack) -> list[Offer]:
             for piece, part, points in _armour_parts(state, attack.target)
             for k in range(1, points + 1)
         )
-        text = f"{name}'s armour against {attack.wounds} wound(s)"
+        text = f"{name}'s armour against {counted(attack.wounds, 'wound')}"
         bare = ({"kind": "no-armour"},)
         return [
             Offer(kind="defend", text=text, intents=rolls),
@@ -196,7 +197,7 @@ def _defenders_offers(state: DeadWeightTable, attack: Attack) -> list[Offer]:
     if not can_hold_a_wound(sheet):
         fall = ({"kind": "place-wounds", "placements": []},)
         return [Offer(kind="place-wounds", text=f"{name} can hold no more wounds", intents=fall)]
-    where = Choice(help=f"where each of the {attack.wounds} wound(s) goes", example=[])
+    where = Choice(help=f"where each of {counted(attack.wounds, 'wound')} goes", example=[])
     return [
         Offer(kind="place-wounds", text=f"{name}: place the wounds", fields={"placements": where})
     ]
@@ -329,7 +330,9 @@ def follow(state: DeadWeightTable) -> tuple[DeadWeightTable, list[Event]]:
     attacker, target = state.label(attack.attacker), state.label(attack.target)
     if attack.step == "hardened-test":
         left = wounds_after_hardened(attack.wounds, exchange.test)
-        said = f"{target} resists {attack.wounds - left} wound(s) with Hardened; {left} left"
+        said = (
+            f"{target} resists {counted(attack.wounds - left, 'wound')} with Hardened; {left} left"
+        )
         placing = attack.model_copy(update={"step": "place"})
         return _to_place(state, placing, left, [note("hardened", said, wounds=left)])
     if not verdict.succeeded:
@@ -351,7 +354,7 @@ def _struck(
             return done, [_unhurt(state, attack.target)]
         npcs, told = wounded(state.npcs, NpcWounds(npc=attack.target, wounds=wounds))
         return done.model_copy(update={"npcs": npcs}), told
-    said = f"{state.label(attack.attacker)}'s blow deals {wounds} wound(s) to "
+    said = f"{state.label(attack.attacker)}'s blow deals {counted(wounds, 'wound')} to "
     line = note("blow", said + state.label(attack.target), wounds=wounds)
     if wounds == 0:
         return state.model_copy(update={"attack": None}), [line]
@@ -363,7 +366,7 @@ def _struck(
 def _unhurt(state: DeadWeightTable, nid: Id) -> Event:
     """An enemy the blow does not hurt, told as its wounds are while it is hidden (DW-N05)."""
     name = state.label(nid)
-    words = event("npc wounded", f"{name} takes 0 wound(s)", wounds=0)
+    words = event("npc wounded", f"{name} takes 0 wounds", wounds=0)
     return told_as(words, nid if state.hides(nid) else None, name)
 
 
@@ -438,7 +441,7 @@ def _placed(
         options=state.options,
     )
     seated = {**state.characters, attack.target: seat.model_copy(update={"sheet": sheet})}
-    said = f"{sheet.label} places {attack.wounds} wound(s)"
+    said = f"{sheet.label} places {counted(attack.wounds, 'wound')}"
     line = note("wounds placed", said, wounds=attack.wounds)
     done = state.model_copy(update={"characters": seated, "attack": None})
     return done, [line, *told_of(events)]

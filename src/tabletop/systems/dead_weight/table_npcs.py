@@ -116,7 +116,7 @@ _TOLD_AS = {
     "reroll": "{name}'s test: a die is re-rolled",
     "pass": "{name}'s test: no re-roll this turn",
     "test judged": "{name}'s test is judged",
-    "npc wounded": f"{{name}} takes {SHOWN} wound(s)",
+    "npc wounded": f"{{name}} takes {SHOWN} wounds",
     "npc died": "{name} dies",
 }
 """What the players read of a hidden enemy's own line: what it did, and none of its level

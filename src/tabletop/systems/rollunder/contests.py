@@ -189,7 +189,7 @@ class _Contest:
 
 def passes_text(name: str, passes: object, rolls: object) -> str:
     """A contestant's successes (a table may keep the number apart, CR-S04)."""
-    return f"{name} passes {passes} of {rolls} rolls"
+    return f"{name} passes {passes} of {rolls} roll{'' if rolls == 1 else 's'}"
 
 
 def tie_break_text(scores: Mapping[str, object]) -> str:

@@ -25,12 +25,13 @@ def face_death(
     """Death is here: the player may spend an omen to be saved if they hold enough, else the
     character dies. `restores` is False for a death the save only cancels (CR-A09)."""
     cost = omens_to_save(character, options) if restores else 1
+    omens = "an omen" if cost == 1 else f"{cost} omens"
     if character.omens >= cost:
         choice = yield from chosen(
             ChoiceRequest(
                 kind="death_save",
                 chooser=character.name,
-                purpose=f"{character.name} faces death ({cause}): spend {cost} omen(s) to live?",
+                purpose=f"{character.name} faces death ({cause}): spend {omens} to live, or die",
                 choices=(SAVE, DIE),
             )
         )

@@ -15,15 +15,16 @@ Procedures are pure: the same answers always give the same requests, events and 
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from functools import lru_cache
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, model_validator
 
-from tabletop.dice import DiceSource, limits, notation, parse, roll
+from tabletop.dice import DiceSource, Die, Roll, RolledPool, limits, notation, parse, roll
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.records import DiceRecord, Event, Model, roll_record
+from tabletop.words import listed, said
 
 POOL_DEPTH = limits.MAX_EXPLOSION_DEPTH
 """Follow-up rolls of a pool that explodes as one (CR-A11), the engine's largest bound."""
@@ -155,13 +156,30 @@ def roll_exploding_pool(expression: str, maximum: int, dice: DiceSource) -> Dice
     while rolls[-1].total == maximum and len(rolls) <= POOL_DEPTH:
         rolls.append(roll(expression, dice))
     total = rolls[0].total + sum(later.total - 1 for later in rolls[1:])
-    parts = [str(rolls[0])] + [f"again {later} (−1)" for later in rolls[1:]]
     return DiceRecord(
         expression=expression,
         total=total,
-        line=", ".join(parts) + (f" → {total}" if len(rolls) > 1 else ""),
+        line=pool_said(rolls, total),
         dice={"type": "exploding_pool", "rolls": [later.to_json() for later in rolls]},
     )
+
+
+def pool_said(rolls: Sequence[Roll], total: int) -> str:
+    """A pool exploding as one, in words: `2d6, exploding together: 6 and 6, then 3 and 4
+    (+6) = 18` (each roll again adds its total minus 1, CR-A11)."""
+    if len(rolls) == 1:
+        return said(rolls[0])
+    faces = [listed([str(die.face) for die in _dice(rolled)]) for rolled in rolls]
+    again = [f"{shown} (+{r.total - 1})" for shown, r in zip(faces[1:], rolls[1:], strict=True)]
+    return (
+        f"{rolls[0].expression}, exploding together: {', then '.join([faces[0], *again])} = {total}"
+    )
+
+
+def _dice(rolled: Roll) -> tuple[Die, ...]:
+    pool = rolled.result
+    assert isinstance(pool, RolledPool)  # a damage pool is dice alone
+    return pool.dice
 
 
 def roll_for(request: RollRequest, dice: DiceSource) -> DiceRecord:

@@ -22,6 +22,7 @@ from tabletop.systems.rollunder.flow import (
 from tabletop.systems.rollunder.health import Changed, adjust_ability
 from tabletop.systems.rollunder.options import RollUnderOptions
 from tabletop.systems.rollunder.records import DiceRecord, Event, Model
+from tabletop.words import counted
 
 
 def roll_affecting(
@@ -119,7 +120,7 @@ def recover_omens(character: Character) -> Changed:
     back = character.max_omens - character.omens
     if back == 0:
         return Changed(character)
-    text = f"{character.name} recovers {back} omens"
+    text = f"{character.name} recovers {counted(back, 'omen')}"
     event = Event.about(character.name, "recovered", text, omens=back)
     return Changed(character.with_changes(omens=character.max_omens), (event,))
 

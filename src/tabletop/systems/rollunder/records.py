@@ -1,7 +1,7 @@
 """What the rules leave on the record: dice rolled and events, as plain JSON-ready models.
 
 Events and saved states are pydantic models that round-trip through JSON, so they keep a
-`DiceRecord` (the expression, the total, the rendered line and the engine's full record of
+`DiceRecord` (the expression, the total, the roll in words and the engine's full record of
 every die) rather than the live `Roll` object.
 """
 
@@ -11,7 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tabletop.dice import PLAIN, DiceSource, Roll, render_line, roll
+from tabletop.dice import DiceSource, Roll, roll
+from tabletop.words import said
 
 
 class Model(BaseModel):
@@ -24,9 +25,11 @@ class DiceRecord(Model):
     """One roll on the record: what was rolled, every die as the engine recorded it, the total."""
 
     expression: str
+    """What the dice engine rolled (`1d6!p:100`), which a check of the roll reads."""
     total: int
     line: str
-    """The roll on one line, e.g. `1d6!p:100 → [6!+(3-1)] = 8`."""
+    """The roll on one line as a player reads it, e.g. `1d6, exploding: 6, then 3 (+2) = 8`
+    (`said`)."""
     dice: dict[str, Any]
     """The engine's record of every die (`Roll.to_json()["dice"]`)."""
 
@@ -36,9 +39,15 @@ class DiceRecord(Model):
         return cls(
             expression=rolled.expression,
             total=rolled.total,
-            line=render_line(rolled, PLAIN),
+            line=said(rolled),
             dice=data["dice"],
         )
+
+    @property
+    def one_die(self) -> bool:
+        """Whether one die showing one face made the roll, so its total says it all."""
+        dice = self.dice.get("dice")
+        return isinstance(dice, list) and len(dice) == 1 and len(dice[0].get("faces", ())) == 1
 
     def __str__(self) -> str:
         return self.line

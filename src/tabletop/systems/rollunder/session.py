@@ -18,12 +18,13 @@ GM's asks (table_asks); this one routes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, get_args
 
 from tabletop.dice import DiceSource
 from tabletop.npcs import EditNpc, NewNpc, RemoveNpc, RevealNpc, npc_view, roster_offers
 from tabletop.offers import Offer
-from tabletop.session import Event, Member, Session, hidden, kinds
+from tabletop.session import Event, Member, Seated, Session, hidden, kinds
 from tabletop.sheet_edits import RenameCharacter
 from tabletop.systems.rollunder.errors import RollUnderError
 from tabletop.systems.rollunder.intents import (
@@ -94,11 +95,12 @@ TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
 
 class RollUnderSession(Session[RollUnderTable]):
     name = "rollunder"
-    version = 5
+    version = 6
     """3: the GM's levers stay the GM's (CR-S10), and attacks (CR-F01..F05); 4: a roll the
     GM asks for against the character's own score is their ability roll, omens and all
     (CR-S12); 5: an answer's line says it as its button does ("Ada: Keep result 1", not
-    "Ada: keep 1")."""
+    "Ada: keep 1"); 6: a waiting roll says what it waits for and who chooses, and dice read in
+    words, never the engine's notation (CR-S13)."""
     state = RollUnderTable
     error = RollUnderError
     intents = (
@@ -124,6 +126,10 @@ class RollUnderSession(Session[RollUnderTable]):
             options = state.options
             found += roster_offers(listed, stat_names(options), example(options))
         return found + TURNS_AND_ASKS.offers(state, member)
+
+    def seated(self, state: RollUnderTable) -> Mapping[str, Seated]:
+        """Every character by name, the dead among them (a burial names them)."""
+        return {cid: Seated(seat.sheet.name) for cid, seat in state.characters.items()}
 
     def why_not(self, state: RollUnderTable, intent: Any, member: Member) -> str:
         return fight_why_not(state, intent["kind"]) or why_not(state, intent)

@@ -210,7 +210,8 @@ def _moves(load: Load, item: Item, where: Place, to: Place, options: RollUnderOp
 def _money(sheet: Character, intent: CountMoney) -> Changed:
     change = {"coins": intent.amount}
     money = counted(sheet.name, {"coins": sheet.money}, change, MAX_MONEY, RollUnderError)
-    text = coins_line(sheet.name, change, intent.reason)
+    coins = "coin" if abs(intent.amount) == 1 else "coins"  # `Ash: +1 coin`, not `+1 coins`
+    text = coins_line(sheet.name, {coins: intent.amount}, intent.reason)
     event = Event.about(sheet.name, "money", text, amount=intent.amount)
     return Changed(sheet.with_changes(money=money["coins"]), (event,))
 

@@ -51,7 +51,7 @@ from tabletop.systems.rollunder.omens import ChanceOutcome, ChanceRoll
 from tabletop.systems.rollunder.records import Event as RulesEvent
 from tabletop.systems.rollunder.resolution import REROLL, Decision, Intent, Outcome
 from tabletop.systems.rollunder.table import Id, Pending, RollUnderTable
-from tabletop.words import words_of
+from tabletop.words import counted, listed, words_of
 
 GM_CALLS = ("trivial", "impossible")
 """Challenge levels that settle a roll by the GM's call, not by anyone's numbers (CR-S05)."""
@@ -134,21 +134,19 @@ class Telling:
         sides = " against ".join(
             side.name
             if [m.name for m in side.members] == [side.name]
-            else f"{side.name} ({_listed([m.name for m in side.members])})"
+            else f"{side.name} ({listed([m.name for m in side.members])})"
             for side in contest.sides
         )
-        rolls = f"{contest.rolls} roll{'' if contest.rolls == 1 else 's'}"
-        text = f"a contest of {contest.ability}, {rolls} each: {sides}"
+        text = f"a contest of {contest.ability}, {counted(contest.rolls, 'roll')} each: {sides}"
         return self._in_mode(note("contest", text, ability=contest.ability, rolls=contest.rolls))
 
     def decision(self, decision: Decision) -> Event:
         """The decision the rule waits for, with the roll's newest result (the earlier ones
         were told before it; `view` shows them all)."""
         latest = decision.results[-1] if decision.results else None
-        shown = f" ({latest.line}, result {len(decision.results)})" if latest else ""
         event = note(
             "decision",
-            f"{decision.purpose}{shown}: {decision.chooser} decides",
+            waiting(decision),
             **decision.model_dump(mode="json", exclude={"results", "passes"}),
             result=latest.model_dump(mode="json") if latest else None,
             results=len(decision.results),
@@ -355,7 +353,7 @@ class Telling:
         """What the players read of a rule on kept characters alone, once settled: what
         happened to whom, never how it went; nothing of an activation's end (whether one was
         dying is its own)."""
-        rule, names = self.rule, _listed(self._rolling_names())
+        rule, names = self.rule, listed(self._rolling_names())
         if isinstance(rule, AbilityRoll | CollectiveRoll | ScoreRoll):
             assert isinstance(outcome, AbilityOutcome | GroupOutcome | ScoreOutcome)
             if not outcome.rolled and rule.level in GM_CALLS:
@@ -375,6 +373,32 @@ class Telling:
         if isinstance(rule, LoseAbility):
             return f"{names} loses {rule.amount} {rule.ability}"
         return None
+
+
+def waiting(decision: Decision) -> str:
+    """What a rule waits for, in words: the roll so far and who chooses what (CR-A10: the
+    owner keeps a result, and whoever the die affects may spend an omen to re-roll it;
+    CR-M19b: an omen saves from death; § Critical damage: the GM picks the item). Of a
+    group's roll it says neither who holds an omen nor whether one still does: a member
+    may be kept (CR-S04)."""
+    chooser = decision.chooser
+    if decision.kind == "destroy_item":
+        return f"{decision.purpose}: {listed(decision.choices, 'or')}"
+    if decision.kind == "death_save":
+        return f"{decision.purpose}; {chooser} chooses"
+    *earlier, latest = decision.results
+    rolled = str(latest.total) if latest.one_die else latest.line
+    if earlier:
+        rolled = f"{listed([str(r.total) for r in earlier])}, then re-rolled: {rolled}"
+    own = {c.partition(" ")[2] for c in decision.choices if c.startswith(f"{REROLL} ")} == {chooser}
+    if not earlier and own:
+        choice = f"{chooser} chooses whether to keep it or spend an omen to re-roll it"
+    elif not earlier:
+        choice = f"{chooser} keeps it, or one of them may spend an omen to re-roll it"
+    else:
+        choice = f"{chooser} chooses which result stands"
+        choice += ", or spends another omen to re-roll it" if own else ""
+    return f"{decision.purpose}: {rolled}; {choice}"
 
 
 def outcome_text(outcome: Outcome) -> str:
@@ -412,11 +436,6 @@ def _told(event: Event, visibility: Visibility, hint: str, audience: tuple[str, 
 
 def _reaches_players(event: Event) -> bool:
     return event.visibility == Visibility.PUBLIC or bool(event.hint)
-
-
-def _listed(names: Sequence[str]) -> str:
-    """`A`, `A and B`, `A, B and C`."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def answered(choice: str) -> str:

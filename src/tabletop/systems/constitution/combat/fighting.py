@@ -428,9 +428,9 @@ def _lose_track(combat: Combat, action: LoseTrack, dice: DiceSource, options: Op
     shooter = combat.get(action.shooter)
     event = Event.told(
         "stored_lost",
-        f"{shooter.name} loses track: ",
+        f"{shooter.name} loses track of their stored shots: ",
         theirs(len(shooter.stored), shooter.id),
-        " stored shot(s) lost",
+        " lost",
     )
     return combat.replace(shooter.evolve(stored=())), [event]
 
