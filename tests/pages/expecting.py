@@ -3,10 +3,11 @@
 Playwright waits longer and longer between its looks at the page (20, 50, 100, 100 ms, then
 every 500 ms), unless the assertion's timeout is under 2.5 s, when it keeps to 100 ms. On
 two busy cores most of what a test waits for (an answer from the server, drawn on each page)
-comes after the first 270 ms, and was then seen up to half a second late, a few hundred
-times a run. So each assertion here is Playwright's, asked with a 2 s timeout again and
-again until its own timeout (15 s unless the call names one) has passed: it passes as soon
-as one look does, and fails with Playwright's message of the last look."""
+comes after the first 270 ms, and was then seen up to half a second late, many times a
+test (every `step`, `live` and `wait_for_log` waits on one). So each assertion here is
+Playwright's, asked with a 2 s timeout again and again until its own timeout (15 s unless
+the call names one) has passed: it passes as soon as one look does, and fails with
+Playwright's message of the last look."""
 
 from __future__ import annotations
 
