@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import open_room, seat
+from tests.pages.expecting import expect
 from tests.rooms.conftest import open_test_store, serve_in_thread
 
 PRESSES = 6
