@@ -24,6 +24,7 @@ from tests.session_laws import Step, Walk
 LISTS = frozenset(
     {"keep-background", "keep-spells", "keep-god", "load-lists", "drop-listed"}
     | {"keep-skill", "keep-armour", "wear-armour", "keep-spell", "learn-spell"}
+    | {"research-at-random"}
     | {"choose-names", "reroll-dice"}
 )
 """The kinds that keep the GM's lists and pick from them (issue 30 item 3; guided creation's

@@ -46,7 +46,9 @@ def test_after_the_last_in_the_order_a_new_round_begins():
     turns, _ = step(turns, NextTurn(), ADA)  # Ada ends Mara's turn
     turns, events = step(turns, NextTurn(), BO)
     assert (turns.whose, turns.round) == ("c1", 2)
-    assert events[0].text == "round 2: Mara's turn"
+    # who ended the turn is said first: a log credits a step's first line to its sender
+    assert [e.text for e in events] == ["Wren ends the turn", "round 2: Mara's turn"]
+    assert events[0].data == {"whose": "c2", "round": 1}
 
 
 def test_only_the_one_whose_turn_it_is_or_the_gm_ends_it_and_only_the_gm_sets_or_ends():

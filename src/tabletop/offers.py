@@ -40,6 +40,19 @@ class Choice(Frozen):
     """For a field offered at one value that still matters to whoever sends it (the level
     a player rolls at): who or what sets it, for a form to show beside the value ("set by
     the GM"); empty where a form need not show the value at all."""
+    follows: str | None = None
+    """For a field whose values depend on another field of the intent (the skills of the
+    character a check is asked of): that field's name, and `each` the values for each of its
+    values, so a form changes the list when that field changes."""
+    each: dict[str, tuple[Any, ...]] = Field(default_factory=dict)
+    """The values allowed for each value of the field `follows` names, by that value."""
+
+    def values_for(self, intent: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        """The values allowed now in `intent` (in JSON form, the whole intent): `values`, or
+        those for the value of the field it follows (none allowed for a value not listed)."""
+        if self.follows is None:
+            return self.values
+        return self.each.get(str(intent.get(self.follows)), ())
 
 
 class Offer(Frozen):
@@ -78,30 +91,39 @@ class Offer(Frozen):
             return None if intent in self.intents else "that choice is not open now"
         if not self.fits_preset(intent):
             return f"this offer is for {self.entry or 'another entry'}"
-        for name, choice in self.fields.items():
-            label = said.field(self.kind, name)
-            if choice.values is not None and intent.get(name) not in choice.values:
-                if len(choice.values) == 1 and isinstance(choice.values[0], Mapping):
-                    return f"{label} is not yours to set now: leave it out"
-                shown = ", ".join(said.value(self.kind, name, v) for v in choice.values[:12])
-                more = ", …" if len(choice.values) > 12 else ""
-                one = "" if len(choice.values) == 1 else "one of "
-                given = said.given(intent.get(name))
-                return f"{label} must be {one}{shown}{more}" + (f", not {given}" if given else "")
-            listed = intent.get(name)
-            if (
-                choice.items is not None
-                and listed is not None
-                and not _all_in(listed, choice.items)
-            ):
-                return f"{label}: pick each from the list offered"
-            if choice.within:
-                inner = intent.get(name)
-                nested = Offer(kind=self.kind, text="", fields=choice.within)
-                refused = nested.allows(inner if isinstance(inner, Mapping) else {}, said)
-                if refused is not None:
-                    return f"{label}: {refused}"
-        return None
+        return _fields_refuse(self.kind, self.fields, intent, intent, said)
+
+
+def _fields_refuse(
+    kind: str,
+    fields: Mapping[str, Choice],
+    given: Mapping[str, Any],
+    whole: Mapping[str, Any],
+    said: Said,
+) -> str | None:
+    """Why the fields `given` (a part of the intent `whole`) fall outside `fields`, in
+    `said`'s words, or None; a field that follows another reads it in `whole`."""
+    for name, choice in fields.items():
+        label = said.field(kind, name)
+        values = choice.values_for(whole)
+        if values is not None and given.get(name) not in values:
+            if len(values) == 1 and isinstance(values[0], Mapping):
+                return f"{label} is not yours to set now: leave it out"
+            shown = ", ".join(said.value(kind, name, v) for v in values[:12])
+            more = ", …" if len(values) > 12 else ""
+            one = "" if len(values) == 1 else "one of "
+            sent = said.given(given.get(name))
+            return f"{label} must be {one}{shown}{more}" + (f", not {sent}" if sent else "")
+        listed = given.get(name)
+        if choice.items is not None and listed is not None and not _all_in(listed, choice.items):
+            return f"{label}: pick each from the list offered"
+        if choice.within:
+            inner = given.get(name)
+            nested = inner if isinstance(inner, Mapping) else {}
+            refused = _fields_refuse(kind, choice.within, nested, whole, said)
+            if refused is not None:
+                return f"{label}: {refused}"
+    return None
 
 
 class Said:

@@ -127,7 +127,11 @@ def take_turns(
         if following < len(turns.order)
         else turns.model_copy(update={"current": 0, "round": turns.round + 1})
     )
-    return after, [_begins(after, names)]
+    # who ended the turn, said first: the log credits a step's first line to the member who
+    # sent it, and the next turn's line alone would read as theirs ("Bo: Cora's turn")
+    name = names.get(whose, whose)
+    ended = note("turn ended", f"{name} ends the turn", whose=whose, round=turns.round)
+    return after, [ended, _begins(after, names)]
 
 
 def _begins(turns: Turns, names: Mapping[str, str]) -> Event:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from tabletop.rooms.errors import RoomError
 from tabletop.rooms.nonces import read_book
 from tabletop.rooms.tokens import Link
 from tests.pages import driver
+from tests.pages.expecting import TIMEOUT
 from tests.rooms.conftest import open_test_store, serve_in_thread
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -29,18 +32,28 @@ HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
 browser's window machinery; the suite's browser work takes about 40% less CPU with it."""
 
 
+@contextmanager
+def serving_pages(request: Any, tmp_path_factory: Any, **settings: Any) -> Iterator[str]:
+    """A room server on SQLite for pages (`settings` go to `serve_in_thread`), every system
+    loaded once before a page waits; its address. The pages see the protocol, not the
+    database, and tests/rooms already run every protocol test on PostgreSQL too."""
+    store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
+    running = serve_in_thread(store, **settings)
+    try:
+        httpx.get(f"{running.url}/systems", timeout=60)
+        yield running.url
+    finally:
+        running.stop()
+        store.close()
+
+
 @pytest.fixture(scope="session")
 def server(request, tmp_path_factory):
-    """A room server on SQLite for the pages of a test process: the pages see the protocol,
-    not the database, and tests/rooms already run every protocol test on PostgreSQL too.
-    One for the whole session (it was one a module: a dozen starts of its shard and pool
-    processes), as every test opens rooms of its own and closes its pages when it ends."""
-    store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
-    running = serve_in_thread(store)
-    httpx.get(f"{running.url}/systems", timeout=60)  # every system loaded once, before a page waits
-    yield running.url
-    running.stop()
-    store.close()
+    """The room server for the pages of a test process. One for the whole session (it was
+    one a module: a dozen starts of its shard and pool processes), as every test opens
+    rooms of its own and closes its pages when it ends."""
+    with serving_pages(request, tmp_path_factory) as url:
+        yield url
 
 
 @pytest.fixture(autouse=True)
@@ -120,7 +133,7 @@ def _role(link: str) -> str | None:
             return None
 
 
-expect.set_options(timeout=15_000)  # the whole suite runs beside these on two cores
+expect.set_options(timeout=TIMEOUT)  # for screenshots.py, which asks Playwright itself
 
 
 @pytest.fixture(scope="session")

@@ -14,10 +14,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page
 
 from tabletop.rooms.client import RoomClient, create_room
 from tabletop.rooms.tokens import Link
+from tests.pages.expecting import expect
 
 PHONE = {"width": 360, "height": 780}
 PASTE_SAVED = "Or paste the saved character file here"

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Locator, expect
+from playwright.sync_api import Browser, Locator
 
-from tests.pages import fights
+from tests.pages import expecting, fights
 from tests.pages.driver import PHONE, Seat, live, roll, seat, step
+from tests.pages.expecting import expect
 from tests.pages.sheets import fill
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -171,7 +172,7 @@ def main(static: str) -> None:
     from tests.rooms.conftest import serve_in_thread
 
     pages.STATIC = Path(static)
-    expect.set_options(timeout=30_000)
+    expecting.TIMEOUT = 30_000  # the full browser, beside whatever else runs
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         store = SqliteStore(Path(tmp) / "rooms.sqlite3")
         running = serve_in_thread(store)

@@ -9,10 +9,11 @@ import json
 import time
 from typing import Any
 
-from playwright.sync_api import expect
+import pytest
 
 from tabletop.games.deadweight_board.log import replay
 from tabletop.games.deadweight_board.state import CHANCE_NAMES
+from tests.pages.conftest import serving_pages
 from tests.pages.driver import (
     Seat,
     accessible,
@@ -25,6 +26,7 @@ from tests.pages.driver import (
     seat,
     submit,
 )
+from tests.pages.expecting import expect
 from tests.pages.test_board_view import small_text
 
 ROLLS = set(CHANCE_NAMES) - {"reveal_card", "tie_draw"}
@@ -57,31 +59,57 @@ def start_causes(person: Seat) -> list[Any]:
     return found
 
 
-def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, server, tmp_path):
-    gm, ann, watcher = board_table(browser, server)
+QUICK_BOTS = 0.1
+"""Seconds a bot waits before its move on the whole game's server (a table's wait is
+`BOT_PAUSE`, 0.6 s, so people can follow): the bots decide some sixteen times in the short
+game, and the 0.6 s pauses were about ten of the test's 23 s on a quiet machine. The test
+below and test_board_view.py play at a table's pace."""
+
+
+@pytest.fixture(scope="module")
+def quick_bots(request, tmp_path_factory):
+    with serving_pages(request, tmp_path_factory, bot_pause=QUICK_BOTS) as url:
+        yield url
+
+
+SEEN = """() => {
+  // What Ann's page ever drew, whatever the test was doing then: a bot thinking, the dice.
+  const look = () => {
+    window.sawThinking ||= !!document.querySelector(".board .status-line.thinking");
+    window.sawDice ||= !!document.querySelector(".board-dice .die");
+  };
+  new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
+  look();
+}"""
+
+TO_MOVE_OR_OVER = """() => document.querySelector(".moves")
+  || document.querySelector(".board .status-line")?.innerText.includes("Game over")"""
+
+
+def test_a_human_and_two_bots_play_a_whole_game_in_the_browser(browser, quick_bots, tmp_path):
+    gm, ann, watcher = board_table(browser, quick_bots)
     expect(gm.page.locator(".board .seats")).to_contain_text("Green: MCTS bot, 30 simulations")
     accessible(gm.page)
+    ann.page.evaluate(SEEN)
     submit(offer(gm, "set the ship up and start"))
     expect(ann.page.locator(".ship")).to_be_visible()
     expect(watcher.page.locator(".ship")).to_be_visible()
     fits(watcher.page)
 
     ways = {"board": 0, "list": 0}
-    saw_thinking = saw_dice = False
     deadline = time.monotonic() + 300  # a whole game; the machine may be busy
     status = ann.page.locator(".board .status-line")
     while "Game over" not in status.inner_text():
         assert time.monotonic() < deadline, "the game did not end"
-        saw_dice = saw_dice or ann.page.locator(".board-dice .die").count() > 0
         if ann.page.locator(".moves").count():
             if not sum(ways.values()):  # Ann's first move: the ship's places are buttons
                 expect(ann.page.locator(".ship .target").first).to_have_attribute("role", "button")
                 accessible(ann.page)
             ways[my_move(ann)] += 1
         else:
-            saw_thinking = saw_thinking or "is thinking…" in status.inner_text()
-            ann.page.wait_for_timeout(100)
-    assert ways["board"] >= 1 and saw_thinking
+            ann.page.wait_for_function(TO_MOVE_OR_OVER, polling="raf", timeout=60_000)
+    assert ways["board"] >= 1 and ann.page.evaluate("window.sawThinking")
+    saw_dice = ann.page.evaluate("window.sawDice")
     expect(watcher.page.locator(".board .status-line")).to_contain_text("Game over")
 
     # What observe.py keeps: the closed chests and the face-down trade cards, from the

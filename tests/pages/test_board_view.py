@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from tabletop.rooms.client import RoomClient
 from tests.pages.driver import PHONE, board_room, join, live, offer, seat, step, submit
+from tests.pages.expecting import expect
 
 PINCH = """svg => {
   // Two fingers 40 px apart spread to 120 px: three times closer.

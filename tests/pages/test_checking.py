@@ -14,13 +14,12 @@ import json
 import random
 import re
 
-from playwright.sync_api import expect
-
 from tabletop.data import canonical
 from tabletop.rooms import verify
 from tabletop.rooms.bundles import read_bundle
 from tabletop.rooms.fairdice import FairDice
 from tests.pages.driver import PHONE, accessible, fits, join, live, open_room, roll, seat, step
+from tests.pages.expecting import expect
 
 
 def entry(person, text: str):

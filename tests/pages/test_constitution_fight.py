@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import gm_and_ada, offer, step, submit, synced, wait_for_log
+from tests.pages.expecting import expect
 
 
 def detailed(gm, which: str, **fields) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from tabletop.rooms.client import RoomClient, create_room
 from tabletop.systems.dead_weight import ArmourPart, Character, Item, PlaceKind, stow
 from tests.pages.driver import (
@@ -32,6 +30,7 @@ from tests.pages.driver import (
     unfold,
     wait_for_log,
 )
+from tests.pages.expecting import expect
 
 DOOM = "doom of the crypt qz"
 """The hidden tracker's name: a marker no player's page may ever receive (DW-X21)."""

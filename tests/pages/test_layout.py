@@ -18,10 +18,11 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator
 
 from tests.pages import fights, scripted, sheets
 from tests.pages.driver import PHONE, Seat, accessible, fits, live, seat, submit
+from tests.pages.expecting import expect
 from tests.pages.scripted import LAPTOP, Table
 from tests.pages.sheets import named
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import httpx
-from playwright.sync_api import expect
 
 from tests.pages.driver import (
     PHONE,
@@ -21,6 +20,7 @@ from tests.pages.driver import (
     seat,
     wait_for_log,
 )
+from tests.pages.expecting import expect
 
 
 def test_a_board_room_opened_from_the_lobby_runs_under_the_rules_chosen_there(browser, server):

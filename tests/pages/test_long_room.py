@@ -3,10 +3,9 @@ earlier pages as the member asks, each within their allowance (no 429), in order
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from tabletop.rooms import Hall, SqliteStore
 from tests.pages.driver import PHONE, live, seat
+from tests.pages.expecting import expect
 from tests.rooms.conftest import fixed_seeds, serve_in_thread
 from tests.rooms.conftest import seat as seat_room
 

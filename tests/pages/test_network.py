@@ -4,11 +4,10 @@ network address, QR codes too (docs/rooms.md, "Playing on your network")."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from tabletop.rooms.access import Access
 from tabletop.rooms.hosts import PublicAddress
 from tests.pages.driver import PHONE, join, live, open_room, seat
+from tests.pages.expecting import expect
 from tests.rooms.conftest import free_port, open_test_store, serve_in_thread
 
 LAN = "192.0.2.7"

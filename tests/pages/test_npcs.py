@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import (
     DESKTOP,
     PASTE_SAVED,
@@ -28,6 +26,7 @@ from tests.pages.driver import (
     unfold,
     wait_for_log,
 )
+from tests.pages.expecting import expect
 from tests.pages.test_dead_weight import AMBER
 
 NPCS = "#npcs"

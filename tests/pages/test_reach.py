@@ -3,9 +3,8 @@ axe-playwright-python, no network) finds no violation of roles, names and labels
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import PHONE, accessible, fits, join, live, offer, open_room, seat, submit
+from tests.pages.expecting import expect
 
 
 def test_every_page_fits_a_phone_and_passes_the_accessibility_check(browser, server):

@@ -4,10 +4,9 @@ the server was down once it is back."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from tabletop.rooms.client import RoomClient
 from tests.pages.driver import join, live, log_texts, open_room, roll, seat, wait_for_log
+from tests.pages.expecting import expect
 from tests.rooms.conftest import free_port, serve_at, stop_process
 
 

@@ -5,10 +5,10 @@ took it (docs/rooms.md, "Who may open rooms")."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from tabletop.rooms.access import Access
 from tests.pages.driver import accessible, live, seat
+from tests.pages.expecting import expect
 from tests.rooms.conftest import open_test_store, serve_in_thread
 
 KEY = "a-server-key-for-the-club-1234"

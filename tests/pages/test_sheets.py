@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import (
     PASTE_SAVED,
     PHONE,
@@ -24,6 +22,7 @@ from tests.pages.driver import (
     synced,
     wait_for_log,
 )
+from tests.pages.expecting import expect
 from tests.pages.sheets import (
     at_the_table,
     broken_words,

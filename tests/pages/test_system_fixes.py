@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import (
     DESKTOP,
     PASTE_SAVED,
@@ -29,6 +27,7 @@ from tests.pages.driver import (
     wait_for_log,
     write_down_ash,
 )
+from tests.pages.expecting import expect
 from tests.pages.sheets import broken_words
 
 AMBER = '{"name": "Amber", "attributes": {"DEX": {"score": 3, "proficiency": 1}}}'

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from tests.pages.driver import (
     PASTE_SAVED,
     PHONE,
@@ -26,6 +24,7 @@ from tests.pages.driver import (
     wait_for_log,
     write_down_ash,
 )
+from tests.pages.expecting import expect
 
 
 def test_plain_dice_show_every_die_and_each_roll_mode_to_the_right_people(browser, server):

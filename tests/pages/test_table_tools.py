@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from tabletop.rooms import verify
 from tabletop.rooms.bundles import read_bundle
 from tests.pages.driver import (
@@ -25,6 +23,7 @@ from tests.pages.driver import (
     synced,
     wait_for_log,
 )
+from tests.pages.expecting import expect
 
 
 def entry(person: Seat, text: str):

@@ -32,13 +32,12 @@ import secrets
 import time
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
 from tests.pages import driver
+from tests.pages.conftest import serving_pages
 from tests.pages.walker import Walk, Walking, finish
-from tests.rooms.conftest import open_test_store, serve_in_thread
 
 pytestmark = pytest.mark.walk
 """About three minutes on two cores: `make walk` runs them, and CI after `make test`."""
@@ -70,12 +69,8 @@ more. tests/rooms tries the allowance itself; a person does not press that fast.
 def server(request, tmp_path_factory):
     """tests/pages/conftest.py's server, its bots waiting `BOT_PAUSE` before each move, its
     members allowed `WALK_RATE` messages a second."""
-    store = open_test_store("sqlite", request, tmp_path_factory.mktemp("served"))
-    running = serve_in_thread(store, rate=WALK_RATE, bot_pause=BOT_PAUSE)
-    httpx.get(f"{running.url}/systems", timeout=60)  # every system loaded once, before a page waits
-    yield running.url
-    running.stop()
-    store.close()
+    with serving_pages(request, tmp_path_factory, rate=WALK_RATE, bot_pause=BOT_PAUSE) as url:
+        yield url
 
 
 def table(browser: Browser, url: str, system: str) -> tuple[Walk, Walking, Walking, Walking]:

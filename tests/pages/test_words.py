@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 import httpx
-from playwright.sync_api import expect
 
 from tabletop.words import Words, only_the_id, wanted
 from tests.pages.driver import PHONE, Seat, gm_and_ada, offer, seat, submit
+from tests.pages.expecting import expect
 
 CLOSED = """() => [...document.querySelectorAll("div.offer[data-kind]")].map((offer) => ({
   kind: offer.dataset.kind,

@@ -26,6 +26,7 @@ from tabletop.data import read_data_file
 from tabletop.dice import dice_source
 from tabletop.session import Event
 from tabletop.systems.registry import system
+from tabletop.words import counted
 
 app = typer.Typer(
     help="A campaign a GM keeps: the party, trackers that outlive a scene, the journal.",
@@ -118,7 +119,7 @@ def show_command(file: File, json_out: Json = False) -> None:
         return
     console.print(
         f"[bold]{escape(campaign.name)}[/bold], a {escape(system(campaign.system).title)} "
-        f"campaign; {len(campaign.journal)} event(s) in the journal"
+        f"campaign; {counted(len(campaign.journal), 'event')} in the journal"
     )
     seats = party(state)
     if seats:

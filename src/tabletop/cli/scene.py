@@ -25,6 +25,7 @@ from tabletop.data import write_text_file
 from tabletop.dice import DiceSource, dice_source
 from tabletop.errors import DataError
 from tabletop.session import Event, Session
+from tabletop.words import counted
 
 CharacterFile = Annotated[
     Path | None,
@@ -92,7 +93,7 @@ class Scene:
             return "dry run: nothing saved"
         if self.campaign is not None and self.campaign_file is not None:
             write_campaign(self.campaign_file, self.campaign)
-            return f"{len(self.events)} event(s) kept in {self.campaign_file}"
+            return f"{counted(len(self.events), 'event')} kept in {self.campaign_file}"
         for cid, path in self.sheet_files.items():
             save_sheet(path, self.state.characters[cid].sheet)
         if self.sheet_files:

@@ -68,4 +68,7 @@ class ReplayDice:
     def check_used_up(self) -> None:
         if self._next != len(self._draws):
             left = len(self._draws) - self._next
-            raise DataError(f"the record holds {left} more draw(s) than the rules used")
+            raise DataError(
+                f"the record holds {left} more {'draw' if left == 1 else 'draws'} "
+                "than the rules used"
+            )

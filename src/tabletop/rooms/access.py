@@ -28,6 +28,7 @@ from pathlib import Path
 
 from tabletop.errors import DataError
 from tabletop.rooms.errors import BadLink, TooMuch
+from tabletop.words import counted
 
 ROOM_QUOTA = 60
 """New rooms (opened or imported) an hour on an `--open` server, by default: a club's
@@ -142,7 +143,7 @@ class Access:
                 wait = math.ceil(left / 60)
                 raise TooMuch(
                     f"this server opens at most {self.quota} rooms an hour; try again in "
-                    f"{wait} minute(s)"
+                    f"{counted(wait, 'minute')}"
                 )
 
     def opened(self) -> None:

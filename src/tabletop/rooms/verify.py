@@ -50,6 +50,7 @@ from tabletop.rooms.readings import session_at
 from tabletop.rooms.table import Table
 from tabletop.rooms.witness import Chains, keys_of, open_key, published, rebuilt_call
 from tabletop.session import TABLE, Cause, Event, Session
+from tabletop.words import counted
 
 Kept = str | Mapping[str, Any]
 """What a nonce book keeps of one request: its nonce, or `{"nonce", "intent"}` (format 3:
@@ -98,11 +99,12 @@ class Audit:
         heads = f", {self.heads} kept heads match" if self.heads else ""
         if self.format >= 3:
             dice = (
-                f"{self.dice} dice match their secrets, {self.witnessed} roll(s) witnessed, "
+                f"{self.dice} dice match their secrets, "
+                f"{counted(self.witnessed, 'roll')} witnessed, "
                 f"{self.unwitnessed} unwitnessed"
             )
         else:
-            dice = f"{self.dice} dice match {self.sessions} revealed seed(s)"
+            dice = f"{self.dice} dice match {counted(self.sessions, 'revealed seed')}"
         return (
             f"ok: {self.entries} entries, chain intact to {self.head[:16]}…, "
             f"{self.full} checked in full, {dice}{recomputed}{rules}{mine}{heads}"
@@ -536,7 +538,7 @@ def _recomputed(audit: Audit, number: int, table: Table, group: list[Entry]) -> 
             )
     if len(again) != len(recorded):
         raise AuditError(
-            number, f"its cause gives {len(again)} event(s), the log holds {len(recorded)}"
+            number, f"its cause gives {counted(len(again), 'event')}, the log holds {len(recorded)}"
         )
     audit.recomputed += 1
 

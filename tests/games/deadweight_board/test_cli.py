@@ -86,7 +86,7 @@ def test_simulate_log_then_replay(tmp_path, capsys):
     lines = log.read_text().splitlines()
     assert json.loads(lines[0])["type"] == "setup" and json.loads(lines[-1])["type"] == "end"
     code, out, _ = _run(["deadweight-board", "replay", str(log)], capsys)
-    assert code == 0 and "3 game(s) replayed" in out
+    assert code == 0 and "3 games replayed" in out
     record = json.loads(lines[10])
     record["digest"] = "00000000"
     lines[10] = json.dumps(record)

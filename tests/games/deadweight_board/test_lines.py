@@ -10,6 +10,7 @@ import re
 from functools import cache
 
 from tabletop.games.deadweight_board import Position, to_model
+from tabletop.games.deadweight_board.narrate import event_line
 from tabletop.games.deadweight_board.session import SESSION, BoardTable, SeatHolder, bot_named
 from tests.games.deadweight_board.test_session import (
     ANN,
@@ -144,3 +145,11 @@ def test_a_tie_the_thiefs_mariner_protects_names_both_players():
     protected = walks()[-1]  # the tied steal with Red's Mariner on its wall
     lines = [event.text for event in protected.events if event.type == "tie_protected"]
     assert lines == ["a tie: Red's Mariner protects Red, so Blue steals nothing back"]
+
+
+def test_trade_cards_are_counted_from_one():
+    """A card is read as a person counts (the deck's first card is card 1), the trade on it
+    as well: the game's own numbers for both start at 0."""
+    trade = {"kind": "trade", "player": 0, "card": 0, "trade": 0, "life_rings": 2}
+    assert event_line(trade) == "Red makes trade 1 of card 1 for 2 life rings"
+    assert event_line({"kind": "card_up", "card": 0}) == "trade card 1 turns up"

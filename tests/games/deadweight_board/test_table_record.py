@@ -123,7 +123,7 @@ def test_a_bot_act_is_never_offered_and_is_refused_when_sent():
     (event, *_) = SESSION.resolve(state, BOT_MOVES, ANN, SeededDice(3))
     for member in (GM, ANN, TABLE):
         assert "bot-act" not in [o.kind for o in SESSION.legal(state, member)]
-        with pytest.raises(BoardError, match=r"bot-act: .*nobody sends it"):
+        with pytest.raises(BoardError, match=r"A bot.s move: .* nobody sends it"):
             SESSION.resolve(state, event.cause.intent, member, SeededDice(3))
 
 

@@ -69,7 +69,9 @@ def test_rus08_the_gm_sets_the_turn_order_and_a_player_ends_their_own_turn():
     with pytest.raises(TabletopError):
         SESSION.resolve(state, {"kind": "next-turn"}, BRAN, FixedDice([]))
     state, events = play(state, {"kind": "next-turn"}, AYLA)
-    assert told(events, BRAN) == ["round 1: Guard's turn"]
+    # who ended the turn first: the log credits the step's first line to Ayla's player (v6)
+    assert told(events, BRAN) == ["Ayla ends the turn", "round 1: Guard's turn"]
+    assert events[0].cause is not None and events[0].cause.member == AYLA
     state, _ = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
     assert SESSION.view(state, GM)["turn"]["order"] == [
         {"id": "c1", "name": "Ayla", "player": "p1"}

@@ -79,6 +79,29 @@ def test_the_table_option_hands_the_levers_to_the_players():
     assert "10 + 16 = 26 vs DC 12" in events[0].text
 
 
+def test_c3s09_a_players_initiative_is_rolled_never_typed_in_and_the_gm_may_type_one():
+    """§ 5.1, C3-S09 (rules version 5): Ada's fighter's initiative is the table's 1d20 + wits;
+    one she types in is refused, even at a table that hands the players the GM's levers, and
+    her form never offers it; the GM types one in (0 for the flat-footed, § 5.10)."""
+    state, _ = play(seated(), {"kind": "join-fight", "character": "c1"}, ADA)
+    trusting = state.model_copy(
+        update={"options": SESSION.new({"players_set_difficulty": True}).options}
+    )
+    typed = combat({"action": "set_initiative", "id": "Ada", "value": 30})
+    with pytest.raises(TabletopError, match="not open now"):
+        SESSION.resolve(state, typed, ADA, FixedDice(()))
+    said = re.escape("a player's initiative is rolled by the table, 1d20 + wits (§ 5.1)")
+    with pytest.raises(PermissionDenied, match=said):
+        SESSION.resolve(trusting, typed, ADA, FixedDice(()))
+    for table in (state, trusting):
+        forms = [o for o in SESSION.legal(table, ADA) if o.kind == "combat" and not o.closed]
+        assert all("set_initiative" not in (o.fields["action"].shapes or ()) for o in forms)
+    _, (line,) = play(state, combat({"action": "set_initiative", "id": "Ada", "value": 0}), GM)
+    assert line.text == "Ada: initiative 0"
+    _, (line,) = play(state, combat({"action": "roll_initiative", "id": "Ada"}), ADA, [10])
+    assert line.text.startswith("Ada: initiative 26 (1d20")
+
+
 def test_a_room_of_rules_version_2_is_read_by_those_rules_where_players_set_their_dc():
     """A check Ada made against her own DC 12 under version 2 is what its cause gives when
     read again there; today's rules refuse it."""
@@ -91,4 +114,4 @@ def test_a_room_of_rules_version_2_is_read_by_those_rules_where_players_set_thei
     (told,) = earlier.resolve(state, check(dc=12), ada, FixedDice([10]))
     assert told.text.endswith("25 vs DC 12: success, 3 degrees")
     assert earlier.resolve_again(state, told.cause) == [told]
-    assert SESSION.version == 4
+    assert SESSION.version == 5

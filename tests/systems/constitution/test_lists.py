@@ -1,7 +1,8 @@
 """The skills and spells a Constitution referee keeps for the table (docs/rules/
 constitution.md, C3-S08): a skill used for the first time is rated from the list once there
 is one; a character with a spell book learns a spell from it, researched at 50% with a
-research owed (§ 12.8–12.9) or given by the referee (C3-A48); nothing is invented."""
+research owed (§ 12.8–12.9), researched at random (C3-S10) or given by the referee
+(C3-A48); nothing is invented."""
 
 from __future__ import annotations
 
@@ -90,6 +91,53 @@ def test_c3s08_a_sage_researches_a_spell_from_the_list_at_fifty_per_cent():
             ADA,
             FixedDice(()),
         )
+
+
+SLEEP = {"kind": "keep-spell", "name": "Sleep", "level": 1}
+
+
+def test_c3s10_research_at_random_learns_the_spell_the_servers_die_picks_from_the_list():
+    """§ 12.10: Mira (Goetia, two researches owed at level 3) researches at random among the
+    list's 1st-level spells she does not know, Flame dart and Sleep (Fire storm is level 3):
+    the table's 1d2 rolls 2, Sleep, at 50% (§ 12.9). § 12.12: the writings the referee ticks
+    hold Fire storm (no initiation of hers opens it, C3-A48), Flame dart and Sleep (known):
+    Flame dart is the only one, with no die. Then nothing is left: refused, no die drawn,
+    nothing spent. A player names no writings, and never the spell."""
+    state = sage()
+    for spell in (FLAME, STORM, SLEEP):
+        state, _ = play(state, spell, GM)
+    assert not offered(state, "research-at-random")  # no research owed yet
+    state, _ = play(state, {"kind": "award-xp", "character": "c1", "amount": 3000}, GM)
+    assert state.characters["c1"].sheet.research_owed == 2
+    (mine,) = offered(state, "research-at-random")
+    assert (mine.fields["character"].values, mine.preset) == (("c1",), {"writings": []})
+    assert set(mine.fields) == {"character"}
+    (referees,) = offered(state, "research-at-random", GM)
+    assert referees.fields["writings"].items == ("Flame dart", "Fire storm", "Sleep")
+    research = {"kind": "research-at-random", "character": "c1"}
+    refused(state, {**research, "writings": ["Sleep"]}, ADA, "the referee's to say")
+    state, (line,) = play(state, research, ADA, [2])
+    assert line.text == (
+        "Mira researches a spell at random (§ 12.10), one of 2 1st-level spells of the "
+        "referee's list new to them: 1d2 → [2] = 2: Sleep (level 1), 50%"
+    )
+    assert line.data["dice"][0]["total"] == 2
+    sheet = state.characters["c1"].sheet
+    assert sheet.spells["Sleep"].rating == 50 and sheet.research_owed == 1
+
+    writings = {**research, "writings": ["Fire storm", "Flame dart", "Sleep"]}
+    refused(state, {**research, "writings": ["Ward"]}, GM, "Ward is not on the referee's")
+    state, (line,) = play(state, writings, GM)
+    assert line.text == (
+        "Mira researches a spell at random (§ 12.12), the only spell of another magician's "
+        "writings new to them: Flame dart (level 1, fire), 50%"
+    )
+    state, _ = play(state, {"kind": "award-xp", "character": "c1", "amount": 3000}, GM)
+    assert not offered(state, "research-at-random")  # nothing left for exploratory research
+    refused(state, research, ADA, "nothing is left to learn: Mira knows every 1st-level spell")
+    refused(state, writings, GM, "nothing is left to learn: Mira knows every spell of those")
+    assert state.characters["c1"].sheet.research_owed == 1
+    assert code_in(line.text) == []
 
 
 FILE = """

@@ -145,6 +145,7 @@ def test_c3_m59_research_routes():
         "exploratory", FixedDice([2]), candidates=["A", "B", "C"]
     )
     assert (spell, rating, record.total) == ("B", 50, 2)
+    assert research_subject("writings", FixedDice([]), candidates=["A"]) == ("A", 50, None)
     assert research_subject("school", FixedDice([]), candidates=["Next", "Later"])[:2] == (
         "Next",
         50,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop.dice import FixedDice
 from tabletop.errors import PermissionDenied, TabletopError
 from tabletop.systems.constitution import SESSION
 from tests.systems.constitution.test_npcs import combat, fighting
@@ -73,26 +74,38 @@ def test_a_shown_dc_is_everyones_and_a_skill_and_advantage_die_go_with_the_ask()
     state, answered = play(state, {"kind": "answer-ask", "ask": "a1"}, BO, [20, 4, 5])
     line = "Bo checks wits, as the GM asked: 2d20!kh1 → [20!+4, ~~5~~] = 24; 24 + 9 = 33 vs DC 31"
     assert [SESSION.view_event(e, BO).text for e in answered] == [f"{line}: success, 1 degree"]
-    with pytest.raises(TabletopError, match="no rating for 'swimming'"):
-        state, _ = play(state, ask(character="c2", skill="swimming"), GM)
-        play(state, {"kind": "answer-ask", "ask": "a2"}, BO, [10])
 
 
-def test_the_gms_ask_picks_its_skill_from_the_list_and_the_rated_ones_typed_only_without():
-    """C3-S08: with the referee's skills list and a rating on a sheet, the GM's ask offers
-    its skill as a pick of those (or none, the ability alone), and holds an ask to them;
-    with neither, the skill is typed."""
+def test_the_gms_ask_picks_its_skill_from_the_asked_characters_and_the_referees_list():
+    """C3-S05 (rules version 5), C3-S08: the skills offered follow the character asked, each
+    with the skills on the referee's list: Bo's swimming is not Ada's to roll, so an ask of
+    it of Ada is refused when asked, in words; climbing, on the list, may be asked of Ada and
+    is rolled once the group has rated it (§ 4.11). With no rating and no list, the ask is of
+    the ability alone."""
     (free,) = [o for o in SESSION.legal(seated(), GM) if o.kind == "ask-roll"]
-    assert free.fields["what"].within == {}
+    assert free.fields["what"].within["skill"].values == (None,)
     rate = {"kind": "rate-skill", "character": "c2", "skill": "swimming", "rating": 30}
     state, _ = play(seated(), rate, GM)
     keep = {"kind": "keep-skill", "name": "climbing", "note": "walls and trees"}
     state, _ = play(state, keep, GM)
     (listed,) = [o for o in SESSION.legal(state, GM) if o.kind == "ask-roll"]
-    assert listed.fields["what"].within["skill"].values == (None, "climbing", "swimming")
+    skill = listed.fields["what"].within["skill"]
+    assert (skill.follows, skill.each) == (
+        "character",
+        {"c1": (None, "climbing"), "c2": (None, "climbing", "swimming")},
+    )
     assert listed.allows(ask(character="c2", skill="swimming")) is None
     assert listed.allows(ask()) is None
-    assert "not 'riding'" in (listed.allows(ask(skill="riding")) or "")
+    assert "not 'swimming'" in (listed.allows(ask(skill="swimming")) or "")
+    with pytest.raises(TabletopError, match="Ada has no rating for swimming, and the referee's"):
+        SESSION.resolve(state, ask(skill="swimming"), GM, FixedDice(()))
+    state, _ = play(state, ask(skill="climbing"), GM)
+    with pytest.raises(TabletopError, match="no rating for 'climbing' yet"):
+        play(state, {"kind": "answer-ask", "ask": "a1"}, ADA, [10])
+    rate = {"kind": "rate-skill", "character": "c1", "skill": "climbing", "rating": 40}
+    state, _ = play(state, rate, ADA)
+    state, (answered,) = play(state, {"kind": "answer-ask", "ask": "a1"}, ADA, [10])
+    assert answered.data["success"] is False and state.asks.waiting == {}
 
 
 def test_a_player_cannot_ask_answer_anothers_ask_or_take_one_back():
@@ -129,7 +142,9 @@ def test_the_gm_sets_the_turn_order_and_only_the_one_whose_turn_it_is_ends_it():
     with pytest.raises(TabletopError):
         play(state, {"kind": "turn-order", "order": ["c1"]}, ADA)
     state, events = play(state, {"kind": "next-turn"}, BO)
-    assert [e.text for e in events] == ["round 1: Grell's turn"]
+    # who ended the turn first: the log credits the step's first line to Bo (rules v5)
+    assert [e.text for e in events] == ["Bo ends the turn", "round 1: Grell's turn"]
+    assert events[0].cause is not None and events[0].cause.member == BO
     state, _ = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
     assert SESSION.view(state, BO)["turn"]["current"] == "c1"
 

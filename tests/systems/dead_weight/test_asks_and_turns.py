@@ -66,6 +66,8 @@ def test_the_turns_go_round_as_the_gm_sets_them_and_a_taken_enemy_leaves_them():
     with pytest.raises(PermissionDenied):
         SESSION.resolve(state, {"kind": "next-turn"}, BO, FixedDice([]))
     state, events = play(state, {"kind": "next-turn"}, ADA)
-    assert events[0].text == "round 1: Wight's turn"
+    # who ended the turn first: the log credits the step's first line to Ada (rules v6)
+    assert [e.text for e in events] == ["Amber ends the turn", "round 1: Wight's turn"]
+    assert events[0].cause is not None and events[0].cause.member == ADA
     state, _ = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)
     assert [o["id"] for o in SESSION.view(state, ADA)["turn"]["order"]] == ["c1", "c2"]

@@ -96,8 +96,11 @@ def test_cr_s11_the_gm_sets_the_turns_the_one_whose_turn_it_is_ends_it_leavers_l
     assert SESSION.view(state, BO)["turn"]["current"] == "c1"
     with pytest.raises(PermissionDenied):
         SESSION.resolve(state, {"kind": "next-turn"}, BO, FixedDice([]))
-    state, _ = play(state, {"kind": "next-turn"}, ASH)
+    state, events = play(state, {"kind": "next-turn"}, ASH)
     assert state.turns.whose == "n1"
+    # who ended the turn first: the log credits the step's first line to Ash's player (v6)
+    assert lines(events, BO) == ["Ash ends the turn", "round 1: Mire hound's turn"]
+    assert events[0].cause is not None and events[0].cause.member == ASH
     strike = {"kind": "attack", "attacker": "c1", "target": "n1", "weapon": "d4"}
     state, _ = play(state, strike, ASH, [2])
     state, _ = play(state, {"kind": "remove-npc", "npc": "n1"}, GM)

@@ -31,6 +31,7 @@ from tabletop.systems.ap2d6.rounds import Combat
 from tabletop.systems.ap2d6.session import SESSION, Ap2d6Table
 from tabletop.systems.ap2d6.sheet import read_sheet, standard_sheet
 from tabletop.systems.ap2d6.tracker import ATTACK
+from tabletop.words import counted
 
 PROMPT = "ap> "
 
@@ -240,7 +241,7 @@ def tracker_table(combat: Combat) -> Table:
         if tracker.waiting:
             notes.append("waiting")
         if tracker.uses.get(ATTACK):
-            notes.append(f"{tracker.uses[ATTACK]} attack(s) this round")
+            notes.append(f"{counted(tracker.uses[ATTACK], 'attack')} this round")
         if tracker.lost:
             notes.append(f"{tracker.lost} AP lost")
         table.add_row(

@@ -190,7 +190,8 @@ def _add(words: list[str]) -> BaseModel:
     unknown = set(pairs) - set(_STAT_KEYS)
     if unknown:
         raise _Usage(
-            f"unknown detail(s) {', '.join(sorted(unknown))}; try: {', '.join(_STAT_KEYS)}"
+            f"unknown {'detail' if len(unknown) == 1 else 'details'} "
+            f"{', '.join(sorted(unknown))}; try: {', '.join(_STAT_KEYS)}"
         )
     stats: dict[str, object] = {}
     for key, value in pairs.items():
@@ -239,7 +240,9 @@ def _attack(words: list[str]) -> BaseModel:
     _need(positional, 2, "attack ATTACKER TARGET [options]")
     bad = flags - _FLAGS
     if bad:
-        raise _Usage(f"unknown attack option(s) {', '.join(sorted(bad))}")
+        raise _Usage(
+            f"unknown attack {'option' if len(bad) == 1 else 'options'} {', '.join(sorted(bad))}"
+        )
     known = {"mod", "adv", "dis", "damage", "melee", "other", "aim"}
     if set(pairs) - known:
         raise _Usage(f"attack details are {', '.join(sorted(known))}")

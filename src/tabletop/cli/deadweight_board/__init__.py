@@ -56,6 +56,7 @@ from tabletop.games.deadweight_board.simulate import (
     run_games,
 )
 from tabletop.games.deadweight_board.state import CHANCE, COLOURS, MOVE, OVER, State
+from tabletop.words import counted
 
 app = typer.Typer(
     help="Deadweight, the board game: play bots, simulate, replay logs, balance reports.",
@@ -452,7 +453,7 @@ def replay(
     """Re-execute every game in a log, asking every bot again (it takes as long as the games
     did); exit 2 naming the first line and field that differ."""
     games = replay_log(log)
-    console.print(f"{games} game(s) replayed; every line matches")
+    console.print(f"{counted(games, 'game')} replayed; every line matches")
 
 
 # --- report --------------------------------------------------------------------------------

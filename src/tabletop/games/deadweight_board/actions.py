@@ -178,7 +178,7 @@ def _names() -> tuple[str, ...]:
         (LANTERN, 10, lambda k: f"lantern to {PLANK_NAMES[k]}"),
         (DEAL, len(DEALS), lambda k: f"trade {_gems(DEALS[k][0])} for {_gems(DEALS[k][1])}"),
         (DIE + 1, 6, lambda k: f"rolled {k + 1}"),
-        (CARD, MAX_TRADE_CARDS, lambda k: f"card {k} turned up"),
+        (CARD, MAX_TRADE_CARDS, lambda k: f"card {k + 1} turned up"),
         (TIE_WINNER, 4, lambda k: f"tie broken at random: {COLOURS[k]}"),
     ]
     for base, size, describe in ranges:

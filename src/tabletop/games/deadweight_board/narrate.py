@@ -84,7 +84,7 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
     "mariner_on": lambda e: f"{COLOURS[e['player']]}'s Mariner takes wall {e['wall']}",
     "challenge_blocked": lambda e: "the challenge is blocked",
     "trade": lambda e: (
-        f"{COLOURS[e['player']]} makes trade {e['trade'] + 1} of card {e['card']} "
+        f"{COLOURS[e['player']]} makes trade {e['trade'] + 1} of card {e['card'] + 1} "
         f"for {counted(e['life_rings'], 'life ring')}"
     ),
     "shortcut": lambda e: f"{COLOURS[e['player']]} takes the shortcut to {e['end']}",
@@ -105,7 +105,7 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
     "returned": lambda e: f"{COLOURS[e['player']]} returns {_item(e['gem'])} (over 10 loot)",
     "reloaded": lambda e: f"chest C{e['chest']} is reloaded",
     "reshuffled": lambda e: "the trade discards are shuffled into a new pile",
-    "card_up": lambda e: f"trade card {e['card']} turns up",
+    "card_up": lambda e: f"trade card {e['card'] + 1} turns up",
     "supply_empty": lambda e: f"no {_ITEMS[e['item']][1]} left in the supply",
     "turn_cap": lambda e: f"the turn cap ({e['turns']}) ends the game",
     "game_over": lambda e: (

@@ -247,7 +247,7 @@ class BoardSession(Session[BoardTable]):
     def why_not(self, state: BoardTable, intent: Any, member: Member) -> str:
         kind = intent["kind"]
         if kind == "bot-act":
-            return "a bot's action is what bot-moves decides; nobody sends it"
+            return "a bot's move is the bot's own to make; nobody sends it"
         if state.game is None and kind in ("act", "bot-moves"):
             return "the game has not started"
         if state.game is not None and kind in ("take-seat", "leave-seat", "start"):

@@ -51,6 +51,7 @@ KEPT: dict[tuple[str, int], str] = {
     ("dead-weight", 5): "6b988da",
     ("deadweight-board", 2): "6b988da",
     ("constitution", 4): "6b988da",
+    ("ap2d6", 5): "6b988da",
 }
 """Each (system, rules version) no longer today's, and the release whose rules it was."""
 

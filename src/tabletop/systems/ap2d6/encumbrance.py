@@ -20,6 +20,7 @@ from tabletop.systems.ap2d6.events import Event
 from tabletop.systems.ap2d6.gear import MAX_BAGS_IN_USE, Bag, Item
 from tabletop.systems.ap2d6.sheet import Character
 from tabletop.systems.ap2d6.statuses import StatusCatalogue, shipped_statuses
+from tabletop.words import counted
 
 PERSONAL_THRESHOLD = 3
 PERSONAL_MAXIMUM = 6
@@ -91,7 +92,7 @@ def carry(
     """Weigh a load. Refuses one that is over any space's maximum or, all together, over the
     largest maximum (RU-M52), and more bags than allowed."""
     if len(bags) > bags_allowed:
-        raise Ap2d6Error(f"only {bags_allowed} bag(s) can be used at a time")
+        raise Ap2d6Error(f"only {counted(bags_allowed, 'bag')} can be used at a time")
     spaces = [
         SpaceLoad(
             name="personal",

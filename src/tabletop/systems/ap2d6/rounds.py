@@ -38,6 +38,7 @@ from tabletop.systems.ap2d6.weapons import (
     resolve,
     wield,
 )
+from tabletop.words import counted
 
 MAX_COMBATANTS = 100
 MAX_ORDER_ROLL_OFFS = 100
@@ -214,7 +215,8 @@ def activate_effects(
     for name, amount in ignore.items():
         if name not in limits or amount > limits[name]:
             raise Ap2d6Error(
-                f"{character.name} can ignore at most {limits.get(name, 0)} stack(s) of [{name}]"
+                f"{character.name} can ignore at most "
+                f"{counted(limits.get(name, 0), 'stack')} of [{name}]"
             )
     order = choice.order
     if order is None:
@@ -224,7 +226,7 @@ def activate_effects(
     events: list[Event] = []
     for name in order:
         spec = acting[name].spec
-        counted = acting[name].state.stacks - ignore.get(name, 0)
+        stacked = acting[name].state.stacks - ignore.get(name, 0)
         if ignore.get(name):
             events.append(
                 Event(
@@ -232,20 +234,20 @@ def activate_effects(
                     summary=f"{character.name}'s CON ignores {ignore[name]} [{name}]",
                 )
             )
-        if character.public_life == "dead" or counted <= 0:
+        if character.public_life == "dead" or stacked <= 0:
             continue
-        stacks = f"{counted} stack" + ("" if counted == 1 else "s")
-        acts = Event(kind="status-effect", summary=f"{character.name}'s [{name}] acts: {stacks}")
+        told = f"{character.name}'s [{name}] acts: {counted(stacked, 'stack')}"
+        acts = Event(kind="status-effect", summary=told)
         if spec.damage_per_stack:
             character, more = health.take_damage(
-                character, spec.damage_per_stack * counted, dice, is_hit=False
+                character, spec.damage_per_stack * stacked, dice, is_hit=False
             )
             events.append(acts)
             events += more
         if spec.heal_per_stack:
             with owners.rolling(character.name):
                 character, more = health.heal(
-                    character, spec.heal_per_stack * counted, dice, options=options
+                    character, spec.heal_per_stack * stacked, dice, options=options
                 )
             events.append(acts)
             events += more

@@ -128,12 +128,13 @@ TURNS_AND_ASKS = TurnsAndAsks(TURNS, ASKS)
 
 class Ap2d6Session(Session[Ap2d6Table]):
     name = "ap2d6"
-    version = 5
+    version = 6
     """2: a hidden NPC's numbers are kept part by part (RU-N05); 3: the GM's levers are the
     GM's (RU-S06) and an attack on someone runs as the book chains it (RU-A49); 4: a check
     the GM asks for in a fight gives double 6s their temp AP (RU-A13, RU-S08); 5: an NPC
     brought from the book under the book's own name says it once ("Sneering guard (from
-    the book)")."""
+    the book)"); 6: a turn the GM's order moves on says who ended it ("Ayla ends the
+    turn") before the next one's line."""
     state = Ap2d6Table
     error = Ap2d6Error
     explained = kinds(SHEET_INTENTS)

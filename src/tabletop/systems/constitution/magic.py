@@ -97,8 +97,7 @@ def learn_spell(
 ) -> Character:
     """Add a spell to the character's book (§ 12.8): it needs a spell book, an initiation that
     opens the spell, and (when `owed`) a research the character is owed."""
-    if not character.has_spell_book:
-        raise ConstitutionError(f"{character.name} has no spell book (§ 12.7)")
+    needs_spell_book(character)
     if name in character.spells:
         raise ConstitutionError(f"{character.name} already knows {name}")
     if not may_learn(character, spell.level, spell.school):
@@ -106,15 +105,28 @@ def learn_spell(
             f"{character.name} has no initiation that opens a level-{spell.level} "
             f"{spell.school or 'unschooled'} spell"
         )
-    if owed and character.research_owed < 1:
-        raise ConstitutionError(
-            f"{character.name} may research a new spell only on gaining a level or after a "
-            "breakthrough (§ 12.8)"
-        )
+    if owed:
+        may_research(character)
     return character.evolve(
         spells={**character.spells, name: spell},
         research_owed=character.research_owed - (1 if owed else 0),
     )
+
+
+def needs_spell_book(character: Character) -> None:
+    """Refuse learning by a character with no spell book of their own (§ 12.7–12.8)."""
+    if not character.has_spell_book:
+        raise ConstitutionError(f"{character.name} has no spell book (§ 12.7)")
+
+
+def may_research(character: Character) -> None:
+    """Refuse research by a character with no spell book or no research owed (§ 12.8)."""
+    needs_spell_book(character)
+    if character.research_owed < 1:
+        raise ConstitutionError(
+            f"{character.name} may research a new spell only on gaining a level or after a "
+            "breakthrough (§ 12.8)"
+        )
 
 
 def breakthrough(character: Character) -> Character:
@@ -150,7 +162,8 @@ def research_subject(
 
     `candidates` are the table's spells for the route: the random first-level list
     (exploratory), the school's curriculum in order (school), the other magician's spells
-    the character lacks (writings), or the one spell studied (chosen, mentor)."""
+    the character lacks (writings), or the one spell studied (chosen, mentor); a random
+    route with one candidate left draws no die."""
     if not candidates:
         raise ConstitutionError(
             "name the spells this research can lead to (the table's spell list)"
@@ -159,7 +172,7 @@ def research_subject(
         if mentor_rating is None or not 0 <= mentor_rating <= 100:
             raise ConstitutionError("a mentor's own rating (0–100) is needed")
         return candidates[0], mentor_rating // 2, None
-    if route in ("exploratory", "writings"):
+    if route in ("exploratory", "writings") and len(candidates) > 1:  # one left: no die
         rolled = roll(f"1d{len(candidates)}", dice)
         return candidates[rolled.total - 1], RESEARCH_RATING, DiceRecord.of(rolled)
     return candidates[0], RESEARCH_RATING, None

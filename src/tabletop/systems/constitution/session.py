@@ -62,6 +62,7 @@ from tabletop.systems.constitution.table_fight import (
 from tabletop.systems.constitution.table_lists import (
     LIST_INTENTS,
     ListIntent,
+    ResearchAtRandom,
     list_offers,
     list_step,
     lists_view,
@@ -98,10 +99,15 @@ class ConstitutionSession(Session[ConstitutionTable]):
     out names who lit it by the name they have now; 4: a turn ended in a fight says so
     ("Dane ends the turn") before the next one's line, and an NPC brought from the book
     under the book's own name says it once; 5: stored shots lost say their count without
-    `shot(s)` (C3-A65)."""
+    `shot(s)` (C3-A65), a turn the GM's order moves on out of a fight says who ended it
+    before the next one's line, a player's initiative is rolled, never typed in (C3-S09),
+    and an ask names only a skill its character has rated or the referee's list holds
+    (C3-S05)."""
     state = ConstitutionTable
     error = ConstitutionError
-    explained = kinds(SHEET_INTENTS)
+    explained = kinds((*SHEET_INTENTS, ResearchAtRandom, *ASKS.intents[:1]))
+    """The rules say why they refuse a sheet's edit, a research or an ask the offers do not
+    cover (an ask of a skill the character can never roll, C3-S05)."""
     intents = (
         NewCharacter,
         ImportCharacter,
@@ -169,7 +175,7 @@ class ConstitutionSession(Session[ConstitutionTable]):
         if isinstance(intent, Explore):
             return explore(state, intent, dice)
         if isinstance(intent, ListIntent):
-            return list_step(state, intent, member)
+            return list_step(state, intent, member, dice)
         if isinstance(intent, RateSkill):
             rated(state, intent)
         if isinstance(intent, HuntIntent | Rations | LightIntent):

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tabletop.asks import GM_KEEPS, Ask, AskDesk
+from tabletop.asks import GM_KEEPS, Ask, AskDesk, AskRoll
 from tabletop.dice import DiceSource
 from tabletop.offers import Choice
 from tabletop.session import Event, Frozen, Seated, rolled_for
@@ -48,11 +48,32 @@ def characters(state: ConstitutionTable) -> dict[str, Seated]:
 
 
 def skill_picks(state: ConstitutionTable) -> dict[str, Choice]:
-    """The skills the GM's ask picks from: those on the referee's list and those any
-    character has a rating for; none where there are none, and the skill is typed."""
-    rated = {skill for seat in state.characters.values() for skill in seat.sheet.skills}
-    known = sorted(set(state.skills) | rated)
-    return {"skill": Choice(values=(None, *known))} if known else {}
+    """The skills the GM's ask picks from, for the character asked: those on the referee's
+    list and those that character has a rating for (C3-S05); the ability alone where no
+    character has any."""
+    each = {cid: (None, *askable(state, cid)) for cid in state.characters}
+    if not any(len(skills) > 1 for skills in each.values()):
+        return {"skill": Choice(values=(None,))}
+    return {"skill": Choice(follows="character", each=each)}
+
+
+def askable(state: ConstitutionTable, cid: str) -> list[str]:
+    """The skills a check asked of character `cid` may name: rated, or on the referee's list
+    for the group to rate when it is first used (§ 4.11)."""
+    return sorted(set(state.skills) | set(state.characters[cid].sheet.skills))
+
+
+def refuse_skill(state: ConstitutionTable, intent: AskRoll[AskedCheck]) -> None:
+    """Refuse an ask of a skill the character can never roll: one they have no rating for
+    that the referee's list does not hold either (C3-S05)."""
+    seat = state.characters.get(intent.character)
+    skill = intent.what.skill
+    if seat is None or skill is None or skill in askable(state, intent.character):
+        return
+    raise ConstitutionError(
+        f"{seat.sheet.name} has no rating for {skill}, and the referee's skill list does not "
+        "hold it: the group rates it first (§ 4.11), or the referee writes it on the list"
+    )
 
 
 def roll_asked(state: ConstitutionTable, ask: Ask, dice: DiceSource) -> list[Event]:
@@ -98,6 +119,7 @@ ASKS: AskDesk[ConstitutionTable, AskedCheck] = AskDesk(
     {"ability": "wits"},
     characters,
     roll_asked,
+    refuse=refuse_skill,
     dc_example=None,  # an empty DC is the normal 20 (§ 3.6), which the help says
     picks=skill_picks,
 )

@@ -27,6 +27,7 @@ from tabletop.systems.constitution.combat import (
     Leave,
     LoseTrack,
     MoraleCheck,
+    SetInitiative,
     apply,
     legal_actions,
 )
@@ -161,8 +162,9 @@ def _plays_a_fighter(state: ConstitutionTable, member: Member) -> bool:
 
 def _detailed(state: ConstitutionTable, member: Member, legal: list[Any]) -> tuple[str, ...]:
     """The fight's choices the detailed form offers `member` now: each one open (its
-    details free), and what no list can give: a combatant brought in by the GM and an
-    initiative typed in before a round, a spell declared between rounds (§ 5.1, § 5.5)."""
+    details free), and what no list can give: a combatant brought in and an initiative
+    typed in before a round by the GM (C3-S09), a spell declared between rounds (§ 5.1,
+    § 5.5)."""
     open_now = {a.action for a in legal}
     if not (member.is_gm or state.options.players_set_difficulty):
         open_now -= {"roll_initiative"}  # its bonus and surprise are the GM's (C3-S07)
@@ -170,7 +172,7 @@ def _detailed(state: ConstitutionTable, member: Member, legal: list[Any]) -> tup
     if phase in ("setup", "between_rounds"):
         open_now |= {"add"} if member.is_gm else set()
         own = [c for c in state.fight.combatants if c.fighting and _may_id(state, member, c.id)]
-        open_now |= {"set_initiative"} if own else set()
+        open_now |= {"set_initiative"} if own and member.is_gm else set()
         open_now |= {"declare_spell"} if own and phase == "between_rounds" else set()
     return tuple(a for a in ACTIONS if a in open_now)
 
@@ -216,6 +218,11 @@ def fight_step(
     refused = held_back(intent.model_dump(mode="json"), member, state.options)
     if refused is not None:
         raise PermissionDenied(refused)
+    if isinstance(action, SetInitiative) and not member.is_gm:
+        raise PermissionDenied(
+            "a player's initiative is rolled by the table, 1d20 + wits (§ 5.1): "
+            "only the GM types one in"
+        )
     if intent.controller is not None and not isinstance(action, Add):
         raise ConstitutionError("only a combatant being added is given to a player")
     fight, events = apply(state.fight, action, dice, state.options)

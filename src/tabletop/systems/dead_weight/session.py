@@ -141,7 +141,9 @@ class DeadWeightSession(Session[DeadWeightTable]):
     mortal wound's, death's refusal, an arcane well's, a miracle's and an affliction already
     held name whom they are about, and a miracle the table does not apply is told once (and
     a wound's choice, a sacrifice and a new session are asked for at the table, DW-T08). 6:
-    risk dice read in words, a count says its plural, a class by its name (DW-T06)."""
+    risk dice read in words, a count says its plural, a class by its name (DW-T06), and a
+    turn the GM's order moves on says who ended it ("Amber ends the turn") before the next
+    one's line (DW-T05)."""
     explained = kinds(SHEET_INTENTS) | {
         "study",
         "wake",

@@ -100,7 +100,8 @@ class RollUnderSession(Session[RollUnderTable]):
     GM asks for against the character's own score is their ability roll, omens and all
     (CR-S12); 5: an answer's line says it as its button does ("Ada: Keep result 1", not
     "Ada: keep 1"); 6: a waiting roll says what it waits for and who chooses, and dice read in
-    words, never the engine's notation (CR-S13)."""
+    words, never the engine's notation (CR-S13), and a turn the GM's order moves on says who
+    ended it ("Ash ends the turn") before the next one's line (CR-S11)."""
     state = RollUnderTable
     error = RollUnderError
     intents = (

@@ -528,7 +528,7 @@ function playersTable(game, seats) {
     h("th", { scope: "row" }, h("span", { class: `chip ${p.colour.toLowerCase()}`, "aria-hidden": "true" }), ` ${p.colour}`, seats[i] ? h("small", { class: "hint", text: seats[i].who }) : null),
     h("td", { text: p.position + (p.skip_turns ? " (skips a turn)" : "") }),
     ["emerald", "pearl", "ruby", "diamond", "rope", "life_ring"].map((k) => h("td", { text: String(p.items[k]) })),
-    h("td", { text: `#${p.trade_card}` })));
+    h("td", { text: `#${p.trade_card + 1}` })));
   return [
     h("h3", { id: "board-players", class: "players-title", text: "Players: loot, ropes and life rings (the score)" }),
     h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the players (scrolls sideways)" },

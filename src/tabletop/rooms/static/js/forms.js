@@ -153,6 +153,8 @@ export class FormMaker {
     const more = [];
     const readers = [];
     const base = Object.keys(presets).length ? `${offer.kind}@${JSON.stringify(presets)}` : offer.kind;
+    // the form's fields so far, for a pick that follows one of them (`followingControl`)
+    this.leaders = new Map();
     for (const [name, prop] of Object.entries(properties)) {
       if (name === "kind") continue;
       const offered = offer.fields[name];
@@ -160,12 +162,14 @@ export class FormMaker {
       const nested = name in presets && isPlain(presets[name]) && spec.type === "object" && spec.properties;
       if (name in presets && !nested) {
         readers.push([name, () => presets[name]]);
+        this.leaders.set(name, { el: null, read: () => presets[name] });
         continue;
       }
       const field = nested
         ? this.objectControl(`${base}/${name}`, this.title(base, name), this.help(base, name, offered, spec), spec, required.has(name), initial[name], offered && offered.example, presets[name], offered?.within)
         : this.control(`${base}/${name}`, name, prop, offered, required.has(name), initial[name]);
       readers.push([name, field.read]);
+      this.leaders.set(name, field);
       if (field.el) (offered || required.has(name) || name in initial ? main : more).push(field.el);
     }
     const errorSlot = h("p", { class: "error", role: "alert" });
@@ -221,6 +225,7 @@ export class FormMaker {
       el.addEventListener("change", () => this.drafts.set(key, read()));
     };
     if (spec.const !== undefined) return { el: null, read: () => spec.const };
+    if (offered?.follows) return this.followingControl(key, name, title, help, offered, draft, keep);
     // a value the offer fixes that matters to the sender (the level a player rolls at) is
     // a line to read, saying who sets it (tabletop/offers.py, `Choice.fixed`)
     if (offered?.values?.length === 1 && offered.fixed) return this.fixedLine(key, name, title, offered);
@@ -471,6 +476,26 @@ export class FormMaker {
         return listed.length || required ? listed : undefined;
       },
     };
+  }
+
+  followingControl(key, name, title, help, offered, draft, keep) {
+    // A pick whose list follows another field of the form (the skills of the character a
+    // check is asked of): refilled when that field changes, keeping the pick where it can.
+    const leader = this.leaders && this.leaders.get(offered.follows);
+    const el = h("select");
+    const fill = () => {
+      const was = el.value || draft;
+      const values = offered.each[String(leader ? leader.read() : "")] || [null];
+      el.replaceChildren(...values.map((value) => h("option", {
+        value: JSON.stringify(value),
+        text: optionText(value, () => this.valueText(key, name, value), this.words.value(kindOf(key), name, value)),
+      })));
+      if (was !== undefined && values.some((v) => JSON.stringify(v) === was)) el.value = was;
+    };
+    fill();
+    if (leader && leader.el) leader.el.addEventListener("change", fill);
+    keep(el, () => el.value);
+    return { el: labelled(title, el, help), read: () => JSON.parse(el.value) };
   }
 
   namedControl(title, help, names, draft, keep) {

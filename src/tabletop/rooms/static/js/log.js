@@ -29,7 +29,7 @@ function rollMode(event) {
   return event.visibility === "hidden" ? "blind" : "gm";
 }
 
-const MODES = { gm: "GM roll", blind: "blind roll", self: "self roll" };
+export const MODES = { gm: "GM roll", blind: "blind roll", self: "self roll" };
 // A roll's mode as its badge names it (a public roll's says only who sees it).
 
 export function readers(event, names, me, hint = false) {

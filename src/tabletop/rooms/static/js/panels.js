@@ -7,7 +7,7 @@
 import { h, percent } from "./dom.js";
 import { boardPanel } from "./board.js";
 import { describeIntent, humanize } from "./forms.js";
-import { diceIn, dieChip } from "./log.js";
+import { MODES, diceIn, dieChip } from "./log.js";
 
 // Where a fight or a test stands, as a player says it (the rules' own names are ids).
 const PHASES = {
@@ -300,7 +300,7 @@ function decisionPanel(ctx) {
     decision.results.length
       ? h("ol", { class: "plain results", "aria-label": "the results so far" }, decision.results.map((r, i) => h("li", {}, `result ${i + 1}: `, h("strong", { text: String(r.total) }), passMark(decision.passes, i), ` (${r.line})`)))
       : null,
-    h("p", { class: "status-line", text: `${decision.chooser} decides${pending.mode !== "public" ? ` · ${pending.mode} roll` : ""}` }),
+    h("p", { class: "status-line", text: `${decision.chooser} decides${MODES[pending.mode] ? ` · a ${MODES[pending.mode]}` : ""}` }),
     answers.length ? answers.map((o) => ctx.forms.buttons(o, ctx.send)) : h("p", { class: "hint", text: "waiting for their answer" }),
   );
 }
