@@ -50,28 +50,9 @@ def pytest_collection_modifyitems(config, items):
     writes it where pytest reads it, the suffix is put there here; a no-op once it is."""
     if not getattr(config.option, "loadgroup", False):
         return
-    items[:] = pages_spread(items)
     for item in items:
         marks = item.iter_markers("xdist_group")
         names = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
         suffix = "@" + "_".join(sorted(names))
         if names and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
             item._id = type(item._id).parse(item.nodeid + suffix)
-
-
-def pages_spread(items: list[pytest.Item]) -> list[pytest.Item]:
-    """The browser tests' modules spread evenly through the others, in order. A browser test
-    spends much of its time waiting (on its pages, its server, its bots), and the two test
-    processes take the tests in this order: collected in one block, they ran side by side
-    for half the run (a quiet `make test` of 367 s used 538 of the two cores' 734
-    CPU-seconds); beside the others, a browser test's wait is another test's time. A
-    module's tests stay together, as its fixtures are set up once."""
-    pages = [item for item in items if item.nodeid.startswith("tests/pages/")]
-    rest = [item for item in items if not item.nodeid.startswith("tests/pages/")]
-    modules = [list(tests) for _, tests in itertools.groupby(pages, key=lambda item: item.path)]
-    spread, taken, done = [], 0, 0
-    for tests in modules:
-        upto = len(rest) * done // max(len(pages), 1)
-        spread += rest[taken:upto] + tests
-        taken, done = upto, done + len(tests)
-    return spread + rest[taken:]
