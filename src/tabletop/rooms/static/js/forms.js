@@ -303,7 +303,7 @@ export class FormMaker {
       else if (typeof initial === "string") el.value = initial;
       keep(el, () => el.value);
       return {
-        el: name === "file" ? withFilePicker(labelled(title, el, help), el, title) : labelled(title, el, help),
+        el: name === "file" ? withFilePicker(labelled(title, el, help), el, title, this.drafts, `${key}#refused`) : labelled(title, el, help),
         read: () => {
           if (el.value.trim() === "") {
             if (required && example) return example;
@@ -698,19 +698,21 @@ export class FormMaker {
 const LONG_TEXT = 200;
 const SOMEONE_ELSE = "__someone_else";
 
-function withFilePicker(field, box, title) {
+function withFilePicker(field, box, title, drafts, noteKey) {
   // A field that holds a file's text (a group's supplement file) opens the file too: its
-  // text fills the box, where it can be read before sending.
+  // text fills the box, where it can be read before sending. A file refused here stays
+  // said when the form is drawn again (another member's move redraws it), as a draft does.
   const picker = h("input", { type: "file", accept: ".toml,.json,text/plain,application/json", "aria-label": `Open a file for ${title}` });
-  const said = h("p", { class: "error", role: "status" });
+  const said = h("p", { class: "error", role: "status", text: drafts.get(noteKey) || "" });
+  box.addEventListener("input", () => { said.textContent = ""; drafts.delete(noteKey); });
   picker.addEventListener("change", async () => {
     const file = picker.files && picker.files[0];
     if (!file) return;
     const text = await file.text();
-    said.textContent = "";
     if (box.maxLength > 0 && text.length > box.maxLength) {
       // Refused here, in words, rather than sent and refused as a malformed request.
       said.textContent = `${file.name} has ${text.length.toLocaleString("en")} characters: the table takes a file of at most ${box.maxLength.toLocaleString("en")}. Split it, or leave out what this table does not use.`;
+      drafts.set(noteKey, said.textContent);
       return;
     }
     box.value = text;
