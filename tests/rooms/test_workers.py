@@ -111,7 +111,7 @@ def test_a_room_of_thinking_bots_does_not_slow_a_dice_room_on_the_same_shard(qui
         gm.close()
         dice.close()
     assert thought >= 4, "the bots hardly played: the test measured nothing"
-    assert seen["paused"] > 60
+    assert seen["paused"] > 30, "the dice room hardly rolled: the ratio would mean nothing"
     assert seen["playing"] >= 0.9 * seen["paused"], seen
 
 
