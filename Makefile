@@ -60,8 +60,8 @@ test: lint chromium nginx $(ENGINE_STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist loadgroup -p no:randomly -m "not walk and not stress"
 
 # The control walks (tests/pages/test_walk.py): every control of each system's room page,
-# pressed as GM, player and observer on phones. About three minutes on two cores, so kept
-# out of `make test`'s five; CI (.ci/run) runs them after it. They press every control in
+# pressed as GM, player and observer on phones. About ten minutes on two cores, so kept
+# out of `make test`; CI (.ci/run) runs them after it. They press every control in
 # the full browser: in the headless shell "Print this sheet" showed the walk no change.
 walk: chromium $(ENGINE_STAMP)
 	TABLETOP_FULL_CHROMIUM=1 $(BIN)/pytest -n 2 -p no:randomly -m walk tests/pages/test_walk.py
