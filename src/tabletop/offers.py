@@ -5,6 +5,7 @@ each into a control, and `Offer.allows` holds an intent to what was offered."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -104,25 +105,25 @@ def _fields_refuse(
     """Why the fields `given` (a part of the intent `whole`) fall outside `fields`, in
     `said`'s words, or None; a field that follows another reads it in `whole`."""
     for name, choice in fields.items():
-        label = said.field(kind, name)
+        label = functools.partial(said.field, kind, name)  # words only once refused
         values = choice.values_for(whole)
         if values is not None and given.get(name) not in values:
             if len(values) == 1 and isinstance(values[0], Mapping):
-                return f"{label} is not yours to set now: leave it out"
+                return f"{label()} is not yours to set now: leave it out"
             shown = ", ".join(said.value(kind, name, v) for v in values[:12])
             more = ", …" if len(values) > 12 else ""
             one = "" if len(values) == 1 else "one of "
             sent = said.given(given.get(name))
-            return f"{label} must be {one}{shown}{more}" + (f", not {sent}" if sent else "")
+            return f"{label()} must be {one}{shown}{more}" + (f", not {sent}" if sent else "")
         listed = given.get(name)
         if choice.items is not None and listed is not None and not _all_in(listed, choice.items):
-            return f"{label}: pick each from the list offered"
+            return f"{label()}: pick each from the list offered"
         if choice.within:
             inner = given.get(name)
             nested = inner if isinstance(inner, Mapping) else {}
             refused = _fields_refuse(kind, choice.within, nested, whole, said)
             if refused is not None:
-                return f"{label}: {refused}"
+                return f"{label()}: {refused}"
     return None
 
 

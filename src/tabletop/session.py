@@ -16,6 +16,7 @@ session the same way. Design notes and a worked example: docs/architecture.md.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -721,7 +722,7 @@ class Session(Generic[StateT]):
             raise PermissionDenied(f"{who} is an observer and only watches")
         kind = intent["kind"]
         offers = [o for o in self.legal(state, member) if o.kind == kind]
-        said = TableSaid(self.words, self.seated(state))
+        said = TableSaid(self.words, lambda: self.seated(state))
         if any(o.allows(intent, said) is None for o in offers):
             return
         # The rules may say why they refuse only what the member plays: their reason about
@@ -764,9 +765,14 @@ class TableSaid(Said):
     it names. What was sent is not echoed: a page's stale pick is an id, and its name could
     tell a player whether a hidden one exists."""
 
-    def __init__(self, words: Words, seated: Mapping[str, Seated]) -> None:
+    def __init__(self, words: Words, seated: Callable[[], Mapping[str, Seated]]) -> None:
         self.words = words
-        self.names = {key: one.name for key, one in seated.items()}
+        self.seated = seated
+
+    @functools.cached_property
+    def names(self) -> dict[str, str]:
+        """Who is at the table, asked only when a refusal names someone."""
+        return {key: one.name for key, one in self.seated().items()}
 
     def field(self, kind: str, name: str) -> str:
         wording = self.words.field(kind, name)
